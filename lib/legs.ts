@@ -1,0 +1,67 @@
+// The requirements this suite certifies: each one's id, the fixture that drives it and the
+// capability gates it needs. The order is the order of the report.
+
+import type { GateName } from './types.ts';
+
+export interface LegDefinition {
+  readonly id: string;
+  /** What the leg shows when it passes, read as a sentence. */
+  readonly title: string;
+  /** The fixture the leg drives; absent for a server-free leg. */
+  readonly fixtureId?: string;
+  /** Capability gates, checked in this order before the fixture gate (contract §2, §9). */
+  readonly gates: readonly GateName[];
+  readonly ref: string;
+}
+
+const REQUIREMENT_PREFIX = 'openwop.requirement.0246.';
+
+export const LEGS: readonly LegDefinition[] = [
+  {
+    id: `${REQUIREMENT_PREFIX}mean-gated`,
+    title: 'a forbidden tool in every trial gates the task mean to 0 and fails task and suite',
+    fixtureId: 'conformance-eval-trajectory-gate-mean',
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
+    ref: 'RFC 0246 §A, §B',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}suite-gated`,
+    title: 'a wrong-path task gates the suite aggregate and fails the suite, scores unchanged',
+    fixtureId: 'conformance-eval-trajectory-gate',
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'RFC 0246 §A, §B, §C',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}gated-fields-shape`,
+    title: 'gatedScore and gatedAggregateScore validate in 0–1 and fail outside it',
+    gates: [],
+    ref: 'RFC 0246 §D',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}no-trajectory-ungated`,
+    title: 'a suite without trajectories carries no gated field and is decided on its scores',
+    fixtureId: 'conformance-eval-trajectory-gate-control',
+    gates: ['agents.evalSuite'],
+    ref: 'RFC 0246 §D',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}mean-partial-inclusive`,
+    title: 'one wrong trial in four gates the mean to exactly passScore, which still passes',
+    fixtureId: 'conformance-eval-trajectory-gate-boundary',
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
+    ref: 'RFC 0246 §A, §B',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}any-rule-unchanged`,
+    title: 'passRule any still counts trial verdicts while the suite reads the gated aggregate',
+    fixtureId: 'conformance-eval-trajectory-gate-any',
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
+    ref: 'RFC 0246 §B',
+  },
+];
+
+export function legById(id: string): LegDefinition {
+  const leg = LEGS.find((l) => l.id === id);
+  if (leg === undefined) throw new Error(`no leg with id ${id}`);
+  return leg;
+}

@@ -1,0 +1,215 @@
+// The suite's vocabulary. Every other module speaks in these types; nothing here does any work.
+//
+// Two families live here: the documents of the wire contract (fixtures, suites, summaries,
+// events), typed as the suite expects them once they validate; and the suite's own data
+// (observations, findings, dispositions, leg outcomes), which is always plain JSON so it can be
+// carried in vitest `meta`, written to a report and recomputed offline.
+
+/** Any JSON value. Host answers are `unknown` until a schema has accepted them. */
+export type Json = null | boolean | number | string | readonly Json[] | { readonly [k: string]: Json };
+
+// ---------------------------------------------------------------------------------------------
+// Documents (wire contract §3–§7)
+
+export type MatchMode = 'exact' | 'in-order' | 'any-order';
+export type PassRule = 'all' | 'any' | 'mean';
+export type GoldenMatch = 'exact' | 'contains' | 'json-match';
+
+export interface ToolCall {
+  readonly tool: string;
+  readonly args?: { readonly [k: string]: Json };
+}
+
+export interface ExpectedTrajectory {
+  readonly match: MatchMode;
+  readonly calls: readonly ToolCall[];
+  readonly forbidden?: readonly string[];
+}
+
+export interface EvalTask {
+  readonly taskId: string;
+  readonly input: Json;
+  readonly expected: {
+    readonly match: GoldenMatch;
+    /** The golden value the output is matched against (see docs/decisions.md). */
+    readonly value: Json;
+    readonly trajectory?: ExpectedTrajectory;
+  };
+  /** Canned tool answers keyed by tool name; a call to an unlisted tool is a fixture miss. */
+  readonly fixtures?: { readonly toolResponses: { readonly [tool: string]: Json } };
+}
+
+export interface Thresholds {
+  readonly passScore: number;
+  readonly maxCostUsd?: number;
+  readonly maxP95LatencyMs?: number;
+}
+
+export interface AgentEvalSuite {
+  readonly suiteId: string;
+  readonly version: string;
+  readonly modes: readonly string[];
+  readonly thresholds: Thresholds;
+  readonly trials?: { readonly count: number; readonly passRule: PassRule };
+  readonly tasks: readonly EvalTask[];
+}
+
+/** One scripted trial: the calls the agent makes, in order, then the output it returns. */
+export interface ScriptedTrial {
+  readonly calls: readonly ToolCall[];
+  readonly output: Json;
+}
+
+export interface Fixture {
+  readonly id: string;
+  readonly requirement: string;
+  readonly agentId: string;
+  readonly suite: AgentEvalSuite;
+  /** Per task: one entry per trial (entry i for trial i), or one entry used for every trial. */
+  readonly script: { readonly [taskId: string]: readonly ScriptedTrial[] };
+}
+
+export interface TrialStats {
+  readonly passed: number;
+  readonly trajectoryFailed: number;
+  readonly failedClosed: number;
+  readonly minScore: number;
+  readonly maxScore: number;
+}
+
+export interface TaskTrials {
+  readonly count: number;
+  readonly passRule: PassRule;
+  readonly meanScore: number;
+  readonly passAtK?: number;
+  readonly passHatK?: number;
+  readonly trialStats?: TrialStats;
+}
+
+export interface SummaryTask {
+  readonly taskId: string;
+  readonly score: number;
+  readonly passed: boolean;
+  readonly gatedScore?: number;
+  readonly trials?: TaskTrials;
+  readonly costUsd?: number;
+  readonly latencyMs?: number;
+  readonly schemaValid?: boolean;
+  readonly safetyFindings?: readonly Json[];
+}
+
+export interface EvalSummary {
+  readonly suiteId: string;
+  readonly suiteVersion: string;
+  readonly aggregateScore: number;
+  readonly gatedAggregateScore?: number;
+  readonly passed: boolean;
+  readonly taskCount: number;
+  readonly passedCount: number;
+  readonly tasks: readonly SummaryTask[];
+  readonly totalCostUsd?: number;
+  readonly regression?: Json;
+}
+
+export interface ScoredPayload {
+  readonly taskId: string;
+  readonly score: number;
+  readonly passed: boolean;
+  readonly trial?: number;
+  readonly trajectoryMatched?: boolean;
+  readonly failedClosed?: boolean;
+  readonly costUsd?: number;
+  readonly latencyMs?: number;
+  readonly schemaValid?: boolean;
+  readonly safetyFindingCount?: number;
+}
+
+export interface CompletedPayload {
+  readonly aggregateScore: number;
+  readonly passed: boolean;
+  readonly taskCount: number;
+  readonly passedCount: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Observation: what the driver saw, unjudged. Host-supplied values stay `unknown`.
+
+/** One event as received. `payload` is kept only for `eval.*` events (the suite reads no other). */
+export interface ObservedEvent {
+  readonly sequence: unknown;
+  readonly type: unknown;
+  readonly runId: unknown;
+  readonly payload?: unknown;
+}
+
+/** One answer of the long-poll cursor, without its events. */
+export interface ObservedPage {
+  readonly afterSequence: number | null;
+  readonly lastSequence: unknown;
+  readonly isTerminal: unknown;
+  readonly eventCount: number;
+}
+
+export interface RunObservation {
+  readonly runId: string;
+  readonly evalSuiteRef: string;
+  readonly agentId: string;
+  readonly pages: readonly ObservedPage[];
+  readonly events: readonly ObservedEvent[];
+  /** `status` of `GET /runs/{runId}` once the log said it was terminal. */
+  readonly runStatus: unknown;
+  /** The parsed body of `GET /runs/{runId}/eval-summary`. */
+  readonly summary: unknown;
+}
+
+/**
+ * What driving one run produced. `observed` goes to the witness; `host-fault` is the host
+ * answering and being wrong in a way that ends observation (executed-fail); `unobserved` is the
+ * suite or the network failing to see (blocked). The split is the "whose fact is it?" rule.
+ */
+export type DriveResult =
+  | { readonly kind: 'observed'; readonly observation: RunObservation }
+  | { readonly kind: 'host-fault'; readonly stage: DriveStage; readonly reason: string }
+  | { readonly kind: 'unobserved'; readonly stage: DriveStage; readonly reason: string };
+
+export type DriveStage = 'discovery' | 'create' | 'events' | 'status' | 'summary';
+
+// ---------------------------------------------------------------------------------------------
+// Judgement
+
+export type Severity = 'MUST' | 'SHOULD';
+
+/** One checked rule. `rule` is a stable slug, the same whether it held or not. */
+export interface Finding {
+  readonly rule: string;
+  readonly ok: boolean;
+  readonly severity: Severity;
+  /** The clause the rule comes from, e.g. `RFC 0246 §B`, `RFC 0081 §F`, `contract §7`. */
+  readonly ref: string;
+  /** States the rule and what was seen, with numbers. */
+  readonly message: string;
+}
+
+export type Disposition = 'executed-pass' | 'executed-fail' | 'inapplicable' | 'skipped' | 'blocked';
+
+/** Names usable in OPENWOP_OPTED_OUT_PROFILES (contract §9). */
+export const GATE_NAMES = [
+  'agents.evalSuite',
+  'agents.evalSuite.trajectory',
+  'agents.evalSuite.trials',
+] as const;
+export type GateName = (typeof GATE_NAMES)[number];
+
+/** The decision of one leg on one run; plain JSON, carried in the test's `meta`. */
+export interface LegOutcome {
+  readonly requirement: string;
+  readonly disposition: Disposition;
+  /** Findings judged on host data; zero means nothing was observed, which is never a pass. */
+  readonly assertions: number;
+  /** Present for every disposition but `executed-pass`. */
+  readonly reason?: string;
+  readonly findings: readonly Finding[];
+  readonly fixtureId?: string;
+  readonly observation?: RunObservation;
+  readonly durationMs: number;
+}
