@@ -1,0 +1,86 @@
+// Runs the legs file through vitest from code and returns each leg's outcome as the leg recorded
+// it in `meta`. A leg that recorded nothing (its file failed to load, the worker died) becomes
+// `blocked` with the error the runner saw: that is a fact about the suite, never a verdict.
+
+import { fileURLToPath } from 'node:url';
+import { startVitest } from 'vitest/node';
+import type { Reporter, TestModule } from 'vitest/node';
+import type { SuiteConfig } from '../lib/env.ts';
+import type { LegOutcome } from '../lib/types.ts';
+import { LEGS } from '../lib/legs.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const LEGS_FILE = 'tests/v2-eval-trajectory-trials.test.ts';
+
+export interface SuiteRun {
+  readonly outcomes: readonly LegOutcome[];
+  readonly startedAt: string;
+  readonly finishedAt: string;
+}
+
+export interface RunSuiteOptions {
+  /** vitest reporters for the console; `[]` runs silently (tests, benchmarks). */
+  readonly reporters?: readonly string[];
+}
+
+export async function runSuite(config: SuiteConfig, options: RunSuiteOptions = {}): Promise<SuiteRun> {
+  const startedAt = new Date().toISOString();
+  const collected: { modules: readonly TestModule[]; errors: readonly unknown[] } = {
+    modules: [],
+    errors: [],
+  };
+  const collector: Reporter = {
+    onTestRunEnd(modules, unhandledErrors) {
+      collected.modules = modules;
+      collected.errors = unhandledErrors;
+    },
+  };
+  const vitest = await startVitest(
+    'test',
+    [],
+    {
+      root: ROOT,
+      config: false,
+      watch: false,
+      include: [LEGS_FILE],
+      reporters: [...(options.reporters ?? ['default']), collector],
+      provide: { evalGateConfig: config },
+      // The legs run concurrently inside one file, so one worker is all they need.
+      maxWorkers: 1,
+      testTimeout: config.bounds.runTimeoutMs + 30_000,
+      passWithNoTests: false,
+    },
+    { logLevel: 'error' },
+  );
+  await vitest.close();
+  return {
+    outcomes: collectOutcomes(collected.modules, collected.errors),
+    startedAt,
+    finishedAt: new Date().toISOString(),
+  };
+}
+
+function collectOutcomes(modules: readonly TestModule[], unhandled: readonly unknown[]): LegOutcome[] {
+  const recorded = new Map<string, LegOutcome>();
+  const problems: string[] = [];
+  for (const module of modules) {
+    for (const error of module.errors()) problems.push(error.message);
+    for (const test of module.children.allTests()) {
+      const outcome = test.meta().evalGate;
+      if (outcome !== undefined) recorded.set(outcome.requirement, outcome);
+    }
+  }
+  for (const error of unhandled) problems.push(error instanceof Error ? error.message : String(error));
+  const why = problems.length > 0 ? problems.join('; ').slice(0, 500) : 'no outcome was recorded';
+  return LEGS.map(
+    (leg) =>
+      recorded.get(leg.id) ?? {
+        requirement: leg.id,
+        disposition: 'blocked',
+        assertions: 0,
+        reason: `the leg did not report an outcome: ${why}`,
+        findings: [],
+        durationMs: 0,
+      },
+  );
+}

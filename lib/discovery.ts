@@ -1,0 +1,113 @@
+// Discovery: `GET /.well-known/openwop`, fetched once per base URL, and the few readers the gates
+// need. Only the members named in contract §2 are read; everything else is ignored, never rejected.
+
+import { createHash } from 'node:crypto';
+import type { HostClient } from './host-client.ts';
+import { TransportError } from './errors.ts';
+
+export type DiscoveryResult =
+  | {
+      readonly ok: true;
+      readonly document: unknown;
+      readonly sha256: string;
+      readonly text: string;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+export const DISCOVERY_PATH = '/.well-known/openwop';
+
+// Failures are kept too: every leg of one process then sees the same discovery, so one dropped
+// packet cannot make some legs inapplicable and others blocked.
+const cache = new Map<string, Promise<DiscoveryResult>>();
+
+/** Memoized per base URL for the life of the process; a second call makes no request. */
+export function fetchDiscovery(client: HostClient, baseUrl: string): Promise<DiscoveryResult> {
+  const key = baseUrl.replace(/\/+$/, '');
+  let pending = cache.get(key);
+  if (pending === undefined) {
+    pending = load(client);
+    cache.set(key, pending);
+  }
+  return pending;
+}
+
+/** Forgets every memoized discovery; for tests that start a fresh host on a reused URL. */
+export function forgetDiscoveries(): void {
+  cache.clear();
+}
+
+async function load(client: HostClient): Promise<DiscoveryResult> {
+  let answer;
+  try {
+    answer = await client.get(DISCOVERY_PATH, { auth: false });
+  } catch (error) {
+    if (error instanceof TransportError) return { ok: false, reason: error.message };
+    throw error;
+  }
+  const where = `GET ${DISCOVERY_PATH}`;
+  if (answer.status !== 200) return { ok: false, reason: `${where} answered ${answer.status}` };
+  if (answer.jsonError !== undefined) {
+    return { ok: false, reason: `${where} body is not JSON (${answer.jsonError})` };
+  }
+  if (!isRecord(answer.json)) {
+    return { ok: false, reason: `${where} body is JSON but not an object` };
+  }
+  const sha256 = createHash('sha256').update(answer.text).digest('hex');
+  return { ok: true, document: answer.json, sha256, text: answer.text };
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A capability is advertised when its record is an object whose `supported`, if present, is not
+ * false, and every ancestor record is advertised by the same rule (contract §2). So
+ * `agents.evalSuite.trajectory` needs `agents`, `agents.evalSuite` and the trajectory record.
+ */
+export function isAdvertised(document: unknown, path: string): boolean {
+  let current: unknown = document;
+  for (const member of path.split('.')) {
+    if (!isRecord(current)) return false;
+    current = current[member];
+    if (!isRecord(current) || current.supported === false) return false;
+  }
+  return true;
+}
+
+/** `golden` listed in `agents.evalSuite.modes`, on an advertised evalSuite. */
+export function advertisesGolden(document: unknown): boolean {
+  if (!isAdvertised(document, 'agents.evalSuite')) return false;
+  const modes = recordAt(document, ['agents', 'evalSuite'])?.modes;
+  return Array.isArray(modes) && modes.includes('golden');
+}
+
+/** The fixture ids the host says it has seeded; non-string entries are ignored. */
+export function listedFixtures(document: unknown): readonly string[] {
+  const fixtures = isRecord(document) ? document.fixtures : undefined;
+  if (!Array.isArray(fixtures)) return [];
+  return fixtures.filter((f): f is string => typeof f === 'string');
+}
+
+/** The host's self-description, when it gives a string name. */
+export function advertisedImplementation(
+  document: unknown,
+): { readonly name: string; readonly version?: string } | undefined {
+  const impl = recordAt(document, ['implementation']);
+  if (impl === undefined || typeof impl.name !== 'string') return undefined;
+  return typeof impl.version === 'string'
+    ? { name: impl.name, version: impl.version }
+    : { name: impl.name };
+}
+
+function recordAt(
+  document: unknown,
+  path: readonly string[],
+): Readonly<Record<string, unknown>> | undefined {
+  let current: unknown = document;
+  for (const member of path) {
+    if (!isRecord(current)) return undefined;
+    current = current[member];
+  }
+  return isRecord(current) ? current : undefined;
+}

@@ -1,0 +1,299 @@
+// Drives one eval run and records what the host said. It asserts nothing about grading: the
+// observation goes to the witness. It only sorts an ending into `observed`, `host-fault` (the
+// host answered and was wrong in a way that ends observation) or `unobserved` (the suite or the
+// network could not see), per the "whose fact is it?" rule of contract §9.
+
+import type { Bounds } from './env.ts';
+import type { HostClient, HostResponse } from './host-client.ts';
+import type {
+  DriveResult,
+  DriveStage,
+  ObservedEvent,
+  ObservedPage,
+  RunObservation,
+} from './types.ts';
+import { TransportError } from './errors.ts';
+import { encodeRunId } from './host-client.ts';
+
+/**
+ * The one waiting schedule: after an empty page answered at once, after a 429/5xx without a
+ * usable Retry-After, and while the summary is 409. Starts at 50 ms, doubles, caps at 1 s, and
+ * resets when the log makes progress. A Retry-After is honoured up to bounds.retryAfterCapMs but
+ * never below the first step, so a host saying `Retry-After: 0` cannot make the suite spin.
+ */
+export const BACKOFF = { initialMs: 50, factor: 2, maxMs: 1_000 } as const;
+
+/** Host error text quoted in a reason is cut to this many characters. */
+const REASON_LIMIT = 200;
+
+export interface EvalRunRequest {
+  readonly evalSuiteRef: string;
+  readonly agentId: string;
+}
+
+interface Run {
+  readonly client: HostClient;
+  readonly bounds: Bounds;
+  readonly now: () => number;
+  readonly deadline: number;
+}
+
+type Step<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly result: DriveResult };
+
+export async function driveEvalRun(
+  client: HostClient,
+  request: EvalRunRequest,
+  bounds: Bounds,
+  now: () => number = Date.now,
+): Promise<DriveResult> {
+  const run: Run = { client, bounds, now, deadline: now() + bounds.runTimeoutMs };
+
+  const created = await ask(
+    run,
+    'create',
+    `POST /runs not accepted within ${bounds.runTimeoutMs} ms`,
+    bounds.requestTimeoutMs,
+    (timeoutMs) => client.post('/runs', { mode: 'eval', ...request }, { timeoutMs }),
+  );
+  if (!created.ok) return created.result;
+  const answer = created.value;
+  if (answer.status < 200 || answer.status > 299) {
+    return hostFault('create', `POST /runs ${describe(answer)}`);
+  }
+  const runId = record(answer.json)?.runId;
+  if (typeof runId !== 'string' || runId === '') {
+    return hostFault('create', `POST /runs answered ${answer.status} without a string runId`);
+  }
+  const runPath = `/runs/${encodeRunId(runId)}`;
+
+  const followed = await follow(run, runPath);
+  if (!followed.ok) return followed.result;
+
+  const status = await ask(
+    run,
+    'status',
+    `run status not served within ${bounds.runTimeoutMs} ms`,
+    bounds.requestTimeoutMs,
+    (timeoutMs) => client.get(runPath, { timeoutMs }),
+  );
+  if (!status.ok) return status.result;
+  const statusBody = record(status.value.json);
+  if (status.value.status !== 200 || statusBody === undefined) {
+    return hostFault('status', `GET ${runPath} ${describe(status.value)}`);
+  }
+
+  const summary = await ask(
+    run,
+    'summary',
+    `summary not served within ${bounds.runTimeoutMs} ms`,
+    bounds.requestTimeoutMs,
+    (timeoutMs) => client.get(`${runPath}/eval-summary`, { timeoutMs }),
+    (code) => code === 409,
+  );
+  if (!summary.ok) return summary.result;
+  if (summary.value.status !== 200 || summary.value.jsonError !== undefined) {
+    return hostFault('summary', `GET ${runPath}/eval-summary ${describe(summary.value)}`);
+  }
+
+  const observation: RunObservation = {
+    runId,
+    evalSuiteRef: request.evalSuiteRef,
+    agentId: request.agentId,
+    pages: followed.value.pages,
+    events: followed.value.events,
+    runStatus: statusBody.status,
+    summary: summary.value.json,
+  };
+  return { kind: 'observed', observation };
+}
+
+interface Log {
+  readonly pages: readonly ObservedPage[];
+  readonly events: readonly ObservedEvent[];
+}
+
+/**
+ * Follows the long-poll cursor until the log says it is terminal, or until a page shows the log
+ * cannot be trusted to progress (a sequence that is not an integer or does not exceed the
+ * cursor). In that case following stops and the pages so far go to the witness, which judges them.
+ */
+async function follow(run: Run, runPath: string): Promise<Step<Log>> {
+  const pages: ObservedPage[] = [];
+  const events: ObservedEvent[] = [];
+  const path = `${runPath}/events/poll`;
+  const pollMs = run.bounds.pollTimeoutS * 1000;
+  const emptyWait = new Backoff();
+  let cursor: number | null = null;
+
+  for (;;) {
+    const query = {
+      ...(cursor === null ? {} : { afterSequence: cursor }),
+      timeout: run.bounds.pollTimeoutS,
+    };
+    const sent = run.now();
+    const step = await ask(
+      run,
+      'events',
+      `run not terminal within ${run.bounds.runTimeoutMs} ms`,
+      pollMs + run.bounds.requestTimeoutMs,
+      (timeoutMs) => run.client.get(path, { query, timeoutMs }),
+    );
+    if (!step.ok) return step;
+    const page = record(step.value.json);
+    if (step.value.status !== 200 || page === undefined) {
+      return { ok: false, result: hostFault('events', `GET ${path} ${describe(step.value)}`) };
+    }
+    if (!Array.isArray(page.events)) {
+      return {
+        ok: false,
+        result: hostFault('events', `GET ${path} answered 200 without an events array`),
+      };
+    }
+
+    pages.push({
+      afterSequence: cursor,
+      lastSequence: page.lastSequence,
+      isTerminal: page.isTerminal,
+      eventCount: page.events.length,
+    });
+    let trusted = true;
+    for (const raw of page.events as readonly unknown[]) {
+      events.push(observeEvent(raw));
+      const sequence = record(raw)?.sequence;
+      if (!trusted) continue;
+      if (
+        typeof sequence !== 'number' ||
+        !Number.isInteger(sequence) ||
+        (cursor !== null && sequence <= cursor)
+      ) {
+        trusted = false;
+      } else {
+        cursor = sequence;
+      }
+    }
+    if (!trusted || page.isTerminal === true) return { ok: true, value: { pages, events } };
+
+    if (page.events.length > 0) {
+      emptyWait.reset();
+    } else if (pollMs === 0 || run.now() - sent < pollMs) {
+      // Nothing came back before the long-poll timeout could have run out: the host does not
+      // hold the request, so the suite paces it instead.
+      await sleep(Math.min(emptyWait.take(), remaining(run)));
+    }
+  }
+}
+
+function observeEvent(raw: unknown): ObservedEvent {
+  const event = record(raw);
+  if (event === undefined) return { sequence: undefined, type: undefined, runId: undefined };
+  const keep = typeof event.type === 'string' && event.type.startsWith('eval.');
+  return {
+    sequence: event.sequence,
+    type: event.type,
+    runId: event.runId,
+    ...(keep ? { payload: event.payload } : {}),
+  };
+}
+
+/**
+ * Sends until the answer is not retryable or the run deadline passes. 429 and 5xx are always
+ * retried (and `alsoRetry` for the summary's 409); a TransportError ends the drive `unobserved`.
+ */
+async function ask(
+  run: Run,
+  stage: DriveStage,
+  deadlineReason: string,
+  timeoutMs: number,
+  send: (timeoutMs: number) => Promise<HostResponse>,
+  alsoRetry: (status: number) => boolean = () => false,
+): Promise<Step<HostResponse>> {
+  const wait = new Backoff();
+  let last: number | undefined;
+  for (;;) {
+    const left = remaining(run);
+    if (left <= 0) {
+      const reason = last === undefined ? deadlineReason : `${deadlineReason}; last answer ${last}`;
+      return { ok: false, result: unobserved(stage, reason) };
+    }
+    let answer: HostResponse;
+    try {
+      answer = await send(Math.min(timeoutMs, left));
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      // A request cut short by the run deadline is the run's bound expiring, not a slow answer.
+      const cut = left < timeoutMs && error.code === 'timeout';
+      return { ok: false, result: unobserved(stage, cut ? deadlineReason : error.message) };
+    }
+    const status = answer.status;
+    if (status !== 429 && status < 500 && !alsoRetry(status)) return { ok: true, value: answer };
+    last = status;
+    const hinted = retryAfterMs(answer.headers['retry-after'], run.bounds.retryAfterCapMs);
+    const delay = hinted === undefined ? wait.take() : Math.max(hinted, BACKOFF.initialMs);
+    await sleep(Math.min(delay, remaining(run)));
+  }
+}
+
+/** Retry-After as delay-seconds or an HTTP date, capped; undefined when absent or unreadable. */
+export function retryAfterMs(
+  value: string | undefined,
+  capMs: number,
+  wallNow: number = Date.now(),
+): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  let ms: number;
+  if (/^\d+$/.test(text)) {
+    ms = Number(text) * 1000;
+  } else {
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) return undefined;
+    ms = at - wallNow;
+  }
+  return Math.min(Math.max(ms, 0), capMs);
+}
+
+class Backoff {
+  private next: number = BACKOFF.initialMs;
+  take(): number {
+    const delay = this.next;
+    this.next = Math.min(this.next * BACKOFF.factor, BACKOFF.maxMs);
+    return delay;
+  }
+  reset(): void {
+    this.next = BACKOFF.initialMs;
+  }
+}
+
+function remaining(run: Run): number {
+  return run.deadline - run.now();
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((done) => setTimeout(done, ms));
+}
+
+function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Readonly<Record<string, unknown>>)
+    : undefined;
+}
+
+/** `answered 404 not_found: no such suite`, from the v2 error envelope when there is one. */
+function describe(answer: HostResponse): string {
+  const error = record(record(answer.json)?.error);
+  const parts = [error?.code, error?.message].filter((p): p is string => typeof p === 'string');
+  let text = `answered ${answer.status}`;
+  if (parts.length > 0) text += ` ${parts.join(': ')}`;
+  else if (answer.jsonError !== undefined) text += ' with a body that is not JSON';
+  text = text.replace(/\s+/g, ' ');
+  return text.length > REASON_LIMIT ? `${text.slice(0, REASON_LIMIT - 1)}…` : text;
+}
+
+function hostFault(stage: DriveStage, reason: string): DriveResult {
+  return { kind: 'host-fault', stage, reason };
+}
+
+function unobserved(stage: DriveStage, reason: string): DriveResult {
+  return { kind: 'unobserved', stage, reason };
+}

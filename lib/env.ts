@@ -1,0 +1,250 @@
+// The only reader of the environment. Every setting is validated here, once, and a bad one stops
+// the suite with a one-line ConfigError saying what is wrong and what would be right (contract §10).
+
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'dotenv';
+import type { GateName } from './types.ts';
+import { GATE_NAMES } from './types.ts';
+
+/** Every deadline and limit the suite applies to a host. */
+export interface Bounds {
+  /** Deadline of one ordinary request, headers and body together. */
+  readonly requestTimeoutMs: number;
+  /** Deadline of one whole eval run: create, follow the log, read status and summary. */
+  readonly runTimeoutMs: number;
+  /** The long-poll `timeout` sent to the host, in seconds (contract §6 allows 0–30). */
+  readonly pollTimeoutS: number;
+  readonly maxBodyBytes: number;
+  /** The longest Retry-After the suite will honour before asking again. */
+  readonly retryAfterCapMs: number;
+}
+
+export const DEFAULT_BOUNDS: Bounds = {
+  requestTimeoutMs: 10_000,
+  runTimeoutMs: 120_000,
+  pollTimeoutS: 10,
+  maxBodyBytes: 16 * 1024 * 1024,
+  retryAfterCapMs: 5_000,
+};
+
+export interface SuiteConfig {
+  readonly baseUrl: string | undefined;
+  readonly apiKey: string | undefined;
+  readonly requireBehavior: boolean;
+  readonly optedOut: readonly GateName[];
+  readonly implementationName?: string;
+  readonly implementationVersion?: string;
+  readonly reportDir: string;
+  readonly allowInsecureKey: boolean;
+  readonly bounds: Bounds;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** The variables the suite reads; a CLI may layer its flags over them under the same names. */
+export const ENV_VARS = [
+  'OPENWOP_BASE_URL',
+  'OPENWOP_API_KEY',
+  'OPENWOP_REQUIRE_BEHAVIOR',
+  'OPENWOP_OPTED_OUT_PROFILES',
+  'OPENWOP_IMPLEMENTATION_NAME',
+  'OPENWOP_IMPLEMENTATION_VERSION',
+  'OPENWOP_REPORT_DIR',
+  'OPENWOP_ALLOW_INSECURE_KEY',
+  'OPENWOP_REQUEST_TIMEOUT_MS',
+  'OPENWOP_RUN_TIMEOUT_MS',
+  'OPENWOP_POLL_TIMEOUT_S',
+  'OPENWOP_MAX_BODY_BYTES',
+  'OPENWOP_RETRY_AFTER_CAP_MS',
+] as const;
+export type EnvVar = (typeof ENV_VARS)[number];
+
+/** Settings as strings, before validation. An empty or blank value counts as unset. */
+export type RawSettings = Partial<Readonly<Record<EnvVar, string | undefined>>>;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Reads the environment and a `.env` file, then validates. Without `env`, the process environment
+ * is read together with `./.env`; with an explicit `env`, no file is read unless `envFile` names
+ * one, so a caller that passes its own variables gets exactly those.
+ */
+export function readConfig(env?: Env, options: { envFile?: string | false } = {}): SuiteConfig {
+  return resolveConfig(readSettings(env, options));
+}
+
+/** The raw settings: `.env` first, then the real environment, which wins for any variable it sets. */
+export function readSettings(env?: Env, options: { envFile?: string | false } = {}): RawSettings {
+  const source: Env = env ?? process.env;
+  const envFile = options.envFile ?? (env === undefined ? '.env' : false);
+  const fromFile = envFile === false ? {} : readEnvFile(envFile);
+  const out: Partial<Record<EnvVar, string>> = {};
+  for (const name of ENV_VARS) {
+    const value = source[name] ?? fromFile[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+function readEnvFile(path: string): Readonly<Record<string, string>> {
+  const full = resolve(path);
+  if (!existsSync(full)) return {};
+  return parse(readFileSync(full));
+}
+
+/** Validates raw settings into a SuiteConfig. Pure: reads nothing but its argument. */
+export function resolveConfig(raw: RawSettings): SuiteConfig {
+  const apiKey = present(raw.OPENWOP_API_KEY);
+  // No message below quotes the key on purpose; the redaction catches a key pasted into another
+  // variable (a URL, a profile list), which would otherwise be echoed back.
+  const fail = (message: string): never => {
+    throw new ConfigError(
+      apiKey === undefined ? message : message.split(apiKey).join('<redacted>'),
+    );
+  };
+
+  const baseUrl = parseBaseUrl(present(raw.OPENWOP_BASE_URL), fail);
+  const allowInsecureKey = parseBoolean(
+    'OPENWOP_ALLOW_INSECURE_KEY',
+    raw.OPENWOP_ALLOW_INSECURE_KEY,
+    false,
+    fail,
+  );
+  if (baseUrl !== undefined && apiKey !== undefined && !allowInsecureKey) {
+    const url = new URL(baseUrl);
+    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+      fail(
+        `OPENWOP_API_KEY would travel unencrypted to ${baseUrl}; use https, a loopback host, ` +
+          'or set OPENWOP_ALLOW_INSECURE_KEY=true',
+      );
+    }
+  }
+
+  const implementationName = present(raw.OPENWOP_IMPLEMENTATION_NAME);
+  const implementationVersion = present(raw.OPENWOP_IMPLEMENTATION_VERSION);
+  return {
+    baseUrl,
+    apiKey,
+    requireBehavior: parseBoolean(
+      'OPENWOP_REQUIRE_BEHAVIOR',
+      raw.OPENWOP_REQUIRE_BEHAVIOR,
+      false,
+      fail,
+    ),
+    optedOut: parseOptedOut(present(raw.OPENWOP_OPTED_OUT_PROFILES), fail),
+    ...(implementationName === undefined ? {} : { implementationName }),
+    ...(implementationVersion === undefined ? {} : { implementationVersion }),
+    reportDir: present(raw.OPENWOP_REPORT_DIR) ?? 'reports',
+    allowInsecureKey,
+    bounds: {
+      requestTimeoutMs: parseInteger(raw, 'OPENWOP_REQUEST_TIMEOUT_MS', 1, MAX_TIMER_MS, fail),
+      runTimeoutMs: parseInteger(raw, 'OPENWOP_RUN_TIMEOUT_MS', 1, MAX_TIMER_MS, fail),
+      pollTimeoutS: parseInteger(raw, 'OPENWOP_POLL_TIMEOUT_S', 0, 30, fail),
+      maxBodyBytes: parseInteger(raw, 'OPENWOP_MAX_BODY_BYTES', 1, MAX_TIMER_MS, fail),
+      retryAfterCapMs: parseInteger(raw, 'OPENWOP_RETRY_AFTER_CAP_MS', 1, MAX_TIMER_MS, fail),
+    },
+  };
+}
+
+type Fail = (message: string) => never;
+
+/**
+ * The largest bound accepted. setTimeout fires at once for a delay above 2^31-1 ms, which would
+ * silently turn a deadline into none.
+ */
+const MAX_TIMER_MS = 2_147_483_647;
+
+const BOUND_DEFAULTS: Readonly<Record<string, number>> = {
+  OPENWOP_REQUEST_TIMEOUT_MS: DEFAULT_BOUNDS.requestTimeoutMs,
+  OPENWOP_RUN_TIMEOUT_MS: DEFAULT_BOUNDS.runTimeoutMs,
+  OPENWOP_POLL_TIMEOUT_S: DEFAULT_BOUNDS.pollTimeoutS,
+  OPENWOP_MAX_BODY_BYTES: DEFAULT_BOUNDS.maxBodyBytes,
+  OPENWOP_RETRY_AFTER_CAP_MS: DEFAULT_BOUNDS.retryAfterCapMs,
+};
+
+function present(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function parseBaseUrl(value: string | undefined, fail: Fail): string | undefined {
+  if (value === undefined) return undefined;
+  const example = 'such as http://127.0.0.1:8080';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return fail(`OPENWOP_BASE_URL must be an absolute http(s) URL ${example}; got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return fail(`OPENWOP_BASE_URL must be an absolute http(s) URL ${example}; got "${value}"`);
+  }
+  // The value is not quoted from here on: user info or a query may hold a secret.
+  if (url.username !== '' || url.password !== '') {
+    return fail('OPENWOP_BASE_URL must not carry credentials; put the key in OPENWOP_API_KEY');
+  }
+  if (value.includes('?') || value.includes('#')) {
+    return fail(`OPENWOP_BASE_URL must have no query or fragment, ${example}`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function parseBoolean(
+  name: EnvVar,
+  raw: string | undefined,
+  fallback: boolean,
+  fail: Fail,
+): boolean {
+  const value = present(raw);
+  if (value === undefined) return fallback;
+  const lower = value.toLowerCase();
+  if (lower === 'true' || lower === '1') return true;
+  if (lower === 'false' || lower === '0') return false;
+  return fail(`${name} must be true, false, 1 or 0; got "${value}"`);
+}
+
+function parseOptedOut(value: string | undefined, fail: Fail): readonly GateName[] {
+  if (value === undefined) return [];
+  const out: GateName[] = [];
+  for (const entry of value.split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const gate = GATE_NAMES.find((g) => g === entry);
+    if (gate === undefined) {
+      return fail(
+        `OPENWOP_OPTED_OUT_PROFILES lists unknown gate "${entry}"; valid names are ` +
+          GATE_NAMES.join(', '),
+      );
+    }
+    if (!out.includes(gate)) out.push(gate);
+  }
+  return out;
+}
+
+function parseInteger(
+  raw: RawSettings,
+  name: EnvVar,
+  min: number,
+  max: number,
+  fail: Fail,
+): number {
+  const fallback = BOUND_DEFAULTS[name] ?? min;
+  const value = present(raw[name]);
+  if (value === undefined) return fallback;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    return fail(
+      `${name} must be an integer from ${min} to ${max}, such as ${fallback}; got "${value}"`,
+    );
+  }
+  return n;
+}

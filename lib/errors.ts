@@ -1,0 +1,92 @@
+// The one named failure of the host client: the suite asked and got no usable answer. It is never
+// a verdict on the host (contract §1, §9); the driver turns it into an `unobserved` drive.
+
+export const TRANSPORT_ERROR_CODES = [
+  'timeout',
+  'connection-refused',
+  'connection-reset',
+  'dns',
+  'body-too-large',
+  'aborted',
+  'other',
+] as const;
+export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[number];
+
+/**
+ * `message` reads `GET /runs/abc/events/poll: timed out after 10000 ms`. It carries the method and
+ * the path without its query string, and never a credential: the caller builds it from those
+ * parts only, never from a lower layer's message, which may quote a URL.
+ */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+  readonly code: TransportErrorCode;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(code: TransportErrorCode, method: string, path: string, detail: string) {
+    super(`${method} ${stripQuery(path)}: ${detail}`);
+    this.code = code;
+    this.method = method;
+    this.path = stripQuery(path);
+  }
+}
+
+function stripQuery(path: string): string {
+  const cut = path.search(/[?#]/);
+  return cut === -1 ? path : path.slice(0, cut);
+}
+
+const SYSTEM_CODES: Readonly<Record<string, TransportErrorCode>> = {
+  ECONNREFUSED: 'connection-refused',
+  ECONNRESET: 'connection-reset',
+  EPIPE: 'connection-reset',
+  UND_ERR_SOCKET: 'connection-reset',
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  ETIMEDOUT: 'timeout',
+  UND_ERR_ABORTED: 'aborted',
+  UND_ERR_DESTROYED: 'aborted',
+  UND_ERR_CLOSED: 'aborted',
+  ABORT_ERR: 'aborted',
+};
+
+/**
+ * Maps a lower-layer failure to a stable code. undici sometimes wraps the socket's error in
+ * `cause`, so the chain is walked; the first recognised code wins.
+ */
+export function transportCodeOf(error: unknown): TransportErrorCode {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      const mapped = SYSTEM_CODES[code];
+      if (mapped !== undefined) return mapped;
+    }
+    if ((current as { name?: unknown }).name === 'AbortError') return 'aborted';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return 'other';
+}
+
+/** The human half of a TransportError message for each code. */
+export function describeTransportCode(code: TransportErrorCode): string {
+  switch (code) {
+    case 'timeout':
+      return 'timed out';
+    case 'connection-refused':
+      return 'connection refused';
+    case 'connection-reset':
+      return 'connection reset before the answer was complete';
+    case 'dns':
+      return 'host name did not resolve';
+    case 'body-too-large':
+      return 'answer body too large';
+    case 'aborted':
+      return 'request aborted';
+    case 'other':
+      return 'transport failed';
+  }
+}

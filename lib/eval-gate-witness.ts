@@ -1,0 +1,41 @@
+// The RFC 0246 witness: a pure judge of one observed eval run against the fixture that scripted
+// it. It grades the run itself from the fixture (lib/witness/expected.ts), then checks the host's
+// events and summary rule by rule (lib/witness/rules.ts). It does no I/O and never throws on what
+// the host sent: a malformed answer yields failing findings.
+
+import type { Finding, Fixture, RunObservation } from './types.ts';
+import { expectRun } from './witness/expected.ts';
+import { indexEvents } from './witness/event-index.ts';
+import { judgeEvents } from './witness/events.ts';
+import { judgeContent } from './witness/content.ts';
+import { judgeSummary } from './witness/summary.ts';
+import { indexSummaryTasks, judgeTasks } from './witness/tasks.ts';
+import { judgeTrials } from './witness/trials.ts';
+
+export { expectRun } from './witness/expected.ts';
+export type { ExpectedRun, ExpectedTask, ExpectedTrial, Presence } from './witness/expected.ts';
+export { RULES, type Rule, type RuleId } from './witness/rules.ts';
+
+/**
+ * Every finding on the run: one per rule per subject it applies to (the run, the log, each
+ * eval.* type, each task, the summary), held or not, so a clean run shows what was checked.
+ * Throws only when the fixture itself cannot be graded, which is a fact about the suite.
+ */
+export function judgeEvalRun(fixture: Fixture, observation: RunObservation): readonly Finding[] {
+  const expected = expectRun(fixture);
+  const index = indexEvents(observation, expected);
+  const summary: unknown = observation.summary;
+  const tasks = indexSummaryTasks(summary);
+  return [
+    ...judgeEvents(observation, index, expected),
+    ...judgeContent(index, summary),
+    ...judgeSummary(expected, summary, tasks, index),
+    ...judgeTasks(expected, tasks),
+    ...judgeTrials(expected, index),
+  ];
+}
+
+/** The findings that fail a leg: MUST rules that did not hold. */
+export function mustFailures(findings: readonly Finding[]): readonly Finding[] {
+  return findings.filter((f) => f.severity === 'MUST' && !f.ok);
+}

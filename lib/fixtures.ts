@@ -1,0 +1,99 @@
+// Loads one fixture file by id and checks it before anything drives a host with it. A fixture
+// that cannot be used is a fact about the suite, so every failure comes back as a reason (the
+// caller reports it as `blocked`), never as a thrown error.
+
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatSchemaErrors, validate } from './schemas.ts';
+import type { Fixture } from './types.ts';
+
+export const FIXTURES_DIR: string = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+export const FIXTURE_IDS = [
+  'conformance-eval-trajectory-gate-mean',
+  'conformance-eval-trajectory-gate',
+  'conformance-eval-trajectory-gate-control',
+  'conformance-eval-trajectory-gate-boundary',
+  'conformance-eval-trajectory-gate-any',
+] as const;
+
+export type FixtureLoad =
+  | {
+      readonly ok: true;
+      readonly fixture: Fixture;
+      readonly path: string;
+      /** Hex SHA-256 of the file's bytes, so a report can say exactly which fixture ran. */
+      readonly sha256: string;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+// Same rule as the schema's `id` pattern; checked before the id touches a path.
+const SAFE_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+export async function loadFixture(id: string, dir: string = FIXTURES_DIR): Promise<FixtureLoad> {
+  if (!SAFE_ID.test(id)) {
+    return fail(`fixture id ${JSON.stringify(id)} is not a safe file name (${SAFE_ID.source})`);
+  }
+  const path = join(dir, `${id}.json`);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'read error';
+    return fail(`fixture file ${path} could not be read (${code})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    return fail(`fixture file ${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  const errors = validate('fixture', parsed);
+  if (errors.length > 0) {
+    return fail(
+      `fixture file ${path} does not match the fixture schema:\n${formatSchemaErrors(errors)}`,
+    );
+  }
+  // The schema has accepted the document, so it has the Fixture shape.
+  const fixture = parsed as Fixture;
+  const problem = inconsistency(id, fixture);
+  if (problem !== undefined) return fail(`fixture file ${path}: ${problem}`);
+  return {
+    ok: true,
+    fixture,
+    path,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
+}
+
+/** What a schema cannot say: the id names the file, and the script lines up with the tasks. */
+function inconsistency(id: string, fixture: Fixture): string | undefined {
+  if (fixture.id !== id) return `id ${JSON.stringify(fixture.id)} does not match the file name`;
+  const taskIds = fixture.suite.tasks.map((t) => t.taskId);
+  const duplicate = taskIds.find((t, i) => taskIds.indexOf(t) !== i);
+  if (duplicate !== undefined) return `task id ${JSON.stringify(duplicate)} appears twice`;
+  const scriptIds = Object.keys(fixture.script);
+  const unscripted = taskIds.filter((t) => !scriptIds.includes(t));
+  const unknown = scriptIds.filter((t) => !taskIds.includes(t));
+  if (unscripted.length > 0 || unknown.length > 0) {
+    return (
+      `script keys must equal the task ids; ` +
+      `tasks without a script: [${unscripted.join(', ')}], ` +
+      `script keys without a task: [${unknown.join(', ')}]`
+    );
+  }
+  const count = fixture.suite.trials?.count ?? 1;
+  for (const taskId of taskIds) {
+    const entries = fixture.script[taskId]?.length ?? 0;
+    if (entries !== 1 && entries !== count) {
+      return `script for task "${taskId}" has ${entries} entries; expected 1 or trials.count (${count})`;
+    }
+  }
+  return undefined;
+}
+
+function fail(reason: string): FixtureLoad {
+  return { ok: false, reason };
+}

@@ -1,0 +1,174 @@
+// The one module that talks HTTP to a host. It owns the base URL, the headers and the bearer key,
+// a hard deadline per request, and the body limit. It judges nothing: any answer is returned as a
+// HostResponse, and no answer is a TransportError (contract §1).
+
+import { Pool } from 'undici';
+import type { TransportErrorCode } from './errors.ts';
+import { TransportError, describeTransportCode, transportCodeOf } from './errors.ts';
+
+export interface HostClientOptions {
+  /** Absolute http(s) URL without a trailing slash; may carry a path prefix. */
+  readonly baseUrl: string;
+  readonly apiKey?: string;
+  readonly requestTimeoutMs: number;
+  readonly maxBodyBytes: number;
+}
+
+export interface RequestOptions {
+  readonly query?: Readonly<Record<string, string | number>>;
+  /** Overrides the client's deadline for this request (headers and body together). */
+  readonly timeoutMs?: number;
+  /** False for discovery, which is read without credentials (contract §1). */
+  readonly auth?: boolean;
+}
+
+export interface HostResponse {
+  readonly status: number;
+  /** Header names in lower case; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+  /** The parsed body, or undefined when the body is not JSON (then `jsonError` says why). */
+  readonly json: unknown;
+  readonly jsonError?: string;
+}
+
+export interface HostClient {
+  readonly baseUrl: string;
+  get(path: string, options?: RequestOptions): Promise<HostResponse>;
+  post(path: string, body: unknown, options?: RequestOptions): Promise<HostResponse>;
+  /** Ends every connection; a request still in flight fails with code 'aborted'. */
+  close(): Promise<void>;
+}
+
+/**
+ * One keep-alive pool per base URL. undici's pool never follows a redirect, so a 3xx comes back
+ * as an answer and the bearer key never reaches another origin.
+ */
+export function createHostClient(options: HostClientOptions): HostClient {
+  const base = new URL(options.baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const pool = new Pool(base.origin);
+  let closed: Promise<void> | undefined;
+
+  async function send(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    request: RequestOptions,
+  ): Promise<HostResponse> {
+    if (!path.startsWith('/')) throw new Error(`host paths start with "/"; got "${path}"`);
+    const timeoutMs = request.timeoutMs ?? options.requestTimeoutMs;
+    const headers: Record<string, string> = {
+      'openwop-version': '2.0',
+      accept: 'application/json',
+    };
+    if (request.auth !== false && options.apiKey !== undefined) {
+      headers.authorization = `Bearer ${options.apiKey}`;
+    }
+    if (method === 'POST') headers['content-type'] = 'application/json';
+
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const failure = (code: TransportErrorCode, detail?: string): TransportError =>
+      new TransportError(code, method, path, detail ?? describeTransportCode(code));
+
+    try {
+      const answer = await pool.request({
+        method,
+        path: `${prefix}${path}${queryString(request.query)}`,
+        headers,
+        ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
+        signal: controller.signal,
+      });
+      const tooLarge = (bytes: string): TransportError =>
+        failure(
+          'body-too-large',
+          `answer body of ${bytes} bytes exceeds the ${options.maxBodyBytes}-byte limit`,
+        );
+      const declared = Number(answer.headers['content-length']);
+      if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
+        // Destroying an unread body makes it emit an abort error; nobody is reading it to care.
+        answer.body.on('error', () => undefined);
+        answer.body.destroy();
+        throw tooLarge(String(declared));
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of answer.body) {
+        const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+        size += bytes.length;
+        // Leaving the loop by throwing destroys the body and with it the connection.
+        if (size > options.maxBodyBytes) {
+          throw tooLarge(`more than ${options.maxBodyBytes}`);
+        }
+        chunks.push(bytes);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      return {
+        status: answer.statusCode,
+        headers: flatten(answer.headers),
+        text,
+        ...parseJson(text),
+      };
+    } catch (error) {
+      if (error instanceof TransportError) throw error;
+      if (timedOut) throw failure('timeout', `timed out after ${timeoutMs} ms`);
+      throw failure(transportCodeOf(error));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    baseUrl: options.baseUrl,
+    get: (path, request = {}) => send('GET', path, undefined, request),
+    post: (path, body, request = {}) => send('POST', path, body, request),
+    close: () => (closed ??= pool.destroy()),
+  };
+}
+
+/**
+ * Percent-encodes a run id as exactly one path segment: `/` and `%` are escaped, and an id that
+ * is only dots is escaped too, because a `.` or `..` segment is resolved away by URL handling.
+ * Lone surrogates (not encodable as UTF-8) become U+FFFD rather than throwing.
+ */
+export function encodeRunId(runId: string): string {
+  const wellFormed = runId.replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '\uFFFD',
+  );
+  const encoded = encodeURIComponent(wellFormed);
+  return /^\.+$/.test(encoded) ? encoded.replace(/\./g, '%2E') : encoded;
+}
+
+function queryString(query: RequestOptions['query']): string {
+  if (query === undefined) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) params.append(name, String(value));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+function flatten(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined)
+      out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function parseJson(text: string): { json: unknown; jsonError?: string } {
+  if (text.trim() === '') return { json: undefined, jsonError: 'empty body' };
+  try {
+    return { json: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { json: undefined, jsonError: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,114 @@
+// One leg, start to finish: gates, fixture, drive, judge, and the disposition that follows.
+// Everything that decides a disposition from findings is in `decide`, which is pure.
+
+import type { SuiteConfig } from './env.ts';
+import type { DiscoveryResult } from './discovery.ts';
+import type { HostClient } from './host-client.ts';
+import type { LegDefinition } from './legs.ts';
+import type { Disposition, Finding, LegOutcome, RunObservation } from './types.ts';
+import { checkGates } from './gates.ts';
+import { loadFixture } from './fixtures.ts';
+import { driveEvalRun } from './driver.ts';
+import { judgeEvalRun } from './eval-gate-witness.ts';
+import { judgeGatedFieldsShape } from './shape-leg.ts';
+
+/** What a host leg needs: a client, the discovery fetched once, and the settings that gate. */
+export interface LegTarget {
+  readonly client: HostClient;
+  readonly discovery: DiscoveryResult;
+  readonly config: Pick<SuiteConfig, 'requireBehavior' | 'optedOut' | 'bounds'>;
+}
+
+/** How many failed findings a reason quotes before it says how many more there are. */
+const REASON_FINDINGS = 3;
+
+/**
+ * Runs one leg. `target` is undefined when the suite has no host to drive (no base URL); host
+ * legs are then `blocked`, because that is a fact about how the suite was started.
+ */
+export async function runLeg(
+  leg: LegDefinition,
+  target: LegTarget | undefined,
+  now: () => number = Date.now,
+): Promise<LegOutcome> {
+  const started = now();
+  const finish = (parts: Omit<LegOutcome, 'requirement' | 'durationMs'>): LegOutcome => ({
+    requirement: leg.id,
+    ...parts,
+    durationMs: Math.max(0, now() - started),
+  });
+
+  if (leg.fixtureId === undefined) return finish(decide(judgeGatedFieldsShape()));
+
+  if (target === undefined) {
+    return finish(blocked('no host to drive: OPENWOP_BASE_URL is not set for this run'));
+  }
+  if (!target.discovery.ok) {
+    return finish(blocked(`discovery unreadable: ${target.discovery.reason}`));
+  }
+  const gate = checkGates(leg, target.discovery.document, target.config);
+  if (!gate.proceed) {
+    return finish({ disposition: gate.disposition, assertions: 0, reason: gate.reason, findings: [] });
+  }
+
+  const loaded = await loadFixture(leg.fixtureId);
+  if (!loaded.ok) return finish(blocked(`the suite's fixture failed to load: ${loaded.reason}`));
+  const fixture = loaded.fixture;
+  const request = {
+    evalSuiteRef: `${fixture.suite.suiteId}@${fixture.suite.version}`,
+    agentId: fixture.agentId,
+  };
+
+  const drive = await driveEvalRun(target.client, request, target.config.bounds);
+  const base = { fixtureId: fixture.id };
+  switch (drive.kind) {
+    case 'unobserved':
+      return finish({ ...base, ...blocked(`could not observe the run (${drive.stage}): ${drive.reason}`) });
+    case 'host-fault':
+      return finish({ ...base, ...decide([hostFaultFinding(drive.stage, drive.reason)]) });
+    case 'observed':
+      return finish({
+        ...base,
+        ...decide(judgeEvalRun(fixture, drive.observation), drive.observation),
+      });
+  }
+}
+
+type Decision = Omit<LegOutcome, 'requirement' | 'durationMs'>;
+
+function blocked(reason: string): Decision {
+  return { disposition: 'blocked', assertions: 0, reason, findings: [] };
+}
+
+/** A host that listed the fixture and then refused or mis-served it fails the leg (contract §9). */
+function hostFaultFinding(stage: string, reason: string): Finding {
+  return {
+    rule: 'run.served',
+    ok: false,
+    severity: 'MUST',
+    ref: 'contract §6, §9',
+    message: `a host that advertises the capability and lists the fixture MUST serve the run (${stage}): ${reason}`,
+  };
+}
+
+/**
+ * The disposition that findings imply. A failing MUST fails the leg; SHOULD findings never do.
+ * No finding at all means nothing was checked, which is never a pass.
+ */
+export function decide(findings: readonly Finding[], observation?: RunObservation): Decision {
+  const withObservation = observation === undefined ? {} : { observation };
+  if (findings.length === 0) {
+    return { ...blocked('the leg judged nothing: zero assertions is never a pass'), ...withObservation };
+  }
+  const failed = findings.filter((f) => f.severity === 'MUST' && !f.ok);
+  const disposition: Disposition = failed.length === 0 ? 'executed-pass' : 'executed-fail';
+  const decision: Decision = { disposition, assertions: findings.length, findings, ...withObservation };
+  return failed.length === 0 ? decision : { ...decision, reason: failureReason(failed) };
+}
+
+function failureReason(failed: readonly Finding[]): string {
+  const quoted = failed.slice(0, REASON_FINDINGS).map((f) => `${f.rule} (${f.ref}): ${f.message}`);
+  const more = failed.length - quoted.length;
+  const head = `${failed.length} MUST finding${failed.length === 1 ? '' : 's'} failed`;
+  return `${head}: ${quoted.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+}

@@ -1,0 +1,19 @@
+// Builds the one target every leg of a process shares: a client and the discovery fetched once.
+
+import type { SuiteConfig } from './env.ts';
+import type { LegTarget } from './run-leg.ts';
+import { createHostClient } from './host-client.ts';
+import { fetchDiscovery } from './discovery.ts';
+
+/** Undefined when the suite was given no base URL: host legs then end `blocked`. */
+export async function openTarget(config: SuiteConfig): Promise<LegTarget | undefined> {
+  if (config.baseUrl === undefined) return undefined;
+  const client = createHostClient({
+    baseUrl: config.baseUrl,
+    ...(config.apiKey === undefined ? {} : { apiKey: config.apiKey }),
+    requestTimeoutMs: config.bounds.requestTimeoutMs,
+    maxBodyBytes: config.bounds.maxBodyBytes,
+  });
+  const discovery = await fetchDiscovery(client, config.baseUrl);
+  return { client, discovery, config };
+}

@@ -1,0 +1,223 @@
+// The witness's own grading of a run, from the fixture file alone (contract §3, §4). A fixture's
+// script fixes every call and output, so every score, verdict and gating score follows from it;
+// the rules compare the host's report with this, never with the host's own arithmetic.
+
+import type { EvalTask, Fixture, PassRule, ScriptedTrial, Thresholds, ToolCall } from '../types.ts';
+import { goldenMatches, matchTrajectory } from './match.ts';
+
+/** Tolerance for equality of computed means, and slack on inclusive thresholds (contract §4). */
+export const EPSILON = 1e-9;
+
+/** Whether a field must be carried, must be omitted, or may be either (RFC 0246 §D). */
+export type Presence = 'required' | 'forbidden' | 'optional';
+
+export interface ExpectedTrial {
+  /** 1-based. */
+  readonly trial: number;
+  readonly calls: readonly ToolCall[];
+  readonly outputMatched: boolean;
+  /** The output score: 1 on a golden match, 0 otherwise or when the trial failed closed. */
+  readonly score: number;
+  /** Null when the task has no trajectory. */
+  readonly trajectoryMatched: boolean | null;
+  readonly forbiddenHit: string | null;
+  /** The first called tool without a canned response, when the task has fixtures. */
+  readonly missedTool: string | null;
+  readonly failedClosed: boolean;
+  readonly passed: boolean;
+  /** RFC 0246 §A: 0 when the trajectory failed or the trial failed closed, else the score. */
+  readonly gatingScore: number;
+}
+
+export interface ExpectedTrialStats {
+  readonly passed: number;
+  readonly trajectoryFailed: number;
+  readonly failedClosed: number;
+  readonly minScore: number;
+  readonly maxScore: number;
+}
+
+export interface ExpectedTask {
+  readonly taskId: string;
+  readonly hasTrajectory: boolean;
+  readonly trials: readonly ExpectedTrial[];
+  /** Mean of the trial scores: the task score and `trials.meanScore` (RFC 0246 §C). */
+  readonly score: number;
+  /** Mean of the trial gating scores (RFC 0246 §A). */
+  readonly gatedScore: number;
+  readonly gatedScorePresence: Presence;
+  readonly passed: boolean;
+  readonly passAtK: number;
+  readonly passHatK: number;
+  readonly trialStats: ExpectedTrialStats;
+}
+
+export interface ExpectedRun {
+  readonly fixtureId: string;
+  readonly suiteId: string;
+  readonly suiteVersion: string;
+  readonly modes: readonly string[];
+  readonly thresholds: Thresholds;
+  /** The suite's trials block, or null when it has none (then every task runs once). */
+  readonly trialsBlock: { readonly count: number; readonly passRule: PassRule } | null;
+  /** Trials per task: the block's count, or 1. */
+  readonly trialCount: number;
+  readonly tasks: readonly ExpectedTask[];
+  readonly taskCount: number;
+  /** `taskCount × trialCount`: the number of eval.scored events (contract §7). */
+  readonly scoredCount: number;
+  readonly aggregateScore: number;
+  readonly gatedAggregateScore: number;
+  readonly gatedAggregatePresence: Presence;
+  /** The score condition of suite `passed`: gatedAggregateScore ≥ passScore (RFC 0246 §B). */
+  readonly gatePassed: boolean;
+  readonly passedCount: number;
+}
+
+export function mean(values: readonly number[]): number {
+  let sum = 0;
+  for (const v of values) sum += v;
+  return values.length === 0 ? 0 : sum / values.length;
+}
+
+/** Inclusive `≥`, tolerant of a floating point mean landing a hair under the threshold. */
+export function atLeast(value: number, threshold: number): boolean {
+  return value >= threshold - EPSILON;
+}
+
+/** Grades the whole run the fixture scripts. Throws only on a fixture that cannot be graded. */
+export function expectRun(fixture: Fixture): ExpectedRun {
+  const suite = fixture.suite;
+  const trialsBlock = suite.trials === undefined ? null : { ...suite.trials };
+  const trialCount = trialsBlock === null ? 1 : trialsBlock.count;
+  const passScore = suite.thresholds.passScore;
+  const tasks = suite.tasks.map((task) =>
+    expectTask(task, scriptFor(fixture, task.taskId, trialCount), passScore, trialsBlock),
+  );
+  const gatedAggregateScore = mean(tasks.map((t) => t.gatedScore));
+  const anyTrajectory = tasks.some((t) => t.hasTrajectory);
+  const anyMiss = tasks.some((t) => t.trialStats.failedClosed > 0);
+  return {
+    fixtureId: fixture.id,
+    suiteId: suite.suiteId,
+    suiteVersion: suite.version,
+    modes: [...suite.modes],
+    thresholds: { ...suite.thresholds },
+    trialsBlock,
+    trialCount,
+    tasks,
+    taskCount: tasks.length,
+    scoredCount: tasks.length * trialCount,
+    aggregateScore: mean(tasks.map((t) => t.score)),
+    gatedAggregateScore,
+    // A miss without a trajectory may surface the gated aggregate; nothing forbids it (RFC 0246 §D).
+    gatedAggregatePresence: anyTrajectory ? 'required' : anyMiss ? 'optional' : 'forbidden',
+    gatePassed: atLeast(gatedAggregateScore, passScore),
+    passedCount: tasks.filter((t) => t.passed).length,
+  };
+}
+
+/** One scripted entry per trial, or one entry for every trial (contract §3). */
+function scriptFor(fixture: Fixture, taskId: string, trialCount: number): ScriptedTrial[] {
+  const entries = Object.hasOwn(fixture.script, taskId) ? fixture.script[taskId] : undefined;
+  const only = entries?.[0];
+  if (entries !== undefined && entries.length === 1 && only !== undefined) {
+    return Array.from({ length: trialCount }, () => only);
+  }
+  if (entries !== undefined && entries.length === trialCount) return [...entries];
+  throw new Error(
+    `fixture "${fixture.id}": task "${taskId}" needs 1 or ${trialCount} scripted trials, ` +
+      `has ${entries === undefined ? 'none' : entries.length}`,
+  );
+}
+
+function expectTask(
+  task: EvalTask,
+  script: readonly ScriptedTrial[],
+  passScore: number,
+  trialsBlock: ExpectedRun['trialsBlock'],
+): ExpectedTask {
+  const trials = script.map((entry, i) => expectTrial(task, entry, i + 1, passScore));
+  const scores = trials.map((t) => t.score);
+  const gatedScore = mean(trials.map((t) => t.gatingScore));
+  const score = mean(scores);
+  const passedTrials = trials.filter((t) => t.passed).length;
+  const passed = taskPassed(trialsBlock?.passRule ?? null, trials, gatedScore, passScore);
+  const hasTrajectory = task.expected.trajectory !== undefined;
+  return {
+    taskId: task.taskId,
+    hasTrajectory,
+    trials,
+    score,
+    gatedScore,
+    // RFC 0246 §D: always on a trajectory task; on another task only where it differs (a miss).
+    gatedScorePresence: hasTrajectory
+      ? 'required'
+      : Math.abs(gatedScore - score) > EPSILON
+        ? 'optional'
+        : 'forbidden',
+    passed,
+    passAtK: passedTrials > 0 ? 1 : 0,
+    passHatK: passedTrials === trials.length ? 1 : 0,
+    trialStats: {
+      passed: passedTrials,
+      trajectoryFailed: trials.filter((t) => t.trajectoryMatched === false).length,
+      failedClosed: trials.filter((t) => t.failedClosed).length,
+      minScore: Math.min(...scores),
+      maxScore: Math.max(...scores),
+    },
+  };
+}
+
+/** Contract §4 per-task `passed`; rule `mean` reads the gated score (RFC 0246 §B). */
+function taskPassed(
+  rule: PassRule | null,
+  trials: readonly ExpectedTrial[],
+  gatedScore: number,
+  passScore: number,
+): boolean {
+  switch (rule) {
+    case null:
+      return trials[0]?.passed === true;
+    case 'all':
+      return trials.every((t) => t.passed);
+    case 'any':
+      return trials.some((t) => t.passed);
+    case 'mean':
+      return atLeast(gatedScore, passScore);
+  }
+}
+
+/**
+ * One trial. The trajectory is judged over every scripted call, even on a trial that failed
+ * closed: where a host stops on a miss is not fixed by the contract, and the gating score and
+ * verdict of such a trial are 0 and false either way.
+ */
+function expectTrial(
+  task: EvalTask,
+  entry: ScriptedTrial,
+  trial: number,
+  passScore: number,
+): ExpectedTrial {
+  const responses = task.fixtures?.toolResponses;
+  const miss =
+    responses === undefined ? undefined : entry.calls.find((c) => !Object.hasOwn(responses, c.tool));
+  const failedClosed = miss !== undefined;
+  const outputMatched = goldenMatches(task.expected.match, entry.output, task.expected.value);
+  const score = !failedClosed && outputMatched ? 1 : 0;
+  const trajectory = task.expected.trajectory;
+  const verdict = trajectory === undefined ? null : matchTrajectory(trajectory, entry.calls);
+  const trajectoryFailed = verdict !== null && !verdict.matched;
+  return {
+    trial,
+    calls: entry.calls,
+    outputMatched,
+    score,
+    trajectoryMatched: verdict === null ? null : verdict.matched,
+    forbiddenHit: verdict === null ? null : verdict.forbiddenHit,
+    missedTool: miss === undefined ? null : miss.tool,
+    failedClosed,
+    passed: atLeast(score, passScore) && !trajectoryFailed && !failedClosed,
+    gatingScore: trajectoryFailed || failedClosed ? 0 : score,
+  };
+}

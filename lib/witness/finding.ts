@@ -1,0 +1,54 @@
+// Small helpers every rule module shares: making a finding from a rule id, reading host values
+// without trusting their shape, comparing numbers, and naming a host value in a message.
+
+import type { Finding } from '../types.ts';
+import { EPSILON } from './expected.ts';
+import { ruleById, type RuleId } from './rules.ts';
+
+export function finding(id: RuleId, ok: boolean, message: string): Finding {
+  const rule = ruleById(id);
+  return { rule: rule.id, ok, severity: rule.severity, ref: rule.ref, message };
+}
+
+/** A plain JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is { readonly [k: string]: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An own member of a host object, or undefined for anything else; never reads the prototype. */
+export function member(value: unknown, key: string): unknown {
+  return isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+}
+
+/** A finite number within the 1e-9 tolerance of `expected`; strings and Infinity never are. */
+export function sameNumber(value: unknown, expected: number): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value - expected) <= EPSILON;
+}
+
+export function num(n: number): string {
+  return Number.isFinite(n) ? String(Number(n.toPrecision(12))) : String(n);
+}
+
+const QUOTE_LIMIT = 40;
+
+/** Names a host value in a message, briefly: never the whole of a large or hostile value. */
+export function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'number':
+      return num(value);
+    case 'boolean':
+      return String(value);
+    case 'string': {
+      const cut = value.length > QUOTE_LIMIT ? `${value.slice(0, QUOTE_LIMIT)}…` : value;
+      return `the string ${JSON.stringify(cut)}`;
+    }
+    default:
+      return Array.isArray(value) ? `an array of ${value.length}` : 'an object';
+  }
+}
+
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,161 @@
+// The defects the reference host can be started with. Each breaks exactly one clause, so a suite
+// run against it must fail exactly the rules that read that clause. The switches live at the one
+// place in grading or serving code that the clause governs; nothing here does any work.
+
+export interface DefectRecord {
+  readonly name: string;
+  /** The clause the defect breaks. */
+  readonly clause: string;
+  readonly description: string;
+}
+
+export const DEFECTS = [
+  {
+    name: 'unmigrated-0244',
+    clause: 'RFC 0246 §B, §D',
+    description:
+      'an RFC 0244 host: no gatedScore or gatedAggregateScore, rule mean and suite passed read raw scores',
+  },
+  {
+    name: 'gated-fields-but-old-passed',
+    clause: 'RFC 0246 §B',
+    description:
+      'gated fields are reported correctly, but rule mean and suite passed still read meanScore and aggregateScore',
+  },
+  {
+    name: 'score-zeroed',
+    clause: 'RFC 0246 §C',
+    description:
+      'a trajectory-failed trial reports score 0 (eval.scored and the task) instead of gating it',
+  },
+  {
+    name: 'gated-score-omitted-when-equal',
+    clause: 'RFC 0246 §D',
+    description: 'a trajectory task omits gatedScore when it equals its score',
+  },
+  {
+    name: 'gated-aggregate-omitted',
+    clause: 'RFC 0246 §D',
+    description: 'the summary never carries gatedAggregateScore (passed is still decided on it)',
+  },
+  {
+    name: 'task-gated-all-or-nothing',
+    clause: 'RFC 0246 §A',
+    description: "a task's gatedScore is 0 when any trial failed its trajectory, not the mean",
+  },
+  {
+    name: 'any-rule-gated-by-mean',
+    clause: 'RFC 0246 §B',
+    description: 'passRule any is decided by gatedScore >= passScore instead of trial verdicts',
+  },
+  {
+    name: 'strict-greater-than',
+    clause: 'RFC 0246 §B',
+    description: 'the mean rule and the suite decision compare with > instead of >=',
+  },
+  {
+    name: 'gated-fields-on-ungated-tasks',
+    clause: 'RFC 0246 §D',
+    description:
+      'gatedScore on tasks without a trajectory and gatedAggregateScore on a suite without one',
+  },
+  {
+    name: 'completed-passed-old-rule',
+    clause: 'contract §7, RFC 0246 §B',
+    description: 'eval.completed.passed is aggregateScore >= passScore, unlike EvalSummary.passed',
+  },
+  {
+    name: 'content-leak',
+    clause: 'RFC 0081 §F',
+    description: 'eval.scored carries the task output',
+  },
+  {
+    name: 'gated-out-of-range',
+    clause: 'RFC 0246 §D',
+    description: 'gatedScore and gatedAggregateScore are reported as percentages (0-100)',
+  },
+  {
+    name: 'scored-per-task',
+    clause: 'contract §7',
+    description: 'one eval.scored per task carrying the task result, not one per trial',
+  },
+  {
+    name: 'gated-aggregate-other-aggregation',
+    clause: 'RFC 0246 §A',
+    description: 'gatedAggregateScore is the minimum of task gating scores, not their mean',
+  },
+  {
+    name: 'trial-passed-ignores-trajectory',
+    clause: 'RFC 0244 §A, RFC 0246 §B',
+    description:
+      'a trajectory-failed trial is reported passed, and rules all/any count it as passed',
+  },
+  {
+    name: 'withhold-eval-suite',
+    clause: 'contract §2',
+    description: 'discovery has no agents.evalSuite record, and POST /runs refuses eval runs',
+  },
+  {
+    name: 'withhold-trajectory',
+    clause: 'contract §2',
+    description: 'discovery has no agents.evalSuite.trajectory record',
+  },
+  {
+    name: 'withhold-trials',
+    clause: 'contract §2',
+    description: 'discovery has no agents.evalSuite.trials record',
+  },
+  {
+    name: 'withhold-fixtures',
+    clause: 'contract §2',
+    description: 'discovery lists no fixtures',
+  },
+  {
+    name: 'create-refused',
+    clause: 'contract §6, §9',
+    description: 'POST /runs answers 422 capability_not_provided although discovery advertises it',
+  },
+  {
+    name: 'run-never-ends',
+    clause: 'contract §6, §7',
+    description: 'the run stops after its last eval.scored and the log never reaches isTerminal',
+  },
+  {
+    name: 'discovery-not-json',
+    clause: 'contract §2',
+    description: 'GET /.well-known/openwop answers 200 with an HTML body',
+  },
+  {
+    name: 'passed-count-wrong',
+    clause: 'RFC 0081 summary, contract §4',
+    description: 'passedCount counts tasks whose score clears passScore, not tasks that passed',
+  },
+  {
+    name: 'events-out-of-order',
+    clause: 'contract §7',
+    description: 'eval.completed is appended before the last eval.scored',
+  },
+  {
+    name: 'summary-409-forever',
+    clause: 'contract §6',
+    description: 'GET /runs/{runId}/eval-summary answers 409 even after the run is terminal',
+  },
+  {
+    name: 'status-failed-on-gate',
+    clause: 'contract §6',
+    description: 'a run whose suite did not pass ends with status failed instead of completed',
+  },
+] as const satisfies readonly DefectRecord[];
+
+export type DefectName = (typeof DEFECTS)[number]['name'];
+
+export function isDefectName(name: string): name is DefectName {
+  return DEFECTS.some((d) => d.name === name);
+}
+
+/** The question every switch asks; with no defect, every answer is no. */
+export type HasDefect = (name: DefectName) => boolean;
+
+export function defectPredicate(defect: DefectName | undefined): HasDefect {
+  return (name) => name === defect;
+}

@@ -1,0 +1,235 @@
+// Grading as contract §4 and RFC 0246 §A–§C describe it: trial, task, suite. Pure functions; the
+// defect switches that break a grading clause sit at the line that implements it.
+
+import type { HasDefect } from './defects.ts';
+import type { HostCall, HostSuite, HostTask, HostTrajectory, JsonValue } from './fixtures.ts';
+
+/** What the scripted agent did in one trial. */
+export interface TrialRun {
+  readonly calls: readonly HostCall[];
+  readonly output: JsonValue;
+  readonly failedClosed: boolean;
+  readonly latencyMs: number;
+}
+
+export interface TrialVerdict {
+  readonly trial: number;
+  readonly score: number;
+  /** Undefined when the task has no trajectory. */
+  readonly matched: boolean | undefined;
+  readonly failedClosed: boolean;
+  readonly passed: boolean;
+  readonly gating: number;
+  readonly output: JsonValue;
+  readonly latencyMs: number;
+}
+
+export interface TaskVerdict {
+  readonly task: HostTask;
+  readonly trials: readonly TrialVerdict[];
+  readonly score: number;
+  readonly gatedScore: number;
+  readonly passed: boolean;
+}
+
+export interface SuiteVerdict {
+  readonly tasks: readonly TaskVerdict[];
+  readonly aggregateScore: number;
+  readonly gatedAggregateScore: number;
+  readonly passed: boolean;
+  /** eval.completed.passed; equal to `passed` on a conforming host. */
+  readonly completedPassed: boolean;
+  readonly passedCount: number;
+}
+
+const EPSILON = 1e-9;
+
+export function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** Inclusive comparison (contract §4), tolerant of summation order; `strict-greater-than` breaks it. */
+function clears(value: number, threshold: number, has: HasDefect): boolean {
+  return has('strict-greater-than') ? value > threshold : value >= threshold - EPSILON;
+}
+
+export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((v: JsonValue, i) => jsonEqual(v, b[i]));
+  }
+  const ao = a as { readonly [k: string]: JsonValue };
+  const bo = b as { readonly [k: string]: JsonValue };
+  const keys = Object.keys(ao);
+  return (
+    keys.length === Object.keys(bo).length &&
+    keys.every((k) => Object.hasOwn(bo, k) && jsonEqual(ao[k], bo[k]))
+  );
+}
+
+function stringify(v: JsonValue): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** RFC 0081 golden match: 1 or 0. An unknown match mode scores 0 rather than guessing. */
+export function goldenScore(match: string, output: JsonValue, value: JsonValue): number {
+  switch (match) {
+    case 'exact':
+      return stringify(output) === stringify(value) ? 1 : 0;
+    case 'contains':
+      return stringify(output).includes(stringify(value)) ? 1 : 0;
+    case 'json-match': {
+      if (jsonEqual(output, value)) return 1;
+      if (typeof output !== 'string') return 0;
+      try {
+        return jsonEqual(JSON.parse(output) as JsonValue, value) ? 1 : 0;
+      } catch {
+        return 0;
+      }
+    }
+    default:
+      return 0;
+  }
+}
+
+function callMatches(expected: HostCall, observed: HostCall): boolean {
+  if (expected.tool !== observed.tool) return false;
+  return expected.args === undefined || jsonEqual(expected.args, observed.args);
+}
+
+/** Contract §4 trajectory match; a forbidden hit is a mismatch in every mode. */
+export function trajectoryMatches(t: HostTrajectory, observed: readonly HostCall[]): boolean {
+  if (observed.some((c) => t.forbidden.includes(c.tool))) return false;
+  switch (t.match) {
+    case 'exact':
+      return (
+        observed.length === t.calls.length &&
+        t.calls.every((e, i) => {
+          const o = observed[i];
+          return o !== undefined && callMatches(e, o);
+        })
+      );
+    case 'in-order': {
+      let next = 0;
+      for (const o of observed) {
+        const e = t.calls[next];
+        if (e !== undefined && callMatches(e, o)) next += 1;
+      }
+      return next === t.calls.length;
+    }
+    case 'any-order': {
+      // Expected calls with args can match fewer observed calls than those without, so they
+      // claim theirs first; greedy is then a maximum matching.
+      const used = new Set<number>();
+      const ordered = [...t.calls].sort(
+        (a, b) => Number(a.args === undefined) - Number(b.args === undefined),
+      );
+      return ordered.every((e) => {
+        const i = observed.findIndex((o, j) => !used.has(j) && callMatches(e, o));
+        if (i < 0) return false;
+        used.add(i);
+        return true;
+      });
+    }
+    default:
+      return false;
+  }
+}
+
+export function gradeTrial(
+  task: HostTask,
+  trial: number,
+  run: TrialRun,
+  passScore: number,
+  has: HasDefect,
+): TrialVerdict {
+  const raw = run.failedClosed ? 0 : goldenScore(task.match, run.output, task.value);
+  const matched =
+    task.trajectory === undefined ? undefined : trajectoryMatches(task.trajectory, run.calls);
+  const trajectoryFailed = matched === false;
+  // RFC 0246 §C: the reported score stays the output score even when the path was wrong.
+  const score = has('score-zeroed') && trajectoryFailed ? 0 : raw;
+  const pathOk = !trajectoryFailed || has('trial-passed-ignores-trajectory');
+  const passed = score >= passScore - EPSILON && pathOk && !run.failedClosed;
+  const gating = trajectoryFailed || run.failedClosed ? 0 : score;
+  return {
+    trial,
+    score,
+    matched,
+    failedClosed: run.failedClosed,
+    passed,
+    gating,
+    output: run.output,
+    latencyMs: run.latencyMs,
+  };
+}
+
+export function gradeTask(
+  task: HostTask,
+  trials: readonly TrialVerdict[],
+  suite: HostSuite,
+  has: HasDefect,
+): TaskVerdict {
+  const score = mean(trials.map((t) => t.score));
+  const gatedScore =
+    has('task-gated-all-or-nothing') && trials.some((t) => t.matched === false)
+      ? 0
+      : mean(trials.map((t) => t.gating));
+  const oldRule = has('unmigrated-0244') || has('gated-fields-but-old-passed');
+  let passed: boolean;
+  switch (suite.trials?.passRule) {
+    case undefined:
+      passed = trials.every((t) => t.passed);
+      break;
+    case 'all':
+      passed = trials.every((t) => t.passed);
+      break;
+    case 'any':
+      passed = has('any-rule-gated-by-mean')
+        ? clears(gatedScore, suite.passScore, has)
+        : trials.some((t) => t.passed);
+      break;
+    case 'mean':
+      passed = clears(oldRule ? score : gatedScore, suite.passScore, has);
+      break;
+    default:
+      passed = false;
+  }
+  return { task, trials, score, gatedScore, passed };
+}
+
+/** Nearest-rank p95 of trial latencies. */
+function p95(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil(0.95 * sorted.length) - 1] ?? 0;
+}
+
+export function gradeSuite(
+  suite: HostSuite,
+  tasks: readonly TaskVerdict[],
+  has: HasDefect,
+): SuiteVerdict {
+  const aggregateScore = mean(tasks.map((t) => t.score));
+  const gatedScores = tasks.map((t) => t.gatedScore);
+  const gatedAggregateScore =
+    has('gated-aggregate-other-aggregation') && gatedScores.length > 0
+      ? Math.min(...gatedScores)
+      : mean(gatedScores);
+  // The scripted agent costs nothing, so only the latency condition can fail besides the score.
+  const latencies = tasks.flatMap((t) => t.trials.map((r) => r.latencyMs));
+  const withinLatency =
+    suite.maxP95LatencyMs === undefined || p95(latencies) <= suite.maxP95LatencyMs;
+  const oldRule = has('unmigrated-0244') || has('gated-fields-but-old-passed');
+  const passed =
+    clears(oldRule ? aggregateScore : gatedAggregateScore, suite.passScore, has) && withinLatency;
+  const completedPassed = has('completed-passed-old-rule')
+    ? clears(aggregateScore, suite.passScore, has)
+    : passed;
+  const passedCount = has('passed-count-wrong')
+    ? tasks.filter((t) => clears(t.score, suite.passScore, has)).length
+    : tasks.filter((t) => t.passed).length;
+  return { tasks, aggregateScore, gatedAggregateScore, passed, completedPassed, passedCount };
+}

@@ -1,0 +1,89 @@
+// The reference host: an independent implementation of the eval-gate wire contract, optionally
+// started with one defect. It shares no code with the suite (lib/), so each checks the other.
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { defectPredicate, isDefectName, type DefectName } from './defects.ts';
+import { seedFixtures, type SeededFixture } from './fixtures.ts';
+import { handler, type HostState } from './server.ts';
+
+export { DEFECTS, isDefectName, type DefectName, type DefectRecord } from './defects.ts';
+
+export interface ReferenceHostOptions {
+  /** Default 0: the system picks a free port. */
+  readonly port?: number;
+  /** When set, every route but discovery requires `Authorization: Bearer <apiKey>`. */
+  readonly apiKey?: string;
+  readonly defect?: DefectName;
+  readonly variant?: 'plain' | 'varied';
+  /** Default: the project's `fixtures/`. */
+  readonly fixturesDir?: string;
+  /** Pause between consecutive trials. */
+  readonly trialDelayMs?: number;
+  /** Minimum duration of a whole run, from its first event to its last. */
+  readonly runDelayMs?: number;
+}
+
+export interface ReferenceHost {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('../fixtures/', import.meta.url));
+
+export async function startReferenceHost(
+  options: ReferenceHostOptions = {},
+): Promise<ReferenceHost> {
+  if (options.defect !== undefined && !isDefectName(options.defect)) {
+    throw new Error(`unknown defect ${String(options.defect)}`);
+  }
+  const fixtures = seedFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR, (line) =>
+    process.stderr.write(`${line}\n`),
+  );
+  const suites = new Map<string, SeededFixture>();
+  for (const f of fixtures) {
+    const ref = `${f.suite.suiteId}@${f.suite.version}`;
+    if (suites.has(ref)) process.stderr.write(`reference host: ${f.id} re-registers ${ref}\n`);
+    suites.set(ref, f);
+  }
+  const lifetime = new AbortController();
+  const state: HostState = {
+    apiKey: options.apiKey,
+    has: defectPredicate(options.defect),
+    varied: options.variant === 'varied',
+    fixtures,
+    suites,
+    runs: new Map(),
+    runSettings: {
+      has: defectPredicate(options.defect),
+      varied: options.variant === 'varied',
+      trialDelayMs: options.trialDelayMs ?? 0,
+      runDelayMs: options.runDelayMs ?? 0,
+      signal: lifetime.signal,
+    },
+    runCounter: 0,
+  };
+  const server = createServer(handler(state));
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close() {
+      // Aborting first stops every run and answers every held long-poll before sockets close.
+      closing ??= new Promise<void>((resolve) => {
+        lifetime.abort();
+        server.close(() => resolve());
+        setImmediate(() => server.closeAllConnections());
+      });
+      return closing;
+    },
+  };
+}

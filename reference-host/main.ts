@@ -1,0 +1,75 @@
+// `npm run host`: the reference host as a process. Flags win over the environment.
+
+import { parseArgs } from 'node:util';
+import { DEFECTS, isDefectName, startReferenceHost, type ReferenceHostOptions } from './index.ts';
+
+const USAGE = `usage: npm run host -- [options]
+
+  --port N             listen on 127.0.0.1:N (default 0, any free port)
+  --api-key KEY        require "Authorization: Bearer KEY" (env OPENWOP_API_KEY)
+  --defect NAME        break one clause (env OPENWOP_REFERENCE_DEFECT); see --list-defects
+  --variant varied     serve the same grading in a different wire shape
+  --list-defects       print every defect and the clause it breaks
+  --help               print this text
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function options(): ReferenceHostOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        port: { type: 'string' },
+        'api-key': { type: 'string' },
+        defect: { type: 'string' },
+        variant: { type: 'string' },
+        'list-defects': { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  if (parsed.help === true) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  if (parsed['list-defects'] === true) {
+    const width = Math.max(...DEFECTS.map((d) => d.name.length));
+    for (const d of DEFECTS) {
+      process.stdout.write(`${d.name.padEnd(width)}  ${d.clause}: ${d.description}\n`);
+    }
+    process.exit(0);
+  }
+  const port = Number(parsed.port ?? '0');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`bad --port ${parsed.port}`);
+  const defect = parsed.defect ?? process.env['OPENWOP_REFERENCE_DEFECT'] ?? '';
+  if (defect !== '' && !isDefectName(defect)) fail(`unknown defect ${defect}`);
+  const variant = parsed.variant ?? 'plain';
+  if (variant !== 'plain' && variant !== 'varied') fail(`unknown variant ${variant}`);
+  const apiKey = parsed['api-key'] ?? process.env['OPENWOP_API_KEY'] ?? '';
+  return {
+    port,
+    variant,
+    ...(apiKey === '' ? {} : { apiKey }),
+    ...(defect === '' ? {} : { defect }),
+  };
+}
+
+const opts = options();
+const host = await startReferenceHost(opts);
+const extras = [
+  opts.defect === undefined ? '' : ` (defect ${opts.defect})`,
+  opts.variant === 'varied' ? ' (variant varied)' : '',
+].join('');
+process.stdout.write(`reference host listening on ${host.url}${extras}\n`);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void host.close().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,129 @@
+// What the host reports from a graded run: eval.* payloads and the EvalSummary, with the presence
+// rules of RFC 0246 §D and the content-free rule of RFC 0081 §F. Pure functions.
+
+import type { HasDefect } from './defects.ts';
+import type { HostSuite, HostTask, JsonValue } from './fixtures.ts';
+import type { SuiteVerdict, TaskVerdict, TrialVerdict } from './grading.ts';
+
+export interface ReportStyle {
+  readonly has: HasDefect;
+  /** Set by the varied variant: a vendor member the suite must ignore. */
+  readonly trace?: string;
+}
+
+type Doc = Record<string, JsonValue>;
+
+function traced(doc: Doc, style: ReportStyle): Doc {
+  return style.trace === undefined ? doc : { ...doc, 'x-ref-host-trace': style.trace };
+}
+
+/** Gated values are fractions in 0–1 (RFC 0246 §D); `gated-out-of-range` reports percentages. */
+function gated(value: number, style: ReportStyle): number {
+  return style.has('gated-out-of-range') ? value * 100 : value;
+}
+
+function carriesGatedScore(t: TaskVerdict, style: ReportStyle): boolean {
+  if (style.has('unmigrated-0244')) return false;
+  if (t.task.trajectory !== undefined) {
+    return !(style.has('gated-score-omitted-when-equal') && t.gatedScore === t.score);
+  }
+  return t.gatedScore !== t.score || style.has('gated-fields-on-ungated-tasks');
+}
+
+export function startedPayload(suite: HostSuite, style: ReportStyle): Doc {
+  return traced(
+    {
+      suiteId: suite.suiteId,
+      suiteVersion: suite.version,
+      taskCount: suite.tasks.length,
+      modes: [...suite.modes],
+      ...(suite.trials === undefined ? {} : { trials: { ...suite.trials } }),
+    },
+    style,
+  );
+}
+
+export function scoredPayload(
+  suite: HostSuite,
+  task: HostTask,
+  trial: TrialVerdict,
+  style: ReportStyle,
+): Doc {
+  return traced(
+    {
+      taskId: task.taskId,
+      score: trial.score,
+      passed: trial.passed,
+      ...(suite.trials === undefined ? {} : { trial: trial.trial }),
+      ...(trial.matched === undefined ? {} : { trajectoryMatched: trial.matched }),
+      ...(task.toolResponses === undefined ? {} : { failedClosed: trial.failedClosed }),
+      ...(style.has('content-leak') ? { output: trial.output } : {}),
+    },
+    style,
+  );
+}
+
+/** The `scored-per-task` defect: one event standing for all of a task's trials. */
+export function scoredTaskPayload(task: TaskVerdict, style: ReportStyle): Doc {
+  return traced({ taskId: task.task.taskId, score: task.score, passed: task.passed }, style);
+}
+
+export function completedPayload(suite: HostSuite, verdict: SuiteVerdict, style: ReportStyle): Doc {
+  return traced(
+    {
+      aggregateScore: verdict.aggregateScore,
+      passed: verdict.completedPassed,
+      taskCount: suite.tasks.length,
+      passedCount: verdict.passedCount,
+    },
+    style,
+  );
+}
+
+function taskEntry(suite: HostSuite, t: TaskVerdict, style: ReportStyle): Doc {
+  const entry: Doc = { taskId: t.task.taskId, score: t.score, passed: t.passed };
+  if (carriesGatedScore(t, style)) entry['gatedScore'] = gated(t.gatedScore, style);
+  if (suite.trials !== undefined) {
+    const scores = t.trials.map((r) => r.score);
+    entry['trials'] = {
+      count: suite.trials.count,
+      passRule: suite.trials.passRule,
+      meanScore: t.score,
+      passAtK: t.trials.some((r) => r.passed) ? 1 : 0,
+      passHatK: t.trials.every((r) => r.passed) ? 1 : 0,
+      trialStats: {
+        passed: t.trials.filter((r) => r.passed).length,
+        trajectoryFailed: t.trials.filter((r) => r.matched === false).length,
+        failedClosed: t.trials.filter((r) => r.failedClosed).length,
+        minScore: scores.length === 0 ? 0 : Math.min(...scores),
+        maxScore: scores.length === 0 ? 0 : Math.max(...scores),
+      },
+    };
+  }
+  return traced(entry, style);
+}
+
+export function evalSummary(suite: HostSuite, verdict: SuiteVerdict, style: ReportStyle): Doc {
+  const tasks = verdict.tasks.map((t) => taskEntry(suite, t, style));
+  const anyTrajectory = suite.tasks.some((t) => t.trajectory !== undefined);
+  const anyGatedTask = tasks.some((t) => t['gatedScore'] !== undefined);
+  const carriesAggregate =
+    !style.has('unmigrated-0244') &&
+    !style.has('gated-aggregate-omitted') &&
+    (anyTrajectory || anyGatedTask || style.has('gated-fields-on-ungated-tasks'));
+  return traced(
+    {
+      suiteId: suite.suiteId,
+      suiteVersion: suite.version,
+      aggregateScore: verdict.aggregateScore,
+      ...(carriesAggregate
+        ? { gatedAggregateScore: gated(verdict.gatedAggregateScore, style) }
+        : {}),
+      passed: verdict.passed,
+      taskCount: suite.tasks.length,
+      passedCount: verdict.passedCount,
+      tasks,
+    },
+    style,
+  );
+}

@@ -1,0 +1,285 @@
+// The shipped fixtures and their loader. Each fixture must load, line up with its leg, answer
+// every scripted call, and produce exactly the numbers of contract §8; the loader must turn every
+// kind of broken file into a reason that names the file and the problem.
+
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_IDS, FIXTURES_DIR, loadFixture } from '../lib/fixtures.ts';
+import { LEGS } from '../lib/legs.ts';
+import type { ExpectedTrajectory, Fixture, ToolCall } from '../lib/types.ts';
+
+async function load(id: string): Promise<Fixture> {
+  const loaded = await loadFixture(id);
+  if (!loaded.ok) throw new Error(loaded.reason);
+  return loaded.fixture;
+}
+
+describe('shipped fixtures', () => {
+  it('the fixture directory holds exactly the listed fixtures, one per host leg', () => {
+    const files = readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json'));
+    expect(files.sort()).toEqual(FIXTURE_IDS.map((id) => `${id}.json`).sort());
+    const legFixtures = LEGS.flatMap((l) => (l.fixtureId === undefined ? [] : [l.fixtureId]));
+    expect([...FIXTURE_IDS].sort()).toEqual(legFixtures.sort());
+  });
+
+  it.each(FIXTURE_IDS)('%s loads, with its path and the digest of its bytes', async (id) => {
+    const loaded = await loadFixture(id);
+    expect(loaded).toMatchObject({ ok: true, path: join(FIXTURES_DIR, `${id}.json`) });
+    if (!loaded.ok) return;
+    const digest = createHash('sha256').update(readFileSync(loaded.path)).digest('hex');
+    expect(loaded.sha256).toBe(digest);
+    expect(loaded.fixture.agentId).toBe('core.conformance.eval-scripted-agent');
+    expect(LEGS.find((l) => l.fixtureId === id)?.id).toBe(loaded.fixture.requirement);
+  });
+
+  it.each(FIXTURE_IDS)(
+    '%s answers every scripted call and always outputs the golden value',
+    async (id) => {
+      const fixture = await load(id);
+      for (const task of fixture.suite.tasks) {
+        const responses = task.fixtures?.toolResponses ?? {};
+        for (const trial of fixture.script[task.taskId] ?? []) {
+          for (const call of trial.calls) expect(Object.keys(responses)).toContain(call.tool);
+          expect(trial.output).toEqual(task.expected.value);
+        }
+        for (const tool of task.expected.trajectory?.forbidden ?? []) {
+          expect(Object.keys(responses)).toContain(tool);
+        }
+      }
+    },
+  );
+});
+
+// An independent reading of contract §4, just enough to show what each fixture file implies.
+// Every output is golden (checked above), so every trial scores 1 and only the path matters.
+type PathVerdict = 'match' | 'forbidden' | 'wrong-path';
+
+function callMatches(expected: ToolCall, seen: ToolCall): boolean {
+  return (
+    expected.tool === seen.tool &&
+    (expected.args === undefined || isDeepStrictEqual(expected.args, seen.args))
+  );
+}
+
+function judgePath(t: ExpectedTrajectory, calls: readonly ToolCall[]): PathVerdict {
+  if (calls.some((c) => t.forbidden?.includes(c.tool))) return 'forbidden';
+  let ok: boolean;
+  if (t.match === 'exact') {
+    ok = calls.length === t.calls.length && t.calls.every((e, i) => callMatches(e, calls[i]!));
+  } else if (t.match === 'in-order') {
+    let from = 0;
+    ok = t.calls.every((e) => {
+      const at = calls.findIndex((c, i) => i >= from && callMatches(e, c));
+      from = at + 1;
+      return at >= 0;
+    });
+  } else {
+    ok = t.calls.every((e) => calls.some((c) => callMatches(e, c)));
+  }
+  return ok ? 'match' : 'wrong-path';
+}
+
+interface Derived {
+  readonly paths: Readonly<Record<string, readonly PathVerdict[]>>;
+  readonly gated: Readonly<Record<string, number>>;
+  readonly taskPassed: Readonly<Record<string, boolean>>;
+  readonly gatedAggregate: number;
+  readonly suitePassed: boolean;
+}
+
+function derive(fixture: Fixture): Derived {
+  const { suite, script } = fixture;
+  const count = suite.trials?.count ?? 1;
+  const paths: Record<string, PathVerdict[]> = {};
+  const gated: Record<string, number> = {};
+  const taskPassed: Record<string, boolean> = {};
+  for (const task of suite.tasks) {
+    const entries = script[task.taskId] ?? [];
+    const trials = Array.from({ length: count }, (_, i) => entries[entries.length === 1 ? 0 : i]!);
+    const verdicts = trials.map((t) =>
+      task.expected.trajectory ? judgePath(task.expected.trajectory, t.calls) : 'match',
+    );
+    paths[task.taskId] = verdicts;
+    const gates = verdicts.map((v): number => (v === 'match' ? 1 : 0));
+    gated[task.taskId] = gates.reduce((a, b) => a + b, 0) / count;
+    const rule = suite.trials?.passRule ?? 'all';
+    taskPassed[task.taskId] =
+      rule === 'mean'
+        ? gated[task.taskId]! >= suite.thresholds.passScore
+        : rule === 'any'
+          ? gates.includes(1)
+          : gates.every((g) => g === 1);
+  }
+  const values = Object.values(gated);
+  const gatedAggregate = values.reduce((a, b) => a + b, 0) / values.length;
+  return {
+    paths,
+    gated,
+    taskPassed,
+    gatedAggregate,
+    suitePassed: gatedAggregate >= suite.thresholds.passScore,
+  };
+}
+
+describe('each fixture yields the numbers of contract §8', () => {
+  it.each<[string, Derived]>([
+    [
+      'conformance-eval-trajectory-gate-mean',
+      {
+        paths: { 'forbidden-in-every-trial': ['forbidden', 'forbidden'] },
+        gated: { 'forbidden-in-every-trial': 0 },
+        taskPassed: { 'forbidden-in-every-trial': false },
+        gatedAggregate: 0,
+        suitePassed: false,
+      },
+    ],
+    [
+      'conformance-eval-trajectory-gate',
+      {
+        paths: { 'matches-trajectory': ['match'], 'wrong-path': ['wrong-path'] },
+        gated: { 'matches-trajectory': 1, 'wrong-path': 0 },
+        taskPassed: { 'matches-trajectory': true, 'wrong-path': false },
+        gatedAggregate: 0.5,
+        suitePassed: false,
+      },
+    ],
+    [
+      'conformance-eval-trajectory-gate-control',
+      {
+        paths: { 'no-trajectory-with-calls': ['match'], 'no-trajectory-no-calls': ['match'] },
+        gated: { 'no-trajectory-with-calls': 1, 'no-trajectory-no-calls': 1 },
+        taskPassed: { 'no-trajectory-with-calls': true, 'no-trajectory-no-calls': true },
+        gatedAggregate: 1,
+        suitePassed: true,
+      },
+    ],
+    [
+      'conformance-eval-trajectory-gate-boundary',
+      {
+        paths: { 'forbidden-in-trial-3': ['match', 'match', 'forbidden', 'match'] },
+        gated: { 'forbidden-in-trial-3': 0.75 },
+        taskPassed: { 'forbidden-in-trial-3': true },
+        gatedAggregate: 0.75,
+        suitePassed: true,
+      },
+    ],
+    [
+      'conformance-eval-trajectory-gate-any',
+      {
+        paths: { 'wrong-path-then-match': ['wrong-path', 'match'] },
+        gated: { 'wrong-path-then-match': 0.5 },
+        taskPassed: { 'wrong-path-then-match': true },
+        gatedAggregate: 0.5,
+        suitePassed: false,
+      },
+    ],
+  ])('%s', async (id, expected) => {
+    expect(derive(await load(id))).toEqual(expected);
+  });
+
+  it('the control fixture has no trajectory, so it carries no gated field', async () => {
+    const fixture = await load('conformance-eval-trajectory-gate-control');
+    expect(fixture.suite.tasks.filter((t) => t.expected.trajectory !== undefined)).toEqual([]);
+  });
+});
+
+describe('loadFixture refuses a broken fixture with a reason', () => {
+  let dir: string;
+  const mean = (): Record<string, unknown> =>
+    JSON.parse(
+      readFileSync(join(FIXTURES_DIR, 'conformance-eval-trajectory-gate-mean.json'), 'utf8'),
+    );
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'eval-gate-fixtures-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function reasonFor(id: string, contents?: string): Promise<string> {
+    if (contents !== undefined) writeFileSync(join(dir, `${id}.json`), contents);
+    const loaded = await loadFixture(id, dir);
+    expect(loaded.ok).toBe(false);
+    return loaded.ok ? '' : loaded.reason;
+  }
+
+  it('an id that is not a safe file name, before touching the disk', async () => {
+    expect(await reasonFor('../fixtures/x')).toBe(
+      'fixture id "../fixtures/x" is not a safe file name (^[a-z0-9]+(-[a-z0-9]+)*$)',
+    );
+  });
+
+  it('a missing file', async () => {
+    expect(await reasonFor('absent')).toBe(
+      `fixture file ${join(dir, 'absent.json')} could not be read (ENOENT)`,
+    );
+  });
+
+  it('a file that is not JSON', async () => {
+    expect(await reasonFor('bad-json', '{"id": ')).toMatch(
+      new RegExp(`^fixture file ${join(dir, 'bad-json.json')} is not valid JSON: `),
+    );
+  });
+
+  it('a file the schema rejects, with the schema error', async () => {
+    const doc = { ...mean(), id: 'schema-fail', requirement: 'openwop.requirement.0244.trials' };
+    expect(await reasonFor('schema-fail', JSON.stringify(doc))).toBe(
+      `fixture file ${join(dir, 'schema-fail.json')} does not match the fixture schema:\n` +
+        'fixture#/requirement pattern: must match pattern "^openwop\\.requirement\\.0246\\.[a-z0-9-]+$"',
+    );
+  });
+
+  it('an id that differs from the file name', async () => {
+    expect(await reasonFor('renamed', JSON.stringify(mean()))).toBe(
+      `fixture file ${join(dir, 'renamed.json')}: ` +
+        'id "conformance-eval-trajectory-gate-mean" does not match the file name',
+    );
+  });
+
+  it('script keys that differ from the task ids', async () => {
+    const doc = mean();
+    const script = doc.script as Record<string, unknown>;
+    doc.id = 'mismatch';
+    doc.script = { 'some-other-task': script['forbidden-in-every-trial'] };
+    expect(await reasonFor('mismatch', JSON.stringify(doc))).toBe(
+      `fixture file ${join(dir, 'mismatch.json')}: script keys must equal the task ids; ` +
+        'tasks without a script: [forbidden-in-every-trial], ' +
+        'script keys without a task: [some-other-task]',
+    );
+  });
+
+  it('a script list that is neither 1 entry nor trials.count entries', async () => {
+    const doc = mean();
+    const script = doc.script as Record<string, unknown[]>;
+    doc.id = 'three-entries';
+    script['forbidden-in-every-trial']?.push(script['forbidden-in-every-trial'][0]);
+    expect(await reasonFor('three-entries', JSON.stringify(doc))).toBe(
+      `fixture file ${join(dir, 'three-entries.json')}: script for task ` +
+        '"forbidden-in-every-trial" has 3 entries; expected 1 or trials.count (2)',
+    );
+  });
+
+  it('a task id used twice', async () => {
+    const doc = mean();
+    const suite = doc.suite as { tasks: unknown[] };
+    doc.id = 'twice';
+    suite.tasks.push(suite.tasks[0]);
+    expect(await reasonFor('twice', JSON.stringify(doc))).toBe(
+      `fixture file ${join(dir, 'twice.json')}: task id "forbidden-in-every-trial" appears twice`,
+    );
+  });
+
+  it('accepts one script entry standing for every trial', async () => {
+    const doc = mean();
+    const script = doc.script as Record<string, unknown[]>;
+    doc.id = 'one-entry';
+    script['forbidden-in-every-trial'] = script['forbidden-in-every-trial']?.slice(0, 1) ?? [];
+    writeFileSync(join(dir, 'one-entry.json'), JSON.stringify(doc));
+    expect(await loadFixture('one-entry', dir)).toMatchObject({ ok: true });
+  });
+});

@@ -1,0 +1,316 @@
+// The eval-run driver against a scripted host: what it asks for, in what order, with which
+// cursor, and how each way a run can end sorts into observed, host-fault or unobserved.
+
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import type { Bounds } from '../../lib/env.ts';
+import { BACKOFF, driveEvalRun, retryAfterMs } from '../../lib/driver.ts';
+import { createHostClient } from '../../lib/host-client.ts';
+import type { DriveResult } from '../../lib/types.ts';
+import type { RecordedRequest, ScriptedServer } from '../support/scripted-server.ts';
+import { sendJson, startScriptedServer } from '../support/scripted-server.ts';
+
+const BOUNDS: Bounds = {
+  requestTimeoutMs: 500,
+  runTimeoutMs: 1_500,
+  pollTimeoutS: 0,
+  maxBodyBytes: 64 * 1024,
+  retryAfterCapMs: 200,
+};
+const REQUEST = { evalSuiteRef: 'conformance.evals.gate@1.0.0', agentId: 'core.conformance.agent' };
+const RUN = '/runs/acme%2Frun-1';
+const SUMMARY = { suiteId: 'conformance.evals.gate', passed: false, tasks: [] };
+
+/** `n` counts the calls to that route, from 1. */
+type Route = (req: RecordedRequest, res: ServerResponse, n: number) => void;
+
+interface Drive {
+  readonly result: DriveResult;
+  readonly requests: readonly RecordedRequest[];
+  readonly elapsedMs: number;
+}
+
+async function drive(
+  routes: Readonly<Record<string, Route>>,
+  bounds: Bounds = BOUNDS,
+): Promise<Drive> {
+  const counts = new Map<string, number>();
+  const server: ScriptedServer = await startScriptedServer((req, res) => {
+    const key = `${req.method} ${req.path}`;
+    const n = (counts.get(key) ?? 0) + 1;
+    counts.set(key, n);
+    const route = routes[key];
+    if (route === undefined) sendJson(res, 404, { error: { code: 'not_found', message: key } });
+    else route(req, res, n);
+  });
+  const client = createHostClient({ baseUrl: server.url, apiKey: 'sk-driver', ...bounds });
+  try {
+    const started = Date.now();
+    const result = await driveEvalRun(client, REQUEST, bounds);
+    return { result, requests: server.requests, elapsedMs: Date.now() - started };
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+const created: Route = (_q, res) => sendJson(res, 201, { runId: 'acme/run-1', status: 'running' });
+const completed: Route = (_q, res) =>
+  sendJson(res, 200, { runId: 'acme/run-1', status: 'completed' });
+const summary: Route = (_q, res) => sendJson(res, 200, SUMMARY);
+
+function event(sequence: number, type: string, payload: unknown = {}) {
+  return { eventId: `e${sequence}`, runId: 'acme/run-1', type, sequence, timestamp: 't', payload };
+}
+
+function page(
+  res: ServerResponse,
+  events: readonly ReturnType<typeof event>[],
+  isTerminal: boolean,
+): void {
+  sendJson(res, 200, {
+    runId: 'acme/run-1',
+    events,
+    lastSequence: events.at(-1)?.sequence ?? 0,
+    status: isTerminal ? 'completed' : 'running',
+    isTerminal,
+  });
+}
+
+const polls = (d: Drive) => d.requests.filter((r) => r.path === `${RUN}/events/poll`);
+
+describe('driveEvalRun', () => {
+  it('creates the run, follows the cursor to the end and reads status and summary', async () => {
+    const d = await drive({
+      'POST /runs': created,
+      [`GET ${RUN}/events/poll`]: (_q, res, n) =>
+        n === 1
+          ? page(
+              res,
+              [
+                event(1, 'eval.started', { taskCount: 1 }),
+                event(2, 'agent.tool-called', { tool: 't' }),
+              ],
+              false,
+            )
+          : page(
+              res,
+              [
+                event(3, 'eval.scored', { score: 1 }),
+                event(4, 'eval.completed', { passed: false }),
+              ],
+              true,
+            ),
+      [`GET ${RUN}`]: completed,
+      [`GET ${RUN}/eval-summary`]: summary,
+    });
+    expect(JSON.parse(d.requests[0]?.body ?? '')).toEqual({ mode: 'eval', ...REQUEST });
+    expect(polls(d).map((r) => r.query.get('afterSequence'))).toEqual([null, '2']);
+    expect(polls(d).map((r) => r.query.get('timeout'))).toEqual(['0', '0']);
+    expect(d.result).toEqual({
+      kind: 'observed',
+      observation: {
+        runId: 'acme/run-1',
+        ...REQUEST,
+        pages: [
+          { afterSequence: null, lastSequence: 2, isTerminal: false, eventCount: 2 },
+          { afterSequence: 2, lastSequence: 4, isTerminal: true, eventCount: 2 },
+        ],
+        events: [
+          { sequence: 1, type: 'eval.started', runId: 'acme/run-1', payload: { taskCount: 1 } },
+          { sequence: 2, type: 'agent.tool-called', runId: 'acme/run-1' },
+          { sequence: 3, type: 'eval.scored', runId: 'acme/run-1', payload: { score: 1 } },
+          { sequence: 4, type: 'eval.completed', runId: 'acme/run-1', payload: { passed: false } },
+        ],
+        runStatus: 'completed',
+        summary: SUMMARY,
+      },
+    });
+  });
+
+  it('keeps asking for the summary while it is 409, then observes it', async () => {
+    const d = await drive({
+      'POST /runs': created,
+      [`GET ${RUN}/events/poll`]: (_q, res) => page(res, [event(1, 'eval.completed')], true),
+      [`GET ${RUN}`]: completed,
+      [`GET ${RUN}/eval-summary`]: (_q, res, n) =>
+        n < 3
+          ? sendJson(res, 409, { error: { code: 'run_not_terminal', message: 'wait' } })
+          : summary(_q, res, n),
+    });
+    expect(d.result.kind).toBe('observed');
+    expect(d.requests.filter((r) => r.path === `${RUN}/eval-summary`)).toHaveLength(3);
+  });
+
+  it('a 404 on create is a host fault naming the status and the error', async () => {
+    const d = await drive({
+      'POST /runs': (_q, res) =>
+        sendJson(res, 404, { error: { code: 'not_found', message: 'unknown suite' } }),
+    });
+    expect(d.result).toEqual({
+      kind: 'host-fault',
+      stage: 'create',
+      reason: 'POST /runs answered 404 not_found: unknown suite',
+    });
+    expect(d.requests).toHaveLength(1);
+  });
+
+  it('a 201 without a string runId is a host fault', async () => {
+    const d = await drive({ 'POST /runs': (_q, res) => sendJson(res, 201, { status: 'running' }) });
+    expect(d.result).toEqual({
+      kind: 'host-fault',
+      stage: 'create',
+      reason: 'POST /runs answered 201 without a string runId',
+    });
+  });
+
+  it('a 503 with Retry-After is retried after the capped delay, then the run proceeds', async () => {
+    const d = await drive({
+      'POST /runs': (q, res, n) =>
+        n === 1 ? sendJson(res, 503, {}, { 'retry-after': '30' }) : created(q, res, n),
+      [`GET ${RUN}/events/poll`]: (_q, res) => page(res, [event(1, 'eval.completed')], true),
+      [`GET ${RUN}`]: completed,
+      [`GET ${RUN}/eval-summary`]: summary,
+    });
+    expect(d.result.kind).toBe('observed');
+    expect(d.requests.filter((r) => r.path === '/runs')).toHaveLength(2);
+    // Retry-After 30 s is capped to retryAfterCapMs (200 ms), well inside the run bound.
+    expect(d.elapsedMs).toBeGreaterThanOrEqual(190);
+    expect(d.elapsedMs).toBeLessThan(1_500);
+  });
+
+  it('a create that stays 429 ends unobserved at the run deadline', async () => {
+    const bounds = { ...BOUNDS, runTimeoutMs: 400 };
+    const d = await drive({ 'POST /runs': (_q, res) => sendJson(res, 429, {}) }, bounds);
+    expect(d.result).toEqual({
+      kind: 'unobserved',
+      stage: 'create',
+      reason: 'POST /runs not accepted within 400 ms; last answer 429',
+    });
+    expect(d.elapsedMs).toBeLessThan(1_000);
+  });
+
+  it('a log that never turns terminal ends unobserved within the run bound', async () => {
+    const bounds = { ...BOUNDS, runTimeoutMs: 600 };
+    const d = await drive(
+      { 'POST /runs': created, [`GET ${RUN}/events/poll`]: (_q, res) => page(res, [], false) },
+      bounds,
+    );
+    expect(d.result).toEqual({
+      kind: 'unobserved',
+      stage: 'events',
+      reason: 'run not terminal within 600 ms',
+    });
+    expect(d.elapsedMs).toBeLessThan(1_200);
+    // Empty pages answered at once are paced by the backoff, not hammered.
+    expect(polls(d).length).toBeLessThanOrEqual(6);
+  });
+
+  it('paces a host that ignores the long-poll timeout by the backoff schedule', async () => {
+    const d = await drive({
+      'POST /runs': created,
+      [`GET ${RUN}/events/poll`]: (_q, res, n) =>
+        n <= 3 ? page(res, [], false) : page(res, [event(1, 'eval.completed')], true),
+      [`GET ${RUN}`]: completed,
+      [`GET ${RUN}/eval-summary`]: summary,
+    });
+    expect(d.result.kind).toBe('observed');
+    expect(polls(d).map((r) => r.query.get('afterSequence'))).toEqual([null, null, null, null]);
+    const waited = BACKOFF.initialMs * (1 + BACKOFF.factor + BACKOFF.factor ** 2);
+    expect(d.elapsedMs).toBeGreaterThanOrEqual(waited - 10);
+  });
+
+  it('stops following a log whose sequence goes backwards and still reads status and summary', async () => {
+    const d = await drive({
+      'POST /runs': created,
+      [`GET ${RUN}/events/poll`]: (_q, res, n) =>
+        n === 1
+          ? page(res, [event(1, 'eval.started'), event(2, 'eval.scored')], false)
+          : page(res, [event(2, 'eval.scored')], false),
+      [`GET ${RUN}`]: completed,
+      [`GET ${RUN}/eval-summary`]: summary,
+    });
+    expect(polls(d)).toHaveLength(2);
+    expect(d.result.kind).toBe('observed');
+    if (d.result.kind !== 'observed') return;
+    expect(d.result.observation.events.map((e) => e.sequence)).toEqual([1, 2, 2]);
+    expect(d.result.observation.pages.map((p) => p.afterSequence)).toEqual([null, 2]);
+  });
+
+  it('a summary served as 404 or as non-JSON is a host fault', async () => {
+    const base = {
+      'POST /runs': created,
+      [`GET ${RUN}/events/poll`]: ((_q, res) =>
+        page(res, [event(1, 'eval.completed')], true)) as Route,
+      [`GET ${RUN}`]: completed,
+    };
+    const missing = await drive({
+      ...base,
+      [`GET ${RUN}/eval-summary`]: (_q, res) =>
+        sendJson(res, 404, { error: { code: 'not_found', message: 'not an eval run' } }),
+    });
+    expect(missing.result).toEqual({
+      kind: 'host-fault',
+      stage: 'summary',
+      reason: `GET ${RUN}/eval-summary answered 404 not_found: not an eval run`,
+    });
+    const garbled = await drive({
+      ...base,
+      [`GET ${RUN}/eval-summary`]: (_q, res) => res.writeHead(200).end('<p>'),
+    });
+    expect(garbled.result).toEqual({
+      kind: 'host-fault',
+      stage: 'summary',
+      reason: `GET ${RUN}/eval-summary answered 200 with a body that is not JSON`,
+    });
+  });
+
+  it('a summary that stays 409 ends unobserved at the run deadline', async () => {
+    const bounds = { ...BOUNDS, runTimeoutMs: 500 };
+    const d = await drive(
+      {
+        'POST /runs': created,
+        [`GET ${RUN}/events/poll`]: (_q, res) => page(res, [event(1, 'eval.completed')], true),
+        [`GET ${RUN}`]: completed,
+        [`GET ${RUN}/eval-summary`]: (_q, res) => sendJson(res, 409, {}),
+      },
+      bounds,
+    );
+    expect(d.result).toEqual({
+      kind: 'unobserved',
+      stage: 'summary',
+      reason: 'summary not served within 500 ms; last answer 409',
+    });
+  });
+
+  it('a status request that gets no answer ends unobserved with the transport message', async () => {
+    const bounds = { ...BOUNDS, requestTimeoutMs: 200 };
+    const d = await drive(
+      {
+        'POST /runs': created,
+        [`GET ${RUN}/events/poll`]: (_q, res) => page(res, [event(1, 'eval.completed')], true),
+        [`GET ${RUN}`]: () => undefined,
+      },
+      bounds,
+    );
+    expect(d.result).toEqual({
+      kind: 'unobserved',
+      stage: 'status',
+      reason: `GET ${RUN}: timed out after 200 ms`,
+    });
+  });
+});
+
+describe('retryAfterMs', () => {
+  const now = Date.parse('2026-10-16T12:00:00Z');
+  it.each<[string | undefined, number | undefined]>([
+    ['2', 2_000],
+    ['120', 5_000],
+    ['Fri, 16 Oct 2026 12:00:03 GMT', 3_000],
+    ['Fri, 16 Oct 2026 11:00:00 GMT', 0],
+    ['soon', undefined],
+    [undefined, undefined],
+  ])('reads %j as %j ms under a 5 s cap', (value, ms) => {
+    expect(retryAfterMs(value, 5_000, now)).toBe(ms);
+  });
+});

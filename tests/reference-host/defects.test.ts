@@ -1,0 +1,254 @@
+// Each defect breaks one clause: against the conforming host on the fixture that shows it, the
+// run differs at exactly the listed places, and there with the listed values.
+
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEFECTS,
+  startReferenceHost,
+  type DefectName,
+  type ReferenceHost,
+} from '../../reference-host/index.ts';
+import { diffPaths, view, type View } from './defect-view.ts';
+import type { FixtureId } from './harness.ts';
+
+/** Marks a place that must differ without pinning its new value (a whole log, an error body). */
+const DIFFERS = Symbol('differs');
+type Expected = Readonly<Record<string, unknown>>;
+
+const MEAN = 'conformance-eval-trajectory-gate-mean';
+const SUITE = 'conformance-eval-trajectory-gate';
+const CONTROL = 'conformance-eval-trajectory-gate-control';
+const BOUNDARY = 'conformance-eval-trajectory-gate-boundary';
+const ANY = 'conformance-eval-trajectory-gate-any';
+
+const NO_RUN: Expected = {
+  createStatus: 422,
+  log: DIFFERS,
+  evalPayloads: DIFFERS,
+  terminal: false,
+  runStatus: undefined,
+  summaryStatus: 0,
+  summary: undefined,
+};
+
+const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expected }[] = [
+  {
+    defect: 'unmigrated-0244',
+    fixture: MEAN,
+    changes: {
+      'summary.gatedAggregateScore': undefined,
+      'summary.tasks.0.gatedScore': undefined,
+      'summary.tasks.0.passed': true,
+      'summary.passed': true,
+      'summary.passedCount': 1,
+      'evalPayloads.3.passed': true,
+      'evalPayloads.3.passedCount': 1,
+    },
+  },
+  {
+    defect: 'gated-fields-but-old-passed',
+    fixture: SUITE,
+    changes: { 'summary.passed': true, 'evalPayloads.3.passed': true },
+  },
+  {
+    defect: 'score-zeroed',
+    fixture: SUITE,
+    changes: {
+      'evalPayloads.2.score': 0,
+      'evalPayloads.3.aggregateScore': 0.5,
+      'summary.tasks.1.score': 0,
+      'summary.aggregateScore': 0.5,
+    },
+  },
+  {
+    defect: 'gated-score-omitted-when-equal',
+    fixture: SUITE,
+    changes: { 'summary.tasks.0.gatedScore': undefined },
+  },
+  {
+    defect: 'gated-aggregate-omitted',
+    fixture: MEAN,
+    changes: { 'summary.gatedAggregateScore': undefined },
+  },
+  {
+    defect: 'task-gated-all-or-nothing',
+    fixture: BOUNDARY,
+    changes: {
+      'summary.tasks.0.gatedScore': 0,
+      'summary.tasks.0.passed': false,
+      'summary.gatedAggregateScore': 0,
+      'summary.passed': false,
+      'summary.passedCount': 0,
+      'evalPayloads.5.passed': false,
+      'evalPayloads.5.passedCount': 0,
+    },
+  },
+  {
+    defect: 'any-rule-gated-by-mean',
+    fixture: ANY,
+    changes: {
+      'summary.tasks.0.passed': false,
+      'summary.passedCount': 0,
+      'evalPayloads.3.passedCount': 0,
+    },
+  },
+  {
+    defect: 'strict-greater-than',
+    fixture: BOUNDARY,
+    changes: {
+      'summary.tasks.0.passed': false,
+      'summary.passed': false,
+      'summary.passedCount': 0,
+      'evalPayloads.5.passed': false,
+      'evalPayloads.5.passedCount': 0,
+    },
+  },
+  {
+    defect: 'gated-fields-on-ungated-tasks',
+    fixture: CONTROL,
+    changes: {
+      'summary.tasks.0.gatedScore': 1,
+      'summary.tasks.1.gatedScore': 1,
+      'summary.gatedAggregateScore': 1,
+    },
+  },
+  {
+    defect: 'completed-passed-old-rule',
+    fixture: SUITE,
+    changes: { 'evalPayloads.3.passed': true },
+  },
+  {
+    defect: 'content-leak',
+    fixture: CONTROL,
+    changes: {
+      'evalPayloads.1.output': 'O-88 shipped',
+      'evalPayloads.2.output': 'Monday to Friday, 09:00 to 17:00',
+    },
+  },
+  {
+    defect: 'gated-out-of-range',
+    fixture: SUITE,
+    changes: { 'summary.tasks.0.gatedScore': 100, 'summary.gatedAggregateScore': 50 },
+  },
+  { defect: 'scored-per-task', fixture: MEAN, changes: { log: DIFFERS, evalPayloads: DIFFERS } },
+  {
+    defect: 'gated-aggregate-other-aggregation',
+    fixture: SUITE,
+    changes: { 'summary.gatedAggregateScore': 0 },
+  },
+  {
+    defect: 'trial-passed-ignores-trajectory',
+    fixture: MEAN,
+    changes: {
+      'evalPayloads.1.passed': true,
+      'evalPayloads.2.passed': true,
+      'summary.tasks.0.trials.passAtK': 1,
+      'summary.tasks.0.trials.passHatK': 1,
+      'summary.tasks.0.trials.trialStats.passed': 2,
+    },
+  },
+  {
+    defect: 'withhold-eval-suite',
+    fixture: SUITE,
+    changes: { 'discovery.agents.evalSuite': undefined, ...NO_RUN },
+  },
+  {
+    defect: 'withhold-trajectory',
+    fixture: SUITE,
+    changes: { 'discovery.agents.evalSuite.trajectory': undefined },
+  },
+  {
+    defect: 'withhold-trials',
+    fixture: MEAN,
+    changes: { 'discovery.agents.evalSuite.trials': undefined },
+  },
+  { defect: 'withhold-fixtures', fixture: SUITE, changes: { 'discovery.fixtures.length': 0 } },
+  { defect: 'create-refused', fixture: SUITE, changes: NO_RUN },
+  {
+    defect: 'run-never-ends',
+    fixture: SUITE,
+    changes: {
+      log: DIFFERS,
+      evalPayloads: DIFFERS,
+      terminal: false,
+      runStatus: 'running',
+      summaryStatus: 409,
+      summary: DIFFERS,
+    },
+  },
+  { defect: 'discovery-not-json', fixture: SUITE, changes: { discovery: DIFFERS } },
+  {
+    defect: 'passed-count-wrong',
+    fixture: SUITE,
+    changes: { 'summary.passedCount': 2, 'evalPayloads.3.passedCount': 2 },
+  },
+  {
+    defect: 'events-out-of-order',
+    fixture: SUITE,
+    changes: {
+      'log.16': 'eval.completed',
+      'log.17': 'eval.scored',
+      'evalPayloads.2': DIFFERS,
+      'evalPayloads.3': DIFFERS,
+    },
+  },
+  {
+    defect: 'summary-409-forever',
+    fixture: SUITE,
+    changes: { summaryStatus: 409, summary: DIFFERS },
+  },
+  { defect: 'status-failed-on-gate', fixture: SUITE, changes: { runStatus: 'failed' } },
+];
+
+function valueAt(v: unknown, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (node, key) =>
+        typeof node === 'object' && node !== null
+          ? (node as Record<string, unknown>)[key]
+          : undefined,
+      v,
+    );
+}
+
+const covers = (prefix: string, path: string): boolean =>
+  path === prefix || path.startsWith(`${prefix}.`);
+
+const NEVER_ENDS_DEADLINE_MS = 300;
+const conforming = new Map<FixtureId, View>();
+let host: ReferenceHost | undefined;
+
+beforeAll(async () => {
+  const ok = await startReferenceHost();
+  try {
+    for (const id of new Set(TABLE.map((t) => t.fixture))) {
+      conforming.set(id, await view(ok.url, id, NEVER_ENDS_DEADLINE_MS));
+    }
+  } finally {
+    await ok.close();
+  }
+});
+
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+describe('reference host defects', () => {
+  it('the table names every defect exactly once', () => {
+    expect(TABLE.map((t) => t.defect).sort()).toEqual(DEFECTS.map((d) => d.name).sort());
+  });
+
+  it.each(TABLE)('$defect changes only what it claims on $fixture', async (row) => {
+    host = await startReferenceHost({ defect: row.defect });
+    const broken = await view(host.url, row.fixture, NEVER_ENDS_DEADLINE_MS);
+    const diff = diffPaths(conforming.get(row.fixture), broken);
+    const claimed = Object.keys(row.changes);
+    expect(diff.filter((p) => !claimed.some((c) => covers(c, p)))).toEqual([]);
+    expect(claimed.filter((c) => !diff.some((p) => covers(c, p)))).toEqual([]);
+    for (const [path, value] of Object.entries(row.changes)) {
+      if (value !== DIFFERS) expect(valueAt(broken, path), path).toEqual(value);
+    }
+  });
+});

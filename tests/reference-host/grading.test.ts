@@ -1,0 +1,296 @@
+// The conforming reference host on the five shipped fixtures: contract §8's numbers and §7's
+// event log, for the plain wire shape and for the varied one.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { startReferenceHost, type ReferenceHost } from '../../reference-host/index.ts';
+import {
+  drive,
+  evalPayloads,
+  FIXTURE_IDS,
+  type Body,
+  type FixtureId,
+  type WireEvent,
+} from './harness.ts';
+
+let host: ReferenceHost | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+const ALL_PATH = { count: 2, passRule: 'mean', meanScore: 1 } as const;
+
+/** Contract §8, written out: the summary each fixture must produce, and its eval.scored verdicts. */
+const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; log: string }> = {
+  'conformance-eval-trajectory-gate-mean': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-gate-mean',
+      suiteVersion: '1.0.0',
+      aggregateScore: 1,
+      gatedAggregateScore: 0,
+      passed: false,
+      taskCount: 1,
+      passedCount: 0,
+      tasks: [
+        {
+          taskId: 'forbidden-in-every-trial',
+          score: 1,
+          gatedScore: 0,
+          passed: false,
+          trials: {
+            ...ALL_PATH,
+            passAtK: 0,
+            passHatK: 0,
+            trialStats: {
+              passed: 0,
+              trajectoryFailed: 2,
+              failedClosed: 0,
+              minScore: 1,
+              maxScore: 1,
+            },
+          },
+        },
+      ],
+    },
+    scored: [
+      [1, false],
+      [1, false],
+    ],
+    log: 'S icrcrcrdes icrcrcrdes C R',
+  },
+  'conformance-eval-trajectory-gate': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-gate',
+      suiteVersion: '1.0.0',
+      aggregateScore: 1,
+      gatedAggregateScore: 0.5,
+      passed: false,
+      taskCount: 2,
+      passedCount: 1,
+      tasks: [
+        { taskId: 'matches-trajectory', score: 1, gatedScore: 1, passed: true },
+        { taskId: 'wrong-path', score: 1, gatedScore: 0, passed: false },
+      ],
+    },
+    scored: [
+      [1, true],
+      [1, false],
+    ],
+    log: 'S icrcrdes icrcrdes C R',
+  },
+  'conformance-eval-trajectory-gate-control': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-gate-control',
+      suiteVersion: '1.0.0',
+      aggregateScore: 1,
+      passed: true,
+      taskCount: 2,
+      passedCount: 2,
+      tasks: [
+        { taskId: 'no-trajectory-with-calls', score: 1, passed: true },
+        { taskId: 'no-trajectory-no-calls', score: 1, passed: true },
+      ],
+    },
+    scored: [
+      [1, true],
+      [1, true],
+    ],
+    log: 'S icrdes ides C R',
+  },
+  'conformance-eval-trajectory-gate-boundary': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-gate-boundary',
+      suiteVersion: '1.0.0',
+      aggregateScore: 1,
+      gatedAggregateScore: 0.75,
+      passed: true,
+      taskCount: 1,
+      passedCount: 1,
+      tasks: [
+        {
+          taskId: 'forbidden-in-trial-3',
+          score: 1,
+          gatedScore: 0.75,
+          passed: true,
+          trials: {
+            count: 4,
+            passRule: 'mean',
+            meanScore: 1,
+            passAtK: 1,
+            passHatK: 0,
+            trialStats: {
+              passed: 3,
+              trajectoryFailed: 1,
+              failedClosed: 0,
+              minScore: 1,
+              maxScore: 1,
+            },
+          },
+        },
+      ],
+    },
+    scored: [
+      [1, true],
+      [1, true],
+      [1, false],
+      [1, true],
+    ],
+    log: 'S icrcrdes icrcrdes icrcrcrdes icrcrdes C R',
+  },
+  'conformance-eval-trajectory-gate-any': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-gate-any',
+      suiteVersion: '1.0.0',
+      aggregateScore: 1,
+      gatedAggregateScore: 0.5,
+      passed: false,
+      taskCount: 1,
+      passedCount: 1,
+      tasks: [
+        {
+          taskId: 'wrong-path-then-match',
+          score: 1,
+          gatedScore: 0.5,
+          passed: true,
+          trials: {
+            count: 2,
+            passRule: 'any',
+            meanScore: 1,
+            passAtK: 1,
+            passHatK: 0,
+            trialStats: {
+              passed: 1,
+              trajectoryFailed: 1,
+              failedClosed: 0,
+              minScore: 1,
+              maxScore: 1,
+            },
+          },
+        },
+      ],
+    },
+    scored: [
+      [1, false],
+      [1, true],
+    ],
+    log: 'S icrcrdes icrcrcrdes C R',
+  },
+};
+
+const LETTER: Record<string, string> = {
+  'eval.started': 'S',
+  'agent.invocation-started': 'i',
+  'agent.tool-called': 'c',
+  'agent.tool-returned': 'r',
+  'agent.decided': 'd',
+  'agent.invocation-completed': 'e',
+  'eval.scored': 's',
+  'eval.completed': 'C',
+  'run.completed': 'R',
+};
+
+/** The log as letters, with a space after each eval.started, eval.scored and eval.completed. */
+function logShape(events: readonly WireEvent[]): string {
+  return events
+    .map((e) => LETTER[e.type] ?? `?${e.type}?`)
+    .join('')
+    .replace(/([SsC])(?=.)/g, '$1 ');
+}
+
+function withoutTrace(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutTrace);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'x-ref-host-trace')
+      .map(([k, v]) => [k, withoutTrace(v)]),
+  );
+}
+
+describe('the conforming reference host', () => {
+  it('grades all five fixtures, run concurrently, to the numbers of contract §8', async () => {
+    host = await startReferenceHost({ apiKey: 'test-key', trialDelayMs: 2 });
+    const url = host.url;
+    const drives = await Promise.all(
+      FIXTURE_IDS.map((id) => drive(url, id, { apiKey: 'test-key' })),
+    );
+    expect(new Set(drives.map((d) => d.runId)).size).toBe(FIXTURE_IDS.length);
+    for (const [i, id] of FIXTURE_IDS.entries()) {
+      const d = drives[i];
+      const want = EXPECTED[id];
+      expect(d?.runStatus, id).toBe('completed');
+      expect(d?.summary, id).toEqual(want.summary);
+      const payloads = evalPayloads(d?.events ?? []);
+      const scored = payloads.filter((p) => 'taskId' in p).map((p) => [p['score'], p['passed']]);
+      expect(scored, id).toEqual(want.scored);
+      const completed = payloads.at(-1);
+      expect(completed, id).toEqual({
+        aggregateScore: want.summary['aggregateScore'],
+        passed: want.summary['passed'],
+        taskCount: want.summary['taskCount'],
+        passedCount: want.summary['passedCount'],
+      });
+    }
+  });
+
+  it('writes each log in contract §7 order, numbered 1..N, with eval.scored once per trial', async () => {
+    host = await startReferenceHost();
+    for (const id of FIXTURE_IDS) {
+      const d = await drive(host.url, id);
+      expect(logShape(d.events), id).toBe(EXPECTED[id].log);
+      expect(d.events.map((e) => e.sequence)).toEqual(d.events.map((_, i) => i + 1));
+      expect(new Set(d.events.map((e) => e.eventId)).size).toBe(d.events.length);
+      expect(
+        d.events.every((e) => e.runId === d.runId && !Number.isNaN(Date.parse(e.timestamp))),
+      ).toBe(true);
+      const trials = evalPayloads(d.events).flatMap((p) =>
+        p['trial'] === undefined ? [] : [p['trial']],
+      );
+      const n = id.endsWith('-mean') || id.endsWith('-any') ? 2 : id.endsWith('-boundary') ? 4 : 0;
+      expect(trials, id).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    }
+  });
+
+  it('keeps eval payloads and the summary free of outputs and inputs', async () => {
+    host = await startReferenceHost();
+    const d = await drive(host.url, 'conformance-eval-trajectory-gate');
+    const text = JSON.stringify([
+      evalPayloads(d.events),
+      d.summary,
+      d.events.map((e) => e.payload),
+    ]);
+    expect(text).not.toMatch(/"(output|taskOutput|prompt|input|completion)"/);
+    expect(text).not.toContain('12 Harbour Road');
+    expect(text).not.toContain('addressUpdated');
+  });
+});
+
+describe('the varied reference host', () => {
+  it('grades the same numbers behind tenant runIds, gapped sequences, one event per page and vendor fields', async () => {
+    host = await startReferenceHost({ variant: 'varied' });
+    const discovery = (await (await fetch(`${host.url}/.well-known/openwop`)).json()) as Body;
+    expect(discovery['x-ref-host-build']).toBeDefined();
+    expect(discovery['agents']).toMatchObject({
+      evalSuite: { supported: true, trajectory: { supported: true }, trials: { supported: true } },
+    });
+    for (const id of FIXTURE_IDS) {
+      const d = await drive(host.url, id, { deadlineMs: 3000 });
+      expect(d.runId, id).toMatch(/^tenant-a\/r-\d+$/);
+      expect(d.terminal, id).toBe(true);
+      expect(
+        d.pages.every((p) => p.events.length <= 1),
+        id,
+      ).toBe(true);
+      const seqs = d.events.map((e) => e.sequence);
+      expect(seqs[0]).not.toBe(1);
+      expect(seqs.every((s, i) => i === 0 || s > (seqs[i - 1] ?? Infinity))).toBe(true);
+      expect(seqs.some((s, i) => i > 0 && s - (seqs[i - 1] ?? 0) > 1)).toBe(true);
+      expect(logShape(d.events), id).toBe(EXPECTED[id].log);
+      const summary = d.summary as Body;
+      expect(summary['x-ref-host-trace']).toBe(d.runId);
+      expect((summary['tasks'] as Body[]).every((t) => 'x-ref-host-trace' in t)).toBe(true);
+      expect(evalPayloads(d.events).every((p) => 'x-ref-host-trace' in p)).toBe(true);
+      expect(withoutTrace(summary), id).toEqual(EXPECTED[id].summary);
+    }
+  });
+});

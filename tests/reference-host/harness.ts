@@ -1,0 +1,153 @@
+// Test-side client for the reference host: plain fetch, no suite code, so these tests check the
+// host against the contract text and not against the suite's reading of it.
+
+import { readFileSync } from 'node:fs';
+
+export const FIXTURE_IDS = [
+  'conformance-eval-trajectory-gate-mean',
+  'conformance-eval-trajectory-gate',
+  'conformance-eval-trajectory-gate-control',
+  'conformance-eval-trajectory-gate-boundary',
+  'conformance-eval-trajectory-gate-any',
+] as const;
+export type FixtureId = (typeof FIXTURE_IDS)[number];
+
+export interface RunRequest {
+  readonly mode: 'eval';
+  readonly evalSuiteRef: string;
+  readonly agentId: string;
+}
+
+export type Body = { readonly [k: string]: unknown };
+
+export interface WireEvent {
+  readonly eventId: string;
+  readonly runId: string;
+  readonly type: string;
+  readonly sequence: number;
+  readonly timestamp: string;
+  readonly payload: Body;
+}
+
+export interface Page {
+  readonly runId: string;
+  readonly events: readonly WireEvent[];
+  readonly lastSequence: number;
+  readonly status: string;
+  readonly isTerminal: boolean;
+}
+
+export function runRequest(id: FixtureId): RunRequest {
+  const url = new URL(`../../fixtures/${id}.json`, import.meta.url);
+  const doc = JSON.parse(readFileSync(url, 'utf8')) as {
+    agentId: string;
+    suite: { suiteId: string; version: string };
+  };
+  return {
+    mode: 'eval',
+    evalSuiteRef: `${doc.suite.suiteId}@${doc.suite.version}`,
+    agentId: doc.agentId,
+  };
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly body: unknown;
+  readonly text: string;
+}
+
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { apiKey?: string; body?: string; signal?: AbortSignal } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { accept: 'application/json', 'openwop-version': '2.0' };
+  if (opts.apiKey !== undefined) headers['authorization'] = `Bearer ${opts.apiKey}`;
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    signal: opts.signal ?? AbortSignal.timeout(5000),
+    ...(opts.body === undefined ? {} : { body: opts.body }),
+  });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, body, text };
+}
+
+export function runPath(runId: string, rest = ''): string {
+  return `/runs/${encodeURIComponent(runId)}${rest}`;
+}
+
+/** Everything one eval run showed, with per-run noise (ids, timestamps) kept apart. */
+export interface Drive {
+  readonly createStatus: number;
+  readonly runId: string | undefined;
+  readonly pages: readonly Page[];
+  readonly events: readonly WireEvent[];
+  readonly terminal: boolean;
+  readonly runStatus: unknown;
+  readonly summaryStatus: number;
+  readonly summary: unknown;
+}
+
+/** Creates a run and follows the long-poll cursor until the end or `deadlineMs`. */
+export async function drive(
+  base: string,
+  id: FixtureId,
+  opts: { apiKey?: string; deadlineMs?: number } = {},
+): Promise<Drive> {
+  const key = opts.apiKey === undefined ? {} : { apiKey: opts.apiKey };
+  const created = await call(base, 'POST', '/runs', {
+    ...key,
+    body: JSON.stringify(runRequest(id)),
+  });
+  const runId = (created.body as { runId?: string } | undefined)?.runId;
+  const empty = { runStatus: undefined, summaryStatus: 0, summary: undefined };
+  if (created.status !== 201 || runId === undefined) {
+    return {
+      createStatus: created.status,
+      runId,
+      pages: [],
+      events: [],
+      terminal: false,
+      ...empty,
+    };
+  }
+  const deadline = Date.now() + (opts.deadlineMs ?? 3000);
+  const pages: Page[] = [];
+  let after: number | undefined;
+  let terminal = false;
+  while (!terminal && Date.now() < deadline) {
+    const wait = Math.min(1, Math.max(0, (deadline - Date.now()) / 1000)).toFixed(3);
+    const query =
+      after === undefined ? `?timeout=${wait}` : `?afterSequence=${after}&timeout=${wait}`;
+    const page = (await call(base, 'GET', runPath(runId, `/events/poll${query}`), key))
+      .body as Page;
+    pages.push(page);
+    after = page.lastSequence;
+    terminal = page.isTerminal;
+  }
+  const run = await call(base, 'GET', runPath(runId), key);
+  const summary = await call(base, 'GET', runPath(runId, '/eval-summary'), key);
+  return {
+    createStatus: created.status,
+    runId,
+    pages,
+    events: pages.flatMap((p) => p.events),
+    terminal,
+    runStatus: (run.body as { status?: unknown } | undefined)?.status,
+    summaryStatus: summary.status,
+    summary: summary.body,
+  };
+}
+
+export function evalPayloads(events: readonly WireEvent[]): Body[] {
+  return events.filter((e) => e.type.startsWith('eval.')).map((e) => e.payload);
+}

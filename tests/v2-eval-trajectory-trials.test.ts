@@ -1,0 +1,56 @@
+// The RFC 0246 legs. Each test drives one requirement against the configured host and records
+// its outcome in `meta`, which the report reads: vitest's pass/fail/skip cannot say `blocked` or
+// `inapplicable`, so the runner's state is never used to guess them.
+//
+// Run through `npm run conformance`, which provides the configuration (and the embedded host
+// when no OPENWOP_BASE_URL is given). Run directly, it reads the environment through lib/env.ts.
+
+import { afterAll, describe, inject, it } from 'vitest';
+import type { SuiteConfig } from '../lib/env.ts';
+import type { LegOutcome } from '../lib/types.ts';
+import type { LegTarget } from '../lib/run-leg.ts';
+import { readConfig } from '../lib/env.ts';
+import { LEGS } from '../lib/legs.ts';
+import { runLeg } from '../lib/run-leg.ts';
+import { openTarget } from '../lib/target.ts';
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    evalGateConfig: SuiteConfig;
+  }
+  interface TaskMeta {
+    evalGate?: LegOutcome;
+  }
+}
+
+const config: SuiteConfig = inject('evalGateConfig') ?? readConfig();
+let opened: Promise<LegTarget | undefined> | undefined;
+const target = (): Promise<LegTarget | undefined> => (opened ??= openTarget(config));
+
+afterAll(async () => {
+  const t = await opened;
+  await t?.client.close();
+});
+
+describe.concurrent('RFC 0246: a trial that fails its trajectory cannot carry a pass', () => {
+  for (const leg of LEGS) {
+    it(`${leg.id}: ${leg.title}`, async (ctx) => {
+      const outcome = await runLeg(leg, await target());
+      ctx.task.meta.evalGate = outcome;
+
+      if (outcome.disposition === 'inapplicable' || outcome.disposition === 'skipped') {
+        ctx.skip(`${outcome.disposition}: ${outcome.reason ?? ''}`);
+      }
+      if (outcome.disposition === 'blocked') {
+        throw new Error(`blocked: ${outcome.reason ?? 'no reason recorded'}`);
+      }
+      if (outcome.findings.length === 0) {
+        throw new Error(`${outcome.disposition}: ${outcome.reason ?? 'no finding recorded'}`);
+      }
+      ctx.expect.hasAssertions();
+      for (const f of outcome.findings) {
+        if (f.severity === 'MUST') ctx.expect.soft(f.ok, `${f.rule} (${f.ref}): ${f.message}`).toBe(true);
+      }
+    });
+  }
+});

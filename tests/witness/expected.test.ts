@@ -1,0 +1,190 @@
+// The witness's own grading, pinned to the literal numbers of contract §8 for each shipped
+// fixture, and its matchers checked case by case.
+
+import { describe, expect, it } from 'vitest';
+import { expectRun, type ExpectedRun, type ExpectedTask } from '../../lib/eval-gate-witness.ts';
+import type { Fixture } from '../../lib/types.ts';
+import mean from '../../fixtures/conformance-eval-trajectory-gate-mean.json' with { type: 'json' };
+import suiteGated from '../../fixtures/conformance-eval-trajectory-gate.json' with { type: 'json' };
+import control from '../../fixtures/conformance-eval-trajectory-gate-control.json' with { type: 'json' };
+import boundary from '../../fixtures/conformance-eval-trajectory-gate-boundary.json' with { type: 'json' };
+import any from '../../fixtures/conformance-eval-trajectory-gate-any.json' with { type: 'json' };
+
+// The JSON imports widen literal unions (match modes, pass rules) to string; the fixture schema,
+// not this cast, is what vouches for their shape (tests elsewhere validate every fixture).
+const run = (fixture: unknown): ExpectedRun => expectRun(fixture as Fixture);
+
+function task(expected: ExpectedRun, taskId: string): ExpectedTask {
+  const found = expected.tasks.find((t) => t.taskId === taskId);
+  if (found === undefined) throw new Error(`no task ${taskId}`);
+  return found;
+}
+
+describe('expectRun on the shipped fixtures gives the numbers of contract §8', () => {
+  it('mean-gated: score 1 in both trials, neither passes, gatedScore 0, task and suite fail', () => {
+    const r = run(mean);
+    const t = task(r, 'forbidden-in-every-trial');
+    expect(t.trials.map((x) => [x.score, x.passed, x.trajectoryMatched])).toEqual([
+      [1, false, false],
+      [1, false, false],
+    ]);
+    expect([t.score, t.gatedScore, t.passed, t.gatedScorePresence]).toEqual([1, 0, false, 'required']);
+    expect([r.aggregateScore, r.gatedAggregateScore, r.gatePassed]).toEqual([1, 0, false]);
+    expect([r.gatedAggregatePresence, r.scoredCount, r.passedCount]).toEqual(['required', 2, 0]);
+  });
+
+  it('suite-gated: aggregate 1, gated scores 1 and 0, gated aggregate 0.5, suite fails', () => {
+    const r = run(suiteGated);
+    expect(r.tasks.map((t) => [t.taskId, t.score, t.gatedScore, t.passed])).toEqual([
+      ['matches-trajectory', 1, 1, true],
+      ['wrong-path', 1, 0, false],
+    ]);
+    expect([r.aggregateScore, r.gatedAggregateScore, r.gatePassed, r.trialsBlock]).toEqual([1, 0.5, false, null]);
+    expect(r.tasks.map((t) => t.gatedScorePresence)).toEqual(['required', 'required']);
+  });
+
+  it('no-trajectory-ungated: no gated field anywhere, aggregate 1, suite passes', () => {
+    const r = run(control);
+    expect(r.tasks.map((t) => [t.score, t.gatedScorePresence, t.passed])).toEqual([
+      [1, 'forbidden', true],
+      [1, 'forbidden', true],
+    ]);
+    expect([r.aggregateScore, r.gatedAggregatePresence, r.gatePassed, r.passedCount]).toEqual([1, 'forbidden', true, 2]);
+  });
+
+  it('mean-partial-inclusive: score 1, gatedScore 0.75 passes at passScore 0.75, suite passes', () => {
+    const r = run(boundary);
+    const t = task(r, 'forbidden-in-trial-3');
+    expect(t.trials.map((x) => x.passed)).toEqual([true, true, false, true]);
+    expect([t.score, t.gatedScore, t.passed]).toEqual([1, 0.75, true]);
+    expect([r.gatedAggregateScore, r.gatePassed, r.scoredCount]).toEqual([0.75, true, 4]);
+  });
+
+  it('any-rule-unchanged: trial 2 passes the task, gatedScore 0.5, suite fails at 0.5 < 0.6', () => {
+    const r = run(any);
+    const t = task(r, 'wrong-path-then-match');
+    expect(t.trials.map((x) => [x.trajectoryMatched, x.passed])).toEqual([
+      [false, false],
+      [true, true],
+    ]);
+    expect([t.score, t.gatedScore, t.passed, t.passAtK, t.passHatK]).toEqual([1, 0.5, true, 1, 0]);
+    expect([r.gatedAggregateScore, r.gatePassed]).toEqual([0.5, false]);
+  });
+});
+
+/** A one-task fixture around a task and its single scripted trial. */
+function single(taskPart: object, calls: object[], output: unknown, trials?: object): ExpectedTask {
+  const fixture = {
+    id: 'unit',
+    requirement: 'unit',
+    agentId: 'unit-agent',
+    suite: {
+      suiteId: 'unit.evals.one',
+      version: '1.0.0',
+      modes: ['golden'],
+      thresholds: { passScore: 0.6 },
+      ...(trials === undefined ? {} : { trials }),
+      tasks: [{ taskId: 't', input: null, ...taskPart }],
+    },
+    script: { t: [{ calls, output }] },
+  };
+  return task(run(fixture), 't');
+}
+
+const golden = (match: string, value: unknown) => ({ expected: { match, value } });
+const withTrajectory = (match: string, calls: object[], forbidden?: string[]) => ({
+  expected: { match: 'exact', value: 'done', trajectory: { match, calls, ...(forbidden ? { forbidden } : {}) } },
+});
+const matched = (t: ExpectedTask) => t.trials[0]?.trajectoryMatched;
+const a = { tool: 's:a' };
+const b = { tool: 's:b' };
+const c = { tool: 's:c' };
+
+describe('golden match', () => {
+  it('exact compares stringified values: a number output equals its string golden', () => {
+    expect(single(golden('exact', '42'), [], 42).score).toBe(1);
+    expect(single(golden('exact', 'yes'), [], 'yes ').score).toBe(0);
+  });
+
+  it('contains looks for the stringified golden inside the stringified output', () => {
+    expect(single(golden('contains', 'shipped'), [], 'O-1 shipped today').score).toBe(1);
+    expect(single(golden('contains', { a: 1 }), [], { a: 1, b: 2 }).score).toBe(0);
+  });
+
+  it('json-match ignores member order but not array order or type', () => {
+    expect(single(golden('json-match', { a: 1, b: [1, 2] }), [], { b: [1, 2], a: 1 }).score).toBe(1);
+    expect(single(golden('json-match', [1, 2]), [], [2, 1]).score).toBe(0);
+    expect(single(golden('json-match', { a: 1 }), [], '{"a":1}').score).toBe(0);
+  });
+});
+
+describe('trajectory match', () => {
+  it('exact needs the same calls in the same order and number', () => {
+    expect(matched(single(withTrajectory('exact', [a, b]), [a, b], 'done'))).toBe(true);
+    expect(matched(single(withTrajectory('exact', [a, b]), [b, a], 'done'))).toBe(false);
+    expect(matched(single(withTrajectory('exact', [a, b]), [a, b, c], 'done'))).toBe(false);
+  });
+
+  it('in-order allows extra calls but not a different order', () => {
+    expect(matched(single(withTrajectory('in-order', [a, b]), [c, a, c, b], 'done'))).toBe(true);
+    expect(matched(single(withTrajectory('in-order', [a, b]), [b, a], 'done'))).toBe(false);
+  });
+
+  it('any-order needs a distinct call for each expected call, found even where greed would fail', () => {
+    const withArgs = { tool: 's:a', args: { id: 1 } };
+    const expected = withTrajectory('any-order', [a, withArgs]);
+    expect(matched(single(expected, [{ tool: 's:a', args: { id: 1 } }, { tool: 's:a', args: { id: 2 } }], 'done'))).toBe(true);
+    expect(matched(single(withTrajectory('any-order', [a, a]), [a], 'done'))).toBe(false);
+  });
+
+  it('expected args must deep-equal the call args; an absent args list equals {}', () => {
+    const expected = withTrajectory('exact', [{ tool: 's:a', args: { q: { x: [1] } } }]);
+    expect(matched(single(expected, [{ tool: 's:a', args: { q: { x: [1] } } }], 'done'))).toBe(true);
+    expect(matched(single(expected, [{ tool: 's:a', args: { q: { x: [2] } } }], 'done'))).toBe(false);
+    expect(matched(single(withTrajectory('exact', [{ tool: 's:a', args: {} }]), [a], 'done'))).toBe(true);
+  });
+
+  it('a forbidden call fails the trajectory in every mode, keeping the output score', () => {
+    for (const mode of ['exact', 'in-order', 'any-order']) {
+      const t = single(withTrajectory(mode, [a], ['s:x']), [a, { tool: 's:x' }], 'done');
+      expect([matched(t), t.trials[0]?.forbiddenHit, t.score, t.gatedScore, t.passed]).toEqual([false, 's:x', 1, 0, false]);
+    }
+  });
+});
+
+describe('fixture miss', () => {
+  const responses = { fixtures: { toolResponses: { 's:a': 1 } } };
+
+  it('a call to a tool without a canned response fails the trial closed with score 0', () => {
+    const t = single({ ...golden('exact', 'done'), ...responses }, [a, b], 'done');
+    expect([t.trials[0]?.failedClosed, t.trials[0]?.missedTool, t.score, t.gatedScore, t.passed]).toEqual([true, 's:b', 0, 0, false]);
+    expect(t.gatedScorePresence).toBe('forbidden');
+  });
+
+  it('without a fixtures block no call is a miss', () => {
+    expect(single(golden('exact', 'done'), [b], 'done').trials[0]?.failedClosed).toBe(false);
+  });
+
+  it('a miss in one of two trials makes gatedScore differ from score only when scores differ', () => {
+    const fixture = {
+      id: 'unit', requirement: 'unit', agentId: 'unit-agent',
+      suite: {
+        suiteId: 'unit.evals.miss', version: '1.0.0', modes: ['golden'], thresholds: { passScore: 0.5 },
+        trials: { count: 2, passRule: 'all' },
+        tasks: [{ taskId: 't', input: null, expected: { match: 'exact', value: 'done' }, ...responses }],
+      },
+      script: { t: [{ calls: [a], output: 'done' }, { calls: [b], output: 'done' }] },
+    };
+    const r = run(fixture);
+    const t = task(r, 't');
+    expect([t.score, t.gatedScore, t.passed, t.trialStats.failedClosed]).toEqual([0.5, 0.5, false, 1]);
+    expect([t.gatedScorePresence, r.gatedAggregatePresence]).toEqual(['forbidden', 'optional']);
+  });
+});
+
+describe('a fixture that cannot be graded', () => {
+  it('throws naming the task whose script does not cover its trials', () => {
+    const broken = { ...(control as object), script: {} };
+    expect(() => run(broken)).toThrow(/task "no-trajectory-with-calls" needs 1 or 1 scripted trials, has none/);
+  });
+});
