@@ -126,7 +126,7 @@ function scriptFor(fixture: Fixture, taskId: string, trialCount: number): Script
   }
   if (entries !== undefined && entries.length === trialCount) return [...entries];
   throw new Error(
-    `fixture "${fixture.id}": task "${taskId}" needs 1 or ${trialCount} scripted trials, ` +
+    `fixture "${fixture.id}": task "${taskId}" needs ${trialCount === 1 ? '1 scripted trial' : `1 or ${trialCount} scripted trials`}, ` +
       `has ${entries === undefined ? 'none' : entries.length}`,
   );
 }
@@ -137,7 +137,16 @@ function expectTask(
   passScore: number,
   trialsBlock: ExpectedRun['trialsBlock'],
 ): ExpectedTask {
-  const trials = script.map((entry, i) => expectTrial(task, entry, i + 1, passScore));
+  // A script often repeats one entry for every trial; grade each distinct entry once.
+  const graded = new Map<ScriptedTrial, ExpectedTrial>();
+  const trials = script.map((entry, i) => {
+    let base = graded.get(entry);
+    if (base === undefined) {
+      base = expectTrial(task, entry, i + 1, passScore);
+      graded.set(entry, base);
+    }
+    return base.trial === i + 1 ? base : { ...base, trial: i + 1 };
+  });
   const scores = trials.map((t) => t.score);
   const gatedScore = mean(trials.map((t) => t.gatingScore));
   const score = mean(scores);

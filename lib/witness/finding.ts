@@ -25,8 +25,10 @@ export function sameNumber(value: unknown, expected: number): boolean {
   return typeof value === 'number' && Number.isFinite(value) && Math.abs(value - expected) <= EPSILON;
 }
 
+/** A number for a message, rounded to 12 significant digits only when it is long. */
 export function num(n: number): string {
-  return Number.isFinite(n) ? String(Number(n.toPrecision(12))) : String(n);
+  const plain = String(n);
+  return plain.length <= 14 || !Number.isFinite(n) ? plain : String(Number(n.toPrecision(12)));
 }
 
 const QUOTE_LIMIT = 40;

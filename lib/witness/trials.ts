@@ -7,50 +7,64 @@ import type { ExpectedRun, ExpectedTrial } from './expected.ts';
 import type { EventIndex, ScoredEvent } from './event-index.ts';
 import { describe, finding, member, num, plural, sameNumber } from './finding.ts';
 
+interface Miss {
+  count: number;
+  event: ScoredEvent | undefined;
+  trial: ExpectedTrial | undefined;
+}
+
+const none = (): Miss => ({ count: 0, event: undefined, trial: undefined });
+
+function note(miss: Miss, event: ScoredEvent, trial: ExpectedTrial): void {
+  if (miss.count === 0) {
+    miss.event = event;
+    miss.trial = trial;
+  }
+  miss.count += 1;
+}
+
 export function judgeTrials(expected: ExpectedRun, index: EventIndex): Finding[] {
   const out: Finding[] = [];
   for (const task of expected.tasks) {
     const events = index.scoredByTask.get(task.taskId);
     if (events === undefined) continue;
-    const judged: [ScoredEvent, ExpectedTrial][] = [];
+    let judged = 0;
+    const score = none();
+    const verdict = none();
+    const flags = none();
     for (const event of events) {
       const trial = event.trial === undefined ? undefined : task.trials[event.trial - 1];
-      if (trial !== undefined) judged.push([event, trial]);
+      if (trial === undefined) continue;
+      judged += 1;
+      const p = event.payload;
+      if (!sameNumber(member(p, 'score'), trial.score)) note(score, event, trial);
+      if (member(p, 'passed') !== trial.passed) note(verdict, event, trial);
+      if (!flagsAgree(p, trial)) note(flags, event, trial);
     }
-    if (judged.length === 0) continue;
+    if (judged === 0) continue;
     const who = `task "${task.taskId}"`;
-    const count = plural(judged.length, 'eval.scored event');
-
-    const wrongScore = judged.filter(([e, t]) => !sameNumber(member(e.payload, 'score'), t.score));
+    const count = plural(judged, 'eval.scored event');
     out.push(
       finding(
         'trial.score-unchanged',
-        wrongScore.length === 0,
-        wrongScore.length === 0
+        score.count === 0,
+        score.count === 0
           ? `${who}: all ${count} carry the output score`
-          : `${who}: eval.scored.score MUST stay the output score; ${mismatch(wrongScore, 'score', (t) => num(t.score))}`,
+          : `${who}: eval.scored.score MUST stay the output score; ${mismatch(score, 'score', (t) => num(t.score))}`,
       ),
-    );
-
-    const wrongVerdict = judged.filter(([e, t]) => member(e.payload, 'passed') !== t.passed);
-    out.push(
       finding(
         'trial.passed',
-        wrongVerdict.length === 0,
-        wrongVerdict.length === 0
+        verdict.count === 0,
+        verdict.count === 0
           ? `${who}: all ${count} carry the trial verdict`
-          : `${who}: eval.scored.passed MUST be the trial verdict; ${mismatch(wrongVerdict, 'passed', verdictWithReason)}`,
+          : `${who}: eval.scored.passed MUST be the trial verdict; ${mismatch(verdict, 'passed', verdictWithReason)}`,
       ),
-    );
-
-    const wrongFlags = judged.filter(([e, t]) => !flagsAgree(e.payload, t));
-    out.push(
       finding(
         'trial.flags',
-        wrongFlags.length === 0,
-        wrongFlags.length === 0
+        flags.count === 0,
+        flags.count === 0
           ? `${who}: trajectoryMatched and failedClosed, where carried, agree in all ${count}`
-          : `${who}: eval.scored flags SHOULD agree with the trial; ${flagMismatch(wrongFlags)}`,
+          : `${who}: eval.scored flags SHOULD agree with the trial; ${flagMismatch(flags)}`,
       ),
     );
   }
@@ -77,21 +91,19 @@ function verdictWithReason(trial: ExpectedTrial): string {
   return `false, score ${num(trial.score)} below passScore`;
 }
 
-function mismatch(
-  wrong: readonly [ScoredEvent, ExpectedTrial][],
-  key: string,
-  want: (t: ExpectedTrial) => string,
-): string {
-  const [event, trial] = wrong[0] as [ScoredEvent, ExpectedTrial];
-  const rest = wrong.length > 1 ? ` (and ${wrong.length - 1} more)` : '';
-  return `trial ${trial.trial} MUST be ${want(trial)}, host reported ${key} ${describe(member(event.payload, key))}${rest}`;
+function andMore(miss: Miss): string {
+  return miss.count > 1 ? ` (and ${miss.count - 1} more)` : '';
 }
 
-function flagMismatch(wrong: readonly [ScoredEvent, ExpectedTrial][]): string {
-  const [event, trial] = wrong[0] as [ScoredEvent, ExpectedTrial];
-  const rest = wrong.length > 1 ? ` (and ${wrong.length - 1} more)` : '';
+function mismatch(miss: Miss, key: string, want: (t: ExpectedTrial) => string): string {
+  const { event, trial } = miss as { event: ScoredEvent; trial: ExpectedTrial };
+  return `trial ${trial.trial} MUST be ${want(trial)}, host reported ${key} ${describe(member(event.payload, key))}${andMore(miss)}`;
+}
+
+function flagMismatch(miss: Miss): string {
+  const { event, trial } = miss as { event: ScoredEvent; trial: ExpectedTrial };
   return (
     `trial ${trial.trial} is trajectoryMatched ${String(trial.trajectoryMatched ?? true)}, failedClosed ${String(trial.failedClosed)}; ` +
-    `host reported ${describe(member(event.payload, 'trajectoryMatched'))}, ${describe(member(event.payload, 'failedClosed'))}${rest}`
+    `host reported ${describe(member(event.payload, 'trajectoryMatched'))}, ${describe(member(event.payload, 'failedClosed'))}${andMore(miss)}`
   );
 }

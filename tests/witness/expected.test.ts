@@ -165,7 +165,7 @@ describe('fixture miss', () => {
     expect(single(golden('exact', 'done'), [b], 'done').trials[0]?.failedClosed).toBe(false);
   });
 
-  it('a miss in one of two trials makes gatedScore differ from score only when scores differ', () => {
+  it('a miss zeroes its trial score, so gatedScore equals score and is omitted, and the suite may carry the gated aggregate', () => {
     const fixture = {
       id: 'unit', requirement: 'unit', agentId: 'unit-agent',
       suite: {
@@ -185,6 +185,6 @@ describe('fixture miss', () => {
 describe('a fixture that cannot be graded', () => {
   it('throws naming the task whose script does not cover its trials', () => {
     const broken = { ...(control as object), script: {} };
-    expect(() => run(broken)).toThrow(/task "no-trajectory-with-calls" needs 1 or 1 scripted trials, has none/);
+    expect(() => run(broken)).toThrow(/task "no-trajectory-with-calls" needs 1 scripted trial, has none/);
   });
 });
