@@ -1,23 +1,38 @@
 // The default job: pick the target (the configured host, or the embedded reference host), run
-// every leg, write the report, and return the exit status of contract §10.
+// every leg, build the report, check it against its schema, write it with its JUnit and Markdown
+// renderings, and return the exit status of contract §10. The closing line is always printed last.
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import type { KeyObject } from 'node:crypto';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SuiteConfig } from '../lib/env.ts';
-import type { LegOutcome } from '../lib/types.ts';
-import { runSuite } from './run-suite.ts';
+import { formatSchemaErrors, validate } from '../lib/schemas.ts';
+import { openTarget } from '../lib/target.ts';
+import { scrubText, MIN_SECRET_LENGTH } from './canonical.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
-import { closingLine, exitCodeFor } from './verdict.ts';
+import { JUNIT_FILE, renderJunit } from './junit.ts';
+import { MARKDOWN_FILE, renderMarkdown } from './markdown.ts';
+import type { EvalGateReport } from './report.ts';
+import { buildReport, REPORT_FILE } from './report.ts';
+import { runSuite } from './run-suite.ts';
+import { signReport } from './signing.ts';
+import { closingLine, EXIT, exitCodeFor } from './verdict.ts';
 
 export interface ConformanceResult {
-  readonly outcomes: readonly LegOutcome[];
+  /** Absent when the suite failed to produce a valid report (exit 2, nothing written). */
+  readonly report?: EvalGateReport;
   readonly exitCode: number;
-  readonly reportPath: string;
+  readonly files: readonly string[];
 }
 
 export interface ConformanceOptions {
+  /** Every line the run prints; the API key is scrubbed from each before it gets here. */
   readonly log: (line: string) => void;
+  /** vitest console reporters; none by default, since the CLI prints its own lines. */
   readonly reporters?: readonly string[];
+  readonly signingKey?: KeyObject;
+  /** Where a CI system wants the Markdown appended (GITHUB_STEP_SUMMARY). */
+  readonly stepSummaryPath?: string;
 }
 
 export async function runConformance(
@@ -25,38 +40,101 @@ export async function runConformance(
   options: ConformanceOptions,
 ): Promise<ConformanceResult> {
   const embedded = config.baseUrl === undefined ? await startEmbeddedHost() : undefined;
+  const apiKey = embedded?.apiKey ?? config.apiKey;
+  const log = (line: string): void => options.log(scrubText(line, apiKey));
   try {
     const effective: SuiteConfig =
-      embedded === undefined ? config : { ...config, baseUrl: embedded.url, apiKey: embedded.apiKey };
-    options.log(
       embedded === undefined
-        ? `target: ${effective.baseUrl ?? ''}`
-        : `target: the embedded reference host at ${embedded.url} (no OPENWOP_BASE_URL given; this is not evidence about any other host)`,
+        ? config
+        : { ...config, baseUrl: embedded.url, apiKey: embedded.apiKey };
+    const baseUrl = effective.baseUrl ?? '';
+    log(
+      embedded === undefined
+        ? `target: ${baseUrl}`
+        : `target: the embedded reference host at ${baseUrl} (no OPENWOP_BASE_URL given; this is not evidence about any other host)`,
     );
-    const run = await runSuite(effective, options.reporters === undefined ? {} : { reporters: options.reporters });
-    const dispositions = run.outcomes.map((o) => o.disposition);
-    const report = {
-      suite: 'openwop-eval-gate-conformance',
-      target: { baseUrl: effective.baseUrl, embedded: embedded !== undefined },
+    // The CLI reads discovery once itself, through the same module the legs use, to record and
+    // digest it: the legs run in a vitest worker whose memo this process cannot see.
+    const target = await openTarget(effective);
+    await target?.client.close();
+    const run = await runSuite(effective, { reporters: options.reporters ?? [] });
+    const unsigned = await buildReport({
+      outcomes: run.outcomes,
       startedAt: run.startedAt,
       finishedAt: run.finishedAt,
-      requirements: run.outcomes.map((o) => ({
-        id: o.requirement,
-        disposition: o.disposition,
-        assertions: o.assertions,
-        ...(o.reason === undefined ? {} : { reason: o.reason }),
-      })),
-    };
-    await mkdir(config.reportDir, { recursive: true });
-    const reportPath = join(config.reportDir, 'eval-gate-report.json');
-    await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
-    for (const o of run.outcomes) {
-      options.log(`${o.disposition.padEnd(13)} ${o.requirement}${o.reason === undefined ? '' : `: ${o.reason}`}`);
+      baseUrl,
+      embedded: embedded !== undefined,
+      strict: config.requireBehavior,
+      optedOut: config.optedOut,
+      ...declaredOf(config),
+      discovery: target?.discovery ?? { ok: false, reason: 'no base URL' },
+      apiKey,
+    });
+    const report =
+      options.signingKey === undefined ? unsigned : signReport(unsigned, options.signingKey);
+    const refusal = refuseToWrite(report, apiKey);
+    if (refusal !== undefined) {
+      log(`openwop-eval-gate: ${refusal}; this is a suite bug and nothing was written`);
+      return { exitCode: EXIT.badConfiguration, files: [] };
     }
-    options.log(`report: ${reportPath}`);
-    options.log(closingLine(dispositions));
-    return { outcomes: run.outcomes, exitCode: exitCodeFor(dispositions), reportPath };
+    const files = await writeOutputs(report, config.reportDir, options.stepSummaryPath);
+    for (const row of report.requirements) {
+      log(`${row.disposition.padEnd(13)} ${row.id}${row.reason === undefined ? '' : `: ${row.reason}`}`);
+    }
+    for (const file of files) log(`wrote ${file}`);
+    const dispositions = report.requirements.map((r) => r.disposition);
+    log(closingLine(dispositions));
+    return { report, exitCode: exitCodeFor(dispositions), files };
   } finally {
     await embedded?.close();
   }
+}
+
+function declaredOf(config: SuiteConfig): { declared?: { name: string; version?: string } } {
+  if (config.implementationName === undefined) return {};
+  return {
+    declared: {
+      name: config.implementationName,
+      ...(config.implementationVersion === undefined
+        ? {}
+        : { version: config.implementationVersion }),
+    },
+  };
+}
+
+/** Why a report must not be written: it fails its own schema, or it still holds the key. */
+function refuseToWrite(report: EvalGateReport, apiKey: string | undefined): string | undefined {
+  const errors = validate('eval-gate-report', report);
+  if (errors.length > 0) {
+    return `the report does not match its schema (${formatSchemaErrors(errors).replace(/\n/g, '; ')})`;
+  }
+  if (
+    apiKey !== undefined &&
+    apiKey.length >= MIN_SECRET_LENGTH &&
+    JSON.stringify(report).includes(apiKey)
+  ) {
+    return 'the report still holds the API key after scrubbing';
+  }
+  return undefined;
+}
+
+async function writeOutputs(
+  report: EvalGateReport,
+  dir: string,
+  stepSummaryPath: string | undefined,
+): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const markdown = renderMarkdown(report);
+  const outputs: readonly (readonly [string, string])[] = [
+    [join(dir, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`],
+    [join(dir, JUNIT_FILE), renderJunit(report)],
+    [join(dir, MARKDOWN_FILE), markdown],
+  ];
+  for (const [path, text] of outputs) await writeFile(path, text);
+  const files = outputs.map(([path]) => path);
+  if (stepSummaryPath !== undefined) {
+    await appendFile(stepSummaryPath, `${markdown}\n`);
+    files.push(stepSummaryPath);
+  }
+  return files;
 }

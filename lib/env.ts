@@ -248,3 +248,8 @@ function parseInteger(
   }
   return n;
 }
+
+/** The file a CI runner (GitHub Actions) asks a step summary to be appended to, when it names one. */
+export function readStepSummaryPath(env?: Env): string | undefined {
+  return present((env ?? process.env).GITHUB_STEP_SUMMARY);
+}

@@ -6,7 +6,8 @@
 import type { Finding, Fixture, RunObservation } from './types.ts';
 import { expectRun } from './witness/expected.ts';
 import { indexEvents } from './witness/event-index.ts';
-import { judgeEvents } from './witness/events.ts';
+import { judgeLog } from './witness/log.ts';
+import { judgeEvalEvents } from './witness/events.ts';
 import { judgeContent } from './witness/content.ts';
 import { judgeSummary } from './witness/summary.ts';
 import { indexSummaryTasks, judgeTasks } from './witness/tasks.ts';
@@ -27,7 +28,8 @@ export function judgeEvalRun(fixture: Fixture, observation: RunObservation): rea
   const summary: unknown = observation.summary;
   const tasks = indexSummaryTasks(summary);
   return [
-    ...judgeEvents(observation, index, expected),
+    ...judgeLog(observation, index.events),
+    ...judgeEvalEvents(index, expected),
     ...judgeContent(index, summary),
     ...judgeSummary(expected, summary, tasks, index),
     ...judgeTasks(expected, tasks),

@@ -48,7 +48,12 @@ export async function runLeg(
   }
   const gate = checkGates(leg, target.discovery.document, target.config);
   if (!gate.proceed) {
-    return finish({ disposition: gate.disposition, assertions: 0, reason: gate.reason, findings: [] });
+    return finish({
+      disposition: gate.disposition,
+      assertions: 0,
+      reason: gate.reason,
+      findings: [],
+    });
   }
 
   const loaded = await loadFixture(leg.fixtureId);
@@ -63,7 +68,10 @@ export async function runLeg(
   const base = { fixtureId: fixture.id };
   switch (drive.kind) {
     case 'unobserved':
-      return finish({ ...base, ...blocked(`could not observe the run (${drive.stage}): ${drive.reason}`) });
+      return finish({
+        ...base,
+        ...blocked(`could not observe the run (${drive.stage}): ${drive.reason}`),
+      });
     case 'host-fault':
       return finish({ ...base, ...decide([hostFaultFinding(drive.stage, drive.reason)]) });
     case 'observed':
@@ -98,11 +106,19 @@ function hostFaultFinding(stage: string, reason: string): Finding {
 export function decide(findings: readonly Finding[], observation?: RunObservation): Decision {
   const withObservation = observation === undefined ? {} : { observation };
   if (findings.length === 0) {
-    return { ...blocked('the leg judged nothing: zero assertions is never a pass'), ...withObservation };
+    return {
+      ...blocked('the leg judged nothing: zero assertions is never a pass'),
+      ...withObservation,
+    };
   }
   const failed = findings.filter((f) => f.severity === 'MUST' && !f.ok);
   const disposition: Disposition = failed.length === 0 ? 'executed-pass' : 'executed-fail';
-  const decision: Decision = { disposition, assertions: findings.length, findings, ...withObservation };
+  const decision: Decision = {
+    disposition,
+    assertions: findings.length,
+    findings,
+    ...withObservation,
+  };
   return failed.length === 0 ? decision : { ...decision, reason: failureReason(failed) };
 }
 

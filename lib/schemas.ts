@@ -11,6 +11,7 @@ import evalCompleted from '../schemas/v2/eval-completed.schema.json' with { type
 import evalScored from '../schemas/v2/eval-scored.schema.json' with { type: 'json' };
 import evalStarted from '../schemas/v2/eval-started.schema.json' with { type: 'json' };
 import evalSummary from '../schemas/v2/eval-summary.schema.json' with { type: 'json' };
+import evalGateReport from '../schemas/v2/eval-gate-report.schema.json' with { type: 'json' };
 import event from '../schemas/v2/event.schema.json' with { type: 'json' };
 import fixture from '../schemas/v2/fixture.schema.json' with { type: 'json' };
 
@@ -27,6 +28,7 @@ const SCHEMAS = {
   'eval-completed': evalCompleted,
   'discovery-eval-suite': discoveryEvalSuite,
   fixture,
+  'eval-gate-report': evalGateReport,
 } as const satisfies Readonly<Record<string, { readonly $id: string }>>;
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -6,7 +6,8 @@
 // carried in vitest `meta`, written to a report and recomputed offline.
 
 /** Any JSON value. Host answers are `unknown` until a schema has accepted them. */
-export type Json = null | boolean | number | string | readonly Json[] | { readonly [k: string]: Json };
+export type Json =
+  null | boolean | number | string | readonly Json[] | { readonly [k: string]: Json };
 
 // ---------------------------------------------------------------------------------------------
 // Documents (wire contract §3–§7)
@@ -190,7 +191,8 @@ export interface Finding {
   readonly message: string;
 }
 
-export type Disposition = 'executed-pass' | 'executed-fail' | 'inapplicable' | 'skipped' | 'blocked';
+export type Disposition =
+  'executed-pass' | 'executed-fail' | 'inapplicable' | 'skipped' | 'blocked';
 
 /** Names usable in OPENWOP_OPTED_OUT_PROFILES (contract §9). */
 export const GATE_NAMES = [

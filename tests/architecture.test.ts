@@ -33,23 +33,29 @@ function resolvesInto(file: string, specifier: string, folder: string): boolean 
   return target === folder || target.startsWith(`${folder}/`);
 }
 
-const WITNESS_FILES = [
-  'lib/eval-gate-witness.ts',
-  ...sourceFiles('lib/witness'),
-];
-const WITNESS_DEPENDENCIES = new Set(['../types.ts', './types.ts', './schemas.ts', '../schemas.ts']);
+const WITNESS_FILES = ['lib/eval-gate-witness.ts', ...sourceFiles('lib/witness')];
+const WITNESS_DEPENDENCIES = new Set([
+  '../types.ts',
+  './types.ts',
+  './schemas.ts',
+  '../schemas.ts',
+]);
 
 describe('architecture walls', () => {
   it('the suite under lib/ imports nothing from reference-host/', () => {
     const crossings = sourceFiles('lib').flatMap((f) =>
-      importsOf(f).filter((s) => resolvesInto(f, s, 'reference-host')).map((s) => `${f} -> ${s}`),
+      importsOf(f)
+        .filter((s) => resolvesInto(f, s, 'reference-host'))
+        .map((s) => `${f} -> ${s}`),
     );
     expect(crossings).toEqual([]);
   });
 
   it('the reference host imports nothing from lib/', () => {
     const crossings = sourceFiles('reference-host').flatMap((f) =>
-      importsOf(f).filter((s) => resolvesInto(f, s, 'lib')).map((s) => `${f} -> ${s}`),
+      importsOf(f)
+        .filter((s) => resolvesInto(f, s, 'lib'))
+        .map((s) => `${f} -> ${s}`),
     );
     expect(crossings).toEqual([]);
   });
@@ -57,7 +63,12 @@ describe('architecture walls', () => {
   it('the witness imports only its own modules, the vocabulary and the schemas', () => {
     const foreign = WITNESS_FILES.flatMap((f) =>
       importsOf(f)
-        .filter((s) => !WITNESS_DEPENDENCIES.has(s) && !s.startsWith('./witness/') && !/^\.\/[\w-]+\.ts$/.test(s))
+        .filter(
+          (s) =>
+            !WITNESS_DEPENDENCIES.has(s) &&
+            !s.startsWith('./witness/') &&
+            !/^\.\/[\w-]+\.ts$/.test(s),
+        )
         .map((s) => `${f} -> ${s}`),
     );
     expect(foreign).toEqual([]);

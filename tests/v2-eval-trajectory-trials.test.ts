@@ -49,7 +49,8 @@ describe.concurrent('RFC 0246: a trial that fails its trajectory cannot carry a 
       }
       ctx.expect.hasAssertions();
       for (const f of outcome.findings) {
-        if (f.severity === 'MUST') ctx.expect.soft(f.ok, `${f.rule} (${f.ref}): ${f.message}`).toBe(true);
+        if (f.severity === 'MUST')
+          ctx.expect.soft(f.ok, `${f.rule} (${f.ref}): ${f.message}`).toBe(true);
       }
     });
   }

@@ -37,7 +37,9 @@ describe('dispositions from findings', () => {
 
   it('a reason quotes three failures and counts the rest', () => {
     const d = decide(['a', 'b', 'c', 'd', 'e'].map((r) => must(false, r)));
-    expect(d.reason).toMatch(/^5 MUST findings failed: a .*; c \(RFC 0246 §B\): c failed; and 2 more$/);
+    expect(d.reason).toMatch(
+      /^5 MUST findings failed: a .*; c \(RFC 0246 §B\): c failed; and 2 more$/,
+    );
   });
 });
 

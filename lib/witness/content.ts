@@ -42,7 +42,11 @@ export function findContentKey(root: unknown): string | null {
       }
       continue;
     }
-    for (const [key, item] of Object.entries(value)) {
+    const record = value as { readonly [k: string]: unknown };
+    // for-in over own keys avoids an entries array per object on a log of 100,000 payloads.
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
+      const item = record[key];
       if (CONTENT_KEYS.has(key)) return pathOf(frame) + `.${key}`;
       if (typeof item === 'object' && item !== null) {
         stack.push({ value: item, key: `.${key}`, parent: frame });

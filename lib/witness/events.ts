@@ -1,141 +1,21 @@
-// Rules on the event log and the cursor that delivered it (contract §6, §7): envelope, order,
-// paging, the eval.* sequence, payload schemas and the eval.scored count.
+// Rules on the eval.* events (contract §7): eval.started first and consistent with the suite,
+// eval.completed once and last, every payload valid, and one eval.scored per (task, trial).
 
-import type { Finding, ObservedPage, RunObservation } from '../types.ts';
+import type { Finding } from '../types.ts';
 import { formatSchemaErrors, validate, type SchemaError, type SchemaName } from '../schemas.ts';
 import type { ExpectedRun } from './expected.ts';
 import type { EventIndex } from './event-index.ts';
 import { isTrialIn } from './event-index.ts';
 import { describe, finding, member, plural } from './finding.ts';
 
-export function judgeEvents(
-  observation: RunObservation,
-  index: EventIndex,
-  expected: ExpectedRun,
-): Finding[] {
+export function judgeEvalEvents(index: EventIndex, expected: ExpectedRun): Finding[] {
   return [
-    judgeRunStatus(observation.runStatus),
-    ...judgeEnvelopes(index.events, observation.runId),
-    judgeCursor(Array.isArray(observation.pages) ? observation.pages : [], index.events),
     judgeStartedFirst(index),
     judgeCompletedOnce(index),
     ...judgePayloadSchemas(index),
     judgeScoredCount(index, expected),
     ...judgeStarted(index, expected),
   ];
-}
-
-function judgeRunStatus(status: unknown): Finding {
-  return finding(
-    'run.completed-status',
-    status === 'completed',
-    `the run status MUST be "completed" once scored, whether or not the suite passed; host reported ${describe(status)}`,
-  );
-}
-
-/** Envelope, run id and ascending sequence, in one walk of the log. */
-function judgeEnvelopes(events: readonly unknown[], runId: string): Finding[] {
-  let badEnvelope = 0;
-  let firstBad = '';
-  let foreign = 0;
-  let firstForeign = '';
-  let descents = 0;
-  let firstDescent = '';
-  let previous: number | undefined;
-  for (let i = 0; i < events.length; i += 1) {
-    const event = events[i];
-    const sequence = member(event, 'sequence');
-    const type = member(event, 'type');
-    const eventRunId = member(event, 'runId');
-    const seqOk = typeof sequence === 'number' && Number.isSafeInteger(sequence) && sequence >= 0;
-    if (!seqOk || typeof type !== 'string' || type === '' || typeof eventRunId !== 'string') {
-      if (badEnvelope === 0) {
-        firstBad = `event ${i + 1} has sequence ${describe(sequence)}, type ${describe(type)}, runId ${describe(eventRunId)}`;
-      }
-      badEnvelope += 1;
-    }
-    if (eventRunId !== runId) {
-      if (foreign === 0) firstForeign = `event ${i + 1} names ${describe(eventRunId)}`;
-      foreign += 1;
-    }
-    if (typeof sequence === 'number') {
-      if (previous !== undefined && !(sequence > previous)) {
-        if (descents === 0) firstDescent = `event ${i + 1} has ${sequence} after ${previous}`;
-        descents += 1;
-      }
-      previous = sequence;
-    }
-  }
-  const total = plural(events.length, 'event');
-  return [
-    finding(
-      'events.envelope',
-      badEnvelope === 0,
-      badEnvelope === 0
-        ? `all ${total} carry an integer sequence, a type and a runId`
-        : `every event MUST carry an integer sequence ≥ 0, a type and a runId; ${badEnvelope} of ${total} do not (${firstBad})`,
-    ),
-    finding(
-      'events.run-id',
-      foreign === 0,
-      foreign === 0
-        ? `all ${total} name run ${JSON.stringify(runId)}`
-        : `every event MUST name run ${JSON.stringify(runId)}; ${foreign} of ${total} do not (${firstForeign})`,
-    ),
-    finding(
-      'events.sequence-ascending',
-      descents === 0,
-      descents === 0
-        ? `the sequences of all ${total} strictly ascend`
-        : `event sequences MUST strictly ascend; ${plural(descents, 'event')} do not (${firstDescent})`,
-    ),
-  ];
-}
-
-/** The long-poll cursor: each page's events are after its afterSequence, and the end is final. */
-function judgeCursor(pages: readonly ObservedPage[], events: readonly unknown[]): Finding {
-  const problems: string[] = [];
-  let offset = 0;
-  let highest: number | undefined;
-  let terminalAt: number | undefined;
-  pages.forEach((page, i) => {
-    const label = `page ${i + 1}`;
-    const count = Number.isSafeInteger(page.eventCount) && page.eventCount > 0 ? page.eventCount : 0;
-    const after = page.afterSequence;
-    if (after !== null) {
-      for (let k = offset; k < offset + count && k < events.length; k += 1) {
-        const sequence = member(events[k], 'sequence');
-        if (typeof sequence === 'number' && !(sequence > after)) {
-          problems.push(`${label} (afterSequence ${after}) holds sequence ${sequence}`);
-          break;
-        }
-      }
-    }
-    offset += count;
-    const last = page.lastSequence;
-    if (typeof last === 'number') {
-      if (highest !== undefined && last < highest) {
-        problems.push(`${label} lastSequence ${last} is below an earlier ${highest}`);
-      }
-      highest = highest === undefined ? last : Math.max(highest, last);
-    }
-    if (typeof page.isTerminal !== 'boolean') {
-      problems.push(`${label} isTerminal is ${describe(page.isTerminal)}`);
-    } else if (terminalAt !== undefined && !page.isTerminal) {
-      problems.push(`${label} says isTerminal false after page ${terminalAt} said true`);
-    }
-    if (page.isTerminal === true && terminalAt === undefined) terminalAt = i + 1;
-  });
-  const final = pages[pages.length - 1];
-  if (final === undefined) problems.push('no page was observed');
-  else if (final.isTerminal !== true) problems.push(`the last page (${pages.length}) is not terminal`);
-  return finding(
-    'events.cursor',
-    problems.length === 0,
-    problems.length === 0
-      ? `${plural(pages.length, 'page')}: each page after its afterSequence, lastSequence never decreasing, ending terminal`
-      : `the event cursor MUST page forward and end terminal; ${problems.slice(0, 3).join('; ')}${more(problems.length, 3)}`,
-  );
 }
 
 function judgeStartedFirst(index: EventIndex): Finding {
@@ -241,7 +121,8 @@ function judgeScoredCount(index: EventIndex, expected: ExpectedRun): Finding {
     for (let t = 1; t <= n; t += 1) {
       const c = perTrial[t] ?? 0;
       if (c === 0 && missing++ === 0) problems.push(`task "${taskId}" trial ${t} is missing`);
-      if (c > 1 && duplicated++ === 0) problems.push(`task "${taskId}" trial ${t} is scored ${c} times`);
+      if (c > 1 && duplicated++ === 0)
+        problems.push(`task "${taskId}" trial ${t} is scored ${c} times`);
     }
   }
   const seen = index.scored.length;
@@ -264,7 +145,8 @@ function judgeStarted(index: EventIndex, expected: ExpectedRun): Finding[] {
   const problems: string[] = [];
   const expect = (key: string, want: unknown): void => {
     const got = member(p, key);
-    if (got !== want) problems.push(`${key} MUST be ${describe(want)}, host reported ${describe(got)}`);
+    if (got !== want)
+      problems.push(`${key} MUST be ${describe(want)}, host reported ${describe(got)}`);
   };
   expect('suiteId', expected.suiteId);
   expect('suiteVersion', expected.suiteVersion);
@@ -274,7 +156,8 @@ function judgeStarted(index: EventIndex, expected: ExpectedRun): Finding[] {
     Array.isArray(modes) &&
     modes.length === expected.modes.length &&
     expected.modes.every((m) => modes.includes(m));
-  if (!sameModes) problems.push(`modes MUST be [${expected.modes.join(', ')}], host reported ${describe(modes)}`);
+  if (!sameModes)
+    problems.push(`modes MUST be [${expected.modes.join(', ')}], host reported ${describe(modes)}`);
 
   const trials = member(p, 'trials');
   const block = expected.trialsBlock;
@@ -302,8 +185,4 @@ function judgeStarted(index: EventIndex, expected: ExpectedRun): Finding[] {
           : `eval.started.trials SHOULD be ${want}; host reported count ${describe(member(trials, 'count'))}, passRule ${describe(member(trials, 'passRule'))}`,
     ),
   ];
-}
-
-function more(total: number, shown: number): string {
-  return total > shown ? `; and ${total - shown} more` : '';
 }

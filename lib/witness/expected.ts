@@ -11,9 +11,8 @@ export const EPSILON = 1e-9;
 /** Whether a field must be carried, must be omitted, or may be either (RFC 0246 §D). */
 export type Presence = 'required' | 'forbidden' | 'optional';
 
+/** One trial's grade; `ExpectedTask.trials[i]` is trial i + 1. */
 export interface ExpectedTrial {
-  /** 1-based. */
-  readonly trial: number;
   readonly calls: readonly ToolCall[];
   readonly outputMatched: boolean;
   /** The output score: 1 on a golden match, 0 otherwise or when the trial failed closed. */
@@ -139,13 +138,13 @@ function expectTask(
 ): ExpectedTask {
   // A script often repeats one entry for every trial; grade each distinct entry once.
   const graded = new Map<ScriptedTrial, ExpectedTrial>();
-  const trials = script.map((entry, i) => {
-    let base = graded.get(entry);
-    if (base === undefined) {
-      base = expectTrial(task, entry, i + 1, passScore);
-      graded.set(entry, base);
+  const trials = script.map((entry) => {
+    let grade = graded.get(entry);
+    if (grade === undefined) {
+      grade = expectTrial(task, entry, passScore);
+      graded.set(entry, grade);
     }
-    return base.trial === i + 1 ? base : { ...base, trial: i + 1 };
+    return grade;
   });
   const scores = trials.map((t) => t.score);
   const gatedScore = mean(trials.map((t) => t.gatingScore));
@@ -202,15 +201,12 @@ function taskPassed(
  * closed: where a host stops on a miss is not fixed by the contract, and the gating score and
  * verdict of such a trial are 0 and false either way.
  */
-function expectTrial(
-  task: EvalTask,
-  entry: ScriptedTrial,
-  trial: number,
-  passScore: number,
-): ExpectedTrial {
+function expectTrial(task: EvalTask, entry: ScriptedTrial, passScore: number): ExpectedTrial {
   const responses = task.fixtures?.toolResponses;
   const miss =
-    responses === undefined ? undefined : entry.calls.find((c) => !Object.hasOwn(responses, c.tool));
+    responses === undefined
+      ? undefined
+      : entry.calls.find((c) => !Object.hasOwn(responses, c.tool));
   const failedClosed = miss !== undefined;
   const outputMatched = goldenMatches(task.expected.match, entry.output, task.expected.value);
   const score = !failedClosed && outputMatched ? 1 : 0;
@@ -218,7 +214,6 @@ function expectTrial(
   const verdict = trajectory === undefined ? null : matchTrajectory(trajectory, entry.calls);
   const trajectoryFailed = verdict !== null && !verdict.matched;
   return {
-    trial,
     calls: entry.calls,
     outputMatched,
     score,

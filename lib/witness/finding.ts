@@ -22,7 +22,9 @@ export function member(value: unknown, key: string): unknown {
 
 /** A finite number within the 1e-9 tolerance of `expected`; strings and Infinity never are. */
 export function sameNumber(value: unknown, expected: number): boolean {
-  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value - expected) <= EPSILON;
+  return (
+    typeof value === 'number' && Number.isFinite(value) && Math.abs(value - expected) <= EPSILON
+  );
 }
 
 /** A number for a message, rounded to 12 significant digits only when it is long. */

@@ -12,37 +12,187 @@ export interface Rule {
 }
 
 export const RULES = [
-  rule('run.completed-status', 'MUST', 'contract §6', 'an eval run that was scored ends with status "completed", pass or fail'),
-  rule('events.envelope', 'MUST', 'contract §6', 'every event has an integer sequence ≥ 0, a string type and a string runId'),
+  rule(
+    'run.completed-status',
+    'MUST',
+    'contract §6',
+    'an eval run that was scored ends with status "completed", pass or fail',
+  ),
+  rule(
+    'events.envelope',
+    'MUST',
+    'contract §6',
+    'every event has an integer sequence ≥ 0, a string type and a string runId',
+  ),
   rule('events.run-id', 'MUST', 'contract §6', "every event's runId is the run's id"),
-  rule('events.sequence-ascending', 'MUST', 'contract §6', 'event sequences strictly ascend across the whole log'),
-  rule('events.cursor', 'MUST', 'contract §6', 'each page holds only events after its afterSequence, lastSequence never decreases, the last page is terminal and no page after a terminal one says otherwise'),
-  rule('events.started-first', 'MUST', 'contract §7', 'exactly one eval.started, before every other eval.* event'),
-  rule('events.completed-once', 'MUST', 'contract §7', 'exactly one eval.completed, after every eval.scored'),
-  rule('events.payload-schema', 'MUST', 'RFC 0081, contract §7', 'every eval.* payload validates against its schema'),
-  rule('events.scored-count', 'MUST', 'contract §7', 'taskCount × n eval.scored events, one per (task, trial), each naming a suite task and, with a trials block, a trial in 1..n'),
-  rule('events.started-consistent', 'MUST', 'contract §7', 'eval.started names the suite, its version, its task count and its modes'),
-  rule('events.started-trials', 'SHOULD', 'contract §7 [0244-assumed]', 'eval.started.trials, when present, equals the suite trials block'),
-  rule('content-free', 'MUST', 'RFC 0081 §F', 'no eval.* payload and no summary carries a deny-listed content key, at any depth'),
-  rule('summary.schema', 'MUST', 'RFC 0081, RFC 0246 §D', 'the summary validates against the EvalSummary v2 schema'),
-  rule('summary.identity', 'MUST', 'RFC 0081', "the summary names the suite and version, and lists each of the suite's tasks exactly once"),
-  rule('trial.score-unchanged', 'MUST', 'RFC 0246 §C', 'every eval.scored.score is the trial output score, never zeroed for the gate'),
-  rule('trial.passed', 'MUST', 'RFC 0244 §A, contract §4', 'every eval.scored.passed is the trial verdict: score ≥ passScore, trajectory matched, not failed closed'),
-  rule('trial.flags', 'SHOULD', 'contract §7 [0244-assumed]', 'eval.scored trajectoryMatched and failedClosed, when present, agree with the trial'),
-  rule('task.score-unchanged', 'MUST', 'RFC 0246 §C', 'a task score is the mean of its trial output scores'),
-  rule('task.mean-score', 'MUST', 'RFC 0246 §C, §Conformance', 'with a trials block, a task carries trials.meanScore equal to the mean of its trial scores'),
-  rule('task.trial-stats', 'SHOULD', 'contract §4 [0244-assumed]', 'trials.count, passRule, passAtK, passHatK and trialStats, when present, agree with the trials'),
-  rule('task.gated-score-present', 'MUST', 'RFC 0246 §D', 'a task with expected.trajectory carries gatedScore'),
-  rule('task.gated-score-value', 'MUST', 'RFC 0246 §A', "a carried gatedScore is the mean of the task's trial gating scores"),
-  rule('task.gated-score-absent', 'MUST', 'RFC 0246 §D', 'a task without a trajectory whose gating score equals its score omits gatedScore'),
-  rule('task.passed', 'MUST', 'RFC 0246 §B', 'a task passed by its rule: all, any, or mean of gating scores ≥ passScore'),
-  rule('suite.aggregate-unchanged', 'MUST', 'RFC 0246 §C', 'aggregateScore is the mean of the task scores'),
-  rule('suite.gated-aggregate-present', 'MUST', 'RFC 0246 §D', 'a suite with any trajectory task carries gatedAggregateScore'),
-  rule('suite.gated-aggregate-absent', 'MUST', 'RFC 0246 §D', 'a suite with no trajectory task and no fixture miss carries no gatedAggregateScore'),
-  rule('suite.gated-aggregate-value', 'MUST', 'RFC 0246 §A', 'a carried gatedAggregateScore is the mean of the task gating scores'),
-  rule('suite.passed', 'MUST', 'RFC 0246 §B', 'suite passed ⇔ gatedAggregateScore ≥ passScore and the cost and p95 latency limits hold'),
-  rule('suite.counts', 'MUST', 'RFC 0081', 'taskCount is the number of tasks and passedCount the number of tasks reported passed'),
-  rule('completed.consistent', 'MUST', 'RFC 0081, contract §7', "eval.completed's passed, aggregateScore, taskCount and passedCount equal the summary's"),
+  rule(
+    'events.sequence-ascending',
+    'MUST',
+    'contract §6',
+    'event sequences strictly ascend across the whole log',
+  ),
+  rule(
+    'events.cursor',
+    'MUST',
+    'contract §6',
+    'each page holds only events after its afterSequence, lastSequence never decreases, the last page is terminal and no page after a terminal one says otherwise',
+  ),
+  rule(
+    'events.started-first',
+    'MUST',
+    'contract §7',
+    'exactly one eval.started, before every other eval.* event',
+  ),
+  rule(
+    'events.completed-once',
+    'MUST',
+    'contract §7',
+    'exactly one eval.completed, after every eval.scored',
+  ),
+  rule(
+    'events.payload-schema',
+    'MUST',
+    'RFC 0081, contract §7',
+    'every eval.* payload validates against its schema',
+  ),
+  rule(
+    'events.scored-count',
+    'MUST',
+    'contract §7',
+    'taskCount × n eval.scored events, one per (task, trial), each naming a suite task and, with a trials block, a trial in 1..n',
+  ),
+  rule(
+    'events.started-consistent',
+    'MUST',
+    'contract §7',
+    'eval.started names the suite, its version, its task count and its modes',
+  ),
+  rule(
+    'events.started-trials',
+    'SHOULD',
+    'contract §7 [0244-assumed]',
+    'eval.started.trials, when present, equals the suite trials block',
+  ),
+  rule(
+    'content-free',
+    'MUST',
+    'RFC 0081 §F',
+    'no eval.* payload and no summary carries a deny-listed content key, at any depth',
+  ),
+  rule(
+    'summary.schema',
+    'MUST',
+    'RFC 0081, RFC 0246 §D',
+    'the summary validates against the EvalSummary v2 schema',
+  ),
+  rule(
+    'summary.identity',
+    'MUST',
+    'RFC 0081',
+    "the summary names the suite and version, and lists each of the suite's tasks exactly once",
+  ),
+  rule(
+    'trial.score-unchanged',
+    'MUST',
+    'RFC 0246 §C',
+    'every eval.scored.score is the trial output score, never zeroed for the gate',
+  ),
+  rule(
+    'trial.passed',
+    'MUST',
+    'RFC 0244 §A, contract §4',
+    'every eval.scored.passed is the trial verdict: score ≥ passScore, trajectory matched, not failed closed',
+  ),
+  rule(
+    'trial.flags',
+    'SHOULD',
+    'contract §7 [0244-assumed]',
+    'eval.scored trajectoryMatched and failedClosed, when present, agree with the trial',
+  ),
+  rule(
+    'task.score-unchanged',
+    'MUST',
+    'RFC 0246 §C',
+    'a task score is the mean of its trial output scores',
+  ),
+  rule(
+    'task.mean-score',
+    'MUST',
+    'RFC 0246 §C, §Conformance',
+    'with a trials block, a task carries trials.meanScore equal to the mean of its trial scores',
+  ),
+  rule(
+    'task.trial-stats',
+    'SHOULD',
+    'contract §4 [0244-assumed]',
+    'trials.count, passRule, passAtK, passHatK and trialStats, when present, agree with the trials',
+  ),
+  rule(
+    'task.gated-score-present',
+    'MUST',
+    'RFC 0246 §D',
+    'a task with expected.trajectory carries gatedScore',
+  ),
+  rule(
+    'task.gated-score-value',
+    'MUST',
+    'RFC 0246 §A',
+    "a carried gatedScore is the mean of the task's trial gating scores",
+  ),
+  rule(
+    'task.gated-score-absent',
+    'MUST',
+    'RFC 0246 §D',
+    'a task without a trajectory whose gating score equals its score omits gatedScore',
+  ),
+  rule(
+    'task.passed',
+    'MUST',
+    'RFC 0246 §B',
+    'a task passed by its rule: all, any, or mean of gating scores ≥ passScore',
+  ),
+  rule(
+    'suite.aggregate-unchanged',
+    'MUST',
+    'RFC 0246 §C',
+    'aggregateScore is the mean of the task scores',
+  ),
+  rule(
+    'suite.gated-aggregate-present',
+    'MUST',
+    'RFC 0246 §D',
+    'a suite with any trajectory task carries gatedAggregateScore',
+  ),
+  rule(
+    'suite.gated-aggregate-absent',
+    'MUST',
+    'RFC 0246 §D',
+    'a suite with no trajectory task and no fixture miss carries no gatedAggregateScore',
+  ),
+  rule(
+    'suite.gated-aggregate-value',
+    'MUST',
+    'RFC 0246 §A',
+    'a carried gatedAggregateScore is the mean of the task gating scores',
+  ),
+  rule(
+    'suite.passed',
+    'MUST',
+    'RFC 0246 §B',
+    'suite passed ⇔ gatedAggregateScore ≥ passScore and the cost and p95 latency limits hold',
+  ),
+  rule(
+    'suite.counts',
+    'MUST',
+    'RFC 0081',
+    'taskCount is the number of tasks and passedCount the number of tasks reported passed',
+  ),
+  rule(
+    'completed.consistent',
+    'MUST',
+    'RFC 0081, contract §7',
+    "eval.completed's passed, aggregateScore, taskCount and passedCount equal the summary's",
+  ),
 ] as const satisfies readonly Rule[];
 
 export type RuleId = (typeof RULES)[number]['id'];
@@ -52,7 +202,12 @@ function rule<const Id extends string>(
   severity: Severity,
   ref: string,
   statement: string,
-): { readonly id: Id; readonly severity: Severity; readonly ref: string; readonly statement: string } {
+): {
+  readonly id: Id;
+  readonly severity: Severity;
+  readonly ref: string;
+  readonly statement: string;
+} {
   return { id, severity, ref, statement };
 }
 

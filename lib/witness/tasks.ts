@@ -42,7 +42,12 @@ export function judgeTasks(expected: ExpectedRun, tasks: SummaryTasks): Finding[
   return out;
 }
 
-function judgeTask(expected: ExpectedRun, task: ExpectedTask, entry: unknown, out: Finding[]): void {
+function judgeTask(
+  expected: ExpectedRun,
+  task: ExpectedTask,
+  entry: unknown,
+  out: Finding[],
+): void {
   const who = `task "${task.taskId}"`;
   const n = task.trials.length;
   const score = member(entry, 'score');
@@ -111,7 +116,8 @@ function gatingReason(task: ExpectedTask): string {
   const n = task.trials.length;
   const { trajectoryFailed, failedClosed } = task.trialStats;
   const parts: string[] = [];
-  if (trajectoryFailed > 0) parts.push(`trajectory failed in ${trajectoryFailed} of ${plural(n, 'trial')}`);
+  if (trajectoryFailed > 0)
+    parts.push(`trajectory failed in ${trajectoryFailed} of ${plural(n, 'trial')}`);
   if (failedClosed > 0) parts.push(`failed closed in ${failedClosed} of ${plural(n, 'trial')}`);
   return parts.length > 0 ? parts.join(', ') : `every gating score is its trial score`;
 }
@@ -141,7 +147,10 @@ function judgeTrialStats(
   const problems: string[] = [];
   const check = (label: string, got: unknown, want: number | string): void => {
     const ok = typeof want === 'number' ? sameNumber(got, want) : got === want;
-    if (!ok) problems.push(`${label} ${describe(got)} (SHOULD be ${typeof want === 'number' ? num(want) : want})`);
+    if (!ok)
+      problems.push(
+        `${label} ${describe(got)} (SHOULD be ${typeof want === 'number' ? num(want) : want})`,
+      );
   };
   check('count', member(trials, 'count'), expected.trialCount);
   const block = expected.trialsBlock;
@@ -152,7 +161,13 @@ function judgeTrialStats(
   }
   const stats = member(trials, 'trialStats');
   if (stats !== undefined) {
-    for (const key of ['passed', 'trajectoryFailed', 'failedClosed', 'minScore', 'maxScore'] as const) {
+    for (const key of [
+      'passed',
+      'trajectoryFailed',
+      'failedClosed',
+      'minScore',
+      'maxScore',
+    ] as const) {
       check(`trialStats.${key}`, member(stats, key), task.trialStats[key]);
     }
   }

@@ -97,13 +97,13 @@ function andMore(miss: Miss): string {
 
 function mismatch(miss: Miss, key: string, want: (t: ExpectedTrial) => string): string {
   const { event, trial } = miss as { event: ScoredEvent; trial: ExpectedTrial };
-  return `trial ${trial.trial} MUST be ${want(trial)}, host reported ${key} ${describe(member(event.payload, key))}${andMore(miss)}`;
+  return `trial ${event.trial ?? '?'} MUST be ${want(trial)}, host reported ${key} ${describe(member(event.payload, key))}${andMore(miss)}`;
 }
 
 function flagMismatch(miss: Miss): string {
   const { event, trial } = miss as { event: ScoredEvent; trial: ExpectedTrial };
   return (
-    `trial ${trial.trial} is trajectoryMatched ${String(trial.trajectoryMatched ?? true)}, failedClosed ${String(trial.failedClosed)}; ` +
+    `trial ${event.trial ?? '?'} is trajectoryMatched ${String(trial.trajectoryMatched ?? true)}, failedClosed ${String(trial.failedClosed)}; ` +
     `host reported ${describe(member(event.payload, 'trajectoryMatched'))}, ${describe(member(event.payload, 'failedClosed'))}${andMore(miss)}`
   );
 }

@@ -38,7 +38,9 @@ export const GATED: Fixture = {
             calls: [{ tool: 'crm:lookup', args: { id: 'C-1' } }, { tool: 'crm:update' }],
           },
         },
-        fixtures: { toolResponses: { 'crm:lookup': { id: 'C-1' }, 'crm:update': true, 'crm:audit': [] } },
+        fixtures: {
+          toolResponses: { 'crm:lookup': { id: 'C-1' }, 'crm:update': true, 'crm:audit': [] },
+        },
       },
       {
         taskId: 'wrong-path',
@@ -46,7 +48,11 @@ export const GATED: Fixture = {
         expected: {
           match: 'json-match',
           value: { order: 'O-9', refunded: true },
-          trajectory: { match: 'exact', calls: [{ tool: 'billing:refund' }], forbidden: ['billing:void'] },
+          trajectory: {
+            match: 'exact',
+            calls: [{ tool: 'billing:refund' }],
+            forbidden: ['billing:void'],
+          },
         },
         fixtures: { toolResponses: { 'billing:refund': true, 'billing:void': true } },
       },
@@ -118,10 +124,38 @@ interface ScoredRow {
 }
 
 const GATED_SCORED: readonly ScoredRow[] = [
-  { taskId: 'right-path', trial: 1, score: 1, passed: true, trajectoryMatched: true, failedClosed: false },
-  { taskId: 'right-path', trial: 2, score: 1, passed: true, trajectoryMatched: true, failedClosed: false },
-  { taskId: 'wrong-path', trial: 1, score: 1, passed: true, trajectoryMatched: true, failedClosed: false },
-  { taskId: 'wrong-path', trial: 2, score: 1, passed: false, trajectoryMatched: false, failedClosed: false },
+  {
+    taskId: 'right-path',
+    trial: 1,
+    score: 1,
+    passed: true,
+    trajectoryMatched: true,
+    failedClosed: false,
+  },
+  {
+    taskId: 'right-path',
+    trial: 2,
+    score: 1,
+    passed: true,
+    trajectoryMatched: true,
+    failedClosed: false,
+  },
+  {
+    taskId: 'wrong-path',
+    trial: 1,
+    score: 1,
+    passed: true,
+    trajectoryMatched: true,
+    failedClosed: false,
+  },
+  {
+    taskId: 'wrong-path',
+    trial: 2,
+    score: 1,
+    passed: false,
+    trajectoryMatched: false,
+    failedClosed: false,
+  },
   { taskId: 'plain', trial: 1, score: 1, passed: true, failedClosed: false },
   { taskId: 'plain', trial: 2, score: 0, passed: false, failedClosed: false },
 ];
@@ -148,20 +182,41 @@ const GATED_SUMMARY = {
       score: 1,
       gatedScore: 1,
       passed: true,
-      trials: { count: 2, passRule: 'mean', meanScore: 1, passAtK: 1, passHatK: 1, trialStats: stats(2, 0, 1) },
+      trials: {
+        count: 2,
+        passRule: 'mean',
+        meanScore: 1,
+        passAtK: 1,
+        passHatK: 1,
+        trialStats: stats(2, 0, 1),
+      },
     },
     {
       taskId: 'wrong-path',
       score: 1,
       gatedScore: 0.5,
       passed: false,
-      trials: { count: 2, passRule: 'mean', meanScore: 1, passAtK: 1, passHatK: 0, trialStats: stats(1, 1, 1) },
+      trials: {
+        count: 2,
+        passRule: 'mean',
+        meanScore: 1,
+        passAtK: 1,
+        passHatK: 0,
+        trialStats: stats(1, 1, 1),
+      },
     },
     {
       taskId: 'plain',
       score: 0.5,
       passed: false,
-      trials: { count: 2, passRule: 'mean', meanScore: 0.5, passAtK: 1, passHatK: 0, trialStats: stats(1, 0, 0) },
+      trials: {
+        count: 2,
+        passRule: 'mean',
+        meanScore: 0.5,
+        passAtK: 1,
+        passHatK: 0,
+        trialStats: stats(1, 0, 0),
+      },
     },
   ],
 };
@@ -190,20 +245,36 @@ export interface Draft {
   runId: string;
   evalSuiteRef: string;
   agentId: string;
-  pages: { afterSequence: number | null; lastSequence: unknown; isTerminal: unknown; eventCount: number }[];
+  pages: {
+    afterSequence: number | null;
+    lastSequence: unknown;
+    isTerminal: unknown;
+    eventCount: number;
+  }[];
   events: { sequence: unknown; type: unknown; runId: unknown; payload?: unknown }[];
   runStatus: unknown;
   summary: unknown;
 }
 
 export function gatedObservation(): Draft {
-  const started = { suiteId: 'witness.evals.gated', suiteVersion: '2.1.0', taskCount: 3, modes: ['golden'], trials: { count: 2, passRule: 'mean' } };
+  const started = {
+    suiteId: 'witness.evals.gated',
+    suiteVersion: '2.1.0',
+    taskCount: 3,
+    modes: ['golden'],
+    trials: { count: 2, passRule: 'mean' },
+  };
   const completed = { aggregateScore: 2.5 / 3, passed: true, taskCount: 3, passedCount: 1 };
   return observation(GATED, started, GATED_SCORED, completed, GATED_SUMMARY);
 }
 
 export function ungatedObservation(): Draft {
-  const started = { suiteId: 'witness.evals.ungated', suiteVersion: '1.0.0', taskCount: 2, modes: ['golden'] };
+  const started = {
+    suiteId: 'witness.evals.ungated',
+    suiteVersion: '1.0.0',
+    taskCount: 2,
+    modes: ['golden'],
+  };
   const completed = { aggregateScore: 1, passed: true, taskCount: 2, passedCount: 2 };
   return observation(UNGATED, started, UNGATED_SCORED, completed, UNGATED_SUMMARY);
 }
@@ -239,7 +310,12 @@ function observation(
     agentId: fixture.agentId,
     pages: [
       { afterSequence: null, lastSequence: split, isTerminal: false, eventCount: split },
-      { afterSequence: split, lastSequence: events.length, isTerminal: true, eventCount: events.length - split },
+      {
+        afterSequence: split,
+        lastSequence: events.length,
+        isTerminal: true,
+        eventCount: events.length - split,
+      },
     ],
     events,
     runStatus: 'completed',
@@ -260,7 +336,11 @@ export function eventOf(draft: Draft, type: string, nth = 0): Draft['events'][nu
 }
 
 /** The payload of the eval.scored for (taskId, trial), as a mutable record. */
-export function scoredPayload(draft: Draft, taskId: string, trial?: number): Record<string, unknown> {
+export function scoredPayload(
+  draft: Draft,
+  taskId: string,
+  trial?: number,
+): Record<string, unknown> {
   for (const event of draft.events) {
     const p = event.payload as Record<string, unknown> | undefined;
     if (event.type === 'eval.scored' && p?.taskId === taskId && p.trial === trial) return p;

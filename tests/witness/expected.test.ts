@@ -28,7 +28,12 @@ describe('expectRun on the shipped fixtures gives the numbers of contract §8', 
       [1, false, false],
       [1, false, false],
     ]);
-    expect([t.score, t.gatedScore, t.passed, t.gatedScorePresence]).toEqual([1, 0, false, 'required']);
+    expect([t.score, t.gatedScore, t.passed, t.gatedScorePresence]).toEqual([
+      1,
+      0,
+      false,
+      'required',
+    ]);
     expect([r.aggregateScore, r.gatedAggregateScore, r.gatePassed]).toEqual([1, 0, false]);
     expect([r.gatedAggregatePresence, r.scoredCount, r.passedCount]).toEqual(['required', 2, 0]);
   });
@@ -39,7 +44,12 @@ describe('expectRun on the shipped fixtures gives the numbers of contract §8', 
       ['matches-trajectory', 1, 1, true],
       ['wrong-path', 1, 0, false],
     ]);
-    expect([r.aggregateScore, r.gatedAggregateScore, r.gatePassed, r.trialsBlock]).toEqual([1, 0.5, false, null]);
+    expect([r.aggregateScore, r.gatedAggregateScore, r.gatePassed, r.trialsBlock]).toEqual([
+      1,
+      0.5,
+      false,
+      null,
+    ]);
     expect(r.tasks.map((t) => t.gatedScorePresence)).toEqual(['required', 'required']);
   });
 
@@ -49,7 +59,12 @@ describe('expectRun on the shipped fixtures gives the numbers of contract §8', 
       [1, 'forbidden', true],
       [1, 'forbidden', true],
     ]);
-    expect([r.aggregateScore, r.gatedAggregatePresence, r.gatePassed, r.passedCount]).toEqual([1, 'forbidden', true, 2]);
+    expect([r.aggregateScore, r.gatedAggregatePresence, r.gatePassed, r.passedCount]).toEqual([
+      1,
+      'forbidden',
+      true,
+      2,
+    ]);
   });
 
   it('mean-partial-inclusive: score 1, gatedScore 0.75 passes at passScore 0.75, suite passes', () => {
@@ -93,7 +108,11 @@ function single(taskPart: object, calls: object[], output: unknown, trials?: obj
 
 const golden = (match: string, value: unknown) => ({ expected: { match, value } });
 const withTrajectory = (match: string, calls: object[], forbidden?: string[]) => ({
-  expected: { match: 'exact', value: 'done', trajectory: { match, calls, ...(forbidden ? { forbidden } : {}) } },
+  expected: {
+    match: 'exact',
+    value: 'done',
+    trajectory: { match, calls, ...(forbidden ? { forbidden } : {}) },
+  },
 });
 const matched = (t: ExpectedTask) => t.trials[0]?.trajectoryMatched;
 const a = { tool: 's:a' };
@@ -112,7 +131,9 @@ describe('golden match', () => {
   });
 
   it('json-match ignores member order but not array order or type', () => {
-    expect(single(golden('json-match', { a: 1, b: [1, 2] }), [], { b: [1, 2], a: 1 }).score).toBe(1);
+    expect(single(golden('json-match', { a: 1, b: [1, 2] }), [], { b: [1, 2], a: 1 }).score).toBe(
+      1,
+    );
     expect(single(golden('json-match', [1, 2]), [], [2, 1]).score).toBe(0);
     expect(single(golden('json-match', { a: 1 }), [], '{"a":1}').score).toBe(0);
   });
@@ -133,21 +154,44 @@ describe('trajectory match', () => {
   it('any-order needs a distinct call for each expected call, found even where greed would fail', () => {
     const withArgs = { tool: 's:a', args: { id: 1 } };
     const expected = withTrajectory('any-order', [a, withArgs]);
-    expect(matched(single(expected, [{ tool: 's:a', args: { id: 1 } }, { tool: 's:a', args: { id: 2 } }], 'done'))).toBe(true);
+    expect(
+      matched(
+        single(
+          expected,
+          [
+            { tool: 's:a', args: { id: 1 } },
+            { tool: 's:a', args: { id: 2 } },
+          ],
+          'done',
+        ),
+      ),
+    ).toBe(true);
     expect(matched(single(withTrajectory('any-order', [a, a]), [a], 'done'))).toBe(false);
   });
 
   it('expected args must deep-equal the call args; an absent args list equals {}', () => {
     const expected = withTrajectory('exact', [{ tool: 's:a', args: { q: { x: [1] } } }]);
-    expect(matched(single(expected, [{ tool: 's:a', args: { q: { x: [1] } } }], 'done'))).toBe(true);
-    expect(matched(single(expected, [{ tool: 's:a', args: { q: { x: [2] } } }], 'done'))).toBe(false);
-    expect(matched(single(withTrajectory('exact', [{ tool: 's:a', args: {} }]), [a], 'done'))).toBe(true);
+    expect(matched(single(expected, [{ tool: 's:a', args: { q: { x: [1] } } }], 'done'))).toBe(
+      true,
+    );
+    expect(matched(single(expected, [{ tool: 's:a', args: { q: { x: [2] } } }], 'done'))).toBe(
+      false,
+    );
+    expect(matched(single(withTrajectory('exact', [{ tool: 's:a', args: {} }]), [a], 'done'))).toBe(
+      true,
+    );
   });
 
   it('a forbidden call fails the trajectory in every mode, keeping the output score', () => {
     for (const mode of ['exact', 'in-order', 'any-order']) {
       const t = single(withTrajectory(mode, [a], ['s:x']), [a, { tool: 's:x' }], 'done');
-      expect([matched(t), t.trials[0]?.forbiddenHit, t.score, t.gatedScore, t.passed]).toEqual([false, 's:x', 1, 0, false]);
+      expect([matched(t), t.trials[0]?.forbiddenHit, t.score, t.gatedScore, t.passed]).toEqual([
+        false,
+        's:x',
+        1,
+        0,
+        false,
+      ]);
     }
   });
 });
@@ -157,7 +201,13 @@ describe('fixture miss', () => {
 
   it('a call to a tool without a canned response fails the trial closed with score 0', () => {
     const t = single({ ...golden('exact', 'done'), ...responses }, [a, b], 'done');
-    expect([t.trials[0]?.failedClosed, t.trials[0]?.missedTool, t.score, t.gatedScore, t.passed]).toEqual([true, 's:b', 0, 0, false]);
+    expect([
+      t.trials[0]?.failedClosed,
+      t.trials[0]?.missedTool,
+      t.score,
+      t.gatedScore,
+      t.passed,
+    ]).toEqual([true, 's:b', 0, 0, false]);
     expect(t.gatedScorePresence).toBe('forbidden');
   });
 
@@ -167,17 +217,34 @@ describe('fixture miss', () => {
 
   it('a miss zeroes its trial score, so gatedScore equals score and is omitted, and the suite may carry the gated aggregate', () => {
     const fixture = {
-      id: 'unit', requirement: 'unit', agentId: 'unit-agent',
+      id: 'unit',
+      requirement: 'unit',
+      agentId: 'unit-agent',
       suite: {
-        suiteId: 'unit.evals.miss', version: '1.0.0', modes: ['golden'], thresholds: { passScore: 0.5 },
+        suiteId: 'unit.evals.miss',
+        version: '1.0.0',
+        modes: ['golden'],
+        thresholds: { passScore: 0.5 },
         trials: { count: 2, passRule: 'all' },
-        tasks: [{ taskId: 't', input: null, expected: { match: 'exact', value: 'done' }, ...responses }],
+        tasks: [
+          { taskId: 't', input: null, expected: { match: 'exact', value: 'done' }, ...responses },
+        ],
       },
-      script: { t: [{ calls: [a], output: 'done' }, { calls: [b], output: 'done' }] },
+      script: {
+        t: [
+          { calls: [a], output: 'done' },
+          { calls: [b], output: 'done' },
+        ],
+      },
     };
     const r = run(fixture);
     const t = task(r, 't');
-    expect([t.score, t.gatedScore, t.passed, t.trialStats.failedClosed]).toEqual([0.5, 0.5, false, 1]);
+    expect([t.score, t.gatedScore, t.passed, t.trialStats.failedClosed]).toEqual([
+      0.5,
+      0.5,
+      false,
+      1,
+    ]);
     expect([t.gatedScorePresence, r.gatedAggregatePresence]).toEqual(['forbidden', 'optional']);
   });
 });
@@ -185,6 +252,8 @@ describe('fixture miss', () => {
 describe('a fixture that cannot be graded', () => {
   it('throws naming the task whose script does not cover its trials', () => {
     const broken = { ...(control as object), script: {} };
-    expect(() => run(broken)).toThrow(/task "no-trajectory-with-calls" needs 1 scripted trial, has none/);
+    expect(() => run(broken)).toThrow(
+      /task "no-trajectory-with-calls" needs 1 scripted trial, has none/,
+    );
   });
 });

@@ -66,8 +66,10 @@ describe('one defect in the run or the log fails exactly its rule', () => {
     expect(gated((d) => (eventOf(d, 'run.completed').type = 7))).toEqual(['events.envelope']);
   });
 
-  it("an event naming another run fails events.run-id", () => {
-    expect(gated((d) => (eventOf(d, 'run.completed').runId = 'tenant-b/run-7'))).toEqual(['events.run-id']);
+  it('an event naming another run fails events.run-id', () => {
+    expect(gated((d) => (eventOf(d, 'run.completed').runId = 'tenant-b/run-7'))).toEqual([
+      'events.run-id',
+    ]);
   });
 
   it('a repeated sequence fails events.sequence-ascending', () => {
@@ -77,22 +79,36 @@ describe('one defect in the run or the log fails exactly its rule', () => {
   });
 
   it('a last page that is not terminal fails events.cursor', () => {
-    expect(gated((d) => ((d.pages[1] as Draft['pages'][number]).isTerminal = false))).toEqual(['events.cursor']);
+    expect(gated((d) => ((d.pages[1] as Draft['pages'][number]).isTerminal = false))).toEqual([
+      'events.cursor',
+    ]);
   });
 
   it('a page holding an event at or before its afterSequence fails events.cursor', () => {
-    expect(gated((d) => ((d.pages[1] as Draft['pages'][number]).afterSequence = 4))).toEqual(['events.cursor']);
+    expect(gated((d) => ((d.pages[1] as Draft['pages'][number]).afterSequence = 4))).toEqual([
+      'events.cursor',
+    ]);
   });
 
   it('a lastSequence that goes backwards fails events.cursor', () => {
-    expect(gated((d) => ((d.pages[1] as Draft['pages'][number]).lastSequence = 2))).toEqual(['events.cursor']);
+    expect(gated((d) => ((d.pages[1] as Draft['pages'][number]).lastSequence = 2))).toEqual([
+      'events.cursor',
+    ]);
   });
 
   it('an eval.scored before eval.started fails events.started-first', () => {
     expect(
       gated((d) => {
-        const [first, second] = [d.events[0], d.events[2]] as [Draft['events'][number], Draft['events'][number]];
-        [first.type, first.payload, second.type, second.payload] = [second.type, second.payload, first.type, first.payload];
+        const [first, second] = [d.events[0], d.events[2]] as [
+          Draft['events'][number],
+          Draft['events'][number],
+        ];
+        [first.type, first.payload, second.type, second.payload] = [
+          second.type,
+          second.payload,
+          first.type,
+          first.payload,
+        ];
       }),
     ).toEqual(['events.started-first']);
   });
@@ -108,7 +124,9 @@ describe('one defect in the run or the log fails exactly its rule', () => {
   });
 
   it('an undeclared payload member fails events.payload-schema', () => {
-    expect(gated((d) => (scoredPayload(d, 'plain', 1).note = 'fine'))).toEqual(['events.payload-schema']);
+    expect(gated((d) => (scoredPayload(d, 'plain', 1).note = 'fine'))).toEqual([
+      'events.payload-schema',
+    ]);
   });
 
   it('a missing eval.scored fails events.scored-count', () => {
@@ -126,75 +144,106 @@ describe('one defect in the run or the log fails exactly its rule', () => {
   });
 
   it('eval.started with the wrong task count fails events.started-consistent', () => {
-    expect(gated((d) => ((eventOf(d, 'eval.started').payload as Record<string, unknown>).taskCount = 4))).toEqual([
-      'events.started-consistent',
-    ]);
+    expect(
+      gated((d) => ((eventOf(d, 'eval.started').payload as Record<string, unknown>).taskCount = 4)),
+    ).toEqual(['events.started-consistent']);
   });
 
   it('eval.started with the wrong trials block fails events.started-trials', () => {
     expect(
-      gated((d) => ((eventOf(d, 'eval.started').payload as Record<string, unknown>).trials = { count: 3, passRule: 'mean' })),
+      gated(
+        (d) =>
+          ((eventOf(d, 'eval.started').payload as Record<string, unknown>).trials = {
+            count: 3,
+            passRule: 'mean',
+          }),
+      ),
     ).toEqual(['events.started-trials']);
   });
 
   it('a prompt under a vendor key of the summary fails content-free', () => {
-    expect(gated((d) => (summaryOf(d)['x-debug'] = { echo: { prompt: 'refund O-9' } }))).toEqual(['content-free']);
+    expect(gated((d) => (summaryOf(d)['x-debug'] = { echo: { prompt: 'refund O-9' } }))).toEqual([
+      'content-free',
+    ]);
   });
 
   it('a completion under a vendor key of an eval.scored fails content-free', () => {
-    expect(gated((d) => (scoredPayload(d, 'plain', 1)['x-trace'] = [{ completion: 'O-3 shipped' }]))).toEqual([
-      'content-free',
-    ]);
+    expect(
+      gated((d) => (scoredPayload(d, 'plain', 1)['x-trace'] = [{ completion: 'O-3 shipped' }])),
+    ).toEqual(['content-free']);
   });
 });
 
 describe('one defect in the grades fails exactly the rules it implies', () => {
   it('zeroing the score of the forbidden trial fails trial.score-unchanged', () => {
-    expect(gated((d) => (scoredPayload(d, 'wrong-path', 2).score = 0))).toEqual(['trial.score-unchanged']);
+    expect(gated((d) => (scoredPayload(d, 'wrong-path', 2).score = 0))).toEqual([
+      'trial.score-unchanged',
+    ]);
   });
 
   it('passing the forbidden trial fails trial.passed', () => {
-    expect(gated((d) => (scoredPayload(d, 'wrong-path', 2).passed = true))).toEqual(['trial.passed']);
+    expect(gated((d) => (scoredPayload(d, 'wrong-path', 2).passed = true))).toEqual([
+      'trial.passed',
+    ]);
   });
 
   it('flagging the forbidden trial as matched warns on trial.flags', () => {
-    expect(gated((d) => (scoredPayload(d, 'wrong-path', 2).trajectoryMatched = true))).toEqual(['trial.flags']);
+    expect(gated((d) => (scoredPayload(d, 'wrong-path', 2).trajectoryMatched = true))).toEqual([
+      'trial.flags',
+    ]);
   });
 
   it('a zeroed task score fails task.score-unchanged', () => {
-    expect(gated((d) => (summaryTask(d, 'wrong-path').score = 0))).toEqual(['task.score-unchanged']);
+    expect(gated((d) => (summaryTask(d, 'wrong-path').score = 0))).toEqual([
+      'task.score-unchanged',
+    ]);
   });
 
   it('a meanScore that reads the gate fails task.mean-score', () => {
-    expect(gated((d) => ((summaryTask(d, 'wrong-path').trials as Record<string, unknown>).meanScore = 0.5))).toEqual([
-      'task.mean-score',
-    ]);
+    expect(
+      gated(
+        (d) => ((summaryTask(d, 'wrong-path').trials as Record<string, unknown>).meanScore = 0.5),
+      ),
+    ).toEqual(['task.mean-score']);
   });
 
   it('a trialStats that forgets the forbidden trial warns on task.trial-stats', () => {
     expect(
       gated((d) => {
-        const trials = summaryTask(d, 'wrong-path').trials as { trialStats: Record<string, unknown> };
+        const trials = summaryTask(d, 'wrong-path').trials as {
+          trialStats: Record<string, unknown>;
+        };
         trials.trialStats.trajectoryFailed = 0;
       }),
     ).toEqual(['task.trial-stats']);
   });
 
   it('a trajectory task without gatedScore fails task.gated-score-present', () => {
-    expect(gated((d) => delete summaryTask(d, 'wrong-path').gatedScore)).toEqual(['task.gated-score-present']);
+    expect(gated((d) => delete summaryTask(d, 'wrong-path').gatedScore)).toEqual([
+      'task.gated-score-present',
+    ]);
   });
 
   it('an ungated gatedScore on the wrong-path task fails task.gated-score-value', () => {
-    expect(gated((d) => (summaryTask(d, 'wrong-path').gatedScore = 1))).toEqual(['task.gated-score-value']);
+    expect(gated((d) => (summaryTask(d, 'wrong-path').gatedScore = 1))).toEqual([
+      'task.gated-score-value',
+    ]);
   });
 
   it('a gatedScore on a task without trajectory or miss fails task.gated-score-absent', () => {
-    expect(gated((d) => (summaryTask(d, 'plain').gatedScore = 0.5))).toEqual(['task.gated-score-absent']);
-    expect(ungated((d) => (summaryTask(d, 'alpha').gatedScore = 1))).toEqual(['task.gated-score-absent']);
+    expect(gated((d) => (summaryTask(d, 'plain').gatedScore = 0.5))).toEqual([
+      'task.gated-score-absent',
+    ]);
+    expect(ungated((d) => (summaryTask(d, 'alpha').gatedScore = 1))).toEqual([
+      'task.gated-score-absent',
+    ]);
   });
 
   it('passing the gated-out task fails task.passed and, through passedCount, suite.counts', () => {
-    expect(gated((d) => (summaryTask(d, 'wrong-path').passed = true))).toEqual(['suite.counts', 'task.passed']);
+    expect(gated((d) => (summaryTask(d, 'wrong-path').passed = true))).toEqual([
+      'suite.counts',
+      'task.passed',
+    ]);
   });
 
   it('a task listed twice fails summary.identity', () => {
@@ -224,29 +273,43 @@ describe('one defect in the suite verdict fails exactly the rules it implies', (
   });
 
   it('a trajectory suite without gatedAggregateScore fails suite.gated-aggregate-present', () => {
-    expect(gated((d) => delete summaryOf(d).gatedAggregateScore)).toEqual(['suite.gated-aggregate-present']);
+    expect(gated((d) => delete summaryOf(d).gatedAggregateScore)).toEqual([
+      'suite.gated-aggregate-present',
+    ]);
   });
 
   it('an ungated gatedAggregateScore fails suite.gated-aggregate-value', () => {
-    expect(gated((d) => (summaryOf(d).gatedAggregateScore = 2.5 / 3))).toEqual(['suite.gated-aggregate-value']);
+    expect(gated((d) => (summaryOf(d).gatedAggregateScore = 2.5 / 3))).toEqual([
+      'suite.gated-aggregate-value',
+    ]);
   });
 
   it('a gatedAggregateScore on a suite without trajectory or miss fails suite.gated-aggregate-absent', () => {
-    expect(ungated((d) => (summaryOf(d).gatedAggregateScore = 1))).toEqual(['suite.gated-aggregate-absent']);
+    expect(ungated((d) => (summaryOf(d).gatedAggregateScore = 1))).toEqual([
+      'suite.gated-aggregate-absent',
+    ]);
   });
 
   it('a suite verdict against the gate fails suite.passed and completed.consistent', () => {
-    expect(gated((d) => (summaryOf(d).passed = false))).toEqual(['completed.consistent', 'suite.passed']);
+    expect(gated((d) => (summaryOf(d).passed = false))).toEqual([
+      'completed.consistent',
+      'suite.passed',
+    ]);
   });
 
   it('a wrong taskCount fails suite.counts and completed.consistent', () => {
-    expect(gated((d) => (summaryOf(d).taskCount = 4))).toEqual(['completed.consistent', 'suite.counts']);
+    expect(gated((d) => (summaryOf(d).taskCount = 4))).toEqual([
+      'completed.consistent',
+      'suite.counts',
+    ]);
   });
 
   it('an eval.completed that disagrees with the summary fails completed.consistent', () => {
-    expect(gated((d) => ((eventOf(d, 'eval.completed').payload as Record<string, unknown>).passed = false))).toEqual([
-      'completed.consistent',
-    ]);
+    expect(
+      gated(
+        (d) => ((eventOf(d, 'eval.completed').payload as Record<string, unknown>).passed = false),
+      ),
+    ).toEqual(['completed.consistent']);
   });
 });
 
@@ -260,7 +323,8 @@ describe('findings speak in numbers and carry their clause', () => {
       ok: false,
       severity: 'MUST',
       ref: 'RFC 0246 §A',
-      message: 'task "wrong-path": gatedScore MUST be 0.5 (trajectory failed in 1 of 2 trials); host reported 1',
+      message:
+        'task "wrong-path": gatedScore MUST be 0.5 (trajectory failed in 1 of 2 trials); host reported 1',
     });
   });
 

@@ -6,7 +6,10 @@ import type { Fixture } from '../../lib/types.ts';
 import type { Draft } from './build.ts';
 
 export function largeRun(taskCount: number, trials: number): { fixture: Fixture; draft: Draft } {
-  const ok = { calls: [{ tool: 'kb:search', args: { q: 'x' } }, { tool: 'kb:answer' }], output: 'found' };
+  const ok = {
+    calls: [{ tool: 'kb:search', args: { q: 'x' } }, { tool: 'kb:answer' }],
+    output: 'found',
+  };
   const bad = { calls: [...ok.calls, { tool: 'kb:erase' }], output: 'found' };
   const ids = Array.from({ length: taskCount }, (_, i) => `task-${i}`);
   const fixture: Fixture = {
@@ -25,12 +28,19 @@ export function largeRun(taskCount: number, trials: number): { fixture: Fixture;
         expected: {
           match: 'exact',
           value: 'found',
-          trajectory: { match: 'in-order', calls: [{ tool: 'kb:search' }, { tool: 'kb:answer' }], forbidden: ['kb:erase'] },
+          trajectory: {
+            match: 'in-order',
+            calls: [{ tool: 'kb:search' }, { tool: 'kb:answer' }],
+            forbidden: ['kb:erase'],
+          },
         },
       })),
     },
     script: Object.fromEntries(
-      ids.map((id, i) => [id, i % 2 === 0 ? [ok] : [...Array<typeof ok>(trials - 1).fill(ok), bad]]),
+      ids.map((id, i) => [
+        id,
+        i % 2 === 0 ? [ok] : [...Array<typeof ok>(trials - 1).fill(ok), bad],
+      ]),
     ),
   };
 
@@ -43,19 +53,36 @@ export function largeRun(taskCount: number, trials: number): { fixture: Fixture;
     const event = { sequence: events.length + 1, type, runId: 'scale-run' };
     events.push(payload === undefined ? event : { ...event, payload });
   };
-  push('eval.started', { suiteId: 'scale.evals.large', suiteVersion: '1.0.0', taskCount, modes: ['golden'] });
+  push('eval.started', {
+    suiteId: 'scale.evals.large',
+    suiteVersion: '1.0.0',
+    taskCount,
+    modes: ['golden'],
+  });
   ids.forEach((taskId, i) => {
     for (let trial = 1; trial <= trials; trial += 1) {
       const wrong = i % 2 === 1 && trial === trials;
       push('eval.scored', { taskId, trial, score: 1, passed: !wrong, trajectoryMatched: !wrong });
     }
   });
-  push('eval.completed', { aggregateScore: 1, passed: gatedAggregate >= 0.95, taskCount, passedCount });
+  push('eval.completed', {
+    aggregateScore: 1,
+    passed: gatedAggregate >= 0.95,
+    taskCount,
+    passedCount,
+  });
   const draft: Draft = {
     runId: 'scale-run',
     evalSuiteRef: 'scale.evals.large@1.0.0',
     agentId: 'scale-agent',
-    pages: [{ afterSequence: null, lastSequence: events.length, isTerminal: true, eventCount: events.length }],
+    pages: [
+      {
+        afterSequence: null,
+        lastSequence: events.length,
+        isTerminal: true,
+        eventCount: events.length,
+      },
+    ],
     events,
     runStatus: 'completed',
     summary: {

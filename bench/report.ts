@@ -1,0 +1,59 @@
+// Renders the benchmark page. Every figure arrives as a Section already measured and judged;
+// this module only lays them out, so the page and the numbers cannot drift apart.
+
+export interface Section {
+  readonly title: string;
+  /** How the figure was taken, in one paragraph. */
+  readonly method: string;
+  readonly headers: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+  /** The headline ratio the target is judged on, as a phrase. */
+  readonly ratio: string;
+  readonly target: string;
+  readonly met: boolean;
+  /** Met or missed, by how much, and why. */
+  readonly verdict: string;
+  readonly notes?: readonly string[];
+}
+
+export interface Machine {
+  readonly date: string;
+  readonly node: string;
+  readonly cores: number;
+  readonly cpu: string;
+  readonly platform: string;
+  readonly memoryGiB: number;
+  readonly benchSeconds: number;
+}
+
+export function renderPage(machine: Machine, sections: readonly Section[]): string {
+  const lines = [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench` (bench/main.ts); do not edit by hand. Each figure is a ratio of',
+    'two things measured side by side in one process run, because absolute times on a shared',
+    'machine are not comparable from one run to the next. Cells read min / median / max.',
+    '',
+    `- date: ${machine.date}`,
+    `- machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, ${machine.platform}`,
+    `- node: ${machine.node}`,
+    `- whole bench: ${machine.benchSeconds.toFixed(1)} s`,
+    '',
+    '| measurement | ratio | target | result |',
+    '| --- | --- | --- | --- |',
+    ...sections.map(
+      (s) => `| ${s.title} | ${s.ratio} | ${s.target} | ${s.met ? 'met' : '**missed**'} |`,
+    ),
+  ];
+  for (const s of sections) {
+    lines.push('', `## ${s.title}`, '', s.method, '', table(s.headers, s.rows), '');
+    lines.push(`**Target ${s.target}: ${s.met ? 'met' : 'missed'}.** ${s.verdict}`);
+    for (const note of s.notes ?? []) lines.push('', note);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
+}

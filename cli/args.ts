@@ -1,0 +1,146 @@
+// Command-line parsing. Flags that configure the suite are mapped onto the environment variable
+// names lib/env.ts reads, so every setting is validated in one place whichever way it was given.
+// Nothing here echoes a flag's value: a mistyped flag may hold a secret.
+
+import type { EnvVar, RawSettings } from '../lib/env.ts';
+
+export type Command = 'run' | 'verify' | 'judge' | 'help';
+
+export interface ParsedArgs {
+  readonly command: Command;
+  readonly positionals: readonly string[];
+  /** Settings given as flags, under the variable names they stand for. */
+  readonly settings: RawSettings;
+  /** Which flag set each variable, so a validation message can name the flag instead. */
+  readonly flagFor: Readonly<Partial<Record<EnvVar, string>>>;
+  /** Flags that are not settings: --sign, --key, --fixture, --events. */
+  readonly options: Readonly<Record<string, string>>;
+}
+
+/** A command line that cannot be run; its message is the one line the CLI prints (exit 2). */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+interface FlagSpec {
+  readonly takesValue: boolean;
+  /** The variable a setting flag stands for; absent for a command option. */
+  readonly variable?: EnvVar;
+  readonly repeatable?: boolean;
+  readonly example: string;
+}
+
+const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  'base-url': { takesValue: true, variable: 'OPENWOP_BASE_URL', example: 'http://127.0.0.1:8080' },
+  'require-behavior': { takesValue: false, variable: 'OPENWOP_REQUIRE_BEHAVIOR', example: 'true' },
+  'opt-out': {
+    takesValue: true,
+    variable: 'OPENWOP_OPTED_OUT_PROFILES',
+    repeatable: true,
+    example: 'agents.evalSuite.trials',
+  },
+  'report-dir': { takesValue: true, variable: 'OPENWOP_REPORT_DIR', example: 'reports' },
+  impl: { takesValue: true, variable: 'OPENWOP_IMPLEMENTATION_NAME', example: 'acme-host' },
+  'impl-version': { takesValue: true, variable: 'OPENWOP_IMPLEMENTATION_VERSION', example: '3.2.0' },
+  'allow-insecure-key': { takesValue: false, variable: 'OPENWOP_ALLOW_INSECURE_KEY', example: 'true' },
+  sign: { takesValue: true, example: 'host-ed25519.pem' },
+};
+
+const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, FlagSpec>>>> = {
+  run: RUN_FLAGS,
+  verify: { key: { takesValue: true, example: 'host-ed25519.pub.pem' } },
+  judge: {
+    fixture: { takesValue: true, example: 'conformance-eval-trajectory-gate-mean' },
+    events: { takesValue: true, example: 'events.json' },
+  },
+};
+
+const POSITIONALS: Readonly<Record<Exclude<Command, 'help'>, { count: number; name: string }>> = {
+  run: { count: 0, name: '' },
+  verify: { count: 1, name: 'REPORT' },
+  judge: { count: 1, name: 'SUMMARY.json' },
+};
+
+/** Anything that looks like an attempt to pass the key on the command line. */
+const KEY_FLAG = /^--(api[-_]?key|key[-_]env|token|bearer|secret)/i;
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    return { command: 'help', positionals: [], settings: {}, flagFor: {}, options: {} };
+  }
+  const first = argv[0];
+  const named = first !== undefined && !first.startsWith('-');
+  const command = named ? first : 'run';
+  if (command !== 'run' && command !== 'verify' && command !== 'judge') {
+    throw new UsageError(`unknown command "${command}"; the commands are run, verify, judge and help`);
+  }
+  const specs = FLAGS[command];
+  const settings: Partial<Record<EnvVar, string>> = {};
+  const flagFor: Partial<Record<EnvVar, string>> = {};
+  const options: Record<string, string> = {};
+  const positionals: string[] = [];
+  const rest = argv.slice(named ? 1 : 0);
+  for (let i = 0; i < rest.length; i += 1) {
+    const arg = rest[i] ?? '';
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    if (KEY_FLAG.test(arg)) {
+      throw new UsageError(
+        `--${name} is not accepted: the API key is read only from OPENWOP_API_KEY (environment or .env), ` +
+          'never from the command line, which shell history and process listings keep',
+      );
+    }
+    const spec = specs[name];
+    if (spec === undefined) {
+      const valid = Object.keys(specs).map((f) => `--${f}`).join(', ');
+      throw new UsageError(`unknown flag --${name} for "${command}"; its flags are ${valid} (see --help)`);
+    }
+    let value: string;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else if (!spec.takesValue) value = 'true';
+    else {
+      const next = rest[i + 1];
+      if (next === undefined || next.startsWith('--')) value = '';
+      else {
+        value = next;
+        i += 1;
+      }
+    }
+    if (value.trim() === '') {
+      throw new UsageError(`--${name} needs a value, such as --${name} ${spec.example}`);
+    }
+    if (spec.variable === undefined) {
+      if (name in options) throw new UsageError(`--${name} was given twice; give it once`);
+      options[name] = value;
+      continue;
+    }
+    const previous = settings[spec.variable];
+    if (previous !== undefined && spec.repeatable !== true) {
+      throw new UsageError(`--${name} was given twice; give it once`);
+    }
+    settings[spec.variable] = previous === undefined ? value : `${previous},${value}`;
+    flagFor[spec.variable] = `--${name}`;
+  }
+  const wanted = POSITIONALS[command];
+  if (positionals.length !== wanted.count) {
+    throw new UsageError(
+      wanted.count === 0
+        ? `"${command}" takes no arguments besides flags; see --help`
+        : `"${command}" takes exactly one ${wanted.name}; see --help`,
+    );
+  }
+  return { command, positionals, settings, flagFor, options };
+}
+
+/** Rewrites a validation message about a variable that a flag set so that it names the flag. */
+export function nameFlags(message: string, flagFor: ParsedArgs['flagFor']): string {
+  let out = message;
+  for (const [variable, flag] of Object.entries(flagFor)) {
+    if (flag !== undefined) out = out.split(variable).join(flag);
+  }
+  return out;
+}

@@ -1,0 +1,94 @@
+// Canonical JSON, SHA-256, and the redaction applied before anything is written. Digests in the
+// report are computed over canonical JSON so that a verifier can re-derive them from the parsed
+// document whatever whitespace or key order a tool used when it saved the file.
+
+import { createHash } from 'node:crypto';
+import { CONTENT_KEYS } from '../lib/witness/content.ts';
+
+/** The string that replaces a redacted value; the key itself is kept. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Canonical JSON: object keys sorted by UTF-16 code unit (JavaScript's default sort), no
+ * whitespace, strings and numbers exactly as JSON.stringify writes them, members whose value is
+ * undefined left out. Non-finite numbers cannot be written as JSON, so they are refused.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') {
+    return JSON.stringify(value);
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`canonical JSON cannot hold ${value}`);
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) {
+    return `[${value.map((item: unknown) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+  }
+  if (typeof value === 'object') {
+    const record = value as Readonly<Record<string, unknown>>;
+    const members = Object.keys(record)
+      .sort()
+      .filter((key) => record[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+    return `{${members.join(',')}}`;
+  }
+  throw new TypeError(`canonical JSON cannot hold a ${typeof value}`);
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** SHA-256 of the canonical JSON of `value`, as lowercase hex. */
+export function canonicalDigest(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}
+
+/**
+ * A deep copy in which the value of every content deny-list key (contract §5), at any depth, is
+ * replaced by REDACTED. The key stays, so the witness's content-free rule, which looks only for
+ * the key, judges the copy exactly as it judged the original.
+ */
+export function redactContent<T>(value: T): T {
+  return mapJson(value, (key, item) => (CONTENT_KEYS.has(key) ? REDACTED : item)) as T;
+}
+
+/**
+ * A deep copy with every occurrence of `secret` inside any string replaced by REDACTED. Used for
+ * the API key, which a host might echo anywhere. A secret shorter than MIN_SECRET_LENGTH is left
+ * alone: replacing a short common string would mangle ids and break the report's own digests.
+ */
+export function scrubSecret<T>(value: T, secret: string | undefined): T {
+  if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return value;
+  return mapJson(value, (_key, item) => item, (text) => scrubText(text, secret)) as T;
+}
+
+export function scrubText(text: string, secret: string | undefined): string {
+  if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return text;
+  return text.split(secret).join(REDACTED);
+}
+
+export const MIN_SECRET_LENGTH = 8;
+
+/**
+ * Rebuilds a JSON value. `onMember` may replace an object member's value before it is walked;
+ * `onString` rewrites every string value and key. Recursive: a document nested deeper than the
+ * call stack throws a RangeError, which the report builder turns into a refusal to write.
+ */
+function mapJson(
+  value: unknown,
+  onMember: (key: string, item: unknown) => unknown,
+  onString: (text: string) => string = (text) => text,
+): unknown {
+  if (typeof value === 'string') return onString(value);
+  if (Array.isArray(value)) return value.map((item: unknown) => mapJson(item, onMember, onString));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const replaced = onMember(key, item);
+      out[onString(key)] = replaced === item ? mapJson(item, onMember, onString) : replaced;
+    }
+    return out;
+  }
+  return value;
+}

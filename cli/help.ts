@@ -1,0 +1,47 @@
+// The text of `openwop-eval-gate --help`: commands, settings, exit codes and an example.
+
+export const HELP = `openwop-eval-gate: the OpenWOP RFC 0246 eval-gate conformance suite
+
+Usage
+  openwop-eval-gate [run] [flags]          run every leg against a host and write the report
+  openwop-eval-gate verify REPORT [--key PUBKEY.pem]
+                                           recompute every verdict and digest in a report
+  openwop-eval-gate judge SUMMARY.json --fixture ID|FILE.json [--events EVENTS.json]
+                                           judge a recorded EvalSummary offline
+  openwop-eval-gate --help                 this text
+
+Settings for run (a flag wins over its variable; variables also come from ./.env)
+  --base-url URL            OPENWOP_BASE_URL             the host; absent: the embedded reference host
+  (no flag)                 OPENWOP_API_KEY              bearer key, read only from the environment
+                                                         or .env so it never appears in argv
+  --require-behavior        OPENWOP_REQUIRE_BEHAVIOR     strict mode: a failing gate fails the leg
+  --opt-out NAME            OPENWOP_OPTED_OUT_PROFILES   gate excused in strict mode; repeat or comma
+                                                         list: agents.evalSuite,
+                                                         agents.evalSuite.trajectory,
+                                                         agents.evalSuite.trials
+  --report-dir DIR          OPENWOP_REPORT_DIR           where outputs go (default reports)
+  --impl NAME               OPENWOP_IMPLEMENTATION_NAME  the implementation you certify
+  --impl-version VERSION    OPENWOP_IMPLEMENTATION_VERSION
+  --allow-insecure-key      OPENWOP_ALLOW_INSECURE_KEY   allow the key over http:// to a non-loopback host
+  --sign KEY.pem                                         sign the report digest with an ed25519 private key
+  Bounds: OPENWOP_REQUEST_TIMEOUT_MS, OPENWOP_RUN_TIMEOUT_MS, OPENWOP_POLL_TIMEOUT_S,
+  OPENWOP_MAX_BODY_BYTES, OPENWOP_RETRY_AFTER_CAP_MS. GITHUB_STEP_SUMMARY, when set, receives the
+  Markdown summary.
+
+Outputs (in the report directory)
+  eval-gate-report.json     one row per requirement, observations and digests (docs/report.md)
+  eval-gate-junit.xml       failed, errored (blocked) and skipped kept apart
+  eval-gate-summary.md      per leg, per task: score, gatedScore, trajectory per trial, passed
+  The last line printed is "N passed, N failed, N skipped".
+
+Exit codes
+  run     0 no row executed-fail or blocked; 1 some row executed-fail; 3 rows blocked and none
+          failed; 2 the suite could not start (bad setting) or could not produce a valid report
+  verify  0 every verdict and digest recomputes; 1 something changed; 2 bad usage or unreadable
+  judge   0 every MUST rule holds; 1 a MUST rule failed; 2 bad usage or unreadable input
+
+Example
+  OPENWOP_API_KEY=... openwop-eval-gate run --base-url https://host.example --require-behavior \\
+    --opt-out agents.evalSuite.trials --impl acme-host --impl-version 3.2.0 --sign host.pem
+  openwop-eval-gate verify reports/eval-gate-report.json --key host.pub.pem
+`;

@@ -1,0 +1,65 @@
+// JUnit XML from the report, for CI annotation. The three kinds of not-passing stay apart:
+// `executed-fail` is a <failure> (the host is wrong), `blocked` is an <error> (the suite could
+// not observe), and `inapplicable` / `skipped` are <skipped> with their reason.
+
+import type { EvalGateReport, ReportRow } from './report.ts';
+
+export const JUNIT_FILE = 'eval-gate-junit.xml';
+
+export function renderJunit(report: EvalGateReport): string {
+  const t = report.totals;
+  const counts = {
+    tests: report.requirements.length,
+    failures: t['executed-fail'],
+    errors: t.blocked,
+    skipped: t.inapplicable + t.skipped,
+  };
+  const seconds = secondsOf(report.requirements.reduce((sum, r) => sum + r.durationMs, 0));
+  const attrs = `tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds}"`;
+  const name = escapeXml(`${report.suite.name} ${report.suite.version}`);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${name}" ${attrs}>`,
+    `  <testsuite name="RFC 0246 eval gate: ${escapeXml(report.target.baseUrl)}" ${attrs} timestamp="${escapeXml(report.startedAt)}">`,
+    ...report.requirements.map(testcase),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function testcase(row: ReportRow): string {
+  const open = `    <testcase classname="openwop.requirement.0246" name="${escapeXml(row.id)}" time="${secondsOf(row.durationMs)}"`;
+  const reason = escapeXml(row.reason ?? '');
+  switch (row.disposition) {
+    case 'executed-pass':
+      return `${open}/>`;
+    case 'executed-fail': {
+      const failed = row.findings
+        .filter((f) => !f.ok && f.severity === 'MUST')
+        .map((f) => `${f.rule} (${f.ref}): ${f.message}`);
+      const body = escapeXml(failed.length > 0 ? failed.join('\n') : (row.reason ?? ''));
+      return `${open}>\n      <failure type="executed-fail" message="${reason}">${body}</failure>\n    </testcase>`;
+    }
+    case 'blocked':
+      return `${open}>\n      <error type="blocked" message="${reason}"/>\n    </testcase>`;
+    case 'inapplicable':
+    case 'skipped':
+      return `${open}>\n      <skipped message="${escapeXml(`${row.disposition}: ${row.reason ?? ''}`)}"/>\n    </testcase>`;
+  }
+}
+
+function secondsOf(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+/** Escapes markup and drops the characters XML 1.0 cannot hold at all. */
+export function escapeXml(text: string): string {
+  return text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}

@@ -1,0 +1,93 @@
+// The Markdown summary, for a person or a CI step summary: the dispositions, then per leg a table
+// of its tasks with the two axes side by side (the scores the host reported, and the gate).
+
+import type { EvalGateReport, ReportRow } from './report.ts';
+import { closingLine } from './verdict.ts';
+
+export const MARKDOWN_FILE = 'eval-gate-summary.md';
+
+export function renderMarkdown(report: EvalGateReport): string {
+  const lines: string[] = [];
+  const dispositions = report.requirements.map((r) => r.disposition);
+  lines.push(`# RFC 0246 eval gate: ${cell(report.target.baseUrl)}`, '');
+  lines.push(`**${closingLine(dispositions)}** · ${report.suite.name} ${report.suite.version}`, '');
+  if (report.target.embedded) {
+    lines.push('> The embedded reference host was the target: this is no evidence about any other host.', '');
+  }
+  const impl = report.target.implementation;
+  lines.push(
+    `- implementation (advertised): ${impl === undefined ? 'none' : cell(`${impl.name} ${impl.version ?? ''}`.trim())}`,
+    `- strict mode: ${report.strict ? 'on' : 'off'}; opted out: ${report.optedOut.length === 0 ? 'none' : report.optedOut.join(', ')}`,
+    '',
+    '| requirement | disposition | assertions | reason |',
+    '| --- | --- | --- | --- |',
+    ...report.requirements.map(
+      (r) => `| ${r.id} | ${r.disposition} | ${r.assertions} | ${cell(r.reason ?? '')} |`,
+    ),
+  );
+  for (const row of report.requirements) lines.push(...legSection(row));
+  lines.push(
+    '',
+    'Trajectory verdicts read each trial\'s `eval.scored.trajectoryMatched`; where the host omits it, the trial\'s `passed` stands in and is marked †.',
+    '',
+  );
+  return lines.join('\n');
+}
+
+function legSection(row: ReportRow): string[] {
+  const summary = row.observation?.summary;
+  if (row.observation === undefined || !isRecord(summary)) return [];
+  const tasks = Array.isArray(summary.tasks) ? summary.tasks.filter(isRecord) : [];
+  return [
+    '',
+    `## ${row.id}`,
+    '',
+    `Suite: aggregateScore ${show(summary.aggregateScore)}, gatedAggregateScore ${show(summary.gatedAggregateScore)}, passed ${show(summary.passed)}`,
+    '',
+    '| task | score | gatedScore | trajectory per trial | passed |',
+    '| --- | --- | --- | --- | --- |',
+    ...tasks.map((task) => {
+      const verdicts = trialVerdicts(row, task.taskId);
+      return `| ${show(task.taskId)} | ${show(task.score)} | ${show(task.gatedScore)} | ${verdicts} | ${show(task.passed)} |`;
+    }),
+  ];
+}
+
+/** `1 ✓ · 2 ✗` from the task's eval.scored events, in trial order. */
+function trialVerdicts(row: ReportRow, taskId: unknown): string {
+  const scored = (row.observation?.events ?? [])
+    .filter((e) => e.type === 'eval.scored' && isRecord(e.payload) && e.payload.taskId === taskId)
+    .map((e, i) => {
+      const p = e.payload as Readonly<Record<string, unknown>>;
+      const trial = typeof p.trial === 'number' ? p.trial : i + 1;
+      const verdict =
+        typeof p.trajectoryMatched === 'boolean'
+          ? mark(p.trajectoryMatched)
+          : typeof p.passed === 'boolean'
+            ? `${mark(p.passed)}†`
+            : '?';
+      return { trial, text: `${trial} ${verdict}` };
+    })
+    .sort((a, b) => a.trial - b.trial);
+  return scored.length === 0 ? '—' : scored.map((s) => s.text).join(' · ');
+}
+
+function mark(ok: boolean): string {
+  return ok ? '✓' : '✗';
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return '—';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return cell(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  return cell(JSON.stringify(value).slice(0, 60));
+}
+
+/** Text safe inside a table cell: no pipe and no line break can end the cell early. */
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

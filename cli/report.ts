@@ -1,0 +1,194 @@
+// The report model: eval-gate-report.json, built from the legs' outcomes, and the digests a
+// verifier re-derives. Every other output (JUnit, Markdown, the console) is rendered from it.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import packageJson from '../package.json' with { type: 'json' };
+import type { DiscoveryResult } from '../lib/discovery.ts';
+import { advertisedImplementation } from '../lib/discovery.ts';
+import { loadFixture } from '../lib/fixtures.ts';
+import { SCHEMA_FILES } from '../lib/schemas.ts';
+import type { Disposition, Finding, GateName, LegOutcome, RunObservation } from '../lib/types.ts';
+import { canonicalDigest, redactContent, scrubSecret, scrubText, sha256Hex } from './canonical.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export const REPORT_FILE = 'eval-gate-report.json';
+export const SUITE_NAME: string = packageJson.name;
+export const SUITE_VERSION: string = packageJson.version;
+
+export interface Implementation {
+  readonly name: string;
+  readonly version?: string;
+}
+
+export interface ReportRow {
+  readonly id: string;
+  readonly disposition: Disposition;
+  readonly assertions: number;
+  readonly durationMs: number;
+  readonly reason?: string;
+  readonly fixtureId?: string;
+  readonly findings: readonly Finding[];
+  readonly observation?: RunObservation;
+}
+
+export type RecordedDiscovery =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly reason: string };
+
+export interface ReportDigests {
+  readonly algorithm: 'sha256';
+  readonly discovery: string | null;
+  readonly fixtures: Readonly<Record<string, string>>;
+  readonly schemas: Readonly<Record<string, string>>;
+  readonly rows: string;
+}
+
+export interface ReportSignature {
+  readonly algorithm: 'ed25519';
+  readonly reportDigest: string;
+  readonly value: string;
+}
+
+export interface EvalGateReport {
+  readonly reportVersion: 1;
+  readonly suite: { readonly name: string; readonly version: string };
+  readonly target: {
+    readonly baseUrl: string;
+    readonly embedded: boolean;
+    readonly implementation?: Implementation;
+    readonly declared?: Implementation;
+  };
+  readonly strict: boolean;
+  readonly optedOut: readonly GateName[];
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly discovery: RecordedDiscovery;
+  readonly requirements: readonly ReportRow[];
+  readonly totals: Readonly<Record<Disposition, number>>;
+  readonly digests: ReportDigests;
+  readonly signature?: ReportSignature;
+}
+
+export interface ReportInput {
+  readonly outcomes: readonly LegOutcome[];
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly baseUrl: string;
+  readonly embedded: boolean;
+  readonly strict: boolean;
+  readonly optedOut: readonly GateName[];
+  readonly declared?: Implementation;
+  readonly discovery: DiscoveryResult;
+  /** Scrubbed from every string the report holds; never written. */
+  readonly apiKey: string | undefined;
+}
+
+/** Builds the unsigned report. Observations are redacted, then the API key is scrubbed, then digested. */
+export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
+  const rows = scrubSecret(input.outcomes.map(toRow), input.apiKey);
+  const discovery: RecordedDiscovery = scrubSecret(
+    input.discovery.ok
+      ? { ok: true, text: input.discovery.text }
+      : { ok: false, reason: input.discovery.reason },
+    input.apiKey,
+  );
+  const advertised = input.discovery.ok
+    ? advertisedImplementation(input.discovery.document)
+    : undefined;
+  const fixtureIds = [...new Set(rows.flatMap((r) => (r.fixtureId === undefined ? [] : [r.fixtureId])))];
+  return {
+    reportVersion: 1,
+    suite: { name: SUITE_NAME, version: SUITE_VERSION },
+    target: {
+      baseUrl: scrubText(input.baseUrl, input.apiKey),
+      embedded: input.embedded,
+      ...(advertised === undefined ? {} : { implementation: scrubSecret(advertised, input.apiKey) }),
+      ...(input.declared === undefined ? {} : { declared: input.declared }),
+    },
+    strict: input.strict,
+    optedOut: input.optedOut,
+    startedAt: input.startedAt,
+    finishedAt: input.finishedAt,
+    discovery,
+    requirements: rows,
+    totals: totalsOf(rows),
+    digests: {
+      algorithm: 'sha256',
+      discovery: discoveryDigest(discovery),
+      fixtures: await fixtureDigests(fixtureIds),
+      schemas: await schemaDigests(),
+      rows: rowsDigest(rows),
+    },
+  };
+}
+
+function toRow(outcome: LegOutcome): ReportRow {
+  return {
+    id: outcome.requirement,
+    disposition: outcome.disposition,
+    assertions: outcome.assertions,
+    durationMs: outcome.durationMs,
+    ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
+    ...(outcome.fixtureId === undefined ? {} : { fixtureId: outcome.fixtureId }),
+    findings: outcome.findings.map((f) => ({
+      rule: f.rule,
+      ok: f.ok,
+      severity: f.severity,
+      ref: f.ref,
+      message: f.message,
+    })),
+    ...(outcome.observation === undefined
+      ? {}
+      : { observation: redactContent(outcome.observation) }),
+  };
+}
+
+export const DISPOSITIONS: readonly Disposition[] = [
+  'executed-pass',
+  'executed-fail',
+  'inapplicable',
+  'skipped',
+  'blocked',
+];
+
+export function totalsOf(rows: readonly { readonly disposition: Disposition }[]): Record<Disposition, number> {
+  const totals = Object.fromEntries(DISPOSITIONS.map((d) => [d, 0])) as Record<Disposition, number>;
+  for (const row of rows) totals[row.disposition] += 1;
+  return totals;
+}
+
+export function rowsDigest(rows: readonly ReportRow[]): string {
+  return canonicalDigest(rows);
+}
+
+export function discoveryDigest(discovery: RecordedDiscovery): string | null {
+  return discovery.ok ? sha256Hex(discovery.text) : null;
+}
+
+/** The digest a signature covers: the canonical report without its `signature` member. */
+export function reportDigest(report: EvalGateReport): string {
+  const { signature: _signature, ...unsigned } = report;
+  return canonicalDigest(unsigned);
+}
+
+/** The file digest of each fixture, as lib/fixtures.ts computes it; a fixture that will not load has none. */
+export async function fixtureDigests(ids: readonly string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const id of [...ids].sort()) {
+    const loaded = await loadFixture(id);
+    if (loaded.ok) out[id] = loaded.sha256;
+  }
+  return out;
+}
+
+/** Every schema the suite registers: lib/schemas.ts compiles them together, so all were in use. */
+export async function schemaDigests(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const path of Object.values(SCHEMA_FILES).sort()) {
+    out[path] = sha256Hex(await readFile(join(ROOT, path)));
+  }
+  return out;
+}

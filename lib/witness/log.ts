@@ -1,0 +1,132 @@
+// Rules on the run and its log as transport (contract §6): the run's final status, every event's
+// envelope and run id, ascending sequences, and the long-poll cursor that delivered them.
+
+import type { Finding, ObservedPage, RunObservation } from '../types.ts';
+import { describe, finding, member, plural } from './finding.ts';
+
+export function judgeLog(observation: RunObservation, events: readonly unknown[]): Finding[] {
+  return [
+    judgeRunStatus(observation.runStatus),
+    ...judgeEnvelopes(events, observation.runId),
+    judgeCursor(Array.isArray(observation.pages) ? observation.pages : [], events),
+  ];
+}
+
+function judgeRunStatus(status: unknown): Finding {
+  return finding(
+    'run.completed-status',
+    status === 'completed',
+    `the run status MUST be "completed" once scored, whether or not the suite passed; host reported ${describe(status)}`,
+  );
+}
+
+/** Envelope, run id and ascending sequence, in one walk of the log. */
+function judgeEnvelopes(events: readonly unknown[], runId: string): Finding[] {
+  let badEnvelope = 0;
+  let firstBad = '';
+  let foreign = 0;
+  let firstForeign = '';
+  let descents = 0;
+  let firstDescent = '';
+  let previous: number | undefined;
+  for (let i = 0; i < events.length; i += 1) {
+    const event = events[i];
+    const sequence = member(event, 'sequence');
+    const type = member(event, 'type');
+    const eventRunId = member(event, 'runId');
+    const seqOk = typeof sequence === 'number' && Number.isSafeInteger(sequence) && sequence >= 0;
+    if (!seqOk || typeof type !== 'string' || type === '' || typeof eventRunId !== 'string') {
+      if (badEnvelope === 0) {
+        firstBad = `event ${i + 1} has sequence ${describe(sequence)}, type ${describe(type)}, runId ${describe(eventRunId)}`;
+      }
+      badEnvelope += 1;
+    }
+    if (eventRunId !== runId) {
+      if (foreign === 0) firstForeign = `event ${i + 1} names ${describe(eventRunId)}`;
+      foreign += 1;
+    }
+    if (typeof sequence === 'number') {
+      if (previous !== undefined && !(sequence > previous)) {
+        if (descents === 0) firstDescent = `event ${i + 1} has ${sequence} after ${previous}`;
+        descents += 1;
+      }
+      previous = sequence;
+    }
+  }
+  const total = plural(events.length, 'event');
+  return [
+    finding(
+      'events.envelope',
+      badEnvelope === 0,
+      badEnvelope === 0
+        ? `all ${total} carry an integer sequence, a type and a runId`
+        : `every event MUST carry an integer sequence ≥ 0, a type and a runId; ${badEnvelope} of ${total} do not (${firstBad})`,
+    ),
+    finding(
+      'events.run-id',
+      foreign === 0,
+      foreign === 0
+        ? `all ${total} name run ${JSON.stringify(runId)}`
+        : `every event MUST name run ${JSON.stringify(runId)}; ${foreign} of ${total} do not (${firstForeign})`,
+    ),
+    finding(
+      'events.sequence-ascending',
+      descents === 0,
+      descents === 0
+        ? `the sequences of all ${total} strictly ascend`
+        : `event sequences MUST strictly ascend; ${plural(descents, 'event')} do not (${firstDescent})`,
+    ),
+  ];
+}
+
+/** The long-poll cursor: each page's events are after its afterSequence, and the end is final. */
+function judgeCursor(pages: readonly ObservedPage[], events: readonly unknown[]): Finding {
+  const problems: string[] = [];
+  let offset = 0;
+  let highest: number | undefined;
+  let terminalAt: number | undefined;
+  pages.forEach((page, i) => {
+    const label = `page ${i + 1}`;
+    const count =
+      Number.isSafeInteger(page.eventCount) && page.eventCount > 0 ? page.eventCount : 0;
+    const after = page.afterSequence;
+    if (after !== null) {
+      for (let k = offset; k < offset + count && k < events.length; k += 1) {
+        const sequence = member(events[k], 'sequence');
+        if (typeof sequence === 'number' && !(sequence > after)) {
+          problems.push(`${label} (afterSequence ${after}) holds sequence ${sequence}`);
+          break;
+        }
+      }
+    }
+    offset += count;
+    const last = page.lastSequence;
+    if (typeof last === 'number') {
+      if (highest !== undefined && last < highest) {
+        problems.push(`${label} lastSequence ${last} is below an earlier ${highest}`);
+      }
+      highest = highest === undefined ? last : Math.max(highest, last);
+    }
+    if (typeof page.isTerminal !== 'boolean') {
+      problems.push(`${label} isTerminal is ${describe(page.isTerminal)}`);
+    } else if (terminalAt !== undefined && !page.isTerminal) {
+      problems.push(`${label} says isTerminal false after page ${terminalAt} said true`);
+    }
+    if (page.isTerminal === true && terminalAt === undefined) terminalAt = i + 1;
+  });
+  const final = pages[pages.length - 1];
+  if (final === undefined) problems.push('no page was observed');
+  else if (final.isTerminal !== true)
+    problems.push(`the last page (${pages.length}) is not terminal`);
+  return finding(
+    'events.cursor',
+    problems.length === 0,
+    problems.length === 0
+      ? `${plural(pages.length, 'page')}: each page after its afterSequence, lastSequence never decreasing, ending terminal`
+      : `the event cursor MUST page forward and end terminal; ${problems.slice(0, 3).join('; ')}${more(problems.length, 3)}`,
+  );
+}
+
+function more(total: number, shown: number): string {
+  return total > shown ? `; and ${total - shown} more` : '';
+}

@@ -1,0 +1,148 @@
+// Hosts whose event log or cursor is wrong. A log the suite received is judged: a wrong one is
+// `executed-fail`. A log that never reaches its end within the run deadline could not be
+// observed, which contract §9 makes `blocked` ("run not terminal within the bound").
+
+import { describe, expect, it } from 'vitest';
+import type { HostileOptions } from '../support/hostile-host.ts';
+import {
+  correctEvents,
+  expectOutcome,
+  logPage,
+  runMeanLeg,
+  startHostileHost,
+} from '../support/hostile-host.ts';
+import { sendJson } from '../support/scripted-server.ts';
+
+async function against(options: HostileOptions = {}) {
+  const host = await startHostileHost(options);
+  try {
+    return { run: await runMeanLeg(host.url), host };
+  } finally {
+    await host.close();
+  }
+}
+
+const failedRules = (findings: readonly { rule: string; ok: boolean }[]): string[] =>
+  findings.filter((f) => !f.ok).map((f) => f.rule);
+
+/** The correct log re-ordered or repeated by position (0-based), served as one terminal page. */
+function onePage(positions: readonly number[]): HostileOptions {
+  const log = correctEvents('run-1');
+  const events = positions.map((i) => log[i]);
+  return { routes: { poll: ({ response }) => sendJson(response, 200, logPage(events, true)) } };
+}
+
+describe.concurrent('a wrong event log is judged and fails the leg', () => {
+  it.each([
+    [
+      'a duplicated sequence',
+      [0, 1, 1, 2, 3, 4],
+      ['events.sequence-ascending', 'events.scored-count'],
+    ],
+    ['sequences out of order', [0, 2, 1, 3, 4], ['events.sequence-ascending']],
+  ])('a log with %s is executed-fail', async (_, positions, rules) => {
+    const { run } = await against(onePage(positions));
+    expectOutcome(run, 'executed-fail', /MUST finding/);
+    for (const rule of rules) expect(failedRules(run.outcome.findings)).toContain(rule);
+  });
+
+  it('events that name another run are executed-fail', async () => {
+    const { run } = await against({ events: correctEvents('run-2') });
+    expectOutcome(run, 'executed-fail', /events\.run-id/);
+  });
+
+  it('a cursor that ignores afterSequence and repeats the first page is executed-fail', async () => {
+    const { run, host } = await against({
+      routes: {
+        poll: ({ response }) =>
+          sendJson(response, 200, logPage(correctEvents('run-1').slice(0, 2), false)),
+      },
+    });
+    expectOutcome(run, 'executed-fail', /MUST finding/);
+    expect(failedRules(run.outcome.findings)).toContain('events.cursor');
+    // The repeat is seen on the second page; the suite stops there instead of looping.
+    expect(host.calls('poll')).toBe(2);
+  });
+
+  it('a cursor that goes back to the start after the first page is executed-fail', async () => {
+    const { run } = await against({
+      routes: {
+        poll: ({ call, response, correct }) =>
+          call === 2 ? sendJson(response, 200, logPage(correctEvents('run-1'), true)) : correct(),
+      },
+    });
+    expectOutcome(run, 'executed-fail', /MUST finding/);
+    expect(failedRules(run.outcome.findings)).toContain('events.cursor');
+  });
+
+  it('a lastSequence that goes backwards is executed-fail', async () => {
+    const { run } = await against({
+      routes: {
+        poll: ({ call, response, correct }) => {
+          if (call !== 2) return correct();
+          const page = logPage(correctEvents('run-1').slice(2, 4), false);
+          return sendJson(response, 200, { ...page, lastSequence: 1 });
+        },
+      },
+    });
+    expectOutcome(run, 'executed-fail', /MUST finding/);
+    expect(failedRules(run.outcome.findings)).toContain('events.cursor');
+  });
+
+  it('a log that says terminal early and then carries on is judged on the end it claimed', async () => {
+    const { run, host } = await against({
+      routes: {
+        poll: ({ call, response }) =>
+          sendJson(response, 200, logPage(correctEvents('run-1').slice(0, 2), call === 1)),
+      },
+    });
+    expectOutcome(run, 'executed-fail', /MUST finding/);
+    expect(failedRules(run.outcome.findings)).toEqual(
+      expect.arrayContaining(['events.completed-once', 'events.scored-count']),
+    );
+    expect(host.calls('poll')).toBe(1);
+  });
+});
+
+describe.concurrent('a log that never ends blocks the leg within the run deadline', () => {
+  it('empty pages that are never terminal are blocked, paced rather than spun', async () => {
+    const { run, host } = await against({
+      routes: { poll: ({ response }) => sendJson(response, 200, logPage([], false)) },
+    });
+    expectOutcome(run, 'blocked', /\(events\)/, /run not terminal within 1500 ms/);
+    // The host answers at once, so the suite waits 50, 100, 200, 400, 800 ms between asks.
+    expect(host.calls('poll')).toBeLessThanOrEqual(8);
+  });
+
+  it('an isTerminal that is the string "true" never ends the log and is blocked', async () => {
+    const { run } = await against({
+      routes: {
+        poll: ({ response, afterSequence }) => {
+          const rest = correctEvents('run-1').filter(
+            (e) => (e.sequence as number) > (afterSequence ?? 0),
+          );
+          return sendJson(response, 200, logPage(rest, 'true'));
+        },
+      },
+    });
+    expectOutcome(run, 'blocked', /run not terminal within 1500 ms/);
+  });
+});
+
+describe.concurrent('run ids that are not plain path segments still address their run', () => {
+  // Contract §1 allows `/` in a run id; a correct host with an awkward id must pass, and every
+  // run request must reach it as one segment that decodes to exactly that id.
+  it.each([
+    ['a slash', 'tenant-7/run-1'],
+    ['dot segments', '..'],
+    ['a traversal', 'a/../../.well-known/openwop'],
+    ['a percent sign', 'run%2F1%'],
+    ['a query and a fragment', 'run?afterSequence=99#x'],
+  ])('a run id with %s is sent as one segment and the correct run passes', async (_, runId) => {
+    const { run, host } = await against({ runId });
+    expect(run.outcome.disposition, run.outcome.reason).toBe('executed-pass');
+    expect(host.calls('other')).toBe(0);
+    expect(host.calls('status')).toBe(1);
+    expect(host.calls('summary')).toBe(1);
+  });
+});

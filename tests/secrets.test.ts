@@ -1,0 +1,157 @@
+// A recognisable API key runs through whole conformance runs: against a healthy host, a defective
+// one, an unreachable one and one that redirects to another origin. It must never surface in
+// anything the suite prints or writes, in any reason it gives, nor at any origin but the target's.
+
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runConformance } from '../cli/conformance.ts';
+import { resolveConfig } from '../lib/env.ts';
+import { startReferenceHost } from '../reference-host/index.ts';
+import type { DefectName } from '../reference-host/index.ts';
+import { startHostileHost } from './support/hostile-host.ts';
+import { sendJson, startScriptedServer } from './support/scripted-server.ts';
+
+const KEY = 'sk-test-DO-NOT-LEAK-4242';
+const MEAN = 'openwop.requirement.0246.mean-gated';
+
+let reportDir = '';
+beforeEach(async () => {
+  reportDir = await mkdtemp(join(tmpdir(), 'eval-gate-secrets-'));
+});
+afterEach(async () => {
+  await rm(reportDir, { recursive: true, force: true });
+});
+
+interface Captured {
+  readonly exitCode: number;
+  /** Everything logged and everything written to stdout and stderr during the run. */
+  readonly output: string;
+  /** Path and content of every file under the report directory. */
+  readonly files: ReadonlyMap<string, string>;
+  readonly rows: readonly { id: string; disposition: string; reason?: string }[];
+}
+
+/** Runs the whole suite in-process against `baseUrl` with the key, capturing every output. */
+async function conformance(baseUrl: string): Promise<Captured> {
+  const config = resolveConfig({
+    OPENWOP_BASE_URL: baseUrl,
+    OPENWOP_API_KEY: KEY,
+    OPENWOP_REPORT_DIR: reportDir,
+    OPENWOP_REQUEST_TIMEOUT_MS: '2000',
+    OPENWOP_RUN_TIMEOUT_MS: '8000',
+    OPENWOP_POLL_TIMEOUT_S: '1',
+  });
+  const chunks: string[] = [];
+  const originals = { out: process.stdout.write, err: process.stderr.write };
+  const tap =
+    (original: typeof process.stdout.write) =>
+    (chunk: unknown, ...rest: unknown[]): boolean => {
+      chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString());
+      return (original as (c: unknown, ...r: unknown[]) => boolean).call(
+        process.stdout,
+        chunk,
+        ...rest,
+      );
+    };
+  process.stdout.write = tap(originals.out) as typeof process.stdout.write;
+  process.stderr.write = tap(originals.err) as typeof process.stderr.write;
+  let exitCode: number;
+  try {
+    ({ exitCode } = await runConformance(config, {
+      log: (line) => chunks.push(line),
+      reporters: [],
+    }));
+  } finally {
+    process.stdout.write = originals.out;
+    process.stderr.write = originals.err;
+  }
+  const files = new Map<string, string>();
+  for (const name of await readdir(reportDir, { recursive: true })) {
+    const path = join(reportDir, name);
+    files.set(path, await readFile(path, 'utf8').catch(() => ''));
+  }
+  const report = JSON.parse(files.get(join(reportDir, 'eval-gate-report.json')) ?? '{}') as {
+    requirements?: Captured['rows'];
+  };
+  return { exitCode, output: chunks.join('\n'), files, rows: report.requirements ?? [] };
+}
+
+function expectNoKey(run: Captured): void {
+  expect(run.output).not.toContain(KEY);
+  for (const [path, text] of run.files) expect(text, path).not.toContain(KEY);
+  // Also the key's tell-tale fragments, in case it was cut or re-encoded on the way out.
+  expect(run.output).not.toContain('DO-NOT-LEAK');
+  for (const [path, text] of run.files) expect(text, path).not.toContain('DO-NOT-LEAK');
+}
+
+describe('the API key never leaves the suite', () => {
+  const hosts: readonly [string, DefectName | undefined, number][] = [
+    ['a healthy reference host', undefined, 0],
+    ['a reference host with a grading defect', 'unmigrated-0244', 1],
+  ];
+  it.each(hosts)(
+    'a full run against %s prints and writes no trace of the key',
+    async (_, defect, exit) => {
+      const host = await startReferenceHost({
+        apiKey: KEY,
+        ...(defect === undefined ? {} : { defect }),
+      });
+      try {
+        const run = await conformance(host.url);
+        // The key was in play: the reference host answers 401 without it, which would block.
+        expect(run.exitCode).toBe(exit);
+        expect(run.rows.find((r) => r.id === MEAN)?.disposition).toBe(
+          exit === 0 ? 'executed-pass' : 'executed-fail',
+        );
+        expect(run.files.size).toBeGreaterThan(0);
+        // The capture works: the closing line of contract §10 was seen.
+        expect(run.output).toMatch(/\d+ passed, \d+ failed, \d+ skipped/);
+        expectNoKey(run);
+      } finally {
+        await host.close();
+      }
+    },
+  );
+
+  it('an unreachable host blocks every host leg with a transport reason that holds no key', async () => {
+    const gone = await startScriptedServer(() => undefined);
+    const url = gone.url;
+    await gone.close();
+    const run = await conformance(url);
+    expect(run.exitCode).toBe(3);
+    const blocked = run.rows.filter((r) => r.disposition === 'blocked');
+    expect(blocked.length).toBeGreaterThan(0);
+    for (const row of blocked) expect(row.reason).toMatch(/connection refused/);
+    expectNoKey(run);
+  });
+
+  it('a redirect to another origin is not followed, so that origin never receives the key', async () => {
+    // The other origin would accept the run; the Location even quotes the key, so a suite that
+    // echoed redirect targets into its reasons would leak it too.
+    const elsewhere = await startScriptedServer((_, response) =>
+      sendJson(response, 201, { runId: 'r' }),
+    );
+    const host = await startHostileHost({
+      routes: {
+        create: ({ response }) => {
+          response.writeHead(307, { location: `${elsewhere.url}/runs?token=${KEY}` });
+          response.end();
+        },
+      },
+    });
+    try {
+      const run = await conformance(host.url);
+      const mean = run.rows.find((r) => r.id === MEAN);
+      expect(mean?.disposition).toBe('executed-fail');
+      expect(mean?.reason).toMatch(/answered 307/);
+      expect(elsewhere.requests).toHaveLength(0);
+      expect(host.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+      expectNoKey(run);
+    } finally {
+      await host.close();
+      await elsewhere.close();
+    }
+  });
+});

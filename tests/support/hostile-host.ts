@@ -1,0 +1,344 @@
+// A loopback host for the mean-gated leg whose every endpoint serves a correct run by default and
+// can be switched, one at a time, to misbehave. The correct answers are written out literally from
+// fixtures/conformance-eval-trajectory-gate-mean.json and contract §8 (both trials score 1 and
+// fail on the forbidden tool; gatedScore 0; suite passed false): this is a test double, not a
+// grader, so a control run against it passing is what makes every hostile failure mean something.
+
+import type { ServerResponse } from 'node:http';
+import { expect } from 'vitest';
+import type { Bounds } from '../../lib/env.ts';
+import type { LegOutcome } from '../../lib/types.ts';
+import { createHostClient } from '../../lib/host-client.ts';
+import { fetchDiscovery, forgetDiscoveries } from '../../lib/discovery.ts';
+import { legById } from '../../lib/legs.ts';
+import { runLeg } from '../../lib/run-leg.ts';
+import type { RecordedRequest } from './scripted-server.ts';
+import { sendJson, startScriptedServer } from './scripted-server.ts';
+
+export const MEAN_LEG = legById('openwop.requirement.0246.mean-gated');
+const SUITE_ID = 'conformance.evals.trajectory-gate-mean';
+const TASK_ID = 'forbidden-in-every-trial';
+
+/** Small on purpose: the blocked cases run into these deadlines, and the suite must stay fast. */
+export const HOSTILE_BOUNDS: Bounds = {
+  requestTimeoutMs: 300,
+  runTimeoutMs: 1_500,
+  pollTimeoutS: 1,
+  maxBodyBytes: 64 * 1024,
+  retryAfterCapMs: 400,
+};
+
+/**
+ * The longest a leg may take once discovery is in hand: the run deadline, plus one request
+ * deadline for an abort to land and one for the status or summary asked at the edge, plus
+ * scheduling slack for tests that share the event loop.
+ */
+export const LEG_BOUND_MS = HOSTILE_BOUNDS.runTimeoutMs + 2 * HOSTILE_BOUNDS.requestTimeoutMs + 400;
+/** Discovery is one request: its deadline plus the same slack. */
+export const DISCOVERY_BOUND_MS = HOSTILE_BOUNDS.requestTimeoutMs + 400;
+
+export function correctDiscovery(): Record<string, unknown> {
+  return {
+    implementation: { name: 'hostile-host', version: '0.0.1' },
+    agents: {
+      evalSuite: {
+        modes: ['golden'],
+        trajectory: { matchModes: ['exact', 'in-order', 'any-order'] },
+        trials: { maxCount: 10, passRules: ['all', 'any', 'mean'] },
+      },
+    },
+    fixtures: [MEAN_LEG.fixtureId],
+  };
+}
+
+/** The eval.* log of a correct run, then run.completed; agent.* events are optional and left out. */
+export function correctEvents(runId: unknown): Record<string, unknown>[] {
+  const scored = (trial: number): Record<string, unknown> => ({
+    taskId: TASK_ID,
+    score: 1,
+    passed: false,
+    trial,
+    trajectoryMatched: false,
+    failedClosed: false,
+  });
+  const payloads: [string, Record<string, unknown>][] = [
+    [
+      'eval.started',
+      {
+        suiteId: SUITE_ID,
+        suiteVersion: '1.0.0',
+        taskCount: 1,
+        modes: ['golden'],
+        trials: { count: 2, passRule: 'mean' },
+      },
+    ],
+    ['eval.scored', scored(1)],
+    ['eval.scored', scored(2)],
+    ['eval.completed', { aggregateScore: 1, passed: false, taskCount: 1, passedCount: 0 }],
+    ['run.completed', { status: 'completed' }],
+  ];
+  return payloads.map(([type, payload], i) => ({
+    eventId: `e-${i + 1}`,
+    runId,
+    type,
+    sequence: i + 1,
+    timestamp: '2026-10-16T12:00:00.000Z',
+    payload,
+  }));
+}
+
+export function correctSummary(): Record<string, unknown> {
+  return {
+    suiteId: SUITE_ID,
+    suiteVersion: '1.0.0',
+    aggregateScore: 1,
+    gatedAggregateScore: 0,
+    passed: false,
+    taskCount: 1,
+    passedCount: 0,
+    tasks: [
+      {
+        taskId: TASK_ID,
+        score: 1,
+        passed: false,
+        gatedScore: 0,
+        trials: {
+          count: 2,
+          passRule: 'mean',
+          meanScore: 1,
+          passAtK: 0,
+          passHatK: 0,
+          trialStats: { passed: 0, trajectoryFailed: 2, failedClosed: 0, minScore: 1, maxScore: 1 },
+        },
+      },
+    ],
+  };
+}
+
+/** One poll page carrying `events` as given, for logs the default paging cannot serve. */
+export function logPage(events: readonly unknown[], isTerminal: unknown): Record<string, unknown> {
+  const last = events.length === 0 ? 0 : sequenceOf(events[events.length - 1]);
+  return { runId: 'run-1', events, lastSequence: last, status: 'completed', isTerminal };
+}
+
+export type Route = 'discovery' | 'create' | 'status' | 'poll' | 'summary' | 'other';
+
+export interface Exchange {
+  readonly request: RecordedRequest;
+  readonly response: ServerResponse;
+  /** 1-based count of requests to this route, this one included. */
+  readonly call: number;
+  /** The poll's afterSequence, null when absent or unreadable. */
+  readonly afterSequence: number | null;
+  /** Answers what a correct host would. */
+  correct(): void;
+}
+
+/** May answer, answer badly, or never answer; a rejected promise destroys the connection. */
+export type Override = (exchange: Exchange) => unknown;
+
+export interface HostileOptions {
+  /** What `POST /runs` returns as runId; default "run-1". */
+  readonly runId?: unknown;
+  /** The log the default poll pages through; default the correct log. */
+  readonly events?: readonly unknown[];
+  /** Events per default poll page; default 2, so a run takes three pages. */
+  readonly pageSize?: number;
+  readonly routes?: Partial<Record<Route, Override>>;
+}
+
+export interface HostileHost {
+  readonly url: string;
+  readonly requests: readonly RecordedRequest[];
+  calls(route: Route): number;
+  close(): Promise<void>;
+}
+
+export async function startHostileHost(options: HostileOptions = {}): Promise<HostileHost> {
+  const runId = options.runId ?? 'run-1';
+  const events = options.events ?? correctEvents(runId);
+  const pageSize = options.pageSize ?? 2;
+  const counts = new Map<Route, number>();
+
+  const answer = (route: Route, request: RecordedRequest, response: ServerResponse): void => {
+    switch (route) {
+      case 'discovery':
+        return sendJson(response, 200, correctDiscovery());
+      case 'create':
+        return sendJson(response, 201, { runId, status: 'running' });
+      case 'status':
+        return sendJson(response, 200, { runId, status: 'completed', mode: 'eval' });
+      case 'summary':
+        return sendJson(response, 200, correctSummary());
+      case 'poll': {
+        const after = readAfter(request);
+        const rest = events.filter((e) => sequenceOf(e) > (after ?? 0));
+        const page = rest.slice(0, pageSize);
+        const last = page.length > 0 ? sequenceOf(page[page.length - 1]) : (after ?? 0);
+        const isTerminal = page.length === rest.length;
+        const status = isTerminal ? 'completed' : 'running';
+        return sendJson(response, 200, {
+          runId,
+          events: page,
+          lastSequence: last,
+          status,
+          isTerminal,
+        });
+      }
+      case 'other':
+        return sendJson(response, 404, { error: { code: 'not_found', message: 'no such route' } });
+    }
+  };
+
+  const server = await startScriptedServer((request, response) => {
+    const route = routeOf(request, runId);
+    const call = (counts.get(route) ?? 0) + 1;
+    counts.set(route, call);
+    const override = options.routes?.[route];
+    if (override === undefined) return answer(route, request, response);
+    return override({
+      request,
+      response,
+      call,
+      afterSequence: readAfter(request),
+      correct: () => answer(route, request, response),
+    });
+  });
+  return {
+    url: server.url,
+    requests: server.requests,
+    calls: (r) => counts.get(r) ?? 0,
+    close: server.close,
+  };
+}
+
+/** A run route matches only when its one path segment decodes to exactly the run id. */
+function routeOf(request: RecordedRequest, runId: unknown): Route {
+  if (request.path === '/.well-known/openwop') return 'discovery';
+  if (request.path === '/runs') return request.method === 'POST' ? 'create' : 'other';
+  const match = /^\/runs\/([^/]+)(\/events\/poll|\/eval-summary)?$/.exec(request.path);
+  if (match === null || request.method !== 'GET' || decoded(match[1] ?? '') !== runId) {
+    return 'other';
+  }
+  if (match[2] === '/events/poll') return 'poll';
+  return match[2] === '/eval-summary' ? 'summary' : 'status';
+}
+
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function readAfter(request: RecordedRequest): number | null {
+  const raw = request.query.get('afterSequence');
+  return raw === null || !/^\d+$/.test(raw) ? null : Number(raw);
+}
+
+function sequenceOf(event: unknown): number {
+  const sequence = (event as { sequence?: unknown } | null)?.sequence;
+  return typeof sequence === 'number' ? sequence : Number.NaN;
+}
+
+/** Answers with a body written exactly as given, so it may be broken JSON or hold `1e400`. */
+export function sendRaw(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+/** Declares a whole body, sends half of it, then drops the connection. */
+export function resetMidBody(response: ServerResponse, text: string): void {
+  response.writeHead(200, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.write(text.slice(0, Math.floor(text.length / 2)), () => response.destroy());
+}
+
+/**
+ * Writes `chunk` every `intervalMs` (0: as fast as the socket drains, respecting backpressure)
+ * until `totalBytes` are out or the client goes away. With no length declared the client cannot
+ * know where the body ends, so only its deadline or its body limit can stop it. Returns a reader
+ * of the bytes handed to the socket so far.
+ */
+export function streamBody(
+  response: ServerResponse,
+  chunk: Buffer,
+  intervalMs: number,
+  totalBytes: number = Number.POSITIVE_INFINITY,
+): () => number {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  let sent = 0;
+  let timer: NodeJS.Timeout | undefined;
+  response.on('close', () => clearTimeout(timer));
+  const pump = (): void => {
+    if (response.destroyed) return;
+    if (sent >= totalBytes) {
+      response.end();
+      return;
+    }
+    sent += chunk.length;
+    const flushed = response.write(chunk);
+    if (intervalMs > 0) timer = setTimeout(pump, intervalMs);
+    else if (flushed) setImmediate(pump);
+    else response.once('drain', pump);
+  };
+  pump();
+  return () => sent;
+}
+
+export interface LegRun {
+  readonly outcome: LegOutcome;
+  /** Time spent in runLeg, after discovery was read. */
+  readonly legMs: number;
+  readonly discoveryMs: number;
+}
+
+/** Reads discovery afresh and runs the mean-gated leg against `baseUrl` with the given bounds. */
+export async function runMeanLeg(
+  baseUrl: string,
+  options: { readonly apiKey?: string; readonly bounds?: Bounds } = {},
+): Promise<LegRun> {
+  const bounds = options.bounds ?? HOSTILE_BOUNDS;
+  const client = createHostClient({
+    baseUrl,
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    requestTimeoutMs: bounds.requestTimeoutMs,
+    maxBodyBytes: bounds.maxBodyBytes,
+  });
+  try {
+    const discoveryStarted = Date.now();
+    // A port freed by an earlier test may be reused; the memo is keyed by URL, so forget it first.
+    forgetDiscoveries();
+    const discovery = await fetchDiscovery(client, baseUrl);
+    const discoveryMs = Date.now() - discoveryStarted;
+    const legStarted = Date.now();
+    const config = { requireBehavior: false, optedOut: [], bounds };
+    const outcome = await runLeg(MEAN_LEG, { client, discovery, config });
+    return { outcome, legMs: Date.now() - legStarted, discoveryMs };
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * The verdict every hostile case must reach: never a pass, exactly the expected disposition, a
+ * reason that names what went wrong, and both deadlines kept.
+ */
+export function expectOutcome(
+  run: LegRun,
+  disposition: 'executed-fail' | 'blocked',
+  ...words: readonly (string | RegExp)[]
+): void {
+  const { outcome } = run;
+  expect(outcome.disposition).not.toBe('executed-pass');
+  expect(outcome.disposition, outcome.reason).toBe(disposition);
+  for (const word of words) expect(outcome.reason ?? '').toMatch(word);
+  expect(run.discoveryMs).toBeLessThanOrEqual(DISCOVERY_BOUND_MS);
+  expect(run.legMs).toBeLessThanOrEqual(LEG_BOUND_MS);
+}
