@@ -7,13 +7,18 @@ export interface Section {
   readonly method: string;
   readonly headers: readonly string[];
   readonly rows: readonly (readonly string[])[];
+  /** Absent for a section that explains other figures and has no target of its own. */
+  readonly judged?: Judgement;
+  readonly notes?: readonly string[];
+}
+
+export interface Judgement {
   /** The headline ratio the target is judged on, as a phrase. */
   readonly ratio: string;
   readonly target: string;
   readonly met: boolean;
   /** Met or missed, by how much, and why. */
   readonly verdict: string;
-  readonly notes?: readonly string[];
 }
 
 export interface Machine {
@@ -23,6 +28,8 @@ export interface Machine {
   readonly cpu: string;
   readonly platform: string;
   readonly memoryGiB: number;
+  /** 1-minute load average when the bench started: a busy machine stretches every figure. */
+  readonly loadAverage: number;
   readonly benchSeconds: number;
 }
 
@@ -36,21 +43,27 @@ export function renderPage(machine: Machine, sections: readonly Section[]): stri
     '',
     `- date: ${machine.date}`,
     `- machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, ${machine.platform}`,
+    `- load average (1 min) at start: ${machine.loadAverage.toFixed(2)}`,
     `- node: ${machine.node}`,
     `- whole bench: ${machine.benchSeconds.toFixed(1)} s`,
     '',
     '| measurement | ratio | target | result |',
     '| --- | --- | --- | --- |',
-    ...sections.map(
-      (s) => `| ${s.title} | ${s.ratio} | ${s.target} | ${s.met ? 'met' : '**missed**'} |`,
+    ...sections.flatMap(({ title, judged: j }) =>
+      j === undefined ? [] : [`| ${title} | ${j.ratio} | ${j.target} | ${outcome(j)} |`],
     ),
   ];
   for (const s of sections) {
-    lines.push('', `## ${s.title}`, '', s.method, '', table(s.headers, s.rows), '');
-    lines.push(`**Target ${s.target}: ${s.met ? 'met' : 'missed'}.** ${s.verdict}`);
+    lines.push('', `## ${s.title}`, '', s.method, '', table(s.headers, s.rows));
+    const j = s.judged;
+    if (j !== undefined) lines.push('', `**Target ${j.target}: ${outcome(j)}.** ${j.verdict}`);
     for (const note of s.notes ?? []) lines.push('', note);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function outcome(j: Judgement): string {
+  return j.met ? 'met' : '**missed**';
 }
 
 function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {

@@ -123,7 +123,8 @@ export async function startTimedHost(options: TimedHostOptions): Promise<TimedHo
 
     if (leaf === undefined) return send(res, 200, { runId: run.runId, status });
     if (leaf === 'eval-summary') {
-      if (!run.terminal) return send(res, 409, { error: { code: 'run_not_terminal', message: '' } });
+      if (!run.terminal)
+        return send(res, 409, { error: { code: 'run_not_terminal', message: '' } });
       return send(res, 200, { suiteId: 'bench.evals.timed', passed: true, tasks: [] });
     }
     if (leaf === 'events' && sub === 'poll') {

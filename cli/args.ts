@@ -41,8 +41,16 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
   },
   'report-dir': { takesValue: true, variable: 'OPENWOP_REPORT_DIR', example: 'reports' },
   impl: { takesValue: true, variable: 'OPENWOP_IMPLEMENTATION_NAME', example: 'acme-host' },
-  'impl-version': { takesValue: true, variable: 'OPENWOP_IMPLEMENTATION_VERSION', example: '3.2.0' },
-  'allow-insecure-key': { takesValue: false, variable: 'OPENWOP_ALLOW_INSECURE_KEY', example: 'true' },
+  'impl-version': {
+    takesValue: true,
+    variable: 'OPENWOP_IMPLEMENTATION_VERSION',
+    example: '3.2.0',
+  },
+  'allow-insecure-key': {
+    takesValue: false,
+    variable: 'OPENWOP_ALLOW_INSECURE_KEY',
+    example: 'true',
+  },
   sign: { takesValue: true, example: 'host-ed25519.pem' },
 };
 
@@ -72,7 +80,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const named = first !== undefined && !first.startsWith('-');
   const command = named ? first : 'run';
   if (command !== 'run' && command !== 'verify' && command !== 'judge') {
-    throw new UsageError(`unknown command "${command}"; the commands are run, verify, judge and help`);
+    throw new UsageError(
+      `unknown command "${command}"; the commands are run, verify, judge and help`,
+    );
   }
   const specs = FLAGS[command];
   const settings: Partial<Record<EnvVar, string>> = {};
@@ -96,8 +106,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     const spec = specs[name];
     if (spec === undefined) {
-      const valid = Object.keys(specs).map((f) => `--${f}`).join(', ');
-      throw new UsageError(`unknown flag --${name} for "${command}"; its flags are ${valid} (see --help)`);
+      const valid = Object.keys(specs)
+        .map((f) => `--${f}`)
+        .join(', ');
+      throw new UsageError(
+        `unknown flag --${name} for "${command}"; its flags are ${valid} (see --help)`,
+      );
     }
     let value: string;
     if (eq !== -1) value = arg.slice(eq + 1);

@@ -60,7 +60,11 @@ export function redactContent<T>(value: T): T {
  */
 export function scrubSecret<T>(value: T, secret: string | undefined): T {
   if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return value;
-  return mapJson(value, (_key, item) => item, (text) => scrubText(text, secret)) as T;
+  return mapJson(
+    value,
+    (_key, item) => item,
+    (text) => scrubText(text, secret),
+  ) as T;
 }
 
 export function scrubText(text: string, secret: string | undefined): string {

@@ -79,7 +79,9 @@ export async function runConformance(
     }
     const files = await writeOutputs(report, config.reportDir, options.stepSummaryPath);
     for (const row of report.requirements) {
-      log(`${row.disposition.padEnd(13)} ${row.id}${row.reason === undefined ? '' : `: ${row.reason}`}`);
+      log(
+        `${row.disposition.padEnd(13)} ${row.id}${row.reason === undefined ? '' : `: ${row.reason}`}`,
+      );
     }
     for (const file of files) log(`wrote ${file}`);
     const dispositions = report.requirements.map((r) => r.disposition);

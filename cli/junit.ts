@@ -14,7 +14,9 @@ export function renderJunit(report: EvalGateReport): string {
     errors: t.blocked,
     skipped: t.inapplicable + t.skipped,
   };
-  const seconds = secondsOf(report.requirements.reduce((sum, r) => sum + r.durationMs, 0));
+  // Legs run concurrently, so the suite's time is the wall clock, not the sum of the legs.
+  const wall = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
+  const seconds = secondsOf(Number.isFinite(wall) && wall > 0 ? wall : 0);
   const attrs = `tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds}"`;
   const name = escapeXml(`${report.suite.name} ${report.suite.version}`);
   return [

@@ -12,7 +12,10 @@ export function renderMarkdown(report: EvalGateReport): string {
   lines.push(`# RFC 0246 eval gate: ${cell(report.target.baseUrl)}`, '');
   lines.push(`**${closingLine(dispositions)}** · ${report.suite.name} ${report.suite.version}`, '');
   if (report.target.embedded) {
-    lines.push('> The embedded reference host was the target: this is no evidence about any other host.', '');
+    lines.push(
+      '> The embedded reference host was the target: this is no evidence about any other host.',
+      '',
+    );
   }
   const impl = report.target.implementation;
   lines.push(
@@ -28,7 +31,7 @@ export function renderMarkdown(report: EvalGateReport): string {
   for (const row of report.requirements) lines.push(...legSection(row));
   lines.push(
     '',
-    'Trajectory verdicts read each trial\'s `eval.scored.trajectoryMatched`; where the host omits it, the trial\'s `passed` stands in and is marked †.',
+    "Trajectory verdicts read each trial's `eval.scored.trajectoryMatched`; where the host omits it, the trial's `passed` stands in and is marked †.",
     '',
   );
   return lines.join('\n');
@@ -85,7 +88,10 @@ function show(value: unknown): string {
 
 /** Text safe inside a table cell: no pipe and no line break can end the cell early. */
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ');
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {

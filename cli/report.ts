@@ -35,8 +35,7 @@ export interface ReportRow {
 }
 
 export type RecordedDiscovery =
-  | { readonly ok: true; readonly text: string }
-  | { readonly ok: false; readonly reason: string };
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
 
 export interface ReportDigests {
   readonly algorithm: 'sha256';
@@ -98,14 +97,18 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
   const advertised = input.discovery.ok
     ? advertisedImplementation(input.discovery.document)
     : undefined;
-  const fixtureIds = [...new Set(rows.flatMap((r) => (r.fixtureId === undefined ? [] : [r.fixtureId])))];
+  const fixtureIds = [
+    ...new Set(rows.flatMap((r) => (r.fixtureId === undefined ? [] : [r.fixtureId]))),
+  ];
   return {
     reportVersion: 1,
     suite: { name: SUITE_NAME, version: SUITE_VERSION },
     target: {
       baseUrl: scrubText(input.baseUrl, input.apiKey),
       embedded: input.embedded,
-      ...(advertised === undefined ? {} : { implementation: scrubSecret(advertised, input.apiKey) }),
+      ...(advertised === undefined
+        ? {}
+        : { implementation: scrubSecret(advertised, input.apiKey) }),
       ...(input.declared === undefined ? {} : { declared: input.declared }),
     },
     strict: input.strict,
@@ -154,7 +157,9 @@ export const DISPOSITIONS: readonly Disposition[] = [
   'blocked',
 ];
 
-export function totalsOf(rows: readonly { readonly disposition: Disposition }[]): Record<Disposition, number> {
+export function totalsOf(
+  rows: readonly { readonly disposition: Disposition }[],
+): Record<Disposition, number> {
   const totals = Object.fromEntries(DISPOSITIONS.map((d) => [d, 0])) as Record<Disposition, number>;
   for (const row of rows) totals[row.disposition] += 1;
   return totals;

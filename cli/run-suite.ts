@@ -23,7 +23,10 @@ export interface RunSuiteOptions {
   readonly reporters?: readonly string[];
 }
 
-export async function runSuite(config: SuiteConfig, options: RunSuiteOptions = {}): Promise<SuiteRun> {
+export async function runSuite(
+  config: SuiteConfig,
+  options: RunSuiteOptions = {},
+): Promise<SuiteRun> {
   const startedAt = new Date().toISOString();
   const collected: { modules: readonly TestModule[]; errors: readonly unknown[] } = {
     modules: [],
@@ -60,7 +63,10 @@ export async function runSuite(config: SuiteConfig, options: RunSuiteOptions = {
   };
 }
 
-function collectOutcomes(modules: readonly TestModule[], unhandled: readonly unknown[]): LegOutcome[] {
+function collectOutcomes(
+  modules: readonly TestModule[],
+  unhandled: readonly unknown[],
+): LegOutcome[] {
   const recorded = new Map<string, LegOutcome>();
   const problems: string[] = [];
   for (const module of modules) {
@@ -70,7 +76,8 @@ function collectOutcomes(modules: readonly TestModule[], unhandled: readonly unk
       if (outcome !== undefined) recorded.set(outcome.requirement, outcome);
     }
   }
-  for (const error of unhandled) problems.push(error instanceof Error ? error.message : String(error));
+  for (const error of unhandled)
+    problems.push(error instanceof Error ? error.message : String(error));
   const why = problems.length > 0 ? problems.join('; ').slice(0, 500) : 'no outcome was recorded';
   return LEGS.map(
     (leg) =>

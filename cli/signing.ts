@@ -30,14 +30,18 @@ async function readKey(
     pem = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'read error';
-    throw new KeyFileError(`key file ${path} could not be read (${code}); give a PEM ed25519 ${kind} key`);
+    throw new KeyFileError(
+      `key file ${path} could not be read (${code}); give a PEM ed25519 ${kind} key`,
+    );
   }
   let key: KeyObject;
   try {
     key = parse(pem);
   } catch {
     // The parser's message is not quoted: it can echo part of the file, which is a private key.
-    throw new KeyFileError(`key file ${path} is not a PEM ${kind} key; give a PEM ed25519 ${kind} key`);
+    throw new KeyFileError(
+      `key file ${path} is not a PEM ${kind} key; give a PEM ed25519 ${kind} key`,
+    );
   }
   if (key.asymmetricKeyType !== 'ed25519') {
     throw new KeyFileError(

@@ -49,7 +49,11 @@ export async function verifyReport(parsed: unknown, key?: KeyObject): Promise<Ve
   const errors = validate('eval-gate-report', parsed);
   if (errors.length > 0) {
     const detail = formatSchemaErrors(errors).replace(/\n/g, '; ');
-    return { problems: [`the report does not match its schema: ${detail}`], recomputed: 0, consistencyOnly: 0 };
+    return {
+      problems: [`the report does not match its schema: ${detail}`],
+      recomputed: 0,
+      consistencyOnly: 0,
+    };
   }
   // The schema has accepted it, so it has the report's shape.
   const report = parsed as EvalGateReport;
@@ -57,7 +61,10 @@ export async function verifyReport(parsed: unknown, key?: KeyObject): Promise<Ve
   problems.push(...(await checkDigests(report)));
   problems.push(...checkTotals(report));
   if (key !== undefined) problems.push(...checkSignature(report, key));
-  else if (report.signature !== undefined && report.signature.reportDigest !== reportDigest(report)) {
+  else if (
+    report.signature !== undefined &&
+    report.signature.reportDigest !== reportDigest(report)
+  ) {
     problems.push(
       `signature.reportDigest: recorded ${report.signature.reportDigest}, the report now digests to ${reportDigest(report)}`,
     );
@@ -90,18 +97,34 @@ async function checkDigests(report: EvalGateReport): Promise<string[]> {
   const problems: string[] = [];
   const d = report.digests;
   const rows = rowsDigest(report.requirements);
-  if (rows !== d.rows) problems.push(mismatch('digests.rows', d.rows, rows, 'the rows were edited'));
+  if (rows !== d.rows)
+    problems.push(mismatch('digests.rows', d.rows, rows, 'the rows were edited'));
   const discovery = discoveryDigest(report.discovery);
   if (discovery !== d.discovery) {
-    problems.push(mismatch('digests.discovery', String(d.discovery), String(discovery), 'the recorded discovery was edited'));
+    problems.push(
+      mismatch(
+        'digests.discovery',
+        String(d.discovery),
+        String(discovery),
+        'the recorded discovery was edited',
+      ),
+    );
   }
   const recordedFixtures = Object.keys(d.fixtures);
   const current = await fixtureDigests(recordedFixtures);
   for (const id of recordedFixtures) {
     const now = current[id];
-    if (now === undefined) problems.push(`digests.fixtures.${id}: fixtures/${id}.json does not load here`);
+    if (now === undefined)
+      problems.push(`digests.fixtures.${id}: fixtures/${id}.json does not load here`);
     else if (now !== d.fixtures[id]) {
-      problems.push(mismatch(`digests.fixtures.${id}`, d.fixtures[id] ?? '', now, `fixtures/${id}.json is not the file that ran`));
+      problems.push(
+        mismatch(
+          `digests.fixtures.${id}`,
+          d.fixtures[id] ?? '',
+          now,
+          `fixtures/${id}.json is not the file that ran`,
+        ),
+      );
     }
   }
   for (const row of report.requirements) {
@@ -114,9 +137,14 @@ async function checkDigests(report: EvalGateReport): Promise<string[]> {
   for (const path of [...paths].sort()) {
     const recorded = d.schemas[path];
     const now = schemas[path];
-    if (recorded === undefined) problems.push(`digests.schemas.${path}: not recorded, but the suite compiles it`);
-    else if (now === undefined) problems.push(`digests.schemas.${path}: recorded, but the suite ships no such schema`);
-    else if (recorded !== now) problems.push(mismatch(`digests.schemas.${path}`, recorded, now, `${path} is not the schema that ran`));
+    if (recorded === undefined)
+      problems.push(`digests.schemas.${path}: not recorded, but the suite compiles it`);
+    else if (now === undefined)
+      problems.push(`digests.schemas.${path}: recorded, but the suite ships no such schema`);
+    else if (recorded !== now)
+      problems.push(
+        mismatch(`digests.schemas.${path}`, recorded, now, `${path} is not the schema that ran`),
+      );
   }
   return problems;
 }
@@ -129,7 +157,9 @@ function checkTotals(report: EvalGateReport): string[] {
   const totals = totalsOf(report.requirements);
   return Object.entries(totals)
     .filter(([d, n]) => report.totals[d as Disposition] !== n)
-    .map(([d, n]) => `totals.${d}: recorded ${report.totals[d as Disposition]}, the rows hold ${n}`);
+    .map(
+      ([d, n]) => `totals.${d}: recorded ${report.totals[d as Disposition]}, the rows hold ${n}`,
+    );
 }
 
 type Discovery = { readonly ok: true; readonly document: unknown } | { readonly ok: false };
@@ -157,7 +187,10 @@ async function recompute(
   if (leg === undefined) return 'no such requirement in this suite';
   if (leg.fixtureId === undefined) return decide(judgeGatedFieldsShape());
   const gate = discovery.ok
-    ? checkGates(leg, discovery.document, { requireBehavior: report.strict, optedOut: report.optedOut })
+    ? checkGates(leg, discovery.document, {
+        requireBehavior: report.strict,
+        optedOut: report.optedOut,
+      })
     : undefined;
   if (gate !== undefined && !gate.proceed) {
     return { disposition: gate.disposition, assertions: 0, reason: gate.reason, findings: [] };
@@ -181,10 +214,14 @@ function compareRow(row: ReportRow, again: Recomputed): string[] {
     out.push(`${at}: assertions recorded ${row.assertions}, recomputed ${again.assertions}`);
   }
   if (row.reason !== again.reason) {
-    out.push(`${at}: reason recorded ${JSON.stringify(row.reason)}, recomputed ${JSON.stringify(again.reason)}`);
+    out.push(
+      `${at}: reason recorded ${JSON.stringify(row.reason)}, recomputed ${JSON.stringify(again.reason)}`,
+    );
   }
   if (row.findings.length !== again.findings.length) {
-    out.push(`${at}: findings recorded ${row.findings.length}, recomputed ${again.findings.length}`);
+    out.push(
+      `${at}: findings recorded ${row.findings.length}, recomputed ${again.findings.length}`,
+    );
   }
   const count = Math.min(row.findings.length, again.findings.length);
   for (let i = 0; i < count; i += 1) {

@@ -125,6 +125,9 @@ async function follow(run: Run, runPath: string): Promise<Step<Log>> {
   const pollMs = run.bounds.pollTimeoutS * 1000;
   const emptyWait = new Backoff();
   let cursor: number | null = null;
+  // Every page fits the body limit, yet a host can page new events forever; the whole log is
+  // held to the same limit so the memory one run takes is bounded, not only its time.
+  let logBytes = 0;
 
   for (;;) {
     const query = {
@@ -140,6 +143,12 @@ async function follow(run: Run, runPath: string): Promise<Step<Log>> {
       (timeoutMs) => run.client.get(path, { query, timeoutMs }),
     );
     if (!step.ok) return step;
+    logBytes += Buffer.byteLength(step.value.text);
+    if (logBytes > run.bounds.maxBodyBytes) {
+      const limit = run.bounds.maxBodyBytes;
+      const reason = `the event log exceeds the ${limit}-byte limit over ${pages.length + 1} pages`;
+      return { ok: false, result: unobserved('events', reason) };
+    }
     const page = record(step.value.json);
     if (step.value.status !== 200 || page === undefined) {
       return { ok: false, result: hostFault('events', `GET ${path} ${describe(step.value)}`) };

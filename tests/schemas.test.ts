@@ -13,6 +13,7 @@ import {
   validate,
 } from '../lib/schemas.ts';
 import type { SchemaError, SchemaName } from '../lib/schemas.ts';
+import { validReport } from './cli/report-example.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -92,6 +93,7 @@ const VALID: Readonly<Record<SchemaName, () => unknown>> = {
     trials: { maxCount: 10, passRules: ['all', 'any', 'mean'] },
   }),
   fixture: () => structuredClone(meanFixture),
+  'eval-gate-report': validReport,
 };
 
 /**

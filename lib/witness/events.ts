@@ -24,7 +24,7 @@ function judgeStartedFirst(index: EventIndex): Finding {
   const ok = index.started.length === 1 && only !== undefined && only === first;
   const seen =
     index.started.length !== 1
-      ? `saw ${plural(index.started.length, 'eval.started')}`
+      ? `saw ${plural(index.started.length, 'eval.started event')}`
       : `eval.started is at log position ${(only?.position ?? 0) + 1}, after ${first?.type ?? 'nothing'} at ${(first?.position ?? 0) + 1}`;
   return finding(
     'events.started-first',
@@ -44,7 +44,7 @@ function judgeCompletedOnce(index: EventIndex): Finding {
     (lastScored === undefined || only.position > lastScored.position);
   const seen =
     index.completed.length !== 1
-      ? `saw ${plural(index.completed.length, 'eval.completed')}`
+      ? `saw ${plural(index.completed.length, 'eval.completed event')}`
       : `eval.completed is at log position ${(only?.position ?? 0) + 1}, before an eval.scored at ${(lastScored?.position ?? 0) + 1}`;
   return finding(
     'events.completed-once',

@@ -116,9 +116,8 @@ function gatingReason(task: ExpectedTask): string {
   const n = task.trials.length;
   const { trajectoryFailed, failedClosed } = task.trialStats;
   const parts: string[] = [];
-  if (trajectoryFailed > 0)
-    parts.push(`trajectory failed in ${trajectoryFailed} of ${plural(n, 'trial')}`);
-  if (failedClosed > 0) parts.push(`failed closed in ${failedClosed} of ${plural(n, 'trial')}`);
+  if (trajectoryFailed > 0) parts.push(`trajectory failed in ${trajectoryFailed} of ${n} trials`);
+  if (failedClosed > 0) parts.push(`failed closed in ${failedClosed} of ${n} trials`);
   return parts.length > 0 ? parts.join(', ') : `every gating score is its trial score`;
 }
 
@@ -131,7 +130,7 @@ function passReason(expected: ExpectedRun, task: ExpectedTask): string {
       return `its one trial ${passedTrials === 1 ? 'passed' : 'did not pass'}`;
     case 'all':
     case 'any':
-      return `rule ${expected.trialsBlock?.passRule}: ${passedTrials} of ${plural(n, 'trial')} passed`;
+      return `rule ${expected.trialsBlock?.passRule}: ${passedTrials} of ${n} trials passed`;
     case 'mean':
       return `rule mean: gatedScore ${num(task.gatedScore)} ${task.passed ? '≥' : '<'} passScore ${passScore}`;
   }

@@ -2,7 +2,7 @@
 // about something else. Discovery the suite cannot read is `blocked` (contract §9: discovery
 // unreadable); every other wrong document is the host answering and being wrong: `executed-fail`.
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { HostileOptions } from '../support/hostile-host.ts';
 import {
   correctDiscovery,
@@ -13,7 +13,10 @@ import {
   runMeanLeg,
   sendRaw,
   startHostileHost,
+  warmUp,
 } from '../support/hostile-host.ts';
+
+beforeAll(warmUp);
 import { sendJson } from '../support/scripted-server.ts';
 
 async function against(options: HostileOptions = {}) {
@@ -44,8 +47,7 @@ function taskWithout(member: string): Record<string, unknown> {
 }
 
 function without(document: Record<string, unknown>, member: string): Record<string, unknown> {
-  const { [member]: _dropped, ...rest } = document;
-  return rest;
+  return Object.fromEntries(Object.entries(document).filter(([key]) => key !== member));
 }
 
 /** The correct log with one eval.scored payload member replaced. */

@@ -2,7 +2,7 @@
 // `executed-fail`. A log that never reaches its end within the run deadline could not be
 // observed, which contract §9 makes `blocked` ("run not terminal within the bound").
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { HostileOptions } from '../support/hostile-host.ts';
 import {
   correctEvents,
@@ -10,7 +10,10 @@ import {
   logPage,
   runMeanLeg,
   startHostileHost,
+  warmUp,
 } from '../support/hostile-host.ts';
+
+beforeAll(warmUp);
 import { sendJson } from '../support/scripted-server.ts';
 
 async function against(options: HostileOptions = {}) {

@@ -1,14 +1,18 @@
 // The body limit bounds memory, not just time: a host streaming without end must not make the
 // suite buffer what it sends. Alone in its file so no concurrent test moves the heap it measures.
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sendJson } from '../support/scripted-server.ts';
 import {
   expectOutcome,
   HOSTILE_BOUNDS,
   runMeanLeg,
   startHostileHost,
   streamBody,
+  warmUp,
 } from '../support/hostile-host.ts';
+
+beforeAll(warmUp);
 
 const MIB = 1024 * 1024;
 
@@ -50,6 +54,45 @@ describe('a body that never ends holds memory near the body limit', () => {
     // Each read stops at the limit; what the host got out is what the socket buffers absorbed.
     for (const sent of sentBy) expect(sent()).toBeLessThan(32 * MIB);
     // Generous: a client that buffered the stream would grow by the megabytes it was sent.
+    expect(peak - baseline).toBeLessThan(48 * MIB);
+  });
+
+  it('a log that pages new events without end is cut at the body limit summed over its pages', async () => {
+    // Each page fits the limit and moves the cursor on; only a budget for the whole log can stop
+    // the suite keeping every event until the run deadline.
+    const bounds = { ...HOSTILE_BOUNDS, runTimeoutMs: 20_000 };
+    const host = await startHostileHost({
+      routes: {
+        poll: ({ response, afterSequence }) => {
+          const from = (afterSequence ?? 0) + 1;
+          const events = Array.from({ length: 200 }, (_, i) => ({
+            eventId: `e-${from + i}`,
+            runId: 'run-1',
+            type: 'eval.scored',
+            sequence: from + i,
+            timestamp: '2026-10-16T12:00:00.000Z',
+            payload: { taskId: 'forbidden-in-every-trial', score: 1, passed: false, trial: 1 },
+          }));
+          const page = { runId: 'run-1', events, lastSequence: from + 199, isTerminal: false };
+          sendJson(response, 200, { ...page, status: 'running' });
+        },
+      },
+    });
+    const baseline = footprint();
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, footprint());
+    }, 2);
+    try {
+      const run = await runMeanLeg(host.url, { bounds });
+      expect(run.outcome.disposition, run.outcome.reason).toBe('blocked');
+      expect(run.outcome.reason).toMatch(/\(events\): the event log exceeds the 65536-byte limit/);
+      // Stopped by the budget long before the deadline could have.
+      expect(run.legMs).toBeLessThan(5_000);
+    } finally {
+      clearInterval(sampler);
+      await host.close();
+    }
     expect(peak - baseline).toBeLessThan(48 * MIB);
   });
 });

@@ -4,15 +4,18 @@
 // for an answer, a 3xx is the host answering wrongly (`executed-fail`), and on discovery it leaves
 // discovery unreadable (`blocked`). The bearer key must never reach another origin.
 
-import { describe, expect, it } from 'vitest';
-import type { HostileOptions, Route } from '../support/hostile-host.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { HostileOptions, Override } from '../support/hostile-host.ts';
 import {
   correctSummary,
   expectOutcome,
   HOSTILE_BOUNDS,
   runMeanLeg,
   startHostileHost,
+  warmUp,
 } from '../support/hostile-host.ts';
+
+beforeAll(warmUp);
 import type { ScriptedServer } from '../support/scripted-server.ts';
 import { sendJson, startScriptedServer } from '../support/scripted-server.ts';
 
@@ -55,16 +58,19 @@ describe.concurrent('errors that never stop block the leg at the run deadline', 
     ['summary', 429, '0'],
     ['summary', 500, 'date'],
     ['poll', 429, 'none'],
+    // 409 is "not yet" on the summary (contract §6), retried like a refusal.
+    ['summary', 409, 'none'],
   ] as const)(
     '%s answering %i (Retry-After %s) forever is blocked',
     async (route, status, hint) => {
       const retryAfter = hint === 'date' ? inOneHour() : hint === 'none' ? undefined : hint;
       const { error, headers } = refusal(status, retryAfter);
+      const refuse: Override = ({ response }) => sendJson(response, status, { error }, headers);
       const { run, host } = await against({
-        routes: { [route]: ({ response }) => sendJson(response, status, { error }, headers) },
+        routes: { [route]: refuse },
       });
       expectOutcome(run, 'blocked', DEADLINE[route], new RegExp(`last answer ${status}$`));
-      const calls = host.calls(route as Route);
+      const calls = host.calls(route);
       // Retried, but never faster than the first backoff step, even when told `Retry-After: 0`.
       expect(calls).toBeGreaterThanOrEqual(2);
       expect(calls).toBeLessThanOrEqual(HOSTILE_BOUNDS.runTimeoutMs / 50 + 2);
@@ -79,18 +85,15 @@ describe.concurrent('errors that never stop block the leg at the run deadline', 
 
   it('one refusal on each route, then correct answers, still passes: a retry is not a verdict', async () => {
     const once =
-      (status: number) =>
-      ({
-        call,
-        response,
-        correct,
-      }: {
-        call: number;
-        response: Parameters<typeof sendJson>[0];
-        correct: () => void;
-      }) =>
+      (status: number): Override =>
+      ({ call, response, correct }) =>
         call === 1
-          ? sendJson(response, status, refusal(status, '0').error, { 'retry-after': '0' })
+          ? sendJson(
+              response,
+              status,
+              { error: refusal(status, '0').error },
+              { 'retry-after': '0' },
+            )
           : correct();
     const { run, host } = await against({
       routes: { create: once(503), poll: once(429), summary: once(502) },
@@ -122,13 +125,12 @@ describe.concurrent('redirects are answers, never followed', () => {
     '%s redirecting (%i) to another origin is executed-fail and the key stays home',
     async (route, status, said) => {
       await withElsewhere(async (elsewhere) => {
+        const redirect: Override = ({ response }) => {
+          response.writeHead(status, { location: `${elsewhere.url}/runs/run-1/eval-summary` });
+          response.end();
+        };
         const { run, host } = await against({
-          routes: {
-            [route]: ({ response }) => {
-              response.writeHead(status, { location: `${elsewhere.url}/runs/run-1/eval-summary` });
-              response.end();
-            },
-          },
+          routes: { [route]: redirect },
         });
         expectOutcome(run, 'executed-fail', /run\.served/, said);
         expect(elsewhere.requests).toHaveLength(0);

@@ -4,7 +4,7 @@
 
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { HostileOptions } from '../support/hostile-host.ts';
 import {
   correctDiscovery,
@@ -15,7 +15,10 @@ import {
   runMeanLeg,
   startHostileHost,
   streamBody,
+  warmUp,
 } from '../support/hostile-host.ts';
+
+beforeAll(warmUp);
 
 async function against(options: HostileOptions) {
   const host = await startHostileHost(options);

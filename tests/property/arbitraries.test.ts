@@ -26,7 +26,7 @@ describe('the random fixture generator', () => {
 
   it('reaches boundaries, forbidden hits, misses, every rule and both presence cases', () => {
     const seen = new Set<string>();
-    for (const fixture of fc.sample(fixtureArb, { numRuns: 300 })) {
+    for (const fixture of fc.sample(fixtureArb, { numRuns: 200 })) {
       const { tasks, summary } = grade(fixture);
       const strict = grade(fixture, above);
       seen.add(`rule:${fixture.suite.trials?.passRule ?? 'none'}`);
@@ -35,7 +35,14 @@ describe('the random fixture generator', () => {
       if (summary.passed !== strict.summary.passed) seen.add('suite-boundary');
       if (summary.gatedAggregateScore === undefined) seen.add('no-gated-aggregate');
       if (summary.tasks.length >= 40) seen.add('large-suite');
-      if (fixture.suite.trials !== undefined && fixture.suite.trials.count >= 9) seen.add('many-trials');
+      if (fixture.suite.trials !== undefined && fixture.suite.trials.count >= 9)
+        seen.add('many-trials');
+      for (const task of fixture.suite.tasks) {
+        const forbidden = task.expected.trajectory?.forbidden ?? [];
+        const script = fixture.script[task.taskId] ?? [];
+        if (script.some((e) => e.calls.some((c) => forbidden.includes(c.tool))))
+          seen.add('forbidden-hit');
+      }
       for (const task of tasks) {
         for (const trial of task.trials) {
           if (trial.failedClosed) seen.add('miss');
@@ -46,12 +53,14 @@ describe('the random fixture generator', () => {
       }
       // A mean task exactly on its passScore, the boundary RFC 0246 §B makes inclusive.
       summary.tasks.forEach((entry, i) => {
-        if (entry.passed !== strict.summary.tasks[i]?.passed) seen.add('task-boundary');
+        if (fixture.suite.trials?.passRule !== 'mean') return;
+        if (entry.passed !== strict.summary.tasks[i]?.passed) seen.add('mean-task-boundary');
       });
     }
     expect([...seen].sort()).toEqual(
       [
         'boundary',
+        'forbidden-hit',
         'good-answer-wrong-path',
         'large-suite',
         'many-trials',
@@ -64,7 +73,7 @@ describe('the random fixture generator', () => {
         'suite-boundary',
         'suite-passed:false',
         'suite-passed:true',
-        'task-boundary',
+        'mean-task-boundary',
         'trajectory-failed',
         'trajectory-matched',
       ].sort(),

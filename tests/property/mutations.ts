@@ -32,16 +32,34 @@ const TASK_MUTATIONS: readonly TaskMutation[] = [
   (e, _t, d) =>
     e.gatedScore === undefined
       ? null
-      : { field: 'gatedScore', rule: 'task.gated-score-value', entry: { ...e, gatedScore: moved(e.gatedScore, d) } },
+      : {
+          field: 'gatedScore',
+          rule: 'task.gated-score-value',
+          entry: { ...e, gatedScore: moved(e.gatedScore, d) },
+        },
   (e, t) =>
-    t.hasTrajectory ? { field: 'gatedScore (dropped)', rule: 'task.gated-score-present', entry: omit(e, 'gatedScore') } : null,
+    t.hasTrajectory
+      ? {
+          field: 'gatedScore (dropped)',
+          rule: 'task.gated-score-present',
+          entry: omit(e, 'gatedScore'),
+        }
+      : null,
   // A task without a trajectory whose gating score equals its score must omit gatedScore, even
   // when the value carried is right.
   (e, t) =>
     t.hasTrajectory || e.gatedScore !== undefined
       ? null
-      : { field: 'gatedScore (added)', rule: 'task.gated-score-absent', entry: { ...e, gatedScore: e.score } },
-  (e, _t, d) => ({ field: 'score', rule: 'task.score-unchanged', entry: { ...e, score: moved(e.score, d) } }),
+      : {
+          field: 'gatedScore (added)',
+          rule: 'task.gated-score-absent',
+          entry: { ...e, gatedScore: e.score },
+        },
+  (e, _t, d) => ({
+    field: 'score',
+    rule: 'task.score-unchanged',
+    entry: { ...e, score: moved(e.score, d) },
+  }),
   (e, _t, d) =>
     e.trials === undefined
       ? null
@@ -62,7 +80,11 @@ export function mutationsOf(graded: Graded, pick: number, delta: number): Mutati
   const anyMiss = graded.tasks.some((t) => t.trials.some((trial) => trial.failedClosed));
   const out: Mutation[] = [
     { field: 'passed', rule: 'suite.passed', summary: { ...s, passed: !s.passed } },
-    { field: 'aggregateScore', rule: 'suite.aggregate-unchanged', summary: { ...s, aggregateScore: moved(s.aggregateScore, delta) } },
+    {
+      field: 'aggregateScore',
+      rule: 'suite.aggregate-unchanged',
+      summary: { ...s, aggregateScore: moved(s.aggregateScore, delta) },
+    },
   ];
   if (s.gatedAggregateScore !== undefined) {
     out.push({
@@ -72,7 +94,11 @@ export function mutationsOf(graded: Graded, pick: number, delta: number): Mutati
     });
   }
   if (anyTrajectory) {
-    out.push({ field: 'gatedAggregateScore (dropped)', rule: 'suite.gated-aggregate-present', summary: omit(s, 'gatedAggregateScore') });
+    out.push({
+      field: 'gatedAggregateScore (dropped)',
+      rule: 'suite.gated-aggregate-present',
+      summary: omit(s, 'gatedAggregateScore'),
+    });
   }
   // RFC 0246 §D "No trajectory": such a suite, without a miss, carries neither new field.
   if (!anyTrajectory && !anyMiss) {
@@ -91,7 +117,11 @@ export function mutationsOf(graded: Graded, pick: number, delta: number): Mutati
     const chosen = candidates[pick % Math.max(candidates.length, 1)];
     if (chosen === undefined) continue;
     const tasks = s.tasks.map((entry, i) => (i === chosen.i ? chosen.entry : entry));
-    out.push({ field: `tasks[${chosen.i}].${chosen.field}`, rule: chosen.rule, summary: { ...s, tasks } });
+    out.push({
+      field: `tasks[${chosen.i}].${chosen.field}`,
+      rule: chosen.rule,
+      summary: { ...s, tasks },
+    });
   }
   return out;
 }

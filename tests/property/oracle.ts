@@ -52,7 +52,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const kb = Object.keys(b);
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(rb, k) && deepEqual(ra[k], rb[k]));
+  return (
+    ka.length === kb.length && ka.every((k) => Object.hasOwn(rb, k) && deepEqual(ra[k], rb[k]))
+  );
 }
 
 const text = (value: Json): string => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -101,7 +103,8 @@ function trajectoryMatched(trajectory: ExpectedTrajectory, seen: readonly ToolCa
   }
 }
 
-const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+const mean = (values: readonly number[]): number =>
+  values.reduce((a, b) => a + b, 0) / values.length;
 
 function gradeTask(fixture: Fixture, task: EvalTask, compare: Compare): GradedTask {
   const suite = fixture.suite;
@@ -162,7 +165,13 @@ function summarizeTask(fixture: Fixture, task: GradedTask, compare: Compare): Su
             },
           },
         };
-  return { taskId: task.taskId, score, passed, ...(carriesGated ? { gatedScore: gated } : {}), ...trials };
+  return {
+    taskId: task.taskId,
+    score,
+    passed,
+    ...(carriesGated ? { gatedScore: gated } : {}),
+    ...trials,
+  };
 }
 
 /** Grades every trial and writes the summary a correct host (or one gating with `compare`) sends. */
@@ -198,12 +207,23 @@ interface Envelope {
  * The run as a correct host serves it: eval.started, one eval.scored per task per trial,
  * eval.completed agreeing with `summary`, run.completed; one terminal page.
  */
-export function observe(fixture: Fixture, graded: Graded, summary: EvalSummary = graded.summary): RunObservation {
+export function observe(
+  fixture: Fixture,
+  graded: Graded,
+  summary: EvalSummary = graded.summary,
+): RunObservation {
   const suite = fixture.suite;
   const events: Envelope[] = [];
   const emit = (type: string, payload: Json): void => {
     const sequence = events.length + 1;
-    events.push({ eventId: `evt-${sequence}`, runId: RUN_ID, type, sequence, timestamp: '2026-10-16T00:00:00.000Z', payload });
+    events.push({
+      eventId: `evt-${sequence}`,
+      runId: RUN_ID,
+      type,
+      sequence,
+      timestamp: '2026-10-16T00:00:00.000Z',
+      payload,
+    });
   };
   emit('eval.started', {
     suiteId: suite.suiteId,
@@ -215,7 +235,12 @@ export function observe(fixture: Fixture, graded: Graded, summary: EvalSummary =
   for (const task of graded.tasks) {
     task.trials.forEach((trial, i) => {
       const which = suite.trials === undefined ? {} : { trial: i + 1 };
-      emit('eval.scored', { taskId: task.taskId, score: trial.score, passed: trial.passed, ...which });
+      emit('eval.scored', {
+        taskId: task.taskId,
+        score: trial.score,
+        passed: trial.passed,
+        ...which,
+      });
     });
   }
   const { aggregateScore, passed, taskCount, passedCount } = summary;
@@ -225,7 +250,14 @@ export function observe(fixture: Fixture, graded: Graded, summary: EvalSummary =
     runId: RUN_ID,
     evalSuiteRef: `${suite.suiteId}@${suite.version}`,
     agentId: fixture.agentId,
-    pages: [{ afterSequence: null, lastSequence: events.length, isTerminal: true, eventCount: events.length }],
+    pages: [
+      {
+        afterSequence: null,
+        lastSequence: events.length,
+        isTerminal: true,
+        eventCount: events.length,
+      },
+    ],
     events,
     runStatus: 'completed',
     summary,

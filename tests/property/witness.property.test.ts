@@ -11,7 +11,16 @@ import { judgeEvalRun, mustFailures } from '../../lib/eval-gate-witness.ts';
 import type { EvalSummary, Finding, Fixture, RunObservation } from '../../lib/types.ts';
 import { fixtureArb } from './arbitraries.ts';
 import { moved, mutationsOf } from './mutations.ts';
-import { above, atLeast, deepEqual, grade, observe, oracle, TOLERANCE, type Compare } from './oracle.ts';
+import {
+  above,
+  atLeast,
+  deepEqual,
+  grade,
+  observe,
+  oracle,
+  TOLERANCE,
+  type Compare,
+} from './oracle.ts';
 
 type Judge = (fixture: Fixture, observation: RunObservation) => readonly Finding[];
 
@@ -26,7 +35,10 @@ const witness: Judge = judgeEvalRun;
 const strictWitness: Judge = (fixture, observation) => {
   const thresholds = { ...fixture.suite.thresholds };
   const passScore = thresholds.passScore + 2 * TOLERANCE;
-  return judgeEvalRun({ ...fixture, suite: { ...fixture.suite, thresholds: { ...thresholds, passScore } } }, observation);
+  return judgeEvalRun(
+    { ...fixture, suite: { ...fixture.suite, thresholds: { ...thresholds, passScore } } },
+    observation,
+  );
 };
 
 const accepts = (judge: Judge, fixture: Fixture, observation: RunObservation): boolean =>
@@ -44,13 +56,25 @@ const acceptsOracle = (judge: Judge, compare: Compare) =>
  * The judge accepts the report of an inclusive (`≥`) host, and rejects the report of a strict
  * (`>`) host whenever the two differ anywhere (a trial, task or suite verdict at a boundary).
  */
-const gateIsInclusive = (judge: Judge) =>
-  fc.property(fixtureArb, (fixture) => {
+const gateIsInclusive = (judge: Judge, fixtures: fc.Arbitrary<Fixture> = fixtureArb) =>
+  fc.property(fixtures, (fixture) => {
     const inclusive = observe(fixture, grade(fixture, atLeast));
     const strict = observe(fixture, grade(fixture, above));
     if (!accepts(judge, fixture, inclusive)) return false;
     return deepEqual(inclusive, strict) || !accepts(judge, fixture, strict);
   });
+
+/**
+ * Fixtures whose passScore lies strictly inside 0–1, where no 0-or-1 trial score sits on it: the
+ * only boundaries left are the RFC 0246 §B ones, a task gated mean or the gated aggregate.
+ */
+const interiorArb = fixtureArb.filter((f) => {
+  const passScore = f.suite.thresholds.passScore;
+  return passScore > 1e-6 && passScore < 1 - 1e-6;
+});
+
+/** A failing check is all these tests need, so they skip shrinking to stay fast. */
+const FIRST_FAILURE = { endOnFailure: true } as const;
 
 const deltaArb = fc.double({ min: 1e-6, max: 0.5, noNaN: true });
 
@@ -74,7 +98,9 @@ describe('the witness against the oracle', () => {
         const mutation = mutations[kind % mutations.length];
         if (mutation === undefined) throw new Error('every summary has a passed to flip');
         const observation = { ...observe(fixture, graded), summary: mutation.summary };
-        expect(failingRules(witness(fixture, observation)), mutation.field).toContain(mutation.rule);
+        expect(failingRules(witness(fixture, observation)), mutation.field).toContain(
+          mutation.rule,
+        );
       }),
       { numRuns: 300 },
     );
@@ -106,7 +132,9 @@ describe('the witness against the oracle', () => {
         const host: EvalSummary = {
           ...correct,
           ...(suite === 'flip' ? { passed: !correct.passed } : {}),
-          ...(suite === 'move' && gated !== undefined ? { gatedAggregateScore: moved(gated, delta) } : {}),
+          ...(suite === 'move' && gated !== undefined
+            ? { gatedAggregateScore: moved(gated, delta) }
+            : {}),
           // A consistent liar: counts and eval.completed follow its own verdicts.
           passedCount: tasks.filter((t) => t.passed).length,
           tasks,
@@ -125,7 +153,7 @@ describe('the properties can fail', () => {
   });
 
   it('a witness gating with > instead of ≥ breaks that property on a boundary fixture', () => {
-    const result = fc.check(gateIsInclusive(strictWitness), { numRuns: 200 });
+    const result = fc.check(gateIsInclusive(strictWitness), { numRuns: 200, ...FIRST_FAILURE });
     expect(result.failed).toBe(true);
     const fixture = result.counterexample?.[0];
     if (fixture === undefined) throw new Error('a failed check carries its counterexample');
@@ -137,8 +165,25 @@ describe('the properties can fail', () => {
     expect(accepts(strictWitness, fixture, strict)).toBe(true);
   });
 
+  it('a witness gating with > is caught on a gated mean or aggregate boundary alone', () => {
+    const result = fc.check(gateIsInclusive(strictWitness, interiorArb), {
+      numRuns: 300,
+      ...FIRST_FAILURE,
+    });
+    expect(result.failed).toBe(true);
+    const fixture = result.counterexample?.[0];
+    if (fixture === undefined) throw new Error('a failed check carries its counterexample');
+    const inclusive = grade(fixture, atLeast);
+    const strict = grade(fixture, above);
+    // Every trial verdict agrees; only a task or the suite decision sits on the boundary.
+    expect(deepEqual(inclusive.tasks, strict.tasks)).toBe(true);
+    expect(deepEqual(inclusive.summary, strict.summary)).toBe(false);
+  });
+
   it('the acceptance property finds a counterexample in the report of a host gating with >', () => {
     expect(fc.check(acceptsOracle(witness, atLeast), { numRuns: 50 }).failed).toBe(false);
-    expect(fc.check(acceptsOracle(witness, above), { numRuns: 200 }).failed).toBe(true);
+    expect(fc.check(acceptsOracle(witness, above), { numRuns: 200, ...FIRST_FAILURE }).failed).toBe(
+      true,
+    );
   });
 });

@@ -1,0 +1,66 @@
+// `npm run bench`: takes every measurement of issue 6 side by side in this one process run and
+// rewrites docs/benchmarks.md. The order puts the CPU-bound witness first, before the measurements
+// that start child processes and servers.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measureColdCosts } from './cold-costs.ts';
+import { measureConformanceFloor } from './conformance-floor.ts';
+import type { Section } from './report.ts';
+import { renderPage } from './report.ts';
+import { measureSuiteWall } from './suite-wall.ts';
+import { measureVerdictLatency } from './verdict-latency.ts';
+import { measureWitnessScale } from './witness-scale.ts';
+
+const PAGE = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+const ROUNDS = 5;
+const LATENCY_ROUNDS = 9;
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  const [loadAverage = 0] = loadavg();
+  const work = await mkdtemp(join(tmpdir(), 'openwop-bench-'));
+  const say = (line: string): void => {
+    process.stdout.write(`bench: ${line} (${((performance.now() - began) / 1000).toFixed(1)} s)\n`);
+  };
+  const sections: Section[] = [];
+  try {
+    say('3. witness vs. JSON.parse');
+    const witness = measureWitnessScale(ROUNDS);
+    say('1. verdict latency');
+    sections.push(await measureVerdictLatency(LATENCY_ROUNDS));
+    say('2. whole-suite wall time');
+    sections.push(await measureSuiteWall(ROUNDS, join(work, 'suite-wall')));
+    sections.push(witness);
+    say('4. npm run conformance vs. empty vitest');
+    sections.push(await measureConformanceFloor(ROUNDS, work));
+    say('fixed costs');
+    sections.push(await measureColdCosts(ROUNDS));
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  const cpu = cpus();
+  const page = renderPage(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cores: cpu.length,
+      cpu: cpu[0]?.model.trim() ?? 'unknown',
+      platform: `${platform()} ${release()}`,
+      memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+      loadAverage,
+      benchSeconds: (performance.now() - began) / 1000,
+    },
+    sections,
+  );
+  await writeFile(PAGE, page);
+  say(`wrote ${PAGE} (free memory ${Math.round(freemem() / 2 ** 20)} MiB)`);
+  for (const s of sections) {
+    if (s.judged !== undefined)
+      say(`${s.judged.met ? 'met   ' : 'MISSED'} ${s.title}: ${s.judged.ratio}`);
+  }
+}
+
+await main();

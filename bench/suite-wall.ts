@@ -1,0 +1,87 @@
+// Measurement 2: the whole suite (every leg, through vitest, as `npm run conformance` runs it)
+// against a host whose runs each take T, compared with T itself. The legs are concurrent, so the
+// floor is T plus the harness; the empty vitest run is timed alongside to show how much is which.
+
+import { randomBytes } from 'node:crypto';
+import type { SuiteConfig } from '../lib/env.ts';
+import { readConfig } from '../lib/env.ts';
+import { runSuite } from '../cli/run-suite.ts';
+import { startReferenceHost } from '../reference-host/index.ts';
+import type { Section } from './report.ts';
+import { fmt, fmtSummary, pairedRatios, summarize } from './stats.ts';
+import { timeEmptyVitestRun } from './vitest-floor.ts';
+
+export const SLOW_RUN_MS = 2_000;
+const TARGET_RATIO = 1.3;
+
+export async function measureSuiteWall(rounds: number, reportDir: string): Promise<Section> {
+  const apiKey = randomBytes(24).toString('base64url');
+  const host = await startReferenceHost({ apiKey, runDelayMs: SLOW_RUN_MS });
+  const config: SuiteConfig = readConfig(
+    { OPENWOP_BASE_URL: host.url, OPENWOP_API_KEY: apiKey, OPENWOP_REPORT_DIR: reportDir },
+    { envFile: false },
+  );
+  const wall: number[] = [];
+  const floor: number[] = [];
+  const longest: number[] = [];
+  const summed: number[] = [];
+  const suite = async (): Promise<void> => {
+    const started = performance.now();
+    const run = await runSuite(config, { reporters: [] });
+    wall.push(performance.now() - started);
+    const bad = run.outcomes.filter((o) => o.disposition !== 'executed-pass');
+    if (bad.length > 0) {
+      throw new Error(`suite-wall: ${bad[0]?.requirement ?? ''} ${bad[0]?.reason ?? ''}`);
+    }
+    const hostLegs = run.outcomes.filter((o) => o.fixtureId !== undefined).map((o) => o.durationMs);
+    longest.push(Math.max(...hostLegs));
+    summed.push(hostLegs.reduce((a, b) => a + b, 0));
+  };
+  const empty = async (): Promise<void> => {
+    floor.push(await timeEmptyVitestRun());
+  };
+  try {
+    for (let round = 0; round < rounds; round += 1) {
+      for (const step of round % 2 === 0 ? [suite, empty] : [empty, suite]) await step();
+    }
+  } finally {
+    await host.close();
+  }
+
+  const w = summarize(wall);
+  const ratio = w.median / SLOW_RUN_MS;
+  const overlap = summarize(pairedRatios(summed, longest));
+  const legsOverT = summarize(longest.map((l) => l / SLOW_RUN_MS));
+  const rest = summarize(wall.map((x, i) => x - (floor[i] ?? 0) - (longest[i] ?? 0)));
+  const met = ratio <= TARGET_RATIO;
+  return {
+    title: `2. Whole-suite wall time against a host whose runs take T = ${SLOW_RUN_MS / 1000} s`,
+    method:
+      `cli/run-suite.ts (vitest from code, the legs file with describe.concurrent, one worker) ` +
+      `against the reference host with runDelayMs ${SLOW_RUN_MS}; five host legs, each driving ` +
+      `its own run. ${rounds} rounds, each also timing the empty vitest run (bench/floor/), in ` +
+      `alternating order. A leg's time is its own durationMs (gates, fixture, drive, judge).`,
+    headers: ['series', 'min / median / max'],
+    rows: [
+      ['suite wall (ms)', fmtSummary(w)],
+      ['suite wall / T (×)', fmtSummary(summarize(wall.map((x) => x / SLOW_RUN_MS)))],
+      ['longest leg / T (×)', fmtSummary(legsOverT)],
+      ['sum of leg times / longest leg (overlap, 5 = fully concurrent)', fmtSummary(overlap)],
+      ['empty vitest run (ms)', fmtSummary(summarize(floor))],
+      ['wall − empty vitest − longest leg (ms)', fmtSummary(rest)],
+    ],
+    judged: {
+      ratio: `median wall / T = ${fmt(ratio)}×`,
+      target: `≤ ${TARGET_RATIO} × T`,
+      met,
+      verdict: met
+        ? `met: ${fmt(ratio)}× T, the legs overlap (${fmt(overlap.median)} of 5 legs' time in one).`
+        : `missed by ${fmt(ratio - TARGET_RATIO)} × T (${fmt(w.median - TARGET_RATIO * SLOW_RUN_MS)} ms ` +
+          `over). The legs do overlap (overlap ${fmt(overlap.median)} of 5), and the longest leg ` +
+          `takes ${fmt(legsOverT.median)} × T; the rest is fixed cost paid once per suite, not per ` +
+          `leg: the harness itself (median ${fmt(summarize(floor).median)} ms) and what the last row ` +
+          `shows, which is the worker importing the suite's modules (undici, ajv, ajv-formats and ` +
+          `lib/ through vite) and reading discovery. See "Where the fixed cost goes" below.`,
+    },
+  };
+}

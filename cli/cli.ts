@@ -1,0 +1,139 @@
+// The command line as a function: argv and an output sink in, an exit code out. cli/main.ts is
+// the process shell around it; tests call it directly. Every line it prints has the API key
+// scrubbed, and a command that cannot start prints one line and exits 2.
+
+import { ConfigError, readSettings, readStepSummaryPath, resolveConfig } from '../lib/env.ts';
+import { nameFlags, parseArgs, UsageError } from './args.ts';
+import type { ParsedArgs } from './args.ts';
+import { scrubText } from './canonical.ts';
+import { runConformance } from './conformance.ts';
+import { HELP } from './help.ts';
+import { JudgeInputError, judgeRecorded } from './judge.ts';
+import { KeyFileError, readSigningKey, readVerifyingKey } from './signing.ts';
+import { EXIT } from './verdict.ts';
+import { verifyReportFile } from './verify.ts';
+
+export interface CliIo {
+  /** One line of standard output. */
+  readonly log: (line: string) => void;
+  /** One line of standard error. */
+  readonly error: (line: string) => void;
+  /** The environment to read; absent: the process environment layered over ./.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** vitest console reporters for `run`; none by default. */
+  readonly reporters?: readonly string[];
+}
+
+const PREFIX = 'openwop-eval-gate: ';
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const raw = readSettings(io.env);
+  const key = raw.OPENWOP_API_KEY?.trim();
+  const out = (line: string): void => io.log(scrubText(line, key));
+  const fail = (line: string): number => {
+    io.error(scrubText(`${PREFIX}${line}`, key));
+    return EXIT.badConfiguration;
+  };
+  let args: ParsedArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return fail(error.message);
+    throw error;
+  }
+  try {
+    switch (args.command) {
+      case 'help':
+        for (const line of HELP.trimEnd().split('\n')) out(line);
+        return EXIT.ok;
+      case 'run':
+        return await run(args, io, raw, out);
+      case 'verify':
+        return await verify(args, out);
+      case 'judge':
+        return await judge(args, out);
+    }
+  } catch (error) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof KeyFileError ||
+      error instanceof JudgeInputError ||
+      error instanceof UsageError
+    ) {
+      return fail(nameFlags(error.message, args.flagFor));
+    }
+    return fail(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function run(
+  args: ParsedArgs,
+  io: CliIo,
+  raw: ReturnType<typeof readSettings>,
+  out: (line: string) => void,
+): Promise<number> {
+  const config = resolveConfig({ ...raw, ...args.settings });
+  const sign = args.options.sign;
+  const signingKey = sign === undefined ? undefined : await readSigningKey(sign);
+  const stepSummaryPath = readStepSummaryPath(io.env);
+  const result = await runConformance(config, {
+    log: out,
+    ...(io.reporters === undefined ? {} : { reporters: io.reporters }),
+    ...(signingKey === undefined ? {} : { signingKey }),
+    ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
+  });
+  return result.exitCode;
+}
+
+async function verify(args: ParsedArgs, out: (line: string) => void): Promise<number> {
+  const path = args.positionals[0] ?? '';
+  const keyPath = args.options.key;
+  const key = keyPath === undefined ? undefined : await readVerifyingKey(keyPath);
+  let result;
+  try {
+    result = await verifyReportFile(path, key);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      code === undefined
+        ? `the report ${path} is not JSON`
+        : `the report ${path} could not be read (${code})`,
+    );
+  }
+  for (const problem of result.problems) out(problem);
+  const how = `${result.recomputed} rows recomputed, ${result.consistencyOnly} checked for consistency only`;
+  const signed = key === undefined ? '' : ', signature valid';
+  out(
+    result.problems.length === 0
+      ? `verified ${path}: ${how}, every digest matches${signed}`
+      : `verify failed for ${path}: ${result.problems.length} mismatch${result.problems.length === 1 ? '' : 'es'} (${how})`,
+  );
+  return result.problems.length === 0 ? EXIT.ok : EXIT.failed;
+}
+
+async function judge(args: ParsedArgs, out: (line: string) => void): Promise<number> {
+  const fixture = args.options.fixture;
+  if (fixture === undefined) {
+    throw new UsageError(
+      'judge needs --fixture ID|FILE.json, such as --fixture conformance-eval-trajectory-gate-mean',
+    );
+  }
+  const events = args.options.events;
+  const judgement = await judgeRecorded({
+    summaryPath: args.positionals[0] ?? '',
+    fixture,
+    ...(events === undefined ? {} : { eventsPath: events }),
+  });
+  for (const f of judgement.findings) {
+    out(
+      `${f.ok ? 'held  ' : f.severity === 'MUST' ? 'FAILED' : 'warns '} ${f.rule} (${f.ref}): ${f.message}`,
+    );
+  }
+  for (const why of judgement.notJudged) out(`not judged: ${why}`);
+  const failed = judgement.findings.filter((f) => !f.ok && f.severity === 'MUST').length;
+  const warned = judgement.findings.filter((f) => !f.ok && f.severity === 'SHOULD').length;
+  out(
+    `${judgement.disposition}: ${judgement.findings.length} findings, ${failed} MUST failed, ${warned} SHOULD warned`,
+  );
+  return judgement.disposition === 'executed-pass' ? EXIT.ok : EXIT.failed;
+}

@@ -1,0 +1,154 @@
+// `openwop-eval-gate judge SUMMARY.json --fixture ID|FILE.json [--events EVENTS.json]`: judge a
+// recorded EvalSummary offline, as a deployment gate might before it trusts `passed`.
+//
+// With a fixture (an id from fixtures/, or a fixture file) the witness grades the run from the
+// script and judges the summary exactly as a leg does. With a bare AgentEvalSuite file only the
+// summary's own arithmetic can be judged (cli/suite-judge.ts). Rules about the live run (its
+// status, the poll cursor, event run ids) are never judged offline; rules about the event log
+// are judged only when the events are given.
+
+import { readFile } from 'node:fs/promises';
+import { judgeEvalRun, RULES } from '../lib/eval-gate-witness.ts';
+import { loadFixture } from '../lib/fixtures.ts';
+import { decide } from '../lib/run-leg.ts';
+import { formatSchemaErrors, validate } from '../lib/schemas.ts';
+import type {
+  AgentEvalSuite,
+  Disposition,
+  Finding,
+  Fixture,
+  RunObservation,
+} from '../lib/types.ts';
+import { judgeSummaryAgainstSuite } from './suite-judge.ts';
+
+/** An input that cannot be judged at all; the CLI prints its message and exits 2. */
+export class JudgeInputError extends Error {
+  override readonly name = 'JudgeInputError';
+}
+
+export interface Judgement {
+  readonly findings: readonly Finding[];
+  readonly disposition: Disposition;
+  /** Rule ids that were not judged, each with why. */
+  readonly notJudged: readonly string[];
+}
+
+/** Rules about the live run, which a recorded summary and event list cannot show. */
+const LIVE_RULES: ReadonlySet<string> = new Set([
+  'run.completed-status',
+  'events.cursor',
+  'events.run-id',
+]);
+
+/** Rules that read the event log. */
+const EVENT_RULES: ReadonlySet<string> = new Set(
+  RULES.map((r) => r.id).filter(
+    (id) => !LIVE_RULES.has(id) && /^(events|trial|completed)\./.test(id),
+  ),
+);
+
+export interface JudgeOptions {
+  readonly summaryPath: string;
+  /** A fixture id, or the path of a fixture or suite JSON file. */
+  readonly fixture: string;
+  readonly eventsPath?: string;
+}
+
+export async function judgeRecorded(options: JudgeOptions): Promise<Judgement> {
+  const summary = await readJson(options.summaryPath, 'summary');
+  const events =
+    options.eventsPath === undefined
+      ? undefined
+      : eventsOf(await readJson(options.eventsPath, 'events'));
+  const basis = await loadBasis(options.fixture);
+  let findings: readonly Finding[];
+  const notJudged: string[] = [];
+  if (basis.kind === 'fixture') {
+    const observation: RunObservation = {
+      runId: '',
+      evalSuiteRef: `${basis.fixture.suite.suiteId}@${basis.fixture.suite.version}`,
+      agentId: basis.fixture.agentId,
+      pages: [],
+      events: events ?? [],
+      runStatus: undefined,
+      summary,
+    };
+    const skip = new Set([...LIVE_RULES, ...(events === undefined ? EVENT_RULES : [])]);
+    findings = gradeWith(basis.fixture, observation).filter((f) => !skip.has(f.rule));
+    notJudged.push(...[...LIVE_RULES].map((id) => `${id}: needs the live run`));
+    if (events === undefined)
+      notJudged.push(...[...EVENT_RULES].map((id) => `${id}: needs --events`));
+  } else {
+    findings = judgeSummaryAgainstSuite(basis.suite, summary, events);
+    notJudged.push(
+      'trajectory matching per trial: a bare suite has no script, so only the summary arithmetic and the eval.scored flags are judged',
+    );
+    if (events === undefined) {
+      notJudged.push(
+        'task.gated-score-value (exact), task.score-unchanged, task.passed for rules all and any: need --events',
+      );
+    }
+  }
+  return { findings, disposition: decide(findings).disposition, notJudged };
+}
+
+/** The witness throws only on a fixture it cannot grade, which here is the caller's input. */
+function gradeWith(fixture: Fixture, observation: RunObservation): readonly Finding[] {
+  try {
+    return judgeEvalRun(fixture, observation);
+  } catch (error) {
+    throw new JudgeInputError(`the fixture cannot be graded: ${(error as Error).message}`);
+  }
+}
+
+type Basis =
+  | { readonly kind: 'fixture'; readonly fixture: Fixture }
+  | { readonly kind: 'suite'; readonly suite: AgentEvalSuite };
+
+async function loadBasis(ref: string): Promise<Basis> {
+  if (!ref.endsWith('.json')) {
+    const loaded = await loadFixture(ref);
+    if (!loaded.ok)
+      throw new JudgeInputError(`--fixture ${ref}: ${loaded.reason.split('\n')[0] ?? ''}`);
+    return { kind: 'fixture', fixture: loaded.fixture };
+  }
+  const doc = await readJson(ref, 'fixture or suite');
+  const asFixture = validate('fixture', doc);
+  if (asFixture.length === 0) return { kind: 'fixture', fixture: doc as Fixture };
+  const asSuite = validate('agent-eval-suite', doc);
+  if (asSuite.length === 0) return { kind: 'suite', suite: doc as AgentEvalSuite };
+  const looksLikeFixture = typeof doc === 'object' && doc !== null && 'script' in doc;
+  const errors = formatSchemaErrors(looksLikeFixture ? asFixture : asSuite, 1);
+  throw new JudgeInputError(
+    `--fixture ${ref} is neither a fixture nor an AgentEvalSuite (${errors})`,
+  );
+}
+
+/** An event list: an array of events, or a poll page `{events: [...]}`. */
+function eventsOf(doc: unknown): readonly RunObservation['events'][number][] {
+  const list = Array.isArray(doc) ? doc : (doc as { events?: unknown } | null)?.events;
+  if (!Array.isArray(list)) {
+    throw new JudgeInputError(
+      '--events must hold an array of events or a poll page with an events array',
+    );
+  }
+  return list.map((e: unknown) => {
+    const r = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
+    return { sequence: r.sequence, type: r.type, runId: r.runId, payload: r.payload };
+  });
+}
+
+async function readJson(path: string, what: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'read error';
+    throw new JudgeInputError(`the ${what} file ${path} could not be read (${code})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new JudgeInputError(`the ${what} file ${path} is not JSON`);
+  }
+}

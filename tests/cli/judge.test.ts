@@ -1,0 +1,232 @@
+// `openwop-eval-gate judge`: a recorded summary judged offline, against a fixture (the witness)
+// or a bare suite (the summary's own arithmetic), with and without the run's events.
+
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import meanFixture from '../../fixtures/conformance-eval-trajectory-gate-mean.json' with { type: 'json' };
+import { cli, removeDir, scratchDir } from './support.ts';
+
+const FIXTURE = 'conformance-eval-trajectory-gate-mean';
+
+/** What a correct host reports for the mean fixture: both trials hit a forbidden tool. */
+const corrected = {
+  suiteId: 'conformance.evals.trajectory-gate-mean',
+  suiteVersion: '1.0.0',
+  aggregateScore: 1,
+  gatedAggregateScore: 0,
+  passed: false,
+  taskCount: 1,
+  passedCount: 0,
+  tasks: [
+    {
+      taskId: 'forbidden-in-every-trial',
+      score: 1,
+      gatedScore: 0,
+      passed: false,
+      trials: {
+        count: 2,
+        passRule: 'mean',
+        meanScore: 1,
+        passAtK: 0,
+        passHatK: 0,
+        trialStats: { passed: 0, trajectoryFailed: 2, failedClosed: 0, minScore: 1, maxScore: 1 },
+      },
+    },
+  ],
+};
+
+/** What an RFC 0244 host reports for the same run: no gated fields, and the mean passes. */
+const unmigrated = {
+  ...corrected,
+  gatedAggregateScore: undefined,
+  passed: true,
+  passedCount: 1,
+  tasks: [{ ...corrected.tasks[0], gatedScore: undefined, passed: true }],
+};
+
+function events(trialPassed: boolean): unknown[] {
+  const event = (sequence: number, type: string, payload: unknown): unknown => ({
+    eventId: `e${sequence}`,
+    runId: 'run-1',
+    sequence,
+    type,
+    timestamp: '2026-10-16T09:00:00Z',
+    payload,
+  });
+  const scored = (trial: number): unknown => ({
+    taskId: 'forbidden-in-every-trial',
+    score: 1,
+    passed: trialPassed,
+    trial,
+    trajectoryMatched: false,
+  });
+  return [
+    event(1, 'eval.started', {
+      suiteId: corrected.suiteId,
+      suiteVersion: '1.0.0',
+      taskCount: 1,
+      modes: ['golden'],
+      trials: { count: 2, passRule: 'mean' },
+    }),
+    event(2, 'eval.scored', scored(1)),
+    event(3, 'eval.scored', scored(2)),
+    event(4, 'eval.completed', { aggregateScore: 1, passed: false, taskCount: 1, passedCount: 0 }),
+  ];
+}
+
+let dir = '';
+const path = (name: string): string => join(dir, name);
+
+beforeAll(async () => {
+  dir = await scratchDir();
+  const files: Record<string, unknown> = {
+    'corrected.json': corrected,
+    'unmigrated.json': unmigrated,
+    'events.json': events(false),
+    'events-passed.json': { events: events(true) },
+    'suite.json': meanFixture.suite,
+  };
+  for (const [name, doc] of Object.entries(files)) await writeFile(path(name), JSON.stringify(doc));
+});
+
+afterAll(async () => {
+  await removeDir(dir);
+});
+
+describe('judge against a fixture', () => {
+  it('a corrected summary holds every rule and names the event rules it could not judge', async () => {
+    const run = await cli(['judge', path('corrected.json'), '--fixture', FIXTURE]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('not judged: trial.passed: needs --events');
+    expect(run.stdout).toContain('not judged: events.cursor: needs the live run');
+    expect(run.stdout.filter((l) => l.startsWith('FAILED'))).toEqual([]);
+    expect(run.stdout.at(-1)).toMatch(
+      /^executed-pass: \d+ findings, 0 MUST failed, 0 SHOULD warned$/,
+    );
+  });
+
+  it('an RFC 0244 summary fails on the missing gated fields and on both pass decisions', async () => {
+    const run = await cli(['judge', path('unmigrated.json'), '--fixture', FIXTURE]);
+    expect(run.code).toBe(1);
+    const failed = run.stdout.filter((l) => l.startsWith('FAILED')).map((l) => l.split(' ')[1]);
+    expect(new Set(failed)).toEqual(
+      new Set([
+        'task.gated-score-present',
+        'task.passed',
+        'suite.gated-aggregate-present',
+        'suite.passed',
+      ]),
+    );
+  });
+
+  it('with events, the trial verdicts are judged too, and a passed trial that took a forbidden tool fails', async () => {
+    const good = await cli([
+      'judge',
+      path('corrected.json'),
+      '--fixture',
+      FIXTURE,
+      '--events',
+      path('events.json'),
+    ]);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toContainEqual(expect.stringMatching(/^held {3}trial\.passed /));
+    expect(good.stdout).not.toContain('not judged: trial.passed: needs --events');
+
+    const bad = await cli([
+      'judge',
+      path('corrected.json'),
+      '--fixture',
+      FIXTURE,
+      '--events',
+      path('events-passed.json'),
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContainEqual(expect.stringMatching(/^FAILED trial\.passed /));
+  });
+});
+
+describe('judge against a bare suite', () => {
+  it('a corrected summary holds what the summary alone can show', async () => {
+    const run = await cli(['judge', path('corrected.json'), '--fixture', path('suite.json')]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContainEqual(expect.stringMatching(/^held {3}suite\.passed /));
+  });
+
+  it('an RFC 0244 summary fails on its missing gated fields, and never reads their absence as ungated', async () => {
+    const run = await cli(['judge', path('unmigrated.json'), '--fixture', path('suite.json')]);
+    expect(run.code).toBe(1);
+    const failed = run.stdout.filter((l) => l.startsWith('FAILED')).map((l) => l.split(' ')[1]);
+    expect(new Set(failed)).toEqual(
+      new Set(['task.gated-score-present', 'suite.gated-aggregate-present']),
+    );
+    expect(run.stdout).not.toContainEqual(expect.stringMatching(/^held {3}(task|suite)\.passed /));
+  });
+
+  it('with events, an RFC 0244 summary also fails both pass decisions, read from the trial flags', async () => {
+    const run = await cli([
+      'judge',
+      path('unmigrated.json'),
+      '--fixture',
+      path('suite.json'),
+      '--events',
+      path('events.json'),
+    ]);
+    expect(run.code).toBe(1);
+    const failed = run.stdout.filter((l) => l.startsWith('FAILED')).map((l) => l.split(' ')[1]);
+    expect(new Set(failed)).toEqual(
+      new Set([
+        'task.gated-score-present',
+        'task.gated-score-value',
+        'task.passed',
+        'suite.gated-aggregate-present',
+        'suite.passed',
+      ]),
+    );
+  });
+
+  it('with events, a gatedScore that is not the mean of the trial gating scores fails', async () => {
+    const wrong = {
+      ...corrected,
+      tasks: [{ ...corrected.tasks[0], gatedScore: 0.5 }],
+      gatedAggregateScore: 0.5,
+    };
+    await writeFile(path('wrong-gated.json'), JSON.stringify(wrong));
+    const run = await cli([
+      'judge',
+      path('wrong-gated.json'),
+      '--fixture',
+      path('suite.json'),
+      '--events',
+      path('events.json'),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContainEqual(
+      expect.stringMatching(
+        /^FAILED task\.gated-score-value .*mean of its trial gating scores \(0\); host reported 0\.5$/,
+      ),
+    );
+  });
+});
+
+describe('judge input errors', () => {
+  it('exits 2 without --fixture, for an unreadable summary, and for an unknown fixture id', async () => {
+    const noFixture = await cli(['judge', path('corrected.json')]);
+    expect(noFixture.code).toBe(2);
+    expect(noFixture.stderr).toEqual([
+      'openwop-eval-gate: judge needs --fixture ID|FILE.json, such as --fixture conformance-eval-trajectory-gate-mean',
+    ]);
+
+    const missing = await cli(['judge', path('nope.json'), '--fixture', FIXTURE]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toEqual([
+      `openwop-eval-gate: the summary file ${path('nope.json')} could not be read (ENOENT)`,
+    ]);
+
+    const unknown = await cli(['judge', path('corrected.json'), '--fixture', 'no-such-fixture']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr[0]).toMatch(
+      /^openwop-eval-gate: --fixture no-such-fixture: fixture file .* could not be read \(ENOENT\)$/,
+    );
+  });
+});

@@ -1,0 +1,48 @@
+// A small report that is valid as written, for tests that need one without running the suite
+// (tests/schemas.test.ts checks every registered schema against a known-good instance).
+
+export function validReport(): Record<string, unknown> {
+  return {
+    reportVersion: 1,
+    suite: { name: 'openwop-eval-gate-conformance', version: '0.1.0' },
+    target: { baseUrl: 'http://127.0.0.1:8080', embedded: false },
+    strict: false,
+    optedOut: [],
+    startedAt: '2026-10-16T09:00:00Z',
+    finishedAt: '2026-10-16T09:00:01Z',
+    discovery: { ok: false, reason: 'GET /.well-known/openwop: connection refused' },
+    requirements: [
+      {
+        id: 'openwop.requirement.0246.gated-fields-shape',
+        disposition: 'executed-pass',
+        assertions: 1,
+        durationMs: 3,
+        findings: [
+          {
+            rule: 'shape.base-summary.valid',
+            ok: true,
+            severity: 'MUST',
+            ref: 'RFC 0246 §D',
+            message: 'a summary carrying gatedScore and gatedAggregateScore validates',
+          },
+        ],
+      },
+      {
+        id: 'openwop.requirement.0246.mean-gated',
+        disposition: 'blocked',
+        assertions: 0,
+        durationMs: 1,
+        reason: 'discovery unreadable: GET /.well-known/openwop: connection refused',
+        findings: [],
+      },
+    ],
+    totals: { 'executed-pass': 1, 'executed-fail': 0, inapplicable: 0, skipped: 0, blocked: 1 },
+    digests: {
+      algorithm: 'sha256',
+      discovery: null,
+      fixtures: {},
+      schemas: {},
+      rows: '0'.repeat(64),
+    },
+  };
+}

@@ -1,0 +1,177 @@
+// `openwop-eval-gate run`, called in-process: every exit code of contract §10 is produced here,
+// and the closing line agrees with it each time. Each conformance run takes about a second.
+
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EvalGateReport } from '../../cli/report.ts';
+import { exitCodeFor, tally } from '../../cli/verdict.ts';
+import { forgetDiscoveries } from '../../lib/discovery.ts';
+import { LEGS } from '../../lib/legs.ts';
+import { runLeg } from '../../lib/run-leg.ts';
+import { validate } from '../../lib/schemas.ts';
+import { openTarget } from '../../lib/target.ts';
+import { readConfig } from '../../lib/env.ts';
+import { startReferenceHost } from '../../reference-host/index.ts';
+import type { CliRun } from './support.ts';
+import { cli, closing, filesIn, LEAKY_KEY, removeDir, scratchDir } from './support.ts';
+
+async function readReport(dir: string): Promise<EvalGateReport> {
+  return JSON.parse(await readFile(join(dir, 'eval-gate-report.json'), 'utf8')) as EvalGateReport;
+}
+
+/** The closing line and the exit code both follow from the report's dispositions. */
+function expectAgreement(run: CliRun, report: EvalGateReport): void {
+  const dispositions = report.requirements.map((r) => r.disposition);
+  expect(closing(run)).toEqual(tally(dispositions));
+  expect(run.code).toBe(exitCodeFor(dispositions));
+}
+
+describe('run: exit 0', () => {
+  it('the embedded host passes every leg, exits 0 and writes a schema-valid report, JUnit and Markdown', async () => {
+    const dir = await scratchDir();
+    try {
+      const stepSummary = join(dir, 'step-summary.md');
+      await writeFile(stepSummary, 'an earlier step\n');
+      const run = await cli(['run', '--report-dir', dir], { GITHUB_STEP_SUMMARY: stepSummary });
+      const report = await readReport(dir);
+
+      expect(run.code).toBe(0);
+      expect(run.stdout.at(-1)).toBe('6 passed, 0 failed, 0 skipped');
+      expectAgreement(run, report);
+      expect(validate('eval-gate-report', report)).toEqual([]);
+      expect(report.target.embedded).toBe(true);
+      expect(report.requirements.map((r) => r.id)).toEqual(LEGS.map((l) => l.id));
+      expect(report.totals['executed-pass']).toBe(6);
+
+      const files = await filesIn(dir);
+      const junit = files.get('eval-gate-junit.xml') ?? '';
+      expect(junit.match(/<testcase /g)).toHaveLength(6);
+      expect(junit).not.toMatch(/<failure|<error|<skipped/);
+      const markdown = files.get('eval-gate-summary.md') ?? '';
+      expect(markdown).toContain('| forbidden-in-every-trial | 1 | 0 | 1 ✗ · 2 ✗ | false |');
+      expect(files.get('step-summary.md')).toBe(`an earlier step\n${markdown}\n`);
+    } finally {
+      await removeDir(dir);
+    }
+  });
+});
+
+describe('run: exit 1', () => {
+  it('an RFC 0244 host fails the gated legs, its rows are what the legs decide, and the key is never written or printed', async () => {
+    const dir = await scratchDir();
+    const host = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'unmigrated-0244' });
+    try {
+      const env = { OPENWOP_API_KEY: LEAKY_KEY };
+      const run = await cli(['run', '--base-url', host.url, '--report-dir', dir], env);
+      const report = await readReport(dir);
+
+      expect(run.code).toBe(1);
+      expectAgreement(run, report);
+      expect(validate('eval-gate-report', report)).toEqual([]);
+      const byId = new Map(report.requirements.map((r) => [r.id, r.disposition]));
+      expect(byId.get('openwop.requirement.0246.mean-gated')).toBe('executed-fail');
+      expect(byId.get('openwop.requirement.0246.suite-gated')).toBe('executed-fail');
+
+      // The same legs, run here without vitest, decide the same rows.
+      forgetDiscoveries();
+      const target = await openTarget(readConfig({ OPENWOP_BASE_URL: host.url, ...env }));
+      try {
+        const direct = await Promise.all(LEGS.map((leg) => runLeg(leg, target)));
+        expect(report.requirements.map((r) => [r.id, r.disposition, r.assertions])).toEqual(
+          direct.map((o) => [o.requirement, o.disposition, o.assertions]),
+        );
+      } finally {
+        await target?.client.close();
+      }
+
+      for (const [name, text] of await filesIn(dir)) {
+        expect(text.includes(LEAKY_KEY), `${name} holds the key`).toBe(false);
+      }
+      expect([...run.stdout, ...run.stderr].filter((line) => line.includes(LEAKY_KEY))).toEqual([]);
+    } finally {
+      await host.close();
+      await removeDir(dir);
+    }
+  });
+});
+
+describe('run: exit 2', () => {
+  const cases: readonly (readonly [string, readonly string[], RegExp])[] = [
+    [
+      'an unknown flag',
+      ['run', '--colour'],
+      /unknown flag --colour for "run"; its flags are --base-url/,
+    ],
+    [
+      'a malformed base URL',
+      ['--base-url', 'not a url'],
+      /--base-url must be an absolute http\(s\) URL such as/,
+    ],
+    [
+      'an opt-out that is no gate',
+      ['--opt-out', 'agents.nope'],
+      /--opt-out lists unknown gate "agents.nope"; valid names are agents.evalSuite/,
+    ],
+    [
+      'the key over http to a remote host',
+      ['--base-url', 'http://eval.example.com'],
+      /would travel unencrypted to http:\/\/eval.example.com; use https/,
+    ],
+    [
+      'a key given as a flag',
+      ['run', `--api-key=${LEAKY_KEY}`],
+      /--api-key is not accepted: the API key is read only from OPENWOP_API_KEY/,
+    ],
+    [
+      'an unknown command',
+      ['certify'],
+      /unknown command "certify"; the commands are run, verify, judge and help/,
+    ],
+    [
+      'a signing key file that does not exist',
+      ['--sign', '/nonexistent/key.pem'],
+      /key file \/nonexistent\/key.pem could not be read \(ENOENT\); give a PEM ed25519 private key/,
+    ],
+  ];
+
+  it.each(cases)(
+    '%s exits 2 with one line saying what is wrong and what would be right, and no closing line',
+    async (_name, argv, message) => {
+      const run = await cli(argv, { OPENWOP_API_KEY: LEAKY_KEY });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toEqual([]);
+      expect(run.stderr).toHaveLength(1);
+      expect(run.stderr[0]).toMatch(message);
+      expect(run.stderr[0]).not.toContain(LEAKY_KEY);
+    },
+  );
+});
+
+describe('run: exit 3', () => {
+  it('an unreachable host blocks every host leg; the closing line counts them failed and the exit is 3', async () => {
+    const dir = await scratchDir();
+    try {
+      const run = await cli(['run', '--base-url', 'http://127.0.0.1:1', '--report-dir', dir], {
+        OPENWOP_REQUEST_TIMEOUT_MS: '2000',
+        OPENWOP_RUN_TIMEOUT_MS: '3000',
+      });
+      const report = await readReport(dir);
+
+      expect(run.code).toBe(3);
+      expect(run.stdout.at(-1)).toBe('1 passed, 5 failed, 0 skipped');
+      expectAgreement(run, report);
+      expect(report.discovery.ok).toBe(false);
+      expect(report.digests.discovery).toBeNull();
+      const blocked = report.requirements.filter((r) => r.disposition === 'blocked');
+      expect(blocked).toHaveLength(5);
+      for (const row of blocked)
+        expect(row.reason).toMatch(/^discovery unreadable: .*connection refused/);
+      const junit = (await filesIn(dir)).get('eval-gate-junit.xml') ?? '';
+      expect(junit.match(/<error type="blocked"/g)).toHaveLength(5);
+      expect(junit).not.toContain('<failure');
+    } finally {
+      await removeDir(dir);
+    }
+  });
+});

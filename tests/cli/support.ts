@@ -1,0 +1,54 @@
+// Shared by the CLI tests: an in-process CLI call that captures every printed line, and a
+// scratch directory per test.
+
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../cli/cli.ts';
+
+/** Recognisable, so a leak anywhere is found by a plain substring search. */
+export const LEAKY_KEY = 'sk-test-DO-NOT-LEAK-4242';
+
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: readonly string[];
+  readonly stderr: readonly string[];
+}
+
+/** Runs the CLI in this process with exactly `env` (no .env file is read). */
+export async function cli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<CliRun> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await runCli(argv, {
+    log: (line) => stdout.push(line),
+    error: (line) => stderr.push(line),
+    env,
+  });
+  return { code, stdout, stderr };
+}
+
+export async function scratchDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'eval-gate-cli-'));
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** Every file under `dir`, with its text. */
+export async function filesIn(dir: string): Promise<ReadonlyMap<string, string>> {
+  const out = new Map<string, string>();
+  for (const name of await readdir(dir)) out.set(name, await readFile(join(dir, name), 'utf8'));
+  return out;
+}
+
+/** `N passed, N failed, N skipped` parsed from the last stdout line. */
+export function closing(run: CliRun): { passed: number; failed: number; skipped: number } {
+  const last = run.stdout.at(-1) ?? '';
+  const match = /^(\d+) passed, (\d+) failed, (\d+) skipped$/.exec(last);
+  if (match === null) throw new Error(`the last line is not a closing line: ${last}`);
+  return { passed: Number(match[1]), failed: Number(match[2]), skipped: Number(match[3]) };
+}

@@ -1,0 +1,246 @@
+// `openwop-eval-gate verify`: a fresh report verifies; each kind of edit is caught and named;
+// signatures round-trip; a report whose leaked content was redacted still verifies.
+
+import { generateKeyPairSync } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvalGateReport } from '../../cli/report.ts';
+import { loadFixture } from '../../lib/fixtures.ts';
+import { startReferenceHost } from '../../reference-host/index.ts';
+import { cli, LEAKY_KEY, removeDir, scratchDir } from './support.ts';
+
+const MEAN = 'openwop.requirement.0246.mean-gated';
+const MEAN_FIXTURE = 'conformance-eval-trajectory-gate-mean';
+
+let dir = '';
+let signed: EvalGateReport;
+let leaky: EvalGateReport;
+let leakyText = '';
+let publicKeyPath = '';
+let otherPublicKeyPath = '';
+
+function pemPair(): { privateKey: string; publicKey: string } {
+  return generateKeyPairSync('ed25519', {
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+}
+
+beforeAll(async () => {
+  dir = await scratchDir();
+  const pair = pemPair();
+  await writeFile(join(dir, 'host.pem'), pair.privateKey);
+  publicKeyPath = join(dir, 'host.pub.pem');
+  await writeFile(publicKeyPath, pair.publicKey);
+  otherPublicKeyPath = join(dir, 'other.pub.pem');
+  await writeFile(otherPublicKeyPath, pemPair().publicKey);
+
+  const signedRun = await cli([
+    'run',
+    '--report-dir',
+    join(dir, 'signed'),
+    '--sign',
+    join(dir, 'host.pem'),
+  ]);
+  expect(signedRun.code).toBe(0);
+  signed = JSON.parse(
+    await readFile(join(dir, 'signed', 'eval-gate-report.json'), 'utf8'),
+  ) as EvalGateReport;
+
+  const host = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'content-leak' });
+  try {
+    const leakyRun = await cli(
+      ['run', '--base-url', host.url, '--report-dir', join(dir, 'leaky')],
+      {
+        OPENWOP_API_KEY: LEAKY_KEY,
+      },
+    );
+    expect(leakyRun.code).toBe(1);
+  } finally {
+    await host.close();
+  }
+  leakyText = await readFile(join(dir, 'leaky', 'eval-gate-report.json'), 'utf8');
+  leaky = JSON.parse(leakyText) as EvalGateReport;
+});
+
+afterAll(async () => {
+  await removeDir(dir);
+});
+
+/** Writes an edited copy of a report and verifies it. */
+async function verifyEdited(
+  report: EvalGateReport,
+  edit: (copy: Record<string, unknown> & EvalGateReport) => void,
+  extra: readonly string[] = [],
+): Promise<{ code: number; lines: readonly string[] }> {
+  const copy = structuredClone(report) as Record<string, unknown> & EvalGateReport;
+  edit(copy);
+  const path = join(dir, `edited-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(path, JSON.stringify(copy));
+  const run = await cli(['verify', path, ...extra]);
+  return { code: run.code, lines: [...run.stdout, ...run.stderr] };
+}
+
+type Mutable = Record<string, unknown>;
+
+describe('verify', () => {
+  it('accepts a fresh signed report with its public key', async () => {
+    const run = await cli([
+      'verify',
+      join(dir, 'signed', 'eval-gate-report.json'),
+      '--key',
+      publicKeyPath,
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.at(-1)).toMatch(
+      /^verified .*: 6 rows recomputed, 0 checked for consistency only, every digest matches, signature valid$/,
+    );
+  });
+
+  it('rejects a failing row edited to a pass, naming the row and its disposition', async () => {
+    const { code, lines } = await verifyEdited(leaky, (copy) => {
+      const row = copy.requirements.find(
+        (r) => r.disposition === 'executed-fail',
+      ) as unknown as Mutable;
+      row.disposition = 'executed-pass';
+      delete row.reason;
+    });
+    expect(code).toBe(1);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^row openwop\.requirement\.0246\.[a-z-]+: disposition recorded executed-pass, recomputed executed-fail$/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^digests\.rows: recorded [0-9a-f]{64}, recomputed [0-9a-f]{64} \(the rows were edited\)$/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^totals\.executed-pass: recorded \d, the rows hold \d$/),
+    );
+  });
+
+  it('rejects a score edited in a recorded summary, naming the row and the rule that no longer holds', async () => {
+    const { code, lines } = await verifyEdited(signed, (copy) => {
+      const summary = copy.requirements.find((r) => r.id === MEAN)?.observation?.summary as {
+        tasks: Mutable[];
+      };
+      (summary.tasks[0] as Mutable).score = 0;
+    });
+    expect(code).toBe(1);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^row ${MEAN.replace(/\./g, '\\.')}: disposition recorded executed-pass, recomputed executed-fail$`,
+        ),
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/\(task\.score-unchanged\) ok recorded true, recomputed false$/),
+    );
+  });
+
+  it('rejects an edited digest, naming the digest', async () => {
+    const { code, lines } = await verifyEdited(signed, (copy) => {
+      (copy.digests as unknown as Mutable).discovery = '0'.repeat(64);
+    });
+    expect(code).toBe(1);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^digests\.discovery: recorded 0{64}, recomputed [0-9a-f]{64} \(the recorded discovery was edited\)$/,
+      ),
+    );
+  });
+
+  it('rejects a report made with a different fixture file, naming the fixture', async () => {
+    const other = await loadFixture('conformance-eval-trajectory-gate-any');
+    if (!other.ok) throw new Error(other.reason);
+    const { code, lines } = await verifyEdited(signed, (copy) => {
+      (copy.digests.fixtures as Mutable)[MEAN_FIXTURE] = other.sha256;
+    });
+    expect(code).toBe(1);
+    expect(lines).toContainEqual(
+      `digests.fixtures.${MEAN_FIXTURE}: recorded ${other.sha256}, recomputed ${signed.digests.fixtures[MEAN_FIXTURE] ?? ''} (fixtures/${MEAN_FIXTURE}.json is not the file that ran)`,
+    );
+  });
+
+  it('rejects a row that claims another fixture, naming the row and fixtureId', async () => {
+    const { code, lines } = await verifyEdited(signed, (copy) => {
+      (copy.requirements.find((r) => r.id === MEAN) as unknown as Mutable).fixtureId =
+        'conformance-eval-trajectory-gate-any';
+    });
+    expect(code).toBe(1);
+    expect(lines).toContainEqual(
+      `row ${MEAN}: fixtureId: recorded conformance-eval-trajectory-gate-any, the requirement drives ${MEAN_FIXTURE}`,
+    );
+  });
+
+  it('rejects a tampered signature, a signature checked with another key, and an unsigned report given --key', async () => {
+    const tampered = await verifyEdited(
+      signed,
+      (copy) => {
+        const value = copy.signature?.value ?? '';
+        (copy.signature as unknown as Mutable).value =
+          `${value.startsWith('A') ? 'B' : 'A'}${value.slice(1)}`;
+      },
+      ['--key', publicKeyPath],
+    );
+    expect(tampered.code).toBe(1);
+    expect(tampered.lines).toContain('signature.value: does not verify with the given public key');
+
+    const otherKey = await cli([
+      'verify',
+      join(dir, 'signed', 'eval-gate-report.json'),
+      '--key',
+      otherPublicKeyPath,
+    ]);
+    expect(otherKey.code).toBe(1);
+    expect(otherKey.stdout).toContain('signature.value: does not verify with the given public key');
+
+    const unsigned = await cli([
+      'verify',
+      join(dir, 'leaky', 'eval-gate-report.json'),
+      '--key',
+      publicKeyPath,
+    ]);
+    expect(unsigned.code).toBe(1);
+    expect(unsigned.stdout).toContain('signature: the report is unsigned but --key was given');
+  });
+
+  it('rejects a signed report whose content changed even when its own digests were recomputed', async () => {
+    const { code, lines } = await verifyEdited(
+      signed,
+      (copy) => {
+        (copy as Mutable).strict = true;
+      },
+      ['--key', publicKeyPath],
+    );
+    expect(code).toBe(1);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^signature\.reportDigest: recorded [0-9a-f]{64}, the report now digests to [0-9a-f]{64}$/,
+      ),
+    );
+  });
+
+  it('keeps a leaked content key but not its value, and the redacted report still verifies', async () => {
+    expect(leakyText).toContain('"output": "[redacted]"');
+    expect(leakyText).not.toContain('merged into');
+    const failed = leaky.requirements.flatMap((r) =>
+      r.findings.filter((f) => !f.ok).map((f) => f.rule),
+    );
+    expect(new Set(failed)).toEqual(new Set(['content-free', 'events.payload-schema']));
+    const run = await cli(['verify', join(dir, 'leaky', 'eval-gate-report.json')]);
+    expect(run.code).toBe(0);
+  });
+
+  it('exits 2 for a report that cannot be read', async () => {
+    const run = await cli(['verify', join(dir, 'missing.json')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toEqual([
+      `openwop-eval-gate: the report ${join(dir, 'missing.json')} could not be read (ENOENT)`,
+    ]);
+  });
+});

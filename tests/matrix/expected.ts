@@ -1,0 +1,265 @@
+// The falsifiability matrix, written by hand: for the conformant reference host and for each of
+// its defects, the disposition every leg must reach under OPENWOP_REQUIRE_BEHAVIOR=true with no
+// opt-outs, and the MUST rules that must be among a failing leg's failed findings.
+//
+// Each row is derived from the defect's description and the fixture files, not from a run. The
+// correct grading of the five host fixtures (contract §4), which every row starts from:
+//   mean      1 task, 2 trials, rule mean, passScore 0.6: both trials score 1 and hit a forbidden
+//             tool; task score 1, gatedScore 0, passed false; aggregate 1, gated 0, suite false.
+//   gate      2 tasks, no trials block: task 1 matches (score 1, gated 1, passed), task 2 takes
+//             the wrong path (score 1, gated 0, not passed); aggregate 1, gated 0.5, suite false.
+//   control   2 tasks without trajectories, both score 1 and pass; no gated field; suite true.
+//   boundary  1 task, 4 trials, rule mean, passScore 0.75: trial 3 hits a forbidden tool; task
+//             score 1, gatedScore 0.75, passed true (≥ is inclusive); gated 0.75, suite true.
+//   any       1 task, 2 trials, rule any: trial 1 wrong path, trial 2 matches; task passed true,
+//             gatedScore 0.5; gated aggregate 0.5 < 0.6, suite false.
+
+import type { DefectName } from '../../reference-host/index.ts';
+import type { RuleId } from '../../lib/eval-gate-witness.ts';
+import type { Disposition } from '../../lib/types.ts';
+
+export const LEG_SLUGS = [
+  'mean-gated',
+  'suite-gated',
+  'gated-fields-shape',
+  'no-trajectory-ungated',
+  'mean-partial-inclusive',
+  'any-rule-unchanged',
+] as const;
+export type LegSlug = (typeof LEG_SLUGS)[number];
+
+/** `run.served` is the finding run-leg makes when a host refuses or mis-serves a listed fixture. */
+export type FailingRule = RuleId | 'run.served';
+
+export interface LegExpectation {
+  readonly disposition: Disposition;
+  /** MUST rules that must be among the leg's failed findings (a subset, not the whole set). */
+  readonly rules?: readonly FailingRule[];
+  /** What the leg's reason must say: which gate failed, or what could not be observed. */
+  readonly reason?: RegExp;
+}
+
+export type Row = Readonly<Record<LegSlug, LegExpectation>>;
+export type RowName = 'conformant' | DefectName;
+
+const PASS: LegExpectation = { disposition: 'executed-pass' };
+const fail = (...rules: FailingRule[]): LegExpectation => ({ disposition: 'executed-fail', rules });
+/** A capability or fixture gate that fails in strict mode fails the leg before any run starts. */
+const gateFail = (reason: RegExp): LegExpectation => ({ disposition: 'executed-fail', reason });
+const blocked = (reason: RegExp): LegExpectation => ({ disposition: 'blocked', reason });
+
+const NO_EVAL_SUITE = gateFail(/does not advertise agents\.evalSuite(?!\.)/);
+const NO_TRAJECTORY = gateFail(/does not advertise agents\.evalSuite\.trajectory/);
+const NO_TRIALS = gateFail(/does not advertise agents\.evalSuite\.trials/);
+const NO_FIXTURE = gateFail(/does not list fixture/);
+const REFUSED = fail('run.served');
+const NEVER_TERMINAL = blocked(/could not observe the run \(events\)/);
+const NO_SUMMARY = blocked(/could not observe the run \(summary\)/);
+const NO_DISCOVERY = blocked(/discovery unreadable/);
+
+/** Every host leg, with the server-free shape leg passing: it reads no host at all. */
+const everyHostLeg = (leg: LegExpectation): Row => ({
+  'mean-gated': leg,
+  'suite-gated': leg,
+  'gated-fields-shape': PASS,
+  'no-trajectory-ungated': leg,
+  'mean-partial-inclusive': leg,
+  'any-rule-unchanged': leg,
+});
+
+export const EXPECTED: Readonly<Record<string, Row>> = {
+  conformant: everyHostLeg(PASS),
+
+  // No gated fields anywhere; mean and suite passed read raw scores (all 1). Control has nothing
+  // to gate; boundary's verdicts agree with the raw ones (1 ≥ 0.75) but its fields are missing.
+  'unmigrated-0244': {
+    'mean-gated': fail(
+      'task.passed',
+      'task.gated-score-present',
+      'suite.gated-aggregate-present',
+      'suite.passed',
+    ),
+    'suite-gated': fail(
+      'task.gated-score-present',
+      'suite.gated-aggregate-present',
+      'suite.passed',
+    ),
+    'gated-fields-shape': PASS,
+    'no-trajectory-ungated': PASS,
+    'mean-partial-inclusive': fail('task.gated-score-present', 'suite.gated-aggregate-present'),
+    'any-rule-unchanged': fail(
+      'task.gated-score-present',
+      'suite.gated-aggregate-present',
+      'suite.passed',
+    ),
+  },
+
+  // Right fields, old verdicts: wrong wherever the raw score (1) clears passScore and the gated
+  // one does not: mean (task and suite), gate (suite), any (suite). Boundary clears both ways.
+  'gated-fields-but-old-passed': {
+    'mean-gated': fail('task.passed', 'suite.passed'),
+    'suite-gated': fail('suite.passed'),
+    'gated-fields-shape': PASS,
+    'no-trajectory-ungated': PASS,
+    'mean-partial-inclusive': PASS,
+    'any-rule-unchanged': fail('suite.passed'),
+  },
+
+  // Every fixture but control has a trajectory-failed trial, whose zeroed score lowers the trial,
+  // the task mean and the aggregate; the verdicts come out right, which is exactly §C's trap.
+  'score-zeroed': {
+    'mean-gated': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'task.mean-score',
+      'suite.aggregate-unchanged',
+    ),
+    'suite-gated': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'suite.aggregate-unchanged',
+    ),
+    'gated-fields-shape': PASS,
+    'no-trajectory-ungated': PASS,
+    'mean-partial-inclusive': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'task.mean-score',
+      'suite.aggregate-unchanged',
+    ),
+    'any-rule-unchanged': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'task.mean-score',
+      'suite.aggregate-unchanged',
+    ),
+  },
+
+  // Only gate's matching task has gatedScore equal to score (1 = 1); every other trajectory task
+  // is gated below its score (0, 0.75, 0.5), so it keeps the field.
+  'gated-score-omitted-when-equal': {
+    ...everyHostLeg(PASS),
+    'suite-gated': fail('task.gated-score-present'),
+  },
+
+  'gated-aggregate-omitted': {
+    ...everyHostLeg(fail('suite.gated-aggregate-present')),
+    'no-trajectory-ungated': PASS,
+  },
+
+  // All-or-nothing agrees with the mean when every trial failed (mean) or there is one trial
+  // (gate); boundary drops to 0 and fails its mean rule; any keeps its verdict but not its value.
+  'task-gated-all-or-nothing': {
+    ...everyHostLeg(PASS),
+    'mean-partial-inclusive': fail(
+      'task.gated-score-value',
+      'task.passed',
+      'suite.gated-aggregate-value',
+      'suite.passed',
+    ),
+    'any-rule-unchanged': fail('task.gated-score-value', 'suite.gated-aggregate-value'),
+  },
+
+  // Only the any fixture has rule any; its gatedScore 0.5 < 0.6 turns a passing task to failed.
+  'any-rule-gated-by-mean': { ...everyHostLeg(PASS), 'any-rule-unchanged': fail('task.passed') },
+
+  // Only boundary lands exactly on passScore (0.75 = 0.75); every other comparison is strict anyway.
+  'strict-greater-than': {
+    ...everyHostLeg(PASS),
+    'mean-partial-inclusive': fail('task.passed', 'suite.counts'),
+  },
+
+  'gated-fields-on-ungated-tasks': {
+    ...everyHostLeg(PASS),
+    'no-trajectory-ungated': fail('task.gated-score-absent', 'suite.gated-aggregate-absent'),
+  },
+
+  // The old rule differs from the summary wherever the aggregate (1) clears passScore and the
+  // suite does not: mean, gate and any. Control and boundary pass both ways.
+  'completed-passed-old-rule': {
+    ...everyHostLeg(fail('completed.consistent')),
+    'no-trajectory-ungated': PASS,
+    'mean-partial-inclusive': PASS,
+  },
+
+  'content-leak': everyHostLeg(fail('content-free')),
+  'no-such-defect': everyHostLeg(PASS),
+
+  // A gating score of 0 is 0 per cent too, so mean (task 0, aggregate 0) reports in range; every
+  // other trajectory fixture has a non-zero gating score and control has none.
+  'gated-out-of-range': {
+    ...everyHostLeg(
+      fail('summary.schema', 'task.gated-score-value', 'suite.gated-aggregate-value'),
+    ),
+    'mean-gated': PASS,
+    'no-trajectory-ungated': PASS,
+  },
+
+  // Without a trials block a task has one trial, so one event per task is one per trial; the
+  // task's score and verdict are then the trial's (gate, control).
+  'scored-per-task': {
+    ...everyHostLeg(fail('events.scored-count')),
+    'suite-gated': PASS,
+    'no-trajectory-ungated': PASS,
+  },
+
+  // Min and mean differ only over two or more tasks with different gating scores: gate (0, 1).
+  'gated-aggregate-other-aggregation': {
+    ...everyHostLeg(PASS),
+    'suite-gated': PASS,
+  },
+
+  // Every trajectory fixture has a failed trial whose event now says passed. Gate's wrong-path
+  // task has no trials block, so its verdict is that trial's and turns true as well. Rule mean
+  // reads gated scores and any already passes, so those task verdicts stay right.
+  'trial-passed-ignores-trajectory': {
+    ...everyHostLeg(fail('trial.passed')),
+    'suite-gated': fail('trial.passed', 'task.passed'),
+    'no-trajectory-ungated': PASS,
+  },
+
+  'withhold-eval-suite': everyHostLeg(NO_EVAL_SUITE),
+  'withhold-trajectory': {
+    ...everyHostLeg(NO_TRAJECTORY),
+    'no-trajectory-ungated': PASS,
+  },
+  'withhold-trials': {
+    ...everyHostLeg(NO_TRIALS),
+    'suite-gated': PASS,
+    'no-trajectory-ungated': PASS,
+  },
+  'withhold-fixtures': everyHostLeg(NO_FIXTURE),
+  'create-refused': everyHostLeg(REFUSED),
+  'run-never-ends': everyHostLeg(NEVER_TERMINAL),
+  'discovery-not-json': everyHostLeg(NO_DISCOVERY),
+
+  // passedCount by score counts every task (all score 1): mean says 1 of 0 passed, gate 2 of 1;
+  // control, boundary and any pass every task they score.
+  'passed-count-wrong': {
+    ...everyHostLeg(PASS),
+    'mean-gated': fail('suite.counts'),
+    'suite-gated': fail('suite.counts'),
+  },
+
+  'events-out-of-order': everyHostLeg(fail('events.completed-once')),
+
+  'summary-409-forever': everyHostLeg(NO_SUMMARY),
+
+  // The suites that do not pass: mean, gate and any.
+  'status-failed-on-gate': {
+    ...everyHostLeg(fail('run.completed-status')),
+    'no-trajectory-ungated': PASS,
+    'mean-partial-inclusive': PASS,
+  },
+};
+
+/** A leg that fails a gate in strict mode fails with no finding: it never drives the host. */
+export function isGateFailure(leg: LegExpectation): boolean {
+  return leg.disposition === 'executed-fail' && leg.rules === undefined;
+}
+
+/** Defects whose run cannot end by itself; their rows run with a short run deadline. */
+export const HANGING: ReadonlySet<RowName> = new Set<RowName>([
+  'run-never-ends',
+  'summary-409-forever',
+]);

@@ -1,0 +1,175 @@
+// The falsifiability matrix (issue 3): every leg against the conformant reference host and
+// against each of its defects, on both host variants, compared cell by cell with the hand-written
+// table in expected.ts. A leg that was never seen to fail is not a witness.
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DEFECTS } from '../../reference-host/index.ts';
+import type { Disposition, GateName } from '../../lib/types.ts';
+import {
+  EXPECTED,
+  isGateFailure,
+  LEG_SLUGS,
+  type LegExpectation,
+  type Row,
+  type RowName,
+} from './expected.ts';
+import { DOC_PATH, matrixTable, REGENERATE, render } from './render.ts';
+import {
+  caught,
+  ROW_NAMES,
+  runMatrix,
+  runRow,
+  VARIANTS,
+  type LegResult,
+  type MatrixResults,
+} from './run-matrix.ts';
+
+// One run of the whole matrix serves every test below; each host in it is started and closed
+// inside runRow. The first test to ask starts it.
+let matrix: Promise<MatrixResults> | undefined;
+const results = (): Promise<MatrixResults> => (matrix ??= runMatrix());
+const MATRIX_TIMEOUT_MS = 60_000;
+
+/** Compares one row's legs with their expectations; returns one line per disagreement. */
+function disagreements(row: Row, legs: readonly LegResult[]): string[] {
+  const out: string[] = [];
+  for (const slug of LEG_SLUGS) {
+    const want = row[slug];
+    const got = legs.find((l) => l.slug === slug);
+    if (got === undefined) {
+      out.push(`${slug}: not run`);
+      continue;
+    }
+    const problems: string[] = [];
+    if (got.disposition !== want.disposition) {
+      problems.push(`disposition ${got.disposition}, table says ${want.disposition}`);
+    }
+    const missing = (want.rules ?? []).filter((r) => !got.failed.includes(r));
+    if (missing.length > 0) problems.push(`rules ${missing.join(', ')} did not fail`);
+    if (want.reason !== undefined && !want.reason.test(got.reason)) {
+      problems.push(`reason does not match ${String(want.reason)}`);
+    }
+    if (got.disposition === 'executed-pass' && got.assertions === 0) {
+      problems.push('passed on zero assertions');
+    }
+    if (problems.length > 0) {
+      out.push(
+        `${slug}: ${problems.join('; ')} (failed [${got.failed.join(', ')}]; ${got.reason})`,
+      );
+    }
+  }
+  return out;
+}
+
+/** A test name that states the row's verdict, read from the table. */
+function verdict(name: RowName): string {
+  const row = EXPECTED[name];
+  const hit = LEG_SLUGS.filter((s) => row[s].disposition !== 'executed-pass');
+  if (hit.length === 0) return `${name}: every leg passes`;
+  const by = (d: Disposition): string[] => hit.filter((s) => row[s].disposition === d);
+  const parts = [
+    by('executed-fail').length > 0 ? `fails ${by('executed-fail').join(', ')}` : '',
+    by('blocked').length > 0 ? `blocks ${by('blocked').join(', ')}` : '',
+  ].filter((p) => p !== '');
+  return `${name} ${parts.join(' and ')}, every other leg passes`;
+}
+
+/** A strict row as it reads outside strict mode or with an opt-out: gate failures become `to`. */
+function relaxed(row: Row, to: Disposition, reason: RegExp): Row {
+  const legs = LEG_SLUGS.map((slug): [string, LegExpectation] => {
+    const leg = row[slug];
+    return [slug, isGateFailure(leg) ? { disposition: to, reason } : leg];
+  });
+  return Object.fromEntries(legs) as Row;
+}
+
+describe('the falsifiability matrix', () => {
+  it('has one row per reference-host defect, plus the conformant host, and no other', () => {
+    const defects = DEFECTS.map((d) => d.name as string).sort();
+    const rows = ROW_NAMES.filter((r) => r !== 'conformant').sort();
+    expect(rows, 'a defect without a row, or a row without a defect').toEqual(defects);
+    expect(ROW_NAMES[0]).toBe('conformant');
+  });
+
+  for (const variant of VARIANTS) {
+    describe.concurrent(`strict mode, ${variant} host`, () => {
+      for (const name of ROW_NAMES) {
+        it(
+          verdict(name),
+          async () => {
+            const legs = (await results())[variant][name];
+            expect(disagreements(EXPECTED[name], legs)).toEqual([]);
+          },
+          MATRIX_TIMEOUT_MS,
+        );
+      }
+    });
+  }
+
+  it(
+    'the conformant host passes every host leg non-vacuously, with no warning, on both variants',
+    async () => {
+      const all = await results();
+      for (const variant of VARIANTS) {
+        for (const leg of all[variant].conformant) {
+          expect(leg.disposition, `${variant} ${leg.slug}`).toBe('executed-pass');
+          expect(leg.assertions, `${variant} ${leg.slug}`).toBeGreaterThan(0);
+          expect(leg.warned, `${variant} ${leg.slug} SHOULD findings`).toEqual([]);
+        }
+      }
+    },
+    MATRIX_TIMEOUT_MS,
+  );
+
+  it(
+    'every defect is caught by at least one leg on both variants: mutation score 100%',
+    async () => {
+      const all = await results();
+      const defects = ROW_NAMES.filter((r) => r !== 'conformant');
+      const missed = defects.filter((d) => !VARIANTS.every((v) => caught(all[v][d])));
+      expect(missed, 'defects no leg caught').toEqual([]);
+      expect((defects.length - missed.length) / defects.length).toBe(1);
+    },
+    MATRIX_TIMEOUT_MS,
+  );
+
+  it(
+    `${DOC_PATH} is the rendering of this run (else run \`${REGENERATE}\`)`,
+    async () => {
+      const fresh = render(matrixTable(EXPECTED, DEFECTS), await results());
+      const path = fileURLToPath(new URL(`../../${DOC_PATH}`, import.meta.url));
+      let committed: string;
+      try {
+        committed = readFileSync(path, 'utf8');
+      } catch {
+        committed = '';
+      }
+      expect(committed === fresh, `${DOC_PATH} is stale: run \`${REGENERATE}\``).toBe(true);
+    },
+    MATRIX_TIMEOUT_MS,
+  );
+
+  describe.concurrent('gates outside strict mode', () => {
+    const withheld = ROW_NAMES.filter((r) => r.startsWith('withhold-'));
+    for (const variant of VARIANTS) {
+      for (const name of withheld) {
+        it(`default mode, ${variant} host: ${name} leaves its gated legs inapplicable`, async () => {
+          const legs = await runRow({ row: name, variant, requireBehavior: false });
+          const want = relaxed(EXPECTED[name], 'inapplicable', /^host does not (advertise|list)/);
+          expect(disagreements(want, legs)).toEqual([]);
+          expect(legs.some((l) => l.disposition === 'inapplicable')).toBe(true);
+        });
+      }
+
+      it(`opted-out trials, ${variant} host: withhold-trials skips the legs that need trials`, async () => {
+        const optedOut: GateName[] = ['agents.evalSuite.trials'];
+        const legs = await runRow({ row: 'withhold-trials', variant, optedOut });
+        const want = relaxed(EXPECTED['withhold-trials'], 'skipped', /is opted out/);
+        expect(disagreements(want, legs)).toEqual([]);
+        expect(legs.filter((l) => l.disposition === 'skipped')).toHaveLength(3);
+      });
+    }
+  });
+});

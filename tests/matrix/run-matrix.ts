@@ -1,0 +1,136 @@
+// Runs every leg against one reference host, the way the legs file does, and reduces each
+// outcome to what the matrix compares: disposition, assertion count, reason and failed rules.
+// The host lives exactly as long as one call of runRow.
+
+import { randomBytes } from 'node:crypto';
+import type { DefectName } from '../../reference-host/index.ts';
+import type { GateName, LegOutcome } from '../../lib/types.ts';
+import { startReferenceHost } from '../../reference-host/index.ts';
+import { resolveConfig } from '../../lib/env.ts';
+import { forgetDiscoveries } from '../../lib/discovery.ts';
+import { LEGS } from '../../lib/legs.ts';
+import { runLeg } from '../../lib/run-leg.ts';
+import { openTarget } from '../../lib/target.ts';
+import { EXPECTED, HANGING, LEG_SLUGS, type LegSlug, type RowName } from './expected.ts';
+
+export type Variant = 'plain' | 'varied';
+export const VARIANTS: readonly Variant[] = ['plain', 'varied'];
+
+export interface LegResult {
+  readonly slug: LegSlug;
+  readonly disposition: LegOutcome['disposition'];
+  readonly assertions: number;
+  readonly reason: string;
+  /** MUST rules with at least one failed finding, sorted, each once. */
+  readonly failed: readonly string[];
+  /** SHOULD rules with at least one failed finding, sorted, each once. */
+  readonly warned: readonly string[];
+}
+
+export interface RowOptions {
+  readonly row: RowName;
+  readonly variant: Variant;
+  /** Default true: the matrix's table is written for strict mode. */
+  readonly requireBehavior?: boolean;
+  readonly optedOut?: readonly GateName[];
+}
+
+/** Run deadline for a defect whose run never ends; long enough for a healthy run to finish. */
+export const HANGING_RUN_TIMEOUT_MS = 1_500;
+/** Run deadline for every other row: generous, because all rows share the machine at once. */
+const RUN_TIMEOUT_MS = 20_000;
+
+export function slugOf(requirement: string): LegSlug {
+  const slug = LEG_SLUGS.find((s) => requirement === `openwop.requirement.0246.${s}`);
+  if (slug === undefined) throw new Error(`the matrix has no column for ${requirement}`);
+  return slug;
+}
+
+export async function runRow(options: RowOptions): Promise<readonly LegResult[]> {
+  const apiKey = randomBytes(24).toString('base64url');
+  const defect: DefectName | undefined = options.row === 'conformant' ? undefined : options.row;
+  const host = await startReferenceHost({
+    apiKey,
+    variant: options.variant,
+    ...(defect === undefined ? {} : { defect }),
+  });
+  try {
+    const config = resolveConfig({
+      OPENWOP_BASE_URL: host.url,
+      OPENWOP_API_KEY: apiKey,
+      OPENWOP_REQUIRE_BEHAVIOR: String(options.requireBehavior ?? true),
+      OPENWOP_OPTED_OUT_PROFILES: (options.optedOut ?? []).join(','),
+      OPENWOP_RUN_TIMEOUT_MS: String(
+        HANGING.has(options.row) ? HANGING_RUN_TIMEOUT_MS : RUN_TIMEOUT_MS,
+      ),
+      OPENWOP_POLL_TIMEOUT_S: '1',
+    });
+    // Discovery is memoized per base URL, and a closed host's port can be handed to a later one.
+    // Forgetting and fetching happen in one synchronous step, so no other row's entry is lost.
+    forgetDiscoveries();
+    const target = await openTarget(config);
+    try {
+      const outcomes = await Promise.all(LEGS.map((leg) => runLeg(leg, target)));
+      return outcomes.map(reduce);
+    } finally {
+      await target?.client.close();
+    }
+  } finally {
+    await host.close();
+  }
+}
+
+function reduce(outcome: LegOutcome): LegResult {
+  const failedRules = (severity: 'MUST' | 'SHOULD'): string[] =>
+    [
+      ...new Set(
+        outcome.findings.filter((f) => !f.ok && f.severity === severity).map((f) => f.rule),
+      ),
+    ].sort();
+  return {
+    slug: slugOf(outcome.requirement),
+    disposition: outcome.disposition,
+    assertions: outcome.assertions,
+    reason: outcome.reason ?? '',
+    failed: failedRules('MUST'),
+    warned: failedRules('SHOULD'),
+  };
+}
+
+export type MatrixResults = Readonly<
+  Record<Variant, Readonly<Record<RowName, readonly LegResult[]>>>
+>;
+
+export const ROW_NAMES = Object.keys(EXPECTED) as readonly RowName[];
+
+/**
+ * The whole strict table for both variants. Suite and hosts share one thread, so the rows that
+ * end on a deadline run after the others: under the full load a healthy run can outlast the
+ * short deadline, and the blocked reason would then name the wrong stage.
+ */
+export async function runMatrix(
+  run: (options: RowOptions) => Promise<readonly LegResult[]> = runRow,
+): Promise<MatrixResults> {
+  const results: Record<Variant, Partial<Record<RowName, readonly LegResult[]>>> = {
+    plain: {},
+    varied: {},
+  };
+  const phase = (rows: readonly RowName[]): Promise<void[]> =>
+    Promise.all(
+      VARIANTS.flatMap((variant) =>
+        rows.map(async (row) => {
+          // A row that cannot run (a table row naming no defect) shows as legs not run, so the
+          // other rows still report and the table's own test names the cause.
+          results[variant][row] = await run({ row, variant }).catch(() => []);
+        }),
+      ),
+    );
+  await phase(ROW_NAMES.filter((row) => !HANGING.has(row)));
+  await phase(ROW_NAMES.filter((row) => HANGING.has(row)));
+  return results as MatrixResults;
+}
+
+/** A defect is caught when at least one leg on it is anything but executed-pass. */
+export function caught(results: readonly LegResult[]): boolean {
+  return results.some((r) => r.disposition !== 'executed-pass');
+}

@@ -1,0 +1,25 @@
+// `npm run falsifiability`: runs the matrix once and writes docs/falsifiability.md from it. Exits
+// 1 when a cell disagrees with the expected table or a defect goes uncaught, after writing, so the
+// document shows the disagreement.
+
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { DEFECTS } from '../../reference-host/index.ts';
+import { EXPECTED } from './expected.ts';
+import { DOC_PATH, matrixTable, render } from './render.ts';
+import { runMatrix } from './run-matrix.ts';
+
+const started = Date.now();
+const text = render(matrixTable(EXPECTED, DEFECTS), await runMatrix());
+writeFileSync(fileURLToPath(new URL(`../../${DOC_PATH}`, import.meta.url)), text);
+const disagreements = text
+  .split('\n')
+  .filter(
+    (line) => line.startsWith('| ') && (line.includes('(table: ') || line.endsWith('| **no** |')),
+  );
+process.stdout.write(`wrote ${DOC_PATH} in ${Date.now() - started} ms\n`);
+if (disagreements.length > 0) {
+  process.stdout.write(`${disagreements.length} rows disagree with tests/matrix/expected.ts:\n`);
+  for (const line of disagreements) process.stdout.write(`${line}\n`);
+  process.exitCode = 1;
+}
