@@ -56,7 +56,9 @@ export function renderPage(machine: Machine, sections: readonly Section[]): stri
   for (const s of sections) {
     lines.push('', `## ${s.title}`, '', s.method, '', table(s.headers, s.rows));
     const j = s.judged;
-    if (j !== undefined) lines.push('', `**Target ${j.target}: ${outcome(j)}.** ${j.verdict}`);
+    if (j !== undefined) {
+      lines.push('', `**Target ${j.target}: ${j.met ? 'met' : 'missed'}.** ${j.verdict}`);
+    }
     for (const note of s.notes ?? []) lines.push('', note);
   }
   return `${lines.join('\n')}\n`;

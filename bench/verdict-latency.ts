@@ -91,10 +91,10 @@ export async function measureVerdictLatency(rounds: number): Promise<Section> {
       target: `≥ ${TARGET_RATIO}×`,
       met,
       verdict: met
-        ? `met by a factor of ${fmt(ratio / TARGET_RATIO)} over the target: the driver's last ` +
+        ? `${fmt(ratio / TARGET_RATIO)} times the target ratio: the driver's last ` +
           `poll is held by the host and answered at the append, then status and summary follow ` +
           `at once (three loopback round trips, no sleep on that path).`
-        : `missed: ${fmt(ratio)}× is ${fmt(TARGET_RATIO - ratio)}× short of ${TARGET_RATIO}×; ` +
+        : `${fmt(ratio)}× is ${fmt(TARGET_RATIO - ratio)}× short of ${TARGET_RATIO}×; ` +
           `the driver's median latency was ${fmt(fast.median)} ms.`,
     },
   };

@@ -6,7 +6,6 @@ import { ConfigError, readSettings, readStepSummaryPath, resolveConfig } from '.
 import { nameFlags, parseArgs, UsageError } from './args.ts';
 import type { ParsedArgs } from './args.ts';
 import { scrubText } from './canonical.ts';
-import { runConformance } from './conformance.ts';
 import { HELP } from './help.ts';
 import { JudgeInputError, judgeRecorded } from './judge.ts';
 import { KeyFileError, readSigningKey, readVerifyingKey } from './signing.ts';
@@ -76,6 +75,8 @@ async function run(
   const sign = args.options.sign;
   const signingKey = sign === undefined ? undefined : await readSigningKey(sign);
   const stepSummaryPath = readStepSummaryPath(io.env);
+  // Loaded on demand: it pulls in vitest, which --help and a refused flag should not wait for.
+  const { runConformance } = await import('./conformance.ts');
   const result = await runConformance(config, {
     log: out,
     ...(io.reporters === undefined ? {} : { reporters: io.reporters }),

@@ -173,10 +173,9 @@ export function discoveryDigest(discovery: RecordedDiscovery): string | null {
   return discovery.ok ? sha256Hex(discovery.text) : null;
 }
 
-/** The digest a signature covers: the canonical report without its `signature` member. */
+/** The digest a signature covers: the canonical report without its `signature` (canonical JSON drops an undefined member). */
 export function reportDigest(report: EvalGateReport): string {
-  const { signature: _signature, ...unsigned } = report;
-  return canonicalDigest(unsigned);
+  return canonicalDigest({ ...report, signature: undefined });
 }
 
 /** The file digest of each fixture, as lib/fixtures.ts computes it; a fixture that will not load has none. */

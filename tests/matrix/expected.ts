@@ -67,7 +67,7 @@ const everyHostLeg = (leg: LegExpectation): Row => ({
   'any-rule-unchanged': leg,
 });
 
-export const EXPECTED: Readonly<Record<string, Row>> = {
+export const EXPECTED: Readonly<Record<RowName, Row>> = {
   conformant: everyHostLeg(PASS),
 
   // No gated fields anywhere; mean and suite passed read raw scores (all 1). Control has nothing
@@ -166,7 +166,7 @@ export const EXPECTED: Readonly<Record<string, Row>> = {
   // Only boundary lands exactly on passScore (0.75 = 0.75); every other comparison is strict anyway.
   'strict-greater-than': {
     ...everyHostLeg(PASS),
-    'mean-partial-inclusive': fail('task.passed', 'suite.counts'),
+    'mean-partial-inclusive': fail('task.passed', 'suite.passed'),
   },
 
   'gated-fields-on-ungated-tasks': {
@@ -183,7 +183,6 @@ export const EXPECTED: Readonly<Record<string, Row>> = {
   },
 
   'content-leak': everyHostLeg(fail('content-free')),
-  'no-such-defect': everyHostLeg(PASS),
 
   // A gating score of 0 is 0 per cent too, so mean (task 0, aggregate 0) reports in range; every
   // other trajectory fixture has a non-zero gating score and control has none.
@@ -206,7 +205,7 @@ export const EXPECTED: Readonly<Record<string, Row>> = {
   // Min and mean differ only over two or more tasks with different gating scores: gate (0, 1).
   'gated-aggregate-other-aggregation': {
     ...everyHostLeg(PASS),
-    'suite-gated': PASS,
+    'suite-gated': fail('suite.gated-aggregate-value'),
   },
 
   // Every trajectory fixture has a failed trial whose event now says passed. Gate's wrong-path

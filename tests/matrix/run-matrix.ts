@@ -120,8 +120,11 @@ export async function runMatrix(
       VARIANTS.flatMap((variant) =>
         rows.map(async (row) => {
           // A row that cannot run (a table row naming no defect) shows as legs not run, so the
-          // other rows still report and the table's own test names the cause.
-          results[variant][row] = await run({ row, variant }).catch(() => []);
+          // other rows still report; the cause goes to stderr.
+          results[variant][row] = await run({ row, variant }).catch((error: unknown) => {
+            process.stderr.write(`matrix row ${row} (${variant}) did not run: ${String(error)}\n`);
+            return [];
+          });
         }),
       ),
     );

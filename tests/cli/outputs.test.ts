@@ -1,0 +1,131 @@
+// The JUnit and Markdown renderings of a report: failed, errored and skipped kept apart, and the
+// per-task table showing the scores and the gate side by side.
+
+import { describe, expect, it } from 'vitest';
+import { escapeXml, renderJunit } from '../../cli/junit.ts';
+import { renderMarkdown } from '../../cli/markdown.ts';
+import type { EvalGateReport, ReportRow } from '../../cli/report.ts';
+import { totalsOf } from '../../cli/report.ts';
+
+const row = (id: string, disposition: ReportRow['disposition'], reason?: string): ReportRow => ({
+  id: `openwop.requirement.0246.${id}`,
+  disposition,
+  assertions: disposition === 'executed-pass' || disposition === 'executed-fail' ? 1 : 0,
+  durationMs: 10,
+  ...(reason === undefined ? {} : { reason }),
+  findings:
+    disposition === 'executed-fail'
+      ? [
+          {
+            rule: 'task.passed',
+            ok: false,
+            severity: 'MUST',
+            ref: 'RFC 0246 §B',
+            message: 'passed MUST be false & was <true>',
+          },
+        ]
+      : [],
+});
+
+function reportOf(rows: readonly ReportRow[]): EvalGateReport {
+  return {
+    reportVersion: 1,
+    suite: { name: 'openwop-eval-gate-conformance', version: '0.1.0' },
+    target: { baseUrl: 'http://127.0.0.1:9', embedded: false },
+    strict: true,
+    optedOut: ['agents.evalSuite.trials'],
+    startedAt: '2026-10-16T09:00:00.000Z',
+    finishedAt: '2026-10-16T09:00:02.500Z',
+    discovery: { ok: false, reason: 'x' },
+    requirements: rows,
+    totals: totalsOf(rows),
+    digests: {
+      algorithm: 'sha256',
+      discovery: null,
+      fixtures: {},
+      schemas: {},
+      rows: '0'.repeat(64),
+    },
+  };
+}
+
+describe('renderJunit', () => {
+  const junit = renderJunit(
+    reportOf([
+      row('mean-gated', 'executed-pass'),
+      row('suite-gated', 'executed-fail', '1 MUST finding failed'),
+      row('no-trajectory-ungated', 'blocked', 'discovery unreadable: timed out'),
+      row(
+        'mean-partial-inclusive',
+        'inapplicable',
+        'host does not advertise agents.evalSuite.trials',
+      ),
+      row('any-rule-unchanged', 'skipped', 'opted out'),
+    ]),
+  );
+
+  it('counts a failure, an error and two skips apart, over the wall-clock time', () => {
+    expect(junit).toContain('tests="5" failures="1" errors="1" skipped="2" time="2.500"');
+  });
+
+  it('writes executed-fail as <failure>, blocked as <error> and the rest as <skipped> with the reason', () => {
+    expect(junit).toContain(
+      '<failure type="executed-fail" message="1 MUST finding failed">task.passed (RFC 0246 §B): passed MUST be false &amp; was &lt;true&gt;</failure>',
+    );
+    expect(junit).toContain('<error type="blocked" message="discovery unreadable: timed out"/>');
+    expect(junit).toContain(
+      '<skipped message="inapplicable: host does not advertise agents.evalSuite.trials"/>',
+    );
+    expect(junit).toContain('<skipped message="skipped: opted out"/>');
+  });
+
+  it('escapes markup and drops characters XML cannot hold', () => {
+    expect(escapeXml(`a"b'c<d>&\u0001e`)).toBe('a&quot;b&apos;c&lt;d&gt;&amp;e');
+  });
+});
+
+describe('renderMarkdown', () => {
+  it('tables each task with score, gatedScore, per-trial trajectory verdicts and passed', () => {
+    const observed: ReportRow = {
+      ...row('any-rule-unchanged', 'executed-pass'),
+      observation: {
+        runId: 'r',
+        evalSuiteRef: 's@1.0.0',
+        agentId: 'a',
+        pages: [],
+        runStatus: 'completed',
+        events: [
+          {
+            sequence: 2,
+            type: 'eval.scored',
+            runId: 'r',
+            payload: {
+              taskId: 'wrong|then-right',
+              trial: 2,
+              score: 1,
+              passed: true,
+              trajectoryMatched: true,
+            },
+          },
+          {
+            sequence: 1,
+            type: 'eval.scored',
+            runId: 'r',
+            payload: { taskId: 'wrong|then-right', trial: 1, score: 1, passed: false },
+          },
+        ],
+        summary: {
+          aggregateScore: 1,
+          gatedAggregateScore: 0.5,
+          passed: false,
+          tasks: [{ taskId: 'wrong|then-right', score: 1, gatedScore: 0.5, passed: true }],
+        },
+      },
+    };
+    const markdown = renderMarkdown(reportOf([observed]));
+    expect(markdown).toContain('Suite: aggregateScore 1, gatedAggregateScore 0.5, passed false');
+    expect(markdown).toContain('| wrong\\|then-right | 1 | 0.5 | 1 ✗† · 2 ✓ | true |');
+    expect(markdown).toContain('**1 passed, 0 failed, 0 skipped**');
+    expect(markdown).toContain('strict mode: on; opted out: agents.evalSuite.trials');
+  });
+});

@@ -1,0 +1,44 @@
+// Legs that drive independent runs overlap: against a host whose runs each take T, every host leg
+// on one shared target finishes in about T, not five times T. This is the property the legs file
+// relies on when it runs them with describe.concurrent.
+
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '../../lib/env.ts';
+import { loadFixture } from '../../lib/fixtures.ts';
+import { LEGS } from '../../lib/legs.ts';
+import { runLeg } from '../../lib/run-leg.ts';
+import { SCHEMA_NAMES, validate } from '../../lib/schemas.ts';
+import { openTarget } from '../../lib/target.ts';
+import { startReferenceHost } from '../../reference-host/index.ts';
+
+const RUN_MS = 500;
+const API_KEY = 'perf-concurrency-key-0246';
+
+describe('concurrent legs', () => {
+  it('five host legs on one target take about one run between them, not five', async () => {
+    const hostLegs = LEGS.filter((leg) => leg.fixtureId !== undefined);
+    // Schema compilation and fixture reads are once-per-process costs, not part of the overlap.
+    for (const name of SCHEMA_NAMES) validate(name, {});
+    for (const leg of hostLegs) await loadFixture(leg.fixtureId ?? '');
+
+    const host = await startReferenceHost({ apiKey: API_KEY, runDelayMs: RUN_MS });
+    const config = readConfig(
+      { OPENWOP_BASE_URL: host.url, OPENWOP_API_KEY: API_KEY },
+      { envFile: false },
+    );
+    const target = await openTarget(config);
+    try {
+      const started = performance.now();
+      const outcomes = await Promise.all(hostLegs.map((leg) => runLeg(leg, target)));
+      const wall = performance.now() - started;
+
+      expect(outcomes.map((o) => o.disposition)).toEqual(hostLegs.map(() => 'executed-pass'));
+      expect(Math.min(...outcomes.map((o) => o.durationMs))).toBeGreaterThanOrEqual(RUN_MS);
+      // Run one after another they would need 5 × RUN_MS; 2.5 × leaves room for a busy machine.
+      expect(wall).toBeLessThan(2.5 * RUN_MS);
+    } finally {
+      await target?.client.close();
+      await host.close();
+    }
+  });
+});
