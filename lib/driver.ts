@@ -23,6 +23,13 @@ import { encodeRunId } from './host-client.ts';
  */
 export const BACKOFF = { initialMs: 50, factor: 2, maxMs: 1_000 } as const;
 
+/**
+ * The whole event log may carry this many times the one-answer body limit. Large suites page
+ * far more than one body (100,000 trials log about half a million events), but the suite keeps
+ * only `eval.*` payloads, so what a run holds stays well under what it read.
+ */
+export const LOG_LIMIT_IN_BODIES = 16;
+
 /** Host error text quoted in a reason is cut to this many characters. */
 const REASON_LIMIT = 200;
 
@@ -126,7 +133,8 @@ async function follow(run: Run, runPath: string): Promise<Step<Log>> {
   const emptyWait = new Backoff();
   let cursor: number | null = null;
   // Every page fits the body limit, yet a host can page new events forever; the whole log is
-  // held to the same limit so the memory one run takes is bounded, not only its time.
+  // held to a multiple of it so the memory one run takes is bounded, not only its time.
+  const logLimit = LOG_LIMIT_IN_BODIES * run.bounds.maxBodyBytes;
   let logBytes = 0;
 
   for (;;) {
@@ -144,9 +152,8 @@ async function follow(run: Run, runPath: string): Promise<Step<Log>> {
     );
     if (!step.ok) return step;
     logBytes += Buffer.byteLength(step.value.text);
-    if (logBytes > run.bounds.maxBodyBytes) {
-      const limit = run.bounds.maxBodyBytes;
-      const reason = `the event log exceeds the ${limit}-byte limit over ${pages.length + 1} pages`;
+    if (logBytes > logLimit) {
+      const reason = `the event log exceeds the ${logLimit}-byte limit over ${pages.length + 1} pages`;
       return { ok: false, result: unobserved('events', reason) };
     }
     const page = record(step.value.json);

@@ -57,7 +57,7 @@ describe('a body that never ends holds memory near the body limit', () => {
     expect(peak - baseline).toBeLessThan(48 * MIB);
   });
 
-  it('a log that pages new events without end is cut at the body limit summed over its pages', async () => {
+  it('a log that pages new events without end is cut at sixteen body limits summed over its pages', async () => {
     // Each page fits the limit and moves the cursor on; only a budget for the whole log can stop
     // the suite keeping every event until the run deadline.
     const bounds = { ...HOSTILE_BOUNDS, runTimeoutMs: 20_000 };
@@ -86,7 +86,7 @@ describe('a body that never ends holds memory near the body limit', () => {
     try {
       const run = await runMeanLeg(host.url, { bounds });
       expect(run.outcome.disposition, run.outcome.reason).toBe('blocked');
-      expect(run.outcome.reason).toMatch(/\(events\): the event log exceeds the 65536-byte limit/);
+      expect(run.outcome.reason).toMatch(/\(events\): the event log exceeds the 1048576-byte limit/);
       // Stopped by the budget long before the deadline could have.
       expect(run.legMs).toBeLessThan(5_000);
     } finally {
