@@ -17,6 +17,7 @@ export const FIXTURE_IDS = [
   'conformance-eval-trajectory-gate-control',
   'conformance-eval-trajectory-gate-boundary',
   'conformance-eval-trajectory-gate-any',
+  'conformance-eval-trajectory-gate-all',
 ] as const;
 
 export type FixtureLoad =

@@ -58,6 +58,13 @@ export const LEGS: readonly LegDefinition[] = [
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §B',
   },
+  {
+    id: `${REQUIREMENT_PREFIX}all-rule-unchanged`,
+    title: 'passRule all still fails a task with one trajectory-failed trial, whatever its score',
+    fixtureId: 'conformance-eval-trajectory-gate-all',
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
+    ref: 'RFC 0246 §B',
+  },
 ];
 
 export function legById(id: string): LegDefinition {

@@ -91,6 +91,12 @@ export const DEFECTS = [
       'a trajectory-failed trial is reported passed, and rules all/any count it as passed',
   },
   {
+    name: 'rule-counts-trajectory-failed',
+    clause: 'RFC 0246 §B',
+    description:
+      'rules all/any count a trial as passed when its score clears passScore, trajectory or not; eval.scored.passed stays right',
+  },
+  {
     name: 'withhold-eval-suite',
     clause: 'contract §2',
     description: 'discovery has no agents.evalSuite record, and POST /runs refuses eval runs',

@@ -178,18 +178,21 @@ export function gradeTask(
       ? 0
       : mean(trials.map((t) => t.gating));
   const oldRule = has('unmigrated-0244') || has('gated-fields-but-old-passed');
+  // RFC 0246 §B: all and any count trial verdicts, and a trajectory-failed trial did not pass.
+  const countsAsPassed = (t: TrialVerdict): boolean =>
+    has('rule-counts-trajectory-failed') ? t.score >= suite.passScore - EPSILON : t.passed;
   let passed: boolean;
   switch (suite.trials?.passRule) {
     case undefined:
       passed = trials.every((t) => t.passed);
       break;
     case 'all':
-      passed = trials.every((t) => t.passed);
+      passed = trials.every(countsAsPassed);
       break;
     case 'any':
       passed = has('any-rule-gated-by-mean')
         ? clears(gatedScore, suite.passScore, has)
-        : trials.some((t) => t.passed);
+        : trials.some(countsAsPassed);
       break;
     case 'mean':
       passed = clears(oldRule ? score : gatedScore, suite.passScore, has);

@@ -177,6 +177,16 @@ describe('each fixture yields the numbers of contract §8', () => {
         suitePassed: false,
       },
     ],
+    [
+      'conformance-eval-trajectory-gate-all',
+      {
+        paths: { 'match-then-forbidden': ['match', 'forbidden'] },
+        gated: { 'match-then-forbidden': 0.5 },
+        taskPassed: { 'match-then-forbidden': false },
+        gatedAggregate: 0.5,
+        suitePassed: false,
+      },
+    ],
   ])('%s', async (id, expected) => {
     expect(derive(await load(id))).toEqual(expected);
   });

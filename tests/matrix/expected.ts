@@ -3,7 +3,7 @@
 // opt-outs, and the MUST rules that must be among a failing leg's failed findings.
 //
 // Each row is derived from the defect's description and the fixture files, not from a run. The
-// correct grading of the five host fixtures (contract §4), which every row starts from:
+// correct grading of the six host fixtures (contract §4), which every row starts from:
 //   mean      1 task, 2 trials, rule mean, passScore 0.6: both trials score 1 and hit a forbidden
 //             tool; task score 1, gatedScore 0, passed false; aggregate 1, gated 0, suite false.
 //   gate      2 tasks, no trials block: task 1 matches (score 1, gated 1, passed), task 2 takes
@@ -13,6 +13,8 @@
 //             score 1, gatedScore 0.75, passed true (≥ is inclusive); gated 0.75, suite true.
 //   any       1 task, 2 trials, rule any: trial 1 wrong path, trial 2 matches; task passed true,
 //             gatedScore 0.5; gated aggregate 0.5 < 0.6, suite false.
+//   all       1 task, 2 trials, rule all: trial 1 matches, trial 2 hits a forbidden tool; task
+//             score 1, gatedScore 0.5, passed false; gated 0.5, suite false, passedCount 0.
 
 import type { DefectName } from '../../reference-host/index.ts';
 import type { RuleId } from '../../lib/eval-gate-witness.ts';
@@ -25,6 +27,7 @@ export const LEG_SLUGS = [
   'no-trajectory-ungated',
   'mean-partial-inclusive',
   'any-rule-unchanged',
+  'all-rule-unchanged',
 ] as const;
 export type LegSlug = (typeof LEG_SLUGS)[number];
 
@@ -65,13 +68,15 @@ const everyHostLeg = (leg: LegExpectation): Row => ({
   'no-trajectory-ungated': leg,
   'mean-partial-inclusive': leg,
   'any-rule-unchanged': leg,
+  'all-rule-unchanged': leg,
 });
 
 export const EXPECTED: Readonly<Record<RowName, Row>> = {
   conformant: everyHostLeg(PASS),
 
   // No gated fields anywhere; mean and suite passed read raw scores (all 1). Control has nothing
-  // to gate; boundary's verdicts agree with the raw ones (1 ≥ 0.75) but its fields are missing.
+  // to gate; boundary's verdicts agree with the raw ones (1 ≥ 0.75) but its fields are missing;
+  // the all task's verdict counts trials and stays false, while its suite passes on the raw 1.
   'unmigrated-0244': {
     'mean-gated': fail(
       'task.passed',
@@ -92,10 +97,15 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'suite.gated-aggregate-present',
       'suite.passed',
     ),
+    'all-rule-unchanged': fail(
+      'task.gated-score-present',
+      'suite.gated-aggregate-present',
+      'suite.passed',
+    ),
   },
 
   // Right fields, old verdicts: wrong wherever the raw score (1) clears passScore and the gated
-  // one does not: mean (task and suite), gate (suite), any (suite). Boundary clears both ways.
+  // one does not: mean (task and suite), gate, any and all (suite). Boundary clears both ways.
   'gated-fields-but-old-passed': {
     'mean-gated': fail('task.passed', 'suite.passed'),
     'suite-gated': fail('suite.passed'),
@@ -103,6 +113,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'no-trajectory-ungated': PASS,
     'mean-partial-inclusive': PASS,
     'any-rule-unchanged': fail('suite.passed'),
+    'all-rule-unchanged': fail('suite.passed'),
   },
 
   // Every fixture but control has a trajectory-failed trial, whose zeroed score lowers the trial,
@@ -133,10 +144,16 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'task.mean-score',
       'suite.aggregate-unchanged',
     ),
+    'all-rule-unchanged': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'task.mean-score',
+      'suite.aggregate-unchanged',
+    ),
   },
 
   // Only gate's matching task has gatedScore equal to score (1 = 1); every other trajectory task
-  // is gated below its score (0, 0.75, 0.5), so it keeps the field.
+  // is gated below its score (0, 0.75, 0.5, 0.5), so it keeps the field.
   'gated-score-omitted-when-equal': {
     ...everyHostLeg(PASS),
     'suite-gated': fail('task.gated-score-present'),
@@ -148,7 +165,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
 
   // All-or-nothing agrees with the mean when every trial failed (mean) or there is one trial
-  // (gate); boundary drops to 0 and fails its mean rule; any keeps its verdict but not its value.
+  // (gate); boundary drops to 0 and fails its mean rule; any and all keep their verdicts (rules
+  // that count trials, on suites that fail either way) but not their values.
   'task-gated-all-or-nothing': {
     ...everyHostLeg(PASS),
     'mean-partial-inclusive': fail(
@@ -158,12 +176,14 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'suite.passed',
     ),
     'any-rule-unchanged': fail('task.gated-score-value', 'suite.gated-aggregate-value'),
+    'all-rule-unchanged': fail('task.gated-score-value', 'suite.gated-aggregate-value'),
   },
 
   // Only the any fixture has rule any; its gatedScore 0.5 < 0.6 turns a passing task to failed.
   'any-rule-gated-by-mean': { ...everyHostLeg(PASS), 'any-rule-unchanged': fail('task.passed') },
 
-  // Only boundary lands exactly on passScore (0.75 = 0.75); every other comparison is strict anyway.
+  // Only boundary lands exactly on passScore (0.75 = 0.75); every other comparison is strict anyway,
+  // and rule all counts trial verdicts, which compare a score of 1 with 0.6.
   'strict-greater-than': {
     ...everyHostLeg(PASS),
     'mean-partial-inclusive': fail('task.passed', 'suite.passed'),
@@ -175,7 +195,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
 
   // The old rule differs from the summary wherever the aggregate (1) clears passScore and the
-  // suite does not: mean, gate and any. Control and boundary pass both ways.
+  // suite does not: mean, gate, any and all. Control and boundary pass both ways.
   'completed-passed-old-rule': {
     ...everyHostLeg(fail('completed.consistent')),
     'no-trajectory-ungated': PASS,
@@ -209,12 +229,22 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
 
   // Every trajectory fixture has a failed trial whose event now says passed. Gate's wrong-path
-  // task has no trials block, so its verdict is that trial's and turns true as well. Rule mean
-  // reads gated scores and any already passes, so those task verdicts stay right.
+  // task has no trials block, so its verdict is that trial's and turns true as well, and rule all
+  // now sees two passed trials. Rule mean reads gated scores and any already passes, so those
+  // task verdicts stay right.
   'trial-passed-ignores-trajectory': {
     ...everyHostLeg(fail('trial.passed')),
     'suite-gated': fail('trial.passed', 'task.passed'),
     'no-trajectory-ungated': PASS,
+    'all-rule-unchanged': fail('trial.passed', 'task.passed'),
+  },
+
+  // Every event verdict stays right; only a rule that counts trials can go wrong, and only where
+  // a trajectory-failed trial decides it: all (trial 2 scores 1, so the task passes). Any's
+  // trial 2 matches, so it passes either way; gate has no trials block.
+  'rule-counts-trajectory-failed': {
+    ...everyHostLeg(PASS),
+    'all-rule-unchanged': fail('task.passed'),
   },
 
   'withhold-eval-suite': everyHostLeg(NO_EVAL_SUITE),
@@ -232,19 +262,20 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'run-never-ends': everyHostLeg(NEVER_TERMINAL),
   'discovery-not-json': everyHostLeg(NO_DISCOVERY),
 
-  // passedCount by score counts every task (all score 1): mean says 1 of 0 passed, gate 2 of 1;
-  // control, boundary and any pass every task they score.
+  // passedCount by score counts every task (all score 1): mean and all say 1 of 0 passed, gate
+  // 2 of 1; control, boundary and any pass every task they score.
   'passed-count-wrong': {
     ...everyHostLeg(PASS),
     'mean-gated': fail('suite.counts'),
     'suite-gated': fail('suite.counts'),
+    'all-rule-unchanged': fail('suite.counts'),
   },
 
   'events-out-of-order': everyHostLeg(fail('events.completed-once')),
 
   'summary-409-forever': everyHostLeg(NO_SUMMARY),
 
-  // The suites that do not pass: mean, gate and any.
+  // The suites that do not pass: mean, gate, any and all.
   'status-failed-on-gate': {
     ...everyHostLeg(fail('run.completed-status')),
     'no-trajectory-ungated': PASS,

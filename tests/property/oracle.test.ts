@@ -70,4 +70,19 @@ describe('the oracle on the shipped fixtures (contract §8)', () => {
     expect(d.tasks).toEqual([{ score: 1, gatedScore: 0.5, passed: true, meanScore: 1 }]);
     expect([d.gatedAggregateScore, d.passed]).toEqual([0.5, false]);
   });
+
+  it('all-rule-unchanged: one trial with a forbidden tool fails the task at score 1, and the suite at 0.5', () => {
+    expect(decisions(shipped('conformance-eval-trajectory-gate-all'))).toEqual({
+      tasks: [{ score: 1, gatedScore: 0.5, passed: false, meanScore: 1 }],
+      trials: [
+        [
+          [1, true],
+          [1, false],
+        ],
+      ],
+      aggregateScore: 1,
+      gatedAggregateScore: 0.5,
+      passed: false,
+    });
+  });
 });

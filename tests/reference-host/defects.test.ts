@@ -20,6 +20,7 @@ const SUITE = 'conformance-eval-trajectory-gate';
 const CONTROL = 'conformance-eval-trajectory-gate-control';
 const BOUNDARY = 'conformance-eval-trajectory-gate-boundary';
 const ANY = 'conformance-eval-trajectory-gate-any';
+const ALL = 'conformance-eval-trajectory-gate-all';
 
 const NO_RUN: Expected = {
   createStatus: 422,
@@ -145,6 +146,15 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
       'summary.tasks.0.trials.passAtK': 1,
       'summary.tasks.0.trials.passHatK': 1,
       'summary.tasks.0.trials.trialStats.passed': 2,
+    },
+  },
+  {
+    defect: 'rule-counts-trajectory-failed',
+    fixture: ALL,
+    changes: {
+      'summary.tasks.0.passed': true,
+      'summary.passedCount': 1,
+      'evalPayloads.3.passedCount': 1,
     },
   },
   {

@@ -1,4 +1,4 @@
-// The conforming reference host on the five shipped fixtures: contract §8's numbers and §7's
+// The conforming reference host on the six shipped fixtures: contract §8's numbers and §7's
 // event log, for the plain wire shape and for the varied one.
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -175,6 +175,44 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
     ],
     log: 'S icrcrdes icrcrcrdes C R',
   },
+  'conformance-eval-trajectory-gate-all': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-gate-all',
+      suiteVersion: '1.0.0',
+      aggregateScore: 1,
+      gatedAggregateScore: 0.5,
+      passed: false,
+      taskCount: 1,
+      passedCount: 0,
+      tasks: [
+        {
+          taskId: 'match-then-forbidden',
+          score: 1,
+          gatedScore: 0.5,
+          passed: false,
+          trials: {
+            count: 2,
+            passRule: 'all',
+            meanScore: 1,
+            passAtK: 1,
+            passHatK: 0,
+            trialStats: {
+              passed: 1,
+              trajectoryFailed: 1,
+              failedClosed: 0,
+              minScore: 1,
+              maxScore: 1,
+            },
+          },
+        },
+      ],
+    },
+    scored: [
+      [1, true],
+      [1, false],
+    ],
+    log: 'S icrcrdes icrcrcrdes C R',
+  },
 };
 
 const LETTER: Record<string, string> = {
@@ -208,7 +246,7 @@ function withoutTrace(value: unknown): unknown {
 }
 
 describe('the conforming reference host', () => {
-  it('grades all five fixtures, run concurrently, to the numbers of contract §8', async () => {
+  it('grades every shipped fixture, run concurrently, to the numbers of contract §8', async () => {
     host = await startReferenceHost({ apiKey: 'test-key', trialDelayMs: 2 });
     const url = host.url;
     const drives = await Promise.all(
@@ -246,7 +284,7 @@ describe('the conforming reference host', () => {
       const trials = evalPayloads(d.events).flatMap((p) =>
         p['trial'] === undefined ? [] : [p['trial']],
       );
-      const n = id.endsWith('-mean') || id.endsWith('-any') ? 2 : id.endsWith('-boundary') ? 4 : 0;
+      const n = /-(mean|any|all)$/.test(id) ? 2 : id.endsWith('-boundary') ? 4 : 0;
       expect(trials, id).toEqual(Array.from({ length: n }, (_, i) => i + 1));
     }
   });

@@ -9,6 +9,7 @@ import suiteGated from '../../fixtures/conformance-eval-trajectory-gate.json' wi
 import control from '../../fixtures/conformance-eval-trajectory-gate-control.json' with { type: 'json' };
 import boundary from '../../fixtures/conformance-eval-trajectory-gate-boundary.json' with { type: 'json' };
 import any from '../../fixtures/conformance-eval-trajectory-gate-any.json' with { type: 'json' };
+import all from '../../fixtures/conformance-eval-trajectory-gate-all.json' with { type: 'json' };
 
 // The JSON imports widen literal unions (match modes, pass rules) to string; the fixture schema,
 // not this cast, is what vouches for their shape (tests elsewhere validate every fixture).
@@ -84,6 +85,18 @@ describe('expectRun on the shipped fixtures gives the numbers of contract §8', 
     ]);
     expect([t.score, t.gatedScore, t.passed, t.passAtK, t.passHatK]).toEqual([1, 0.5, true, 1, 0]);
     expect([r.gatedAggregateScore, r.gatePassed]).toEqual([0.5, false]);
+  });
+
+  it('all-rule-unchanged: a forbidden tool in trial 2 fails the task at score 1, suite fails at 0.5', () => {
+    const r = run(all);
+    const t = task(r, 'match-then-forbidden');
+    expect(t.trials.map((x) => [x.score, x.trajectoryMatched, x.forbiddenHit, x.passed])).toEqual([
+      [1, true, null, true],
+      [1, false, 'crm:delete-customer', false],
+    ]);
+    expect([t.score, t.gatedScore, t.passed, t.passAtK, t.passHatK]).toEqual([1, 0.5, false, 1, 0]);
+    expect([r.aggregateScore, r.gatedAggregateScore, r.gatePassed]).toEqual([1, 0.5, false]);
+    expect([r.gatedAggregatePresence, r.scoredCount, r.passedCount]).toEqual(['required', 2, 0]);
   });
 });
 
