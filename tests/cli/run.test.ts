@@ -16,6 +16,11 @@ import { startReferenceHost } from '../../reference-host/index.ts';
 import type { CliRun } from './support.ts';
 import { cli, closing, filesIn, LEAKY_KEY, removeDir, scratchDir } from './support.ts';
 
+/** Counts from the leg table, so a new leg does not silently change what these tests mean. */
+const ALL = LEGS.length;
+const TRIAL_LEGS = LEGS.filter((l) => l.gates.includes('agents.evalSuite.trials')).length;
+const SERVER_FREE = LEGS.filter((l) => l.fixtureId === undefined).length;
+
 async function readReport(dir: string): Promise<EvalGateReport> {
   return JSON.parse(await readFile(join(dir, 'eval-gate-report.json'), 'utf8')) as EvalGateReport;
 }
@@ -37,21 +42,56 @@ describe('run: exit 0', () => {
       const report = await readReport(dir);
 
       expect(run.code).toBe(0);
-      expect(run.stdout.at(-1)).toBe('6 passed, 0 failed, 0 skipped');
+      expect(run.stdout.at(-1)).toBe(`${ALL} passed, 0 failed, 0 skipped`);
       expectAgreement(run, report);
       expect(validate('eval-gate-report', report)).toEqual([]);
       expect(report.target.embedded).toBe(true);
       expect(report.requirements.map((r) => r.id)).toEqual(LEGS.map((l) => l.id));
-      expect(report.totals['executed-pass']).toBe(6);
+      expect(report.totals['executed-pass']).toBe(ALL);
 
       const files = await filesIn(dir);
       const junit = files.get('eval-gate-junit.xml') ?? '';
-      expect(junit.match(/<testcase /g)).toHaveLength(6);
+      expect(junit.match(/<testcase /g)).toHaveLength(ALL);
       expect(junit).not.toMatch(/<failure|<error|<skipped/);
       const markdown = files.get('eval-gate-summary.md') ?? '';
       expect(markdown).toContain('| forbidden-in-every-trial | 1 | 0 | 1 ✗ · 2 ✗ | false |');
       expect(files.get('step-summary.md')).toBe(`an earlier step\n${markdown}\n`);
     } finally {
+      await removeDir(dir);
+    }
+  });
+});
+
+describe('run: strict mode with an opt-out', () => {
+  it('a host without trials, opted out under strict mode, skips the trial legs, exits 0, and the report verifies', async () => {
+    const dir = await scratchDir();
+    const host = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'withhold-trials' });
+    try {
+      const argv = ['--base-url', host.url, '--report-dir', dir, '--require-behavior'];
+      const run = await cli([...argv, '--opt-out', 'agents.evalSuite.trials'], {
+        OPENWOP_API_KEY: LEAKY_KEY,
+      });
+      const report = await readReport(dir);
+
+      expect(run.code).toBe(0);
+      expect(run.stdout.at(-1)).toBe(`${ALL - TRIAL_LEGS} passed, 0 failed, ${TRIAL_LEGS} skipped`);
+      expectAgreement(run, report);
+      expect(report.strict).toBe(true);
+      expect(report.optedOut).toEqual(['agents.evalSuite.trials']);
+      const skipped = report.requirements.filter((r) => r.disposition === 'skipped');
+      for (const row of skipped)
+        expect(row.reason).toMatch(/agents\.evalSuite\.trials is opted out/);
+
+      const verified = await cli(['verify', join(dir, 'eval-gate-report.json')]);
+      expect(verified.code).toBe(0);
+
+      const withoutOptOut = await cli([...argv], { OPENWOP_API_KEY: LEAKY_KEY });
+      expect(withoutOptOut.code).toBe(1);
+      expect(withoutOptOut.stdout.at(-1)).toBe(
+        `${ALL - TRIAL_LEGS} passed, ${TRIAL_LEGS} failed, 0 skipped`,
+      );
+    } finally {
+      await host.close();
       await removeDir(dir);
     }
   });
@@ -159,16 +199,18 @@ describe('run: exit 3', () => {
       const report = await readReport(dir);
 
       expect(run.code).toBe(3);
-      expect(run.stdout.at(-1)).toBe('1 passed, 5 failed, 0 skipped');
+      expect(run.stdout.at(-1)).toBe(
+        `${SERVER_FREE} passed, ${ALL - SERVER_FREE} failed, 0 skipped`,
+      );
       expectAgreement(run, report);
       expect(report.discovery.ok).toBe(false);
       expect(report.digests.discovery).toBeNull();
       const blocked = report.requirements.filter((r) => r.disposition === 'blocked');
-      expect(blocked).toHaveLength(5);
+      expect(blocked).toHaveLength(ALL - SERVER_FREE);
       for (const row of blocked)
         expect(row.reason).toMatch(/^discovery unreadable: .*connection refused/);
       const junit = (await filesIn(dir)).get('eval-gate-junit.xml') ?? '';
-      expect(junit.match(/<error type="blocked"/g)).toHaveLength(5);
+      expect(junit.match(/<error type="blocked"/g)).toHaveLength(ALL - SERVER_FREE);
       expect(junit).not.toContain('<failure');
     } finally {
       await removeDir(dir);

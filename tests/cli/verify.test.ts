@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../cli/report.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
+import { LEGS } from '../../lib/legs.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { cli, LEAKY_KEY, removeDir, scratchDir } from './support.ts';
 
@@ -93,8 +94,8 @@ describe('verify', () => {
       publicKeyPath,
     ]);
     expect(run.code).toBe(0);
-    expect(run.stdout.at(-1)).toMatch(
-      /^verified .*: 6 rows recomputed, 0 checked for consistency only, every digest matches, signature valid$/,
+    expect(run.stdout.at(-1)).toContain(
+      `: ${LEGS.length} rows recomputed, 0 checked for consistency only, every digest matches, signature valid`,
     );
   });
 
