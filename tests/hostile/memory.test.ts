@@ -86,7 +86,9 @@ describe('a body that never ends holds memory near the body limit', () => {
     try {
       const run = await runMeanLeg(host.url, { bounds });
       expect(run.outcome.disposition, run.outcome.reason).toBe('blocked');
-      expect(run.outcome.reason).toMatch(/\(events\): the event log exceeds the 1048576-byte limit/);
+      expect(run.outcome.reason).toMatch(
+        /\(events\): the event log exceeds the 1048576-byte limit/,
+      );
       // Stopped by the budget long before the deadline could have.
       expect(run.legMs).toBeLessThan(5_000);
     } finally {
