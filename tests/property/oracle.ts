@@ -45,6 +45,23 @@ export interface Graded {
   readonly summary: EvalSummary;
 }
 
+/**
+ * The equality a reader of two summaries applies: contract §4 compares computed numbers within
+ * 1e-9, so two summaries whose numbers differ by rounding alone say the same thing.
+ */
+export function sameReport(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= TOLERANCE;
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a === b;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const ka = Object.keys(ra);
+  return (
+    ka.length === Object.keys(rb).length &&
+    ka.every((k) => Object.hasOwn(rb, k) && sameReport(ra[k], rb[k]))
+  );
+}
+
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a === b;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
