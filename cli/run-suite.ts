@@ -50,6 +50,10 @@ export async function runSuite(
       provide: { evalGateConfig: config },
       // The legs run concurrently inside one file, so one worker is all they need.
       maxWorkers: 1,
+      pool: 'threads',
+      // vitest runs at most 5 concurrent tests by default; every leg must start at once, or a
+      // slow host's run time is paid twice.
+      maxConcurrency: LEGS.length,
       testTimeout: config.bounds.runTimeoutMs + 30_000,
       passWithNoTests: false,
     },

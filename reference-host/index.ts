@@ -1,6 +1,7 @@
 // The reference host: an independent implementation of the eval-gate wire contract, optionally
 // started with one defect. It shares no code with the suite (lib/), so each checks the other.
 
+import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +49,9 @@ export async function startReferenceHost(
     suites.set(ref, f);
   }
   const lifetime = new AbortController();
+  // Every sleeping run and held long-poll listens on this one signal; a busy host has far more
+  // than Node's default of 10 listeners, and each is removed when its wait ends.
+  setMaxListeners(Infinity, lifetime.signal);
   const state: HostState = {
     apiKey: options.apiKey,
     has: defectPredicate(options.defect),
