@@ -3,12 +3,12 @@
 //
 // With a fixture (an id from fixtures/, or a fixture file) the witness grades the run from the
 // script and judges the summary exactly as a leg does. With a bare AgentEvalSuite file only the
-// summary's own arithmetic can be judged (cli/suite-judge.ts). Rules about the live run (its
+// summary's own arithmetic can be judged (lib/witness/suite-judge.ts). Rules about the live run (its
 // status, the poll cursor, event run ids) are never judged offline; rules about the event log
 // are judged only when the events are given.
 
 import { readFile } from 'node:fs/promises';
-import { judgeEvalRun, RULES } from '../lib/eval-gate-witness.ts';
+import { judgeEvalRun, judgeSummaryAgainstSuite, RULES } from '../lib/eval-gate-witness.ts';
 import { loadFixture } from '../lib/fixtures.ts';
 import { decide } from '../lib/run-leg.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
@@ -19,7 +19,6 @@ import type {
   Fixture,
   RunObservation,
 } from '../lib/types.ts';
-import { judgeSummaryAgainstSuite } from './suite-judge.ts';
 
 /** An input that cannot be judged at all; the CLI prints its message and exits 2. */
 export class JudgeInputError extends Error {

@@ -16,6 +16,7 @@ import { judgeTrials } from './witness/trials.ts';
 export { expectRun } from './witness/expected.ts';
 export type { ExpectedRun, ExpectedTask, ExpectedTrial, Presence } from './witness/expected.ts';
 export { RULES, type Rule, type RuleId } from './witness/rules.ts';
+export { judgeSummaryAgainstSuite } from './witness/suite-judge.ts';
 
 /**
  * Every finding on the run: one per rule per subject it applies to (the run, the log, each

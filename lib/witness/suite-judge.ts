@@ -5,11 +5,11 @@
 // too, and the gating scores and the all/any verdicts can be recomputed. Pure; rule ids are the
 // witness's, so a finding here means what the same finding means in a report.
 
-import type { AgentEvalSuite, Finding } from '../lib/types.ts';
-import { atLeast, EPSILON, mean } from '../lib/witness/expected.ts';
-import { findContentKey } from '../lib/witness/content.ts';
-import { describe, finding, isRecord, member, num, sameNumber } from '../lib/witness/finding.ts';
-import { formatSchemaErrors, validate } from '../lib/schemas.ts';
+import type { AgentEvalSuite, Finding } from '../types.ts';
+import { atLeast, EPSILON, mean } from './expected.ts';
+import { findContentKey } from './content.ts';
+import { describe, finding, isRecord, member, num, sameNumber } from './finding.ts';
+import { formatSchemaErrors, validate } from '../schemas.ts';
 
 interface Trial {
   readonly score: number;
