@@ -1,0 +1,316 @@
+// One-defect rows on the independent oracle host: each row breaks exactly one clause of what the
+// host serves (through `mutate` on the summary or `mutateEvents` on the log) and asserts the exact
+// set of legs that must fail, each naming the rule the defect belongs to, while every other leg
+// still passes. The defects are written here from RFC 0246 and contract §4, not copied from the
+// reference host's defect list, so a suite that only catches the reference host's own breakage
+// shows up as a row that stays green.
+
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { EvalSummary, Fixture, Json, SummaryTask } from '../../lib/types.ts';
+import { forgetDiscoveries } from '../../lib/discovery.ts';
+import { resolveConfig } from '../../lib/env.ts';
+import { LEGS } from '../../lib/legs.ts';
+import { runLeg } from '../../lib/run-leg.ts';
+import { openTarget } from '../../lib/target.ts';
+import { above, atLeast, grade } from '../property/oracle.ts';
+import { startOracleHost } from '../support/oracle-host.ts';
+import type { DraftEvent, OracleHostOptions } from '../support/oracle-host.ts';
+
+type Slug =
+  | 'mean-gated'
+  | 'suite-gated'
+  | 'gated-fields-shape'
+  | 'no-trajectory-ungated'
+  | 'mean-partial-inclusive'
+  | 'any-rule-unchanged'
+  | 'all-rule-unchanged';
+
+interface Row {
+  readonly defect: string;
+  readonly mutate?: OracleHostOptions['mutate'];
+  readonly mutateEvents?: OracleHostOptions['mutateEvents'];
+  /** Every leg that must fail, with one rule its failed findings must include. */
+  readonly fails: Partial<Record<Slug, string>>;
+}
+
+const slugOf = (requirement: string): string => requirement.replace(/^.*\.0246\./, '');
+const pass = (f: Fixture): number => f.suite.thresholds.passScore;
+const ruleOf = (f: Fixture): string | undefined => f.suite.trials?.passRule;
+const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function omit<T extends object>(value: T, key: string): T {
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== key)) as T;
+}
+
+function withTasks(s: EvalSummary, map: (t: SummaryTask) => SummaryTask): EvalSummary {
+  const tasks = s.tasks.map(map);
+  return { ...s, tasks, passedCount: tasks.filter((t) => t.passed).length };
+}
+
+/** RFC 0244 before the fix: `mean` and the suite decided on the reported scores. */
+function oldPassed(s: EvalSummary, f: Fixture): EvalSummary {
+  const tasks = withTasks(s, (t) =>
+    ruleOf(f) === 'mean' ? { ...t, passed: atLeast(t.score, pass(f)) } : t,
+  );
+  return { ...tasks, passed: atLeast(s.aggregateScore, pass(f)) };
+}
+
+/** Re-decides `mean` tasks and the suite after a row changed gated values. */
+function redecide(s: EvalSummary, f: Fixture): EvalSummary {
+  const gated = (t: SummaryTask): number => t.gatedScore ?? t.score;
+  const tasks = withTasks(s, (t) =>
+    ruleOf(f) === 'mean' ? { ...t, passed: atLeast(gated(t), pass(f)) } : t,
+  );
+  return { ...tasks, passed: atLeast(s.gatedAggregateScore ?? s.aggregateScore, pass(f)) };
+}
+
+function mapEvents(
+  type: string,
+  map: (payload: { readonly [k: string]: Json }, f: Fixture) => { readonly [k: string]: Json },
+): OracleHostOptions['mutateEvents'] {
+  return (events: readonly DraftEvent[], _id: string, f: Fixture) =>
+    events.map((e) => (e.type === type ? { ...e, payload: map(e.payload, f) } : e));
+}
+
+const TRAJECTORY_LEGS = [
+  'mean-gated',
+  'suite-gated',
+  'mean-partial-inclusive',
+  'any-rule-unchanged',
+  'all-rule-unchanged',
+] as const;
+const every = (legs: readonly Slug[], rule: string): Partial<Record<Slug, string>> =>
+  Object.fromEntries(legs.map((leg) => [leg, rule]));
+
+const ROWS: readonly Row[] = [
+  {
+    defect: 'the unmigrated RFC 0244 host (no gated fields, passed on raw scores)',
+    mutate: (s, _id, f) =>
+      omit(
+        withTasks(oldPassed(s, f), (t) => omit(t, 'gatedScore')),
+        'gatedAggregateScore',
+      ),
+    fails: {
+      ...every(TRAJECTORY_LEGS, 'suite.gated-aggregate-present'),
+      'mean-gated': 'task.passed',
+      'suite-gated': 'suite.passed',
+      'mean-partial-inclusive': 'task.gated-score-present',
+    },
+  },
+  {
+    defect: 'gated fields present but passed decided the old way',
+    mutate: (s, _id, f) => oldPassed(s, f),
+    fails: {
+      'mean-gated': 'task.passed',
+      'suite-gated': 'suite.passed',
+      'any-rule-unchanged': 'suite.passed',
+      'all-rule-unchanged': 'suite.passed',
+    },
+  },
+  {
+    defect: 'the score zeroed instead of gated (§C)',
+    mutate: (s) => ({
+      ...withTasks(s, (t) => {
+        const score = t.gatedScore ?? t.score;
+        return t.trials === undefined
+          ? { ...t, score }
+          : { ...t, score, trials: { ...t.trials, meanScore: score } };
+      }),
+      aggregateScore: s.gatedAggregateScore ?? s.aggregateScore,
+    }),
+    mutateEvents: mapEvents('eval.scored', (p) =>
+      p.trajectoryMatched === false ? { ...p, score: 0 } : p,
+    ),
+    fails: {
+      ...every(TRAJECTORY_LEGS, 'trial.score-unchanged'),
+      'suite-gated': 'suite.aggregate-unchanged',
+      'any-rule-unchanged': 'task.mean-score',
+    },
+  },
+  {
+    defect: 'gatedScore omitted where it equals the score',
+    mutate: (s) => withTasks(s, (t) => (t.gatedScore === t.score ? omit(t, 'gatedScore') : t)),
+    fails: { 'suite-gated': 'task.gated-score-present' },
+  },
+  {
+    defect: 'gatedAggregateScore omitted',
+    mutate: (s) => omit(s, 'gatedAggregateScore'),
+    fails: every(TRAJECTORY_LEGS, 'suite.gated-aggregate-present'),
+  },
+  {
+    defect: '> instead of ≥ in the gated comparisons',
+    mutate: (_s, _id, f) => grade(f, above).summary,
+    fails: { 'mean-partial-inclusive': 'task.passed' },
+  },
+  {
+    defect: 'eval.completed.passed left on the old rule',
+    mutateEvents: mapEvents('eval.completed', (p, f) => ({
+      ...p,
+      passed: atLeast(Number(p.aggregateScore), pass(f)),
+    })),
+    fails: every(
+      ['mean-gated', 'suite-gated', 'any-rule-unchanged', 'all-rule-unchanged'],
+      'completed.consistent',
+    ),
+  },
+  {
+    defect: 'the trial output leaked into eval.scored',
+    mutateEvents: mapEvents('eval.scored', (p, f) => {
+      const entries = f.script[String(p.taskId)] ?? [];
+      const entry = entries.length === 1 ? entries[0] : entries[Number(p.trial ?? 1) - 1];
+      return { ...p, output: entry?.output ?? null };
+    }),
+    fails: every([...TRAJECTORY_LEGS, 'no-trajectory-ungated'], 'content-free'),
+  },
+  {
+    defect: 'gated values reported as percentages, out of 0–1',
+    mutate: (s) => ({
+      ...withTasks(s, (t) =>
+        t.gatedScore === undefined ? t : { ...t, gatedScore: t.gatedScore * 100 },
+      ),
+      ...(s.gatedAggregateScore === undefined
+        ? {}
+        : { gatedAggregateScore: s.gatedAggregateScore * 100 }),
+    }),
+    // mean-gated's gated values are 0, which a percentage leaves in range.
+    fails: every(
+      ['suite-gated', 'mean-partial-inclusive', 'any-rule-unchanged', 'all-rule-unchanged'],
+      'summary.schema',
+    ),
+  },
+  {
+    defect: 'one eval.scored per task instead of one per trial',
+    mutateEvents: (events) =>
+      events.filter(
+        (e, i) =>
+          e.type !== 'eval.scored' ||
+          !events
+            .slice(i + 1)
+            .some(
+              (later) => later.type === 'eval.scored' && later.payload.taskId === e.payload.taskId,
+            ),
+      ),
+    fails: every(
+      ['mean-gated', 'mean-partial-inclusive', 'any-rule-unchanged', 'all-rule-unchanged'],
+      'events.scored-count',
+    ),
+  },
+  {
+    defect: 'the gated aggregate taken as the minimum while aggregateScore is the mean',
+    mutate: (s, _id, f) =>
+      redecide(
+        s.gatedAggregateScore === undefined
+          ? s
+          : { ...s, gatedAggregateScore: Math.min(...s.tasks.map((t) => t.gatedScore ?? t.score)) },
+        f,
+      ),
+    fails: { 'suite-gated': 'suite.gated-aggregate-value' },
+  },
+  {
+    defect: 'rule all counting a trajectory-failed trial as passed',
+    mutate: (s, _id, f) =>
+      ruleOf(f) !== 'all'
+        ? s
+        : withTasks(s, (t) => ({
+            ...t,
+            passed: atLeast(t.trials?.trialStats?.minScore ?? t.score, pass(f)),
+          })),
+    fails: { 'all-rule-unchanged': 'task.passed' },
+  },
+  {
+    defect: 'a whole task gated to 0 when any trial failed its trajectory',
+    mutate: (s, _id, f) =>
+      redecide(
+        (() => {
+          const tasks = s.tasks.map((t) =>
+            t.gatedScore !== undefined && t.gatedScore < t.score ? { ...t, gatedScore: 0 } : t,
+          );
+          const gated = tasks.map((t) => t.gatedScore ?? t.score);
+          return s.gatedAggregateScore === undefined
+            ? { ...s, tasks }
+            : { ...s, tasks, gatedAggregateScore: mean(gated) };
+        })(),
+        f,
+      ),
+    fails: every(
+      ['mean-partial-inclusive', 'any-rule-unchanged', 'all-rule-unchanged'],
+      'task.gated-score-value',
+    ),
+  },
+  {
+    defect: 'rule any decided by the gated mean',
+    mutate: (s, _id, f) =>
+      ruleOf(f) !== 'any'
+        ? s
+        : withTasks(s, (t) => ({ ...t, passed: atLeast(t.gatedScore ?? t.score, pass(f)) })),
+    fails: { 'any-rule-unchanged': 'task.passed' },
+  },
+  {
+    defect: 'gated fields carried on a suite without any trajectory',
+    mutate: (s) => ({
+      ...withTasks(s, (t) => ({ ...t, gatedScore: t.gatedScore ?? t.score })),
+      gatedAggregateScore: s.gatedAggregateScore ?? s.aggregateScore,
+    }),
+    fails: { 'no-trajectory-ungated': 'task.gated-score-absent' },
+  },
+  {
+    defect: 'eval.scored.passed decided on the score alone',
+    mutateEvents: mapEvents('eval.scored', (p, f) => ({
+      ...p,
+      passed: atLeast(Number(p.score), pass(f)),
+    })),
+    fails: every(TRAJECTORY_LEGS, 'trial.passed'),
+  },
+];
+
+async function runRow(row: Row) {
+  const apiKey = randomBytes(18).toString('base64url');
+  const host = await startOracleHost({
+    apiKey,
+    seed: 0x246 + ROWS.indexOf(row),
+    ...(row.mutate === undefined ? {} : { mutate: row.mutate }),
+    ...(row.mutateEvents === undefined ? {} : { mutateEvents: row.mutateEvents }),
+  });
+  try {
+    const config = resolveConfig({
+      OPENWOP_BASE_URL: host.url,
+      OPENWOP_API_KEY: apiKey,
+      OPENWOP_REQUIRE_BEHAVIOR: 'true',
+      OPENWOP_POLL_TIMEOUT_S: '2',
+      OPENWOP_RUN_TIMEOUT_MS: '8000',
+    });
+    // Ports are reused between hosts; forgetting and fetching happen in one synchronous step.
+    forgetDiscoveries();
+    const target = await openTarget(config);
+    try {
+      return await Promise.all(LEGS.map((leg) => runLeg(leg, target)));
+    } finally {
+      await target?.client.close();
+    }
+  } finally {
+    await host.close();
+  }
+}
+
+describe.concurrent('one defect at a time on the independent host', () => {
+  it.each(ROWS.map((row) => [row.defect, Object.keys(row.fails).join(', '), row] as const))(
+    '%s fails exactly %s',
+    async (_defect, _legs, row) => {
+      const outcomes = await runRow(row);
+      const fails: Readonly<Record<string, string>> = row.fails;
+      const seen = outcomes.map((o) => [slugOf(o.requirement), o.disposition]);
+      const wanted = outcomes.map((o) => {
+        const slug = slugOf(o.requirement);
+        return [slug, fails[slug] === undefined ? 'executed-pass' : 'executed-fail'];
+      });
+      expect(seen).toEqual(wanted);
+      for (const outcome of outcomes) {
+        const rule = fails[slugOf(outcome.requirement)];
+        if (rule === undefined) continue;
+        const failed = outcome.findings.filter((f) => !f.ok && f.severity === 'MUST');
+        expect(failed.map((f) => f.rule)).toContain(rule);
+      }
+    },
+  );
+});

@@ -1,0 +1,165 @@
+// The suite against a conformant host it was not written beside: tests/support/oracle-host.ts
+// grades with the property tests' oracle and shares no code with lib/ or reference-host/. Every
+// leg must pass it, non-vacuously, in strict mode; and the host must really have the habits that
+// make it a different host, or passing it would prove nothing.
+
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LegOutcome } from '../../lib/types.ts';
+import { forgetDiscoveries } from '../../lib/discovery.ts';
+import { resolveConfig } from '../../lib/env.ts';
+import { LEGS } from '../../lib/legs.ts';
+import { runLeg } from '../../lib/run-leg.ts';
+import { openTarget } from '../../lib/target.ts';
+import { startOracleHost } from '../support/oracle-host.ts';
+import type { OracleHost, OracleHostOptions } from '../support/oracle-host.ts';
+
+const MEAN_REF = 'conformance.evals.trajectory-gate-mean@1.0.0';
+
+let host: OracleHost;
+let apiKey: string;
+
+beforeEach(async () => {
+  apiKey = randomBytes(18).toString('base64url');
+  host = await startOracleHost({ apiKey, seed: 246 });
+});
+afterEach(async () => {
+  await host.close();
+});
+
+async function allLegs(pollTimeoutS = 2): Promise<readonly LegOutcome[]> {
+  const config = resolveConfig({
+    OPENWOP_BASE_URL: host.url,
+    OPENWOP_API_KEY: apiKey,
+    OPENWOP_REQUIRE_BEHAVIOR: 'true',
+    OPENWOP_POLL_TIMEOUT_S: String(pollTimeoutS),
+    OPENWOP_RUN_TIMEOUT_MS: '8000',
+  });
+  forgetDiscoveries();
+  const target = await openTarget(config);
+  try {
+    return await Promise.all(LEGS.map((leg) => runLeg(leg, target)));
+  } finally {
+    await target?.client.close();
+  }
+}
+
+async function call(path: string, init: RequestInit = {}): Promise<[number, unknown]> {
+  const response = await fetch(`${host.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    signal: AbortSignal.timeout(5_000),
+  });
+  return [response.status, await response.json()];
+}
+
+async function createMeanRun(): Promise<string> {
+  const [status, body] = await call('/runs', {
+    method: 'POST',
+    body: JSON.stringify({
+      mode: 'eval',
+      evalSuiteRef: MEAN_REF,
+      agentId: 'core.conformance.eval-scripted-agent',
+    }),
+  });
+  expect(status).toBe(201);
+  return (body as { runId: string }).runId;
+}
+
+interface Page {
+  readonly events: readonly { sequence: number; eventId: string; type: string }[];
+  readonly isTerminal: boolean;
+}
+
+/** Host timings to pass under, and the long-poll timeout the suite asks for. */
+const SETTINGS: readonly (readonly [string, Omit<OracleHostOptions, 'apiKey'>, number])[] = [
+  ['default timing', { seed: 246 }, 2],
+  ['no gaps and no jitter', { seed: 7, eventGapMs: 0, jitterMs: 0 }, 2],
+  ['slow appends and late answers', { seed: 99, eventGapMs: 20, jitterMs: 12 }, 2],
+  ['a suite that does not long-poll', { seed: 5, throttleEvery: 2 }, 0],
+  // The contract fixes which tasks a summary lists, not their order.
+  [
+    'summary tasks in reverse order',
+    { seed: 11, mutate: (s) => ({ ...s, tasks: s.tasks.toReversed() }) },
+    2,
+  ],
+];
+
+describe('the suite against an independent conformant host', () => {
+  it.each(SETTINGS)(
+    'every leg passes in strict mode on host data (%s)',
+    async (_, options, poll) => {
+      await host.close();
+      host = await startOracleHost({ apiKey, ...options });
+      const outcomes = await allLegs(poll);
+      expect(outcomes.map((o) => [o.requirement, o.disposition, o.reason ?? ''])).toEqual(
+        LEGS.map((leg) => [leg.id, 'executed-pass', '']),
+      );
+      for (const outcome of outcomes) expect(outcome.assertions).toBeGreaterThan(0);
+      // Not even a SHOULD warns: the host is conformant down to the [0244-assumed] details.
+      const failed = outcomes.flatMap((o) => o.findings.filter((f) => !f.ok).map((f) => f.rule));
+      expect(failed).toEqual([]);
+      const driven = outcomes.filter((o) => o.observation !== undefined);
+      expect(driven).toHaveLength(LEGS.filter((leg) => leg.fixtureId !== undefined).length);
+      // Each driven leg saw the host's own habits: a slashed run id and the log paged in pieces.
+      for (const outcome of driven) {
+        expect(outcome.observation?.runId).toMatch(/^acme\/tenant-7\/[0-9a-f-]{36}$/);
+        expect(outcome.observation?.pages.length).toBeGreaterThan(2);
+      }
+      // Some of the creates were refused with 429 first, and the suite asked again.
+      expect(host.counts()).toMatchObject({ runs: driven.length });
+      expect(host.counts().throttled).toBeGreaterThan(0);
+    },
+  );
+});
+
+describe('the oracle host keeps habits the reference host does not', () => {
+  it('pages a slashed run id from sequence 1000 in steps of 7, a few events at a time', async () => {
+    const runId = await createMeanRun();
+    const pages: Page[] = [];
+    let after: number | undefined;
+    for (let i = 0; i < 200 && pages.at(-1)?.isTerminal !== true; i += 1) {
+      const query = `timeout=2${after === undefined ? '' : `&afterSequence=${after}`}`;
+      const [status, body] = await call(`/runs/${encodeURIComponent(runId)}/events/poll?${query}`);
+      expect(status).toBe(200);
+      const page = body as Page;
+      pages.push(page);
+      after = page.events.at(-1)?.sequence ?? after;
+    }
+    const events = pages.flatMap((p) => p.events);
+    expect(pages.at(-1)?.isTerminal).toBe(true);
+    expect(Math.max(...pages.map((p) => p.events.length))).toBeLessThanOrEqual(4);
+    expect(new Set(pages.map((p) => p.events.length)).size).toBeGreaterThan(1);
+    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => 1000 + 7 * i));
+    expect(events.every((e) => /^[0-9a-f-]{36}$/.test(e.eventId))).toBe(true);
+    expect(events.some((e) => e.type.startsWith('agent.'))).toBe(true);
+  });
+
+  it('holds a poll until the next append instead of answering empty at once', async () => {
+    const runId = await createMeanRun();
+    const [, body] = await call(`/runs/${encodeURIComponent(runId)}/events/poll?timeout=5`);
+    expect((body as Page).events.length).toBeGreaterThan(0);
+  });
+
+  it('answers 409 for the summary while the run is going and 404 for a raw slashed id', async () => {
+    const runId = await createMeanRun();
+    const [early] = await call(`/runs/${encodeURIComponent(runId)}/eval-summary`);
+    expect(early).toBe(409);
+    const [raw] = await call(`/runs/${runId}`);
+    expect(raw).toBe(404);
+  });
+
+  it('refuses a run without the bearer key and an unknown suite', async () => {
+    const anonymous = await fetch(`${host.url}/runs`, {
+      method: 'POST',
+      body: '{}',
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(anonymous.status).toBe(401);
+    const [status, body] = await call('/runs', {
+      method: 'POST',
+      body: JSON.stringify({ mode: 'eval', evalSuiteRef: 'x.evals.y@1.0.0', agentId: 'a' }),
+    });
+    expect([status, body]).toMatchObject([404, { error: { code: 'not_found' } }]);
+  });
+});
