@@ -28,19 +28,23 @@ export async function measureColdCosts(rounds: number): Promise<Section> {
     title: 'Where the fixed cost goes',
     method:
       `Each once-per-process cost, timed in a fresh \`node\` + tsx process (bench/cold-start-probe.ts) ` +
-      `in the order a leg meets them, ${rounds} processes. The vitest worker that runs the legs ` +
-      `pays all but the last row before its first verdict, and the CLI process pays them again ` +
-      `(it imports lib/ to read discovery and to check the report against its schema); lib/ goes ` +
-      `through vite rather than tsx in the worker, at a similar cost.`,
+      `in the order a run meets them, ${rounds} processes. The CLI process pays undici, part of ` +
+      `lib/ (discovery, gates, fixtures, the head start, the report schema), the reference host ` +
+      `and vitest; the worker pays undici and all of lib/, through vite rather than tsx.`,
     headers: ['once per process', 'ms: min / median / max'],
     rows: [...samples].map(([name, ms]) => [name, fmtSummary(summarize(ms))]),
     notes: [
-      'What would lower it, none of it done here because each is a design choice for the owners ' +
-        'of lib/ and cli/: import `Pool` from `undici/lib/dispatcher/pool.js` instead of the ' +
-        "package root (about a third of undici's import cost, but an internal path); precompile " +
-        "the suite's JSON Schemas with Ajv standalone code at build time instead of compiling them " +
-        'at start-up; let the CLI hand its discovery to the worker (it already passes the config ' +
-        'through `provide`) instead of importing undici in both processes.',
+      'Already done: the JSON Schemas are compiled by Ajv at build time into ' +
+        'lib/generated/validators.js (`npx tsx cli/compile-schemas.ts`; a test fails while it is ' +
+        'stale), so no process loads Ajv or compiles a schema, and the worker loads that module ' +
+        'natively; the CLI loads the witness only for `judge` and `verify`; the worker finds its ' +
+        "modules' transforms done (cli/vitest-warmup.ts). What would lower it further: in " +
+        'lib/host-client.ts, import `Pool` from `undici/lib/dispatcher/pool.js` and `request` ' +
+        'from `undici/lib/api/index.js` instead of the package root (the root is what installs ' +
+        "`request` on undici's dispatchers, so the pool alone has none): about a third of " +
+        "undici's import cost, in both processes, but two internal paths. " +
+        '`experimental.fsModuleCache` would help only repeat runs on one checkout, not the fresh ' +
+        'clone a CI job starts from, and so is left off.',
     ],
   };
 }

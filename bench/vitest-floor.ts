@@ -1,5 +1,5 @@
 // Times an empty vitest run: the one trivial file in bench/floor/, started the way cli/run-suite.ts
-// starts the legs (from code, no config file, one worker, silent reporters).
+// starts the legs (from code, no config file, one worker thread, silent reporters).
 
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
@@ -21,6 +21,7 @@ export async function timeEmptyVitestRun(): Promise<number> {
       // An empty list would mean vitest's default reporter; one that does nothing is silent.
       reporters: [{}],
       maxWorkers: 1,
+      pool: 'threads',
       passWithNoTests: false,
     },
     { logLevel: 'error' },

@@ -7,10 +7,8 @@ import { nameFlags, parseArgs, UsageError } from './args.ts';
 import type { ParsedArgs } from './args.ts';
 import { scrubText } from './canonical.ts';
 import { HELP } from './help.ts';
-import { JudgeInputError, judgeRecorded } from './judge.ts';
 import { KeyFileError, readSigningKey, readVerifyingKey } from './signing.ts';
 import { EXIT } from './verdict.ts';
-import { verifyReportFile } from './verify.ts';
 
 export interface CliIo {
   /** One line of standard output. */
@@ -56,7 +54,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (
       error instanceof ConfigError ||
       error instanceof KeyFileError ||
-      error instanceof JudgeInputError ||
       error instanceof UsageError
     ) {
       return fail(nameFlags(error.message, args.flagFor));
@@ -90,6 +87,8 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
   const path = args.positionals[0] ?? '';
   const keyPath = args.options.key;
   const key = keyPath === undefined ? undefined : await readVerifyingKey(keyPath);
+  // verify and judge load the witness, which `run` does not need in this process.
+  const { verifyReportFile } = await import('./verify.ts');
   let result;
   try {
     result = await verifyReportFile(path, key);
@@ -120,11 +119,19 @@ async function judge(args: ParsedArgs, out: (line: string) => void): Promise<num
     );
   }
   const events = args.options.events;
-  const judgement = await judgeRecorded({
-    summaryPath: args.positionals[0] ?? '',
-    fixture,
-    ...(events === undefined ? {} : { eventsPath: events }),
-  });
+  const { JudgeInputError, judgeRecorded } = await import('./judge.ts');
+  let judgement;
+  try {
+    judgement = await judgeRecorded({
+      summaryPath: args.positionals[0] ?? '',
+      fixture,
+      ...(events === undefined ? {} : { eventsPath: events }),
+    });
+  } catch (error) {
+    // Bad judge input is a usage error: one line, exit 2.
+    if (error instanceof JudgeInputError) throw new UsageError(error.message);
+    throw error;
+  }
   for (const f of judgement.findings) {
     out(
       `${f.ok ? 'held  ' : f.severity === 'MUST' ? 'FAILED' : 'warns '} ${f.rule} (${f.ref}): ${f.message}`,

@@ -7,7 +7,6 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SuiteConfig } from '../lib/env.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
-import { openTarget } from '../lib/target.ts';
 import { scrubText, MIN_SECRET_LENGTH } from './canonical.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { JUNIT_FILE, renderJunit } from './junit.ts';
@@ -53,10 +52,6 @@ export async function runConformance(
         ? `target: ${baseUrl}`
         : `target: the embedded reference host at ${baseUrl} (no OPENWOP_BASE_URL given; this is not evidence about any other host)`,
     );
-    // The CLI reads discovery once itself, through the same module the legs use, to record and
-    // digest it: the legs run in a vitest worker whose memo this process cannot see.
-    const target = await openTarget(effective);
-    await target?.client.close();
     const run = await runSuite(effective, { reporters: options.reporters ?? [] });
     const unsigned = await buildReport({
       outcomes: run.outcomes,
@@ -67,7 +62,7 @@ export async function runConformance(
       strict: config.requireBehavior,
       optedOut: config.optedOut,
       ...declaredOf(config),
-      discovery: target?.discovery ?? { ok: false, reason: 'no base URL' },
+      discovery: run.discovery ?? { ok: false, reason: 'no base URL' },
       apiKey,
     });
     const report =

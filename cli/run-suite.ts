@@ -1,19 +1,32 @@
 // Runs the legs file through vitest from code and returns each leg's outcome as the leg recorded
 // it in `meta`. A leg that recorded nothing (its file failed to load, the worker died) becomes
 // `blocked` with the error the runner saw: that is a fact about the suite, never a verdict.
+//
+// Before vitest starts, this process reads discovery and creates the run of every leg that will
+// drive one (lib/head-start.ts), then hands the answers to the legs. Loading vitest, starting its
+// worker and importing the suite there take about a second; a slow host spends it running the
+// legs' runs instead of waiting for them to be created.
 
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
 import type { Reporter, TestModule } from 'vitest/node';
+import type { DiscoveryResult } from '../lib/discovery.ts';
 import type { SuiteConfig } from '../lib/env.ts';
+import type { HeadStart } from '../lib/head-start.ts';
 import type { LegOutcome } from '../lib/types.ts';
+import { startRuns } from '../lib/head-start.ts';
 import { LEGS } from '../lib/legs.ts';
+import { openTarget } from '../lib/target.ts';
+import { warmupPlugin } from './vitest-warmup.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const LEGS_FILE = 'tests/v2-eval-trajectory-trials.test.ts';
+/** Suite modules the worker loads with Node's own import rather than through vite. */
+const NATIVE = /\/lib\/generated\//;
 
 export interface SuiteRun {
   readonly outcomes: readonly LegOutcome[];
+  /** What this process read from the host; undefined when there was no base URL to read. */
+  readonly discovery: DiscoveryResult | undefined;
   readonly startedAt: string;
   readonly finishedAt: string;
 }
@@ -28,6 +41,20 @@ export async function runSuite(
   options: RunSuiteOptions = {},
 ): Promise<SuiteRun> {
   const startedAt = new Date().toISOString();
+  const target = await openTarget(config);
+  let headStarts: readonly HeadStart[] = [];
+  try {
+    if (target !== undefined) headStarts = await startRuns(target, LEGS);
+  } catch {
+    // A head start only saves time: without one, each leg creates its own run in the worker.
+    headStarts = [];
+  } finally {
+    // The runs live on the host; the worker observes them over its own connections.
+    await target?.client.close();
+  }
+  // Imported only now: loading vitest holds this thread for about a second, and the runs should
+  // already be on the host by then, not waiting for the thread to create them.
+  const { startVitest } = await import('vitest/node');
   const collected: { modules: readonly TestModule[]; errors: readonly unknown[] } = {
     modules: [],
     errors: [],
@@ -47,7 +74,10 @@ export async function runSuite(
       watch: false,
       include: [LEGS_FILE],
       reporters: [...(options.reporters ?? ['default']), collector],
-      provide: { evalGateConfig: config },
+      provide: { evalGateConfig: config, evalGateHeadStarts: headStarts },
+      // The precompiled validators are plain ES modules; vite would spend longer transforming
+      // them than Node takes to load them.
+      server: { deps: { external: [NATIVE] } },
       // The legs run concurrently inside one file, so one worker is all they need.
       maxWorkers: 1,
       pool: 'threads',
@@ -57,11 +87,12 @@ export async function runSuite(
       testTimeout: config.bounds.runTimeoutMs + 30_000,
       passWithNoTests: false,
     },
-    { logLevel: 'error' },
+    { logLevel: 'error', plugins: [warmupPlugin(`/${LEGS_FILE}`, NATIVE)] },
   );
   await vitest.close();
   return {
     outcomes: collectOutcomes(collected.modules, collected.errors),
+    discovery: target?.discovery,
     startedAt,
     finishedAt: new Date().toISOString(),
   };

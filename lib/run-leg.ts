@@ -5,9 +5,9 @@ import type { SuiteConfig } from './env.ts';
 import type { DiscoveryResult } from './discovery.ts';
 import type { HostClient } from './host-client.ts';
 import type { LegDefinition } from './legs.ts';
+import type { HeadStart } from './head-start.ts';
 import type { Disposition, Finding, LegOutcome, RunObservation } from './types.ts';
-import { checkGates } from './gates.ts';
-import { loadFixture } from './fixtures.ts';
+import { planHostLeg, replayingClient } from './head-start.ts';
 import { driveEvalRun } from './driver.ts';
 import { judgeEvalRun } from './eval-gate-witness.ts';
 import { judgeGatedFieldsShape } from './shape-leg.ts';
@@ -17,6 +17,8 @@ export interface LegTarget {
   readonly client: HostClient;
   readonly discovery: DiscoveryResult;
   readonly config: Pick<SuiteConfig, 'requireBehavior' | 'optedOut' | 'bounds'>;
+  /** Runs created before the legs started (lib/head-start.ts), by leg id. */
+  readonly headStarts?: ReadonlyMap<string, HeadStart>;
 }
 
 /** How many failed findings a reason quotes before it says how many more there are. */
@@ -31,7 +33,7 @@ export async function runLeg(
   target: LegTarget | undefined,
   now: () => number = Date.now,
 ): Promise<LegOutcome> {
-  const started = now();
+  let started = now();
   const finish = (parts: Omit<LegOutcome, 'requirement' | 'durationMs'>): LegOutcome => ({
     requirement: leg.id,
     ...parts,
@@ -40,31 +42,26 @@ export async function runLeg(
 
   if (leg.fixtureId === undefined) return finish(decide(judgeGatedFieldsShape()));
 
-  if (target === undefined) {
-    return finish(blocked('no host to drive: OPENWOP_BASE_URL is not set for this run'));
-  }
-  if (!target.discovery.ok) {
-    return finish(blocked(`discovery unreadable: ${target.discovery.reason}`));
-  }
-  const gate = checkGates(leg, target.discovery.document, target.config);
-  if (!gate.proceed) {
+  const plan = await planHostLeg({ ...leg, fixtureId: leg.fixtureId }, target);
+  if (plan.kind === 'blocked') return finish(blocked(plan.reason));
+  if (plan.kind === 'gated') {
     return finish({
-      disposition: gate.disposition,
+      disposition: plan.disposition,
       assertions: 0,
-      reason: gate.reason,
+      reason: plan.reason,
       findings: [],
     });
   }
+  const { fixture, request, target: host } = plan;
+  const head = host.headStarts?.get(leg.id);
+  // The leg's run was created when its head start was taken, so its time counts from then.
+  if (head !== undefined) started = Math.min(started, head.startedAt);
 
-  const loaded = await loadFixture(leg.fixtureId);
-  if (!loaded.ok) return finish(blocked(`the suite's fixture failed to load: ${loaded.reason}`));
-  const fixture = loaded.fixture;
-  const request = {
-    evalSuiteRef: `${fixture.suite.suiteId}@${fixture.suite.version}`,
-    agentId: fixture.agentId,
-  };
-
-  const drive = await driveEvalRun(target.client, request, target.config.bounds);
+  const drive = await driveEvalRun(
+    head === undefined ? host.client : replayingClient(host.client, head),
+    request,
+    host.config.bounds,
+  );
   const base = { fixtureId: fixture.id };
   switch (drive.kind) {
     case 'unobserved':

@@ -7,6 +7,7 @@
 
 import { afterAll, describe, inject, it } from 'vitest';
 import type { SuiteConfig } from '../lib/env.ts';
+import type { HeadStart } from '../lib/head-start.ts';
 import type { LegOutcome } from '../lib/types.ts';
 import type { LegTarget } from '../lib/run-leg.ts';
 import { readConfig } from '../lib/env.ts';
@@ -17,6 +18,7 @@ import { openTarget } from '../lib/target.ts';
 declare module 'vitest' {
   interface ProvidedContext {
     evalGateConfig: SuiteConfig;
+    evalGateHeadStarts: readonly HeadStart[];
   }
   interface TaskMeta {
     evalGate?: LegOutcome;
@@ -25,7 +27,9 @@ declare module 'vitest' {
 
 const config: SuiteConfig = inject('evalGateConfig') ?? readConfig();
 let opened: Promise<LegTarget | undefined> | undefined;
-const target = (): Promise<LegTarget | undefined> => (opened ??= openTarget(config));
+// Runs the CLI created before vitest started, so their time overlapped its start-up.
+const headStarts: readonly HeadStart[] = inject('evalGateHeadStarts') ?? [];
+const target = (): Promise<LegTarget | undefined> => (opened ??= openTarget(config, headStarts));
 
 afterAll(async () => {
   const t = await opened;

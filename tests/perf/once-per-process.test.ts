@@ -1,5 +1,5 @@
-// Work a process must do only once, however many legs ask for it: reading discovery and
-// compiling the JSON Schemas.
+// Work a process must do at most once, however many legs ask for it: reading discovery once, and
+// compiling the JSON Schemas never (they are compiled ahead of time).
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -32,18 +32,16 @@ describe('once per process', () => {
     }
   });
 
-  it('once every schema has been used, validating again compiles and registers nothing', () => {
+  it('validating any schema, any number of times, compiles and registers nothing', () => {
+    // The validators are compiled ahead of time (lib/generated/), so a run never builds Ajv.
     const getSchema = vi.spyOn(Ajv2020.prototype, 'getSchema');
     const compile = vi.spyOn(Ajv2020.prototype, 'compile');
     const addSchema = vi.spyOn(Ajv2020.prototype, 'addSchema');
-    for (const name of SCHEMA_NAMES) validate(name, {});
-    const firstPass = getSchema.mock.calls.length;
-    expect(firstPass).toBeGreaterThan(0);
-
-    getSchema.mockClear();
-    compile.mockClear();
-    addSchema.mockClear();
-    for (let i = 0; i < 20; i += 1) for (const name of SCHEMA_NAMES) validate(name, { i });
+    let rejected = 0;
+    for (let i = 0; i < 20; i += 1) {
+      for (const name of SCHEMA_NAMES) rejected += validate(name, { i }).length > 0 ? 1 : 0;
+    }
+    expect(rejected).toBe(20 * SCHEMA_NAMES.length);
     expect(getSchema).not.toHaveBeenCalled();
     expect(compile).not.toHaveBeenCalled();
     expect(addSchema).not.toHaveBeenCalled();
