@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { meanGatedSummary } from './support/contract-summaries.ts';
 import meanFixture from '../fixtures/conformance-eval-trajectory-gate-mean.json' with { type: 'json' };
 import {
   formatSchemaErrors,
@@ -35,31 +36,7 @@ function* nodes(node: unknown, path = ''): Generator<readonly [string, Doc]> {
   for (const [key, child] of Object.entries(node)) yield* nodes(child, `${path}/${key}`);
 }
 
-const summary = (): Doc => ({
-  suiteId: 'conformance.evals.trajectory-gate-mean',
-  suiteVersion: '1.0.0',
-  aggregateScore: 1,
-  gatedAggregateScore: 0,
-  passed: false,
-  taskCount: 1,
-  passedCount: 0,
-  tasks: [
-    {
-      taskId: 'forbidden-in-every-trial',
-      score: 1,
-      gatedScore: 0,
-      passed: false,
-      trials: {
-        count: 2,
-        passRule: 'mean',
-        meanScore: 1,
-        passAtK: 0,
-        passHatK: 0,
-        trialStats: { passed: 0, trajectoryFailed: 2, failedClosed: 0, minScore: 1, maxScore: 1 },
-      },
-    },
-  ],
-});
+const summary = (): Doc => meanGatedSummary();
 
 const VALID: Readonly<Record<SchemaName, () => unknown>> = {
   'eval-summary': summary,

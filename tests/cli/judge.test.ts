@@ -6,35 +6,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import meanFixture from '../../fixtures/conformance-eval-trajectory-gate-mean.json' with { type: 'json' };
 import { cli, removeDir, scratchDir } from './support.ts';
+import { meanGatedSummary } from '../support/contract-summaries.ts';
 
 const FIXTURE = 'conformance-eval-trajectory-gate-mean';
 
 /** What a correct host reports for the mean fixture: both trials hit a forbidden tool. */
-const corrected = {
-  suiteId: 'conformance.evals.trajectory-gate-mean',
-  suiteVersion: '1.0.0',
-  aggregateScore: 1,
-  gatedAggregateScore: 0,
-  passed: false,
-  taskCount: 1,
-  passedCount: 0,
-  tasks: [
-    {
-      taskId: 'forbidden-in-every-trial',
-      score: 1,
-      gatedScore: 0,
-      passed: false,
-      trials: {
-        count: 2,
-        passRule: 'mean',
-        meanScore: 1,
-        passAtK: 0,
-        passHatK: 0,
-        trialStats: { passed: 0, trajectoryFailed: 2, failedClosed: 0, minScore: 1, maxScore: 1 },
-      },
-    },
-  ],
-};
+const corrected = meanGatedSummary();
 
 /** What an RFC 0244 host reports for the same run: no gated fields, and the mean passes. */
 const unmigrated = {

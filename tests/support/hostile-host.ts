@@ -14,6 +14,7 @@ import { legById } from '../../lib/legs.ts';
 import { runLeg } from '../../lib/run-leg.ts';
 import type { RecordedRequest } from './scripted-server.ts';
 import { sendJson, startScriptedServer } from './scripted-server.ts';
+import { meanGatedSummary } from './contract-summaries.ts';
 
 export const MEAN_LEG = legById('openwop.requirement.0246.mean-gated');
 const SUITE_ID = 'conformance.evals.trajectory-gate-mean';
@@ -88,31 +89,7 @@ export function correctEvents(runId: unknown): Record<string, unknown>[] {
 }
 
 export function correctSummary(): Record<string, unknown> {
-  return {
-    suiteId: SUITE_ID,
-    suiteVersion: '1.0.0',
-    aggregateScore: 1,
-    gatedAggregateScore: 0,
-    passed: false,
-    taskCount: 1,
-    passedCount: 0,
-    tasks: [
-      {
-        taskId: TASK_ID,
-        score: 1,
-        passed: false,
-        gatedScore: 0,
-        trials: {
-          count: 2,
-          passRule: 'mean',
-          meanScore: 1,
-          passAtK: 0,
-          passHatK: 0,
-          trialStats: { passed: 0, trajectoryFailed: 2, failedClosed: 0, minScore: 1, maxScore: 1 },
-        },
-      },
-    ],
-  };
+  return meanGatedSummary();
 }
 
 /** One poll page carrying `events` as given, for logs the default paging cannot serve. */
