@@ -74,7 +74,11 @@ export async function runSuite(
       watch: false,
       include: [LEGS_FILE],
       reporters: [...(options.reporters ?? ['default']), collector],
-      provide: { evalGateConfig: config, evalGateHeadStarts: headStarts },
+      provide: {
+        evalGateConfig: config,
+        evalGateHeadStarts: headStarts,
+        evalGateDiscovery: target?.discovery,
+      },
       // The precompiled validators are plain ES modules; vite would spend longer transforming
       // them than Node takes to load them.
       server: { deps: { external: [NATIVE] } },

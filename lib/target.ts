@@ -1,16 +1,24 @@
 // Builds the one target every leg of a process shares: a client, the discovery fetched once, and
 // the runs created for the legs before they started, if the process that started them took any.
+// A process that already read discovery hands it on, so every leg and the report see one document.
 
+import type { DiscoveryResult } from './discovery.ts';
 import type { SuiteConfig } from './env.ts';
 import type { HeadStart } from './head-start.ts';
 import type { LegTarget } from './run-leg.ts';
 import { createHostClient } from './host-client.ts';
 import { fetchDiscovery } from './discovery.ts';
 
+export interface Prepared {
+  readonly headStarts?: readonly HeadStart[];
+  /** Discovery as another process of the same run read it. */
+  readonly discovery?: DiscoveryResult;
+}
+
 /** Undefined when the suite was given no base URL: host legs then end `blocked`. */
 export async function openTarget(
   config: SuiteConfig,
-  headStarts: readonly HeadStart[] = [],
+  prepared: Prepared = {},
 ): Promise<LegTarget | undefined> {
   if (config.baseUrl === undefined) return undefined;
   const client = createHostClient({
@@ -19,7 +27,8 @@ export async function openTarget(
     requestTimeoutMs: config.bounds.requestTimeoutMs,
     maxBodyBytes: config.bounds.maxBodyBytes,
   });
-  const discovery = await fetchDiscovery(client, config.baseUrl);
+  const discovery = prepared.discovery ?? (await fetchDiscovery(client, config.baseUrl));
+  const headStarts = prepared.headStarts ?? [];
   return {
     client,
     discovery,

@@ -51,7 +51,7 @@ async function openCounted(
     { OPENWOP_BASE_URL: url, OPENWOP_API_KEY: API_KEY, OPENWOP_RUN_TIMEOUT_MS: '10000' },
     { envFile: false },
   );
-  const opened = await openTarget(config, headStarts);
+  const opened = await openTarget(config, { headStarts });
   if (opened === undefined) throw new Error('a base URL was given, so a target must open');
   const count = counting(opened.client);
   return { target: { ...opened, client: count.client }, posts: count.posts };

@@ -6,6 +6,7 @@
 // when no OPENWOP_BASE_URL is given). Run directly, it reads the environment through lib/env.ts.
 
 import { afterAll, describe, inject, it } from 'vitest';
+import type { DiscoveryResult } from '../lib/discovery.ts';
 import type { SuiteConfig } from '../lib/env.ts';
 import type { HeadStart } from '../lib/head-start.ts';
 import type { LegOutcome } from '../lib/types.ts';
@@ -19,6 +20,7 @@ declare module 'vitest' {
   interface ProvidedContext {
     evalGateConfig: SuiteConfig;
     evalGateHeadStarts: readonly HeadStart[];
+    evalGateDiscovery: DiscoveryResult | undefined;
   }
   interface TaskMeta {
     evalGate?: LegOutcome;
@@ -27,9 +29,15 @@ declare module 'vitest' {
 
 const config: SuiteConfig = inject('evalGateConfig') ?? readConfig();
 let opened: Promise<LegTarget | undefined> | undefined;
-// Runs the CLI created before vitest started, so their time overlapped its start-up.
+// What the CLI read and created before vitest started: the discovery every leg decides from and
+// the report records, and runs whose time overlapped vitest's start-up.
 const headStarts: readonly HeadStart[] = inject('evalGateHeadStarts') ?? [];
-const target = (): Promise<LegTarget | undefined> => (opened ??= openTarget(config, headStarts));
+const discovery = inject('evalGateDiscovery');
+const target = (): Promise<LegTarget | undefined> =>
+  (opened ??= openTarget(config, {
+    headStarts,
+    ...(discovery === undefined ? {} : { discovery }),
+  }));
 
 afterAll(async () => {
   const t = await opened;

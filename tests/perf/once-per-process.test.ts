@@ -1,6 +1,9 @@
 // Work a process must do at most once, however many legs ask for it: reading discovery once, and
 // compiling the JSON Schemas never (they are compiled ahead of time).
 
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DISCOVERY_PATH, forgetDiscoveries } from '../../lib/discovery.ts';
@@ -8,6 +11,8 @@ import { readConfig } from '../../lib/env.ts';
 import { SCHEMA_NAMES, validate } from '../../lib/schemas.ts';
 import { openTarget } from '../../lib/target.ts';
 import { sendJson, startScriptedServer } from '../support/scripted-server.ts';
+import { MEAN_LEG, startHostileHost } from '../support/hostile-host.ts';
+import { runConformance } from '../../cli/conformance.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -28,6 +33,30 @@ describe('once per process', () => {
       expect(server.requests.filter((r) => r.path === DISCOVERY_PATH)).toHaveLength(1);
     } finally {
       await server.close();
+      forgetDiscoveries();
+    }
+  });
+
+  it('a whole conformance run reads discovery once, and the legs decide from that very read', async () => {
+    forgetDiscoveries();
+    const host = await startHostileHost();
+    const reportDir = await mkdtemp(join(tmpdir(), 'once-'));
+    try {
+      const config = readConfig(
+        {
+          OPENWOP_BASE_URL: host.url,
+          OPENWOP_API_KEY: 'once-per-run-key',
+          OPENWOP_REPORT_DIR: reportDir,
+        },
+        { envFile: false },
+      );
+      const result = await runConformance(config, { log: () => undefined });
+      const mean = result.report?.requirements.find((r) => r.id === MEAN_LEG.id);
+      expect(mean?.disposition).toBe('executed-pass');
+      expect(host.calls('discovery')).toBe(1);
+    } finally {
+      await host.close();
+      await rm(reportDir, { recursive: true, force: true });
       forgetDiscoveries();
     }
   });
