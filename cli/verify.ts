@@ -238,9 +238,22 @@ function compareRow(row: ReportRow, again: Recomputed): string[] {
   return out;
 }
 
-/** A row no recorded data can recompute must still agree with its own findings. */
+/**
+ * A row no recorded data can recompute must still agree with its own findings. Without an
+ * observation the legs record a finding only for a host fault: one failing `run.served`. Anything
+ * else (a pass above all) would be a verdict on host data that is not in the report.
+ */
 function checkConsistency(row: ReportRow): string[] {
   const at = `row ${row.id}`;
+  const [only] = row.findings;
+  if (
+    row.findings.length > 0 &&
+    (row.findings.length > 1 || only?.rule !== 'run.served' || only.ok)
+  ) {
+    return [
+      `${at}: ${row.findings.length} finding(s) but no observation; without one only a host fault (one failing run.served) can be recorded`,
+    ];
+  }
   if (row.findings.length > 0) {
     const again = decide(row.findings);
     return compareRow(row, again).map((p) => p.replace(/recomputed/, 'its findings imply'));

@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../cli/report.ts';
+import { rowsDigest, totalsOf } from '../../cli/report.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
@@ -223,6 +224,39 @@ describe('verify', () => {
       expect.stringMatching(
         /^signature\.reportDigest: recorded [0-9a-f]{64}, the report now digests to [0-9a-f]{64}$/,
       ),
+    );
+  });
+
+  it('rejects a pass forged on a row with no observation, even with its digests and totals recomputed', async () => {
+    // A host that refuses every create leaves rows with one failing run.served and nothing
+    // observed; a pass there would be a verdict on host data the report does not hold.
+    const host = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'create-refused' });
+    let refused: EvalGateReport;
+    try {
+      const run = await cli(['run', '--base-url', host.url, '--report-dir', join(dir, 'refused')], {
+        OPENWOP_API_KEY: LEAKY_KEY,
+      });
+      expect(run.code).toBe(1);
+      refused = JSON.parse(
+        await readFile(join(dir, 'refused', 'eval-gate-report.json'), 'utf8'),
+      ) as EvalGateReport;
+    } finally {
+      await host.close();
+    }
+    const { code, lines } = await verifyEdited(refused, (copy) => {
+      const row = copy.requirements.find((r) => r.id === MEAN) as unknown as Mutable;
+      expect(row.observation).toBeUndefined();
+      row.disposition = 'executed-pass';
+      delete row.reason;
+      row.findings = [
+        { rule: 'run.served', ok: true, severity: 'MUST', ref: 'contract §6', message: 'served' },
+      ];
+      (copy as Mutable).totals = totalsOf(copy.requirements);
+      (copy.digests as unknown as Mutable).rows = rowsDigest(copy.requirements);
+    });
+    expect(code).toBe(1);
+    expect(lines).toContainEqual(
+      `row ${MEAN}: 1 finding(s) but no observation; without one only a host fault (one failing run.served) can be recorded`,
     );
   });
 
