@@ -211,7 +211,7 @@ describe('verify', () => {
     expect(unsigned.stdout).toContain('signature: the report is unsigned but --key was given');
   });
 
-  it('rejects a signed report whose content changed even when its own digests were recomputed', async () => {
+  it('rejects a signed report edited outside the digested rows, by its signature', async () => {
     const { code, lines } = await verifyEdited(
       signed,
       (copy) => {
