@@ -3,7 +3,7 @@
 // document whatever whitespace or key order a tool used when it saved the file.
 
 import { createHash } from 'node:crypto';
-import { CONTENT_KEYS } from '../lib/witness/content.ts';
+import { isContentKey } from '../lib/witness/content.ts';
 
 /** The string that replaces a redacted value; the key itself is kept. */
 export const REDACTED = '[redacted]';
@@ -50,7 +50,7 @@ export function canonicalDigest(value: unknown): string {
  * the key, judges the copy exactly as it judged the original.
  */
 export function redactContent<T>(value: T): T {
-  return mapJson(value, (key, item) => (CONTENT_KEYS.has(key) ? REDACTED : item)) as T;
+  return mapJson(value, (key, item) => (isContentKey(key) ? REDACTED : item)) as T;
 }
 
 /**

@@ -13,7 +13,7 @@ import { JUNIT_FILE, renderJunit } from './junit.ts';
 import { MARKDOWN_FILE, renderMarkdown } from './markdown.ts';
 import type { EvalGateReport } from './report.ts';
 import { buildReport, REPORT_FILE } from './report.ts';
-import { runSuite } from './run-suite.ts';
+import { describeError, runSuite } from './run-suite.ts';
 import { signReport } from './signing.ts';
 import { closingLine, EXIT, exitCodeFor } from './verdict.ts';
 
@@ -53,18 +53,27 @@ export async function runConformance(
         : `target: the embedded reference host at ${baseUrl} (no OPENWOP_BASE_URL given; this is not evidence about any other host)`,
     );
     const run = await runSuite(effective, { reporters: options.reporters ?? [] });
-    const unsigned = await buildReport({
-      outcomes: run.outcomes,
-      startedAt: run.startedAt,
-      finishedAt: run.finishedAt,
-      baseUrl,
-      embedded: embedded !== undefined,
-      strict: config.requireBehavior,
-      optedOut: config.optedOut,
-      ...declaredOf(config),
-      discovery: run.discovery ?? { ok: false, reason: 'no base URL' },
-      apiKey,
-    });
+    let unsigned: EvalGateReport;
+    try {
+      unsigned = await buildReport({
+        outcomes: run.outcomes,
+        startedAt: run.startedAt,
+        finishedAt: run.finishedAt,
+        baseUrl,
+        embedded: embedded !== undefined,
+        strict: config.requireBehavior,
+        optedOut: config.optedOut,
+        ...declaredOf(config),
+        discovery: run.discovery ?? { ok: false, reason: 'no base URL' },
+        apiKey,
+      });
+    } catch (error) {
+      // A report that cannot be built (a host document too deep to redact, say) is not written.
+      log(
+        `openwop-eval-gate: the report could not be built (${describeError(error)}); this is a suite bug and nothing was written`,
+      );
+      return { exitCode: EXIT.badConfiguration, files: [] };
+    }
     const report =
       options.signingKey === undefined ? unsigned : signReport(unsigned, options.signingKey);
     const refusal = refuseToWrite(report, apiKey);

@@ -115,8 +115,7 @@ function collectOutcomes(
       if (outcome !== undefined) recorded.set(outcome.requirement, outcome);
     }
   }
-  for (const error of unhandled)
-    problems.push(error instanceof Error ? error.message : String(error));
+  for (const error of unhandled) problems.push(describeError(error));
   const why = problems.length > 0 ? problems.join('; ').slice(0, 500) : 'no outcome was recorded';
   return LEGS.map(
     (leg) =>
@@ -129,4 +128,17 @@ function collectOutcomes(
         durationMs: 0,
       },
   );
+}
+
+/**
+ * A line about anything thrown. String() itself throws on an object with no primitive conversion
+ * (a null prototype, a throwing toString), and this runs when something has already gone wrong.
+ */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return 'an error that cannot be described';
+  }
 }

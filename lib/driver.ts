@@ -77,19 +77,8 @@ export async function driveEvalRun(
   const followed = await follow(run, runPath);
   if (!followed.ok) return followed.result;
 
-  const status = await ask(
-    run,
-    'status',
-    `run status not served within ${bounds.runTimeoutMs} ms`,
-    bounds.requestTimeoutMs,
-    (timeoutMs) => client.get(runPath, { timeoutMs }),
-  );
-  if (!status.ok) return status.result;
-  const statusBody = record(status.value.json);
-  if (status.value.status !== 200 || statusBody === undefined) {
-    return hostFault('status', `GET ${runPath} ${describe(status.value)}`);
-  }
-
+  // The summary first: its 409 retry waits out the host's finalisation, so the status read after
+  // it sees the finished run rather than a status that lags the log by a moment.
   const summary = await ask(
     run,
     'summary',
@@ -101,6 +90,19 @@ export async function driveEvalRun(
   if (!summary.ok) return summary.result;
   if (summary.value.status !== 200 || summary.value.jsonError !== undefined) {
     return hostFault('summary', `GET ${runPath}/eval-summary ${describe(summary.value)}`);
+  }
+
+  const status = await ask(
+    run,
+    'status',
+    `run status not served within ${bounds.runTimeoutMs} ms`,
+    bounds.requestTimeoutMs,
+    (timeoutMs) => client.get(runPath, { timeoutMs }),
+  );
+  if (!status.ok) return status.result;
+  const statusBody = record(status.value.json);
+  if (status.value.status !== 200 || statusBody === undefined) {
+    return hostFault('status', `GET ${runPath} ${describe(status.value)}`);
   }
 
   const observation: RunObservation = {
@@ -214,7 +216,8 @@ function observeEvent(raw: unknown): ObservedEvent {
 
 /**
  * Sends until the answer is not retryable or the run deadline passes. 429 and 5xx are always
- * retried (and `alsoRetry` for the summary's 409); a TransportError ends the drive `unobserved`.
+ * retried (and `alsoRetry` for the summary's 409); a TransportError, a 401 or a 403 ends the drive
+ * `unobserved`.
  */
 async function ask(
   run: Run,
@@ -242,6 +245,12 @@ async function ask(
       return { ok: false, result: unobserved(stage, cut ? deadlineReason : error.message) };
     }
     const status = answer.status;
+    if (status === 401 || status === 403) {
+      // The key is the suite's configuration, so a refusal of it is a fact about the suite
+      // (contract §9), whatever the stage.
+      const reason = `answered ${status}: the host rejected the suite's credentials; check OPENWOP_API_KEY`;
+      return { ok: false, result: unobserved(stage, reason) };
+    }
     if (status !== 429 && status < 500 && !alsoRetry(status)) return { ok: true, value: answer };
     last = status;
     const hinted = retryAfterMs(answer.headers['retry-after'], run.bounds.retryAfterCapMs);
@@ -301,7 +310,8 @@ function describe(answer: HostResponse): string {
   const parts = [error?.code, error?.message].filter((p): p is string => typeof p === 'string');
   let text = `answered ${answer.status}`;
   if (parts.length > 0) text += ` ${parts.join(': ')}`;
-  else if (answer.jsonError !== undefined) text += ' with a body that is not JSON';
+  else if (answer.jsonError !== undefined)
+    text += ` with a body that is not JSON (${answer.jsonError})`;
   text = text.replace(/\s+/g, ' ');
   return text.length > REASON_LIMIT ? `${text.slice(0, REASON_LIMIT - 1)}…` : text;
 }

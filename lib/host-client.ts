@@ -107,7 +107,7 @@ export function createHostClient(options: HostClientOptions): HostClient {
         }
         chunks.push(bytes);
       }
-      const text = Buffer.concat(chunks).toString('utf8');
+      const text = redactKey(Buffer.concat(chunks).toString('utf8'), options.apiKey);
       return {
         status: answer.statusCode,
         headers: flatten(answer.headers),
@@ -164,11 +164,64 @@ function flatten(
   return out;
 }
 
+/** Same threshold as cli/canonical.ts MIN_SECRET_LENGTH; lib/ does not import cli/. */
+const MIN_KEY_LENGTH = 8;
+const REDACTED = '[redacted]';
+
+/**
+ * A host may echo the bearer key anywhere, including inside an error message that a reason later
+ * cuts short, where the report's whole-key scrub can no longer find it. Removing it here, before
+ * anything reads the body, means no fragment of it ever leaves the client. A key shorter than
+ * MIN_KEY_LENGTH is left alone, as the report scrub does: replacing a short common string would
+ * mangle ordinary JSON.
+ */
+function redactKey(text: string, apiKey: string | undefined): string {
+  if (apiKey === undefined || apiKey.length < MIN_KEY_LENGTH) return text;
+  return text.split(apiKey).join(REDACTED);
+}
+
+/**
+ * Deepest array/object nesting a body may have. Every consumer of a parsed body (schemas, the
+ * witness, structured clone into vitest's meta, report redaction) walks it recursively, so a body
+ * nested thousands deep would hang or overflow them; no document of the contract needs a tenth of
+ * this.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when brackets outside strings nest deeper than `limit`; one pass, no parsing. */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i += 1; // a backslash escapes the next character, a quote included
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
 function parseJson(text: string): { json: unknown; jsonError?: string } {
   if (text.trim() === '') return { json: undefined, jsonError: 'empty body' };
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    return { json: undefined, jsonError: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
+  }
   try {
     return { json: JSON.parse(text) as unknown };
   } catch (error) {
-    return { json: undefined, jsonError: error instanceof Error ? error.message : String(error) };
+    // The parser's own message quotes the body, which may carry content; a fixed phrase does not.
+    return {
+      json: undefined,
+      jsonError: error instanceof SyntaxError ? 'not valid JSON' : 'unreadable JSON',
+    };
   }
 }

@@ -1,5 +1,8 @@
 // RFC 0081 §F: eval.* payloads and the summary are content-free. A deny-listed key anywhere in
 // them, at any depth, vendor members included, is content the host must not publish (contract §5).
+// A key matches after case is folded and a vendor prefix is dropped, so `X-Prompt` or
+// `vendor.acme.completion` cannot slip content past the rule under a vendor spelling; the match
+// is on the whole remaining name, so `outputFormat` or `tokenCount` are not content.
 
 import type { Finding } from '../types.ts';
 import type { EventIndex } from './event-index.ts';
@@ -17,6 +20,25 @@ export const CONTENT_KEYS: ReadonlySet<string> = new Set([
   'token',
   'apiKey',
 ]);
+
+const DENIED: ReadonlySet<string> = new Set([...CONTENT_KEYS].map((k) => k.toLowerCase()));
+
+/**
+ * The name a key is judged by: lower-cased, with a leading `x-` or `openwop-` dropped, and for a
+ * `vendor.` key everything up to its last '.' dropped (so `vendor.acme.prompt` reads `prompt`).
+ */
+export function contentName(key: string): string {
+  const lower = key.toLowerCase();
+  if (lower.startsWith('vendor.')) return lower.slice(lower.lastIndexOf('.') + 1);
+  if (lower.startsWith('x-')) return lower.slice(2);
+  if (lower.startsWith('openwop-')) return lower.slice(8);
+  return lower;
+}
+
+/** Whether `key` is a deny-listed content key under any case or vendor prefix. */
+export function isContentKey(key: string): boolean {
+  return DENIED.has(contentName(key));
+}
 
 interface Frame {
   readonly value: object;
@@ -47,7 +69,7 @@ export function findContentKey(root: unknown): string | null {
     for (const key in record) {
       if (!Object.hasOwn(record, key)) continue;
       const item = record[key];
-      if (CONTENT_KEYS.has(key)) return pathOf(frame) + `.${key}`;
+      if (isContentKey(key)) return pathOf(frame) + `.${key}`;
       if (typeof item === 'object' && item !== null) {
         stack.push({ value: item, key: `.${key}`, parent: frame });
       }

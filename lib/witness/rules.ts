@@ -77,7 +77,7 @@ export const RULES = [
     'content-free',
     'MUST',
     'RFC 0081 §F',
-    'no eval.* payload and no summary carries a deny-listed content key, at any depth',
+    'no eval.* payload and no summary carries a deny-listed content key, at any depth, matched without regard to case or a vendor prefix (x-, openwop-, vendor.<name>.)',
   ),
   rule(
     'summary.schema',

@@ -48,6 +48,19 @@ describe('redactContent', () => {
     expect(leaked.output).toBe('the answer');
   });
 
+  it('redacts content under vendor or differently cased names, exactly as the witness flags them', () => {
+    const leaked = {
+      'x-Prompt': 'say the secret',
+      'vendor.acme.completion': 'done',
+      outputFormat: 'json',
+    };
+    expect(redactContent(leaked)).toEqual({
+      'x-Prompt': REDACTED,
+      'vendor.acme.completion': REDACTED,
+      outputFormat: 'json',
+    });
+  });
+
   it('keeps the key the content-free rule looks for, so the redacted copy still fails it', () => {
     expect(findContentKey(redactContent(leaked))).toBe('.output');
   });

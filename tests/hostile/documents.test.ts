@@ -33,6 +33,12 @@ const failedRules = (run: Awaited<ReturnType<typeof against>>): string[] =>
 
 const summaryText = JSON.stringify(correctSummary());
 
+/** `document` with a vendor member holding arrays nested `depth` deep. */
+function nestedText(document: Record<string, unknown>, depth: number): string {
+  const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  return JSON.stringify(document).replace(/^\{/, `{"x-deep":${deep},`);
+}
+
 /** A summary with one task member replaced. */
 function taskWith(member: string, value: unknown): Record<string, unknown> {
   const summary = correctSummary();
@@ -72,6 +78,7 @@ describe.concurrent('discovery the suite cannot read blocks the leg', () => {
     ['is not JSON', '<html>maintenance</html>', /not JSON/],
     ['is truncated JSON', JSON.stringify(correctDiscovery()).slice(0, -7), /not JSON/],
     ['is a JSON array', JSON.stringify([correctDiscovery()]), /not an object/],
+    ['is nested 5000 deep', nestedText(correctDiscovery(), 5000), /nested deeper than 64 levels/],
   ])('discovery that %s is blocked as unreadable', async (_, text, word) => {
     const run = await against({
       routes: { discovery: ({ response }) => sendRaw(response, 200, text) },
@@ -85,6 +92,7 @@ describe.concurrent('a summary that is not an EvalSummary fails the leg', () => 
     ['is not JSON', 'summary: ok', /run\.served.*not JSON/],
     ['is truncated JSON', summaryText.slice(0, summaryText.length / 2), /run\.served.*not JSON/],
     ['is a JSON array', `[${summaryText}]`, /summary\.schema/],
+    ['is nested 5000 deep', nestedText(correctSummary(), 5000), /run\.served.*not JSON/],
     [
       'holds a raw 1e400',
       summaryText.replace('"gatedAggregateScore":0', '"gatedAggregateScore":1e400'),

@@ -155,6 +155,60 @@ describe('driveEvalRun', () => {
     expect(d.requests).toHaveLength(1);
   });
 
+  it('reads the status after the summary, so a status lagging the 409 finalisation is not seen', async () => {
+    let summaryServed = false;
+    const d = await drive({
+      'POST /runs': created,
+      [`GET ${RUN}/events/poll`]: (_q, res) => page(res, [event(1, 'eval.completed')], true),
+      // The host finishes the run's record a moment after its log: until the summary is served,
+      // the run still reads as running.
+      [`GET ${RUN}`]: (q, res, n) =>
+        summaryServed
+          ? completed(q, res, n)
+          : sendJson(res, 200, { runId: 'acme/run-1', status: 'running' }),
+      [`GET ${RUN}/eval-summary`]: (q, res, n) => {
+        if (n === 1) {
+          sendJson(res, 409, { error: { code: 'run_not_terminal', message: 'finalising' } });
+          return;
+        }
+        summaryServed = true;
+        summary(q, res, n);
+      },
+    });
+    expect(d.result.kind).toBe('observed');
+    if (d.result.kind !== 'observed') return;
+    expect(d.result.observation.runStatus).toBe('completed');
+    expect(d.requests.filter((r) => r.path === RUN)).toHaveLength(1);
+  });
+
+  it('a 401 on create is unobserved: a refused key is a fact about the suite', async () => {
+    const d = await drive({
+      'POST /runs': (_q, res) =>
+        sendJson(res, 401, { error: { code: 'unauthorized', message: 'bad key' } }),
+    });
+    expect(d.result).toEqual({
+      kind: 'unobserved',
+      stage: 'create',
+      reason: "answered 401: the host rejected the suite's credentials; check OPENWOP_API_KEY",
+    });
+    expect(d.requests).toHaveLength(1);
+  });
+
+  it('a 403 on the summary is unobserved, not a host fault', async () => {
+    const d = await drive({
+      'POST /runs': created,
+      [`GET ${RUN}/events/poll`]: (_q, res) => page(res, [event(1, 'eval.completed')], true),
+      [`GET ${RUN}`]: completed,
+      [`GET ${RUN}/eval-summary`]: (_q, res) =>
+        sendJson(res, 403, { error: { code: 'forbidden', message: 'no access' } }),
+    });
+    expect(d.result).toEqual({
+      kind: 'unobserved',
+      stage: 'summary',
+      reason: "answered 403: the host rejected the suite's credentials; check OPENWOP_API_KEY",
+    });
+  });
+
   it('a 201 without a string runId is a host fault', async () => {
     const d = await drive({ 'POST /runs': (_q, res) => sendJson(res, 201, { status: 'running' }) });
     expect(d.result).toEqual({
@@ -261,7 +315,7 @@ describe('driveEvalRun', () => {
     expect(garbled.result).toEqual({
       kind: 'host-fault',
       stage: 'summary',
-      reason: `GET ${RUN}/eval-summary answered 200 with a body that is not JSON`,
+      reason: `GET ${RUN}/eval-summary answered 200 with a body that is not JSON (not valid JSON)`,
     });
   });
 
@@ -289,6 +343,7 @@ describe('driveEvalRun', () => {
       {
         'POST /runs': created,
         [`GET ${RUN}/events/poll`]: (_q, res) => page(res, [event(1, 'eval.completed')], true),
+        [`GET ${RUN}/eval-summary`]: summary,
         [`GET ${RUN}`]: () => undefined,
       },
       bounds,

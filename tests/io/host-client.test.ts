@@ -103,6 +103,56 @@ describe('createHostClient', () => {
     );
   });
 
+  it('rejects a body nested 65 deep and parses one nested 64 deep', async () => {
+    const nested = (depth: number): string =>
+      `{"x-deep":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    await withHost(
+      (req, res) => {
+        const text = nested(Number(req.path.slice(1)));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+      },
+      async (client) => {
+        const deep = await client.get('/65');
+        expect(deep.json).toBeUndefined();
+        expect(deep.jsonError).toBe('JSON nested deeper than 64 levels');
+        const allowed = await client.get('/64');
+        expect(allowed.jsonError).toBeUndefined();
+        expect(allowed.json).toEqual(JSON.parse(nested(64)));
+      },
+    );
+  });
+
+  it('counts no bracket inside a string, escaped quotes included, towards the depth', async () => {
+    const text = JSON.stringify({ note: `a\\"${'['.repeat(200)}` });
+    await withHost(
+      (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(text),
+      async (client) => {
+        const answer = await client.get('/x');
+        expect(answer.jsonError).toBeUndefined();
+        expect(answer.json).toEqual(JSON.parse(text));
+      },
+    );
+  });
+
+  it('removes the key a host echoes deep inside an error message, so no fragment survives', async () => {
+    const message = `${'m'.repeat(250)}${KEY} was not accepted`;
+    await withHost(
+      (_req, res) => sendJson(res, 401, { error: { code: 'unauthorized', message } }),
+      async (client) => {
+        const answer = await client.get('/runs/r1');
+        expect(message.indexOf(KEY)).toBe(250);
+        const fragments = [KEY, KEY.slice(0, 8), KEY.slice(-8)];
+        for (const fragment of fragments) {
+          expect(answer.text).not.toContain(fragment);
+          expect(JSON.stringify(answer.json)).not.toContain(fragment);
+        }
+        expect(answer.json).toEqual({
+          error: { code: 'unauthorized', message: `${'m'.repeat(250)}[redacted] was not accepted` },
+        });
+      },
+    );
+  });
+
   it('does not follow a redirect, so the key never reaches the redirect target', async () => {
     const elsewhere = await startScriptedServer((_req, res) => sendJson(res, 200, {}));
     try {

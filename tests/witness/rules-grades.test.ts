@@ -38,6 +38,12 @@ describe('one defect in the grades fails exactly the rules it implies', () => {
     ]);
   });
 
+  it('a clean trial flagged failedClosed warns on trial.flags', () => {
+    expect(gated((d) => (scoredPayload(d, 'right-path', 1).failedClosed = true))).toEqual([
+      'trial.flags',
+    ]);
+  });
+
   it('a zeroed task score fails task.score-unchanged', () => {
     expect(gated((d) => (summaryTask(d, 'wrong-path').score = 0))).toEqual([
       'task.score-unchanged',
@@ -60,6 +66,12 @@ describe('one defect in the grades fails exactly the rules it implies', () => {
         };
         trials.trialStats.trajectoryFailed = 0;
       }),
+    ).toEqual(['task.trial-stats']);
+  });
+
+  it('passHatK 1 on a task that passed 1 of 2 trials warns on task.trial-stats', () => {
+    expect(
+      gated((d) => ((summaryTask(d, 'wrong-path').trials as Record<string, unknown>).passHatK = 1)),
     ).toEqual(['task.trial-stats']);
   });
 
@@ -153,6 +165,14 @@ describe('one defect in the suite verdict fails exactly the rules it implies', (
     expect(
       gated(
         (d) => ((eventOf(d, 'eval.completed').payload as Record<string, unknown>).passed = false),
+      ),
+    ).toEqual(['completed.consistent']);
+  });
+
+  it('an eval.completed with the wrong passedCount fails completed.consistent', () => {
+    expect(
+      gated(
+        (d) => ((eventOf(d, 'eval.completed').payload as Record<string, unknown>).passedCount = 2),
       ),
     ).toEqual(['completed.consistent']);
   });

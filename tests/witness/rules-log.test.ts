@@ -14,7 +14,10 @@ import {
   type Draft,
 } from './build.ts';
 import { judgeEvalRun, mustFailures, RULES } from '../../lib/eval-gate-witness.ts';
-import { gated } from './mutate.ts';
+import { failing, gated, ungated } from './mutate.ts';
+
+const payloadOf = (d: Draft, type: string): Record<string, unknown> =>
+  eventOf(d, type).payload as Record<string, unknown>;
 
 describe('a correct host', () => {
   it('passes every finding on the gated run and checks every rule that applies to it', () => {
@@ -42,6 +45,13 @@ describe('one defect in the run or the log fails exactly its rule', () => {
     expect(gated((d) => (d.runStatus = 'failed'))).toEqual(['run.completed-status']);
   });
 
+  it.each([-1, 0.5])('a first event with sequence %d fails events.envelope', (sequence) => {
+    // Sequences still ascend (the next is 2) and page 1 has no afterSequence to be below.
+    expect(gated((d) => (eventOf(d, 'eval.started').sequence = sequence))).toEqual([
+      'events.envelope',
+    ]);
+  });
+
   it('an event without a string type fails events.envelope', () => {
     expect(gated((d) => (eventOf(d, 'run.completed').type = 7))).toEqual(['events.envelope']);
   });
@@ -62,6 +72,22 @@ describe('one defect in the run or the log fails exactly its rule', () => {
     expect(gated((d) => ((d.pages[1] as Draft['pages'][number]).isTerminal = false))).toEqual([
       'events.cursor',
     ]);
+  });
+
+  it('a page saying isTerminal false after an earlier terminal page fails events.cursor', () => {
+    const draft = gatedObservation();
+    // Three pages whose last is terminal, so only the earlier true flag can fail the cursor.
+    draft.pages = [
+      { afterSequence: null, lastSequence: 3, isTerminal: true, eventCount: 3 },
+      { afterSequence: 3, lastSequence: 9, isTerminal: false, eventCount: 6 },
+      { afterSequence: 9, lastSequence: 15, isTerminal: true, eventCount: 6 },
+    ];
+    expect(draft.events).toHaveLength(15);
+    expect(failing(GATED, draft)).toEqual(['events.cursor']);
+    const cursor = judgeEvalRun(GATED, asObservation(draft)).find(
+      (f) => f.rule === 'events.cursor',
+    );
+    expect(cursor?.message).toContain('page 2 says isTerminal false after page 1 said true');
   });
 
   it('a page holding an event at or before its afterSequence fails events.cursor', () => {
@@ -123,10 +149,19 @@ describe('one defect in the run or the log fails exactly its rule', () => {
     expect(gated((d) => (scoredPayload(d, 'plain', 2).trial = 3))).toEqual(['events.scored-count']);
   });
 
-  it('eval.started with the wrong task count fails events.started-consistent', () => {
-    expect(
-      gated((d) => ((eventOf(d, 'eval.started').payload as Record<string, unknown>).taskCount = 4)),
-    ).toEqual(['events.started-consistent']);
+  it.each([
+    ['suiteId', 'witness.evals.other'],
+    ['suiteVersion', '2.2.0'],
+    ['taskCount', 4],
+    ['modes', ['rubric']],
+  ])('eval.started with the wrong %s fails events.started-consistent', (key, value) => {
+    expect(gated((d) => (payloadOf(d, 'eval.started')[key] = value))).toEqual([
+      'events.started-consistent',
+    ]);
+  });
+
+  it('a trial number on a suite without a trials block fails events.scored-count', () => {
+    expect(ungated((d) => (scoredPayload(d, 'alpha').trial = 2))).toEqual(['events.scored-count']);
   });
 
   it('eval.started with the wrong trials block fails events.started-trials', () => {
@@ -140,8 +175,27 @@ describe('one defect in the run or the log fails exactly its rule', () => {
       ),
     ).toEqual(['events.started-trials']);
   });
+});
 
-  it('a prompt under a vendor key of the summary fails content-free', () => {
+describe('content-free: a deny-listed key anywhere in the published documents', () => {
+  const DENY_LIST = [
+    'taskOutput',
+    'output',
+    'rubric',
+    'completion',
+    'prompt',
+    'body',
+    'secret',
+    'credentials',
+    'token',
+    'apiKey',
+  ];
+
+  it.each(DENY_LIST)('%s under a vendor member of the summary fails content-free', (key) => {
+    expect(gated((d) => (summaryOf(d)['x-debug'] = { [key]: 'v' }))).toEqual(['content-free']);
+  });
+
+  it('a prompt nested under a vendor key of the summary fails content-free', () => {
     expect(gated((d) => (summaryOf(d)['x-debug'] = { echo: { prompt: 'refund O-9' } }))).toEqual([
       'content-free',
     ]);
@@ -151,6 +205,43 @@ describe('one defect in the run or the log fails exactly its rule', () => {
     expect(
       gated((d) => (scoredPayload(d, 'plain', 1)['x-trace'] = [{ completion: 'O-3 shipped' }])),
     ).toEqual(['content-free']);
+  });
+
+  // Both schemas admit x- members, so the leak fails content-free alone, not the payload schema.
+  it.each(['eval.started', 'eval.completed'])(
+    'a prompt under a vendor key of the %s payload fails content-free',
+    (type) => {
+      expect(gated((d) => (payloadOf(d, type)['x-debug'] = { prompt: 'p' }))).toEqual([
+        'content-free',
+      ]);
+    },
+  );
+
+  it.each([
+    'x-taskOutput',
+    'X-Prompt',
+    'openwop-secret',
+    'vendor.completion',
+    'vendor.acme.completion',
+    'Credentials',
+    'APIKEY',
+  ])('%s counts as a deny-listed key, whatever its case or vendor prefix', (key) => {
+    expect(gated((d) => (summaryOf(d)['x-debug'] = { [key]: 'v' }))).toEqual(['content-free']);
+    expect(gated((d) => (payloadOf(d, 'eval.completed')['x-debug'] = { [key]: 'v' }))).toEqual([
+      'content-free',
+    ]);
+  });
+
+  it.each([
+    'outputFormat',
+    'tokenCount',
+    'bodyHash',
+    'promptId',
+    'x-tokenCount',
+    'vendor.acme.outputs',
+    'vendor.prompt.id',
+  ])('%s is not a deny-listed key: only the whole name counts', (key) => {
+    expect(gated((d) => (summaryOf(d)['x-debug'] = { [key]: 'v' }))).toEqual([]);
   });
 });
 
