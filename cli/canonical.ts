@@ -4,9 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { isContentKey } from '../lib/witness/content.ts';
-
-/** The string that replaces a redacted value; the key itself is kept. */
-export const REDACTED = '[redacted]';
+import { MIN_SECRET_LENGTH, REDACTED, scrubText } from '../lib/secrets.ts';
 
 /**
  * Canonical JSON: object keys sorted by UTF-16 code unit (JavaScript's default sort), no
@@ -66,13 +64,6 @@ export function scrubSecret<T>(value: T, secret: string | undefined): T {
     (text) => scrubText(text, secret),
   ) as T;
 }
-
-export function scrubText(text: string, secret: string | undefined): string {
-  if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return text;
-  return text.split(secret).join(REDACTED);
-}
-
-export const MIN_SECRET_LENGTH = 8;
 
 /**
  * Rebuilds a JSON value. `onMember` may replace an object member's value before it is walked;

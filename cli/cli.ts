@@ -5,7 +5,7 @@
 import { ConfigError, readSettings, readStepSummaryPath, resolveConfig } from '../lib/env.ts';
 import { nameFlags, parseArgs, UsageError } from './args.ts';
 import type { ParsedArgs } from './args.ts';
-import { scrubText } from './canonical.ts';
+import { scrubText } from '../lib/secrets.ts';
 import { HELP } from './help.ts';
 import { KeyFileError, readSigningKey, readVerifyingKey } from './signing.ts';
 import { EXIT } from './verdict.ts';

@@ -7,7 +7,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SuiteConfig } from '../lib/env.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
-import { scrubText, MIN_SECRET_LENGTH } from './canonical.ts';
+import { MIN_SECRET_LENGTH, scrubText } from '../lib/secrets.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { JUNIT_FILE, renderJunit } from './junit.ts';
 import { MARKDOWN_FILE, renderMarkdown } from './markdown.ts';

@@ -10,7 +10,8 @@ import { advertisedImplementation } from '../lib/discovery.ts';
 import { loadFixture } from '../lib/fixtures.ts';
 import { SCHEMA_FILES } from '../lib/schemas.ts';
 import type { Disposition, Finding, GateName, LegOutcome, RunObservation } from '../lib/types.ts';
-import { canonicalDigest, redactContent, scrubSecret, scrubText, sha256Hex } from './canonical.ts';
+import { canonicalDigest, redactContent, scrubSecret, sha256Hex } from './canonical.ts';
+import { scrubText } from '../lib/secrets.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -5,6 +5,7 @@
 import { Pool } from 'undici';
 import type { TransportErrorCode } from './errors.ts';
 import { TransportError, describeTransportCode, transportCodeOf } from './errors.ts';
+import { scrubText } from './secrets.ts';
 
 export interface HostClientOptions {
   /** Absolute http(s) URL without a trailing slash; may carry a path prefix. */
@@ -107,7 +108,7 @@ export function createHostClient(options: HostClientOptions): HostClient {
         }
         chunks.push(bytes);
       }
-      const text = redactKey(Buffer.concat(chunks).toString('utf8'), options.apiKey);
+      const text = scrubText(Buffer.concat(chunks).toString('utf8'), options.apiKey);
       return {
         status: answer.statusCode,
         headers: flatten(answer.headers),
@@ -162,22 +163,6 @@ function flatten(
       out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
-}
-
-/** Same threshold as cli/canonical.ts MIN_SECRET_LENGTH; lib/ does not import cli/. */
-const MIN_KEY_LENGTH = 8;
-const REDACTED = '[redacted]';
-
-/**
- * A host may echo the bearer key anywhere, including inside an error message that a reason later
- * cuts short, where the report's whole-key scrub can no longer find it. Removing it here, before
- * anything reads the body, means no fragment of it ever leaves the client. A key shorter than
- * MIN_KEY_LENGTH is left alone, as the report scrub does: replacing a short common string would
- * mangle ordinary JSON.
- */
-function redactKey(text: string, apiKey: string | undefined): string {
-  if (apiKey === undefined || apiKey.length < MIN_KEY_LENGTH) return text;
-  return text.split(apiKey).join(REDACTED);
 }
 
 /**

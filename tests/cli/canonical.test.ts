@@ -1,13 +1,8 @@
 // Canonical JSON, digests and redaction: the definitions docs/report.md gives, pinned.
 
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalDigest,
-  canonicalJson,
-  redactContent,
-  REDACTED,
-  scrubSecret,
-} from '../../cli/canonical.ts';
+import { canonicalDigest, canonicalJson, redactContent, scrubSecret } from '../../cli/canonical.ts';
+import { REDACTED } from '../../lib/secrets.ts';
 import { findContentKey } from '../../lib/witness/content.ts';
 
 describe('canonicalJson', () => {

@@ -11,6 +11,7 @@ import {
   type FixtureId,
   type WireEvent,
 } from './harness.ts';
+import { meanGatedSummary } from '../support/contract-summaries.ts';
 
 let host: ReferenceHost | undefined;
 afterEach(async () => {
@@ -18,40 +19,10 @@ afterEach(async () => {
   host = undefined;
 });
 
-const ALL_PATH = { count: 2, passRule: 'mean', meanScore: 1 } as const;
-
 /** Contract §8, written out: the summary each fixture must produce, and its eval.scored verdicts. */
 const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; log: string }> = {
   'conformance-eval-trajectory-gate-mean': {
-    summary: {
-      suiteId: 'conformance.evals.trajectory-gate-mean',
-      suiteVersion: '1.0.0',
-      aggregateScore: 1,
-      gatedAggregateScore: 0,
-      passed: false,
-      taskCount: 1,
-      passedCount: 0,
-      tasks: [
-        {
-          taskId: 'forbidden-in-every-trial',
-          score: 1,
-          gatedScore: 0,
-          passed: false,
-          trials: {
-            ...ALL_PATH,
-            passAtK: 0,
-            passHatK: 0,
-            trialStats: {
-              passed: 0,
-              trajectoryFailed: 2,
-              failedClosed: 0,
-              minScore: 1,
-              maxScore: 1,
-            },
-          },
-        },
-      ],
-    },
+    summary: meanGatedSummary(),
     scored: [
       [1, false],
       [1, false],
