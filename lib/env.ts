@@ -13,7 +13,7 @@ export interface Bounds {
   readonly requestTimeoutMs: number;
   /** Deadline of one whole eval run: create, follow the log, read status and summary. */
   readonly runTimeoutMs: number;
-  /** The long-poll `timeout` sent to the host, in seconds (contract §6 allows 0–30). */
+  /** The long-poll `timeout` sent to the host, in seconds: the published `pollRunEvents` takes 1–60. */
   readonly pollTimeoutS: number;
   readonly maxBodyBytes: number;
   /** The longest Retry-After the suite will honour before asking again. */
@@ -142,7 +142,7 @@ export function resolveConfig(raw: RawSettings): SuiteConfig {
     bounds: {
       requestTimeoutMs: parseInteger(raw, 'OPENWOP_REQUEST_TIMEOUT_MS', 1, MAX_TIMER_MS, fail),
       runTimeoutMs: parseInteger(raw, 'OPENWOP_RUN_TIMEOUT_MS', 1, MAX_TIMER_MS, fail),
-      pollTimeoutS: parseInteger(raw, 'OPENWOP_POLL_TIMEOUT_S', 0, 30, fail),
+      pollTimeoutS: parseInteger(raw, 'OPENWOP_POLL_TIMEOUT_S', 1, 60, fail),
       maxBodyBytes: parseInteger(raw, 'OPENWOP_MAX_BODY_BYTES', 1, MAX_TIMER_MS, fail),
       retryAfterCapMs: parseInteger(raw, 'OPENWOP_RETRY_AFTER_CAP_MS', 1, MAX_TIMER_MS, fail),
     },

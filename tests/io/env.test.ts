@@ -54,7 +54,7 @@ describe('readConfig', () => {
         OPENWOP_ALLOW_INSECURE_KEY: 'false',
         OPENWOP_REQUEST_TIMEOUT_MS: '2500',
         OPENWOP_RUN_TIMEOUT_MS: '60000',
-        OPENWOP_POLL_TIMEOUT_S: '0',
+        OPENWOP_POLL_TIMEOUT_S: '60',
         OPENWOP_MAX_BODY_BYTES: '1024',
         OPENWOP_RETRY_AFTER_CAP_MS: '750',
       },
@@ -72,7 +72,7 @@ describe('readConfig', () => {
       bounds: {
         requestTimeoutMs: 2500,
         runTimeoutMs: 60_000,
-        pollTimeoutS: 0,
+        pollTimeoutS: 60,
         maxBodyBytes: 1024,
         retryAfterCapMs: 750,
       },
@@ -155,8 +155,13 @@ describe('readConfig', () => {
     ],
     [
       'OPENWOP_POLL_TIMEOUT_S',
-      '31',
-      'OPENWOP_POLL_TIMEOUT_S must be an integer from 0 to 30, such as 10; got "31"',
+      '61',
+      'OPENWOP_POLL_TIMEOUT_S must be an integer from 1 to 60, such as 10; got "61"',
+    ],
+    [
+      'OPENWOP_POLL_TIMEOUT_S',
+      '0',
+      'OPENWOP_POLL_TIMEOUT_S must be an integer from 1 to 60, such as 10; got "0"',
     ],
     [
       'OPENWOP_MAX_BODY_BYTES',
