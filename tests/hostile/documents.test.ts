@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HostileOptions } from '../support/hostile-host.ts';
 import {
+  HOSTILE_RUN_ID,
   correctDiscovery,
   correctEvents,
   correctSummary,
@@ -58,7 +59,7 @@ function without(document: Record<string, unknown>, member: string): Record<stri
 
 /** The correct log with one eval.scored payload member replaced. */
 function scoredWith(member: string, value: unknown): Record<string, unknown>[] {
-  return correctEvents('run-1').map((e) =>
+  return correctEvents(HOSTILE_RUN_ID).map((e) =>
     e.type === 'eval.scored'
       ? { ...e, payload: { ...(e.payload as Record<string, unknown>), [member]: value } }
       : e,
@@ -146,7 +147,9 @@ describe.concurrent(
     );
 
     it('an event without a sequence is executed-fail on the envelope', async () => {
-      const events = correctEvents('run-1').map((e, i) => (i === 1 ? without(e, 'sequence') : e));
+      const events = correctEvents(HOSTILE_RUN_ID).map((e, i) =>
+        i === 1 ? without(e, 'sequence') : e,
+      );
       const run = await against({
         routes: { poll: ({ response }) => sendJson(response, 200, logPage(events, true)) },
       });

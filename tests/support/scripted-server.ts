@@ -1,6 +1,8 @@
 // A loopback HTTP server whose every answer the test scripts. It records each request it saw, so
 // a test can assert what the client sent (headers, path, query) as well as what it did with the
-// answer. Listens on 127.0.0.1:0; `close` ends every open connection so teardown never waits.
+// answer. Its helpers answer the way a published OpenWOP v2 host does (the version header, the
+// error envelope), so a test departs from v2 only where it says so. Listens on 127.0.0.1:0;
+// `close` ends every open connection so teardown never waits.
 
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -65,7 +67,13 @@ export async function startScriptedServer(handler: Handler): Promise<ScriptedSer
   };
 }
 
-/** Answers with a JSON body and any extra headers. */
+/** What every OpenWOP v2 response carries (path-manifest: the response header is required). */
+export const V2_HEADERS: Readonly<Record<string, string>> = { 'openwop-version': '2.0' };
+
+/**
+ * Answers with a JSON body, the v2 version header and any extra headers; a test that needs the
+ * header absent passes `{ 'openwop-version': '' }`, which drops it.
+ */
 export function sendJson(
   response: ServerResponse,
   status: number,
@@ -73,10 +81,30 @@ export function sendJson(
   headers: Readonly<Record<string, string>> = {},
 ): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, {
+  const sent: Record<string, string | number> = {
+    ...V2_HEADERS,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
     ...headers,
-  });
+  };
+  for (const [name, value] of Object.entries(sent)) if (value === '') delete sent[name];
+  response.writeHead(status, sent);
   response.end(text);
+}
+
+/** The v2 error envelope `{error, message, details?}` with the registered code. */
+export function sendErrorEnvelope(
+  response: ServerResponse,
+  status: number,
+  error: string,
+  message: string,
+  details?: Readonly<Record<string, unknown>>,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  sendJson(
+    response,
+    status,
+    { error, message, ...(details === undefined ? {} : { details }) },
+    headers,
+  );
 }
