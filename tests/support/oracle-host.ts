@@ -56,6 +56,8 @@ export interface ServedAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
+  /** How long the host held the request before answering, jitter aside. */
+  readonly heldMs: number;
 }
 
 export interface OracleHost {
@@ -284,6 +286,7 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
     res: ServerResponse,
     text: string | null,
   ): Promise<void> {
+    const began = Date.now();
     const raw = req.url ?? '/';
     const cut = raw.indexOf('?');
     const full = cut === -1 ? raw : raw.slice(0, cut);
@@ -305,6 +308,7 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
         ...(known?.details === undefined ? {} : { details: known.details }),
       };
     }
+    const heldMs = Date.now() - began;
     await new Promise((resume) => setTimeout(resume, hostRand() * jitterMs));
     const out = JSON.stringify(body);
     const sent = {
@@ -319,6 +323,7 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
       status,
       headers: sent,
       body: JSON.parse(out),
+      heldMs,
     });
     res.writeHead(status, { ...sent, 'content-length': Buffer.byteLength(out) });
     res.end(out);
