@@ -11,6 +11,8 @@ export type DiscoveryResult =
       readonly document: unknown;
       readonly sha256: string;
       readonly text: string;
+      /** The answer's `OpenWOP-Version` header, null when absent (judged by wire.version-header). */
+      readonly versionHeader: string | null;
     }
   | { readonly ok: false; readonly reason: string };
 
@@ -53,7 +55,8 @@ async function load(client: HostClient): Promise<DiscoveryResult> {
     return { ok: false, reason: `${where} body is JSON but not an object` };
   }
   const sha256 = createHash('sha256').update(answer.text).digest('hex');
-  return { ok: true, document: answer.json, sha256, text: answer.text };
+  const versionHeader = answer.headers['openwop-version'] ?? null;
+  return { ok: true, document: answer.json, sha256, text: answer.text, versionHeader };
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
