@@ -14464,6 +14464,38 @@ const schema85 = {
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
   $defs: {
     count: { description: 'A count.', type: 'integer', minimum: 0 },
+    jsonType: {
+      description: 'A JSON type.',
+      enum: ['object', 'array', 'string', 'number', 'boolean', 'null'],
+    },
+    call: {
+      description: 'The request of the drive an answer was to.',
+      enum: ['discovery', 'create', 'events', 'status', 'summary'],
+    },
+    observedBody: {
+      description:
+        'An error body: its JSON, why it is not JSON, or only its size when too large to keep.',
+      oneOf: [
+        {
+          type: 'object',
+          required: ['json'],
+          properties: { json: { description: 'The parsed body, content redacted.' } },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['notJson'],
+          properties: { notJson: { description: 'Why the body is not JSON.', type: 'string' } },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['bytes'],
+          properties: { bytes: { description: "The body's size.", $ref: '#/$defs/count' } },
+          additionalProperties: false,
+        },
+      ],
+    },
     sha256: {
       description: 'A SHA-256 digest, lowercase hex.',
       type: 'string',
@@ -14556,6 +14588,11 @@ const schema85 = {
               lastSequence: { description: "The host's lastSequence, as sent." },
               isTerminal: { description: "The host's isTerminal, as sent." },
               eventCount: { description: 'Events on the page.', $ref: '#/$defs/count' },
+              members: {
+                description:
+                  "The page's other members (not events, lastSequence or isTerminal), as sent.",
+                type: 'object',
+              },
             },
             additionalProperties: false,
             patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -14571,6 +14608,27 @@ const schema85 = {
               type: { description: "The event's type, as sent." },
               runId: { description: "The event's runId, as sent." },
               payload: { description: 'The eval.* payload, as sent, content redacted.' },
+              envelope: {
+                description: 'The rest of the envelope, for the wire rules.',
+                type: 'object',
+                required: ['json'],
+                properties: {
+                  json: {
+                    description: "The event's JSON type; only an object has members and a payload.",
+                    $ref: '#/$defs/jsonType',
+                  },
+                  members: {
+                    description: 'Every member but sequence, type, runId and payload, as sent.',
+                    type: 'object',
+                  },
+                  payload: {
+                    description: "The payload's JSON type, or absent.",
+                    oneOf: [{ $ref: '#/$defs/jsonType' }, { const: 'absent' }],
+                  },
+                },
+                additionalProperties: false,
+                patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+              },
             },
             additionalProperties: false,
             patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -14578,6 +14636,72 @@ const schema85 = {
         },
         runStatus: { description: "The run's status once terminal, as sent." },
         summary: { description: 'The EvalSummary, as sent, content redacted.' },
+        created: { description: 'The 201 body of POST /runs, as sent, content redacted.' },
+        errors: {
+          description:
+            'Every error answer (status 400 or above) the drive saw, by call and status; the first few bodies of each kind kept.',
+          type: 'object',
+          required: ['kinds', 'omitted'],
+          properties: {
+            kinds: {
+              description: 'One entry per call and status.',
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['call', 'status', 'count', 'samples'],
+                properties: {
+                  call: { $ref: '#/$defs/call' },
+                  status: { description: 'The HTTP status.', type: 'integer' },
+                  count: { description: 'Answers of this kind.', $ref: '#/$defs/count' },
+                  samples: {
+                    description: 'The first bodies of this kind.',
+                    type: 'array',
+                    items: { $ref: '#/$defs/observedBody' },
+                  },
+                },
+                additionalProperties: false,
+                patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+              },
+            },
+            omitted: {
+              description: 'Error answers of kinds beyond those kept.',
+              $ref: '#/$defs/count',
+            },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
+        versions: {
+          description: 'The OpenWOP-Version header of every response, by call and value.',
+          type: 'object',
+          required: ['kinds', 'omitted'],
+          properties: {
+            kinds: {
+              description: 'One entry per call and header value.',
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['call', 'value', 'count'],
+                properties: {
+                  call: { $ref: '#/$defs/call' },
+                  value: {
+                    description: "The header's value, or null when absent.",
+                    oneOf: [{ type: 'string' }, { type: 'null' }],
+                  },
+                  count: { description: 'Responses of this kind.', $ref: '#/$defs/count' },
+                },
+                additionalProperties: false,
+                patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+              },
+            },
+            omitted: {
+              description: 'Responses of kinds beyond those kept.',
+              $ref: '#/$defs/count',
+            },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -14596,14 +14720,14 @@ const schema86 = {
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
 const schema89 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema98 = {
+const schema108 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
 const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern73 = new RegExp('^[0-9a-f]{64}$', 'u');
-const pattern79 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern78 = new RegExp('^[0-9a-f]{64}$', 'u');
+const pattern84 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const schema88 = {
   description: 'The decision on one requirement.',
   type: 'object',
@@ -14674,6 +14798,11 @@ const schema91 = {
           lastSequence: { description: "The host's lastSequence, as sent." },
           isTerminal: { description: "The host's isTerminal, as sent." },
           eventCount: { description: 'Events on the page.', $ref: '#/$defs/count' },
+          members: {
+            description:
+              "The page's other members (not events, lastSequence or isTerminal), as sent.",
+            type: 'object',
+          },
         },
         additionalProperties: false,
         patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -14689,6 +14818,27 @@ const schema91 = {
           type: { description: "The event's type, as sent." },
           runId: { description: "The event's runId, as sent." },
           payload: { description: 'The eval.* payload, as sent, content redacted.' },
+          envelope: {
+            description: 'The rest of the envelope, for the wire rules.',
+            type: 'object',
+            required: ['json'],
+            properties: {
+              json: {
+                description: "The event's JSON type; only an object has members and a payload.",
+                $ref: '#/$defs/jsonType',
+              },
+              members: {
+                description: 'Every member but sequence, type, runId and payload, as sent.',
+                type: 'object',
+              },
+              payload: {
+                description: "The payload's JSON type, or absent.",
+                oneOf: [{ $ref: '#/$defs/jsonType' }, { const: 'absent' }],
+              },
+            },
+            additionalProperties: false,
+            patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+          },
         },
         additionalProperties: false,
         patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -14696,10 +14846,381 @@ const schema91 = {
     },
     runStatus: { description: "The run's status once terminal, as sent." },
     summary: { description: 'The EvalSummary, as sent, content redacted.' },
+    created: { description: 'The 201 body of POST /runs, as sent, content redacted.' },
+    errors: {
+      description:
+        'Every error answer (status 400 or above) the drive saw, by call and status; the first few bodies of each kind kept.',
+      type: 'object',
+      required: ['kinds', 'omitted'],
+      properties: {
+        kinds: {
+          description: 'One entry per call and status.',
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['call', 'status', 'count', 'samples'],
+            properties: {
+              call: { $ref: '#/$defs/call' },
+              status: { description: 'The HTTP status.', type: 'integer' },
+              count: { description: 'Answers of this kind.', $ref: '#/$defs/count' },
+              samples: {
+                description: 'The first bodies of this kind.',
+                type: 'array',
+                items: { $ref: '#/$defs/observedBody' },
+              },
+            },
+            additionalProperties: false,
+            patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+          },
+        },
+        omitted: {
+          description: 'Error answers of kinds beyond those kept.',
+          $ref: '#/$defs/count',
+        },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    versions: {
+      description: 'The OpenWOP-Version header of every response, by call and value.',
+      type: 'object',
+      required: ['kinds', 'omitted'],
+      properties: {
+        kinds: {
+          description: 'One entry per call and header value.',
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['call', 'value', 'count'],
+            properties: {
+              call: { $ref: '#/$defs/call' },
+              value: {
+                description: "The header's value, or null when absent.",
+                oneOf: [{ type: 'string' }, { type: 'null' }],
+              },
+              count: { description: 'Responses of this kind.', $ref: '#/$defs/count' },
+            },
+            additionalProperties: false,
+            patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+          },
+        },
+        omitted: { description: 'Responses of kinds beyond those kept.', $ref: '#/$defs/count' },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
   },
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
+const schema93 = {
+  description: 'A JSON type.',
+  enum: ['object', 'array', 'string', 'number', 'boolean', 'null'],
+};
+const schema95 = {
+  description: 'The request of the drive an answer was to.',
+  enum: ['discovery', 'create', 'events', 'status', 'summary'],
+};
+const schema97 = {
+  description:
+    'An error body: its JSON, why it is not JSON, or only its size when too large to keep.',
+  oneOf: [
+    {
+      type: 'object',
+      required: ['json'],
+      properties: { json: { description: 'The parsed body, content redacted.' } },
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      required: ['notJson'],
+      properties: { notJson: { description: 'Why the body is not JSON.', type: 'string' } },
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      required: ['bytes'],
+      properties: { bytes: { description: "The body's size.", $ref: '#/$defs/count' } },
+      additionalProperties: false,
+    },
+  ],
+};
+function validate54(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate54.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.json === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'json' },
+        message: "must have required property '" + 'json' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'json')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/oneOf/0/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/oneOf/0/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+    var props0 = true;
+  }
+  const _errs4 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.notJson === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/oneOf/1/required',
+        keyword: 'required',
+        params: { missingProperty: 'notJson' },
+        message: "must have required property '" + 'notJson' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key1 in data) {
+      if (!(key1 === 'notJson')) {
+        const err4 = {
+          instancePath,
+          schemaPath: '#/oneOf/1/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key1 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.notJson !== undefined) {
+      if (typeof data.notJson !== 'string') {
+        const err5 = {
+          instancePath: instancePath + '/notJson',
+          schemaPath: '#/oneOf/1/properties/notJson/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/oneOf/1/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  var _valid0 = _errs4 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
+    if (_valid0) {
+      valid0 = true;
+      passing0 = 1;
+      if (props0 !== true) {
+        props0 = true;
+      }
+    }
+    const _errs9 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.bytes === undefined) {
+        const err7 = {
+          instancePath,
+          schemaPath: '#/oneOf/2/required',
+          keyword: 'required',
+          params: { missingProperty: 'bytes' },
+          message: "must have required property '" + 'bytes' + "'",
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      for (const key2 in data) {
+        if (!(key2 === 'bytes')) {
+          const err8 = {
+            instancePath,
+            schemaPath: '#/oneOf/2/additionalProperties',
+            keyword: 'additionalProperties',
+            params: { additionalProperty: key2 },
+            message: 'must NOT have additional properties',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if (data.bytes !== undefined) {
+        let data1 = data.bytes;
+        if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
+          const err9 = {
+            instancePath: instancePath + '/bytes',
+            schemaPath: '#/$defs/count/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (typeof data1 == 'number' && isFinite(data1)) {
+          if (data1 < 0 || isNaN(data1)) {
+            const err10 = {
+              instancePath: instancePath + '/bytes',
+              schemaPath: '#/$defs/count/minimum',
+              keyword: 'minimum',
+              params: { comparison: '>=', limit: 0 },
+              message: 'must be >= 0',
+            };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+      }
+    } else {
+      const err11 = {
+        instancePath,
+        schemaPath: '#/oneOf/2/type',
+        keyword: 'type',
+        params: { type: 'object' },
+        message: 'must be object',
+      };
+      if (vErrors === null) {
+        vErrors = [err11];
+      } else {
+        vErrors.push(err11);
+      }
+      errors++;
+    }
+    var _valid0 = _errs9 === errors;
+    if (_valid0 && valid0) {
+      valid0 = false;
+      passing0 = [passing0, 2];
+    } else {
+      if (_valid0) {
+        valid0 = true;
+        passing0 = 2;
+        if (props0 !== true) {
+          props0 = true;
+        }
+      }
+    }
+  }
+  if (!valid0) {
+    const err12 = {
+      instancePath,
+      schemaPath: '#/oneOf',
+      keyword: 'oneOf',
+      params: { passingSchemas: passing0 },
+      message: 'must match exactly one schema in oneOf',
+    };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate54.errors = vErrors;
+  evaluated0.props = props0;
+  return errors === 0;
+}
+validate54.evaluated = { dynamicProps: true, dynamicItems: false };
 function validate53(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -14790,16 +15311,7 @@ function validate53(
       errors++;
     }
     for (const key0 in data) {
-      if (!(
-        key0 === 'runId' ||
-        key0 === 'evalSuiteRef' ||
-        key0 === 'agentId' ||
-        key0 === 'pages' ||
-        key0 === 'events' ||
-        key0 === 'runStatus' ||
-        key0 === 'summary' ||
-        pattern13.test(key0)
-      )) {
+      if (!(func5.call(schema91.properties, key0) || pattern13.test(key0))) {
         const err5 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -14909,6 +15421,7 @@ function validate53(
                 key1 === 'lastSequence' ||
                 key1 === 'isTerminal' ||
                 key1 === 'eventCount' ||
+                key1 === 'members' ||
                 pattern13.test(key1)
               )) {
                 const err11 = {
@@ -15038,8 +15551,26 @@ function validate53(
                 }
               }
             }
+            if (data4.members !== undefined) {
+              let data7 = data4.members;
+              if (!(data7 && typeof data7 == 'object' && !Array.isArray(data7))) {
+                const err17 = {
+                  instancePath: instancePath + '/pages/' + i0 + '/members',
+                  schemaPath: '#/properties/pages/items/properties/members/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err17 = {
+            const err18 = {
               instancePath: instancePath + '/pages/' + i0,
               schemaPath: '#/properties/pages/items/type',
               keyword: 'type',
@@ -15047,15 +15578,15 @@ function validate53(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err18];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err18);
             }
             errors++;
           }
         }
       } else {
-        const err18 = {
+        const err19 = {
           instancePath: instancePath + '/pages',
           schemaPath: '#/properties/pages/type',
           keyword: 'type',
@@ -15063,29 +15594,30 @@ function validate53(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err18];
+          vErrors = [err19];
         } else {
-          vErrors.push(err18);
+          vErrors.push(err19);
         }
         errors++;
       }
     }
     if (data.events !== undefined) {
-      let data7 = data.events;
-      if (Array.isArray(data7)) {
-        const len1 = data7.length;
+      let data8 = data.events;
+      if (Array.isArray(data8)) {
+        const len1 = data8.length;
         for (let i1 = 0; i1 < len1; i1++) {
-          let data8 = data7[i1];
-          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-            for (const key2 in data8) {
+          let data9 = data8[i1];
+          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+            for (const key2 in data9) {
               if (!(
                 key2 === 'sequence' ||
                 key2 === 'type' ||
                 key2 === 'runId' ||
                 key2 === 'payload' ||
+                key2 === 'envelope' ||
                 pattern13.test(key2)
               )) {
-                const err19 = {
+                const err20 = {
                   instancePath: instancePath + '/events/' + i1,
                   schemaPath: '#/properties/events/items/additionalProperties',
                   keyword: 'additionalProperties',
@@ -15093,15 +15625,202 @@ function validate53(
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err19];
+                  vErrors = [err20];
                 } else {
-                  vErrors.push(err19);
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data9.envelope !== undefined) {
+              let data10 = data9.envelope;
+              if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+                if (data10.json === undefined) {
+                  const err21 = {
+                    instancePath: instancePath + '/events/' + i1 + '/envelope',
+                    schemaPath: '#/properties/events/items/properties/envelope/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'json' },
+                    message: "must have required property '" + 'json' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+                for (const key3 in data10) {
+                  if (!(
+                    key3 === 'json' ||
+                    key3 === 'members' ||
+                    key3 === 'payload' ||
+                    pattern13.test(key3)
+                  )) {
+                    const err22 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope',
+                      schemaPath:
+                        '#/properties/events/items/properties/envelope/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err22];
+                    } else {
+                      vErrors.push(err22);
+                    }
+                    errors++;
+                  }
+                }
+                if (data10.json !== undefined) {
+                  let data11 = data10.json;
+                  if (!(
+                    data11 === 'object' ||
+                    data11 === 'array' ||
+                    data11 === 'string' ||
+                    data11 === 'number' ||
+                    data11 === 'boolean' ||
+                    data11 === 'null'
+                  )) {
+                    const err23 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/json',
+                      schemaPath: '#/$defs/jsonType/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema93.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+                if (data10.members !== undefined) {
+                  let data12 = data10.members;
+                  if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
+                    const err24 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/members',
+                      schemaPath:
+                        '#/properties/events/items/properties/envelope/properties/members/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err24];
+                    } else {
+                      vErrors.push(err24);
+                    }
+                    errors++;
+                  }
+                }
+                if (data10.payload !== undefined) {
+                  let data13 = data10.payload;
+                  const _errs37 = errors;
+                  let valid11 = false;
+                  let passing1 = null;
+                  const _errs38 = errors;
+                  if (!(
+                    data13 === 'object' ||
+                    data13 === 'array' ||
+                    data13 === 'string' ||
+                    data13 === 'number' ||
+                    data13 === 'boolean' ||
+                    data13 === 'null'
+                  )) {
+                    const err25 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/payload',
+                      schemaPath: '#/$defs/jsonType/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema93.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err25];
+                    } else {
+                      vErrors.push(err25);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs38 === errors;
+                  if (_valid1) {
+                    valid11 = true;
+                    passing1 = 0;
+                  }
+                  const _errs40 = errors;
+                  if ('absent' !== data13) {
+                    const err26 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/payload',
+                      schemaPath:
+                        '#/properties/events/items/properties/envelope/properties/payload/oneOf/1/const',
+                      keyword: 'const',
+                      params: { allowedValue: 'absent' },
+                      message: 'must be equal to constant',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err26];
+                    } else {
+                      vErrors.push(err26);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs40 === errors;
+                  if (_valid1 && valid11) {
+                    valid11 = false;
+                    passing1 = [passing1, 1];
+                  } else {
+                    if (_valid1) {
+                      valid11 = true;
+                      passing1 = 1;
+                    }
+                  }
+                  if (!valid11) {
+                    const err27 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/payload',
+                      schemaPath:
+                        '#/properties/events/items/properties/envelope/properties/payload/oneOf',
+                      keyword: 'oneOf',
+                      params: { passingSchemas: passing1 },
+                      message: 'must match exactly one schema in oneOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err27];
+                    } else {
+                      vErrors.push(err27);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs37;
+                    if (vErrors !== null) {
+                      if (_errs37) {
+                        vErrors.length = _errs37;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+              } else {
+                const err28 = {
+                  instancePath: instancePath + '/events/' + i1 + '/envelope',
+                  schemaPath: '#/properties/events/items/properties/envelope/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
                 }
                 errors++;
               }
             }
           } else {
-            const err20 = {
+            const err29 = {
               instancePath: instancePath + '/events/' + i1,
               schemaPath: '#/properties/events/items/type',
               keyword: 'type',
@@ -15109,15 +15828,15 @@ function validate53(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err20];
+              vErrors = [err29];
             } else {
-              vErrors.push(err20);
+              vErrors.push(err29);
             }
             errors++;
           }
         }
       } else {
-        const err21 = {
+        const err30 = {
           instancePath: instancePath + '/events',
           schemaPath: '#/properties/events/type',
           keyword: 'type',
@@ -15125,15 +15844,714 @@ function validate53(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err30];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.errors !== undefined) {
+      let data14 = data.errors;
+      if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
+        if (data14.kinds === undefined) {
+          const err31 = {
+            instancePath: instancePath + '/errors',
+            schemaPath: '#/properties/errors/required',
+            keyword: 'required',
+            params: { missingProperty: 'kinds' },
+            message: "must have required property '" + 'kinds' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+        if (data14.omitted === undefined) {
+          const err32 = {
+            instancePath: instancePath + '/errors',
+            schemaPath: '#/properties/errors/required',
+            keyword: 'required',
+            params: { missingProperty: 'omitted' },
+            message: "must have required property '" + 'omitted' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
+        for (const key4 in data14) {
+          if (!(key4 === 'kinds' || key4 === 'omitted' || pattern13.test(key4))) {
+            const err33 = {
+              instancePath: instancePath + '/errors',
+              schemaPath: '#/properties/errors/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key4 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
+        if (data14.kinds !== undefined) {
+          let data15 = data14.kinds;
+          if (Array.isArray(data15)) {
+            const len2 = data15.length;
+            for (let i2 = 0; i2 < len2; i2++) {
+              let data16 = data15[i2];
+              if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
+                if (data16.call === undefined) {
+                  const err34 = {
+                    instancePath: instancePath + '/errors/kinds/' + i2,
+                    schemaPath: '#/properties/errors/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'call' },
+                    message: "must have required property '" + 'call' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
+                  } else {
+                    vErrors.push(err34);
+                  }
+                  errors++;
+                }
+                if (data16.status === undefined) {
+                  const err35 = {
+                    instancePath: instancePath + '/errors/kinds/' + i2,
+                    schemaPath: '#/properties/errors/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'status' },
+                    message: "must have required property '" + 'status' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err35];
+                  } else {
+                    vErrors.push(err35);
+                  }
+                  errors++;
+                }
+                if (data16.count === undefined) {
+                  const err36 = {
+                    instancePath: instancePath + '/errors/kinds/' + i2,
+                    schemaPath: '#/properties/errors/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'count' },
+                    message: "must have required property '" + 'count' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err36];
+                  } else {
+                    vErrors.push(err36);
+                  }
+                  errors++;
+                }
+                if (data16.samples === undefined) {
+                  const err37 = {
+                    instancePath: instancePath + '/errors/kinds/' + i2,
+                    schemaPath: '#/properties/errors/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'samples' },
+                    message: "must have required property '" + 'samples' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                }
+                for (const key5 in data16) {
+                  if (!(
+                    key5 === 'call' ||
+                    key5 === 'status' ||
+                    key5 === 'count' ||
+                    key5 === 'samples' ||
+                    pattern13.test(key5)
+                  )) {
+                    const err38 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2,
+                      schemaPath: '#/properties/errors/properties/kinds/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err38];
+                    } else {
+                      vErrors.push(err38);
+                    }
+                    errors++;
+                  }
+                }
+                if (data16.call !== undefined) {
+                  let data17 = data16.call;
+                  if (!(
+                    data17 === 'discovery' ||
+                    data17 === 'create' ||
+                    data17 === 'events' ||
+                    data17 === 'status' ||
+                    data17 === 'summary'
+                  )) {
+                    const err39 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2 + '/call',
+                      schemaPath: '#/$defs/call/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema95.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err39];
+                    } else {
+                      vErrors.push(err39);
+                    }
+                    errors++;
+                  }
+                }
+                if (data16.status !== undefined) {
+                  let data18 = data16.status;
+                  if (!(
+                    typeof data18 == 'number' &&
+                    !(data18 % 1) &&
+                    !isNaN(data18) &&
+                    isFinite(data18)
+                  )) {
+                    const err40 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2 + '/status',
+                      schemaPath:
+                        '#/properties/errors/properties/kinds/items/properties/status/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err40];
+                    } else {
+                      vErrors.push(err40);
+                    }
+                    errors++;
+                  }
+                }
+                if (data16.count !== undefined) {
+                  let data19 = data16.count;
+                  if (!(
+                    typeof data19 == 'number' &&
+                    !(data19 % 1) &&
+                    !isNaN(data19) &&
+                    isFinite(data19)
+                  )) {
+                    const err41 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2 + '/count',
+                      schemaPath: '#/$defs/count/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err41];
+                    } else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  }
+                  if (typeof data19 == 'number' && isFinite(data19)) {
+                    if (data19 < 0 || isNaN(data19)) {
+                      const err42 = {
+                        instancePath: instancePath + '/errors/kinds/' + i2 + '/count',
+                        schemaPath: '#/$defs/count/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err42];
+                      } else {
+                        vErrors.push(err42);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data16.samples !== undefined) {
+                  let data20 = data16.samples;
+                  if (Array.isArray(data20)) {
+                    const len3 = data20.length;
+                    for (let i3 = 0; i3 < len3; i3++) {
+                      if (
+                        !validate54(data20[i3], {
+                          instancePath: instancePath + '/errors/kinds/' + i2 + '/samples/' + i3,
+                          parentData: data20,
+                          parentDataProperty: i3,
+                          rootData,
+                          dynamicAnchors,
+                        })
+                      ) {
+                        vErrors =
+                          vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+                        errors = vErrors.length;
+                      }
+                    }
+                  } else {
+                    const err43 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2 + '/samples',
+                      schemaPath:
+                        '#/properties/errors/properties/kinds/items/properties/samples/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err43];
+                    } else {
+                      vErrors.push(err43);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err44 = {
+                  instancePath: instancePath + '/errors/kinds/' + i2,
+                  schemaPath: '#/properties/errors/properties/kinds/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err45 = {
+              instancePath: instancePath + '/errors/kinds',
+              schemaPath: '#/properties/errors/properties/kinds/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err45];
+            } else {
+              vErrors.push(err45);
+            }
+            errors++;
+          }
+        }
+        if (data14.omitted !== undefined) {
+          let data22 = data14.omitted;
+          if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
+            const err46 = {
+              instancePath: instancePath + '/errors/omitted',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          }
+          if (typeof data22 == 'number' && isFinite(data22)) {
+            if (data22 < 0 || isNaN(data22)) {
+              const err47 = {
+                instancePath: instancePath + '/errors/omitted',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err47];
+              } else {
+                vErrors.push(err47);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err48 = {
+          instancePath: instancePath + '/errors',
+          schemaPath: '#/properties/errors/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err48];
+        } else {
+          vErrors.push(err48);
+        }
+        errors++;
+      }
+    }
+    if (data.versions !== undefined) {
+      let data23 = data.versions;
+      if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+        if (data23.kinds === undefined) {
+          const err49 = {
+            instancePath: instancePath + '/versions',
+            schemaPath: '#/properties/versions/required',
+            keyword: 'required',
+            params: { missingProperty: 'kinds' },
+            message: "must have required property '" + 'kinds' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err49];
+          } else {
+            vErrors.push(err49);
+          }
+          errors++;
+        }
+        if (data23.omitted === undefined) {
+          const err50 = {
+            instancePath: instancePath + '/versions',
+            schemaPath: '#/properties/versions/required',
+            keyword: 'required',
+            params: { missingProperty: 'omitted' },
+            message: "must have required property '" + 'omitted' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err50];
+          } else {
+            vErrors.push(err50);
+          }
+          errors++;
+        }
+        for (const key6 in data23) {
+          if (!(key6 === 'kinds' || key6 === 'omitted' || pattern13.test(key6))) {
+            const err51 = {
+              instancePath: instancePath + '/versions',
+              schemaPath: '#/properties/versions/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key6 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
+          }
+        }
+        if (data23.kinds !== undefined) {
+          let data24 = data23.kinds;
+          if (Array.isArray(data24)) {
+            const len4 = data24.length;
+            for (let i4 = 0; i4 < len4; i4++) {
+              let data25 = data24[i4];
+              if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
+                if (data25.call === undefined) {
+                  const err52 = {
+                    instancePath: instancePath + '/versions/kinds/' + i4,
+                    schemaPath: '#/properties/versions/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'call' },
+                    message: "must have required property '" + 'call' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err52];
+                  } else {
+                    vErrors.push(err52);
+                  }
+                  errors++;
+                }
+                if (data25.value === undefined) {
+                  const err53 = {
+                    instancePath: instancePath + '/versions/kinds/' + i4,
+                    schemaPath: '#/properties/versions/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'value' },
+                    message: "must have required property '" + 'value' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err53];
+                  } else {
+                    vErrors.push(err53);
+                  }
+                  errors++;
+                }
+                if (data25.count === undefined) {
+                  const err54 = {
+                    instancePath: instancePath + '/versions/kinds/' + i4,
+                    schemaPath: '#/properties/versions/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'count' },
+                    message: "must have required property '" + 'count' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err54];
+                  } else {
+                    vErrors.push(err54);
+                  }
+                  errors++;
+                }
+                for (const key7 in data25) {
+                  if (!(
+                    key7 === 'call' ||
+                    key7 === 'value' ||
+                    key7 === 'count' ||
+                    pattern13.test(key7)
+                  )) {
+                    const err55 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4,
+                      schemaPath:
+                        '#/properties/versions/properties/kinds/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err55];
+                    } else {
+                      vErrors.push(err55);
+                    }
+                    errors++;
+                  }
+                }
+                if (data25.call !== undefined) {
+                  let data26 = data25.call;
+                  if (!(
+                    data26 === 'discovery' ||
+                    data26 === 'create' ||
+                    data26 === 'events' ||
+                    data26 === 'status' ||
+                    data26 === 'summary'
+                  )) {
+                    const err56 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4 + '/call',
+                      schemaPath: '#/$defs/call/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema95.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err56];
+                    } else {
+                      vErrors.push(err56);
+                    }
+                    errors++;
+                  }
+                }
+                if (data25.value !== undefined) {
+                  let data27 = data25.value;
+                  const _errs73 = errors;
+                  let valid27 = false;
+                  let passing2 = null;
+                  const _errs74 = errors;
+                  if (typeof data27 !== 'string') {
+                    const err57 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4 + '/value',
+                      schemaPath:
+                        '#/properties/versions/properties/kinds/items/properties/value/oneOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err57];
+                    } else {
+                      vErrors.push(err57);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs74 === errors;
+                  if (_valid2) {
+                    valid27 = true;
+                    passing2 = 0;
+                  }
+                  const _errs76 = errors;
+                  if (data27 !== null) {
+                    const err58 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4 + '/value',
+                      schemaPath:
+                        '#/properties/versions/properties/kinds/items/properties/value/oneOf/1/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err58];
+                    } else {
+                      vErrors.push(err58);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs76 === errors;
+                  if (_valid2 && valid27) {
+                    valid27 = false;
+                    passing2 = [passing2, 1];
+                  } else {
+                    if (_valid2) {
+                      valid27 = true;
+                      passing2 = 1;
+                    }
+                  }
+                  if (!valid27) {
+                    const err59 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4 + '/value',
+                      schemaPath:
+                        '#/properties/versions/properties/kinds/items/properties/value/oneOf',
+                      keyword: 'oneOf',
+                      params: { passingSchemas: passing2 },
+                      message: 'must match exactly one schema in oneOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err59];
+                    } else {
+                      vErrors.push(err59);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs73;
+                    if (vErrors !== null) {
+                      if (_errs73) {
+                        vErrors.length = _errs73;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data25.count !== undefined) {
+                  let data28 = data25.count;
+                  if (!(
+                    typeof data28 == 'number' &&
+                    !(data28 % 1) &&
+                    !isNaN(data28) &&
+                    isFinite(data28)
+                  )) {
+                    const err60 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4 + '/count',
+                      schemaPath: '#/$defs/count/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err60];
+                    } else {
+                      vErrors.push(err60);
+                    }
+                    errors++;
+                  }
+                  if (typeof data28 == 'number' && isFinite(data28)) {
+                    if (data28 < 0 || isNaN(data28)) {
+                      const err61 = {
+                        instancePath: instancePath + '/versions/kinds/' + i4 + '/count',
+                        schemaPath: '#/$defs/count/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err61];
+                      } else {
+                        vErrors.push(err61);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err62 = {
+                  instancePath: instancePath + '/versions/kinds/' + i4,
+                  schemaPath: '#/properties/versions/properties/kinds/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err63 = {
+              instancePath: instancePath + '/versions/kinds',
+              schemaPath: '#/properties/versions/properties/kinds/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err63];
+            } else {
+              vErrors.push(err63);
+            }
+            errors++;
+          }
+        }
+        if (data23.omitted !== undefined) {
+          let data29 = data23.omitted;
+          if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
+            const err64 = {
+              instancePath: instancePath + '/versions/omitted',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err64];
+            } else {
+              vErrors.push(err64);
+            }
+            errors++;
+          }
+          if (typeof data29 == 'number' && isFinite(data29)) {
+            if (data29 < 0 || isNaN(data29)) {
+              const err65 = {
+                instancePath: instancePath + '/versions/omitted',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err65];
+              } else {
+                vErrors.push(err65);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err66 = {
+          instancePath: instancePath + '/versions',
+          schemaPath: '#/properties/versions/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err66];
+        } else {
+          vErrors.push(err66);
         }
         errors++;
       }
     }
   } else {
-    const err22 = {
+    const err67 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -15141,9 +16559,9 @@ function validate53(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err22];
+      vErrors = [err67];
     } else {
-      vErrors.push(err22);
+      vErrors.push(err67);
     }
     errors++;
   }
@@ -17423,7 +18841,7 @@ function validate51(
           let passing1 = null;
           const _errs83 = errors;
           if (typeof data33 === 'string') {
-            if (!pattern73.test(data33)) {
+            if (!pattern78.test(data33)) {
               const err89 = {
                 instancePath: instancePath + '/digests/discovery',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -17515,7 +18933,7 @@ function validate51(
             for (const key9 in data34) {
               let data35 = data34[key9];
               if (typeof data35 === 'string') {
-                if (!pattern73.test(data35)) {
+                if (!pattern78.test(data35)) {
                   const err93 = {
                     instancePath:
                       instancePath +
@@ -17574,7 +18992,7 @@ function validate51(
             for (const key10 in data36) {
               let data37 = data36[key10];
               if (typeof data37 === 'string') {
-                if (!pattern73.test(data37)) {
+                if (!pattern78.test(data37)) {
                   const err96 = {
                     instancePath:
                       instancePath +
@@ -17630,7 +19048,7 @@ function validate51(
         if (data31.rows !== undefined) {
           let data38 = data31.rows;
           if (typeof data38 === 'string') {
-            if (!pattern73.test(data38)) {
+            if (!pattern78.test(data38)) {
               const err99 = {
                 instancePath: instancePath + '/digests/rows',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -17767,7 +19185,7 @@ function validate51(
         if (data39.reportDigest !== undefined) {
           let data41 = data39.reportDigest;
           if (typeof data41 === 'string') {
-            if (!pattern73.test(data41)) {
+            if (!pattern78.test(data41)) {
               const err107 = {
                 instancePath: instancePath + '/signature/reportDigest',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -17801,7 +19219,7 @@ function validate51(
         if (data39.value !== undefined) {
           let data42 = data39.value;
           if (typeof data42 === 'string') {
-            if (!pattern79.test(data42)) {
+            if (!pattern84.test(data42)) {
               const err109 = {
                 instancePath: instancePath + '/signature/value',
                 schemaPath: '#/properties/signature/properties/value/pattern',
