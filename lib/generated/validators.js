@@ -120,23 +120,65 @@ const schema31 = {
       required: ['taskId', 'input', 'expected'],
       properties: {
         taskId: {
-          description: 'Name of the task, unique within the suite.',
+          description:
+            'Name of the task, unique within the suite: lower-case words and digits joined by hyphens.',
           type: 'string',
-          minLength: 1,
+          pattern: '^[a-z0-9][a-z0-9-]*$',
         },
         input: { description: 'What the agent is given for this task; any JSON value.' },
         expected: {
           description: 'What a good run of the task looks like.',
           type: 'object',
-          required: ['match', 'value'],
+          required: ['kind'],
           properties: {
-            match: {
+            kind: {
               description:
-                'How the output is compared with `value`: `exact` string equality of the stringified output, `contains` substring, `json-match` deep JSON equality.',
+                'How the task is graded: `golden` compares the output with `match.value`, `rubric` has it judged against criteria.',
               type: 'string',
-              enum: ['exact', 'contains', 'json-match'],
+              enum: ['golden', 'rubric'],
             },
-            value: { description: 'The golden value the output is compared with; any JSON value.' },
+            match: {
+              description: 'The golden comparison.',
+              type: 'object',
+              required: ['strategy', 'value'],
+              properties: {
+                strategy: {
+                  description:
+                    'How the output is compared with `value`: `exact` string equality of the stringified output, `contains` substring, `json-match` deep JSON equality.',
+                  type: 'string',
+                  enum: ['exact', 'contains', 'json-match'],
+                },
+                value: {
+                  description: 'The golden value the output is compared with; any JSON value.',
+                },
+              },
+              additionalProperties: false,
+              patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+            },
+            rubric: {
+              description: 'Criteria a judge weighs the output against.',
+              type: 'array',
+              minItems: 1,
+              items: {
+                type: 'object',
+                required: ['criterion', 'weight'],
+                properties: {
+                  criterion: {
+                    description: 'What the judge looks for.',
+                    type: 'string',
+                    minLength: 1,
+                  },
+                  weight: {
+                    description: "The criterion's share of the score, in 0–1.",
+                    type: 'number',
+                    minimum: 0,
+                    maximum: 1,
+                  },
+                },
+                additionalProperties: false,
+                patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+              },
+            },
             trajectory: {
               description:
                 'The tool path a trial must take; a trial whose calls do not match it cannot pass, and counts 0 towards the pass decisions (RFC 0246 §A).',
@@ -171,14 +213,32 @@ const schema31 = {
         },
         fixtures: {
           description:
-            'Recorded tool answers for this task. When present, a call to a tool without an answer here fails the trial closed (score 0).',
+            'Recorded answers for this task. When it lists `toolResponses`, a call to a tool without an entry there fails the trial closed (score 0).',
           type: 'object',
-          required: ['toolResponses'],
           properties: {
             toolResponses: {
-              description: 'The canned answer of each tool, keyed by tool name.',
-              type: 'object',
-              propertyNames: { $ref: '#/$defs/toolName' },
+              description:
+                'Canned tool answers; the first entry whose `tool` is the called tool answers the call, and an entry without `response` answers null.',
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['tool'],
+                properties: {
+                  tool: {
+                    description: 'The tool answered, named as `<scope>:<tool-id>`.',
+                    type: 'string',
+                    minLength: 1,
+                  },
+                  response: { description: 'The recorded answer; any JSON value.' },
+                },
+                additionalProperties: false,
+                patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+              },
+            },
+            memorySeed: {
+              description: 'Memory entries the agent starts the task with.',
+              type: 'array',
+              items: { type: 'object', additionalProperties: true },
             },
           },
           additionalProperties: false,
@@ -202,23 +262,59 @@ const schema32 = {
   required: ['taskId', 'input', 'expected'],
   properties: {
     taskId: {
-      description: 'Name of the task, unique within the suite.',
+      description:
+        'Name of the task, unique within the suite: lower-case words and digits joined by hyphens.',
       type: 'string',
-      minLength: 1,
+      pattern: '^[a-z0-9][a-z0-9-]*$',
     },
     input: { description: 'What the agent is given for this task; any JSON value.' },
     expected: {
       description: 'What a good run of the task looks like.',
       type: 'object',
-      required: ['match', 'value'],
+      required: ['kind'],
       properties: {
-        match: {
+        kind: {
           description:
-            'How the output is compared with `value`: `exact` string equality of the stringified output, `contains` substring, `json-match` deep JSON equality.',
+            'How the task is graded: `golden` compares the output with `match.value`, `rubric` has it judged against criteria.',
           type: 'string',
-          enum: ['exact', 'contains', 'json-match'],
+          enum: ['golden', 'rubric'],
         },
-        value: { description: 'The golden value the output is compared with; any JSON value.' },
+        match: {
+          description: 'The golden comparison.',
+          type: 'object',
+          required: ['strategy', 'value'],
+          properties: {
+            strategy: {
+              description:
+                'How the output is compared with `value`: `exact` string equality of the stringified output, `contains` substring, `json-match` deep JSON equality.',
+              type: 'string',
+              enum: ['exact', 'contains', 'json-match'],
+            },
+            value: { description: 'The golden value the output is compared with; any JSON value.' },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
+        rubric: {
+          description: 'Criteria a judge weighs the output against.',
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['criterion', 'weight'],
+            properties: {
+              criterion: { description: 'What the judge looks for.', type: 'string', minLength: 1 },
+              weight: {
+                description: "The criterion's share of the score, in 0–1.",
+                type: 'number',
+                minimum: 0,
+                maximum: 1,
+              },
+            },
+            additionalProperties: false,
+            patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+          },
+        },
         trajectory: {
           description:
             'The tool path a trial must take; a trial whose calls do not match it cannot pass, and counts 0 towards the pass decisions (RFC 0246 §A).',
@@ -253,14 +349,32 @@ const schema32 = {
     },
     fixtures: {
       description:
-        'Recorded tool answers for this task. When present, a call to a tool without an answer here fails the trial closed (score 0).',
+        'Recorded answers for this task. When it lists `toolResponses`, a call to a tool without an entry there fails the trial closed (score 0).',
       type: 'object',
-      required: ['toolResponses'],
       properties: {
         toolResponses: {
-          description: 'The canned answer of each tool, keyed by tool name.',
-          type: 'object',
-          propertyNames: { $ref: '#/$defs/toolName' },
+          description:
+            'Canned tool answers; the first entry whose `tool` is the called tool answers the call, and an entry without `response` answers null.',
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['tool'],
+            properties: {
+              tool: {
+                description: 'The tool answered, named as `<scope>:<tool-id>`.',
+                type: 'string',
+                minLength: 1,
+              },
+              response: { description: 'The recorded answer; any JSON value.' },
+            },
+            additionalProperties: false,
+            patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+          },
+        },
+        memorySeed: {
+          description: 'Memory entries the agent starts the task with.',
+          type: 'array',
+          items: { type: 'object', additionalProperties: true },
         },
       },
       additionalProperties: false,
@@ -275,7 +389,8 @@ const schema34 = {
   type: 'string',
   pattern: '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$',
 };
-const pattern13 = new RegExp('^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$', 'u');
+const pattern10 = new RegExp('^[a-z0-9][a-z0-9-]*$', 'u');
+const pattern16 = new RegExp('^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$', 'u');
 const func1 = require('ajv/dist/runtime/ucs2length').default;
 const func0 = require('ajv/dist/runtime/equal').default;
 const schema33 = {
@@ -342,7 +457,7 @@ function validate22(
     if (data.tool !== undefined) {
       let data0 = data.tool;
       if (typeof data0 === 'string') {
-        if (!pattern13.test(data0)) {
+        if (!pattern16.test(data0)) {
           const err2 = {
             instancePath: instancePath + '/tool',
             schemaPath: '#/$defs/toolName/pattern',
@@ -495,13 +610,13 @@ function validate21(
     if (data.taskId !== undefined) {
       let data0 = data.taskId;
       if (typeof data0 === 'string') {
-        if (func1(data0) < 1) {
+        if (!pattern10.test(data0)) {
           const err4 = {
             instancePath: instancePath + '/taskId',
-            schemaPath: '#/properties/taskId/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
+            schemaPath: '#/properties/taskId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[a-z0-9][a-z0-9-]*$' },
+            message: 'must match pattern "' + '^[a-z0-9][a-z0-9-]*$' + '"',
           };
           if (vErrors === null) {
             vErrors = [err4];
@@ -529,13 +644,13 @@ function validate21(
     if (data.expected !== undefined) {
       let data1 = data.expected;
       if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
-        if (data1.match === undefined) {
+        if (data1.kind === undefined) {
           const err6 = {
             instancePath: instancePath + '/expected',
             schemaPath: '#/properties/expected/required',
             keyword: 'required',
-            params: { missingProperty: 'match' },
-            message: "must have required property '" + 'match' + "'",
+            params: { missingProperty: 'kind' },
+            message: "must have required property '" + 'kind' + "'",
           };
           if (vErrors === null) {
             vErrors = [err6];
@@ -544,34 +659,38 @@ function validate21(
           }
           errors++;
         }
-        if (data1.value === undefined) {
-          const err7 = {
-            instancePath: instancePath + '/expected',
-            schemaPath: '#/properties/expected/required',
-            keyword: 'required',
-            params: { missingProperty: 'value' },
-            message: "must have required property '" + 'value' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
         for (const key1 in data1) {
           if (!(
+            key1 === 'kind' ||
             key1 === 'match' ||
-            key1 === 'value' ||
+            key1 === 'rubric' ||
             key1 === 'trajectory' ||
             pattern4.test(key1)
           )) {
-            const err8 = {
+            const err7 = {
               instancePath: instancePath + '/expected',
               schemaPath: '#/properties/expected/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key1 },
               message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (data1.kind !== undefined) {
+          let data2 = data1.kind;
+          if (typeof data2 !== 'string') {
+            const err8 = {
+              instancePath: instancePath + '/expected/kind',
+              schemaPath: '#/properties/expected/properties/kind/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err8];
@@ -580,16 +699,13 @@ function validate21(
             }
             errors++;
           }
-        }
-        if (data1.match !== undefined) {
-          let data2 = data1.match;
-          if (typeof data2 !== 'string') {
+          if (!(data2 === 'golden' || data2 === 'rubric')) {
             const err9 = {
-              instancePath: instancePath + '/expected/match',
-              schemaPath: '#/properties/expected/properties/match/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              instancePath: instancePath + '/expected/kind',
+              schemaPath: '#/properties/expected/properties/kind/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema32.properties.expected.properties.kind.enum },
+              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err9];
@@ -598,32 +714,32 @@ function validate21(
             }
             errors++;
           }
-          if (!(data2 === 'exact' || data2 === 'contains' || data2 === 'json-match')) {
-            const err10 = {
-              instancePath: instancePath + '/expected/match',
-              schemaPath: '#/properties/expected/properties/match/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema32.properties.expected.properties.match.enum },
-              message: 'must be equal to one of the allowed values',
-            };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
         }
-        if (data1.trajectory !== undefined) {
-          let data3 = data1.trajectory;
+        if (data1.match !== undefined) {
+          let data3 = data1.match;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
-            if (data3.match === undefined) {
-              const err11 = {
-                instancePath: instancePath + '/expected/trajectory',
-                schemaPath: '#/properties/expected/properties/trajectory/required',
+            if (data3.strategy === undefined) {
+              const err10 = {
+                instancePath: instancePath + '/expected/match',
+                schemaPath: '#/properties/expected/properties/match/required',
                 keyword: 'required',
-                params: { missingProperty: 'match' },
-                message: "must have required property '" + 'match' + "'",
+                params: { missingProperty: 'strategy' },
+                message: "must have required property '" + 'strategy' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+            if (data3.value === undefined) {
+              const err11 = {
+                instancePath: instancePath + '/expected/match',
+                schemaPath: '#/properties/expected/properties/match/required',
+                keyword: 'required',
+                params: { missingProperty: 'value' },
+                message: "must have required property '" + 'value' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err11];
@@ -632,34 +748,32 @@ function validate21(
               }
               errors++;
             }
-            if (data3.calls === undefined) {
-              const err12 = {
-                instancePath: instancePath + '/expected/trajectory',
-                schemaPath: '#/properties/expected/properties/trajectory/required',
-                keyword: 'required',
-                params: { missingProperty: 'calls' },
-                message: "must have required property '" + 'calls' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
             for (const key2 in data3) {
-              if (!(
-                key2 === 'match' ||
-                key2 === 'calls' ||
-                key2 === 'forbidden' ||
-                pattern4.test(key2)
-              )) {
-                const err13 = {
-                  instancePath: instancePath + '/expected/trajectory',
-                  schemaPath: '#/properties/expected/properties/trajectory/additionalProperties',
+              if (!(key2 === 'strategy' || key2 === 'value' || pattern4.test(key2))) {
+                const err12 = {
+                  instancePath: instancePath + '/expected/match',
+                  schemaPath: '#/properties/expected/properties/match/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key2 },
                   message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
+            }
+            if (data3.strategy !== undefined) {
+              let data4 = data3.strategy;
+              if (typeof data4 !== 'string') {
+                const err13 = {
+                  instancePath: instancePath + '/expected/match/strategy',
+                  schemaPath: '#/properties/expected/properties/match/properties/strategy/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err13];
@@ -668,16 +782,16 @@ function validate21(
                 }
                 errors++;
               }
-            }
-            if (data3.match !== undefined) {
-              let data4 = data3.match;
-              if (typeof data4 !== 'string') {
+              if (!(data4 === 'exact' || data4 === 'contains' || data4 === 'json-match')) {
                 const err14 = {
-                  instancePath: instancePath + '/expected/trajectory/match',
-                  schemaPath: '#/properties/expected/properties/trajectory/properties/match/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
+                  instancePath: instancePath + '/expected/match/strategy',
+                  schemaPath: '#/properties/expected/properties/match/properties/strategy/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema32.properties.expected.properties.match.properties.strategy.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err14];
@@ -686,8 +800,287 @@ function validate21(
                 }
                 errors++;
               }
-              if (!(data4 === 'exact' || data4 === 'in-order' || data4 === 'any-order')) {
-                const err15 = {
+            }
+          } else {
+            const err15 = {
+              instancePath: instancePath + '/expected/match',
+              schemaPath: '#/properties/expected/properties/match/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err15];
+            } else {
+              vErrors.push(err15);
+            }
+            errors++;
+          }
+        }
+        if (data1.rubric !== undefined) {
+          let data5 = data1.rubric;
+          if (Array.isArray(data5)) {
+            if (data5.length < 1) {
+              const err16 = {
+                instancePath: instancePath + '/expected/rubric',
+                schemaPath: '#/properties/expected/properties/rubric/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+              };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+            const len0 = data5.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data6 = data5[i0];
+              if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
+                if (data6.criterion === undefined) {
+                  const err17 = {
+                    instancePath: instancePath + '/expected/rubric/' + i0,
+                    schemaPath: '#/properties/expected/properties/rubric/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'criterion' },
+                    message: "must have required property '" + 'criterion' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err17];
+                  } else {
+                    vErrors.push(err17);
+                  }
+                  errors++;
+                }
+                if (data6.weight === undefined) {
+                  const err18 = {
+                    instancePath: instancePath + '/expected/rubric/' + i0,
+                    schemaPath: '#/properties/expected/properties/rubric/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'weight' },
+                    message: "must have required property '" + 'weight' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err18];
+                  } else {
+                    vErrors.push(err18);
+                  }
+                  errors++;
+                }
+                for (const key3 in data6) {
+                  if (!(key3 === 'criterion' || key3 === 'weight' || pattern4.test(key3))) {
+                    const err19 = {
+                      instancePath: instancePath + '/expected/rubric/' + i0,
+                      schemaPath:
+                        '#/properties/expected/properties/rubric/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err19];
+                    } else {
+                      vErrors.push(err19);
+                    }
+                    errors++;
+                  }
+                }
+                if (data6.criterion !== undefined) {
+                  let data7 = data6.criterion;
+                  if (typeof data7 === 'string') {
+                    if (func1(data7) < 1) {
+                      const err20 = {
+                        instancePath: instancePath + '/expected/rubric/' + i0 + '/criterion',
+                        schemaPath:
+                          '#/properties/expected/properties/rubric/items/properties/criterion/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err20];
+                      } else {
+                        vErrors.push(err20);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err21 = {
+                      instancePath: instancePath + '/expected/rubric/' + i0 + '/criterion',
+                      schemaPath:
+                        '#/properties/expected/properties/rubric/items/properties/criterion/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err21];
+                    } else {
+                      vErrors.push(err21);
+                    }
+                    errors++;
+                  }
+                }
+                if (data6.weight !== undefined) {
+                  let data8 = data6.weight;
+                  if (typeof data8 == 'number' && isFinite(data8)) {
+                    if (data8 > 1 || isNaN(data8)) {
+                      const err22 = {
+                        instancePath: instancePath + '/expected/rubric/' + i0 + '/weight',
+                        schemaPath:
+                          '#/properties/expected/properties/rubric/items/properties/weight/maximum',
+                        keyword: 'maximum',
+                        params: { comparison: '<=', limit: 1 },
+                        message: 'must be <= 1',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err22];
+                      } else {
+                        vErrors.push(err22);
+                      }
+                      errors++;
+                    }
+                    if (data8 < 0 || isNaN(data8)) {
+                      const err23 = {
+                        instancePath: instancePath + '/expected/rubric/' + i0 + '/weight',
+                        schemaPath:
+                          '#/properties/expected/properties/rubric/items/properties/weight/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err23];
+                      } else {
+                        vErrors.push(err23);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err24 = {
+                      instancePath: instancePath + '/expected/rubric/' + i0 + '/weight',
+                      schemaPath:
+                        '#/properties/expected/properties/rubric/items/properties/weight/type',
+                      keyword: 'type',
+                      params: { type: 'number' },
+                      message: 'must be number',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err24];
+                    } else {
+                      vErrors.push(err24);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err25 = {
+                  instancePath: instancePath + '/expected/rubric/' + i0,
+                  schemaPath: '#/properties/expected/properties/rubric/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err26 = {
+              instancePath: instancePath + '/expected/rubric',
+              schemaPath: '#/properties/expected/properties/rubric/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+        }
+        if (data1.trajectory !== undefined) {
+          let data9 = data1.trajectory;
+          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+            if (data9.match === undefined) {
+              const err27 = {
+                instancePath: instancePath + '/expected/trajectory',
+                schemaPath: '#/properties/expected/properties/trajectory/required',
+                keyword: 'required',
+                params: { missingProperty: 'match' },
+                message: "must have required property '" + 'match' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err27];
+              } else {
+                vErrors.push(err27);
+              }
+              errors++;
+            }
+            if (data9.calls === undefined) {
+              const err28 = {
+                instancePath: instancePath + '/expected/trajectory',
+                schemaPath: '#/properties/expected/properties/trajectory/required',
+                keyword: 'required',
+                params: { missingProperty: 'calls' },
+                message: "must have required property '" + 'calls' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+            }
+            for (const key4 in data9) {
+              if (!(
+                key4 === 'match' ||
+                key4 === 'calls' ||
+                key4 === 'forbidden' ||
+                pattern4.test(key4)
+              )) {
+                const err29 = {
+                  instancePath: instancePath + '/expected/trajectory',
+                  schemaPath: '#/properties/expected/properties/trajectory/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key4 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+            }
+            if (data9.match !== undefined) {
+              let data10 = data9.match;
+              if (typeof data10 !== 'string') {
+                const err30 = {
+                  instancePath: instancePath + '/expected/trajectory/match',
+                  schemaPath: '#/properties/expected/properties/trajectory/properties/match/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+              if (!(data10 === 'exact' || data10 === 'in-order' || data10 === 'any-order')) {
+                const err31 = {
                   instancePath: instancePath + '/expected/trajectory/match',
                   schemaPath: '#/properties/expected/properties/trajectory/properties/match/enum',
                   keyword: 'enum',
@@ -698,23 +1091,23 @@ function validate21(
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err15];
+                  vErrors = [err31];
                 } else {
-                  vErrors.push(err15);
+                  vErrors.push(err31);
                 }
                 errors++;
               }
             }
-            if (data3.calls !== undefined) {
-              let data5 = data3.calls;
-              if (Array.isArray(data5)) {
-                const len0 = data5.length;
-                for (let i0 = 0; i0 < len0; i0++) {
+            if (data9.calls !== undefined) {
+              let data11 = data9.calls;
+              if (Array.isArray(data11)) {
+                const len1 = data11.length;
+                for (let i1 = 0; i1 < len1; i1++) {
                   if (
-                    !validate22(data5[i0], {
-                      instancePath: instancePath + '/expected/trajectory/calls/' + i0,
-                      parentData: data5,
-                      parentDataProperty: i0,
+                    !validate22(data11[i1], {
+                      instancePath: instancePath + '/expected/trajectory/calls/' + i1,
+                      parentData: data11,
+                      parentDataProperty: i1,
                       rootData,
                       dynamicAnchors,
                     })
@@ -725,7 +1118,7 @@ function validate21(
                   }
                 }
               } else {
-                const err16 = {
+                const err32 = {
                   instancePath: instancePath + '/expected/trajectory/calls',
                   schemaPath: '#/properties/expected/properties/trajectory/properties/calls/type',
                   keyword: 'type',
@@ -733,23 +1126,23 @@ function validate21(
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err16];
+                  vErrors = [err32];
                 } else {
-                  vErrors.push(err16);
+                  vErrors.push(err32);
                 }
                 errors++;
               }
             }
-            if (data3.forbidden !== undefined) {
-              let data7 = data3.forbidden;
-              if (Array.isArray(data7)) {
-                const len1 = data7.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  let data8 = data7[i1];
-                  if (typeof data8 === 'string') {
-                    if (!pattern13.test(data8)) {
-                      const err17 = {
-                        instancePath: instancePath + '/expected/trajectory/forbidden/' + i1,
+            if (data9.forbidden !== undefined) {
+              let data13 = data9.forbidden;
+              if (Array.isArray(data13)) {
+                const len2 = data13.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  let data14 = data13[i2];
+                  if (typeof data14 === 'string') {
+                    if (!pattern16.test(data14)) {
+                      const err33 = {
+                        instancePath: instancePath + '/expected/trajectory/forbidden/' + i2,
                         schemaPath: '#/$defs/toolName/pattern',
                         keyword: 'pattern',
                         params: { pattern: '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$' },
@@ -759,51 +1152,51 @@ function validate21(
                           '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err17];
+                        vErrors = [err33];
                       } else {
-                        vErrors.push(err17);
+                        vErrors.push(err33);
                       }
                       errors++;
                     }
                   } else {
-                    const err18 = {
-                      instancePath: instancePath + '/expected/trajectory/forbidden/' + i1,
+                    const err34 = {
+                      instancePath: instancePath + '/expected/trajectory/forbidden/' + i2,
                       schemaPath: '#/$defs/toolName/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err18];
+                      vErrors = [err34];
                     } else {
-                      vErrors.push(err18);
+                      vErrors.push(err34);
                     }
                     errors++;
                   }
                 }
-                let i2 = data7.length;
+                let i3 = data13.length;
                 let j0;
-                if (i2 > 1) {
-                  outer0: for (; i2--;) {
-                    for (j0 = i2; j0--;) {
-                      if (func0(data7[i2], data7[j0])) {
-                        const err19 = {
+                if (i3 > 1) {
+                  outer0: for (; i3--;) {
+                    for (j0 = i3; j0--;) {
+                      if (func0(data13[i3], data13[j0])) {
+                        const err35 = {
                           instancePath: instancePath + '/expected/trajectory/forbidden',
                           schemaPath:
                             '#/properties/expected/properties/trajectory/properties/forbidden/uniqueItems',
                           keyword: 'uniqueItems',
-                          params: { i: i2, j: j0 },
+                          params: { i: i3, j: j0 },
                           message:
                             'must NOT have duplicate items (items ## ' +
                             j0 +
                             ' and ' +
-                            i2 +
+                            i3 +
                             ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err19];
+                          vErrors = [err35];
                         } else {
-                          vErrors.push(err19);
+                          vErrors.push(err35);
                         }
                         errors++;
                         break outer0;
@@ -812,7 +1205,7 @@ function validate21(
                   }
                 }
               } else {
-                const err20 = {
+                const err36 = {
                   instancePath: instancePath + '/expected/trajectory/forbidden',
                   schemaPath:
                     '#/properties/expected/properties/trajectory/properties/forbidden/type',
@@ -821,15 +1214,15 @@ function validate21(
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err36];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err36);
                 }
                 errors++;
               }
             }
           } else {
-            const err21 = {
+            const err37 = {
               instancePath: instancePath + '/expected/trajectory',
               schemaPath: '#/properties/expected/properties/trajectory/type',
               keyword: 'type',
@@ -837,15 +1230,15 @@ function validate21(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err21];
+              vErrors = [err37];
             } else {
-              vErrors.push(err21);
+              vErrors.push(err37);
             }
             errors++;
           }
         }
       } else {
-        const err22 = {
+        const err38 = {
           instancePath: instancePath + '/expected',
           schemaPath: '#/properties/expected/type',
           keyword: 'type',
@@ -853,122 +1246,182 @@ function validate21(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err38];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err38);
         }
         errors++;
       }
     }
     if (data.fixtures !== undefined) {
-      let data9 = data.fixtures;
-      if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-        if (data9.toolResponses === undefined) {
-          const err23 = {
-            instancePath: instancePath + '/fixtures',
-            schemaPath: '#/properties/fixtures/required',
-            keyword: 'required',
-            params: { missingProperty: 'toolResponses' },
-            message: "must have required property '" + 'toolResponses' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err23];
-          } else {
-            vErrors.push(err23);
-          }
-          errors++;
-        }
-        for (const key3 in data9) {
-          if (!(key3 === 'toolResponses' || pattern4.test(key3))) {
-            const err24 = {
+      let data15 = data.fixtures;
+      if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
+        for (const key5 in data15) {
+          if (!(key5 === 'toolResponses' || key5 === 'memorySeed' || pattern4.test(key5))) {
+            const err39 = {
               instancePath: instancePath + '/fixtures',
               schemaPath: '#/properties/fixtures/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key3 },
+              params: { additionalProperty: key5 },
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err39];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err39);
             }
             errors++;
           }
         }
-        if (data9.toolResponses !== undefined) {
-          let data10 = data9.toolResponses;
-          if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-            for (const key4 in data10) {
-              const _errs27 = errors;
-              if (typeof key4 === 'string') {
-                if (!pattern13.test(key4)) {
-                  const err25 = {
-                    instancePath: instancePath + '/fixtures/toolResponses',
-                    schemaPath: '#/$defs/toolName/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$' },
-                    message:
-                      'must match pattern "' + '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$' + '"',
-                    propertyName: key4,
+        if (data15.toolResponses !== undefined) {
+          let data16 = data15.toolResponses;
+          if (Array.isArray(data16)) {
+            const len3 = data16.length;
+            for (let i4 = 0; i4 < len3; i4++) {
+              let data17 = data16[i4];
+              if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
+                if (data17.tool === undefined) {
+                  const err40 = {
+                    instancePath: instancePath + '/fixtures/toolResponses/' + i4,
+                    schemaPath: '#/properties/fixtures/properties/toolResponses/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'tool' },
+                    message: "must have required property '" + 'tool' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err25];
+                    vErrors = [err40];
                   } else {
-                    vErrors.push(err25);
+                    vErrors.push(err40);
                   }
                   errors++;
                 }
-              } else {
-                const err26 = {
-                  instancePath: instancePath + '/fixtures/toolResponses',
-                  schemaPath: '#/$defs/toolName/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  propertyName: key4,
-                };
-                if (vErrors === null) {
-                  vErrors = [err26];
-                } else {
-                  vErrors.push(err26);
+                for (const key6 in data17) {
+                  if (!(key6 === 'tool' || key6 === 'response' || pattern4.test(key6))) {
+                    const err41 = {
+                      instancePath: instancePath + '/fixtures/toolResponses/' + i4,
+                      schemaPath:
+                        '#/properties/fixtures/properties/toolResponses/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key6 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err41];
+                    } else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  }
                 }
-                errors++;
-              }
-              var valid10 = _errs27 === errors;
-              if (!valid10) {
-                const err27 = {
-                  instancePath: instancePath + '/fixtures/toolResponses',
-                  schemaPath: '#/properties/fixtures/properties/toolResponses/propertyNames',
-                  keyword: 'propertyNames',
-                  params: { propertyName: key4 },
-                  message: 'property name must be valid',
+                if (data17.tool !== undefined) {
+                  let data18 = data17.tool;
+                  if (typeof data18 === 'string') {
+                    if (func1(data18) < 1) {
+                      const err42 = {
+                        instancePath: instancePath + '/fixtures/toolResponses/' + i4 + '/tool',
+                        schemaPath:
+                          '#/properties/fixtures/properties/toolResponses/items/properties/tool/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err42];
+                      } else {
+                        vErrors.push(err42);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err43 = {
+                      instancePath: instancePath + '/fixtures/toolResponses/' + i4 + '/tool',
+                      schemaPath:
+                        '#/properties/fixtures/properties/toolResponses/items/properties/tool/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err43];
+                    } else {
+                      vErrors.push(err43);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err44 = {
+                  instancePath: instancePath + '/fixtures/toolResponses/' + i4,
+                  schemaPath: '#/properties/fixtures/properties/toolResponses/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err27];
+                  vErrors = [err44];
                 } else {
-                  vErrors.push(err27);
+                  vErrors.push(err44);
                 }
                 errors++;
               }
             }
           } else {
-            const err28 = {
+            const err45 = {
               instancePath: instancePath + '/fixtures/toolResponses',
               schemaPath: '#/properties/fixtures/properties/toolResponses/type',
               keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
+              params: { type: 'array' },
+              message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err28];
+              vErrors = [err45];
             } else {
-              vErrors.push(err28);
+              vErrors.push(err45);
+            }
+            errors++;
+          }
+        }
+        if (data15.memorySeed !== undefined) {
+          let data19 = data15.memorySeed;
+          if (Array.isArray(data19)) {
+            const len4 = data19.length;
+            for (let i5 = 0; i5 < len4; i5++) {
+              let data20 = data19[i5];
+              if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+              } else {
+                const err46 = {
+                  instancePath: instancePath + '/fixtures/memorySeed/' + i5,
+                  schemaPath: '#/properties/fixtures/properties/memorySeed/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err47 = {
+              instancePath: instancePath + '/fixtures/memorySeed',
+              schemaPath: '#/properties/fixtures/properties/memorySeed/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err47];
+            } else {
+              vErrors.push(err47);
             }
             errors++;
           }
         }
       } else {
-        const err29 = {
+        const err48 = {
           instancePath: instancePath + '/fixtures',
           schemaPath: '#/properties/fixtures/type',
           keyword: 'type',
@@ -976,15 +1429,15 @@ function validate21(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err29];
+          vErrors = [err48];
         } else {
-          vErrors.push(err29);
+          vErrors.push(err48);
         }
         errors++;
       }
     }
   } else {
-    const err30 = {
+    const err49 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -992,9 +1445,9 @@ function validate21(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err30];
+      vErrors = [err49];
     } else {
-      vErrors.push(err30);
+      vErrors.push(err49);
     }
     errors++;
   }
@@ -1683,7 +2136,7 @@ function validate20(
 }
 validate20.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 export const v1 = validate25;
-const schema37 = {
+const schema36 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:discovery-eval-suite',
   title: 'agents.evalSuite discovery record v2',
@@ -1971,7 +2424,7 @@ function validate25(
                   schemaPath: '#/properties/trajectory/properties/matchModes/items/enum',
                   keyword: 'enum',
                   params: {
-                    allowedValues: schema37.properties.trajectory.properties.matchModes.items.enum,
+                    allowedValues: schema36.properties.trajectory.properties.matchModes.items.enum,
                   },
                   message: 'must be equal to one of the allowed values',
                 };
@@ -2198,7 +2651,7 @@ function validate25(
                   schemaPath: '#/properties/trials/properties/passRules/items/enum',
                   keyword: 'enum',
                   params: {
-                    allowedValues: schema37.properties.trials.properties.passRules.items.enum,
+                    allowedValues: schema36.properties.trials.properties.passRules.items.enum,
                   },
                   message: 'must be equal to one of the allowed values',
                 };
@@ -2296,7 +2749,7 @@ function validate25(
 }
 validate25.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 export const v2 = validate26;
-const schema38 = {
+const schema37 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:eval-completed',
   title: 'eval.completed payload v2',
@@ -2574,7 +3027,7 @@ function validate26(
 }
 validate26.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 export const v3 = validate27;
-const schema39 = {
+const schema38 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:eval-gate-report',
   title: 'RFC 0246 eval-gate conformance report',
@@ -2871,7 +3324,7 @@ const schema39 = {
     },
   },
 };
-const schema40 = {
+const schema39 = {
   description: 'An implementation name and version.',
   type: 'object',
   required: ['name'],
@@ -2882,18 +3335,18 @@ const schema40 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-const schema43 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema52 = {
+const schema42 = { description: 'A count.', type: 'integer', minimum: 0 };
+const schema51 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
-const func4 = Object.prototype.hasOwnProperty;
-const pattern24 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern37 = new RegExp('^[0-9a-f]{64}$', 'u');
-const pattern43 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const func5 = Object.prototype.hasOwnProperty;
+const pattern27 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
+const pattern40 = new RegExp('^[0-9a-f]{64}$', 'u');
+const pattern46 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const formats0 = require('ajv-formats/dist/formats').fullFormats['date-time'];
-const schema42 = {
+const schema41 = {
   description: 'The decision on one requirement.',
   type: 'object',
   required: ['id', 'disposition', 'assertions', 'durationMs', 'findings'],
@@ -2927,7 +3380,7 @@ const schema42 = {
   then: { properties: { reason: false } },
   else: { required: ['reason'] },
 };
-const schema44 = {
+const schema43 = {
   description: 'One checked rule, held or not.',
   type: 'object',
   required: ['rule', 'ok', 'severity', 'ref', 'message'],
@@ -2941,8 +3394,8 @@ const schema44 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-const pattern30 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
-const schema45 = {
+const pattern33 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
+const schema44 = {
   description: 'One observed eval run. Values under content deny-list keys read "[redacted]".',
   type: 'object',
   required: ['runId', 'evalSuiteRef', 'agentId', 'pages', 'events'],
@@ -3651,7 +4104,7 @@ function validate28(
     if (data.id !== undefined) {
       let data2 = data.id;
       if (typeof data2 === 'string') {
-        if (!pattern30.test(data2)) {
+        if (!pattern33.test(data2)) {
           const err10 = {
             instancePath: instancePath + '/id',
             schemaPath: '#/properties/id/pattern',
@@ -3695,7 +4148,7 @@ function validate28(
           instancePath: instancePath + '/disposition',
           schemaPath: '#/properties/disposition/enum',
           keyword: 'enum',
-          params: { allowedValues: schema42.properties.disposition.enum },
+          params: { allowedValues: schema41.properties.disposition.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -4007,7 +4460,7 @@ function validate28(
                   instancePath: instancePath + '/findings/' + i0 + '/severity',
                   schemaPath: '#/$defs/finding/properties/severity/enum',
                   keyword: 'enum',
-                  params: { allowedValues: schema44.properties.severity.enum },
+                  params: { allowedValues: schema43.properties.severity.enum },
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
@@ -4314,7 +4767,7 @@ function validate27(
       errors++;
     }
     for (const key0 in data) {
-      if (!(func4.call(schema39.properties, key0) || pattern4.test(key0))) {
+      if (!(func5.call(schema38.properties, key0) || pattern4.test(key0))) {
         const err11 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -4540,7 +4993,7 @@ function validate27(
         if (data4.baseUrl !== undefined) {
           let data5 = data4.baseUrl;
           if (typeof data5 === 'string') {
-            if (!pattern24.test(data5)) {
+            if (!pattern27.test(data5)) {
               const err24 = {
                 instancePath: instancePath + '/target/baseUrl',
                 schemaPath: '#/properties/target/properties/baseUrl/pattern',
@@ -4874,7 +5327,7 @@ function validate27(
               instancePath: instancePath + '/optedOut/' + i0,
               schemaPath: '#/properties/optedOut/items/enum',
               keyword: 'enum',
-              params: { allowedValues: schema39.properties.optedOut.items.enum },
+              params: { allowedValues: schema38.properties.optedOut.items.enum },
               message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
@@ -5713,7 +6166,7 @@ function validate27(
           let passing1 = null;
           const _errs83 = errors;
           if (typeof data33 === 'string') {
-            if (!pattern37.test(data33)) {
+            if (!pattern40.test(data33)) {
               const err89 = {
                 instancePath: instancePath + '/digests/discovery',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -5805,7 +6258,7 @@ function validate27(
             for (const key9 in data34) {
               let data35 = data34[key9];
               if (typeof data35 === 'string') {
-                if (!pattern37.test(data35)) {
+                if (!pattern40.test(data35)) {
                   const err93 = {
                     instancePath:
                       instancePath +
@@ -5864,7 +6317,7 @@ function validate27(
             for (const key10 in data36) {
               let data37 = data36[key10];
               if (typeof data37 === 'string') {
-                if (!pattern37.test(data37)) {
+                if (!pattern40.test(data37)) {
                   const err96 = {
                     instancePath:
                       instancePath +
@@ -5920,7 +6373,7 @@ function validate27(
         if (data31.rows !== undefined) {
           let data38 = data31.rows;
           if (typeof data38 === 'string') {
-            if (!pattern37.test(data38)) {
+            if (!pattern40.test(data38)) {
               const err99 = {
                 instancePath: instancePath + '/digests/rows',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -6057,7 +6510,7 @@ function validate27(
         if (data39.reportDigest !== undefined) {
           let data41 = data39.reportDigest;
           if (typeof data41 === 'string') {
-            if (!pattern37.test(data41)) {
+            if (!pattern40.test(data41)) {
               const err107 = {
                 instancePath: instancePath + '/signature/reportDigest',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -6091,7 +6544,7 @@ function validate27(
         if (data39.value !== undefined) {
           let data42 = data39.value;
           if (typeof data42 === 'string') {
-            if (!pattern43.test(data42)) {
+            if (!pattern46.test(data42)) {
               const err109 = {
                 instancePath: instancePath + '/signature/value',
                 schemaPath: '#/properties/signature/properties/value/pattern',
@@ -6158,7 +6611,7 @@ function validate27(
 }
 validate27.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 export const v4 = validate32;
-const schema57 = {
+const schema56 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:eval-scored',
   title: 'eval.scored payload v2',
@@ -6272,7 +6725,7 @@ function validate32(
       errors++;
     }
     for (const key0 in data) {
-      if (!(func4.call(schema57.properties, key0) || pattern4.test(key0))) {
+      if (!(func5.call(schema56.properties, key0) || pattern4.test(key0))) {
         const err3 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -6597,7 +7050,7 @@ function validate32(
 }
 validate32.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 export const v5 = validate33;
-const schema58 = {
+const schema57 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:eval-started',
   title: 'eval.started payload v2',
@@ -7019,7 +7472,7 @@ function validate33(
               instancePath: instancePath + '/trials/passRule',
               schemaPath: '#/properties/trials/properties/passRule/enum',
               keyword: 'enum',
-              params: { allowedValues: schema58.properties.trials.properties.passRule.enum },
+              params: { allowedValues: schema57.properties.trials.properties.passRule.enum },
               message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
@@ -7066,7 +7519,7 @@ function validate33(
 }
 validate33.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 export const v6 = validate34;
-const schema59 = {
+const schema58 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:eval-summary',
   title: 'EvalSummary v2',
@@ -7221,8 +7674,8 @@ const schema59 = {
     },
   },
 };
-const schema60 = { description: 'A score in 0–1.', type: 'number', minimum: 0, maximum: 1 };
-const schema62 = {
+const schema59 = { description: 'A score in 0–1.', type: 'number', minimum: 0, maximum: 1 };
+const schema61 = {
   description: 'The outcome of one task.',
   type: 'object',
   required: ['taskId', 'score', 'passed'],
@@ -7266,7 +7719,7 @@ const schema62 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-const schema65 = {
+const schema64 = {
   description: "How the task's repeated trials went (present when the suite has a trials block).",
   type: 'object',
   required: ['count', 'passRule', 'meanScore'],
@@ -7469,7 +7922,7 @@ function validate36(
           instancePath: instancePath + '/passRule',
           schemaPath: '#/properties/passRule/enum',
           keyword: 'enum',
-          params: { allowedValues: schema65.properties.passRule.enum },
+          params: { allowedValues: schema64.properties.passRule.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -8027,7 +8480,7 @@ function validate35(
       errors++;
     }
     for (const key0 in data) {
-      if (!(func4.call(schema62.properties, key0) || pattern4.test(key0))) {
+      if (!(func5.call(schema61.properties, key0) || pattern4.test(key0))) {
         const err3 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -8447,7 +8900,7 @@ function validate34(
       errors++;
     }
     for (const key0 in data) {
-      if (!(func4.call(schema59.properties, key0) || pattern4.test(key0))) {
+      if (!(func5.call(schema58.properties, key0) || pattern4.test(key0))) {
         const err7 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -8822,7 +9275,7 @@ function validate34(
 }
 validate34.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 export const v7 = validate39;
-const schema71 = {
+const schema70 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:event',
   title: 'Run event envelope v2',
@@ -9235,7 +9688,7 @@ function validate39(
 }
 validate39.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 export const v8 = validate40;
-const schema72 = {
+const schema71 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:fixture',
   title: 'Eval-gate conformance fixture',
@@ -9300,8 +9753,8 @@ const schema72 = {
     },
   },
 };
-const pattern53 = new RegExp('^[a-z0-9]+(-[a-z0-9]+)*$', 'u');
-const schema73 = {
+const pattern56 = new RegExp('^[a-z0-9]+(-[a-z0-9]+)*$', 'u');
+const schema72 = {
   description: 'One trial of the scripted agent.',
   type: 'object',
   required: ['calls', 'output'],
@@ -9368,7 +9821,7 @@ function validate43(
     if (data.tool !== undefined) {
       let data0 = data.tool;
       if (typeof data0 === 'string') {
-        if (!pattern13.test(data0)) {
+        if (!pattern16.test(data0)) {
           const err2 = {
             instancePath: instancePath + '/tool',
             schemaPath: '#/$defs/toolName/pattern',
@@ -9666,7 +10119,7 @@ function validate40(
     if (data.id !== undefined) {
       let data0 = data.id;
       if (typeof data0 === 'string') {
-        if (!pattern53.test(data0)) {
+        if (!pattern56.test(data0)) {
           const err6 = {
             instancePath: instancePath + '/id',
             schemaPath: '#/properties/id/pattern',
@@ -9700,7 +10153,7 @@ function validate40(
     if (data.requirement !== undefined) {
       let data1 = data.requirement;
       if (typeof data1 === 'string') {
-        if (!pattern30.test(data1)) {
+        if (!pattern33.test(data1)) {
           const err8 = {
             instancePath: instancePath + '/requirement',
             schemaPath: '#/properties/requirement/pattern',
