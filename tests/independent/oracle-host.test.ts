@@ -195,6 +195,18 @@ describe('the oracle host speaks published v2 on the wire', () => {
     const answer = body as { runId: string; status: string; eventsUrl: string };
     expect([status, answer.status]).toEqual([201, 'pending']);
     expect(answer.eventsUrl).toBe(`${host.url}/runs/${answer.runId.replace('/', '~2F')}/events`);
+    // The URL leads to the log as server-sent events, each frame's id its sequence.
+    const stream = await fetch(answer.eventsUrl, {
+      headers: { authorization: `Bearer ${apiKey}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    const frames = (await stream.text()).trim().split('\n\n');
+    const docs = frames.map(
+      (f) => JSON.parse(f.split('\n')[2]?.slice(6) ?? 'null') as Page['events'][number],
+    );
+    expect(frames.map((f) => f.split('\n')[0])).toEqual(docs.map((_, i) => `id: ${7 * i}`));
+    expect(docs.at(-1)?.type).toBe('run.completed');
   });
 
   it('refuses a protocol version it does not list with 406 protocol_version_unsupported', async () => {

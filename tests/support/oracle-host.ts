@@ -18,6 +18,7 @@ import { grade } from '../property/oracle.ts';
 import { Run, draftLog, random } from './oracle-host-log.ts';
 import type { DraftEvent, Envelope, JsonObject } from './oracle-host-log.ts';
 import { discoveryOf, hatchKeys, presentSummary } from './oracle-host-modes.ts';
+import { EventStream, WIRE_VERSION, decodeSegment, projectId } from './oracle-host-wire.ts';
 import type { OracleMode } from './oracle-host-modes.ts';
 
 export type { DraftEvent } from './oracle-host-log.ts';
@@ -76,7 +77,6 @@ export interface OracleHost {
 const FIXTURE_DIR = new URL('../../fixtures/', import.meta.url);
 const MAX_POLL_S = 60;
 const MAX_BODY = 64 * 1024;
-const WIRE_VERSION = '2.0';
 
 /** Every fixture file the suite ships, by id, read with plain fs and trusted as typed. */
 export function loadFixtures(): ReadonlyMap<string, Fixture> {
@@ -101,31 +101,6 @@ class HttpError extends Error {
   ) {
     super(message);
   }
-}
-
-/**
- * A tenant-bound id as one path segment, in the RFC 0184 projection: every byte outside
- * [A-Za-z0-9._-] becomes `~` and two uppercase hex digits.
- */
-export function projectId(id: string): string {
-  return id.replace(
-    /[^A-Za-z0-9._-]/g,
-    (c) => `~${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
-  );
-}
-
-/** Decodes a run segment sent percent-encoded or projected; undefined when it is malformed. */
-function decodeSegment(segment: string): string | undefined {
-  let text: string;
-  try {
-    text = decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-  if (/~(?![0-9A-Fa-f]{2})/.test(text)) return undefined;
-  return text.replace(/~([0-9A-Fa-f]{2})/g, (_, hex: string) =>
-    String.fromCharCode(parseInt(hex, 16)),
-  );
 }
 
 export async function startOracleHost(options: OracleHostOptions): Promise<OracleHost> {
@@ -258,6 +233,10 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
       return [200, { runId: run.runId, status: run.status, eventLogSchemaVersion: 3 }];
     }
     if (tail === 'events/poll') return [200, await poll(run, query)];
+    if (tail === 'events') {
+      const last = req.headers['last-event-id'];
+      return [200, new EventStream(run, typeof last === 'string' ? Number(last) : null)];
+    }
     if (tail === 'eval-summary') {
       if (!run.done) {
         throw new HttpError(409, 'run_state_conflict', 'the run is still going', {
@@ -307,6 +286,10 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
         message: known?.message ?? 'the host failed',
         ...(known?.details === undefined ? {} : { details: known.details }),
       };
+    }
+    if (body instanceof EventStream) {
+      await body.pipe(res, () => closed);
+      return;
     }
     const heldMs = Date.now() - began;
     await new Promise((resume) => setTimeout(resume, hostRand() * jitterMs));
