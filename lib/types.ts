@@ -135,12 +135,30 @@ export interface CompletedPayload {
 // ---------------------------------------------------------------------------------------------
 // Observation: what the driver saw, unjudged. Host-supplied values stay `unknown`.
 
+/** The JSON type of a value as the wire carried it. */
+export type JsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
+
+/**
+ * The envelope of one event, for the wire rules: every member but `sequence`, `type`, `runId`
+ * and `payload` (those sit on the event itself) as sent, and the payload only as its JSON type,
+ * because the suite keeps no payload it does not read.
+ */
+export interface ObservedEnvelope {
+  /** The event's own JSON type; only an object has members and a payload. */
+  readonly json: JsonType;
+  readonly members?: { readonly [member: string]: unknown };
+  /** The payload's JSON type, or `absent` when the event has no payload member. */
+  readonly payload?: JsonType | 'absent';
+}
+
 /** One event as received. `payload` is kept only for `eval.*` events (the suite reads no other). */
 export interface ObservedEvent {
   readonly sequence: unknown;
   readonly type: unknown;
   readonly runId: unknown;
   readonly payload?: unknown;
+  /** Absent in observations recorded before the wire rules; those are then not judged. */
+  readonly envelope?: ObservedEnvelope;
 }
 
 /** One answer of the long-poll cursor, without its events. */
@@ -149,6 +167,40 @@ export interface ObservedPage {
   readonly lastSequence: unknown;
   readonly isTerminal: unknown;
   readonly eventCount: number;
+  /** The page's members but `events`, `lastSequence` and `isTerminal`, as sent. */
+  readonly members?: { readonly [member: string]: unknown };
+}
+
+/** A request of the drive, named by what it asks for; `discovery` is the one read before it. */
+export type ObservedCall = 'discovery' | 'create' | 'events' | 'status' | 'summary';
+
+/** A body as received: its JSON, or why there is none the suite kept. */
+export type ObservedBody =
+  | { readonly json: unknown }
+  | { readonly notJson: string }
+  /** Larger than the suite keeps of an error body; its size in bytes. */
+  | { readonly bytes: number };
+
+/** Error answers (status 400 or above) of one call and status, the first few kept whole. */
+export interface ObservedErrorKind {
+  readonly call: ObservedCall;
+  readonly status: number;
+  /** How many answers of this kind the drive saw. */
+  readonly count: number;
+  readonly samples: readonly ObservedBody[];
+}
+
+/** The `OpenWOP-Version` header of a call's responses: one value (null: absent) and how often. */
+export interface ObservedVersion {
+  readonly call: ObservedCall;
+  readonly value: string | null;
+  readonly count: number;
+}
+
+/** A bounded tally: the kinds kept, and how many answers fell outside them. */
+export interface Tally<T> {
+  readonly kinds: readonly T[];
+  readonly omitted: number;
 }
 
 export interface RunObservation {
@@ -161,6 +213,12 @@ export interface RunObservation {
   readonly runStatus: unknown;
   /** The parsed body of `GET /runs/{runId}/eval-summary`. */
   readonly summary: unknown;
+  // The wire record (contract §1, §6). Optional so that an observation recorded without it
+  // (an older report) still recomputes; the wire rules then judge nothing of it.
+  /** The parsed 201 body of `POST /runs`. */
+  readonly created?: unknown;
+  readonly errors?: Tally<ObservedErrorKind>;
+  readonly versions?: Tally<ObservedVersion>;
 }
 
 /**
