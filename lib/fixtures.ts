@@ -69,7 +69,10 @@ export async function loadFixture(id: string, dir: string = FIXTURES_DIR): Promi
   };
 }
 
-/** What a schema cannot say: the id names the file, and the script lines up with the tasks. */
+/**
+ * What a schema cannot say: the id names the file, task ids are unique, every task is one the
+ * suite can grade, and the script lines up with the tasks.
+ */
 function inconsistency(id: string, fixture: Fixture): string | undefined {
   if (fixture.id !== id) return `id ${JSON.stringify(fixture.id)} does not match the file name`;
   const taskIds = fixture.suite.tasks.map((t) => t.taskId);
@@ -84,6 +87,13 @@ function inconsistency(id: string, fixture: Fixture): string | undefined {
       `tasks without a script: [${unscripted.join(', ')}], ` +
       `script keys without a task: [${unknown.join(', ')}]`
     );
+  }
+  // The witness grades golden matches only; a task it cannot grade makes the fixture unusable.
+  const ungradable = fixture.suite.tasks.find(
+    (t) => t.expected.kind !== 'golden' || t.expected.match === undefined,
+  );
+  if (ungradable !== undefined) {
+    return `task "${ungradable.taskId}" cannot be graded by the suite: it needs expected.kind "golden" and expected.match {strategy, value}`;
   }
   const count = fixture.suite.trials?.count ?? 1;
   for (const taskId of taskIds) {

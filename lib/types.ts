@@ -27,17 +27,38 @@ export interface ExpectedTrajectory {
   readonly forbidden?: readonly string[];
 }
 
+/** The golden comparison of a task's output (RFC 0081, contract §4). */
+export interface GoldenExpectation {
+  readonly strategy: GoldenMatch;
+  readonly value: Json;
+}
+
+export interface RubricCriterion {
+  readonly criterion: string;
+  readonly weight: number;
+}
+
+/** One recorded tool answer; an entry without `response` answers `null` (contract §3). */
+export interface ToolResponse {
+  readonly tool: string;
+  readonly response?: Json;
+}
+
 export interface EvalTask {
   readonly taskId: string;
   readonly input: Json;
   readonly expected: {
-    readonly match: GoldenMatch;
-    /** The golden value the output is matched against (see docs/decisions.md). */
-    readonly value: Json;
+    readonly kind: 'golden' | 'rubric';
+    /** Absent on a task the suite cannot grade; the witness refuses such a fixture. */
+    readonly match?: GoldenExpectation;
+    readonly rubric?: readonly RubricCriterion[];
     readonly trajectory?: ExpectedTrajectory;
   };
-  /** Canned tool answers keyed by tool name; a call to an unlisted tool is a fixture miss. */
-  readonly fixtures?: { readonly toolResponses: { readonly [tool: string]: Json } };
+  readonly fixtures?: {
+    /** When present, a call to a tool with no entry here is a fixture miss (contract §4). */
+    readonly toolResponses?: readonly ToolResponse[];
+    readonly memorySeed?: readonly { readonly [k: string]: Json }[];
+  };
 }
 
 export interface Thresholds {

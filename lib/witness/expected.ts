@@ -2,8 +2,16 @@
 // script fixes every call and output, so every score, verdict and gating score follows from it;
 // the rules compare the host's report with this, never with the host's own arithmetic.
 
-import type { EvalTask, Fixture, PassRule, ScriptedTrial, Thresholds, ToolCall } from '../types.ts';
-import { goldenMatches, matchTrajectory } from './match.ts';
+import type {
+  EvalTask,
+  Fixture,
+  GoldenExpectation,
+  PassRule,
+  ScriptedTrial,
+  Thresholds,
+  ToolCall,
+} from '../types.ts';
+import { goldenMatches, gradableMatch, matchTrajectory, missedTool } from './match.ts';
 
 /** Tolerance for equality of computed means, and slack on inclusive thresholds (contract §4). */
 export const EPSILON = 1e-9;
@@ -91,7 +99,13 @@ export function expectRun(fixture: Fixture): ExpectedRun {
   const trialCount = trialsBlock === null ? 1 : trialsBlock.count;
   const passScore = suite.thresholds.passScore;
   const tasks = suite.tasks.map((task) =>
-    expectTask(task, scriptFor(fixture, task.taskId, trialCount), passScore, trialsBlock),
+    expectTask(
+      fixture.id,
+      task,
+      scriptFor(fixture, task.taskId, trialCount),
+      passScore,
+      trialsBlock,
+    ),
   );
   const gatedAggregateScore = mean(tasks.map((t) => t.gatedScore));
   const anyTrajectory = tasks.some((t) => t.hasTrajectory);
@@ -131,17 +145,19 @@ function scriptFor(fixture: Fixture, taskId: string, trialCount: number): Script
 }
 
 function expectTask(
+  fixtureId: string,
   task: EvalTask,
   script: readonly ScriptedTrial[],
   passScore: number,
   trialsBlock: ExpectedRun['trialsBlock'],
 ): ExpectedTask {
+  const match = gradableMatch(task, fixtureId);
   // A script often repeats one entry for every trial; grade each distinct entry once.
   const graded = new Map<ScriptedTrial, ExpectedTrial>();
   const trials = script.map((entry) => {
     let grade = graded.get(entry);
     if (grade === undefined) {
-      grade = expectTrial(task, entry, passScore);
+      grade = expectTrial(task, match, entry, passScore);
       graded.set(entry, grade);
     }
     return grade;
@@ -201,14 +217,15 @@ function taskPassed(
  * closed: where a host stops on a miss is not fixed by the contract, and the gating score and
  * verdict of such a trial are 0 and false either way.
  */
-function expectTrial(task: EvalTask, entry: ScriptedTrial, passScore: number): ExpectedTrial {
-  const responses = task.fixtures?.toolResponses;
-  const miss =
-    responses === undefined
-      ? undefined
-      : entry.calls.find((c) => !Object.hasOwn(responses, c.tool));
-  const failedClosed = miss !== undefined;
-  const outputMatched = goldenMatches(task.expected.match, entry.output, task.expected.value);
+function expectTrial(
+  task: EvalTask,
+  match: GoldenExpectation,
+  entry: ScriptedTrial,
+  passScore: number,
+): ExpectedTrial {
+  const miss = missedTool(task.fixtures?.toolResponses, entry.calls);
+  const failedClosed = miss !== null;
+  const outputMatched = goldenMatches(match, entry.output);
   const score = !failedClosed && outputMatched ? 1 : 0;
   const trajectory = task.expected.trajectory;
   const verdict = trajectory === undefined ? null : matchTrajectory(trajectory, entry.calls);
@@ -219,7 +236,7 @@ function expectTrial(task: EvalTask, entry: ScriptedTrial, passScore: number): E
     score,
     trajectoryMatched: verdict === null ? null : verdict.matched,
     forbiddenHit: verdict === null ? null : verdict.forbiddenHit,
-    missedTool: miss === undefined ? null : miss.tool,
+    missedTool: miss,
     failedClosed,
     passed: atLeast(score, passScore) && !trajectoryFailed && !failedClosed,
     gatingScore: trajectoryFailed || failedClosed ? 0 : score,
