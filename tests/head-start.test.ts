@@ -21,7 +21,14 @@ const HOST_LEGS = LEGS.filter((leg) => leg.fixtureId !== undefined);
 const MEAN = legById('openwop.requirement.0246.mean-gated');
 const MEAN_FIXTURE = 'conformance-eval-trajectory-gate-mean';
 const FULL_DISCOVERY = {
-  agents: { evalSuite: { modes: ['golden'], trajectory: {}, trials: {} } },
+  protocolVersions: ['2.0'],
+  preferredVersion: '2.0',
+  agents: {
+    status: 'stable',
+    since: '2.0',
+    witness: 'witnessable-gated',
+    evalSuite: { modes: ['golden'], trajectory: {}, trials: {} },
+  },
   fixtures: [MEAN_FIXTURE],
 };
 

@@ -13,7 +13,7 @@ import { fetchDiscovery, forgetDiscoveries } from '../../lib/discovery.ts';
 import { legById } from '../../lib/legs.ts';
 import { runLeg } from '../../lib/run-leg.ts';
 import type { RecordedRequest } from './scripted-server.ts';
-import { V2_HEADERS, sendErrorEnvelope, sendJson, startScriptedServer } from './scripted-server.ts';
+import { V2_HEADERS, sendErrorEnvelope, sendV2, startScriptedServer } from './scripted-server.ts';
 import { meanGatedSummary } from './contract-summaries.ts';
 
 export const MEAN_LEG = legById('openwop.requirement.0246.mean-gated');
@@ -154,20 +154,20 @@ export async function startHostileHost(options: HostileOptions = {}): Promise<Ho
   const answer = (route: Route, request: RecordedRequest, response: ServerResponse): void => {
     switch (route) {
       case 'discovery':
-        return sendJson(response, 200, correctDiscovery());
+        return sendV2(response, 200, correctDiscovery());
       case 'create': {
         const runPath = `/runs/${encodeURIComponent(String(runId))}`;
         const origin = `http://${request.headers.host ?? '127.0.0.1'}`;
-        return sendJson(response, 201, {
+        return sendV2(response, 201, {
           runId,
           status: 'running',
           eventsUrl: `${origin}${runPath}/events`,
         });
       }
       case 'status':
-        return sendJson(response, 200, { runId, status: 'completed' });
+        return sendV2(response, 200, { runId, status: 'completed' });
       case 'summary':
-        return sendJson(response, 200, correctSummary());
+        return sendV2(response, 200, correctSummary());
       case 'poll': {
         const after = readAfter(request);
         const rest = events.filter((e) => after === null || sequenceOf(e) > after);
@@ -175,7 +175,7 @@ export async function startHostileHost(options: HostileOptions = {}): Promise<Ho
         const last = page.length > 0 ? sequenceOf(page[page.length - 1]) : (after ?? -1);
         const isTerminal = page.length === rest.length;
         const status = isTerminal ? 'completed' : 'running';
-        return sendJson(response, 200, {
+        return sendV2(response, 200, {
           runId,
           events: page,
           lastSequence: last,

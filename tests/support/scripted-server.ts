@@ -1,7 +1,7 @@
 // A loopback HTTP server whose every answer the test scripts. It records each request it saw, so
 // a test can assert what the client sent (headers, path, query) as well as what it did with the
-// answer. Its helpers answer the way a published OpenWOP v2 host does (the version header, the
-// error envelope), so a test departs from v2 only where it says so. Listens on 127.0.0.1:0;
+// answer. `sendJson` sends exactly what it is given; `sendV2` and `sendErrorEnvelope` answer the
+// way a published OpenWOP v2 host does (the version header, the error envelope). Listens on 127.0.0.1:0;
 // `close` ends every open connection so teardown never waits.
 
 import { createServer } from 'node:http';
@@ -70,10 +70,7 @@ export async function startScriptedServer(handler: Handler): Promise<ScriptedSer
 /** What every OpenWOP v2 response carries (path-manifest: the response header is required). */
 export const V2_HEADERS: Readonly<Record<string, string>> = { 'openwop-version': '2.0' };
 
-/**
- * Answers with a JSON body, the v2 version header and any extra headers; a test that needs the
- * header absent passes `{ 'openwop-version': '' }`, which drops it.
- */
+/** Answers with a JSON body and exactly the headers given: no version header unless asked. */
 export function sendJson(
   response: ServerResponse,
   status: number,
@@ -81,18 +78,25 @@ export function sendJson(
   headers: Readonly<Record<string, string>> = {},
 ): void {
   const text = JSON.stringify(body);
-  const sent: Record<string, string | number> = {
-    ...V2_HEADERS,
+  response.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
     ...headers,
-  };
-  for (const [name, value] of Object.entries(sent)) if (value === '') delete sent[name];
-  response.writeHead(status, sent);
+  });
   response.end(text);
 }
 
-/** The v2 error envelope `{error, message, details?}` with the registered code. */
+/** Answers as a published v2 host does: the JSON body with `OpenWOP-Version: 2.0`. */
+export function sendV2(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  sendJson(response, status, body, { ...V2_HEADERS, ...headers });
+}
+
+/** The v2 error envelope `{error, message, details?}` with the registered code, as v2 answers. */
 export function sendErrorEnvelope(
   response: ServerResponse,
   status: number,
@@ -101,10 +105,6 @@ export function sendErrorEnvelope(
   details?: Readonly<Record<string, unknown>>,
   headers: Readonly<Record<string, string>> = {},
 ): void {
-  sendJson(
-    response,
-    status,
-    { error, message, ...(details === undefined ? {} : { details }) },
-    headers,
-  );
+  const body = { error, message, ...(details === undefined ? {} : { details }) };
+  sendV2(response, status, body, headers);
 }
