@@ -19,6 +19,8 @@ import {
 
 beforeAll(warmUp);
 import { sendJson } from '../support/scripted-server.ts';
+import { checkServedDocuments, recordingFetch } from '../support/served-documents.ts';
+import type { Exchange } from '../support/served-documents.ts';
 
 async function against(options: HostileOptions = {}) {
   const host = await startHostileHost(options);
@@ -71,6 +73,43 @@ describe.concurrent('the hostile host, switched to nothing, is a correct host', 
     const run = await against();
     expect(run.outcome.disposition, run.outcome.reason).toBe('executed-pass');
     expect(run.outcome.assertions).toBeGreaterThan(0);
+    expect(run.outcome.findings.filter((f) => !f.ok)).toEqual([]);
+  });
+
+  it('every document it serves by default holds against the published v2 structures', async () => {
+    const host = await startHostileHost();
+    const exchanges: Exchange[] = [];
+    try {
+      const send = recordingFetch(host.url, exchanges);
+      await send('/.well-known/openwop');
+      await send('/runs', { method: 'POST', body: '{}' });
+      const run = `/runs/${encodeURIComponent(HOSTILE_RUN_ID)}`;
+      let after = '';
+      for (let page = 0; page < 5; page += 1) {
+        const answer = JSON.parse((await send(`${run}/events/poll${after}`)).text) as {
+          lastSequence: number;
+          isTerminal: boolean;
+        };
+        if (answer.isTerminal) break;
+        after = `?afterSequence=${answer.lastSequence}`;
+      }
+      await send(`${run}/eval-summary`);
+      await send('/no-such-route');
+    } finally {
+      await host.close();
+    }
+    const check = checkServedDocuments(exchanges);
+    expect(check.problems).toEqual([]);
+    expect(check.counts).toMatchObject({
+      discovery: 1,
+      'create-run-answer': 1,
+      'poll-response': 3,
+      'run-event': 5,
+      'eval-scored': 2,
+      'run-completed': 1,
+      'eval-summary': 1,
+      'error-envelope': 1,
+    });
   });
 });
 
