@@ -12421,13 +12421,17 @@ const schema73 = {
     },
     inputs: { description: 'The arguments, any JSON value.' },
     argsHash: { description: 'A digest of the arguments.', type: 'string' },
-    principal: { description: 'On whose behalf the call is made.' },
+    principal: { description: 'The principal id the call is attributed to.', type: 'string' },
     transport: {
       description: 'How the tool was reached.',
       type: 'string',
       enum: ['mcp', 'http', 'native'],
     },
-    causationHostId: { description: 'The host-side cause of the call.', type: 'string' },
+    causationHostId: {
+      description: 'The other host a cross-host causationId points at.',
+      type: 'string',
+      minLength: 1,
+    },
   },
   additionalProperties: false,
   patternProperties: {
@@ -12641,12 +12645,11 @@ function validate43(
         errors++;
       }
     }
-    if (data.transport !== undefined) {
-      let data4 = data.transport;
-      if (typeof data4 !== 'string') {
+    if (data.principal !== undefined) {
+      if (typeof data.principal !== 'string') {
         const err11 = {
-          instancePath: instancePath + '/transport',
-          schemaPath: '#/properties/transport/type',
+          instancePath: instancePath + '/principal',
+          schemaPath: '#/properties/principal/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
@@ -12658,13 +12661,16 @@ function validate43(
         }
         errors++;
       }
-      if (!(data4 === 'mcp' || data4 === 'http' || data4 === 'native')) {
+    }
+    if (data.transport !== undefined) {
+      let data5 = data.transport;
+      if (typeof data5 !== 'string') {
         const err12 = {
           instancePath: instancePath + '/transport',
-          schemaPath: '#/properties/transport/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema73.properties.transport.enum },
-          message: 'must be equal to one of the allowed values',
+          schemaPath: '#/properties/transport/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
         };
         if (vErrors === null) {
           vErrors = [err12];
@@ -12673,15 +12679,13 @@ function validate43(
         }
         errors++;
       }
-    }
-    if (data.causationHostId !== undefined) {
-      if (typeof data.causationHostId !== 'string') {
+      if (!(data5 === 'mcp' || data5 === 'http' || data5 === 'native')) {
         const err13 = {
-          instancePath: instancePath + '/causationHostId',
-          schemaPath: '#/properties/causationHostId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
+          instancePath: instancePath + '/transport',
+          schemaPath: '#/properties/transport/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema73.properties.transport.enum },
+          message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
           vErrors = [err13];
@@ -12691,8 +12695,42 @@ function validate43(
         errors++;
       }
     }
+    if (data.causationHostId !== undefined) {
+      let data6 = data.causationHostId;
+      if (typeof data6 === 'string') {
+        if (func1(data6) < 1) {
+          const err14 = {
+            instancePath: instancePath + '/causationHostId',
+            schemaPath: '#/properties/causationHostId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = {
+          instancePath: instancePath + '/causationHostId',
+          schemaPath: '#/properties/causationHostId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err14 = {
+    const err16 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -12700,9 +12738,9 @@ function validate43(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err14];
+      vErrors = [err16];
     } else {
-      vErrors.push(err14);
+      vErrors.push(err16);
     }
     errors++;
   }
@@ -12733,6 +12771,11 @@ const schema75 = {
       description: 'How long the call took, in milliseconds.',
       type: 'integer',
       minimum: 0,
+    },
+    causationHostId: {
+      description: 'The other host a cross-host causationId points at.',
+      type: 'string',
+      minLength: 1,
     },
   },
   additionalProperties: false,
@@ -12831,6 +12874,7 @@ function validate44(
         key0 === 'error' ||
         key0 === 'status' ||
         key0 === 'durationMs' ||
+        key0 === 'causationHostId' ||
         pattern13.test(key0)
       )) {
         const err3 = {
@@ -13199,8 +13243,42 @@ function validate44(
         }
       }
     }
+    if (data.causationHostId !== undefined) {
+      let data10 = data.causationHostId;
+      if (typeof data10 === 'string') {
+        if (func1(data10) < 1) {
+          const err24 = {
+            instancePath: instancePath + '/causationHostId',
+            schemaPath: '#/properties/causationHostId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+      } else {
+        const err25 = {
+          instancePath: instancePath + '/causationHostId',
+          schemaPath: '#/properties/causationHostId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err24 = {
+    const err26 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -13208,9 +13286,9 @@ function validate44(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err24];
+      vErrors = [err26];
     } else {
-      vErrors.push(err24);
+      vErrors.push(err26);
     }
     errors++;
   }
@@ -13235,7 +13313,11 @@ const schema78 = {
       minimum: 0,
       maximum: 1,
     },
-    causationHostId: { description: 'The host-side cause of the decision.', type: 'string' },
+    causationHostId: {
+      description: 'The other host a cross-host causationId points at.',
+      type: 'string',
+      minLength: 1,
+    },
   },
   additionalProperties: false,
   patternProperties: {
@@ -13395,8 +13477,25 @@ function validate45(
       }
     }
     if (data.causationHostId !== undefined) {
-      if (typeof data.causationHostId !== 'string') {
-        const err8 = {
+      let data2 = data.causationHostId;
+      if (typeof data2 === 'string') {
+        if (func1(data2) < 1) {
+          const err8 = {
+            instancePath: instancePath + '/causationHostId',
+            schemaPath: '#/properties/causationHostId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = {
           instancePath: instancePath + '/causationHostId',
           schemaPath: '#/properties/causationHostId/type',
           keyword: 'type',
@@ -13404,15 +13503,15 @@ function validate45(
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err9];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err9);
         }
         errors++;
       }
     }
   } else {
-    const err9 = {
+    const err10 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -13420,9 +13519,9 @@ function validate45(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err10];
     } else {
-      vErrors.push(err9);
+      vErrors.push(err10);
     }
     errors++;
   }

@@ -31,7 +31,7 @@ export const AGENTS_ACCEPTED: readonly Accepted[] = [
       ...toolCalled(),
       inputs: 'anything',
       argsHash: 'h',
-      principal: { sub: 'u' },
+      principal: 'user-1',
       transport: 'mcp',
       causationHostId: 'x',
       ...HATCH_KEYS,
@@ -46,6 +46,7 @@ export const AGENTS_ACCEPTED: readonly Accepted[] = [
       error: { code: 'anything-goes', message: 'boom', retryable: true, details: {} },
       status: 'rate_limited',
       durationMs: 0,
+      causationHostId: 'host-b',
     }),
   },
   {
@@ -88,6 +89,22 @@ export const AGENTS_ACCEPTED: readonly Accepted[] = [
 ];
 
 export const AGENTS_REJECTED: readonly Rejected[] = [
+  {
+    schema: 'agent-tool-returned',
+    what: 'an empty causationHostId',
+    instance: toolReturned,
+    set: '/causationHostId',
+    to: '',
+    keyword: 'minLength',
+  },
+  {
+    schema: 'agent-tool-called',
+    what: 'a principal that is not a string',
+    instance: toolCalled,
+    set: '/principal',
+    to: { sub: 'u' },
+    keyword: 'type',
+  },
   // agent.* and run.completed payloads
   {
     schema: 'agent-tool-called',
