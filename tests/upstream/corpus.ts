@@ -5,6 +5,7 @@
 
 import { AGENTS_ACCEPTED, AGENTS_REJECTED } from './corpus/agents.ts';
 import { DOCUMENTS_ACCEPTED, DOCUMENTS_REJECTED } from './corpus/documents.ts';
+import { ERRORS_IDS_ACCEPTED, ERRORS_IDS_REJECTED } from './corpus/errors-ids.ts';
 import { EVENTS_ACCEPTED, EVENTS_REJECTED } from './corpus/events.ts';
 import type { Accepted, Rejected } from './corpus/types.ts';
 import { WIRE_ACCEPTED, WIRE_REJECTED } from './corpus/wire.ts';
@@ -16,6 +17,7 @@ export const ACCEPTED: readonly Accepted[] = [
   ...EVENTS_ACCEPTED,
   ...AGENTS_ACCEPTED,
   ...WIRE_ACCEPTED,
+  ...ERRORS_IDS_ACCEPTED,
 ];
 
 export const REJECTED: readonly Rejected[] = [
@@ -23,4 +25,5 @@ export const REJECTED: readonly Rejected[] = [
   ...EVENTS_REJECTED,
   ...AGENTS_REJECTED,
   ...WIRE_REJECTED,
+  ...ERRORS_IDS_REJECTED,
 ];

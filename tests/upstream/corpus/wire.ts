@@ -1,8 +1,8 @@
-// Upstream corpus rows for the wire: poll page and 201 answer (openapi), the error envelope
-// (107 codes, per-code details), discovery and the identifier grammars (facts §4, §5, §7, §11
-// items 15-25).
+// Upstream corpus rows for the wire: the poll page and the 201 answer (openapi inline responses,
+// facts §7.1 and §7.3) and the discovery members the suite reads (capabilities, facts §4, §11
+// items 17, 19-20).
 
-import { ANON_RUN_ID, EVENT_ID, fullDiscovery, fullEvent, RUN_ID } from '../examples.ts';
+import { ANON_RUN_ID, fullDiscovery, fullEvent, RUN_ID } from '../examples.ts';
 import type { Accepted, Doc, Rejected } from './types.ts';
 
 const poll = (): Doc => ({
@@ -17,7 +17,6 @@ const answer = (): Doc => ({
   status: 'pending',
   eventsUrl: '/runs/tenant-a~2Frun-0123456789abcdef/events',
 });
-const error = (): Doc => ({ error: 'validation_error', message: 'mode golden is not advertised' });
 const agentsOf = (agents: Doc): Doc => ({
   protocolVersions: ['2.0'],
   preferredVersion: '2.0',
@@ -31,6 +30,47 @@ const record = (extra: Doc = {}): Doc => ({
 });
 
 export const WIRE_ACCEPTED: readonly Accepted[] = [
+  {
+    schema: 'discovery',
+    what: 'an agents record carrying every published facet',
+    instance: () =>
+      agentsOf(
+        record({
+          profile: 'openwop-agents-full',
+          orchestratorPattern: 'delegate',
+          orchestrator: true,
+          dispatch: true,
+          dispatchMapping: false,
+          subRunAttestation: false,
+          modelClasses: ['tool-using', 'retrieval'],
+          memoryBackends: ['long-term'],
+          memoryConsolidation: { schedule: 'on-demand' },
+          commitments: { fireConditions: ['time', 'predicate'] },
+          manifestRuntime: { handoffValidation: true, installScope: 'tenant' },
+          liveRuntime: {
+            structuredOutput: true,
+            confidenceEscalation: false,
+            sources: ['run-api'],
+          },
+          evalSuite: { modes: ['golden', 'live-shadow'] },
+          deployment: {
+            channels: ['stable'],
+            canary: false,
+            rollback: true,
+            states: ['draft', 'active'],
+          },
+          roster: { installScope: 'tenant', portfolioTriggerSources: ['schedule'] },
+          orgChart: { installScope: 'tenant', departmentNesting: true, responsibilityView: false },
+          reasoning: { verbosity: 'summary', tokenLimit: 512, streaming: true },
+          proposals: {
+            artifactKinds: ['automation'],
+            activation: 'direct-rbac',
+            duplicationDetection: true,
+          },
+          goals: { judge: 'host', continuation: ['manual'], requiresBounds: true },
+        }),
+      ),
+  },
   // Poll and 201
   {
     schema: 'poll-response',
@@ -54,40 +94,6 @@ export const WIRE_ACCEPTED: readonly Accepted[] = [
       instance: () => ({ ...answer(), status }),
     }),
   ),
-  // Error envelope
-  { schema: 'error-envelope', what: 'a registered code with no details', instance: error },
-  {
-    schema: 'error-envelope',
-    what: 'capability_not_provided with open details',
-    instance: () => ({
-      error: 'capability_not_provided',
-      message: 'no eval runs here',
-      details: { capability: 'agents.evalSuite', correlationId: 'c-1' },
-    }),
-  },
-  {
-    schema: 'error-envelope',
-    what: 'run_state_conflict with details.runStatus',
-    instance: () => ({
-      error: 'run_state_conflict',
-      message: 'still running',
-      details: { runStatus: 'running' },
-    }),
-  },
-  {
-    schema: 'error-envelope',
-    what: 'a dotted vendor code',
-    instance: () => ({ error: 'acme.eval_gate_unmet', message: 'gate unmet' }),
-  },
-  {
-    schema: 'error-envelope',
-    what: 'unsupported_stream_mode listing served modes',
-    instance: () => ({
-      error: 'unsupported_stream_mode',
-      message: 'no debug',
-      details: { supported: ['updates'] },
-    }),
-  },
   // Discovery
   {
     schema: 'discovery',
@@ -109,29 +115,24 @@ export const WIRE_ACCEPTED: readonly Accepted[] = [
     what: 'a v1 protocolVersion beside the v2 list',
     instance: () => ({ ...agentsOf(record()), protocolVersion: '1.11' }),
   },
-  // Identifiers
-  { schema: 'run-id', what: 'an anon: tenant', instance: () => ANON_RUN_ID },
-  {
-    schema: 'run-id',
-    what: 'the shortest opaque part (16)',
-    instance: () => `t/${'a'.repeat(16)}`,
-  },
-  {
-    schema: 'run-id',
-    what: 'the longest tenant and opaque parts (128 each)',
-    instance: () => `${'t'.repeat(128)}/${'o'.repeat(128)}`,
-  },
-  { schema: 'event-id', what: '16 unreserved characters', instance: () => 'a.b_c~d-e0123456' },
-  { schema: 'event-id', what: 'the suite example event id', instance: () => EVENT_ID },
-  {
-    schema: 'agent-id',
-    what: 'colons, dots and tildes',
-    instance: () => 'core:conformance.eval~agent',
-  },
-  { schema: 'node-id', what: 'one character', instance: () => 'n' },
 ];
 
 export const WIRE_REJECTED: readonly Rejected[] = [
+  {
+    schema: 'discovery',
+    what: 'a proposals facet without activation',
+    instance: () => agentsOf(record({ proposals: { artifactKinds: ['automation'] } })),
+    keyword: 'required',
+    at: '/agents/proposals',
+    member: 'activation',
+  },
+  {
+    schema: 'discovery',
+    what: 'an unknown deployment state',
+    instance: () => agentsOf(record({ deployment: { states: ['live'] } })),
+    keyword: 'enum',
+    at: '/agents/deployment/states/0',
+  },
   // Poll and 201
   {
     schema: 'poll-response',
@@ -176,79 +177,6 @@ export const WIRE_REJECTED: readonly Rejected[] = [
     set: '/runId',
     to: 'run_123',
     keyword: 'pattern',
-  },
-  // Error envelope
-  {
-    schema: 'error-envelope',
-    what: 'an error that is an object',
-    instance: error,
-    set: '/error',
-    to: { code: 'not_found', message: 'x' },
-    keyword: 'type',
-    at: '/error',
-  },
-  {
-    schema: 'error-envelope',
-    what: 'an unregistered bare code',
-    instance: error,
-    set: '/error',
-    to: 'eval_gate_unmet',
-    keyword: 'oneOf',
-  },
-  {
-    schema: 'error-envelope',
-    what: 'host_capability_missing',
-    instance: error,
-    set: '/error',
-    to: 'host_capability_missing',
-    keyword: 'oneOf',
-  },
-  {
-    schema: 'error-envelope',
-    what: 'a vendor code under openwop.',
-    instance: error,
-    set: '/error',
-    to: 'openwop.custom',
-    keyword: 'oneOf',
-  },
-  {
-    schema: 'error-envelope',
-    what: 'a code at the top level beside error',
-    instance: error,
-    set: '/code',
-    to: 400,
-    keyword: 'additionalProperties',
-    at: '',
-    member: 'code',
-  },
-  {
-    schema: 'error-envelope',
-    what: 'no message',
-    instance: error,
-    set: '/message',
-    keyword: 'required',
-    at: '',
-    member: 'message',
-  },
-  {
-    schema: 'error-envelope',
-    what: 'run_state_conflict details without runStatus',
-    instance: () => ({ error: 'run_state_conflict', message: 'running', details: {} }),
-    keyword: 'required',
-    at: '/details',
-    member: 'runStatus',
-  },
-  {
-    schema: 'error-envelope',
-    what: 'payload_unprojectable details with an extra key',
-    instance: () => ({
-      error: 'payload_unprojectable',
-      message: 'm',
-      details: { type: 'a.b', keys: ['k'], extra: 1 },
-    }),
-    keyword: 'additionalProperties',
-    at: '/details',
-    member: 'extra',
   },
   // Discovery
   {
@@ -359,42 +287,4 @@ export const WIRE_REJECTED: readonly Rejected[] = [
     at: '/implementation',
     member: 'build',
   },
-  // Identifiers
-  {
-    schema: 'run-id',
-    what: 'run_123, with no tenant',
-    instance: () => 'run_123',
-    keyword: 'pattern',
-    at: '',
-  },
-  {
-    schema: 'run-id',
-    what: 'an opaque part of 15 characters',
-    instance: () => `t/${'a'.repeat(15)}`,
-    keyword: 'pattern',
-    at: '',
-  },
-  {
-    schema: 'run-id',
-    what: 'an anon: prefix on the opaque part',
-    instance: () => `t/anon:${'a'.repeat(16)}`,
-    keyword: 'pattern',
-    at: '',
-  },
-  {
-    schema: 'event-id',
-    what: '8 characters',
-    instance: () => 'ev-12345',
-    keyword: 'pattern',
-    at: '',
-  },
-  {
-    schema: 'event-id',
-    what: '129 characters',
-    instance: () => 'e'.repeat(129),
-    keyword: 'pattern',
-    at: '',
-  },
-  { schema: 'agent-id', what: 'a space', instance: () => 'my agent', keyword: 'pattern', at: '' },
-  { schema: 'node-id', what: 'an empty string', instance: () => '', keyword: 'pattern', at: '' },
 ];
