@@ -3,6 +3,8 @@
 // here. What they load at run time is Ajv's small runtime, never the compiler.
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -64,6 +66,18 @@ describe('precompiled validators', () => {
   it('a schema whose $id breaks the convention is refused at generation', async () => {
     expect(expectedId('ids')).toBe('https://openwop.dev/spec/v2/ids.schema.json');
     expect(expectedId('poll-response')).toBe('urn:openwop:v2:poll-response');
+    const root = await mkdtemp(join(tmpdir(), 'schema-codegen-'));
+    try {
+      await cp(join(ROOT, 'schemas'), join(root, 'schemas'), { recursive: true });
+      const file = join(root, 'schemas/v2/poll-response.schema.json');
+      const schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      await writeFile(file, JSON.stringify({ ...schema, $id: 'urn:openwop:v2:poll' }));
+      await expect(generateValidators(root)).rejects.toThrow(
+        /poll-response\.schema\.json: \$id must be urn:openwop:v2:poll-response/,
+      );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('at run time the module requires only Ajv runtime helpers and ajv-formats formats', () => {

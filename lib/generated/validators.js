@@ -8723,47 +8723,127 @@ const schema62 = {
           additionalProperties: false,
         },
         deployment: {
-          description: 'Agent deployment.',
+          description: 'Agent deployment lifecycle.',
           type: 'object',
           properties: {
             channels: {
-              description: 'The deployment channels.',
+              description: 'The named channels the host resolves.',
               type: 'array',
-              items: { type: 'string' },
+              uniqueItems: true,
+              items: { type: 'string', minLength: 1 },
             },
-            canary: { description: 'Whether canary deployment is offered.', type: 'boolean' },
+            canary: { description: 'Whether canary traffic-split is offered.', type: 'boolean' },
             rollback: { description: 'Whether rollback is offered.', type: 'boolean' },
             states: {
-              description: 'The deployment states the host uses.',
+              description: 'The lifecycle states the host implements.',
               type: 'array',
-              items: { type: 'string' },
+              uniqueItems: true,
+              items: {
+                type: 'string',
+                enum: ['draft', 'test', 'staged', 'active', 'paused', 'deprecated', 'rolled-back'],
+              },
             },
           },
           additionalProperties: false,
         },
         roster: {
-          description:
-            'Agent rosters. [suite-side: members not recorded in the facts, so left open]',
+          description: 'A standing agent roster.',
           type: 'object',
+          properties: {
+            installScope: {
+              description: 'Where roster entries are scoped.',
+              type: 'string',
+              enum: ['host', 'tenant'],
+            },
+            portfolioTriggerSources: {
+              description: 'The trigger sources that fire portfolio runs.',
+              type: 'array',
+              uniqueItems: true,
+              items: { type: 'string', minLength: 1 },
+            },
+          },
+          additionalProperties: false,
         },
         orgChart: {
-          description:
-            'Agent org charts. [suite-side: members not recorded in the facts, so left open]',
+          description: 'A descriptive org chart over roster members.',
           type: 'object',
+          properties: {
+            installScope: {
+              description: 'Where charts are scoped.',
+              type: 'string',
+              enum: ['host', 'tenant'],
+            },
+            departmentNesting: { description: 'Whether departments nest.', type: 'boolean' },
+            responsibilityView: {
+              description: 'Whether the responsibility roll-up is computed.',
+              type: 'boolean',
+            },
+          },
+          additionalProperties: false,
         },
         reasoning: {
-          description:
-            'Agent reasoning events. [suite-side: members not recorded in the facts, so left open]',
+          description: 'Reasoning-event configuration.',
           type: 'object',
+          properties: {
+            verbosity: {
+              description: 'The default reasoning verbosity.',
+              type: 'string',
+              enum: ['summary', 'full', 'off'],
+            },
+            tokenLimit: {
+              description: 'The cap on a summary reasoning trace, in tokens.',
+              type: 'integer',
+              minimum: 0,
+            },
+            streaming: { description: 'Whether reasoning deltas stream.', type: 'boolean' },
+          },
+          additionalProperties: false,
         },
         proposals: {
-          description:
-            'Agent proposals. [suite-side: members not recorded in the facts, so left open]',
+          description: 'Reviewable learning proposals.',
           type: 'object',
+          required: ['artifactKinds', 'activation'],
+          properties: {
+            artifactKinds: {
+              description: 'The artifact kinds the host can propose.',
+              type: 'array',
+              uniqueItems: true,
+              items: {
+                type: 'string',
+                enum: ['agent-pack', 'workflow-chain-pack', 'prompt-template', 'automation'],
+              },
+            },
+            duplicationDetection: {
+              description: 'Whether duplicates are flagged.',
+              type: 'boolean',
+            },
+            activation: {
+              description: 'How a proposal is activated.',
+              type: 'string',
+              enum: ['approval-gate', 'direct-rbac'],
+            },
+          },
+          additionalProperties: false,
         },
         goals: {
-          description: 'Agent goals. [suite-side: members not recorded in the facts, so left open]',
+          description: 'Standing goals.',
           type: 'object',
+          required: ['judge', 'continuation'],
+          properties: {
+            judge: {
+              description: 'Who judges completion.',
+              type: 'string',
+              enum: ['verifier', 'host'],
+            },
+            continuation: {
+              description: 'How a goal re-engages work.',
+              type: 'array',
+              uniqueItems: true,
+              items: { type: 'string', enum: ['schedule', 'commitment', 'heartbeat', 'manual'] },
+            },
+            requiresBounds: { description: 'Whether a goal must declare bounds.', type: 'boolean' },
+          },
+          additionalProperties: false,
         },
       },
       additionalProperties: false,
@@ -10888,8 +10968,26 @@ function validate36(
               if (Array.isArray(data53)) {
                 const len8 = data53.length;
                 for (let i16 = 0; i16 < len8; i16++) {
-                  if (typeof data53[i16] !== 'string') {
-                    const err101 = {
+                  let data54 = data53[i16];
+                  if (typeof data54 === 'string') {
+                    if (func1(data54) < 1) {
+                      const err101 = {
+                        instancePath: instancePath + '/agents/deployment/channels/' + i16,
+                        schemaPath:
+                          '#/properties/agents/properties/deployment/properties/channels/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err101];
+                      } else {
+                        vErrors.push(err101);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err102 = {
                       instancePath: instancePath + '/agents/deployment/channels/' + i16,
                       schemaPath:
                         '#/properties/agents/properties/deployment/properties/channels/items/type',
@@ -10898,54 +10996,55 @@ function validate36(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err101];
+                      vErrors = [err102];
                     } else {
-                      vErrors.push(err101);
+                      vErrors.push(err102);
                     }
                     errors++;
                   }
                 }
+                let i17 = data53.length;
+                let j8;
+                if (i17 > 1) {
+                  const indices8 = {};
+                  for (; i17--;) {
+                    let item8 = data53[i17];
+                    if (typeof item8 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices8[item8] == 'number') {
+                      j8 = indices8[item8];
+                      const err103 = {
+                        instancePath: instancePath + '/agents/deployment/channels',
+                        schemaPath:
+                          '#/properties/agents/properties/deployment/properties/channels/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i17, j: j8 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j8 +
+                          ' and ' +
+                          i17 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err103];
+                      } else {
+                        vErrors.push(err103);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices8[item8] = i17;
+                  }
+                }
               } else {
-                const err102 = {
+                const err104 = {
                   instancePath: instancePath + '/agents/deployment/channels',
                   schemaPath: '#/properties/agents/properties/deployment/properties/channels/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err102];
-                } else {
-                  vErrors.push(err102);
-                }
-                errors++;
-              }
-            }
-            if (data52.canary !== undefined) {
-              if (typeof data52.canary !== 'boolean') {
-                const err103 = {
-                  instancePath: instancePath + '/agents/deployment/canary',
-                  schemaPath: '#/properties/agents/properties/deployment/properties/canary/type',
-                  keyword: 'type',
-                  params: { type: 'boolean' },
-                  message: 'must be boolean',
-                };
-                if (vErrors === null) {
-                  vErrors = [err103];
-                } else {
-                  vErrors.push(err103);
-                }
-                errors++;
-              }
-            }
-            if (data52.rollback !== undefined) {
-              if (typeof data52.rollback !== 'boolean') {
-                const err104 = {
-                  instancePath: instancePath + '/agents/deployment/rollback',
-                  schemaPath: '#/properties/agents/properties/deployment/properties/rollback/type',
-                  keyword: 'type',
-                  params: { type: 'boolean' },
-                  message: 'must be boolean',
                 };
                 if (vErrors === null) {
                   vErrors = [err104];
@@ -10955,35 +11054,31 @@ function validate36(
                 errors++;
               }
             }
-            if (data52.states !== undefined) {
-              let data57 = data52.states;
-              if (Array.isArray(data57)) {
-                const len9 = data57.length;
-                for (let i17 = 0; i17 < len9; i17++) {
-                  if (typeof data57[i17] !== 'string') {
-                    const err105 = {
-                      instancePath: instancePath + '/agents/deployment/states/' + i17,
-                      schemaPath:
-                        '#/properties/agents/properties/deployment/properties/states/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err105];
-                    } else {
-                      vErrors.push(err105);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err106 = {
-                  instancePath: instancePath + '/agents/deployment/states',
-                  schemaPath: '#/properties/agents/properties/deployment/properties/states/type',
+            if (data52.canary !== undefined) {
+              if (typeof data52.canary !== 'boolean') {
+                const err105 = {
+                  instancePath: instancePath + '/agents/deployment/canary',
+                  schemaPath: '#/properties/agents/properties/deployment/properties/canary/type',
                   keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data52.rollback !== undefined) {
+              if (typeof data52.rollback !== 'boolean') {
+                const err106 = {
+                  instancePath: instancePath + '/agents/deployment/rollback',
+                  schemaPath: '#/properties/agents/properties/deployment/properties/rollback/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
                 };
                 if (vErrors === null) {
                   vErrors = [err106];
@@ -10993,82 +11088,112 @@ function validate36(
                 errors++;
               }
             }
+            if (data52.states !== undefined) {
+              let data57 = data52.states;
+              if (Array.isArray(data57)) {
+                const len9 = data57.length;
+                for (let i18 = 0; i18 < len9; i18++) {
+                  let data58 = data57[i18];
+                  if (typeof data58 !== 'string') {
+                    const err107 = {
+                      instancePath: instancePath + '/agents/deployment/states/' + i18,
+                      schemaPath:
+                        '#/properties/agents/properties/deployment/properties/states/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err107];
+                    } else {
+                      vErrors.push(err107);
+                    }
+                    errors++;
+                  }
+                  if (!(
+                    data58 === 'draft' ||
+                    data58 === 'test' ||
+                    data58 === 'staged' ||
+                    data58 === 'active' ||
+                    data58 === 'paused' ||
+                    data58 === 'deprecated' ||
+                    data58 === 'rolled-back'
+                  )) {
+                    const err108 = {
+                      instancePath: instancePath + '/agents/deployment/states/' + i18,
+                      schemaPath:
+                        '#/properties/agents/properties/deployment/properties/states/items/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema62.properties.agents.properties.deployment.properties.states.items
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err108];
+                    } else {
+                      vErrors.push(err108);
+                    }
+                    errors++;
+                  }
+                }
+                let i19 = data57.length;
+                let j9;
+                if (i19 > 1) {
+                  const indices9 = {};
+                  for (; i19--;) {
+                    let item9 = data57[i19];
+                    if (typeof item9 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices9[item9] == 'number') {
+                      j9 = indices9[item9];
+                      const err109 = {
+                        instancePath: instancePath + '/agents/deployment/states',
+                        schemaPath:
+                          '#/properties/agents/properties/deployment/properties/states/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i19, j: j9 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j9 +
+                          ' and ' +
+                          i19 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err109];
+                      } else {
+                        vErrors.push(err109);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices9[item9] = i19;
+                  }
+                }
+              } else {
+                const err110 = {
+                  instancePath: instancePath + '/agents/deployment/states',
+                  schemaPath: '#/properties/agents/properties/deployment/properties/states/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err107 = {
+            const err111 = {
               instancePath: instancePath + '/agents/deployment',
               schemaPath: '#/properties/agents/properties/deployment/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err107];
-            } else {
-              vErrors.push(err107);
-            }
-            errors++;
-          }
-        }
-        if (data9.roster !== undefined) {
-          let data59 = data9.roster;
-          if (!(data59 && typeof data59 == 'object' && !Array.isArray(data59))) {
-            const err108 = {
-              instancePath: instancePath + '/agents/roster',
-              schemaPath: '#/properties/agents/properties/roster/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err108];
-            } else {
-              vErrors.push(err108);
-            }
-            errors++;
-          }
-        }
-        if (data9.orgChart !== undefined) {
-          let data60 = data9.orgChart;
-          if (!(data60 && typeof data60 == 'object' && !Array.isArray(data60))) {
-            const err109 = {
-              instancePath: instancePath + '/agents/orgChart',
-              schemaPath: '#/properties/agents/properties/orgChart/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err109];
-            } else {
-              vErrors.push(err109);
-            }
-            errors++;
-          }
-        }
-        if (data9.reasoning !== undefined) {
-          let data61 = data9.reasoning;
-          if (!(data61 && typeof data61 == 'object' && !Array.isArray(data61))) {
-            const err110 = {
-              instancePath: instancePath + '/agents/reasoning',
-              schemaPath: '#/properties/agents/properties/reasoning/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err110];
-            } else {
-              vErrors.push(err110);
-            }
-            errors++;
-          }
-        }
-        if (data9.proposals !== undefined) {
-          let data62 = data9.proposals;
-          if (!(data62 && typeof data62 == 'object' && !Array.isArray(data62))) {
-            const err111 = {
-              instancePath: instancePath + '/agents/proposals',
-              schemaPath: '#/properties/agents/properties/proposals/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -11081,194 +11206,205 @@ function validate36(
             errors++;
           }
         }
-        if (data9.goals !== undefined) {
-          let data63 = data9.goals;
-          if (!(data63 && typeof data63 == 'object' && !Array.isArray(data63))) {
-            const err112 = {
-              instancePath: instancePath + '/agents/goals',
-              schemaPath: '#/properties/agents/properties/goals/type',
+        if (data9.roster !== undefined) {
+          let data59 = data9.roster;
+          if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
+            for (const key10 in data59) {
+              if (!(key10 === 'installScope' || key10 === 'portfolioTriggerSources')) {
+                const err112 = {
+                  instancePath: instancePath + '/agents/roster',
+                  schemaPath: '#/properties/agents/properties/roster/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key10 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err112];
+                } else {
+                  vErrors.push(err112);
+                }
+                errors++;
+              }
+            }
+            if (data59.installScope !== undefined) {
+              let data60 = data59.installScope;
+              if (typeof data60 !== 'string') {
+                const err113 = {
+                  instancePath: instancePath + '/agents/roster/installScope',
+                  schemaPath: '#/properties/agents/properties/roster/properties/installScope/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err113];
+                } else {
+                  vErrors.push(err113);
+                }
+                errors++;
+              }
+              if (!(data60 === 'host' || data60 === 'tenant')) {
+                const err114 = {
+                  instancePath: instancePath + '/agents/roster/installScope',
+                  schemaPath: '#/properties/agents/properties/roster/properties/installScope/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema62.properties.agents.properties.roster.properties.installScope.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err114];
+                } else {
+                  vErrors.push(err114);
+                }
+                errors++;
+              }
+            }
+            if (data59.portfolioTriggerSources !== undefined) {
+              let data61 = data59.portfolioTriggerSources;
+              if (Array.isArray(data61)) {
+                const len10 = data61.length;
+                for (let i20 = 0; i20 < len10; i20++) {
+                  let data62 = data61[i20];
+                  if (typeof data62 === 'string') {
+                    if (func1(data62) < 1) {
+                      const err115 = {
+                        instancePath:
+                          instancePath + '/agents/roster/portfolioTriggerSources/' + i20,
+                        schemaPath:
+                          '#/properties/agents/properties/roster/properties/portfolioTriggerSources/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err115];
+                      } else {
+                        vErrors.push(err115);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err116 = {
+                      instancePath: instancePath + '/agents/roster/portfolioTriggerSources/' + i20,
+                      schemaPath:
+                        '#/properties/agents/properties/roster/properties/portfolioTriggerSources/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err116];
+                    } else {
+                      vErrors.push(err116);
+                    }
+                    errors++;
+                  }
+                }
+                let i21 = data61.length;
+                let j10;
+                if (i21 > 1) {
+                  const indices10 = {};
+                  for (; i21--;) {
+                    let item10 = data61[i21];
+                    if (typeof item10 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices10[item10] == 'number') {
+                      j10 = indices10[item10];
+                      const err117 = {
+                        instancePath: instancePath + '/agents/roster/portfolioTriggerSources',
+                        schemaPath:
+                          '#/properties/agents/properties/roster/properties/portfolioTriggerSources/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i21, j: j10 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j10 +
+                          ' and ' +
+                          i21 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err117];
+                      } else {
+                        vErrors.push(err117);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices10[item10] = i21;
+                  }
+                }
+              } else {
+                const err118 = {
+                  instancePath: instancePath + '/agents/roster/portfolioTriggerSources',
+                  schemaPath:
+                    '#/properties/agents/properties/roster/properties/portfolioTriggerSources/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err118];
+                } else {
+                  vErrors.push(err118);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err119 = {
+              instancePath: instancePath + '/agents/roster',
+              schemaPath: '#/properties/agents/properties/roster/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err112];
+              vErrors = [err119];
             } else {
-              vErrors.push(err112);
+              vErrors.push(err119);
             }
             errors++;
           }
         }
-      } else {
-        const err113 = {
-          instancePath: instancePath + '/agents',
-          schemaPath: '#/properties/agents/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err113];
-        } else {
-          vErrors.push(err113);
-        }
-        errors++;
-      }
-    }
-    if (data.fixtures !== undefined) {
-      let data64 = data.fixtures;
-      if (Array.isArray(data64)) {
-        const len10 = data64.length;
-        for (let i18 = 0; i18 < len10; i18++) {
-          let data65 = data64[i18];
-          if (typeof data65 === 'string') {
-            if (func1(data65) < 1) {
-              const err114 = {
-                instancePath: instancePath + '/fixtures/' + i18,
-                schemaPath: '#/properties/fixtures/items/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err114];
-              } else {
-                vErrors.push(err114);
-              }
-              errors++;
-            }
-          } else {
-            const err115 = {
-              instancePath: instancePath + '/fixtures/' + i18,
-              schemaPath: '#/properties/fixtures/items/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err115];
-            } else {
-              vErrors.push(err115);
-            }
-            errors++;
-          }
-        }
-        let i19 = data64.length;
-        let j8;
-        if (i19 > 1) {
-          const indices8 = {};
-          for (; i19--;) {
-            let item8 = data64[i19];
-            if (typeof item8 !== 'string') {
-              continue;
-            }
-            if (typeof indices8[item8] == 'number') {
-              j8 = indices8[item8];
-              const err116 = {
-                instancePath: instancePath + '/fixtures',
-                schemaPath: '#/properties/fixtures/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i19, j: j8 },
-                message:
-                  'must NOT have duplicate items (items ## ' +
-                  j8 +
-                  ' and ' +
-                  i19 +
-                  ' are identical)',
-              };
-              if (vErrors === null) {
-                vErrors = [err116];
-              } else {
-                vErrors.push(err116);
-              }
-              errors++;
-              break;
-            }
-            indices8[item8] = i19;
-          }
-        }
-      } else {
-        const err117 = {
-          instancePath: instancePath + '/fixtures',
-          schemaPath: '#/properties/fixtures/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err117];
-        } else {
-          vErrors.push(err117);
-        }
-        errors++;
-      }
-    }
-    if (data.signingKeys !== undefined) {
-      let data66 = data.signingKeys;
-      if (Array.isArray(data66)) {
-        const len11 = data66.length;
-        for (let i20 = 0; i20 < len11; i20++) {
-          let data67 = data66[i20];
-          if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
-            if (data67.keyId === undefined) {
-              const err118 = {
-                instancePath: instancePath + '/signingKeys/' + i20,
-                schemaPath: '#/properties/signingKeys/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'keyId' },
-                message: "must have required property '" + 'keyId' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err118];
-              } else {
-                vErrors.push(err118);
-              }
-              errors++;
-            }
-            if (data67.alg === undefined) {
-              const err119 = {
-                instancePath: instancePath + '/signingKeys/' + i20,
-                schemaPath: '#/properties/signingKeys/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'alg' },
-                message: "must have required property '" + 'alg' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err119];
-              } else {
-                vErrors.push(err119);
-              }
-              errors++;
-            }
-            if (data67.publicKey === undefined) {
-              const err120 = {
-                instancePath: instancePath + '/signingKeys/' + i20,
-                schemaPath: '#/properties/signingKeys/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'publicKey' },
-                message: "must have required property '" + 'publicKey' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err120];
-              } else {
-                vErrors.push(err120);
-              }
-              errors++;
-            }
-            for (const key10 in data67) {
+        if (data9.orgChart !== undefined) {
+          let data63 = data9.orgChart;
+          if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
+            for (const key11 in data63) {
               if (!(
-                key10 === 'keyId' ||
-                key10 === 'alg' ||
-                key10 === 'publicKey' ||
-                key10 === 'use' ||
-                key10 === 'retiredAt'
+                key11 === 'installScope' ||
+                key11 === 'departmentNesting' ||
+                key11 === 'responsibilityView'
               )) {
-                const err121 = {
-                  instancePath: instancePath + '/signingKeys/' + i20,
-                  schemaPath: '#/properties/signingKeys/items/additionalProperties',
+                const err120 = {
+                  instancePath: instancePath + '/agents/orgChart',
+                  schemaPath: '#/properties/agents/properties/orgChart/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key10 },
+                  params: { additionalProperty: key11 },
                   message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err120];
+                } else {
+                  vErrors.push(err120);
+                }
+                errors++;
+              }
+            }
+            if (data63.installScope !== undefined) {
+              let data64 = data63.installScope;
+              if (typeof data64 !== 'string') {
+                const err121 = {
+                  instancePath: instancePath + '/agents/orgChart/installScope',
+                  schemaPath:
+                    '#/properties/agents/properties/orgChart/properties/installScope/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err121];
@@ -11277,32 +11413,35 @@ function validate36(
                 }
                 errors++;
               }
-            }
-            if (data67.keyId !== undefined) {
-              let data68 = data67.keyId;
-              if (typeof data68 === 'string') {
-                if (!pattern33.test(data68)) {
-                  const err122 = {
-                    instancePath: instancePath + '/signingKeys/' + i20 + '/keyId',
-                    schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/keyId/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
-                    message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err122];
-                  } else {
-                    vErrors.push(err122);
-                  }
-                  errors++;
+              if (!(data64 === 'host' || data64 === 'tenant')) {
+                const err122 = {
+                  instancePath: instancePath + '/agents/orgChart/installScope',
+                  schemaPath:
+                    '#/properties/agents/properties/orgChart/properties/installScope/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema62.properties.agents.properties.orgChart.properties.installScope.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
                 }
-              } else {
+                errors++;
+              }
+            }
+            if (data63.departmentNesting !== undefined) {
+              if (typeof data63.departmentNesting !== 'boolean') {
                 const err123 = {
-                  instancePath: instancePath + '/signingKeys/' + i20 + '/keyId',
-                  schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/keyId/type',
+                  instancePath: instancePath + '/agents/orgChart/departmentNesting',
+                  schemaPath:
+                    '#/properties/agents/properties/orgChart/properties/departmentNesting/type',
                   keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
                 };
                 if (vErrors === null) {
                   vErrors = [err123];
@@ -11312,14 +11451,15 @@ function validate36(
                 errors++;
               }
             }
-            if (data67.alg !== undefined) {
-              if ('ed25519' !== data67.alg) {
+            if (data63.responsibilityView !== undefined) {
+              if (typeof data63.responsibilityView !== 'boolean') {
                 const err124 = {
-                  instancePath: instancePath + '/signingKeys/' + i20 + '/alg',
-                  schemaPath: '#/properties/signingKeys/items/properties/alg/const',
-                  keyword: 'const',
-                  params: { allowedValue: 'ed25519' },
-                  message: 'must be equal to constant',
+                  instancePath: instancePath + '/agents/orgChart/responsibilityView',
+                  schemaPath:
+                    '#/properties/agents/properties/orgChart/properties/responsibilityView/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
                 };
                 if (vErrors === null) {
                   vErrors = [err124];
@@ -11329,31 +11469,33 @@ function validate36(
                 errors++;
               }
             }
-            if (data67.publicKey !== undefined) {
-              let data70 = data67.publicKey;
-              if (typeof data70 === 'string') {
-                if (!pattern34.test(data70)) {
-                  const err125 = {
-                    instancePath: instancePath + '/signingKeys/' + i20 + '/publicKey',
-                    schemaPath: '#/properties/signingKeys/items/properties/publicKey/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^[A-Za-z0-9_-]{43}$' },
-                    message: 'must match pattern "' + '^[A-Za-z0-9_-]{43}$' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err125];
-                  } else {
-                    vErrors.push(err125);
-                  }
-                  errors++;
-                }
-              } else {
+          } else {
+            const err125 = {
+              instancePath: instancePath + '/agents/orgChart',
+              schemaPath: '#/properties/agents/properties/orgChart/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err125];
+            } else {
+              vErrors.push(err125);
+            }
+            errors++;
+          }
+        }
+        if (data9.reasoning !== undefined) {
+          let data67 = data9.reasoning;
+          if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
+            for (const key12 in data67) {
+              if (!(key12 === 'verbosity' || key12 === 'tokenLimit' || key12 === 'streaming')) {
                 const err126 = {
-                  instancePath: instancePath + '/signingKeys/' + i20 + '/publicKey',
-                  schemaPath: '#/properties/signingKeys/items/properties/publicKey/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
+                  instancePath: instancePath + '/agents/reasoning',
+                  schemaPath: '#/properties/agents/properties/reasoning/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key12 },
+                  message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
                   vErrors = [err126];
@@ -11363,12 +11505,12 @@ function validate36(
                 errors++;
               }
             }
-            if (data67.use !== undefined) {
-              let data71 = data67.use;
-              if (typeof data71 !== 'string') {
+            if (data67.verbosity !== undefined) {
+              let data68 = data67.verbosity;
+              if (typeof data68 !== 'string') {
                 const err127 = {
-                  instancePath: instancePath + '/signingKeys/' + i20 + '/use',
-                  schemaPath: '#/properties/signingKeys/items/properties/use/type',
+                  instancePath: instancePath + '/agents/reasoning/verbosity',
+                  schemaPath: '#/properties/agents/properties/reasoning/properties/verbosity/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
@@ -11380,13 +11522,14 @@ function validate36(
                 }
                 errors++;
               }
-              if (!(data71 === 'certification-bundle')) {
+              if (!(data68 === 'summary' || data68 === 'full' || data68 === 'off')) {
                 const err128 = {
-                  instancePath: instancePath + '/signingKeys/' + i20 + '/use',
-                  schemaPath: '#/properties/signingKeys/items/properties/use/enum',
+                  instancePath: instancePath + '/agents/reasoning/verbosity',
+                  schemaPath: '#/properties/agents/properties/reasoning/properties/verbosity/enum',
                   keyword: 'enum',
                   params: {
-                    allowedValues: schema62.properties.signingKeys.items.properties.use.enum,
+                    allowedValues:
+                      schema62.properties.agents.properties.reasoning.properties.verbosity.enum,
                   },
                   message: 'must be equal to one of the allowed values',
                 };
@@ -11398,58 +11541,873 @@ function validate36(
                 errors++;
               }
             }
-            if (data67.retiredAt !== undefined) {
-              let data72 = data67.retiredAt;
-              if (typeof data72 === 'string') {
-                if (!formats0.validate(data72)) {
-                  const err129 = {
-                    instancePath: instancePath + '/signingKeys/' + i20 + '/retiredAt',
+            if (data67.tokenLimit !== undefined) {
+              let data69 = data67.tokenLimit;
+              if (!(
+                typeof data69 == 'number' &&
+                !(data69 % 1) &&
+                !isNaN(data69) &&
+                isFinite(data69)
+              )) {
+                const err129 = {
+                  instancePath: instancePath + '/agents/reasoning/tokenLimit',
+                  schemaPath: '#/properties/agents/properties/reasoning/properties/tokenLimit/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err129];
+                } else {
+                  vErrors.push(err129);
+                }
+                errors++;
+              }
+              if (typeof data69 == 'number' && isFinite(data69)) {
+                if (data69 < 0 || isNaN(data69)) {
+                  const err130 = {
+                    instancePath: instancePath + '/agents/reasoning/tokenLimit',
+                    schemaPath:
+                      '#/properties/agents/properties/reasoning/properties/tokenLimit/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err130];
+                  } else {
+                    vErrors.push(err130);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data67.streaming !== undefined) {
+              if (typeof data67.streaming !== 'boolean') {
+                const err131 = {
+                  instancePath: instancePath + '/agents/reasoning/streaming',
+                  schemaPath: '#/properties/agents/properties/reasoning/properties/streaming/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err131];
+                } else {
+                  vErrors.push(err131);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err132 = {
+              instancePath: instancePath + '/agents/reasoning',
+              schemaPath: '#/properties/agents/properties/reasoning/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err132];
+            } else {
+              vErrors.push(err132);
+            }
+            errors++;
+          }
+        }
+        if (data9.proposals !== undefined) {
+          let data71 = data9.proposals;
+          if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
+            if (data71.artifactKinds === undefined) {
+              const err133 = {
+                instancePath: instancePath + '/agents/proposals',
+                schemaPath: '#/properties/agents/properties/proposals/required',
+                keyword: 'required',
+                params: { missingProperty: 'artifactKinds' },
+                message: "must have required property '" + 'artifactKinds' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err133];
+              } else {
+                vErrors.push(err133);
+              }
+              errors++;
+            }
+            if (data71.activation === undefined) {
+              const err134 = {
+                instancePath: instancePath + '/agents/proposals',
+                schemaPath: '#/properties/agents/properties/proposals/required',
+                keyword: 'required',
+                params: { missingProperty: 'activation' },
+                message: "must have required property '" + 'activation' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err134];
+              } else {
+                vErrors.push(err134);
+              }
+              errors++;
+            }
+            for (const key13 in data71) {
+              if (!(
+                key13 === 'artifactKinds' ||
+                key13 === 'duplicationDetection' ||
+                key13 === 'activation'
+              )) {
+                const err135 = {
+                  instancePath: instancePath + '/agents/proposals',
+                  schemaPath: '#/properties/agents/properties/proposals/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key13 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err135];
+                } else {
+                  vErrors.push(err135);
+                }
+                errors++;
+              }
+            }
+            if (data71.artifactKinds !== undefined) {
+              let data72 = data71.artifactKinds;
+              if (Array.isArray(data72)) {
+                const len11 = data72.length;
+                for (let i22 = 0; i22 < len11; i22++) {
+                  let data73 = data72[i22];
+                  if (typeof data73 !== 'string') {
+                    const err136 = {
+                      instancePath: instancePath + '/agents/proposals/artifactKinds/' + i22,
+                      schemaPath:
+                        '#/properties/agents/properties/proposals/properties/artifactKinds/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err136];
+                    } else {
+                      vErrors.push(err136);
+                    }
+                    errors++;
+                  }
+                  if (!(
+                    data73 === 'agent-pack' ||
+                    data73 === 'workflow-chain-pack' ||
+                    data73 === 'prompt-template' ||
+                    data73 === 'automation'
+                  )) {
+                    const err137 = {
+                      instancePath: instancePath + '/agents/proposals/artifactKinds/' + i22,
+                      schemaPath:
+                        '#/properties/agents/properties/proposals/properties/artifactKinds/items/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema62.properties.agents.properties.proposals.properties.artifactKinds
+                            .items.enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err137];
+                    } else {
+                      vErrors.push(err137);
+                    }
+                    errors++;
+                  }
+                }
+                let i23 = data72.length;
+                let j11;
+                if (i23 > 1) {
+                  const indices11 = {};
+                  for (; i23--;) {
+                    let item11 = data72[i23];
+                    if (typeof item11 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices11[item11] == 'number') {
+                      j11 = indices11[item11];
+                      const err138 = {
+                        instancePath: instancePath + '/agents/proposals/artifactKinds',
+                        schemaPath:
+                          '#/properties/agents/properties/proposals/properties/artifactKinds/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i23, j: j11 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j11 +
+                          ' and ' +
+                          i23 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err138];
+                      } else {
+                        vErrors.push(err138);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices11[item11] = i23;
+                  }
+                }
+              } else {
+                const err139 = {
+                  instancePath: instancePath + '/agents/proposals/artifactKinds',
+                  schemaPath:
+                    '#/properties/agents/properties/proposals/properties/artifactKinds/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err139];
+                } else {
+                  vErrors.push(err139);
+                }
+                errors++;
+              }
+            }
+            if (data71.duplicationDetection !== undefined) {
+              if (typeof data71.duplicationDetection !== 'boolean') {
+                const err140 = {
+                  instancePath: instancePath + '/agents/proposals/duplicationDetection',
+                  schemaPath:
+                    '#/properties/agents/properties/proposals/properties/duplicationDetection/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err140];
+                } else {
+                  vErrors.push(err140);
+                }
+                errors++;
+              }
+            }
+            if (data71.activation !== undefined) {
+              let data75 = data71.activation;
+              if (typeof data75 !== 'string') {
+                const err141 = {
+                  instancePath: instancePath + '/agents/proposals/activation',
+                  schemaPath: '#/properties/agents/properties/proposals/properties/activation/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
+                }
+                errors++;
+              }
+              if (!(data75 === 'approval-gate' || data75 === 'direct-rbac')) {
+                const err142 = {
+                  instancePath: instancePath + '/agents/proposals/activation',
+                  schemaPath: '#/properties/agents/properties/proposals/properties/activation/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema62.properties.agents.properties.proposals.properties.activation.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err142];
+                } else {
+                  vErrors.push(err142);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err143 = {
+              instancePath: instancePath + '/agents/proposals',
+              schemaPath: '#/properties/agents/properties/proposals/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err143];
+            } else {
+              vErrors.push(err143);
+            }
+            errors++;
+          }
+        }
+        if (data9.goals !== undefined) {
+          let data76 = data9.goals;
+          if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
+            if (data76.judge === undefined) {
+              const err144 = {
+                instancePath: instancePath + '/agents/goals',
+                schemaPath: '#/properties/agents/properties/goals/required',
+                keyword: 'required',
+                params: { missingProperty: 'judge' },
+                message: "must have required property '" + 'judge' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err144];
+              } else {
+                vErrors.push(err144);
+              }
+              errors++;
+            }
+            if (data76.continuation === undefined) {
+              const err145 = {
+                instancePath: instancePath + '/agents/goals',
+                schemaPath: '#/properties/agents/properties/goals/required',
+                keyword: 'required',
+                params: { missingProperty: 'continuation' },
+                message: "must have required property '" + 'continuation' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err145];
+              } else {
+                vErrors.push(err145);
+              }
+              errors++;
+            }
+            for (const key14 in data76) {
+              if (!(key14 === 'judge' || key14 === 'continuation' || key14 === 'requiresBounds')) {
+                const err146 = {
+                  instancePath: instancePath + '/agents/goals',
+                  schemaPath: '#/properties/agents/properties/goals/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key14 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+            if (data76.judge !== undefined) {
+              let data77 = data76.judge;
+              if (typeof data77 !== 'string') {
+                const err147 = {
+                  instancePath: instancePath + '/agents/goals/judge',
+                  schemaPath: '#/properties/agents/properties/goals/properties/judge/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err147];
+                } else {
+                  vErrors.push(err147);
+                }
+                errors++;
+              }
+              if (!(data77 === 'verifier' || data77 === 'host')) {
+                const err148 = {
+                  instancePath: instancePath + '/agents/goals/judge',
+                  schemaPath: '#/properties/agents/properties/goals/properties/judge/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema62.properties.agents.properties.goals.properties.judge.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err148];
+                } else {
+                  vErrors.push(err148);
+                }
+                errors++;
+              }
+            }
+            if (data76.continuation !== undefined) {
+              let data78 = data76.continuation;
+              if (Array.isArray(data78)) {
+                const len12 = data78.length;
+                for (let i24 = 0; i24 < len12; i24++) {
+                  let data79 = data78[i24];
+                  if (typeof data79 !== 'string') {
+                    const err149 = {
+                      instancePath: instancePath + '/agents/goals/continuation/' + i24,
+                      schemaPath:
+                        '#/properties/agents/properties/goals/properties/continuation/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err149];
+                    } else {
+                      vErrors.push(err149);
+                    }
+                    errors++;
+                  }
+                  if (!(
+                    data79 === 'schedule' ||
+                    data79 === 'commitment' ||
+                    data79 === 'heartbeat' ||
+                    data79 === 'manual'
+                  )) {
+                    const err150 = {
+                      instancePath: instancePath + '/agents/goals/continuation/' + i24,
+                      schemaPath:
+                        '#/properties/agents/properties/goals/properties/continuation/items/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema62.properties.agents.properties.goals.properties.continuation.items
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err150];
+                    } else {
+                      vErrors.push(err150);
+                    }
+                    errors++;
+                  }
+                }
+                let i25 = data78.length;
+                let j12;
+                if (i25 > 1) {
+                  const indices12 = {};
+                  for (; i25--;) {
+                    let item12 = data78[i25];
+                    if (typeof item12 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices12[item12] == 'number') {
+                      j12 = indices12[item12];
+                      const err151 = {
+                        instancePath: instancePath + '/agents/goals/continuation',
+                        schemaPath:
+                          '#/properties/agents/properties/goals/properties/continuation/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i25, j: j12 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j12 +
+                          ' and ' +
+                          i25 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err151];
+                      } else {
+                        vErrors.push(err151);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices12[item12] = i25;
+                  }
+                }
+              } else {
+                const err152 = {
+                  instancePath: instancePath + '/agents/goals/continuation',
+                  schemaPath: '#/properties/agents/properties/goals/properties/continuation/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err152];
+                } else {
+                  vErrors.push(err152);
+                }
+                errors++;
+              }
+            }
+            if (data76.requiresBounds !== undefined) {
+              if (typeof data76.requiresBounds !== 'boolean') {
+                const err153 = {
+                  instancePath: instancePath + '/agents/goals/requiresBounds',
+                  schemaPath: '#/properties/agents/properties/goals/properties/requiresBounds/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err153];
+                } else {
+                  vErrors.push(err153);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err154 = {
+              instancePath: instancePath + '/agents/goals',
+              schemaPath: '#/properties/agents/properties/goals/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err154];
+            } else {
+              vErrors.push(err154);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err155 = {
+          instancePath: instancePath + '/agents',
+          schemaPath: '#/properties/agents/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err155];
+        } else {
+          vErrors.push(err155);
+        }
+        errors++;
+      }
+    }
+    if (data.fixtures !== undefined) {
+      let data81 = data.fixtures;
+      if (Array.isArray(data81)) {
+        const len13 = data81.length;
+        for (let i26 = 0; i26 < len13; i26++) {
+          let data82 = data81[i26];
+          if (typeof data82 === 'string') {
+            if (func1(data82) < 1) {
+              const err156 = {
+                instancePath: instancePath + '/fixtures/' + i26,
+                schemaPath: '#/properties/fixtures/items/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err156];
+              } else {
+                vErrors.push(err156);
+              }
+              errors++;
+            }
+          } else {
+            const err157 = {
+              instancePath: instancePath + '/fixtures/' + i26,
+              schemaPath: '#/properties/fixtures/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err157];
+            } else {
+              vErrors.push(err157);
+            }
+            errors++;
+          }
+        }
+        let i27 = data81.length;
+        let j13;
+        if (i27 > 1) {
+          const indices13 = {};
+          for (; i27--;) {
+            let item13 = data81[i27];
+            if (typeof item13 !== 'string') {
+              continue;
+            }
+            if (typeof indices13[item13] == 'number') {
+              j13 = indices13[item13];
+              const err158 = {
+                instancePath: instancePath + '/fixtures',
+                schemaPath: '#/properties/fixtures/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i27, j: j13 },
+                message:
+                  'must NOT have duplicate items (items ## ' +
+                  j13 +
+                  ' and ' +
+                  i27 +
+                  ' are identical)',
+              };
+              if (vErrors === null) {
+                vErrors = [err158];
+              } else {
+                vErrors.push(err158);
+              }
+              errors++;
+              break;
+            }
+            indices13[item13] = i27;
+          }
+        }
+      } else {
+        const err159 = {
+          instancePath: instancePath + '/fixtures',
+          schemaPath: '#/properties/fixtures/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err159];
+        } else {
+          vErrors.push(err159);
+        }
+        errors++;
+      }
+    }
+    if (data.signingKeys !== undefined) {
+      let data83 = data.signingKeys;
+      if (Array.isArray(data83)) {
+        const len14 = data83.length;
+        for (let i28 = 0; i28 < len14; i28++) {
+          let data84 = data83[i28];
+          if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
+            if (data84.keyId === undefined) {
+              const err160 = {
+                instancePath: instancePath + '/signingKeys/' + i28,
+                schemaPath: '#/properties/signingKeys/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'keyId' },
+                message: "must have required property '" + 'keyId' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err160];
+              } else {
+                vErrors.push(err160);
+              }
+              errors++;
+            }
+            if (data84.alg === undefined) {
+              const err161 = {
+                instancePath: instancePath + '/signingKeys/' + i28,
+                schemaPath: '#/properties/signingKeys/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'alg' },
+                message: "must have required property '" + 'alg' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err161];
+              } else {
+                vErrors.push(err161);
+              }
+              errors++;
+            }
+            if (data84.publicKey === undefined) {
+              const err162 = {
+                instancePath: instancePath + '/signingKeys/' + i28,
+                schemaPath: '#/properties/signingKeys/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'publicKey' },
+                message: "must have required property '" + 'publicKey' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err162];
+              } else {
+                vErrors.push(err162);
+              }
+              errors++;
+            }
+            for (const key15 in data84) {
+              if (!(
+                key15 === 'keyId' ||
+                key15 === 'alg' ||
+                key15 === 'publicKey' ||
+                key15 === 'use' ||
+                key15 === 'retiredAt'
+              )) {
+                const err163 = {
+                  instancePath: instancePath + '/signingKeys/' + i28,
+                  schemaPath: '#/properties/signingKeys/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key15 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err163];
+                } else {
+                  vErrors.push(err163);
+                }
+                errors++;
+              }
+            }
+            if (data84.keyId !== undefined) {
+              let data85 = data84.keyId;
+              if (typeof data85 === 'string') {
+                if (!pattern33.test(data85)) {
+                  const err164 = {
+                    instancePath: instancePath + '/signingKeys/' + i28 + '/keyId',
+                    schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/keyId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
+                    message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err164];
+                  } else {
+                    vErrors.push(err164);
+                  }
+                  errors++;
+                }
+              } else {
+                const err165 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/keyId',
+                  schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/keyId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err165];
+                } else {
+                  vErrors.push(err165);
+                }
+                errors++;
+              }
+            }
+            if (data84.alg !== undefined) {
+              if ('ed25519' !== data84.alg) {
+                const err166 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/alg',
+                  schemaPath: '#/properties/signingKeys/items/properties/alg/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'ed25519' },
+                  message: 'must be equal to constant',
+                };
+                if (vErrors === null) {
+                  vErrors = [err166];
+                } else {
+                  vErrors.push(err166);
+                }
+                errors++;
+              }
+            }
+            if (data84.publicKey !== undefined) {
+              let data87 = data84.publicKey;
+              if (typeof data87 === 'string') {
+                if (!pattern34.test(data87)) {
+                  const err167 = {
+                    instancePath: instancePath + '/signingKeys/' + i28 + '/publicKey',
+                    schemaPath: '#/properties/signingKeys/items/properties/publicKey/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[A-Za-z0-9_-]{43}$' },
+                    message: 'must match pattern "' + '^[A-Za-z0-9_-]{43}$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err167];
+                  } else {
+                    vErrors.push(err167);
+                  }
+                  errors++;
+                }
+              } else {
+                const err168 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/publicKey',
+                  schemaPath: '#/properties/signingKeys/items/properties/publicKey/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err168];
+                } else {
+                  vErrors.push(err168);
+                }
+                errors++;
+              }
+            }
+            if (data84.use !== undefined) {
+              let data88 = data84.use;
+              if (typeof data88 !== 'string') {
+                const err169 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/use',
+                  schemaPath: '#/properties/signingKeys/items/properties/use/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err169];
+                } else {
+                  vErrors.push(err169);
+                }
+                errors++;
+              }
+              if (!(data88 === 'certification-bundle')) {
+                const err170 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/use',
+                  schemaPath: '#/properties/signingKeys/items/properties/use/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema62.properties.signingKeys.items.properties.use.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err170];
+                } else {
+                  vErrors.push(err170);
+                }
+                errors++;
+              }
+            }
+            if (data84.retiredAt !== undefined) {
+              let data89 = data84.retiredAt;
+              if (typeof data89 === 'string') {
+                if (!formats0.validate(data89)) {
+                  const err171 = {
+                    instancePath: instancePath + '/signingKeys/' + i28 + '/retiredAt',
                     schemaPath: '#/properties/signingKeys/items/properties/retiredAt/format',
                     keyword: 'format',
                     params: { format: 'date-time' },
                     message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err129];
+                    vErrors = [err171];
                   } else {
-                    vErrors.push(err129);
+                    vErrors.push(err171);
                   }
                   errors++;
                 }
               } else {
-                const err130 = {
-                  instancePath: instancePath + '/signingKeys/' + i20 + '/retiredAt',
+                const err172 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/retiredAt',
                   schemaPath: '#/properties/signingKeys/items/properties/retiredAt/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err130];
+                  vErrors = [err172];
                 } else {
-                  vErrors.push(err130);
+                  vErrors.push(err172);
                 }
                 errors++;
               }
             }
           } else {
-            const err131 = {
-              instancePath: instancePath + '/signingKeys/' + i20,
+            const err173 = {
+              instancePath: instancePath + '/signingKeys/' + i28,
               schemaPath: '#/properties/signingKeys/items/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err131];
+              vErrors = [err173];
             } else {
-              vErrors.push(err131);
+              vErrors.push(err173);
             }
             errors++;
           }
         }
       } else {
-        const err132 = {
+        const err174 = {
           instancePath: instancePath + '/signingKeys',
           schemaPath: '#/properties/signingKeys/type',
           keyword: 'type',
@@ -11457,15 +12415,15 @@ function validate36(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err132];
+          vErrors = [err174];
         } else {
-          vErrors.push(err132);
+          vErrors.push(err174);
         }
         errors++;
       }
     }
   } else {
-    const err133 = {
+    const err175 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -11473,9 +12431,9 @@ function validate36(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err133];
+      vErrors = [err175];
     } else {
-      vErrors.push(err133);
+      vErrors.push(err175);
     }
     errors++;
   }
@@ -12421,13 +13379,17 @@ const schema73 = {
     },
     inputs: { description: 'The arguments, any JSON value.' },
     argsHash: { description: 'A digest of the arguments.', type: 'string' },
-    principal: { description: 'On whose behalf the call is made.' },
+    principal: { description: 'The principal id the call is attributed to.', type: 'string' },
     transport: {
       description: 'How the tool was reached.',
       type: 'string',
       enum: ['mcp', 'http', 'native'],
     },
-    causationHostId: { description: 'The host-side cause of the call.', type: 'string' },
+    causationHostId: {
+      description: 'The other host a cross-host causationId points at.',
+      type: 'string',
+      minLength: 1,
+    },
   },
   additionalProperties: false,
   patternProperties: {
@@ -12641,12 +13603,11 @@ function validate43(
         errors++;
       }
     }
-    if (data.transport !== undefined) {
-      let data4 = data.transport;
-      if (typeof data4 !== 'string') {
+    if (data.principal !== undefined) {
+      if (typeof data.principal !== 'string') {
         const err11 = {
-          instancePath: instancePath + '/transport',
-          schemaPath: '#/properties/transport/type',
+          instancePath: instancePath + '/principal',
+          schemaPath: '#/properties/principal/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
@@ -12658,13 +13619,16 @@ function validate43(
         }
         errors++;
       }
-      if (!(data4 === 'mcp' || data4 === 'http' || data4 === 'native')) {
+    }
+    if (data.transport !== undefined) {
+      let data5 = data.transport;
+      if (typeof data5 !== 'string') {
         const err12 = {
           instancePath: instancePath + '/transport',
-          schemaPath: '#/properties/transport/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema73.properties.transport.enum },
-          message: 'must be equal to one of the allowed values',
+          schemaPath: '#/properties/transport/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
         };
         if (vErrors === null) {
           vErrors = [err12];
@@ -12673,15 +13637,13 @@ function validate43(
         }
         errors++;
       }
-    }
-    if (data.causationHostId !== undefined) {
-      if (typeof data.causationHostId !== 'string') {
+      if (!(data5 === 'mcp' || data5 === 'http' || data5 === 'native')) {
         const err13 = {
-          instancePath: instancePath + '/causationHostId',
-          schemaPath: '#/properties/causationHostId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
+          instancePath: instancePath + '/transport',
+          schemaPath: '#/properties/transport/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema73.properties.transport.enum },
+          message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
           vErrors = [err13];
@@ -12691,8 +13653,42 @@ function validate43(
         errors++;
       }
     }
+    if (data.causationHostId !== undefined) {
+      let data6 = data.causationHostId;
+      if (typeof data6 === 'string') {
+        if (func1(data6) < 1) {
+          const err14 = {
+            instancePath: instancePath + '/causationHostId',
+            schemaPath: '#/properties/causationHostId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = {
+          instancePath: instancePath + '/causationHostId',
+          schemaPath: '#/properties/causationHostId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err14 = {
+    const err16 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -12700,9 +13696,9 @@ function validate43(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err14];
+      vErrors = [err16];
     } else {
-      vErrors.push(err14);
+      vErrors.push(err16);
     }
     errors++;
   }
@@ -12733,6 +13729,11 @@ const schema75 = {
       description: 'How long the call took, in milliseconds.',
       type: 'integer',
       minimum: 0,
+    },
+    causationHostId: {
+      description: 'The other host a cross-host causationId points at.',
+      type: 'string',
+      minLength: 1,
     },
   },
   additionalProperties: false,
@@ -12831,6 +13832,7 @@ function validate44(
         key0 === 'error' ||
         key0 === 'status' ||
         key0 === 'durationMs' ||
+        key0 === 'causationHostId' ||
         pattern13.test(key0)
       )) {
         const err3 = {
@@ -13199,8 +14201,42 @@ function validate44(
         }
       }
     }
+    if (data.causationHostId !== undefined) {
+      let data10 = data.causationHostId;
+      if (typeof data10 === 'string') {
+        if (func1(data10) < 1) {
+          const err24 = {
+            instancePath: instancePath + '/causationHostId',
+            schemaPath: '#/properties/causationHostId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+      } else {
+        const err25 = {
+          instancePath: instancePath + '/causationHostId',
+          schemaPath: '#/properties/causationHostId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err24 = {
+    const err26 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -13208,9 +14244,9 @@ function validate44(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err24];
+      vErrors = [err26];
     } else {
-      vErrors.push(err24);
+      vErrors.push(err26);
     }
     errors++;
   }
@@ -13235,7 +14271,11 @@ const schema78 = {
       minimum: 0,
       maximum: 1,
     },
-    causationHostId: { description: 'The host-side cause of the decision.', type: 'string' },
+    causationHostId: {
+      description: 'The other host a cross-host causationId points at.',
+      type: 'string',
+      minLength: 1,
+    },
   },
   additionalProperties: false,
   patternProperties: {
@@ -13395,8 +14435,25 @@ function validate45(
       }
     }
     if (data.causationHostId !== undefined) {
-      if (typeof data.causationHostId !== 'string') {
-        const err8 = {
+      let data2 = data.causationHostId;
+      if (typeof data2 === 'string') {
+        if (func1(data2) < 1) {
+          const err8 = {
+            instancePath: instancePath + '/causationHostId',
+            schemaPath: '#/properties/causationHostId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = {
           instancePath: instancePath + '/causationHostId',
           schemaPath: '#/properties/causationHostId/type',
           keyword: 'type',
@@ -13404,15 +14461,15 @@ function validate45(
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err9];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err9);
         }
         errors++;
       }
     }
   } else {
-    const err9 = {
+    const err10 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -13420,9 +14477,9 @@ function validate45(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err10];
     } else {
-      vErrors.push(err9);
+      vErrors.push(err10);
     }
     errors++;
   }
