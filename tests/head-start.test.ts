@@ -23,12 +23,7 @@ const MEAN_FIXTURE = 'conformance-eval-trajectory-gate-mean';
 const FULL_DISCOVERY = {
   protocolVersions: ['2.0'],
   preferredVersion: '2.0',
-  agents: {
-    status: 'stable',
-    since: '2.0',
-    witness: 'witnessable-gated',
-    evalSuite: { modes: ['golden'], trajectory: {}, trials: {} },
-  },
+  agents: { evalSuite: { modes: ['golden'], trajectory: {}, trials: {} } },
   fixtures: [MEAN_FIXTURE],
 };
 

@@ -87,12 +87,12 @@ function pageDocument(page: ObservedPage): Record<string, unknown> {
 }
 
 function judgePages(pages: readonly ObservedPage[]): Finding | undefined {
-  const recorded = pages.filter((p) => isRecord(p.members));
+  const recorded = pages.filter((p) => isRecord(member(p, 'members')));
   if (recorded.length === 0) return undefined;
   let failed = 0;
   let first = '';
   pages.forEach((page, i) => {
-    if (!isRecord(page.members)) return;
+    if (!isRecord(member(page, 'members'))) return;
     const errors = validate('poll-response', pageDocument(page));
     if (errors.length === 0) return;
     if (failed === 0) first = `page ${i + 1}: ${schemaText(errors)}`;
@@ -104,7 +104,7 @@ function judgePages(pages: readonly ObservedPage[]): Finding | undefined {
     failed === 0,
     failed === 0
       ? `all ${total} are exactly {runId, events, lastSequence, status, isTerminal}`
-      : `every poll page SHOULD be exactly {runId, events, lastSequence, status, isTerminal}; ${failed} of ${total} are not (${first})`,
+      : `every poll page SHOULD be exactly {runId, events, lastSequence, status, isTerminal}; ${failed} of ${total} ${failed === 1 ? 'is' : 'are'} not (${first})`,
   );
 }
 
@@ -120,16 +120,23 @@ const PLACEHOLDER: Readonly<Record<JsonType, unknown>> = {
 
 /** The envelope as the host sent it, with a stand-in payload of the same JSON type. */
 function envelopeDocument(event: ObservedEvent): unknown {
-  const envelope = event.envelope;
-  if (envelope === undefined) return undefined;
+  // An observation may be a hand-edited report: anything not shaped as recorded is not judged.
+  const envelope = member(event, 'envelope') as ObservedEvent['envelope'];
+  if (
+    !isRecord(envelope) ||
+    typeof envelope.json !== 'string' ||
+    !Object.hasOwn(PLACEHOLDER, envelope.json)
+  )
+    return undefined;
   if (envelope.json !== 'object') return PLACEHOLDER[envelope.json];
   const doc: Record<string, unknown> = { ...envelope.members };
   if (event.sequence !== undefined) doc.sequence = event.sequence;
   if (event.type !== undefined) doc.type = event.type;
   if (event.runId !== undefined) doc.runId = event.runId;
-  const payload = envelope.payload ?? 'absent';
+  const payload = envelope.payload;
   if (Object.hasOwn(event, 'payload')) doc.payload = event.payload;
-  else if (payload !== 'absent') doc.payload = PLACEHOLDER[payload];
+  else if (payload !== undefined && Object.hasOwn(PLACEHOLDER, payload))
+    doc.payload = PLACEHOLDER[payload as JsonType];
   return doc;
 }
 
@@ -151,13 +158,14 @@ function judgeEnvelopes(
   });
   if (recorded === 0) return undefined;
   // Only a log read from its start can show where it starts.
-  const first = events[0];
-  const fromStart = pages[0]?.afterSequence === null;
-  if (fromStart && first !== undefined && first.sequence !== 0) {
-    problems.push(`the log starts at sequence ${describe(first.sequence)}, not 0`);
+  const first = member(events[0], 'sequence');
+  const fromStart = member(pages[0], 'afterSequence') === null;
+  if (fromStart && events.length > 0 && first !== 0) {
+    problems.push(`the log starts at sequence ${describe(first)}, not 0`);
   }
   const total = plural(recorded, 'event');
-  const counted = failed === 0 ? '' : `${failed} of ${total} do not validate; `;
+  const counted =
+    failed === 0 ? '' : `${failed} of ${total} ${failed === 1 ? 'does' : 'do'} not validate; `;
   return finding(
     'wire.event-envelope',
     problems.length === 0,
@@ -201,7 +209,7 @@ function judgeErrorKind(kind: ObservedErrorKind): Finding | undefined {
     bad === 0,
     bad === 0
       ? `${at} (${seen}): each body is the v2 error envelope with its registered status`
-      : `${at} (${seen}): the body SHOULD be the v2 error envelope {error: "<registered code>", message, details?} at the code's registered status; ${bad} of ${judged} are not (${first})`,
+      : `${at} (${seen}): the body SHOULD be the v2 error envelope {error: "<registered code>", message, details?} at the code's registered status; ${bad} of ${judged} ${bad === 1 ? 'is' : 'are'} not (${first})`,
   );
 }
 

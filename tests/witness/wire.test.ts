@@ -105,7 +105,7 @@ describe('wire.poll-page', () => {
     ];
     const f = only(judgeWire({ ...BARE, pages }), 'wire.poll-page');
     expect(f.ok).toBe(false);
-    expect(f.message).toContain('1 of 2 pages are not (page 2: poll-response#');
+    expect(f.message).toContain('1 of 2 pages is not (page 2: poll-response#');
     expect(f.message).toMatch(/additionalProperties.*cursor/);
   });
 
@@ -130,7 +130,7 @@ describe('wire.event-envelope', () => {
     const events = [envelopeEvent(0), envelopeEvent(1, { eventId: 'e1' })];
     const f = only(judgeWire({ ...BARE, events }), 'wire.event-envelope');
     expect(f.ok).toBe(false);
-    expect(f.message).toContain('1 of 2 events do not validate; event 2: run-event#/eventId');
+    expect(f.message).toContain('1 of 2 events does not validate; event 2: run-event#/eventId');
   });
 
   it('fails naming schemaVersion when it is missing, and an extra root key', () => {
