@@ -61,19 +61,35 @@ export interface EvalTask {
   };
 }
 
-export interface Thresholds {
-  readonly passScore: number;
+/** The bars as a suite document states them; the published structure makes each optional. */
+export interface SuiteThresholds {
+  readonly passScore?: number;
   readonly maxCostUsd?: number;
   readonly maxP95LatencyMs?: number;
+}
+
+/** The bars of a suite the witness grades: no pass decision follows without `passScore`. */
+export interface Thresholds extends SuiteThresholds {
+  readonly passScore: number;
 }
 
 export interface AgentEvalSuite {
   readonly suiteId: string;
   readonly version: string;
+  readonly targetAgentId?: string;
   readonly modes: readonly string[];
-  readonly thresholds: Thresholds;
+  readonly allowedModels?: readonly string[];
+  readonly thresholds?: SuiteThresholds;
   readonly trials?: { readonly count: number; readonly passRule: PassRule };
   readonly tasks: readonly EvalTask[];
+}
+
+/**
+ * The suite of a fixture. The witness grades it, so it must state `passScore`; the published
+ * structure does not require that, so the fixture loader checks it (lib/fixtures.ts).
+ */
+export interface FixtureSuite extends AgentEvalSuite {
+  readonly thresholds: Thresholds;
 }
 
 /** One scripted trial: the calls the agent makes, in order, then the output it returns. */
@@ -86,7 +102,7 @@ export interface Fixture {
   readonly id: string;
   readonly requirement: string;
   readonly agentId: string;
-  readonly suite: AgentEvalSuite;
+  readonly suite: FixtureSuite;
   /** Per task: one entry per trial (entry i for trial i), or one entry used for every trial. */
   readonly script: { readonly [taskId: string]: readonly ScriptedTrial[] };
 }

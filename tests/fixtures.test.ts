@@ -312,6 +312,17 @@ describe('loadFixture refuses a broken fixture with a reason', () => {
     );
   });
 
+  it('a suite that states no passScore, which the published structure allows', async () => {
+    const doc = mean();
+    const suite = doc.suite as Record<string, unknown>;
+    doc.id = 'no-pass-score';
+    delete suite.thresholds;
+    expect(await reasonFor('no-pass-score', JSON.stringify(doc))).toBe(
+      `fixture file ${join(dir, 'no-pass-score.json')}: the suite states no thresholds.passScore, ` +
+        'so no pass decision follows from it',
+    );
+  });
+
   it('accepts one script entry standing for every trial', async () => {
     const doc = mean();
     const script = doc.script as Record<string, unknown[]>;

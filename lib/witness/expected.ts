@@ -3,6 +3,7 @@
 // the rules compare the host's report with this, never with the host's own arithmetic.
 
 import type {
+  AgentEvalSuite,
   EvalTask,
   Fixture,
   GoldenExpectation,
@@ -97,7 +98,7 @@ export function expectRun(fixture: Fixture): ExpectedRun {
   const suite = fixture.suite;
   const trialsBlock = suite.trials === undefined ? null : { ...suite.trials };
   const trialCount = trialsBlock === null ? 1 : trialsBlock.count;
-  const passScore = suite.thresholds.passScore;
+  const passScore = statedPassScore(fixture);
   const tasks = suite.tasks.map((task) =>
     expectTask(
       fixture.id,
@@ -115,7 +116,7 @@ export function expectRun(fixture: Fixture): ExpectedRun {
     suiteId: suite.suiteId,
     suiteVersion: suite.version,
     modes: [...suite.modes],
-    thresholds: { ...suite.thresholds },
+    thresholds: { ...suite.thresholds, passScore },
     trialsBlock,
     trialCount,
     tasks,
@@ -128,6 +129,21 @@ export function expectRun(fixture: Fixture): ExpectedRun {
     gatePassed: atLeast(gatedAggregateScore, passScore),
     passedCount: tasks.filter((t) => t.passed).length,
   };
+}
+
+/**
+ * The fixture's passScore. The published suite structure makes it optional, the loader refuses a
+ * fixture without it, and the witness checks again because nothing else decides a pass.
+ */
+function statedPassScore(fixture: Fixture): number {
+  const stated: AgentEvalSuite = fixture.suite;
+  const passScore = stated.thresholds?.passScore;
+  if (typeof passScore !== 'number') {
+    throw new Error(
+      `suite fault: fixture "${fixture.id}" states no thresholds.passScore, so no pass decision follows from it`,
+    );
+  }
+  return passScore;
 }
 
 /** One scripted entry per trial, or one entry for every trial (contract §3). */

@@ -146,6 +146,25 @@ describe('judge against a bare suite', () => {
     expect(run.stdout).toContainEqual(expect.stringMatching(/^held {3}suite\.passed /));
   });
 
+  it('a suite that states no passScore fixes no pass decision, so none is judged', async () => {
+    const noThresholds: Record<string, unknown> = { ...meanFixture.suite };
+    delete noThresholds.thresholds;
+    await writeFile(path('no-thresholds.json'), JSON.stringify(noThresholds));
+    const run = await cli([
+      'judge',
+      path('unmigrated.json'),
+      '--fixture',
+      path('no-thresholds.json'),
+      '--events',
+      path('events.json'),
+    ]);
+    expect(run.code).toBe(1);
+    const judged = run.stdout.map((l) => l.split(/ +/)[1]);
+    expect(judged).not.toContain('task.passed');
+    expect(judged).not.toContain('suite.passed');
+    expect(judged).toContain('task.gated-score-value');
+  });
+
   it('an RFC 0244 summary fails on its missing gated fields, and never reads their absence as ungated', async () => {
     const run = await cli(['judge', path('unmigrated.json'), '--fixture', path('suite.json')]);
     expect(run.code).toBe(1);
@@ -227,10 +246,9 @@ describe('judge input errors', () => {
     const run = await cli(['judge', path('corrected.json'), '--fixture', path('ungradable.json')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toEqual([
-      'openwop-eval-gate: the fixture cannot be graded: suite fault: fixture ' +
-        '"conformance-eval-trajectory-gate-mean" task "forbidden-in-every-trial" cannot be graded ' +
-        'by the suite: it needs expected.kind "golden" and expected.match {strategy, value}, ' +
-        'has kind "golden" and no match',
+      `openwop-eval-gate: --fixture ${path('ungradable.json')}: task "forbidden-in-every-trial" ` +
+        'cannot be graded by the suite: it needs expected.kind "golden" and expected.match ' +
+        '{strategy, value}',
     ]);
   });
 

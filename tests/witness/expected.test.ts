@@ -297,6 +297,15 @@ describe('a fixture that cannot be graded', () => {
     );
   });
 
+  it('throws a suite fault when the suite states no passScore', () => {
+    const suite: Record<string, unknown> = { ...control.suite };
+    delete suite.thresholds;
+    expect(() => run({ ...control, suite })).toThrow(
+      'suite fault: fixture "conformance-eval-trajectory-gate-control" states no ' +
+        'thresholds.passScore, so no pass decision follows from it',
+    );
+  });
+
   it('throws naming the task whose script does not cover its trials', () => {
     const broken = { ...(control as object), script: {} };
     expect(() => run(broken)).toThrow(
