@@ -35,7 +35,9 @@ export async function naivePoll(
     const query = cursor === undefined ? undefined : { afterSequence: cursor };
     const page = await client.get(`${runPath}/events/poll`, query === undefined ? {} : { query });
     const body = page.json as { lastSequence?: unknown; isTerminal?: unknown } | undefined;
-    if (typeof body?.lastSequence === 'number') cursor = body.lastSequence;
+    // lastSequence is -1 on an empty log, and afterSequence is never negative: stay at the start.
+    if (typeof body?.lastSequence === 'number' && body.lastSequence >= 0)
+      cursor = body.lastSequence;
     if (body?.isTerminal === true) break;
     if (performance.now() > deadline) expire('a terminal log');
     await sleep(intervalMs);

@@ -1,7 +1,9 @@
 // A loopback eval host whose runs finish at an instant the caller picks, and which records, in
 // this process's performance clock, when it appended each run's last event. That instant is the
 // zero of verdict latency. It serves only what the driver and the naive poller ask for (contract
-// §6) and grades nothing: the events and summary are fixed, small and content-free.
+// §6) and grades nothing: the events and summary are fixed, small and content-free. Every
+// document is in its published v2 shape (upstream-v2-facts.md §2–§7), so the benchmark pays for
+// the same validation a run against a real v2 host does.
 
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -27,10 +29,14 @@ interface TimedEvent {
   readonly eventId: string;
   readonly runId: string;
   readonly type: string;
-  readonly sequence: number;
-  readonly timestamp: string;
   readonly payload: Readonly<Record<string, unknown>>;
+  readonly timestamp: string;
+  readonly sequence: number;
+  readonly schemaVersion: number;
 }
+
+const SUITE = { suiteId: 'bench.evals.timed', suiteVersion: '1.0.0' } as const;
+const TENANT = 'bench-tenant';
 
 class TimedRun {
   readonly events: TimedEvent[] = [];
@@ -42,7 +48,7 @@ class TimedRun {
     readonly runId: string,
     runMs: number,
   ) {
-    this.append('eval.started', { suiteId: 'bench.evals.timed', suiteVersion: '1.0.0' });
+    this.append('eval.started', { ...SUITE, taskCount: 1, modes: ['golden'] });
     this.timer = setTimeout(() => this.finish(), runMs);
   }
 
@@ -56,8 +62,9 @@ class TimedRun {
     return this.finishedAt !== undefined;
   }
 
-  after(cursor: number): TimedEvent[] {
-    return this.events.filter((e) => e.sequence > cursor);
+  /** Events after `cursor`; null means from the start of the log. */
+  after(cursor: number | null): TimedEvent[] {
+    return this.events.filter((e) => cursor === null || e.sequence > cursor);
   }
 
   /** Resolves on the next append or after `ms`, whichever comes first. */
@@ -75,8 +82,13 @@ class TimedRun {
 
   private finish(): void {
     this.append('eval.scored', { taskId: 't1', score: 1, passed: true });
-    this.append('eval.completed', { aggregateScore: 1, passed: true, taskCount: 1 });
-    this.append('run.completed', { status: 'completed' });
+    this.append('eval.completed', {
+      aggregateScore: 1,
+      passed: true,
+      taskCount: 1,
+      passedCount: 1,
+    });
+    this.append('run.completed', { outputs: {} });
     this.finishedAt = performance.now();
     this.wake();
   }
@@ -86,14 +98,15 @@ class TimedRun {
   }
 
   private append(type: string, payload: Readonly<Record<string, unknown>>): void {
-    const sequence = this.events.length + 1;
+    const sequence = this.events.length;
     this.events.push({
-      eventId: `${this.runId}#${sequence}`,
+      eventId: `${this.runId.slice(TENANT.length + 1)}.${sequence}`,
       runId: this.runId,
       type,
-      sequence,
-      timestamp: new Date().toISOString(),
       payload,
+      timestamp: new Date().toISOString(),
+      sequence,
+      schemaVersion: 1,
     });
   }
 }
@@ -112,23 +125,27 @@ export async function startTimedHost(options: TimedHostOptions): Promise<TimedHo
 
     if (req.method === 'POST' && path === '/runs') {
       created += 1;
-      const runId = `timed-${created}`;
+      const runId = `${TENANT}/timed-run-${String(created).padStart(8, '0')}`;
       runs.set(runId, new TimedRun(runId, options.runMs()));
-      return send(res, 201, { runId, status: 'running' });
+      const eventsUrl = `http://${req.headers.host ?? '127.0.0.1'}/runs/${encodeURIComponent(runId)}/events`;
+      return send(res, 201, { runId, status: 'running', eventsUrl });
     }
     const [, root, id = '', leaf, sub] = path.split('/');
     const run = root === 'runs' ? runs.get(decodeURIComponent(id)) : undefined;
-    if (run === undefined) return send(res, 404, { error: { code: 'not_found', message: path } });
+    if (run === undefined) return send(res, 404, { error: 'not_found', message: path });
     const status = run.terminal ? 'completed' : 'running';
 
     if (leaf === undefined) return send(res, 200, { runId: run.runId, status });
     if (leaf === 'eval-summary') {
-      if (!run.terminal)
-        return send(res, 409, { error: { code: 'run_not_terminal', message: '' } });
-      return send(res, 200, { suiteId: 'bench.evals.timed', passed: true, tasks: [] });
+      if (!run.terminal) {
+        const details = { runStatus: status };
+        return send(res, 409, { error: 'run_state_conflict', message: 'still running', details });
+      }
+      return send(res, 200, SUMMARY);
     }
     if (leaf === 'events' && sub === 'poll') {
-      const cursor = Number(url.searchParams.get('afterSequence') ?? '0');
+      const afterText = url.searchParams.get('afterSequence');
+      const cursor = afterText === null ? null : Number(afterText);
       const timeoutS = Number(url.searchParams.get('timeout') ?? '0');
       const deadline = performance.now() + (options.honourTimeout ? timeoutS * 1000 : 0);
       let events = run.after(cursor);
@@ -139,12 +156,12 @@ export async function startTimedHost(options: TimedHostOptions): Promise<TimedHo
       return send(res, 200, {
         runId: run.runId,
         events,
-        lastSequence: events.at(-1)?.sequence ?? cursor,
+        lastSequence: events.at(-1)?.sequence ?? run.events.at(-1)?.sequence ?? -1,
         status: run.terminal ? 'completed' : 'running',
         isTerminal: run.terminal,
       });
     }
-    return send(res, 404, { error: { code: 'not_found', message: path } });
+    return send(res, 404, { error: 'not_found', message: path });
   }
 
   const server = createServer((req, res) => {
@@ -170,9 +187,19 @@ export async function startTimedHost(options: TimedHostOptions): Promise<TimedHo
   };
 }
 
+const SUMMARY = {
+  ...SUITE,
+  aggregateScore: 1,
+  passed: true,
+  taskCount: 1,
+  passedCount: 1,
+  tasks: [{ taskId: 't1', score: 1, passed: true }],
+};
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
+    'openwop-version': '2.0',
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
   });

@@ -41,8 +41,8 @@ export function syntheticRun(taskCount: number, trialCount: number): SyntheticRu
         taskId,
         input: { request: 'what is the refund policy?' },
         expected: {
-          match: 'exact',
-          value: 'found',
+          kind: 'golden',
+          match: { strategy: 'exact', value: 'found' },
           trajectory: {
             match: 'in-order',
             calls: [{ tool: 'kb:search' }, { tool: 'kb:answer' }],

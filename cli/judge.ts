@@ -9,7 +9,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { judgeEvalRun, judgeSummaryAgainstSuite, RULES } from '../lib/eval-gate-witness.ts';
-import { loadFixture } from '../lib/fixtures.ts';
+import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
 import { decide } from '../lib/run-leg.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import type {
@@ -113,7 +113,11 @@ async function loadBasis(ref: string): Promise<Basis> {
   }
   const doc = await readJson(ref, 'fixture or suite');
   const asFixture = validate('fixture', doc);
-  if (asFixture.length === 0) return { kind: 'fixture', fixture: doc as Fixture };
+  if (asFixture.length === 0) {
+    const problem = fixtureProblem(doc as UncheckedFixture);
+    if (problem !== undefined) throw new JudgeInputError(`--fixture ${ref}: ${problem}`);
+    return { kind: 'fixture', fixture: doc as Fixture };
+  }
   const asSuite = validate('agent-eval-suite', doc);
   if (asSuite.length === 0) return { kind: 'suite', suite: doc as AgentEvalSuite };
   const looksLikeFixture = typeof doc === 'object' && doc !== null && 'script' in doc;

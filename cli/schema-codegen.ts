@@ -30,6 +30,58 @@ export interface GeneratedValidators {
   readonly files: Readonly<Record<string, string>>;
 }
 
+/**
+ * Every validator the suite exports, by name: the schema file that holds it and, for a definition
+ * inside a file (payloads, identifiers), the JSON pointer to it. Published structures keep their
+ * published `$id`, so one file can hold several validators; lib/schemas.ts reads this table back
+ * through the generated module to digest the files a report used.
+ */
+export const VALIDATOR_SOURCES = {
+  'agent-eval-suite': { file: 'agent-eval-suite' },
+  'eval-summary': { file: 'eval-summary' },
+  'eval-started': { file: 'run-event-payloads', pointer: '/$defs/evalStarted' },
+  'eval-scored': { file: 'run-event-payloads', pointer: '/$defs/evalScored' },
+  'eval-completed': { file: 'run-event-payloads', pointer: '/$defs/evalCompleted' },
+  'run-event': { file: 'run-event' },
+  'poll-response': { file: 'poll-response' },
+  'create-run-answer': { file: 'create-run-answer' },
+  'error-envelope': { file: 'error-envelope' },
+  discovery: { file: 'discovery' },
+  'run-id': { file: 'ids', pointer: '/$defs/runId' },
+  'event-id': { file: 'ids', pointer: '/$defs/eventId' },
+  'agent-id': { file: 'ids', pointer: '/$defs/agentId' },
+  'node-id': { file: 'ids', pointer: '/$defs/nodeId' },
+  'agent-invocation-started': {
+    file: 'run-event-payloads',
+    pointer: '/$defs/agentInvocationStarted',
+  },
+  'agent-invocation-completed': {
+    file: 'run-event-payloads',
+    pointer: '/$defs/agentInvocationCompleted',
+  },
+  'agent-tool-called': { file: 'run-event-payloads', pointer: '/$defs/agentToolCalled' },
+  'agent-tool-returned': { file: 'run-event-payloads', pointer: '/$defs/agentToolReturned' },
+  'agent-decided': { file: 'run-event-payloads', pointer: '/$defs/agentDecided' },
+  'run-completed': { file: 'run-event-payloads', pointer: '/$defs/runCompleted' },
+  fixture: { file: 'fixture' },
+  'eval-gate-report': { file: 'eval-gate-report' },
+} as const satisfies Readonly<Record<string, { file: string; pointer?: string }>>;
+
+/** The `$id` a schema file must carry: published structures keep theirs, the suite's own a urn. */
+const PUBLISHED_BASE = 'https://openwop.dev/spec/v2/';
+const PUBLISHED_FILES: ReadonlySet<string> = new Set([
+  'agent-eval-suite',
+  'eval-summary',
+  'run-event',
+  'run-event-payloads',
+  'error-envelope',
+  'ids',
+]);
+
+export function expectedId(file: string): string {
+  return PUBLISHED_FILES.has(file) ? `${PUBLISHED_BASE}${file}${SUFFIX}` : `urn:openwop:v2:${file}`;
+}
+
 export async function generateValidators(root: string = ROOT): Promise<GeneratedValidators> {
   const schemas = await readSchemas(root);
   // The options lib/schemas.ts promises: 2020-12, strict, every error, formats.
@@ -37,12 +89,31 @@ export async function generateValidators(root: string = ROOT): Promise<Generated
   addFormats(ajv);
   // Registering every schema before any compiles lets them `$ref` each other by `$id`.
   for (const { schema } of schemas) ajv.addSchema(schema);
-  const exportNames = Object.fromEntries(schemas.map((s, i) => [`v${i}`, s.id]));
+  const byFile = new Map(schemas.map((s) => [s.name, s]));
+  const entries = Object.entries(VALIDATOR_SOURCES).map(([name, source], i) => {
+    const file = byFile.get(source.file);
+    if (file === undefined)
+      throw new Error(`validator ${name}: no ${SCHEMA_DIR}/${source.file}${SUFFIX}`);
+    const pointer = 'pointer' in source ? source.pointer : '';
+    const ref = pointer === '' ? file.id : `${file.id}#${pointer}`;
+    if (ajv.getSchema(ref) === undefined)
+      throw new Error(`validator ${name}: ${ref} resolves to nothing`);
+    return { name, ref, path: `${SCHEMA_DIR}/${source.file}${SUFFIX}`, key: `v${i}` };
+  });
+  const unused = schemas.filter(
+    (s) => !entries.some((e) => e.path.endsWith(`/${s.name}${SUFFIX}`)),
+  );
+  if (unused.length > 0) {
+    throw new Error(`no validator reads ${unused.map((s) => s.name).join(', ')}`);
+  }
+  // Standalone code takes a name → ref map, so a validator can be a definition inside a file.
+  const exportNames = Object.fromEntries(entries.map((e) => [e.key, e.ref]));
   // An ES module is strict already, and a directive below the imports would be a bare string.
   const validators = standaloneCode(ajv, exportNames).replace(/^"use strict";/, '');
 
-  const ids = schemas.map((s) => `${JSON.stringify(s.name)}: ${JSON.stringify(s.id)}`);
-  const table = schemas.map((s, i) => `${JSON.stringify(s.name)}: v${i}`);
+  const ids = entries.map((e) => `${JSON.stringify(e.name)}: ${JSON.stringify(e.ref)}`);
+  const files = entries.map((e) => `${JSON.stringify(e.name)}: ${JSON.stringify(e.path)}`);
+  const table = entries.map((e) => `${JSON.stringify(e.name)}: ${e.key}`);
   const js = [
     HEADER,
     // Ajv's output is checked by regeneration, not by the style rules written for hand code.
@@ -53,13 +124,17 @@ export async function generateValidators(root: string = ROOT): Promise<Generated
     'const require = createRequire(import.meta.url);',
     validators,
     `export const SCHEMA_IDS = Object.freeze({ ${ids.join(', ')} });`,
+    `export const SCHEMA_PATHS = Object.freeze({ ${files.join(', ')} });`,
     `export const VALIDATORS = Object.freeze({ ${table.join(', ')} });`,
   ].join('\n');
   const dts = [
     HEADER,
     'export interface CompiledError {',
     '  readonly instancePath: string;',
+    '  readonly schemaPath?: string;',
     '  readonly keyword: string;',
+    "  /** Ajv's keyword parameters, e.g. `{ additionalProperty }`, `{ missingProperty }`, `{ allowedValues }`. */",
+    '  readonly params?: Readonly<Record<string, unknown>>;',
     '  readonly message?: string;',
     '}',
     '/** Returns whether `data` is valid; when it is not, `errors` lists why. */',
@@ -67,8 +142,11 @@ export async function generateValidators(root: string = ROOT): Promise<Generated
     '  (data: unknown): boolean;',
     '  readonly errors?: readonly CompiledError[] | null;',
     '}',
-    `export declare const SCHEMA_IDS: { ${schemas
-      .map((s) => `readonly ${JSON.stringify(s.name)}: ${JSON.stringify(s.id)}`)
+    `export declare const SCHEMA_IDS: { ${entries
+      .map((e) => `readonly ${JSON.stringify(e.name)}: ${JSON.stringify(e.ref)}`)
+      .join('; ')} };`,
+    `export declare const SCHEMA_PATHS: { ${entries
+      .map((e) => `readonly ${JSON.stringify(e.name)}: ${JSON.stringify(e.path)}`)
       .join('; ')} };`,
     'export declare const VALIDATORS: Readonly<Record<keyof typeof SCHEMA_IDS, CompiledValidator>>;',
   ].join('\n');
@@ -99,8 +177,8 @@ async function readSchemas(root: string): Promise<SchemaFile[]> {
     const path = join(root, SCHEMA_DIR, `${name}${SUFFIX}`);
     const schema = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
     const id = schema.$id;
-    if (id !== `urn:openwop:v2:${name}`) {
-      throw new Error(`${path}: $id must be urn:openwop:v2:${name}, found ${JSON.stringify(id)}`);
+    if (id !== expectedId(name)) {
+      throw new Error(`${path}: $id must be ${expectedId(name)}, found ${JSON.stringify(id)}`);
     }
     out.push({ name, id, schema });
   }

@@ -11,6 +11,8 @@ export type DiscoveryResult =
       readonly document: unknown;
       readonly sha256: string;
       readonly text: string;
+      /** The answer's `OpenWOP-Version` header, null when absent (judged by wire.version-header). */
+      readonly versionHeader: string | null;
     }
   | { readonly ok: false; readonly reason: string };
 
@@ -53,7 +55,8 @@ async function load(client: HostClient): Promise<DiscoveryResult> {
     return { ok: false, reason: `${where} body is JSON but not an object` };
   }
   const sha256 = createHash('sha256').update(answer.text).digest('hex');
-  return { ok: true, document: answer.json, sha256, text: answer.text };
+  const versionHeader = answer.headers['openwop-version'] ?? null;
+  return { ok: true, document: answer.json, sha256, text: answer.text, versionHeader };
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
@@ -61,8 +64,9 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
 }
 
 /**
- * A capability is advertised when its record is an object whose `supported`, if present, is not
- * false, and every ancestor record is advertised by the same rule (contract §2). So
+ * A capability is advertised when its record is present (an object: `{}` advertises it) and every
+ * ancestor record is too (contract §2). A v1-style `supported: false` still withdraws it;
+ * `supported: true` is tolerated though v2 defines no such member. So
  * `agents.evalSuite.trajectory` needs `agents`, `agents.evalSuite` and the trajectory record.
  */
 export function isAdvertised(document: unknown, path: string): boolean {
@@ -110,4 +114,60 @@ function recordAt(
     current = current[member];
   }
   return isRecord(current) ? current : undefined;
+}
+
+/** A `2.x` protocol version: the major the legs speak. */
+const MAJOR_TWO = /^2\.(0|[1-9][0-9]*)$/;
+
+/**
+ * Why the document does not serve major 2, or undefined when `protocolVersions` lists a `2.x`
+ * (contract §2). A v1 root carries only `protocolVersion`, and says so in the reason.
+ */
+export function majorTwoMissing(document: unknown): string | undefined {
+  const versions = isRecord(document) ? document.protocolVersions : undefined;
+  if (Array.isArray(versions)) {
+    if (versions.some((v) => typeof v === 'string' && MAJOR_TWO.test(v))) return undefined;
+    const listed = versions.map((v) => JSON.stringify(v)).join(', ');
+    return `host does not serve OpenWOP major 2: protocolVersions lists no 2.x (it lists [${listed}])`;
+  }
+  const v1 = isRecord(document) ? document.protocolVersion : undefined;
+  if (v1 !== undefined) {
+    return `host does not serve OpenWOP major 2: discovery is a v1 document (protocolVersion ${JSON.stringify(v1)}, no protocolVersions)`;
+  }
+  return 'host does not serve OpenWOP major 2: discovery has no protocolVersions listing a 2.x';
+}
+
+/**
+ * The limits the host advertises on `agents.evalSuite` (contract §2). A member that is absent,
+ * or not of its type, limits nothing and is left out.
+ */
+export interface AdvertisedLimits {
+  readonly maxTasksPerSuite?: number;
+  readonly trialsMaxCount?: number;
+  readonly passRules?: readonly unknown[];
+  readonly matchModes?: readonly unknown[];
+}
+
+export function advertisedLimits(document: unknown): AdvertisedLimits {
+  const suite = recordAt(document, ['agents', 'evalSuite']);
+  const trials = recordAt(document, ['agents', 'evalSuite', 'trials']);
+  const trajectory = recordAt(document, ['agents', 'evalSuite', 'trajectory']);
+  const number = (v: unknown): number | undefined =>
+    typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+  const list = (v: unknown): readonly unknown[] | undefined => (Array.isArray(v) ? v : undefined);
+  const limits: {
+    maxTasksPerSuite?: number;
+    trialsMaxCount?: number;
+    passRules?: readonly unknown[];
+    matchModes?: readonly unknown[];
+  } = {};
+  const maxTasks = number(suite?.maxTasksPerSuite);
+  if (maxTasks !== undefined) limits.maxTasksPerSuite = maxTasks;
+  const maxCount = number(trials?.maxCount);
+  if (maxCount !== undefined) limits.trialsMaxCount = maxCount;
+  const passRules = list(trials?.passRules);
+  if (passRules !== undefined) limits.passRules = passRules;
+  const matchModes = list(trajectory?.matchModes);
+  if (matchModes !== undefined) limits.matchModes = matchModes;
+  return limits;
 }

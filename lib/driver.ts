@@ -14,6 +14,7 @@ import type {
 } from './types.ts';
 import { TransportError } from './errors.ts';
 import { encodeRunId } from './host-client.ts';
+import { jsonTypeOf, WireRecord } from './wire-record.ts';
 
 /**
  * The one waiting schedule: after an empty page answered at once, after a 429/5xx without a
@@ -43,6 +44,7 @@ interface Run {
   readonly bounds: Bounds;
   readonly now: () => number;
   readonly deadline: number;
+  readonly wire: WireRecord;
 }
 
 type Step<T> =
@@ -53,8 +55,10 @@ export async function driveEvalRun(
   request: EvalRunRequest,
   bounds: Bounds,
   now: () => number = Date.now,
+  /** Where the wire is recorded; a caller passes one that already holds discovery's header. */
+  wire: WireRecord = new WireRecord(),
 ): Promise<DriveResult> {
-  const run: Run = { client, bounds, now, deadline: now() + bounds.runTimeoutMs };
+  const run: Run = { client, bounds, now, deadline: now() + bounds.runTimeoutMs, wire };
 
   const created = await ask(
     run,
@@ -113,6 +117,9 @@ export async function driveEvalRun(
     events: followed.value.events,
     runStatus: statusBody.status,
     summary: summary.value.json,
+    created: answer.json,
+    errors: run.wire.errors(),
+    versions: run.wire.versions(),
   };
   return { kind: 'observed', observation };
 }
@@ -174,6 +181,7 @@ async function follow(run: Run, runPath: string): Promise<Step<Log>> {
       lastSequence: page.lastSequence,
       isTerminal: page.isTerminal,
       eventCount: page.events.length,
+      members: without(page, PAGE_READ),
     });
     let trusted = true;
     for (const raw of page.events as readonly unknown[]) {
@@ -204,14 +212,46 @@ async function follow(run: Run, runPath: string): Promise<Step<Log>> {
 
 function observeEvent(raw: unknown): ObservedEvent {
   const event = record(raw);
-  if (event === undefined) return { sequence: undefined, type: undefined, runId: undefined };
+  if (event === undefined) {
+    return {
+      sequence: undefined,
+      type: undefined,
+      runId: undefined,
+      envelope: { json: jsonTypeOf(raw) },
+    };
+  }
   const keep = typeof event.type === 'string' && event.type.startsWith('eval.');
+  const payload = Object.hasOwn(event, 'payload') ? jsonTypeOf(event.payload) : 'absent';
   return {
     sequence: event.sequence,
     type: event.type,
     runId: event.runId,
     ...(keep ? { payload: event.payload } : {}),
+    envelope: { json: 'object', members: without(event, EVENT_READ), payload },
   };
+}
+
+/** Members a page and an event carry elsewhere in the observation, so the wire record skips them. */
+const PAGE_READ: ReadonlySet<string> = new Set(['events', 'lastSequence', 'isTerminal']);
+const EVENT_READ: ReadonlySet<string> = new Set(['sequence', 'type', 'runId', 'payload']);
+
+function without(
+  value: Readonly<Record<string, unknown>>,
+  skip: ReadonlySet<string>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    // defineProperty, so a member named __proto__ stays a member rather than a prototype.
+    if (!skip.has(key)) {
+      Object.defineProperty(out, key, {
+        value: value[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+  return out;
 }
 
 /**
@@ -229,12 +269,13 @@ async function ask(
 ): Promise<Step<HostResponse>> {
   const wait = new Backoff();
   let last: number | undefined;
+  // Whether the deadline passed between requests or cut one short, the reason names the answer
+  // that kept the suite asking, so a persistent refusal is told apart from a slow host.
+  const deadlineSaid = (): string =>
+    last === undefined ? deadlineReason : `${deadlineReason}; last answer ${last}`;
   for (;;) {
     const left = remaining(run);
-    if (left <= 0) {
-      const reason = last === undefined ? deadlineReason : `${deadlineReason}; last answer ${last}`;
-      return { ok: false, result: unobserved(stage, reason) };
-    }
+    if (left <= 0) return { ok: false, result: unobserved(stage, deadlineSaid()) };
     let answer: HostResponse;
     try {
       answer = await send(Math.min(timeoutMs, left));
@@ -242,8 +283,9 @@ async function ask(
       if (!(error instanceof TransportError)) throw error;
       // A request cut short by the run deadline is the run's bound expiring, not a slow answer.
       const cut = left < timeoutMs && error.code === 'timeout';
-      return { ok: false, result: unobserved(stage, cut ? deadlineReason : error.message) };
+      return { ok: false, result: unobserved(stage, cut ? deadlineSaid() : error.message) };
     }
+    run.wire.answer(stage, answer);
     const status = answer.status;
     if (status === 401 || status === 403) {
       // The key is the suite's configuration, so a refusal of it is a fact about the suite
@@ -304,14 +346,21 @@ function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
     : undefined;
 }
 
-/** `answered 404 not_found: no such suite`, from the v2 error envelope when there is one. */
+/**
+ * `answered 404 not_found: no such suite`, from the v2 error envelope `{error, message}`. A body
+ * that is not the envelope is quoted as compact JSON instead, so a dialect or a bare string still
+ * says what the host meant.
+ */
 function describe(answer: HostResponse): string {
-  const error = record(record(answer.json)?.error);
-  const parts = [error?.code, error?.message].filter((p): p is string => typeof p === 'string');
+  const body = record(answer.json);
+  const code = body?.error;
+  const message = body?.message;
   let text = `answered ${answer.status}`;
-  if (parts.length > 0) text += ` ${parts.join(': ')}`;
+  if (typeof code === 'string' && typeof message === 'string') text += ` ${code}: ${message}`;
+  else if (typeof code === 'string') text += ` ${code}`;
   else if (answer.jsonError !== undefined)
     text += ` with a body that is not JSON (${answer.jsonError})`;
+  else text += ` with the body ${JSON.stringify(answer.json)}`;
   text = text.replace(/\s+/g, ' ');
   return text.length > REASON_LIMIT ? `${text.slice(0, REASON_LIMIT - 1)}…` : text;
 }

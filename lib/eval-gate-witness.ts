@@ -12,6 +12,7 @@ import { judgeContent } from './witness/content.ts';
 import { judgeSummary } from './witness/summary.ts';
 import { indexSummaryTasks, judgeTasks } from './witness/tasks.ts';
 import { judgeTrials } from './witness/trials.ts';
+import { judgeWire } from './witness/wire.ts';
 
 export { expectRun } from './witness/expected.ts';
 export type { ExpectedRun, ExpectedTask, ExpectedTrial, Presence } from './witness/expected.ts';
@@ -20,7 +21,8 @@ export { judgeSummaryAgainstSuite } from './witness/suite-judge.ts';
 
 /**
  * Every finding on the run: one per rule per subject it applies to (the run, the log, each
- * eval.* type, each task, the summary), held or not, so a clean run shows what was checked.
+ * eval.* type, each task, the summary, each call's wire record), held or not, so a clean run
+ * shows what was checked.
  * Throws only when the fixture itself cannot be graded, which is a fact about the suite.
  */
 export function judgeEvalRun(fixture: Fixture, observation: RunObservation): readonly Finding[] {
@@ -35,6 +37,7 @@ export function judgeEvalRun(fixture: Fixture, observation: RunObservation): rea
     ...judgeSummary(expected, summary, tasks, index),
     ...judgeTasks(expected, tasks),
     ...judgeTrials(expected, index),
+    ...judgeWire(observation),
   ];
 }
 

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatSchemaErrors, validate } from './schemas.ts';
-import type { Fixture } from './types.ts';
+import type { AgentEvalSuite, Fixture } from './types.ts';
 
 export const FIXTURES_DIR: string = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
@@ -57,21 +57,31 @@ export async function loadFixture(id: string, dir: string = FIXTURES_DIR): Promi
       `fixture file ${path} does not match the fixture schema:\n${formatSchemaErrors(errors)}`,
     );
   }
-  // The schema has accepted the document, so it has the Fixture shape.
-  const fixture = parsed as Fixture;
-  const problem = inconsistency(id, fixture);
+  // The schema has accepted the document, so it has the shape of a fixture with a published suite.
+  const doc = parsed as UncheckedFixture;
+  const problem =
+    doc.id === id
+      ? fixtureProblem(doc)
+      : `id ${JSON.stringify(doc.id)} does not match the file name`;
   if (problem !== undefined) return fail(`fixture file ${path}: ${problem}`);
   return {
     ok: true,
-    fixture,
+    // fixtureProblem has checked what Fixture adds to the schema's shape.
+    fixture: doc as Fixture,
     path,
     sha256: createHash('sha256').update(bytes).digest('hex'),
   };
 }
 
-/** What a schema cannot say: the id names the file, and the script lines up with the tasks. */
-function inconsistency(id: string, fixture: Fixture): string | undefined {
-  if (fixture.id !== id) return `id ${JSON.stringify(fixture.id)} does not match the file name`;
+/** A document the fixture schema accepted; `fixtureProblem` decides whether it is a Fixture. */
+export type UncheckedFixture = Omit<Fixture, 'suite'> & { readonly suite: AgentEvalSuite };
+
+/**
+ * What a schema cannot say, or the published suite structure leaves open: task ids are unique,
+ * the suite states the passScore and grades every task by golden match, so the witness can grade
+ * it, and the script lines up with the tasks. Undefined when the document is a usable Fixture.
+ */
+export function fixtureProblem(fixture: UncheckedFixture): string | undefined {
   const taskIds = fixture.suite.tasks.map((t) => t.taskId);
   const duplicate = taskIds.find((t, i) => taskIds.indexOf(t) !== i);
   if (duplicate !== undefined) return `task id ${JSON.stringify(duplicate)} appears twice`;
@@ -84,6 +94,16 @@ function inconsistency(id: string, fixture: Fixture): string | undefined {
       `tasks without a script: [${unscripted.join(', ')}], ` +
       `script keys without a task: [${unknown.join(', ')}]`
     );
+  }
+  // The witness grades golden matches only; a task it cannot grade makes the fixture unusable.
+  const ungradable = fixture.suite.tasks.find(
+    (t) => t.expected.kind !== 'golden' || t.expected.match === undefined,
+  );
+  if (ungradable !== undefined) {
+    return `task "${ungradable.taskId}" cannot be graded by the suite: it needs expected.kind "golden" and expected.match {strategy, value}`;
+  }
+  if (typeof fixture.suite.thresholds?.passScore !== 'number') {
+    return 'the suite states no thresholds.passScore, so no pass decision follows from it';
   }
   const count = fixture.suite.trials?.count ?? 1;
   for (const taskId of taskIds) {

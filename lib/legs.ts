@@ -1,7 +1,22 @@
 // The requirements this suite certifies: each one's id, the fixture that drives it and the
 // capability gates it needs. The order is the order of the report.
 
-import type { GateName } from './types.ts';
+import type { GateName, MatchMode, PassRule } from './types.ts';
+
+/**
+ * What a leg's fixture asks of a host, declared here so the advertised-limit gates (host facts)
+ * are decided before the fixture file (a suite fact) is loaded. tests/io/leg-needs.test.ts pins
+ * each declaration to what the fixture file holds.
+ */
+export interface FixtureNeeds {
+  readonly taskCount: number;
+  /** The suite's `trials.count`; 1 without a trials block. */
+  readonly trialCount: number;
+  /** The suite's `trials.passRule`; absent without a trials block. */
+  readonly passRule?: PassRule;
+  /** Every `expected.trajectory.match` the fixture's tasks use. */
+  readonly matchModes: readonly MatchMode[];
+}
 
 export interface LegDefinition {
   readonly id: string;
@@ -9,6 +24,8 @@ export interface LegDefinition {
   readonly title: string;
   /** The fixture the leg drives; absent for a server-free leg. */
   readonly fixtureId?: string;
+  /** What that fixture needs; present exactly when `fixtureId` is. */
+  readonly needs?: FixtureNeeds;
   /** Capability gates, checked in this order before the fixture gate (contract §2, §9). */
   readonly gates: readonly GateName[];
   readonly ref: string;
@@ -21,6 +38,7 @@ export const LEGS: readonly LegDefinition[] = [
     id: `${REQUIREMENT_PREFIX}mean-gated`,
     title: 'a forbidden tool in every trial gates the task mean to 0 and fails task and suite',
     fixtureId: 'conformance-eval-trajectory-gate-mean',
+    needs: { taskCount: 1, trialCount: 2, passRule: 'mean', matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §A, §B',
   },
@@ -28,6 +46,7 @@ export const LEGS: readonly LegDefinition[] = [
     id: `${REQUIREMENT_PREFIX}suite-gated`,
     title: 'a wrong-path task gates the suite aggregate and fails the suite, scores unchanged',
     fixtureId: 'conformance-eval-trajectory-gate',
+    needs: { taskCount: 2, trialCount: 1, matchModes: ['exact', 'in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
     ref: 'RFC 0246 §A, §B, §C',
   },
@@ -41,6 +60,7 @@ export const LEGS: readonly LegDefinition[] = [
     id: `${REQUIREMENT_PREFIX}no-trajectory-ungated`,
     title: 'a suite without trajectories carries no gated field and is decided on its scores',
     fixtureId: 'conformance-eval-trajectory-gate-control',
+    needs: { taskCount: 2, trialCount: 1, matchModes: [] },
     gates: ['agents.evalSuite'],
     ref: 'RFC 0246 §D',
   },
@@ -48,6 +68,7 @@ export const LEGS: readonly LegDefinition[] = [
     id: `${REQUIREMENT_PREFIX}mean-partial-inclusive`,
     title: 'one wrong trial in four gates the mean to exactly passScore, which still passes',
     fixtureId: 'conformance-eval-trajectory-gate-boundary',
+    needs: { taskCount: 1, trialCount: 4, passRule: 'mean', matchModes: ['any-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §A, §B',
   },
@@ -55,6 +76,7 @@ export const LEGS: readonly LegDefinition[] = [
     id: `${REQUIREMENT_PREFIX}any-rule-unchanged`,
     title: 'passRule any still counts trial verdicts while the suite reads the gated aggregate',
     fixtureId: 'conformance-eval-trajectory-gate-any',
+    needs: { taskCount: 1, trialCount: 2, passRule: 'any', matchModes: ['exact'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §B',
   },
@@ -62,6 +84,7 @@ export const LEGS: readonly LegDefinition[] = [
     id: `${REQUIREMENT_PREFIX}all-rule-unchanged`,
     title: 'passRule all still fails a task with one trajectory-failed trial, whatever its score',
     fixtureId: 'conformance-eval-trajectory-gate-all',
+    needs: { taskCount: 1, trialCount: 2, passRule: 'all', matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §B',
   },

@@ -11,6 +11,7 @@ import { planHostLeg, replayingClient } from './head-start.ts';
 import { driveEvalRun } from './driver.ts';
 import { judgeEvalRun } from './eval-gate-witness.ts';
 import { judgeGatedFieldsShape } from './shape-leg.ts';
+import { WireRecord } from './wire-record.ts';
 
 /** What a host leg needs: a client, the discovery fetched once, and the settings that gate. */
 export interface LegTarget {
@@ -57,10 +58,15 @@ export async function runLeg(
   // The leg's run was created when its head start was taken, so its time counts from then.
   if (head !== undefined) started = Math.min(started, head.startedAt);
 
+  // Discovery was read once for every leg; its header is part of what each leg's host said.
+  const wire = new WireRecord();
+  if (host.discovery.ok) wire.version('discovery', host.discovery.versionHeader ?? undefined);
   const drive = await driveEvalRun(
     head === undefined ? host.client : replayingClient(host.client, head),
     request,
     host.config.bounds,
+    Date.now,
+    wire,
   );
   const base = { fixtureId: fixture.id };
   switch (drive.kind) {

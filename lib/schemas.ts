@@ -1,13 +1,16 @@
 // Every JSON Schema the suite ships, as validators compiled ahead of time by Ajv (2020-12, strict,
 // every error, formats) into lib/generated/validators.js by cli/compile-schemas.ts. A run loads no
 // Ajv and compiles nothing; tests/generated-validators.test.ts keeps the module equal to what the
-// schemas compile to. Errors come back as plain data that names the schema, the failing keyword
-// and where in the instance it failed.
+// schemas compile to. Errors come back as plain data that names the schema, the failing keyword,
+// where in the instance it failed and Ajv's parameters, so a finding can name the member at fault.
 
-import { SCHEMA_IDS, VALIDATORS } from './generated/validators.js';
+import { SCHEMA_IDS, SCHEMA_PATHS, VALIDATORS } from './generated/validators.js';
 import type { CompiledError } from './generated/validators.js';
 
-/** A name `n` lives in `schemas/v2/<n>.schema.json` with `$id` `urn:openwop:v2:<n>`. */
+/**
+ * A validator's name. Several names can live in one file: the eval and agent payloads are `$defs`
+ * of run-event-payloads.schema.json and the identifiers `$defs` of ids.schema.json, as published.
+ */
 export type SchemaName = keyof typeof SCHEMA_IDS;
 
 export const SCHEMA_NAMES = Object.keys(SCHEMA_IDS) as readonly SchemaName[];
@@ -17,16 +20,14 @@ export interface SchemaError {
   readonly instancePath: string;
   readonly keyword: string;
   readonly message: string;
+  /** Ajv's keyword parameters: the extra or missing member, the allowed values, the pattern. */
+  readonly params?: Readonly<Record<string, unknown>>;
 }
 
-/** Repo-relative path of each schema file, so a report can name and digest what it used. */
-export const SCHEMA_FILES: Readonly<Record<SchemaName, string>> = Object.freeze(
-  Object.fromEntries(SCHEMA_NAMES.map((n) => [n, `schemas/v2/${n}.schema.json`])) as Record<
-    SchemaName,
-    string
-  >,
-);
+/** Repo-relative path of the file holding each validator, so a report can name and digest it. */
+export const SCHEMA_FILES: Readonly<Record<SchemaName, string>> = SCHEMA_PATHS;
 
+/** The `$id` (with a `#/$defs/...` pointer for a definition) the named validator checks against. */
 export function schemaId(name: SchemaName): string {
   return SCHEMA_IDS[name];
 }
@@ -40,14 +41,55 @@ export function validate(name: SchemaName, instance: unknown): readonly SchemaEr
     instancePath: e.instancePath,
     keyword: e.keyword,
     message: e.message ?? 'is invalid',
+    ...(e.params === undefined ? {} : { params: e.params }),
   }));
 }
 
-/** One line per error, `<schema>#<instancePath> <keyword>: <message>`, then `(+N more)`. */
+/**
+ * What the error is about, from Ajv's params: the member added or missing, the values allowed, the
+ * branches matched. Empty when the message already says it (Ajv quotes a pattern or a bound).
+ */
+function detail(e: SchemaError): string {
+  const p = e.params ?? {};
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return show(p.additionalProperty);
+    case 'required':
+      return show(p.missingProperty);
+    case 'enum':
+      return Array.isArray(p.allowedValues)
+        ? `allowed: ${p.allowedValues
+            .slice(0, 8)
+            .map((v) => JSON.stringify(v))
+            .join(', ')}${p.allowedValues.length > 8 ? `, … ${p.allowedValues.length} in all` : ''}`
+        : '';
+    case 'const':
+      return 'allowedValue' in p ? `allowed: ${JSON.stringify(p.allowedValue)}` : '';
+    case 'propertyNames':
+      return show(p.propertyName);
+    case 'oneOf':
+      return Array.isArray(p.passingSchemas)
+        ? `branches matched: ${p.passingSchemas.join(', ')}`
+        : '';
+    default:
+      return '';
+  }
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
+}
+
+/**
+ * One line per error, `<schema>#<instancePath> <keyword>: <message> (<detail>)`, then `(+N more)`;
+ * the detail names the member at fault, e.g. `eval-summary#/tasks/0 additionalProperties: must NOT
+ * have additional properties (x-note)`.
+ */
 export function formatSchemaErrors(errors: readonly SchemaError[], max = 3): string {
-  const lines = errors
-    .slice(0, max)
-    .map((e) => `${e.schema}#${e.instancePath} ${e.keyword}: ${e.message}`);
+  const lines = errors.slice(0, max).map((e) => {
+    const d = detail(e);
+    return `${e.schema}#${e.instancePath} ${e.keyword}: ${e.message}${d === '' ? '' : ` (${d})`}`;
+  });
   if (errors.length > max) lines.push(`(+${errors.length - max} more)`);
   return lines.join('\n');
 }

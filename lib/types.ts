@@ -27,32 +27,69 @@ export interface ExpectedTrajectory {
   readonly forbidden?: readonly string[];
 }
 
+/** The golden comparison of a task's output (RFC 0081, contract §4). */
+export interface GoldenExpectation {
+  readonly strategy: GoldenMatch;
+  readonly value: Json;
+}
+
+export interface RubricCriterion {
+  readonly criterion: string;
+  readonly weight: number;
+}
+
+/** One recorded tool answer; an entry without `response` answers `null` (contract §3). */
+export interface ToolResponse {
+  readonly tool: string;
+  readonly response?: Json;
+}
+
 export interface EvalTask {
   readonly taskId: string;
   readonly input: Json;
   readonly expected: {
-    readonly match: GoldenMatch;
-    /** The golden value the output is matched against (see docs/decisions.md). */
-    readonly value: Json;
+    readonly kind: 'golden' | 'rubric';
+    /** Absent on a task the suite cannot grade; the witness refuses such a fixture. */
+    readonly match?: GoldenExpectation;
+    readonly rubric?: readonly RubricCriterion[];
     readonly trajectory?: ExpectedTrajectory;
   };
-  /** Canned tool answers keyed by tool name; a call to an unlisted tool is a fixture miss. */
-  readonly fixtures?: { readonly toolResponses: { readonly [tool: string]: Json } };
+  readonly fixtures?: {
+    /** When present, a call to a tool with no entry here is a fixture miss (contract §4). */
+    readonly toolResponses?: readonly ToolResponse[];
+    readonly memorySeed?: readonly { readonly [k: string]: Json }[];
+  };
 }
 
-export interface Thresholds {
-  readonly passScore: number;
+/** The bars as a suite document states them; the published structure makes each optional. */
+export interface SuiteThresholds {
+  readonly passScore?: number;
   readonly maxCostUsd?: number;
   readonly maxP95LatencyMs?: number;
+}
+
+/** The bars of a suite the witness grades: no pass decision follows without `passScore`. */
+export interface Thresholds extends SuiteThresholds {
+  readonly passScore: number;
 }
 
 export interface AgentEvalSuite {
   readonly suiteId: string;
   readonly version: string;
+  readonly targetAgentId?: string;
   readonly modes: readonly string[];
-  readonly thresholds: Thresholds;
+  readonly allowedModels?: readonly string[];
+  readonly thresholds?: SuiteThresholds;
   readonly trials?: { readonly count: number; readonly passRule: PassRule };
   readonly tasks: readonly EvalTask[];
+}
+
+/**
+ * The suite of a fixture. The witness grades it, so it must state `passScore`; the published
+ * structure does not require that, so the fixture loader checks it (lib/fixtures.ts).
+ */
+export interface FixtureSuite extends AgentEvalSuite {
+  readonly thresholds: Thresholds;
 }
 
 /** One scripted trial: the calls the agent makes, in order, then the output it returns. */
@@ -65,7 +102,7 @@ export interface Fixture {
   readonly id: string;
   readonly requirement: string;
   readonly agentId: string;
-  readonly suite: AgentEvalSuite;
+  readonly suite: FixtureSuite;
   /** Per task: one entry per trial (entry i for trial i), or one entry used for every trial. */
   readonly script: { readonly [taskId: string]: readonly ScriptedTrial[] };
 }
@@ -135,12 +172,30 @@ export interface CompletedPayload {
 // ---------------------------------------------------------------------------------------------
 // Observation: what the driver saw, unjudged. Host-supplied values stay `unknown`.
 
+/** The JSON type of a value as the wire carried it. */
+export type JsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
+
+/**
+ * The envelope of one event, for the wire rules: every member but `sequence`, `type`, `runId`
+ * and `payload` (those sit on the event itself) as sent, and the payload only as its JSON type,
+ * because the suite keeps no payload it does not read.
+ */
+export interface ObservedEnvelope {
+  /** The event's own JSON type; only an object has members and a payload. */
+  readonly json: JsonType;
+  readonly members?: { readonly [member: string]: unknown };
+  /** The payload's JSON type, or `absent` when the event has no payload member. */
+  readonly payload?: JsonType | 'absent';
+}
+
 /** One event as received. `payload` is kept only for `eval.*` events (the suite reads no other). */
 export interface ObservedEvent {
   readonly sequence: unknown;
   readonly type: unknown;
   readonly runId: unknown;
   readonly payload?: unknown;
+  /** Absent in observations recorded before the wire rules; those are then not judged. */
+  readonly envelope?: ObservedEnvelope;
 }
 
 /** One answer of the long-poll cursor, without its events. */
@@ -149,6 +204,40 @@ export interface ObservedPage {
   readonly lastSequence: unknown;
   readonly isTerminal: unknown;
   readonly eventCount: number;
+  /** The page's members but `events`, `lastSequence` and `isTerminal`, as sent. */
+  readonly members?: { readonly [member: string]: unknown };
+}
+
+/** A request of the drive, named by what it asks for; `discovery` is the one read before it. */
+export type ObservedCall = 'discovery' | 'create' | 'events' | 'status' | 'summary';
+
+/** A body as received: its JSON, or why there is none the suite kept. */
+export type ObservedBody =
+  | { readonly json: unknown }
+  | { readonly notJson: string }
+  /** Larger than the suite keeps of an error body; its size in bytes. */
+  | { readonly bytes: number };
+
+/** Error answers (status 400 or above) of one call and status, the first few kept whole. */
+export interface ObservedErrorKind {
+  readonly call: ObservedCall;
+  readonly status: number;
+  /** How many answers of this kind the drive saw. */
+  readonly count: number;
+  readonly samples: readonly ObservedBody[];
+}
+
+/** The `OpenWOP-Version` header of a call's responses: one value (null: absent) and how often. */
+export interface ObservedVersion {
+  readonly call: ObservedCall;
+  readonly value: string | null;
+  readonly count: number;
+}
+
+/** A bounded tally: the kinds kept, and how many answers fell outside them. */
+export interface Tally<T> {
+  readonly kinds: readonly T[];
+  readonly omitted: number;
 }
 
 export interface RunObservation {
@@ -161,6 +250,12 @@ export interface RunObservation {
   readonly runStatus: unknown;
   /** The parsed body of `GET /runs/{runId}/eval-summary`. */
   readonly summary: unknown;
+  // The wire record (contract §1, §6). Optional so that an observation recorded without it
+  // (an older report) still recomputes; the wire rules then judge nothing of it.
+  /** The parsed 201 body of `POST /runs`. */
+  readonly created?: unknown;
+  readonly errors?: Tally<ObservedErrorKind>;
+  readonly versions?: Tally<ObservedVersion>;
 }
 
 /**

@@ -97,6 +97,16 @@ export const DEFECTS = [
       'rules all/any count a trial as passed when its score clears passScore, trajectory or not; eval.scored.passed stays right',
   },
   {
+    name: 'protocol-v1-only',
+    clause: 'contract §2',
+    description: 'discovery lists protocolVersions ["1.11"], no 2.x, and answers 2.0 requests 406',
+  },
+  {
+    name: 'trials-max-count-1',
+    clause: 'contract §2',
+    description: 'discovery advertises agents.evalSuite.trials.maxCount 1',
+  },
+  {
     name: 'withhold-eval-suite',
     clause: 'contract §2',
     description: 'discovery has no agents.evalSuite record, and POST /runs refuses eval runs',
@@ -150,6 +160,42 @@ export const DEFECTS = [
     name: 'status-failed-on-gate',
     clause: 'contract §6',
     description: 'a run whose suite did not pass ends with status failed instead of completed',
+  },
+  {
+    name: 'error-body-dialect',
+    clause: 'contract §1, facts §5.1',
+    description:
+      'every error body is {error: {code, message}} instead of {error, message, details?}',
+  },
+  {
+    name: 'run-id-untenanted',
+    clause: 'contract §1, facts §5.3',
+    description: 'run ids carry no tenant segment (run-000000000001)',
+  },
+  {
+    name: 'event-id-short',
+    clause: 'contract §6, facts §5.3',
+    description: 'event ids are shorter than 16 characters (e0, e1, ...)',
+  },
+  {
+    name: 'events-unversioned',
+    clause: 'contract §6, facts §3',
+    description: 'events carry no schemaVersion',
+  },
+  {
+    name: 'create-answer-no-events-url',
+    clause: 'contract §6, facts §7.1',
+    description: 'the 201 answer of POST /runs has no eventsUrl',
+  },
+  {
+    name: 'poll-page-extra-member',
+    clause: 'contract §6, facts §7.3',
+    description: 'every poll page carries a hasMore member beside the five the closed page allows',
+  },
+  {
+    name: 'version-header-missing',
+    clause: 'contract §1, facts §7.4',
+    description: 'no response carries the OpenWOP-Version header',
   },
 ] as const satisfies readonly DefectRecord[];
 

@@ -24,7 +24,7 @@ export interface HostTask {
   readonly match: string;
   readonly value: JsonValue;
   readonly trajectory?: HostTrajectory;
-  /** Canned answers by tool name; absent when the task has no `fixtures` (nothing can miss). */
+  /** Canned answers by tool name; absent when the task records none (nothing can miss). */
   readonly toolResponses?: JsonObject;
 }
 
@@ -87,21 +87,41 @@ function readTrajectory(v: unknown, where: string): HostTrajectory {
   };
 }
 
+/**
+ * The recorded answers as the host keeps them, keyed by tool. In the file they are a list
+ * (contract §3): the first entry for a tool answers it, and one without `response` answers null.
+ */
+function readToolResponses(v: unknown, where: string): JsonObject {
+  const byTool = new Map<string, JsonValue>();
+  arr(v, where).forEach((e, i) => {
+    const entry = obj(e, `${where}[${i}]`);
+    const tool = str(entry['tool'], `${where}[${i}].tool`);
+    if (!byTool.has(tool)) byTool.set(tool, entry['response'] ?? null);
+  });
+  // fromEntries defines own properties, so a tool named like a prototype member stays a key.
+  return Object.fromEntries(byTool);
+}
+
 function readTask(v: unknown, where: string): HostTask {
   const o = obj(v, where);
   const expected = obj(o['expected'], `${where}.expected`);
+  // The scripted agent's runs are graded by golden match; a task without one cannot be run.
+  if (expected['kind'] !== 'golden') throw new Error(`${where}.expected.kind must be "golden"`);
+  const golden = obj(expected['match'], `${where}.expected.match`);
   const base = {
     taskId: str(o['taskId'], `${where}.taskId`),
-    match: str(expected['match'], `${where}.expected.match`),
-    value: expected['value'] ?? null,
+    match: str(golden['strategy'], `${where}.expected.match.strategy`),
+    value: golden['value'] ?? null,
   };
   const t = expected['trajectory'];
   const trajectory = t === undefined ? undefined : readTrajectory(t, `${where}.trajectory`);
   const f = o['fixtures'];
+  const recorded = f === undefined ? undefined : obj(f, `${where}.fixtures`)['toolResponses'];
+  // Only a task that records tool answers can miss one (RFC 0244 §D as contract §4 reads it).
   const toolResponses =
-    f === undefined
+    recorded === undefined
       ? undefined
-      : obj(obj(f, `${where}.fixtures`)['toolResponses'], `${where}.fixtures.toolResponses`);
+      : readToolResponses(recorded, `${where}.fixtures.toolResponses`);
   return {
     ...base,
     ...(trajectory === undefined ? {} : { trajectory }),

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { defectPredicate, isDefectName, type DefectName } from './defects.ts';
 import { seedFixtures, type SeededFixture } from './fixtures.ts';
-import { handler, type HostState } from './server.ts';
+import { handler, versionHeader, type HostState } from './server.ts';
+import { errorBody, HttpError, protocolVersions } from './wire.ts';
 
 export { DEFECTS, isDefectName, type DefectName, type DefectRecord } from './defects.ts';
 
@@ -69,8 +70,21 @@ export async function startReferenceHost(
     runCounter: 0,
   };
   const server = createServer(handler(state));
+  // A request node cannot parse still gets the v2 envelope and the version header.
   server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    if (!socket.writable) return;
+    const body = JSON.stringify(
+      errorBody(new HttpError('validation_error', 'malformed HTTP request'), state.has),
+    );
+    const version = versionHeader(state.has, protocolVersions(state.has)[0] ?? '');
+    const headers = [
+      'HTTP/1.1 400 Bad Request',
+      'connection: close',
+      'content-type: application/json; charset=utf-8',
+      `content-length: ${Buffer.byteLength(body)}`,
+      ...Object.entries(version).map(([k, v]) => `${k}: ${v}`),
+    ];
+    socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,5 +1,8 @@
-// What the host reports from a graded run: eval.* payloads and the EvalSummary, with the presence
-// rules of RFC 0246 §D and the content-free rule of RFC 0081 §F. Pure functions.
+// What the host reports from a graded run: eval.* payloads, the EvalSummary and the run.completed
+// payload, with the presence rules of RFC 0246 §D and the content-free rule of RFC 0081 §F. Pure
+// functions. Vendor keys go only where the published payload has a hatch (eval.*, agent.*,
+// run.completed); the summary is closed everywhere, so the varied variant varies it only with
+// published optional members.
 
 import type { HasDefect } from './defects.ts';
 import type { HostSuite, HostTask, JsonValue } from './fixtures.ts';
@@ -7,13 +10,16 @@ import type { SuiteVerdict, TaskVerdict, TrialVerdict } from './grading.ts';
 
 export interface ReportStyle {
   readonly has: HasDefect;
-  /** Set by the varied variant: a vendor member the suite must ignore. */
+  /**
+   * Set by the varied variant: a vendor-hatch member the suite must ignore, and the signal to add
+   * the published optional members a client must accept.
+   */
   readonly trace?: string;
 }
 
 type Doc = Record<string, JsonValue>;
 
-function traced(doc: Doc, style: ReportStyle): Doc {
+export function traced(doc: Doc, style: ReportStyle): Doc {
   return style.trace === undefined ? doc : { ...doc, 'x-ref-host-trace': style.trace };
 }
 
@@ -58,6 +64,7 @@ export function scoredPayload(
       ...(trial.matched === undefined ? {} : { trajectoryMatched: trial.matched }),
       ...(task.toolResponses === undefined ? {} : { failedClosed: trial.failedClosed }),
       ...(style.has('content-leak') ? { output: trial.output } : {}),
+      ...(style.trace === undefined ? {} : { costUsd: 0 }),
     },
     style,
   );
@@ -100,7 +107,8 @@ function taskEntry(suite: HostSuite, t: TaskVerdict, style: ReportStyle): Doc {
       },
     };
   }
-  return traced(entry, style);
+  if (style.trace !== undefined) entry['costUsd'] = 0;
+  return entry;
 }
 
 export function evalSummary(suite: HostSuite, verdict: SuiteVerdict, style: ReportStyle): Doc {
@@ -111,19 +119,25 @@ export function evalSummary(suite: HostSuite, verdict: SuiteVerdict, style: Repo
     !style.has('unmigrated-0244') &&
     !style.has('gated-aggregate-omitted') &&
     (anyTrajectory || anyGatedTask || style.has('gated-fields-on-ungated-tasks'));
-  return traced(
-    {
-      suiteId: suite.suiteId,
-      suiteVersion: suite.version,
-      aggregateScore: verdict.aggregateScore,
-      ...(carriesAggregate
-        ? { gatedAggregateScore: gated(verdict.gatedAggregateScore, style) }
-        : {}),
-      passed: verdict.passed,
-      taskCount: suite.tasks.length,
-      passedCount: verdict.passedCount,
-      tasks,
-    },
-    style,
-  );
+  return {
+    suiteId: suite.suiteId,
+    suiteVersion: suite.version,
+    aggregateScore: verdict.aggregateScore,
+    ...(carriesAggregate ? { gatedAggregateScore: gated(verdict.gatedAggregateScore, style) } : {}),
+    passed: verdict.passed,
+    taskCount: suite.tasks.length,
+    passedCount: verdict.passedCount,
+    // The scripted agent costs nothing; the varied variant says so.
+    ...(style.trace === undefined ? {} : { totalCostUsd: 0 }),
+    tasks,
+  };
+}
+
+/**
+ * `run.completed` requires `outputs` (facts §2.4); an eval run's output is its summary. The
+ * varied variant leaves `outputs` empty, which the open object allows.
+ */
+export function runCompletedPayload(summary: Doc | undefined, style: ReportStyle): Doc {
+  if (style.trace !== undefined) return traced({ outputs: {} }, style);
+  return { outputs: summary === undefined ? {} : { evalSummary: summary } };
 }

@@ -11,22 +11,30 @@ import {
   type TrialRun,
   type TrialVerdict,
 } from './grading.ts';
+import { mintEventId } from './wire.ts';
 import {
   completedPayload,
   evalSummary,
+  runCompletedPayload,
+  traced,
   scoredPayload,
   scoredTaskPayload,
   startedPayload,
   type ReportStyle,
 } from './report.ts';
 
+/** A closed RunEventDoc (facts §3): the envelope has no vendor hatch. */
 export interface HostEvent {
   readonly eventId: string;
   readonly runId: string;
   readonly type: string;
-  readonly sequence: number;
-  readonly timestamp: string;
   readonly payload: { readonly [k: string]: JsonValue };
+  readonly timestamp: string;
+  readonly sequence: number;
+  readonly schemaVersion?: number;
+  readonly nodeId?: string;
+  readonly engineVersion?: number;
+  readonly causationId?: string;
 }
 
 export interface RunSettings {
@@ -39,6 +47,12 @@ export interface RunSettings {
 }
 
 type Payload = { readonly [k: string]: JsonValue };
+
+/** The version of the envelope's payload shapes this log is written in. */
+const EVENT_SCHEMA_VERSION = 1;
+const ENGINE_VERSION = 1;
+/** An eval run has no workflow; the varied variant names the node that grades as `eval`. */
+const EVAL_NODE_ID = 'eval';
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
@@ -53,11 +67,24 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * Whether a task's recorded responses answer `tool`: read as the published array of
+ * `{tool, response?}` (the first entry for a tool answers it) or as a map keyed by tool.
+ */
+function hasCannedAnswer(responses: unknown, tool: string): boolean {
+  if (Array.isArray(responses)) {
+    return responses.some((r: unknown) => (r as { tool?: unknown } | null)?.tool === tool);
+  }
+  return typeof responses === 'object' && responses !== null && Object.hasOwn(responses, tool);
+}
+
 export class EvalRun {
   status: 'running' | 'completed' | 'failed' = 'running';
   /** Set once nothing more will be appended. */
   terminal = false;
   summary: Payload | undefined;
+  /** Set by the first summary read, which the host answers 409 while it finalises. */
+  summaryPublished = false;
   readonly events: HostEvent[] = [];
   private readonly waiters = new Set<() => void>();
   private nextSequence: number;
@@ -69,9 +96,9 @@ export class EvalRun {
     private readonly fixture: SeededFixture,
     private readonly settings: RunSettings,
   ) {
-    // The varied variant starts far from 1 and leaves gaps: a client must follow `sequence`,
-    // not count events.
-    this.nextSequence = settings.varied ? 1000 : 1;
+    // Sequences start at 0 (facts §3); the varied variant leaves gaps after that, so a client
+    // must follow `sequence`, not count events.
+    this.nextSequence = 0;
     this.style = settings.varied ? { has: settings.has, trace: runId } : { has: settings.has };
   }
 
@@ -107,7 +134,7 @@ export class EvalRun {
       this.execute().catch((err: unknown) => {
         process.stderr.write(`reference host: run ${this.runId} failed: ${String(err)}\n`);
         this.status = 'failed';
-        this.append('run.failed', { status: 'failed' });
+        this.append('run.failed', { error: { code: 'internal_error', message: 'the run failed' } });
         this.terminal = true;
         this.wake();
       });
@@ -118,21 +145,32 @@ export class EvalRun {
     for (const w of [...this.waiters]) w();
   }
 
-  private append(type: string, payload: Payload): void {
+  /** Appends one event; returns its eventId, which a later event may name as its cause. */
+  private append(type: string, payload: Payload, causationId?: string): string {
+    const { has, varied } = this.settings;
     const sequence = this.nextSequence;
-    this.nextSequence += this.settings.varied ? 1 + (this.events.length % 3) : 1;
+    this.nextSequence += varied ? 1 + (this.events.length % 3) : 1;
+    const eventId = mintEventId(this.runId, sequence, has);
     this.events.push({
-      eventId: `${this.runId}#${sequence}`,
+      eventId,
       runId: this.runId,
       type,
-      sequence,
-      timestamp: new Date().toISOString(),
       payload,
+      timestamp: new Date().toISOString(),
+      sequence,
+      ...(has('events-unversioned') ? {} : { schemaVersion: EVENT_SCHEMA_VERSION }),
+      // The envelope's optional members, which a client must accept.
+      ...(varied ? { nodeId: EVAL_NODE_ID, engineVersion: ENGINE_VERSION } : {}),
+      ...(varied && causationId !== undefined ? { causationId } : {}),
     });
     this.wake();
+    return eventId;
   }
 
-  /** The scripted agent: makes the entry's calls from canned answers, then returns its output. */
+  /**
+   * The scripted agent: makes the entry's calls from canned answers, then returns its output. Its
+   * events carry the v2 payloads of facts §2.4 in the published order, and no task content.
+   */
   private playTrial(task: HostTask, trial: number): TrialRun {
     const began = Date.now();
     const entries = this.fixture.script[task.taskId] ?? [];
@@ -140,26 +178,33 @@ export class EvalRun {
       calls: [],
       output: null,
     };
-    const at = { taskId: task.taskId, trial };
-    this.append('agent.invocation-started', { ...at, agentId: this.fixture.agentId });
+    const agentId = this.fixture.agentId;
+    const invocationId = `${task.taskId}.trial-${trial}`;
+    const mark = (p: Payload): Payload => traced(p, this.style);
+    this.append('agent.invocation-started', mark({ invocationId, agentId, source: 'run-api' }));
     const calls = [];
     let failedClosed = false;
-    for (const call of entry.calls) {
+    for (const [i, call] of entry.calls.entries()) {
       calls.push(call);
-      this.append('agent.tool-called', { ...at, tool: call.tool });
+      const at = { agentId, toolName: call.tool, callId: `${invocationId}.call-${i + 1}` };
+      const cause = this.append('agent.tool-called', mark(at));
       // RFC 0244 §D: a tool with no canned answer fails the trial closed.
-      if (task.toolResponses !== undefined && !Object.hasOwn(task.toolResponses, call.tool)) {
+      if (task.toolResponses !== undefined && !hasCannedAnswer(task.toolResponses, call.tool)) {
         failedClosed = true;
-        this.append('agent.tool-returned', { ...at, tool: call.tool, error: 'fixture_miss' });
+        const error = { code: 'fixture_miss', message: `no recorded response for ${call.tool}` };
+        this.append('agent.tool-returned', mark({ ...at, status: 'error', error }), cause);
         break;
       }
-      this.append('agent.tool-returned', { ...at, tool: call.tool });
+      this.append('agent.tool-returned', mark({ ...at, status: 'ok' }), cause);
     }
-    this.append('agent.decided', { ...at, decision: failedClosed ? 'failed-closed' : 'answer' });
-    this.append('agent.invocation-completed', {
-      ...at,
-      status: failedClosed ? 'failed' : 'completed',
-    });
+    this.append(
+      'agent.decided',
+      mark({ agentId, decision: failedClosed ? 'failed-closed' : 'answered' }),
+    );
+    this.append(
+      'agent.invocation-completed',
+      mark({ invocationId, agentId, outcome: failedClosed ? 'failed' : 'completed' }),
+    );
     return {
       calls,
       output: failedClosed ? null : entry.output,
@@ -202,6 +247,6 @@ export class EvalRun {
     this.append('eval.completed', completedPayload(suite, verdict, this.style));
     if (deferredScored !== undefined) this.append('eval.scored', deferredScored);
     this.terminal = true;
-    this.append('run.completed', { status: this.status });
+    this.append('run.completed', runCompletedPayload(this.summary, this.style));
   }
 }

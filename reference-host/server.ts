@@ -1,17 +1,31 @@
-// The HTTP face of the host (contract §1, §2, §6): routing, bearer auth, body limits and the v2
-// error envelope. Every failure becomes an envelope; no request can take the process down.
+// The HTTP face of the host (contract §1, §2, §6): version negotiation, routing, bearer auth,
+// body limits and the v2 error envelope. Every failure becomes an envelope; no request can take
+// the process down.
 
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HasDefect } from './defects.ts';
+import { discoveryDocument } from './discovery.ts';
 import type { JsonValue, SeededFixture } from './fixtures.ts';
 import { EvalRun, type RunSettings } from './run.ts';
+import {
+  decodeSegment,
+  errorBody,
+  HttpError,
+  mintRunId,
+  negotiatedVersion,
+  PROTOCOL_VERSION,
+  projectSegment,
+  protocolVersions,
+} from './wire.ts';
 
-export const HOST_NAME = 'openwop-reference-host';
-export const HOST_VERSION = '0.1.0';
 const BODY_LIMIT_BYTES = 64 * 1024;
 const MAX_ACTIVE_RUNS = 64;
-const MAX_POLL_SECONDS = 30;
+/** The published bound of the poll `timeout` parameter (facts §7.3). */
+const MAX_POLL_SECONDS = 60;
+const PLAIN_TENANT = 'reference';
+/** The varied variant runs under an anonymous tenant, which the newer ids grammar admits. */
+const VARIED_TENANT = 'anon:guest-7';
 
 export interface HostState {
   readonly apiKey: string | undefined;
@@ -25,47 +39,27 @@ export interface HostState {
   runCounter: number;
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
+/** One request's answer channel, with the protocol version it was negotiated at. */
+interface Reply {
+  readonly res: ServerResponse;
+  readonly has: HasDefect;
+  version: string;
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+/** Every response names the version it speaks (facts §7.4); `version-header-missing` drops it. */
+export function versionHeader(has: HasDefect, version: string): Record<string, string> {
+  return has('version-header-missing') ? {} : { 'openwop-version': version };
+}
+
+function send(reply: Reply, status: number, body: unknown, headers = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
+  reply.res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
+    ...versionHeader(reply.has, reply.version),
     ...headers,
   });
-  res.end(text);
-}
-
-function discovery(state: HostState): JsonValue {
-  const { has, varied } = state;
-  const claim = varied ? { supported: true } : {};
-  const evalSuite: Record<string, JsonValue> = { ...claim, modes: ['golden'] };
-  if (!has('withhold-trajectory')) {
-    evalSuite['trajectory'] = { ...claim, matchModes: ['exact', 'in-order', 'any-order'] };
-  }
-  if (!has('withhold-trials')) {
-    evalSuite['trials'] = { ...claim, maxCount: 100, passRules: ['all', 'any', 'mean'] };
-  }
-  const agents: Record<string, JsonValue> = has('withhold-eval-suite') ? {} : { evalSuite };
-  if (varied) agents['x-ref-host-sandbox'] = { supported: false };
-  return {
-    implementation: { name: HOST_NAME, version: HOST_VERSION },
-    agents,
-    fixtures: has('withhold-fixtures') ? [] : state.fixtures.map((f) => f.id),
-    ...(varied
-      ? { protocolVersions: ['2.0'], 'x-ref-host-build': { variant: 'varied' }, limits: {} }
-      : {}),
-  };
+  reply.res.end(text);
 }
 
 function authorized(req: IncomingMessage, apiKey: string | undefined): boolean {
@@ -91,7 +85,7 @@ function readJson(req: IncomingMessage): Promise<unknown> {
       // The rest of the body is read and dropped, so the 413 reaches the client intact.
       refused = true;
       reject(
-        new HttpError(413, 'payload_too_large', `body exceeds ${BODY_LIMIT_BYTES} bytes`, {
+        new HttpError('payload_too_large', `body exceeds ${BODY_LIMIT_BYTES} bytes`, undefined, {
           connection: 'close',
         }),
       );
@@ -102,37 +96,49 @@ function readJson(req: IncomingMessage): Promise<unknown> {
       try {
         resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
       } catch {
-        reject(new HttpError(400, 'validation_error', 'body is not valid JSON'));
+        reject(new HttpError('validation_error', 'body is not valid JSON'));
       }
     });
   });
 }
 
-function createRun(state: HostState, body: unknown): { runId: string; status: string } {
+/** The run's path segment in the host's own links: `%2F` plain, the `~2F` projection varied. */
+function segmentOf(state: HostState, runId: string): string {
+  return state.varied ? projectSegment(runId) : encodeURIComponent(runId);
+}
+
+function createRun(state: HostState, req: IncomingMessage, body: unknown): JsonValue {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new HttpError(400, 'validation_error', 'body must be a JSON object');
+    throw new HttpError('validation_error', 'body must be a JSON object');
   }
   const { mode, evalSuiteRef, agentId } = body as Record<string, unknown>;
-  if (mode !== 'eval') throw new HttpError(400, 'validation_error', 'mode must be "eval"');
+  if (mode !== 'eval') throw new HttpError('validation_error', 'mode must be "eval"');
   if (typeof evalSuiteRef !== 'string' || typeof agentId !== 'string') {
-    throw new HttpError(400, 'validation_error', 'evalSuiteRef and agentId must be strings');
+    throw new HttpError('validation_error', 'evalSuiteRef and agentId must be strings');
   }
   if (state.has('withhold-eval-suite') || state.has('create-refused')) {
-    throw new HttpError(422, 'capability_not_provided', 'agents.evalSuite is not provided');
+    throw new HttpError('capability_not_provided', 'agents.evalSuite is not provided');
   }
   const fixture = state.suites.get(evalSuiteRef);
-  if (fixture === undefined) throw new HttpError(404, 'not_found', 'unknown eval suite');
-  if (fixture.agentId !== agentId) throw new HttpError(404, 'not_found', 'unknown agent');
+  if (fixture === undefined) throw new HttpError('not_found', 'unknown eval suite');
+  if (fixture.agentId !== agentId) throw new HttpError('not_found', 'unknown agent');
   const active = [...state.runs.values()].filter((r) => !r.terminal).length;
   if (active >= MAX_ACTIVE_RUNS) {
-    throw new HttpError(429, 'rate_limited', 'too many active runs', { 'retry-after': '1' });
+    throw new HttpError('rate_limited', 'too many active runs', undefined, { 'retry-after': '1' });
   }
   state.runCounter += 1;
-  const runId = state.varied ? `tenant-a/r-${state.runCounter}` : `r-${state.runCounter}`;
+  const tenant = state.varied ? VARIED_TENANT : PLAIN_TENANT;
+  const runId = mintRunId(tenant, state.runCounter, state.has);
   const run = new EvalRun(runId, evalSuiteRef, fixture, state.runSettings);
   state.runs.set(runId, run);
   run.start();
-  return { runId, status: run.status };
+  const base = `http://${req.headers.host ?? '127.0.0.1'}/runs/${segmentOf(state, runId)}`;
+  return {
+    runId,
+    status: run.status,
+    ...(state.has('create-answer-no-events-url') ? {} : { eventsUrl: `${base}/events/poll` }),
+    ...(state.varied ? { statusUrl: base } : {}),
+  };
 }
 
 function numberParam(url: URL, name: string, min: number, max: number): number | undefined {
@@ -140,11 +146,12 @@ function numberParam(url: URL, name: string, min: number, max: number): number |
   if (raw === null) return undefined;
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
-    throw new HttpError(400, 'validation_error', `${name} must be a number in ${min}..${max}`);
+    throw new HttpError('validation_error', `${name} must be a number in ${min}..${max}`);
   }
   return value;
 }
 
+/** The closed poll page of facts §7.3; `lastSequence` is the cursor to ask after next. */
 async function poll(state: HostState, run: EvalRun, url: URL): Promise<JsonValue> {
   const after = numberParam(url, 'afterSequence', 0, Number.MAX_SAFE_INTEGER);
   const timeoutS = numberParam(url, 'timeout', 0, MAX_POLL_SECONDS) ?? 0;
@@ -158,7 +165,7 @@ async function poll(state: HostState, run: EvalRun, url: URL): Promise<JsonValue
     events = run.eventsAfter(after);
   }
   const page = state.varied ? events.slice(0, 1) : events;
-  const last = page.at(-1)?.sequence ?? after ?? 0;
+  const last = page.at(-1)?.sequence ?? after ?? -1;
   const more = run.eventsAfter(last).length > 0;
   return {
     runId: run.runId,
@@ -166,56 +173,89 @@ async function poll(state: HostState, run: EvalRun, url: URL): Promise<JsonValue
     lastSequence: last,
     status: run.status,
     isTerminal: run.terminal && !more,
+    ...(state.has('poll-page-extra-member') ? { hasMore: more } : {}),
   };
 }
 
+/** A bare opaque segment resolves under the caller's tenant, as in the v1 overlap. */
 function findRun(state: HostState, segment: string): EvalRun {
-  let runId: string;
-  try {
-    runId = decodeURIComponent(segment);
-  } catch {
-    throw new HttpError(400, 'validation_error', 'runId is not a valid percent-encoded segment');
-  }
-  const run = state.runs.get(runId);
-  if (run === undefined) throw new HttpError(404, 'not_found', 'unknown run');
+  const runId = decodeSegment(segment);
+  const tenant = state.varied ? VARIED_TENANT : PLAIN_TENANT;
+  const run = state.runs.get(runId) ?? state.runs.get(`${tenant}/${runId}`);
+  if (run === undefined) throw new HttpError('not_found', 'unknown run');
   return run;
 }
 
-async function route(state: HostState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function summaryOf(state: HostState, run: EvalRun): JsonValue {
+  if (!run.terminal || run.summary === undefined || state.has('summary-409-forever')) {
+    throw new HttpError('run_state_conflict', 'the run has not finished', {
+      runStatus: run.status,
+    });
+  }
+  // The summary is published on its first read: that read answers 409 while the host finalises
+  // it, so every client sees one v2 error body in a normal run and must wait out a 409.
+  if (!run.summaryPublished) {
+    run.summaryPublished = true;
+    throw new HttpError('run_state_conflict', 'the summary is being finalised', {
+      runStatus: run.status,
+    });
+  }
+  return run.summary;
+}
+
+async function route(state: HostState, req: IncomingMessage, reply: Reply): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const parts = url.pathname.split('/').slice(1);
   const method = req.method ?? 'GET';
+  // The registry has no 405 code, so a known path with another method is an unknown operation.
   const only = (allowed: string): void => {
-    if (method !== allowed) throw new HttpError(405, 'method_not_allowed', `use ${allowed}`);
+    if (method !== allowed) {
+      throw new HttpError('not_found', `no such operation; use ${allowed}`, undefined, {
+        allow: allowed,
+      });
+    }
   };
 
+  const requested = req.headers['openwop-version'];
+  const version = negotiatedVersion(Array.isArray(requested) ? requested[0] : requested, state.has);
   if (url.pathname === '/.well-known/openwop') {
+    // Discovery answers whatever version is asked for: it is how a client learns the versions.
     only('GET');
     if (state.has('discovery-not-json')) {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html><body>openwop</body></html>');
+      reply.res.writeHead(200, {
+        'content-type': 'text/html',
+        ...versionHeader(state.has, reply.version),
+      });
+      reply.res.end('<html><body>openwop</body></html>');
       return;
     }
-    send(res, 200, discovery(state));
+    send(reply, 200, discoveryDocument({ ...state, fixtureIds: state.fixtures.map((f) => f.id) }));
     return;
   }
+  if (version === undefined) {
+    throw new HttpError(
+      'protocol_version_unsupported',
+      `OpenWOP-Version ${String(requested)} is not one of ${protocolVersions(state.has).join(', ')}`,
+    );
+  }
+  reply.version = version;
   if (!authorized(req, state.apiKey)) {
-    throw new HttpError(401, 'unauthorized', 'a valid bearer token is required', {
+    throw new HttpError('unauthenticated', 'a valid bearer token is required', undefined, {
       'www-authenticate': 'Bearer',
     });
   }
-  if (parts[0] !== 'runs' || parts.length > 4) throw new HttpError(404, 'not_found', 'no route');
+  if (parts[0] !== 'runs' || parts.length > 4) throw new HttpError('not_found', 'no route');
   const [, id, sub, leaf] = parts;
   if (id === undefined) {
     only('POST');
-    send(res, 201, createRun(state, await readJson(req)));
+    send(reply, 201, createRun(state, req, await readJson(req)));
     return;
   }
-  if (id === '') throw new HttpError(404, 'not_found', 'no route');
+  if (id === '') throw new HttpError('not_found', 'no route');
   if (sub === undefined) {
     only('GET');
     const run = findRun(state, id);
-    send(res, 200, {
+    send(reply, 200, {
       runId: run.runId,
       status: run.status,
       mode: 'eval',
@@ -226,29 +266,29 @@ async function route(state: HostState, req: IncomingMessage, res: ServerResponse
   }
   if (sub === 'events' && leaf === 'poll') {
     only('GET');
-    send(res, 200, await poll(state, findRun(state, id), url));
+    send(reply, 200, await poll(state, findRun(state, id), url));
     return;
   }
   if (sub === 'eval-summary' && leaf === undefined) {
     only('GET');
-    const run = findRun(state, id);
-    if (!run.terminal || run.summary === undefined || state.has('summary-409-forever')) {
-      throw new HttpError(409, 'run_not_terminal', 'the run has not finished');
-    }
-    send(res, 200, run.summary);
+    send(reply, 200, summaryOf(state, findRun(state, id)));
     return;
   }
-  throw new HttpError(404, 'not_found', 'no route');
+  throw new HttpError('not_found', 'no route');
 }
 
 export function handler(state: HostState) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    route(state, req, res).catch((err: unknown) => {
-      const e =
-        err instanceof HttpError ? err : new HttpError(500, 'internal_error', 'internal error');
+    const reply: Reply = {
+      res,
+      has: state.has,
+      version: protocolVersions(state.has)[0] ?? PROTOCOL_VERSION,
+    };
+    route(state, req, reply).catch((err: unknown) => {
+      const e = err instanceof HttpError ? err : new HttpError('internal_error', 'internal error');
       if (!(err instanceof HttpError)) process.stderr.write(`reference host: ${String(err)}\n`);
       if (res.headersSent || res.destroyed) return;
-      send(res, e.status, { error: { code: e.code, message: e.message } }, e.headers);
+      send(reply, e.status, errorBody(e, state.has), e.headers);
     });
   };
 }

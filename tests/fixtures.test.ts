@@ -37,17 +37,20 @@ describe('shipped fixtures', () => {
   });
 
   it.each(FIXTURE_IDS)(
-    '%s answers every scripted call and always outputs the golden value',
+    '%s answers every scripted call with a recorded response and always outputs the golden value',
     async (id) => {
       const fixture = await load(id);
       for (const task of fixture.suite.tasks) {
-        const responses = task.fixtures?.toolResponses ?? {};
+        const answered = (task.fixtures?.toolResponses ?? [])
+          .filter((r) => r.response !== undefined)
+          .map((r) => r.tool);
+        expect(task.expected.kind).toBe('golden');
         for (const trial of fixture.script[task.taskId] ?? []) {
-          for (const call of trial.calls) expect(Object.keys(responses)).toContain(call.tool);
-          expect(trial.output).toEqual(task.expected.value);
+          for (const call of trial.calls) expect(answered).toContain(call.tool);
+          expect(trial.output).toEqual(task.expected.match?.value);
         }
         for (const tool of task.expected.trajectory?.forbidden ?? []) {
-          expect(Object.keys(responses)).toContain(tool);
+          expect(answered).toContain(tool);
         }
       }
     },
@@ -281,6 +284,42 @@ describe('loadFixture refuses a broken fixture with a reason', () => {
     suite.tasks.push(suite.tasks[0]);
     expect(await reasonFor('twice', JSON.stringify(doc))).toBe(
       `fixture file ${join(dir, 'twice.json')}: task id "forbidden-in-every-trial" appears twice`,
+    );
+  });
+
+  it('a file in the unpublished shape (match beside value, answers keyed by tool)', async () => {
+    const doc = mean();
+    const task = (doc.suite as { tasks: Record<string, unknown>[] }).tasks[0]!;
+    doc.id = 'old-shape';
+    task.expected = { match: 'exact', value: 'C-1001 merged into C-1002' };
+    task.fixtures = { toolResponses: { 'crm:lookup-customer': {} } };
+    const reason = await reasonFor('old-shape', JSON.stringify(doc));
+    expect(reason).toContain('fixture#/suite/tasks/0/expected required:');
+    expect(reason).toContain('(+');
+  });
+
+  it.each([
+    ['no-match', { kind: 'golden' }],
+    ['rubric-task', { kind: 'rubric', rubric: [{ criterion: 'polite', weight: 1 }] }],
+  ])('a task the suite cannot grade (%s)', async (id, expected) => {
+    const doc = mean();
+    const task = (doc.suite as { tasks: Record<string, unknown>[] }).tasks[0]!;
+    doc.id = id;
+    task.expected = expected;
+    expect(await reasonFor(id, JSON.stringify(doc))).toBe(
+      `fixture file ${join(dir, `${id}.json`)}: task "forbidden-in-every-trial" cannot be graded ` +
+        'by the suite: it needs expected.kind "golden" and expected.match {strategy, value}',
+    );
+  });
+
+  it('a suite that states no passScore, which the published structure allows', async () => {
+    const doc = mean();
+    const suite = doc.suite as Record<string, unknown>;
+    doc.id = 'no-pass-score';
+    delete suite.thresholds;
+    expect(await reasonFor('no-pass-score', JSON.stringify(doc))).toBe(
+      `fixture file ${join(dir, 'no-pass-score.json')}: the suite states no thresholds.passScore, ` +
+        'so no pass decision follows from it',
     );
   });
 

@@ -3,11 +3,18 @@
 // here. What they load at run time is Ajv's small runtime, never the compiler.
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_DTS, GENERATED_JS, generateValidators } from '../cli/schema-codegen.ts';
-import { SCHEMA_NAMES } from '../lib/schemas.ts';
+import {
+  expectedId,
+  GENERATED_DTS,
+  GENERATED_JS,
+  generateValidators,
+} from '../cli/schema-codegen.ts';
+import { SCHEMA_FILES, SCHEMA_NAMES } from '../lib/schemas.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -20,11 +27,57 @@ describe('precompiled validators', () => {
     }
   });
 
-  it('every schema file has a validator and no validator lacks a schema file', () => {
+  it('every schema file holds a validator and every validator names a shipped file', () => {
     const files = readdirSync(join(ROOT, 'schemas/v2'))
       .filter((f) => f.endsWith('.schema.json'))
-      .map((f) => f.replace(/\.schema\.json$/, ''));
-    expect([...SCHEMA_NAMES].sort()).toEqual(files.sort());
+      .map((f) => `schemas/v2/${f}`);
+    expect([...new Set(Object.values(SCHEMA_FILES))].sort()).toEqual(files.sort());
+  });
+
+  it('exports exactly the validator names the brief fixes', () => {
+    expect([...SCHEMA_NAMES].sort()).toEqual(
+      [
+        'agent-eval-suite',
+        'eval-summary',
+        'eval-started',
+        'eval-scored',
+        'eval-completed',
+        'run-event',
+        'poll-response',
+        'create-run-answer',
+        'error-envelope',
+        'discovery',
+        'run-id',
+        'event-id',
+        'agent-id',
+        'node-id',
+        'agent-invocation-started',
+        'agent-invocation-completed',
+        'agent-tool-called',
+        'agent-tool-returned',
+        'agent-decided',
+        'run-completed',
+        'fixture',
+        'eval-gate-report',
+      ].sort(),
+    );
+  });
+
+  it('a schema whose $id breaks the convention is refused at generation', async () => {
+    expect(expectedId('ids')).toBe('https://openwop.dev/spec/v2/ids.schema.json');
+    expect(expectedId('poll-response')).toBe('urn:openwop:v2:poll-response');
+    const root = await mkdtemp(join(tmpdir(), 'schema-codegen-'));
+    try {
+      await cp(join(ROOT, 'schemas'), join(root, 'schemas'), { recursive: true });
+      const file = join(root, 'schemas/v2/poll-response.schema.json');
+      const schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      await writeFile(file, JSON.stringify({ ...schema, $id: 'urn:openwop:v2:poll' }));
+      await expect(generateValidators(root)).rejects.toThrow(
+        /poll-response\.schema\.json: \$id must be urn:openwop:v2:poll-response/,
+      );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('at run time the module requires only Ajv runtime helpers and ajv-formats formats', () => {

@@ -21,6 +21,8 @@ const HOST_LEGS = LEGS.filter((leg) => leg.fixtureId !== undefined);
 const MEAN = legById('openwop.requirement.0246.mean-gated');
 const MEAN_FIXTURE = 'conformance-eval-trajectory-gate-mean';
 const FULL_DISCOVERY = {
+  protocolVersions: ['2.0'],
+  preferredVersion: '2.0',
   agents: { evalSuite: { modes: ['golden'], trajectory: {}, trials: {} } },
   fixtures: [MEAN_FIXTURE],
 };

@@ -4,6 +4,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import evalSummarySchema from '../schemas/v2/eval-summary.schema.json' with { type: 'json' };
+import idsSchema from '../schemas/v2/ids.schema.json' with { type: 'json' };
 import type { SchemaError } from '../lib/schemas.ts';
 import { judgeGatedFieldsShape, judgeGatedFieldsShapeWith } from '../lib/shape-leg.ts';
 import type { SummaryValidator } from '../lib/shape-leg.ts';
@@ -17,7 +18,8 @@ function loosened(
   const copy = structuredClone(evalSummarySchema);
   edit(copy as unknown as Parameters<typeof edit>[0]);
   // A throwaway instance: not strict, since an edit may leave a bound without its type.
-  const fn = new Ajv2020({ strict: false, allErrors: true }).compile({
+  // The summary names its identifier grammars by reference into the published ids schema.
+  const fn = new Ajv2020({ strict: false, allErrors: true }).addSchema(idsSchema).compile({
     ...copy,
     $id: 'urn:test:loosened',
   });

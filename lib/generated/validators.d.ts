@@ -3,7 +3,10 @@
 
 export interface CompiledError {
   readonly instancePath: string;
+  readonly schemaPath?: string;
   readonly keyword: string;
+  /** Ajv's keyword parameters, e.g. `{ additionalProperty }`, `{ missingProperty }`, `{ allowedValues }`. */
+  readonly params?: Readonly<Record<string, unknown>>;
   readonly message?: string;
 }
 /** Returns whether `data` is valid; when it is not, `errors` lists why. */
@@ -12,14 +15,51 @@ export interface CompiledValidator {
   readonly errors?: readonly CompiledError[] | null;
 }
 export declare const SCHEMA_IDS: {
-  readonly 'agent-eval-suite': 'urn:openwop:v2:agent-eval-suite';
-  readonly 'discovery-eval-suite': 'urn:openwop:v2:discovery-eval-suite';
-  readonly 'eval-completed': 'urn:openwop:v2:eval-completed';
-  readonly 'eval-gate-report': 'urn:openwop:v2:eval-gate-report';
-  readonly 'eval-scored': 'urn:openwop:v2:eval-scored';
-  readonly 'eval-started': 'urn:openwop:v2:eval-started';
-  readonly 'eval-summary': 'urn:openwop:v2:eval-summary';
-  readonly event: 'urn:openwop:v2:event';
+  readonly 'agent-eval-suite': 'https://openwop.dev/spec/v2/agent-eval-suite.schema.json';
+  readonly 'eval-summary': 'https://openwop.dev/spec/v2/eval-summary.schema.json';
+  readonly 'eval-started': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/evalStarted';
+  readonly 'eval-scored': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/evalScored';
+  readonly 'eval-completed': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/evalCompleted';
+  readonly 'run-event': 'https://openwop.dev/spec/v2/run-event.schema.json';
+  readonly 'poll-response': 'urn:openwop:v2:poll-response';
+  readonly 'create-run-answer': 'urn:openwop:v2:create-run-answer';
+  readonly 'error-envelope': 'https://openwop.dev/spec/v2/error-envelope.schema.json';
+  readonly discovery: 'urn:openwop:v2:discovery';
+  readonly 'run-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId';
+  readonly 'event-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId';
+  readonly 'agent-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId';
+  readonly 'node-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/nodeId';
+  readonly 'agent-invocation-started': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentInvocationStarted';
+  readonly 'agent-invocation-completed': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentInvocationCompleted';
+  readonly 'agent-tool-called': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentToolCalled';
+  readonly 'agent-tool-returned': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentToolReturned';
+  readonly 'agent-decided': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentDecided';
+  readonly 'run-completed': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/runCompleted';
   readonly fixture: 'urn:openwop:v2:fixture';
+  readonly 'eval-gate-report': 'urn:openwop:v2:eval-gate-report';
+};
+export declare const SCHEMA_PATHS: {
+  readonly 'agent-eval-suite': 'schemas/v2/agent-eval-suite.schema.json';
+  readonly 'eval-summary': 'schemas/v2/eval-summary.schema.json';
+  readonly 'eval-started': 'schemas/v2/run-event-payloads.schema.json';
+  readonly 'eval-scored': 'schemas/v2/run-event-payloads.schema.json';
+  readonly 'eval-completed': 'schemas/v2/run-event-payloads.schema.json';
+  readonly 'run-event': 'schemas/v2/run-event.schema.json';
+  readonly 'poll-response': 'schemas/v2/poll-response.schema.json';
+  readonly 'create-run-answer': 'schemas/v2/create-run-answer.schema.json';
+  readonly 'error-envelope': 'schemas/v2/error-envelope.schema.json';
+  readonly discovery: 'schemas/v2/discovery.schema.json';
+  readonly 'run-id': 'schemas/v2/ids.schema.json';
+  readonly 'event-id': 'schemas/v2/ids.schema.json';
+  readonly 'agent-id': 'schemas/v2/ids.schema.json';
+  readonly 'node-id': 'schemas/v2/ids.schema.json';
+  readonly 'agent-invocation-started': 'schemas/v2/run-event-payloads.schema.json';
+  readonly 'agent-invocation-completed': 'schemas/v2/run-event-payloads.schema.json';
+  readonly 'agent-tool-called': 'schemas/v2/run-event-payloads.schema.json';
+  readonly 'agent-tool-returned': 'schemas/v2/run-event-payloads.schema.json';
+  readonly 'agent-decided': 'schemas/v2/run-event-payloads.schema.json';
+  readonly 'run-completed': 'schemas/v2/run-event-payloads.schema.json';
+  readonly fixture: 'schemas/v2/fixture.schema.json';
+  readonly 'eval-gate-report': 'schemas/v2/eval-gate-report.schema.json';
 };
 export declare const VALIDATORS: Readonly<Record<keyof typeof SCHEMA_IDS, CompiledValidator>>;

@@ -7,38 +7,51 @@ const require = createRequire(import.meta.url);
 export const v0 = validate20;
 const schema31 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'urn:openwop:v2:agent-eval-suite',
-  title: 'AgentEvalSuite v2',
+  $id: 'https://openwop.dev/spec/v2/agent-eval-suite.schema.json',
+  title: 'AgentEvalSuite',
   description:
-    'An evaluation suite: the tasks an agent is graded on, the thresholds that decide a pass, and (RFC 0244, as assumed by this suite) trajectories and repeated trials.',
+    'An evaluation suite: the tasks an agent is graded on and the bars a run must clear. Every object in it is closed and there is no vendor hatch. Beyond the published v2 structure this copy adds only the RFC 0244 keys the wire contract lists (root `trials`, `tasks[].expected.trajectory`), both as this suite assumes them.',
   type: 'object',
-  required: ['suiteId', 'version', 'modes', 'thresholds', 'tasks'],
+  required: ['suiteId', 'version', 'modes', 'tasks'],
   properties: {
     suiteId: {
       description:
-        "Stable name of the suite, with an `.evals.` segment separating the owner's namespace from the suite's own name.",
+        "Stable name of the suite: an owner namespace, an `.evals.` segment, then the suite's own kebab name.",
       type: 'string',
       pattern: '^[a-z0-9.-]+\\.evals\\.[a-z0-9-]+$',
     },
     version: {
       description:
-        'SemVer version of this suite document; a run names the suite as `<suiteId>@<version>`.',
+        'Version of this suite document as plain major.minor.patch (no pre-release or build part); a run names the suite as `<suiteId>@<version>`.',
       type: 'string',
-      pattern:
-        '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$',
+      pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$',
+    },
+    targetAgentId: {
+      description: 'The agent the suite is written for, when it is written for one.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId',
     },
     modes: {
-      description:
-        'Grading modes the suite uses: `golden` compares the output with a known answer, `rubric` has it judged against criteria.',
+      description: 'The evaluation modes the suite declares; a run may use only these.',
       type: 'array',
       minItems: 1,
       uniqueItems: true,
-      items: { type: 'string', enum: ['golden', 'rubric'] },
+      items: {
+        type: 'string',
+        enum: ['golden', 'rubric', 'adversarial', 'regression', 'live-shadow'],
+      },
+    },
+    allowedModels: {
+      description: 'The model classes the suite may be run against; absent means any.',
+      type: 'array',
+      uniqueItems: true,
+      items: {
+        type: 'string',
+        enum: ['reasoning', 'writing', 'coding', 'research', 'classification', 'general'],
+      },
     },
     thresholds: {
-      description: 'The bars a run must clear for the suite to pass.',
+      description: 'The bars a run must clear for the suite to pass; each one is optional.',
       type: 'object',
-      required: ['passScore'],
       properties: {
         passScore: {
           description:
@@ -54,17 +67,16 @@ const schema31 = {
         },
         maxP95LatencyMs: {
           description:
-            'Highest 95th-percentile task latency, in milliseconds, a passing run may show.',
-          type: 'number',
+            'Highest 95th-percentile task latency, in whole milliseconds, a passing run may show.',
+          type: 'integer',
           minimum: 0,
         },
       },
       additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
     },
     trials: {
       description:
-        'Suite-wide repetition: every task is run `count` times and decided by `passRule`. Absent means one trial per task.',
+        '[RFC 0244, assumed] Suite-wide repetition: every task is run `count` times and decided by `passRule`. Absent means one trial per task.',
       type: 'object',
       required: ['count', 'passRule'],
       properties: {
@@ -82,931 +94,181 @@ const schema31 = {
         },
       },
       additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
     },
     tasks: {
-      description: 'The tasks the agent is graded on; task ids are unique within the suite.',
+      description: 'The tasks the agent is graded on, in the order a summary reports them.',
       type: 'array',
       minItems: 1,
-      items: { $ref: '#/$defs/task' },
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-  $defs: {
-    toolName: {
-      description: 'A tool named as `<scope>:<tool-id>`.',
-      type: 'string',
-      pattern: '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$',
-    },
-    toolCall: {
-      description: 'One call to a tool.',
-      type: 'object',
-      required: ['tool'],
-      properties: {
-        tool: { description: 'The tool called.', $ref: '#/$defs/toolName' },
-        args: {
-          description:
-            'Arguments of the call. On an expected call, only a call with deeply equal arguments matches; without it any arguments match.',
-          type: 'object',
-        },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-    task: {
-      description: 'One graded task.',
-      type: 'object',
-      required: ['taskId', 'input', 'expected'],
-      properties: {
-        taskId: {
-          description: 'Name of the task, unique within the suite.',
-          type: 'string',
-          minLength: 1,
-        },
-        input: { description: 'What the agent is given for this task; any JSON value.' },
-        expected: {
-          description: 'What a good run of the task looks like.',
-          type: 'object',
-          required: ['match', 'value'],
-          properties: {
-            match: {
-              description:
-                'How the output is compared with `value`: `exact` string equality of the stringified output, `contains` substring, `json-match` deep JSON equality.',
-              type: 'string',
-              enum: ['exact', 'contains', 'json-match'],
-            },
-            value: { description: 'The golden value the output is compared with; any JSON value.' },
-            trajectory: {
-              description:
-                'The tool path a trial must take; a trial whose calls do not match it cannot pass, and counts 0 towards the pass decisions (RFC 0246 §A).',
-              type: 'object',
-              required: ['match', 'calls'],
-              properties: {
-                match: {
-                  description:
-                    '`exact`: the same calls in the same order and number. `in-order`: the expected calls appear in order, other calls allowed between them. `any-order`: every expected call appears, in any order, other calls allowed.',
-                  type: 'string',
-                  enum: ['exact', 'in-order', 'any-order'],
+      items: {
+        description: 'One graded task.',
+        type: 'object',
+        required: ['taskId', 'input', 'expected'],
+        properties: {
+          taskId: {
+            description:
+              'Name of the task: lower-case letters, digits and hyphens, starting with a letter or digit.',
+            type: 'string',
+            pattern: '^[a-z0-9][a-z0-9-]*$',
+          },
+          input: { description: 'What the agent is given for this task; any JSON value.' },
+          expected: {
+            description:
+              'How the task is graded. `kind` alone is required: a golden task need not carry `match`, nor a rubric task `rubric`.',
+            type: 'object',
+            required: ['kind'],
+            properties: {
+              kind: {
+                description:
+                  '`golden`: the output is compared with a known answer. `rubric`: it is judged against weighted criteria.',
+                type: 'string',
+                enum: ['golden', 'rubric'],
+              },
+              match: {
+                description: 'The known answer and how the output is compared with it.',
+                type: 'object',
+                required: ['strategy', 'value'],
+                properties: {
+                  strategy: {
+                    description:
+                      '`exact`: the stringified output equals `value`. `contains`: the output contains `value`. `json-match`: deep JSON equality, key order ignored.',
+                    type: 'string',
+                    enum: ['exact', 'contains', 'json-match'],
+                  },
+                  value: { description: 'The golden value; any JSON value.' },
                 },
-                calls: {
-                  description: 'The expected calls.',
-                  type: 'array',
-                  items: { $ref: '#/$defs/toolCall' },
-                },
-                forbidden: {
-                  description:
-                    'Tools that must not be called at all; one call to any of them fails the trajectory whatever the match mode.',
-                  type: 'array',
-                  uniqueItems: true,
-                  items: { $ref: '#/$defs/toolName' },
+                additionalProperties: false,
+              },
+              rubric: {
+                description:
+                  'The criteria a judge weighs the output against; their weights are meant to sum to 1.',
+                type: 'array',
+                minItems: 1,
+                items: {
+                  description: 'One weighted criterion.',
+                  type: 'object',
+                  required: ['criterion', 'weight'],
+                  properties: {
+                    criterion: {
+                      description: 'What the judge checks.',
+                      type: 'string',
+                      minLength: 1,
+                    },
+                    weight: {
+                      description: "The criterion's share of the score, in 0–1.",
+                      type: 'number',
+                      minimum: 0,
+                      maximum: 1,
+                    },
+                  },
+                  additionalProperties: false,
                 },
               },
-              additionalProperties: false,
-              patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-            },
-          },
-          additionalProperties: false,
-          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-        },
-        fixtures: {
-          description:
-            'Recorded tool answers for this task. When present, a call to a tool without an answer here fails the trial closed (score 0).',
-          type: 'object',
-          required: ['toolResponses'],
-          properties: {
-            toolResponses: {
-              description: 'The canned answer of each tool, keyed by tool name.',
-              type: 'object',
-              propertyNames: { $ref: '#/$defs/toolName' },
-            },
-          },
-          additionalProperties: false,
-          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-        },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-  },
-};
-const pattern4 = new RegExp('^(openwop-|x-|vendor\\.)', 'u');
-const pattern5 = new RegExp('^[a-z0-9.-]+\\.evals\\.[a-z0-9-]+$', 'u');
-const pattern6 = new RegExp(
-  '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$',
-  'u',
-);
-const schema32 = {
-  description: 'One graded task.',
-  type: 'object',
-  required: ['taskId', 'input', 'expected'],
-  properties: {
-    taskId: {
-      description: 'Name of the task, unique within the suite.',
-      type: 'string',
-      minLength: 1,
-    },
-    input: { description: 'What the agent is given for this task; any JSON value.' },
-    expected: {
-      description: 'What a good run of the task looks like.',
-      type: 'object',
-      required: ['match', 'value'],
-      properties: {
-        match: {
-          description:
-            'How the output is compared with `value`: `exact` string equality of the stringified output, `contains` substring, `json-match` deep JSON equality.',
-          type: 'string',
-          enum: ['exact', 'contains', 'json-match'],
-        },
-        value: { description: 'The golden value the output is compared with; any JSON value.' },
-        trajectory: {
-          description:
-            'The tool path a trial must take; a trial whose calls do not match it cannot pass, and counts 0 towards the pass decisions (RFC 0246 §A).',
-          type: 'object',
-          required: ['match', 'calls'],
-          properties: {
-            match: {
-              description:
-                '`exact`: the same calls in the same order and number. `in-order`: the expected calls appear in order, other calls allowed between them. `any-order`: every expected call appears, in any order, other calls allowed.',
-              type: 'string',
-              enum: ['exact', 'in-order', 'any-order'],
-            },
-            calls: {
-              description: 'The expected calls.',
-              type: 'array',
-              items: { $ref: '#/$defs/toolCall' },
-            },
-            forbidden: {
-              description:
-                'Tools that must not be called at all; one call to any of them fails the trajectory whatever the match mode.',
-              type: 'array',
-              uniqueItems: true,
-              items: { $ref: '#/$defs/toolName' },
-            },
-          },
-          additionalProperties: false,
-          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-        },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-    fixtures: {
-      description:
-        'Recorded tool answers for this task. When present, a call to a tool without an answer here fails the trial closed (score 0).',
-      type: 'object',
-      required: ['toolResponses'],
-      properties: {
-        toolResponses: {
-          description: 'The canned answer of each tool, keyed by tool name.',
-          type: 'object',
-          propertyNames: { $ref: '#/$defs/toolName' },
-        },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-const schema34 = {
-  description: 'A tool named as `<scope>:<tool-id>`.',
-  type: 'string',
-  pattern: '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$',
-};
-const pattern13 = new RegExp('^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$', 'u');
-const func1 = require('ajv/dist/runtime/ucs2length').default;
-const func0 = require('ajv/dist/runtime/equal').default;
-const schema33 = {
-  description: 'One call to a tool.',
-  type: 'object',
-  required: ['tool'],
-  properties: {
-    tool: { description: 'The tool called.', $ref: '#/$defs/toolName' },
-    args: {
-      description:
-        'Arguments of the call. On an expected call, only a call with deeply equal arguments matches; without it any arguments match.',
-      type: 'object',
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-function validate22(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.tool === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'tool' },
-        message: "must have required property '" + 'tool' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'tool' || key0 === 'args' || pattern4.test(key0))) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.tool !== undefined) {
-      let data0 = data.tool;
-      if (typeof data0 === 'string') {
-        if (!pattern13.test(data0)) {
-          const err2 = {
-            instancePath: instancePath + '/tool',
-            schemaPath: '#/$defs/toolName/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$' },
-            message: 'must match pattern "' + '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$' + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      } else {
-        const err3 = {
-          instancePath: instancePath + '/tool',
-          schemaPath: '#/$defs/toolName/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.args !== undefined) {
-      let data1 = data.args;
-      if (!(data1 && typeof data1 == 'object' && !Array.isArray(data1))) {
-        const err4 = {
-          instancePath: instancePath + '/args',
-          schemaPath: '#/properties/args/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
-}
-validate22.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate21(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.taskId === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'taskId' },
-        message: "must have required property '" + 'taskId' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.input === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'input' },
-        message: "must have required property '" + 'input' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.expected === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'expected' },
-        message: "must have required property '" + 'expected' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === 'taskId' ||
-        key0 === 'input' ||
-        key0 === 'expected' ||
-        key0 === 'fixtures' ||
-        pattern4.test(key0)
-      )) {
-        const err3 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.taskId !== undefined) {
-      let data0 = data.taskId;
-      if (typeof data0 === 'string') {
-        if (func1(data0) < 1) {
-          const err4 = {
-            instancePath: instancePath + '/taskId',
-            schemaPath: '#/properties/taskId/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + '/taskId',
-          schemaPath: '#/properties/taskId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.expected !== undefined) {
-      let data1 = data.expected;
-      if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
-        if (data1.match === undefined) {
-          const err6 = {
-            instancePath: instancePath + '/expected',
-            schemaPath: '#/properties/expected/required',
-            keyword: 'required',
-            params: { missingProperty: 'match' },
-            message: "must have required property '" + 'match' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        if (data1.value === undefined) {
-          const err7 = {
-            instancePath: instancePath + '/expected',
-            schemaPath: '#/properties/expected/required',
-            keyword: 'required',
-            params: { missingProperty: 'value' },
-            message: "must have required property '" + 'value' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-        for (const key1 in data1) {
-          if (!(
-            key1 === 'match' ||
-            key1 === 'value' ||
-            key1 === 'trajectory' ||
-            pattern4.test(key1)
-          )) {
-            const err8 = {
-              instancePath: instancePath + '/expected',
-              schemaPath: '#/properties/expected/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key1 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-        if (data1.match !== undefined) {
-          let data2 = data1.match;
-          if (typeof data2 !== 'string') {
-            const err9 = {
-              instancePath: instancePath + '/expected/match',
-              schemaPath: '#/properties/expected/properties/match/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err9];
-            } else {
-              vErrors.push(err9);
-            }
-            errors++;
-          }
-          if (!(data2 === 'exact' || data2 === 'contains' || data2 === 'json-match')) {
-            const err10 = {
-              instancePath: instancePath + '/expected/match',
-              schemaPath: '#/properties/expected/properties/match/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema32.properties.expected.properties.match.enum },
-              message: 'must be equal to one of the allowed values',
-            };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-        if (data1.trajectory !== undefined) {
-          let data3 = data1.trajectory;
-          if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
-            if (data3.match === undefined) {
-              const err11 = {
-                instancePath: instancePath + '/expected/trajectory',
-                schemaPath: '#/properties/expected/properties/trajectory/required',
-                keyword: 'required',
-                params: { missingProperty: 'match' },
-                message: "must have required property '" + 'match' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err11];
-              } else {
-                vErrors.push(err11);
-              }
-              errors++;
-            }
-            if (data3.calls === undefined) {
-              const err12 = {
-                instancePath: instancePath + '/expected/trajectory',
-                schemaPath: '#/properties/expected/properties/trajectory/required',
-                keyword: 'required',
-                params: { missingProperty: 'calls' },
-                message: "must have required property '" + 'calls' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-            for (const key2 in data3) {
-              if (!(
-                key2 === 'match' ||
-                key2 === 'calls' ||
-                key2 === 'forbidden' ||
-                pattern4.test(key2)
-              )) {
-                const err13 = {
-                  instancePath: instancePath + '/expected/trajectory',
-                  schemaPath: '#/properties/expected/properties/trajectory/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err13];
-                } else {
-                  vErrors.push(err13);
-                }
-                errors++;
-              }
-            }
-            if (data3.match !== undefined) {
-              let data4 = data3.match;
-              if (typeof data4 !== 'string') {
-                const err14 = {
-                  instancePath: instancePath + '/expected/trajectory/match',
-                  schemaPath: '#/properties/expected/properties/trajectory/properties/match/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err14];
-                } else {
-                  vErrors.push(err14);
-                }
-                errors++;
-              }
-              if (!(data4 === 'exact' || data4 === 'in-order' || data4 === 'any-order')) {
-                const err15 = {
-                  instancePath: instancePath + '/expected/trajectory/match',
-                  schemaPath: '#/properties/expected/properties/trajectory/properties/match/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues:
-                      schema32.properties.expected.properties.trajectory.properties.match.enum,
+              trajectory: {
+                description:
+                  '[RFC 0244, assumed] The tool path a trial must take; a trial whose calls do not match it cannot pass, and counts 0 towards the pass decisions (RFC 0246 §A).',
+                type: 'object',
+                required: ['match', 'calls'],
+                properties: {
+                  match: {
+                    description:
+                      '`exact`: the same calls in the same order and number. `in-order`: the expected calls appear in order, other calls allowed between them. `any-order`: every expected call appears, in any order, other calls allowed.',
+                    type: 'string',
+                    enum: ['exact', 'in-order', 'any-order'],
                   },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err15];
-                } else {
-                  vErrors.push(err15);
-                }
-                errors++;
-              }
-            }
-            if (data3.calls !== undefined) {
-              let data5 = data3.calls;
-              if (Array.isArray(data5)) {
-                const len0 = data5.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  if (
-                    !validate22(data5[i0], {
-                      instancePath: instancePath + '/expected/trajectory/calls/' + i0,
-                      parentData: data5,
-                      parentDataProperty: i0,
-                      rootData,
-                      dynamicAnchors,
-                    })
-                  ) {
-                    vErrors =
-                      vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-                    errors = vErrors.length;
-                  }
-                }
-              } else {
-                const err16 = {
-                  instancePath: instancePath + '/expected/trajectory/calls',
-                  schemaPath: '#/properties/expected/properties/trajectory/properties/calls/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err16];
-                } else {
-                  vErrors.push(err16);
-                }
-                errors++;
-              }
-            }
-            if (data3.forbidden !== undefined) {
-              let data7 = data3.forbidden;
-              if (Array.isArray(data7)) {
-                const len1 = data7.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  let data8 = data7[i1];
-                  if (typeof data8 === 'string') {
-                    if (!pattern13.test(data8)) {
-                      const err17 = {
-                        instancePath: instancePath + '/expected/trajectory/forbidden/' + i1,
-                        schemaPath: '#/$defs/toolName/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$' },
-                        message:
-                          'must match pattern "' +
-                          '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$' +
-                          '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err17];
-                      } else {
-                        vErrors.push(err17);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err18 = {
-                      instancePath: instancePath + '/expected/trajectory/forbidden/' + i1,
-                      schemaPath: '#/$defs/toolName/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err18];
-                    } else {
-                      vErrors.push(err18);
-                    }
-                    errors++;
-                  }
-                }
-                let i2 = data7.length;
-                let j0;
-                if (i2 > 1) {
-                  outer0: for (; i2--;) {
-                    for (j0 = i2; j0--;) {
-                      if (func0(data7[i2], data7[j0])) {
-                        const err19 = {
-                          instancePath: instancePath + '/expected/trajectory/forbidden',
-                          schemaPath:
-                            '#/properties/expected/properties/trajectory/properties/forbidden/uniqueItems',
-                          keyword: 'uniqueItems',
-                          params: { i: i2, j: j0 },
-                          message:
-                            'must NOT have duplicate items (items ## ' +
-                            j0 +
-                            ' and ' +
-                            i2 +
-                            ' are identical)',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err19];
-                        } else {
-                          vErrors.push(err19);
-                        }
-                        errors++;
-                        break outer0;
-                      }
-                    }
-                  }
-                }
-              } else {
-                const err20 = {
-                  instancePath: instancePath + '/expected/trajectory/forbidden',
-                  schemaPath:
-                    '#/properties/expected/properties/trajectory/properties/forbidden/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err20];
-                } else {
-                  vErrors.push(err20);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err21 = {
-              instancePath: instancePath + '/expected/trajectory',
-              schemaPath: '#/properties/expected/properties/trajectory/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err22 = {
-          instancePath: instancePath + '/expected',
-          schemaPath: '#/properties/expected/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err22];
-        } else {
-          vErrors.push(err22);
-        }
-        errors++;
-      }
-    }
-    if (data.fixtures !== undefined) {
-      let data9 = data.fixtures;
-      if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
-        if (data9.toolResponses === undefined) {
-          const err23 = {
-            instancePath: instancePath + '/fixtures',
-            schemaPath: '#/properties/fixtures/required',
-            keyword: 'required',
-            params: { missingProperty: 'toolResponses' },
-            message: "must have required property '" + 'toolResponses' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err23];
-          } else {
-            vErrors.push(err23);
-          }
-          errors++;
-        }
-        for (const key3 in data9) {
-          if (!(key3 === 'toolResponses' || pattern4.test(key3))) {
-            const err24 = {
-              instancePath: instancePath + '/fixtures',
-              schemaPath: '#/properties/fixtures/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key3 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err24];
-            } else {
-              vErrors.push(err24);
-            }
-            errors++;
-          }
-        }
-        if (data9.toolResponses !== undefined) {
-          let data10 = data9.toolResponses;
-          if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-            for (const key4 in data10) {
-              const _errs27 = errors;
-              if (typeof key4 === 'string') {
-                if (!pattern13.test(key4)) {
-                  const err25 = {
-                    instancePath: instancePath + '/fixtures/toolResponses',
-                    schemaPath: '#/$defs/toolName/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$' },
-                    message:
-                      'must match pattern "' + '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$' + '"',
-                    propertyName: key4,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err25];
-                  } else {
-                    vErrors.push(err25);
-                  }
-                  errors++;
-                }
-              } else {
-                const err26 = {
-                  instancePath: instancePath + '/fixtures/toolResponses',
-                  schemaPath: '#/$defs/toolName/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  propertyName: key4,
-                };
-                if (vErrors === null) {
-                  vErrors = [err26];
-                } else {
-                  vErrors.push(err26);
-                }
-                errors++;
-              }
-              var valid10 = _errs27 === errors;
-              if (!valid10) {
-                const err27 = {
-                  instancePath: instancePath + '/fixtures/toolResponses',
-                  schemaPath: '#/properties/fixtures/properties/toolResponses/propertyNames',
-                  keyword: 'propertyNames',
-                  params: { propertyName: key4 },
-                  message: 'property name must be valid',
-                };
-                if (vErrors === null) {
-                  vErrors = [err27];
-                } else {
-                  vErrors.push(err27);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err28 = {
-              instancePath: instancePath + '/fixtures/toolResponses',
-              schemaPath: '#/properties/fixtures/properties/toolResponses/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err29 = {
-          instancePath: instancePath + '/fixtures',
-          schemaPath: '#/properties/fixtures/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err29];
-        } else {
-          vErrors.push(err29);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err30 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err30];
-    } else {
-      vErrors.push(err30);
-    }
-    errors++;
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
-}
-validate21.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+                  calls: {
+                    description: 'The expected calls.',
+                    type: 'array',
+                    items: {
+                      description: 'One expected call.',
+                      type: 'object',
+                      required: ['tool'],
+                      properties: {
+                        tool: {
+                          description:
+                            'The tool, named as in fixtures.toolResponses (`<scope>:<tool-id>`).',
+                          type: 'string',
+                          minLength: 1,
+                        },
+                        args: {
+                          description:
+                            'When present, only a call with deeply equal arguments matches; absent, any arguments match.',
+                          type: 'object',
+                        },
+                      },
+                      additionalProperties: false,
+                    },
+                  },
+                  forbidden: {
+                    description:
+                      'Tools that must not be called at all; one call to any of them fails the trajectory whatever the match mode.',
+                    type: 'array',
+                    uniqueItems: true,
+                    items: { type: 'string', minLength: 1 },
+                  },
+                },
+                additionalProperties: false,
+              },
+            },
+            additionalProperties: false,
+          },
+          fixtures: {
+            description:
+              'Recorded material the host replays instead of calling the real world (outside `live-shadow`).',
+            type: 'object',
+            properties: {
+              toolResponses: {
+                description:
+                  'Recorded tool answers; the first entry whose `tool` is the called tool answers the call.',
+                type: 'array',
+                items: {
+                  description: 'One recorded answer.',
+                  type: 'object',
+                  required: ['tool'],
+                  properties: {
+                    tool: {
+                      description: 'The tool answered, written `<scope>:<tool-id>`.',
+                      type: 'string',
+                      minLength: 1,
+                    },
+                    response: {
+                      description:
+                        'The recorded answer, any JSON value; an entry without one still counts as recorded.',
+                    },
+                  },
+                  additionalProperties: false,
+                },
+              },
+              memorySeed: {
+                description:
+                  "Memory entries placed before the task runs; their shape is the host's.",
+                type: 'array',
+                items: { type: 'object', additionalProperties: true },
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+};
+const schema33 = {
+  description: 'An agent, named by its author; colons are allowed, slashes and spaces are not.',
+  type: 'string',
+  pattern: '^[A-Za-z0-9._~:-]{1,128}$',
+};
+const pattern4 = new RegExp('^[a-z0-9.-]+\\.evals\\.[a-z0-9-]+$', 'u');
+const pattern5 = new RegExp('^[0-9]+\\.[0-9]+\\.[0-9]+$', 'u');
+const pattern6 = new RegExp('^[A-Za-z0-9._~:-]{1,128}$', 'u');
+const pattern7 = new RegExp('^[a-z0-9][a-z0-9-]*$', 'u');
+const func1 = require('ajv/dist/runtime/ucs2length').default;
 function validate20(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
-  /*# sourceURL="urn:openwop:v2:agent-eval-suite" */ let vErrors = null;
+  /*# sourceURL="https://openwop.dev/spec/v2/agent-eval-suite.schema.json" */ let vErrors = null;
   let errors = 0;
   const evaluated0 = validate20.evaluated;
   if (evaluated0.dynamicProps) {
@@ -1061,13 +323,13 @@ function validate20(
       }
       errors++;
     }
-    if (data.thresholds === undefined) {
+    if (data.tasks === undefined) {
       const err3 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'thresholds' },
-        message: "must have required property '" + 'thresholds' + "'",
+        params: { missingProperty: 'tasks' },
+        message: "must have required property '" + 'tasks' + "'",
       };
       if (vErrors === null) {
         vErrors = [err3];
@@ -1076,32 +338,18 @@ function validate20(
       }
       errors++;
     }
-    if (data.tasks === undefined) {
-      const err4 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'tasks' },
-        message: "must have required property '" + 'tasks' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
     for (const key0 in data) {
       if (!(
         key0 === 'suiteId' ||
         key0 === 'version' ||
+        key0 === 'targetAgentId' ||
         key0 === 'modes' ||
+        key0 === 'allowedModels' ||
         key0 === 'thresholds' ||
         key0 === 'trials' ||
-        key0 === 'tasks' ||
-        pattern4.test(key0)
+        key0 === 'tasks'
       )) {
-        const err5 = {
+        const err4 = {
           instancePath,
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
@@ -1109,9 +357,9 @@ function validate20(
           message: 'must NOT have additional properties',
         };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err4];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err4);
         }
         errors++;
       }
@@ -1119,13 +367,2268 @@ function validate20(
     if (data.suiteId !== undefined) {
       let data0 = data.suiteId;
       if (typeof data0 === 'string') {
-        if (!pattern5.test(data0)) {
-          const err6 = {
+        if (!pattern4.test(data0)) {
+          const err5 = {
             instancePath: instancePath + '/suiteId',
             schemaPath: '#/properties/suiteId/pattern',
             keyword: 'pattern',
             params: { pattern: '^[a-z0-9.-]+\\.evals\\.[a-z0-9-]+$' },
             message: 'must match pattern "' + '^[a-z0-9.-]+\\.evals\\.[a-z0-9-]+$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = {
+          instancePath: instancePath + '/suiteId',
+          schemaPath: '#/properties/suiteId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.version !== undefined) {
+      let data1 = data.version;
+      if (typeof data1 === 'string') {
+        if (!pattern5.test(data1)) {
+          const err7 = {
+            instancePath: instancePath + '/version',
+            schemaPath: '#/properties/version/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$' },
+            message: 'must match pattern "' + '^[0-9]+\\.[0-9]+\\.[0-9]+$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = {
+          instancePath: instancePath + '/version',
+          schemaPath: '#/properties/version/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.targetAgentId !== undefined) {
+      let data2 = data.targetAgentId;
+      if (typeof data2 === 'string') {
+        if (!pattern6.test(data2)) {
+          const err9 = {
+            instancePath: instancePath + '/targetAgentId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[A-Za-z0-9._~:-]{1,128}$' },
+            message: 'must match pattern "' + '^[A-Za-z0-9._~:-]{1,128}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = {
+          instancePath: instancePath + '/targetAgentId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.modes !== undefined) {
+      let data3 = data.modes;
+      if (Array.isArray(data3)) {
+        if (data3.length < 1) {
+          const err11 = {
+            instancePath: instancePath + '/modes',
+            schemaPath: '#/properties/modes/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+          };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        const len0 = data3.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data4 = data3[i0];
+          if (typeof data4 !== 'string') {
+            const err12 = {
+              instancePath: instancePath + '/modes/' + i0,
+              schemaPath: '#/properties/modes/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+          if (!(
+            data4 === 'golden' ||
+            data4 === 'rubric' ||
+            data4 === 'adversarial' ||
+            data4 === 'regression' ||
+            data4 === 'live-shadow'
+          )) {
+            const err13 = {
+              instancePath: instancePath + '/modes/' + i0,
+              schemaPath: '#/properties/modes/items/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema31.properties.modes.items.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        let i1 = data3.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--;) {
+            let item0 = data3[i1];
+            if (typeof item0 !== 'string') {
+              continue;
+            }
+            if (typeof indices0[item0] == 'number') {
+              j0 = indices0[item0];
+              const err14 = {
+                instancePath: instancePath + '/modes',
+                schemaPath: '#/properties/modes/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i1, j: j0 },
+                message:
+                  'must NOT have duplicate items (items ## ' +
+                  j0 +
+                  ' and ' +
+                  i1 +
+                  ' are identical)',
+              };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      } else {
+        const err15 = {
+          instancePath: instancePath + '/modes',
+          schemaPath: '#/properties/modes/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.allowedModels !== undefined) {
+      let data5 = data.allowedModels;
+      if (Array.isArray(data5)) {
+        const len1 = data5.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data6 = data5[i2];
+          if (typeof data6 !== 'string') {
+            const err16 = {
+              instancePath: instancePath + '/allowedModels/' + i2,
+              schemaPath: '#/properties/allowedModels/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+          if (!(
+            data6 === 'reasoning' ||
+            data6 === 'writing' ||
+            data6 === 'coding' ||
+            data6 === 'research' ||
+            data6 === 'classification' ||
+            data6 === 'general'
+          )) {
+            const err17 = {
+              instancePath: instancePath + '/allowedModels/' + i2,
+              schemaPath: '#/properties/allowedModels/items/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema31.properties.allowedModels.items.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        let i3 = data5.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--;) {
+            let item1 = data5[i3];
+            if (typeof item1 !== 'string') {
+              continue;
+            }
+            if (typeof indices1[item1] == 'number') {
+              j1 = indices1[item1];
+              const err18 = {
+                instancePath: instancePath + '/allowedModels',
+                schemaPath: '#/properties/allowedModels/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i3, j: j1 },
+                message:
+                  'must NOT have duplicate items (items ## ' +
+                  j1 +
+                  ' and ' +
+                  i3 +
+                  ' are identical)',
+              };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      } else {
+        const err19 = {
+          instancePath: instancePath + '/allowedModels',
+          schemaPath: '#/properties/allowedModels/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.thresholds !== undefined) {
+      let data7 = data.thresholds;
+      if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
+        for (const key1 in data7) {
+          if (!(key1 === 'passScore' || key1 === 'maxCostUsd' || key1 === 'maxP95LatencyMs')) {
+            const err20 = {
+              instancePath: instancePath + '/thresholds',
+              schemaPath: '#/properties/thresholds/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key1 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data7.passScore !== undefined) {
+          let data8 = data7.passScore;
+          if (typeof data8 == 'number' && isFinite(data8)) {
+            if (data8 > 1 || isNaN(data8)) {
+              const err21 = {
+                instancePath: instancePath + '/thresholds/passScore',
+                schemaPath: '#/properties/thresholds/properties/passScore/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 1 },
+                message: 'must be <= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
+              }
+              errors++;
+            }
+            if (data8 < 0 || isNaN(data8)) {
+              const err22 = {
+                instancePath: instancePath + '/thresholds/passScore',
+                schemaPath: '#/properties/thresholds/properties/passScore/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err22];
+              } else {
+                vErrors.push(err22);
+              }
+              errors++;
+            }
+          } else {
+            const err23 = {
+              instancePath: instancePath + '/thresholds/passScore',
+              schemaPath: '#/properties/thresholds/properties/passScore/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+            };
+            if (vErrors === null) {
+              vErrors = [err23];
+            } else {
+              vErrors.push(err23);
+            }
+            errors++;
+          }
+        }
+        if (data7.maxCostUsd !== undefined) {
+          let data9 = data7.maxCostUsd;
+          if (typeof data9 == 'number' && isFinite(data9)) {
+            if (data9 < 0 || isNaN(data9)) {
+              const err24 = {
+                instancePath: instancePath + '/thresholds/maxCostUsd',
+                schemaPath: '#/properties/thresholds/properties/maxCostUsd/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+          } else {
+            const err25 = {
+              instancePath: instancePath + '/thresholds/maxCostUsd',
+              schemaPath: '#/properties/thresholds/properties/maxCostUsd/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+            };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+        if (data7.maxP95LatencyMs !== undefined) {
+          let data10 = data7.maxP95LatencyMs;
+          if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
+            const err26 = {
+              instancePath: instancePath + '/thresholds/maxP95LatencyMs',
+              schemaPath: '#/properties/thresholds/properties/maxP95LatencyMs/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+          if (typeof data10 == 'number' && isFinite(data10)) {
+            if (data10 < 0 || isNaN(data10)) {
+              const err27 = {
+                instancePath: instancePath + '/thresholds/maxP95LatencyMs',
+                schemaPath: '#/properties/thresholds/properties/maxP95LatencyMs/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err27];
+              } else {
+                vErrors.push(err27);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err28 = {
+          instancePath: instancePath + '/thresholds',
+          schemaPath: '#/properties/thresholds/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+    }
+    if (data.trials !== undefined) {
+      let data11 = data.trials;
+      if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
+        if (data11.count === undefined) {
+          const err29 = {
+            instancePath: instancePath + '/trials',
+            schemaPath: '#/properties/trials/required',
+            keyword: 'required',
+            params: { missingProperty: 'count' },
+            message: "must have required property '" + 'count' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
+        if (data11.passRule === undefined) {
+          const err30 = {
+            instancePath: instancePath + '/trials',
+            schemaPath: '#/properties/trials/required',
+            keyword: 'required',
+            params: { missingProperty: 'passRule' },
+            message: "must have required property '" + 'passRule' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+        for (const key2 in data11) {
+          if (!(key2 === 'count' || key2 === 'passRule')) {
+            const err31 = {
+              instancePath: instancePath + '/trials',
+              schemaPath: '#/properties/trials/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key2 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+        }
+        if (data11.count !== undefined) {
+          let data12 = data11.count;
+          if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
+            const err32 = {
+              instancePath: instancePath + '/trials/count',
+              schemaPath: '#/properties/trials/properties/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
+            }
+            errors++;
+          }
+          if (typeof data12 == 'number' && isFinite(data12)) {
+            if (data12 > 100 || isNaN(data12)) {
+              const err33 = {
+                instancePath: instancePath + '/trials/count',
+                schemaPath: '#/properties/trials/properties/count/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 100 },
+                message: 'must be <= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err33];
+              } else {
+                vErrors.push(err33);
+              }
+              errors++;
+            }
+            if (data12 < 1 || isNaN(data12)) {
+              const err34 = {
+                instancePath: instancePath + '/trials/count',
+                schemaPath: '#/properties/trials/properties/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data11.passRule !== undefined) {
+          let data13 = data11.passRule;
+          if (typeof data13 !== 'string') {
+            const err35 = {
+              instancePath: instancePath + '/trials/passRule',
+              schemaPath: '#/properties/trials/properties/passRule/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+          if (!(data13 === 'all' || data13 === 'any' || data13 === 'mean')) {
+            const err36 = {
+              instancePath: instancePath + '/trials/passRule',
+              schemaPath: '#/properties/trials/properties/passRule/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema31.properties.trials.properties.passRule.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err37 = {
+          instancePath: instancePath + '/trials',
+          schemaPath: '#/properties/trials/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
+        }
+        errors++;
+      }
+    }
+    if (data.tasks !== undefined) {
+      let data14 = data.tasks;
+      if (Array.isArray(data14)) {
+        if (data14.length < 1) {
+          const err38 = {
+            instancePath: instancePath + '/tasks',
+            schemaPath: '#/properties/tasks/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+          };
+          if (vErrors === null) {
+            vErrors = [err38];
+          } else {
+            vErrors.push(err38);
+          }
+          errors++;
+        }
+        const len2 = data14.length;
+        for (let i4 = 0; i4 < len2; i4++) {
+          let data15 = data14[i4];
+          if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
+            if (data15.taskId === undefined) {
+              const err39 = {
+                instancePath: instancePath + '/tasks/' + i4,
+                schemaPath: '#/properties/tasks/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'taskId' },
+                message: "must have required property '" + 'taskId' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err39];
+              } else {
+                vErrors.push(err39);
+              }
+              errors++;
+            }
+            if (data15.input === undefined) {
+              const err40 = {
+                instancePath: instancePath + '/tasks/' + i4,
+                schemaPath: '#/properties/tasks/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'input' },
+                message: "must have required property '" + 'input' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err40];
+              } else {
+                vErrors.push(err40);
+              }
+              errors++;
+            }
+            if (data15.expected === undefined) {
+              const err41 = {
+                instancePath: instancePath + '/tasks/' + i4,
+                schemaPath: '#/properties/tasks/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'expected' },
+                message: "must have required property '" + 'expected' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err41];
+              } else {
+                vErrors.push(err41);
+              }
+              errors++;
+            }
+            for (const key3 in data15) {
+              if (!(
+                key3 === 'taskId' ||
+                key3 === 'input' ||
+                key3 === 'expected' ||
+                key3 === 'fixtures'
+              )) {
+                const err42 = {
+                  instancePath: instancePath + '/tasks/' + i4,
+                  schemaPath: '#/properties/tasks/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key3 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
+            if (data15.taskId !== undefined) {
+              let data16 = data15.taskId;
+              if (typeof data16 === 'string') {
+                if (!pattern7.test(data16)) {
+                  const err43 = {
+                    instancePath: instancePath + '/tasks/' + i4 + '/taskId',
+                    schemaPath: '#/properties/tasks/items/properties/taskId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[a-z0-9][a-z0-9-]*$' },
+                    message: 'must match pattern "' + '^[a-z0-9][a-z0-9-]*$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err43];
+                  } else {
+                    vErrors.push(err43);
+                  }
+                  errors++;
+                }
+              } else {
+                const err44 = {
+                  instancePath: instancePath + '/tasks/' + i4 + '/taskId',
+                  schemaPath: '#/properties/tasks/items/properties/taskId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            if (data15.expected !== undefined) {
+              let data17 = data15.expected;
+              if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
+                if (data17.kind === undefined) {
+                  const err45 = {
+                    instancePath: instancePath + '/tasks/' + i4 + '/expected',
+                    schemaPath: '#/properties/tasks/items/properties/expected/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'kind' },
+                    message: "must have required property '" + 'kind' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err45];
+                  } else {
+                    vErrors.push(err45);
+                  }
+                  errors++;
+                }
+                for (const key4 in data17) {
+                  if (!(
+                    key4 === 'kind' ||
+                    key4 === 'match' ||
+                    key4 === 'rubric' ||
+                    key4 === 'trajectory'
+                  )) {
+                    const err46 = {
+                      instancePath: instancePath + '/tasks/' + i4 + '/expected',
+                      schemaPath:
+                        '#/properties/tasks/items/properties/expected/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key4 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err46];
+                    } else {
+                      vErrors.push(err46);
+                    }
+                    errors++;
+                  }
+                }
+                if (data17.kind !== undefined) {
+                  let data18 = data17.kind;
+                  if (typeof data18 !== 'string') {
+                    const err47 = {
+                      instancePath: instancePath + '/tasks/' + i4 + '/expected/kind',
+                      schemaPath:
+                        '#/properties/tasks/items/properties/expected/properties/kind/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err47];
+                    } else {
+                      vErrors.push(err47);
+                    }
+                    errors++;
+                  }
+                  if (!(data18 === 'golden' || data18 === 'rubric')) {
+                    const err48 = {
+                      instancePath: instancePath + '/tasks/' + i4 + '/expected/kind',
+                      schemaPath:
+                        '#/properties/tasks/items/properties/expected/properties/kind/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema31.properties.tasks.items.properties.expected.properties.kind.enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err48];
+                    } else {
+                      vErrors.push(err48);
+                    }
+                    errors++;
+                  }
+                }
+                if (data17.match !== undefined) {
+                  let data19 = data17.match;
+                  if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
+                    if (data19.strategy === undefined) {
+                      const err49 = {
+                        instancePath: instancePath + '/tasks/' + i4 + '/expected/match',
+                        schemaPath:
+                          '#/properties/tasks/items/properties/expected/properties/match/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'strategy' },
+                        message: "must have required property '" + 'strategy' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err49];
+                      } else {
+                        vErrors.push(err49);
+                      }
+                      errors++;
+                    }
+                    if (data19.value === undefined) {
+                      const err50 = {
+                        instancePath: instancePath + '/tasks/' + i4 + '/expected/match',
+                        schemaPath:
+                          '#/properties/tasks/items/properties/expected/properties/match/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'value' },
+                        message: "must have required property '" + 'value' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err50];
+                      } else {
+                        vErrors.push(err50);
+                      }
+                      errors++;
+                    }
+                    for (const key5 in data19) {
+                      if (!(key5 === 'strategy' || key5 === 'value')) {
+                        const err51 = {
+                          instancePath: instancePath + '/tasks/' + i4 + '/expected/match',
+                          schemaPath:
+                            '#/properties/tasks/items/properties/expected/properties/match/additionalProperties',
+                          keyword: 'additionalProperties',
+                          params: { additionalProperty: key5 },
+                          message: 'must NOT have additional properties',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err51];
+                        } else {
+                          vErrors.push(err51);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data19.strategy !== undefined) {
+                      let data20 = data19.strategy;
+                      if (typeof data20 !== 'string') {
+                        const err52 = {
+                          instancePath: instancePath + '/tasks/' + i4 + '/expected/match/strategy',
+                          schemaPath:
+                            '#/properties/tasks/items/properties/expected/properties/match/properties/strategy/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err52];
+                        } else {
+                          vErrors.push(err52);
+                        }
+                        errors++;
+                      }
+                      if (!(
+                        data20 === 'exact' ||
+                        data20 === 'contains' ||
+                        data20 === 'json-match'
+                      )) {
+                        const err53 = {
+                          instancePath: instancePath + '/tasks/' + i4 + '/expected/match/strategy',
+                          schemaPath:
+                            '#/properties/tasks/items/properties/expected/properties/match/properties/strategy/enum',
+                          keyword: 'enum',
+                          params: {
+                            allowedValues:
+                              schema31.properties.tasks.items.properties.expected.properties.match
+                                .properties.strategy.enum,
+                          },
+                          message: 'must be equal to one of the allowed values',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err53];
+                        } else {
+                          vErrors.push(err53);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err54 = {
+                      instancePath: instancePath + '/tasks/' + i4 + '/expected/match',
+                      schemaPath:
+                        '#/properties/tasks/items/properties/expected/properties/match/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err54];
+                    } else {
+                      vErrors.push(err54);
+                    }
+                    errors++;
+                  }
+                }
+                if (data17.rubric !== undefined) {
+                  let data21 = data17.rubric;
+                  if (Array.isArray(data21)) {
+                    if (data21.length < 1) {
+                      const err55 = {
+                        instancePath: instancePath + '/tasks/' + i4 + '/expected/rubric',
+                        schemaPath:
+                          '#/properties/tasks/items/properties/expected/properties/rubric/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 items',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err55];
+                      } else {
+                        vErrors.push(err55);
+                      }
+                      errors++;
+                    }
+                    const len3 = data21.length;
+                    for (let i5 = 0; i5 < len3; i5++) {
+                      let data22 = data21[i5];
+                      if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+                        if (data22.criterion === undefined) {
+                          const err56 = {
+                            instancePath: instancePath + '/tasks/' + i4 + '/expected/rubric/' + i5,
+                            schemaPath:
+                              '#/properties/tasks/items/properties/expected/properties/rubric/items/required',
+                            keyword: 'required',
+                            params: { missingProperty: 'criterion' },
+                            message: "must have required property '" + 'criterion' + "'",
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err56];
+                          } else {
+                            vErrors.push(err56);
+                          }
+                          errors++;
+                        }
+                        if (data22.weight === undefined) {
+                          const err57 = {
+                            instancePath: instancePath + '/tasks/' + i4 + '/expected/rubric/' + i5,
+                            schemaPath:
+                              '#/properties/tasks/items/properties/expected/properties/rubric/items/required',
+                            keyword: 'required',
+                            params: { missingProperty: 'weight' },
+                            message: "must have required property '" + 'weight' + "'",
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err57];
+                          } else {
+                            vErrors.push(err57);
+                          }
+                          errors++;
+                        }
+                        for (const key6 in data22) {
+                          if (!(key6 === 'criterion' || key6 === 'weight')) {
+                            const err58 = {
+                              instancePath:
+                                instancePath + '/tasks/' + i4 + '/expected/rubric/' + i5,
+                              schemaPath:
+                                '#/properties/tasks/items/properties/expected/properties/rubric/items/additionalProperties',
+                              keyword: 'additionalProperties',
+                              params: { additionalProperty: key6 },
+                              message: 'must NOT have additional properties',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err58];
+                            } else {
+                              vErrors.push(err58);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data22.criterion !== undefined) {
+                          let data23 = data22.criterion;
+                          if (typeof data23 === 'string') {
+                            if (func1(data23) < 1) {
+                              const err59 = {
+                                instancePath:
+                                  instancePath +
+                                  '/tasks/' +
+                                  i4 +
+                                  '/expected/rubric/' +
+                                  i5 +
+                                  '/criterion',
+                                schemaPath:
+                                  '#/properties/tasks/items/properties/expected/properties/rubric/items/properties/criterion/minLength',
+                                keyword: 'minLength',
+                                params: { limit: 1 },
+                                message: 'must NOT have fewer than 1 characters',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err59];
+                              } else {
+                                vErrors.push(err59);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err60 = {
+                              instancePath:
+                                instancePath +
+                                '/tasks/' +
+                                i4 +
+                                '/expected/rubric/' +
+                                i5 +
+                                '/criterion',
+                              schemaPath:
+                                '#/properties/tasks/items/properties/expected/properties/rubric/items/properties/criterion/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err60];
+                            } else {
+                              vErrors.push(err60);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data22.weight !== undefined) {
+                          let data24 = data22.weight;
+                          if (typeof data24 == 'number' && isFinite(data24)) {
+                            if (data24 > 1 || isNaN(data24)) {
+                              const err61 = {
+                                instancePath:
+                                  instancePath +
+                                  '/tasks/' +
+                                  i4 +
+                                  '/expected/rubric/' +
+                                  i5 +
+                                  '/weight',
+                                schemaPath:
+                                  '#/properties/tasks/items/properties/expected/properties/rubric/items/properties/weight/maximum',
+                                keyword: 'maximum',
+                                params: { comparison: '<=', limit: 1 },
+                                message: 'must be <= 1',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err61];
+                              } else {
+                                vErrors.push(err61);
+                              }
+                              errors++;
+                            }
+                            if (data24 < 0 || isNaN(data24)) {
+                              const err62 = {
+                                instancePath:
+                                  instancePath +
+                                  '/tasks/' +
+                                  i4 +
+                                  '/expected/rubric/' +
+                                  i5 +
+                                  '/weight',
+                                schemaPath:
+                                  '#/properties/tasks/items/properties/expected/properties/rubric/items/properties/weight/minimum',
+                                keyword: 'minimum',
+                                params: { comparison: '>=', limit: 0 },
+                                message: 'must be >= 0',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err62];
+                              } else {
+                                vErrors.push(err62);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err63 = {
+                              instancePath:
+                                instancePath +
+                                '/tasks/' +
+                                i4 +
+                                '/expected/rubric/' +
+                                i5 +
+                                '/weight',
+                              schemaPath:
+                                '#/properties/tasks/items/properties/expected/properties/rubric/items/properties/weight/type',
+                              keyword: 'type',
+                              params: { type: 'number' },
+                              message: 'must be number',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err63];
+                            } else {
+                              vErrors.push(err63);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err64 = {
+                          instancePath: instancePath + '/tasks/' + i4 + '/expected/rubric/' + i5,
+                          schemaPath:
+                            '#/properties/tasks/items/properties/expected/properties/rubric/items/type',
+                          keyword: 'type',
+                          params: { type: 'object' },
+                          message: 'must be object',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err64];
+                        } else {
+                          vErrors.push(err64);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err65 = {
+                      instancePath: instancePath + '/tasks/' + i4 + '/expected/rubric',
+                      schemaPath:
+                        '#/properties/tasks/items/properties/expected/properties/rubric/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err65];
+                    } else {
+                      vErrors.push(err65);
+                    }
+                    errors++;
+                  }
+                }
+                if (data17.trajectory !== undefined) {
+                  let data25 = data17.trajectory;
+                  if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
+                    if (data25.match === undefined) {
+                      const err66 = {
+                        instancePath: instancePath + '/tasks/' + i4 + '/expected/trajectory',
+                        schemaPath:
+                          '#/properties/tasks/items/properties/expected/properties/trajectory/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'match' },
+                        message: "must have required property '" + 'match' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err66];
+                      } else {
+                        vErrors.push(err66);
+                      }
+                      errors++;
+                    }
+                    if (data25.calls === undefined) {
+                      const err67 = {
+                        instancePath: instancePath + '/tasks/' + i4 + '/expected/trajectory',
+                        schemaPath:
+                          '#/properties/tasks/items/properties/expected/properties/trajectory/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'calls' },
+                        message: "must have required property '" + 'calls' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err67];
+                      } else {
+                        vErrors.push(err67);
+                      }
+                      errors++;
+                    }
+                    for (const key7 in data25) {
+                      if (!(key7 === 'match' || key7 === 'calls' || key7 === 'forbidden')) {
+                        const err68 = {
+                          instancePath: instancePath + '/tasks/' + i4 + '/expected/trajectory',
+                          schemaPath:
+                            '#/properties/tasks/items/properties/expected/properties/trajectory/additionalProperties',
+                          keyword: 'additionalProperties',
+                          params: { additionalProperty: key7 },
+                          message: 'must NOT have additional properties',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err68];
+                        } else {
+                          vErrors.push(err68);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data25.match !== undefined) {
+                      let data26 = data25.match;
+                      if (typeof data26 !== 'string') {
+                        const err69 = {
+                          instancePath:
+                            instancePath + '/tasks/' + i4 + '/expected/trajectory/match',
+                          schemaPath:
+                            '#/properties/tasks/items/properties/expected/properties/trajectory/properties/match/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err69];
+                        } else {
+                          vErrors.push(err69);
+                        }
+                        errors++;
+                      }
+                      if (!(
+                        data26 === 'exact' ||
+                        data26 === 'in-order' ||
+                        data26 === 'any-order'
+                      )) {
+                        const err70 = {
+                          instancePath:
+                            instancePath + '/tasks/' + i4 + '/expected/trajectory/match',
+                          schemaPath:
+                            '#/properties/tasks/items/properties/expected/properties/trajectory/properties/match/enum',
+                          keyword: 'enum',
+                          params: {
+                            allowedValues:
+                              schema31.properties.tasks.items.properties.expected.properties
+                                .trajectory.properties.match.enum,
+                          },
+                          message: 'must be equal to one of the allowed values',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err70];
+                        } else {
+                          vErrors.push(err70);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data25.calls !== undefined) {
+                      let data27 = data25.calls;
+                      if (Array.isArray(data27)) {
+                        const len4 = data27.length;
+                        for (let i6 = 0; i6 < len4; i6++) {
+                          let data28 = data27[i6];
+                          if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
+                            if (data28.tool === undefined) {
+                              const err71 = {
+                                instancePath:
+                                  instancePath +
+                                  '/tasks/' +
+                                  i4 +
+                                  '/expected/trajectory/calls/' +
+                                  i6,
+                                schemaPath:
+                                  '#/properties/tasks/items/properties/expected/properties/trajectory/properties/calls/items/required',
+                                keyword: 'required',
+                                params: { missingProperty: 'tool' },
+                                message: "must have required property '" + 'tool' + "'",
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err71];
+                              } else {
+                                vErrors.push(err71);
+                              }
+                              errors++;
+                            }
+                            for (const key8 in data28) {
+                              if (!(key8 === 'tool' || key8 === 'args')) {
+                                const err72 = {
+                                  instancePath:
+                                    instancePath +
+                                    '/tasks/' +
+                                    i4 +
+                                    '/expected/trajectory/calls/' +
+                                    i6,
+                                  schemaPath:
+                                    '#/properties/tasks/items/properties/expected/properties/trajectory/properties/calls/items/additionalProperties',
+                                  keyword: 'additionalProperties',
+                                  params: { additionalProperty: key8 },
+                                  message: 'must NOT have additional properties',
+                                };
+                                if (vErrors === null) {
+                                  vErrors = [err72];
+                                } else {
+                                  vErrors.push(err72);
+                                }
+                                errors++;
+                              }
+                            }
+                            if (data28.tool !== undefined) {
+                              let data29 = data28.tool;
+                              if (typeof data29 === 'string') {
+                                if (func1(data29) < 1) {
+                                  const err73 = {
+                                    instancePath:
+                                      instancePath +
+                                      '/tasks/' +
+                                      i4 +
+                                      '/expected/trajectory/calls/' +
+                                      i6 +
+                                      '/tool',
+                                    schemaPath:
+                                      '#/properties/tasks/items/properties/expected/properties/trajectory/properties/calls/items/properties/tool/minLength',
+                                    keyword: 'minLength',
+                                    params: { limit: 1 },
+                                    message: 'must NOT have fewer than 1 characters',
+                                  };
+                                  if (vErrors === null) {
+                                    vErrors = [err73];
+                                  } else {
+                                    vErrors.push(err73);
+                                  }
+                                  errors++;
+                                }
+                              } else {
+                                const err74 = {
+                                  instancePath:
+                                    instancePath +
+                                    '/tasks/' +
+                                    i4 +
+                                    '/expected/trajectory/calls/' +
+                                    i6 +
+                                    '/tool',
+                                  schemaPath:
+                                    '#/properties/tasks/items/properties/expected/properties/trajectory/properties/calls/items/properties/tool/type',
+                                  keyword: 'type',
+                                  params: { type: 'string' },
+                                  message: 'must be string',
+                                };
+                                if (vErrors === null) {
+                                  vErrors = [err74];
+                                } else {
+                                  vErrors.push(err74);
+                                }
+                                errors++;
+                              }
+                            }
+                            if (data28.args !== undefined) {
+                              let data30 = data28.args;
+                              if (!(
+                                data30 &&
+                                typeof data30 == 'object' &&
+                                !Array.isArray(data30)
+                              )) {
+                                const err75 = {
+                                  instancePath:
+                                    instancePath +
+                                    '/tasks/' +
+                                    i4 +
+                                    '/expected/trajectory/calls/' +
+                                    i6 +
+                                    '/args',
+                                  schemaPath:
+                                    '#/properties/tasks/items/properties/expected/properties/trajectory/properties/calls/items/properties/args/type',
+                                  keyword: 'type',
+                                  params: { type: 'object' },
+                                  message: 'must be object',
+                                };
+                                if (vErrors === null) {
+                                  vErrors = [err75];
+                                } else {
+                                  vErrors.push(err75);
+                                }
+                                errors++;
+                              }
+                            }
+                          } else {
+                            const err76 = {
+                              instancePath:
+                                instancePath + '/tasks/' + i4 + '/expected/trajectory/calls/' + i6,
+                              schemaPath:
+                                '#/properties/tasks/items/properties/expected/properties/trajectory/properties/calls/items/type',
+                              keyword: 'type',
+                              params: { type: 'object' },
+                              message: 'must be object',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err76];
+                            } else {
+                              vErrors.push(err76);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err77 = {
+                          instancePath:
+                            instancePath + '/tasks/' + i4 + '/expected/trajectory/calls',
+                          schemaPath:
+                            '#/properties/tasks/items/properties/expected/properties/trajectory/properties/calls/type',
+                          keyword: 'type',
+                          params: { type: 'array' },
+                          message: 'must be array',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err77];
+                        } else {
+                          vErrors.push(err77);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data25.forbidden !== undefined) {
+                      let data31 = data25.forbidden;
+                      if (Array.isArray(data31)) {
+                        const len5 = data31.length;
+                        for (let i7 = 0; i7 < len5; i7++) {
+                          let data32 = data31[i7];
+                          if (typeof data32 === 'string') {
+                            if (func1(data32) < 1) {
+                              const err78 = {
+                                instancePath:
+                                  instancePath +
+                                  '/tasks/' +
+                                  i4 +
+                                  '/expected/trajectory/forbidden/' +
+                                  i7,
+                                schemaPath:
+                                  '#/properties/tasks/items/properties/expected/properties/trajectory/properties/forbidden/items/minLength',
+                                keyword: 'minLength',
+                                params: { limit: 1 },
+                                message: 'must NOT have fewer than 1 characters',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err78];
+                              } else {
+                                vErrors.push(err78);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err79 = {
+                              instancePath:
+                                instancePath +
+                                '/tasks/' +
+                                i4 +
+                                '/expected/trajectory/forbidden/' +
+                                i7,
+                              schemaPath:
+                                '#/properties/tasks/items/properties/expected/properties/trajectory/properties/forbidden/items/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err79];
+                            } else {
+                              vErrors.push(err79);
+                            }
+                            errors++;
+                          }
+                        }
+                        let i8 = data31.length;
+                        let j2;
+                        if (i8 > 1) {
+                          const indices2 = {};
+                          for (; i8--;) {
+                            let item2 = data31[i8];
+                            if (typeof item2 !== 'string') {
+                              continue;
+                            }
+                            if (typeof indices2[item2] == 'number') {
+                              j2 = indices2[item2];
+                              const err80 = {
+                                instancePath:
+                                  instancePath + '/tasks/' + i4 + '/expected/trajectory/forbidden',
+                                schemaPath:
+                                  '#/properties/tasks/items/properties/expected/properties/trajectory/properties/forbidden/uniqueItems',
+                                keyword: 'uniqueItems',
+                                params: { i: i8, j: j2 },
+                                message:
+                                  'must NOT have duplicate items (items ## ' +
+                                  j2 +
+                                  ' and ' +
+                                  i8 +
+                                  ' are identical)',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err80];
+                              } else {
+                                vErrors.push(err80);
+                              }
+                              errors++;
+                              break;
+                            }
+                            indices2[item2] = i8;
+                          }
+                        }
+                      } else {
+                        const err81 = {
+                          instancePath:
+                            instancePath + '/tasks/' + i4 + '/expected/trajectory/forbidden',
+                          schemaPath:
+                            '#/properties/tasks/items/properties/expected/properties/trajectory/properties/forbidden/type',
+                          keyword: 'type',
+                          params: { type: 'array' },
+                          message: 'must be array',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err81];
+                        } else {
+                          vErrors.push(err81);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err82 = {
+                      instancePath: instancePath + '/tasks/' + i4 + '/expected/trajectory',
+                      schemaPath:
+                        '#/properties/tasks/items/properties/expected/properties/trajectory/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err82];
+                    } else {
+                      vErrors.push(err82);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err83 = {
+                  instancePath: instancePath + '/tasks/' + i4 + '/expected',
+                  schemaPath: '#/properties/tasks/items/properties/expected/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+            if (data15.fixtures !== undefined) {
+              let data33 = data15.fixtures;
+              if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
+                for (const key9 in data33) {
+                  if (!(key9 === 'toolResponses' || key9 === 'memorySeed')) {
+                    const err84 = {
+                      instancePath: instancePath + '/tasks/' + i4 + '/fixtures',
+                      schemaPath:
+                        '#/properties/tasks/items/properties/fixtures/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err84];
+                    } else {
+                      vErrors.push(err84);
+                    }
+                    errors++;
+                  }
+                }
+                if (data33.toolResponses !== undefined) {
+                  let data34 = data33.toolResponses;
+                  if (Array.isArray(data34)) {
+                    const len6 = data34.length;
+                    for (let i9 = 0; i9 < len6; i9++) {
+                      let data35 = data34[i9];
+                      if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
+                        if (data35.tool === undefined) {
+                          const err85 = {
+                            instancePath:
+                              instancePath + '/tasks/' + i4 + '/fixtures/toolResponses/' + i9,
+                            schemaPath:
+                              '#/properties/tasks/items/properties/fixtures/properties/toolResponses/items/required',
+                            keyword: 'required',
+                            params: { missingProperty: 'tool' },
+                            message: "must have required property '" + 'tool' + "'",
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err85];
+                          } else {
+                            vErrors.push(err85);
+                          }
+                          errors++;
+                        }
+                        for (const key10 in data35) {
+                          if (!(key10 === 'tool' || key10 === 'response')) {
+                            const err86 = {
+                              instancePath:
+                                instancePath + '/tasks/' + i4 + '/fixtures/toolResponses/' + i9,
+                              schemaPath:
+                                '#/properties/tasks/items/properties/fixtures/properties/toolResponses/items/additionalProperties',
+                              keyword: 'additionalProperties',
+                              params: { additionalProperty: key10 },
+                              message: 'must NOT have additional properties',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err86];
+                            } else {
+                              vErrors.push(err86);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data35.tool !== undefined) {
+                          let data36 = data35.tool;
+                          if (typeof data36 === 'string') {
+                            if (func1(data36) < 1) {
+                              const err87 = {
+                                instancePath:
+                                  instancePath +
+                                  '/tasks/' +
+                                  i4 +
+                                  '/fixtures/toolResponses/' +
+                                  i9 +
+                                  '/tool',
+                                schemaPath:
+                                  '#/properties/tasks/items/properties/fixtures/properties/toolResponses/items/properties/tool/minLength',
+                                keyword: 'minLength',
+                                params: { limit: 1 },
+                                message: 'must NOT have fewer than 1 characters',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err87];
+                              } else {
+                                vErrors.push(err87);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err88 = {
+                              instancePath:
+                                instancePath +
+                                '/tasks/' +
+                                i4 +
+                                '/fixtures/toolResponses/' +
+                                i9 +
+                                '/tool',
+                              schemaPath:
+                                '#/properties/tasks/items/properties/fixtures/properties/toolResponses/items/properties/tool/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err88];
+                            } else {
+                              vErrors.push(err88);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err89 = {
+                          instancePath:
+                            instancePath + '/tasks/' + i4 + '/fixtures/toolResponses/' + i9,
+                          schemaPath:
+                            '#/properties/tasks/items/properties/fixtures/properties/toolResponses/items/type',
+                          keyword: 'type',
+                          params: { type: 'object' },
+                          message: 'must be object',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err89];
+                        } else {
+                          vErrors.push(err89);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err90 = {
+                      instancePath: instancePath + '/tasks/' + i4 + '/fixtures/toolResponses',
+                      schemaPath:
+                        '#/properties/tasks/items/properties/fixtures/properties/toolResponses/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err90];
+                    } else {
+                      vErrors.push(err90);
+                    }
+                    errors++;
+                  }
+                }
+                if (data33.memorySeed !== undefined) {
+                  let data37 = data33.memorySeed;
+                  if (Array.isArray(data37)) {
+                    const len7 = data37.length;
+                    for (let i10 = 0; i10 < len7; i10++) {
+                      let data38 = data37[i10];
+                      if (data38 && typeof data38 == 'object' && !Array.isArray(data38)) {
+                      } else {
+                        const err91 = {
+                          instancePath:
+                            instancePath + '/tasks/' + i4 + '/fixtures/memorySeed/' + i10,
+                          schemaPath:
+                            '#/properties/tasks/items/properties/fixtures/properties/memorySeed/items/type',
+                          keyword: 'type',
+                          params: { type: 'object' },
+                          message: 'must be object',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err91];
+                        } else {
+                          vErrors.push(err91);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err92 = {
+                      instancePath: instancePath + '/tasks/' + i4 + '/fixtures/memorySeed',
+                      schemaPath:
+                        '#/properties/tasks/items/properties/fixtures/properties/memorySeed/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err92];
+                    } else {
+                      vErrors.push(err92);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err93 = {
+                  instancePath: instancePath + '/tasks/' + i4 + '/fixtures',
+                  schemaPath: '#/properties/tasks/items/properties/fixtures/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err93];
+                } else {
+                  vErrors.push(err93);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err94 = {
+              instancePath: instancePath + '/tasks/' + i4,
+              schemaPath: '#/properties/tasks/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err94];
+            } else {
+              vErrors.push(err94);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err95 = {
+          instancePath: instancePath + '/tasks',
+          schemaPath: '#/properties/tasks/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err95];
+        } else {
+          vErrors.push(err95);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err96 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err96];
+    } else {
+      vErrors.push(err96);
+    }
+    errors++;
+  }
+  validate20.errors = vErrors;
+  return errors === 0;
+}
+validate20.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v1 = validate22;
+const schema34 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://openwop.dev/spec/v2/eval-summary.schema.json',
+  title: 'EvalSummary',
+  description:
+    "The outcome of one eval run: per-task scores and verdicts and the suite's pass decision. Closed everywhere, with no vendor hatch; carries no task output, prompt or rubric text. Beyond the published v2 structure this copy adds only `gatedAggregateScore` and `tasks[].gatedScore` (RFC 0246 §D) and `tasks[].trials` (RFC 0244, as this suite assumes it).",
+  type: 'object',
+  required: [
+    'suiteId',
+    'suiteVersion',
+    'aggregateScore',
+    'passed',
+    'taskCount',
+    'passedCount',
+    'tasks',
+  ],
+  properties: {
+    suiteId: {
+      description: 'The suite that was run, with its `.evals.` segment.',
+      type: 'string',
+      pattern: '^[a-z0-9.-]+\\.evals\\.[a-z0-9-]+$',
+    },
+    suiteVersion: {
+      description: 'The version of the suite that was run, as plain major.minor.patch.',
+      type: 'string',
+      pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$',
+    },
+    evaluatedModelClass: {
+      description: 'The model class the run evaluated.',
+      type: 'string',
+      enum: ['reasoning', 'writing', 'coding', 'research', 'classification', 'general'],
+    },
+    aggregateScore: {
+      description:
+        "The host's aggregation (normally the mean) of the task scores, in 0–1. A measurement: trajectory failures do not lower it (RFC 0246 §C).",
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+    },
+    gatedAggregateScore: {
+      description:
+        "The gating aggregate (RFC 0246 §A): the aggregation used for aggregateScore, applied to the tasks' gating scores. Present whenever any task has an expected trajectory (RFC 0246 §D).",
+      $ref: '#/$defs/unitScore',
+    },
+    passed: {
+      description:
+        "The suite's verdict, read by deployment gates: the gating aggregate (gatedAggregateScore, RFC 0246 §A) is at least thresholds.passScore, and the cost and p95 latency limits hold (RFC 0246 §B). aggregateScore alone does not decide it.",
+      type: 'boolean',
+    },
+    taskCount: { description: 'How many tasks the suite has.', type: 'integer', minimum: 0 },
+    passedCount: { description: 'How many tasks passed.', type: 'integer', minimum: 0 },
+    totalCostUsd: {
+      description: 'What the whole run cost, in US dollars.',
+      type: 'number',
+      minimum: 0,
+    },
+    tasks: {
+      description: 'One entry per task, in suite order.',
+      type: 'array',
+      items: { $ref: '#/$defs/task' },
+    },
+    pinnedNodeIds: {
+      description: 'The workflow nodes whose versions the run pinned.',
+      type: 'array',
+      uniqueItems: true,
+      items: { $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/nodeId' },
+    },
+    regression: {
+      description: 'How the run compares with an earlier baseline run.',
+      type: 'object',
+      required: ['baselineRunId', 'scoreDelta'],
+      properties: {
+        baselineRunId: {
+          description: 'The baseline run.',
+          $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId',
+        },
+        scoreDelta: {
+          description: "This run's aggregate score minus the baseline's, in −1..1.",
+          type: 'number',
+          minimum: -1,
+          maximum: 1,
+        },
+        diffRef: { description: 'Where a detailed comparison can be read.', type: 'string' },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+  $defs: {
+    task: {
+      description: 'The outcome of one task.',
+      type: 'object',
+      required: ['taskId', 'score', 'passed'],
+      properties: {
+        taskId: {
+          description: 'The task, as named in the suite.',
+          type: 'string',
+          pattern: '^[a-z0-9][a-z0-9-]*$',
+        },
+        score: {
+          description:
+            "The task's score: the mean of its trials' output scores, in 0–1. Unchanged by trajectory failures (RFC 0246 §C).",
+          type: 'number',
+          minimum: 0,
+          maximum: 1,
+        },
+        gatedScore: {
+          description:
+            "The task's gating score (RFC 0246 §A): the mean of its trials' scores with every trial that failed its trajectory or failed closed counted as 0. Required on a task with an expected trajectory, equal to score or not; otherwise present only when it differs from score (RFC 0246 §D).",
+          $ref: '#/$defs/unitScore',
+        },
+        passed: {
+          description:
+            "The task's verdict under the suite's passRule; under `mean` it is gatedScore at least thresholds.passScore (RFC 0246 §B).",
+          type: 'boolean',
+        },
+        trials: {
+          description:
+            "[RFC 0244, assumed] How the task's repeated trials went; present when the suite has a trials block.",
+          $ref: '#/$defs/trials',
+        },
+        costUsd: { description: 'What the task cost, in US dollars.', type: 'number', minimum: 0 },
+        latencyMs: {
+          description: 'How long the task took, in whole milliseconds.',
+          type: 'integer',
+          minimum: 0,
+        },
+        schemaValid: {
+          description: 'Whether the task output validated against the schema the task expects.',
+          type: 'boolean',
+        },
+        safetyFindings: {
+          description: 'Safety findings raised on the task.',
+          type: 'array',
+          items: {
+            description: 'One safety finding.',
+            type: 'object',
+            required: ['kind', 'severity'],
+            properties: {
+              kind: { description: 'What sort of finding it is.', type: 'string', minLength: 1 },
+              severity: {
+                description: 'How serious it is.',
+                type: 'string',
+                enum: ['low', 'medium', 'high', 'critical'],
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      additionalProperties: false,
+    },
+    trials: {
+      description: "[RFC 0244, assumed] How the task's repeated trials went.",
+      type: 'object',
+      required: ['count', 'passRule', 'meanScore'],
+      properties: {
+        count: {
+          description: 'How many trials were run.',
+          type: 'integer',
+          minimum: 1,
+          maximum: 100,
+        },
+        passRule: {
+          description: 'The rule that decided the task.',
+          type: 'string',
+          enum: ['all', 'any', 'mean'],
+        },
+        meanScore: {
+          description:
+            "The mean of the trials' output scores; a measurement, not the gate (RFC 0246 §C).",
+          $ref: '#/$defs/unitScore',
+        },
+        passAtK: {
+          description: '1 when at least one trial passed, else 0.',
+          $ref: '#/$defs/unitScore',
+        },
+        passHatK: { description: '1 when every trial passed, else 0.', $ref: '#/$defs/unitScore' },
+        trialStats: {
+          description: 'Counts and score range over the trials.',
+          type: 'object',
+          required: ['passed', 'trajectoryFailed', 'failedClosed', 'minScore', 'maxScore'],
+          properties: {
+            passed: { description: 'Trials that passed.', type: 'integer', minimum: 0 },
+            trajectoryFailed: {
+              description: 'Trials whose calls did not match the expected trajectory.',
+              type: 'integer',
+              minimum: 0,
+            },
+            failedClosed: {
+              description: 'Trials that called a tool with no recorded answer and were scored 0.',
+              type: 'integer',
+              minimum: 0,
+            },
+            minScore: { description: 'Lowest trial score.', $ref: '#/$defs/unitScore' },
+            maxScore: { description: 'Highest trial score.', $ref: '#/$defs/unitScore' },
+          },
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+    },
+    unitScore: {
+      description: '[suite-side] A score in 0–1, for the keys RFC 0244 and RFC 0246 add.',
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+    },
+  },
+};
+const schema35 = {
+  description: '[suite-side] A score in 0–1, for the keys RFC 0244 and RFC 0246 add.',
+  type: 'number',
+  minimum: 0,
+  maximum: 1,
+};
+const schema44 = {
+  description: 'A workflow node, named by its author.',
+  type: 'string',
+  pattern: '^[A-Za-z0-9._~:-]{1,128}$',
+};
+const schema45 = {
+  description:
+    'A run, bound to its tenant: `<tenant>/<opaque>`, the tenant optionally `anon:`-prefixed, the opaque part 16 to 128 unreserved characters. Minted by the host.',
+  type: 'string',
+  pattern: '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$',
+};
+const func5 = Object.prototype.hasOwnProperty;
+const func0 = require('ajv/dist/runtime/equal').default;
+const pattern12 = new RegExp('^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$', 'u');
+const schema36 = {
+  description: 'The outcome of one task.',
+  type: 'object',
+  required: ['taskId', 'score', 'passed'],
+  properties: {
+    taskId: {
+      description: 'The task, as named in the suite.',
+      type: 'string',
+      pattern: '^[a-z0-9][a-z0-9-]*$',
+    },
+    score: {
+      description:
+        "The task's score: the mean of its trials' output scores, in 0–1. Unchanged by trajectory failures (RFC 0246 §C).",
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+    },
+    gatedScore: {
+      description:
+        "The task's gating score (RFC 0246 §A): the mean of its trials' scores with every trial that failed its trajectory or failed closed counted as 0. Required on a task with an expected trajectory, equal to score or not; otherwise present only when it differs from score (RFC 0246 §D).",
+      $ref: '#/$defs/unitScore',
+    },
+    passed: {
+      description:
+        "The task's verdict under the suite's passRule; under `mean` it is gatedScore at least thresholds.passScore (RFC 0246 §B).",
+      type: 'boolean',
+    },
+    trials: {
+      description:
+        "[RFC 0244, assumed] How the task's repeated trials went; present when the suite has a trials block.",
+      $ref: '#/$defs/trials',
+    },
+    costUsd: { description: 'What the task cost, in US dollars.', type: 'number', minimum: 0 },
+    latencyMs: {
+      description: 'How long the task took, in whole milliseconds.',
+      type: 'integer',
+      minimum: 0,
+    },
+    schemaValid: {
+      description: 'Whether the task output validated against the schema the task expects.',
+      type: 'boolean',
+    },
+    safetyFindings: {
+      description: 'Safety findings raised on the task.',
+      type: 'array',
+      items: {
+        description: 'One safety finding.',
+        type: 'object',
+        required: ['kind', 'severity'],
+        properties: {
+          kind: { description: 'What sort of finding it is.', type: 'string', minLength: 1 },
+          severity: {
+            description: 'How serious it is.',
+            type: 'string',
+            enum: ['low', 'medium', 'high', 'critical'],
+          },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+};
+const schema38 = {
+  description: "[RFC 0244, assumed] How the task's repeated trials went.",
+  type: 'object',
+  required: ['count', 'passRule', 'meanScore'],
+  properties: {
+    count: { description: 'How many trials were run.', type: 'integer', minimum: 1, maximum: 100 },
+    passRule: {
+      description: 'The rule that decided the task.',
+      type: 'string',
+      enum: ['all', 'any', 'mean'],
+    },
+    meanScore: {
+      description:
+        "The mean of the trials' output scores; a measurement, not the gate (RFC 0246 §C).",
+      $ref: '#/$defs/unitScore',
+    },
+    passAtK: {
+      description: '1 when at least one trial passed, else 0.',
+      $ref: '#/$defs/unitScore',
+    },
+    passHatK: { description: '1 when every trial passed, else 0.', $ref: '#/$defs/unitScore' },
+    trialStats: {
+      description: 'Counts and score range over the trials.',
+      type: 'object',
+      required: ['passed', 'trajectoryFailed', 'failedClosed', 'minScore', 'maxScore'],
+      properties: {
+        passed: { description: 'Trials that passed.', type: 'integer', minimum: 0 },
+        trajectoryFailed: {
+          description: 'Trials whose calls did not match the expected trajectory.',
+          type: 'integer',
+          minimum: 0,
+        },
+        failedClosed: {
+          description: 'Trials that called a tool with no recorded answer and were scored 0.',
+          type: 'integer',
+          minimum: 0,
+        },
+        minScore: { description: 'Lowest trial score.', $ref: '#/$defs/unitScore' },
+        maxScore: { description: 'Highest trial score.', $ref: '#/$defs/unitScore' },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
+function validate24(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate24.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.count === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'count' },
+        message: "must have required property '" + 'count' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.passRule === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'passRule' },
+        message: "must have required property '" + 'passRule' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.meanScore === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'meanScore' },
+        message: "must have required property '" + 'meanScore' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'count' ||
+        key0 === 'passRule' ||
+        key0 === 'meanScore' ||
+        key0 === 'passAtK' ||
+        key0 === 'passHatK' ||
+        key0 === 'trialStats'
+      )) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.count !== undefined) {
+      let data0 = data.count;
+      if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
+        const err4 = {
+          instancePath: instancePath + '/count',
+          schemaPath: '#/properties/count/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (typeof data0 == 'number' && isFinite(data0)) {
+        if (data0 > 100 || isNaN(data0)) {
+          const err5 = {
+            instancePath: instancePath + '/count',
+            schemaPath: '#/properties/count/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 100 },
+            message: 'must be <= 100',
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (data0 < 1 || isNaN(data0)) {
+          const err6 = {
+            instancePath: instancePath + '/count',
+            schemaPath: '#/properties/count/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
           };
           if (vErrors === null) {
             vErrors = [err6];
@@ -1134,10 +2637,14 @@ function validate20(
           }
           errors++;
         }
-      } else {
+      }
+    }
+    if (data.passRule !== undefined) {
+      let data1 = data.passRule;
+      if (typeof data1 !== 'string') {
         const err7 = {
-          instancePath: instancePath + '/suiteId',
-          schemaPath: '#/properties/suiteId/type',
+          instancePath: instancePath + '/passRule',
+          schemaPath: '#/properties/passRule/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
@@ -1149,23 +2656,1159 @@ function validate20(
         }
         errors++;
       }
+      if (!(data1 === 'all' || data1 === 'any' || data1 === 'mean')) {
+        const err8 = {
+          instancePath: instancePath + '/passRule',
+          schemaPath: '#/properties/passRule/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema38.properties.passRule.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
     }
-    if (data.version !== undefined) {
-      let data1 = data.version;
-      if (typeof data1 === 'string') {
-        if (!pattern6.test(data1)) {
-          const err8 = {
-            instancePath: instancePath + '/version',
-            schemaPath: '#/properties/version/pattern',
+    if (data.meanScore !== undefined) {
+      let data2 = data.meanScore;
+      if (typeof data2 == 'number' && isFinite(data2)) {
+        if (data2 > 1 || isNaN(data2)) {
+          const err9 = {
+            instancePath: instancePath + '/meanScore',
+            schemaPath: '#/$defs/unitScore/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (data2 < 0 || isNaN(data2)) {
+          const err10 = {
+            instancePath: instancePath + '/meanScore',
+            schemaPath: '#/$defs/unitScore/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = {
+          instancePath: instancePath + '/meanScore',
+          schemaPath: '#/$defs/unitScore/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.passAtK !== undefined) {
+      let data3 = data.passAtK;
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 > 1 || isNaN(data3)) {
+          const err12 = {
+            instancePath: instancePath + '/passAtK',
+            schemaPath: '#/$defs/unitScore/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        if (data3 < 0 || isNaN(data3)) {
+          const err13 = {
+            instancePath: instancePath + '/passAtK',
+            schemaPath: '#/$defs/unitScore/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = {
+          instancePath: instancePath + '/passAtK',
+          schemaPath: '#/$defs/unitScore/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.passHatK !== undefined) {
+      let data4 = data.passHatK;
+      if (typeof data4 == 'number' && isFinite(data4)) {
+        if (data4 > 1 || isNaN(data4)) {
+          const err15 = {
+            instancePath: instancePath + '/passHatK',
+            schemaPath: '#/$defs/unitScore/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+        if (data4 < 0 || isNaN(data4)) {
+          const err16 = {
+            instancePath: instancePath + '/passHatK',
+            schemaPath: '#/$defs/unitScore/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      } else {
+        const err17 = {
+          instancePath: instancePath + '/passHatK',
+          schemaPath: '#/$defs/unitScore/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+    if (data.trialStats !== undefined) {
+      let data5 = data.trialStats;
+      if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
+        if (data5.passed === undefined) {
+          const err18 = {
+            instancePath: instancePath + '/trialStats',
+            schemaPath: '#/properties/trialStats/required',
+            keyword: 'required',
+            params: { missingProperty: 'passed' },
+            message: "must have required property '" + 'passed' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+        if (data5.trajectoryFailed === undefined) {
+          const err19 = {
+            instancePath: instancePath + '/trialStats',
+            schemaPath: '#/properties/trialStats/required',
+            keyword: 'required',
+            params: { missingProperty: 'trajectoryFailed' },
+            message: "must have required property '" + 'trajectoryFailed' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+        if (data5.failedClosed === undefined) {
+          const err20 = {
+            instancePath: instancePath + '/trialStats',
+            schemaPath: '#/properties/trialStats/required',
+            keyword: 'required',
+            params: { missingProperty: 'failedClosed' },
+            message: "must have required property '" + 'failedClosed' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+        if (data5.minScore === undefined) {
+          const err21 = {
+            instancePath: instancePath + '/trialStats',
+            schemaPath: '#/properties/trialStats/required',
+            keyword: 'required',
+            params: { missingProperty: 'minScore' },
+            message: "must have required property '" + 'minScore' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+        if (data5.maxScore === undefined) {
+          const err22 = {
+            instancePath: instancePath + '/trialStats',
+            schemaPath: '#/properties/trialStats/required',
+            keyword: 'required',
+            params: { missingProperty: 'maxScore' },
+            message: "must have required property '" + 'maxScore' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
+        }
+        for (const key1 in data5) {
+          if (!(
+            key1 === 'passed' ||
+            key1 === 'trajectoryFailed' ||
+            key1 === 'failedClosed' ||
+            key1 === 'minScore' ||
+            key1 === 'maxScore'
+          )) {
+            const err23 = {
+              instancePath: instancePath + '/trialStats',
+              schemaPath: '#/properties/trialStats/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key1 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err23];
+            } else {
+              vErrors.push(err23);
+            }
+            errors++;
+          }
+        }
+        if (data5.passed !== undefined) {
+          let data6 = data5.passed;
+          if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+            const err24 = {
+              instancePath: instancePath + '/trialStats/passed',
+              schemaPath: '#/properties/trialStats/properties/passed/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err24];
+            } else {
+              vErrors.push(err24);
+            }
+            errors++;
+          }
+          if (typeof data6 == 'number' && isFinite(data6)) {
+            if (data6 < 0 || isNaN(data6)) {
+              const err25 = {
+                instancePath: instancePath + '/trialStats/passed',
+                schemaPath: '#/properties/trialStats/properties/passed/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data5.trajectoryFailed !== undefined) {
+          let data7 = data5.trajectoryFailed;
+          if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+            const err26 = {
+              instancePath: instancePath + '/trialStats/trajectoryFailed',
+              schemaPath: '#/properties/trialStats/properties/trajectoryFailed/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+          if (typeof data7 == 'number' && isFinite(data7)) {
+            if (data7 < 0 || isNaN(data7)) {
+              const err27 = {
+                instancePath: instancePath + '/trialStats/trajectoryFailed',
+                schemaPath: '#/properties/trialStats/properties/trajectoryFailed/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err27];
+              } else {
+                vErrors.push(err27);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data5.failedClosed !== undefined) {
+          let data8 = data5.failedClosed;
+          if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
+            const err28 = {
+              instancePath: instancePath + '/trialStats/failedClosed',
+              schemaPath: '#/properties/trialStats/properties/failedClosed/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err28];
+            } else {
+              vErrors.push(err28);
+            }
+            errors++;
+          }
+          if (typeof data8 == 'number' && isFinite(data8)) {
+            if (data8 < 0 || isNaN(data8)) {
+              const err29 = {
+                instancePath: instancePath + '/trialStats/failedClosed',
+                schemaPath: '#/properties/trialStats/properties/failedClosed/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err29];
+              } else {
+                vErrors.push(err29);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data5.minScore !== undefined) {
+          let data9 = data5.minScore;
+          if (typeof data9 == 'number' && isFinite(data9)) {
+            if (data9 > 1 || isNaN(data9)) {
+              const err30 = {
+                instancePath: instancePath + '/trialStats/minScore',
+                schemaPath: '#/$defs/unitScore/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 1 },
+                message: 'must be <= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err30];
+              } else {
+                vErrors.push(err30);
+              }
+              errors++;
+            }
+            if (data9 < 0 || isNaN(data9)) {
+              const err31 = {
+                instancePath: instancePath + '/trialStats/minScore',
+                schemaPath: '#/$defs/unitScore/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err31];
+              } else {
+                vErrors.push(err31);
+              }
+              errors++;
+            }
+          } else {
+            const err32 = {
+              instancePath: instancePath + '/trialStats/minScore',
+              schemaPath: '#/$defs/unitScore/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+            };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
+            }
+            errors++;
+          }
+        }
+        if (data5.maxScore !== undefined) {
+          let data10 = data5.maxScore;
+          if (typeof data10 == 'number' && isFinite(data10)) {
+            if (data10 > 1 || isNaN(data10)) {
+              const err33 = {
+                instancePath: instancePath + '/trialStats/maxScore',
+                schemaPath: '#/$defs/unitScore/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 1 },
+                message: 'must be <= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err33];
+              } else {
+                vErrors.push(err33);
+              }
+              errors++;
+            }
+            if (data10 < 0 || isNaN(data10)) {
+              const err34 = {
+                instancePath: instancePath + '/trialStats/maxScore',
+                schemaPath: '#/$defs/unitScore/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+          } else {
+            const err35 = {
+              instancePath: instancePath + '/trialStats/maxScore',
+              schemaPath: '#/$defs/unitScore/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+            };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err36 = {
+          instancePath: instancePath + '/trialStats',
+          schemaPath: '#/properties/trialStats/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err36];
+        } else {
+          vErrors.push(err36);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err37 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err37];
+    } else {
+      vErrors.push(err37);
+    }
+    errors++;
+  }
+  validate24.errors = vErrors;
+  return errors === 0;
+}
+validate24.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate23(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate23.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.taskId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'taskId' },
+        message: "must have required property '" + 'taskId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.score === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'score' },
+        message: "must have required property '" + 'score' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.passed === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'passed' },
+        message: "must have required property '" + 'passed' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!func5.call(schema36.properties, key0)) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.taskId !== undefined) {
+      let data0 = data.taskId;
+      if (typeof data0 === 'string') {
+        if (!pattern7.test(data0)) {
+          const err4 = {
+            instancePath: instancePath + '/taskId',
+            schemaPath: '#/properties/taskId/pattern',
             keyword: 'pattern',
-            params: {
-              pattern:
-                '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$',
-            },
-            message:
-              'must match pattern "' +
-              '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*)?$' +
-              '"',
+            params: { pattern: '^[a-z0-9][a-z0-9-]*$' },
+            message: 'must match pattern "' + '^[a-z0-9][a-z0-9-]*$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = {
+          instancePath: instancePath + '/taskId',
+          schemaPath: '#/properties/taskId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.score !== undefined) {
+      let data1 = data.score;
+      if (typeof data1 == 'number' && isFinite(data1)) {
+        if (data1 > 1 || isNaN(data1)) {
+          const err6 = {
+            instancePath: instancePath + '/score',
+            schemaPath: '#/properties/score/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (data1 < 0 || isNaN(data1)) {
+          const err7 = {
+            instancePath: instancePath + '/score',
+            schemaPath: '#/properties/score/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = {
+          instancePath: instancePath + '/score',
+          schemaPath: '#/properties/score/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.gatedScore !== undefined) {
+      let data2 = data.gatedScore;
+      if (typeof data2 == 'number' && isFinite(data2)) {
+        if (data2 > 1 || isNaN(data2)) {
+          const err9 = {
+            instancePath: instancePath + '/gatedScore',
+            schemaPath: '#/$defs/unitScore/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (data2 < 0 || isNaN(data2)) {
+          const err10 = {
+            instancePath: instancePath + '/gatedScore',
+            schemaPath: '#/$defs/unitScore/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = {
+          instancePath: instancePath + '/gatedScore',
+          schemaPath: '#/$defs/unitScore/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.passed !== undefined) {
+      if (typeof data.passed !== 'boolean') {
+        const err12 = {
+          instancePath: instancePath + '/passed',
+          schemaPath: '#/properties/passed/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.trials !== undefined) {
+      if (
+        !validate24(data.trials, {
+          instancePath: instancePath + '/trials',
+          parentData: data,
+          parentDataProperty: 'trials',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.costUsd !== undefined) {
+      let data5 = data.costUsd;
+      if (typeof data5 == 'number' && isFinite(data5)) {
+        if (data5 < 0 || isNaN(data5)) {
+          const err13 = {
+            instancePath: instancePath + '/costUsd',
+            schemaPath: '#/properties/costUsd/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = {
+          instancePath: instancePath + '/costUsd',
+          schemaPath: '#/properties/costUsd/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.latencyMs !== undefined) {
+      let data6 = data.latencyMs;
+      if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+        const err15 = {
+          instancePath: instancePath + '/latencyMs',
+          schemaPath: '#/properties/latencyMs/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+      if (typeof data6 == 'number' && isFinite(data6)) {
+        if (data6 < 0 || isNaN(data6)) {
+          const err16 = {
+            instancePath: instancePath + '/latencyMs',
+            schemaPath: '#/properties/latencyMs/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.schemaValid !== undefined) {
+      if (typeof data.schemaValid !== 'boolean') {
+        const err17 = {
+          instancePath: instancePath + '/schemaValid',
+          schemaPath: '#/properties/schemaValid/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+    if (data.safetyFindings !== undefined) {
+      let data8 = data.safetyFindings;
+      if (Array.isArray(data8)) {
+        const len0 = data8.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data9 = data8[i0];
+          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+            if (data9.kind === undefined) {
+              const err18 = {
+                instancePath: instancePath + '/safetyFindings/' + i0,
+                schemaPath: '#/properties/safetyFindings/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'kind' },
+                message: "must have required property '" + 'kind' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+            if (data9.severity === undefined) {
+              const err19 = {
+                instancePath: instancePath + '/safetyFindings/' + i0,
+                schemaPath: '#/properties/safetyFindings/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'severity' },
+                message: "must have required property '" + 'severity' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+            }
+            for (const key1 in data9) {
+              if (!(key1 === 'kind' || key1 === 'severity')) {
+                const err20 = {
+                  instancePath: instancePath + '/safetyFindings/' + i0,
+                  schemaPath: '#/properties/safetyFindings/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key1 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data9.kind !== undefined) {
+              let data10 = data9.kind;
+              if (typeof data10 === 'string') {
+                if (func1(data10) < 1) {
+                  const err21 = {
+                    instancePath: instancePath + '/safetyFindings/' + i0 + '/kind',
+                    schemaPath: '#/properties/safetyFindings/items/properties/kind/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+              } else {
+                const err22 = {
+                  instancePath: instancePath + '/safetyFindings/' + i0 + '/kind',
+                  schemaPath: '#/properties/safetyFindings/items/properties/kind/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
+            if (data9.severity !== undefined) {
+              let data11 = data9.severity;
+              if (typeof data11 !== 'string') {
+                const err23 = {
+                  instancePath: instancePath + '/safetyFindings/' + i0 + '/severity',
+                  schemaPath: '#/properties/safetyFindings/items/properties/severity/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+              if (!(
+                data11 === 'low' ||
+                data11 === 'medium' ||
+                data11 === 'high' ||
+                data11 === 'critical'
+              )) {
+                const err24 = {
+                  instancePath: instancePath + '/safetyFindings/' + i0 + '/severity',
+                  schemaPath: '#/properties/safetyFindings/items/properties/severity/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema36.properties.safetyFindings.items.properties.severity.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err24];
+                } else {
+                  vErrors.push(err24);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err25 = {
+              instancePath: instancePath + '/safetyFindings/' + i0,
+              schemaPath: '#/properties/safetyFindings/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err26 = {
+          instancePath: instancePath + '/safetyFindings',
+          schemaPath: '#/properties/safetyFindings/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err27 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err27];
+    } else {
+      vErrors.push(err27);
+    }
+    errors++;
+  }
+  validate23.errors = vErrors;
+  return errors === 0;
+}
+validate23.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate22(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="https://openwop.dev/spec/v2/eval-summary.schema.json" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate22.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.suiteId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'suiteId' },
+        message: "must have required property '" + 'suiteId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.suiteVersion === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'suiteVersion' },
+        message: "must have required property '" + 'suiteVersion' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.aggregateScore === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'aggregateScore' },
+        message: "must have required property '" + 'aggregateScore' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.passed === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'passed' },
+        message: "must have required property '" + 'passed' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.taskCount === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'taskCount' },
+        message: "must have required property '" + 'taskCount' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.passedCount === undefined) {
+      const err5 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'passedCount' },
+        message: "must have required property '" + 'passedCount' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    if (data.tasks === undefined) {
+      const err6 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'tasks' },
+        message: "must have required property '" + 'tasks' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err6];
+      } else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!func5.call(schema34.properties, key0)) {
+        const err7 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.suiteId !== undefined) {
+      let data0 = data.suiteId;
+      if (typeof data0 === 'string') {
+        if (!pattern4.test(data0)) {
+          const err8 = {
+            instancePath: instancePath + '/suiteId',
+            schemaPath: '#/properties/suiteId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[a-z0-9.-]+\\.evals\\.[a-z0-9-]+$' },
+            message: 'must match pattern "' + '^[a-z0-9.-]+\\.evals\\.[a-z0-9-]+$' + '"',
           };
           if (vErrors === null) {
             vErrors = [err8];
@@ -1176,8 +3819,8 @@ function validate20(
         }
       } else {
         const err9 = {
-          instancePath: instancePath + '/version',
-          schemaPath: '#/properties/version/type',
+          instancePath: instancePath + '/suiteId',
+          schemaPath: '#/properties/suiteId/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
@@ -1190,16 +3833,16 @@ function validate20(
         errors++;
       }
     }
-    if (data.modes !== undefined) {
-      let data2 = data.modes;
-      if (Array.isArray(data2)) {
-        if (data2.length < 1) {
+    if (data.suiteVersion !== undefined) {
+      let data1 = data.suiteVersion;
+      if (typeof data1 === 'string') {
+        if (!pattern5.test(data1)) {
           const err10 = {
-            instancePath: instancePath + '/modes',
-            schemaPath: '#/properties/modes/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
+            instancePath: instancePath + '/suiteVersion',
+            schemaPath: '#/properties/suiteVersion/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$' },
+            message: 'must match pattern "' + '^[0-9]+\\.[0-9]+\\.[0-9]+$' + '"',
           };
           if (vErrors === null) {
             vErrors = [err10];
@@ -1208,10 +3851,855 @@ function validate20(
           }
           errors++;
         }
-        const len0 = data2.length;
+      } else {
+        const err11 = {
+          instancePath: instancePath + '/suiteVersion',
+          schemaPath: '#/properties/suiteVersion/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.evaluatedModelClass !== undefined) {
+      let data2 = data.evaluatedModelClass;
+      if (typeof data2 !== 'string') {
+        const err12 = {
+          instancePath: instancePath + '/evaluatedModelClass',
+          schemaPath: '#/properties/evaluatedModelClass/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      if (!(
+        data2 === 'reasoning' ||
+        data2 === 'writing' ||
+        data2 === 'coding' ||
+        data2 === 'research' ||
+        data2 === 'classification' ||
+        data2 === 'general'
+      )) {
+        const err13 = {
+          instancePath: instancePath + '/evaluatedModelClass',
+          schemaPath: '#/properties/evaluatedModelClass/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema34.properties.evaluatedModelClass.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.aggregateScore !== undefined) {
+      let data3 = data.aggregateScore;
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 > 1 || isNaN(data3)) {
+          const err14 = {
+            instancePath: instancePath + '/aggregateScore',
+            schemaPath: '#/properties/aggregateScore/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+        if (data3 < 0 || isNaN(data3)) {
+          const err15 = {
+            instancePath: instancePath + '/aggregateScore',
+            schemaPath: '#/properties/aggregateScore/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+      } else {
+        const err16 = {
+          instancePath: instancePath + '/aggregateScore',
+          schemaPath: '#/properties/aggregateScore/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.gatedAggregateScore !== undefined) {
+      let data4 = data.gatedAggregateScore;
+      if (typeof data4 == 'number' && isFinite(data4)) {
+        if (data4 > 1 || isNaN(data4)) {
+          const err17 = {
+            instancePath: instancePath + '/gatedAggregateScore',
+            schemaPath: '#/$defs/unitScore/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        if (data4 < 0 || isNaN(data4)) {
+          const err18 = {
+            instancePath: instancePath + '/gatedAggregateScore',
+            schemaPath: '#/$defs/unitScore/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+      } else {
+        const err19 = {
+          instancePath: instancePath + '/gatedAggregateScore',
+          schemaPath: '#/$defs/unitScore/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.passed !== undefined) {
+      if (typeof data.passed !== 'boolean') {
+        const err20 = {
+          instancePath: instancePath + '/passed',
+          schemaPath: '#/properties/passed/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.taskCount !== undefined) {
+      let data6 = data.taskCount;
+      if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+        const err21 = {
+          instancePath: instancePath + '/taskCount',
+          schemaPath: '#/properties/taskCount/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+      if (typeof data6 == 'number' && isFinite(data6)) {
+        if (data6 < 0 || isNaN(data6)) {
+          const err22 = {
+            instancePath: instancePath + '/taskCount',
+            schemaPath: '#/properties/taskCount/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.passedCount !== undefined) {
+      let data7 = data.passedCount;
+      if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+        const err23 = {
+          instancePath: instancePath + '/passedCount',
+          schemaPath: '#/properties/passedCount/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+      if (typeof data7 == 'number' && isFinite(data7)) {
+        if (data7 < 0 || isNaN(data7)) {
+          const err24 = {
+            instancePath: instancePath + '/passedCount',
+            schemaPath: '#/properties/passedCount/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.totalCostUsd !== undefined) {
+      let data8 = data.totalCostUsd;
+      if (typeof data8 == 'number' && isFinite(data8)) {
+        if (data8 < 0 || isNaN(data8)) {
+          const err25 = {
+            instancePath: instancePath + '/totalCostUsd',
+            schemaPath: '#/properties/totalCostUsd/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+      } else {
+        const err26 = {
+          instancePath: instancePath + '/totalCostUsd',
+          schemaPath: '#/properties/totalCostUsd/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+    }
+    if (data.tasks !== undefined) {
+      let data9 = data.tasks;
+      if (Array.isArray(data9)) {
+        const len0 = data9.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data3 = data2[i0];
-          if (typeof data3 !== 'string') {
+          if (
+            !validate23(data9[i0], {
+              instancePath: instancePath + '/tasks/' + i0,
+              parentData: data9,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err27 = {
+          instancePath: instancePath + '/tasks',
+          schemaPath: '#/properties/tasks/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+    }
+    if (data.pinnedNodeIds !== undefined) {
+      let data11 = data.pinnedNodeIds;
+      if (Array.isArray(data11)) {
+        const len1 = data11.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data12 = data11[i1];
+          if (typeof data12 === 'string') {
+            if (!pattern6.test(data12)) {
+              const err28 = {
+                instancePath: instancePath + '/pinnedNodeIds/' + i1,
+                schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/nodeId/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[A-Za-z0-9._~:-]{1,128}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9._~:-]{1,128}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+            }
+          } else {
+            const err29 = {
+              instancePath: instancePath + '/pinnedNodeIds/' + i1,
+              schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/nodeId/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+        let i2 = data11.length;
+        let j0;
+        if (i2 > 1) {
+          outer0: for (; i2--;) {
+            for (j0 = i2; j0--;) {
+              if (func0(data11[i2], data11[j0])) {
+                const err30 = {
+                  instancePath: instancePath + '/pinnedNodeIds',
+                  schemaPath: '#/properties/pinnedNodeIds/uniqueItems',
+                  keyword: 'uniqueItems',
+                  params: { i: i2, j: j0 },
+                  message:
+                    'must NOT have duplicate items (items ## ' +
+                    j0 +
+                    ' and ' +
+                    i2 +
+                    ' are identical)',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+                break outer0;
+              }
+            }
+          }
+        }
+      } else {
+        const err31 = {
+          instancePath: instancePath + '/pinnedNodeIds',
+          schemaPath: '#/properties/pinnedNodeIds/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+    }
+    if (data.regression !== undefined) {
+      let data13 = data.regression;
+      if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
+        if (data13.baselineRunId === undefined) {
+          const err32 = {
+            instancePath: instancePath + '/regression',
+            schemaPath: '#/properties/regression/required',
+            keyword: 'required',
+            params: { missingProperty: 'baselineRunId' },
+            message: "must have required property '" + 'baselineRunId' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
+        if (data13.scoreDelta === undefined) {
+          const err33 = {
+            instancePath: instancePath + '/regression',
+            schemaPath: '#/properties/regression/required',
+            keyword: 'required',
+            params: { missingProperty: 'scoreDelta' },
+            message: "must have required property '" + 'scoreDelta' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err33];
+          } else {
+            vErrors.push(err33);
+          }
+          errors++;
+        }
+        for (const key1 in data13) {
+          if (!(key1 === 'baselineRunId' || key1 === 'scoreDelta' || key1 === 'diffRef')) {
+            const err34 = {
+              instancePath: instancePath + '/regression',
+              schemaPath: '#/properties/regression/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key1 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err34];
+            } else {
+              vErrors.push(err34);
+            }
+            errors++;
+          }
+        }
+        if (data13.baselineRunId !== undefined) {
+          let data14 = data13.baselineRunId;
+          if (typeof data14 === 'string') {
+            if (!pattern12.test(data14)) {
+              const err35 = {
+                instancePath: instancePath + '/regression/baselineRunId',
+                schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' },
+                message:
+                  'must match pattern "' +
+                  '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' +
+                  '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err35];
+              } else {
+                vErrors.push(err35);
+              }
+              errors++;
+            }
+          } else {
+            const err36 = {
+              instancePath: instancePath + '/regression/baselineRunId',
+              schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+        }
+        if (data13.scoreDelta !== undefined) {
+          let data15 = data13.scoreDelta;
+          if (typeof data15 == 'number' && isFinite(data15)) {
+            if (data15 > 1 || isNaN(data15)) {
+              const err37 = {
+                instancePath: instancePath + '/regression/scoreDelta',
+                schemaPath: '#/properties/regression/properties/scoreDelta/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 1 },
+                message: 'must be <= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err37];
+              } else {
+                vErrors.push(err37);
+              }
+              errors++;
+            }
+            if (data15 < -1 || isNaN(data15)) {
+              const err38 = {
+                instancePath: instancePath + '/regression/scoreDelta',
+                schemaPath: '#/properties/regression/properties/scoreDelta/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: -1 },
+                message: 'must be >= -1',
+              };
+              if (vErrors === null) {
+                vErrors = [err38];
+              } else {
+                vErrors.push(err38);
+              }
+              errors++;
+            }
+          } else {
+            const err39 = {
+              instancePath: instancePath + '/regression/scoreDelta',
+              schemaPath: '#/properties/regression/properties/scoreDelta/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+            };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+        }
+        if (data13.diffRef !== undefined) {
+          if (typeof data13.diffRef !== 'string') {
+            const err40 = {
+              instancePath: instancePath + '/regression/diffRef',
+              schemaPath: '#/properties/regression/properties/diffRef/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err40];
+            } else {
+              vErrors.push(err40);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err41 = {
+          instancePath: instancePath + '/regression',
+          schemaPath: '#/properties/regression/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err41];
+        } else {
+          vErrors.push(err41);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err42 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err42];
+    } else {
+      vErrors.push(err42);
+    }
+    errors++;
+  }
+  validate22.errors = vErrors;
+  return errors === 0;
+}
+validate22.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v2 = validate28;
+const schema47 = {
+  description:
+    'eval.started: announces an eval run, once, before every other eval.* event. Beyond the published def this copy adds only `trials` (RFC 0244, as this suite assumes it).',
+  type: 'object',
+  required: ['suiteId', 'suiteVersion', 'taskCount', 'modes'],
+  properties: {
+    suiteId: { description: 'The suite being run.', type: 'string', minLength: 1 },
+    suiteVersion: {
+      description: 'The version of the suite being run.',
+      type: 'string',
+      minLength: 1,
+    },
+    taskCount: { description: 'How many tasks will be graded.', type: 'integer', minimum: 0 },
+    modes: {
+      description: 'The evaluation modes in use; may be empty.',
+      type: 'array',
+      uniqueItems: true,
+      items: {
+        type: 'string',
+        enum: ['golden', 'rubric', 'adversarial', 'regression', 'live-shadow'],
+      },
+    },
+    baselineRunId: {
+      description: 'The earlier run this one is compared against, for regression mode.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId',
+    },
+    trials: {
+      description: "[RFC 0244, assumed] The suite's trials block, when it has one.",
+      type: 'object',
+      required: ['count', 'passRule'],
+      properties: {
+        count: {
+          description: 'How many times each task will be run.',
+          type: 'integer',
+          minimum: 1,
+          maximum: 100,
+        },
+        passRule: {
+          description: "How each task's trials will decide it.",
+          type: 'string',
+          enum: ['all', 'any', 'mean'],
+        },
+      },
+      additionalProperties: false,
+      patternProperties: {
+        '^(openwop-|x-|vendor\\.)': {
+          description: 'Vendor escape hatch: a key with one of these prefixes may carry any value.',
+        },
+      },
+    },
+  },
+  additionalProperties: false,
+  patternProperties: {
+    '^(openwop-|x-|vendor\\.)': {
+      description: 'Vendor escape hatch: a key with one of these prefixes may carry any value.',
+    },
+  },
+};
+const pattern13 = new RegExp('^(openwop-|x-|vendor\\.)', 'u');
+function validate28(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate28.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.suiteId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'suiteId' },
+        message: "must have required property '" + 'suiteId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.suiteVersion === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'suiteVersion' },
+        message: "must have required property '" + 'suiteVersion' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.taskCount === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'taskCount' },
+        message: "must have required property '" + 'taskCount' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.modes === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'modes' },
+        message: "must have required property '" + 'modes' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'suiteId' ||
+        key0 === 'suiteVersion' ||
+        key0 === 'taskCount' ||
+        key0 === 'modes' ||
+        key0 === 'baselineRunId' ||
+        key0 === 'trials' ||
+        pattern13.test(key0)
+      )) {
+        const err4 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.suiteId !== undefined) {
+      let data0 = data.suiteId;
+      if (typeof data0 === 'string') {
+        if (func1(data0) < 1) {
+          const err5 = {
+            instancePath: instancePath + '/suiteId',
+            schemaPath: '#/properties/suiteId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = {
+          instancePath: instancePath + '/suiteId',
+          schemaPath: '#/properties/suiteId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.suiteVersion !== undefined) {
+      let data1 = data.suiteVersion;
+      if (typeof data1 === 'string') {
+        if (func1(data1) < 1) {
+          const err7 = {
+            instancePath: instancePath + '/suiteVersion',
+            schemaPath: '#/properties/suiteVersion/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = {
+          instancePath: instancePath + '/suiteVersion',
+          schemaPath: '#/properties/suiteVersion/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.taskCount !== undefined) {
+      let data2 = data.taskCount;
+      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
+        const err9 = {
+          instancePath: instancePath + '/taskCount',
+          schemaPath: '#/properties/taskCount/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if (typeof data2 == 'number' && isFinite(data2)) {
+        if (data2 < 0 || isNaN(data2)) {
+          const err10 = {
+            instancePath: instancePath + '/taskCount',
+            schemaPath: '#/properties/taskCount/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.modes !== undefined) {
+      let data3 = data.modes;
+      if (Array.isArray(data3)) {
+        const len0 = data3.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data4 = data3[i0];
+          if (typeof data4 !== 'string') {
             const err11 = {
               instancePath: instancePath + '/modes/' + i0,
               schemaPath: '#/properties/modes/items/type',
@@ -1226,12 +4714,18 @@ function validate20(
             }
             errors++;
           }
-          if (!(data3 === 'golden' || data3 === 'rubric')) {
+          if (!(
+            data4 === 'golden' ||
+            data4 === 'rubric' ||
+            data4 === 'adversarial' ||
+            data4 === 'regression' ||
+            data4 === 'live-shadow'
+          )) {
             const err12 = {
               instancePath: instancePath + '/modes/' + i0,
               schemaPath: '#/properties/modes/items/enum',
               keyword: 'enum',
-              params: { allowedValues: schema31.properties.modes.items.enum },
+              params: { allowedValues: schema47.properties.modes.items.enum },
               message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
@@ -1242,12 +4736,12 @@ function validate20(
             errors++;
           }
         }
-        let i1 = data2.length;
+        let i1 = data3.length;
         let j0;
         if (i1 > 1) {
           const indices0 = {};
           for (; i1--;) {
-            let item0 = data2[i1];
+            let item0 = data3[i1];
             if (typeof item0 !== 'string') {
               continue;
             }
@@ -1292,16 +4786,19 @@ function validate20(
         errors++;
       }
     }
-    if (data.thresholds !== undefined) {
-      let data4 = data.thresholds;
-      if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
-        if (data4.passScore === undefined) {
+    if (data.baselineRunId !== undefined) {
+      let data5 = data.baselineRunId;
+      if (typeof data5 === 'string') {
+        if (!pattern12.test(data5)) {
           const err15 = {
-            instancePath: instancePath + '/thresholds',
-            schemaPath: '#/properties/thresholds/required',
-            keyword: 'required',
-            params: { missingProperty: 'passScore' },
-            message: "must have required property '" + 'passScore' + "'",
+            instancePath: instancePath + '/baselineRunId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' },
+            message:
+              'must match pattern "' +
+              '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' +
+              '"',
           };
           if (vErrors === null) {
             vErrors = [err15];
@@ -1310,68 +4807,63 @@ function validate20(
           }
           errors++;
         }
-        for (const key1 in data4) {
-          if (!(
-            key1 === 'passScore' ||
-            key1 === 'maxCostUsd' ||
-            key1 === 'maxP95LatencyMs' ||
-            pattern4.test(key1)
-          )) {
-            const err16 = {
-              instancePath: instancePath + '/thresholds',
-              schemaPath: '#/properties/thresholds/additionalProperties',
+      } else {
+        const err16 = {
+          instancePath: instancePath + '/baselineRunId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.trials !== undefined) {
+      let data6 = data.trials;
+      if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
+        if (data6.count === undefined) {
+          const err17 = {
+            instancePath: instancePath + '/trials',
+            schemaPath: '#/properties/trials/required',
+            keyword: 'required',
+            params: { missingProperty: 'count' },
+            message: "must have required property '" + 'count' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        if (data6.passRule === undefined) {
+          const err18 = {
+            instancePath: instancePath + '/trials',
+            schemaPath: '#/properties/trials/required',
+            keyword: 'required',
+            params: { missingProperty: 'passRule' },
+            message: "must have required property '" + 'passRule' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+        for (const key1 in data6) {
+          if (!(key1 === 'count' || key1 === 'passRule' || pattern13.test(key1))) {
+            const err19 = {
+              instancePath: instancePath + '/trials',
+              schemaPath: '#/properties/trials/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key1 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-        if (data4.passScore !== undefined) {
-          let data5 = data4.passScore;
-          if (typeof data5 == 'number' && isFinite(data5)) {
-            if (data5 > 1 || isNaN(data5)) {
-              const err17 = {
-                instancePath: instancePath + '/thresholds/passScore',
-                schemaPath: '#/properties/thresholds/properties/passScore/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 1 },
-                message: 'must be <= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-            }
-            if (data5 < 0 || isNaN(data5)) {
-              const err18 = {
-                instancePath: instancePath + '/thresholds/passScore',
-                schemaPath: '#/properties/thresholds/properties/passScore/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-          } else {
-            const err19 = {
-              instancePath: instancePath + '/thresholds/passScore',
-              schemaPath: '#/properties/thresholds/properties/passScore/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
             };
             if (vErrors === null) {
               vErrors = [err19];
@@ -1381,50 +4873,46 @@ function validate20(
             errors++;
           }
         }
-        if (data4.maxCostUsd !== undefined) {
-          let data6 = data4.maxCostUsd;
-          if (typeof data6 == 'number' && isFinite(data6)) {
-            if (data6 < 0 || isNaN(data6)) {
-              const err20 = {
-                instancePath: instancePath + '/thresholds/maxCostUsd',
-                schemaPath: '#/properties/thresholds/properties/maxCostUsd/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
-          } else {
-            const err21 = {
-              instancePath: instancePath + '/thresholds/maxCostUsd',
-              schemaPath: '#/properties/thresholds/properties/maxCostUsd/type',
+        if (data6.count !== undefined) {
+          let data7 = data6.count;
+          if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+            const err20 = {
+              instancePath: instancePath + '/trials/count',
+              schemaPath: '#/properties/trials/properties/count/type',
               keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
+              params: { type: 'integer' },
+              message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err21];
+              vErrors = [err20];
             } else {
-              vErrors.push(err21);
+              vErrors.push(err20);
             }
             errors++;
           }
-        }
-        if (data4.maxP95LatencyMs !== undefined) {
-          let data7 = data4.maxP95LatencyMs;
           if (typeof data7 == 'number' && isFinite(data7)) {
-            if (data7 < 0 || isNaN(data7)) {
+            if (data7 > 100 || isNaN(data7)) {
+              const err21 = {
+                instancePath: instancePath + '/trials/count',
+                schemaPath: '#/properties/trials/properties/count/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 100 },
+                message: 'must be <= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
+              }
+              errors++;
+            }
+            if (data7 < 1 || isNaN(data7)) {
               const err22 = {
-                instancePath: instancePath + '/thresholds/maxP95LatencyMs',
-                schemaPath: '#/properties/thresholds/properties/maxP95LatencyMs/minimum',
+                instancePath: instancePath + '/trials/count',
+                schemaPath: '#/properties/trials/properties/count/minimum',
                 keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
               };
               if (vErrors === null) {
                 vErrors = [err22];
@@ -1433,13 +4921,17 @@ function validate20(
               }
               errors++;
             }
-          } else {
+          }
+        }
+        if (data6.passRule !== undefined) {
+          let data8 = data6.passRule;
+          if (typeof data8 !== 'string') {
             const err23 = {
-              instancePath: instancePath + '/thresholds/maxP95LatencyMs',
-              schemaPath: '#/properties/thresholds/properties/maxP95LatencyMs/type',
+              instancePath: instancePath + '/trials/passRule',
+              schemaPath: '#/properties/trials/properties/passRule/type',
               keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
+              params: { type: 'string' },
+              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err23];
@@ -1448,809 +4940,13 @@ function validate20(
             }
             errors++;
           }
-        }
-      } else {
-        const err24 = {
-          instancePath: instancePath + '/thresholds',
-          schemaPath: '#/properties/thresholds/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
-        }
-        errors++;
-      }
-    }
-    if (data.trials !== undefined) {
-      let data8 = data.trials;
-      if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-        if (data8.count === undefined) {
-          const err25 = {
-            instancePath: instancePath + '/trials',
-            schemaPath: '#/properties/trials/required',
-            keyword: 'required',
-            params: { missingProperty: 'count' },
-            message: "must have required property '" + 'count' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err25];
-          } else {
-            vErrors.push(err25);
-          }
-          errors++;
-        }
-        if (data8.passRule === undefined) {
-          const err26 = {
-            instancePath: instancePath + '/trials',
-            schemaPath: '#/properties/trials/required',
-            keyword: 'required',
-            params: { missingProperty: 'passRule' },
-            message: "must have required property '" + 'passRule' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
-        }
-        for (const key2 in data8) {
-          if (!(key2 === 'count' || key2 === 'passRule' || pattern4.test(key2))) {
-            const err27 = {
-              instancePath: instancePath + '/trials',
-              schemaPath: '#/properties/trials/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key2 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-        }
-        if (data8.count !== undefined) {
-          let data9 = data8.count;
-          if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
-            const err28 = {
-              instancePath: instancePath + '/trials/count',
-              schemaPath: '#/properties/trials/properties/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
-            }
-            errors++;
-          }
-          if (typeof data9 == 'number' && isFinite(data9)) {
-            if (data9 > 100 || isNaN(data9)) {
-              const err29 = {
-                instancePath: instancePath + '/trials/count',
-                schemaPath: '#/properties/trials/properties/count/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100 },
-                message: 'must be <= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err29];
-              } else {
-                vErrors.push(err29);
-              }
-              errors++;
-            }
-            if (data9 < 1 || isNaN(data9)) {
-              const err30 = {
-                instancePath: instancePath + '/trials/count',
-                schemaPath: '#/properties/trials/properties/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err30];
-              } else {
-                vErrors.push(err30);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data8.passRule !== undefined) {
-          let data10 = data8.passRule;
-          if (typeof data10 !== 'string') {
-            const err31 = {
-              instancePath: instancePath + '/trials/passRule',
-              schemaPath: '#/properties/trials/properties/passRule/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-          if (!(data10 === 'all' || data10 === 'any' || data10 === 'mean')) {
-            const err32 = {
+          if (!(data8 === 'all' || data8 === 'any' || data8 === 'mean')) {
+            const err24 = {
               instancePath: instancePath + '/trials/passRule',
               schemaPath: '#/properties/trials/properties/passRule/enum',
               keyword: 'enum',
-              params: { allowedValues: schema31.properties.trials.properties.passRule.enum },
+              params: { allowedValues: schema47.properties.trials.properties.passRule.enum },
               message: 'must be equal to one of the allowed values',
-            };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err33 = {
-          instancePath: instancePath + '/trials',
-          schemaPath: '#/properties/trials/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err33];
-        } else {
-          vErrors.push(err33);
-        }
-        errors++;
-      }
-    }
-    if (data.tasks !== undefined) {
-      let data11 = data.tasks;
-      if (Array.isArray(data11)) {
-        if (data11.length < 1) {
-          const err34 = {
-            instancePath: instancePath + '/tasks',
-            schemaPath: '#/properties/tasks/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-          };
-          if (vErrors === null) {
-            vErrors = [err34];
-          } else {
-            vErrors.push(err34);
-          }
-          errors++;
-        }
-        const len1 = data11.length;
-        for (let i2 = 0; i2 < len1; i2++) {
-          if (
-            !validate21(data11[i2], {
-              instancePath: instancePath + '/tasks/' + i2,
-              parentData: data11,
-              parentDataProperty: i2,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err35 = {
-          instancePath: instancePath + '/tasks',
-          schemaPath: '#/properties/tasks/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err35];
-        } else {
-          vErrors.push(err35);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err36 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err36];
-    } else {
-      vErrors.push(err36);
-    }
-    errors++;
-  }
-  validate20.errors = vErrors;
-  return errors === 0;
-}
-validate20.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v1 = validate25;
-const schema37 = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'urn:openwop:v2:discovery-eval-suite',
-  title: 'agents.evalSuite discovery record v2',
-  description:
-    'What a host advertises about eval runs under `agents.evalSuite` of its discovery root. The suite reads discovery leniently; this schema documents the record.',
-  type: 'object',
-  properties: {
-    supported: {
-      description:
-        'Tolerated for v1-style roots: `false` withdraws the claim that presence of the record makes.',
-      type: 'boolean',
-    },
-    modes: {
-      description: 'Grading modes the host can run, such as `golden`.',
-      type: 'array',
-      uniqueItems: true,
-      items: { type: 'string', minLength: 1 },
-    },
-    trajectory: {
-      description: 'Present when the host grades expected trajectories.',
-      type: 'object',
-      required: ['matchModes'],
-      properties: {
-        supported: {
-          description: 'Tolerated for v1-style roots: `false` withdraws the claim.',
-          type: 'boolean',
-        },
-        matchModes: {
-          description: 'The trajectory match modes the host implements.',
-          type: 'array',
-          uniqueItems: true,
-          items: { type: 'string', enum: ['exact', 'in-order', 'any-order'] },
-        },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-    trials: {
-      description: 'Present when the host runs repeated trials.',
-      type: 'object',
-      required: ['maxCount', 'passRules'],
-      properties: {
-        supported: {
-          description: 'Tolerated for v1-style roots: `false` withdraws the claim.',
-          type: 'boolean',
-        },
-        maxCount: {
-          description: 'The largest trials.count the host accepts.',
-          type: 'integer',
-          minimum: 1,
-          maximum: 100,
-        },
-        passRules: {
-          description: 'The pass rules the host implements.',
-          type: 'array',
-          uniqueItems: true,
-          items: { type: 'string', enum: ['all', 'any', 'mean'] },
-        },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-function validate25(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:openwop:v2:discovery-eval-suite" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate25.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (!(
-        key0 === 'supported' ||
-        key0 === 'modes' ||
-        key0 === 'trajectory' ||
-        key0 === 'trials' ||
-        pattern4.test(key0)
-      )) {
-        const err0 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.supported !== undefined) {
-      if (typeof data.supported !== 'boolean') {
-        const err1 = {
-          instancePath: instancePath + '/supported',
-          schemaPath: '#/properties/supported/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.modes !== undefined) {
-      let data1 = data.modes;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data2 = data1[i0];
-          if (typeof data2 === 'string') {
-            if (func1(data2) < 1) {
-              const err2 = {
-                instancePath: instancePath + '/modes/' + i0,
-                schemaPath: '#/properties/modes/items/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
-              }
-              errors++;
-            }
-          } else {
-            const err3 = {
-              instancePath: instancePath + '/modes/' + i0,
-              schemaPath: '#/properties/modes/items/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-        let i1 = data1.length;
-        let j0;
-        if (i1 > 1) {
-          const indices0 = {};
-          for (; i1--;) {
-            let item0 = data1[i1];
-            if (typeof item0 !== 'string') {
-              continue;
-            }
-            if (typeof indices0[item0] == 'number') {
-              j0 = indices0[item0];
-              const err4 = {
-                instancePath: instancePath + '/modes',
-                schemaPath: '#/properties/modes/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i1, j: j0 },
-                message:
-                  'must NOT have duplicate items (items ## ' +
-                  j0 +
-                  ' and ' +
-                  i1 +
-                  ' are identical)',
-              };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-              break;
-            }
-            indices0[item0] = i1;
-          }
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + '/modes',
-          schemaPath: '#/properties/modes/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.trajectory !== undefined) {
-      let data3 = data.trajectory;
-      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
-        if (data3.matchModes === undefined) {
-          const err6 = {
-            instancePath: instancePath + '/trajectory',
-            schemaPath: '#/properties/trajectory/required',
-            keyword: 'required',
-            params: { missingProperty: 'matchModes' },
-            message: "must have required property '" + 'matchModes' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        for (const key1 in data3) {
-          if (!(key1 === 'supported' || key1 === 'matchModes' || pattern4.test(key1))) {
-            const err7 = {
-              instancePath: instancePath + '/trajectory',
-              schemaPath: '#/properties/trajectory/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key1 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-        if (data3.supported !== undefined) {
-          if (typeof data3.supported !== 'boolean') {
-            const err8 = {
-              instancePath: instancePath + '/trajectory/supported',
-              schemaPath: '#/properties/trajectory/properties/supported/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-        if (data3.matchModes !== undefined) {
-          let data5 = data3.matchModes;
-          if (Array.isArray(data5)) {
-            const len1 = data5.length;
-            for (let i2 = 0; i2 < len1; i2++) {
-              let data6 = data5[i2];
-              if (typeof data6 !== 'string') {
-                const err9 = {
-                  instancePath: instancePath + '/trajectory/matchModes/' + i2,
-                  schemaPath: '#/properties/trajectory/properties/matchModes/items/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
-                }
-                errors++;
-              }
-              if (!(data6 === 'exact' || data6 === 'in-order' || data6 === 'any-order')) {
-                const err10 = {
-                  instancePath: instancePath + '/trajectory/matchModes/' + i2,
-                  schemaPath: '#/properties/trajectory/properties/matchModes/items/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema37.properties.trajectory.properties.matchModes.items.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err10];
-                } else {
-                  vErrors.push(err10);
-                }
-                errors++;
-              }
-            }
-            let i3 = data5.length;
-            let j1;
-            if (i3 > 1) {
-              const indices1 = {};
-              for (; i3--;) {
-                let item1 = data5[i3];
-                if (typeof item1 !== 'string') {
-                  continue;
-                }
-                if (typeof indices1[item1] == 'number') {
-                  j1 = indices1[item1];
-                  const err11 = {
-                    instancePath: instancePath + '/trajectory/matchModes',
-                    schemaPath: '#/properties/trajectory/properties/matchModes/uniqueItems',
-                    keyword: 'uniqueItems',
-                    params: { i: i3, j: j1 },
-                    message:
-                      'must NOT have duplicate items (items ## ' +
-                      j1 +
-                      ' and ' +
-                      i3 +
-                      ' are identical)',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err11];
-                  } else {
-                    vErrors.push(err11);
-                  }
-                  errors++;
-                  break;
-                }
-                indices1[item1] = i3;
-              }
-            }
-          } else {
-            const err12 = {
-              instancePath: instancePath + '/trajectory/matchModes',
-              schemaPath: '#/properties/trajectory/properties/matchModes/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err13 = {
-          instancePath: instancePath + '/trajectory',
-          schemaPath: '#/properties/trajectory/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.trials !== undefined) {
-      let data7 = data.trials;
-      if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-        if (data7.maxCount === undefined) {
-          const err14 = {
-            instancePath: instancePath + '/trials',
-            schemaPath: '#/properties/trials/required',
-            keyword: 'required',
-            params: { missingProperty: 'maxCount' },
-            message: "must have required property '" + 'maxCount' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-        if (data7.passRules === undefined) {
-          const err15 = {
-            instancePath: instancePath + '/trials',
-            schemaPath: '#/properties/trials/required',
-            keyword: 'required',
-            params: { missingProperty: 'passRules' },
-            message: "must have required property '" + 'passRules' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-        for (const key2 in data7) {
-          if (!(
-            key2 === 'supported' ||
-            key2 === 'maxCount' ||
-            key2 === 'passRules' ||
-            pattern4.test(key2)
-          )) {
-            const err16 = {
-              instancePath: instancePath + '/trials',
-              schemaPath: '#/properties/trials/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key2 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-        if (data7.supported !== undefined) {
-          if (typeof data7.supported !== 'boolean') {
-            const err17 = {
-              instancePath: instancePath + '/trials/supported',
-              schemaPath: '#/properties/trials/properties/supported/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-        if (data7.maxCount !== undefined) {
-          let data9 = data7.maxCount;
-          if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
-            const err18 = {
-              instancePath: instancePath + '/trials/maxCount',
-              schemaPath: '#/properties/trials/properties/maxCount/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-          if (typeof data9 == 'number' && isFinite(data9)) {
-            if (data9 > 100 || isNaN(data9)) {
-              const err19 = {
-                instancePath: instancePath + '/trials/maxCount',
-                schemaPath: '#/properties/trials/properties/maxCount/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100 },
-                message: 'must be <= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err19];
-              } else {
-                vErrors.push(err19);
-              }
-              errors++;
-            }
-            if (data9 < 1 || isNaN(data9)) {
-              const err20 = {
-                instancePath: instancePath + '/trials/maxCount',
-                schemaPath: '#/properties/trials/properties/maxCount/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data7.passRules !== undefined) {
-          let data10 = data7.passRules;
-          if (Array.isArray(data10)) {
-            const len2 = data10.length;
-            for (let i4 = 0; i4 < len2; i4++) {
-              let data11 = data10[i4];
-              if (typeof data11 !== 'string') {
-                const err21 = {
-                  instancePath: instancePath + '/trials/passRules/' + i4,
-                  schemaPath: '#/properties/trials/properties/passRules/items/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err21];
-                } else {
-                  vErrors.push(err21);
-                }
-                errors++;
-              }
-              if (!(data11 === 'all' || data11 === 'any' || data11 === 'mean')) {
-                const err22 = {
-                  instancePath: instancePath + '/trials/passRules/' + i4,
-                  schemaPath: '#/properties/trials/properties/passRules/items/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema37.properties.trials.properties.passRules.items.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err22];
-                } else {
-                  vErrors.push(err22);
-                }
-                errors++;
-              }
-            }
-            let i5 = data10.length;
-            let j2;
-            if (i5 > 1) {
-              const indices2 = {};
-              for (; i5--;) {
-                let item2 = data10[i5];
-                if (typeof item2 !== 'string') {
-                  continue;
-                }
-                if (typeof indices2[item2] == 'number') {
-                  j2 = indices2[item2];
-                  const err23 = {
-                    instancePath: instancePath + '/trials/passRules',
-                    schemaPath: '#/properties/trials/properties/passRules/uniqueItems',
-                    keyword: 'uniqueItems',
-                    params: { i: i5, j: j2 },
-                    message:
-                      'must NOT have duplicate items (items ## ' +
-                      j2 +
-                      ' and ' +
-                      i5 +
-                      ' are identical)',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err23];
-                  } else {
-                    vErrors.push(err23);
-                  }
-                  errors++;
-                  break;
-                }
-                indices2[item2] = i5;
-              }
-            }
-          } else {
-            const err24 = {
-              instancePath: instancePath + '/trials/passRules',
-              schemaPath: '#/properties/trials/properties/passRules/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
             };
             if (vErrors === null) {
               vErrors = [err24];
@@ -2291,16 +4987,457 @@ function validate25(
     }
     errors++;
   }
-  validate25.errors = vErrors;
+  validate28.errors = vErrors;
   return errors === 0;
 }
-validate25.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v2 = validate26;
-const schema38 = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'urn:openwop:v2:eval-completed',
-  title: 'eval.completed payload v2',
-  description: 'Closes an eval run with the same verdict the EvalSummary reports.',
+validate28.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v3 = validate29;
+const schema49 = {
+  description:
+    "eval.scored: the grade of one task (of one trial of it, with trials), after that task's terminal agent.decided. Content-free. Beyond the published def this copy adds only `trial`, `trajectoryMatched` and `failedClosed` (RFC 0244, as this suite assumes them).",
+  type: 'object',
+  required: ['taskId', 'score', 'passed'],
+  properties: {
+    taskId: { description: 'The task graded.', type: 'string', minLength: 1 },
+    score: {
+      description: 'The output score in 0–1; a wrong tool path does not lower it (RFC 0246 §C).',
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+    },
+    passed: {
+      description:
+        'The verdict: the score clears passScore, the trajectory matched (when the task has one) and no fixture miss failed it closed.',
+      type: 'boolean',
+    },
+    costUsd: { description: 'What the task cost, in US dollars.', type: 'number', minimum: 0 },
+    latencyMs: {
+      description: 'How long the task took, in whole milliseconds.',
+      type: 'integer',
+      minimum: 0,
+    },
+    schemaValid: {
+      description: 'Whether the output validated against the schema the task expects.',
+      type: 'boolean',
+    },
+    safetyFindingCount: {
+      description: 'How many safety findings the task raised.',
+      type: 'integer',
+      minimum: 0,
+    },
+    trial: {
+      description:
+        '[RFC 0244, assumed] Which trial this is, counting from 1; present when the suite has a trials block.',
+      type: 'integer',
+      minimum: 1,
+    },
+    trajectoryMatched: {
+      description:
+        "[RFC 0244, assumed] Whether the trial's tool calls matched the expected trajectory.",
+      type: 'boolean',
+    },
+    failedClosed: {
+      description:
+        '[RFC 0244, assumed] Whether the trial called a tool with no recorded answer and was failed closed.',
+      type: 'boolean',
+    },
+  },
+  additionalProperties: false,
+  patternProperties: {
+    '^(openwop-|x-|vendor\\.)': {
+      description: 'Vendor escape hatch: a key with one of these prefixes may carry any value.',
+    },
+  },
+};
+function validate29(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate29.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.taskId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'taskId' },
+        message: "must have required property '" + 'taskId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.score === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'score' },
+        message: "must have required property '" + 'score' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.passed === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'passed' },
+        message: "must have required property '" + 'passed' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(func5.call(schema49.properties, key0) || pattern13.test(key0))) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.taskId !== undefined) {
+      let data0 = data.taskId;
+      if (typeof data0 === 'string') {
+        if (func1(data0) < 1) {
+          const err4 = {
+            instancePath: instancePath + '/taskId',
+            schemaPath: '#/properties/taskId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = {
+          instancePath: instancePath + '/taskId',
+          schemaPath: '#/properties/taskId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.score !== undefined) {
+      let data1 = data.score;
+      if (typeof data1 == 'number' && isFinite(data1)) {
+        if (data1 > 1 || isNaN(data1)) {
+          const err6 = {
+            instancePath: instancePath + '/score',
+            schemaPath: '#/properties/score/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (data1 < 0 || isNaN(data1)) {
+          const err7 = {
+            instancePath: instancePath + '/score',
+            schemaPath: '#/properties/score/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = {
+          instancePath: instancePath + '/score',
+          schemaPath: '#/properties/score/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.passed !== undefined) {
+      if (typeof data.passed !== 'boolean') {
+        const err9 = {
+          instancePath: instancePath + '/passed',
+          schemaPath: '#/properties/passed/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.costUsd !== undefined) {
+      let data3 = data.costUsd;
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 < 0 || isNaN(data3)) {
+          const err10 = {
+            instancePath: instancePath + '/costUsd',
+            schemaPath: '#/properties/costUsd/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = {
+          instancePath: instancePath + '/costUsd',
+          schemaPath: '#/properties/costUsd/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.latencyMs !== undefined) {
+      let data4 = data.latencyMs;
+      if (!(typeof data4 == 'number' && !(data4 % 1) && !isNaN(data4) && isFinite(data4))) {
+        const err12 = {
+          instancePath: instancePath + '/latencyMs',
+          schemaPath: '#/properties/latencyMs/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      if (typeof data4 == 'number' && isFinite(data4)) {
+        if (data4 < 0 || isNaN(data4)) {
+          const err13 = {
+            instancePath: instancePath + '/latencyMs',
+            schemaPath: '#/properties/latencyMs/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.schemaValid !== undefined) {
+      if (typeof data.schemaValid !== 'boolean') {
+        const err14 = {
+          instancePath: instancePath + '/schemaValid',
+          schemaPath: '#/properties/schemaValid/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.safetyFindingCount !== undefined) {
+      let data6 = data.safetyFindingCount;
+      if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+        const err15 = {
+          instancePath: instancePath + '/safetyFindingCount',
+          schemaPath: '#/properties/safetyFindingCount/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+      if (typeof data6 == 'number' && isFinite(data6)) {
+        if (data6 < 0 || isNaN(data6)) {
+          const err16 = {
+            instancePath: instancePath + '/safetyFindingCount',
+            schemaPath: '#/properties/safetyFindingCount/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.trial !== undefined) {
+      let data7 = data.trial;
+      if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+        const err17 = {
+          instancePath: instancePath + '/trial',
+          schemaPath: '#/properties/trial/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+      if (typeof data7 == 'number' && isFinite(data7)) {
+        if (data7 < 1 || isNaN(data7)) {
+          const err18 = {
+            instancePath: instancePath + '/trial',
+            schemaPath: '#/properties/trial/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.trajectoryMatched !== undefined) {
+      if (typeof data.trajectoryMatched !== 'boolean') {
+        const err19 = {
+          instancePath: instancePath + '/trajectoryMatched',
+          schemaPath: '#/properties/trajectoryMatched/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.failedClosed !== undefined) {
+      if (typeof data.failedClosed !== 'boolean') {
+        const err20 = {
+          instancePath: instancePath + '/failedClosed',
+          schemaPath: '#/properties/failedClosed/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err21 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err21];
+    } else {
+      vErrors.push(err21);
+    }
+    errors++;
+  }
+  validate29.errors = vErrors;
+  return errors === 0;
+}
+validate29.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v4 = validate30;
+const schema50 = {
+  description:
+    'eval.completed: closes an eval run, once, after every eval.scored and before run.completed, with the verdict the EvalSummary reports.',
   type: 'object',
   required: ['aggregateScore', 'passed', 'taskCount', 'passedCount'],
   properties: {
@@ -2311,23 +5448,32 @@ const schema38 = {
       maximum: 1,
     },
     passed: {
-      description:
-        "The suite's verdict; the same decision as EvalSummary.passed, made on the gating aggregate (RFC 0246 §B).",
+      description: "The suite's verdict; the same decision as EvalSummary.passed.",
       type: 'boolean',
     },
     taskCount: { description: 'How many tasks were graded.', type: 'integer', minimum: 0 },
     passedCount: { description: 'How many tasks passed.', type: 'integer', minimum: 0 },
+    regressionVsBaseline: {
+      description: "This run's aggregate minus the baseline run's, in −1..1.",
+      type: 'number',
+      minimum: -1,
+      maximum: 1,
+    },
   },
   additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+  patternProperties: {
+    '^(openwop-|x-|vendor\\.)': {
+      description: 'Vendor escape hatch: a key with one of these prefixes may carry any value.',
+    },
+  },
 };
-function validate26(
+function validate30(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
-  /*# sourceURL="urn:openwop:v2:eval-completed" */ let vErrors = null;
+  let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate26.evaluated;
+  const evaluated0 = validate30.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -2401,7 +5547,8 @@ function validate26(
         key0 === 'passed' ||
         key0 === 'taskCount' ||
         key0 === 'passedCount' ||
-        pattern4.test(key0)
+        key0 === 'regressionVsBaseline' ||
+        pattern13.test(key0)
       )) {
         const err4 = {
           instancePath,
@@ -2554,6 +5701,1225 @@ function validate26(
         }
       }
     }
+    if (data.regressionVsBaseline !== undefined) {
+      let data4 = data.regressionVsBaseline;
+      if (typeof data4 == 'number' && isFinite(data4)) {
+        if (data4 > 1 || isNaN(data4)) {
+          const err13 = {
+            instancePath: instancePath + '/regressionVsBaseline',
+            schemaPath: '#/properties/regressionVsBaseline/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+        if (data4 < -1 || isNaN(data4)) {
+          const err14 = {
+            instancePath: instancePath + '/regressionVsBaseline',
+            schemaPath: '#/properties/regressionVsBaseline/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: -1 },
+            message: 'must be >= -1',
+          };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = {
+          instancePath: instancePath + '/regressionVsBaseline',
+          schemaPath: '#/properties/regressionVsBaseline/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err16 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err16];
+    } else {
+      vErrors.push(err16);
+    }
+    errors++;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+validate30.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v5 = validate31;
+const schema51 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://openwop.dev/spec/v2/run-event.schema.json',
+  title: 'RunEventDoc',
+  description:
+    "One entry of a run's append-only event log. The envelope is closed with no vendor hatch at its root: host-specific data travels in vendor event types, never as extra envelope keys. The payload is checked separately, against the run-event-payloads def that `type` names.",
+  type: 'object',
+  required: ['eventId', 'runId', 'type', 'payload', 'timestamp', 'sequence', 'schemaVersion'],
+  properties: {
+    eventId: {
+      description: 'Unique id of this event; opaque to consumers.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId',
+    },
+    runId: {
+      description: 'The run the event belongs to.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId',
+    },
+    type: {
+      description:
+        'What happened: either a registered v2 event type (the 118 members of the newest published enum) or a vendor type `<org>.<name>[.<name>]` whose first segment is neither `openwop` nor a registered one, so a misspelt registered type is refused rather than read as a vendor type.',
+      oneOf: [
+        {
+          description: 'A registered v2 event type.',
+          type: 'string',
+          enum: [
+            'agent.decided',
+            'agent.handoff',
+            'agent.invocation-completed',
+            'agent.invocation-started',
+            'agent.memory-consolidated',
+            'agent.prompt-resolved',
+            'agent.reasoned',
+            'agent.reasoning-delta',
+            'agent.tool-called',
+            'agent.tool-returned',
+            'agent.verified',
+            'approval.granted',
+            'approval.overridden',
+            'approval.received',
+            'approval.rejected',
+            'approval.requested',
+            'artifact.created',
+            'authorization.decided',
+            'budget.consumed',
+            'budget.exhausted',
+            'budget.reserved',
+            'budget.threshold-crossed',
+            'cap.breached',
+            'channel.presence',
+            'channel.written',
+            'clarification.requested',
+            'clarification.resolved',
+            'commitment.fired',
+            'compensation.completed',
+            'compensation.failed',
+            'compensation.manual-intervention-required',
+            'compensation.paused',
+            'compensation.requested',
+            'compensation.started',
+            'connector.auth-expired',
+            'connector.authorized',
+            'context.summarized',
+            'conversation.closed',
+            'conversation.exchanged',
+            'conversation.opened',
+            'deployment.canary-adjusted',
+            'deployment.promoted',
+            'deployment.rolled-back',
+            'deployment.state-changed',
+            'dispatch.fanned-out',
+            'dispatch.joined',
+            'egress.decided',
+            'envelope.nl-to-format-engaged',
+            'envelope.recovery-applied',
+            'envelope.refusal',
+            'envelope.retry-attempted',
+            'envelope.retry-exhausted',
+            'envelope.truncated',
+            'eval.completed',
+            'eval.scored',
+            'eval.started',
+            'goal.closed',
+            'goal.evaluated',
+            'import.applied',
+            'interrupt.requested',
+            'interrupt.resolved',
+            'lease.acquired',
+            'lease.handed-off',
+            'lease.lost',
+            'lease.renewed',
+            'log.appended',
+            'memory.compacted',
+            'memory.written',
+            'model.capability-insufficient',
+            'model.capability-substituted',
+            'negotiation.decided',
+            'node.cancelled',
+            'node.completed',
+            'node.dispatched',
+            'node.failed',
+            'node.resumed',
+            'node.retried',
+            'node.skipped',
+            'node.started',
+            'node.suspend-failed',
+            'node.suspended',
+            'orchestrator.decided',
+            'output.chunk',
+            'prompt.composed',
+            'proposal.activated',
+            'proposal.created',
+            'provider.usage',
+            'replay.diverged',
+            'replay.diverged-at-refusal',
+            'roster.run-initiated',
+            'run.cancelled',
+            'run.completed',
+            'run.dead-lettered',
+            'run.failed',
+            'run.paused',
+            'run.restored-from-snapshot',
+            'run.resume-started',
+            'run.resumed',
+            'run.started',
+            'tool.session-closed',
+            'tool.session-opened',
+            'trigger.delivery-attempted',
+            'trigger.subscription-state-changed',
+            'variable.changed',
+            'version.pinned',
+            'voice.barge-in',
+            'voice.cancelled',
+            'voice.endpoint-candidate',
+            'voice.speech-start',
+            'voice.synthesis-chunk',
+            'voice.transcript',
+            'voice.turn-commit',
+            'workflow-chain.confidence-escalated',
+            'workflow-chain.event',
+            'workflow.loopback-limit',
+            'workflow.restored',
+            'workflow.stalled',
+            'workspace.updated',
+          ],
+        },
+        {
+          description: 'A vendor event type.',
+          type: 'string',
+          pattern:
+            '^(?!openwop\\.)(?!(?:agent|approval|artifact|authorization|budget|cap|channel|clarification|commitment|compensation|connector|context|conversation|deployment|dispatch|egress|envelope|eval|goal|import|interrupt|lease|log|memory|model|negotiation|node|orchestrator|output|prompt|proposal|provider|replay|roster|run|tool|trigger|variable|version|voice|workflow|workflow-chain|workspace)\\.)[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z][a-z0-9]*(-[a-z0-9]+)*(\\.[a-z][a-z0-9]*(-[a-z0-9]+)*)?$',
+        },
+      ],
+    },
+    payload: {
+      description: 'The data of the event, any JSON value; its shape is given by `type`.',
+    },
+    timestamp: {
+      description: 'When the event was appended, as an RFC 3339 date-time.',
+      type: 'string',
+      format: 'date-time',
+    },
+    sequence: {
+      description:
+        "The event's position in the run's log: 0 for the first event, strictly increasing, never renumbered.",
+      type: 'integer',
+      minimum: 0,
+    },
+    schemaVersion: {
+      description: "The version of this event's schema.",
+      type: 'integer',
+      minimum: 1,
+    },
+    nodeId: {
+      description: 'The workflow node the event concerns, for node-scoped events.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/nodeId',
+    },
+    engineVersion: {
+      description: 'The engine version that produced the event.',
+      type: 'integer',
+      minimum: 0,
+    },
+    causationId: {
+      description: 'The event that caused this one, when there is one.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId',
+    },
+  },
+  additionalProperties: false,
+};
+const schema52 = {
+  description: 'An event: 16 to 128 unreserved characters, so no slash. Minted by the host.',
+  type: 'string',
+  pattern: '^[A-Za-z0-9._~-]{16,128}$',
+};
+const pattern18 = new RegExp('^[A-Za-z0-9._~-]{16,128}$', 'u');
+const pattern20 = new RegExp(
+  '^(?!openwop\\.)(?!(?:agent|approval|artifact|authorization|budget|cap|channel|clarification|commitment|compensation|connector|context|conversation|deployment|dispatch|egress|envelope|eval|goal|import|interrupt|lease|log|memory|model|negotiation|node|orchestrator|output|prompt|proposal|provider|replay|roster|run|tool|trigger|variable|version|voice|workflow|workflow-chain|workspace)\\.)[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z][a-z0-9]*(-[a-z0-9]+)*(\\.[a-z][a-z0-9]*(-[a-z0-9]+)*)?$',
+  'u',
+);
+const formats0 = require('ajv-formats/dist/formats').fullFormats['date-time'];
+function validate31(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="https://openwop.dev/spec/v2/run-event.schema.json" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate31.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.eventId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'eventId' },
+        message: "must have required property '" + 'eventId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.runId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'runId' },
+        message: "must have required property '" + 'runId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.type === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'type' },
+        message: "must have required property '" + 'type' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.payload === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'payload' },
+        message: "must have required property '" + 'payload' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.timestamp === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'timestamp' },
+        message: "must have required property '" + 'timestamp' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.sequence === undefined) {
+      const err5 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'sequence' },
+        message: "must have required property '" + 'sequence' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    if (data.schemaVersion === undefined) {
+      const err6 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'schemaVersion' },
+        message: "must have required property '" + 'schemaVersion' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err6];
+      } else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!func5.call(schema51.properties, key0)) {
+        const err7 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.eventId !== undefined) {
+      let data0 = data.eventId;
+      if (typeof data0 === 'string') {
+        if (!pattern18.test(data0)) {
+          const err8 = {
+            instancePath: instancePath + '/eventId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[A-Za-z0-9._~-]{16,128}$' },
+            message: 'must match pattern "' + '^[A-Za-z0-9._~-]{16,128}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = {
+          instancePath: instancePath + '/eventId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.runId !== undefined) {
+      let data1 = data.runId;
+      if (typeof data1 === 'string') {
+        if (!pattern12.test(data1)) {
+          const err10 = {
+            instancePath: instancePath + '/runId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' },
+            message:
+              'must match pattern "' +
+              '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' +
+              '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = {
+          instancePath: instancePath + '/runId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.type !== undefined) {
+      let data2 = data.type;
+      const _errs9 = errors;
+      let valid3 = false;
+      let passing0 = null;
+      const _errs10 = errors;
+      if (typeof data2 !== 'string') {
+        const err12 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/oneOf/0/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      if (!(
+        data2 === 'agent.decided' ||
+        data2 === 'agent.handoff' ||
+        data2 === 'agent.invocation-completed' ||
+        data2 === 'agent.invocation-started' ||
+        data2 === 'agent.memory-consolidated' ||
+        data2 === 'agent.prompt-resolved' ||
+        data2 === 'agent.reasoned' ||
+        data2 === 'agent.reasoning-delta' ||
+        data2 === 'agent.tool-called' ||
+        data2 === 'agent.tool-returned' ||
+        data2 === 'agent.verified' ||
+        data2 === 'approval.granted' ||
+        data2 === 'approval.overridden' ||
+        data2 === 'approval.received' ||
+        data2 === 'approval.rejected' ||
+        data2 === 'approval.requested' ||
+        data2 === 'artifact.created' ||
+        data2 === 'authorization.decided' ||
+        data2 === 'budget.consumed' ||
+        data2 === 'budget.exhausted' ||
+        data2 === 'budget.reserved' ||
+        data2 === 'budget.threshold-crossed' ||
+        data2 === 'cap.breached' ||
+        data2 === 'channel.presence' ||
+        data2 === 'channel.written' ||
+        data2 === 'clarification.requested' ||
+        data2 === 'clarification.resolved' ||
+        data2 === 'commitment.fired' ||
+        data2 === 'compensation.completed' ||
+        data2 === 'compensation.failed' ||
+        data2 === 'compensation.manual-intervention-required' ||
+        data2 === 'compensation.paused' ||
+        data2 === 'compensation.requested' ||
+        data2 === 'compensation.started' ||
+        data2 === 'connector.auth-expired' ||
+        data2 === 'connector.authorized' ||
+        data2 === 'context.summarized' ||
+        data2 === 'conversation.closed' ||
+        data2 === 'conversation.exchanged' ||
+        data2 === 'conversation.opened' ||
+        data2 === 'deployment.canary-adjusted' ||
+        data2 === 'deployment.promoted' ||
+        data2 === 'deployment.rolled-back' ||
+        data2 === 'deployment.state-changed' ||
+        data2 === 'dispatch.fanned-out' ||
+        data2 === 'dispatch.joined' ||
+        data2 === 'egress.decided' ||
+        data2 === 'envelope.nl-to-format-engaged' ||
+        data2 === 'envelope.recovery-applied' ||
+        data2 === 'envelope.refusal' ||
+        data2 === 'envelope.retry-attempted' ||
+        data2 === 'envelope.retry-exhausted' ||
+        data2 === 'envelope.truncated' ||
+        data2 === 'eval.completed' ||
+        data2 === 'eval.scored' ||
+        data2 === 'eval.started' ||
+        data2 === 'goal.closed' ||
+        data2 === 'goal.evaluated' ||
+        data2 === 'import.applied' ||
+        data2 === 'interrupt.requested' ||
+        data2 === 'interrupt.resolved' ||
+        data2 === 'lease.acquired' ||
+        data2 === 'lease.handed-off' ||
+        data2 === 'lease.lost' ||
+        data2 === 'lease.renewed' ||
+        data2 === 'log.appended' ||
+        data2 === 'memory.compacted' ||
+        data2 === 'memory.written' ||
+        data2 === 'model.capability-insufficient' ||
+        data2 === 'model.capability-substituted' ||
+        data2 === 'negotiation.decided' ||
+        data2 === 'node.cancelled' ||
+        data2 === 'node.completed' ||
+        data2 === 'node.dispatched' ||
+        data2 === 'node.failed' ||
+        data2 === 'node.resumed' ||
+        data2 === 'node.retried' ||
+        data2 === 'node.skipped' ||
+        data2 === 'node.started' ||
+        data2 === 'node.suspend-failed' ||
+        data2 === 'node.suspended' ||
+        data2 === 'orchestrator.decided' ||
+        data2 === 'output.chunk' ||
+        data2 === 'prompt.composed' ||
+        data2 === 'proposal.activated' ||
+        data2 === 'proposal.created' ||
+        data2 === 'provider.usage' ||
+        data2 === 'replay.diverged' ||
+        data2 === 'replay.diverged-at-refusal' ||
+        data2 === 'roster.run-initiated' ||
+        data2 === 'run.cancelled' ||
+        data2 === 'run.completed' ||
+        data2 === 'run.dead-lettered' ||
+        data2 === 'run.failed' ||
+        data2 === 'run.paused' ||
+        data2 === 'run.restored-from-snapshot' ||
+        data2 === 'run.resume-started' ||
+        data2 === 'run.resumed' ||
+        data2 === 'run.started' ||
+        data2 === 'tool.session-closed' ||
+        data2 === 'tool.session-opened' ||
+        data2 === 'trigger.delivery-attempted' ||
+        data2 === 'trigger.subscription-state-changed' ||
+        data2 === 'variable.changed' ||
+        data2 === 'version.pinned' ||
+        data2 === 'voice.barge-in' ||
+        data2 === 'voice.cancelled' ||
+        data2 === 'voice.endpoint-candidate' ||
+        data2 === 'voice.speech-start' ||
+        data2 === 'voice.synthesis-chunk' ||
+        data2 === 'voice.transcript' ||
+        data2 === 'voice.turn-commit' ||
+        data2 === 'workflow-chain.confidence-escalated' ||
+        data2 === 'workflow-chain.event' ||
+        data2 === 'workflow.loopback-limit' ||
+        data2 === 'workflow.restored' ||
+        data2 === 'workflow.stalled' ||
+        data2 === 'workspace.updated'
+      )) {
+        const err13 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/oneOf/0/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema51.properties.type.oneOf[0].enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+      var _valid0 = _errs10 === errors;
+      if (_valid0) {
+        valid3 = true;
+        passing0 = 0;
+      }
+      const _errs12 = errors;
+      if (typeof data2 === 'string') {
+        if (!pattern20.test(data2)) {
+          const err14 = {
+            instancePath: instancePath + '/type',
+            schemaPath: '#/properties/type/oneOf/1/pattern',
+            keyword: 'pattern',
+            params: {
+              pattern:
+                '^(?!openwop\\.)(?!(?:agent|approval|artifact|authorization|budget|cap|channel|clarification|commitment|compensation|connector|context|conversation|deployment|dispatch|egress|envelope|eval|goal|import|interrupt|lease|log|memory|model|negotiation|node|orchestrator|output|prompt|proposal|provider|replay|roster|run|tool|trigger|variable|version|voice|workflow|workflow-chain|workspace)\\.)[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z][a-z0-9]*(-[a-z0-9]+)*(\\.[a-z][a-z0-9]*(-[a-z0-9]+)*)?$',
+            },
+            message:
+              'must match pattern "' +
+              '^(?!openwop\\.)(?!(?:agent|approval|artifact|authorization|budget|cap|channel|clarification|commitment|compensation|connector|context|conversation|deployment|dispatch|egress|envelope|eval|goal|import|interrupt|lease|log|memory|model|negotiation|node|orchestrator|output|prompt|proposal|provider|replay|roster|run|tool|trigger|variable|version|voice|workflow|workflow-chain|workspace)\\.)[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z][a-z0-9]*(-[a-z0-9]+)*(\\.[a-z][a-z0-9]*(-[a-z0-9]+)*)?$' +
+              '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/oneOf/1/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+      var _valid0 = _errs12 === errors;
+      if (_valid0 && valid3) {
+        valid3 = false;
+        passing0 = [passing0, 1];
+      } else {
+        if (_valid0) {
+          valid3 = true;
+          passing0 = 1;
+        }
+      }
+      if (!valid3) {
+        const err16 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/oneOf',
+          keyword: 'oneOf',
+          params: { passingSchemas: passing0 },
+          message: 'must match exactly one schema in oneOf',
+        };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      } else {
+        errors = _errs9;
+        if (vErrors !== null) {
+          if (_errs9) {
+            vErrors.length = _errs9;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.timestamp !== undefined) {
+      let data3 = data.timestamp;
+      if (typeof data3 === 'string') {
+        if (!formats0.validate(data3)) {
+          const err17 = {
+            instancePath: instancePath + '/timestamp',
+            schemaPath: '#/properties/timestamp/format',
+            keyword: 'format',
+            params: { format: 'date-time' },
+            message: 'must match format "' + 'date-time' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+      } else {
+        const err18 = {
+          instancePath: instancePath + '/timestamp',
+          schemaPath: '#/properties/timestamp/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.sequence !== undefined) {
+      let data4 = data.sequence;
+      if (!(typeof data4 == 'number' && !(data4 % 1) && !isNaN(data4) && isFinite(data4))) {
+        const err19 = {
+          instancePath: instancePath + '/sequence',
+          schemaPath: '#/properties/sequence/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+      if (typeof data4 == 'number' && isFinite(data4)) {
+        if (data4 < 0 || isNaN(data4)) {
+          const err20 = {
+            instancePath: instancePath + '/sequence',
+            schemaPath: '#/properties/sequence/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.schemaVersion !== undefined) {
+      let data5 = data.schemaVersion;
+      if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
+        const err21 = {
+          instancePath: instancePath + '/schemaVersion',
+          schemaPath: '#/properties/schemaVersion/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+      if (typeof data5 == 'number' && isFinite(data5)) {
+        if (data5 < 1 || isNaN(data5)) {
+          const err22 = {
+            instancePath: instancePath + '/schemaVersion',
+            schemaPath: '#/properties/schemaVersion/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.nodeId !== undefined) {
+      let data6 = data.nodeId;
+      if (typeof data6 === 'string') {
+        if (!pattern6.test(data6)) {
+          const err23 = {
+            instancePath: instancePath + '/nodeId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/nodeId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[A-Za-z0-9._~:-]{1,128}$' },
+            message: 'must match pattern "' + '^[A-Za-z0-9._~:-]{1,128}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+      } else {
+        const err24 = {
+          instancePath: instancePath + '/nodeId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/nodeId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err24];
+        } else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
+    }
+    if (data.engineVersion !== undefined) {
+      let data7 = data.engineVersion;
+      if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+        const err25 = {
+          instancePath: instancePath + '/engineVersion',
+          schemaPath: '#/properties/engineVersion/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+      if (typeof data7 == 'number' && isFinite(data7)) {
+        if (data7 < 0 || isNaN(data7)) {
+          const err26 = {
+            instancePath: instancePath + '/engineVersion',
+            schemaPath: '#/properties/engineVersion/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.causationId !== undefined) {
+      let data8 = data.causationId;
+      if (typeof data8 === 'string') {
+        if (!pattern18.test(data8)) {
+          const err27 = {
+            instancePath: instancePath + '/causationId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[A-Za-z0-9._~-]{16,128}$' },
+            message: 'must match pattern "' + '^[A-Za-z0-9._~-]{16,128}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+      } else {
+        const err28 = {
+          instancePath: instancePath + '/causationId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err29 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err29];
+    } else {
+      vErrors.push(err29);
+    }
+    errors++;
+  }
+  validate31.errors = vErrors;
+  return errors === 0;
+}
+validate31.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v6 = validate32;
+const schema56 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'urn:openwop:v2:poll-response',
+  title: 'Poll response',
+  description:
+    'The 200 body of GET /runs/{runId}/events/poll. Published only as an inline response of api/v2/openapi.yaml (pollRunEvents), not as a schema file, so it carries a suite id. Closed, every member required.',
+  type: 'object',
+  required: ['runId', 'events', 'lastSequence', 'status', 'isTerminal'],
+  properties: {
+    runId: {
+      description: 'The run polled.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId',
+    },
+    events: {
+      description:
+        'The events after the cursor, in ascending sequence; empty when there are none yet.',
+      type: 'array',
+      items: { $ref: 'https://openwop.dev/spec/v2/run-event.schema.json' },
+    },
+    lastSequence: {
+      description: 'The sequence of the last event in the log, or −1 when the log is empty.',
+      type: 'integer',
+      minimum: -1,
+    },
+    status: { description: "The run's status, as its snapshot reports it.", type: 'string' },
+    isTerminal: {
+      description: 'True once nothing more will be appended to the log.',
+      type: 'boolean',
+    },
+  },
+  additionalProperties: false,
+};
+function validate32(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="urn:openwop:v2:poll-response" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate32.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.runId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'runId' },
+        message: "must have required property '" + 'runId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.events === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'events' },
+        message: "must have required property '" + 'events' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.lastSequence === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'lastSequence' },
+        message: "must have required property '" + 'lastSequence' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.status === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'status' },
+        message: "must have required property '" + 'status' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.isTerminal === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'isTerminal' },
+        message: "must have required property '" + 'isTerminal' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'runId' ||
+        key0 === 'events' ||
+        key0 === 'lastSequence' ||
+        key0 === 'status' ||
+        key0 === 'isTerminal'
+      )) {
+        const err5 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.runId !== undefined) {
+      let data0 = data.runId;
+      if (typeof data0 === 'string') {
+        if (!pattern12.test(data0)) {
+          const err6 = {
+            instancePath: instancePath + '/runId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' },
+            message:
+              'must match pattern "' +
+              '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' +
+              '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = {
+          instancePath: instancePath + '/runId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.events !== undefined) {
+      let data1 = data.events;
+      if (Array.isArray(data1)) {
+        const len0 = data1.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (
+            !validate31(data1[i0], {
+              instancePath: instancePath + '/events/' + i0,
+              parentData: data1,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err8 = {
+          instancePath: instancePath + '/events',
+          schemaPath: '#/properties/events/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.lastSequence !== undefined) {
+      let data3 = data.lastSequence;
+      if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
+        const err9 = {
+          instancePath: instancePath + '/lastSequence',
+          schemaPath: '#/properties/lastSequence/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 < -1 || isNaN(data3)) {
+          const err10 = {
+            instancePath: instancePath + '/lastSequence',
+            schemaPath: '#/properties/lastSequence/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: -1 },
+            message: 'must be >= -1',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.status !== undefined) {
+      if (typeof data.status !== 'string') {
+        const err11 = {
+          instancePath: instancePath + '/status',
+          schemaPath: '#/properties/status/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.isTerminal !== undefined) {
+      if (typeof data.isTerminal !== 'boolean') {
+        const err12 = {
+          instancePath: instancePath + '/isTerminal',
+          schemaPath: '#/properties/isTerminal/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
   } else {
     const err13 = {
       instancePath,
@@ -2569,12 +6935,8416 @@ function validate26(
     }
     errors++;
   }
-  validate26.errors = vErrors;
+  validate32.errors = vErrors;
   return errors === 0;
 }
-validate26.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v3 = validate27;
-const schema39 = {
+validate32.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v7 = validate34;
+const schema58 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'urn:openwop:v2:create-run-answer',
+  title: 'createRun 201 answer',
+  description:
+    'The 201 body of POST /runs. Published only as an inline response of api/v2/openapi.yaml (createRun), not as a schema file, so it carries a suite id. Open: members beyond these are allowed.',
+  type: 'object',
+  required: ['runId', 'status', 'eventsUrl'],
+  properties: {
+    runId: {
+      description: 'The run created.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId',
+    },
+    status: {
+      description: "The run's status at creation.",
+      type: 'string',
+      enum: ['pending', 'running', 'waiting-approval', 'waiting-input', 'waiting-external'],
+    },
+    eventsUrl: {
+      description: "Where the run's events can be read; absolute or relative to the host.",
+      type: 'string',
+      minLength: 1,
+    },
+    statusUrl: {
+      description: "Where the run's status can be read; absolute or relative to the host.",
+      type: 'string',
+      minLength: 1,
+    },
+  },
+  additionalProperties: true,
+};
+function validate34(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="urn:openwop:v2:create-run-answer" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate34.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.runId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'runId' },
+        message: "must have required property '" + 'runId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.status === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'status' },
+        message: "must have required property '" + 'status' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.eventsUrl === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'eventsUrl' },
+        message: "must have required property '" + 'eventsUrl' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.runId !== undefined) {
+      let data0 = data.runId;
+      if (typeof data0 === 'string') {
+        if (!pattern12.test(data0)) {
+          const err3 = {
+            instancePath: instancePath + '/runId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' },
+            message:
+              'must match pattern "' +
+              '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' +
+              '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = {
+          instancePath: instancePath + '/runId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== undefined) {
+      let data1 = data.status;
+      if (typeof data1 !== 'string') {
+        const err5 = {
+          instancePath: instancePath + '/status',
+          schemaPath: '#/properties/status/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if (!(
+        data1 === 'pending' ||
+        data1 === 'running' ||
+        data1 === 'waiting-approval' ||
+        data1 === 'waiting-input' ||
+        data1 === 'waiting-external'
+      )) {
+        const err6 = {
+          instancePath: instancePath + '/status',
+          schemaPath: '#/properties/status/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema58.properties.status.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.eventsUrl !== undefined) {
+      let data2 = data.eventsUrl;
+      if (typeof data2 === 'string') {
+        if (func1(data2) < 1) {
+          const err7 = {
+            instancePath: instancePath + '/eventsUrl',
+            schemaPath: '#/properties/eventsUrl/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = {
+          instancePath: instancePath + '/eventsUrl',
+          schemaPath: '#/properties/eventsUrl/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.statusUrl !== undefined) {
+      let data3 = data.statusUrl;
+      if (typeof data3 === 'string') {
+        if (func1(data3) < 1) {
+          const err9 = {
+            instancePath: instancePath + '/statusUrl',
+            schemaPath: '#/properties/statusUrl/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = {
+          instancePath: instancePath + '/statusUrl',
+          schemaPath: '#/properties/statusUrl/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err11 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err11];
+    } else {
+      vErrors.push(err11);
+    }
+    errors++;
+  }
+  validate34.errors = vErrors;
+  return errors === 0;
+}
+validate34.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v8 = validate35;
+const schema60 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://openwop.dev/spec/v2/error-envelope.schema.json',
+  title: 'ErrorEnvelope',
+  description:
+    'The body of every v2 error response: exactly `error`, `message` and, optionally, `details`. Retry timing travels in the Retry-After header, never in the body.',
+  type: 'object',
+  required: ['error', 'message'],
+  properties: {
+    error: {
+      description:
+        'The error code: one of the 107 codes of the v2 registry (spec/v2/errors.json), or a vendor code `<org>.<code>` whose org is not `openwop`.',
+      oneOf: [
+        {
+          description: 'A registered code.',
+          type: 'string',
+          enum: [
+            'connection_provider_unresolved',
+            'connector_action_unresolved',
+            'credential_scope_unsupported',
+            'delegation_chain_cyclic',
+            'delegation_chain_too_long',
+            'idempotency_key_invalid',
+            'interop_version_unsupported',
+            'oauth_provider_unsupported',
+            'oauth_scope_unsupported',
+            'pack_dependency_cycle',
+            'pack_engine_unsupported',
+            'pack_integrity_failure',
+            'pack_kind_invalid',
+            'pack_lockfile_incomplete',
+            'pack_peer_dependency_missing',
+            'pack_peer_dependency_undefined',
+            'pack_signature_invalid',
+            'pack_validation_failed',
+            'unsupported_runtime',
+            'protocol_version_mismatch',
+            'schedule_horizon_exceeded',
+            'sub_chain_cycle',
+            'sub_chain_depth_exceeded',
+            'unsupported_stream_mode',
+            'until_in_past',
+            'validation_error',
+            'webhook_url_rejected',
+            'webhook_endpoint_unverified',
+            'connector_auth_declined',
+            'connection_auth_metadata_mismatch',
+            'audience_mismatch',
+            'connector_auth_expired',
+            'credential_revoked',
+            'credential_lifetime_exceeded',
+            'delegation_expired',
+            'identity_unresolvable',
+            'identity_unverified',
+            'interrupt_token_invalid',
+            'key_revoked',
+            'sender_constraint_missing',
+            'unauthenticated',
+            'credential_forbidden',
+            'credential_scope_forbidden',
+            'delegation_scope_amplified',
+            'forbidden',
+            'force_engine_version_forbidden',
+            'id_tenant_mismatch',
+            'mock_provider_forbidden',
+            'pack_namespace_unauthorized',
+            'run_forbidden',
+            'sandbox_capability_denied',
+            'sandbox_escape_attempt',
+            'workspace_membership_required',
+            'credential_not_found',
+            'interrupt_not_found',
+            'not_found',
+            'pack_version_not_found',
+            'replay_source_missing',
+            'signature_not_available',
+            'protocol_version_unsupported',
+            'connection_provider_conflict',
+            'envelope_correlation_conflict',
+            'idempotency_in_flight',
+            'idempotency_key_mismatch',
+            'interrupt_already_resolved',
+            'pack_dependency_conflict',
+            'pack_integrity_mismatch',
+            'replay_context_summary_unavailable',
+            'replay_diverged_at_refusal',
+            'replay_memory_snapshot_unavailable',
+            'run_already_active',
+            'run_terminal',
+            'run_state_conflict',
+            'version_conflict',
+            'workspace_conflict',
+            'interrupt_cancelled',
+            'interrupt_expired',
+            'payload_too_large',
+            'workspace_too_large',
+            'unsupported_media_type',
+            'capability_not_provided',
+            'capability_required',
+            'credential_required',
+            'envelope_invalid',
+            'envelope_refusal',
+            'envelope_truncation_unrecoverable',
+            'fork_point_invalid',
+            'loop_limit_exceeded',
+            'mcp_mrtr_rounds_exceeded',
+            'pack_runtime_requirement_unmet',
+            'recursion_limit_exceeded',
+            'residency_unavailable',
+            'run_timeout',
+            'sandbox_memory_exceeded',
+            'sandbox_timeout',
+            'token_budget_exceeded',
+            'client_version_unsupported',
+            'rate_limited',
+            'event_type_unmapped',
+            'payload_unprojectable',
+            'internal_error',
+            'pack_load_failure',
+            'credential_unavailable',
+            'pack_registry_unreachable',
+            'runner_unavailable',
+            'unknown_envelope_kind',
+            'unknown_schema_version',
+          ],
+        },
+        {
+          description: 'A vendor code.',
+          type: 'string',
+          pattern: '^(?!openwop\\.)[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z][a-z0-9_]*$',
+        },
+      ],
+    },
+    message: {
+      description: 'What went wrong, for a human; never empty.',
+      type: 'string',
+      minLength: 1,
+    },
+    details: {
+      description:
+        'Context for the error; any object unless the code registers a shape for it (the rules below).',
+      type: 'object',
+      additionalProperties: true,
+    },
+  },
+  additionalProperties: false,
+  allOf: [
+    {
+      description: '`unsupported_stream_mode` lists the modes the host does serve.',
+      if: { properties: { error: { const: 'unsupported_stream_mode' } }, required: ['error'] },
+      then: {
+        properties: {
+          details: {
+            type: 'object',
+            required: ['supported'],
+            properties: {
+              supported: {
+                description: 'Every single stream mode the host serves.',
+                type: 'array',
+                minItems: 1,
+                items: { type: 'string', enum: ['values', 'updates', 'messages', 'debug'] },
+              },
+            },
+            additionalProperties: true,
+          },
+        },
+      },
+    },
+    {
+      description: '`run_state_conflict` names the run status that refused the request.',
+      if: { properties: { error: { const: 'run_state_conflict' } }, required: ['error'] },
+      then: {
+        properties: {
+          details: {
+            type: 'object',
+            required: ['runStatus'],
+            properties: {
+              runStatus: { description: 'The status that refused the request.', type: 'string' },
+            },
+            additionalProperties: true,
+          },
+        },
+      },
+    },
+    {
+      description: '`client_version_unsupported` may name the lowest client version accepted.',
+      if: { properties: { error: { const: 'client_version_unsupported' } }, required: ['error'] },
+      then: {
+        properties: {
+          details: {
+            type: 'object',
+            properties: {
+              minClientVersion: {
+                description: 'The lowest client version the host accepts, major.minor.',
+                type: 'string',
+                pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$',
+              },
+            },
+            additionalProperties: true,
+          },
+        },
+      },
+    },
+    {
+      description:
+        '`payload_unprojectable` says which event type and keys could not be projected; nothing else.',
+      if: { properties: { error: { const: 'payload_unprojectable' } }, required: ['error'] },
+      then: {
+        properties: {
+          details: {
+            type: 'object',
+            required: ['type', 'keys'],
+            properties: {
+              type: {
+                description: 'The event type whose payload could not be projected.',
+                type: 'string',
+              },
+              keys: {
+                description: 'The payload keys the host could neither carry nor place.',
+                type: 'array',
+                minItems: 1,
+                items: { type: 'string' },
+              },
+              eventId: {
+                description: 'The event concerned.',
+                $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId',
+              },
+              sequence: { description: "The event's sequence.", type: 'integer', minimum: 0 },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+    },
+  ],
+};
+const pattern25 = new RegExp('^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$', 'u');
+const pattern27 = new RegExp('^(?!openwop\\.)[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z][a-z0-9_]*$', 'u');
+function validate35(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="https://openwop.dev/spec/v2/error-envelope.schema.json" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate35.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  const _errs2 = errors;
+  let valid1 = true;
+  const _errs3 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    let missing0;
+    if (data.error === undefined && (missing0 = 'error')) {
+      const err0 = {};
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    } else {
+      if (data.error !== undefined) {
+        if ('unsupported_stream_mode' !== data.error) {
+          const err1 = {};
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  var _valid0 = _errs3 === errors;
+  errors = _errs2;
+  if (vErrors !== null) {
+    if (_errs2) {
+      vErrors.length = _errs2;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid0) {
+    const _errs5 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.details !== undefined) {
+        let data1 = data.details;
+        if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
+          if (data1.supported === undefined) {
+            const err2 = {
+              instancePath: instancePath + '/details',
+              schemaPath: '#/allOf/0/then/properties/details/required',
+              keyword: 'required',
+              params: { missingProperty: 'supported' },
+              message: "must have required property '" + 'supported' + "'",
+            };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+          if (data1.supported !== undefined) {
+            let data2 = data1.supported;
+            if (Array.isArray(data2)) {
+              if (data2.length < 1) {
+                const err3 = {
+                  instancePath: instancePath + '/details/supported',
+                  schemaPath: '#/allOf/0/then/properties/details/properties/supported/minItems',
+                  keyword: 'minItems',
+                  params: { limit: 1 },
+                  message: 'must NOT have fewer than 1 items',
+                };
+                if (vErrors === null) {
+                  vErrors = [err3];
+                } else {
+                  vErrors.push(err3);
+                }
+                errors++;
+              }
+              const len0 = data2.length;
+              for (let i0 = 0; i0 < len0; i0++) {
+                let data3 = data2[i0];
+                if (typeof data3 !== 'string') {
+                  const err4 = {
+                    instancePath: instancePath + '/details/supported/' + i0,
+                    schemaPath: '#/allOf/0/then/properties/details/properties/supported/items/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err4];
+                  } else {
+                    vErrors.push(err4);
+                  }
+                  errors++;
+                }
+                if (!(
+                  data3 === 'values' ||
+                  data3 === 'updates' ||
+                  data3 === 'messages' ||
+                  data3 === 'debug'
+                )) {
+                  const err5 = {
+                    instancePath: instancePath + '/details/supported/' + i0,
+                    schemaPath: '#/allOf/0/then/properties/details/properties/supported/items/enum',
+                    keyword: 'enum',
+                    params: {
+                      allowedValues:
+                        schema60.allOf[0].then.properties.details.properties.supported.items.enum,
+                    },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+              }
+            } else {
+              const err6 = {
+                instancePath: instancePath + '/details/supported',
+                schemaPath: '#/allOf/0/then/properties/details/properties/supported/type',
+                keyword: 'type',
+                params: { type: 'array' },
+                message: 'must be array',
+              };
+              if (vErrors === null) {
+                vErrors = [err6];
+              } else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err7 = {
+            instancePath: instancePath + '/details',
+            schemaPath: '#/allOf/0/then/properties/details/type',
+            keyword: 'type',
+            params: { type: 'object' },
+            message: 'must be object',
+          };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+    }
+    var _valid0 = _errs5 === errors;
+    valid1 = _valid0;
+    if (valid1) {
+      var props0 = {};
+      props0.details = true;
+      props0.error = true;
+    }
+  }
+  if (!valid1) {
+    const err8 = {
+      instancePath,
+      schemaPath: '#/allOf/0/if',
+      keyword: 'if',
+      params: { failingKeyword: 'then' },
+      message: 'must match "then" schema',
+    };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  const _errs14 = errors;
+  let valid7 = true;
+  const _errs15 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    let missing1;
+    if (data.error === undefined && (missing1 = 'error')) {
+      const err9 = {};
+      if (vErrors === null) {
+        vErrors = [err9];
+      } else {
+        vErrors.push(err9);
+      }
+      errors++;
+    } else {
+      if (data.error !== undefined) {
+        if ('run_state_conflict' !== data.error) {
+          const err10 = {};
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  var _valid1 = _errs15 === errors;
+  errors = _errs14;
+  if (vErrors !== null) {
+    if (_errs14) {
+      vErrors.length = _errs14;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid1) {
+    const _errs17 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.details !== undefined) {
+        let data5 = data.details;
+        if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
+          if (data5.runStatus === undefined) {
+            const err11 = {
+              instancePath: instancePath + '/details',
+              schemaPath: '#/allOf/1/then/properties/details/required',
+              keyword: 'required',
+              params: { missingProperty: 'runStatus' },
+              message: "must have required property '" + 'runStatus' + "'",
+            };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+          if (data5.runStatus !== undefined) {
+            if (typeof data5.runStatus !== 'string') {
+              const err12 = {
+                instancePath: instancePath + '/details/runStatus',
+                schemaPath: '#/allOf/1/then/properties/details/properties/runStatus/type',
+                keyword: 'type',
+                params: { type: 'string' },
+                message: 'must be string',
+              };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err13 = {
+            instancePath: instancePath + '/details',
+            schemaPath: '#/allOf/1/then/properties/details/type',
+            keyword: 'type',
+            params: { type: 'object' },
+            message: 'must be object',
+          };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+    }
+    var _valid1 = _errs17 === errors;
+    valid7 = _valid1;
+    if (valid7) {
+      var props1 = {};
+      props1.details = true;
+      props1.error = true;
+    }
+  }
+  if (!valid7) {
+    const err14 = {
+      instancePath,
+      schemaPath: '#/allOf/1/if',
+      keyword: 'if',
+      params: { failingKeyword: 'then' },
+      message: 'must match "then" schema',
+    };
+    if (vErrors === null) {
+      vErrors = [err14];
+    } else {
+      vErrors.push(err14);
+    }
+    errors++;
+  }
+  if (props0 !== true && props1 !== undefined) {
+    if (props1 === true) {
+      props0 = true;
+    } else {
+      props0 = props0 || {};
+      Object.assign(props0, props1);
+    }
+  }
+  const _errs24 = errors;
+  let valid11 = true;
+  const _errs25 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    let missing2;
+    if (data.error === undefined && (missing2 = 'error')) {
+      const err15 = {};
+      if (vErrors === null) {
+        vErrors = [err15];
+      } else {
+        vErrors.push(err15);
+      }
+      errors++;
+    } else {
+      if (data.error !== undefined) {
+        if ('client_version_unsupported' !== data.error) {
+          const err16 = {};
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  var _valid2 = _errs25 === errors;
+  errors = _errs24;
+  if (vErrors !== null) {
+    if (_errs24) {
+      vErrors.length = _errs24;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid2) {
+    const _errs27 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.details !== undefined) {
+        let data8 = data.details;
+        if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+          if (data8.minClientVersion !== undefined) {
+            let data9 = data8.minClientVersion;
+            if (typeof data9 === 'string') {
+              if (!pattern25.test(data9)) {
+                const err17 = {
+                  instancePath: instancePath + '/details/minClientVersion',
+                  schemaPath:
+                    '#/allOf/2/then/properties/details/properties/minClientVersion/pattern',
+                  keyword: 'pattern',
+                  params: { pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' },
+                  message: 'must match pattern "' + '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' + '"',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+            } else {
+              const err18 = {
+                instancePath: instancePath + '/details/minClientVersion',
+                schemaPath: '#/allOf/2/then/properties/details/properties/minClientVersion/type',
+                keyword: 'type',
+                params: { type: 'string' },
+                message: 'must be string',
+              };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err19 = {
+            instancePath: instancePath + '/details',
+            schemaPath: '#/allOf/2/then/properties/details/type',
+            keyword: 'type',
+            params: { type: 'object' },
+            message: 'must be object',
+          };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+      }
+    }
+    var _valid2 = _errs27 === errors;
+    valid11 = _valid2;
+    if (valid11) {
+      var props2 = {};
+      props2.details = true;
+      props2.error = true;
+    }
+  }
+  if (!valid11) {
+    const err20 = {
+      instancePath,
+      schemaPath: '#/allOf/2/if',
+      keyword: 'if',
+      params: { failingKeyword: 'then' },
+      message: 'must match "then" schema',
+    };
+    if (vErrors === null) {
+      vErrors = [err20];
+    } else {
+      vErrors.push(err20);
+    }
+    errors++;
+  }
+  if (props0 !== true && props2 !== undefined) {
+    if (props2 === true) {
+      props0 = true;
+    } else {
+      props0 = props0 || {};
+      Object.assign(props0, props2);
+    }
+  }
+  const _errs34 = errors;
+  let valid15 = true;
+  const _errs35 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    let missing3;
+    if (data.error === undefined && (missing3 = 'error')) {
+      const err21 = {};
+      if (vErrors === null) {
+        vErrors = [err21];
+      } else {
+        vErrors.push(err21);
+      }
+      errors++;
+    } else {
+      if (data.error !== undefined) {
+        if ('payload_unprojectable' !== data.error) {
+          const err22 = {};
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  var _valid3 = _errs35 === errors;
+  errors = _errs34;
+  if (vErrors !== null) {
+    if (_errs34) {
+      vErrors.length = _errs34;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid3) {
+    const _errs37 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.details !== undefined) {
+        let data11 = data.details;
+        if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
+          if (data11.type === undefined) {
+            const err23 = {
+              instancePath: instancePath + '/details',
+              schemaPath: '#/allOf/3/then/properties/details/required',
+              keyword: 'required',
+              params: { missingProperty: 'type' },
+              message: "must have required property '" + 'type' + "'",
+            };
+            if (vErrors === null) {
+              vErrors = [err23];
+            } else {
+              vErrors.push(err23);
+            }
+            errors++;
+          }
+          if (data11.keys === undefined) {
+            const err24 = {
+              instancePath: instancePath + '/details',
+              schemaPath: '#/allOf/3/then/properties/details/required',
+              keyword: 'required',
+              params: { missingProperty: 'keys' },
+              message: "must have required property '" + 'keys' + "'",
+            };
+            if (vErrors === null) {
+              vErrors = [err24];
+            } else {
+              vErrors.push(err24);
+            }
+            errors++;
+          }
+          for (const key0 in data11) {
+            if (!(
+              key0 === 'type' ||
+              key0 === 'keys' ||
+              key0 === 'eventId' ||
+              key0 === 'sequence'
+            )) {
+              const err25 = {
+                instancePath: instancePath + '/details',
+                schemaPath: '#/allOf/3/then/properties/details/additionalProperties',
+                keyword: 'additionalProperties',
+                params: { additionalProperty: key0 },
+                message: 'must NOT have additional properties',
+              };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+          }
+          if (data11.type !== undefined) {
+            if (typeof data11.type !== 'string') {
+              const err26 = {
+                instancePath: instancePath + '/details/type',
+                schemaPath: '#/allOf/3/then/properties/details/properties/type/type',
+                keyword: 'type',
+                params: { type: 'string' },
+                message: 'must be string',
+              };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+          }
+          if (data11.keys !== undefined) {
+            let data13 = data11.keys;
+            if (Array.isArray(data13)) {
+              if (data13.length < 1) {
+                const err27 = {
+                  instancePath: instancePath + '/details/keys',
+                  schemaPath: '#/allOf/3/then/properties/details/properties/keys/minItems',
+                  keyword: 'minItems',
+                  params: { limit: 1 },
+                  message: 'must NOT have fewer than 1 items',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+              const len1 = data13.length;
+              for (let i1 = 0; i1 < len1; i1++) {
+                if (typeof data13[i1] !== 'string') {
+                  const err28 = {
+                    instancePath: instancePath + '/details/keys/' + i1,
+                    schemaPath: '#/allOf/3/then/properties/details/properties/keys/items/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err28];
+                  } else {
+                    vErrors.push(err28);
+                  }
+                  errors++;
+                }
+              }
+            } else {
+              const err29 = {
+                instancePath: instancePath + '/details/keys',
+                schemaPath: '#/allOf/3/then/properties/details/properties/keys/type',
+                keyword: 'type',
+                params: { type: 'array' },
+                message: 'must be array',
+              };
+              if (vErrors === null) {
+                vErrors = [err29];
+              } else {
+                vErrors.push(err29);
+              }
+              errors++;
+            }
+          }
+          if (data11.eventId !== undefined) {
+            let data15 = data11.eventId;
+            if (typeof data15 === 'string') {
+              if (!pattern18.test(data15)) {
+                const err30 = {
+                  instancePath: instancePath + '/details/eventId',
+                  schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId/pattern',
+                  keyword: 'pattern',
+                  params: { pattern: '^[A-Za-z0-9._~-]{16,128}$' },
+                  message: 'must match pattern "' + '^[A-Za-z0-9._~-]{16,128}$' + '"',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            } else {
+              const err31 = {
+                instancePath: instancePath + '/details/eventId',
+                schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId/type',
+                keyword: 'type',
+                params: { type: 'string' },
+                message: 'must be string',
+              };
+              if (vErrors === null) {
+                vErrors = [err31];
+              } else {
+                vErrors.push(err31);
+              }
+              errors++;
+            }
+          }
+          if (data11.sequence !== undefined) {
+            let data16 = data11.sequence;
+            if (!(
+              typeof data16 == 'number' &&
+              !(data16 % 1) &&
+              !isNaN(data16) &&
+              isFinite(data16)
+            )) {
+              const err32 = {
+                instancePath: instancePath + '/details/sequence',
+                schemaPath: '#/allOf/3/then/properties/details/properties/sequence/type',
+                keyword: 'type',
+                params: { type: 'integer' },
+                message: 'must be integer',
+              };
+              if (vErrors === null) {
+                vErrors = [err32];
+              } else {
+                vErrors.push(err32);
+              }
+              errors++;
+            }
+            if (typeof data16 == 'number' && isFinite(data16)) {
+              if (data16 < 0 || isNaN(data16)) {
+                const err33 = {
+                  instancePath: instancePath + '/details/sequence',
+                  schemaPath: '#/allOf/3/then/properties/details/properties/sequence/minimum',
+                  keyword: 'minimum',
+                  params: { comparison: '>=', limit: 0 },
+                  message: 'must be >= 0',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+          }
+        } else {
+          const err34 = {
+            instancePath: instancePath + '/details',
+            schemaPath: '#/allOf/3/then/properties/details/type',
+            keyword: 'type',
+            params: { type: 'object' },
+            message: 'must be object',
+          };
+          if (vErrors === null) {
+            vErrors = [err34];
+          } else {
+            vErrors.push(err34);
+          }
+          errors++;
+        }
+      }
+    }
+    var _valid3 = _errs37 === errors;
+    valid15 = _valid3;
+    if (valid15) {
+      var props3 = {};
+      props3.details = true;
+      props3.error = true;
+    }
+  }
+  if (!valid15) {
+    const err35 = {
+      instancePath,
+      schemaPath: '#/allOf/3/if',
+      keyword: 'if',
+      params: { failingKeyword: 'then' },
+      message: 'must match "then" schema',
+    };
+    if (vErrors === null) {
+      vErrors = [err35];
+    } else {
+      vErrors.push(err35);
+    }
+    errors++;
+  }
+  if (props0 !== true && props3 !== undefined) {
+    if (props3 === true) {
+      props0 = true;
+    } else {
+      props0 = props0 || {};
+      Object.assign(props0, props3);
+    }
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.error === undefined) {
+      const err36 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'error' },
+        message: "must have required property '" + 'error' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err36];
+      } else {
+        vErrors.push(err36);
+      }
+      errors++;
+    }
+    if (data.message === undefined) {
+      const err37 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'message' },
+        message: "must have required property '" + 'message' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err37];
+      } else {
+        vErrors.push(err37);
+      }
+      errors++;
+    }
+    for (const key1 in data) {
+      if (!(key1 === 'error' || key1 === 'message' || key1 === 'details')) {
+        const err38 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key1 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
+      }
+    }
+    if (data.error !== undefined) {
+      let data17 = data.error;
+      const _errs54 = errors;
+      let valid23 = false;
+      let passing0 = null;
+      const _errs55 = errors;
+      if (typeof data17 !== 'string') {
+        const err39 = {
+          instancePath: instancePath + '/error',
+          schemaPath: '#/properties/error/oneOf/0/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
+        }
+        errors++;
+      }
+      if (!(
+        data17 === 'connection_provider_unresolved' ||
+        data17 === 'connector_action_unresolved' ||
+        data17 === 'credential_scope_unsupported' ||
+        data17 === 'delegation_chain_cyclic' ||
+        data17 === 'delegation_chain_too_long' ||
+        data17 === 'idempotency_key_invalid' ||
+        data17 === 'interop_version_unsupported' ||
+        data17 === 'oauth_provider_unsupported' ||
+        data17 === 'oauth_scope_unsupported' ||
+        data17 === 'pack_dependency_cycle' ||
+        data17 === 'pack_engine_unsupported' ||
+        data17 === 'pack_integrity_failure' ||
+        data17 === 'pack_kind_invalid' ||
+        data17 === 'pack_lockfile_incomplete' ||
+        data17 === 'pack_peer_dependency_missing' ||
+        data17 === 'pack_peer_dependency_undefined' ||
+        data17 === 'pack_signature_invalid' ||
+        data17 === 'pack_validation_failed' ||
+        data17 === 'unsupported_runtime' ||
+        data17 === 'protocol_version_mismatch' ||
+        data17 === 'schedule_horizon_exceeded' ||
+        data17 === 'sub_chain_cycle' ||
+        data17 === 'sub_chain_depth_exceeded' ||
+        data17 === 'unsupported_stream_mode' ||
+        data17 === 'until_in_past' ||
+        data17 === 'validation_error' ||
+        data17 === 'webhook_url_rejected' ||
+        data17 === 'webhook_endpoint_unverified' ||
+        data17 === 'connector_auth_declined' ||
+        data17 === 'connection_auth_metadata_mismatch' ||
+        data17 === 'audience_mismatch' ||
+        data17 === 'connector_auth_expired' ||
+        data17 === 'credential_revoked' ||
+        data17 === 'credential_lifetime_exceeded' ||
+        data17 === 'delegation_expired' ||
+        data17 === 'identity_unresolvable' ||
+        data17 === 'identity_unverified' ||
+        data17 === 'interrupt_token_invalid' ||
+        data17 === 'key_revoked' ||
+        data17 === 'sender_constraint_missing' ||
+        data17 === 'unauthenticated' ||
+        data17 === 'credential_forbidden' ||
+        data17 === 'credential_scope_forbidden' ||
+        data17 === 'delegation_scope_amplified' ||
+        data17 === 'forbidden' ||
+        data17 === 'force_engine_version_forbidden' ||
+        data17 === 'id_tenant_mismatch' ||
+        data17 === 'mock_provider_forbidden' ||
+        data17 === 'pack_namespace_unauthorized' ||
+        data17 === 'run_forbidden' ||
+        data17 === 'sandbox_capability_denied' ||
+        data17 === 'sandbox_escape_attempt' ||
+        data17 === 'workspace_membership_required' ||
+        data17 === 'credential_not_found' ||
+        data17 === 'interrupt_not_found' ||
+        data17 === 'not_found' ||
+        data17 === 'pack_version_not_found' ||
+        data17 === 'replay_source_missing' ||
+        data17 === 'signature_not_available' ||
+        data17 === 'protocol_version_unsupported' ||
+        data17 === 'connection_provider_conflict' ||
+        data17 === 'envelope_correlation_conflict' ||
+        data17 === 'idempotency_in_flight' ||
+        data17 === 'idempotency_key_mismatch' ||
+        data17 === 'interrupt_already_resolved' ||
+        data17 === 'pack_dependency_conflict' ||
+        data17 === 'pack_integrity_mismatch' ||
+        data17 === 'replay_context_summary_unavailable' ||
+        data17 === 'replay_diverged_at_refusal' ||
+        data17 === 'replay_memory_snapshot_unavailable' ||
+        data17 === 'run_already_active' ||
+        data17 === 'run_terminal' ||
+        data17 === 'run_state_conflict' ||
+        data17 === 'version_conflict' ||
+        data17 === 'workspace_conflict' ||
+        data17 === 'interrupt_cancelled' ||
+        data17 === 'interrupt_expired' ||
+        data17 === 'payload_too_large' ||
+        data17 === 'workspace_too_large' ||
+        data17 === 'unsupported_media_type' ||
+        data17 === 'capability_not_provided' ||
+        data17 === 'capability_required' ||
+        data17 === 'credential_required' ||
+        data17 === 'envelope_invalid' ||
+        data17 === 'envelope_refusal' ||
+        data17 === 'envelope_truncation_unrecoverable' ||
+        data17 === 'fork_point_invalid' ||
+        data17 === 'loop_limit_exceeded' ||
+        data17 === 'mcp_mrtr_rounds_exceeded' ||
+        data17 === 'pack_runtime_requirement_unmet' ||
+        data17 === 'recursion_limit_exceeded' ||
+        data17 === 'residency_unavailable' ||
+        data17 === 'run_timeout' ||
+        data17 === 'sandbox_memory_exceeded' ||
+        data17 === 'sandbox_timeout' ||
+        data17 === 'token_budget_exceeded' ||
+        data17 === 'client_version_unsupported' ||
+        data17 === 'rate_limited' ||
+        data17 === 'event_type_unmapped' ||
+        data17 === 'payload_unprojectable' ||
+        data17 === 'internal_error' ||
+        data17 === 'pack_load_failure' ||
+        data17 === 'credential_unavailable' ||
+        data17 === 'pack_registry_unreachable' ||
+        data17 === 'runner_unavailable' ||
+        data17 === 'unknown_envelope_kind' ||
+        data17 === 'unknown_schema_version'
+      )) {
+        const err40 = {
+          instancePath: instancePath + '/error',
+          schemaPath: '#/properties/error/oneOf/0/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema60.properties.error.oneOf[0].enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err40];
+        } else {
+          vErrors.push(err40);
+        }
+        errors++;
+      }
+      var _valid4 = _errs55 === errors;
+      if (_valid4) {
+        valid23 = true;
+        passing0 = 0;
+      }
+      const _errs57 = errors;
+      if (typeof data17 === 'string') {
+        if (!pattern27.test(data17)) {
+          const err41 = {
+            instancePath: instancePath + '/error',
+            schemaPath: '#/properties/error/oneOf/1/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^(?!openwop\\.)[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z][a-z0-9_]*$' },
+            message:
+              'must match pattern "' +
+              '^(?!openwop\\.)[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z][a-z0-9_]*$' +
+              '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err41];
+          } else {
+            vErrors.push(err41);
+          }
+          errors++;
+        }
+      } else {
+        const err42 = {
+          instancePath: instancePath + '/error',
+          schemaPath: '#/properties/error/oneOf/1/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err42];
+        } else {
+          vErrors.push(err42);
+        }
+        errors++;
+      }
+      var _valid4 = _errs57 === errors;
+      if (_valid4 && valid23) {
+        valid23 = false;
+        passing0 = [passing0, 1];
+      } else {
+        if (_valid4) {
+          valid23 = true;
+          passing0 = 1;
+        }
+      }
+      if (!valid23) {
+        const err43 = {
+          instancePath: instancePath + '/error',
+          schemaPath: '#/properties/error/oneOf',
+          keyword: 'oneOf',
+          params: { passingSchemas: passing0 },
+          message: 'must match exactly one schema in oneOf',
+        };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
+        }
+        errors++;
+      } else {
+        errors = _errs54;
+        if (vErrors !== null) {
+          if (_errs54) {
+            vErrors.length = _errs54;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.message !== undefined) {
+      let data18 = data.message;
+      if (typeof data18 === 'string') {
+        if (func1(data18) < 1) {
+          const err44 = {
+            instancePath: instancePath + '/message',
+            schemaPath: '#/properties/message/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err44];
+          } else {
+            vErrors.push(err44);
+          }
+          errors++;
+        }
+      } else {
+        const err45 = {
+          instancePath: instancePath + '/message',
+          schemaPath: '#/properties/message/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err45];
+        } else {
+          vErrors.push(err45);
+        }
+        errors++;
+      }
+    }
+    if (data.details !== undefined) {
+      let data19 = data.details;
+      if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
+      } else {
+        const err46 = {
+          instancePath: instancePath + '/details',
+          schemaPath: '#/properties/details/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err46];
+        } else {
+          vErrors.push(err46);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err47 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err47];
+    } else {
+      vErrors.push(err47);
+    }
+    errors++;
+  }
+  validate35.errors = vErrors;
+  return errors === 0;
+}
+validate35.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v9 = validate36;
+const schema62 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'urn:openwop:v2:discovery',
+  title: 'Discovery (the members the suite reads)',
+  description:
+    'The members of the v2 discovery root (GET /.well-known/openwop, published as capabilities.schema.json) that the eval-gate suite reads, each as published. The published root is closed over some 90 families; this view leaves the root open because the suite does not hold every family, and checks only these members.',
+  type: 'object',
+  required: ['protocolVersions', 'preferredVersion'],
+  properties: {
+    protocolVersion: {
+      description: 'The v1 single-version field, major.minor.',
+      type: 'string',
+      pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$',
+    },
+    protocolVersions: {
+      description:
+        'Every protocol version the host serves, major.minor; the eval-gate legs need a 2.x member.',
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: 'string', pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' },
+    },
+    preferredVersion: {
+      description: 'The version used when a request names none; one of protocolVersions.',
+      type: 'string',
+      pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$',
+    },
+    implementation: {
+      description: 'Which implementation the host is.',
+      type: 'object',
+      properties: {
+        name: { description: 'Its name.', type: 'string' },
+        version: { description: 'Its version.', type: 'string' },
+        vendor: { description: 'Who makes it.', type: 'string' },
+        url: { description: 'Where to read about it.', type: 'string', format: 'uri' },
+      },
+      additionalProperties: false,
+    },
+    agents: {
+      description:
+        'The v2 `agents` capability record: its presence claims the family; `status`, `since` and `witness` are required, `until` is forbidden when stable and required otherwise. Closed, with only its named facets.',
+      type: 'object',
+      required: ['status', 'since', 'witness'],
+      properties: {
+        status: {
+          description: 'How settled the family is.',
+          type: 'string',
+          enum: ['stable', 'experimental', 'deprecated'],
+        },
+        since: {
+          description: 'The protocol minor the family appeared in, major.minor.',
+          type: 'string',
+          pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$',
+        },
+        until: {
+          description:
+            'When an experimental or deprecated family ends: a major.minor or a calendar date.',
+          type: 'string',
+          pattern: '^((0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)|\\d{4}-\\d{2}-\\d{2})$',
+        },
+        witness: {
+          description: 'How a conformance run can witness the claim.',
+          type: 'string',
+          enum: [
+            'witnessable-unaided',
+            'witnessable-gated',
+            'seam-gated',
+            'claims-check',
+            'negative-existence',
+          ],
+        },
+        profile: { description: 'The agent profile the host implements.', type: 'string' },
+        orchestratorPattern: {
+          description: 'The orchestration pattern the host implements.',
+          type: 'string',
+        },
+        orchestrator: {
+          description: 'Whether the host runs orchestrator agents.',
+          type: 'boolean',
+        },
+        dispatch: { description: 'Whether the host dispatches to agents.', type: 'boolean' },
+        dispatchMapping: {
+          description: 'Whether the host maps dispatch targets.',
+          type: 'boolean',
+        },
+        subRunAttestation: { description: 'Whether the host attests sub-runs.', type: 'boolean' },
+        modelClasses: {
+          description:
+            'The model classes the host offers (a different enum from the suite’s allowedModels).',
+          type: 'array',
+          uniqueItems: true,
+          items: {
+            type: 'string',
+            enum: [
+              'reasoning',
+              'tool-using',
+              'chat',
+              'code',
+              'vision',
+              'multimodal',
+              'embedding',
+              'classification',
+              'retrieval',
+            ],
+          },
+        },
+        memoryBackends: {
+          description: 'The memory backends the host offers.',
+          type: 'array',
+          uniqueItems: true,
+          items: { type: 'string', enum: ['long-term'] },
+        },
+        memoryConsolidation: {
+          description: 'How agent memory is consolidated.',
+          type: 'object',
+          properties: {
+            schedule: {
+              description: 'When consolidation runs.',
+              type: 'string',
+              enum: ['host-managed', 'scheduled', 'on-demand'],
+            },
+          },
+          additionalProperties: false,
+        },
+        commitments: {
+          description: 'Agent commitments.',
+          type: 'object',
+          properties: {
+            fireConditions: {
+              description: 'What can fire a commitment.',
+              type: 'array',
+              uniqueItems: true,
+              items: { type: 'string', enum: ['time', 'predicate'] },
+            },
+          },
+          additionalProperties: false,
+        },
+        manifestRuntime: {
+          description: 'The agent-manifest runtime.',
+          type: 'object',
+          properties: {
+            handoffValidation: { description: 'Whether handoffs are validated.', type: 'boolean' },
+            installScope: {
+              description: 'Where manifests install.',
+              type: 'string',
+              enum: ['host', 'tenant'],
+            },
+          },
+          additionalProperties: false,
+        },
+        liveRuntime: {
+          description: 'The live agent runtime.',
+          type: 'object',
+          properties: {
+            structuredOutput: {
+              description: 'Whether agents produce structured output.',
+              type: 'boolean',
+            },
+            confidenceEscalation: {
+              description: 'Whether low confidence escalates.',
+              type: 'boolean',
+            },
+            sources: {
+              description: 'What may invoke an agent.',
+              type: 'array',
+              uniqueItems: true,
+              items: { type: 'string', enum: ['workflow-node', 'run-api', 'chat-mention'] },
+            },
+          },
+          additionalProperties: false,
+        },
+        evalSuite: {
+          description:
+            'The eval-suite facet (RFC 0081): its presence advertises eval runs, and `{}` is a valid advertisement. Closed: `supported` is not a member in v2. Beyond the published facet this copy adds only `trajectory` and `trials` (RFC 0244, as this suite assumes them).',
+          type: 'object',
+          properties: {
+            modes: {
+              description: 'The evaluation modes the host runs; absent means none is gated.',
+              type: 'array',
+              uniqueItems: true,
+              items: {
+                type: 'string',
+                enum: ['golden', 'rubric', 'adversarial', 'regression', 'live-shadow'],
+              },
+            },
+            maxTasksPerSuite: {
+              description: 'The most tasks a suite may have.',
+              type: 'integer',
+              minimum: 1,
+            },
+            maxCostUsdPerSuite: {
+              description: 'The most a suite run may cost, in US dollars.',
+              type: 'number',
+              minimum: 0,
+            },
+            trajectory: {
+              description:
+                '[RFC 0244, assumed] Present when the host grades expected trajectories.',
+              type: 'object',
+              properties: {
+                matchModes: {
+                  description:
+                    'The trajectory match modes the host implements; absent limits nothing.',
+                  type: 'array',
+                  uniqueItems: true,
+                  items: { type: 'string', enum: ['exact', 'in-order', 'any-order'] },
+                },
+              },
+              additionalProperties: false,
+            },
+            trials: {
+              description: '[RFC 0244, assumed] Present when the host runs repeated trials.',
+              type: 'object',
+              properties: {
+                maxCount: {
+                  description: 'The largest trials.count the host accepts.',
+                  type: 'integer',
+                  minimum: 1,
+                  maximum: 100,
+                },
+                passRules: {
+                  description: 'The pass rules the host implements; absent limits nothing.',
+                  type: 'array',
+                  uniqueItems: true,
+                  items: { type: 'string', enum: ['all', 'any', 'mean'] },
+                },
+              },
+              additionalProperties: false,
+            },
+          },
+          additionalProperties: false,
+        },
+        deployment: {
+          description: 'Agent deployment lifecycle.',
+          type: 'object',
+          properties: {
+            channels: {
+              description: 'The named channels the host resolves.',
+              type: 'array',
+              uniqueItems: true,
+              items: { type: 'string', minLength: 1 },
+            },
+            canary: { description: 'Whether canary traffic-split is offered.', type: 'boolean' },
+            rollback: { description: 'Whether rollback is offered.', type: 'boolean' },
+            states: {
+              description: 'The lifecycle states the host implements.',
+              type: 'array',
+              uniqueItems: true,
+              items: {
+                type: 'string',
+                enum: ['draft', 'test', 'staged', 'active', 'paused', 'deprecated', 'rolled-back'],
+              },
+            },
+          },
+          additionalProperties: false,
+        },
+        roster: {
+          description: 'A standing agent roster.',
+          type: 'object',
+          properties: {
+            installScope: {
+              description: 'Where roster entries are scoped.',
+              type: 'string',
+              enum: ['host', 'tenant'],
+            },
+            portfolioTriggerSources: {
+              description: 'The trigger sources that fire portfolio runs.',
+              type: 'array',
+              uniqueItems: true,
+              items: { type: 'string', minLength: 1 },
+            },
+          },
+          additionalProperties: false,
+        },
+        orgChart: {
+          description: 'A descriptive org chart over roster members.',
+          type: 'object',
+          properties: {
+            installScope: {
+              description: 'Where charts are scoped.',
+              type: 'string',
+              enum: ['host', 'tenant'],
+            },
+            departmentNesting: { description: 'Whether departments nest.', type: 'boolean' },
+            responsibilityView: {
+              description: 'Whether the responsibility roll-up is computed.',
+              type: 'boolean',
+            },
+          },
+          additionalProperties: false,
+        },
+        reasoning: {
+          description: 'Reasoning-event configuration.',
+          type: 'object',
+          properties: {
+            verbosity: {
+              description: 'The default reasoning verbosity.',
+              type: 'string',
+              enum: ['summary', 'full', 'off'],
+            },
+            tokenLimit: {
+              description: 'The cap on a summary reasoning trace, in tokens.',
+              type: 'integer',
+              minimum: 0,
+            },
+            streaming: { description: 'Whether reasoning deltas stream.', type: 'boolean' },
+          },
+          additionalProperties: false,
+        },
+        proposals: {
+          description: 'Reviewable learning proposals.',
+          type: 'object',
+          required: ['artifactKinds', 'activation'],
+          properties: {
+            artifactKinds: {
+              description: 'The artifact kinds the host can propose.',
+              type: 'array',
+              uniqueItems: true,
+              items: {
+                type: 'string',
+                enum: ['agent-pack', 'workflow-chain-pack', 'prompt-template', 'automation'],
+              },
+            },
+            duplicationDetection: {
+              description: 'Whether duplicates are flagged.',
+              type: 'boolean',
+            },
+            activation: {
+              description: 'How a proposal is activated.',
+              type: 'string',
+              enum: ['approval-gate', 'direct-rbac'],
+            },
+          },
+          additionalProperties: false,
+        },
+        goals: {
+          description: 'Standing goals.',
+          type: 'object',
+          required: ['judge', 'continuation'],
+          properties: {
+            judge: {
+              description: 'Who judges completion.',
+              type: 'string',
+              enum: ['verifier', 'host'],
+            },
+            continuation: {
+              description: 'How a goal re-engages work.',
+              type: 'array',
+              uniqueItems: true,
+              items: { type: 'string', enum: ['schedule', 'commitment', 'heartbeat', 'manual'] },
+            },
+            requiresBounds: { description: 'Whether a goal must declare bounds.', type: 'boolean' },
+          },
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+      allOf: [
+        {
+          description: 'A stable family has no end.',
+          if: { properties: { status: { const: 'stable' } }, required: ['status'] },
+          then: { properties: { until: false } },
+        },
+        {
+          description: 'An experimental or deprecated family says when it ends.',
+          if: {
+            properties: { status: { enum: ['experimental', 'deprecated'] } },
+            required: ['status'],
+          },
+          then: { required: ['until'], properties: { until: true } },
+        },
+      ],
+    },
+    fixtures: {
+      description: 'The conformance fixture ids the host has seeded.',
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1 },
+    },
+    signingKeys: {
+      description: 'The keys the host signs certification bundles with.',
+      type: 'array',
+      items: {
+        description: 'One public key.',
+        type: 'object',
+        required: ['keyId', 'alg', 'publicKey'],
+        properties: {
+          keyId: {
+            description: 'The key.',
+            $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/keyId',
+          },
+          alg: { description: 'The signature algorithm.', const: 'ed25519' },
+          publicKey: {
+            description: 'The public key, unpadded base64url.',
+            type: 'string',
+            pattern: '^[A-Za-z0-9_-]{43}$',
+          },
+          use: {
+            description: 'What the key signs.',
+            type: 'string',
+            enum: ['certification-bundle'],
+          },
+          retiredAt: {
+            description: 'When the key was retired.',
+            type: 'string',
+            format: 'date-time',
+          },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: true,
+};
+const schema63 = {
+  description: 'A signing key, named by its registry.',
+  type: 'string',
+  pattern: '^[A-Za-z0-9._~-]{1,128}$',
+};
+const pattern32 = new RegExp('^((0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)|\\d{4}-\\d{2}-\\d{2})$', 'u');
+const pattern33 = new RegExp('^[A-Za-z0-9._~-]{1,128}$', 'u');
+const pattern34 = new RegExp('^[A-Za-z0-9_-]{43}$', 'u');
+const formats2 = require('ajv-formats/dist/formats').fullFormats.uri;
+function validate36(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="urn:openwop:v2:discovery" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate36.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.protocolVersions === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'protocolVersions' },
+        message: "must have required property '" + 'protocolVersions' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.preferredVersion === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'preferredVersion' },
+        message: "must have required property '" + 'preferredVersion' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.protocolVersion !== undefined) {
+      let data0 = data.protocolVersion;
+      if (typeof data0 === 'string') {
+        if (!pattern25.test(data0)) {
+          const err2 = {
+            instancePath: instancePath + '/protocolVersion',
+            schemaPath: '#/properties/protocolVersion/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' },
+            message: 'must match pattern "' + '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = {
+          instancePath: instancePath + '/protocolVersion',
+          schemaPath: '#/properties/protocolVersion/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.protocolVersions !== undefined) {
+      let data1 = data.protocolVersions;
+      if (Array.isArray(data1)) {
+        if (data1.length < 1) {
+          const err4 = {
+            instancePath: instancePath + '/protocolVersions',
+            schemaPath: '#/properties/protocolVersions/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        const len0 = data1.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data2 = data1[i0];
+          if (typeof data2 === 'string') {
+            if (!pattern25.test(data2)) {
+              const err5 = {
+                instancePath: instancePath + '/protocolVersions/' + i0,
+                schemaPath: '#/properties/protocolVersions/items/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' },
+                message: 'must match pattern "' + '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          } else {
+            const err6 = {
+              instancePath: instancePath + '/protocolVersions/' + i0,
+              schemaPath: '#/properties/protocolVersions/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+        let i1 = data1.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--;) {
+            let item0 = data1[i1];
+            if (typeof item0 !== 'string') {
+              continue;
+            }
+            if (typeof indices0[item0] == 'number') {
+              j0 = indices0[item0];
+              const err7 = {
+                instancePath: instancePath + '/protocolVersions',
+                schemaPath: '#/properties/protocolVersions/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i1, j: j0 },
+                message:
+                  'must NOT have duplicate items (items ## ' +
+                  j0 +
+                  ' and ' +
+                  i1 +
+                  ' are identical)',
+              };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      } else {
+        const err8 = {
+          instancePath: instancePath + '/protocolVersions',
+          schemaPath: '#/properties/protocolVersions/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.preferredVersion !== undefined) {
+      let data3 = data.preferredVersion;
+      if (typeof data3 === 'string') {
+        if (!pattern25.test(data3)) {
+          const err9 = {
+            instancePath: instancePath + '/preferredVersion',
+            schemaPath: '#/properties/preferredVersion/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' },
+            message: 'must match pattern "' + '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = {
+          instancePath: instancePath + '/preferredVersion',
+          schemaPath: '#/properties/preferredVersion/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.implementation !== undefined) {
+      let data4 = data.implementation;
+      if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
+        for (const key0 in data4) {
+          if (!(key0 === 'name' || key0 === 'version' || key0 === 'vendor' || key0 === 'url')) {
+            const err11 = {
+              instancePath: instancePath + '/implementation',
+              schemaPath: '#/properties/implementation/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key0 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (data4.name !== undefined) {
+          if (typeof data4.name !== 'string') {
+            const err12 = {
+              instancePath: instancePath + '/implementation/name',
+              schemaPath: '#/properties/implementation/properties/name/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (data4.version !== undefined) {
+          if (typeof data4.version !== 'string') {
+            const err13 = {
+              instancePath: instancePath + '/implementation/version',
+              schemaPath: '#/properties/implementation/properties/version/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        if (data4.vendor !== undefined) {
+          if (typeof data4.vendor !== 'string') {
+            const err14 = {
+              instancePath: instancePath + '/implementation/vendor',
+              schemaPath: '#/properties/implementation/properties/vendor/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        if (data4.url !== undefined) {
+          let data8 = data4.url;
+          if (typeof data8 === 'string') {
+            if (!formats2(data8)) {
+              const err15 = {
+                instancePath: instancePath + '/implementation/url',
+                schemaPath: '#/properties/implementation/properties/url/format',
+                keyword: 'format',
+                params: { format: 'uri' },
+                message: 'must match format "' + 'uri' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+          } else {
+            const err16 = {
+              instancePath: instancePath + '/implementation/url',
+              schemaPath: '#/properties/implementation/properties/url/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err17 = {
+          instancePath: instancePath + '/implementation',
+          schemaPath: '#/properties/implementation/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+    if (data.agents !== undefined) {
+      let data9 = data.agents;
+      const _errs24 = errors;
+      let valid6 = true;
+      const _errs25 = errors;
+      if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+        let missing0;
+        if (data9.status === undefined && (missing0 = 'status')) {
+          const err18 = {};
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        } else {
+          if (data9.status !== undefined) {
+            if ('stable' !== data9.status) {
+              const err19 = {};
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+            }
+          }
+        }
+      }
+      var _valid0 = _errs25 === errors;
+      errors = _errs24;
+      if (vErrors !== null) {
+        if (_errs24) {
+          vErrors.length = _errs24;
+        } else {
+          vErrors = null;
+        }
+      }
+      if (_valid0) {
+        const _errs27 = errors;
+        if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+          if (data9.until !== undefined) {
+            const err20 = {
+              instancePath: instancePath + '/agents/until',
+              schemaPath: '#/properties/agents/allOf/0/then/properties/until/false schema',
+              keyword: 'false schema',
+              params: {},
+              message: 'boolean schema is false',
+            };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        var _valid0 = _errs27 === errors;
+        valid6 = _valid0;
+        if (valid6) {
+          var props0 = {};
+          props0.until = true;
+          props0.status = true;
+        }
+      }
+      if (!valid6) {
+        const err21 = {
+          instancePath: instancePath + '/agents',
+          schemaPath: '#/properties/agents/allOf/0/if',
+          keyword: 'if',
+          params: { failingKeyword: 'then' },
+          message: 'must match "then" schema',
+        };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+      const _errs29 = errors;
+      let valid9 = true;
+      const _errs30 = errors;
+      if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+        let missing1;
+        if (data9.status === undefined && (missing1 = 'status')) {
+          const err22 = {};
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
+        } else {
+          if (data9.status !== undefined) {
+            let data12 = data9.status;
+            if (!(data12 === 'experimental' || data12 === 'deprecated')) {
+              const err23 = {};
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
+        }
+      }
+      var _valid1 = _errs30 === errors;
+      errors = _errs29;
+      if (vErrors !== null) {
+        if (_errs29) {
+          vErrors.length = _errs29;
+        } else {
+          vErrors = null;
+        }
+      }
+      if (_valid1) {
+        const _errs32 = errors;
+        if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+          if (data9.until === undefined) {
+            const err24 = {
+              instancePath: instancePath + '/agents',
+              schemaPath: '#/properties/agents/allOf/1/then/required',
+              keyword: 'required',
+              params: { missingProperty: 'until' },
+              message: "must have required property '" + 'until' + "'",
+            };
+            if (vErrors === null) {
+              vErrors = [err24];
+            } else {
+              vErrors.push(err24);
+            }
+            errors++;
+          }
+        }
+        var _valid1 = _errs32 === errors;
+        valid9 = _valid1;
+        if (valid9) {
+          var props1 = {};
+          props1.until = true;
+          props1.status = true;
+        }
+      }
+      if (!valid9) {
+        const err25 = {
+          instancePath: instancePath + '/agents',
+          schemaPath: '#/properties/agents/allOf/1/if',
+          keyword: 'if',
+          params: { failingKeyword: 'then' },
+          message: 'must match "then" schema',
+        };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+      if (props0 !== true && props1 !== undefined) {
+        if (props1 === true) {
+          props0 = true;
+        } else {
+          props0 = props0 || {};
+          Object.assign(props0, props1);
+        }
+      }
+      if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+        if (data9.status === undefined) {
+          const err26 = {
+            instancePath: instancePath + '/agents',
+            schemaPath: '#/properties/agents/required',
+            keyword: 'required',
+            params: { missingProperty: 'status' },
+            message: "must have required property '" + 'status' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+        if (data9.since === undefined) {
+          const err27 = {
+            instancePath: instancePath + '/agents',
+            schemaPath: '#/properties/agents/required',
+            keyword: 'required',
+            params: { missingProperty: 'since' },
+            message: "must have required property '" + 'since' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+        if (data9.witness === undefined) {
+          const err28 = {
+            instancePath: instancePath + '/agents',
+            schemaPath: '#/properties/agents/required',
+            keyword: 'required',
+            params: { missingProperty: 'witness' },
+            message: "must have required property '" + 'witness' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
+        }
+        for (const key1 in data9) {
+          if (!func5.call(schema62.properties.agents.properties, key1)) {
+            const err29 = {
+              instancePath: instancePath + '/agents',
+              schemaPath: '#/properties/agents/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key1 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err29];
+            } else {
+              vErrors.push(err29);
+            }
+            errors++;
+          }
+        }
+        if (data9.status !== undefined) {
+          let data13 = data9.status;
+          if (typeof data13 !== 'string') {
+            const err30 = {
+              instancePath: instancePath + '/agents/status',
+              schemaPath: '#/properties/agents/properties/status/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err30];
+            } else {
+              vErrors.push(err30);
+            }
+            errors++;
+          }
+          if (!(data13 === 'stable' || data13 === 'experimental' || data13 === 'deprecated')) {
+            const err31 = {
+              instancePath: instancePath + '/agents/status',
+              schemaPath: '#/properties/agents/properties/status/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema62.properties.agents.properties.status.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+        }
+        if (data9.since !== undefined) {
+          let data14 = data9.since;
+          if (typeof data14 === 'string') {
+            if (!pattern25.test(data14)) {
+              const err32 = {
+                instancePath: instancePath + '/agents/since',
+                schemaPath: '#/properties/agents/properties/since/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' },
+                message: 'must match pattern "' + '^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err32];
+              } else {
+                vErrors.push(err32);
+              }
+              errors++;
+            }
+          } else {
+            const err33 = {
+              instancePath: instancePath + '/agents/since',
+              schemaPath: '#/properties/agents/properties/since/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
+        if (data9.until !== undefined) {
+          let data15 = data9.until;
+          if (typeof data15 === 'string') {
+            if (!pattern32.test(data15)) {
+              const err34 = {
+                instancePath: instancePath + '/agents/until',
+                schemaPath: '#/properties/agents/properties/until/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^((0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)|\\d{4}-\\d{2}-\\d{2})$' },
+                message:
+                  'must match pattern "' +
+                  '^((0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)|\\d{4}-\\d{2}-\\d{2})$' +
+                  '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+          } else {
+            const err35 = {
+              instancePath: instancePath + '/agents/until',
+              schemaPath: '#/properties/agents/properties/until/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+        }
+        if (data9.witness !== undefined) {
+          let data16 = data9.witness;
+          if (typeof data16 !== 'string') {
+            const err36 = {
+              instancePath: instancePath + '/agents/witness',
+              schemaPath: '#/properties/agents/properties/witness/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+          if (!(
+            data16 === 'witnessable-unaided' ||
+            data16 === 'witnessable-gated' ||
+            data16 === 'seam-gated' ||
+            data16 === 'claims-check' ||
+            data16 === 'negative-existence'
+          )) {
+            const err37 = {
+              instancePath: instancePath + '/agents/witness',
+              schemaPath: '#/properties/agents/properties/witness/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema62.properties.agents.properties.witness.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+        }
+        if (data9.profile !== undefined) {
+          if (typeof data9.profile !== 'string') {
+            const err38 = {
+              instancePath: instancePath + '/agents/profile',
+              schemaPath: '#/properties/agents/properties/profile/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
+        }
+        if (data9.orchestratorPattern !== undefined) {
+          if (typeof data9.orchestratorPattern !== 'string') {
+            const err39 = {
+              instancePath: instancePath + '/agents/orchestratorPattern',
+              schemaPath: '#/properties/agents/properties/orchestratorPattern/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+        }
+        if (data9.orchestrator !== undefined) {
+          if (typeof data9.orchestrator !== 'boolean') {
+            const err40 = {
+              instancePath: instancePath + '/agents/orchestrator',
+              schemaPath: '#/properties/agents/properties/orchestrator/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err40];
+            } else {
+              vErrors.push(err40);
+            }
+            errors++;
+          }
+        }
+        if (data9.dispatch !== undefined) {
+          if (typeof data9.dispatch !== 'boolean') {
+            const err41 = {
+              instancePath: instancePath + '/agents/dispatch',
+              schemaPath: '#/properties/agents/properties/dispatch/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
+          }
+        }
+        if (data9.dispatchMapping !== undefined) {
+          if (typeof data9.dispatchMapping !== 'boolean') {
+            const err42 = {
+              instancePath: instancePath + '/agents/dispatchMapping',
+              schemaPath: '#/properties/agents/properties/dispatchMapping/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err42];
+            } else {
+              vErrors.push(err42);
+            }
+            errors++;
+          }
+        }
+        if (data9.subRunAttestation !== undefined) {
+          if (typeof data9.subRunAttestation !== 'boolean') {
+            const err43 = {
+              instancePath: instancePath + '/agents/subRunAttestation',
+              schemaPath: '#/properties/agents/properties/subRunAttestation/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err43];
+            } else {
+              vErrors.push(err43);
+            }
+            errors++;
+          }
+        }
+        if (data9.modelClasses !== undefined) {
+          let data23 = data9.modelClasses;
+          if (Array.isArray(data23)) {
+            const len1 = data23.length;
+            for (let i2 = 0; i2 < len1; i2++) {
+              let data24 = data23[i2];
+              if (typeof data24 !== 'string') {
+                const err44 = {
+                  instancePath: instancePath + '/agents/modelClasses/' + i2,
+                  schemaPath: '#/properties/agents/properties/modelClasses/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+              if (!(
+                data24 === 'reasoning' ||
+                data24 === 'tool-using' ||
+                data24 === 'chat' ||
+                data24 === 'code' ||
+                data24 === 'vision' ||
+                data24 === 'multimodal' ||
+                data24 === 'embedding' ||
+                data24 === 'classification' ||
+                data24 === 'retrieval'
+              )) {
+                const err45 = {
+                  instancePath: instancePath + '/agents/modelClasses/' + i2,
+                  schemaPath: '#/properties/agents/properties/modelClasses/items/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema62.properties.agents.properties.modelClasses.items.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+            let i3 = data23.length;
+            let j1;
+            if (i3 > 1) {
+              const indices1 = {};
+              for (; i3--;) {
+                let item1 = data23[i3];
+                if (typeof item1 !== 'string') {
+                  continue;
+                }
+                if (typeof indices1[item1] == 'number') {
+                  j1 = indices1[item1];
+                  const err46 = {
+                    instancePath: instancePath + '/agents/modelClasses',
+                    schemaPath: '#/properties/agents/properties/modelClasses/uniqueItems',
+                    keyword: 'uniqueItems',
+                    params: { i: i3, j: j1 },
+                    message:
+                      'must NOT have duplicate items (items ## ' +
+                      j1 +
+                      ' and ' +
+                      i3 +
+                      ' are identical)',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err46];
+                  } else {
+                    vErrors.push(err46);
+                  }
+                  errors++;
+                  break;
+                }
+                indices1[item1] = i3;
+              }
+            }
+          } else {
+            const err47 = {
+              instancePath: instancePath + '/agents/modelClasses',
+              schemaPath: '#/properties/agents/properties/modelClasses/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err47];
+            } else {
+              vErrors.push(err47);
+            }
+            errors++;
+          }
+        }
+        if (data9.memoryBackends !== undefined) {
+          let data25 = data9.memoryBackends;
+          if (Array.isArray(data25)) {
+            const len2 = data25.length;
+            for (let i4 = 0; i4 < len2; i4++) {
+              let data26 = data25[i4];
+              if (typeof data26 !== 'string') {
+                const err48 = {
+                  instancePath: instancePath + '/agents/memoryBackends/' + i4,
+                  schemaPath: '#/properties/agents/properties/memoryBackends/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+              if (!(data26 === 'long-term')) {
+                const err49 = {
+                  instancePath: instancePath + '/agents/memoryBackends/' + i4,
+                  schemaPath: '#/properties/agents/properties/memoryBackends/items/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema62.properties.agents.properties.memoryBackends.items.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err49];
+                } else {
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+            }
+            let i5 = data25.length;
+            let j2;
+            if (i5 > 1) {
+              const indices2 = {};
+              for (; i5--;) {
+                let item2 = data25[i5];
+                if (typeof item2 !== 'string') {
+                  continue;
+                }
+                if (typeof indices2[item2] == 'number') {
+                  j2 = indices2[item2];
+                  const err50 = {
+                    instancePath: instancePath + '/agents/memoryBackends',
+                    schemaPath: '#/properties/agents/properties/memoryBackends/uniqueItems',
+                    keyword: 'uniqueItems',
+                    params: { i: i5, j: j2 },
+                    message:
+                      'must NOT have duplicate items (items ## ' +
+                      j2 +
+                      ' and ' +
+                      i5 +
+                      ' are identical)',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err50];
+                  } else {
+                    vErrors.push(err50);
+                  }
+                  errors++;
+                  break;
+                }
+                indices2[item2] = i5;
+              }
+            }
+          } else {
+            const err51 = {
+              instancePath: instancePath + '/agents/memoryBackends',
+              schemaPath: '#/properties/agents/properties/memoryBackends/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
+          }
+        }
+        if (data9.memoryConsolidation !== undefined) {
+          let data27 = data9.memoryConsolidation;
+          if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
+            for (const key2 in data27) {
+              if (!(key2 === 'schedule')) {
+                const err52 = {
+                  instancePath: instancePath + '/agents/memoryConsolidation',
+                  schemaPath:
+                    '#/properties/agents/properties/memoryConsolidation/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data27.schedule !== undefined) {
+              let data28 = data27.schedule;
+              if (typeof data28 !== 'string') {
+                const err53 = {
+                  instancePath: instancePath + '/agents/memoryConsolidation/schedule',
+                  schemaPath:
+                    '#/properties/agents/properties/memoryConsolidation/properties/schedule/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+              if (!(
+                data28 === 'host-managed' ||
+                data28 === 'scheduled' ||
+                data28 === 'on-demand'
+              )) {
+                const err54 = {
+                  instancePath: instancePath + '/agents/memoryConsolidation/schedule',
+                  schemaPath:
+                    '#/properties/agents/properties/memoryConsolidation/properties/schedule/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema62.properties.agents.properties.memoryConsolidation.properties.schedule
+                        .enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err55 = {
+              instancePath: instancePath + '/agents/memoryConsolidation',
+              schemaPath: '#/properties/agents/properties/memoryConsolidation/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err55];
+            } else {
+              vErrors.push(err55);
+            }
+            errors++;
+          }
+        }
+        if (data9.commitments !== undefined) {
+          let data29 = data9.commitments;
+          if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
+            for (const key3 in data29) {
+              if (!(key3 === 'fireConditions')) {
+                const err56 = {
+                  instancePath: instancePath + '/agents/commitments',
+                  schemaPath: '#/properties/agents/properties/commitments/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key3 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data29.fireConditions !== undefined) {
+              let data30 = data29.fireConditions;
+              if (Array.isArray(data30)) {
+                const len3 = data30.length;
+                for (let i6 = 0; i6 < len3; i6++) {
+                  let data31 = data30[i6];
+                  if (typeof data31 !== 'string') {
+                    const err57 = {
+                      instancePath: instancePath + '/agents/commitments/fireConditions/' + i6,
+                      schemaPath:
+                        '#/properties/agents/properties/commitments/properties/fireConditions/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err57];
+                    } else {
+                      vErrors.push(err57);
+                    }
+                    errors++;
+                  }
+                  if (!(data31 === 'time' || data31 === 'predicate')) {
+                    const err58 = {
+                      instancePath: instancePath + '/agents/commitments/fireConditions/' + i6,
+                      schemaPath:
+                        '#/properties/agents/properties/commitments/properties/fireConditions/items/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema62.properties.agents.properties.commitments.properties
+                            .fireConditions.items.enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err58];
+                    } else {
+                      vErrors.push(err58);
+                    }
+                    errors++;
+                  }
+                }
+                let i7 = data30.length;
+                let j3;
+                if (i7 > 1) {
+                  const indices3 = {};
+                  for (; i7--;) {
+                    let item3 = data30[i7];
+                    if (typeof item3 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices3[item3] == 'number') {
+                      j3 = indices3[item3];
+                      const err59 = {
+                        instancePath: instancePath + '/agents/commitments/fireConditions',
+                        schemaPath:
+                          '#/properties/agents/properties/commitments/properties/fireConditions/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i7, j: j3 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j3 +
+                          ' and ' +
+                          i7 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err59];
+                      } else {
+                        vErrors.push(err59);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices3[item3] = i7;
+                  }
+                }
+              } else {
+                const err60 = {
+                  instancePath: instancePath + '/agents/commitments/fireConditions',
+                  schemaPath:
+                    '#/properties/agents/properties/commitments/properties/fireConditions/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err61 = {
+              instancePath: instancePath + '/agents/commitments',
+              schemaPath: '#/properties/agents/properties/commitments/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err61];
+            } else {
+              vErrors.push(err61);
+            }
+            errors++;
+          }
+        }
+        if (data9.manifestRuntime !== undefined) {
+          let data32 = data9.manifestRuntime;
+          if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
+            for (const key4 in data32) {
+              if (!(key4 === 'handoffValidation' || key4 === 'installScope')) {
+                const err62 = {
+                  instancePath: instancePath + '/agents/manifestRuntime',
+                  schemaPath: '#/properties/agents/properties/manifestRuntime/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key4 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+            if (data32.handoffValidation !== undefined) {
+              if (typeof data32.handoffValidation !== 'boolean') {
+                const err63 = {
+                  instancePath: instancePath + '/agents/manifestRuntime/handoffValidation',
+                  schemaPath:
+                    '#/properties/agents/properties/manifestRuntime/properties/handoffValidation/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
+            if (data32.installScope !== undefined) {
+              let data34 = data32.installScope;
+              if (typeof data34 !== 'string') {
+                const err64 = {
+                  instancePath: instancePath + '/agents/manifestRuntime/installScope',
+                  schemaPath:
+                    '#/properties/agents/properties/manifestRuntime/properties/installScope/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err64];
+                } else {
+                  vErrors.push(err64);
+                }
+                errors++;
+              }
+              if (!(data34 === 'host' || data34 === 'tenant')) {
+                const err65 = {
+                  instancePath: instancePath + '/agents/manifestRuntime/installScope',
+                  schemaPath:
+                    '#/properties/agents/properties/manifestRuntime/properties/installScope/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema62.properties.agents.properties.manifestRuntime.properties.installScope
+                        .enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err66 = {
+              instancePath: instancePath + '/agents/manifestRuntime',
+              schemaPath: '#/properties/agents/properties/manifestRuntime/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err66];
+            } else {
+              vErrors.push(err66);
+            }
+            errors++;
+          }
+        }
+        if (data9.liveRuntime !== undefined) {
+          let data35 = data9.liveRuntime;
+          if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
+            for (const key5 in data35) {
+              if (!(
+                key5 === 'structuredOutput' ||
+                key5 === 'confidenceEscalation' ||
+                key5 === 'sources'
+              )) {
+                const err67 = {
+                  instancePath: instancePath + '/agents/liveRuntime',
+                  schemaPath: '#/properties/agents/properties/liveRuntime/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key5 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err67];
+                } else {
+                  vErrors.push(err67);
+                }
+                errors++;
+              }
+            }
+            if (data35.structuredOutput !== undefined) {
+              if (typeof data35.structuredOutput !== 'boolean') {
+                const err68 = {
+                  instancePath: instancePath + '/agents/liveRuntime/structuredOutput',
+                  schemaPath:
+                    '#/properties/agents/properties/liveRuntime/properties/structuredOutput/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
+            if (data35.confidenceEscalation !== undefined) {
+              if (typeof data35.confidenceEscalation !== 'boolean') {
+                const err69 = {
+                  instancePath: instancePath + '/agents/liveRuntime/confidenceEscalation',
+                  schemaPath:
+                    '#/properties/agents/properties/liveRuntime/properties/confidenceEscalation/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data35.sources !== undefined) {
+              let data38 = data35.sources;
+              if (Array.isArray(data38)) {
+                const len4 = data38.length;
+                for (let i8 = 0; i8 < len4; i8++) {
+                  let data39 = data38[i8];
+                  if (typeof data39 !== 'string') {
+                    const err70 = {
+                      instancePath: instancePath + '/agents/liveRuntime/sources/' + i8,
+                      schemaPath:
+                        '#/properties/agents/properties/liveRuntime/properties/sources/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err70];
+                    } else {
+                      vErrors.push(err70);
+                    }
+                    errors++;
+                  }
+                  if (!(
+                    data39 === 'workflow-node' ||
+                    data39 === 'run-api' ||
+                    data39 === 'chat-mention'
+                  )) {
+                    const err71 = {
+                      instancePath: instancePath + '/agents/liveRuntime/sources/' + i8,
+                      schemaPath:
+                        '#/properties/agents/properties/liveRuntime/properties/sources/items/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema62.properties.agents.properties.liveRuntime.properties.sources.items
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err71];
+                    } else {
+                      vErrors.push(err71);
+                    }
+                    errors++;
+                  }
+                }
+                let i9 = data38.length;
+                let j4;
+                if (i9 > 1) {
+                  const indices4 = {};
+                  for (; i9--;) {
+                    let item4 = data38[i9];
+                    if (typeof item4 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices4[item4] == 'number') {
+                      j4 = indices4[item4];
+                      const err72 = {
+                        instancePath: instancePath + '/agents/liveRuntime/sources',
+                        schemaPath:
+                          '#/properties/agents/properties/liveRuntime/properties/sources/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i9, j: j4 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j4 +
+                          ' and ' +
+                          i9 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err72];
+                      } else {
+                        vErrors.push(err72);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices4[item4] = i9;
+                  }
+                }
+              } else {
+                const err73 = {
+                  instancePath: instancePath + '/agents/liveRuntime/sources',
+                  schemaPath: '#/properties/agents/properties/liveRuntime/properties/sources/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err74 = {
+              instancePath: instancePath + '/agents/liveRuntime',
+              schemaPath: '#/properties/agents/properties/liveRuntime/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err74];
+            } else {
+              vErrors.push(err74);
+            }
+            errors++;
+          }
+        }
+        if (data9.evalSuite !== undefined) {
+          let data40 = data9.evalSuite;
+          if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+            for (const key6 in data40) {
+              if (!(
+                key6 === 'modes' ||
+                key6 === 'maxTasksPerSuite' ||
+                key6 === 'maxCostUsdPerSuite' ||
+                key6 === 'trajectory' ||
+                key6 === 'trials'
+              )) {
+                const err75 = {
+                  instancePath: instancePath + '/agents/evalSuite',
+                  schemaPath: '#/properties/agents/properties/evalSuite/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key6 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
+                }
+                errors++;
+              }
+            }
+            if (data40.modes !== undefined) {
+              let data41 = data40.modes;
+              if (Array.isArray(data41)) {
+                const len5 = data41.length;
+                for (let i10 = 0; i10 < len5; i10++) {
+                  let data42 = data41[i10];
+                  if (typeof data42 !== 'string') {
+                    const err76 = {
+                      instancePath: instancePath + '/agents/evalSuite/modes/' + i10,
+                      schemaPath:
+                        '#/properties/agents/properties/evalSuite/properties/modes/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err76];
+                    } else {
+                      vErrors.push(err76);
+                    }
+                    errors++;
+                  }
+                  if (!(
+                    data42 === 'golden' ||
+                    data42 === 'rubric' ||
+                    data42 === 'adversarial' ||
+                    data42 === 'regression' ||
+                    data42 === 'live-shadow'
+                  )) {
+                    const err77 = {
+                      instancePath: instancePath + '/agents/evalSuite/modes/' + i10,
+                      schemaPath:
+                        '#/properties/agents/properties/evalSuite/properties/modes/items/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema62.properties.agents.properties.evalSuite.properties.modes.items
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err77];
+                    } else {
+                      vErrors.push(err77);
+                    }
+                    errors++;
+                  }
+                }
+                let i11 = data41.length;
+                let j5;
+                if (i11 > 1) {
+                  const indices5 = {};
+                  for (; i11--;) {
+                    let item5 = data41[i11];
+                    if (typeof item5 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices5[item5] == 'number') {
+                      j5 = indices5[item5];
+                      const err78 = {
+                        instancePath: instancePath + '/agents/evalSuite/modes',
+                        schemaPath:
+                          '#/properties/agents/properties/evalSuite/properties/modes/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i11, j: j5 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j5 +
+                          ' and ' +
+                          i11 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err78];
+                      } else {
+                        vErrors.push(err78);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices5[item5] = i11;
+                  }
+                }
+              } else {
+                const err79 = {
+                  instancePath: instancePath + '/agents/evalSuite/modes',
+                  schemaPath: '#/properties/agents/properties/evalSuite/properties/modes/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err79];
+                } else {
+                  vErrors.push(err79);
+                }
+                errors++;
+              }
+            }
+            if (data40.maxTasksPerSuite !== undefined) {
+              let data43 = data40.maxTasksPerSuite;
+              if (!(
+                typeof data43 == 'number' &&
+                !(data43 % 1) &&
+                !isNaN(data43) &&
+                isFinite(data43)
+              )) {
+                const err80 = {
+                  instancePath: instancePath + '/agents/evalSuite/maxTasksPerSuite',
+                  schemaPath:
+                    '#/properties/agents/properties/evalSuite/properties/maxTasksPerSuite/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+              if (typeof data43 == 'number' && isFinite(data43)) {
+                if (data43 < 1 || isNaN(data43)) {
+                  const err81 = {
+                    instancePath: instancePath + '/agents/evalSuite/maxTasksPerSuite',
+                    schemaPath:
+                      '#/properties/agents/properties/evalSuite/properties/maxTasksPerSuite/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err81];
+                  } else {
+                    vErrors.push(err81);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data40.maxCostUsdPerSuite !== undefined) {
+              let data44 = data40.maxCostUsdPerSuite;
+              if (typeof data44 == 'number' && isFinite(data44)) {
+                if (data44 < 0 || isNaN(data44)) {
+                  const err82 = {
+                    instancePath: instancePath + '/agents/evalSuite/maxCostUsdPerSuite',
+                    schemaPath:
+                      '#/properties/agents/properties/evalSuite/properties/maxCostUsdPerSuite/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err82];
+                  } else {
+                    vErrors.push(err82);
+                  }
+                  errors++;
+                }
+              } else {
+                const err83 = {
+                  instancePath: instancePath + '/agents/evalSuite/maxCostUsdPerSuite',
+                  schemaPath:
+                    '#/properties/agents/properties/evalSuite/properties/maxCostUsdPerSuite/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+            if (data40.trajectory !== undefined) {
+              let data45 = data40.trajectory;
+              if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
+                for (const key7 in data45) {
+                  if (!(key7 === 'matchModes')) {
+                    const err84 = {
+                      instancePath: instancePath + '/agents/evalSuite/trajectory',
+                      schemaPath:
+                        '#/properties/agents/properties/evalSuite/properties/trajectory/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err84];
+                    } else {
+                      vErrors.push(err84);
+                    }
+                    errors++;
+                  }
+                }
+                if (data45.matchModes !== undefined) {
+                  let data46 = data45.matchModes;
+                  if (Array.isArray(data46)) {
+                    const len6 = data46.length;
+                    for (let i12 = 0; i12 < len6; i12++) {
+                      let data47 = data46[i12];
+                      if (typeof data47 !== 'string') {
+                        const err85 = {
+                          instancePath:
+                            instancePath + '/agents/evalSuite/trajectory/matchModes/' + i12,
+                          schemaPath:
+                            '#/properties/agents/properties/evalSuite/properties/trajectory/properties/matchModes/items/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err85];
+                        } else {
+                          vErrors.push(err85);
+                        }
+                        errors++;
+                      }
+                      if (!(
+                        data47 === 'exact' ||
+                        data47 === 'in-order' ||
+                        data47 === 'any-order'
+                      )) {
+                        const err86 = {
+                          instancePath:
+                            instancePath + '/agents/evalSuite/trajectory/matchModes/' + i12,
+                          schemaPath:
+                            '#/properties/agents/properties/evalSuite/properties/trajectory/properties/matchModes/items/enum',
+                          keyword: 'enum',
+                          params: {
+                            allowedValues:
+                              schema62.properties.agents.properties.evalSuite.properties.trajectory
+                                .properties.matchModes.items.enum,
+                          },
+                          message: 'must be equal to one of the allowed values',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err86];
+                        } else {
+                          vErrors.push(err86);
+                        }
+                        errors++;
+                      }
+                    }
+                    let i13 = data46.length;
+                    let j6;
+                    if (i13 > 1) {
+                      const indices6 = {};
+                      for (; i13--;) {
+                        let item6 = data46[i13];
+                        if (typeof item6 !== 'string') {
+                          continue;
+                        }
+                        if (typeof indices6[item6] == 'number') {
+                          j6 = indices6[item6];
+                          const err87 = {
+                            instancePath: instancePath + '/agents/evalSuite/trajectory/matchModes',
+                            schemaPath:
+                              '#/properties/agents/properties/evalSuite/properties/trajectory/properties/matchModes/uniqueItems',
+                            keyword: 'uniqueItems',
+                            params: { i: i13, j: j6 },
+                            message:
+                              'must NOT have duplicate items (items ## ' +
+                              j6 +
+                              ' and ' +
+                              i13 +
+                              ' are identical)',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err87];
+                          } else {
+                            vErrors.push(err87);
+                          }
+                          errors++;
+                          break;
+                        }
+                        indices6[item6] = i13;
+                      }
+                    }
+                  } else {
+                    const err88 = {
+                      instancePath: instancePath + '/agents/evalSuite/trajectory/matchModes',
+                      schemaPath:
+                        '#/properties/agents/properties/evalSuite/properties/trajectory/properties/matchModes/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err88];
+                    } else {
+                      vErrors.push(err88);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err89 = {
+                  instancePath: instancePath + '/agents/evalSuite/trajectory',
+                  schemaPath: '#/properties/agents/properties/evalSuite/properties/trajectory/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err89];
+                } else {
+                  vErrors.push(err89);
+                }
+                errors++;
+              }
+            }
+            if (data40.trials !== undefined) {
+              let data48 = data40.trials;
+              if (data48 && typeof data48 == 'object' && !Array.isArray(data48)) {
+                for (const key8 in data48) {
+                  if (!(key8 === 'maxCount' || key8 === 'passRules')) {
+                    const err90 = {
+                      instancePath: instancePath + '/agents/evalSuite/trials',
+                      schemaPath:
+                        '#/properties/agents/properties/evalSuite/properties/trials/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key8 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err90];
+                    } else {
+                      vErrors.push(err90);
+                    }
+                    errors++;
+                  }
+                }
+                if (data48.maxCount !== undefined) {
+                  let data49 = data48.maxCount;
+                  if (!(
+                    typeof data49 == 'number' &&
+                    !(data49 % 1) &&
+                    !isNaN(data49) &&
+                    isFinite(data49)
+                  )) {
+                    const err91 = {
+                      instancePath: instancePath + '/agents/evalSuite/trials/maxCount',
+                      schemaPath:
+                        '#/properties/agents/properties/evalSuite/properties/trials/properties/maxCount/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err91];
+                    } else {
+                      vErrors.push(err91);
+                    }
+                    errors++;
+                  }
+                  if (typeof data49 == 'number' && isFinite(data49)) {
+                    if (data49 > 100 || isNaN(data49)) {
+                      const err92 = {
+                        instancePath: instancePath + '/agents/evalSuite/trials/maxCount',
+                        schemaPath:
+                          '#/properties/agents/properties/evalSuite/properties/trials/properties/maxCount/maximum',
+                        keyword: 'maximum',
+                        params: { comparison: '<=', limit: 100 },
+                        message: 'must be <= 100',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err92];
+                      } else {
+                        vErrors.push(err92);
+                      }
+                      errors++;
+                    }
+                    if (data49 < 1 || isNaN(data49)) {
+                      const err93 = {
+                        instancePath: instancePath + '/agents/evalSuite/trials/maxCount',
+                        schemaPath:
+                          '#/properties/agents/properties/evalSuite/properties/trials/properties/maxCount/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 1 },
+                        message: 'must be >= 1',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err93];
+                      } else {
+                        vErrors.push(err93);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data48.passRules !== undefined) {
+                  let data50 = data48.passRules;
+                  if (Array.isArray(data50)) {
+                    const len7 = data50.length;
+                    for (let i14 = 0; i14 < len7; i14++) {
+                      let data51 = data50[i14];
+                      if (typeof data51 !== 'string') {
+                        const err94 = {
+                          instancePath: instancePath + '/agents/evalSuite/trials/passRules/' + i14,
+                          schemaPath:
+                            '#/properties/agents/properties/evalSuite/properties/trials/properties/passRules/items/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err94];
+                        } else {
+                          vErrors.push(err94);
+                        }
+                        errors++;
+                      }
+                      if (!(data51 === 'all' || data51 === 'any' || data51 === 'mean')) {
+                        const err95 = {
+                          instancePath: instancePath + '/agents/evalSuite/trials/passRules/' + i14,
+                          schemaPath:
+                            '#/properties/agents/properties/evalSuite/properties/trials/properties/passRules/items/enum',
+                          keyword: 'enum',
+                          params: {
+                            allowedValues:
+                              schema62.properties.agents.properties.evalSuite.properties.trials
+                                .properties.passRules.items.enum,
+                          },
+                          message: 'must be equal to one of the allowed values',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err95];
+                        } else {
+                          vErrors.push(err95);
+                        }
+                        errors++;
+                      }
+                    }
+                    let i15 = data50.length;
+                    let j7;
+                    if (i15 > 1) {
+                      const indices7 = {};
+                      for (; i15--;) {
+                        let item7 = data50[i15];
+                        if (typeof item7 !== 'string') {
+                          continue;
+                        }
+                        if (typeof indices7[item7] == 'number') {
+                          j7 = indices7[item7];
+                          const err96 = {
+                            instancePath: instancePath + '/agents/evalSuite/trials/passRules',
+                            schemaPath:
+                              '#/properties/agents/properties/evalSuite/properties/trials/properties/passRules/uniqueItems',
+                            keyword: 'uniqueItems',
+                            params: { i: i15, j: j7 },
+                            message:
+                              'must NOT have duplicate items (items ## ' +
+                              j7 +
+                              ' and ' +
+                              i15 +
+                              ' are identical)',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err96];
+                          } else {
+                            vErrors.push(err96);
+                          }
+                          errors++;
+                          break;
+                        }
+                        indices7[item7] = i15;
+                      }
+                    }
+                  } else {
+                    const err97 = {
+                      instancePath: instancePath + '/agents/evalSuite/trials/passRules',
+                      schemaPath:
+                        '#/properties/agents/properties/evalSuite/properties/trials/properties/passRules/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err97];
+                    } else {
+                      vErrors.push(err97);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err98 = {
+                  instancePath: instancePath + '/agents/evalSuite/trials',
+                  schemaPath: '#/properties/agents/properties/evalSuite/properties/trials/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err98];
+                } else {
+                  vErrors.push(err98);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err99 = {
+              instancePath: instancePath + '/agents/evalSuite',
+              schemaPath: '#/properties/agents/properties/evalSuite/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err99];
+            } else {
+              vErrors.push(err99);
+            }
+            errors++;
+          }
+        }
+        if (data9.deployment !== undefined) {
+          let data52 = data9.deployment;
+          if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
+            for (const key9 in data52) {
+              if (!(
+                key9 === 'channels' ||
+                key9 === 'canary' ||
+                key9 === 'rollback' ||
+                key9 === 'states'
+              )) {
+                const err100 = {
+                  instancePath: instancePath + '/agents/deployment',
+                  schemaPath: '#/properties/agents/properties/deployment/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key9 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err100];
+                } else {
+                  vErrors.push(err100);
+                }
+                errors++;
+              }
+            }
+            if (data52.channels !== undefined) {
+              let data53 = data52.channels;
+              if (Array.isArray(data53)) {
+                const len8 = data53.length;
+                for (let i16 = 0; i16 < len8; i16++) {
+                  let data54 = data53[i16];
+                  if (typeof data54 === 'string') {
+                    if (func1(data54) < 1) {
+                      const err101 = {
+                        instancePath: instancePath + '/agents/deployment/channels/' + i16,
+                        schemaPath:
+                          '#/properties/agents/properties/deployment/properties/channels/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err101];
+                      } else {
+                        vErrors.push(err101);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err102 = {
+                      instancePath: instancePath + '/agents/deployment/channels/' + i16,
+                      schemaPath:
+                        '#/properties/agents/properties/deployment/properties/channels/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err102];
+                    } else {
+                      vErrors.push(err102);
+                    }
+                    errors++;
+                  }
+                }
+                let i17 = data53.length;
+                let j8;
+                if (i17 > 1) {
+                  const indices8 = {};
+                  for (; i17--;) {
+                    let item8 = data53[i17];
+                    if (typeof item8 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices8[item8] == 'number') {
+                      j8 = indices8[item8];
+                      const err103 = {
+                        instancePath: instancePath + '/agents/deployment/channels',
+                        schemaPath:
+                          '#/properties/agents/properties/deployment/properties/channels/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i17, j: j8 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j8 +
+                          ' and ' +
+                          i17 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err103];
+                      } else {
+                        vErrors.push(err103);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices8[item8] = i17;
+                  }
+                }
+              } else {
+                const err104 = {
+                  instancePath: instancePath + '/agents/deployment/channels',
+                  schemaPath: '#/properties/agents/properties/deployment/properties/channels/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err104];
+                } else {
+                  vErrors.push(err104);
+                }
+                errors++;
+              }
+            }
+            if (data52.canary !== undefined) {
+              if (typeof data52.canary !== 'boolean') {
+                const err105 = {
+                  instancePath: instancePath + '/agents/deployment/canary',
+                  schemaPath: '#/properties/agents/properties/deployment/properties/canary/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data52.rollback !== undefined) {
+              if (typeof data52.rollback !== 'boolean') {
+                const err106 = {
+                  instancePath: instancePath + '/agents/deployment/rollback',
+                  schemaPath: '#/properties/agents/properties/deployment/properties/rollback/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err106];
+                } else {
+                  vErrors.push(err106);
+                }
+                errors++;
+              }
+            }
+            if (data52.states !== undefined) {
+              let data57 = data52.states;
+              if (Array.isArray(data57)) {
+                const len9 = data57.length;
+                for (let i18 = 0; i18 < len9; i18++) {
+                  let data58 = data57[i18];
+                  if (typeof data58 !== 'string') {
+                    const err107 = {
+                      instancePath: instancePath + '/agents/deployment/states/' + i18,
+                      schemaPath:
+                        '#/properties/agents/properties/deployment/properties/states/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err107];
+                    } else {
+                      vErrors.push(err107);
+                    }
+                    errors++;
+                  }
+                  if (!(
+                    data58 === 'draft' ||
+                    data58 === 'test' ||
+                    data58 === 'staged' ||
+                    data58 === 'active' ||
+                    data58 === 'paused' ||
+                    data58 === 'deprecated' ||
+                    data58 === 'rolled-back'
+                  )) {
+                    const err108 = {
+                      instancePath: instancePath + '/agents/deployment/states/' + i18,
+                      schemaPath:
+                        '#/properties/agents/properties/deployment/properties/states/items/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema62.properties.agents.properties.deployment.properties.states.items
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err108];
+                    } else {
+                      vErrors.push(err108);
+                    }
+                    errors++;
+                  }
+                }
+                let i19 = data57.length;
+                let j9;
+                if (i19 > 1) {
+                  const indices9 = {};
+                  for (; i19--;) {
+                    let item9 = data57[i19];
+                    if (typeof item9 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices9[item9] == 'number') {
+                      j9 = indices9[item9];
+                      const err109 = {
+                        instancePath: instancePath + '/agents/deployment/states',
+                        schemaPath:
+                          '#/properties/agents/properties/deployment/properties/states/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i19, j: j9 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j9 +
+                          ' and ' +
+                          i19 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err109];
+                      } else {
+                        vErrors.push(err109);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices9[item9] = i19;
+                  }
+                }
+              } else {
+                const err110 = {
+                  instancePath: instancePath + '/agents/deployment/states',
+                  schemaPath: '#/properties/agents/properties/deployment/properties/states/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err110];
+                } else {
+                  vErrors.push(err110);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err111 = {
+              instancePath: instancePath + '/agents/deployment',
+              schemaPath: '#/properties/agents/properties/deployment/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err111];
+            } else {
+              vErrors.push(err111);
+            }
+            errors++;
+          }
+        }
+        if (data9.roster !== undefined) {
+          let data59 = data9.roster;
+          if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
+            for (const key10 in data59) {
+              if (!(key10 === 'installScope' || key10 === 'portfolioTriggerSources')) {
+                const err112 = {
+                  instancePath: instancePath + '/agents/roster',
+                  schemaPath: '#/properties/agents/properties/roster/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key10 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err112];
+                } else {
+                  vErrors.push(err112);
+                }
+                errors++;
+              }
+            }
+            if (data59.installScope !== undefined) {
+              let data60 = data59.installScope;
+              if (typeof data60 !== 'string') {
+                const err113 = {
+                  instancePath: instancePath + '/agents/roster/installScope',
+                  schemaPath: '#/properties/agents/properties/roster/properties/installScope/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err113];
+                } else {
+                  vErrors.push(err113);
+                }
+                errors++;
+              }
+              if (!(data60 === 'host' || data60 === 'tenant')) {
+                const err114 = {
+                  instancePath: instancePath + '/agents/roster/installScope',
+                  schemaPath: '#/properties/agents/properties/roster/properties/installScope/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema62.properties.agents.properties.roster.properties.installScope.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err114];
+                } else {
+                  vErrors.push(err114);
+                }
+                errors++;
+              }
+            }
+            if (data59.portfolioTriggerSources !== undefined) {
+              let data61 = data59.portfolioTriggerSources;
+              if (Array.isArray(data61)) {
+                const len10 = data61.length;
+                for (let i20 = 0; i20 < len10; i20++) {
+                  let data62 = data61[i20];
+                  if (typeof data62 === 'string') {
+                    if (func1(data62) < 1) {
+                      const err115 = {
+                        instancePath:
+                          instancePath + '/agents/roster/portfolioTriggerSources/' + i20,
+                        schemaPath:
+                          '#/properties/agents/properties/roster/properties/portfolioTriggerSources/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err115];
+                      } else {
+                        vErrors.push(err115);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err116 = {
+                      instancePath: instancePath + '/agents/roster/portfolioTriggerSources/' + i20,
+                      schemaPath:
+                        '#/properties/agents/properties/roster/properties/portfolioTriggerSources/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err116];
+                    } else {
+                      vErrors.push(err116);
+                    }
+                    errors++;
+                  }
+                }
+                let i21 = data61.length;
+                let j10;
+                if (i21 > 1) {
+                  const indices10 = {};
+                  for (; i21--;) {
+                    let item10 = data61[i21];
+                    if (typeof item10 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices10[item10] == 'number') {
+                      j10 = indices10[item10];
+                      const err117 = {
+                        instancePath: instancePath + '/agents/roster/portfolioTriggerSources',
+                        schemaPath:
+                          '#/properties/agents/properties/roster/properties/portfolioTriggerSources/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i21, j: j10 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j10 +
+                          ' and ' +
+                          i21 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err117];
+                      } else {
+                        vErrors.push(err117);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices10[item10] = i21;
+                  }
+                }
+              } else {
+                const err118 = {
+                  instancePath: instancePath + '/agents/roster/portfolioTriggerSources',
+                  schemaPath:
+                    '#/properties/agents/properties/roster/properties/portfolioTriggerSources/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err118];
+                } else {
+                  vErrors.push(err118);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err119 = {
+              instancePath: instancePath + '/agents/roster',
+              schemaPath: '#/properties/agents/properties/roster/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err119];
+            } else {
+              vErrors.push(err119);
+            }
+            errors++;
+          }
+        }
+        if (data9.orgChart !== undefined) {
+          let data63 = data9.orgChart;
+          if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
+            for (const key11 in data63) {
+              if (!(
+                key11 === 'installScope' ||
+                key11 === 'departmentNesting' ||
+                key11 === 'responsibilityView'
+              )) {
+                const err120 = {
+                  instancePath: instancePath + '/agents/orgChart',
+                  schemaPath: '#/properties/agents/properties/orgChart/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key11 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err120];
+                } else {
+                  vErrors.push(err120);
+                }
+                errors++;
+              }
+            }
+            if (data63.installScope !== undefined) {
+              let data64 = data63.installScope;
+              if (typeof data64 !== 'string') {
+                const err121 = {
+                  instancePath: instancePath + '/agents/orgChart/installScope',
+                  schemaPath:
+                    '#/properties/agents/properties/orgChart/properties/installScope/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err121];
+                } else {
+                  vErrors.push(err121);
+                }
+                errors++;
+              }
+              if (!(data64 === 'host' || data64 === 'tenant')) {
+                const err122 = {
+                  instancePath: instancePath + '/agents/orgChart/installScope',
+                  schemaPath:
+                    '#/properties/agents/properties/orgChart/properties/installScope/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema62.properties.agents.properties.orgChart.properties.installScope.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err122];
+                } else {
+                  vErrors.push(err122);
+                }
+                errors++;
+              }
+            }
+            if (data63.departmentNesting !== undefined) {
+              if (typeof data63.departmentNesting !== 'boolean') {
+                const err123 = {
+                  instancePath: instancePath + '/agents/orgChart/departmentNesting',
+                  schemaPath:
+                    '#/properties/agents/properties/orgChart/properties/departmentNesting/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err123];
+                } else {
+                  vErrors.push(err123);
+                }
+                errors++;
+              }
+            }
+            if (data63.responsibilityView !== undefined) {
+              if (typeof data63.responsibilityView !== 'boolean') {
+                const err124 = {
+                  instancePath: instancePath + '/agents/orgChart/responsibilityView',
+                  schemaPath:
+                    '#/properties/agents/properties/orgChart/properties/responsibilityView/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err124];
+                } else {
+                  vErrors.push(err124);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err125 = {
+              instancePath: instancePath + '/agents/orgChart',
+              schemaPath: '#/properties/agents/properties/orgChart/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err125];
+            } else {
+              vErrors.push(err125);
+            }
+            errors++;
+          }
+        }
+        if (data9.reasoning !== undefined) {
+          let data67 = data9.reasoning;
+          if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
+            for (const key12 in data67) {
+              if (!(key12 === 'verbosity' || key12 === 'tokenLimit' || key12 === 'streaming')) {
+                const err126 = {
+                  instancePath: instancePath + '/agents/reasoning',
+                  schemaPath: '#/properties/agents/properties/reasoning/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key12 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err126];
+                } else {
+                  vErrors.push(err126);
+                }
+                errors++;
+              }
+            }
+            if (data67.verbosity !== undefined) {
+              let data68 = data67.verbosity;
+              if (typeof data68 !== 'string') {
+                const err127 = {
+                  instancePath: instancePath + '/agents/reasoning/verbosity',
+                  schemaPath: '#/properties/agents/properties/reasoning/properties/verbosity/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err127];
+                } else {
+                  vErrors.push(err127);
+                }
+                errors++;
+              }
+              if (!(data68 === 'summary' || data68 === 'full' || data68 === 'off')) {
+                const err128 = {
+                  instancePath: instancePath + '/agents/reasoning/verbosity',
+                  schemaPath: '#/properties/agents/properties/reasoning/properties/verbosity/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema62.properties.agents.properties.reasoning.properties.verbosity.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err128];
+                } else {
+                  vErrors.push(err128);
+                }
+                errors++;
+              }
+            }
+            if (data67.tokenLimit !== undefined) {
+              let data69 = data67.tokenLimit;
+              if (!(
+                typeof data69 == 'number' &&
+                !(data69 % 1) &&
+                !isNaN(data69) &&
+                isFinite(data69)
+              )) {
+                const err129 = {
+                  instancePath: instancePath + '/agents/reasoning/tokenLimit',
+                  schemaPath: '#/properties/agents/properties/reasoning/properties/tokenLimit/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err129];
+                } else {
+                  vErrors.push(err129);
+                }
+                errors++;
+              }
+              if (typeof data69 == 'number' && isFinite(data69)) {
+                if (data69 < 0 || isNaN(data69)) {
+                  const err130 = {
+                    instancePath: instancePath + '/agents/reasoning/tokenLimit',
+                    schemaPath:
+                      '#/properties/agents/properties/reasoning/properties/tokenLimit/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err130];
+                  } else {
+                    vErrors.push(err130);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data67.streaming !== undefined) {
+              if (typeof data67.streaming !== 'boolean') {
+                const err131 = {
+                  instancePath: instancePath + '/agents/reasoning/streaming',
+                  schemaPath: '#/properties/agents/properties/reasoning/properties/streaming/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err131];
+                } else {
+                  vErrors.push(err131);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err132 = {
+              instancePath: instancePath + '/agents/reasoning',
+              schemaPath: '#/properties/agents/properties/reasoning/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err132];
+            } else {
+              vErrors.push(err132);
+            }
+            errors++;
+          }
+        }
+        if (data9.proposals !== undefined) {
+          let data71 = data9.proposals;
+          if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
+            if (data71.artifactKinds === undefined) {
+              const err133 = {
+                instancePath: instancePath + '/agents/proposals',
+                schemaPath: '#/properties/agents/properties/proposals/required',
+                keyword: 'required',
+                params: { missingProperty: 'artifactKinds' },
+                message: "must have required property '" + 'artifactKinds' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err133];
+              } else {
+                vErrors.push(err133);
+              }
+              errors++;
+            }
+            if (data71.activation === undefined) {
+              const err134 = {
+                instancePath: instancePath + '/agents/proposals',
+                schemaPath: '#/properties/agents/properties/proposals/required',
+                keyword: 'required',
+                params: { missingProperty: 'activation' },
+                message: "must have required property '" + 'activation' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err134];
+              } else {
+                vErrors.push(err134);
+              }
+              errors++;
+            }
+            for (const key13 in data71) {
+              if (!(
+                key13 === 'artifactKinds' ||
+                key13 === 'duplicationDetection' ||
+                key13 === 'activation'
+              )) {
+                const err135 = {
+                  instancePath: instancePath + '/agents/proposals',
+                  schemaPath: '#/properties/agents/properties/proposals/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key13 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err135];
+                } else {
+                  vErrors.push(err135);
+                }
+                errors++;
+              }
+            }
+            if (data71.artifactKinds !== undefined) {
+              let data72 = data71.artifactKinds;
+              if (Array.isArray(data72)) {
+                const len11 = data72.length;
+                for (let i22 = 0; i22 < len11; i22++) {
+                  let data73 = data72[i22];
+                  if (typeof data73 !== 'string') {
+                    const err136 = {
+                      instancePath: instancePath + '/agents/proposals/artifactKinds/' + i22,
+                      schemaPath:
+                        '#/properties/agents/properties/proposals/properties/artifactKinds/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err136];
+                    } else {
+                      vErrors.push(err136);
+                    }
+                    errors++;
+                  }
+                  if (!(
+                    data73 === 'agent-pack' ||
+                    data73 === 'workflow-chain-pack' ||
+                    data73 === 'prompt-template' ||
+                    data73 === 'automation'
+                  )) {
+                    const err137 = {
+                      instancePath: instancePath + '/agents/proposals/artifactKinds/' + i22,
+                      schemaPath:
+                        '#/properties/agents/properties/proposals/properties/artifactKinds/items/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema62.properties.agents.properties.proposals.properties.artifactKinds
+                            .items.enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err137];
+                    } else {
+                      vErrors.push(err137);
+                    }
+                    errors++;
+                  }
+                }
+                let i23 = data72.length;
+                let j11;
+                if (i23 > 1) {
+                  const indices11 = {};
+                  for (; i23--;) {
+                    let item11 = data72[i23];
+                    if (typeof item11 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices11[item11] == 'number') {
+                      j11 = indices11[item11];
+                      const err138 = {
+                        instancePath: instancePath + '/agents/proposals/artifactKinds',
+                        schemaPath:
+                          '#/properties/agents/properties/proposals/properties/artifactKinds/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i23, j: j11 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j11 +
+                          ' and ' +
+                          i23 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err138];
+                      } else {
+                        vErrors.push(err138);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices11[item11] = i23;
+                  }
+                }
+              } else {
+                const err139 = {
+                  instancePath: instancePath + '/agents/proposals/artifactKinds',
+                  schemaPath:
+                    '#/properties/agents/properties/proposals/properties/artifactKinds/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err139];
+                } else {
+                  vErrors.push(err139);
+                }
+                errors++;
+              }
+            }
+            if (data71.duplicationDetection !== undefined) {
+              if (typeof data71.duplicationDetection !== 'boolean') {
+                const err140 = {
+                  instancePath: instancePath + '/agents/proposals/duplicationDetection',
+                  schemaPath:
+                    '#/properties/agents/properties/proposals/properties/duplicationDetection/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err140];
+                } else {
+                  vErrors.push(err140);
+                }
+                errors++;
+              }
+            }
+            if (data71.activation !== undefined) {
+              let data75 = data71.activation;
+              if (typeof data75 !== 'string') {
+                const err141 = {
+                  instancePath: instancePath + '/agents/proposals/activation',
+                  schemaPath: '#/properties/agents/properties/proposals/properties/activation/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err141];
+                } else {
+                  vErrors.push(err141);
+                }
+                errors++;
+              }
+              if (!(data75 === 'approval-gate' || data75 === 'direct-rbac')) {
+                const err142 = {
+                  instancePath: instancePath + '/agents/proposals/activation',
+                  schemaPath: '#/properties/agents/properties/proposals/properties/activation/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema62.properties.agents.properties.proposals.properties.activation.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err142];
+                } else {
+                  vErrors.push(err142);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err143 = {
+              instancePath: instancePath + '/agents/proposals',
+              schemaPath: '#/properties/agents/properties/proposals/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err143];
+            } else {
+              vErrors.push(err143);
+            }
+            errors++;
+          }
+        }
+        if (data9.goals !== undefined) {
+          let data76 = data9.goals;
+          if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
+            if (data76.judge === undefined) {
+              const err144 = {
+                instancePath: instancePath + '/agents/goals',
+                schemaPath: '#/properties/agents/properties/goals/required',
+                keyword: 'required',
+                params: { missingProperty: 'judge' },
+                message: "must have required property '" + 'judge' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err144];
+              } else {
+                vErrors.push(err144);
+              }
+              errors++;
+            }
+            if (data76.continuation === undefined) {
+              const err145 = {
+                instancePath: instancePath + '/agents/goals',
+                schemaPath: '#/properties/agents/properties/goals/required',
+                keyword: 'required',
+                params: { missingProperty: 'continuation' },
+                message: "must have required property '" + 'continuation' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err145];
+              } else {
+                vErrors.push(err145);
+              }
+              errors++;
+            }
+            for (const key14 in data76) {
+              if (!(key14 === 'judge' || key14 === 'continuation' || key14 === 'requiresBounds')) {
+                const err146 = {
+                  instancePath: instancePath + '/agents/goals',
+                  schemaPath: '#/properties/agents/properties/goals/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key14 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+            if (data76.judge !== undefined) {
+              let data77 = data76.judge;
+              if (typeof data77 !== 'string') {
+                const err147 = {
+                  instancePath: instancePath + '/agents/goals/judge',
+                  schemaPath: '#/properties/agents/properties/goals/properties/judge/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err147];
+                } else {
+                  vErrors.push(err147);
+                }
+                errors++;
+              }
+              if (!(data77 === 'verifier' || data77 === 'host')) {
+                const err148 = {
+                  instancePath: instancePath + '/agents/goals/judge',
+                  schemaPath: '#/properties/agents/properties/goals/properties/judge/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema62.properties.agents.properties.goals.properties.judge.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err148];
+                } else {
+                  vErrors.push(err148);
+                }
+                errors++;
+              }
+            }
+            if (data76.continuation !== undefined) {
+              let data78 = data76.continuation;
+              if (Array.isArray(data78)) {
+                const len12 = data78.length;
+                for (let i24 = 0; i24 < len12; i24++) {
+                  let data79 = data78[i24];
+                  if (typeof data79 !== 'string') {
+                    const err149 = {
+                      instancePath: instancePath + '/agents/goals/continuation/' + i24,
+                      schemaPath:
+                        '#/properties/agents/properties/goals/properties/continuation/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err149];
+                    } else {
+                      vErrors.push(err149);
+                    }
+                    errors++;
+                  }
+                  if (!(
+                    data79 === 'schedule' ||
+                    data79 === 'commitment' ||
+                    data79 === 'heartbeat' ||
+                    data79 === 'manual'
+                  )) {
+                    const err150 = {
+                      instancePath: instancePath + '/agents/goals/continuation/' + i24,
+                      schemaPath:
+                        '#/properties/agents/properties/goals/properties/continuation/items/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema62.properties.agents.properties.goals.properties.continuation.items
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err150];
+                    } else {
+                      vErrors.push(err150);
+                    }
+                    errors++;
+                  }
+                }
+                let i25 = data78.length;
+                let j12;
+                if (i25 > 1) {
+                  const indices12 = {};
+                  for (; i25--;) {
+                    let item12 = data78[i25];
+                    if (typeof item12 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices12[item12] == 'number') {
+                      j12 = indices12[item12];
+                      const err151 = {
+                        instancePath: instancePath + '/agents/goals/continuation',
+                        schemaPath:
+                          '#/properties/agents/properties/goals/properties/continuation/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i25, j: j12 },
+                        message:
+                          'must NOT have duplicate items (items ## ' +
+                          j12 +
+                          ' and ' +
+                          i25 +
+                          ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err151];
+                      } else {
+                        vErrors.push(err151);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices12[item12] = i25;
+                  }
+                }
+              } else {
+                const err152 = {
+                  instancePath: instancePath + '/agents/goals/continuation',
+                  schemaPath: '#/properties/agents/properties/goals/properties/continuation/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err152];
+                } else {
+                  vErrors.push(err152);
+                }
+                errors++;
+              }
+            }
+            if (data76.requiresBounds !== undefined) {
+              if (typeof data76.requiresBounds !== 'boolean') {
+                const err153 = {
+                  instancePath: instancePath + '/agents/goals/requiresBounds',
+                  schemaPath: '#/properties/agents/properties/goals/properties/requiresBounds/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err153];
+                } else {
+                  vErrors.push(err153);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err154 = {
+              instancePath: instancePath + '/agents/goals',
+              schemaPath: '#/properties/agents/properties/goals/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err154];
+            } else {
+              vErrors.push(err154);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err155 = {
+          instancePath: instancePath + '/agents',
+          schemaPath: '#/properties/agents/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err155];
+        } else {
+          vErrors.push(err155);
+        }
+        errors++;
+      }
+    }
+    if (data.fixtures !== undefined) {
+      let data81 = data.fixtures;
+      if (Array.isArray(data81)) {
+        const len13 = data81.length;
+        for (let i26 = 0; i26 < len13; i26++) {
+          let data82 = data81[i26];
+          if (typeof data82 === 'string') {
+            if (func1(data82) < 1) {
+              const err156 = {
+                instancePath: instancePath + '/fixtures/' + i26,
+                schemaPath: '#/properties/fixtures/items/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err156];
+              } else {
+                vErrors.push(err156);
+              }
+              errors++;
+            }
+          } else {
+            const err157 = {
+              instancePath: instancePath + '/fixtures/' + i26,
+              schemaPath: '#/properties/fixtures/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err157];
+            } else {
+              vErrors.push(err157);
+            }
+            errors++;
+          }
+        }
+        let i27 = data81.length;
+        let j13;
+        if (i27 > 1) {
+          const indices13 = {};
+          for (; i27--;) {
+            let item13 = data81[i27];
+            if (typeof item13 !== 'string') {
+              continue;
+            }
+            if (typeof indices13[item13] == 'number') {
+              j13 = indices13[item13];
+              const err158 = {
+                instancePath: instancePath + '/fixtures',
+                schemaPath: '#/properties/fixtures/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i27, j: j13 },
+                message:
+                  'must NOT have duplicate items (items ## ' +
+                  j13 +
+                  ' and ' +
+                  i27 +
+                  ' are identical)',
+              };
+              if (vErrors === null) {
+                vErrors = [err158];
+              } else {
+                vErrors.push(err158);
+              }
+              errors++;
+              break;
+            }
+            indices13[item13] = i27;
+          }
+        }
+      } else {
+        const err159 = {
+          instancePath: instancePath + '/fixtures',
+          schemaPath: '#/properties/fixtures/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err159];
+        } else {
+          vErrors.push(err159);
+        }
+        errors++;
+      }
+    }
+    if (data.signingKeys !== undefined) {
+      let data83 = data.signingKeys;
+      if (Array.isArray(data83)) {
+        const len14 = data83.length;
+        for (let i28 = 0; i28 < len14; i28++) {
+          let data84 = data83[i28];
+          if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
+            if (data84.keyId === undefined) {
+              const err160 = {
+                instancePath: instancePath + '/signingKeys/' + i28,
+                schemaPath: '#/properties/signingKeys/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'keyId' },
+                message: "must have required property '" + 'keyId' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err160];
+              } else {
+                vErrors.push(err160);
+              }
+              errors++;
+            }
+            if (data84.alg === undefined) {
+              const err161 = {
+                instancePath: instancePath + '/signingKeys/' + i28,
+                schemaPath: '#/properties/signingKeys/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'alg' },
+                message: "must have required property '" + 'alg' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err161];
+              } else {
+                vErrors.push(err161);
+              }
+              errors++;
+            }
+            if (data84.publicKey === undefined) {
+              const err162 = {
+                instancePath: instancePath + '/signingKeys/' + i28,
+                schemaPath: '#/properties/signingKeys/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'publicKey' },
+                message: "must have required property '" + 'publicKey' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err162];
+              } else {
+                vErrors.push(err162);
+              }
+              errors++;
+            }
+            for (const key15 in data84) {
+              if (!(
+                key15 === 'keyId' ||
+                key15 === 'alg' ||
+                key15 === 'publicKey' ||
+                key15 === 'use' ||
+                key15 === 'retiredAt'
+              )) {
+                const err163 = {
+                  instancePath: instancePath + '/signingKeys/' + i28,
+                  schemaPath: '#/properties/signingKeys/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key15 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err163];
+                } else {
+                  vErrors.push(err163);
+                }
+                errors++;
+              }
+            }
+            if (data84.keyId !== undefined) {
+              let data85 = data84.keyId;
+              if (typeof data85 === 'string') {
+                if (!pattern33.test(data85)) {
+                  const err164 = {
+                    instancePath: instancePath + '/signingKeys/' + i28 + '/keyId',
+                    schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/keyId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
+                    message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err164];
+                  } else {
+                    vErrors.push(err164);
+                  }
+                  errors++;
+                }
+              } else {
+                const err165 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/keyId',
+                  schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/keyId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err165];
+                } else {
+                  vErrors.push(err165);
+                }
+                errors++;
+              }
+            }
+            if (data84.alg !== undefined) {
+              if ('ed25519' !== data84.alg) {
+                const err166 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/alg',
+                  schemaPath: '#/properties/signingKeys/items/properties/alg/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'ed25519' },
+                  message: 'must be equal to constant',
+                };
+                if (vErrors === null) {
+                  vErrors = [err166];
+                } else {
+                  vErrors.push(err166);
+                }
+                errors++;
+              }
+            }
+            if (data84.publicKey !== undefined) {
+              let data87 = data84.publicKey;
+              if (typeof data87 === 'string') {
+                if (!pattern34.test(data87)) {
+                  const err167 = {
+                    instancePath: instancePath + '/signingKeys/' + i28 + '/publicKey',
+                    schemaPath: '#/properties/signingKeys/items/properties/publicKey/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[A-Za-z0-9_-]{43}$' },
+                    message: 'must match pattern "' + '^[A-Za-z0-9_-]{43}$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err167];
+                  } else {
+                    vErrors.push(err167);
+                  }
+                  errors++;
+                }
+              } else {
+                const err168 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/publicKey',
+                  schemaPath: '#/properties/signingKeys/items/properties/publicKey/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err168];
+                } else {
+                  vErrors.push(err168);
+                }
+                errors++;
+              }
+            }
+            if (data84.use !== undefined) {
+              let data88 = data84.use;
+              if (typeof data88 !== 'string') {
+                const err169 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/use',
+                  schemaPath: '#/properties/signingKeys/items/properties/use/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err169];
+                } else {
+                  vErrors.push(err169);
+                }
+                errors++;
+              }
+              if (!(data88 === 'certification-bundle')) {
+                const err170 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/use',
+                  schemaPath: '#/properties/signingKeys/items/properties/use/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema62.properties.signingKeys.items.properties.use.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err170];
+                } else {
+                  vErrors.push(err170);
+                }
+                errors++;
+              }
+            }
+            if (data84.retiredAt !== undefined) {
+              let data89 = data84.retiredAt;
+              if (typeof data89 === 'string') {
+                if (!formats0.validate(data89)) {
+                  const err171 = {
+                    instancePath: instancePath + '/signingKeys/' + i28 + '/retiredAt',
+                    schemaPath: '#/properties/signingKeys/items/properties/retiredAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err171];
+                  } else {
+                    vErrors.push(err171);
+                  }
+                  errors++;
+                }
+              } else {
+                const err172 = {
+                  instancePath: instancePath + '/signingKeys/' + i28 + '/retiredAt',
+                  schemaPath: '#/properties/signingKeys/items/properties/retiredAt/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err172];
+                } else {
+                  vErrors.push(err172);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err173 = {
+              instancePath: instancePath + '/signingKeys/' + i28,
+              schemaPath: '#/properties/signingKeys/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err173];
+            } else {
+              vErrors.push(err173);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err174 = {
+          instancePath: instancePath + '/signingKeys',
+          schemaPath: '#/properties/signingKeys/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err174];
+        } else {
+          vErrors.push(err174);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err175 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err175];
+    } else {
+      vErrors.push(err175);
+    }
+    errors++;
+  }
+  validate36.errors = vErrors;
+  return errors === 0;
+}
+validate36.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v10 = validate37;
+function validate37(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate37.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (typeof data === 'string') {
+    if (!pattern12.test(data)) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/pattern',
+        keyword: 'pattern',
+        params: { pattern: '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' },
+        message:
+          'must match pattern "' + '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' + '"',
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate37.errors = vErrors;
+  return errors === 0;
+}
+validate37.evaluated = { dynamicProps: false, dynamicItems: false };
+export const v11 = validate38;
+function validate38(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate38.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (typeof data === 'string') {
+    if (!pattern18.test(data)) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/pattern',
+        keyword: 'pattern',
+        params: { pattern: '^[A-Za-z0-9._~-]{16,128}$' },
+        message: 'must match pattern "' + '^[A-Za-z0-9._~-]{16,128}$' + '"',
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate38.errors = vErrors;
+  return errors === 0;
+}
+validate38.evaluated = { dynamicProps: false, dynamicItems: false };
+export const v12 = validate39;
+function validate39(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate39.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (typeof data === 'string') {
+    if (!pattern6.test(data)) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/pattern',
+        keyword: 'pattern',
+        params: { pattern: '^[A-Za-z0-9._~:-]{1,128}$' },
+        message: 'must match pattern "' + '^[A-Za-z0-9._~:-]{1,128}$' + '"',
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate39.errors = vErrors;
+  return errors === 0;
+}
+validate39.evaluated = { dynamicProps: false, dynamicItems: false };
+export const v13 = validate40;
+function validate40(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate40.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (typeof data === 'string') {
+    if (!pattern6.test(data)) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/pattern',
+        keyword: 'pattern',
+        params: { pattern: '^[A-Za-z0-9._~:-]{1,128}$' },
+        message: 'must match pattern "' + '^[A-Za-z0-9._~:-]{1,128}$' + '"',
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate40.errors = vErrors;
+  return errors === 0;
+}
+validate40.evaluated = { dynamicProps: false, dynamicItems: false };
+export const v14 = validate41;
+const schema68 = {
+  description: 'agent.invocation-started: an agent begins one live invocation.',
+  type: 'object',
+  required: ['invocationId', 'agentId', 'source'],
+  properties: {
+    invocationId: {
+      description: 'The invocation; the same id closes it.',
+      type: 'string',
+      minLength: 1,
+    },
+    agentId: {
+      description: 'The agent invoked.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId',
+    },
+    source: {
+      description: 'What invoked the agent.',
+      type: 'string',
+      enum: ['workflow-node', 'run-api', 'chat-mention'],
+    },
+    modelClass: { description: 'The model class requested.', type: 'string' },
+    resolvedModel: { description: 'The model the host resolved.', type: 'string' },
+    resolvedProvider: { description: 'The provider the host resolved.', type: 'string' },
+    resolvedAgentVersion: { description: 'The agent version the host resolved.', type: 'string' },
+    resolvedChannel: { description: 'The deployment channel the host resolved.', type: 'string' },
+    toolSurfaceCount: {
+      description: 'How many tools the agent could call.',
+      type: 'integer',
+      minimum: 0,
+    },
+    memoryBound: { description: 'Whether memory was bound to the invocation.', type: 'boolean' },
+  },
+  additionalProperties: false,
+  patternProperties: {
+    '^(openwop-|x-|vendor\\.)': {
+      description: 'Vendor escape hatch: a key with one of these prefixes may carry any value.',
+    },
+  },
+};
+function validate41(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate41.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.invocationId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'invocationId' },
+        message: "must have required property '" + 'invocationId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.agentId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'agentId' },
+        message: "must have required property '" + 'agentId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.source === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'source' },
+        message: "must have required property '" + 'source' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(func5.call(schema68.properties, key0) || pattern13.test(key0))) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.invocationId !== undefined) {
+      let data0 = data.invocationId;
+      if (typeof data0 === 'string') {
+        if (func1(data0) < 1) {
+          const err4 = {
+            instancePath: instancePath + '/invocationId',
+            schemaPath: '#/properties/invocationId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = {
+          instancePath: instancePath + '/invocationId',
+          schemaPath: '#/properties/invocationId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.agentId !== undefined) {
+      let data1 = data.agentId;
+      if (typeof data1 === 'string') {
+        if (!pattern6.test(data1)) {
+          const err6 = {
+            instancePath: instancePath + '/agentId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[A-Za-z0-9._~:-]{1,128}$' },
+            message: 'must match pattern "' + '^[A-Za-z0-9._~:-]{1,128}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = {
+          instancePath: instancePath + '/agentId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.source !== undefined) {
+      let data2 = data.source;
+      if (typeof data2 !== 'string') {
+        const err8 = {
+          instancePath: instancePath + '/source',
+          schemaPath: '#/properties/source/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+      if (!(data2 === 'workflow-node' || data2 === 'run-api' || data2 === 'chat-mention')) {
+        const err9 = {
+          instancePath: instancePath + '/source',
+          schemaPath: '#/properties/source/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema68.properties.source.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.modelClass !== undefined) {
+      if (typeof data.modelClass !== 'string') {
+        const err10 = {
+          instancePath: instancePath + '/modelClass',
+          schemaPath: '#/properties/modelClass/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.resolvedModel !== undefined) {
+      if (typeof data.resolvedModel !== 'string') {
+        const err11 = {
+          instancePath: instancePath + '/resolvedModel',
+          schemaPath: '#/properties/resolvedModel/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.resolvedProvider !== undefined) {
+      if (typeof data.resolvedProvider !== 'string') {
+        const err12 = {
+          instancePath: instancePath + '/resolvedProvider',
+          schemaPath: '#/properties/resolvedProvider/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.resolvedAgentVersion !== undefined) {
+      if (typeof data.resolvedAgentVersion !== 'string') {
+        const err13 = {
+          instancePath: instancePath + '/resolvedAgentVersion',
+          schemaPath: '#/properties/resolvedAgentVersion/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.resolvedChannel !== undefined) {
+      if (typeof data.resolvedChannel !== 'string') {
+        const err14 = {
+          instancePath: instancePath + '/resolvedChannel',
+          schemaPath: '#/properties/resolvedChannel/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.toolSurfaceCount !== undefined) {
+      let data8 = data.toolSurfaceCount;
+      if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
+        const err15 = {
+          instancePath: instancePath + '/toolSurfaceCount',
+          schemaPath: '#/properties/toolSurfaceCount/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+      if (typeof data8 == 'number' && isFinite(data8)) {
+        if (data8 < 0 || isNaN(data8)) {
+          const err16 = {
+            instancePath: instancePath + '/toolSurfaceCount',
+            schemaPath: '#/properties/toolSurfaceCount/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.memoryBound !== undefined) {
+      if (typeof data.memoryBound !== 'boolean') {
+        const err17 = {
+          instancePath: instancePath + '/memoryBound',
+          schemaPath: '#/properties/memoryBound/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err18 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err18];
+    } else {
+      vErrors.push(err18);
+    }
+    errors++;
+  }
+  validate41.errors = vErrors;
+  return errors === 0;
+}
+validate41.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v15 = validate42;
+const schema70 = {
+  description: 'agent.invocation-completed: an agent invocation ends.',
+  type: 'object',
+  required: ['invocationId', 'agentId', 'outcome'],
+  properties: {
+    invocationId: { description: 'The invocation that ends.', type: 'string', minLength: 1 },
+    agentId: {
+      description: 'The agent.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId',
+    },
+    outcome: {
+      description: 'How the invocation ended.',
+      type: 'string',
+      enum: ['completed', 'handed-off', 'escalated', 'refused', 'failed'],
+    },
+    schemaValidated: {
+      description: "Whether the agent's output validated against its declared schema.",
+      type: 'boolean',
+    },
+    confidence: {
+      description: "The agent's confidence, in 0–1.",
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+    },
+    enqueuedRunId: {
+      description: 'A run the invocation enqueued.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId',
+    },
+  },
+  additionalProperties: false,
+  patternProperties: {
+    '^(openwop-|x-|vendor\\.)': {
+      description: 'Vendor escape hatch: a key with one of these prefixes may carry any value.',
+    },
+  },
+};
+function validate42(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate42.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.invocationId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'invocationId' },
+        message: "must have required property '" + 'invocationId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.agentId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'agentId' },
+        message: "must have required property '" + 'agentId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.outcome === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'outcome' },
+        message: "must have required property '" + 'outcome' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'invocationId' ||
+        key0 === 'agentId' ||
+        key0 === 'outcome' ||
+        key0 === 'schemaValidated' ||
+        key0 === 'confidence' ||
+        key0 === 'enqueuedRunId' ||
+        pattern13.test(key0)
+      )) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.invocationId !== undefined) {
+      let data0 = data.invocationId;
+      if (typeof data0 === 'string') {
+        if (func1(data0) < 1) {
+          const err4 = {
+            instancePath: instancePath + '/invocationId',
+            schemaPath: '#/properties/invocationId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = {
+          instancePath: instancePath + '/invocationId',
+          schemaPath: '#/properties/invocationId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.agentId !== undefined) {
+      let data1 = data.agentId;
+      if (typeof data1 === 'string') {
+        if (!pattern6.test(data1)) {
+          const err6 = {
+            instancePath: instancePath + '/agentId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[A-Za-z0-9._~:-]{1,128}$' },
+            message: 'must match pattern "' + '^[A-Za-z0-9._~:-]{1,128}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = {
+          instancePath: instancePath + '/agentId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.outcome !== undefined) {
+      let data2 = data.outcome;
+      if (typeof data2 !== 'string') {
+        const err8 = {
+          instancePath: instancePath + '/outcome',
+          schemaPath: '#/properties/outcome/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+      if (!(
+        data2 === 'completed' ||
+        data2 === 'handed-off' ||
+        data2 === 'escalated' ||
+        data2 === 'refused' ||
+        data2 === 'failed'
+      )) {
+        const err9 = {
+          instancePath: instancePath + '/outcome',
+          schemaPath: '#/properties/outcome/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema70.properties.outcome.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.schemaValidated !== undefined) {
+      if (typeof data.schemaValidated !== 'boolean') {
+        const err10 = {
+          instancePath: instancePath + '/schemaValidated',
+          schemaPath: '#/properties/schemaValidated/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.confidence !== undefined) {
+      let data4 = data.confidence;
+      if (typeof data4 == 'number' && isFinite(data4)) {
+        if (data4 > 1 || isNaN(data4)) {
+          const err11 = {
+            instancePath: instancePath + '/confidence',
+            schemaPath: '#/properties/confidence/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        if (data4 < 0 || isNaN(data4)) {
+          const err12 = {
+            instancePath: instancePath + '/confidence',
+            schemaPath: '#/properties/confidence/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = {
+          instancePath: instancePath + '/confidence',
+          schemaPath: '#/properties/confidence/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.enqueuedRunId !== undefined) {
+      let data5 = data.enqueuedRunId;
+      if (typeof data5 === 'string') {
+        if (!pattern12.test(data5)) {
+          const err14 = {
+            instancePath: instancePath + '/enqueuedRunId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' },
+            message:
+              'must match pattern "' +
+              '^(anon:)?[A-Za-z0-9._~-]{1,128}/[A-Za-z0-9._~-]{16,128}$' +
+              '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = {
+          instancePath: instancePath + '/enqueuedRunId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err16 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err16];
+    } else {
+      vErrors.push(err16);
+    }
+    errors++;
+  }
+  validate42.errors = vErrors;
+  return errors === 0;
+}
+validate42.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v16 = validate43;
+const schema73 = {
+  description: 'agent.tool-called: an agent calls a tool.',
+  type: 'object',
+  required: ['agentId', 'toolName', 'callId'],
+  properties: {
+    agentId: {
+      description: 'The calling agent.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId',
+    },
+    toolName: { description: 'The tool called.', type: 'string', minLength: 1 },
+    callId: {
+      description: 'The call; agent.tool-returned carries the same id.',
+      type: 'string',
+      minLength: 1,
+    },
+    inputs: { description: 'The arguments, any JSON value.' },
+    argsHash: { description: 'A digest of the arguments.', type: 'string' },
+    principal: { description: 'The principal id the call is attributed to.', type: 'string' },
+    transport: {
+      description: 'How the tool was reached.',
+      type: 'string',
+      enum: ['mcp', 'http', 'native'],
+    },
+    causationHostId: {
+      description: 'The other host a cross-host causationId points at.',
+      type: 'string',
+      minLength: 1,
+    },
+  },
+  additionalProperties: false,
+  patternProperties: {
+    '^(openwop-|x-|vendor\\.)': {
+      description: 'Vendor escape hatch: a key with one of these prefixes may carry any value.',
+    },
+  },
+};
+function validate43(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate43.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.agentId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'agentId' },
+        message: "must have required property '" + 'agentId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.toolName === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'toolName' },
+        message: "must have required property '" + 'toolName' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.callId === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'callId' },
+        message: "must have required property '" + 'callId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'agentId' ||
+        key0 === 'toolName' ||
+        key0 === 'callId' ||
+        key0 === 'inputs' ||
+        key0 === 'argsHash' ||
+        key0 === 'principal' ||
+        key0 === 'transport' ||
+        key0 === 'causationHostId' ||
+        pattern13.test(key0)
+      )) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.agentId !== undefined) {
+      let data0 = data.agentId;
+      if (typeof data0 === 'string') {
+        if (!pattern6.test(data0)) {
+          const err4 = {
+            instancePath: instancePath + '/agentId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[A-Za-z0-9._~:-]{1,128}$' },
+            message: 'must match pattern "' + '^[A-Za-z0-9._~:-]{1,128}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = {
+          instancePath: instancePath + '/agentId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.toolName !== undefined) {
+      let data1 = data.toolName;
+      if (typeof data1 === 'string') {
+        if (func1(data1) < 1) {
+          const err6 = {
+            instancePath: instancePath + '/toolName',
+            schemaPath: '#/properties/toolName/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = {
+          instancePath: instancePath + '/toolName',
+          schemaPath: '#/properties/toolName/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.callId !== undefined) {
+      let data2 = data.callId;
+      if (typeof data2 === 'string') {
+        if (func1(data2) < 1) {
+          const err8 = {
+            instancePath: instancePath + '/callId',
+            schemaPath: '#/properties/callId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = {
+          instancePath: instancePath + '/callId',
+          schemaPath: '#/properties/callId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.argsHash !== undefined) {
+      if (typeof data.argsHash !== 'string') {
+        const err10 = {
+          instancePath: instancePath + '/argsHash',
+          schemaPath: '#/properties/argsHash/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.principal !== undefined) {
+      if (typeof data.principal !== 'string') {
+        const err11 = {
+          instancePath: instancePath + '/principal',
+          schemaPath: '#/properties/principal/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.transport !== undefined) {
+      let data5 = data.transport;
+      if (typeof data5 !== 'string') {
+        const err12 = {
+          instancePath: instancePath + '/transport',
+          schemaPath: '#/properties/transport/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      if (!(data5 === 'mcp' || data5 === 'http' || data5 === 'native')) {
+        const err13 = {
+          instancePath: instancePath + '/transport',
+          schemaPath: '#/properties/transport/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema73.properties.transport.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.causationHostId !== undefined) {
+      let data6 = data.causationHostId;
+      if (typeof data6 === 'string') {
+        if (func1(data6) < 1) {
+          const err14 = {
+            instancePath: instancePath + '/causationHostId',
+            schemaPath: '#/properties/causationHostId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = {
+          instancePath: instancePath + '/causationHostId',
+          schemaPath: '#/properties/causationHostId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err16 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err16];
+    } else {
+      vErrors.push(err16);
+    }
+    errors++;
+  }
+  validate43.errors = vErrors;
+  return errors === 0;
+}
+validate43.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v17 = validate44;
+const schema75 = {
+  description: 'agent.tool-returned: a tool call returns.',
+  type: 'object',
+  required: ['agentId', 'toolName', 'callId'],
+  properties: {
+    agentId: {
+      description: 'The calling agent.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId',
+    },
+    toolName: { description: 'The tool that returned.', type: 'string', minLength: 1 },
+    callId: { description: 'The call, as in agent.tool-called.', type: 'string', minLength: 1 },
+    outcome: { description: 'What the tool returned, any JSON value.' },
+    error: { description: 'Why the call failed, when it did.', $ref: '#/$defs/_errorObject' },
+    status: {
+      description: 'How the call ended.',
+      type: 'string',
+      enum: ['ok', 'error', 'forbidden', 'rate_limited'],
+    },
+    durationMs: {
+      description: 'How long the call took, in milliseconds.',
+      type: 'integer',
+      minimum: 0,
+    },
+    causationHostId: {
+      description: 'The other host a cross-host causationId points at.',
+      type: 'string',
+      minLength: 1,
+    },
+  },
+  additionalProperties: false,
+  patternProperties: {
+    '^(openwop-|x-|vendor\\.)': {
+      description: 'Vendor escape hatch: a key with one of these prefixes may carry any value.',
+    },
+  },
+};
+const schema77 = {
+  description: 'An error carried inside a payload.',
+  type: 'object',
+  required: ['code', 'message'],
+  properties: {
+    code: {
+      description: 'The error code; deliberately any non-empty string here.',
+      type: 'string',
+      minLength: 1,
+    },
+    message: { description: 'What went wrong.', type: 'string', minLength: 1 },
+    details: { description: 'Context for the error.', type: 'object', additionalProperties: true },
+    retryable: { description: 'Whether retrying may succeed.', type: 'boolean' },
+  },
+  additionalProperties: false,
+  patternProperties: {
+    '^(openwop-|x-|vendor\\.)': {
+      description: 'Vendor escape hatch: a key with one of these prefixes may carry any value.',
+    },
+  },
+};
+function validate44(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate44.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.agentId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'agentId' },
+        message: "must have required property '" + 'agentId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.toolName === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'toolName' },
+        message: "must have required property '" + 'toolName' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.callId === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'callId' },
+        message: "must have required property '" + 'callId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'agentId' ||
+        key0 === 'toolName' ||
+        key0 === 'callId' ||
+        key0 === 'outcome' ||
+        key0 === 'error' ||
+        key0 === 'status' ||
+        key0 === 'durationMs' ||
+        key0 === 'causationHostId' ||
+        pattern13.test(key0)
+      )) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.agentId !== undefined) {
+      let data0 = data.agentId;
+      if (typeof data0 === 'string') {
+        if (!pattern6.test(data0)) {
+          const err4 = {
+            instancePath: instancePath + '/agentId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[A-Za-z0-9._~:-]{1,128}$' },
+            message: 'must match pattern "' + '^[A-Za-z0-9._~:-]{1,128}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = {
+          instancePath: instancePath + '/agentId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.toolName !== undefined) {
+      let data1 = data.toolName;
+      if (typeof data1 === 'string') {
+        if (func1(data1) < 1) {
+          const err6 = {
+            instancePath: instancePath + '/toolName',
+            schemaPath: '#/properties/toolName/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = {
+          instancePath: instancePath + '/toolName',
+          schemaPath: '#/properties/toolName/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.callId !== undefined) {
+      let data2 = data.callId;
+      if (typeof data2 === 'string') {
+        if (func1(data2) < 1) {
+          const err8 = {
+            instancePath: instancePath + '/callId',
+            schemaPath: '#/properties/callId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = {
+          instancePath: instancePath + '/callId',
+          schemaPath: '#/properties/callId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.error !== undefined) {
+      let data3 = data.error;
+      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
+        if (data3.code === undefined) {
+          const err10 = {
+            instancePath: instancePath + '/error',
+            schemaPath: '#/$defs/_errorObject/required',
+            keyword: 'required',
+            params: { missingProperty: 'code' },
+            message: "must have required property '" + 'code' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (data3.message === undefined) {
+          const err11 = {
+            instancePath: instancePath + '/error',
+            schemaPath: '#/$defs/_errorObject/required',
+            keyword: 'required',
+            params: { missingProperty: 'message' },
+            message: "must have required property '" + 'message' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        for (const key1 in data3) {
+          if (!(
+            key1 === 'code' ||
+            key1 === 'message' ||
+            key1 === 'details' ||
+            key1 === 'retryable' ||
+            pattern13.test(key1)
+          )) {
+            const err12 = {
+              instancePath: instancePath + '/error',
+              schemaPath: '#/$defs/_errorObject/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key1 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (data3.code !== undefined) {
+          let data4 = data3.code;
+          if (typeof data4 === 'string') {
+            if (func1(data4) < 1) {
+              const err13 = {
+                instancePath: instancePath + '/error/code',
+                schemaPath: '#/$defs/_errorObject/properties/code/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
+          } else {
+            const err14 = {
+              instancePath: instancePath + '/error/code',
+              schemaPath: '#/$defs/_errorObject/properties/code/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        if (data3.message !== undefined) {
+          let data5 = data3.message;
+          if (typeof data5 === 'string') {
+            if (func1(data5) < 1) {
+              const err15 = {
+                instancePath: instancePath + '/error/message',
+                schemaPath: '#/$defs/_errorObject/properties/message/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+          } else {
+            const err16 = {
+              instancePath: instancePath + '/error/message',
+              schemaPath: '#/$defs/_errorObject/properties/message/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+        }
+        if (data3.details !== undefined) {
+          let data6 = data3.details;
+          if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
+          } else {
+            const err17 = {
+              instancePath: instancePath + '/error/details',
+              schemaPath: '#/$defs/_errorObject/properties/details/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        if (data3.retryable !== undefined) {
+          if (typeof data3.retryable !== 'boolean') {
+            const err18 = {
+              instancePath: instancePath + '/error/retryable',
+              schemaPath: '#/$defs/_errorObject/properties/retryable/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err19 = {
+          instancePath: instancePath + '/error',
+          schemaPath: '#/$defs/_errorObject/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== undefined) {
+      let data8 = data.status;
+      if (typeof data8 !== 'string') {
+        const err20 = {
+          instancePath: instancePath + '/status',
+          schemaPath: '#/properties/status/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+      if (!(
+        data8 === 'ok' ||
+        data8 === 'error' ||
+        data8 === 'forbidden' ||
+        data8 === 'rate_limited'
+      )) {
+        const err21 = {
+          instancePath: instancePath + '/status',
+          schemaPath: '#/properties/status/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema75.properties.status.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
+    if (data.durationMs !== undefined) {
+      let data9 = data.durationMs;
+      if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
+        const err22 = {
+          instancePath: instancePath + '/durationMs',
+          schemaPath: '#/properties/durationMs/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+      if (typeof data9 == 'number' && isFinite(data9)) {
+        if (data9 < 0 || isNaN(data9)) {
+          const err23 = {
+            instancePath: instancePath + '/durationMs',
+            schemaPath: '#/properties/durationMs/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.causationHostId !== undefined) {
+      let data10 = data.causationHostId;
+      if (typeof data10 === 'string') {
+        if (func1(data10) < 1) {
+          const err24 = {
+            instancePath: instancePath + '/causationHostId',
+            schemaPath: '#/properties/causationHostId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+      } else {
+        const err25 = {
+          instancePath: instancePath + '/causationHostId',
+          schemaPath: '#/properties/causationHostId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err26 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err26];
+    } else {
+      vErrors.push(err26);
+    }
+    errors++;
+  }
+  validate44.errors = vErrors;
+  return errors === 0;
+}
+validate44.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v18 = validate45;
+const schema78 = {
+  description: 'agent.decided: an agent reaches a decision.',
+  type: 'object',
+  required: ['agentId', 'decision'],
+  properties: {
+    agentId: {
+      description: 'The deciding agent.',
+      $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId',
+    },
+    decision: { description: 'The decision, any JSON value.' },
+    confidence: {
+      description: "The agent's confidence, in 0–1.",
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+    },
+    causationHostId: {
+      description: 'The other host a cross-host causationId points at.',
+      type: 'string',
+      minLength: 1,
+    },
+  },
+  additionalProperties: false,
+  patternProperties: {
+    '^(openwop-|x-|vendor\\.)': {
+      description: 'Vendor escape hatch: a key with one of these prefixes may carry any value.',
+    },
+  },
+};
+function validate45(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate45.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.agentId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'agentId' },
+        message: "must have required property '" + 'agentId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.decision === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'decision' },
+        message: "must have required property '" + 'decision' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'agentId' ||
+        key0 === 'decision' ||
+        key0 === 'confidence' ||
+        key0 === 'causationHostId' ||
+        pattern13.test(key0)
+      )) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.agentId !== undefined) {
+      let data0 = data.agentId;
+      if (typeof data0 === 'string') {
+        if (!pattern6.test(data0)) {
+          const err3 = {
+            instancePath: instancePath + '/agentId',
+            schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[A-Za-z0-9._~:-]{1,128}$' },
+            message: 'must match pattern "' + '^[A-Za-z0-9._~:-]{1,128}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = {
+          instancePath: instancePath + '/agentId',
+          schemaPath: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.confidence !== undefined) {
+      let data1 = data.confidence;
+      if (typeof data1 == 'number' && isFinite(data1)) {
+        if (data1 > 1 || isNaN(data1)) {
+          const err5 = {
+            instancePath: instancePath + '/confidence',
+            schemaPath: '#/properties/confidence/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (data1 < 0 || isNaN(data1)) {
+          const err6 = {
+            instancePath: instancePath + '/confidence',
+            schemaPath: '#/properties/confidence/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = {
+          instancePath: instancePath + '/confidence',
+          schemaPath: '#/properties/confidence/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.causationHostId !== undefined) {
+      let data2 = data.causationHostId;
+      if (typeof data2 === 'string') {
+        if (func1(data2) < 1) {
+          const err8 = {
+            instancePath: instancePath + '/causationHostId',
+            schemaPath: '#/properties/causationHostId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = {
+          instancePath: instancePath + '/causationHostId',
+          schemaPath: '#/properties/causationHostId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err10 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
+    }
+    errors++;
+  }
+  validate45.errors = vErrors;
+  return errors === 0;
+}
+validate45.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v19 = validate46;
+const schema80 = {
+  description: 'run.completed: the run finished successfully.',
+  type: 'object',
+  required: ['outputs'],
+  properties: {
+    outputs: { description: "The run's outputs.", $ref: '#/$defs/_outputsObject' },
+    durationMs: {
+      description: 'How long the run took, in milliseconds.',
+      type: 'integer',
+      minimum: 0,
+    },
+  },
+  additionalProperties: false,
+  patternProperties: {
+    '^(openwop-|x-|vendor\\.)': {
+      description: 'Vendor escape hatch: a key with one of these prefixes may carry any value.',
+    },
+  },
+};
+const schema81 = {
+  description: "A run's outputs: an object of any members ({} is fine).",
+  type: 'object',
+  additionalProperties: true,
+};
+function validate46(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate46.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.outputs === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'outputs' },
+        message: "must have required property '" + 'outputs' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'outputs' || key0 === 'durationMs' || pattern13.test(key0))) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.outputs !== undefined) {
+      let data0 = data.outputs;
+      if (data0 && typeof data0 == 'object' && !Array.isArray(data0)) {
+      } else {
+        const err2 = {
+          instancePath: instancePath + '/outputs',
+          schemaPath: '#/$defs/_outputsObject/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.durationMs !== undefined) {
+      let data1 = data.durationMs;
+      if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
+        const err3 = {
+          instancePath: instancePath + '/durationMs',
+          schemaPath: '#/properties/durationMs/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      if (typeof data1 == 'number' && isFinite(data1)) {
+        if (data1 < 0 || isNaN(data1)) {
+          const err4 = {
+            instancePath: instancePath + '/durationMs',
+            schemaPath: '#/properties/durationMs/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err5 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate46.errors = vErrors;
+  return errors === 0;
+}
+validate46.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v20 = validate47;
+const schema82 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'urn:openwop:v2:fixture',
+  title: 'Eval-gate conformance fixture',
+  description:
+    'A suite plus a script for the deterministic conformance agent. A host seeds it verbatim and lists its id in discovery; every score and verdict of a run follows from this file.',
+  type: 'object',
+  required: ['id', 'requirement', 'agentId', 'suite', 'script'],
+  properties: {
+    id: {
+      description:
+        "The fixture's name, which is also its file name without `.json`; lower-case words joined by hyphens so it is safe as a path segment.",
+      type: 'string',
+      pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+    },
+    requirement: {
+      description: 'The RFC 0246 requirement this fixture drives.',
+      type: 'string',
+      pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
+    },
+    agentId: {
+      description: 'The scripted agent a run of this fixture names.',
+      type: 'string',
+      minLength: 1,
+    },
+    suite: {
+      description: 'The AgentEvalSuite the host registers.',
+      $ref: 'https://openwop.dev/spec/v2/agent-eval-suite.schema.json',
+    },
+    script: {
+      description:
+        'What the scripted agent does, keyed by taskId: one entry per trial (entry i for trial i), or one entry used for every trial.',
+      type: 'object',
+      propertyNames: { type: 'string', minLength: 1 },
+      additionalProperties: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 100,
+        items: { $ref: '#/$defs/scriptedTrial' },
+      },
+    },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+  $defs: {
+    scriptedTrial: {
+      description: 'One trial of the scripted agent.',
+      type: 'object',
+      required: ['calls', 'output'],
+      properties: {
+        calls: {
+          description:
+            "The tool calls the agent makes, in this order, each answered from the task's recorded tool responses.",
+          type: 'array',
+          items: { $ref: '#/$defs/scriptedCall' },
+        },
+        output: {
+          description: 'What the agent returns as the task output after its calls; any JSON value.',
+        },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    scriptedCall: {
+      description:
+        "[suite-side] One call the scripted agent makes; answered from the task's fixtures.toolResponses (the first entry whose tool is this tool).",
+      type: 'object',
+      required: ['tool'],
+      properties: {
+        tool: {
+          description: 'The tool called, as named in fixtures.toolResponses.',
+          type: 'string',
+          minLength: 1,
+        },
+        args: { description: 'The arguments sent with the call.', type: 'object' },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+  },
+};
+const pattern53 = new RegExp('^[a-z0-9]+(-[a-z0-9]+)*$', 'u');
+const pattern54 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
+const schema83 = {
+  description: 'One trial of the scripted agent.',
+  type: 'object',
+  required: ['calls', 'output'],
+  properties: {
+    calls: {
+      description:
+        "The tool calls the agent makes, in this order, each answered from the task's recorded tool responses.",
+      type: 'array',
+      items: { $ref: '#/$defs/scriptedCall' },
+    },
+    output: {
+      description: 'What the agent returns as the task output after its calls; any JSON value.',
+    },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+};
+const schema84 = {
+  description:
+    "[suite-side] One call the scripted agent makes; answered from the task's fixtures.toolResponses (the first entry whose tool is this tool).",
+  type: 'object',
+  required: ['tool'],
+  properties: {
+    tool: {
+      description: 'The tool called, as named in fixtures.toolResponses.',
+      type: 'string',
+      minLength: 1,
+    },
+    args: { description: 'The arguments sent with the call.', type: 'object' },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+};
+function validate49(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate49.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.calls === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'calls' },
+        message: "must have required property '" + 'calls' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.output === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'output' },
+        message: "must have required property '" + 'output' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'calls' || key0 === 'output' || pattern13.test(key0))) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.calls !== undefined) {
+      let data0 = data.calls;
+      if (Array.isArray(data0)) {
+        const len0 = data0.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data1 = data0[i0];
+          if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
+            if (data1.tool === undefined) {
+              const err3 = {
+                instancePath: instancePath + '/calls/' + i0,
+                schemaPath: '#/$defs/scriptedCall/required',
+                keyword: 'required',
+                params: { missingProperty: 'tool' },
+                message: "must have required property '" + 'tool' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            for (const key1 in data1) {
+              if (!(key1 === 'tool' || key1 === 'args' || pattern13.test(key1))) {
+                const err4 = {
+                  instancePath: instancePath + '/calls/' + i0,
+                  schemaPath: '#/$defs/scriptedCall/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key1 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                } else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            if (data1.tool !== undefined) {
+              let data2 = data1.tool;
+              if (typeof data2 === 'string') {
+                if (func1(data2) < 1) {
+                  const err5 = {
+                    instancePath: instancePath + '/calls/' + i0 + '/tool',
+                    schemaPath: '#/$defs/scriptedCall/properties/tool/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+              } else {
+                const err6 = {
+                  instancePath: instancePath + '/calls/' + i0 + '/tool',
+                  schemaPath: '#/$defs/scriptedCall/properties/tool/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+            if (data1.args !== undefined) {
+              let data3 = data1.args;
+              if (!(data3 && typeof data3 == 'object' && !Array.isArray(data3))) {
+                const err7 = {
+                  instancePath: instancePath + '/calls/' + i0 + '/args',
+                  schemaPath: '#/$defs/scriptedCall/properties/args/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err8 = {
+              instancePath: instancePath + '/calls/' + i0,
+              schemaPath: '#/$defs/scriptedCall/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err9 = {
+          instancePath: instancePath + '/calls',
+          schemaPath: '#/properties/calls/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err10 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
+    }
+    errors++;
+  }
+  validate49.errors = vErrors;
+  return errors === 0;
+}
+validate49.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate47(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="urn:openwop:v2:fixture" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate47.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.id === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.requirement === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'requirement' },
+        message: "must have required property '" + 'requirement' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.agentId === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'agentId' },
+        message: "must have required property '" + 'agentId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.suite === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'suite' },
+        message: "must have required property '" + 'suite' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.script === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'script' },
+        message: "must have required property '" + 'script' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'id' ||
+        key0 === 'requirement' ||
+        key0 === 'agentId' ||
+        key0 === 'suite' ||
+        key0 === 'script' ||
+        pattern13.test(key0)
+      )) {
+        const err5 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== undefined) {
+      let data0 = data.id;
+      if (typeof data0 === 'string') {
+        if (!pattern53.test(data0)) {
+          const err6 = {
+            instancePath: instancePath + '/id',
+            schemaPath: '#/properties/id/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
+            message: 'must match pattern "' + '^[a-z0-9]+(-[a-z0-9]+)*$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = {
+          instancePath: instancePath + '/id',
+          schemaPath: '#/properties/id/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.requirement !== undefined) {
+      let data1 = data.requirement;
+      if (typeof data1 === 'string') {
+        if (!pattern54.test(data1)) {
+          const err8 = {
+            instancePath: instancePath + '/requirement',
+            schemaPath: '#/properties/requirement/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+            message: 'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = {
+          instancePath: instancePath + '/requirement',
+          schemaPath: '#/properties/requirement/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.agentId !== undefined) {
+      let data2 = data.agentId;
+      if (typeof data2 === 'string') {
+        if (func1(data2) < 1) {
+          const err10 = {
+            instancePath: instancePath + '/agentId',
+            schemaPath: '#/properties/agentId/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = {
+          instancePath: instancePath + '/agentId',
+          schemaPath: '#/properties/agentId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.suite !== undefined) {
+      if (
+        !validate20(data.suite, {
+          instancePath: instancePath + '/suite',
+          parentData: data,
+          parentDataProperty: 'suite',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.script !== undefined) {
+      let data4 = data.script;
+      if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
+        for (const key1 in data4) {
+          const _errs11 = errors;
+          if (typeof key1 === 'string') {
+            if (func1(key1) < 1) {
+              const err12 = {
+                instancePath: instancePath + '/script',
+                schemaPath: '#/properties/script/propertyNames/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                propertyName: key1,
+              };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = {
+              instancePath: instancePath + '/script',
+              schemaPath: '#/properties/script/propertyNames/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+              propertyName: key1,
+            };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+          var valid1 = _errs11 === errors;
+          if (!valid1) {
+            const err14 = {
+              instancePath: instancePath + '/script',
+              schemaPath: '#/properties/script/propertyNames',
+              keyword: 'propertyNames',
+              params: { propertyName: key1 },
+              message: 'property name must be valid',
+            };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        for (const key2 in data4) {
+          let data5 = data4[key2];
+          if (Array.isArray(data5)) {
+            if (data5.length > 100) {
+              const err15 = {
+                instancePath:
+                  instancePath + '/script/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/script/additionalProperties/maxItems',
+                keyword: 'maxItems',
+                params: { limit: 100 },
+                message: 'must NOT have more than 100 items',
+              };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+            if (data5.length < 1) {
+              const err16 = {
+                instancePath:
+                  instancePath + '/script/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/script/additionalProperties/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+              };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+            const len0 = data5.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              if (
+                !validate49(data5[i0], {
+                  instancePath:
+                    instancePath +
+                    '/script/' +
+                    key2.replace(/~/g, '~0').replace(/\//g, '~1') +
+                    '/' +
+                    i0,
+                  parentData: data5,
+                  parentDataProperty: i0,
+                  rootData,
+                  dynamicAnchors,
+                })
+              ) {
+                vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err17 = {
+              instancePath:
+                instancePath + '/script/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
+              schemaPath: '#/properties/script/additionalProperties/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err18 = {
+          instancePath: instancePath + '/script',
+          schemaPath: '#/properties/script/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err19 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err19];
+    } else {
+      vErrors.push(err19);
+    }
+    errors++;
+  }
+  validate47.errors = vErrors;
+  return errors === 0;
+}
+validate47.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+export const v21 = validate51;
+const schema85 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:eval-gate-report',
   title: 'RFC 0246 eval-gate conformance report',
@@ -2751,6 +15521,38 @@ const schema39 = {
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
   $defs: {
     count: { description: 'A count.', type: 'integer', minimum: 0 },
+    jsonType: {
+      description: 'A JSON type.',
+      enum: ['object', 'array', 'string', 'number', 'boolean', 'null'],
+    },
+    call: {
+      description: 'The request of the drive an answer was to.',
+      enum: ['discovery', 'create', 'events', 'status', 'summary'],
+    },
+    observedBody: {
+      description:
+        'An error body: its JSON, why it is not JSON, or only its size when too large to keep.',
+      oneOf: [
+        {
+          type: 'object',
+          required: ['json'],
+          properties: { json: { description: 'The parsed body, content redacted.' } },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['notJson'],
+          properties: { notJson: { description: 'Why the body is not JSON.', type: 'string' } },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['bytes'],
+          properties: { bytes: { description: "The body's size.", $ref: '#/$defs/count' } },
+          additionalProperties: false,
+        },
+      ],
+    },
     sha256: {
       description: 'A SHA-256 digest, lowercase hex.',
       type: 'string',
@@ -2843,6 +15645,11 @@ const schema39 = {
               lastSequence: { description: "The host's lastSequence, as sent." },
               isTerminal: { description: "The host's isTerminal, as sent." },
               eventCount: { description: 'Events on the page.', $ref: '#/$defs/count' },
+              members: {
+                description:
+                  "The page's other members (not events, lastSequence or isTerminal), as sent.",
+                type: 'object',
+              },
             },
             additionalProperties: false,
             patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -2858,6 +15665,27 @@ const schema39 = {
               type: { description: "The event's type, as sent." },
               runId: { description: "The event's runId, as sent." },
               payload: { description: 'The eval.* payload, as sent, content redacted.' },
+              envelope: {
+                description: 'The rest of the envelope, for the wire rules.',
+                type: 'object',
+                required: ['json'],
+                properties: {
+                  json: {
+                    description: "The event's JSON type; only an object has members and a payload.",
+                    $ref: '#/$defs/jsonType',
+                  },
+                  members: {
+                    description: 'Every member but sequence, type, runId and payload, as sent.',
+                    type: 'object',
+                  },
+                  payload: {
+                    description: "The payload's JSON type, or absent.",
+                    oneOf: [{ $ref: '#/$defs/jsonType' }, { const: 'absent' }],
+                  },
+                },
+                additionalProperties: false,
+                patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+              },
             },
             additionalProperties: false,
             patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -2865,13 +15693,79 @@ const schema39 = {
         },
         runStatus: { description: "The run's status once terminal, as sent." },
         summary: { description: 'The EvalSummary, as sent, content redacted.' },
+        created: { description: 'The 201 body of POST /runs, as sent, content redacted.' },
+        errors: {
+          description:
+            'Every error answer (status 400 or above) the drive saw, by call and status; the first few bodies of each kind kept.',
+          type: 'object',
+          required: ['kinds', 'omitted'],
+          properties: {
+            kinds: {
+              description: 'One entry per call and status.',
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['call', 'status', 'count', 'samples'],
+                properties: {
+                  call: { $ref: '#/$defs/call' },
+                  status: { description: 'The HTTP status.', type: 'integer' },
+                  count: { description: 'Answers of this kind.', $ref: '#/$defs/count' },
+                  samples: {
+                    description: 'The first bodies of this kind.',
+                    type: 'array',
+                    items: { $ref: '#/$defs/observedBody' },
+                  },
+                },
+                additionalProperties: false,
+                patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+              },
+            },
+            omitted: {
+              description: 'Error answers of kinds beyond those kept.',
+              $ref: '#/$defs/count',
+            },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
+        versions: {
+          description: 'The OpenWOP-Version header of every response, by call and value.',
+          type: 'object',
+          required: ['kinds', 'omitted'],
+          properties: {
+            kinds: {
+              description: 'One entry per call and header value.',
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['call', 'value', 'count'],
+                properties: {
+                  call: { $ref: '#/$defs/call' },
+                  value: {
+                    description: "The header's value, or null when absent.",
+                    oneOf: [{ type: 'string' }, { type: 'null' }],
+                  },
+                  count: { description: 'Responses of this kind.', $ref: '#/$defs/count' },
+                },
+                additionalProperties: false,
+                patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+              },
+            },
+            omitted: {
+              description: 'Responses of kinds beyond those kept.',
+              $ref: '#/$defs/count',
+            },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
     },
   },
 };
-const schema40 = {
+const schema86 = {
   description: 'An implementation name and version.',
   type: 'object',
   required: ['name'],
@@ -2882,18 +15776,16 @@ const schema40 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-const schema43 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema52 = {
+const schema89 = { description: 'A count.', type: 'integer', minimum: 0 };
+const schema108 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
-const func4 = Object.prototype.hasOwnProperty;
-const pattern24 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern37 = new RegExp('^[0-9a-f]{64}$', 'u');
-const pattern43 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
-const formats0 = require('ajv-formats/dist/formats').fullFormats['date-time'];
-const schema42 = {
+const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
+const pattern78 = new RegExp('^[0-9a-f]{64}$', 'u');
+const pattern84 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const schema88 = {
   description: 'The decision on one requirement.',
   type: 'object',
   required: ['id', 'disposition', 'assertions', 'durationMs', 'findings'],
@@ -2927,7 +15819,7 @@ const schema42 = {
   then: { properties: { reason: false } },
   else: { required: ['reason'] },
 };
-const schema44 = {
+const schema90 = {
   description: 'One checked rule, held or not.',
   type: 'object',
   required: ['rule', 'ok', 'severity', 'ref', 'message'],
@@ -2941,8 +15833,7 @@ const schema44 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-const pattern30 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
-const schema45 = {
+const schema91 = {
   description: 'One observed eval run. Values under content deny-list keys read "[redacted]".',
   type: 'object',
   required: ['runId', 'evalSuiteRef', 'agentId', 'pages', 'events'],
@@ -2964,6 +15855,11 @@ const schema45 = {
           lastSequence: { description: "The host's lastSequence, as sent." },
           isTerminal: { description: "The host's isTerminal, as sent." },
           eventCount: { description: 'Events on the page.', $ref: '#/$defs/count' },
+          members: {
+            description:
+              "The page's other members (not events, lastSequence or isTerminal), as sent.",
+            type: 'object',
+          },
         },
         additionalProperties: false,
         patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -2979,6 +15875,27 @@ const schema45 = {
           type: { description: "The event's type, as sent." },
           runId: { description: "The event's runId, as sent." },
           payload: { description: 'The eval.* payload, as sent, content redacted.' },
+          envelope: {
+            description: 'The rest of the envelope, for the wire rules.',
+            type: 'object',
+            required: ['json'],
+            properties: {
+              json: {
+                description: "The event's JSON type; only an object has members and a payload.",
+                $ref: '#/$defs/jsonType',
+              },
+              members: {
+                description: 'Every member but sequence, type, runId and payload, as sent.',
+                type: 'object',
+              },
+              payload: {
+                description: "The payload's JSON type, or absent.",
+                oneOf: [{ $ref: '#/$defs/jsonType' }, { const: 'absent' }],
+              },
+            },
+            additionalProperties: false,
+            patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+          },
         },
         additionalProperties: false,
         patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -2986,17 +15903,388 @@ const schema45 = {
     },
     runStatus: { description: "The run's status once terminal, as sent." },
     summary: { description: 'The EvalSummary, as sent, content redacted.' },
+    created: { description: 'The 201 body of POST /runs, as sent, content redacted.' },
+    errors: {
+      description:
+        'Every error answer (status 400 or above) the drive saw, by call and status; the first few bodies of each kind kept.',
+      type: 'object',
+      required: ['kinds', 'omitted'],
+      properties: {
+        kinds: {
+          description: 'One entry per call and status.',
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['call', 'status', 'count', 'samples'],
+            properties: {
+              call: { $ref: '#/$defs/call' },
+              status: { description: 'The HTTP status.', type: 'integer' },
+              count: { description: 'Answers of this kind.', $ref: '#/$defs/count' },
+              samples: {
+                description: 'The first bodies of this kind.',
+                type: 'array',
+                items: { $ref: '#/$defs/observedBody' },
+              },
+            },
+            additionalProperties: false,
+            patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+          },
+        },
+        omitted: {
+          description: 'Error answers of kinds beyond those kept.',
+          $ref: '#/$defs/count',
+        },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    versions: {
+      description: 'The OpenWOP-Version header of every response, by call and value.',
+      type: 'object',
+      required: ['kinds', 'omitted'],
+      properties: {
+        kinds: {
+          description: 'One entry per call and header value.',
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['call', 'value', 'count'],
+            properties: {
+              call: { $ref: '#/$defs/call' },
+              value: {
+                description: "The header's value, or null when absent.",
+                oneOf: [{ type: 'string' }, { type: 'null' }],
+              },
+              count: { description: 'Responses of this kind.', $ref: '#/$defs/count' },
+            },
+            additionalProperties: false,
+            patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+          },
+        },
+        omitted: { description: 'Responses of kinds beyond those kept.', $ref: '#/$defs/count' },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
   },
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-function validate29(
+const schema93 = {
+  description: 'A JSON type.',
+  enum: ['object', 'array', 'string', 'number', 'boolean', 'null'],
+};
+const schema95 = {
+  description: 'The request of the drive an answer was to.',
+  enum: ['discovery', 'create', 'events', 'status', 'summary'],
+};
+const schema97 = {
+  description:
+    'An error body: its JSON, why it is not JSON, or only its size when too large to keep.',
+  oneOf: [
+    {
+      type: 'object',
+      required: ['json'],
+      properties: { json: { description: 'The parsed body, content redacted.' } },
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      required: ['notJson'],
+      properties: { notJson: { description: 'Why the body is not JSON.', type: 'string' } },
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      required: ['bytes'],
+      properties: { bytes: { description: "The body's size.", $ref: '#/$defs/count' } },
+      additionalProperties: false,
+    },
+  ],
+};
+function validate54(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
+  const evaluated0 = validate54.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.json === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'json' },
+        message: "must have required property '" + 'json' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'json')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/oneOf/0/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/oneOf/0/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+    var props0 = true;
+  }
+  const _errs4 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.notJson === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/oneOf/1/required',
+        keyword: 'required',
+        params: { missingProperty: 'notJson' },
+        message: "must have required property '" + 'notJson' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key1 in data) {
+      if (!(key1 === 'notJson')) {
+        const err4 = {
+          instancePath,
+          schemaPath: '#/oneOf/1/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key1 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.notJson !== undefined) {
+      if (typeof data.notJson !== 'string') {
+        const err5 = {
+          instancePath: instancePath + '/notJson',
+          schemaPath: '#/oneOf/1/properties/notJson/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/oneOf/1/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  var _valid0 = _errs4 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
+    if (_valid0) {
+      valid0 = true;
+      passing0 = 1;
+      if (props0 !== true) {
+        props0 = true;
+      }
+    }
+    const _errs9 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.bytes === undefined) {
+        const err7 = {
+          instancePath,
+          schemaPath: '#/oneOf/2/required',
+          keyword: 'required',
+          params: { missingProperty: 'bytes' },
+          message: "must have required property '" + 'bytes' + "'",
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      for (const key2 in data) {
+        if (!(key2 === 'bytes')) {
+          const err8 = {
+            instancePath,
+            schemaPath: '#/oneOf/2/additionalProperties',
+            keyword: 'additionalProperties',
+            params: { additionalProperty: key2 },
+            message: 'must NOT have additional properties',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      if (data.bytes !== undefined) {
+        let data1 = data.bytes;
+        if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
+          const err9 = {
+            instancePath: instancePath + '/bytes',
+            schemaPath: '#/$defs/count/type',
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (typeof data1 == 'number' && isFinite(data1)) {
+          if (data1 < 0 || isNaN(data1)) {
+            const err10 = {
+              instancePath: instancePath + '/bytes',
+              schemaPath: '#/$defs/count/minimum',
+              keyword: 'minimum',
+              params: { comparison: '>=', limit: 0 },
+              message: 'must be >= 0',
+            };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+      }
+    } else {
+      const err11 = {
+        instancePath,
+        schemaPath: '#/oneOf/2/type',
+        keyword: 'type',
+        params: { type: 'object' },
+        message: 'must be object',
+      };
+      if (vErrors === null) {
+        vErrors = [err11];
+      } else {
+        vErrors.push(err11);
+      }
+      errors++;
+    }
+    var _valid0 = _errs9 === errors;
+    if (_valid0 && valid0) {
+      valid0 = false;
+      passing0 = [passing0, 2];
+    } else {
+      if (_valid0) {
+        valid0 = true;
+        passing0 = 2;
+        if (props0 !== true) {
+          props0 = true;
+        }
+      }
+    }
+  }
+  if (!valid0) {
+    const err12 = {
+      instancePath,
+      schemaPath: '#/oneOf',
+      keyword: 'oneOf',
+      params: { passingSchemas: passing0 },
+      message: 'must match exactly one schema in oneOf',
+    };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate54.errors = vErrors;
+  evaluated0.props = props0;
+  return errors === 0;
+}
+validate54.evaluated = { dynamicProps: true, dynamicItems: false };
+function validate53(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate53.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -3080,16 +16368,7 @@ function validate29(
       errors++;
     }
     for (const key0 in data) {
-      if (!(
-        key0 === 'runId' ||
-        key0 === 'evalSuiteRef' ||
-        key0 === 'agentId' ||
-        key0 === 'pages' ||
-        key0 === 'events' ||
-        key0 === 'runStatus' ||
-        key0 === 'summary' ||
-        pattern4.test(key0)
-      )) {
+      if (!(func5.call(schema91.properties, key0) || pattern13.test(key0))) {
         const err5 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -3199,7 +16478,8 @@ function validate29(
                 key1 === 'lastSequence' ||
                 key1 === 'isTerminal' ||
                 key1 === 'eventCount' ||
-                pattern4.test(key1)
+                key1 === 'members' ||
+                pattern13.test(key1)
               )) {
                 const err11 = {
                   instancePath: instancePath + '/pages/' + i0,
@@ -3328,8 +16608,26 @@ function validate29(
                 }
               }
             }
+            if (data4.members !== undefined) {
+              let data7 = data4.members;
+              if (!(data7 && typeof data7 == 'object' && !Array.isArray(data7))) {
+                const err17 = {
+                  instancePath: instancePath + '/pages/' + i0 + '/members',
+                  schemaPath: '#/properties/pages/items/properties/members/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err17 = {
+            const err18 = {
               instancePath: instancePath + '/pages/' + i0,
               schemaPath: '#/properties/pages/items/type',
               keyword: 'type',
@@ -3337,15 +16635,15 @@ function validate29(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err18];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err18);
             }
             errors++;
           }
         }
       } else {
-        const err18 = {
+        const err19 = {
           instancePath: instancePath + '/pages',
           schemaPath: '#/properties/pages/type',
           keyword: 'type',
@@ -3353,29 +16651,30 @@ function validate29(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err18];
+          vErrors = [err19];
         } else {
-          vErrors.push(err18);
+          vErrors.push(err19);
         }
         errors++;
       }
     }
     if (data.events !== undefined) {
-      let data7 = data.events;
-      if (Array.isArray(data7)) {
-        const len1 = data7.length;
+      let data8 = data.events;
+      if (Array.isArray(data8)) {
+        const len1 = data8.length;
         for (let i1 = 0; i1 < len1; i1++) {
-          let data8 = data7[i1];
-          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-            for (const key2 in data8) {
+          let data9 = data8[i1];
+          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+            for (const key2 in data9) {
               if (!(
                 key2 === 'sequence' ||
                 key2 === 'type' ||
                 key2 === 'runId' ||
                 key2 === 'payload' ||
-                pattern4.test(key2)
+                key2 === 'envelope' ||
+                pattern13.test(key2)
               )) {
-                const err19 = {
+                const err20 = {
                   instancePath: instancePath + '/events/' + i1,
                   schemaPath: '#/properties/events/items/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3383,15 +16682,202 @@ function validate29(
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err19];
+                  vErrors = [err20];
                 } else {
-                  vErrors.push(err19);
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data9.envelope !== undefined) {
+              let data10 = data9.envelope;
+              if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+                if (data10.json === undefined) {
+                  const err21 = {
+                    instancePath: instancePath + '/events/' + i1 + '/envelope',
+                    schemaPath: '#/properties/events/items/properties/envelope/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'json' },
+                    message: "must have required property '" + 'json' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+                for (const key3 in data10) {
+                  if (!(
+                    key3 === 'json' ||
+                    key3 === 'members' ||
+                    key3 === 'payload' ||
+                    pattern13.test(key3)
+                  )) {
+                    const err22 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope',
+                      schemaPath:
+                        '#/properties/events/items/properties/envelope/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key3 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err22];
+                    } else {
+                      vErrors.push(err22);
+                    }
+                    errors++;
+                  }
+                }
+                if (data10.json !== undefined) {
+                  let data11 = data10.json;
+                  if (!(
+                    data11 === 'object' ||
+                    data11 === 'array' ||
+                    data11 === 'string' ||
+                    data11 === 'number' ||
+                    data11 === 'boolean' ||
+                    data11 === 'null'
+                  )) {
+                    const err23 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/json',
+                      schemaPath: '#/$defs/jsonType/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema93.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err23];
+                    } else {
+                      vErrors.push(err23);
+                    }
+                    errors++;
+                  }
+                }
+                if (data10.members !== undefined) {
+                  let data12 = data10.members;
+                  if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
+                    const err24 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/members',
+                      schemaPath:
+                        '#/properties/events/items/properties/envelope/properties/members/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err24];
+                    } else {
+                      vErrors.push(err24);
+                    }
+                    errors++;
+                  }
+                }
+                if (data10.payload !== undefined) {
+                  let data13 = data10.payload;
+                  const _errs37 = errors;
+                  let valid11 = false;
+                  let passing1 = null;
+                  const _errs38 = errors;
+                  if (!(
+                    data13 === 'object' ||
+                    data13 === 'array' ||
+                    data13 === 'string' ||
+                    data13 === 'number' ||
+                    data13 === 'boolean' ||
+                    data13 === 'null'
+                  )) {
+                    const err25 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/payload',
+                      schemaPath: '#/$defs/jsonType/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema93.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err25];
+                    } else {
+                      vErrors.push(err25);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs38 === errors;
+                  if (_valid1) {
+                    valid11 = true;
+                    passing1 = 0;
+                  }
+                  const _errs40 = errors;
+                  if ('absent' !== data13) {
+                    const err26 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/payload',
+                      schemaPath:
+                        '#/properties/events/items/properties/envelope/properties/payload/oneOf/1/const',
+                      keyword: 'const',
+                      params: { allowedValue: 'absent' },
+                      message: 'must be equal to constant',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err26];
+                    } else {
+                      vErrors.push(err26);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs40 === errors;
+                  if (_valid1 && valid11) {
+                    valid11 = false;
+                    passing1 = [passing1, 1];
+                  } else {
+                    if (_valid1) {
+                      valid11 = true;
+                      passing1 = 1;
+                    }
+                  }
+                  if (!valid11) {
+                    const err27 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/payload',
+                      schemaPath:
+                        '#/properties/events/items/properties/envelope/properties/payload/oneOf',
+                      keyword: 'oneOf',
+                      params: { passingSchemas: passing1 },
+                      message: 'must match exactly one schema in oneOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err27];
+                    } else {
+                      vErrors.push(err27);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs37;
+                    if (vErrors !== null) {
+                      if (_errs37) {
+                        vErrors.length = _errs37;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+              } else {
+                const err28 = {
+                  instancePath: instancePath + '/events/' + i1 + '/envelope',
+                  schemaPath: '#/properties/events/items/properties/envelope/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
                 }
                 errors++;
               }
             }
           } else {
-            const err20 = {
+            const err29 = {
               instancePath: instancePath + '/events/' + i1,
               schemaPath: '#/properties/events/items/type',
               keyword: 'type',
@@ -3399,15 +16885,15 @@ function validate29(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err20];
+              vErrors = [err29];
             } else {
-              vErrors.push(err20);
+              vErrors.push(err29);
             }
             errors++;
           }
         }
       } else {
-        const err21 = {
+        const err30 = {
           instancePath: instancePath + '/events',
           schemaPath: '#/properties/events/type',
           keyword: 'type',
@@ -3415,15 +16901,714 @@ function validate29(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err30];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.errors !== undefined) {
+      let data14 = data.errors;
+      if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
+        if (data14.kinds === undefined) {
+          const err31 = {
+            instancePath: instancePath + '/errors',
+            schemaPath: '#/properties/errors/required',
+            keyword: 'required',
+            params: { missingProperty: 'kinds' },
+            message: "must have required property '" + 'kinds' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+        if (data14.omitted === undefined) {
+          const err32 = {
+            instancePath: instancePath + '/errors',
+            schemaPath: '#/properties/errors/required',
+            keyword: 'required',
+            params: { missingProperty: 'omitted' },
+            message: "must have required property '" + 'omitted' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
+        for (const key4 in data14) {
+          if (!(key4 === 'kinds' || key4 === 'omitted' || pattern13.test(key4))) {
+            const err33 = {
+              instancePath: instancePath + '/errors',
+              schemaPath: '#/properties/errors/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key4 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
+        if (data14.kinds !== undefined) {
+          let data15 = data14.kinds;
+          if (Array.isArray(data15)) {
+            const len2 = data15.length;
+            for (let i2 = 0; i2 < len2; i2++) {
+              let data16 = data15[i2];
+              if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
+                if (data16.call === undefined) {
+                  const err34 = {
+                    instancePath: instancePath + '/errors/kinds/' + i2,
+                    schemaPath: '#/properties/errors/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'call' },
+                    message: "must have required property '" + 'call' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
+                  } else {
+                    vErrors.push(err34);
+                  }
+                  errors++;
+                }
+                if (data16.status === undefined) {
+                  const err35 = {
+                    instancePath: instancePath + '/errors/kinds/' + i2,
+                    schemaPath: '#/properties/errors/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'status' },
+                    message: "must have required property '" + 'status' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err35];
+                  } else {
+                    vErrors.push(err35);
+                  }
+                  errors++;
+                }
+                if (data16.count === undefined) {
+                  const err36 = {
+                    instancePath: instancePath + '/errors/kinds/' + i2,
+                    schemaPath: '#/properties/errors/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'count' },
+                    message: "must have required property '" + 'count' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err36];
+                  } else {
+                    vErrors.push(err36);
+                  }
+                  errors++;
+                }
+                if (data16.samples === undefined) {
+                  const err37 = {
+                    instancePath: instancePath + '/errors/kinds/' + i2,
+                    schemaPath: '#/properties/errors/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'samples' },
+                    message: "must have required property '" + 'samples' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                }
+                for (const key5 in data16) {
+                  if (!(
+                    key5 === 'call' ||
+                    key5 === 'status' ||
+                    key5 === 'count' ||
+                    key5 === 'samples' ||
+                    pattern13.test(key5)
+                  )) {
+                    const err38 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2,
+                      schemaPath: '#/properties/errors/properties/kinds/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err38];
+                    } else {
+                      vErrors.push(err38);
+                    }
+                    errors++;
+                  }
+                }
+                if (data16.call !== undefined) {
+                  let data17 = data16.call;
+                  if (!(
+                    data17 === 'discovery' ||
+                    data17 === 'create' ||
+                    data17 === 'events' ||
+                    data17 === 'status' ||
+                    data17 === 'summary'
+                  )) {
+                    const err39 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2 + '/call',
+                      schemaPath: '#/$defs/call/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema95.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err39];
+                    } else {
+                      vErrors.push(err39);
+                    }
+                    errors++;
+                  }
+                }
+                if (data16.status !== undefined) {
+                  let data18 = data16.status;
+                  if (!(
+                    typeof data18 == 'number' &&
+                    !(data18 % 1) &&
+                    !isNaN(data18) &&
+                    isFinite(data18)
+                  )) {
+                    const err40 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2 + '/status',
+                      schemaPath:
+                        '#/properties/errors/properties/kinds/items/properties/status/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err40];
+                    } else {
+                      vErrors.push(err40);
+                    }
+                    errors++;
+                  }
+                }
+                if (data16.count !== undefined) {
+                  let data19 = data16.count;
+                  if (!(
+                    typeof data19 == 'number' &&
+                    !(data19 % 1) &&
+                    !isNaN(data19) &&
+                    isFinite(data19)
+                  )) {
+                    const err41 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2 + '/count',
+                      schemaPath: '#/$defs/count/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err41];
+                    } else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  }
+                  if (typeof data19 == 'number' && isFinite(data19)) {
+                    if (data19 < 0 || isNaN(data19)) {
+                      const err42 = {
+                        instancePath: instancePath + '/errors/kinds/' + i2 + '/count',
+                        schemaPath: '#/$defs/count/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err42];
+                      } else {
+                        vErrors.push(err42);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data16.samples !== undefined) {
+                  let data20 = data16.samples;
+                  if (Array.isArray(data20)) {
+                    const len3 = data20.length;
+                    for (let i3 = 0; i3 < len3; i3++) {
+                      if (
+                        !validate54(data20[i3], {
+                          instancePath: instancePath + '/errors/kinds/' + i2 + '/samples/' + i3,
+                          parentData: data20,
+                          parentDataProperty: i3,
+                          rootData,
+                          dynamicAnchors,
+                        })
+                      ) {
+                        vErrors =
+                          vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+                        errors = vErrors.length;
+                      }
+                    }
+                  } else {
+                    const err43 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2 + '/samples',
+                      schemaPath:
+                        '#/properties/errors/properties/kinds/items/properties/samples/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err43];
+                    } else {
+                      vErrors.push(err43);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err44 = {
+                  instancePath: instancePath + '/errors/kinds/' + i2,
+                  schemaPath: '#/properties/errors/properties/kinds/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err45 = {
+              instancePath: instancePath + '/errors/kinds',
+              schemaPath: '#/properties/errors/properties/kinds/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err45];
+            } else {
+              vErrors.push(err45);
+            }
+            errors++;
+          }
+        }
+        if (data14.omitted !== undefined) {
+          let data22 = data14.omitted;
+          if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
+            const err46 = {
+              instancePath: instancePath + '/errors/omitted',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          }
+          if (typeof data22 == 'number' && isFinite(data22)) {
+            if (data22 < 0 || isNaN(data22)) {
+              const err47 = {
+                instancePath: instancePath + '/errors/omitted',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err47];
+              } else {
+                vErrors.push(err47);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err48 = {
+          instancePath: instancePath + '/errors',
+          schemaPath: '#/properties/errors/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err48];
+        } else {
+          vErrors.push(err48);
+        }
+        errors++;
+      }
+    }
+    if (data.versions !== undefined) {
+      let data23 = data.versions;
+      if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
+        if (data23.kinds === undefined) {
+          const err49 = {
+            instancePath: instancePath + '/versions',
+            schemaPath: '#/properties/versions/required',
+            keyword: 'required',
+            params: { missingProperty: 'kinds' },
+            message: "must have required property '" + 'kinds' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err49];
+          } else {
+            vErrors.push(err49);
+          }
+          errors++;
+        }
+        if (data23.omitted === undefined) {
+          const err50 = {
+            instancePath: instancePath + '/versions',
+            schemaPath: '#/properties/versions/required',
+            keyword: 'required',
+            params: { missingProperty: 'omitted' },
+            message: "must have required property '" + 'omitted' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err50];
+          } else {
+            vErrors.push(err50);
+          }
+          errors++;
+        }
+        for (const key6 in data23) {
+          if (!(key6 === 'kinds' || key6 === 'omitted' || pattern13.test(key6))) {
+            const err51 = {
+              instancePath: instancePath + '/versions',
+              schemaPath: '#/properties/versions/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key6 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
+          }
+        }
+        if (data23.kinds !== undefined) {
+          let data24 = data23.kinds;
+          if (Array.isArray(data24)) {
+            const len4 = data24.length;
+            for (let i4 = 0; i4 < len4; i4++) {
+              let data25 = data24[i4];
+              if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
+                if (data25.call === undefined) {
+                  const err52 = {
+                    instancePath: instancePath + '/versions/kinds/' + i4,
+                    schemaPath: '#/properties/versions/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'call' },
+                    message: "must have required property '" + 'call' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err52];
+                  } else {
+                    vErrors.push(err52);
+                  }
+                  errors++;
+                }
+                if (data25.value === undefined) {
+                  const err53 = {
+                    instancePath: instancePath + '/versions/kinds/' + i4,
+                    schemaPath: '#/properties/versions/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'value' },
+                    message: "must have required property '" + 'value' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err53];
+                  } else {
+                    vErrors.push(err53);
+                  }
+                  errors++;
+                }
+                if (data25.count === undefined) {
+                  const err54 = {
+                    instancePath: instancePath + '/versions/kinds/' + i4,
+                    schemaPath: '#/properties/versions/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'count' },
+                    message: "must have required property '" + 'count' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err54];
+                  } else {
+                    vErrors.push(err54);
+                  }
+                  errors++;
+                }
+                for (const key7 in data25) {
+                  if (!(
+                    key7 === 'call' ||
+                    key7 === 'value' ||
+                    key7 === 'count' ||
+                    pattern13.test(key7)
+                  )) {
+                    const err55 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4,
+                      schemaPath:
+                        '#/properties/versions/properties/kinds/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err55];
+                    } else {
+                      vErrors.push(err55);
+                    }
+                    errors++;
+                  }
+                }
+                if (data25.call !== undefined) {
+                  let data26 = data25.call;
+                  if (!(
+                    data26 === 'discovery' ||
+                    data26 === 'create' ||
+                    data26 === 'events' ||
+                    data26 === 'status' ||
+                    data26 === 'summary'
+                  )) {
+                    const err56 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4 + '/call',
+                      schemaPath: '#/$defs/call/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema95.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err56];
+                    } else {
+                      vErrors.push(err56);
+                    }
+                    errors++;
+                  }
+                }
+                if (data25.value !== undefined) {
+                  let data27 = data25.value;
+                  const _errs73 = errors;
+                  let valid27 = false;
+                  let passing2 = null;
+                  const _errs74 = errors;
+                  if (typeof data27 !== 'string') {
+                    const err57 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4 + '/value',
+                      schemaPath:
+                        '#/properties/versions/properties/kinds/items/properties/value/oneOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err57];
+                    } else {
+                      vErrors.push(err57);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs74 === errors;
+                  if (_valid2) {
+                    valid27 = true;
+                    passing2 = 0;
+                  }
+                  const _errs76 = errors;
+                  if (data27 !== null) {
+                    const err58 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4 + '/value',
+                      schemaPath:
+                        '#/properties/versions/properties/kinds/items/properties/value/oneOf/1/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err58];
+                    } else {
+                      vErrors.push(err58);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs76 === errors;
+                  if (_valid2 && valid27) {
+                    valid27 = false;
+                    passing2 = [passing2, 1];
+                  } else {
+                    if (_valid2) {
+                      valid27 = true;
+                      passing2 = 1;
+                    }
+                  }
+                  if (!valid27) {
+                    const err59 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4 + '/value',
+                      schemaPath:
+                        '#/properties/versions/properties/kinds/items/properties/value/oneOf',
+                      keyword: 'oneOf',
+                      params: { passingSchemas: passing2 },
+                      message: 'must match exactly one schema in oneOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err59];
+                    } else {
+                      vErrors.push(err59);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs73;
+                    if (vErrors !== null) {
+                      if (_errs73) {
+                        vErrors.length = _errs73;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data25.count !== undefined) {
+                  let data28 = data25.count;
+                  if (!(
+                    typeof data28 == 'number' &&
+                    !(data28 % 1) &&
+                    !isNaN(data28) &&
+                    isFinite(data28)
+                  )) {
+                    const err60 = {
+                      instancePath: instancePath + '/versions/kinds/' + i4 + '/count',
+                      schemaPath: '#/$defs/count/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err60];
+                    } else {
+                      vErrors.push(err60);
+                    }
+                    errors++;
+                  }
+                  if (typeof data28 == 'number' && isFinite(data28)) {
+                    if (data28 < 0 || isNaN(data28)) {
+                      const err61 = {
+                        instancePath: instancePath + '/versions/kinds/' + i4 + '/count',
+                        schemaPath: '#/$defs/count/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err61];
+                      } else {
+                        vErrors.push(err61);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err62 = {
+                  instancePath: instancePath + '/versions/kinds/' + i4,
+                  schemaPath: '#/properties/versions/properties/kinds/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err63 = {
+              instancePath: instancePath + '/versions/kinds',
+              schemaPath: '#/properties/versions/properties/kinds/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err63];
+            } else {
+              vErrors.push(err63);
+            }
+            errors++;
+          }
+        }
+        if (data23.omitted !== undefined) {
+          let data29 = data23.omitted;
+          if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
+            const err64 = {
+              instancePath: instancePath + '/versions/omitted',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err64];
+            } else {
+              vErrors.push(err64);
+            }
+            errors++;
+          }
+          if (typeof data29 == 'number' && isFinite(data29)) {
+            if (data29 < 0 || isNaN(data29)) {
+              const err65 = {
+                instancePath: instancePath + '/versions/omitted',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err65];
+              } else {
+                vErrors.push(err65);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err66 = {
+          instancePath: instancePath + '/versions',
+          schemaPath: '#/properties/versions/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err66];
+        } else {
+          vErrors.push(err66);
         }
         errors++;
       }
     }
   } else {
-    const err22 = {
+    const err67 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -3431,23 +17616,23 @@ function validate29(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err22];
+      vErrors = [err67];
     } else {
-      vErrors.push(err22);
+      vErrors.push(err67);
     }
     errors++;
   }
-  validate29.errors = vErrors;
+  validate53.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate28(
+validate53.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate52(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate28.evaluated;
+  const evaluated0 = validate52.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -3631,7 +17816,7 @@ function validate28(
         key0 === 'fixtureId' ||
         key0 === 'findings' ||
         key0 === 'observation' ||
-        pattern4.test(key0)
+        pattern13.test(key0)
       )) {
         const err9 = {
           instancePath,
@@ -3651,7 +17836,7 @@ function validate28(
     if (data.id !== undefined) {
       let data2 = data.id;
       if (typeof data2 === 'string') {
-        if (!pattern30.test(data2)) {
+        if (!pattern54.test(data2)) {
           const err10 = {
             instancePath: instancePath + '/id',
             schemaPath: '#/properties/id/pattern',
@@ -3695,7 +17880,7 @@ function validate28(
           instancePath: instancePath + '/disposition',
           schemaPath: '#/properties/disposition/enum',
           keyword: 'enum',
-          params: { allowedValues: schema42.properties.disposition.enum },
+          params: { allowedValues: schema88.properties.disposition.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -3932,7 +18117,7 @@ function validate28(
                 key1 === 'severity' ||
                 key1 === 'ref' ||
                 key1 === 'message' ||
-                pattern4.test(key1)
+                pattern13.test(key1)
               )) {
                 const err26 = {
                   instancePath: instancePath + '/findings/' + i0,
@@ -4007,7 +18192,7 @@ function validate28(
                   instancePath: instancePath + '/findings/' + i0 + '/severity',
                   schemaPath: '#/$defs/finding/properties/severity/enum',
                   keyword: 'enum',
-                  params: { allowedValues: schema44.properties.severity.enum },
+                  params: { allowedValues: schema90.properties.severity.enum },
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
@@ -4103,7 +18288,7 @@ function validate28(
     }
     if (data.observation !== undefined) {
       if (
-        !validate29(data.observation, {
+        !validate53(data.observation, {
           instancePath: instancePath + '/observation',
           parentData: data,
           parentDataProperty: 'observation',
@@ -4111,7 +18296,7 @@ function validate28(
           dynamicAnchors,
         })
       ) {
-        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+        vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
         errors = vErrors.length;
       }
     }
@@ -4130,17 +18315,17 @@ function validate28(
     }
     errors++;
   }
-  validate28.errors = vErrors;
+  validate52.errors = vErrors;
   return errors === 0;
 }
-validate28.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate27(
+validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate51(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="urn:openwop:v2:eval-gate-report" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate27.evaluated;
+  const evaluated0 = validate51.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -4314,7 +18499,7 @@ function validate27(
       errors++;
     }
     for (const key0 in data) {
-      if (!(func4.call(schema39.properties, key0) || pattern4.test(key0))) {
+      if (!(func5.call(schema85.properties, key0) || pattern13.test(key0))) {
         const err11 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -4381,7 +18566,7 @@ function validate27(
           errors++;
         }
         for (const key1 in data1) {
-          if (!(key1 === 'name' || key1 === 'version' || pattern4.test(key1))) {
+          if (!(key1 === 'name' || key1 === 'version' || pattern13.test(key1))) {
             const err15 = {
               instancePath: instancePath + '/suite',
               schemaPath: '#/properties/suite/additionalProperties',
@@ -4520,7 +18705,7 @@ function validate27(
             key2 === 'embedded' ||
             key2 === 'implementation' ||
             key2 === 'declared' ||
-            pattern4.test(key2)
+            pattern13.test(key2)
           )) {
             const err23 = {
               instancePath: instancePath + '/target',
@@ -4540,7 +18725,7 @@ function validate27(
         if (data4.baseUrl !== undefined) {
           let data5 = data4.baseUrl;
           if (typeof data5 === 'string') {
-            if (!pattern24.test(data5)) {
+            if (!pattern60.test(data5)) {
               const err24 = {
                 instancePath: instancePath + '/target/baseUrl',
                 schemaPath: '#/properties/target/properties/baseUrl/pattern',
@@ -4607,7 +18792,7 @@ function validate27(
               errors++;
             }
             for (const key3 in data7) {
-              if (!(key3 === 'name' || key3 === 'version' || pattern4.test(key3))) {
+              if (!(key3 === 'name' || key3 === 'version' || pattern13.test(key3))) {
                 const err28 = {
                   instancePath: instancePath + '/target/implementation',
                   schemaPath: '#/$defs/implementation/additionalProperties',
@@ -4726,7 +18911,7 @@ function validate27(
               errors++;
             }
             for (const key4 in data10) {
-              if (!(key4 === 'name' || key4 === 'version' || pattern4.test(key4))) {
+              if (!(key4 === 'name' || key4 === 'version' || pattern13.test(key4))) {
                 const err35 = {
                   instancePath: instancePath + '/target/declared',
                   schemaPath: '#/$defs/implementation/additionalProperties',
@@ -4874,7 +19059,7 @@ function validate27(
               instancePath: instancePath + '/optedOut/' + i0,
               schemaPath: '#/properties/optedOut/items/enum',
               keyword: 'enum',
-              params: { allowedValues: schema39.properties.optedOut.items.enum },
+              params: { allowedValues: schema85.properties.optedOut.items.enum },
               message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
@@ -5036,7 +19221,7 @@ function validate27(
           errors++;
         }
         for (const key5 in data18) {
-          if (!(key5 === 'ok' || key5 === 'text' || pattern4.test(key5))) {
+          if (!(key5 === 'ok' || key5 === 'text' || pattern13.test(key5))) {
             const err52 = {
               instancePath: instancePath + '/discovery',
               schemaPath: '#/properties/discovery/oneOf/0/additionalProperties',
@@ -5140,7 +19325,7 @@ function validate27(
           errors++;
         }
         for (const key6 in data18) {
-          if (!(key6 === 'ok' || key6 === 'reason' || pattern4.test(key6))) {
+          if (!(key6 === 'ok' || key6 === 'reason' || pattern13.test(key6))) {
             const err58 = {
               instancePath: instancePath + '/discovery',
               schemaPath: '#/properties/discovery/oneOf/1/additionalProperties',
@@ -5266,7 +19451,7 @@ function validate27(
         const len1 = data23.length;
         for (let i2 = 0; i2 < len1; i2++) {
           if (
-            !validate28(data23[i2], {
+            !validate52(data23[i2], {
               instancePath: instancePath + '/requirements/' + i2,
               parentData: data23,
               parentDataProperty: i2,
@@ -5274,7 +19459,7 @@ function validate27(
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+            vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
             errors = vErrors.length;
           }
         }
@@ -5379,7 +19564,7 @@ function validate27(
             key7 === 'inapplicable' ||
             key7 === 'skipped' ||
             key7 === 'blocked' ||
-            pattern4.test(key7)
+            pattern13.test(key7)
           )) {
             const err70 = {
               instancePath: instancePath + '/totals',
@@ -5672,7 +19857,7 @@ function validate27(
             key8 === 'fixtures' ||
             key8 === 'schemas' ||
             key8 === 'rows' ||
-            pattern4.test(key8)
+            pattern13.test(key8)
           )) {
             const err87 = {
               instancePath: instancePath + '/digests',
@@ -5713,7 +19898,7 @@ function validate27(
           let passing1 = null;
           const _errs83 = errors;
           if (typeof data33 === 'string') {
-            if (!pattern37.test(data33)) {
+            if (!pattern78.test(data33)) {
               const err89 = {
                 instancePath: instancePath + '/digests/discovery',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -5805,7 +19990,7 @@ function validate27(
             for (const key9 in data34) {
               let data35 = data34[key9];
               if (typeof data35 === 'string') {
-                if (!pattern37.test(data35)) {
+                if (!pattern78.test(data35)) {
                   const err93 = {
                     instancePath:
                       instancePath +
@@ -5864,7 +20049,7 @@ function validate27(
             for (const key10 in data36) {
               let data37 = data36[key10];
               if (typeof data37 === 'string') {
-                if (!pattern37.test(data37)) {
+                if (!pattern78.test(data37)) {
                   const err96 = {
                     instancePath:
                       instancePath +
@@ -5920,7 +20105,7 @@ function validate27(
         if (data31.rows !== undefined) {
           let data38 = data31.rows;
           if (typeof data38 === 'string') {
-            if (!pattern37.test(data38)) {
+            if (!pattern78.test(data38)) {
               const err99 = {
                 instancePath: instancePath + '/digests/rows',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -6020,7 +20205,7 @@ function validate27(
             key11 === 'algorithm' ||
             key11 === 'reportDigest' ||
             key11 === 'value' ||
-            pattern4.test(key11)
+            pattern13.test(key11)
           )) {
             const err105 = {
               instancePath: instancePath + '/signature',
@@ -6057,7 +20242,7 @@ function validate27(
         if (data39.reportDigest !== undefined) {
           let data41 = data39.reportDigest;
           if (typeof data41 === 'string') {
-            if (!pattern37.test(data41)) {
+            if (!pattern78.test(data41)) {
               const err107 = {
                 instancePath: instancePath + '/signature/reportDigest',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -6091,7 +20276,7 @@ function validate27(
         if (data39.value !== undefined) {
           let data42 = data39.value;
           if (typeof data42 === 'string') {
-            if (!pattern43.test(data42)) {
+            if (!pattern84.test(data42)) {
               const err109 = {
                 instancePath: instancePath + '/signature/value',
                 schemaPath: '#/properties/signature/properties/value/pattern',
@@ -6153,3813 +20338,84 @@ function validate27(
     }
     errors++;
   }
-  validate27.errors = vErrors;
+  validate51.errors = vErrors;
   return errors === 0;
 }
-validate27.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v4 = validate32;
-const schema57 = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'urn:openwop:v2:eval-scored',
-  title: 'eval.scored payload v2',
-  description: 'The grade of one trial of one task. Carries no task output.',
-  type: 'object',
-  required: ['taskId', 'score', 'passed'],
-  properties: {
-    taskId: { description: 'The task graded.', type: 'string', minLength: 1 },
-    score: {
-      description:
-        "The trial's output score in 0–1; a wrong tool path does not lower it (RFC 0246 §C).",
-      type: 'number',
-      minimum: 0,
-      maximum: 1,
-    },
-    passed: {
-      description:
-        "The trial's verdict: the score clears passScore, the trajectory matched (when the task has one) and no fixture miss failed it closed.",
-      type: 'boolean',
-    },
-    trial: {
-      description:
-        'Which trial this is, counting from 1; present when the suite has a trials block.',
-      type: 'integer',
-      minimum: 1,
-    },
-    trajectoryMatched: {
-      description: "Whether the trial's tool calls matched the expected trajectory.",
-      type: 'boolean',
-    },
-    failedClosed: {
-      description: 'Whether the trial called a tool with no recorded answer and was failed closed.',
-      type: 'boolean',
-    },
-    costUsd: { description: 'What the trial cost, in US dollars.', type: 'number', minimum: 0 },
-    latencyMs: {
-      description: 'How long the trial took, in milliseconds.',
-      type: 'number',
-      minimum: 0,
-    },
-    schemaValid: {
-      description: "Whether the trial's output validated against the schema the task expects.",
-      type: 'boolean',
-    },
-    safetyFindingCount: {
-      description: 'How many safety findings the trial raised.',
-      type: 'integer',
-      minimum: 0,
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-function validate32(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:openwop:v2:eval-scored" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate32.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.taskId === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'taskId' },
-        message: "must have required property '" + 'taskId' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.score === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'score' },
-        message: "must have required property '" + 'score' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.passed === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'passed' },
-        message: "must have required property '" + 'passed' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(func4.call(schema57.properties, key0) || pattern4.test(key0))) {
-        const err3 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.taskId !== undefined) {
-      let data0 = data.taskId;
-      if (typeof data0 === 'string') {
-        if (func1(data0) < 1) {
-          const err4 = {
-            instancePath: instancePath + '/taskId',
-            schemaPath: '#/properties/taskId/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + '/taskId',
-          schemaPath: '#/properties/taskId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.score !== undefined) {
-      let data1 = data.score;
-      if (typeof data1 == 'number' && isFinite(data1)) {
-        if (data1 > 1 || isNaN(data1)) {
-          const err6 = {
-            instancePath: instancePath + '/score',
-            schemaPath: '#/properties/score/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 1 },
-            message: 'must be <= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        if (data1 < 0 || isNaN(data1)) {
-          const err7 = {
-            instancePath: instancePath + '/score',
-            schemaPath: '#/properties/score/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      } else {
-        const err8 = {
-          instancePath: instancePath + '/score',
-          schemaPath: '#/properties/score/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.passed !== undefined) {
-      if (typeof data.passed !== 'boolean') {
-        const err9 = {
-          instancePath: instancePath + '/passed',
-          schemaPath: '#/properties/passed/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.trial !== undefined) {
-      let data3 = data.trial;
-      if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-        const err10 = {
-          instancePath: instancePath + '/trial',
-          schemaPath: '#/properties/trial/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (typeof data3 == 'number' && isFinite(data3)) {
-        if (data3 < 1 || isNaN(data3)) {
-          const err11 = {
-            instancePath: instancePath + '/trial',
-            schemaPath: '#/properties/trial/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.trajectoryMatched !== undefined) {
-      if (typeof data.trajectoryMatched !== 'boolean') {
-        const err12 = {
-          instancePath: instancePath + '/trajectoryMatched',
-          schemaPath: '#/properties/trajectoryMatched/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.failedClosed !== undefined) {
-      if (typeof data.failedClosed !== 'boolean') {
-        const err13 = {
-          instancePath: instancePath + '/failedClosed',
-          schemaPath: '#/properties/failedClosed/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.costUsd !== undefined) {
-      let data6 = data.costUsd;
-      if (typeof data6 == 'number' && isFinite(data6)) {
-        if (data6 < 0 || isNaN(data6)) {
-          const err14 = {
-            instancePath: instancePath + '/costUsd',
-            schemaPath: '#/properties/costUsd/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-      } else {
-        const err15 = {
-          instancePath: instancePath + '/costUsd',
-          schemaPath: '#/properties/costUsd/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.latencyMs !== undefined) {
-      let data7 = data.latencyMs;
-      if (typeof data7 == 'number' && isFinite(data7)) {
-        if (data7 < 0 || isNaN(data7)) {
-          const err16 = {
-            instancePath: instancePath + '/latencyMs',
-            schemaPath: '#/properties/latencyMs/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err16];
-          } else {
-            vErrors.push(err16);
-          }
-          errors++;
-        }
-      } else {
-        const err17 = {
-          instancePath: instancePath + '/latencyMs',
-          schemaPath: '#/properties/latencyMs/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.schemaValid !== undefined) {
-      if (typeof data.schemaValid !== 'boolean') {
-        const err18 = {
-          instancePath: instancePath + '/schemaValid',
-          schemaPath: '#/properties/schemaValid/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.safetyFindingCount !== undefined) {
-      let data9 = data.safetyFindingCount;
-      if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
-        const err19 = {
-          instancePath: instancePath + '/safetyFindingCount',
-          schemaPath: '#/properties/safetyFindingCount/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-      if (typeof data9 == 'number' && isFinite(data9)) {
-        if (data9 < 0 || isNaN(data9)) {
-          const err20 = {
-            instancePath: instancePath + '/safetyFindingCount',
-            schemaPath: '#/properties/safetyFindingCount/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err20];
-          } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-      }
-    }
-  } else {
-    const err21 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err21];
-    } else {
-      vErrors.push(err21);
-    }
-    errors++;
-  }
-  validate32.errors = vErrors;
-  return errors === 0;
-}
-validate32.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v5 = validate33;
-const schema58 = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'urn:openwop:v2:eval-started',
-  title: 'eval.started payload v2',
-  description:
-    'Announces an eval run: which suite, how many tasks and, with trials, how each task is repeated.',
-  type: 'object',
-  required: ['suiteId', 'suiteVersion', 'taskCount', 'modes'],
-  properties: {
-    suiteId: { description: 'The suite being run.', type: 'string', minLength: 1 },
-    suiteVersion: {
-      description: 'The version of the suite being run.',
-      type: 'string',
-      minLength: 1,
-    },
-    taskCount: { description: 'How many tasks will be graded.', type: 'integer', minimum: 0 },
-    modes: {
-      description: 'The grading modes in use.',
-      type: 'array',
-      items: { type: 'string', minLength: 1 },
-    },
-    trials: {
-      description: "The suite's trials block, when it has one.",
-      type: 'object',
-      required: ['count', 'passRule'],
-      properties: {
-        count: {
-          description: 'How many times each task will be run.',
-          type: 'integer',
-          minimum: 1,
-          maximum: 100,
-        },
-        passRule: {
-          description: "How each task's trials will decide it.",
-          type: 'string',
-          enum: ['all', 'any', 'mean'],
-        },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-function validate33(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:openwop:v2:eval-started" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate33.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.suiteId === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'suiteId' },
-        message: "must have required property '" + 'suiteId' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.suiteVersion === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'suiteVersion' },
-        message: "must have required property '" + 'suiteVersion' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.taskCount === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'taskCount' },
-        message: "must have required property '" + 'taskCount' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.modes === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'modes' },
-        message: "must have required property '" + 'modes' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === 'suiteId' ||
-        key0 === 'suiteVersion' ||
-        key0 === 'taskCount' ||
-        key0 === 'modes' ||
-        key0 === 'trials' ||
-        pattern4.test(key0)
-      )) {
-        const err4 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.suiteId !== undefined) {
-      let data0 = data.suiteId;
-      if (typeof data0 === 'string') {
-        if (func1(data0) < 1) {
-          const err5 = {
-            instancePath: instancePath + '/suiteId',
-            schemaPath: '#/properties/suiteId/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      } else {
-        const err6 = {
-          instancePath: instancePath + '/suiteId',
-          schemaPath: '#/properties/suiteId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.suiteVersion !== undefined) {
-      let data1 = data.suiteVersion;
-      if (typeof data1 === 'string') {
-        if (func1(data1) < 1) {
-          const err7 = {
-            instancePath: instancePath + '/suiteVersion',
-            schemaPath: '#/properties/suiteVersion/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      } else {
-        const err8 = {
-          instancePath: instancePath + '/suiteVersion',
-          schemaPath: '#/properties/suiteVersion/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.taskCount !== undefined) {
-      let data2 = data.taskCount;
-      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-        const err9 = {
-          instancePath: instancePath + '/taskCount',
-          schemaPath: '#/properties/taskCount/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 < 0 || isNaN(data2)) {
-          const err10 = {
-            instancePath: instancePath + '/taskCount',
-            schemaPath: '#/properties/taskCount/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.modes !== undefined) {
-      let data3 = data.modes;
-      if (Array.isArray(data3)) {
-        const len0 = data3.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data4 = data3[i0];
-          if (typeof data4 === 'string') {
-            if (func1(data4) < 1) {
-              const err11 = {
-                instancePath: instancePath + '/modes/' + i0,
-                schemaPath: '#/properties/modes/items/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err11];
-              } else {
-                vErrors.push(err11);
-              }
-              errors++;
-            }
-          } else {
-            const err12 = {
-              instancePath: instancePath + '/modes/' + i0,
-              schemaPath: '#/properties/modes/items/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err13 = {
-          instancePath: instancePath + '/modes',
-          schemaPath: '#/properties/modes/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.trials !== undefined) {
-      let data5 = data.trials;
-      if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
-        if (data5.count === undefined) {
-          const err14 = {
-            instancePath: instancePath + '/trials',
-            schemaPath: '#/properties/trials/required',
-            keyword: 'required',
-            params: { missingProperty: 'count' },
-            message: "must have required property '" + 'count' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-        if (data5.passRule === undefined) {
-          const err15 = {
-            instancePath: instancePath + '/trials',
-            schemaPath: '#/properties/trials/required',
-            keyword: 'required',
-            params: { missingProperty: 'passRule' },
-            message: "must have required property '" + 'passRule' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-        for (const key1 in data5) {
-          if (!(key1 === 'count' || key1 === 'passRule' || pattern4.test(key1))) {
-            const err16 = {
-              instancePath: instancePath + '/trials',
-              schemaPath: '#/properties/trials/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key1 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-        if (data5.count !== undefined) {
-          let data6 = data5.count;
-          if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
-            const err17 = {
-              instancePath: instancePath + '/trials/count',
-              schemaPath: '#/properties/trials/properties/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-          if (typeof data6 == 'number' && isFinite(data6)) {
-            if (data6 > 100 || isNaN(data6)) {
-              const err18 = {
-                instancePath: instancePath + '/trials/count',
-                schemaPath: '#/properties/trials/properties/count/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100 },
-                message: 'must be <= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-            if (data6 < 1 || isNaN(data6)) {
-              const err19 = {
-                instancePath: instancePath + '/trials/count',
-                schemaPath: '#/properties/trials/properties/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err19];
-              } else {
-                vErrors.push(err19);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data5.passRule !== undefined) {
-          let data7 = data5.passRule;
-          if (typeof data7 !== 'string') {
-            const err20 = {
-              instancePath: instancePath + '/trials/passRule',
-              schemaPath: '#/properties/trials/properties/passRule/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-          if (!(data7 === 'all' || data7 === 'any' || data7 === 'mean')) {
-            const err21 = {
-              instancePath: instancePath + '/trials/passRule',
-              schemaPath: '#/properties/trials/properties/passRule/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema58.properties.trials.properties.passRule.enum },
-              message: 'must be equal to one of the allowed values',
-            };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err22 = {
-          instancePath: instancePath + '/trials',
-          schemaPath: '#/properties/trials/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err22];
-        } else {
-          vErrors.push(err22);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err23 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err23];
-    } else {
-      vErrors.push(err23);
-    }
-    errors++;
-  }
-  validate33.errors = vErrors;
-  return errors === 0;
-}
-validate33.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v6 = validate34;
-const schema59 = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'urn:openwop:v2:eval-summary',
-  title: 'EvalSummary v2',
-  description:
-    "The outcome of one eval run: per-task scores and verdicts and the suite's pass decision. Carries no task output, prompt or rubric text.",
-  type: 'object',
-  required: [
-    'suiteId',
-    'suiteVersion',
-    'aggregateScore',
-    'passed',
-    'taskCount',
-    'passedCount',
-    'tasks',
-  ],
-  properties: {
-    suiteId: { description: 'The suite that was run.', type: 'string', minLength: 1 },
-    suiteVersion: {
-      description: 'The version of the suite that was run.',
-      type: 'string',
-      minLength: 1,
-    },
-    aggregateScore: {
-      description:
-        "The host's aggregation (normally the mean) of the task scores, in 0–1. A measurement: trajectory failures do not lower it (RFC 0246 §C).",
-      $ref: '#/$defs/unitScore',
-    },
-    gatedAggregateScore: {
-      description:
-        "The gating aggregate (RFC 0246 §A): the aggregation used for aggregateScore, applied to the tasks' gating scores. Present whenever any task has an expected trajectory (RFC 0246 §D).",
-      $ref: '#/$defs/unitScore',
-    },
-    passed: {
-      description:
-        "The suite's verdict, read by deployment gates: the gating aggregate (gatedAggregateScore, RFC 0246 §A) is at least thresholds.passScore, and the cost and p95 latency limits hold (RFC 0246 §B). aggregateScore alone does not decide it.",
-      type: 'boolean',
-    },
-    taskCount: { description: 'How many tasks the suite has.', type: 'integer', minimum: 0 },
-    passedCount: { description: 'How many tasks passed.', type: 'integer', minimum: 0 },
-    tasks: { description: 'One entry per task.', type: 'array', items: { $ref: '#/$defs/task' } },
-    totalCostUsd: {
-      description: 'What the whole run cost, in US dollars.',
-      type: 'number',
-      minimum: 0,
-    },
-    regression: {
-      description:
-        'Comparison with an earlier run; its shape belongs to RFC 0081 and is not checked here.',
-      type: 'object',
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-  $defs: {
-    unitScore: { description: 'A score in 0–1.', type: 'number', minimum: 0, maximum: 1 },
-    task: {
-      description: 'The outcome of one task.',
-      type: 'object',
-      required: ['taskId', 'score', 'passed'],
-      properties: {
-        taskId: { description: 'The task, as named in the suite.', type: 'string', minLength: 1 },
-        score: {
-          description:
-            "The task's score: the mean of its trials' output scores, in 0–1. Unchanged by trajectory failures (RFC 0246 §C).",
-          $ref: '#/$defs/unitScore',
-        },
-        gatedScore: {
-          description:
-            "The task's gating score (RFC 0246 §A): the mean of its trials' scores with every trial that failed its trajectory or failed closed counted as 0. Required on a task with an expected trajectory, equal to score or not; otherwise present only when it differs from score (RFC 0246 §D).",
-          $ref: '#/$defs/unitScore',
-        },
-        passed: {
-          description:
-            "The task's verdict under the suite's passRule; under `mean` it is gatedScore at least thresholds.passScore (RFC 0246 §B).",
-          type: 'boolean',
-        },
-        trials: {
-          description:
-            "How the task's repeated trials went; present when the suite has a trials block.",
-          $ref: '#/$defs/trials',
-        },
-        costUsd: { description: 'What the task cost, in US dollars.', type: 'number', minimum: 0 },
-        latencyMs: {
-          description: 'How long the task took, in milliseconds.',
-          type: 'number',
-          minimum: 0,
-        },
-        schemaValid: {
-          description: 'Whether the task output validated against the schema the task expects.',
-          type: 'boolean',
-        },
-        safetyFindings: {
-          description: 'Safety findings raised on the task; their shape belongs to RFC 0081.',
-          type: 'array',
-        },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-    trials: {
-      description:
-        "How the task's repeated trials went (present when the suite has a trials block).",
-      type: 'object',
-      required: ['count', 'passRule', 'meanScore'],
-      properties: {
-        count: {
-          description: 'How many trials were run.',
-          type: 'integer',
-          minimum: 1,
-          maximum: 100,
-        },
-        passRule: {
-          description: 'The rule that decided the task.',
-          type: 'string',
-          enum: ['all', 'any', 'mean'],
-        },
-        meanScore: {
-          description:
-            "The mean of the trials' output scores; a measurement, not the gate (RFC 0246 §C).",
-          $ref: '#/$defs/unitScore',
-        },
-        passAtK: {
-          description: '1 when at least one trial passed, else 0.',
-          $ref: '#/$defs/unitScore',
-        },
-        passHatK: { description: '1 when every trial passed, else 0.', $ref: '#/$defs/unitScore' },
-        trialStats: {
-          description: 'Counts and score range over the trials.',
-          type: 'object',
-          required: ['passed', 'trajectoryFailed', 'failedClosed', 'minScore', 'maxScore'],
-          properties: {
-            passed: { description: 'Trials that passed.', type: 'integer', minimum: 0 },
-            trajectoryFailed: {
-              description: 'Trials whose calls did not match the expected trajectory.',
-              type: 'integer',
-              minimum: 0,
-            },
-            failedClosed: {
-              description: 'Trials that called a tool with no recorded answer and were scored 0.',
-              type: 'integer',
-              minimum: 0,
-            },
-            minScore: { description: 'Lowest trial score.', $ref: '#/$defs/unitScore' },
-            maxScore: { description: 'Highest trial score.', $ref: '#/$defs/unitScore' },
-          },
-          additionalProperties: false,
-          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-        },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-  },
-};
-const schema60 = { description: 'A score in 0–1.', type: 'number', minimum: 0, maximum: 1 };
-const schema62 = {
-  description: 'The outcome of one task.',
-  type: 'object',
-  required: ['taskId', 'score', 'passed'],
-  properties: {
-    taskId: { description: 'The task, as named in the suite.', type: 'string', minLength: 1 },
-    score: {
-      description:
-        "The task's score: the mean of its trials' output scores, in 0–1. Unchanged by trajectory failures (RFC 0246 §C).",
-      $ref: '#/$defs/unitScore',
-    },
-    gatedScore: {
-      description:
-        "The task's gating score (RFC 0246 §A): the mean of its trials' scores with every trial that failed its trajectory or failed closed counted as 0. Required on a task with an expected trajectory, equal to score or not; otherwise present only when it differs from score (RFC 0246 §D).",
-      $ref: '#/$defs/unitScore',
-    },
-    passed: {
-      description:
-        "The task's verdict under the suite's passRule; under `mean` it is gatedScore at least thresholds.passScore (RFC 0246 §B).",
-      type: 'boolean',
-    },
-    trials: {
-      description:
-        "How the task's repeated trials went; present when the suite has a trials block.",
-      $ref: '#/$defs/trials',
-    },
-    costUsd: { description: 'What the task cost, in US dollars.', type: 'number', minimum: 0 },
-    latencyMs: {
-      description: 'How long the task took, in milliseconds.',
-      type: 'number',
-      minimum: 0,
-    },
-    schemaValid: {
-      description: 'Whether the task output validated against the schema the task expects.',
-      type: 'boolean',
-    },
-    safetyFindings: {
-      description: 'Safety findings raised on the task; their shape belongs to RFC 0081.',
-      type: 'array',
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-const schema65 = {
-  description: "How the task's repeated trials went (present when the suite has a trials block).",
-  type: 'object',
-  required: ['count', 'passRule', 'meanScore'],
-  properties: {
-    count: { description: 'How many trials were run.', type: 'integer', minimum: 1, maximum: 100 },
-    passRule: {
-      description: 'The rule that decided the task.',
-      type: 'string',
-      enum: ['all', 'any', 'mean'],
-    },
-    meanScore: {
-      description:
-        "The mean of the trials' output scores; a measurement, not the gate (RFC 0246 §C).",
-      $ref: '#/$defs/unitScore',
-    },
-    passAtK: {
-      description: '1 when at least one trial passed, else 0.',
-      $ref: '#/$defs/unitScore',
-    },
-    passHatK: { description: '1 when every trial passed, else 0.', $ref: '#/$defs/unitScore' },
-    trialStats: {
-      description: 'Counts and score range over the trials.',
-      type: 'object',
-      required: ['passed', 'trajectoryFailed', 'failedClosed', 'minScore', 'maxScore'],
-      properties: {
-        passed: { description: 'Trials that passed.', type: 'integer', minimum: 0 },
-        trajectoryFailed: {
-          description: 'Trials whose calls did not match the expected trajectory.',
-          type: 'integer',
-          minimum: 0,
-        },
-        failedClosed: {
-          description: 'Trials that called a tool with no recorded answer and were scored 0.',
-          type: 'integer',
-          minimum: 0,
-        },
-        minScore: { description: 'Lowest trial score.', $ref: '#/$defs/unitScore' },
-        maxScore: { description: 'Highest trial score.', $ref: '#/$defs/unitScore' },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-function validate36(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate36.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.count === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'count' },
-        message: "must have required property '" + 'count' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.passRule === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'passRule' },
-        message: "must have required property '" + 'passRule' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.meanScore === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'meanScore' },
-        message: "must have required property '" + 'meanScore' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === 'count' ||
-        key0 === 'passRule' ||
-        key0 === 'meanScore' ||
-        key0 === 'passAtK' ||
-        key0 === 'passHatK' ||
-        key0 === 'trialStats' ||
-        pattern4.test(key0)
-      )) {
-        const err3 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.count !== undefined) {
-      let data0 = data.count;
-      if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-        const err4 = {
-          instancePath: instancePath + '/count',
-          schemaPath: '#/properties/count/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 > 100 || isNaN(data0)) {
-          const err5 = {
-            instancePath: instancePath + '/count',
-            schemaPath: '#/properties/count/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 100 },
-            message: 'must be <= 100',
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-        if (data0 < 1 || isNaN(data0)) {
-          const err6 = {
-            instancePath: instancePath + '/count',
-            schemaPath: '#/properties/count/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.passRule !== undefined) {
-      let data1 = data.passRule;
-      if (typeof data1 !== 'string') {
-        const err7 = {
-          instancePath: instancePath + '/passRule',
-          schemaPath: '#/properties/passRule/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if (!(data1 === 'all' || data1 === 'any' || data1 === 'mean')) {
-        const err8 = {
-          instancePath: instancePath + '/passRule',
-          schemaPath: '#/properties/passRule/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema65.properties.passRule.enum },
-          message: 'must be equal to one of the allowed values',
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.meanScore !== undefined) {
-      let data2 = data.meanScore;
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 > 1 || isNaN(data2)) {
-          const err9 = {
-            instancePath: instancePath + '/meanScore',
-            schemaPath: '#/$defs/unitScore/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 1 },
-            message: 'must be <= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
-        }
-        if (data2 < 0 || isNaN(data2)) {
-          const err10 = {
-            instancePath: instancePath + '/meanScore',
-            schemaPath: '#/$defs/unitScore/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + '/meanScore',
-          schemaPath: '#/$defs/unitScore/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.passAtK !== undefined) {
-      let data3 = data.passAtK;
-      if (typeof data3 == 'number' && isFinite(data3)) {
-        if (data3 > 1 || isNaN(data3)) {
-          const err12 = {
-            instancePath: instancePath + '/passAtK',
-            schemaPath: '#/$defs/unitScore/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 1 },
-            message: 'must be <= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-        if (data3 < 0 || isNaN(data3)) {
-          const err13 = {
-            instancePath: instancePath + '/passAtK',
-            schemaPath: '#/$defs/unitScore/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-      } else {
-        const err14 = {
-          instancePath: instancePath + '/passAtK',
-          schemaPath: '#/$defs/unitScore/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.passHatK !== undefined) {
-      let data4 = data.passHatK;
-      if (typeof data4 == 'number' && isFinite(data4)) {
-        if (data4 > 1 || isNaN(data4)) {
-          const err15 = {
-            instancePath: instancePath + '/passHatK',
-            schemaPath: '#/$defs/unitScore/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 1 },
-            message: 'must be <= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-        if (data4 < 0 || isNaN(data4)) {
-          const err16 = {
-            instancePath: instancePath + '/passHatK',
-            schemaPath: '#/$defs/unitScore/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err16];
-          } else {
-            vErrors.push(err16);
-          }
-          errors++;
-        }
-      } else {
-        const err17 = {
-          instancePath: instancePath + '/passHatK',
-          schemaPath: '#/$defs/unitScore/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.trialStats !== undefined) {
-      let data5 = data.trialStats;
-      if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
-        if (data5.passed === undefined) {
-          const err18 = {
-            instancePath: instancePath + '/trialStats',
-            schemaPath: '#/properties/trialStats/required',
-            keyword: 'required',
-            params: { missingProperty: 'passed' },
-            message: "must have required property '" + 'passed' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err18];
-          } else {
-            vErrors.push(err18);
-          }
-          errors++;
-        }
-        if (data5.trajectoryFailed === undefined) {
-          const err19 = {
-            instancePath: instancePath + '/trialStats',
-            schemaPath: '#/properties/trialStats/required',
-            keyword: 'required',
-            params: { missingProperty: 'trajectoryFailed' },
-            message: "must have required property '" + 'trajectoryFailed' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err19];
-          } else {
-            vErrors.push(err19);
-          }
-          errors++;
-        }
-        if (data5.failedClosed === undefined) {
-          const err20 = {
-            instancePath: instancePath + '/trialStats',
-            schemaPath: '#/properties/trialStats/required',
-            keyword: 'required',
-            params: { missingProperty: 'failedClosed' },
-            message: "must have required property '" + 'failedClosed' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err20];
-          } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-        if (data5.minScore === undefined) {
-          const err21 = {
-            instancePath: instancePath + '/trialStats',
-            schemaPath: '#/properties/trialStats/required',
-            keyword: 'required',
-            params: { missingProperty: 'minScore' },
-            message: "must have required property '" + 'minScore' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err21];
-          } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-        if (data5.maxScore === undefined) {
-          const err22 = {
-            instancePath: instancePath + '/trialStats',
-            schemaPath: '#/properties/trialStats/required',
-            keyword: 'required',
-            params: { missingProperty: 'maxScore' },
-            message: "must have required property '" + 'maxScore' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err22];
-          } else {
-            vErrors.push(err22);
-          }
-          errors++;
-        }
-        for (const key1 in data5) {
-          if (!(
-            key1 === 'passed' ||
-            key1 === 'trajectoryFailed' ||
-            key1 === 'failedClosed' ||
-            key1 === 'minScore' ||
-            key1 === 'maxScore' ||
-            pattern4.test(key1)
-          )) {
-            const err23 = {
-              instancePath: instancePath + '/trialStats',
-              schemaPath: '#/properties/trialStats/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key1 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
-        if (data5.passed !== undefined) {
-          let data6 = data5.passed;
-          if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
-            const err24 = {
-              instancePath: instancePath + '/trialStats/passed',
-              schemaPath: '#/properties/trialStats/properties/passed/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err24];
-            } else {
-              vErrors.push(err24);
-            }
-            errors++;
-          }
-          if (typeof data6 == 'number' && isFinite(data6)) {
-            if (data6 < 0 || isNaN(data6)) {
-              const err25 = {
-                instancePath: instancePath + '/trialStats/passed',
-                schemaPath: '#/properties/trialStats/properties/passed/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err25];
-              } else {
-                vErrors.push(err25);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data5.trajectoryFailed !== undefined) {
-          let data7 = data5.trajectoryFailed;
-          if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
-            const err26 = {
-              instancePath: instancePath + '/trialStats/trajectoryFailed',
-              schemaPath: '#/properties/trialStats/properties/trajectoryFailed/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err26];
-            } else {
-              vErrors.push(err26);
-            }
-            errors++;
-          }
-          if (typeof data7 == 'number' && isFinite(data7)) {
-            if (data7 < 0 || isNaN(data7)) {
-              const err27 = {
-                instancePath: instancePath + '/trialStats/trajectoryFailed',
-                schemaPath: '#/properties/trialStats/properties/trajectoryFailed/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err27];
-              } else {
-                vErrors.push(err27);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data5.failedClosed !== undefined) {
-          let data8 = data5.failedClosed;
-          if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
-            const err28 = {
-              instancePath: instancePath + '/trialStats/failedClosed',
-              schemaPath: '#/properties/trialStats/properties/failedClosed/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
-            }
-            errors++;
-          }
-          if (typeof data8 == 'number' && isFinite(data8)) {
-            if (data8 < 0 || isNaN(data8)) {
-              const err29 = {
-                instancePath: instancePath + '/trialStats/failedClosed',
-                schemaPath: '#/properties/trialStats/properties/failedClosed/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err29];
-              } else {
-                vErrors.push(err29);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data5.minScore !== undefined) {
-          let data9 = data5.minScore;
-          if (typeof data9 == 'number' && isFinite(data9)) {
-            if (data9 > 1 || isNaN(data9)) {
-              const err30 = {
-                instancePath: instancePath + '/trialStats/minScore',
-                schemaPath: '#/$defs/unitScore/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 1 },
-                message: 'must be <= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err30];
-              } else {
-                vErrors.push(err30);
-              }
-              errors++;
-            }
-            if (data9 < 0 || isNaN(data9)) {
-              const err31 = {
-                instancePath: instancePath + '/trialStats/minScore',
-                schemaPath: '#/$defs/unitScore/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err31];
-              } else {
-                vErrors.push(err31);
-              }
-              errors++;
-            }
-          } else {
-            const err32 = {
-              instancePath: instancePath + '/trialStats/minScore',
-              schemaPath: '#/$defs/unitScore/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-            };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-        if (data5.maxScore !== undefined) {
-          let data10 = data5.maxScore;
-          if (typeof data10 == 'number' && isFinite(data10)) {
-            if (data10 > 1 || isNaN(data10)) {
-              const err33 = {
-                instancePath: instancePath + '/trialStats/maxScore',
-                schemaPath: '#/$defs/unitScore/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 1 },
-                message: 'must be <= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err33];
-              } else {
-                vErrors.push(err33);
-              }
-              errors++;
-            }
-            if (data10 < 0 || isNaN(data10)) {
-              const err34 = {
-                instancePath: instancePath + '/trialStats/maxScore',
-                schemaPath: '#/$defs/unitScore/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err34];
-              } else {
-                vErrors.push(err34);
-              }
-              errors++;
-            }
-          } else {
-            const err35 = {
-              instancePath: instancePath + '/trialStats/maxScore',
-              schemaPath: '#/$defs/unitScore/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-            };
-            if (vErrors === null) {
-              vErrors = [err35];
-            } else {
-              vErrors.push(err35);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err36 = {
-          instancePath: instancePath + '/trialStats',
-          schemaPath: '#/properties/trialStats/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err36];
-        } else {
-          vErrors.push(err36);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err37 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err37];
-    } else {
-      vErrors.push(err37);
-    }
-    errors++;
-  }
-  validate36.errors = vErrors;
-  return errors === 0;
-}
-validate36.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate35(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate35.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.taskId === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'taskId' },
-        message: "must have required property '" + 'taskId' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.score === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'score' },
-        message: "must have required property '" + 'score' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.passed === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'passed' },
-        message: "must have required property '" + 'passed' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(func4.call(schema62.properties, key0) || pattern4.test(key0))) {
-        const err3 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.taskId !== undefined) {
-      let data0 = data.taskId;
-      if (typeof data0 === 'string') {
-        if (func1(data0) < 1) {
-          const err4 = {
-            instancePath: instancePath + '/taskId',
-            schemaPath: '#/properties/taskId/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + '/taskId',
-          schemaPath: '#/properties/taskId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.score !== undefined) {
-      let data1 = data.score;
-      if (typeof data1 == 'number' && isFinite(data1)) {
-        if (data1 > 1 || isNaN(data1)) {
-          const err6 = {
-            instancePath: instancePath + '/score',
-            schemaPath: '#/$defs/unitScore/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 1 },
-            message: 'must be <= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        if (data1 < 0 || isNaN(data1)) {
-          const err7 = {
-            instancePath: instancePath + '/score',
-            schemaPath: '#/$defs/unitScore/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      } else {
-        const err8 = {
-          instancePath: instancePath + '/score',
-          schemaPath: '#/$defs/unitScore/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.gatedScore !== undefined) {
-      let data2 = data.gatedScore;
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 > 1 || isNaN(data2)) {
-          const err9 = {
-            instancePath: instancePath + '/gatedScore',
-            schemaPath: '#/$defs/unitScore/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 1 },
-            message: 'must be <= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
-        }
-        if (data2 < 0 || isNaN(data2)) {
-          const err10 = {
-            instancePath: instancePath + '/gatedScore',
-            schemaPath: '#/$defs/unitScore/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + '/gatedScore',
-          schemaPath: '#/$defs/unitScore/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.passed !== undefined) {
-      if (typeof data.passed !== 'boolean') {
-        const err12 = {
-          instancePath: instancePath + '/passed',
-          schemaPath: '#/properties/passed/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.trials !== undefined) {
-      if (
-        !validate36(data.trials, {
-          instancePath: instancePath + '/trials',
-          parentData: data,
-          parentDataProperty: 'trials',
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.costUsd !== undefined) {
-      let data5 = data.costUsd;
-      if (typeof data5 == 'number' && isFinite(data5)) {
-        if (data5 < 0 || isNaN(data5)) {
-          const err13 = {
-            instancePath: instancePath + '/costUsd',
-            schemaPath: '#/properties/costUsd/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-      } else {
-        const err14 = {
-          instancePath: instancePath + '/costUsd',
-          schemaPath: '#/properties/costUsd/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.latencyMs !== undefined) {
-      let data6 = data.latencyMs;
-      if (typeof data6 == 'number' && isFinite(data6)) {
-        if (data6 < 0 || isNaN(data6)) {
-          const err15 = {
-            instancePath: instancePath + '/latencyMs',
-            schemaPath: '#/properties/latencyMs/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = {
-          instancePath: instancePath + '/latencyMs',
-          schemaPath: '#/properties/latencyMs/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.schemaValid !== undefined) {
-      if (typeof data.schemaValid !== 'boolean') {
-        const err17 = {
-          instancePath: instancePath + '/schemaValid',
-          schemaPath: '#/properties/schemaValid/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.safetyFindings !== undefined) {
-      if (!Array.isArray(data.safetyFindings)) {
-        const err18 = {
-          instancePath: instancePath + '/safetyFindings',
-          schemaPath: '#/properties/safetyFindings/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err19 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err19];
-    } else {
-      vErrors.push(err19);
-    }
-    errors++;
-  }
-  validate35.errors = vErrors;
-  return errors === 0;
-}
-validate35.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate34(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:openwop:v2:eval-summary" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate34.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.suiteId === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'suiteId' },
-        message: "must have required property '" + 'suiteId' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.suiteVersion === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'suiteVersion' },
-        message: "must have required property '" + 'suiteVersion' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.aggregateScore === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'aggregateScore' },
-        message: "must have required property '" + 'aggregateScore' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.passed === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'passed' },
-        message: "must have required property '" + 'passed' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.taskCount === undefined) {
-      const err4 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'taskCount' },
-        message: "must have required property '" + 'taskCount' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.passedCount === undefined) {
-      const err5 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'passedCount' },
-        message: "must have required property '" + 'passedCount' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err5];
-      } else {
-        vErrors.push(err5);
-      }
-      errors++;
-    }
-    if (data.tasks === undefined) {
-      const err6 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'tasks' },
-        message: "must have required property '" + 'tasks' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err6];
-      } else {
-        vErrors.push(err6);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(func4.call(schema59.properties, key0) || pattern4.test(key0))) {
-        const err7 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.suiteId !== undefined) {
-      let data0 = data.suiteId;
-      if (typeof data0 === 'string') {
-        if (func1(data0) < 1) {
-          const err8 = {
-            instancePath: instancePath + '/suiteId',
-            schemaPath: '#/properties/suiteId/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      } else {
-        const err9 = {
-          instancePath: instancePath + '/suiteId',
-          schemaPath: '#/properties/suiteId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.suiteVersion !== undefined) {
-      let data1 = data.suiteVersion;
-      if (typeof data1 === 'string') {
-        if (func1(data1) < 1) {
-          const err10 = {
-            instancePath: instancePath + '/suiteVersion',
-            schemaPath: '#/properties/suiteVersion/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + '/suiteVersion',
-          schemaPath: '#/properties/suiteVersion/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.aggregateScore !== undefined) {
-      let data2 = data.aggregateScore;
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 > 1 || isNaN(data2)) {
-          const err12 = {
-            instancePath: instancePath + '/aggregateScore',
-            schemaPath: '#/$defs/unitScore/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 1 },
-            message: 'must be <= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-        if (data2 < 0 || isNaN(data2)) {
-          const err13 = {
-            instancePath: instancePath + '/aggregateScore',
-            schemaPath: '#/$defs/unitScore/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-      } else {
-        const err14 = {
-          instancePath: instancePath + '/aggregateScore',
-          schemaPath: '#/$defs/unitScore/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.gatedAggregateScore !== undefined) {
-      let data3 = data.gatedAggregateScore;
-      if (typeof data3 == 'number' && isFinite(data3)) {
-        if (data3 > 1 || isNaN(data3)) {
-          const err15 = {
-            instancePath: instancePath + '/gatedAggregateScore',
-            schemaPath: '#/$defs/unitScore/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 1 },
-            message: 'must be <= 1',
-          };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-        if (data3 < 0 || isNaN(data3)) {
-          const err16 = {
-            instancePath: instancePath + '/gatedAggregateScore',
-            schemaPath: '#/$defs/unitScore/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err16];
-          } else {
-            vErrors.push(err16);
-          }
-          errors++;
-        }
-      } else {
-        const err17 = {
-          instancePath: instancePath + '/gatedAggregateScore',
-          schemaPath: '#/$defs/unitScore/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.passed !== undefined) {
-      if (typeof data.passed !== 'boolean') {
-        const err18 = {
-          instancePath: instancePath + '/passed',
-          schemaPath: '#/properties/passed/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.taskCount !== undefined) {
-      let data5 = data.taskCount;
-      if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
-        const err19 = {
-          instancePath: instancePath + '/taskCount',
-          schemaPath: '#/properties/taskCount/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-      if (typeof data5 == 'number' && isFinite(data5)) {
-        if (data5 < 0 || isNaN(data5)) {
-          const err20 = {
-            instancePath: instancePath + '/taskCount',
-            schemaPath: '#/properties/taskCount/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err20];
-          } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.passedCount !== undefined) {
-      let data6 = data.passedCount;
-      if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
-        const err21 = {
-          instancePath: instancePath + '/passedCount',
-          schemaPath: '#/properties/passedCount/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-      if (typeof data6 == 'number' && isFinite(data6)) {
-        if (data6 < 0 || isNaN(data6)) {
-          const err22 = {
-            instancePath: instancePath + '/passedCount',
-            schemaPath: '#/properties/passedCount/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err22];
-          } else {
-            vErrors.push(err22);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.tasks !== undefined) {
-      let data7 = data.tasks;
-      if (Array.isArray(data7)) {
-        const len0 = data7.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate35(data7[i0], {
-              instancePath: instancePath + '/tasks/' + i0,
-              parentData: data7,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err23 = {
-          instancePath: instancePath + '/tasks',
-          schemaPath: '#/properties/tasks/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-    }
-    if (data.totalCostUsd !== undefined) {
-      let data9 = data.totalCostUsd;
-      if (typeof data9 == 'number' && isFinite(data9)) {
-        if (data9 < 0 || isNaN(data9)) {
-          const err24 = {
-            instancePath: instancePath + '/totalCostUsd',
-            schemaPath: '#/properties/totalCostUsd/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err24];
-          } else {
-            vErrors.push(err24);
-          }
-          errors++;
-        }
-      } else {
-        const err25 = {
-          instancePath: instancePath + '/totalCostUsd',
-          schemaPath: '#/properties/totalCostUsd/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
-      }
-    }
-    if (data.regression !== undefined) {
-      let data10 = data.regression;
-      if (!(data10 && typeof data10 == 'object' && !Array.isArray(data10))) {
-        const err26 = {
-          instancePath: instancePath + '/regression',
-          schemaPath: '#/properties/regression/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err27 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err27];
-    } else {
-      vErrors.push(err27);
-    }
-    errors++;
-  }
-  validate34.errors = vErrors;
-  return errors === 0;
-}
-validate34.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v7 = validate39;
-const schema71 = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'urn:openwop:v2:event',
-  title: 'Run event envelope v2',
-  description:
-    "One entry of a run's event log. The payload's shape depends on `type` and is checked by the payload schemas.",
-  type: 'object',
-  required: ['eventId', 'runId', 'type', 'sequence', 'timestamp', 'payload'],
-  properties: {
-    eventId: { description: 'Unique name of this event.', type: 'string', minLength: 1 },
-    runId: { description: 'The run the event belongs to.', type: 'string', minLength: 1 },
-    type: {
-      description: 'What happened, as a dotted name such as `eval.scored`.',
-      type: 'string',
-      minLength: 1,
-    },
-    sequence: {
-      description: "Position of the event in the run's log; strictly increasing.",
-      type: 'integer',
-      minimum: 0,
-    },
-    timestamp: {
-      description: 'When the event was appended, as an RFC 3339 date-time.',
-      type: 'string',
-      format: 'date-time',
-    },
-    payload: { description: "The event's data; its shape is given by `type`.", type: 'object' },
-    nodeId: {
-      description: 'The workflow node that produced the event, when there is one.',
-      type: 'string',
-    },
-    causationId: {
-      description: 'The event that caused this one, when there is one.',
-      type: 'string',
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-function validate39(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:openwop:v2:event" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate39.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.eventId === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'eventId' },
-        message: "must have required property '" + 'eventId' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.runId === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'runId' },
-        message: "must have required property '" + 'runId' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.type === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'type' },
-        message: "must have required property '" + 'type' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.sequence === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'sequence' },
-        message: "must have required property '" + 'sequence' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.timestamp === undefined) {
-      const err4 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'timestamp' },
-        message: "must have required property '" + 'timestamp' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.payload === undefined) {
-      const err5 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'payload' },
-        message: "must have required property '" + 'payload' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err5];
-      } else {
-        vErrors.push(err5);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === 'eventId' ||
-        key0 === 'runId' ||
-        key0 === 'type' ||
-        key0 === 'sequence' ||
-        key0 === 'timestamp' ||
-        key0 === 'payload' ||
-        key0 === 'nodeId' ||
-        key0 === 'causationId' ||
-        pattern4.test(key0)
-      )) {
-        const err6 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.eventId !== undefined) {
-      let data0 = data.eventId;
-      if (typeof data0 === 'string') {
-        if (func1(data0) < 1) {
-          const err7 = {
-            instancePath: instancePath + '/eventId',
-            schemaPath: '#/properties/eventId/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      } else {
-        const err8 = {
-          instancePath: instancePath + '/eventId',
-          schemaPath: '#/properties/eventId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.runId !== undefined) {
-      let data1 = data.runId;
-      if (typeof data1 === 'string') {
-        if (func1(data1) < 1) {
-          const err9 = {
-            instancePath: instancePath + '/runId',
-            schemaPath: '#/properties/runId/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
-        }
-      } else {
-        const err10 = {
-          instancePath: instancePath + '/runId',
-          schemaPath: '#/properties/runId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== undefined) {
-      let data2 = data.type;
-      if (typeof data2 === 'string') {
-        if (func1(data2) < 1) {
-          const err11 = {
-            instancePath: instancePath + '/type',
-            schemaPath: '#/properties/type/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      } else {
-        const err12 = {
-          instancePath: instancePath + '/type',
-          schemaPath: '#/properties/type/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.sequence !== undefined) {
-      let data3 = data.sequence;
-      if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-        const err13 = {
-          instancePath: instancePath + '/sequence',
-          schemaPath: '#/properties/sequence/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-      if (typeof data3 == 'number' && isFinite(data3)) {
-        if (data3 < 0 || isNaN(data3)) {
-          const err14 = {
-            instancePath: instancePath + '/sequence',
-            schemaPath: '#/properties/sequence/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.timestamp !== undefined) {
-      let data4 = data.timestamp;
-      if (typeof data4 === 'string') {
-        if (!formats0.validate(data4)) {
-          const err15 = {
-            instancePath: instancePath + '/timestamp',
-            schemaPath: '#/properties/timestamp/format',
-            keyword: 'format',
-            params: { format: 'date-time' },
-            message: 'must match format "' + 'date-time' + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = {
-          instancePath: instancePath + '/timestamp',
-          schemaPath: '#/properties/timestamp/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.payload !== undefined) {
-      let data5 = data.payload;
-      if (!(data5 && typeof data5 == 'object' && !Array.isArray(data5))) {
-        const err17 = {
-          instancePath: instancePath + '/payload',
-          schemaPath: '#/properties/payload/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.nodeId !== undefined) {
-      if (typeof data.nodeId !== 'string') {
-        const err18 = {
-          instancePath: instancePath + '/nodeId',
-          schemaPath: '#/properties/nodeId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.causationId !== undefined) {
-      if (typeof data.causationId !== 'string') {
-        const err19 = {
-          instancePath: instancePath + '/causationId',
-          schemaPath: '#/properties/causationId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err20 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err20];
-    } else {
-      vErrors.push(err20);
-    }
-    errors++;
-  }
-  validate39.errors = vErrors;
-  return errors === 0;
-}
-validate39.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v8 = validate40;
-const schema72 = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'urn:openwop:v2:fixture',
-  title: 'Eval-gate conformance fixture',
-  description:
-    'A suite plus a script for the deterministic conformance agent. A host seeds it verbatim and lists its id in discovery; every score and verdict of a run follows from this file.',
-  type: 'object',
-  required: ['id', 'requirement', 'agentId', 'suite', 'script'],
-  properties: {
-    id: {
-      description:
-        "The fixture's name, which is also its file name without `.json`; lower-case words joined by hyphens so it is safe as a path segment.",
-      type: 'string',
-      pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
-    },
-    requirement: {
-      description: 'The RFC 0246 requirement this fixture drives.',
-      type: 'string',
-      pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
-    },
-    agentId: {
-      description: 'The scripted agent a run of this fixture names.',
-      type: 'string',
-      minLength: 1,
-    },
-    suite: {
-      description: 'The AgentEvalSuite the host registers.',
-      $ref: 'urn:openwop:v2:agent-eval-suite',
-    },
-    script: {
-      description:
-        'What the scripted agent does, keyed by taskId: one entry per trial (entry i for trial i), or one entry used for every trial.',
-      type: 'object',
-      propertyNames: { type: 'string', minLength: 1 },
-      additionalProperties: {
-        type: 'array',
-        minItems: 1,
-        maxItems: 100,
-        items: { $ref: '#/$defs/scriptedTrial' },
-      },
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-  $defs: {
-    scriptedTrial: {
-      description: 'One trial of the scripted agent.',
-      type: 'object',
-      required: ['calls', 'output'],
-      properties: {
-        calls: {
-          description:
-            "The tool calls the agent makes, in this order, each answered from the task's recorded tool responses.",
-          type: 'array',
-          items: { $ref: 'urn:openwop:v2:agent-eval-suite#/$defs/toolCall' },
-        },
-        output: {
-          description: 'What the agent returns as the task output after its calls; any JSON value.',
-        },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-  },
-};
-const pattern53 = new RegExp('^[a-z0-9]+(-[a-z0-9]+)*$', 'u');
-const schema73 = {
-  description: 'One trial of the scripted agent.',
-  type: 'object',
-  required: ['calls', 'output'],
-  properties: {
-    calls: {
-      description:
-        "The tool calls the agent makes, in this order, each answered from the task's recorded tool responses.",
-      type: 'array',
-      items: { $ref: 'urn:openwop:v2:agent-eval-suite#/$defs/toolCall' },
-    },
-    output: {
-      description: 'What the agent returns as the task output after its calls; any JSON value.',
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-function validate43(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate43.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.tool === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'tool' },
-        message: "must have required property '" + 'tool' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'tool' || key0 === 'args' || pattern4.test(key0))) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.tool !== undefined) {
-      let data0 = data.tool;
-      if (typeof data0 === 'string') {
-        if (!pattern13.test(data0)) {
-          const err2 = {
-            instancePath: instancePath + '/tool',
-            schemaPath: '#/$defs/toolName/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$' },
-            message: 'must match pattern "' + '^[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*$' + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      } else {
-        const err3 = {
-          instancePath: instancePath + '/tool',
-          schemaPath: '#/$defs/toolName/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.args !== undefined) {
-      let data1 = data.args;
-      if (!(data1 && typeof data1 == 'object' && !Array.isArray(data1))) {
-        const err4 = {
-          instancePath: instancePath + '/args',
-          schemaPath: '#/properties/args/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate43.errors = vErrors;
-  return errors === 0;
-}
-validate43.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate42(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate42.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.calls === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'calls' },
-        message: "must have required property '" + 'calls' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.output === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'output' },
-        message: "must have required property '" + 'output' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'calls' || key0 === 'output' || pattern4.test(key0))) {
-        const err2 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.calls !== undefined) {
-      let data0 = data.calls;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (
-            !validate43(data0[i0], {
-              instancePath: instancePath + '/calls/' + i0,
-              parentData: data0,
-              parentDataProperty: i0,
-              rootData,
-              dynamicAnchors,
-            })
-          ) {
-            vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err3 = {
-          instancePath: instancePath + '/calls',
-          schemaPath: '#/properties/calls/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate42.errors = vErrors;
-  return errors === 0;
-}
-validate42.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate40(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:openwop:v2:fixture" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate40.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.id === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'id' },
-        message: "must have required property '" + 'id' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.requirement === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'requirement' },
-        message: "must have required property '" + 'requirement' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.agentId === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'agentId' },
-        message: "must have required property '" + 'agentId' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.suite === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'suite' },
-        message: "must have required property '" + 'suite' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.script === undefined) {
-      const err4 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'script' },
-        message: "must have required property '" + 'script' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === 'id' ||
-        key0 === 'requirement' ||
-        key0 === 'agentId' ||
-        key0 === 'suite' ||
-        key0 === 'script' ||
-        pattern4.test(key0)
-      )) {
-        const err5 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.id !== undefined) {
-      let data0 = data.id;
-      if (typeof data0 === 'string') {
-        if (!pattern53.test(data0)) {
-          const err6 = {
-            instancePath: instancePath + '/id',
-            schemaPath: '#/properties/id/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
-            message: 'must match pattern "' + '^[a-z0-9]+(-[a-z0-9]+)*$' + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      } else {
-        const err7 = {
-          instancePath: instancePath + '/id',
-          schemaPath: '#/properties/id/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.requirement !== undefined) {
-      let data1 = data.requirement;
-      if (typeof data1 === 'string') {
-        if (!pattern30.test(data1)) {
-          const err8 = {
-            instancePath: instancePath + '/requirement',
-            schemaPath: '#/properties/requirement/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
-            message: 'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      } else {
-        const err9 = {
-          instancePath: instancePath + '/requirement',
-          schemaPath: '#/properties/requirement/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.agentId !== undefined) {
-      let data2 = data.agentId;
-      if (typeof data2 === 'string') {
-        if (func1(data2) < 1) {
-          const err10 = {
-            instancePath: instancePath + '/agentId',
-            schemaPath: '#/properties/agentId/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + '/agentId',
-          schemaPath: '#/properties/agentId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.suite !== undefined) {
-      if (
-        !validate20(data.suite, {
-          instancePath: instancePath + '/suite',
-          parentData: data,
-          parentDataProperty: 'suite',
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.script !== undefined) {
-      let data4 = data.script;
-      if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
-        for (const key1 in data4) {
-          const _errs11 = errors;
-          if (typeof key1 === 'string') {
-            if (func1(key1) < 1) {
-              const err12 = {
-                instancePath: instancePath + '/script',
-                schemaPath: '#/properties/script/propertyNames/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                propertyName: key1,
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-          } else {
-            const err13 = {
-              instancePath: instancePath + '/script',
-              schemaPath: '#/properties/script/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key1,
-            };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-          var valid1 = _errs11 === errors;
-          if (!valid1) {
-            const err14 = {
-              instancePath: instancePath + '/script',
-              schemaPath: '#/properties/script/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key1 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
-            }
-            errors++;
-          }
-        }
-        for (const key2 in data4) {
-          let data5 = data4[key2];
-          if (Array.isArray(data5)) {
-            if (data5.length > 100) {
-              const err15 = {
-                instancePath:
-                  instancePath + '/script/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/script/additionalProperties/maxItems',
-                keyword: 'maxItems',
-                params: { limit: 100 },
-                message: 'must NOT have more than 100 items',
-              };
-              if (vErrors === null) {
-                vErrors = [err15];
-              } else {
-                vErrors.push(err15);
-              }
-              errors++;
-            }
-            if (data5.length < 1) {
-              const err16 = {
-                instancePath:
-                  instancePath + '/script/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/script/additionalProperties/minItems',
-                keyword: 'minItems',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 items',
-              };
-              if (vErrors === null) {
-                vErrors = [err16];
-              } else {
-                vErrors.push(err16);
-              }
-              errors++;
-            }
-            const len0 = data5.length;
-            for (let i0 = 0; i0 < len0; i0++) {
-              if (
-                !validate42(data5[i0], {
-                  instancePath:
-                    instancePath +
-                    '/script/' +
-                    key2.replace(/~/g, '~0').replace(/\//g, '~1') +
-                    '/' +
-                    i0,
-                  parentData: data5,
-                  parentDataProperty: i0,
-                  rootData,
-                  dynamicAnchors,
-                })
-              ) {
-                vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
-                errors = vErrors.length;
-              }
-            }
-          } else {
-            const err17 = {
-              instancePath:
-                instancePath + '/script/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/script/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err18 = {
-          instancePath: instancePath + '/script',
-          schemaPath: '#/properties/script/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err19 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err19];
-    } else {
-      vErrors.push(err19);
-    }
-    errors++;
-  }
-  validate40.errors = vErrors;
-  return errors === 0;
-}
-validate40.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate51.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 export const SCHEMA_IDS = Object.freeze({
-  'agent-eval-suite': 'urn:openwop:v2:agent-eval-suite',
-  'discovery-eval-suite': 'urn:openwop:v2:discovery-eval-suite',
-  'eval-completed': 'urn:openwop:v2:eval-completed',
-  'eval-gate-report': 'urn:openwop:v2:eval-gate-report',
-  'eval-scored': 'urn:openwop:v2:eval-scored',
-  'eval-started': 'urn:openwop:v2:eval-started',
-  'eval-summary': 'urn:openwop:v2:eval-summary',
-  event: 'urn:openwop:v2:event',
+  'agent-eval-suite': 'https://openwop.dev/spec/v2/agent-eval-suite.schema.json',
+  'eval-summary': 'https://openwop.dev/spec/v2/eval-summary.schema.json',
+  'eval-started': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/evalStarted',
+  'eval-scored': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/evalScored',
+  'eval-completed':
+    'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/evalCompleted',
+  'run-event': 'https://openwop.dev/spec/v2/run-event.schema.json',
+  'poll-response': 'urn:openwop:v2:poll-response',
+  'create-run-answer': 'urn:openwop:v2:create-run-answer',
+  'error-envelope': 'https://openwop.dev/spec/v2/error-envelope.schema.json',
+  discovery: 'urn:openwop:v2:discovery',
+  'run-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId',
+  'event-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId',
+  'agent-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId',
+  'node-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/nodeId',
+  'agent-invocation-started':
+    'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentInvocationStarted',
+  'agent-invocation-completed':
+    'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentInvocationCompleted',
+  'agent-tool-called':
+    'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentToolCalled',
+  'agent-tool-returned':
+    'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentToolReturned',
+  'agent-decided': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentDecided',
+  'run-completed': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/runCompleted',
   fixture: 'urn:openwop:v2:fixture',
+  'eval-gate-report': 'urn:openwop:v2:eval-gate-report',
+});
+export const SCHEMA_PATHS = Object.freeze({
+  'agent-eval-suite': 'schemas/v2/agent-eval-suite.schema.json',
+  'eval-summary': 'schemas/v2/eval-summary.schema.json',
+  'eval-started': 'schemas/v2/run-event-payloads.schema.json',
+  'eval-scored': 'schemas/v2/run-event-payloads.schema.json',
+  'eval-completed': 'schemas/v2/run-event-payloads.schema.json',
+  'run-event': 'schemas/v2/run-event.schema.json',
+  'poll-response': 'schemas/v2/poll-response.schema.json',
+  'create-run-answer': 'schemas/v2/create-run-answer.schema.json',
+  'error-envelope': 'schemas/v2/error-envelope.schema.json',
+  discovery: 'schemas/v2/discovery.schema.json',
+  'run-id': 'schemas/v2/ids.schema.json',
+  'event-id': 'schemas/v2/ids.schema.json',
+  'agent-id': 'schemas/v2/ids.schema.json',
+  'node-id': 'schemas/v2/ids.schema.json',
+  'agent-invocation-started': 'schemas/v2/run-event-payloads.schema.json',
+  'agent-invocation-completed': 'schemas/v2/run-event-payloads.schema.json',
+  'agent-tool-called': 'schemas/v2/run-event-payloads.schema.json',
+  'agent-tool-returned': 'schemas/v2/run-event-payloads.schema.json',
+  'agent-decided': 'schemas/v2/run-event-payloads.schema.json',
+  'run-completed': 'schemas/v2/run-event-payloads.schema.json',
+  fixture: 'schemas/v2/fixture.schema.json',
+  'eval-gate-report': 'schemas/v2/eval-gate-report.schema.json',
 });
 export const VALIDATORS = Object.freeze({
   'agent-eval-suite': v0,
-  'discovery-eval-suite': v1,
-  'eval-completed': v2,
-  'eval-gate-report': v3,
-  'eval-scored': v4,
-  'eval-started': v5,
-  'eval-summary': v6,
-  event: v7,
-  fixture: v8,
+  'eval-summary': v1,
+  'eval-started': v2,
+  'eval-scored': v3,
+  'eval-completed': v4,
+  'run-event': v5,
+  'poll-response': v6,
+  'create-run-answer': v7,
+  'error-envelope': v8,
+  discovery: v9,
+  'run-id': v10,
+  'event-id': v11,
+  'agent-id': v12,
+  'node-id': v13,
+  'agent-invocation-started': v14,
+  'agent-invocation-completed': v15,
+  'agent-tool-called': v16,
+  'agent-tool-returned': v17,
+  'agent-decided': v18,
+  'run-completed': v19,
+  fixture: v20,
+  'eval-gate-report': v21,
 });

@@ -2,8 +2,17 @@
 // script fixes every call and output, so every score, verdict and gating score follows from it;
 // the rules compare the host's report with this, never with the host's own arithmetic.
 
-import type { EvalTask, Fixture, PassRule, ScriptedTrial, Thresholds, ToolCall } from '../types.ts';
-import { goldenMatches, matchTrajectory } from './match.ts';
+import type {
+  AgentEvalSuite,
+  EvalTask,
+  Fixture,
+  GoldenExpectation,
+  PassRule,
+  ScriptedTrial,
+  Thresholds,
+  ToolCall,
+} from '../types.ts';
+import { goldenMatches, gradableMatch, matchTrajectory, missedTool } from './match.ts';
 
 /** Tolerance for equality of computed means, and slack on inclusive thresholds (contract §4). */
 export const EPSILON = 1e-9;
@@ -89,9 +98,15 @@ export function expectRun(fixture: Fixture): ExpectedRun {
   const suite = fixture.suite;
   const trialsBlock = suite.trials === undefined ? null : { ...suite.trials };
   const trialCount = trialsBlock === null ? 1 : trialsBlock.count;
-  const passScore = suite.thresholds.passScore;
+  const passScore = statedPassScore(fixture);
   const tasks = suite.tasks.map((task) =>
-    expectTask(task, scriptFor(fixture, task.taskId, trialCount), passScore, trialsBlock),
+    expectTask(
+      fixture.id,
+      task,
+      scriptFor(fixture, task.taskId, trialCount),
+      passScore,
+      trialsBlock,
+    ),
   );
   const gatedAggregateScore = mean(tasks.map((t) => t.gatedScore));
   const anyTrajectory = tasks.some((t) => t.hasTrajectory);
@@ -101,7 +116,7 @@ export function expectRun(fixture: Fixture): ExpectedRun {
     suiteId: suite.suiteId,
     suiteVersion: suite.version,
     modes: [...suite.modes],
-    thresholds: { ...suite.thresholds },
+    thresholds: { ...suite.thresholds, passScore },
     trialsBlock,
     trialCount,
     tasks,
@@ -114,6 +129,21 @@ export function expectRun(fixture: Fixture): ExpectedRun {
     gatePassed: atLeast(gatedAggregateScore, passScore),
     passedCount: tasks.filter((t) => t.passed).length,
   };
+}
+
+/**
+ * The fixture's passScore. The published suite structure makes it optional, the loader refuses a
+ * fixture without it, and the witness checks again because nothing else decides a pass.
+ */
+function statedPassScore(fixture: Fixture): number {
+  const stated: AgentEvalSuite = fixture.suite;
+  const passScore = stated.thresholds?.passScore;
+  if (typeof passScore !== 'number') {
+    throw new Error(
+      `suite fault: fixture "${fixture.id}" states no thresholds.passScore, so no pass decision follows from it`,
+    );
+  }
+  return passScore;
 }
 
 /** One scripted entry per trial, or one entry for every trial (contract §3). */
@@ -131,17 +161,19 @@ function scriptFor(fixture: Fixture, taskId: string, trialCount: number): Script
 }
 
 function expectTask(
+  fixtureId: string,
   task: EvalTask,
   script: readonly ScriptedTrial[],
   passScore: number,
   trialsBlock: ExpectedRun['trialsBlock'],
 ): ExpectedTask {
+  const match = gradableMatch(task, fixtureId);
   // A script often repeats one entry for every trial; grade each distinct entry once.
   const graded = new Map<ScriptedTrial, ExpectedTrial>();
   const trials = script.map((entry) => {
     let grade = graded.get(entry);
     if (grade === undefined) {
-      grade = expectTrial(task, entry, passScore);
+      grade = expectTrial(task, match, entry, passScore);
       graded.set(entry, grade);
     }
     return grade;
@@ -201,14 +233,15 @@ function taskPassed(
  * closed: where a host stops on a miss is not fixed by the contract, and the gating score and
  * verdict of such a trial are 0 and false either way.
  */
-function expectTrial(task: EvalTask, entry: ScriptedTrial, passScore: number): ExpectedTrial {
-  const responses = task.fixtures?.toolResponses;
-  const miss =
-    responses === undefined
-      ? undefined
-      : entry.calls.find((c) => !Object.hasOwn(responses, c.tool));
-  const failedClosed = miss !== undefined;
-  const outputMatched = goldenMatches(task.expected.match, entry.output, task.expected.value);
+function expectTrial(
+  task: EvalTask,
+  match: GoldenExpectation,
+  entry: ScriptedTrial,
+  passScore: number,
+): ExpectedTrial {
+  const miss = missedTool(task.fixtures?.toolResponses, entry.calls);
+  const failedClosed = miss !== null;
+  const outputMatched = goldenMatches(match, entry.output);
   const score = !failedClosed && outputMatched ? 1 : 0;
   const trajectory = task.expected.trajectory;
   const verdict = trajectory === undefined ? null : matchTrajectory(trajectory, entry.calls);
@@ -219,7 +252,7 @@ function expectTrial(task: EvalTask, entry: ScriptedTrial, passScore: number): E
     score,
     trajectoryMatched: verdict === null ? null : verdict.matched,
     forbiddenHit: verdict === null ? null : verdict.forbiddenHit,
-    missedTool: miss === undefined ? null : miss.tool,
+    missedTool: miss,
     failedClosed,
     passed: atLeast(score, passScore) && !trajectoryFailed && !failedClosed,
     gatingScore: trajectoryFailed || failedClosed ? 0 : score,

@@ -2,7 +2,14 @@
 // and the trajectory match of its tool calls ([0244-assumed], contract §4). Pure functions of
 // fixture data; nothing here reads host input.
 
-import type { ExpectedTrajectory, GoldenMatch, Json, ToolCall } from '../types.ts';
+import type {
+  EvalTask,
+  ExpectedTrajectory,
+  GoldenExpectation,
+  Json,
+  ToolCall,
+  ToolResponse,
+} from '../types.ts';
 
 /** Deep JSON equality: same type, same array order, same object members whatever their order. */
 export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
@@ -24,9 +31,10 @@ export function stringify(value: Json): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Whether an output matches the golden value under the task's match mode. */
-export function goldenMatches(mode: GoldenMatch, output: Json, golden: Json): boolean {
-  switch (mode) {
+/** Whether an output matches the golden value under the task's strategy (`expected.match`). */
+export function goldenMatches(match: GoldenExpectation, output: Json): boolean {
+  const golden = match.value;
+  switch (match.strategy) {
     case 'exact':
       return stringify(output) === stringify(golden);
     case 'contains':
@@ -34,6 +42,38 @@ export function goldenMatches(mode: GoldenMatch, output: Json, golden: Json): bo
     case 'json-match':
       return jsonEqual(output, golden);
   }
+}
+
+/**
+ * The golden comparison the suite grades a task by. The suite predicts only golden matches: a
+ * task without `match`, or one a host grades by rubric, has no score the fixture fixes, so a
+ * fixture holding one is the suite's fault and nothing is judged with it.
+ */
+export function gradableMatch(task: EvalTask, fixtureId: string): GoldenExpectation {
+  const { kind, match } = task.expected;
+  if (kind !== 'golden' || match === undefined) {
+    throw new Error(
+      `suite fault: fixture "${fixtureId}" task "${task.taskId}" cannot be graded by the suite: ` +
+        `it needs expected.kind "golden" and expected.match {strategy, value}, ` +
+        `has kind ${JSON.stringify(kind)} and ${match === undefined ? 'no match' : 'a match'}`,
+    );
+  }
+  return match;
+}
+
+/**
+ * The first called tool with no recorded answer, or null. Only a task that lists
+ * `fixtures.toolResponses` can miss ([0244-assumed], contract §4); the first entry for a tool
+ * answers it, and an entry without `response` still counts as recorded.
+ */
+export function missedTool(
+  responses: readonly ToolResponse[] | undefined,
+  calls: readonly ToolCall[],
+): string | null {
+  if (responses === undefined) return null;
+  const recorded = new Set(responses.map((r) => r.tool));
+  const miss = calls.find((c) => !recorded.has(c.tool));
+  return miss === undefined ? null : miss.tool;
 }
 
 // A call without `args` is taken as a call with no arguments, so `{}` and an absent member agree.

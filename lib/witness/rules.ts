@@ -1,6 +1,7 @@
 // The rule catalogue: every rule the witness judges, as data. Ids are stable slugs that appear in
 // findings and reports whether the rule held or not. A rule that rests only on an [0244-assumed]
-// detail RFC 0246 does not need is SHOULD (docs/decisions.md), so it warns and never fails a leg.
+// detail RFC 0246 does not need is SHOULD (docs/decisions.md), so it warns and never fails a leg;
+// so are the wire rules, which judge how the host speaks v2, not how it grades.
 
 import type { Severity } from '../types.ts';
 
@@ -192,6 +193,36 @@ export const RULES = [
     'MUST',
     'RFC 0081, contract §7',
     "eval.completed's passed, aggregateScore, taskCount and passedCount equal the summary's",
+  ),
+  rule(
+    'wire.create-answer',
+    'SHOULD',
+    'contract §6',
+    'the 201 answer of POST /runs validates as {runId, status, eventsUrl, statusUrl?}',
+  ),
+  rule(
+    'wire.poll-page',
+    'SHOULD',
+    'contract §6',
+    'every poll page is exactly {runId, events, lastSequence, status, isTerminal}',
+  ),
+  rule(
+    'wire.event-envelope',
+    'SHOULD',
+    'contract §6',
+    'every event is a closed RunEventDoc envelope, and a log read from its start begins at sequence 0',
+  ),
+  rule(
+    'wire.error-body',
+    'SHOULD',
+    'contract §1, §6',
+    'every error body is the v2 error envelope {error, message, details?}, answered with the status its code is registered at',
+  ),
+  rule(
+    'wire.version-header',
+    'SHOULD',
+    'contract §1',
+    'every response carries an OpenWOP-Version: 2.<minor> header',
   ),
 ] as const satisfies readonly Rule[];
 

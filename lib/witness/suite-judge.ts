@@ -68,7 +68,8 @@ export function judgeSummaryAgainstSuite(
     ),
   );
 
-  const passScore = suite.thresholds.passScore;
+  // Without a stated passScore no pass decision is fixed, so neither is judged.
+  const passScore = suite.thresholds?.passScore;
   const rule = suite.trials?.passRule;
   const trials = events === undefined ? undefined : trialsByTask(events);
   // Each task's gating score where something says what it is; undefined where only an absent
@@ -188,12 +189,13 @@ export function judgeSummaryAgainstSuite(
   }
   const wantGated = known ?? (typeof gatedAggregate === 'number' ? gatedAggregate : undefined);
   const passed = member(summary, 'passed');
-  const clears = wantGated !== undefined && atLeast(wantGated, passScore);
+  const clears =
+    wantGated !== undefined && passScore !== undefined && atLeast(wantGated, passScore);
   const limitsUnknown =
-    suite.thresholds.maxCostUsd !== undefined || suite.thresholds.maxP95LatencyMs !== undefined;
+    suite.thresholds?.maxCostUsd !== undefined || suite.thresholds?.maxP95LatencyMs !== undefined;
   // With a cost or latency limit only one direction is certain: a gate that does not clear
   // passScore can never pass, whatever the limits say.
-  if (wantGated !== undefined && (!clears || !limitsUnknown)) {
+  if (wantGated !== undefined && passScore !== undefined && (!clears || !limitsUnknown)) {
     out.push(
       finding(
         'suite.passed',
@@ -216,10 +218,11 @@ export function judgeSummaryAgainstSuite(
 function taskVerdict(
   rule: 'all' | 'any' | 'mean' | undefined,
   gated: number | undefined,
-  passScore: number,
+  passScore: number | undefined,
   trials: readonly Trial[] | undefined,
 ): { want: boolean; why: string } | undefined {
   if (rule === undefined || rule === 'mean') {
+    if (passScore === undefined) return undefined;
     // Without a trials block the one trial passes exactly when its gating score clears passScore,
     // given a positive passScore (a trial that failed its trajectory gates to 0).
     if (gated === undefined || (rule === undefined && passScore <= 0)) return undefined;

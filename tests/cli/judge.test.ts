@@ -63,6 +63,22 @@ beforeAll(async () => {
     'events.json': events(false),
     'events-passed.json': { events: events(true) },
     'suite.json': meanFixture.suite,
+    'ungradable.json': {
+      ...meanFixture,
+      suite: {
+        ...meanFixture.suite,
+        tasks: [{ ...meanFixture.suite.tasks[0], expected: { kind: 'golden' } }],
+      },
+    },
+    'unpublished-suite.json': {
+      ...meanFixture.suite,
+      tasks: [
+        {
+          ...meanFixture.suite.tasks[0],
+          expected: { match: 'exact', value: 'C-1001 merged into C-1002' },
+        },
+      ],
+    },
   };
   for (const [name, doc] of Object.entries(files)) await writeFile(path(name), JSON.stringify(doc));
 });
@@ -128,6 +144,25 @@ describe('judge against a bare suite', () => {
     const run = await cli(['judge', path('corrected.json'), '--fixture', path('suite.json')]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContainEqual(expect.stringMatching(/^held {3}suite\.passed /));
+  });
+
+  it('a suite that states no passScore fixes no pass decision, so none is judged', async () => {
+    const noThresholds: Record<string, unknown> = { ...meanFixture.suite };
+    delete noThresholds.thresholds;
+    await writeFile(path('no-thresholds.json'), JSON.stringify(noThresholds));
+    const run = await cli([
+      'judge',
+      path('unmigrated.json'),
+      '--fixture',
+      path('no-thresholds.json'),
+      '--events',
+      path('events.json'),
+    ]);
+    expect(run.code).toBe(1);
+    const judged = run.stdout.map((l) => l.split(/ +/)[1]);
+    expect(judged).not.toContain('task.passed');
+    expect(judged).not.toContain('suite.passed');
+    expect(judged).toContain('task.gated-score-value');
   });
 
   it('an RFC 0244 summary fails on its missing gated fields, and never reads their absence as ungated', async () => {
@@ -204,6 +239,28 @@ describe('judge input errors', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr[0]).toMatch(
       /^openwop-eval-gate: --fixture no-such-fixture: fixture file .* could not be read \(ENOENT\)$/,
+    );
+  });
+
+  it('exits 2 for a fixture file with a task the suite cannot grade, naming the task', async () => {
+    const run = await cli(['judge', path('corrected.json'), '--fixture', path('ungradable.json')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toEqual([
+      `openwop-eval-gate: --fixture ${path('ungradable.json')}: task "forbidden-in-every-trial" ` +
+        'cannot be graded by the suite: it needs expected.kind "golden" and expected.match ' +
+        '{strategy, value}',
+    ]);
+  });
+
+  it('exits 2 for a suite in the unpublished shape (match beside value)', async () => {
+    const file = path('unpublished-suite.json');
+    const run = await cli(['judge', path('corrected.json'), '--fixture', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr[0]).toMatch(
+      new RegExp(
+        `^openwop-eval-gate: --fixture ${file} is neither a fixture nor an AgentEvalSuite ` +
+          '\\(agent-eval-suite#/tasks/0/expected ',
+      ),
     );
   });
 });

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HostileOptions } from '../support/hostile-host.ts';
 import {
+  HOSTILE_RUN_ID,
   correctDiscovery,
   correctEvents,
   correctSummary,
@@ -18,6 +19,8 @@ import {
 
 beforeAll(warmUp);
 import { sendJson } from '../support/scripted-server.ts';
+import { checkServedDocuments, recordingFetch } from '../support/served-documents.ts';
+import type { Exchange } from '../support/served-documents.ts';
 
 async function against(options: HostileOptions = {}) {
   const host = await startHostileHost(options);
@@ -58,7 +61,7 @@ function without(document: Record<string, unknown>, member: string): Record<stri
 
 /** The correct log with one eval.scored payload member replaced. */
 function scoredWith(member: string, value: unknown): Record<string, unknown>[] {
-  return correctEvents('run-1').map((e) =>
+  return correctEvents(HOSTILE_RUN_ID).map((e) =>
     e.type === 'eval.scored'
       ? { ...e, payload: { ...(e.payload as Record<string, unknown>), [member]: value } }
       : e,
@@ -70,6 +73,43 @@ describe.concurrent('the hostile host, switched to nothing, is a correct host', 
     const run = await against();
     expect(run.outcome.disposition, run.outcome.reason).toBe('executed-pass');
     expect(run.outcome.assertions).toBeGreaterThan(0);
+    expect(run.outcome.findings.filter((f) => !f.ok)).toEqual([]);
+  });
+
+  it('every document it serves by default holds against the published v2 structures', async () => {
+    const host = await startHostileHost();
+    const exchanges: Exchange[] = [];
+    try {
+      const send = recordingFetch(host.url, exchanges);
+      await send('/.well-known/openwop');
+      await send('/runs', { method: 'POST', body: '{}' });
+      const run = `/runs/${encodeURIComponent(HOSTILE_RUN_ID)}`;
+      let after = '';
+      for (let page = 0; page < 5; page += 1) {
+        const answer = JSON.parse((await send(`${run}/events/poll${after}`)).text) as {
+          lastSequence: number;
+          isTerminal: boolean;
+        };
+        if (answer.isTerminal) break;
+        after = `?afterSequence=${answer.lastSequence}`;
+      }
+      await send(`${run}/eval-summary`);
+      await send('/no-such-route');
+    } finally {
+      await host.close();
+    }
+    const check = checkServedDocuments(exchanges);
+    expect(check.problems).toEqual([]);
+    expect(check.counts).toMatchObject({
+      discovery: 1,
+      'create-run-answer': 1,
+      'poll-response': 3,
+      'run-event': 5,
+      'eval-scored': 2,
+      'run-completed': 1,
+      'eval-summary': 1,
+      'error-envelope': 1,
+    });
   });
 });
 
@@ -146,7 +186,9 @@ describe.concurrent(
     );
 
     it('an event without a sequence is executed-fail on the envelope', async () => {
-      const events = correctEvents('run-1').map((e, i) => (i === 1 ? without(e, 'sequence') : e));
+      const events = correctEvents(HOSTILE_RUN_ID).map((e, i) =>
+        i === 1 ? without(e, 'sequence') : e,
+      );
       const run = await against({
         routes: { poll: ({ response }) => sendJson(response, 200, logPage(events, true)) },
       });

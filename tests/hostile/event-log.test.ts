@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HostileOptions } from '../support/hostile-host.ts';
 import {
+  HOSTILE_RUN_ID,
   correctEvents,
   expectOutcome,
   logPage,
@@ -30,7 +31,7 @@ const failedRules = (findings: readonly { rule: string; ok: boolean }[]): string
 
 /** The correct log re-ordered or repeated by position (0-based), served as one terminal page. */
 function onePage(positions: readonly number[]): HostileOptions {
-  const log = correctEvents('run-1');
+  const log = correctEvents(HOSTILE_RUN_ID);
   const events = positions.map((i) => log[i]);
   return { routes: { poll: ({ response }) => sendJson(response, 200, logPage(events, true)) } };
 }
@@ -50,7 +51,7 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
   });
 
   it('events that name another run are executed-fail', async () => {
-    const { run } = await against({ events: correctEvents('run-2') });
+    const { run } = await against({ events: correctEvents('hostile-tenant/run-00000000000002') });
     expectOutcome(run, 'executed-fail', /events\.run-id/);
   });
 
@@ -58,7 +59,7 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
     const { run, host } = await against({
       routes: {
         poll: ({ response }) =>
-          sendJson(response, 200, logPage(correctEvents('run-1').slice(0, 2), false)),
+          sendJson(response, 200, logPage(correctEvents(HOSTILE_RUN_ID).slice(0, 2), false)),
       },
     });
     expectOutcome(run, 'executed-fail', /MUST finding/);
@@ -71,7 +72,9 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
     const { run } = await against({
       routes: {
         poll: ({ call, response, correct }) =>
-          call === 2 ? sendJson(response, 200, logPage(correctEvents('run-1'), true)) : correct(),
+          call === 2
+            ? sendJson(response, 200, logPage(correctEvents(HOSTILE_RUN_ID), true))
+            : correct(),
       },
     });
     expectOutcome(run, 'executed-fail', /MUST finding/);
@@ -83,8 +86,8 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
       routes: {
         poll: ({ call, response, correct }) => {
           if (call !== 2) return correct();
-          const page = logPage(correctEvents('run-1').slice(2, 4), false);
-          return sendJson(response, 200, { ...page, lastSequence: 1 });
+          const page = logPage(correctEvents(HOSTILE_RUN_ID).slice(2, 4), false);
+          return sendJson(response, 200, { ...page, lastSequence: 0 });
         },
       },
     });
@@ -96,7 +99,7 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
     const { run, host } = await against({
       routes: {
         poll: ({ call, response }) =>
-          sendJson(response, 200, logPage(correctEvents('run-1').slice(0, 2), call === 1)),
+          sendJson(response, 200, logPage(correctEvents(HOSTILE_RUN_ID).slice(0, 2), call === 1)),
       },
     });
     expectOutcome(run, 'executed-fail', /MUST finding/);
@@ -121,8 +124,8 @@ describe.concurrent('a log that never ends blocks the leg within the run deadlin
     const { run } = await against({
       routes: {
         poll: ({ response, afterSequence }) => {
-          const rest = correctEvents('run-1').filter(
-            (e) => (e.sequence as number) > (afterSequence ?? 0),
+          const rest = correctEvents(HOSTILE_RUN_ID).filter(
+            (e) => afterSequence === null || (e.sequence as number) > afterSequence,
           );
           return sendJson(response, 200, logPage(rest, 'true'));
         },

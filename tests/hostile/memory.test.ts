@@ -4,8 +4,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sendJson } from '../support/scripted-server.ts';
 import {
+  eventIdOf,
   expectOutcome,
   HOSTILE_BOUNDS,
+  HOSTILE_RUN_ID,
   runMeanLeg,
   startHostileHost,
   streamBody,
@@ -64,16 +66,22 @@ describe('a body that never ends holds memory near the body limit', () => {
     const host = await startHostileHost({
       routes: {
         poll: ({ response, afterSequence }) => {
-          const from = (afterSequence ?? 0) + 1;
+          const from = (afterSequence ?? -1) + 1;
           const events = Array.from({ length: 200 }, (_, i) => ({
-            eventId: `e-${from + i}`,
-            runId: 'run-1',
+            eventId: eventIdOf(from + i),
+            runId: HOSTILE_RUN_ID,
             type: 'eval.scored',
-            sequence: from + i,
-            timestamp: '2026-10-16T12:00:00.000Z',
             payload: { taskId: 'forbidden-in-every-trial', score: 1, passed: false, trial: 1 },
+            timestamp: '2026-10-16T12:00:00.000Z',
+            sequence: from + i,
+            schemaVersion: 1,
           }));
-          const page = { runId: 'run-1', events, lastSequence: from + 199, isTerminal: false };
+          const page = {
+            runId: HOSTILE_RUN_ID,
+            events,
+            lastSequence: from + 199,
+            isTerminal: false,
+          };
           sendJson(response, 200, { ...page, status: 'running' });
         },
       },

@@ -15,7 +15,7 @@ import { runLeg } from '../../lib/run-leg.ts';
 import { openTarget } from '../../lib/target.ts';
 import { above, atLeast, grade } from '../property/oracle.ts';
 import { startOracleHost } from '../support/oracle-host.ts';
-import type { DraftEvent, OracleHostOptions } from '../support/oracle-host.ts';
+import type { DraftEvent, OracleHostOptions, OracleMode } from '../support/oracle-host.ts';
 
 type Slug =
   | 'mean-gated'
@@ -264,10 +264,11 @@ const ROWS: readonly Row[] = [
   },
 ];
 
-async function runRow(row: Row) {
+async function runRow(row: Row, modes: readonly OracleMode[]) {
   const apiKey = randomBytes(18).toString('base64url');
   const host = await startOracleHost({
     apiKey,
+    modes,
     seed: 0x246 + ROWS.indexOf(row),
     ...(row.mutate === undefined ? {} : { mutate: row.mutate }),
     ...(row.mutateEvents === undefined ? {} : { mutateEvents: row.mutateEvents }),
@@ -293,24 +294,37 @@ async function runRow(row: Row) {
   }
 }
 
+/**
+ * The plain host, and the host making every upstream-optional choice about its documents: a break
+ * is caught in both. The paging and long-poll modes change no document and have their own test.
+ */
+const DOCUMENT_MODES: readonly OracleMode[] = ['optional-members', 'vendor-keys', 'anon-tenant'];
+const VARIANTS: readonly (readonly [string, readonly OracleMode[]])[] = [
+  ['', []],
+  [' (optional members, vendor keys, anon: tenant)', DOCUMENT_MODES],
+];
+
 describe.concurrent('one defect at a time on the independent host', () => {
-  it.each(ROWS.map((row) => [row.defect, Object.keys(row.fails).join(', '), row] as const))(
-    '%s fails exactly %s',
-    async (_defect, _legs, row) => {
-      const outcomes = await runRow(row);
-      const fails: Readonly<Record<string, string>> = row.fails;
-      const seen = outcomes.map((o) => [slugOf(o.requirement), o.disposition]);
-      const wanted = outcomes.map((o) => {
-        const slug = slugOf(o.requirement);
-        return [slug, fails[slug] === undefined ? 'executed-pass' : 'executed-fail'];
-      });
-      expect(seen).toEqual(wanted);
-      for (const outcome of outcomes) {
-        const rule = fails[slugOf(outcome.requirement)];
-        if (rule === undefined) continue;
-        const failed = outcome.findings.filter((f) => !f.ok && f.severity === 'MUST');
-        expect(failed.map((f) => f.rule)).toContain(rule);
-      }
-    },
-  );
+  it.each(
+    VARIANTS.flatMap(([variant, modes]) =>
+      ROWS.map(
+        (row) => [row.defect, Object.keys(row.fails).join(', '), variant, row, modes] as const,
+      ),
+    ),
+  )('%s fails exactly %s%s', async (_defect, _legs, _variant, row, modes) => {
+    const outcomes = await runRow(row, modes);
+    const fails: Readonly<Record<string, string>> = row.fails;
+    const seen = outcomes.map((o) => [slugOf(o.requirement), o.disposition]);
+    const wanted = outcomes.map((o) => {
+      const slug = slugOf(o.requirement);
+      return [slug, fails[slug] === undefined ? 'executed-pass' : 'executed-fail'];
+    });
+    expect(seen).toEqual(wanted);
+    for (const outcome of outcomes) {
+      const rule = fails[slugOf(outcome.requirement)];
+      if (rule === undefined) continue;
+      const failed = outcome.findings.filter((f) => !f.ok && f.severity === 'MUST');
+      expect(failed.map((f) => f.rule)).toContain(rule);
+    }
+  });
 });

@@ -6,13 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LegOutcome } from '../../lib/types.ts';
-import { forgetDiscoveries } from '../../lib/discovery.ts';
-import { resolveConfig } from '../../lib/env.ts';
 import { LEGS } from '../../lib/legs.ts';
-import { runLeg } from '../../lib/run-leg.ts';
-import { openTarget } from '../../lib/target.ts';
 import { startOracleHost } from '../support/oracle-host.ts';
 import type { OracleHost, OracleHostOptions } from '../support/oracle-host.ts';
+import { runEveryLeg } from './run-every-leg.ts';
 
 const MEAN_REF = 'conformance.evals.trajectory-gate-mean@1.0.0';
 
@@ -27,30 +24,20 @@ afterEach(async () => {
   await host.close();
 });
 
-async function allLegs(pollTimeoutS = 2): Promise<readonly LegOutcome[]> {
-  const config = resolveConfig({
-    OPENWOP_BASE_URL: host.url,
-    OPENWOP_API_KEY: apiKey,
-    OPENWOP_REQUIRE_BEHAVIOR: 'true',
-    OPENWOP_POLL_TIMEOUT_S: String(pollTimeoutS),
-    OPENWOP_RUN_TIMEOUT_MS: '8000',
-  });
-  forgetDiscoveries();
-  const target = await openTarget(config);
-  try {
-    return await Promise.all(LEGS.map((leg) => runLeg(leg, target)));
-  } finally {
-    await target?.client.close();
-  }
-}
+const allLegs = (pollTimeoutS = 2): Promise<readonly LegOutcome[]> =>
+  runEveryLeg(host.url, apiKey, pollTimeoutS);
 
-async function call(path: string, init: RequestInit = {}): Promise<[number, unknown]> {
+async function call(
+  path: string,
+  init: RequestInit = {},
+  headers: Record<string, string> = {},
+): Promise<[number, unknown, Headers]> {
   const response = await fetch(`${host.url}${path}`, {
     ...init,
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
     signal: AbortSignal.timeout(5_000),
   });
-  return [response.status, await response.json()];
+  return [response.status, await response.json(), response.headers];
 }
 
 async function createMeanRun(): Promise<string> {
@@ -101,9 +88,9 @@ describe('the suite against an independent conformant host', () => {
       expect(failed).toEqual([]);
       const driven = outcomes.filter((o) => o.observation !== undefined);
       expect(driven).toHaveLength(LEGS.filter((leg) => leg.fixtureId !== undefined).length);
-      // Each driven leg saw the host's own habits: a slashed run id and the log paged in pieces.
+      // Each driven leg saw the host's own habits: a tenant-bound run id and the log paged in pieces.
       for (const outcome of driven) {
-        expect(outcome.observation?.runId).toMatch(/^acme\/tenant-7\/[0-9a-f-]{36}$/);
+        expect(outcome.observation?.runId).toMatch(/^acme-tenant-7\/[0-9a-f-]{36}$/);
         expect(outcome.observation?.pages.length).toBeGreaterThan(2);
       }
       // Some of the creates were refused with 429 first, and the suite asked again.
@@ -114,7 +101,7 @@ describe('the suite against an independent conformant host', () => {
 });
 
 describe('the oracle host keeps habits the reference host does not', () => {
-  it('pages a slashed run id from sequence 1000 in steps of 7, a few events at a time', async () => {
+  it('pages a tenant-bound run id from sequence 0 in steps of 7, a few events at a time', async () => {
     const runId = await createMeanRun();
     const pages: Page[] = [];
     let after: number | undefined;
@@ -130,7 +117,7 @@ describe('the oracle host keeps habits the reference host does not', () => {
     expect(pages.at(-1)?.isTerminal).toBe(true);
     expect(Math.max(...pages.map((p) => p.events.length))).toBeLessThanOrEqual(4);
     expect(new Set(pages.map((p) => p.events.length)).size).toBeGreaterThan(1);
-    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => 1000 + 7 * i));
+    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => 7 * i));
     expect(events.every((e) => /^[0-9a-f-]{36}$/.test(e.eventId))).toBe(true);
     expect(events.some((e) => e.type.startsWith('agent.'))).toBe(true);
   });
@@ -141,10 +128,13 @@ describe('the oracle host keeps habits the reference host does not', () => {
     expect((body as Page).events.length).toBeGreaterThan(0);
   });
 
-  it('answers 409 for the summary while the run is going and 404 for a raw slashed id', async () => {
+  it('answers 409 run_state_conflict for the summary while the run is going and 404 for a raw slashed id', async () => {
     const runId = await createMeanRun();
-    const [early] = await call(`/runs/${encodeURIComponent(runId)}/eval-summary`);
-    expect(early).toBe(409);
+    const [early, body] = await call(`/runs/${encodeURIComponent(runId)}/eval-summary`);
+    expect([early, body]).toMatchObject([409, { error: 'run_state_conflict' }]);
+    expect((body as { details: { runStatus: unknown } }).details.runStatus).toMatch(
+      /pending|running/,
+    );
     const [raw] = await call(`/runs/${runId}`);
     expect(raw).toBe(404);
   });
@@ -160,6 +150,67 @@ describe('the oracle host keeps habits the reference host does not', () => {
       method: 'POST',
       body: JSON.stringify({ mode: 'eval', evalSuiteRef: 'x.evals.y@1.0.0', agentId: 'a' }),
     });
-    expect([status, body]).toMatchObject([404, { error: { code: 'not_found' } }]);
+    expect([status, body]).toMatchObject([404, { error: 'not_found' }]);
+  });
+});
+
+describe('the oracle host speaks published v2 on the wire', () => {
+  it('carries OpenWOP-Version 2.0 on every answer, refusals included', async () => {
+    const runId = await createMeanRun();
+    const answers = await Promise.all([
+      call('/.well-known/openwop'),
+      call(`/runs/${encodeURIComponent(runId)}`),
+      call('/runs/nobody~2Fnothing-here-at-all'),
+      call('/runs', { method: 'POST', body: '{' }),
+    ]);
+    expect(answers.map(([status]) => status)).toEqual([200, 200, 404, 400]);
+    expect(answers.map(([, , headers]) => headers.get('openwop-version'))).toEqual(
+      answers.map(() => '2.0'),
+    );
+    expect(answers[3]?.[1]).toMatchObject({
+      error: 'validation_error',
+      message: expect.any(String),
+    });
+  });
+
+  it('addresses a run by its %2F and its ~2F segment alike and refuses a stray ~', async () => {
+    const runId = await createMeanRun();
+    const [percent, byPercent] = await call(`/runs/${encodeURIComponent(runId)}`);
+    const [tilde, byTilde] = await call(`/runs/${runId.replace('/', '~2F')}`);
+    expect([percent, tilde]).toEqual([200, 200]);
+    expect([byPercent, byTilde]).toMatchObject([{ runId }, { runId }]);
+    const [stray, body] = await call(`/runs/${runId.replace('/', '~zz')}`);
+    expect([stray, body]).toMatchObject([400, { error: 'validation_error' }]);
+  });
+
+  it('hands out an eventsUrl in the ~2F projection for the run it created', async () => {
+    const [status, body] = await call('/runs', {
+      method: 'POST',
+      body: JSON.stringify({
+        mode: 'eval',
+        evalSuiteRef: MEAN_REF,
+        agentId: 'core.conformance.eval-scripted-agent',
+      }),
+    });
+    const answer = body as { runId: string; status: string; eventsUrl: string };
+    expect([status, answer.status]).toEqual([201, 'pending']);
+    expect(answer.eventsUrl).toBe(`${host.url}/runs/${answer.runId.replace('/', '~2F')}/events`);
+    // The URL leads to the log as server-sent events, each frame's id its sequence.
+    const stream = await fetch(answer.eventsUrl, {
+      headers: { authorization: `Bearer ${apiKey}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    const frames = (await stream.text()).trim().split('\n\n');
+    const docs = frames.map(
+      (f) => JSON.parse(f.split('\n')[2]?.slice(6) ?? 'null') as Page['events'][number],
+    );
+    expect(frames.map((f) => f.split('\n')[0])).toEqual(docs.map((_, i) => `id: ${7 * i}`));
+    expect(docs.at(-1)?.type).toBe('run.completed');
+  });
+
+  it('refuses a protocol version it does not list with 406 protocol_version_unsupported', async () => {
+    const [status, body] = await call('/.well-known/openwop', {}, { 'openwop-version': '3.0' });
+    expect([status, body]).toMatchObject([406, { error: 'protocol_version_unsupported' }]);
   });
 });

@@ -4,11 +4,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   advertisedImplementation,
+  advertisedLimits,
   advertisesGolden,
   fetchDiscovery,
   forgetDiscoveries,
   isAdvertised,
   listedFixtures,
+  majorTwoMissing,
 } from '../../lib/discovery.ts';
 import { createHostClient } from '../../lib/host-client.ts';
 import type { Handler } from '../support/scripted-server.ts';
@@ -50,7 +52,10 @@ describe('fetchDiscovery', () => {
   it('reads the document once per base URL, without the key, and hashes its text', async () => {
     const text = JSON.stringify(ROOT);
     const { results, requests } = await discover(
-      (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(text),
+      (_req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'openwop-version': '2.0' })
+          .end(text),
       2,
     );
     expect(requests).toHaveLength(1);
@@ -62,7 +67,13 @@ describe('fetchDiscovery', () => {
       document: ROOT,
       text,
       sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      versionHeader: '2.0',
     });
+  });
+
+  it('records a missing OpenWOP-Version header as null', async () => {
+    const { results } = await discover((_req, res) => sendJson(res, 200, ROOT));
+    expect(results[0]).toMatchObject({ ok: true, versionHeader: null });
   });
 
   it.each<[string, Handler, string]>([
@@ -136,5 +147,48 @@ describe('the other readers', () => {
       name: 'x',
     });
     expect(advertisedImplementation({ implementation: { version: '1' } })).toBeUndefined();
+  });
+});
+
+describe('majorTwoMissing', () => {
+  it('is undefined when protocolVersions lists a 2.x', () => {
+    expect(majorTwoMissing({ protocolVersions: ['1.11', '2.0'] })).toBeUndefined();
+    expect(majorTwoMissing({ protocolVersions: ['2.21'] })).toBeUndefined();
+  });
+
+  it.each<[unknown, string]>([
+    [{ protocolVersions: ['1.11'] }, 'protocolVersions lists no 2.x (it lists ["1.11"])'],
+    [{ protocolVersions: [] }, 'protocolVersions lists no 2.x (it lists [])'],
+    [
+      { protocolVersion: '1.11' },
+      'discovery is a v1 document (protocolVersion "1.11", no protocolVersions)',
+    ],
+    [{}, 'discovery has no protocolVersions listing a 2.x'],
+    [{ protocolVersions: '2.0' }, 'discovery has no protocolVersions listing a 2.x'],
+  ])('names why %j does not serve major 2', (document, why) => {
+    expect(majorTwoMissing(document)).toBe(`host does not serve OpenWOP major 2: ${why}`);
+  });
+});
+
+describe('advertisedLimits', () => {
+  it('reads the four limits and leaves out what is absent or mistyped', () => {
+    const document = {
+      agents: {
+        evalSuite: {
+          maxTasksPerSuite: 200,
+          trials: { maxCount: 10, passRules: ['all', 'mean'] },
+          trajectory: { matchModes: ['exact'] },
+        },
+      },
+    };
+    expect(advertisedLimits(document)).toEqual({
+      maxTasksPerSuite: 200,
+      trialsMaxCount: 10,
+      passRules: ['all', 'mean'],
+      matchModes: ['exact'],
+    });
+    const odd = { agents: { evalSuite: { maxTasksPerSuite: '200', trials: { passRules: {} } } } };
+    expect(advertisedLimits(odd)).toEqual({});
+    expect(advertisedLimits(ROOT)).toEqual({ trialsMaxCount: 10, matchModes: ['exact'] });
   });
 });

@@ -40,7 +40,7 @@ async function drive(
     const n = (counts.get(key) ?? 0) + 1;
     counts.set(key, n);
     const route = routes[key];
-    if (route === undefined) sendJson(res, 404, { error: { code: 'not_found', message: key } });
+    if (route === undefined) sendJson(res, 404, { error: 'not_found', message: key });
     else route(req, res, n);
   });
   const client = createHostClient({ baseUrl: server.url, apiKey: 'sk-driver', ...bounds });
@@ -107,23 +107,71 @@ describe('driveEvalRun', () => {
     expect(JSON.parse(d.requests[0]?.body ?? '')).toEqual({ mode: 'eval', ...REQUEST });
     expect(polls(d).map((r) => r.query.get('afterSequence'))).toEqual([null, '2']);
     expect(polls(d).map((r) => r.query.get('timeout'))).toEqual(['0', '0']);
+    const envelope = (sequence: number) => ({
+      json: 'object',
+      members: { eventId: `e${sequence}`, timestamp: 't' },
+      payload: 'object',
+    });
+    const pageMembers = (status: string) => ({ runId: 'acme/run-1', status });
     expect(d.result).toEqual({
       kind: 'observed',
       observation: {
         runId: 'acme/run-1',
         ...REQUEST,
         pages: [
-          { afterSequence: null, lastSequence: 2, isTerminal: false, eventCount: 2 },
-          { afterSequence: 2, lastSequence: 4, isTerminal: true, eventCount: 2 },
+          {
+            afterSequence: null,
+            lastSequence: 2,
+            isTerminal: false,
+            eventCount: 2,
+            members: pageMembers('running'),
+          },
+          {
+            afterSequence: 2,
+            lastSequence: 4,
+            isTerminal: true,
+            eventCount: 2,
+            members: pageMembers('completed'),
+          },
         ],
         events: [
-          { sequence: 1, type: 'eval.started', runId: 'acme/run-1', payload: { taskCount: 1 } },
-          { sequence: 2, type: 'agent.tool-called', runId: 'acme/run-1' },
-          { sequence: 3, type: 'eval.scored', runId: 'acme/run-1', payload: { score: 1 } },
-          { sequence: 4, type: 'eval.completed', runId: 'acme/run-1', payload: { passed: false } },
+          {
+            sequence: 1,
+            type: 'eval.started',
+            runId: 'acme/run-1',
+            payload: { taskCount: 1 },
+            envelope: envelope(1),
+          },
+          { sequence: 2, type: 'agent.tool-called', runId: 'acme/run-1', envelope: envelope(2) },
+          {
+            sequence: 3,
+            type: 'eval.scored',
+            runId: 'acme/run-1',
+            payload: { score: 1 },
+            envelope: envelope(3),
+          },
+          {
+            sequence: 4,
+            type: 'eval.completed',
+            runId: 'acme/run-1',
+            payload: { passed: false },
+            envelope: envelope(4),
+          },
         ],
         runStatus: 'completed',
         summary: SUMMARY,
+        created: { runId: 'acme/run-1', status: 'running' },
+        errors: { kinds: [], omitted: 0 },
+        // The scripted server sends no OpenWOP-Version header: every call records its absence.
+        versions: {
+          kinds: [
+            { call: 'create', value: null, count: 1 },
+            { call: 'events', value: null, count: 2 },
+            { call: 'summary', value: null, count: 1 },
+            { call: 'status', value: null, count: 1 },
+          ],
+          omitted: 0,
+        },
       },
     });
   });
@@ -135,17 +183,21 @@ describe('driveEvalRun', () => {
       [`GET ${RUN}`]: completed,
       [`GET ${RUN}/eval-summary`]: (_q, res, n) =>
         n < 3
-          ? sendJson(res, 409, { error: { code: 'run_not_terminal', message: 'wait' } })
+          ? sendJson(res, 409, {
+              error: 'run_state_conflict',
+              message: 'wait',
+              details: { runStatus: 'running' },
+            })
           : summary(_q, res, n),
     });
     expect(d.result.kind).toBe('observed');
     expect(d.requests.filter((r) => r.path === `${RUN}/eval-summary`)).toHaveLength(3);
   });
 
-  it('a 404 on create is a host fault naming the status and the error', async () => {
+  it('a 404 on create is a host fault quoting status, error and message of the v2 envelope', async () => {
     const d = await drive({
       'POST /runs': (_q, res) =>
-        sendJson(res, 404, { error: { code: 'not_found', message: 'unknown suite' } }),
+        sendJson(res, 404, { error: 'not_found', message: 'unknown suite' }),
     });
     expect(d.result).toEqual({
       kind: 'host-fault',
@@ -153,6 +205,108 @@ describe('driveEvalRun', () => {
       reason: 'POST /runs answered 404 not_found: unknown suite',
     });
     expect(d.requests).toHaveLength(1);
+  });
+
+  it('a refused create whose body is not the envelope still shows that body in the reason', async () => {
+    const d = await drive({
+      'POST /runs': (_q, res) =>
+        sendJson(res, 422, { error: { code: 'capability_not_provided', message: 'no evals' } }),
+    });
+    expect(d.result).toEqual({
+      kind: 'host-fault',
+      stage: 'create',
+      reason:
+        'POST /runs answered 422 with the body {"error":{"code":"capability_not_provided","message":"no evals"}}',
+    });
+  });
+
+  it('records every error answer and every OpenWOP-Version header, per call', async () => {
+    const v2 = { 'openwop-version': '2.0' };
+    const conflict = {
+      error: 'run_state_conflict',
+      message: 'wait',
+      details: { runStatus: 'running' },
+    };
+    const d = await drive({
+      'POST /runs': (_q, res) =>
+        sendJson(res, 201, { runId: 'acme/run-1', status: 'running', eventsUrl: '/e' }, v2),
+      [`GET ${RUN}/events/poll`]: (_q, res) =>
+        sendJson(
+          res,
+          200,
+          {
+            runId: 'acme/run-1',
+            events: [
+              { ...event(0, 'agent.decided'), payload: ['a'] },
+              { sequence: 1, type: 'agent.decided', runId: 'acme/run-1', extra: true },
+              'not an event',
+            ],
+            lastSequence: 1,
+            status: 'completed',
+            isTerminal: true,
+          },
+          v2,
+        ),
+      [`GET ${RUN}`]: (_q, res) =>
+        sendJson(
+          res,
+          200,
+          { runId: 'acme/run-1', status: 'completed' },
+          { 'openwop-version': '1.11' },
+        ),
+      [`GET ${RUN}/eval-summary`]: (q, res, n) =>
+        n < 3 ? sendJson(res, 409, conflict) : summary(q, res, n),
+    });
+    expect(d.result.kind).toBe('observed');
+    if (d.result.kind !== 'observed') return;
+    const o = d.result.observation;
+    expect(o.created).toEqual({ runId: 'acme/run-1', status: 'running', eventsUrl: '/e' });
+    expect(o.events.map((e) => e.envelope)).toEqual([
+      { json: 'object', members: { eventId: 'e0', timestamp: 't' }, payload: 'array' },
+      { json: 'object', members: { extra: true }, payload: 'absent' },
+      { json: 'string' },
+    ]);
+    // A payload outside eval.* is kept only as its JSON type.
+    expect(o.events[0]).not.toHaveProperty('payload');
+    expect(o.errors).toEqual({
+      kinds: [
+        {
+          call: 'summary',
+          status: 409,
+          count: 2,
+          samples: [{ json: conflict }, { json: conflict }],
+        },
+      ],
+      omitted: 0,
+    });
+    expect(o.versions).toEqual({
+      kinds: [
+        { call: 'create', value: '2.0', count: 1 },
+        { call: 'events', value: '2.0', count: 1 },
+        { call: 'summary', value: null, count: 3 },
+        { call: 'status', value: '1.11', count: 1 },
+      ],
+      omitted: 0,
+    });
+  });
+
+  it('a request cut by the run deadline after a refusal says the last answer', async () => {
+    // The second summary request hangs and the run deadline, shorter than the request's, cuts it.
+    const bounds = { ...BOUNDS, requestTimeoutMs: 2_000, runTimeoutMs: 600 };
+    const d = await drive(
+      {
+        'POST /runs': created,
+        [`GET ${RUN}/events/poll`]: (_q, res) => page(res, [event(1, 'eval.completed')], true),
+        [`GET ${RUN}/eval-summary`]: (_q, res, n) =>
+          n === 1 ? sendJson(res, 429, {}, { 'retry-after': '0' }) : undefined,
+      },
+      bounds,
+    );
+    expect(d.result).toEqual({
+      kind: 'unobserved',
+      stage: 'summary',
+      reason: 'summary not served within 600 ms; last answer 429',
+    });
   });
 
   it('reads the status after the summary, so a status lagging the 409 finalisation is not seen', async () => {
@@ -168,7 +322,11 @@ describe('driveEvalRun', () => {
           : sendJson(res, 200, { runId: 'acme/run-1', status: 'running' }),
       [`GET ${RUN}/eval-summary`]: (q, res, n) => {
         if (n === 1) {
-          sendJson(res, 409, { error: { code: 'run_not_terminal', message: 'finalising' } });
+          sendJson(res, 409, {
+            error: 'run_state_conflict',
+            message: 'finalising',
+            details: { runStatus: 'running' },
+          });
           return;
         }
         summaryServed = true;
@@ -184,7 +342,7 @@ describe('driveEvalRun', () => {
   it('a 401 on create is unobserved: a refused key is a fact about the suite', async () => {
     const d = await drive({
       'POST /runs': (_q, res) =>
-        sendJson(res, 401, { error: { code: 'unauthorized', message: 'bad key' } }),
+        sendJson(res, 401, { error: 'unauthenticated', message: 'bad key' }),
     });
     expect(d.result).toEqual({
       kind: 'unobserved',
@@ -200,7 +358,7 @@ describe('driveEvalRun', () => {
       [`GET ${RUN}/events/poll`]: (_q, res) => page(res, [event(1, 'eval.completed')], true),
       [`GET ${RUN}`]: completed,
       [`GET ${RUN}/eval-summary`]: (_q, res) =>
-        sendJson(res, 403, { error: { code: 'forbidden', message: 'no access' } }),
+        sendJson(res, 403, { error: 'forbidden', message: 'no access' }),
     });
     expect(d.result).toEqual({
       kind: 'unobserved',
@@ -301,7 +459,7 @@ describe('driveEvalRun', () => {
     const missing = await drive({
       ...base,
       [`GET ${RUN}/eval-summary`]: (_q, res) =>
-        sendJson(res, 404, { error: { code: 'not_found', message: 'not an eval run' } }),
+        sendJson(res, 404, { error: 'not_found', message: 'not an eval run' }),
     });
     expect(missing.result).toEqual({
       kind: 'host-fault',

@@ -1,5 +1,5 @@
-// Every branch of the gate decision table (contract §2, §9): default and strict mode, capability
-// and fixture gates, opted out or not, and the order in which gates are read.
+// Every branch of the gate decision table (contract §2, §9): default and strict mode, the major-2
+// gate, capability, limit and fixture gates, opted out or not, and the order they are read in.
 
 import { describe, expect, it } from 'vitest';
 import { checkGates } from '../../lib/gates.ts';
@@ -10,15 +10,23 @@ import type { GateName } from '../../lib/types.ts';
 const MEAN = legById('openwop.requirement.0246.mean-gated');
 const FIXTURE = 'conformance-eval-trajectory-gate-mean';
 
+const V2 = { protocolVersions: ['1.11', '2.0'], preferredVersion: '1.11' };
 const FULL = {
+  ...V2,
   agents: { evalSuite: { modes: ['golden'], trajectory: {}, trials: {} } },
   fixtures: [FIXTURE],
 };
 const NO_TRIALS = {
+  ...V2,
   agents: { evalSuite: { modes: ['golden'], trajectory: {} } },
   fixtures: [FIXTURE],
 };
-const NO_FIXTURE = { agents: FULL.agents, fixtures: [] };
+const NO_FIXTURE = { ...V2, agents: FULL.agents, fixtures: [] };
+
+/** FULL with the evalSuite facet's members replaced or added. */
+function limited(evalSuite: Record<string, unknown>) {
+  return { ...FULL, agents: { evalSuite: { ...FULL.agents.evalSuite, ...evalSuite } } };
+}
 
 const DEFAULT = { requireBehavior: false, optedOut: [] as GateName[] };
 const strict = (...optedOut: GateName[]) => ({ requireBehavior: true, optedOut });
@@ -57,10 +65,10 @@ describe('checkGates', () => {
   });
 
   it('the first failing gate in order decides, before the fixture gate', () => {
-    const bare = { agents: { evalSuite: { modes: ['golden'] } }, fixtures: [] };
+    const bare = { ...V2, agents: { evalSuite: { modes: ['golden'] } }, fixtures: [] };
     const decision = checkGates(MEAN, bare, DEFAULT);
     expect(decision).toMatchObject({ gate: 'agents.evalSuite.trajectory' });
-    expect(checkGates(MEAN, {}, DEFAULT)).toMatchObject({ gate: 'agents.evalSuite' });
+    expect(checkGates(MEAN, V2, DEFAULT)).toMatchObject({ gate: 'agents.evalSuite' });
   });
 
   it('default mode: an unlisted fixture is inapplicable', () => {
@@ -116,7 +124,203 @@ describe('checkGates', () => {
   it('a discovery document that is not an object fails the first gate', () => {
     expect(checkGates(MEAN, 'openwop', DEFAULT)).toMatchObject({
       disposition: 'inapplicable',
-      gate: 'agents.evalSuite',
+      gate: 'protocol',
+    });
+  });
+});
+
+describe('the major-2 gate', () => {
+  const hostLegs = LEGS.filter((l) => l.fixtureId !== undefined);
+
+  it('makes every host leg inapplicable when protocolVersions lists no 2.x, before anything else', () => {
+    const v1Only = { ...FULL, protocolVersions: ['1.11', '1.2'] };
+    for (const leg of hostLegs) {
+      expect(checkGates(leg, v1Only, DEFAULT)).toEqual({
+        proceed: false,
+        disposition: 'inapplicable',
+        gate: 'protocol',
+        reason:
+          'host does not serve OpenWOP major 2: protocolVersions lists no 2.x (it lists ["1.11", "1.2"])',
+      });
+    }
+    // Checked first: a host that also lacks every capability and fixture is still told major 2.
+    expect(checkGates(MEAN, { protocolVersions: ['1.0'] }, DEFAULT)).toMatchObject({
+      gate: 'protocol',
+    });
+  });
+
+  it('names a v1 document that carries only protocolVersion', () => {
+    const rest: Record<string, unknown> = { ...FULL };
+    delete rest.protocolVersions;
+    delete rest.preferredVersion;
+    expect(checkGates(MEAN, { ...rest, protocolVersion: '1.11' }, DEFAULT)).toMatchObject({
+      gate: 'protocol',
+      reason:
+        'host does not serve OpenWOP major 2: discovery is a v1 document (protocolVersion "1.11", no protocolVersions)',
+    });
+  });
+
+  it('accepts any 2.<minor> and refuses look-alikes', () => {
+    expect(checkGates(MEAN, { ...FULL, protocolVersions: ['2.13'] }, DEFAULT)).toEqual({
+      proceed: true,
+    });
+    for (const version of ['2', '2.01', '12.0', 'v2.0', 2]) {
+      expect(
+        checkGates(MEAN, { ...FULL, protocolVersions: [version] }, DEFAULT),
+        String(version),
+      ).toMatchObject({ gate: 'protocol' });
+    }
+  });
+
+  it('strict mode opts out of it as agents.evalSuite', () => {
+    const v1 = { ...FULL, protocolVersions: ['1.11'] };
+    expect(checkGates(MEAN, v1, strict('agents.evalSuite'))).toMatchObject({
+      disposition: 'skipped',
+      gate: 'protocol',
+    });
+    expect(checkGates(MEAN, v1, strict('agents.evalSuite.trials'))).toMatchObject({
+      disposition: 'executed-fail',
+      gate: 'protocol',
+      reason: expect.stringContaining(
+        'strict mode requires it and agents.evalSuite is not opted out in OPENWOP_OPTED_OUT_PROFILES',
+      ),
+    });
+  });
+
+  it('leaves the server-free leg alone', () => {
+    const serverFree = LEGS.find((l) => l.fixtureId === undefined) as LegDefinition;
+    expect(checkGates(serverFree, { protocolVersions: ['1.0'] }, DEFAULT)).toEqual({
+      proceed: true,
+    });
+  });
+});
+
+describe('the capability claim', () => {
+  it('an empty facet advertises; supported: false withdraws; supported: true is tolerated', () => {
+    const control = legById('openwop.requirement.0246.no-trajectory-ungated');
+    const listed = { ...V2, fixtures: [control.fixtureId] };
+    // {} advertises evalSuite, but without modes golden is not served.
+    expect(checkGates(control, { ...listed, agents: { evalSuite: {} } }, DEFAULT)).toMatchObject({
+      reason: 'host does not list golden in agents.evalSuite.modes',
+    });
+    const golden = { modes: ['golden'] };
+    expect(checkGates(control, { ...listed, agents: { evalSuite: golden } }, DEFAULT)).toEqual({
+      proceed: true,
+    });
+    expect(
+      checkGates(
+        control,
+        { ...listed, agents: { evalSuite: { ...golden, supported: true } } },
+        DEFAULT,
+      ),
+    ).toEqual({ proceed: true });
+    expect(
+      checkGates(
+        control,
+        { ...listed, agents: { evalSuite: { ...golden, supported: false } } },
+        DEFAULT,
+      ),
+    ).toMatchObject({ reason: 'host does not advertise agents.evalSuite' });
+  });
+});
+
+describe('advertised limits below a fixture need', () => {
+  it('maxTasksPerSuite below the task count, naming the limit and both numbers', () => {
+    const suiteGated = legById('openwop.requirement.0246.suite-gated');
+    const doc = { ...limited({ maxTasksPerSuite: 1 }), fixtures: [suiteGated.fixtureId] };
+    expect(checkGates(suiteGated, doc, DEFAULT)).toEqual({
+      proceed: false,
+      disposition: 'inapplicable',
+      gate: 'agents.evalSuite.maxTasksPerSuite',
+      reason: "host advertises agents.evalSuite.maxTasksPerSuite 1, below the fixture's 2 tasks",
+    });
+    const roomy = { ...limited({ maxTasksPerSuite: 2 }), fixtures: doc.fixtures };
+    expect(checkGates(suiteGated, roomy, DEFAULT)).toEqual({ proceed: true });
+  });
+
+  it('trials.maxCount below the trial count', () => {
+    const boundary = legById('openwop.requirement.0246.mean-partial-inclusive');
+    const doc = {
+      ...limited({ trials: { maxCount: 3 } }),
+      fixtures: [boundary.fixtureId],
+    };
+    expect(checkGates(boundary, doc, DEFAULT)).toMatchObject({
+      disposition: 'inapplicable',
+      gate: 'agents.evalSuite.trials.maxCount',
+      reason: "host advertises agents.evalSuite.trials.maxCount 3, below the fixture's 4 trials",
+    });
+  });
+
+  it('a pass rule the host does not list', () => {
+    const doc = limited({ trials: { maxCount: 10, passRules: ['all', 'any'] } });
+    expect(checkGates(MEAN, doc, DEFAULT)).toMatchObject({
+      gate: 'agents.evalSuite.trials.passRules',
+      reason:
+        "host advertises agents.evalSuite.trials.passRules [all, any], without the fixture's pass rule mean",
+    });
+  });
+
+  it('a match mode the host does not list', () => {
+    const suiteGated = legById('openwop.requirement.0246.suite-gated');
+    const doc = {
+      ...limited({ trajectory: { matchModes: ['exact', 'any-order'] } }),
+      fixtures: [suiteGated.fixtureId],
+    };
+    expect(checkGates(suiteGated, doc, DEFAULT)).toMatchObject({
+      gate: 'agents.evalSuite.trajectory.matchModes',
+      reason:
+        "host advertises agents.evalSuite.trajectory.matchModes [exact, any-order], without in-order, which the fixture's trajectories use (they use [exact, in-order])",
+    });
+  });
+
+  it('an absent member, or one not of its type, limits nothing', () => {
+    expect(checkGates(MEAN, limited({ trials: {}, trajectory: {} }), DEFAULT)).toEqual({
+      proceed: true,
+    });
+    const odd = limited({ maxTasksPerSuite: '1', trials: { maxCount: null, passRules: 'all' } });
+    expect(checkGates(MEAN, odd, DEFAULT)).toEqual({ proceed: true });
+  });
+
+  it('a limit of a capability the leg does not gate on is not read', () => {
+    const control = legById('openwop.requirement.0246.no-trajectory-ungated');
+    const doc = {
+      ...limited({ trials: { maxCount: 0, passRules: [] }, trajectory: { matchModes: [] } }),
+      fixtures: [control.fixtureId],
+    };
+    expect(checkGates(control, doc, DEFAULT)).toEqual({ proceed: true });
+  });
+
+  it('limits come after the capability gates and before the fixture listing', () => {
+    const noTrajectory = {
+      ...V2,
+      agents: { evalSuite: { modes: ['golden'], maxTasksPerSuite: 0 } },
+      fixtures: [],
+    };
+    expect(checkGates(MEAN, noTrajectory, DEFAULT)).toMatchObject({
+      gate: 'agents.evalSuite.trajectory',
+    });
+    const unlisted = { ...limited({ maxTasksPerSuite: 0 }), fixtures: [] };
+    expect(checkGates(MEAN, unlisted, DEFAULT)).toMatchObject({
+      gate: 'agents.evalSuite.maxTasksPerSuite',
+    });
+  });
+
+  it.each([
+    [{ maxTasksPerSuite: 0 }, 'agents.evalSuite'],
+    [{ trials: { maxCount: 1 } }, 'agents.evalSuite.trials'],
+    [{ trials: { passRules: ['all'] } }, 'agents.evalSuite.trials'],
+    [{ trajectory: { matchModes: ['exact'] } }, 'agents.evalSuite.trajectory'],
+  ] as const)('strict mode: %j is opted out as %s and fails otherwise', (facet, optOut) => {
+    const doc = limited(facet);
+    expect(checkGates(MEAN, doc, strict(optOut))).toMatchObject({
+      disposition: 'skipped',
+      reason: expect.stringContaining(`; ${optOut} is opted out in OPENWOP_OPTED_OUT_PROFILES`),
+    });
+    const others = (
+      ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'] as const
+    ).filter((g) => g !== optOut);
+    expect(checkGates(MEAN, doc, strict(...others))).toMatchObject({
+      disposition: 'executed-fail',
     });
   });
 });

@@ -1,6 +1,8 @@
 // The falsifiability matrix, written by hand: for the conformant reference host and for each of
 // its defects, the disposition every leg must reach under OPENWOP_REQUIRE_BEHAVIOR=true with no
-// opt-outs, and the MUST rules that must be among a failing leg's failed findings.
+// opt-outs, the MUST rules that must be among a failing leg's failed findings, and the SHOULD
+// wire rules that must be among a leg's failed findings (a wire defect never fails a leg, so its
+// legs pass and the SHOULD findings are what show it).
 //
 // Each row is derived from the defect's description and the fixture files, not from a run. The
 // correct grading of the six host fixtures (contract §4), which every row starts from:
@@ -34,12 +36,27 @@ export type LegSlug = (typeof LEG_SLUGS)[number];
 /** `run.served` is the finding run-leg makes when a host refuses or mis-serves a listed fixture. */
 export type FailingRule = RuleId | 'run.served';
 
+/** The SHOULD rules on the published v2 wire shapes (BRIEF decision 4). */
+export type WireRule =
+  | 'wire.create-answer'
+  | 'wire.poll-page'
+  | 'wire.event-envelope'
+  | 'wire.error-body'
+  | 'wire.version-header';
+
+export const isWireRule = (rule: string): boolean => rule.startsWith('wire.');
+
 export interface LegExpectation {
   readonly disposition: Disposition;
   /** MUST rules that must be among the leg's failed findings (a subset, not the whole set). */
   readonly rules?: readonly FailingRule[];
   /** What the leg's reason must say: which gate failed, or what could not be observed. */
   readonly reason?: RegExp;
+  /**
+   * SHOULD wire rules that must be among the leg's failed findings. Absent: the leg must show no
+   * failed wire finding at all, so a defect in one clause cannot hide behind another.
+   */
+  readonly warnings?: readonly WireRule[];
 }
 
 export type Row = Readonly<Record<LegSlug, LegExpectation>>;
@@ -50,6 +67,11 @@ const fail = (...rules: FailingRule[]): LegExpectation => ({ disposition: 'execu
 /** A capability or fixture gate that fails in strict mode fails the leg before any run starts. */
 const gateFail = (reason: RegExp): LegExpectation => ({ disposition: 'executed-fail', reason });
 const blocked = (reason: RegExp): LegExpectation => ({ disposition: 'blocked', reason });
+/** A wire defect: the leg still passes, and the named SHOULD rules fail. */
+const warn = (...warnings: WireRule[]): LegExpectation => ({
+  disposition: 'executed-pass',
+  warnings,
+});
 
 const NO_EVAL_SUITE = gateFail(/does not advertise agents\.evalSuite(?!\.)/);
 const NO_TRAJECTORY = gateFail(/does not advertise agents\.evalSuite\.trajectory/);
@@ -59,6 +81,12 @@ const REFUSED = fail('run.served');
 const NEVER_TERMINAL = blocked(/could not observe the run \(events\)/);
 const NO_SUMMARY = blocked(/could not observe the run \(summary\)/);
 const NO_DISCOVERY = blocked(/discovery unreadable/);
+/** Contract §2: the major-2 gate, checked before any other. */
+export const NO_MAJOR_2_REASON = /2\.x/;
+const NO_MAJOR_2 = gateFail(NO_MAJOR_2_REASON);
+/** Contract §2: an advertised limit below the fixture's need, named. */
+export const TRIALS_LIMIT_REASON = /trials\.maxCount/;
+const TRIALS_LIMIT = gateFail(TRIALS_LIMIT_REASON);
 
 /** Every host leg, with the server-free shape leg passing: it reads no host at all. */
 const everyHostLeg = (leg: LegExpectation): Row => ({
@@ -247,6 +275,14 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'all-rule-unchanged': fail('task.passed'),
   },
 
+  'protocol-v1-only': everyHostLeg(NO_MAJOR_2),
+  // The legs whose fixtures have a trials block (count 2 or 4); gate and control have none.
+  'trials-max-count-1': {
+    ...everyHostLeg(TRIALS_LIMIT),
+    'suite-gated': PASS,
+    'no-trajectory-ungated': PASS,
+  },
+
   'withhold-eval-suite': everyHostLeg(NO_EVAL_SUITE),
   'withhold-trajectory': {
     ...everyHostLeg(NO_TRAJECTORY),
@@ -281,6 +317,29 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'no-trajectory-ungated': PASS,
     'mean-partial-inclusive': PASS,
   },
+
+  // Wire defects, each one clause of the published v2 shapes. Every host leg drives a run, so
+  // every host leg sees the clause: the first summary read of a run is a 409 error body, the
+  // tenantless id is in the 201, every page and every envelope.
+  'error-body-dialect': everyHostLeg(warn('wire.error-body')),
+  'run-id-untenanted': everyHostLeg(
+    warn('wire.create-answer', 'wire.poll-page', 'wire.event-envelope'),
+  ),
+  'event-id-short': everyHostLeg(warn('wire.event-envelope')),
+  'events-unversioned': everyHostLeg(warn('wire.event-envelope')),
+  'create-answer-no-events-url': everyHostLeg(warn('wire.create-answer')),
+  'poll-page-extra-member': everyHostLeg(warn('wire.poll-page')),
+  'version-header-missing': everyHostLeg(warn('wire.version-header')),
+};
+
+/** Rows whose legs fail a host gate in strict mode, with the reason the relaxed gate gives. */
+export const GATE_ROWS: Readonly<Partial<Record<RowName, RegExp>>> = {
+  'protocol-v1-only': NO_MAJOR_2_REASON,
+  'trials-max-count-1': TRIALS_LIMIT_REASON,
+  'withhold-eval-suite': /^host does not advertise/,
+  'withhold-trajectory': /^host does not advertise/,
+  'withhold-trials': /^host does not advertise/,
+  'withhold-fixtures': /^host does not list/,
 };
 
 /** A leg that fails a gate in strict mode fails with no finding: it never drives the host. */

@@ -2,7 +2,14 @@
 // the same table and results always give the same text, so a test can tell a stale copy.
 
 import type { Disposition } from '../../lib/types.ts';
-import { LEG_SLUGS, type LegSlug, type Row, type RowName } from './expected.ts';
+import {
+  isWireRule,
+  LEG_SLUGS,
+  type LegExpectation,
+  type LegSlug,
+  type Row,
+  type RowName,
+} from './expected.ts';
 import { caught, VARIANTS, type LegResult, type MatrixResults } from './run-matrix.ts';
 
 export interface TableRow {
@@ -38,23 +45,27 @@ export function render(table: readonly TableRow[], results: MatrixResults): stri
     '',
     'Each row starts the reference host with one defect (the first row with none) and runs every leg',
     'against it under `OPENWOP_REQUIRE_BEHAVIOR=true` with no opt-outs, once for each host variant',
-    '(`plain`, and `varied`: tenant run ids with `/`, one event per page, no long-poll hold, gapped',
-    'sequences, vendor fields). A cell reads `plain / varied` when the two variants disagree.',
+    '(`plain`, and `varied`: `anon:` tenant run ids sent as `~2F`, one event per page, no long-poll',
+    'hold, gapped sequences, optional published members, vendor keys where a hatch exists). A cell',
+    'reads `plain / varied` when the two variants disagree.',
     '',
     `**Mutation score: ${caughtCount} of ${defects.length} defects caught (${percent}%).**`,
-    'A defect is caught when at least one leg on it is anything but `executed-pass`, on both variants.',
+    'A defect is caught when at least one leg on it is anything but `executed-pass`, or passes with',
+    'a failed SHOULD wire finding (a wire rule never fails a leg), on both variants.',
     '',
-    `Marks: pass = executed-pass, FAIL = executed-fail, blocked, n/a = inapplicable, skip =`,
-    'skipped. A mark followed by `(table: ...)` disagrees with the expected table.',
+    `Marks: pass = executed-pass, warn = executed-pass with a failed SHOULD wire finding, FAIL =`,
+    'executed-fail, blocked, n/a = inapplicable, skip = skipped. A mark followed by `(table: ...)`',
+    'disagrees with the expected table.',
     '',
     `| defect | clause | ${LEG_SLUGS.join(' | ')} | caught |`,
     `| --- | --- | ${LEG_SLUGS.map(() => '---').join(' | ')} | --- |`,
     ...table.map((r) => matrixLine(r, results)),
     '',
-    '## What each defect breaks, and the MUST rules that failed',
+    '## What each defect breaks, and the rules that failed',
     '',
-    'Rules are the failed findings of every leg, over both variants. A leg that failed without a',
-    'finding failed a gate in strict mode; a blocked leg could not observe the run.',
+    'Rules are the failed MUST findings of every leg, over both variants, and for a leg that passed',
+    'its failed SHOULD wire findings. A leg that failed without a finding failed a gate in strict',
+    'mode; a blocked leg could not observe the run.',
     '',
     '| defect | what it breaks | failed |',
     '| --- | --- | --- |',
@@ -72,13 +83,26 @@ function cellOf(results: MatrixResults, name: RowName, slug: LegSlug): (LegResul
   return VARIANTS.map((v) => rowOf(results, v, name).find((l) => l.slug === slug));
 }
 
+/** A passing leg with a failed wire finding reads `warn`: the finding is what caught it. */
+function markOf(leg: LegResult): string {
+  return leg.disposition === 'executed-pass' && leg.warned.some(isWireRule)
+    ? 'warn'
+    : MARK[leg.disposition];
+}
+
+function expectedMark(leg: LegExpectation): string {
+  return leg.disposition === 'executed-pass' && (leg.warnings ?? []).length > 0
+    ? 'warn'
+    : MARK[leg.disposition];
+}
+
 function matrixLine(row: TableRow, results: MatrixResults): string {
   const cells = LEG_SLUGS.map((slug) => {
     const observed = cellOf(results, row.name, slug).map((l) =>
-      l === undefined ? 'not run' : MARK[l.disposition],
+      l === undefined ? 'not run' : markOf(l),
     );
     const text = new Set(observed).size === 1 ? (observed[0] ?? '') : observed.join(' / ');
-    const want = MARK[row.expected[slug].disposition];
+    const want = expectedMark(row.expected[slug]);
     return observed.every((o) => o === want) ? text : `${text} (table: ${want})`;
   });
   const isCaught =
@@ -94,8 +118,10 @@ function failures(name: RowName, results: MatrixResults): string {
   const parts: string[] = [];
   for (const slug of LEG_SLUGS) {
     const legs = cellOf(results, name, slug).filter((l): l is LegResult => l !== undefined);
-    if (legs.every((l) => l.disposition === 'executed-pass')) continue;
-    const rules = [...new Set(legs.flatMap((l) => l.failed))].sort();
+    if (legs.every((l) => markOf(l) === 'pass')) continue;
+    const rules = [
+      ...new Set(legs.flatMap((l) => [...l.failed, ...l.warned.filter(isWireRule)])),
+    ].sort();
     const blocked = legs.some((l) => l.disposition === 'blocked');
     const detail = rules.length > 0 ? rules.join(', ') : blocked ? 'not observed' : 'gate';
     parts.push(`${slug}: ${detail}`);

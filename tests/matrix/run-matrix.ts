@@ -11,7 +11,14 @@ import { forgetDiscoveries } from '../../lib/discovery.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { runLeg } from '../../lib/run-leg.ts';
 import { openTarget } from '../../lib/target.ts';
-import { EXPECTED, HANGING, LEG_SLUGS, type LegSlug, type RowName } from './expected.ts';
+import {
+  EXPECTED,
+  HANGING,
+  isWireRule,
+  LEG_SLUGS,
+  type LegSlug,
+  type RowName,
+} from './expected.ts';
 
 export type Variant = 'plain' | 'varied';
 export const VARIANTS: readonly Variant[] = ['plain', 'varied'];
@@ -133,7 +140,10 @@ export async function runMatrix(
   return results as MatrixResults;
 }
 
-/** A defect is caught when at least one leg on it is anything but executed-pass. */
+/**
+ * A defect is caught when at least one leg on it is anything but executed-pass, or passes with a
+ * failed SHOULD wire finding: a wire rule never fails a leg, so its finding is the catch.
+ */
 export function caught(results: readonly LegResult[]): boolean {
-  return results.some((r) => r.disposition !== 'executed-pass');
+  return results.some((r) => r.disposition !== 'executed-pass' || r.warned.some(isWireRule));
 }

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatSchemaErrors, validate } from '../../lib/schemas.ts';
-import { fixtureArb, PATH_KINDS, scriptedCalls } from './arbitraries.ts';
+import { fixtureArb, PATH_KINDS, scriptedCalls, UNANSWERED_TOOL } from './arbitraries.ts';
 import { above, atLeast, grade } from './oracle.ts';
 
 describe('the random fixture generator', () => {
@@ -42,6 +42,11 @@ describe('the random fixture generator', () => {
         const script = fixture.script[task.taskId] ?? [];
         if (script.some((e) => e.calls.some((c) => forbidden.includes(c.tool))))
           seen.add('forbidden-hit');
+        // A call no task could answer, where the task's fixtures record no toolResponses.
+        const recordsNothing =
+          task.fixtures !== undefined && task.fixtures.toolResponses === undefined;
+        if (recordsNothing && script.some((e) => e.calls.some((c) => c.tool === UNANSWERED_TOOL)))
+          seen.add('call-where-nothing-is-recorded');
       }
       for (const task of tasks) {
         for (const trial of task.trials) {
@@ -76,6 +81,7 @@ describe('the random fixture generator', () => {
         'mean-task-boundary',
         'trajectory-failed',
         'trajectory-matched',
+        'call-where-nothing-is-recorded',
       ].sort(),
     );
   });

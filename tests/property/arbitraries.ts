@@ -14,13 +14,14 @@ import type {
   PassRule,
   ScriptedTrial,
   ToolCall,
+  ToolResponse,
 } from '../../lib/types.ts';
 
-/** Tools every task with `fixtures` has a canned answer for. */
+/** Tools every task that records answers has a canned answer for. */
 export const ANSWERED_TOOLS = ['crm:lookup', 'crm:update', 'billing:refund', 'kb:search'] as const;
 /** Tools a trajectory may forbid; they are answered too, so a hit is never also a miss. */
 export const FORBIDDEN_TOOLS = ['billing:void', 'crm:delete'] as const;
-/** A tool no task has an answer for: calling it under `fixtures` is a fixture miss. */
+/** A tool no task has an answer for: calling it where answers are recorded is a fixture miss. */
 export const UNANSWERED_TOOL = 'net:fetch';
 
 export const PATH_KINDS = [
@@ -125,9 +126,34 @@ interface GeneratedTask {
   readonly script: readonly ScriptedTrial[];
 }
 
-const ANSWERS: { readonly [tool: string]: Json } = Object.fromEntries(
-  [...ANSWERED_TOOLS, ...FORBIDDEN_TOOLS].map((tool) => [tool, { tool, ok: true }]),
-);
+/**
+ * The recorded answers of a task that records any: one entry per answered tool, some without a
+ * `response` (still recorded, answering null), and a later duplicate the first entry shadows.
+ */
+const ANSWERS: readonly ToolResponse[] = [
+  ...[...ANSWERED_TOOLS, ...FORBIDDEN_TOOLS].map((tool, i) =>
+    i % 3 === 2 ? { tool } : { tool, response: { tool, ok: true } },
+  ),
+  { tool: 'crm:lookup', response: { shadowed: true } },
+];
+
+/**
+ * What a task records: nothing; `fixtures` without `toolResponses`, so no call can miss
+ * (contract §4); or the answers above, so a call to any other tool misses.
+ */
+export const RECORDINGS = ['none', 'no-tool-responses', 'answers'] as const;
+type Recording = (typeof RECORDINGS)[number];
+
+function recorded(recording: Recording): Pick<EvalTask, 'fixtures'> {
+  switch (recording) {
+    case 'none':
+      return {};
+    case 'no-tool-responses':
+      return { fixtures: { memorySeed: [{ note: 'seeded' }] } };
+    case 'answers':
+      return { fixtures: { toolResponses: ANSWERS } };
+  }
+}
 
 function taskArb(taskId: string, trials: number, mix: TrajectoryMix): fc.Arbitrary<GeneratedTask> {
   const trajectory =
@@ -141,18 +167,16 @@ function taskArb(taskId: string, trials: number, mix: TrajectoryMix): fc.Arbitra
       match: fc.constantFrom<GoldenMatch>('exact', 'contains', 'json-match'),
       golden: goldenArb,
       trajectory,
-      withFixtures: fc.boolean(),
+      recording: fc.constantFrom(...RECORDINGS),
       freeCalls: fc.array(callArb, { maxLength: 3 }),
       onePerTrial: fc.boolean(),
     })
-    .chain(({ match, golden, trajectory, withFixtures, freeCalls, onePerTrial }) => {
+    .chain(({ match, golden, trajectory, recording, freeCalls, onePerTrial }) => {
       const base = trajectory?.calls ?? freeCalls;
       const entries = trials > 1 && onePerTrial ? trials : 1;
-      const expected =
-        trajectory === undefined ? { match, value: golden } : { match, value: golden, trajectory };
-      const task: EvalTask = withFixtures
-        ? { taskId, input: { taskId }, expected, fixtures: { toolResponses: ANSWERS } }
-        : { taskId, input: { taskId }, expected };
+      const goldenOnly = { kind: 'golden', match: { strategy: match, value: golden } } as const;
+      const expected = trajectory === undefined ? goldenOnly : { ...goldenOnly, trajectory };
+      const task: EvalTask = { taskId, input: { taskId }, expected, ...recorded(recording) };
       return fc
         .array(trialArb(match, golden, base), { minLength: entries, maxLength: entries })
         .map((script) => ({ task, script }));

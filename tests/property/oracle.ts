@@ -77,14 +77,17 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 const text = (value: Json): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
 function goldenMatch(task: EvalTask, output: Json): boolean {
-  const golden = task.expected.value;
-  switch (task.expected.match) {
+  const match = task.expected.match;
+  if (task.expected.kind !== 'golden' || match === undefined) {
+    throw new Error(`task ${task.taskId} has no golden match to grade`);
+  }
+  switch (match.strategy) {
     case 'exact':
-      return text(output) === text(golden);
+      return text(output) === text(match.value);
     case 'contains':
-      return text(output).includes(text(golden));
+      return text(output).includes(text(match.value));
     case 'json-match':
-      return deepEqual(output, golden);
+      return deepEqual(output, match.value);
   }
 }
 
@@ -131,8 +134,10 @@ function gradeTask(fixture: Fixture, task: EvalTask, compare: Compare): GradedTa
   const trials = Array.from({ length: n }, (_, i): GradedTrial => {
     const entry = entries.length === 1 ? entries[0] : entries[i];
     if (entry === undefined) throw new Error(`no script for ${task.taskId} trial ${i + 1}`);
+    // Only a task that records tool answers can miss; any entry for the tool answers it.
     const failedClosed =
-      answers !== undefined && entry.calls.some((call) => !Object.hasOwn(answers, call.tool));
+      answers !== undefined &&
+      entry.calls.some((call) => !answers.some((answer) => answer.tool === call.tool));
     const score = !failedClosed && goldenMatch(task, entry.output) ? 1 : 0;
     const trajectory = task.expected.trajectory;
     const matched = trajectory === undefined ? null : trajectoryMatched(trajectory, entry.calls);

@@ -6,6 +6,14 @@ import { call, drive, evalPayloads, type FixtureId } from './harness.ts';
 export interface View {
   readonly discovery: unknown;
   readonly createStatus: number;
+  /** The wire shapes, reduced to what is the same from run to run (no ports, no timestamps). */
+  readonly createKeys: readonly string[];
+  readonly runId: unknown;
+  readonly pageKeys: readonly string[];
+  readonly envelopeKeys: readonly string[];
+  readonly firstEventId: unknown;
+  readonly summaryRefusal: unknown;
+  readonly versions: readonly string[];
   readonly log: readonly string[];
   readonly evalPayloads: readonly unknown[];
   readonly terminal: boolean;
@@ -17,9 +25,18 @@ export interface View {
 export async function view(base: string, id: FixtureId, deadlineMs: number): Promise<View> {
   const discovery = await call(base, 'GET', '/.well-known/openwop');
   const d = await drive(base, id, { deadlineMs });
+  const keys = (docs: readonly unknown[]): string[] =>
+    [...new Set(docs.flatMap((o) => Object.keys(o as object)))].sort();
   return {
     discovery: discovery.body ?? discovery.text,
     createStatus: d.createStatus,
+    createKeys: keys([d.createBody ?? {}]),
+    runId: withoutCounter(d.runId),
+    pageKeys: keys(d.pages),
+    envelopeKeys: keys(d.events),
+    firstEventId: withoutCounter(d.events[0]?.eventId),
+    summaryRefusal: d.summaryRefusals[0],
+    versions: [...new Set([discovery.headers.get('openwop-version') ?? 'absent', ...d.versions])],
     log: d.events.map((e) => e.type),
     evalPayloads: evalPayloads(d.events),
     terminal: d.terminal,
@@ -27,6 +44,11 @@ export async function view(base: string, id: FixtureId, deadlineMs: number): Pro
     summaryStatus: d.summaryStatus,
     summary: d.summary,
   };
+}
+
+/** Ids number runs per host; the count of runs a host served before is no clause's business. */
+function withoutCounter(id: unknown): unknown {
+  return typeof id === 'string' ? id.replace(/run-\d{12}/, 'run-N') : id;
 }
 
 /**

@@ -22,8 +22,14 @@ const BOUNDARY = 'conformance-eval-trajectory-gate-boundary';
 const ANY = 'conformance-eval-trajectory-gate-any';
 const ALL = 'conformance-eval-trajectory-gate-all';
 
-const NO_RUN: Expected = {
-  createStatus: 422,
+/** Everything a run would have shown, for a defect under which no run starts. */
+const NOTHING_RUN: Expected = {
+  createKeys: DIFFERS,
+  runId: undefined,
+  pageKeys: DIFFERS,
+  envelopeKeys: DIFFERS,
+  firstEventId: undefined,
+  summaryRefusal: undefined,
   log: DIFFERS,
   evalPayloads: DIFFERS,
   terminal: false,
@@ -31,6 +37,7 @@ const NO_RUN: Expected = {
   summaryStatus: 0,
   summary: undefined,
 };
+const NO_RUN: Expected = { ...NOTHING_RUN, createStatus: 422 };
 
 const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expected }[] = [
   {
@@ -184,6 +191,7 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
       runStatus: 'running',
       summaryStatus: 409,
       summary: DIFFERS,
+      summaryRefusal: undefined,
     },
   },
   { defect: 'discovery-not-json', fixture: SUITE, changes: { discovery: DIFFERS } },
@@ -205,9 +213,45 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   {
     defect: 'summary-409-forever',
     fixture: SUITE,
-    changes: { summaryStatus: 409, summary: DIFFERS },
+    changes: { summaryStatus: 409, summary: DIFFERS, 'summaryRefusal.message': DIFFERS },
   },
-  { defect: 'status-failed-on-gate', fixture: SUITE, changes: { runStatus: 'failed' } },
+  {
+    defect: 'status-failed-on-gate',
+    fixture: SUITE,
+    // The finalising 409 names the run's status, so it names the wrong one too.
+    changes: { runStatus: 'failed', 'summaryRefusal.details.runStatus': 'failed' },
+  },
+  {
+    defect: 'protocol-v1-only',
+    fixture: SUITE,
+    changes: {
+      'discovery.protocolVersions.0': '1.11',
+      'discovery.preferredVersion': '1.11',
+      ...NOTHING_RUN,
+      createStatus: 406,
+      versions: ['1.11'],
+    },
+  },
+  {
+    defect: 'trials-max-count-1',
+    fixture: MEAN,
+    changes: { 'discovery.agents.evalSuite.trials.maxCount': 1 },
+  },
+  {
+    defect: 'error-body-dialect',
+    fixture: SUITE,
+    changes: {
+      summaryRefusal: {
+        error: { code: 'run_state_conflict', message: 'the summary is being finalised' },
+      },
+    },
+  },
+  { defect: 'run-id-untenanted', fixture: SUITE, changes: { runId: 'run-N' } },
+  { defect: 'event-id-short', fixture: SUITE, changes: { firstEventId: 'e0' } },
+  { defect: 'events-unversioned', fixture: SUITE, changes: { envelopeKeys: DIFFERS } },
+  { defect: 'create-answer-no-events-url', fixture: SUITE, changes: { createKeys: DIFFERS } },
+  { defect: 'poll-page-extra-member', fixture: SUITE, changes: { pageKeys: DIFFERS } },
+  { defect: 'version-header-missing', fixture: SUITE, changes: { versions: ['absent'] } },
 ];
 
 function valueAt(v: unknown, path: string): unknown {

@@ -111,8 +111,8 @@ describe('trial verdict', () => {
           {
             taskId: 'misses',
             input: {},
-            expected: { match: 'exact', value: 'ok' },
-            fixtures: { toolResponses: { 's:a': {} } },
+            expected: { kind: 'golden', match: { strategy: 'exact', value: 'ok' } },
+            fixtures: { toolResponses: [{ tool: 's:a', response: {} }] },
           },
         ],
       },

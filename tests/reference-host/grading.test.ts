@@ -206,15 +206,25 @@ function logShape(events: readonly WireEvent[]): string {
     .replace(/([SsC])(?=.)/g, '$1 ');
 }
 
-function withoutTrace(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutTrace);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([k]) => k !== 'x-ref-host-trace')
-      .map(([k, v]) => [k, withoutTrace(v)]),
-  );
-}
+const TENANT_RUN_ID = /^(anon:)?[A-Za-z0-9._~-]{1,128}\/[A-Za-z0-9._~-]{16,128}$/;
+const PLAIN_ENVELOPE_KEYS = [
+  'eventId',
+  'payload',
+  'runId',
+  'schemaVersion',
+  'sequence',
+  'timestamp',
+  'type',
+];
+
+/** The published required members of each agent.* payload, in the order facts §2.4 gives. */
+const AGENT_REQUIRED: Record<string, readonly string[]> = {
+  'agent.invocation-started': ['invocationId', 'agentId', 'source'],
+  'agent.tool-called': ['agentId', 'toolName', 'callId'],
+  'agent.tool-returned': ['agentId', 'toolName', 'callId'],
+  'agent.decided': ['agentId', 'decision'],
+  'agent.invocation-completed': ['invocationId', 'agentId', 'outcome'],
+};
 
 describe('the conforming reference host', () => {
   it('grades every shipped fixture, run concurrently, to the numbers of contract §8', async () => {
@@ -242,12 +252,18 @@ describe('the conforming reference host', () => {
     }
   });
 
-  it('writes each log in contract §7 order, numbered 1..N, with eval.scored once per trial', async () => {
+  it('writes each log in contract §7 order, numbered 0..N-1, with eval.scored once per trial', async () => {
     host = await startReferenceHost();
     for (const id of FIXTURE_IDS) {
       const d = await drive(host.url, id);
       expect(logShape(d.events), id).toBe(EXPECTED[id].log);
-      expect(d.events.map((e) => e.sequence)).toEqual(d.events.map((_, i) => i + 1));
+      expect(d.events.map((e) => e.sequence)).toEqual(d.events.map((_, i) => i));
+      expect(d.runId, id).toMatch(TENANT_RUN_ID);
+      for (const e of d.events) {
+        expect(Object.keys(e).sort(), `${id} ${e.type}`).toEqual(PLAIN_ENVELOPE_KEYS);
+        expect(e.eventId).toMatch(/^[A-Za-z0-9._~-]{16,128}$/);
+        expect(e.schemaVersion).toBe(1);
+      }
       expect(new Set(d.events.map((e) => e.eventId)).size).toBe(d.events.length);
       expect(
         d.events.every((e) => e.runId === d.runId && !Number.isNaN(Date.parse(e.timestamp))),
@@ -260,13 +276,36 @@ describe('the conforming reference host', () => {
     }
   });
 
+  it('writes agent events under their v2 names with their required members, and run.completed with outputs', async () => {
+    host = await startReferenceHost();
+    const d = await drive(host.url, 'conformance-eval-trajectory-gate-mean');
+    const agent = d.events.filter((e) => e.type.startsWith('agent.'));
+    expect(agent.length).toBeGreaterThan(0);
+    for (const e of agent) {
+      const required = AGENT_REQUIRED[e.type];
+      expect(required, e.type).toBeDefined();
+      for (const key of required ?? []) expect(e.payload, `${e.type} ${key}`).toHaveProperty(key);
+    }
+    const called = agent.filter((e) => e.type === 'agent.tool-called').map((e) => e.payload);
+    const returned = agent.filter((e) => e.type === 'agent.tool-returned').map((e) => e.payload);
+    expect(returned.map((p) => p['callId'])).toEqual(called.map((p) => p['callId']));
+    expect(new Set(called.map((p) => p['callId'])).size).toBe(called.length);
+    const started = agent.filter((e) => e.type === 'agent.invocation-started');
+    expect(started.map((e) => e.payload['source'])).toEqual(['run-api', 'run-api']);
+    const outcomes = agent.filter((e) => e.type === 'agent.invocation-completed');
+    expect(outcomes.map((e) => e.payload['outcome'])).toEqual(['completed', 'completed']);
+    const completed = d.events.at(-1);
+    expect(completed?.type).toBe('run.completed');
+    expect(completed?.payload).toEqual({ outputs: { evalSummary: d.summary } });
+  });
+
   it('keeps eval payloads and the summary free of outputs and inputs', async () => {
     host = await startReferenceHost();
     const d = await drive(host.url, 'conformance-eval-trajectory-gate');
     const text = JSON.stringify([
       evalPayloads(d.events),
       d.summary,
-      d.events.map((e) => e.payload),
+      d.events.filter((e) => e.type !== 'run.completed').map((e) => e.payload),
     ]);
     expect(text).not.toMatch(/"(output|taskOutput|prompt|input|completion)"/);
     expect(text).not.toContain('12 Harbour Road');
@@ -275,31 +314,45 @@ describe('the conforming reference host', () => {
 });
 
 describe('the varied reference host', () => {
-  it('grades the same numbers behind tenant runIds, gapped sequences, one event per page and vendor fields', async () => {
+  it('grades the same numbers behind anon: tenant runIds, gapped sequences, one event per page and optional members', async () => {
     host = await startReferenceHost({ variant: 'varied' });
     const discovery = (await (await fetch(`${host.url}/.well-known/openwop`)).json()) as Body;
-    expect(discovery['x-ref-host-build']).toBeDefined();
-    expect(discovery['agents']).toMatchObject({
-      evalSuite: { supported: true, trajectory: { supported: true }, trials: { supported: true } },
-    });
+    expect(discovery['extensions']).toEqual({ 'ref-host.build': { variant: 'varied' } });
+    expect(JSON.stringify(discovery)).not.toContain('supported');
     for (const id of FIXTURE_IDS) {
       const d = await drive(host.url, id, { deadlineMs: 3000 });
-      expect(d.runId, id).toMatch(/^tenant-a\/r-\d+$/);
+      expect(d.runId, id).toMatch(/^anon:guest-7\/run-\d{12}$/);
       expect(d.terminal, id).toBe(true);
       expect(
         d.pages.every((p) => p.events.length <= 1),
         id,
       ).toBe(true);
       const seqs = d.events.map((e) => e.sequence);
-      expect(seqs[0]).not.toBe(1);
+      expect(seqs[0]).toBe(0);
       expect(seqs.every((s, i) => i === 0 || s > (seqs[i - 1] ?? Infinity))).toBe(true);
       expect(seqs.some((s, i) => i > 0 && s - (seqs[i - 1] ?? 0) > 1)).toBe(true);
       expect(logShape(d.events), id).toBe(EXPECTED[id].log);
+      expect(d.events.every((e) => 'engineVersion' in e && 'nodeId' in e)).toBe(true);
+      const causes = d.events.filter((e) => e.type === 'agent.tool-returned');
+      for (const e of causes) {
+        const cause = d.events.find(
+          (c) => c.eventId === (e as { causationId?: string }).causationId,
+        );
+        expect(cause?.type).toBe('agent.tool-called');
+      }
       const summary = d.summary as Body;
-      expect(summary['x-ref-host-trace']).toBe(d.runId);
-      expect((summary['tasks'] as Body[]).every((t) => 'x-ref-host-trace' in t)).toBe(true);
+      expect(summary['totalCostUsd']).toBe(0);
+      expect(JSON.stringify(summary)).not.toContain('x-ref-host-trace');
       expect(evalPayloads(d.events).every((p) => 'x-ref-host-trace' in p)).toBe(true);
-      expect(withoutTrace(summary), id).toEqual(EXPECTED[id].summary);
+      expect(withoutOptional(summary), id).toEqual(EXPECTED[id].summary);
     }
   });
 });
+
+/** The summary without the optional members the varied variant adds. */
+function withoutOptional(summary: Body): unknown {
+  const drop = (doc: Body, key: string): Body =>
+    Object.fromEntries(Object.entries(doc).filter(([k]) => k !== key));
+  const rest = drop(summary, 'totalCostUsd');
+  return { ...rest, tasks: (summary['tasks'] as Body[]).map((t) => drop(t, 'costUsd')) };
+}

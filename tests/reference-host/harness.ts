@@ -27,6 +27,7 @@ export interface WireEvent {
   readonly type: string;
   readonly sequence: number;
   readonly timestamp: string;
+  readonly schemaVersion?: number;
   readonly payload: Body;
 }
 
@@ -55,15 +56,18 @@ export interface Answer {
   readonly status: number;
   readonly body: unknown;
   readonly text: string;
+  readonly headers: Headers;
 }
 
 export async function call(
   base: string,
   method: string,
   path: string,
-  opts: { apiKey?: string; body?: string; signal?: AbortSignal } = {},
+  opts: { apiKey?: string; body?: string; signal?: AbortSignal; version?: string | null } = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = { accept: 'application/json', 'openwop-version': '2.0' };
+  const headers: Record<string, string> = { accept: 'application/json' };
+  // null sends no OpenWOP-Version header at all.
+  if (opts.version !== null) headers['openwop-version'] = opts.version ?? '2.0';
   if (opts.apiKey !== undefined) headers['authorization'] = `Bearer ${opts.apiKey}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${base}${path}`, {
@@ -79,7 +83,7 @@ export async function call(
   } catch {
     body = undefined;
   }
-  return { status: res.status, body, text };
+  return { status: res.status, body, text, headers: res.headers };
 }
 
 export function runPath(runId: string, rest = ''): string {
@@ -89,6 +93,7 @@ export function runPath(runId: string, rest = ''): string {
 /** Everything one eval run showed, with per-run noise (ids, timestamps) kept apart. */
 export interface Drive {
   readonly createStatus: number;
+  readonly createBody: unknown;
   readonly runId: string | undefined;
   readonly pages: readonly Page[];
   readonly events: readonly WireEvent[];
@@ -96,6 +101,10 @@ export interface Drive {
   readonly runStatus: unknown;
   readonly summaryStatus: number;
   readonly summary: unknown;
+  /** Every summary answer before the last: the 409s the host gave while it finalised. */
+  readonly summaryRefusals: readonly unknown[];
+  /** The OpenWOP-Version header of every answer in order, `absent` where there was none. */
+  readonly versions: readonly string[];
 }
 
 /** Creates a run and follows the long-poll cursor until the end or `deadlineMs`. */
@@ -105,20 +114,30 @@ export async function drive(
   opts: { apiKey?: string; deadlineMs?: number } = {},
 ): Promise<Drive> {
   const key = opts.apiKey === undefined ? {} : { apiKey: opts.apiKey };
-  const created = await call(base, 'POST', '/runs', {
-    ...key,
-    body: JSON.stringify(runRequest(id)),
-  });
+  const versions: string[] = [];
+  const ask = async (method: string, path: string, body?: string): Promise<Answer> => {
+    const answer = await call(base, method, path, body === undefined ? key : { ...key, body });
+    versions.push(answer.headers.get('openwop-version') ?? 'absent');
+    return answer;
+  };
+  const created = await ask('POST', '/runs', JSON.stringify(runRequest(id)));
   const runId = (created.body as { runId?: string } | undefined)?.runId;
-  const empty = { runStatus: undefined, summaryStatus: 0, summary: undefined };
+  const empty = {
+    runStatus: undefined,
+    summaryStatus: 0,
+    summary: undefined,
+    summaryRefusals: [],
+  };
   if (created.status !== 201 || runId === undefined) {
     return {
       createStatus: created.status,
+      createBody: created.body,
       runId,
       pages: [],
       events: [],
       terminal: false,
       ...empty,
+      versions,
     };
   }
   const deadline = Date.now() + (opts.deadlineMs ?? 3000);
@@ -129,16 +148,25 @@ export async function drive(
     const wait = Math.min(1, Math.max(0, (deadline - Date.now()) / 1000)).toFixed(3);
     const query =
       after === undefined ? `?timeout=${wait}` : `?afterSequence=${after}&timeout=${wait}`;
-    const page = (await call(base, 'GET', runPath(runId, `/events/poll${query}`), key))
-      .body as Page;
+    const page = (await ask('GET', runPath(runId, `/events/poll${query}`))).body as Page;
     pages.push(page);
-    after = page.lastSequence;
+    // lastSequence is -1 before the first event, and afterSequence is never negative.
+    if (page.lastSequence >= 0) after = page.lastSequence;
     terminal = page.isTerminal;
   }
-  const run = await call(base, 'GET', runPath(runId), key);
-  const summary = await call(base, 'GET', runPath(runId, '/eval-summary'), key);
+  const run = await ask('GET', runPath(runId));
+  // A 409 means "not yet" (the host finalises the summary on its first read): ask again.
+  const summaries: Answer[] = [];
+  for (;;) {
+    const answer = await ask('GET', runPath(runId, '/eval-summary'));
+    summaries.push(answer);
+    if (answer.status !== 409 || Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const summary = summaries.at(-1) as Answer;
   return {
     createStatus: created.status,
+    createBody: created.body,
     runId,
     pages,
     events: pages.flatMap((p) => p.events),
@@ -146,6 +174,8 @@ export async function drive(
     runStatus: (run.body as { status?: unknown } | undefined)?.status,
     summaryStatus: summary.status,
     summary: summary.body,
+    summaryRefusals: summaries.slice(0, -1).map((a) => a.body),
+    versions,
   };
 }
 

@@ -112,7 +112,10 @@ describe('auth and bad requests', () => {
         };
         const answer = await call(host.url, method, path, opts);
         expect(answer.status, `${method} ${path}`).toBe(401);
-        expect(answer.body).toMatchObject({ error: { code: 'unauthorized' } });
+        expect(answer.body).toEqual({
+          error: 'unauthenticated',
+          message: expect.stringMatching(/./),
+        });
       }
     }
   });
@@ -123,7 +126,7 @@ describe('auth and bad requests', () => {
     const cases: [string, string, string | undefined, number, string][] = [
       ['GET', '/nowhere', undefined, 404, 'not_found'],
       ['GET', '/runs/', undefined, 404, 'not_found'],
-      ['DELETE', runPath(runId), undefined, 405, 'method_not_allowed'],
+      ['DELETE', runPath(runId), undefined, 404, 'not_found'],
       ['POST', '/runs', '{not json', 400, 'validation_error'],
       ['POST', '/runs', '[]', 400, 'validation_error'],
       ['POST', '/runs', JSON.stringify({ mode: 'chat' }), 400, 'validation_error'],
@@ -145,15 +148,19 @@ describe('auth and bad requests', () => {
       ['GET', '/runs/no-such-run', undefined, 404, 'not_found'],
       ['GET', '/runs/%E0%A4%A/eval-summary', undefined, 400, 'validation_error'],
       ['GET', runPath(runId, '/events/poll?afterSequence=-1'), undefined, 400, 'validation_error'],
-      ['GET', runPath(runId, '/events/poll?timeout=31'), undefined, 400, 'validation_error'],
+      ['GET', runPath(runId, '/events/poll?timeout=61'), undefined, 400, 'validation_error'],
+      ['GET', '/runs/reference~2/eval-summary', undefined, 400, 'validation_error'],
+      ['GET', '/runs/reference~zz', undefined, 400, 'validation_error'],
       ['GET', runPath(runId, '/events/poll?timeout=soon'), undefined, 400, 'validation_error'],
     ];
     for (const [method, path, body, status, code] of cases) {
       const answer = await call(host.url, method, path, body === undefined ? {} : { body });
       expect(answer.status, `${method} ${path}`).toBe(status);
-      expect(answer.body, `${method} ${path}`).toMatchObject({
-        error: { code, message: expect.any(String) },
+      expect(answer.body, `${method} ${path}`).toEqual({
+        error: code,
+        message: expect.stringMatching(/./),
       });
+      expect(answer.headers.get('openwop-version'), `${method} ${path}`).toBe('2.0');
     }
     expect((await drive(host.url, 'conformance-eval-trajectory-gate')).summaryStatus).toBe(200);
   });
@@ -163,12 +170,89 @@ describe('auth and bad requests', () => {
     const runId = await create(host.url);
     const answer = await call(host.url, 'GET', runPath(runId, '/eval-summary'));
     expect(answer.status).toBe(409);
-    expect(answer.body).toMatchObject({ error: { code: 'run_not_terminal' } });
+    expect(answer.body).toEqual({
+      error: 'run_state_conflict',
+      message: expect.stringMatching(/./),
+      details: { runStatus: 'running' },
+    });
+  });
+
+  it('answers the first summary read of a finished run 409 while it finalises, then the summary', async () => {
+    host = await startReferenceHost();
+    const runId = await create(host.url);
+    await drainTo(host.url, runId, 19);
+    const first = await call(host.url, 'GET', runPath(runId, '/eval-summary'));
+    expect(first.status).toBe(409);
+    expect(first.body).toMatchObject({
+      error: 'run_state_conflict',
+      details: { runStatus: 'completed' },
+    });
+    const second = await call(host.url, 'GET', runPath(runId, '/eval-summary'));
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ gatedAggregateScore: 0.5, passed: false });
+  });
+});
+
+describe('protocol version and run id paths', () => {
+  it('answers a request naming an unlisted OpenWOP-Version 406, and one naming none at 2.0', async () => {
+    host = await startReferenceHost();
+    const runId = await create(host.url);
+    for (const version of ['1.11', '3.0', 'two']) {
+      const answer = await call(host.url, 'GET', runPath(runId), { version });
+      expect(answer.status, version).toBe(406);
+      expect(answer.body, version).toEqual({
+        error: 'protocol_version_unsupported',
+        message: expect.stringMatching(/./),
+      });
+    }
+    const bare = await call(host.url, 'GET', runPath(runId), { version: null });
+    expect(bare.status).toBe(200);
+    expect(bare.headers.get('openwop-version')).toBe('2.0');
+    const discovery = await call(host.url, 'GET', '/.well-known/openwop', { version: '3.0' });
+    expect(discovery.status).toBe(200);
+  });
+
+  it('finds a run by its id sent as %2F, as the ~2F projection, and by its bare opaque part', async () => {
+    for (const variant of ['plain', 'varied'] as const) {
+      const h = await startReferenceHost({ variant });
+      try {
+        const runId = await create(h.url);
+        const [tenant, opaque] = runId.split('/') as [string, string];
+        const projected = `${tenant.replace(':', '~3A')}~2F${opaque}`;
+        for (const segment of [encodeURIComponent(runId), projected, opaque]) {
+          const answer = await call(h.url, 'GET', `/runs/${segment}`);
+          expect(answer.status, `${variant} ${segment}`).toBe(200);
+          expect((answer.body as { runId: string }).runId).toBe(runId);
+        }
+      } finally {
+        await h.close();
+      }
+    }
+  });
+
+  it('answers POST /runs 201 {runId, status, eventsUrl}, and eventsUrl serves the closed poll page', async () => {
+    host = await startReferenceHost();
+    const created = await call(host.url, 'POST', '/runs', { body: SUITE_RUN });
+    expect(created.status).toBe(201);
+    const answer = created.body as { runId: string; status: string; eventsUrl: string };
+    expect(Object.keys(answer).sort()).toEqual(['eventsUrl', 'runId', 'status']);
+    expect(answer.status).toBe('running');
+    const page = await fetch(answer.eventsUrl, { headers: { 'openwop-version': '2.0' } });
+    expect(page.status).toBe(200);
+    const body = (await page.json()) as Page;
+    expect(Object.keys(body).sort()).toEqual([
+      'events',
+      'isTerminal',
+      'lastSequence',
+      'runId',
+      'status',
+    ]);
+    expect(body.runId).toBe(answer.runId);
   });
 });
 
 describe('runs and seeding', () => {
-  it('keeps two concurrent runs of one suite independent, each numbered from 1', async () => {
+  it('keeps two concurrent runs of one suite independent, each numbered from 0', async () => {
     host = await startReferenceHost({ trialDelayMs: 5 });
     const url = host.url;
     const [a, b] = await Promise.all(
@@ -176,7 +260,7 @@ describe('runs and seeding', () => {
     );
     expect(a?.runId).not.toBe(b?.runId);
     for (const d of [a, b]) {
-      expect(d?.events.map((e) => e.sequence)).toEqual(Array.from({ length: 19 }, (_, i) => i + 1));
+      expect(d?.events.map((e) => e.sequence)).toEqual(Array.from({ length: 19 }, (_, i) => i));
       expect(d?.events.every((e) => e.runId === d.runId)).toBe(true);
       expect(d?.summary).toMatchObject({ gatedAggregateScore: 0.5, passed: false });
     }

@@ -1,5 +1,5 @@
-// A loopback host for the mean-gated leg whose every endpoint serves a correct run by default and
-// can be switched, one at a time, to misbehave. The correct answers are written out literally from
+// A loopback host for the mean-gated leg whose every endpoint serves a correct run, in the
+// published v2 shapes, by default and can be switched, one at a time, to misbehave. The correct answers are written out literally from
 // fixtures/conformance-eval-trajectory-gate-mean.json and contract §8 (both trials score 1 and
 // fail on the forbidden tool; gatedScore 0; suite passed false): this is a test double, not a
 // grader, so a control run against it passing is what makes every hostile failure mean something.
@@ -13,7 +13,7 @@ import { fetchDiscovery, forgetDiscoveries } from '../../lib/discovery.ts';
 import { legById } from '../../lib/legs.ts';
 import { runLeg } from '../../lib/run-leg.ts';
 import type { RecordedRequest } from './scripted-server.ts';
-import { sendJson, startScriptedServer } from './scripted-server.ts';
+import { V2_HEADERS, sendErrorEnvelope, sendV2, startScriptedServer } from './scripted-server.ts';
 import { meanGatedSummary } from './contract-summaries.ts';
 
 export const MEAN_LEG = legById('openwop.requirement.0246.mean-gated');
@@ -38,10 +38,19 @@ export const LEG_BOUND_MS = HOSTILE_BOUNDS.runTimeoutMs + 2 * HOSTILE_BOUNDS.req
 /** Discovery is one request: its deadline plus the same slack. */
 export const DISCOVERY_BOUND_MS = HOSTILE_BOUNDS.requestTimeoutMs + 500;
 
+/** The run id a correct create answers with: tenant-bound, with a 16+ character opaque part. */
+export const HOSTILE_RUN_ID = 'hostile-tenant/run-00000000000001';
+
+/** A v2 discovery root: protocol versions, the agents record and its evalSuite facet. */
 export function correctDiscovery(): Record<string, unknown> {
   return {
+    protocolVersions: ['2.0'],
+    preferredVersion: '2.0',
     implementation: { name: 'hostile-host', version: '0.0.1' },
     agents: {
+      status: 'stable',
+      since: '2.0',
+      witness: 'witnessable-gated',
       evalSuite: {
         modes: ['golden'],
         trajectory: { matchModes: ['exact', 'in-order', 'any-order'] },
@@ -51,6 +60,10 @@ export function correctDiscovery(): Record<string, unknown> {
     fixtures: [MEAN_LEG.fixtureId],
   };
 }
+
+/** A v2 event id: 16 or more characters of the id alphabet. */
+export const eventIdOf = (sequence: number): string =>
+  `hostile-event-${String(sequence).padStart(4, '0')}`;
 
 /** The eval.* log of a correct run, then run.completed; agent.* events are optional and left out. */
 export function correctEvents(runId: unknown): Record<string, unknown>[] {
@@ -76,15 +89,16 @@ export function correctEvents(runId: unknown): Record<string, unknown>[] {
     ['eval.scored', scored(1)],
     ['eval.scored', scored(2)],
     ['eval.completed', { aggregateScore: 1, passed: false, taskCount: 1, passedCount: 0 }],
-    ['run.completed', { status: 'completed' }],
+    ['run.completed', { outputs: {} }],
   ];
-  return payloads.map(([type, payload], i) => ({
-    eventId: `e-${i + 1}`,
+  return payloads.map(([type, payload], sequence) => ({
+    eventId: eventIdOf(sequence),
     runId,
     type,
-    sequence: i + 1,
-    timestamp: '2026-10-16T12:00:00.000Z',
     payload,
+    timestamp: '2026-10-16T12:00:00.000Z',
+    sequence,
+    schemaVersion: 1,
   }));
 }
 
@@ -94,8 +108,8 @@ export function correctSummary(): Record<string, unknown> {
 
 /** One poll page carrying `events` as given, for logs the default paging cannot serve. */
 export function logPage(events: readonly unknown[], isTerminal: unknown): Record<string, unknown> {
-  const last = events.length === 0 ? 0 : sequenceOf(events[events.length - 1]);
-  return { runId: 'run-1', events, lastSequence: last, status: 'completed', isTerminal };
+  const last = events.length === 0 ? -1 : sequenceOf(events[events.length - 1]);
+  return { runId: HOSTILE_RUN_ID, events, lastSequence: last, status: 'completed', isTerminal };
 }
 
 export type Route = 'discovery' | 'create' | 'status' | 'poll' | 'summary' | 'other';
@@ -115,7 +129,7 @@ export interface Exchange {
 export type Override = (exchange: Exchange) => unknown;
 
 export interface HostileOptions {
-  /** What `POST /runs` returns as runId; default "run-1". */
+  /** What `POST /runs` returns as runId; default HOSTILE_RUN_ID. */
   readonly runId?: unknown;
   /** The log the default poll pages through; default the correct log. */
   readonly events?: readonly unknown[];
@@ -132,7 +146,7 @@ export interface HostileHost {
 }
 
 export async function startHostileHost(options: HostileOptions = {}): Promise<HostileHost> {
-  const runId = options.runId ?? 'run-1';
+  const runId = options.runId ?? HOSTILE_RUN_ID;
   const events = options.events ?? correctEvents(runId);
   const pageSize = options.pageSize ?? 2;
   const counts = new Map<Route, number>();
@@ -140,21 +154,28 @@ export async function startHostileHost(options: HostileOptions = {}): Promise<Ho
   const answer = (route: Route, request: RecordedRequest, response: ServerResponse): void => {
     switch (route) {
       case 'discovery':
-        return sendJson(response, 200, correctDiscovery());
-      case 'create':
-        return sendJson(response, 201, { runId, status: 'running' });
+        return sendV2(response, 200, correctDiscovery());
+      case 'create': {
+        const runPath = `/runs/${encodeURIComponent(String(runId))}`;
+        const origin = `http://${request.headers.host ?? '127.0.0.1'}`;
+        return sendV2(response, 201, {
+          runId,
+          status: 'running',
+          eventsUrl: `${origin}${runPath}/events`,
+        });
+      }
       case 'status':
-        return sendJson(response, 200, { runId, status: 'completed', mode: 'eval' });
+        return sendV2(response, 200, { runId, status: 'completed' });
       case 'summary':
-        return sendJson(response, 200, correctSummary());
+        return sendV2(response, 200, correctSummary());
       case 'poll': {
         const after = readAfter(request);
-        const rest = events.filter((e) => sequenceOf(e) > (after ?? 0));
+        const rest = events.filter((e) => after === null || sequenceOf(e) > after);
         const page = rest.slice(0, pageSize);
-        const last = page.length > 0 ? sequenceOf(page[page.length - 1]) : (after ?? 0);
+        const last = page.length > 0 ? sequenceOf(page[page.length - 1]) : (after ?? -1);
         const isTerminal = page.length === rest.length;
         const status = isTerminal ? 'completed' : 'running';
-        return sendJson(response, 200, {
+        return sendV2(response, 200, {
           runId,
           events: page,
           lastSequence: last,
@@ -163,7 +184,7 @@ export async function startHostileHost(options: HostileOptions = {}): Promise<Ho
         });
       }
       case 'other':
-        return sendJson(response, 404, { error: { code: 'not_found', message: 'no such route' } });
+        return sendErrorEnvelope(response, 404, 'not_found', 'no such route');
     }
   };
 
@@ -222,6 +243,7 @@ function sequenceOf(event: unknown): number {
 /** Answers with a body written exactly as given, so it may be broken JSON or hold `1e400`. */
 export function sendRaw(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, {
+    ...V2_HEADERS,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
   });
@@ -231,6 +253,7 @@ export function sendRaw(response: ServerResponse, status: number, text: string):
 /** Declares a whole body, sends half of it, then drops the connection. */
 export function resetMidBody(response: ServerResponse, text: string): void {
   response.writeHead(200, {
+    ...V2_HEADERS,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
   });
@@ -249,7 +272,7 @@ export function streamBody(
   intervalMs: number,
   totalBytes: number = Number.POSITIVE_INFINITY,
 ): () => number {
-  response.writeHead(200, { 'content-type': 'application/json' });
+  response.writeHead(200, { ...V2_HEADERS, 'content-type': 'application/json' });
   let sent = 0;
   let timer: NodeJS.Timeout | undefined;
   response.on('close', () => clearTimeout(timer));

@@ -1,13 +1,22 @@
 // What the oracle host serves, apart from HTTP: a run's event log (drafted in the host's own
-// shape, then appended over time and sequenced) and the summary with its vendor members. Both
-// start from the property tests' oracle: the grading is the oracle's, the presentation the host's.
+// order, then appended over time as closed RunEventDoc envelopes) and the summary. Both start
+// from the property tests' oracle: the grading is the oracle's, the presentation the host's.
 
 import { randomUUID } from 'node:crypto';
 import type { EvalSummary, Fixture, Json } from '../../lib/types.ts';
 import { observe } from '../property/oracle.ts';
 import type { Graded } from '../property/oracle.ts';
+import {
+  AGENT_NODE,
+  ENGINE_VERSION,
+  EVENT_SCHEMA_VERSION,
+  baselineOf,
+  costsOf,
+  hatchKeys,
+} from './oracle-host-modes.ts';
+import type { JsonObject, OracleMode } from './oracle-host-modes.ts';
 
-export type JsonObject = { readonly [k: string]: Json };
+export type { JsonObject } from './oracle-host-modes.ts';
 
 /** One event before the host gives it a sequence, an id, a time and its envelope members. */
 export interface DraftEvent {
@@ -29,11 +38,12 @@ export function random(seed: number): () => number {
 
 export interface Envelope extends JsonObject {
   readonly sequence: number;
+  readonly eventId: string;
 }
 
 export class Run {
   readonly events: Envelope[] = [];
-  status: 'queued' | 'running' | 'completed' = 'queued';
+  status: 'pending' | 'running' | 'completed' = 'pending';
   timer: NodeJS.Timeout | undefined;
   private readonly waiters = new Set<() => void>();
   constructor(
@@ -41,6 +51,7 @@ export class Run {
     readonly evalSuiteRef: string,
     readonly summary: JsonObject,
     readonly rand: () => number,
+    private readonly modes: ReadonlySet<OracleMode>,
   ) {}
   get done(): boolean {
     return this.status === 'completed';
@@ -79,101 +90,163 @@ export class Run {
     this.timer = setTimeout(tick, gapMs);
   }
 
-  /** Sequences from 1000 in steps of 7, with a UUID event id and vendor envelope members. */
+  /**
+   * Sequences from 0 in steps of 7 (strictly increasing with gaps, which events.md allows), a
+   * UUID event id, and the optional envelope members only when the mode asks for them.
+   */
   private append(draft: DraftEvent): void {
     const previous = this.events.at(-1);
-    const sequence = previous === undefined ? 1000 : previous.sequence + 7;
-    const agent = draft.type.startsWith('agent.');
+    const sequence = previous === undefined ? 0 : previous.sequence + 7;
+    const optional = this.modes.has('optional-members');
+    const onNode = draft.type.startsWith('agent.') || draft.type === 'eval.scored';
     this.events.push({
-      'x-acme-shard': sequence % 5,
       sequence,
       type: draft.type,
       eventId: randomUUID(),
       timestamp: new Date().toISOString(),
       runId: this.runId,
+      schemaVersion: EVENT_SCHEMA_VERSION,
       payload: draft.payload,
-      ...(agent ? { nodeId: 'acme-agent-node' } : {}),
-      ...(agent && previous !== undefined ? { causationId: String(previous.eventId) } : {}),
-      'vendor.acme.ingest': { lagMs: Math.round(this.rand() * 3) },
+      ...(optional && onNode ? { nodeId: AGENT_NODE } : {}),
+      ...(optional ? { engineVersion: ENGINE_VERSION } : {}),
+      ...(optional && previous !== undefined ? { causationId: previous.eventId } : {}),
     });
   }
 }
 
+/** The recorded answer for `tool`, read from either fixture shape; undefined on a miss. */
+function recorded(task: unknown, tool: string): { readonly response: Json } | undefined {
+  const answers = (task as { fixtures?: { toolResponses?: unknown } }).fixtures?.toolResponses;
+  if (Array.isArray(answers)) {
+    const entry = (answers as { tool?: unknown; response?: Json }[]).find((a) => a.tool === tool);
+    return entry === undefined ? undefined : { response: entry.response ?? null };
+  }
+  if (typeof answers === 'object' && answers !== null && Object.hasOwn(answers, tool)) {
+    return { response: (answers as Record<string, Json>)[tool] ?? null };
+  }
+  return undefined;
+}
+
+export interface LogContext {
+  readonly fixture: Fixture;
+  readonly graded: Graded;
+  readonly summary: EvalSummary;
+  readonly modes: ReadonlySet<OracleMode>;
+  readonly tenant: string;
+}
+
 /**
- * The log in this host's own shape: run.* and a metering event around the eval.* events, each
- * trial's agent.* events before its eval.scored, and every trial 1 before any trial 2.
+ * The log in this host's own order: each trial's agent.* events (v2 names, in the order the
+ * agentInvocationStarted description gives) before its eval.scored, every trial 1 before any
+ * trial 2, and a vendor metering event before eval.completed.
  */
-export function draftLog(fixture: Fixture, graded: Graded, summary: EvalSummary): DraftEvent[] {
+export function draftLog({ fixture, graded, summary, modes, tenant }: LogContext): DraftEvent[] {
+  const optional = modes.has('optional-members');
+  const extra = (type: string, payload: JsonObject): DraftEvent => ({
+    type,
+    payload: { ...payload, ...hatchKeys(modes, type) },
+  });
   const oracleLog = observe(fixture, graded, summary).events.map((e) => ({
     type: String(e.type),
     payload: e.payload as JsonObject,
   }));
-  const started = oracleLog.filter((e) => e.type === 'eval.started');
-  const completed = oracleLog.filter((e) => e.type === 'eval.completed');
+  const trialsPerTask = fixture.suite.trials?.count ?? 1;
   const scored = oracleLog
     .filter((e) => e.type === 'eval.scored')
     .map((e) => ({ ...e, trial: typeof e.payload.trial === 'number' ? e.payload.trial : 1 }))
     .sort((a, b) => a.trial - b.trial);
-  const out: DraftEvent[] = [{ type: 'run.started', payload: { mode: 'eval' } }];
-  for (const e of started) {
-    out.push({ type: e.type, payload: { ...e.payload, 'x-acme-queue': 'standard' } });
+  const out: DraftEvent[] = [];
+  for (const e of oracleLog.filter((x) => x.type === 'eval.started')) {
+    out.push(
+      extra(e.type, { ...e.payload, ...(optional ? { baselineRunId: baselineOf(tenant) } : {}) }),
+    );
   }
   for (const e of scored) {
     const taskId = String(e.payload.taskId);
+    const taskIndex = fixture.suite.tasks.findIndex((t) => t.taskId === taskId);
+    const suiteTask = fixture.suite.tasks[taskIndex];
     const task = graded.tasks.find((t) => t.taskId === taskId);
     const trial = task?.trials[e.trial - 1];
     const entries = fixture.script[taskId] ?? [];
-    const calls = (entries.length === 1 ? entries[0] : entries[e.trial - 1])?.calls ?? [];
-    out.push({
-      type: 'agent.invocation-started',
-      payload: { taskId, attempt: e.trial, agentId: fixture.agentId },
-    });
+    const entry = entries.length === 1 ? entries[0] : entries[e.trial - 1];
+    const calls = entry?.calls ?? [];
+    const agentId = fixture.agentId;
+    const invocationId = `inv-${taskId}-${e.trial}`;
+    out.push(
+      extra('agent.invocation-started', {
+        invocationId,
+        agentId,
+        source: 'run-api',
+        ...(optional
+          ? {
+              modelClass: 'reasoning',
+              resolvedModel: 'acme-scripted-1',
+              toolSurfaceCount: calls.length,
+            }
+          : {}),
+      }),
+    );
     calls.forEach((call, i) => {
-      out.push({ type: 'agent.tool-called', payload: { tool: call.tool, step: i + 1 } });
-      out.push({ type: 'agent.tool-returned', payload: { tool: call.tool, step: i + 1 } });
+      const callId = `${invocationId}-call-${i + 1}`;
+      const answer = recorded(suiteTask, call.tool);
+      out.push(
+        extra('agent.tool-called', {
+          agentId,
+          toolName: call.tool,
+          callId,
+          ...(optional ? { inputs: call.args ?? {}, transport: 'native' } : {}),
+        }),
+      );
+      const returned: JsonObject =
+        answer === undefined
+          ? { status: 'error', error: { code: 'not_found', message: 'no recorded response' } }
+          : { status: 'ok', outcome: answer.response };
+      out.push(
+        extra('agent.tool-returned', {
+          agentId,
+          toolName: call.tool,
+          callId,
+          ...(optional ? { ...returned, durationMs: 2 } : {}),
+        }),
+      );
     });
-    out.push({ type: 'agent.decided', payload: { kind: 'final-answer' } });
-    out.push({ type: 'agent.invocation-completed', payload: { taskId, steps: calls.length } });
-    out.push({
-      type: e.type,
-      payload: {
+    out.push(
+      extra('agent.decided', {
+        agentId,
+        decision: entry?.output ?? null,
+        ...(optional ? { confidence: 1 } : {}),
+      }),
+    );
+    out.push(
+      extra('agent.invocation-completed', {
+        invocationId,
+        agentId,
+        outcome: 'completed',
+        ...(optional ? { schemaValidated: true, confidence: 1 } : {}),
+      }),
+    );
+    const costs = costsOf(Math.max(taskIndex, 0), 1);
+    out.push(
+      extra(e.type, {
         ...e.payload,
         ...(task?.hasTrajectory === true ? { trajectoryMatched: trial?.matched === true } : {}),
         failedClosed: trial?.failedClosed === true,
-        'x-acme-wall-ms': 3 + calls.length,
-        'vendor.acme.judge': { engine: 'exact-v3' },
-      },
-    });
+        ...(optional
+          ? { ...costs, schemaValid: true, safetyFindingCount: trialsPerTask > 0 ? 1 : 0 }
+          : {}),
+      }),
+    );
   }
+  // A vendor event type: a consumer MUST NOT throw on a type it does not know (events.md).
   out.push({ type: 'acme.usage.metered', payload: { units: scored.length } });
-  for (const e of completed) {
-    out.push({ type: e.type, payload: { ...e.payload, 'x-acme-billing-units': scored.length } });
+  for (const e of oracleLog.filter((x) => x.type === 'eval.completed')) {
+    out.push(extra(e.type, { ...e.payload, ...(optional ? { regressionVsBaseline: 0 } : {}) }));
   }
-  out.push({ type: 'run.completed', payload: { status: 'completed' } });
+  out.push(
+    extra('run.completed', {
+      outputs: optional ? { passed: summary.passed, taskCount: summary.taskCount } : {},
+      ...(optional ? { durationMs: 5 * out.length } : {}),
+    }),
+  );
   return out;
-}
-
-/** The summary as served: vendor members on the root, each task, its trials and their stats. */
-export function decorate(summary: EvalSummary): JsonObject {
-  const tasks = summary.tasks.map((task, i) => ({
-    'x-acme-slot': i,
-    ...task,
-    ...(task.trials === undefined
-      ? {}
-      : {
-          trials: {
-            ...task.trials,
-            'x-acme-parallelism': 2,
-            ...(task.trials.trialStats === undefined
-              ? {}
-              : { trialStats: { ...task.trials.trialStats, 'vendor.acme.p50Ms': 4 } }),
-          },
-        }),
-  }));
-  return {
-    'vendor.acme.generator': { name: 'acme-grader', version: '3' },
-    ...summary,
-    tasks,
-    'x-acme-graded-by': 'oracle',
-  } as unknown as JsonObject;
 }

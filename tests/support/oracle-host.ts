@@ -1,11 +1,12 @@
 // A second conformant host, built on the property tests' oracle rather than on the reference host
 // or the suite's witness, so the suite can be checked against a host that keeps none of the
-// reference host's habits: run ids with slashes, sequences from 1000 in steps of 7, events that
-// arrive over time and are paged a few at a time, answers that come late by a random few
-// milliseconds, vendor members everywhere the v2 escape hatch allows, its own agent.* events,
-// a path prefix on the base URL, tasks reported trial-major rather than task-major, and a
-// create refused now and then with 429 and `Retry-After: 0`.
-// `mutate` and `mutateEvents` let a test break exactly one clause of what it serves.
+// reference host's habits. It speaks published OpenWOP v2 (upstream-v2-facts.md §2–§7) in its
+// own way: sequences from 0 in steps of 7, UUID event ids, a v1 minor listed before 2.0, events
+// that arrive over time and are paged a few at a time, answers late by a random few
+// milliseconds, a vendor event type, a path prefix on the base URL, the `~2F` projection in the
+// URLs it hands out, tasks reported trial-major rather than task-major, and a create refused now
+// and then with 429 and `Retry-After: 0`. `modes` add the choices upstream leaves optional
+// (oracle-host-modes.ts). `mutate` and `mutateEvents` let a test break exactly one clause.
 
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,10 +15,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EvalSummary, Fixture } from '../../lib/types.ts';
 import { grade } from '../property/oracle.ts';
-import { Run, decorate, draftLog, random } from './oracle-host-log.ts';
+import { Run, draftLog, random } from './oracle-host-log.ts';
 import type { DraftEvent, Envelope, JsonObject } from './oracle-host-log.ts';
+import { discoveryOf, hatchKeys, presentSummary } from './oracle-host-modes.ts';
+import { EventStream, WIRE_VERSION, decodeSegment, projectId } from './oracle-host-wire.ts';
+import type { OracleMode } from './oracle-host-modes.ts';
 
 export type { DraftEvent } from './oracle-host-log.ts';
+export { ORACLE_MODES } from './oracle-host-modes.ts';
+export type { OracleMode } from './oracle-host-modes.ts';
 
 export interface OracleHostOptions {
   readonly apiKey: string;
@@ -31,6 +37,8 @@ export interface OracleHostOptions {
   readonly throttleEvery?: number;
   /** The base URL's path; every route, discovery included, lives under it. */
   readonly prefix?: string;
+  /** Upstream-optional choices to make (none by default). */
+  readonly modes?: readonly OracleMode[];
   /** Breaks one clause of the summary; eval.completed is derived from what this returns. */
   readonly mutate?: (summary: EvalSummary, fixtureId: string, fixture: Fixture) => EvalSummary;
   /** Breaks one clause of the log, after vendor members are added and before sequencing. */
@@ -41,17 +49,33 @@ export interface OracleHostOptions {
   ) => readonly DraftEvent[];
 }
 
+/** One answer as it left the host: what a served-documents check reads. */
+export interface ServedAnswer {
+  readonly method: string;
+  /** The request path below the prefix, without its query. */
+  readonly path: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  /** How long the host held the request before answering, jitter aside. */
+  readonly heldMs: number;
+}
+
 export interface OracleHost {
   /** `http://127.0.0.1:<port><prefix>` */
   readonly url: string;
   readonly fixtureIds: readonly string[];
+  /** The tenant every run id is minted under. */
+  readonly tenant: string;
   /** Runs created and POST /runs refused with 429 so far. */
   counts(): { readonly runs: number; readonly throttled: number };
+  /** Every answer sent so far, in order. */
+  served(): readonly ServedAnswer[];
   close(): Promise<void>;
 }
 
 const FIXTURE_DIR = new URL('../../fixtures/', import.meta.url);
-const MAX_POLL_S = 30;
+const MAX_POLL_S = 60;
 const MAX_BODY = 64 * 1024;
 
 /** Every fixture file the suite ships, by id, read with plain fs and trusted as typed. */
@@ -66,11 +90,13 @@ export function loadFixtures(): ReadonlyMap<string, Fixture> {
   return out;
 }
 
+/** A refusal as the v2 error envelope: a registered code at its registered status. */
 class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details?: JsonObject,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
@@ -81,35 +107,22 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
   const fixtures = loadFixtures();
   const byRef = new Map([...fixtures.values()].map((f) => [refOf(f), f]));
   const prefix = (options.prefix ?? '/acme/v2').replace(/\/+$/, '');
+  const modes: ReadonlySet<OracleMode> = new Set(options.modes ?? []);
+  const tenant = modes.has('anon-tenant') ? 'anon:acme-visitor-7f3a' : 'acme-tenant-7';
   const seed = options.seed ?? 0x0ac3e7;
   const hostRand = random(seed);
   const gapMs = options.eventGapMs ?? 3;
   const jitterMs = options.jitterMs ?? 4;
   const runs = new Map<string, Run>();
+  const served: ServedAnswer[] = [];
   let closed = false;
   let created = 0;
   let asked = 0;
   const throttleEvery = options.throttleEvery ?? 3;
+  const discovery = discoveryOf(modes, [...fixtures.keys()]);
+  const versions = discovery.protocolVersions as readonly string[];
 
-  const discovery = {
-    'x-acme-region': 'eu-west-9',
-    implementation: { name: 'acme-oracle-host', version: '7.3.0-rc.2', 'x-acme-build': 'b1f' },
-    protocol: { versions: ['2.0'], eventLogSchemaVersion: 2 },
-    agents: {
-      evalSuite: {
-        trials: { passRules: ['mean', 'any', 'all'], maxCount: 100, 'x-acme-parallel': 4 },
-        modes: ['rubric', 'golden'],
-        trajectory: { matchModes: ['any-order', 'in-order', 'exact'] },
-        'x-acme-judges': ['exact-v3'],
-      },
-      'vendor.acme.routing': { pools: 3 },
-    },
-    fixtures: [...fixtures.keys()].reverse(),
-    'vendor.acme.limits': { runsPerMinute: 600 },
-    links: [{ rel: 'status', href: 'https://status.acme.invalid' }],
-  };
-
-  function createRun(body: unknown): JsonObject {
+  function createRun(body: unknown, origin: string): JsonObject {
     const request = isObject(body) ? body : {};
     const { mode, evalSuiteRef, agentId } = request;
     if (mode !== 'eval' || typeof evalSuiteRef !== 'string' || typeof agentId !== 'string') {
@@ -120,19 +133,29 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
     if (fixture.agentId !== agentId) throw new HttpError(404, 'not_found', 'no such agent');
     asked += 1;
     if (throttleEvery > 0 && asked % throttleEvery === 0) {
-      throw new HttpError(429, 'rate_limited', 'try again', { 'retry-after': '0' });
+      throw new HttpError(429, 'rate_limited', 'try again', undefined, { 'retry-after': '0' });
     }
     created += 1;
-    const runId = `acme/tenant-7/${randomUUID()}`;
+    const runId = `${tenant}/${randomUUID()}`;
     const graded = grade(fixture);
     const summary = options.mutate?.(graded.summary, fixture.id, fixture) ?? graded.summary;
-    let drafts: readonly DraftEvent[] = draftLog(fixture, graded, summary);
+    let drafts: readonly DraftEvent[] = draftLog({ fixture, graded, summary, modes, tenant });
     if (options.mutateEvents !== undefined)
       drafts = options.mutateEvents(drafts, fixture.id, fixture);
-    const run = new Run(runId, evalSuiteRef, decorate(summary), random(seed + created * 7919));
+    const trials = fixture.suite.trials?.count ?? 1;
+    const presented = presentSummary(summary, modes, tenant, trials);
+    const run = new Run(runId, evalSuiteRef, presented, random(seed + created * 7919), modes);
     runs.set(runId, run);
     run.start([...drafts], gapMs, () => closed);
-    return { runId, status: run.status, 'x-acme-queue': 'standard' };
+    const runUrl = `${origin}${prefix}/runs/${projectId(runId)}`;
+    return {
+      runId,
+      status: run.status,
+      eventsUrl: `${runUrl}/events`,
+      ...(modes.has('optional-members') ? { statusUrl: runUrl } : {}),
+      // The 201 answer is not closed upstream, so a member of the host's own is allowed here.
+      ...hatchKeys(modes, 'create'),
+    };
   }
 
   async function poll(run: Run, query: URLSearchParams): Promise<JsonObject> {
@@ -144,56 +167,61 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
     const timeoutS = Math.min(Math.max(Number(query.get('timeout') ?? 0) || 0, 0), MAX_POLL_S);
     const deadline = Date.now() + timeoutS * 1000;
     const newer = (): Envelope[] => run.events.filter((e) => after === null || e.sequence > after);
-    // The real long-poll: hold until something is appended, the run ends or the timeout runs out.
-    while (!closed && newer().length === 0 && !run.done && Date.now() < deadline) {
+    // Held: the whole window, unless the run ends. Otherwise until the next append.
+    const held = modes.has('held-poll');
+    while (!closed && (held || newer().length === 0) && !run.done && Date.now() < deadline) {
       await run.waitFor(deadline - Date.now());
     }
     const available = newer();
-    const size = 1 + Math.floor(run.rand() * 4);
+    const size = modes.has('one-event-pages') ? 1 : 1 + Math.floor(run.rand() * 4);
     const events = available.slice(0, size);
     return {
-      'x-acme-page-size': size,
       runId: run.runId,
       status: run.status,
       isTerminal: run.done && events.length === available.length,
-      lastSequence: events.at(-1)?.sequence ?? after ?? 0,
+      lastSequence: events.at(-1)?.sequence ?? run.events.at(-1)?.sequence ?? -1,
       events,
     };
   }
 
   function findRun(segment: string): Run {
-    let runId: string;
-    try {
-      runId = decodeURIComponent(segment);
-    } catch {
-      throw new HttpError(400, 'validation_error', 'run id is not percent-encoded');
+    const runId = decodeSegment(segment);
+    if (runId === undefined) {
+      throw new HttpError(400, 'validation_error', 'the run id segment is malformed');
     }
     const run = runs.get(runId);
     if (run === undefined) throw new HttpError(404, 'not_found', 'no such run');
     return run;
   }
 
-  async function route(req: IncomingMessage, text: string): Promise<[number, unknown]> {
+  async function route(
+    req: IncomingMessage,
+    path: string,
+    text: string,
+  ): Promise<[number, unknown]> {
     const raw = req.url ?? '/';
     const cut = raw.indexOf('?');
-    const path = cut === -1 ? raw : raw.slice(0, cut);
     const query = new URLSearchParams(cut === -1 ? '' : raw.slice(cut + 1));
-    if (!path.startsWith(`${prefix}/`)) throw new HttpError(404, 'not_found', 'no such route');
-    const rest = path.slice(prefix.length);
+    const wanted = req.headers['openwop-version'];
+    if (typeof wanted === 'string' && !versions.includes(wanted)) {
+      throw new HttpError(406, 'protocol_version_unsupported', `version ${wanted} is not served`, {
+        supported: [...versions],
+      });
+    }
     const method = req.method ?? 'GET';
-    if (rest === '/.well-known/openwop' && method === 'GET') return [200, discovery];
+    if (path === '/.well-known/openwop' && method === 'GET') return [200, discovery];
     if (!authorized(req.headers.authorization, options.apiKey)) {
       throw new HttpError(401, 'unauthenticated', 'a bearer key is required');
     }
-    const parts = rest.split('/');
-    if (rest === '/runs' && method === 'POST') {
+    const parts = path.split('/');
+    if (path === '/runs' && method === 'POST') {
       let body: unknown;
       try {
         body = JSON.parse(text);
       } catch {
         throw new HttpError(400, 'validation_error', 'the body is not JSON');
       }
-      return [201, createRun(body)];
+      return [201, createRun(body, `http://${req.headers.host ?? '127.0.0.1'}`)];
     }
     // ['', 'runs', '<encoded id>', ...tail]: an id sent with raw slashes is a route miss.
     if (parts[1] !== 'runs' || parts[2] === undefined || method !== 'GET') {
@@ -202,11 +230,19 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
     const run = findRun(parts[2]);
     const tail = parts.slice(3).join('/');
     if (tail === '') {
-      return [200, { status: run.status, runId: run.runId, evalSuiteRef: run.evalSuiteRef }];
+      return [200, { runId: run.runId, status: run.status, eventLogSchemaVersion: 3 }];
     }
     if (tail === 'events/poll') return [200, await poll(run, query)];
+    if (tail === 'events') {
+      const last = req.headers['last-event-id'];
+      return [200, new EventStream(run, typeof last === 'string' ? Number(last) : null)];
+    }
     if (tail === 'eval-summary') {
-      if (!run.done) throw new HttpError(409, 'run_not_terminal', 'the run is still going');
+      if (!run.done) {
+        throw new HttpError(409, 'run_state_conflict', 'the run is still going', {
+          runStatus: run.status,
+        });
+      }
       return [200, run.summary];
     }
     throw new HttpError(404, 'not_found', 'no such route');
@@ -229,26 +265,50 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
     res: ServerResponse,
     text: string | null,
   ): Promise<void> {
+    const began = Date.now();
+    const raw = req.url ?? '/';
+    const cut = raw.indexOf('?');
+    const full = cut === -1 ? raw : raw.slice(0, cut);
+    const path = full.startsWith(`${prefix}/`) ? full.slice(prefix.length) : full;
     let status: number;
     let body: unknown;
     let headers: Readonly<Record<string, string>> = {};
     try {
-      if (text === null) throw new HttpError(413, 'payload_too_large', 'the body is too large');
-      [status, body] = await route(req, text);
+      if (!full.startsWith(`${prefix}/`)) throw new HttpError(404, 'not_found', 'no such route');
+      if (text === null) throw new HttpError(400, 'validation_error', 'the body is too large');
+      [status, body] = await route(req, path, text);
     } catch (error) {
       const known = error instanceof HttpError ? error : undefined;
       status = known?.status ?? 500;
       headers = known?.headers ?? {};
-      body = { error: { code: known?.code ?? 'internal', message: known?.message ?? 'failed' } };
+      body = {
+        error: known?.code ?? 'internal_error',
+        message: known?.message ?? 'the host failed',
+        ...(known?.details === undefined ? {} : { details: known.details }),
+      };
     }
+    if (body instanceof EventStream) {
+      await body.pipe(res, () => closed);
+      return;
+    }
+    const heldMs = Date.now() - began;
     await new Promise((resume) => setTimeout(resume, hostRand() * jitterMs));
     const out = JSON.stringify(body);
-    res.writeHead(status, {
+    const sent = {
       'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(out),
+      'openwop-version': WIRE_VERSION,
       'x-acme-request-id': randomUUID(),
       ...headers,
+    };
+    served.push({
+      method: req.method ?? 'GET',
+      path,
+      status,
+      headers: sent,
+      body: JSON.parse(out),
+      heldMs,
     });
+    res.writeHead(status, { ...sent, 'content-length': Buffer.byteLength(out) });
     res.end(out);
   }
 
@@ -260,7 +320,9 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
   return {
     url: `http://127.0.0.1:${port}${prefix}`,
     fixtureIds: [...fixtures.keys()],
+    tenant,
     counts: () => ({ runs: created, throttled: asked - created }),
+    served: () => served,
     close: () =>
       new Promise<void>((done) => {
         closed = true;

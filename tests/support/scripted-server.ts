@@ -1,6 +1,8 @@
 // A loopback HTTP server whose every answer the test scripts. It records each request it saw, so
 // a test can assert what the client sent (headers, path, query) as well as what it did with the
-// answer. Listens on 127.0.0.1:0; `close` ends every open connection so teardown never waits.
+// answer. `sendJson` sends exactly what it is given; `sendV2` and `sendErrorEnvelope` answer the
+// way a published OpenWOP v2 host does (the version header, the error envelope). Listens on 127.0.0.1:0;
+// `close` ends every open connection so teardown never waits.
 
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -65,7 +67,10 @@ export async function startScriptedServer(handler: Handler): Promise<ScriptedSer
   };
 }
 
-/** Answers with a JSON body and any extra headers. */
+/** What every OpenWOP v2 response carries (path-manifest: the response header is required). */
+export const V2_HEADERS: Readonly<Record<string, string>> = { 'openwop-version': '2.0' };
+
+/** Answers with a JSON body and exactly the headers given: no version header unless asked. */
 export function sendJson(
   response: ServerResponse,
   status: number,
@@ -79,4 +84,27 @@ export function sendJson(
     ...headers,
   });
   response.end(text);
+}
+
+/** Answers as a published v2 host does: the JSON body with `OpenWOP-Version: 2.0`. */
+export function sendV2(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  sendJson(response, status, body, { ...V2_HEADERS, ...headers });
+}
+
+/** The v2 error envelope `{error, message, details?}` with the registered code, as v2 answers. */
+export function sendErrorEnvelope(
+  response: ServerResponse,
+  status: number,
+  error: string,
+  message: string,
+  details?: Readonly<Record<string, unknown>>,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const body = { error, message, ...(details === undefined ? {} : { details }) };
+  sendV2(response, status, body, headers);
 }

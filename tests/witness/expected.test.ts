@@ -119,11 +119,13 @@ function single(taskPart: object, calls: object[], output: unknown, trials?: obj
   return task(run(fixture), 't');
 }
 
-const golden = (match: string, value: unknown) => ({ expected: { match, value } });
+const golden = (strategy: string, value: unknown) => ({
+  expected: { kind: 'golden', match: { strategy, value } },
+});
 const withTrajectory = (match: string, calls: object[], forbidden?: string[]) => ({
   expected: {
-    match: 'exact',
-    value: 'done',
+    kind: 'golden',
+    match: { strategy: 'exact', value: 'done' },
     trajectory: { match, calls, ...(forbidden ? { forbidden } : {}) },
   },
 });
@@ -210,7 +212,7 @@ describe('trajectory match', () => {
 });
 
 describe('fixture miss', () => {
-  const responses = { fixtures: { toolResponses: { 's:a': 1 } } };
+  const responses = { fixtures: { toolResponses: [{ tool: 's:a', response: 1 }] } };
 
   it('a call to a tool without a canned response fails the trial closed with score 0', () => {
     const t = single({ ...golden('exact', 'done'), ...responses }, [a, b], 'done');
@@ -228,6 +230,26 @@ describe('fixture miss', () => {
     expect(single(golden('exact', 'done'), [b], 'done').trials[0]?.failedClosed).toBe(false);
   });
 
+  it('fixtures that record no toolResponses make no call a miss', () => {
+    const seeded = { fixtures: { memorySeed: [{ note: 'x' }] } };
+    const t = single({ ...golden('exact', 'done'), ...seeded }, [b], 'done');
+    expect([t.trials[0]?.failedClosed, t.trials[0]?.missedTool, t.score]).toEqual([false, null, 1]);
+  });
+
+  it('an entry without a response still records its tool, and a duplicate entry is no miss', () => {
+    const recorded = {
+      fixtures: { toolResponses: [{ tool: 's:a' }, { tool: 's:b', response: 2 }, { tool: 's:a' }] },
+    };
+    const t = single({ ...golden('exact', 'done'), ...recorded }, [a, b, a], 'done');
+    expect([t.trials[0]?.failedClosed, t.score, t.passed]).toEqual([false, 1, true]);
+  });
+
+  it('an empty toolResponses list makes every call a miss', () => {
+    const none = { fixtures: { toolResponses: [] } };
+    const t = single({ ...golden('exact', 'done'), ...none }, [a], 'done');
+    expect([t.trials[0]?.failedClosed, t.trials[0]?.missedTool, t.score]).toEqual([true, 's:a', 0]);
+  });
+
   it('a miss zeroes its trial score, so gatedScore equals score and is omitted, and the suite may carry the gated aggregate', () => {
     const fixture = {
       id: 'unit',
@@ -239,9 +261,7 @@ describe('fixture miss', () => {
         modes: ['golden'],
         thresholds: { passScore: 0.5 },
         trials: { count: 2, passRule: 'all' },
-        tasks: [
-          { taskId: 't', input: null, expected: { match: 'exact', value: 'done' }, ...responses },
-        ],
+        tasks: [{ taskId: 't', input: null, ...golden('exact', 'done'), ...responses }],
       },
       script: {
         t: [
@@ -263,6 +283,29 @@ describe('fixture miss', () => {
 });
 
 describe('a fixture that cannot be graded', () => {
+  it.each([
+    ['has no expected.match', { kind: 'golden' }, 'has kind "golden" and no match'],
+    [
+      'is graded by rubric',
+      { kind: 'rubric', match: { strategy: 'exact', value: 'done' } },
+      'has kind "rubric" and a match',
+    ],
+  ])('throws a suite fault naming the task that %s', (_, expected, seen) => {
+    expect(() => single({ expected }, [], 'done')).toThrow(
+      'suite fault: fixture "unit" task "t" cannot be graded by the suite: it needs ' +
+        `expected.kind "golden" and expected.match {strategy, value}, ${seen}`,
+    );
+  });
+
+  it('throws a suite fault when the suite states no passScore', () => {
+    const suite: Record<string, unknown> = { ...control.suite };
+    delete suite.thresholds;
+    expect(() => run({ ...control, suite })).toThrow(
+      'suite fault: fixture "conformance-eval-trajectory-gate-control" states no ' +
+        'thresholds.passScore, so no pass decision follows from it',
+    );
+  });
+
   it('throws naming the task whose script does not cover its trials', () => {
     const broken = { ...(control as object), script: {} };
     expect(() => run(broken)).toThrow(

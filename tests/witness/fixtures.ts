@@ -28,35 +28,44 @@ export const GATED: Fixture = {
         taskId: 'right-path',
         input: { request: 'update the address of C-1' },
         expected: {
-          match: 'exact',
-          value: 'address updated',
+          kind: 'golden',
+          match: { strategy: 'exact', value: 'address updated' },
           trajectory: {
             match: 'in-order',
             calls: [{ tool: 'crm:lookup', args: { id: 'C-1' } }, { tool: 'crm:update' }],
           },
         },
         fixtures: {
-          toolResponses: { 'crm:lookup': { id: 'C-1' }, 'crm:update': true, 'crm:audit': [] },
+          toolResponses: [
+            { tool: 'crm:lookup', response: { id: 'C-1' } },
+            { tool: 'crm:update', response: true },
+            { tool: 'crm:audit', response: [] },
+          ],
         },
       },
       {
         taskId: 'wrong-path',
         input: { request: 'refund O-9' },
         expected: {
-          match: 'json-match',
-          value: { order: 'O-9', refunded: true },
+          kind: 'golden',
+          match: { strategy: 'json-match', value: { order: 'O-9', refunded: true } },
           trajectory: {
             match: 'exact',
             calls: [{ tool: 'billing:refund' }],
             forbidden: ['billing:void'],
           },
         },
-        fixtures: { toolResponses: { 'billing:refund': true, 'billing:void': true } },
+        fixtures: {
+          toolResponses: [
+            { tool: 'billing:refund', response: true },
+            { tool: 'billing:void', response: true },
+          ],
+        },
       },
       {
         taskId: 'plain',
         input: { request: 'where is O-3?' },
-        expected: { match: 'contains', value: 'shipped' },
+        expected: { kind: 'golden', match: { strategy: 'contains', value: 'shipped' } },
       },
     ],
   },
@@ -99,10 +108,14 @@ export const UNGATED: Fixture = {
       {
         taskId: 'alpha',
         input: 'a',
-        expected: { match: 'exact', value: 'yes' },
-        fixtures: { toolResponses: { 'kb:search': { hits: 1 } } },
+        expected: { kind: 'golden', match: { strategy: 'exact', value: 'yes' } },
+        fixtures: { toolResponses: [{ tool: 'kb:search', response: { hits: 1 } }] },
       },
-      { taskId: 'beta', input: 'b', expected: { match: 'json-match', value: [1, 2] } },
+      {
+        taskId: 'beta',
+        input: 'b',
+        expected: { kind: 'golden', match: { strategy: 'json-match', value: [1, 2] } },
+      },
     ],
   },
   script: {

@@ -26,8 +26,8 @@ export function largeRun(taskCount: number, trials: number): { fixture: Fixture;
         taskId,
         input: null,
         expected: {
-          match: 'exact',
-          value: 'found',
+          kind: 'golden',
+          match: { strategy: 'exact', value: 'found' },
           trajectory: {
             match: 'in-order',
             calls: [{ tool: 'kb:search' }, { tool: 'kb:answer' }],

@@ -1,0 +1,62 @@
+// The discovery document (contract §2, facts §4): the v2 root members the suite reads, with the
+// `agents` capability record whose `evalSuite` facet is present exactly when the host serves eval
+// runs. v2 has no `supported` key: the presence of a facet is the claim.
+
+import type { HasDefect } from './defects.ts';
+import type { JsonValue } from './fixtures.ts';
+import { protocolVersions } from './wire.ts';
+
+export const HOST_NAME = 'openwop-reference-host';
+export const HOST_VERSION = '0.2.0';
+
+export interface DiscoveryInput {
+  readonly has: HasDefect;
+  readonly varied: boolean;
+  readonly fixtureIds: readonly string[];
+}
+
+type Doc = { [k: string]: JsonValue };
+
+/** Limits far above what the shipped fixtures need (at most 2 tasks and 4 trials). */
+const MAX_TASKS_PER_SUITE = 200;
+const MAX_TRIALS = 100;
+const MAX_COST_USD_PER_SUITE = 5;
+
+function evalSuiteFacet(has: HasDefect): Doc {
+  const facet: Doc = {
+    modes: ['golden'],
+    maxTasksPerSuite: MAX_TASKS_PER_SUITE,
+    maxCostUsdPerSuite: MAX_COST_USD_PER_SUITE,
+  };
+  if (!has('withhold-trajectory')) {
+    facet['trajectory'] = { matchModes: ['exact', 'in-order', 'any-order'] };
+  }
+  if (!has('withhold-trials')) {
+    facet['trials'] = {
+      maxCount: has('trials-max-count-1') ? 1 : MAX_TRIALS,
+      passRules: ['all', 'any', 'mean'],
+    };
+  }
+  return facet;
+}
+
+export function discoveryDocument({ has, varied, fixtureIds }: DiscoveryInput): JsonValue {
+  const versions = protocolVersions(has);
+  const agents: Doc = { status: 'stable', since: '2.0', witness: 'witnessable-gated' };
+  if (!has('withhold-eval-suite')) agents['evalSuite'] = evalSuiteFacet(has);
+  const doc: Doc = {
+    protocolVersions: [...versions],
+    preferredVersion: versions[0] ?? '',
+    implementation: { name: HOST_NAME, version: HOST_VERSION },
+    agents,
+    fixtures: has('withhold-fixtures') ? [] : [...fixtureIds],
+  };
+  if (!varied) return doc;
+  // Members the published root defines and the suite does not read: a client must ignore them.
+  return {
+    ...doc,
+    implementation: { name: HOST_NAME, version: HOST_VERSION, vendor: 'openwop-conformance' },
+    eventLogSchemaVersion: 3,
+    extensions: { 'ref-host.build': { variant: 'varied' } },
+  };
+}
