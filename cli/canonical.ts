@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { isContentKey } from '../lib/witness/content.ts';
-import { MIN_SECRET_LENGTH, REDACTED, scrubText } from '../lib/secrets.ts';
+import { REDACTED } from '../lib/secrets.ts';
 
 /**
  * Canonical JSON: object keys sorted by UTF-16 code unit (JavaScript's default sort), no
@@ -49,20 +49,6 @@ export function canonicalDigest(value: unknown): string {
  */
 export function redactContent<T>(value: T): T {
   return mapJson(value, (key, item) => (isContentKey(key) ? REDACTED : item)) as T;
-}
-
-/**
- * A deep copy with every occurrence of `secret` inside any string replaced by REDACTED. Used for
- * the API key, which a host might echo anywhere. A secret shorter than MIN_SECRET_LENGTH is left
- * alone: replacing a short common string would mangle ids and break the report's own digests.
- */
-export function scrubSecret<T>(value: T, secret: string | undefined): T {
-  if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return value;
-  return mapJson(
-    value,
-    (_key, item) => item,
-    (text) => scrubText(text, secret),
-  ) as T;
 }
 
 /**

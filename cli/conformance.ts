@@ -7,7 +7,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SuiteConfig } from '../lib/env.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
-import { MIN_SECRET_LENGTH, scrubText } from '../lib/secrets.ts';
+import { holdsSecret, scrubText } from '../lib/secrets.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { JUNIT_FILE, renderJunit } from './junit.ts';
 import { MARKDOWN_FILE, renderMarkdown } from './markdown.ts';
@@ -65,7 +65,6 @@ export async function runConformance(
         optedOut: config.optedOut,
         ...declaredOf(config),
         discovery: run.discovery ?? { ok: false, reason: 'no base URL' },
-        apiKey,
       });
     } catch (error) {
       // A report that cannot be built (a host document too deep to redact, say) is not written.
@@ -114,11 +113,7 @@ function refuseToWrite(report: EvalGateReport, apiKey: string | undefined): stri
   if (errors.length > 0) {
     return `the report does not match its schema (${formatSchemaErrors(errors).replace(/\n/g, '; ')})`;
   }
-  if (
-    apiKey !== undefined &&
-    apiKey.length >= MIN_SECRET_LENGTH &&
-    JSON.stringify(report).includes(apiKey)
-  ) {
+  if (holdsSecret(JSON.stringify(report), apiKey)) {
     return 'the report still holds the API key after scrubbing';
   }
   return undefined;
