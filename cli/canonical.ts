@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { isContentKey } from '../lib/witness/content.ts';
 import { REDACTED } from '../lib/secrets.ts';
+import type { Fixture } from '../lib/types.ts';
 
 /**
  * Canonical JSON: object keys sorted by UTF-16 code unit (JavaScript's default sort), no
@@ -40,6 +41,14 @@ export function sha256Hex(data: string | Uint8Array): string {
 /** SHA-256 of the canonical JSON of `value`, as lowercase hex. */
 export function canonicalDigest(value: unknown): string {
   return sha256Hex(canonicalJson(value));
+}
+
+/**
+ * The digest of a fixture the report records and `openwop-eval-gate fixtures` lists: of its
+ * canonical JSON, so a host that re-indents a fixture it seeded still holds the same one.
+ */
+export function fixtureDigest(fixture: Fixture): string {
+  return canonicalDigest(fixture);
 }
 
 /**

@@ -30,6 +30,8 @@ export interface ConformanceOptions {
   /** vitest console reporters; none by default, since the CLI prints its own lines. */
   readonly reporters?: readonly string[];
   readonly signingKey?: KeyObject;
+  /** Recorded in the signature: the key's id among the host's discovery signingKeys. */
+  readonly keyId?: string;
   /** Where a CI system wants the Markdown appended (GITHUB_STEP_SUMMARY). */
   readonly stepSummaryPath?: string;
 }
@@ -74,7 +76,9 @@ export async function runConformance(
       return { exitCode: EXIT.badConfiguration, files: [] };
     }
     const report =
-      options.signingKey === undefined ? unsigned : signReport(unsigned, options.signingKey);
+      options.signingKey === undefined
+        ? unsigned
+        : signReport(unsigned, options.signingKey, options.keyId);
     const refusal = refuseToWrite(report, apiKey);
     if (refusal !== undefined) {
       log(`openwop-eval-gate: ${refusal}; this is a suite bug and nothing was written`);

@@ -10,7 +10,7 @@ import { advertisedImplementation } from '../lib/discovery.ts';
 import { loadFixture } from '../lib/fixtures.ts';
 import { SCHEMA_FILES } from '../lib/schemas.ts';
 import type { Disposition, Finding, GateName, LegOutcome, RunObservation } from '../lib/types.ts';
-import { canonicalDigest, redactContent, sha256Hex } from './canonical.ts';
+import { canonicalDigest, fixtureDigest, redactContent, sha256Hex } from './canonical.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,6 +47,8 @@ export interface ReportDigests {
 
 export interface ReportSignature {
   readonly algorithm: 'ed25519';
+  /** The signing key's id among the host's discovery `signingKeys[]`; not covered by the signature. */
+  readonly keyId?: string;
   readonly reportDigest: string;
   readonly value: string;
 }
@@ -175,12 +177,12 @@ export function reportDigest(report: EvalGateReport): string {
   return canonicalDigest({ ...report, signature: undefined });
 }
 
-/** The file digest of each fixture, as lib/fixtures.ts computes it; a fixture that will not load has none. */
+/** The canonical-JSON digest of each fixture; a fixture that will not load has none. */
 export async function fixtureDigests(ids: readonly string[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const id of [...ids].sort()) {
     const loaded = await loadFixture(id);
-    if (loaded.ok) out[id] = loaded.sha256;
+    if (loaded.ok) out[id] = fixtureDigest(loaded.fixture);
   }
   return out;
 }

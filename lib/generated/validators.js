@@ -2733,6 +2733,12 @@ const schema39 = {
       required: ['algorithm', 'reportDigest', 'value'],
       properties: {
         algorithm: { description: 'Always ed25519.', const: 'ed25519' },
+        keyId: {
+          description:
+            "The signing key's id among the host's discovery signingKeys; not covered by the signature.",
+          type: 'string',
+          pattern: '^[A-Za-z0-9._~-]{1,128}$',
+        },
         reportDigest: {
           description: 'SHA-256 of the canonical JSON of the report without its signature member.',
           $ref: '#/$defs/sha256',
@@ -2891,7 +2897,8 @@ const schema52 = {
 const func4 = Object.prototype.hasOwnProperty;
 const pattern24 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
 const pattern37 = new RegExp('^[0-9a-f]{64}$', 'u');
-const pattern43 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern42 = new RegExp('^[A-Za-z0-9._~-]{1,128}$', 'u');
+const pattern44 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const formats0 = require('ajv-formats/dist/formats').fullFormats['date-time'];
 const schema42 = {
   description: 'The decision on one requirement.',
@@ -6018,6 +6025,7 @@ function validate27(
         for (const key11 in data39) {
           if (!(
             key11 === 'algorithm' ||
+            key11 === 'keyId' ||
             key11 === 'reportDigest' ||
             key11 === 'value' ||
             pattern4.test(key11)
@@ -6054,16 +6062,16 @@ function validate27(
             errors++;
           }
         }
-        if (data39.reportDigest !== undefined) {
-          let data41 = data39.reportDigest;
+        if (data39.keyId !== undefined) {
+          let data41 = data39.keyId;
           if (typeof data41 === 'string') {
-            if (!pattern37.test(data41)) {
+            if (!pattern42.test(data41)) {
               const err107 = {
-                instancePath: instancePath + '/signature/reportDigest',
-                schemaPath: '#/$defs/sha256/pattern',
+                instancePath: instancePath + '/signature/keyId',
+                schemaPath: '#/properties/signature/properties/keyId/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err107];
@@ -6074,8 +6082,8 @@ function validate27(
             }
           } else {
             const err108 = {
-              instancePath: instancePath + '/signature/reportDigest',
-              schemaPath: '#/$defs/sha256/type',
+              instancePath: instancePath + '/signature/keyId',
+              schemaPath: '#/properties/signature/properties/keyId/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -6088,16 +6096,16 @@ function validate27(
             errors++;
           }
         }
-        if (data39.value !== undefined) {
-          let data42 = data39.value;
+        if (data39.reportDigest !== undefined) {
+          let data42 = data39.reportDigest;
           if (typeof data42 === 'string') {
-            if (!pattern43.test(data42)) {
+            if (!pattern37.test(data42)) {
               const err109 = {
-                instancePath: instancePath + '/signature/value',
-                schemaPath: '#/properties/signature/properties/value/pattern',
+                instancePath: instancePath + '/signature/reportDigest',
+                schemaPath: '#/$defs/sha256/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err109];
@@ -6108,8 +6116,8 @@ function validate27(
             }
           } else {
             const err110 = {
-              instancePath: instancePath + '/signature/value',
-              schemaPath: '#/properties/signature/properties/value/type',
+              instancePath: instancePath + '/signature/reportDigest',
+              schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -6122,8 +6130,42 @@ function validate27(
             errors++;
           }
         }
+        if (data39.value !== undefined) {
+          let data43 = data39.value;
+          if (typeof data43 === 'string') {
+            if (!pattern44.test(data43)) {
+              const err111 = {
+                instancePath: instancePath + '/signature/value',
+                schemaPath: '#/properties/signature/properties/value/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err111];
+              } else {
+                vErrors.push(err111);
+              }
+              errors++;
+            }
+          } else {
+            const err112 = {
+              instancePath: instancePath + '/signature/value',
+              schemaPath: '#/properties/signature/properties/value/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err112];
+            } else {
+              vErrors.push(err112);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err111 = {
+        const err113 = {
           instancePath: instancePath + '/signature',
           schemaPath: '#/properties/signature/type',
           keyword: 'type',
@@ -6131,15 +6173,15 @@ function validate27(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err111];
+          vErrors = [err113];
         } else {
-          vErrors.push(err111);
+          vErrors.push(err113);
         }
         errors++;
       }
     }
   } else {
-    const err112 = {
+    const err114 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6147,9 +6189,9 @@ function validate27(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err112];
+      vErrors = [err114];
     } else {
-      vErrors.push(err112);
+      vErrors.push(err114);
     }
     errors++;
   }
@@ -9300,7 +9342,7 @@ const schema72 = {
     },
   },
 };
-const pattern53 = new RegExp('^[a-z0-9]+(-[a-z0-9]+)*$', 'u');
+const pattern54 = new RegExp('^[a-z0-9]+(-[a-z0-9]+)*$', 'u');
 const schema73 = {
   description: 'One trial of the scripted agent.',
   type: 'object',
@@ -9666,7 +9708,7 @@ function validate40(
     if (data.id !== undefined) {
       let data0 = data.id;
       if (typeof data0 === 'string') {
-        if (!pattern53.test(data0)) {
+        if (!pattern54.test(data0)) {
           const err6 = {
             instancePath: instancePath + '/id',
             schemaPath: '#/properties/id/pattern',
