@@ -14,6 +14,7 @@ import { MARKDOWN_FILE, renderMarkdown } from './markdown.ts';
 import type { EvalGateReport } from './report.ts';
 import { buildReport, REPORT_FILE } from './report.ts';
 import { describeError, runSuite } from './run-suite.ts';
+import { expectationsFor } from './side-by-side.ts';
 import { signReport } from './signing.ts';
 import { closingLine, EXIT, exitCodeFor } from './verdict.ts';
 
@@ -129,10 +130,11 @@ async function writeOutputs(
   stepSummaryPath: string | undefined,
 ): Promise<string[]> {
   await mkdir(dir, { recursive: true });
-  const markdown = renderMarkdown(report);
+  const expectations = await expectationsFor(report);
+  const markdown = renderMarkdown(report, expectations);
   const outputs: readonly (readonly [string, string])[] = [
     [join(dir, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`],
-    [join(dir, JUNIT_FILE), renderJunit(report)],
+    [join(dir, JUNIT_FILE), renderJunit(report, expectations)],
     [join(dir, MARKDOWN_FILE), markdown],
   ];
   for (const [path, text] of outputs) await writeFile(path, text);
