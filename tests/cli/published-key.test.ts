@@ -76,9 +76,9 @@ async function verifyPublished(
 }
 
 function withoutSignature(signed: EvalGateReport): EvalGateReport {
-  const copy: Partial<EvalGateReport> = { ...signed };
-  delete copy.signature;
-  return copy as EvalGateReport;
+  return Object.fromEntries(
+    Object.entries(signed).filter(([name]) => name !== 'signature'),
+  ) as unknown as EvalGateReport;
 }
 
 const entry = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
