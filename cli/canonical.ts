@@ -61,22 +61,17 @@ export function redactContent<T>(value: T): T {
 }
 
 /**
- * Rebuilds a JSON value. `onMember` may replace an object member's value before it is walked;
- * `onString` rewrites every string value and key. Recursive: a document nested deeper than the
- * call stack throws a RangeError, which the report builder turns into a refusal to write.
+ * Rebuilds a JSON value. `onMember` may replace an object member's value before it is walked.
+ * Recursive: a document nested deeper than the call stack throws a RangeError, which the report
+ * builder turns into a refusal to write.
  */
-function mapJson(
-  value: unknown,
-  onMember: (key: string, item: unknown) => unknown,
-  onString: (text: string) => string = (text) => text,
-): unknown {
-  if (typeof value === 'string') return onString(value);
-  if (Array.isArray(value)) return value.map((item: unknown) => mapJson(item, onMember, onString));
+function mapJson(value: unknown, onMember: (key: string, item: unknown) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((item: unknown) => mapJson(item, onMember));
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       const replaced = onMember(key, item);
-      out[onString(key)] = replaced === item ? mapJson(item, onMember, onString) : replaced;
+      out[key] = replaced === item ? mapJson(item, onMember) : replaced;
     }
     return out;
   }
