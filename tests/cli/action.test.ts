@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readActionYaml } from './action-yaml.ts';
 import type { Node } from './action-yaml.ts';
-import { removeDir, scratchDir } from './support.ts';
+import { isolatedEnv, removeDir, scratchDir } from './support.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -77,8 +77,7 @@ async function runAction(
       encoding: 'utf8',
       timeout: 90_000,
       env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? workspace,
+        ...isolatedEnv(),
         GITHUB_ACTION_PATH: ROOT,
         GITHUB_OUTPUT: outputFile,
         GITHUB_STEP_SUMMARY: summaryFile,

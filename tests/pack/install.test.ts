@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../cli/support.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TARBALL = 'suite.tgz';
@@ -26,16 +27,6 @@ interface Manifest {
   readonly engines?: Readonly<Record<string, string>>;
 }
 
-/** The caller's PATH, HOME and npm cache, nothing else: no OPENWOP_* setting, no npm_* state. */
-function cleanEnv(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'npm_config_cache']) {
-    const value = process.env[name];
-    if (value !== undefined) out[name] = value;
-  }
-  return out;
-}
-
 function sh(
   command: string,
   args: readonly string[],
@@ -44,7 +35,7 @@ function sh(
   const result = spawnSync(command, args, {
     cwd,
     encoding: 'utf8',
-    env: cleanEnv(),
+    env: isolatedEnv(),
     timeout: 90_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
