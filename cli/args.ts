@@ -4,7 +4,7 @@
 
 import type { EnvVar, RawSettings } from '../lib/env.ts';
 
-export type Command = 'run' | 'verify' | 'judge' | 'help';
+export type Command = 'run' | 'verify' | 'judge' | 'fixtures' | 'expect' | 'help';
 
 export interface ParsedArgs {
   readonly command: Command;
@@ -13,7 +13,7 @@ export interface ParsedArgs {
   readonly settings: RawSettings;
   /** Which flag set each variable, so a validation message can name the flag instead. */
   readonly flagFor: Readonly<Partial<Record<EnvVar, string>>>;
-  /** Flags that are not settings: --sign, --key, --fixture, --events. */
+  /** Flags that are not settings: --sign, --key-id, --key, --fixture, --events, --out, --json. */
   readonly options: Readonly<Record<string, string>>;
 }
 
@@ -52,6 +52,7 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
     example: 'true',
   },
   sign: { takesValue: true, example: 'host-ed25519.pem' },
+  'key-id': { takesValue: true, example: 'host-2026-01' },
 };
 
 const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, FlagSpec>>>> = {
@@ -61,12 +62,16 @@ const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, F
     fixture: { takesValue: true, example: 'conformance-eval-trajectory-gate-mean' },
     events: { takesValue: true, example: 'events.json' },
   },
+  fixtures: { out: { takesValue: true, example: 'seed/fixtures' } },
+  expect: { json: { takesValue: false, example: '' } },
 };
 
 const POSITIONALS: Readonly<Record<Exclude<Command, 'help'>, { count: number; name: string }>> = {
   run: { count: 0, name: '' },
   verify: { count: 1, name: 'REPORT' },
   judge: { count: 1, name: 'SUMMARY.json' },
+  fixtures: { count: 0, name: '' },
+  expect: { count: 1, name: 'FIXTURE (a shipped fixture id or a FILE.json)' },
 };
 
 /** Anything that looks like an attempt to pass the key on the command line. */
@@ -79,9 +84,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const first = argv[0];
   const named = first !== undefined && !first.startsWith('-');
   const command = named ? first : 'run';
-  if (command !== 'run' && command !== 'verify' && command !== 'judge') {
+  if (!isCommand(command)) {
     throw new UsageError(
-      `unknown command "${command}"; the commands are run, verify, judge and help`,
+      `unknown command "${command}"; the commands are run, verify, judge, fixtures, expect and help`,
     );
   }
   const specs = FLAGS[command];
@@ -148,6 +153,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     );
   }
   return { command, positionals, settings, flagFor, options };
+}
+
+function isCommand(name: string): name is Exclude<Command, 'help'> {
+  return Object.hasOwn(FLAGS, name);
 }
 
 /** Rewrites a validation message about a variable that a flag set so that it names the flag. */

@@ -4,7 +4,8 @@
 
 import { createHash } from 'node:crypto';
 import { isContentKey } from '../lib/witness/content.ts';
-import { MIN_SECRET_LENGTH, REDACTED, scrubText } from '../lib/secrets.ts';
+import { REDACTED } from '../lib/secrets.ts';
+import type { Fixture } from '../lib/types.ts';
 
 /**
  * Canonical JSON: object keys sorted by UTF-16 code unit (JavaScript's default sort), no
@@ -43,6 +44,14 @@ export function canonicalDigest(value: unknown): string {
 }
 
 /**
+ * The digest of a fixture the report records and `openwop-eval-gate fixtures` lists: of its
+ * canonical JSON, so a host that re-indents a fixture it seeded still holds the same one.
+ */
+export function fixtureDigest(fixture: Fixture): string {
+  return canonicalDigest(fixture);
+}
+
+/**
  * A deep copy in which the value of every content deny-list key (contract §5), at any depth, is
  * replaced by REDACTED. The key stays, so the witness's content-free rule, which looks only for
  * the key, judges the copy exactly as it judged the original.
@@ -52,36 +61,17 @@ export function redactContent<T>(value: T): T {
 }
 
 /**
- * A deep copy with every occurrence of `secret` inside any string replaced by REDACTED. Used for
- * the API key, which a host might echo anywhere. A secret shorter than MIN_SECRET_LENGTH is left
- * alone: replacing a short common string would mangle ids and break the report's own digests.
+ * Rebuilds a JSON value. `onMember` may replace an object member's value before it is walked.
+ * Recursive: a document nested deeper than the call stack throws a RangeError, which the report
+ * builder turns into a refusal to write.
  */
-export function scrubSecret<T>(value: T, secret: string | undefined): T {
-  if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return value;
-  return mapJson(
-    value,
-    (_key, item) => item,
-    (text) => scrubText(text, secret),
-  ) as T;
-}
-
-/**
- * Rebuilds a JSON value. `onMember` may replace an object member's value before it is walked;
- * `onString` rewrites every string value and key. Recursive: a document nested deeper than the
- * call stack throws a RangeError, which the report builder turns into a refusal to write.
- */
-function mapJson(
-  value: unknown,
-  onMember: (key: string, item: unknown) => unknown,
-  onString: (text: string) => string = (text) => text,
-): unknown {
-  if (typeof value === 'string') return onString(value);
-  if (Array.isArray(value)) return value.map((item: unknown) => mapJson(item, onMember, onString));
+function mapJson(value: unknown, onMember: (key: string, item: unknown) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((item: unknown) => mapJson(item, onMember));
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       const replaced = onMember(key, item);
-      out[onString(key)] = replaced === item ? mapJson(item, onMember, onString) : replaced;
+      out[key] = replaced === item ? mapJson(item, onMember) : replaced;
     }
     return out;
   }

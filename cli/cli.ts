@@ -7,6 +7,8 @@ import { nameFlags, parseArgs, UsageError } from './args.ts';
 import type { ParsedArgs } from './args.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { HELP } from './help.ts';
+import { FixtureInputError } from './fixture-set.ts';
+import { KEY_ID } from './published-key.ts';
 import { KeyFileError, readSigningKey, readVerifyingKey } from './signing.ts';
 import { EXIT } from './verdict.ts';
 
@@ -49,12 +51,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await verify(args, out);
       case 'judge':
         return await judge(args, out);
+      case 'fixtures':
+        return await fixtures(args, out);
+      case 'expect':
+        return await expectCommand(args, out);
     }
   } catch (error) {
     if (
       error instanceof ConfigError ||
       error instanceof KeyFileError ||
-      error instanceof UsageError
+      error instanceof UsageError ||
+      error instanceof FixtureInputError
     ) {
       return fail(nameFlags(error.message, args.flagFor));
     }
@@ -70,6 +77,13 @@ async function run(
 ): Promise<number> {
   const config = resolveConfig({ ...raw, ...args.settings });
   const sign = args.options.sign;
+  const keyId = args.options['key-id'];
+  if (keyId !== undefined && sign === undefined) {
+    throw new UsageError('--key-id names the key of --sign; give --sign KEY.pem as well');
+  }
+  if (keyId !== undefined && !KEY_ID.test(keyId)) {
+    throw new UsageError(`--key-id must match ${KEY_ID.source} (a discovery signingKeys keyId)`);
+  }
   const signingKey = sign === undefined ? undefined : await readSigningKey(sign);
   const stepSummaryPath = readStepSummaryPath(io.env);
   // Loaded on demand: it pulls in vitest, which --help and a refused flag should not wait for.
@@ -78,6 +92,7 @@ async function run(
     log: out,
     ...(io.reporters === undefined ? {} : { reporters: io.reporters }),
     ...(signingKey === undefined ? {} : { signingKey }),
+    ...(keyId === undefined ? {} : { keyId }),
     ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
   });
   return result.exitCode;
@@ -86,12 +101,12 @@ async function run(
 async function verify(args: ParsedArgs, out: (line: string) => void): Promise<number> {
   const path = args.positionals[0] ?? '';
   const keyPath = args.options.key;
-  const key = keyPath === undefined ? undefined : await readVerifyingKey(keyPath);
+  const given = keyPath === undefined ? undefined : await readVerifyingKey(keyPath);
   // verify and judge load the witness, which `run` does not need in this process.
-  const { verifyReportFile } = await import('./verify.ts');
-  let result;
+  const { readReportFile, verifyWithKeys } = await import('./verify-keys.ts');
+  let parsed: unknown;
   try {
-    result = await verifyReportFile(path, key);
+    parsed = await readReportFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
@@ -100,15 +115,47 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
         : `the report ${path} could not be read (${code})`,
     );
   }
+  const result = await verifyWithKeys(parsed, given);
   for (const problem of result.problems) out(problem);
   const how = `${result.recomputed} rows recomputed, ${result.consistencyOnly} checked for consistency only`;
-  const signed = key === undefined ? '' : ', signature valid';
   out(
     result.problems.length === 0
-      ? `verified ${path}: ${how}, every digest matches${signed}`
-      : `verify failed for ${path}: ${result.problems.length} mismatch${result.problems.length === 1 ? '' : 'es'} (${how})`,
+      ? `verified ${path}: ${how}, every digest matches; ${result.signature}`
+      : `verify failed for ${path}: ${result.problems.length} mismatch${result.problems.length === 1 ? '' : 'es'} (${how}); ${result.signature}`,
   );
   return result.problems.length === 0 ? EXIT.ok : EXIT.failed;
+}
+
+async function fixtures(args: ParsedArgs, out: (line: string) => void): Promise<number> {
+  const { fixtureManifest, MANIFEST_FILE, writeFixtureSet } = await import('./fixture-set.ts');
+  const dir = args.options.out;
+  if (dir === undefined) {
+    const manifest = await fixtureManifest();
+    for (const f of manifest.fixtures)
+      out(`${f.id}  ${f.requirement}  ${f.file}  sha256:${f.sha256}`);
+    out(`${manifest.fixtures.length} fixtures; --out DIR writes them with ${MANIFEST_FILE}`);
+    return EXIT.ok;
+  }
+  const written = await writeFixtureSet(dir);
+  for (const file of written) out(`wrote ${file}`);
+  out(`${written.length - 1} fixtures and ${MANIFEST_FILE} in ${dir}; seed the fixtures verbatim`);
+  return EXIT.ok;
+}
+
+async function expectCommand(args: ParsedArgs, out: (line: string) => void): Promise<number> {
+  const { readFixtureRef } = await import('./fixture-set.ts');
+  const { expectedView, renderExpected } = await import('./expect.ts');
+  const fixture = await readFixtureRef(args.positionals[0] ?? '');
+  let view;
+  try {
+    view = expectedView(fixture);
+  } catch (error) {
+    // The witness throws only on a fixture it cannot grade.
+    throw new FixtureInputError(`the fixture cannot be graded: ${(error as Error).message}`);
+  }
+  if (args.options.json !== undefined) out(JSON.stringify(view, null, 2));
+  else for (const line of renderExpected(view)) out(line);
+  return EXIT.ok;
 }
 
 async function judge(args: ParsedArgs, out: (line: string) => void): Promise<number> {

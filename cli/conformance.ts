@@ -7,13 +7,14 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SuiteConfig } from '../lib/env.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
-import { MIN_SECRET_LENGTH, scrubText } from '../lib/secrets.ts';
+import { holdsSecret, scrubText } from '../lib/secrets.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { JUNIT_FILE, renderJunit } from './junit.ts';
 import { MARKDOWN_FILE, renderMarkdown } from './markdown.ts';
 import type { EvalGateReport } from './report.ts';
 import { buildReport, REPORT_FILE } from './report.ts';
 import { describeError, runSuite } from './run-suite.ts';
+import { expectationsFor } from './side-by-side.ts';
 import { signReport } from './signing.ts';
 import { closingLine, EXIT, exitCodeFor } from './verdict.ts';
 
@@ -30,6 +31,8 @@ export interface ConformanceOptions {
   /** vitest console reporters; none by default, since the CLI prints its own lines. */
   readonly reporters?: readonly string[];
   readonly signingKey?: KeyObject;
+  /** Recorded in the signature: the key's id among the host's discovery signingKeys. */
+  readonly keyId?: string;
   /** Where a CI system wants the Markdown appended (GITHUB_STEP_SUMMARY). */
   readonly stepSummaryPath?: string;
 }
@@ -65,7 +68,6 @@ export async function runConformance(
         optedOut: config.optedOut,
         ...declaredOf(config),
         discovery: run.discovery ?? { ok: false, reason: 'no base URL' },
-        apiKey,
       });
     } catch (error) {
       // A report that cannot be built (a host document too deep to redact, say) is not written.
@@ -75,7 +77,9 @@ export async function runConformance(
       return { exitCode: EXIT.badConfiguration, files: [] };
     }
     const report =
-      options.signingKey === undefined ? unsigned : signReport(unsigned, options.signingKey);
+      options.signingKey === undefined
+        ? unsigned
+        : signReport(unsigned, options.signingKey, options.keyId);
     const refusal = refuseToWrite(report, apiKey);
     if (refusal !== undefined) {
       log(`openwop-eval-gate: ${refusal}; this is a suite bug and nothing was written`);
@@ -114,11 +118,7 @@ function refuseToWrite(report: EvalGateReport, apiKey: string | undefined): stri
   if (errors.length > 0) {
     return `the report does not match its schema (${formatSchemaErrors(errors).replace(/\n/g, '; ')})`;
   }
-  if (
-    apiKey !== undefined &&
-    apiKey.length >= MIN_SECRET_LENGTH &&
-    JSON.stringify(report).includes(apiKey)
-  ) {
+  if (holdsSecret(JSON.stringify(report), apiKey)) {
     return 'the report still holds the API key after scrubbing';
   }
   return undefined;
@@ -130,10 +130,11 @@ async function writeOutputs(
   stepSummaryPath: string | undefined,
 ): Promise<string[]> {
   await mkdir(dir, { recursive: true });
-  const markdown = renderMarkdown(report);
+  const expectations = await expectationsFor(report);
+  const markdown = renderMarkdown(report, expectations);
   const outputs: readonly (readonly [string, string])[] = [
     [join(dir, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`],
-    [join(dir, JUNIT_FILE), renderJunit(report)],
+    [join(dir, JUNIT_FILE), renderJunit(report, expectations)],
     [join(dir, MARKDOWN_FILE), markdown],
   ];
   for (const [path, text] of outputs) await writeFile(path, text);

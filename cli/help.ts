@@ -5,15 +5,24 @@ export const HELP = `openwop-eval-gate: the OpenWOP RFC 0246 eval-gate conforman
 Usage
   openwop-eval-gate [run] [flags]          run every leg against a host and write the report
   openwop-eval-gate verify REPORT [--key PUBKEY.pem]
-                                           recompute every verdict and digest in a report
+                                           recompute every verdict and digest in a report; without
+                                           --key, check the signature with the key its --key-id
+                                           names in the report's captured discovery signingKeys
   openwop-eval-gate judge SUMMARY.json --fixture ID|FILE.json [--events EVENTS.json]
                                            judge a recorded EvalSummary offline
+  openwop-eval-gate fixtures [--out DIR]   list the fixtures a host seeds, or write them to DIR
+                                           with fixtures.manifest.json (id, requirement, file,
+                                           SHA-256 of the canonical JSON, as the report records)
+  openwop-eval-gate expect ID|FILE.json [--json]
+                                           what a conformant host reports for a fixture, from the
+                                           witness: per trial, per task and for the suite
   openwop-eval-gate --help                 this text
 
 Settings for run (a flag wins over its variable; variables also come from ./.env)
   --base-url URL            OPENWOP_BASE_URL             the host; absent: the embedded reference host
   (no flag)                 OPENWOP_API_KEY              bearer key, read only from the environment
-                                                         or .env so it never appears in argv
+                                                         or .env so it never appears in argv; at
+                                                         least 16 characters, so it can be scrubbed
   --require-behavior        OPENWOP_REQUIRE_BEHAVIOR     strict mode: a failing gate fails the leg
   --opt-out NAME            OPENWOP_OPTED_OUT_PROFILES   gate excused in strict mode; repeat or comma
                                                          list: agents.evalSuite,
@@ -24,6 +33,7 @@ Settings for run (a flag wins over its variable; variables also come from ./.env
   --impl-version VERSION    OPENWOP_IMPLEMENTATION_VERSION
   --allow-insecure-key      OPENWOP_ALLOW_INSECURE_KEY   allow the key over http:// to a non-loopback host
   --sign KEY.pem                                         sign the report digest with an ed25519 private key
+  --key-id ID                                            record the key's id in your discovery signingKeys
   Bounds: OPENWOP_REQUEST_TIMEOUT_MS, OPENWOP_RUN_TIMEOUT_MS, OPENWOP_POLL_TIMEOUT_S,
   OPENWOP_MAX_BODY_BYTES, OPENWOP_RETRY_AFTER_CAP_MS. GITHUB_STEP_SUMMARY, when set, receives the
   Markdown summary.
@@ -37,11 +47,15 @@ Outputs (in the report directory)
 Exit codes
   run     0 no row executed-fail or blocked; 1 some row executed-fail; 3 rows blocked and none
           failed; 2 the suite could not start (bad setting) or could not produce a valid report
-  verify  0 every verdict and digest recomputes; 1 something changed; 2 bad usage or unreadable
+  verify  0 every verdict and digest recomputes (the last line says whether the signature verified
+          or the report has integrity only); 1 something changed or the signature failed;
+          2 bad usage or unreadable
   judge   0 every MUST rule holds; 1 a MUST rule failed; 2 bad usage or unreadable input
+  fixtures, expect  0 done; 2 unknown fixture, unreadable file or unwritable directory
 
 Example
   OPENWOP_API_KEY=... openwop-eval-gate run --base-url https://host.example --require-behavior \\
-    --opt-out agents.evalSuite.trials --impl acme-host --impl-version 3.2.0 --sign host.pem
-  openwop-eval-gate verify reports/eval-gate-report.json --key host.pub.pem
+    --opt-out agents.evalSuite.trials --impl acme-host --impl-version 3.2.0 \\
+    --sign host.pem --key-id host-2026-01
+  openwop-eval-gate verify reports/eval-gate-report.json
 `;

@@ -3,10 +3,16 @@
 // not observe), and `inapplicable` / `skipped` are <skipped> with their reason.
 
 import type { EvalGateReport, ReportRow } from './report.ts';
+import type { Expectations } from './side-by-side.ts';
+import { sideBySide, sideBySideLines } from './side-by-side.ts';
 
 export const JUNIT_FILE = 'eval-gate-junit.xml';
 
-export function renderJunit(report: EvalGateReport): string {
+/** `expectations` adds to each failure the witness's numbers beside the host's (cli/side-by-side.ts). */
+export function renderJunit(
+  report: EvalGateReport,
+  expectations: Expectations = new Map(),
+): string {
   const t = report.totals;
   const counts = {
     tests: report.requirements.length,
@@ -23,14 +29,14 @@ export function renderJunit(report: EvalGateReport): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${name}" ${attrs}>`,
     `  <testsuite name="RFC 0246 eval gate: ${escapeXml(report.target.baseUrl)}" ${attrs} timestamp="${escapeXml(report.startedAt)}">`,
-    ...report.requirements.map(testcase),
+    ...report.requirements.map((row) => testcase(row, expectations)),
     '  </testsuite>',
     '</testsuites>',
     '',
   ].join('\n');
 }
 
-function testcase(row: ReportRow): string {
+function testcase(row: ReportRow, expectations: Expectations): string {
   const open = `    <testcase classname="openwop.requirement.0246" name="${escapeXml(row.id)}" time="${secondsOf(row.durationMs)}"`;
   const reason = escapeXml(row.reason ?? '');
   switch (row.disposition) {
@@ -40,7 +46,12 @@ function testcase(row: ReportRow): string {
       const failed = row.findings
         .filter((f) => !f.ok && f.severity === 'MUST')
         .map((f) => `${f.rule} (${f.ref}): ${f.message}`);
-      const body = escapeXml(failed.length > 0 ? failed.join('\n') : (row.reason ?? ''));
+      const numbers = sideBySideLines(sideBySide(row, expectations));
+      const text = [
+        ...(failed.length > 0 ? failed : [row.reason ?? '']),
+        ...(numbers.length > 0 ? ['', 'expected next to reported:', ...numbers] : []),
+      ];
+      const body = escapeXml(text.join('\n'));
       return `${open}>\n      <failure type="executed-fail" message="${reason}">${body}</failure>\n    </testcase>`;
     }
     case 'blocked':

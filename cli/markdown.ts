@@ -2,11 +2,20 @@
 // of its tasks with the two axes side by side (the scores the host reported, and the gate).
 
 import type { EvalGateReport, ReportRow } from './report.ts';
+import type { Expectations } from './side-by-side.ts';
+import { sideBySide } from './side-by-side.ts';
 import { closingLine } from './verdict.ts';
 
 export const MARKDOWN_FILE = 'eval-gate-summary.md';
 
-export function renderMarkdown(report: EvalGateReport): string {
+/**
+ * `expectations` (cli/side-by-side.ts) adds, under every failing leg, each number the witness
+ * expects beside the number the host reported.
+ */
+export function renderMarkdown(
+  report: EvalGateReport,
+  expectations: Expectations = new Map(),
+): string {
   const lines: string[] = [];
   const dispositions = report.requirements.map((r) => r.disposition);
   lines.push(`# RFC 0246 eval gate: ${cell(report.target.baseUrl)}`, '');
@@ -28,7 +37,7 @@ export function renderMarkdown(report: EvalGateReport): string {
       (r) => `| ${r.id} | ${r.disposition} | ${r.assertions} | ${cell(r.reason ?? '')} |`,
     ),
   );
-  for (const row of report.requirements) lines.push(...legSection(row));
+  for (const row of report.requirements) lines.push(...legSection(row, expectations));
   lines.push(
     '',
     "Trajectory verdicts read each trial's `eval.scored.trajectoryMatched`; where the host omits it, the trial's `passed` stands in and is marked †.",
@@ -37,9 +46,11 @@ export function renderMarkdown(report: EvalGateReport): string {
   return lines.join('\n');
 }
 
-function legSection(row: ReportRow): string[] {
+function legSection(row: ReportRow, expectations: Expectations): string[] {
   const summary = row.observation?.summary;
-  if (row.observation === undefined || !isRecord(summary)) return [];
+  if (row.observation === undefined || !isRecord(summary)) {
+    return row.disposition === 'executed-fail' ? comparison(row, expectations) : [];
+  }
   const tasks = Array.isArray(summary.tasks) ? summary.tasks.filter(isRecord) : [];
   return [
     '',
@@ -53,6 +64,24 @@ function legSection(row: ReportRow): string[] {
       const verdicts = trialVerdicts(row, task.taskId);
       return `| ${show(task.taskId)} | ${show(task.score)} | ${show(task.gatedScore)} | ${verdicts} | ${show(task.passed)} |`;
     }),
+    ...(row.disposition === 'executed-fail' ? comparison(row, expectations) : []),
+  ];
+}
+
+/** Expected (the witness, from the fixture) beside reported (the recorded run), ✗ where they differ. */
+function comparison(row: ReportRow, expectations: Expectations): string[] {
+  const items = sideBySide(row, expectations);
+  if (items.length === 0) return [];
+  return [
+    '',
+    `Expected next to reported (\`openwop-eval-gate expect ${row.fixtureId ?? ''}\` lists the expected numbers):`,
+    '',
+    '| subject | field | expected | reported | |',
+    '| --- | --- | --- | --- | --- |',
+    ...items.map(
+      (i) =>
+        `| ${cell(i.subject)} | ${i.field} | ${cell(i.expected)} | ${cell(i.reported)} | ${i.agrees ? '' : '✗'} |`,
+    ),
   ];
 }
 

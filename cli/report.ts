@@ -10,8 +10,7 @@ import { advertisedImplementation } from '../lib/discovery.ts';
 import { loadFixture } from '../lib/fixtures.ts';
 import { SCHEMA_FILES } from '../lib/schemas.ts';
 import type { Disposition, Finding, GateName, LegOutcome, RunObservation } from '../lib/types.ts';
-import { canonicalDigest, redactContent, scrubSecret, sha256Hex } from './canonical.ts';
-import { scrubText } from '../lib/secrets.ts';
+import { canonicalDigest, fixtureDigest, redactContent, sha256Hex } from './canonical.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -48,6 +47,8 @@ export interface ReportDigests {
 
 export interface ReportSignature {
   readonly algorithm: 'ed25519';
+  /** The signing key's id among the host's discovery `signingKeys[]`; not covered by the signature. */
+  readonly keyId?: string;
   readonly reportDigest: string;
   readonly value: string;
 }
@@ -82,19 +83,18 @@ export interface ReportInput {
   readonly optedOut: readonly GateName[];
   readonly declared?: Implementation;
   readonly discovery: DiscoveryResult;
-  /** Scrubbed from every string the report holds; never written. */
-  readonly apiKey: string | undefined;
 }
 
-/** Builds the unsigned report. Observations are redacted, then the API key is scrubbed, then digested. */
+/**
+ * Builds the unsigned report: observations redacted, then digested. Nothing here scrubs the API
+ * key: host text was scrubbed where it entered (lib/host-client.ts), configuration refuses the key
+ * in any other setting, and cli/conformance.ts refuses to write a report that still holds it.
+ */
 export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
-  const rows = scrubSecret(input.outcomes.map(toRow), input.apiKey);
-  const discovery: RecordedDiscovery = scrubSecret(
-    input.discovery.ok
-      ? { ok: true, text: input.discovery.text }
-      : { ok: false, reason: input.discovery.reason },
-    input.apiKey,
-  );
+  const rows = input.outcomes.map(toRow);
+  const discovery: RecordedDiscovery = input.discovery.ok
+    ? { ok: true, text: input.discovery.text }
+    : { ok: false, reason: input.discovery.reason };
   const advertised = input.discovery.ok
     ? advertisedImplementation(input.discovery.document)
     : undefined;
@@ -105,11 +105,9 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
     reportVersion: 1,
     suite: { name: SUITE_NAME, version: SUITE_VERSION },
     target: {
-      baseUrl: scrubText(input.baseUrl, input.apiKey),
+      baseUrl: input.baseUrl,
       embedded: input.embedded,
-      ...(advertised === undefined
-        ? {}
-        : { implementation: scrubSecret(advertised, input.apiKey) }),
+      ...(advertised === undefined ? {} : { implementation: advertised }),
       ...(input.declared === undefined ? {} : { declared: input.declared }),
     },
     strict: input.strict,
@@ -179,12 +177,12 @@ export function reportDigest(report: EvalGateReport): string {
   return canonicalDigest({ ...report, signature: undefined });
 }
 
-/** The file digest of each fixture, as lib/fixtures.ts computes it; a fixture that will not load has none. */
+/** The canonical-JSON digest of each fixture; a fixture that will not load has none. */
 export async function fixtureDigests(ids: readonly string[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const id of [...ids].sort()) {
     const loaded = await loadFixture(id);
-    if (loaded.ok) out[id] = loaded.sha256;
+    if (loaded.ok) out[id] = fixtureDigest(loaded.fixture);
   }
   return out;
 }

@@ -51,11 +51,15 @@ async function readKey(
   return key;
 }
 
-/** The report with its signature member: the digest of everything else, signed. */
-export function signReport(report: EvalGateReport, key: KeyObject): EvalGateReport {
+/**
+ * The report with its signature member: the digest of everything else, signed. `keyId` names the
+ * key among the host's published `signingKeys[]`, so `verify` can find its public half.
+ */
+export function signReport(report: EvalGateReport, key: KeyObject, keyId?: string): EvalGateReport {
   const digest = reportDigest(report);
   const signature: ReportSignature = {
     algorithm: 'ed25519',
+    ...(keyId === undefined ? {} : { keyId }),
     reportDigest: digest,
     value: sign(null, Buffer.from(digest, 'hex'), key).toString('base64'),
   };
@@ -63,9 +67,13 @@ export function signReport(report: EvalGateReport, key: KeyObject): EvalGateRepo
 }
 
 /** Problems with the report's signature against `key`; an empty list means it verifies. */
-export function checkSignature(report: EvalGateReport, key: KeyObject): string[] {
+export function checkSignature(
+  report: EvalGateReport,
+  key: KeyObject,
+  keyName = 'the given public key',
+): string[] {
   const signature = report.signature;
-  if (signature === undefined) return ['signature: the report is unsigned but --key was given'];
+  if (signature === undefined) return ['signature: the report is unsigned but a key was given'];
   const problems: string[] = [];
   const digest = reportDigest(report);
   if (digest !== signature.reportDigest) {
@@ -79,6 +87,6 @@ export function checkSignature(report: EvalGateReport, key: KeyObject): string[]
     key,
     Buffer.from(signature.value, 'base64'),
   );
-  if (!valid) problems.push('signature.value: does not verify with the given public key');
+  if (!valid) problems.push(`signature.value: does not verify with ${keyName}`);
   return problems;
 }

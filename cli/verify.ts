@@ -13,14 +13,8 @@ import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import { judgeGatedFieldsShape } from '../lib/shape-leg.ts';
 import type { Disposition, Finding } from '../lib/types.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
-import {
-  discoveryDigest,
-  fixtureDigests,
-  reportDigest,
-  rowsDigest,
-  schemaDigests,
-  totalsOf,
-} from './report.ts';
+import { discoveryDigest, reportDigest, rowsDigest, schemaDigests, totalsOf } from './report.ts';
+import { checkFixtureDigests } from './fixture-set.ts';
 import { checkSignature } from './signing.ts';
 
 export interface Verification {
@@ -110,23 +104,7 @@ async function checkDigests(report: EvalGateReport): Promise<string[]> {
       ),
     );
   }
-  const recordedFixtures = Object.keys(d.fixtures);
-  const current = await fixtureDigests(recordedFixtures);
-  for (const id of recordedFixtures) {
-    const now = current[id];
-    if (now === undefined)
-      problems.push(`digests.fixtures.${id}: fixtures/${id}.json does not load here`);
-    else if (now !== d.fixtures[id]) {
-      problems.push(
-        mismatch(
-          `digests.fixtures.${id}`,
-          d.fixtures[id] ?? '',
-          now,
-          `fixtures/${id}.json is not the file that ran`,
-        ),
-      );
-    }
-  }
+  problems.push(...(await checkFixtureDigests(d.fixtures)));
   for (const row of report.requirements) {
     if (row.fixtureId !== undefined && d.fixtures[row.fixtureId] === undefined) {
       problems.push(`row ${row.id}: fixture ${row.fixtureId} has no recorded digest`);

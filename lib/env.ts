@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'dotenv';
+import { scrubText, unscrubbableSecret } from './secrets.ts';
 import type { GateName } from './types.ts';
 import { GATE_NAMES } from './types.ts';
 
@@ -101,10 +102,20 @@ export function resolveConfig(raw: RawSettings): SuiteConfig {
   // No message below quotes the key on purpose; the redaction catches a key pasted into another
   // variable (a URL, a profile list), which would otherwise be echoed back.
   const fail = (message: string): never => {
-    throw new ConfigError(
-      apiKey === undefined ? message : message.split(apiKey).join('<redacted>'),
-    );
+    throw new ConfigError(scrubText(message, apiKey));
   };
+  if (apiKey !== undefined) {
+    const short = unscrubbableSecret(apiKey);
+    if (short !== undefined) fail(short);
+    // The key pasted into another setting would be sent or written where the key must not go.
+    for (const [name, value] of Object.entries(raw)) {
+      if (name !== 'OPENWOP_API_KEY' && value !== undefined && scrubText(value, apiKey) !== value) {
+        fail(
+          `${name} holds the API key (${scrubText(value, apiKey)}); give the key only in OPENWOP_API_KEY`,
+        );
+      }
+    }
+  }
 
   const baseUrl = parseBaseUrl(present(raw.OPENWOP_BASE_URL), fail);
   const allowInsecureKey = parseBoolean(

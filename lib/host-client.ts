@@ -111,7 +111,7 @@ export function createHostClient(options: HostClientOptions): HostClient {
       const text = scrubText(Buffer.concat(chunks).toString('utf8'), options.apiKey);
       return {
         status: answer.statusCode,
-        headers: flatten(answer.headers),
+        headers: flatten(answer.headers, options.apiKey),
         text,
         ...parseJson(text),
       };
@@ -154,13 +154,15 @@ function queryString(query: RequestOptions['query']): string {
   return text === '' ? '' : `?${text}`;
 }
 
+/** Header values scrubbed like the body: this is where host text enters the suite. */
 function flatten(
   headers: Readonly<Record<string, string | string[] | undefined>>,
+  apiKey: string | undefined,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined)
-      out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      out[name.toLowerCase()] = scrubText(Array.isArray(value) ? value.join(', ') : value, apiKey);
   }
   return out;
 }

@@ -12,6 +12,8 @@ import { startReferenceHost } from '../reference-host/index.ts';
 import type { DefectName } from '../reference-host/index.ts';
 import { startHostileHost } from './support/hostile-host.ts';
 import { sendJson, startScriptedServer } from './support/scripted-server.ts';
+import { MIN_SECRET_LENGTH, REDACTED, scrubText } from '../lib/secrets.ts';
+import { cli } from './cli/support.ts';
 
 const KEY = 'sk-test-DO-NOT-LEAK-4242';
 const MEAN = 'openwop.requirement.0246.mean-gated';
@@ -153,5 +155,47 @@ describe('the API key never leaves the suite', () => {
       await host.close();
       await elsewhere.close();
     }
+  });
+});
+
+describe('a key too short to scrub is refused before anything runs', () => {
+  it.each(['k', 'abc', 'fifteen-chars!!'])(
+    'OPENWOP_API_KEY=%j exits 2 with one line that names its length and garbles nothing',
+    async (key) => {
+      const run = await cli(['run', '--base-url', 'http://example.test'], {
+        OPENWOP_API_KEY: key,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toEqual([]);
+      expect(run.stderr).toEqual([
+        `openwop-eval-gate: OPENWOP_API_KEY is ${key.length} character${key.length === 1 ? '' : 's'} long; ` +
+          `the suite needs at least ${MIN_SECRET_LENGTH} to keep it out of its output without ` +
+          'garbling the rest of the text (a short key matches ordinary words)',
+      ]);
+    },
+  );
+
+  it('a key of exactly the minimum length passes, so the next check speaks, with "loopback" whole', async () => {
+    const key = 'k'.repeat(MIN_SECRET_LENGTH);
+    const run = await cli(['run', '--base-url', 'http://example.test'], { OPENWOP_API_KEY: key });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toEqual([
+      'openwop-eval-gate: OPENWOP_API_KEY would travel unencrypted to http://example.test; use https, a loopback host, or set OPENWOP_ALLOW_INSECURE_KEY=true',
+    ]);
+  });
+
+  it('the key pasted into another setting is refused, quoted only as [redacted]', async () => {
+    const run = await cli(['run', '--impl', `acme ${KEY}`], { OPENWOP_API_KEY: KEY });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toEqual([
+      `openwop-eval-gate: --impl holds the API key (acme ${REDACTED}); give the key only in OPENWOP_API_KEY`,
+    ]);
+  });
+
+  it('scrubText replaces whole occurrences of a long key and leaves a short one alone', () => {
+    expect(scrubText(`Bearer ${KEY}, again ${KEY}.`, KEY)).toBe(
+      `Bearer ${REDACTED}, again ${REDACTED}.`,
+    );
+    expect(scrubText('loopback', 'k')).toBe('loopback');
   });
 });

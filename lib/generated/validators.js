@@ -15503,6 +15503,12 @@ const schema85 = {
       required: ['algorithm', 'reportDigest', 'value'],
       properties: {
         algorithm: { description: 'Always ed25519.', const: 'ed25519' },
+        keyId: {
+          description:
+            "The signing key's id among the host's discovery signingKeys; not covered by the signature.",
+          type: 'string',
+          pattern: '^[A-Za-z0-9._~-]{1,128}$',
+        },
         reportDigest: {
           description: 'SHA-256 of the canonical JSON of the report without its signature member.',
           $ref: '#/$defs/sha256',
@@ -15784,7 +15790,7 @@ const schema108 = {
 };
 const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
 const pattern78 = new RegExp('^[0-9a-f]{64}$', 'u');
-const pattern84 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern85 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const schema88 = {
   description: 'The decision on one requirement.',
   type: 'object',
@@ -20203,6 +20209,7 @@ function validate51(
         for (const key11 in data39) {
           if (!(
             key11 === 'algorithm' ||
+            key11 === 'keyId' ||
             key11 === 'reportDigest' ||
             key11 === 'value' ||
             pattern13.test(key11)
@@ -20239,16 +20246,16 @@ function validate51(
             errors++;
           }
         }
-        if (data39.reportDigest !== undefined) {
-          let data41 = data39.reportDigest;
+        if (data39.keyId !== undefined) {
+          let data41 = data39.keyId;
           if (typeof data41 === 'string') {
-            if (!pattern78.test(data41)) {
+            if (!pattern33.test(data41)) {
               const err107 = {
-                instancePath: instancePath + '/signature/reportDigest',
-                schemaPath: '#/$defs/sha256/pattern',
+                instancePath: instancePath + '/signature/keyId',
+                schemaPath: '#/properties/signature/properties/keyId/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err107];
@@ -20259,8 +20266,8 @@ function validate51(
             }
           } else {
             const err108 = {
-              instancePath: instancePath + '/signature/reportDigest',
-              schemaPath: '#/$defs/sha256/type',
+              instancePath: instancePath + '/signature/keyId',
+              schemaPath: '#/properties/signature/properties/keyId/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -20273,16 +20280,16 @@ function validate51(
             errors++;
           }
         }
-        if (data39.value !== undefined) {
-          let data42 = data39.value;
+        if (data39.reportDigest !== undefined) {
+          let data42 = data39.reportDigest;
           if (typeof data42 === 'string') {
-            if (!pattern84.test(data42)) {
+            if (!pattern78.test(data42)) {
               const err109 = {
-                instancePath: instancePath + '/signature/value',
-                schemaPath: '#/properties/signature/properties/value/pattern',
+                instancePath: instancePath + '/signature/reportDigest',
+                schemaPath: '#/$defs/sha256/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err109];
@@ -20293,8 +20300,8 @@ function validate51(
             }
           } else {
             const err110 = {
-              instancePath: instancePath + '/signature/value',
-              schemaPath: '#/properties/signature/properties/value/type',
+              instancePath: instancePath + '/signature/reportDigest',
+              schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -20307,8 +20314,42 @@ function validate51(
             errors++;
           }
         }
+        if (data39.value !== undefined) {
+          let data43 = data39.value;
+          if (typeof data43 === 'string') {
+            if (!pattern85.test(data43)) {
+              const err111 = {
+                instancePath: instancePath + '/signature/value',
+                schemaPath: '#/properties/signature/properties/value/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err111];
+              } else {
+                vErrors.push(err111);
+              }
+              errors++;
+            }
+          } else {
+            const err112 = {
+              instancePath: instancePath + '/signature/value',
+              schemaPath: '#/properties/signature/properties/value/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err112];
+            } else {
+              vErrors.push(err112);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err111 = {
+        const err113 = {
           instancePath: instancePath + '/signature',
           schemaPath: '#/properties/signature/type',
           keyword: 'type',
@@ -20316,15 +20357,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err111];
+          vErrors = [err113];
         } else {
-          vErrors.push(err111);
+          vErrors.push(err113);
         }
         errors++;
       }
     }
   } else {
-    const err112 = {
+    const err114 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -20332,9 +20373,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err112];
+      vErrors = [err114];
     } else {
-      vErrors.push(err112);
+      vErrors.push(err114);
     }
     errors++;
   }

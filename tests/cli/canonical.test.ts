@@ -1,7 +1,7 @@
 // Canonical JSON, digests and redaction: the definitions docs/report.md gives, pinned.
 
 import { describe, expect, it } from 'vitest';
-import { canonicalDigest, canonicalJson, redactContent, scrubSecret } from '../../cli/canonical.ts';
+import { canonicalDigest, canonicalJson, redactContent } from '../../cli/canonical.ts';
 import { REDACTED } from '../../lib/secrets.ts';
 import { findContentKey } from '../../lib/witness/content.ts';
 
@@ -58,16 +58,5 @@ describe('redactContent', () => {
 
   it('keeps the key the content-free rule looks for, so the redacted copy still fails it', () => {
     expect(findContentKey(redactContent(leaked))).toBe('.output');
-  });
-});
-
-describe('scrubSecret', () => {
-  it('replaces the secret inside any string and key, and leaves a too-short secret alone', () => {
-    const doc = { a: 'Bearer sk-test-123456', ['k-sk-test-123456']: ['x sk-test-123456 y'] };
-    expect(scrubSecret(doc, 'sk-test-123456')).toEqual({
-      a: `Bearer ${REDACTED}`,
-      [`k-${REDACTED}`]: [`x ${REDACTED} y`],
-    });
-    expect(scrubSecret({ a: 'abc' }, 'abc')).toEqual({ a: 'abc' });
   });
 });

@@ -166,7 +166,7 @@ describe('run: exit 2', () => {
     [
       'an unknown command',
       ['certify'],
-      /unknown command "certify"; the commands are run, verify, judge and help/,
+      /unknown command "certify"; the commands are run, verify, judge, fixtures, expect and help/,
     ],
     [
       'a signing key file that does not exist',

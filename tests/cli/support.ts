@@ -1,9 +1,10 @@
 // Shared by the CLI tests: an in-process CLI call that captures every printed line, and a
 // scratch directory per test.
 
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import { runCli } from '../../cli/cli.ts';
 
 /** Recognisable, so a leak anywhere is found by a plain substring search. */
@@ -51,4 +52,18 @@ export function closing(run: CliRun): { passed: number; failed: number; skipped:
   const match = /^(\d+) passed, (\d+) failed, (\d+) skipped$/.exec(last);
   if (match === null) throw new Error(`the last line is not a closing line: ${last}`);
   return { passed: Number(match[1]), failed: Number(match[2]), skipped: Number(match[3]) };
+}
+
+/**
+ * The environment of a child process that must not see the caller's: no OPENWOP_* setting, no
+ * npm lifecycle state (a `npm test` parent exports its project's prefix). It holds only a PATH
+ * that finds this node and the npm beside it, HOME, and the npm cache the caller's npm uses.
+ */
+export function isolatedEnv(): Record<string, string> {
+  const cache = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).stdout.trim();
+  return {
+    PATH: [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter),
+    HOME: homedir(),
+    ...(cache === '' ? {} : { npm_config_cache: cache }),
+  };
 }

@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../cli/report.ts';
+import { fixtureDigest } from '../../cli/canonical.ts';
 import { rowsDigest, totalsOf } from '../../cli/report.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
 import { LEGS } from '../../lib/legs.ts';
@@ -96,7 +97,7 @@ describe('verify', () => {
     ]);
     expect(run.code).toBe(0);
     expect(run.stdout.at(-1)).toContain(
-      `: ${LEGS.length} rows recomputed, 0 checked for consistency only, every digest matches, signature valid`,
+      `: ${LEGS.length} rows recomputed, 0 checked for consistency only, every digest matches; signature verified with the --key given`,
     );
   });
 
@@ -160,11 +161,30 @@ describe('verify', () => {
     const other = await loadFixture('conformance-eval-trajectory-gate-any');
     if (!other.ok) throw new Error(other.reason);
     const { code, lines } = await verifyEdited(signed, (copy) => {
-      (copy.digests.fixtures as Mutable)[MEAN_FIXTURE] = other.sha256;
+      (copy.digests.fixtures as Mutable)[MEAN_FIXTURE] = fixtureDigest(other.fixture);
     });
     expect(code).toBe(1);
     expect(lines).toContainEqual(
-      `digests.fixtures.${MEAN_FIXTURE}: recorded ${other.sha256}, recomputed ${signed.digests.fixtures[MEAN_FIXTURE] ?? ''} (fixtures/${MEAN_FIXTURE}.json is not the file that ran)`,
+      `digests.fixtures.${MEAN_FIXTURE}: ${fixtureDigest(other.fixture)} is not in the shipped fixture set (it is the digest of another shipped fixture); the shipped ${MEAN_FIXTURE} digests to ${signed.digests.fixtures[MEAN_FIXTURE] ?? ''}, so the host ran a different fixture (openwop-eval-gate fixtures lists the set)`,
+    );
+  });
+
+  it('names a fixture digest the shipped set does not have at all', async () => {
+    const foreign = 'ab'.repeat(32);
+    const { code, lines } = await verifyEdited(signed, (copy) => {
+      (copy.digests.fixtures as Mutable)[MEAN_FIXTURE] = foreign;
+      (copy.digests.fixtures as Mutable)['host-own-fixture'] = foreign;
+    });
+    expect(code).toBe(1);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^digests\\.fixtures\\.${MEAN_FIXTURE}: ${foreign} is not in the shipped fixture set; the shipped`,
+        ),
+      ),
+    );
+    expect(lines).toContainEqual(
+      `digests.fixtures.host-own-fixture: ${foreign} is not in the shipped fixture set, which has no fixture host-own-fixture (openwop-eval-gate fixtures lists the set)`,
     );
   });
 
@@ -208,7 +228,7 @@ describe('verify', () => {
       publicKeyPath,
     ]);
     expect(unsigned.code).toBe(1);
-    expect(unsigned.stdout).toContain('signature: the report is unsigned but --key was given');
+    expect(unsigned.stdout).toContain('signature: the report is unsigned but a key was given');
   });
 
   it('rejects a signed report edited outside the digested rows, by its signature', async () => {

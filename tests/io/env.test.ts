@@ -187,7 +187,7 @@ describe('readConfig', () => {
   it('never echoes the key, even when it was pasted into another variable', () => {
     const error = configError({ OPENWOP_API_KEY: KEY, OPENWOP_BASE_URL: KEY });
     expect(error.message).not.toContain(KEY);
-    expect(error.message).toContain('<redacted>');
+    expect(error.message).toContain('[redacted]');
     const profiles = configError({ OPENWOP_API_KEY: KEY, OPENWOP_OPTED_OUT_PROFILES: KEY });
     expect(profiles.message).not.toContain(KEY);
   });

@@ -1,0 +1,152 @@
+// `openwop-eval-gate expect FIXTURE [--json]`: the numbers a conformant host reports for a
+// fixture. Nothing here grades: every number is the witness's own (expectRun), so this output and
+// a leg's verdict cannot disagree.
+
+import { expectRun } from '../lib/eval-gate-witness.ts';
+import type { ExpectedRun, Presence } from '../lib/eval-gate-witness.ts';
+import type { Fixture } from '../lib/types.ts';
+
+export interface ExpectedTrialView {
+  readonly trial: number;
+  readonly score: number;
+  /** Null when the task has no trajectory. */
+  readonly trajectoryMatched: boolean | null;
+  readonly failedClosed: boolean;
+  readonly gatingScore: number;
+  readonly passed: boolean;
+}
+
+export interface ExpectedTaskView {
+  readonly taskId: string;
+  readonly score: number;
+  /** The gated score; absent when the host must not report one. */
+  readonly gatedScore?: number;
+  /** `required`, `forbidden` (then gatedScore is absent) or `optional` (either is conformant). */
+  readonly gatedScorePresence: Presence;
+  readonly passed: boolean;
+  readonly trials: readonly ExpectedTrialView[];
+}
+
+export interface ExpectedView {
+  readonly fixtureId: string;
+  readonly suiteId: string;
+  readonly passScore: number;
+  readonly passRule: string | null;
+  readonly trialsPerTask: number;
+  /** The eval.scored events a host emits: one per task per trial. */
+  readonly scoredEvents: number;
+  readonly suite: {
+    readonly aggregateScore: number;
+    readonly gatedAggregateScore?: number;
+    readonly gatedAggregatePresence: Presence;
+    /**
+     * Suite `passed`. Null only when the gate clears passScore and the suite sets a cost or p95
+     * limit: then the host's own cost and latency figures decide, and no fixture can say them.
+     */
+    readonly passed: boolean | null;
+    readonly passedCount: number;
+    readonly taskCount: number;
+  };
+  readonly tasks: readonly ExpectedTaskView[];
+}
+
+export function expectedView(fixture: Fixture): ExpectedView {
+  return viewOf(expectRun(fixture));
+}
+
+export function viewOf(run: ExpectedRun): ExpectedView {
+  const limited =
+    run.thresholds.maxCostUsd !== undefined || run.thresholds.maxP95LatencyMs !== undefined;
+  return {
+    fixtureId: run.fixtureId,
+    suiteId: run.suiteId,
+    passScore: run.thresholds.passScore,
+    passRule: run.trialsBlock?.passRule ?? null,
+    trialsPerTask: run.trialCount,
+    scoredEvents: run.scoredCount,
+    suite: {
+      aggregateScore: run.aggregateScore,
+      ...(run.gatedAggregatePresence === 'forbidden'
+        ? {}
+        : { gatedAggregateScore: run.gatedAggregateScore }),
+      gatedAggregatePresence: run.gatedAggregatePresence,
+      passed: run.gatePassed && limited ? null : run.gatePassed,
+      passedCount: run.passedCount,
+      taskCount: run.taskCount,
+    },
+    tasks: run.tasks.map((task) => ({
+      taskId: task.taskId,
+      score: task.score,
+      ...(task.gatedScorePresence === 'forbidden' ? {} : { gatedScore: task.gatedScore }),
+      gatedScorePresence: task.gatedScorePresence,
+      passed: task.passed,
+      trials: task.trials.map((t, i) => ({
+        trial: i + 1,
+        score: t.score,
+        trajectoryMatched: t.trajectoryMatched,
+        failedClosed: t.failedClosed,
+        gatingScore: t.gatingScore,
+        passed: t.passed,
+      })),
+    })),
+  };
+}
+
+/** A number as the tables print it: at most 4 decimals, no trailing zeros. */
+export function num(value: number): string {
+  return String(Number(value.toFixed(4)));
+}
+
+/** The gated value and what the RFC says of its presence, e.g. `0` or `absent`. */
+export function gatedText(value: number | undefined, presence: Presence): string {
+  if (value === undefined) return 'absent';
+  return presence === 'optional' ? `${num(value)} (may be absent)` : num(value);
+}
+
+export function trajectoryText(matched: boolean | null): string {
+  return matched === null ? 'none' : matched ? 'matched' : 'failed';
+}
+
+/** The table for people: suite line, one row per task, one row per trial. */
+export function renderExpected(view: ExpectedView): string[] {
+  const s = view.suite;
+  const rows: string[][] = [['task', 'trial', 'score', 'trajectory', 'gating', 'passed']];
+  for (const task of view.tasks) {
+    rows.push([
+      task.taskId,
+      'all',
+      num(task.score),
+      '',
+      gatedText(task.gatedScore, task.gatedScorePresence),
+      String(task.passed),
+    ]);
+    for (const t of task.trials) {
+      rows.push([
+        '',
+        String(t.trial),
+        num(t.score),
+        trajectoryText(t.trajectoryMatched),
+        num(t.gatingScore),
+        String(t.passed),
+      ]);
+    }
+  }
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
+  return [
+    `${view.fixtureId} (${view.suiteId}): passScore ${num(view.passScore)}, ` +
+      `${view.passRule === null ? 'no trials block' : `passRule ${view.passRule}`}, ` +
+      `${view.trialsPerTask} trial${view.trialsPerTask === 1 ? '' : 's'} per task`,
+    '',
+    ...rows.map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    ),
+    '',
+    `suite: aggregateScore ${num(s.aggregateScore)}, gatedAggregateScore ${gatedText(s.gatedAggregateScore, s.gatedAggregatePresence)}, ` +
+      `passed ${s.passed === null ? "decided by the host's cost and latency limits" : String(s.passed)}, passedCount ${s.passedCount} of ${s.taskCount}`,
+    `eval.scored events: ${view.scoredEvents}`,
+    'A task row\'s "gating" is its gatedScore; "absent" means the host must not report one.',
+  ];
+}

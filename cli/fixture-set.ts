@@ -1,0 +1,149 @@
+// The fixtures a host seeds, as the suite ships them: `openwop-eval-gate fixtures [--out DIR]`
+// lists or writes them with a manifest, and `verify` checks a report's fixture digests against
+// the same set. A fixture's digest is SHA-256 of its canonical JSON, so a host that re-indents or
+// reorders a file it seeded still holds the same fixture.
+
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadFixture } from '../lib/fixtures.ts';
+import { LEGS } from '../lib/legs.ts';
+import { formatSchemaErrors, validate } from '../lib/schemas.ts';
+import type { Fixture } from '../lib/types.ts';
+import { fixtureDigest } from './canonical.ts';
+import { SUITE_NAME, SUITE_VERSION } from './report.ts';
+
+export const MANIFEST_FILE = 'fixtures.manifest.json';
+
+export interface ManifestEntry {
+  readonly id: string;
+  /** The requirement whose leg drives this fixture. */
+  readonly requirement: string;
+  readonly file: string;
+  /** SHA-256 of the fixture's canonical JSON: the digest the report records for it. */
+  readonly sha256: string;
+}
+
+export interface FixtureManifest {
+  readonly suite: { readonly name: string; readonly version: string };
+  readonly digest: 'sha256 of canonical JSON (docs/report.md)';
+  readonly fixtures: readonly ManifestEntry[];
+}
+
+/** A fixture the command line named that cannot be used; exit 2 with this message. */
+export class FixtureInputError extends Error {
+  override readonly name = 'FixtureInputError';
+}
+
+interface Shipped {
+  readonly entry: ManifestEntry;
+  readonly path: string;
+}
+
+/** Every fixture a leg drives, in leg order. A shipped fixture that will not load is a suite bug. */
+async function shippedFixtures(): Promise<readonly Shipped[]> {
+  const out: Shipped[] = [];
+  for (const leg of LEGS) {
+    if (leg.fixtureId === undefined) continue;
+    const loaded = await loadFixture(leg.fixtureId);
+    if (!loaded.ok)
+      throw new Error(`the shipped fixture ${leg.fixtureId} does not load: ${loaded.reason}`);
+    out.push({
+      path: loaded.path,
+      entry: {
+        id: leg.fixtureId,
+        requirement: leg.id,
+        file: `${leg.fixtureId}.json`,
+        sha256: fixtureDigest(loaded.fixture),
+      },
+    });
+  }
+  return out;
+}
+
+export async function fixtureManifest(): Promise<FixtureManifest> {
+  return {
+    suite: { name: SUITE_NAME, version: SUITE_VERSION },
+    digest: 'sha256 of canonical JSON (docs/report.md)',
+    fixtures: (await shippedFixtures()).map((s) => s.entry),
+  };
+}
+
+/**
+ * Copies every shipped fixture file, byte for byte, into `dir` (created if need be) and writes
+ * the manifest beside them. Returns the paths written. Throws FixtureInputError when `dir`
+ * cannot be written.
+ */
+export async function writeFixtureSet(dir: string): Promise<readonly string[]> {
+  const shipped = await shippedFixtures();
+  const written: string[] = [];
+  try {
+    await mkdir(dir, { recursive: true });
+    for (const { entry, path } of shipped) {
+      const target = join(dir, entry.file);
+      await copyFile(path, target);
+      written.push(target);
+    }
+    const manifest = join(dir, MANIFEST_FILE);
+    await writeFile(manifest, `${JSON.stringify(await fixtureManifest(), null, 2)}\n`);
+    written.push(manifest);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'write error';
+    throw new FixtureInputError(`--out ${dir} could not be written (${code})`);
+  }
+  return written;
+}
+
+/**
+ * Problems with a report's recorded fixture digests against the shipped set: a digest the set
+ * does not have is named with the id, both digests, and what the set holds for that id.
+ */
+export async function checkFixtureDigests(
+  recorded: Readonly<Record<string, string>>,
+): Promise<string[]> {
+  const shipped = new Map((await shippedFixtures()).map((s) => [s.entry.id, s.entry.sha256]));
+  const known = new Set(shipped.values());
+  const problems: string[] = [];
+  for (const [id, digest] of Object.entries(recorded)) {
+    const ours = shipped.get(id);
+    if (ours === digest) continue;
+    const elsewhere = known.has(digest) ? ' (it is the digest of another shipped fixture)' : '';
+    problems.push(
+      ours === undefined
+        ? `digests.fixtures.${id}: ${digest} is not in the shipped fixture set, which has no fixture ${id} (openwop-eval-gate fixtures lists the set)`
+        : `digests.fixtures.${id}: ${digest} is not in the shipped fixture set${elsewhere}; the shipped ${id} digests to ${ours}, so the host ran a different fixture (openwop-eval-gate fixtures lists the set)`,
+    );
+  }
+  return problems;
+}
+
+/** A fixture named on the command line: a shipped id, or a fixture file ending in .json. */
+export async function readFixtureRef(ref: string): Promise<Fixture> {
+  if (!ref.endsWith('.json')) {
+    const loaded = await loadFixture(ref);
+    if (loaded.ok) return loaded.fixture;
+    const ids = LEGS.flatMap((l) => (l.fixtureId === undefined ? [] : [l.fixtureId]));
+    throw new FixtureInputError(
+      `no shipped fixture ${JSON.stringify(ref)} (${loaded.reason.split('\n')[0] ?? ''}); the shipped ids are ${ids.join(', ')}, or give a FILE.json`,
+    );
+  }
+  let text: string;
+  try {
+    text = await readFile(ref, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'read error';
+    throw new FixtureInputError(`the fixture file ${ref} could not be read (${code})`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new FixtureInputError(`the fixture file ${ref} is not JSON`);
+  }
+  const errors = validate('fixture', doc);
+  if (errors.length > 0) {
+    throw new FixtureInputError(
+      `the fixture file ${ref} is not a fixture (${formatSchemaErrors(errors, 1).replace(/\n/g, '; ')})`,
+    );
+  }
+  return doc as Fixture;
+}

@@ -1,0 +1,178 @@
+// action.yml cannot rot: its shell steps, read from the file itself, run here the way a GitHub
+// runner runs a composite action (inputs substituted into each step's env, GITHUB_ACTION_PATH,
+// GITHUB_OUTPUT and GITHUB_STEP_SUMMARY set), against the embedded reference host.
+
+import { spawnSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readActionYaml } from './action-yaml.ts';
+import type { Node } from './action-yaml.ts';
+import { isolatedEnv, removeDir, scratchDir } from './support.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Step {
+  readonly id?: string;
+  readonly shell: string;
+  readonly run: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+interface Action {
+  readonly inputs: Readonly<Record<string, { readonly default?: string }>>;
+  readonly outputs: Readonly<Record<string, { readonly value: string }>>;
+  readonly runs: { readonly using: string; readonly steps: readonly Step[] };
+}
+
+const action = readActionYaml(
+  await readFile(join(ROOT, 'action.yml'), 'utf8'),
+) as Node as unknown as Action;
+
+/** `${{ inputs.NAME }}` as the runner substitutes it: the given value, else the default. */
+function substitute(text: string, inputs: Readonly<Record<string, string>>): string {
+  return text.replace(/\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}/g, (_, name: string) => {
+    const declared = action.inputs[name];
+    if (declared === undefined) throw new Error(`action.yml uses undeclared input ${name}`);
+    return inputs[name] ?? declared.default ?? '';
+  });
+}
+
+interface ActionRun {
+  readonly codes: readonly (number | null)[];
+  readonly stdout: string;
+  readonly outputs: Readonly<Record<string, string>>;
+  readonly summary: string;
+}
+
+let workspace = '';
+beforeEach(async () => {
+  workspace = await scratchDir();
+});
+afterEach(async () => {
+  await removeDir(workspace);
+});
+
+/** Every step in order, stopping at the first that fails, as a runner does. */
+async function runAction(
+  inputs: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string>> = {},
+): Promise<ActionRun> {
+  const outputFile = join(workspace, 'github-output');
+  const summaryFile = join(workspace, 'step-summary.md');
+  await writeFile(outputFile, '');
+  await writeFile(summaryFile, '');
+  const codes: (number | null)[] = [];
+  let stdout = '';
+  const stepOutputs = new Map<string, Record<string, string>>();
+  for (const step of action.runs.steps) {
+    expect(step.shell).toBe('bash');
+    const stepEnv: Record<string, string> = {};
+    for (const [name, value] of Object.entries(step.env ?? {})) {
+      stepEnv[name] = substitute(value, inputs);
+    }
+    await writeFile(outputFile, '');
+    const result = spawnSync('bash', ['-e', '-c', substitute(step.run, inputs)], {
+      cwd: workspace,
+      encoding: 'utf8',
+      timeout: 90_000,
+      env: {
+        ...isolatedEnv(),
+        GITHUB_ACTION_PATH: ROOT,
+        GITHUB_OUTPUT: outputFile,
+        GITHUB_STEP_SUMMARY: summaryFile,
+        ...env,
+        ...stepEnv,
+      },
+    });
+    codes.push(result.status);
+    stdout += result.stdout;
+    const written: Record<string, string> = {};
+    for (const line of (await readFile(outputFile, 'utf8')).split('\n')) {
+      const eq = line.indexOf('=');
+      if (eq > 0) written[line.slice(0, eq)] = line.slice(eq + 1);
+    }
+    if (step.id !== undefined) stepOutputs.set(step.id, written);
+    if (result.status !== 0) break;
+  }
+  // The action's outputs, resolved through `${{ steps.ID.outputs.NAME }}` as the runner does.
+  const outputs: Record<string, string> = {};
+  for (const [name, { value }] of Object.entries(action.outputs)) {
+    const ref = /^\$\{\{ steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+) \}\}$/.exec(value);
+    expect(ref, `output ${name} maps to a step output`).not.toBeNull();
+    const found = stepOutputs.get(ref?.[1] ?? '')?.[ref?.[2] ?? ''];
+    if (found !== undefined) outputs[name] = found;
+  }
+  return { codes, stdout, outputs, summary: await readFile(summaryFile, 'utf8') };
+}
+
+describe('action.yml', () => {
+  it('is a composite action whose inputs cover the settings and whose outputs are the report path and the exit code', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(Object.keys(action.inputs).sort()).toEqual(
+      [
+        'base-url',
+        'impl-name',
+        'impl-version',
+        'key-id',
+        'opt-out',
+        'report-dir',
+        'signing-key',
+        'strict',
+      ].sort(),
+    );
+    expect(Object.keys(action.outputs).sort()).toEqual(['exit-code', 'report-path']);
+    // The key is never an input: it would be logged with the workflow's `with:`.
+    expect(Object.keys(action.inputs).some((n) => /key$/.test(n) && n !== 'signing-key')).toBe(
+      false,
+    );
+  });
+
+  it(
+    'its steps run every leg against the embedded host, write the step summary and set both outputs',
+    { timeout: 120_000 },
+    async () => {
+      const run = await runAction({
+        'report-dir': 'out',
+        'impl-name': 'acme-host',
+        strict: 'true',
+      });
+      expect(run.codes).toEqual([0, 0]);
+      expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('7 passed, 0 failed, 0 skipped');
+      expect(run.outputs).toEqual({ 'report-path': 'out/eval-gate-report.json', 'exit-code': '0' });
+      const report = JSON.parse(
+        await readFile(join(workspace, 'out', 'eval-gate-report.json'), 'utf8'),
+      ) as {
+        strict: boolean;
+        target: { declared?: { name: string } };
+      };
+      expect(report.strict).toBe(true);
+      expect(report.target.declared?.name).toBe('acme-host');
+      expect(run.summary).toContain('**7 passed, 0 failed, 0 skipped**');
+    },
+  );
+
+  it(
+    'a bad input stops the run with exit 2, an exit-code output of 2 and no report path',
+    { timeout: 60_000 },
+    async () => {
+      const run = await runAction({ 'opt-out': 'agents.nope' });
+      expect(run.codes).toEqual([0, 2]);
+      expect(run.outputs).toEqual({ 'report-path': '', 'exit-code': '2' });
+      expect(run.summary).toBe('');
+    },
+  );
+
+  it(
+    'reads the API key from the environment, where a key too short to scrub is refused',
+    { timeout: 60_000 },
+    async () => {
+      const run = await runAction(
+        { 'base-url': 'https://host.example' },
+        { OPENWOP_API_KEY: 'short' },
+      );
+      expect(run.codes).toEqual([0, 2]);
+      expect(run.outputs['exit-code']).toBe('2');
+    },
+  );
+});

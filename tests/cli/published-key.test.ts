@@ -1,0 +1,165 @@
+// `run --sign KEY.pem --key-id ID` records the key id, and `verify` without `--key` checks the
+// signature with the key the report's captured discovery publishes under that id. Each of the
+// three verdicts is reached: verified, integrity only (no usable key), failed.
+
+import { generateKeyPairSync } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvalGateReport } from '../../cli/report.ts';
+import { discoveryDigest } from '../../cli/report.ts';
+import { signReport } from '../../cli/signing.ts';
+import { cli, removeDir, scratchDir } from './support.ts';
+
+const KEY_ID = 'host-2026-01';
+
+let dir = '';
+let report: EvalGateReport;
+let privateKey: KeyObject;
+let rawPublic = '';
+let otherRawPublic = '';
+
+function rawOf(key: KeyObject): string {
+  const jwk = key.export({ format: 'jwk' });
+  if (typeof jwk.x !== 'string') throw new Error('not an OKP key');
+  return jwk.x;
+}
+
+beforeAll(async () => {
+  dir = await scratchDir();
+  const pair = generateKeyPairSync('ed25519');
+  privateKey = pair.privateKey;
+  rawPublic = rawOf(pair.publicKey);
+  otherRawPublic = rawOf(generateKeyPairSync('ed25519').publicKey);
+  const pem = join(dir, 'host.pem');
+  await writeFile(pem, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  const run = await cli([
+    'run',
+    '--report-dir',
+    join(dir, 'run'),
+    '--sign',
+    pem,
+    '--key-id',
+    KEY_ID,
+  ]);
+  expect(run.code).toBe(0);
+  report = JSON.parse(
+    await readFile(join(dir, 'run', 'eval-gate-report.json'), 'utf8'),
+  ) as EvalGateReport;
+}, 60_000);
+
+afterAll(async () => {
+  await removeDir(dir);
+});
+
+/**
+ * The report as a host that publishes `signingKeys` would have produced it: the captured
+ * discovery carries them, its digest follows, and the report is signed again over the result.
+ */
+async function verifyPublished(
+  signingKeys: readonly Record<string, unknown>[],
+  keyId: string | null = KEY_ID,
+): Promise<{ code: number; lines: readonly string[] }> {
+  if (!report.discovery.ok) throw new Error('the run captured no discovery');
+  const text = JSON.stringify({ ...(JSON.parse(report.discovery.text) as object), signingKeys });
+  const discovery = { ok: true as const, text };
+  const unsigned: EvalGateReport = {
+    ...withoutSignature(report),
+    discovery,
+    digests: { ...report.digests, discovery: discoveryDigest(discovery) },
+  };
+  const path = join(dir, `published-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(path, JSON.stringify(signReport(unsigned, privateKey, keyId ?? undefined)));
+  const run = await cli(['verify', path]);
+  return { code: run.code, lines: [...run.stdout, ...run.stderr] };
+}
+
+function withoutSignature(signed: EvalGateReport): EvalGateReport {
+  return Object.fromEntries(
+    Object.entries(signed).filter(([name]) => name !== 'signature'),
+  ) as unknown as EvalGateReport;
+}
+
+const entry = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  keyId: KEY_ID,
+  alg: 'ed25519',
+  publicKey: rawPublic,
+  use: 'certification-bundle',
+  ...extra,
+});
+
+describe('verify against the key a host publishes in discovery', () => {
+  it('run --key-id records the id in the signature', () => {
+    expect(report.signature?.keyId).toBe(KEY_ID);
+  });
+
+  it('verifies the signature against the published key named by the key id', async () => {
+    const { code, lines } = await verifyPublished([entry()]);
+    expect(code).toBe(0);
+    expect(lines.at(-1)).toMatch(
+      /every digest matches; signature verified against the host's published key host-2026-01 \(from the discovery this report captured\)$/,
+    );
+  });
+
+  it('says integrity only when the key id is not among the published keys, naming those that are', async () => {
+    const { code, lines } = await verifyPublished([entry({ keyId: 'host-2025-07' })]);
+    expect(code).toBe(0);
+    expect(lines.at(-1)).toMatch(
+      /; integrity only, no usable key: key host-2026-01 is not among the captured discovery's signingKeys \(host-2025-07\)$/,
+    );
+  });
+
+  it('says integrity only for a key retired before the report was signed', async () => {
+    const retiredAt = new Date(Date.parse(report.finishedAt) - 60_000).toISOString();
+    const { code, lines } = await verifyPublished([entry({ retiredAt })]);
+    expect(code).toBe(0);
+    expect(lines.at(-1)).toContain(
+      `integrity only, no usable key: key ${KEY_ID} was retired at ${retiredAt}, before this report was signed (finishedAt ${report.finishedAt})`,
+    );
+  });
+
+  it('still verifies with a key retired after the report was signed', async () => {
+    const retiredAt = new Date(Date.parse(report.finishedAt) + 60_000).toISOString();
+    const { code, lines } = await verifyPublished([entry({ retiredAt })]);
+    expect(code).toBe(0);
+    expect(lines.at(-1)).toContain("signature verified against the host's published key");
+  });
+
+  it('fails when the key published under that id does not verify the signature', async () => {
+    const { code, lines } = await verifyPublished([entry({ publicKey: otherRawPublic })]);
+    expect(code).toBe(1);
+    expect(lines).toContain(
+      `signature.value: does not verify with key ${KEY_ID} as the captured discovery publishes it`,
+    );
+    expect(lines.at(-1)).toMatch(/signature FAILED against the host's published key host-2026-01$/);
+  });
+
+  it.each([
+    [{ alg: 'rsa' }, 'has alg "rsa", not ed25519'],
+    [{ publicKey: 'too-short' }, 'has no publicKey of 43 base64url characters'],
+  ])('says integrity only for an unusable entry (%j)', async (extra, why) => {
+    const { code, lines } = await verifyPublished([entry(extra)]);
+    expect(code).toBe(0);
+    expect(lines.at(-1)).toContain(
+      `integrity only, no usable key: signingKeys entry ${KEY_ID} ${why}`,
+    );
+  });
+
+  it('says integrity only for a signature that names no key id', async () => {
+    const { code, lines } = await verifyPublished([entry()], null);
+    expect(code).toBe(0);
+    expect(lines.at(-1)).toContain('integrity only, no usable key: the signature names no key id');
+  });
+
+  it('run refuses --key-id without --sign, and a key id outside the ids pattern', async () => {
+    const lonely = await cli(['run', '--key-id', KEY_ID]);
+    expect(lonely.code).toBe(2);
+    expect(lonely.stderr).toEqual([
+      'openwop-eval-gate: --key-id names the key of --sign; give --sign KEY.pem as well',
+    ]);
+    const bad = await cli(['run', '--sign', join(dir, 'host.pem'), '--key-id', 'not an id']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr[0]).toMatch(/^openwop-eval-gate: --key-id must match /);
+  });
+});
