@@ -14650,7 +14650,7 @@ const schema85 = {
                 type: 'object',
                 required: ['call', 'status', 'count', 'samples'],
                 properties: {
-                  call: { $ref: '#/$defs/call' },
+                  call: { description: 'The call the answers were to.', $ref: '#/$defs/call' },
                   status: { description: 'The HTTP status.', type: 'integer' },
                   count: { description: 'Answers of this kind.', $ref: '#/$defs/count' },
                   samples: {
@@ -14683,7 +14683,7 @@ const schema85 = {
                 type: 'object',
                 required: ['call', 'value', 'count'],
                 properties: {
-                  call: { $ref: '#/$defs/call' },
+                  call: { description: 'The call the answers were to.', $ref: '#/$defs/call' },
                   value: {
                     description: "The header's value, or null when absent.",
                     oneOf: [{ type: 'string' }, { type: 'null' }],
@@ -14860,7 +14860,7 @@ const schema91 = {
             type: 'object',
             required: ['call', 'status', 'count', 'samples'],
             properties: {
-              call: { $ref: '#/$defs/call' },
+              call: { description: 'The call the answers were to.', $ref: '#/$defs/call' },
               status: { description: 'The HTTP status.', type: 'integer' },
               count: { description: 'Answers of this kind.', $ref: '#/$defs/count' },
               samples: {
@@ -14893,7 +14893,7 @@ const schema91 = {
             type: 'object',
             required: ['call', 'value', 'count'],
             properties: {
-              call: { $ref: '#/$defs/call' },
+              call: { description: 'The call the answers were to.', $ref: '#/$defs/call' },
               value: {
                 description: "The header's value, or null when absent.",
                 oneOf: [{ type: 'string' }, { type: 'null' }],
