@@ -15713,7 +15713,7 @@ const schema85 = {
                 type: 'object',
                 required: ['call', 'status', 'count', 'samples'],
                 properties: {
-                  call: { $ref: '#/$defs/call' },
+                  call: { description: 'The call the answers were to.', $ref: '#/$defs/call' },
                   status: { description: 'The HTTP status.', type: 'integer' },
                   count: { description: 'Answers of this kind.', $ref: '#/$defs/count' },
                   samples: {
@@ -15746,7 +15746,7 @@ const schema85 = {
                 type: 'object',
                 required: ['call', 'value', 'count'],
                 properties: {
-                  call: { $ref: '#/$defs/call' },
+                  call: { description: 'The call the answers were to.', $ref: '#/$defs/call' },
                   value: {
                     description: "The header's value, or null when absent.",
                     oneOf: [{ type: 'string' }, { type: 'null' }],
@@ -15923,7 +15923,7 @@ const schema91 = {
             type: 'object',
             required: ['call', 'status', 'count', 'samples'],
             properties: {
-              call: { $ref: '#/$defs/call' },
+              call: { description: 'The call the answers were to.', $ref: '#/$defs/call' },
               status: { description: 'The HTTP status.', type: 'integer' },
               count: { description: 'Answers of this kind.', $ref: '#/$defs/count' },
               samples: {
@@ -15956,7 +15956,7 @@ const schema91 = {
             type: 'object',
             required: ['call', 'value', 'count'],
             properties: {
-              call: { $ref: '#/$defs/call' },
+              call: { description: 'The call the answers were to.', $ref: '#/$defs/call' },
               value: {
                 description: "The header's value, or null when absent.",
                 oneOf: [{ type: 'string' }, { type: 'null' }],

@@ -72,7 +72,9 @@ describe('fetchDiscovery', () => {
   });
 
   it('records a missing OpenWOP-Version header as null', async () => {
-    const { results } = await discover((_req, res) => sendJson(res, 200, ROOT));
+    const { results } = await discover((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ROOT)),
+    );
     expect(results[0]).toMatchObject({ ok: true, versionHeader: null });
   });
 

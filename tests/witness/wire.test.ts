@@ -158,6 +158,18 @@ describe('wire.event-envelope', () => {
     expect(f.message).toMatch(/required.*payload/);
   });
 
+  it('judges each envelope though many share everything but eventId, sequence and payload', () => {
+    const events = [
+      ...Array.from({ length: 5 }, (_, i) => envelopeEvent(i)),
+      envelopeEvent(5, { eventId: 'short' }),
+      { ...envelopeEvent(6), sequence: -1 },
+      envelopeEvent(7, { timestamp: 'yesterday' }),
+      envelopeEvent(8, { timestamp: 'yesterday' }),
+    ];
+    const f = only(judgeWire({ ...BARE, events }), 'wire.event-envelope');
+    expect(f.message).toContain('4 of 9 events do not validate; event 6: run-event#/eventId');
+  });
+
   it('fails when a log read from its start begins at sequence 1', () => {
     const pages = [page({ runId: RUN_ID, status: 'completed' })];
     const f = only(
