@@ -194,14 +194,20 @@ describe('content-free: a deny-listed key anywhere in the published documents', 
     'apiKey',
   ];
 
-  it.each(DENY_LIST)('%s under a vendor member of the summary fails content-free', (key) => {
-    expect(gated((d) => (summaryOf(d)['x-debug'] = { [key]: 'v' }))).toEqual(['content-free']);
+  // The summary is closed with no vendor hatch, so a key smuggled into it breaks its schema too;
+  // content-free must still name the leak, whatever the schema says about the same member.
+  const SUMMARY_LEAK = ['content-free', 'summary.schema'];
+
+  it.each(DENY_LIST)('%s on a summary task fails content-free as well as the schema', (key) => {
+    expect(
+      gated((d) => ((summaryOf(d).tasks as Record<string, unknown>[])[0]![key] = 'v')),
+    ).toEqual(SUMMARY_LEAK);
   });
 
-  it('a prompt nested under a vendor key of the summary fails content-free', () => {
-    expect(gated((d) => (summaryOf(d)['x-debug'] = { echo: { prompt: 'refund O-9' } }))).toEqual([
-      'content-free',
-    ]);
+  it('a prompt nested under an unknown member of the summary fails content-free', () => {
+    expect(gated((d) => (summaryOf(d)['debug'] = { echo: { prompt: 'refund O-9' } }))).toEqual(
+      SUMMARY_LEAK,
+    );
   });
 
   it('a completion under a vendor key of an eval.scored fails content-free', () => {
@@ -210,7 +216,7 @@ describe('content-free: a deny-listed key anywhere in the published documents', 
     ).toEqual(['content-free']);
   });
 
-  // Both schemas admit x- members, so the leak fails content-free alone, not the payload schema.
+  // The eval.* payloads admit vendor members, so there a leak fails content-free alone.
   it.each(['eval.started', 'eval.completed'])(
     'a prompt under a vendor key of the %s payload fails content-free',
     (type) => {
@@ -229,10 +235,14 @@ describe('content-free: a deny-listed key anywhere in the published documents', 
     'Credentials',
     'APIKEY',
   ])('%s counts as a deny-listed key, whatever its case or vendor prefix', (key) => {
-    expect(gated((d) => (summaryOf(d)['x-debug'] = { [key]: 'v' }))).toEqual(['content-free']);
     expect(gated((d) => (payloadOf(d, 'eval.completed')['x-debug'] = { [key]: 'v' }))).toEqual([
       'content-free',
     ]);
+    expect(gated((d) => (payloadOf(d, 'eval.started')[key] = 'v'))).toEqual(
+      key.startsWith('x-') || key.startsWith('openwop-') || key.startsWith('vendor.')
+        ? ['content-free']
+        : ['content-free', 'events.payload-schema'],
+    );
   });
 
   it.each([
@@ -244,7 +254,8 @@ describe('content-free: a deny-listed key anywhere in the published documents', 
     'vendor.acme.outputs',
     'vendor.prompt.id',
   ])('%s is not a deny-listed key: only the whole name counts', (key) => {
-    expect(gated((d) => (summaryOf(d)['x-debug'] = { [key]: 'v' }))).toEqual([]);
+    expect(gated((d) => (payloadOf(d, 'eval.completed')['x-debug'] = { [key]: 'v' }))).toEqual([]);
+    expect(gated((d) => (summaryOf(d)['debug'] = { [key]: 'v' }))).toEqual(['summary.schema']);
   });
 });
 
