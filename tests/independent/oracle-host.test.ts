@@ -63,7 +63,7 @@ const SETTINGS: readonly (readonly [string, Omit<OracleHostOptions, 'apiKey'>, n
   ['default timing', { seed: 246 }, 2],
   ['no gaps and no jitter', { seed: 7, eventGapMs: 0, jitterMs: 0 }, 2],
   ['slow appends and late answers', { seed: 99, eventGapMs: 20, jitterMs: 12 }, 2],
-  ['a suite that does not long-poll', { seed: 5, throttleEvery: 2 }, 0],
+  ['the shortest hold a suite may ask', { seed: 5, throttleEvery: 2 }, 1],
   // The contract fixes which tasks a summary lists, not their order.
   [
     'summary tasks in reverse order',

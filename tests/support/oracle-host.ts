@@ -71,6 +71,8 @@ export interface OracleHost {
   counts(): { readonly runs: number; readonly throttled: number };
   /** Every answer sent so far, in order. */
   served(): readonly ServedAnswer[];
+  /** The most events any one poll saw appended while it was held. */
+  mostAppendsWhileHeld(): number;
   close(): Promise<void>;
 }
 
@@ -115,6 +117,7 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
   const jitterMs = options.jitterMs ?? 4;
   const runs = new Map<string, Run>();
   const served: ServedAnswer[] = [];
+  let appendsWhileHeld = 0;
   let closed = false;
   let created = 0;
   let asked = 0;
@@ -169,9 +172,11 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
     const newer = (): Envelope[] => run.events.filter((e) => after === null || e.sequence > after);
     // Held: the whole window, unless the run ends. Otherwise until the next append.
     const held = modes.has('held-poll');
+    const before = run.events.length;
     while (!closed && (held || newer().length === 0) && !run.done && Date.now() < deadline) {
       await run.waitFor(deadline - Date.now());
     }
+    appendsWhileHeld = Math.max(appendsWhileHeld, run.events.length - before);
     const available = newer();
     const size = modes.has('one-event-pages') ? 1 : 1 + Math.floor(run.rand() * 4);
     const events = available.slice(0, size);
@@ -323,6 +328,7 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
     tenant,
     counts: () => ({ runs: created, throttled: asked - created }),
     served: () => served,
+    mostAppendsWhileHeld: () => appendsWhileHeld,
     close: () =>
       new Promise<void>((done) => {
         closed = true;
