@@ -39,7 +39,7 @@ export async function measureColdCosts(rounds: number): Promise<Section> {
         'stale), so no process loads Ajv or compiles a schema, and the worker loads that module ' +
         'natively; the CLI loads the witness only for `judge` and `verify`; the worker finds its ' +
         "modules' transforms done (cli/vitest-warmup.ts). What would lower it further: in " +
-        'lib/host-client.ts, import `Pool` from `undici/lib/dispatcher/pool.js` and `request` ' +
+        'lib/observe/host-client.ts, import `Pool` from `undici/lib/dispatcher/pool.js` and `request` ' +
         'from `undici/lib/api/index.js` instead of the package root (the root is what installs ' +
         "`request` on undici's dispatchers, so the pool alone has none): about a third of " +
         "undici's import cost, in both processes, but two internal paths. " +

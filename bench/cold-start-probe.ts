@@ -11,8 +11,8 @@ const lap = (name: string): void => {
 
 await import('undici');
 lap('import undici');
-await import('../lib/run-leg.ts');
-await import('../lib/target.ts');
+await import('../lib/decide/run-leg.ts');
+await import('../lib/decide/target.ts');
 await import('../lib/env.ts');
 const { validate, SCHEMA_NAMES } = await import('../lib/schemas.ts');
 lap('import lib/ (own code and the precompiled validators, via tsx)');

@@ -1,9 +1,9 @@
 // The comparison baseline for verdict latency: the common way to follow a run. It sends the same
-// requests as lib/driver.ts (create, poll the log, read status, read the summary) but never asks
+// requests as lib/observe/driver.ts (create, poll the log, read status, read the summary) but never asks
 // the host to hold a poll, and sleeps a fixed interval between polls instead.
 
-import type { HostClient } from '../lib/host-client.ts';
-import { encodeRunId } from '../lib/host-client.ts';
+import type { HostClient } from '../lib/observe/host-client.ts';
+import { encodeRunId } from '../lib/observe/host-client.ts';
 import { sleep } from './stats.ts';
 
 export const NAIVE_INTERVAL_MS = 250;

@@ -92,7 +92,7 @@ export async function measureSuiteWall(rounds: number, reportDir: string): Promi
         `The legs overlap (${fmt(overlap.median)} of ${hostLegs} legs' time in one wall), and the ` +
         `fixed costs overlap the host's run time instead of preceding it: before vitest starts, ` +
         `the calling process reads discovery and creates every host leg's run ` +
-        `(lib/head-start.ts), so loading vitest, starting its worker and importing the suite ` +
+        `(lib/decide/head-start.ts), so loading vitest, starting its worker and importing the suite ` +
         `there (the empty vitest run alone is ${fmt(floorMedian)} ms) happen while the host runs. ` +
         `What is left beyond T (median ${fmt(beyondT.median)} ms) is creating the runs, the last ` +
         `poll, status and summary reads, judging, and closing vitest` +

@@ -4,8 +4,8 @@
 
 import type { Bounds } from '../lib/env.ts';
 import { DEFAULT_BOUNDS } from '../lib/env.ts';
-import { driveEvalRun } from '../lib/driver.ts';
-import { createHostClient } from '../lib/host-client.ts';
+import { driveEvalRun } from '../lib/observe/driver.ts';
+import { createHostClient } from '../lib/observe/host-client.ts';
 import { naivePoll, NAIVE_INTERVAL_MS } from './naive-poller.ts';
 import type { Section } from './report.ts';
 import { fmt, fmtSummary, pairedRatios, seededRandom, summarize } from './stats.ts';
@@ -78,7 +78,7 @@ export async function measureVerdictLatency(rounds: number): Promise<Section> {
       `A bench-local loopback host (bench/timed-host.ts) finishes each run at a drawn instant and ` +
       `records when it appended the last event; latency is from that instant to the driver's ` +
       `(or poller's) result, summary in hand. ${rounds} rounds; each round drives one run with ` +
-      `lib/driver.ts (long-poll, timeout ${DEFAULT_BOUNDS.pollTimeoutS} s) and one with the ` +
+      `lib/observe/driver.ts (long-poll, timeout ${DEFAULT_BOUNDS.pollTimeoutS} s) and one with the ` +
       `naive poller (bench/naive-poller.ts), alternating which goes first.`,
     headers: ['series', 'min / median / max'],
     rows: [

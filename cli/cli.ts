@@ -9,8 +9,8 @@ import { scrubText } from '../lib/secrets.ts';
 import { HELP } from './help.ts';
 import { FixtureInputError } from './fixture-set.ts';
 import { KEY_ID } from './published-key.ts';
-import { KeyFileError, readSigningKey, readVerifyingKey } from './signing.ts';
-import { EXIT } from './verdict.ts';
+import { KeyFileError, readSigningKey, readVerifyingKey } from '../lib/report/signing.ts';
+import { EXIT } from '../lib/report/verdict.ts';
 
 export interface CliIo {
   /** One line of standard output. */
@@ -144,7 +144,7 @@ async function fixtures(args: ParsedArgs, out: (line: string) => void): Promise<
 
 async function expectCommand(args: ParsedArgs, out: (line: string) => void): Promise<number> {
   const { readFixtureRef } = await import('./fixture-set.ts');
-  const { expectedView, renderExpected } = await import('./expect.ts');
+  const { expectedView, renderExpected } = await import('../lib/report/expect.ts');
   const fixture = await readFixtureRef(args.positionals[0] ?? '');
   let view;
   try {

@@ -9,14 +9,14 @@ import type { SuiteConfig } from '../lib/env.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import { holdsSecret, scrubText } from '../lib/secrets.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
-import { JUNIT_FILE, renderJunit } from './junit.ts';
-import { MARKDOWN_FILE, renderMarkdown } from './markdown.ts';
-import type { EvalGateReport } from './report.ts';
-import { buildReport, REPORT_FILE } from './report.ts';
+import { JUNIT_FILE, renderJunit } from '../lib/report/junit.ts';
+import { MARKDOWN_FILE, renderMarkdown } from '../lib/report/markdown.ts';
+import type { EvalGateReport } from '../lib/report/report.ts';
+import { buildReport, REPORT_FILE } from '../lib/report/report.ts';
 import { describeError, runSuite } from './run-suite.ts';
-import { expectationsFor } from './side-by-side.ts';
-import { signReport } from './signing.ts';
-import { closingLine, EXIT, exitCodeFor } from './verdict.ts';
+import { expectationsFor } from '../lib/report/side-by-side.ts';
+import { signReport } from '../lib/report/signing.ts';
+import { closingLine, EXIT, exitCodeFor } from '../lib/report/verdict.ts';
 
 export interface ConformanceResult {
   /** Absent when the suite failed to produce a valid report (exit 2, nothing written). */

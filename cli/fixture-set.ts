@@ -9,8 +9,8 @@ import { loadFixture } from '../lib/fixtures.ts';
 import { LEGS } from '../lib/legs.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import type { Fixture } from '../lib/types.ts';
-import { fixtureDigest } from './canonical.ts';
-import { SUITE_NAME, SUITE_VERSION } from './report.ts';
+import { fixtureDigest } from '../lib/report/canonical.ts';
+import { SUITE_NAME, SUITE_VERSION } from '../lib/report/report.ts';
 
 export const MANIFEST_FILE = 'fixtures.manifest.json';
 

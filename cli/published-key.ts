@@ -7,7 +7,7 @@
 
 import { createPublicKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import type { EvalGateReport } from './report.ts';
+import type { EvalGateReport } from '../lib/report/report.ts';
 
 /** `ids#keyId` (facts §8). */
 export const KEY_ID = /^[A-Za-z0-9._~-]{1,128}$/;

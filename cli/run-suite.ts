@@ -3,19 +3,19 @@
 // `blocked` with the error the runner saw: that is a fact about the suite, never a verdict.
 //
 // Before vitest starts, this process reads discovery and creates the run of every leg that will
-// drive one (lib/head-start.ts), then hands the answers to the legs. Loading vitest, starting its
+// drive one (lib/decide/head-start.ts), then hands the answers to the legs. Loading vitest, starting its
 // worker and importing the suite there take about a second; a slow host spends it running the
 // legs' runs instead of waiting for them to be created.
 
 import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule } from 'vitest/node';
-import type { DiscoveryResult } from '../lib/discovery.ts';
+import type { DiscoveryResult } from '../lib/observe/discovery.ts';
 import type { SuiteConfig } from '../lib/env.ts';
-import type { HeadStart } from '../lib/head-start.ts';
+import type { HeadStart } from '../lib/decide/leg-target.ts';
 import type { LegOutcome } from '../lib/types.ts';
-import { startRuns } from '../lib/head-start.ts';
+import { startRuns } from '../lib/decide/head-start.ts';
 import { LEGS } from '../lib/legs.ts';
-import { openTarget } from '../lib/target.ts';
+import { openTarget } from '../lib/decide/target.ts';
 import { warmupPlugin } from './vitest-warmup.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -4,9 +4,9 @@
 
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { EvalGateReport } from './report.ts';
+import type { EvalGateReport } from '../lib/report/report.ts';
 import { publishedKeyFor } from './published-key.ts';
-import { checkSignature } from './signing.ts';
+import { checkSignature } from '../lib/report/signing.ts';
 import type { Verification } from './verify.ts';
 import { verifyReport } from './verify.ts';
 

@@ -6,16 +6,22 @@ import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { judgeEvalRun } from '../lib/eval-gate-witness.ts';
 import { loadFixture } from '../lib/fixtures.ts';
-import { checkGates } from '../lib/gates.ts';
+import { checkGates } from '../lib/decide/gates.ts';
 import { LEGS } from '../lib/legs.ts';
-import { decide } from '../lib/run-leg.ts';
+import { decide } from '../lib/decide/run-leg.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
-import { judgeGatedFieldsShape } from '../lib/shape-leg.ts';
+import { judgeGatedFieldsShape } from '../lib/witness/shape-leg.ts';
 import type { Disposition, Finding } from '../lib/types.ts';
-import type { EvalGateReport, ReportRow } from './report.ts';
-import { discoveryDigest, reportDigest, rowsDigest, schemaDigests, totalsOf } from './report.ts';
+import type { EvalGateReport, ReportRow } from '../lib/report/report.ts';
+import {
+  discoveryDigest,
+  reportDigest,
+  rowsDigest,
+  schemaDigests,
+  totalsOf,
+} from '../lib/report/report.ts';
 import { checkFixtureDigests } from './fixture-set.ts';
-import { checkSignature } from './signing.ts';
+import { checkSignature } from '../lib/report/signing.ts';
 
 export interface Verification {
   /** Each mismatch, naming the row or digest and the field; empty when the report verifies. */

@@ -1,6 +1,6 @@
 // The one rule for keeping the API key out of everything the suite reads, prints or writes.
 //
-// Text from the host is scrubbed once, where it enters (lib/host-client.ts), and every line the CLI
+// Text from the host is scrubbed once, where it enters (lib/observe/host-client.ts), and every line the CLI
 // prints is scrubbed once, where it leaves (cli/cli.ts, cli/conformance.ts). Nothing in between
 // scrubs: the report is built from text that is already clean, and is refused if it is not.
 //

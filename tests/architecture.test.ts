@@ -1,5 +1,7 @@
 // The walls of docs/architecture.md, checked on the source text: the suite and the reference host
-// share no code, the witness does no I/O, and only lib/env.ts reads the environment.
+// share no code, the witness does no I/O, the folders of lib/ depend only forwards along
+// observe → judge → decide → report, lib/ has no import cycle, and only lib/env.ts reads the
+// environment.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -44,7 +46,81 @@ function witnessMayImport(file: string, specifier: string): boolean {
   );
 }
 
+/** The stages of lib/, in the order the data flows; a stage may import only earlier ones. */
+const STAGES = ['lib/observe', 'lib/witness', 'lib/decide', 'lib/report'] as const;
+
+/** The stage a module belongs to; -1 for the shared ground (vocabulary, configuration, schemas). */
+function stageOf(path: string): number {
+  // The witness's entry point sits beside its folder because RFC 0246 names it by this path.
+  if (path === 'lib/eval-gate-witness.ts') return STAGES.indexOf('lib/witness');
+  return STAGES.findIndex((stage) => path.startsWith(`${stage}/`));
+}
+
+function resolved(file: string, specifier: string): string | undefined {
+  return specifier.startsWith('.') ? relative(ROOT, join(ROOT, file, '..', specifier)) : undefined;
+}
+
+/** Whether an import from `from` to `to` points backwards along the flow of the stages. */
+function pointsBackwards(from: string, to: string): boolean {
+  return stageOf(from) >= 0 && stageOf(to) > stageOf(from);
+}
+
+/** Imports that point backwards along the flow, as `file -> target`. */
+function backwardImports(files: readonly string[]): string[] {
+  return files.flatMap((f) =>
+    importsOf(f)
+      .map((s) => resolved(f, s))
+      .filter((t): t is string => t !== undefined && pointsBackwards(f, t))
+      .map((t) => `${f} -> ${t}`),
+  );
+}
+
+/** Each file's imports that resolve to another of `files`. */
+function importEdges(files: readonly string[]): ReadonlyMap<string, readonly string[]> {
+  return new Map(
+    files.map((f) => [
+      f,
+      importsOf(f)
+        .map((s) => resolved(f, s))
+        .filter((t): t is string => t !== undefined && files.includes(t)),
+    ]),
+  );
+}
+
+/** One cycle of `edges`, as the modules on it, or undefined when there is none. */
+function cycleIn(edges: ReadonlyMap<string, readonly string[]>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    if (state.get(node) === 'done') return undefined;
+    if (state.get(node) === 'open') return [...path.slice(path.indexOf(node)), node];
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of edges.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle !== undefined) return cycle;
+    }
+    path.pop();
+    state.set(node, 'done');
+    return undefined;
+  };
+  for (const node of edges.keys()) {
+    const cycle = visit(node);
+    if (cycle !== undefined) return cycle;
+  }
+  return undefined;
+}
+
 describe('architecture walls', () => {
+  it('each stage of lib/ imports only from the stages before it', () => {
+    expect(backwardImports(sourceFiles('lib'))).toEqual([]);
+  });
+
+  it('lib/ has no import cycle', () => {
+    const files = sourceFiles('lib').filter((f) => !f.startsWith('lib/generated/'));
+    expect(cycleIn(importEdges(files))).toBe(undefined);
+  });
+
   it('the suite under lib/ imports nothing from reference-host/', () => {
     const crossings = sourceFiles('lib').flatMap((f) =>
       importsOf(f)
@@ -82,7 +158,33 @@ describe('architecture walls', () => {
 
   it('the import scanner sees the imports it is meant to police', () => {
     // Guards the guard: if the pattern stopped matching, every wall above would pass vacuously.
-    expect(importsOf('lib/run-leg.ts')).toContain('./eval-gate-witness.ts');
+    expect(importsOf('lib/decide/run-leg.ts')).toContain('../eval-gate-witness.ts');
+    expect(
+      importEdges(['lib/decide/run-leg.ts', 'lib/decide/head-start.ts']).get(
+        'lib/decide/run-leg.ts',
+      ),
+    ).toContain('lib/decide/head-start.ts');
+    expect(pointsBackwards('lib/observe/driver.ts', 'lib/report/report.ts')).toBe(true);
+    expect(pointsBackwards('lib/report/report.ts', 'lib/observe/driver.ts')).toBe(false);
+    expect(pointsBackwards('lib/types.ts', 'lib/decide/gates.ts')).toBe(false);
+    expect(pointsBackwards('lib/observe/driver.ts', 'lib/eval-gate-witness.ts')).toBe(true);
+    expect(
+      cycleIn(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+        ]),
+      ),
+    ).toEqual(['a', 'b', 'c', 'a']);
+    expect(
+      cycleIn(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toBe(undefined);
     expect(WITNESS_FILES.length).toBeGreaterThan(1);
     expect(resolvesInto('lib/x.ts', '../reference-host/index.ts', 'reference-host')).toBe(true);
     expect(witnessMayImport('lib/eval-gate-witness.ts', './witness/rules.ts')).toBe(true);

@@ -1,18 +1,18 @@
-// Runs created before vitest starts (lib/head-start.ts) save time and nothing else: a leg that
+// Runs created before vitest starts (lib/decide/head-start.ts) save time and nothing else: a leg that
 // replays its recorded POST /runs reaches the disposition, and the reason, it would have reached
 // creating the run itself; a leg that would not drive never has a run created for it.
 
 import { describe, expect, it } from 'vitest';
-import { forgetDiscoveries } from '../lib/discovery.ts';
+import { forgetDiscoveries } from '../lib/observe/discovery.ts';
 import { readConfig } from '../lib/env.ts';
-import type { HeadStart } from '../lib/head-start.ts';
-import { replayingClient, startRuns } from '../lib/head-start.ts';
-import type { HostClient } from '../lib/host-client.ts';
+import type { HeadStart } from '../lib/decide/leg-target.ts';
+import { replayingClient, startRuns } from '../lib/decide/head-start.ts';
+import type { HostClient } from '../lib/observe/host-client.ts';
 import type { LegDefinition } from '../lib/legs.ts';
 import { LEGS, legById } from '../lib/legs.ts';
-import type { LegTarget } from '../lib/run-leg.ts';
-import { runLeg } from '../lib/run-leg.ts';
-import { openTarget } from '../lib/target.ts';
+import type { LegTarget } from '../lib/decide/leg-target.ts';
+import { runLeg } from '../lib/decide/run-leg.ts';
+import { openTarget } from '../lib/decide/target.ts';
 import { startReferenceHost } from '../reference-host/index.ts';
 import { sendJson, startScriptedServer } from './support/scripted-server.ts';
 

@@ -6,15 +6,15 @@
 // when no OPENWOP_BASE_URL is given). Run directly, it reads the environment through lib/env.ts.
 
 import { afterAll, describe, inject, it } from 'vitest';
-import type { DiscoveryResult } from '../lib/discovery.ts';
+import type { DiscoveryResult } from '../lib/observe/discovery.ts';
 import type { SuiteConfig } from '../lib/env.ts';
-import type { HeadStart } from '../lib/head-start.ts';
+import type { HeadStart } from '../lib/decide/leg-target.ts';
 import type { LegOutcome } from '../lib/types.ts';
-import type { LegTarget } from '../lib/run-leg.ts';
+import type { LegTarget } from '../lib/decide/leg-target.ts';
 import { readConfig } from '../lib/env.ts';
 import { LEGS } from '../lib/legs.ts';
-import { runLeg } from '../lib/run-leg.ts';
-import { openTarget } from '../lib/target.ts';
+import { runLeg } from '../lib/decide/run-leg.ts';
+import { openTarget } from '../lib/decide/target.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closingLine, exitCodeFor, EXIT } from '../cli/verdict.ts';
-import { decide } from '../lib/run-leg.ts';
+import { closingLine, exitCodeFor, EXIT } from '../lib/report/verdict.ts';
+import { decide } from '../lib/decide/run-leg.ts';
 import type { Finding } from '../lib/types.ts';
 
 const must = (ok: boolean, rule = 'task.passed'): Finding => ({

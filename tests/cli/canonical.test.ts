@@ -1,7 +1,7 @@
 // Canonical JSON, digests and redaction: the definitions docs/report.md gives, pinned.
 
 import { describe, expect, it } from 'vitest';
-import { canonicalDigest, canonicalJson, redactContent } from '../../cli/canonical.ts';
+import { canonicalDigest, canonicalJson, redactContent } from '../../lib/report/canonical.ts';
 import { REDACTED } from '../../lib/secrets.ts';
 import { findContentKey } from '../../lib/witness/content.ts';
 

@@ -5,8 +5,8 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalDigest, canonicalJson } from '../../cli/canonical.ts';
-import type { ExpectedView } from '../../cli/expect.ts';
+import { canonicalDigest, canonicalJson } from '../../lib/report/canonical.ts';
+import type { ExpectedView } from '../../lib/report/expect.ts';
 import { expectRun } from '../../lib/eval-gate-witness.ts';
 import { FIXTURE_IDS, FIXTURES_DIR, loadFixture } from '../../lib/fixtures.ts';
 import { LEGS } from '../../lib/legs.ts';

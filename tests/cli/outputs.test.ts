@@ -2,10 +2,10 @@
 // per-task table showing the scores and the gate side by side.
 
 import { describe, expect, it } from 'vitest';
-import { escapeXml, renderJunit } from '../../cli/junit.ts';
-import { renderMarkdown } from '../../cli/markdown.ts';
-import type { EvalGateReport, ReportRow } from '../../cli/report.ts';
-import { totalsOf } from '../../cli/report.ts';
+import { escapeXml, renderJunit } from '../../lib/report/junit.ts';
+import { renderMarkdown } from '../../lib/report/markdown.ts';
+import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
+import { totalsOf } from '../../lib/report/report.ts';
 
 const row = (id: string, disposition: ReportRow['disposition'], reason?: string): ReportRow => ({
   id: `openwop.requirement.0246.${id}`,

@@ -7,9 +7,9 @@ import type { KeyObject } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvalGateReport } from '../../cli/report.ts';
-import { discoveryDigest } from '../../cli/report.ts';
-import { signReport } from '../../cli/signing.ts';
+import type { EvalGateReport } from '../../lib/report/report.ts';
+import { discoveryDigest } from '../../lib/report/report.ts';
+import { signReport } from '../../lib/report/signing.ts';
 import { cli, removeDir, scratchDir } from './support.ts';
 
 const KEY_ID = 'host-2026-01';

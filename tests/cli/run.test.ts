@@ -4,13 +4,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EvalGateReport } from '../../cli/report.ts';
-import { exitCodeFor, tally } from '../../cli/verdict.ts';
-import { forgetDiscoveries } from '../../lib/discovery.ts';
+import type { EvalGateReport } from '../../lib/report/report.ts';
+import { exitCodeFor, tally } from '../../lib/report/verdict.ts';
+import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { LEGS } from '../../lib/legs.ts';
-import { runLeg } from '../../lib/run-leg.ts';
+import { runLeg } from '../../lib/decide/run-leg.ts';
 import { validate } from '../../lib/schemas.ts';
-import { openTarget } from '../../lib/target.ts';
+import { openTarget } from '../../lib/decide/target.ts';
 import { readConfig } from '../../lib/env.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import type { CliRun } from './support.ts';

@@ -5,9 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvalGateReport } from '../../cli/report.ts';
-import { sideBySide } from '../../cli/side-by-side.ts';
-import { expectedView } from '../../cli/expect.ts';
+import type { EvalGateReport } from '../../lib/report/report.ts';
+import { sideBySide } from '../../lib/report/side-by-side.ts';
+import { expectedView } from '../../lib/report/expect.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { cli, LEAKY_KEY, removeDir, scratchDir } from './support.ts';

@@ -8,11 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { EvalSummary, Fixture, Json, SummaryTask } from '../../lib/types.ts';
-import { forgetDiscoveries } from '../../lib/discovery.ts';
+import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { resolveConfig } from '../../lib/env.ts';
 import { LEGS } from '../../lib/legs.ts';
-import { runLeg } from '../../lib/run-leg.ts';
-import { openTarget } from '../../lib/target.ts';
+import { runLeg } from '../../lib/decide/run-leg.ts';
+import { openTarget } from '../../lib/decide/target.ts';
 import { above, atLeast, grade } from '../property/oracle.ts';
 import { startOracleHost } from '../support/oracle-host.ts';
 import type { DraftEvent, OracleHostOptions, OracleMode } from '../support/oracle-host.ts';

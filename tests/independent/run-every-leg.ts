@@ -3,12 +3,12 @@
 // discovery included, is recorded there for tests/support/served-documents.ts to hold.
 
 import type { LegOutcome } from '../../lib/types.ts';
-import { fetchDiscovery, forgetDiscoveries } from '../../lib/discovery.ts';
+import { fetchDiscovery, forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { resolveConfig } from '../../lib/env.ts';
-import { createHostClient } from '../../lib/host-client.ts';
+import { createHostClient } from '../../lib/observe/host-client.ts';
 import { LEGS } from '../../lib/legs.ts';
-import { runLeg } from '../../lib/run-leg.ts';
-import type { LegTarget } from '../../lib/run-leg.ts';
+import { runLeg } from '../../lib/decide/run-leg.ts';
+import type { LegTarget } from '../../lib/decide/leg-target.ts';
 import { recordingClient } from '../support/served-documents.ts';
 import type { Exchange } from '../support/served-documents.ts';
 

@@ -11,8 +11,8 @@ import {
   isAdvertised,
   listedFixtures,
   majorTwoMissing,
-} from '../../lib/discovery.ts';
-import { createHostClient } from '../../lib/host-client.ts';
+} from '../../lib/observe/discovery.ts';
+import { createHostClient } from '../../lib/observe/host-client.ts';
 import type { Handler } from '../support/scripted-server.ts';
 import { sendJson, startScriptedServer } from '../support/scripted-server.ts';
 

@@ -4,8 +4,8 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Bounds } from '../../lib/env.ts';
-import { BACKOFF, driveEvalRun, retryAfterMs } from '../../lib/driver.ts';
-import { createHostClient } from '../../lib/host-client.ts';
+import { BACKOFF, driveEvalRun, retryAfterMs } from '../../lib/observe/driver.ts';
+import { createHostClient } from '../../lib/observe/host-client.ts';
 import type { DriveResult } from '../../lib/types.ts';
 import type { RecordedRequest, ScriptedServer } from '../support/scripted-server.ts';
 import { sendJson, startScriptedServer } from '../support/scripted-server.ts';

@@ -2,7 +2,7 @@
 // gate, capability, limit and fixture gates, opted out or not, and the order they are read in.
 
 import { describe, expect, it } from 'vitest';
-import { checkGates } from '../../lib/gates.ts';
+import { checkGates } from '../../lib/decide/gates.ts';
 import type { LegDefinition } from '../../lib/legs.ts';
 import { LEGS, legById } from '../../lib/legs.ts';
 import type { GateName } from '../../lib/types.ts';

@@ -2,9 +2,9 @@
 // each way of getting no answer becomes a TransportError with a stable code and a clean message.
 
 import { describe, expect, it } from 'vitest';
-import { TransportError, transportCodeOf } from '../../lib/errors.ts';
-import { createHostClient, encodeRunId } from '../../lib/host-client.ts';
-import type { HostClient } from '../../lib/host-client.ts';
+import { TransportError, transportCodeOf } from '../../lib/observe/errors.ts';
+import { createHostClient, encodeRunId } from '../../lib/observe/host-client.ts';
+import type { HostClient } from '../../lib/observe/host-client.ts';
 import type { Handler, ScriptedServer } from '../support/scripted-server.ts';
 import { sendJson, startScriptedServer } from '../support/scripted-server.ts';
 

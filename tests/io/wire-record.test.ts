@@ -2,7 +2,7 @@
 // a fixed number of kinds, error bodies above a size kept by their size, header values cut.
 
 import { describe, expect, it } from 'vitest';
-import type { HostResponse } from '../../lib/host-client.ts';
+import type { HostResponse } from '../../lib/observe/host-client.ts';
 import {
   ERROR_BODY_LIMIT,
   ERROR_KINDS,
@@ -10,7 +10,7 @@ import {
   VERSION_KINDS,
   VERSION_VALUE_LIMIT,
   WireRecord,
-} from '../../lib/wire-record.ts';
+} from '../../lib/observe/wire-record.ts';
 
 function response(status: number, body: unknown, version?: string): HostResponse {
   const text = typeof body === 'string' ? body : JSON.stringify(body);

@@ -7,10 +7,10 @@ import type { DefectName } from '../../reference-host/index.ts';
 import type { GateName, LegOutcome } from '../../lib/types.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { resolveConfig } from '../../lib/env.ts';
-import { forgetDiscoveries } from '../../lib/discovery.ts';
+import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { LEGS } from '../../lib/legs.ts';
-import { runLeg } from '../../lib/run-leg.ts';
-import { openTarget } from '../../lib/target.ts';
+import { runLeg } from '../../lib/decide/run-leg.ts';
+import { openTarget } from '../../lib/decide/target.ts';
 import {
   EXPECTED,
   HANGING,

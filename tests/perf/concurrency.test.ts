@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../lib/env.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
 import { LEGS } from '../../lib/legs.ts';
-import { runLeg } from '../../lib/run-leg.ts';
+import { runLeg } from '../../lib/decide/run-leg.ts';
 import { SCHEMA_NAMES, validate } from '../../lib/schemas.ts';
-import { openTarget } from '../../lib/target.ts';
+import { openTarget } from '../../lib/decide/target.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 
 const RUN_MS = 500;

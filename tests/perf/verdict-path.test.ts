@@ -1,4 +1,4 @@
-// Guards on the verdict path of lib/driver.ts, against the bench's timed host: a host that holds
+// Guards on the verdict path of lib/observe/driver.ts, against the bench's timed host: a host that holds
 // polls gets the verdict within a round trip of its last append; a host that answers at once
 // gets the bounded backoff, never a busy loop. Bounds are generous: they separate "one round
 // trip" from "a fixed sleep", and "a schedule" from "a spin", on a loaded machine.
@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { startTimedHost } from '../../bench/timed-host.ts';
 import type { Bounds } from '../../lib/env.ts';
 import { DEFAULT_BOUNDS } from '../../lib/env.ts';
-import { BACKOFF, driveEvalRun } from '../../lib/driver.ts';
-import { createHostClient } from '../../lib/host-client.ts';
+import { BACKOFF, driveEvalRun } from '../../lib/observe/driver.ts';
+import { createHostClient } from '../../lib/observe/host-client.ts';
 
 const REQUEST = { evalSuiteRef: 'bench.evals.timed@1.0.0', agentId: 'bench.agent' };
 const BOUNDS: Bounds = { ...DEFAULT_BOUNDS, runTimeoutMs: 10_000 };

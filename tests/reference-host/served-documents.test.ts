@@ -5,11 +5,12 @@
 
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgetDiscoveries, fetchDiscovery } from '../../lib/discovery.ts';
+import { forgetDiscoveries, fetchDiscovery } from '../../lib/observe/discovery.ts';
 import { resolveConfig } from '../../lib/env.ts';
-import { createHostClient } from '../../lib/host-client.ts';
+import { createHostClient } from '../../lib/observe/host-client.ts';
 import { LEGS } from '../../lib/legs.ts';
-import { runLeg, type LegTarget } from '../../lib/run-leg.ts';
+import { runLeg } from '../../lib/decide/run-leg.ts';
+import type { LegTarget } from '../../lib/decide/leg-target.ts';
 import type { LegOutcome } from '../../lib/types.ts';
 import {
   startReferenceHost,

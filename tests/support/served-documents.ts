@@ -5,7 +5,7 @@
 // exchange is classified by route and status into the documents it carries, and each document is
 // validated against its schema. Host-agnostic: any host double can be recorded this way.
 
-import type { HostClient, HostResponse, RequestOptions } from '../../lib/host-client.ts';
+import type { HostClient, HostResponse, RequestOptions } from '../../lib/observe/host-client.ts';
 import { formatSchemaErrors, SCHEMA_NAMES, validate, type SchemaName } from '../../lib/schemas.ts';
 
 /** One answer as it came off the wire. */

@@ -2,9 +2,9 @@
 // fixture. Nothing here grades: every number is the witness's own (expectRun), so this output and
 // a leg's verdict cannot disagree.
 
-import { expectRun } from '../lib/eval-gate-witness.ts';
-import type { ExpectedRun, Presence } from '../lib/eval-gate-witness.ts';
-import type { Fixture } from '../lib/types.ts';
+import { expectRun } from '../eval-gate-witness.ts';
+import type { ExpectedRun, Presence } from '../eval-gate-witness.ts';
+import type { Fixture } from '../types.ts';
 
 export interface ExpectedTrialView {
   readonly trial: number;

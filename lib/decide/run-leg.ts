@@ -1,26 +1,14 @@
 // One leg, start to finish: gates, fixture, drive, judge, and the disposition that follows.
 // Everything that decides a disposition from findings is in `decide`, which is pure.
 
-import type { SuiteConfig } from './env.ts';
-import type { DiscoveryResult } from './discovery.ts';
-import type { HostClient } from './host-client.ts';
-import type { LegDefinition } from './legs.ts';
-import type { HeadStart } from './head-start.ts';
-import type { Disposition, Finding, LegOutcome, RunObservation } from './types.ts';
+import type { LegDefinition } from '../legs.ts';
+import type { LegTarget } from './leg-target.ts';
+import type { Disposition, Finding, LegOutcome, RunObservation } from '../types.ts';
 import { planHostLeg, replayingClient } from './head-start.ts';
-import { driveEvalRun } from './driver.ts';
-import { judgeEvalRun } from './eval-gate-witness.ts';
-import { judgeGatedFieldsShape } from './shape-leg.ts';
-import { WireRecord } from './wire-record.ts';
-
-/** What a host leg needs: a client, the discovery fetched once, and the settings that gate. */
-export interface LegTarget {
-  readonly client: HostClient;
-  readonly discovery: DiscoveryResult;
-  readonly config: Pick<SuiteConfig, 'requireBehavior' | 'optedOut' | 'bounds'>;
-  /** Runs created before the legs started (lib/head-start.ts), by leg id. */
-  readonly headStarts?: ReadonlyMap<string, HeadStart>;
-}
+import { driveEvalRun } from '../observe/driver.ts';
+import { judgeEvalRun } from '../eval-gate-witness.ts';
+import { judgeGatedFieldsShape } from '../witness/shape-leg.ts';
+import { WireRecord } from '../observe/wire-record.ts';
 
 /** How many failed findings a reason quotes before it says how many more there are. */
 const REASON_FINDINGS = 3;

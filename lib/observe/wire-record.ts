@@ -11,7 +11,7 @@ import type {
   ObservedErrorKind,
   ObservedVersion,
   Tally,
-} from './types.ts';
+} from '../types.ts';
 
 /** Bodies kept whole per (call, status); the rest of that kind are only counted. */
 export const ERROR_SAMPLES = 3;

@@ -5,7 +5,7 @@
 import { Pool } from 'undici';
 import type { TransportErrorCode } from './errors.ts';
 import { TransportError, describeTransportCode, transportCodeOf } from './errors.ts';
-import { scrubText } from './secrets.ts';
+import { scrubText } from '../secrets.ts';
 
 export interface HostClientOptions {
   /** Absolute http(s) URL without a trailing slash; may carry a path prefix. */

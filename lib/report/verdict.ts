@@ -1,6 +1,6 @@
 // The exit status and closing line of contract §10, from the dispositions alone.
 
-import type { Disposition } from '../lib/types.ts';
+import type { Disposition } from '../types.ts';
 
 export const EXIT = {
   ok: 0,

@@ -1,10 +1,10 @@
 // Expected next to reported: for a leg, each number a correct host reports for its fixture (from
-// the witness, cli/expect.ts) beside what this host reported (read from the row's recorded
+// the witness, lib/report/expect.ts) beside what this host reported (read from the row's recorded
 // summary and eval.scored events, never from a finding's message). The Markdown summary and the
 // JUnit failure text print these for every failing leg.
 
-import { loadFixture } from '../lib/fixtures.ts';
-import type { Presence } from '../lib/eval-gate-witness.ts';
+import { loadFixture } from '../fixtures.ts';
+import type { Presence } from '../eval-gate-witness.ts';
 import type { ExpectedView } from './expect.ts';
 import { expectedView, gatedText, num, trajectoryText } from './expect.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';

@@ -3,15 +3,15 @@
 // what its fixture needs, then the fixture listing. The first failing gate decides the leg's
 // disposition. The fixture file itself (a suite fact) is loaded only after every gate holds.
 
-import type { FixtureNeeds, LegDefinition } from './legs.ts';
-import type { Disposition, GateName } from './types.ts';
+import type { FixtureNeeds, LegDefinition } from '../legs.ts';
+import type { Disposition, GateName } from '../types.ts';
 import {
   advertisedLimits,
   advertisesGolden,
   isAdvertised,
   listedFixtures,
   majorTwoMissing,
-} from './discovery.ts';
+} from '../observe/discovery.ts';
 
 export type GateDecision =
   | { readonly proceed: true }

@@ -3,7 +3,7 @@
 // host answered and was wrong in a way that ends observation) or `unobserved` (the suite or the
 // network could not see), per the "whose fact is it?" rule of contract §9.
 
-import type { Bounds } from './env.ts';
+import type { Bounds } from '../env.ts';
 import type { HostClient, HostResponse } from './host-client.ts';
 import type {
   DriveResult,
@@ -11,7 +11,7 @@ import type {
   ObservedEvent,
   ObservedPage,
   RunObservation,
-} from './types.ts';
+} from '../types.ts';
 import { TransportError } from './errors.ts';
 import { encodeRunId } from './host-client.ts';
 import { jsonTypeOf, WireRecord } from './wire-record.ts';

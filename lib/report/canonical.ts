@@ -3,9 +3,9 @@
 // document whatever whitespace or key order a tool used when it saved the file.
 
 import { createHash } from 'node:crypto';
-import { isContentKey } from '../lib/witness/content.ts';
-import { REDACTED } from '../lib/secrets.ts';
-import type { Fixture } from '../lib/types.ts';
+import { isContentKey } from '../witness/content.ts';
+import { REDACTED } from '../secrets.ts';
+import type { Fixture } from '../types.ts';
 
 /**
  * Canonical JSON: object keys sorted by UTF-16 code unit (JavaScript's default sort), no

@@ -2,9 +2,9 @@
 // accepts gatedScore and gatedAggregateScore in 0–1 and rejects anything else (RFC 0246 §D). It
 // needs no host, so it judges the schema itself with literal summaries.
 
-import { formatSchemaErrors, validate } from './schemas.ts';
-import type { SchemaError } from './schemas.ts';
-import type { EvalSummary, Finding } from './types.ts';
+import { formatSchemaErrors, validate } from '../schemas.ts';
+import type { SchemaError } from '../schemas.ts';
+import type { EvalSummary, Finding } from '../types.ts';
 
 /** Validates an EvalSummary; an empty list means valid. Injected so a test can loosen it. */
 export type SummaryValidator = (instance: unknown) => readonly SchemaError[];

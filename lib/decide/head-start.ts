@@ -6,14 +6,13 @@
 // never change a disposition: a leg that would not drive ignores it, and a fixture that fails to
 // load never has a run created for it.
 
-import type { EvalRunRequest } from './driver.ts';
-import type { TransportErrorCode } from './errors.ts';
-import type { HostClient, HostResponse, RequestOptions } from './host-client.ts';
-import type { LegDefinition } from './legs.ts';
-import type { LegTarget } from './run-leg.ts';
-import type { Disposition, Fixture } from './types.ts';
-import { TransportError } from './errors.ts';
-import { loadFixture } from './fixtures.ts';
+import type { EvalRunRequest } from '../observe/driver.ts';
+import type { HostClient, HostResponse, RequestOptions } from '../observe/host-client.ts';
+import type { LegDefinition } from '../legs.ts';
+import type { HeadStart, LegTarget, RecordedAnswer } from './leg-target.ts';
+import type { Disposition, Fixture } from '../types.ts';
+import { TransportError } from '../observe/errors.ts';
+import { loadFixture } from '../fixtures.ts';
 import { checkGates } from './gates.ts';
 
 export type HostLegPlan =
@@ -54,29 +53,9 @@ export async function planHostLeg(
   return { kind: 'drive', target, fixture, request };
 }
 
-/** The answer to one early POST /runs, as plain data so vitest can hand it to the worker. */
-export type RecordedAnswer =
-  | { readonly kind: 'response'; readonly response: HostResponse }
-  | {
-      readonly kind: 'transport-error';
-      readonly code: TransportErrorCode;
-      readonly method: string;
-      readonly path: string;
-      readonly detail: string;
-    };
-
-export interface HeadStart {
-  readonly legId: string;
-  /** Epoch milliseconds when the leg's work began here; its duration counts from this. */
-  readonly startedAt: number;
-  /** The JSON body sent; only a POST /runs with this very body is answered from the record. */
-  readonly body: string;
-  readonly answer: RecordedAnswer;
-}
-
 const RUNS_PATH = '/runs';
 
-/** The body lib/driver.ts sends for a request; a replay needs the same bytes to apply. */
+/** The body lib/observe/driver.ts sends for a request; a replay needs the same bytes to apply. */
 function runBody(request: EvalRunRequest): { readonly mode: 'eval' } & EvalRunRequest {
   return { mode: 'eval', ...request };
 }

@@ -9,7 +9,7 @@ import { closingLine } from './verdict.ts';
 export const MARKDOWN_FILE = 'eval-gate-summary.md';
 
 /**
- * `expectations` (cli/side-by-side.ts) adds, under every failing leg, each number the witness
+ * `expectations` (lib/report/side-by-side.ts) adds, under every failing leg, each number the witness
  * expects beside the number the host reported.
  */
 export function renderMarkdown(

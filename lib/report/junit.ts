@@ -8,7 +8,7 @@ import { sideBySide, sideBySideLines } from './side-by-side.ts';
 
 export const JUNIT_FILE = 'eval-gate-junit.xml';
 
-/** `expectations` adds to each failure the witness's numbers beside the host's (cli/side-by-side.ts). */
+/** `expectations` adds to each failure the witness's numbers beside the host's (lib/report/side-by-side.ts). */
 export function renderJunit(
   report: EvalGateReport,
   expectations: Expectations = new Map(),

@@ -2,12 +2,11 @@
 // the runs created for the legs before they started, if the process that started them took any.
 // A process that already read discovery hands it on, so every leg and the report see one document.
 
-import type { DiscoveryResult } from './discovery.ts';
-import type { SuiteConfig } from './env.ts';
-import type { HeadStart } from './head-start.ts';
-import type { LegTarget } from './run-leg.ts';
-import { createHostClient } from './host-client.ts';
-import { fetchDiscovery } from './discovery.ts';
+import type { DiscoveryResult } from '../observe/discovery.ts';
+import type { SuiteConfig } from '../env.ts';
+import type { HeadStart, LegTarget } from './leg-target.ts';
+import { createHostClient } from '../observe/host-client.ts';
+import { fetchDiscovery } from '../observe/discovery.ts';
 
 export interface Prepared {
   readonly headStarts?: readonly HeadStart[];

@@ -4,15 +4,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import packageJson from '../package.json' with { type: 'json' };
-import type { DiscoveryResult } from '../lib/discovery.ts';
-import { advertisedImplementation } from '../lib/discovery.ts';
-import { loadFixture } from '../lib/fixtures.ts';
-import { SCHEMA_FILES } from '../lib/schemas.ts';
-import type { Disposition, Finding, GateName, LegOutcome, RunObservation } from '../lib/types.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import type { DiscoveryResult } from '../observe/discovery.ts';
+import { advertisedImplementation } from '../observe/discovery.ts';
+import { loadFixture } from '../fixtures.ts';
+import { SCHEMA_FILES } from '../schemas.ts';
+import type { Disposition, Finding, GateName, LegOutcome, RunObservation } from '../types.ts';
 import { canonicalDigest, fixtureDigest, redactContent, sha256Hex } from './canonical.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export const REPORT_FILE = 'eval-gate-report.json';
 export const SUITE_NAME: string = packageJson.name;
@@ -87,7 +87,7 @@ export interface ReportInput {
 
 /**
  * Builds the unsigned report: observations redacted, then digested. Nothing here scrubs the API
- * key: host text was scrubbed where it entered (lib/host-client.ts), configuration refuses the key
+ * key: host text was scrubbed where it entered (lib/observe/host-client.ts), configuration refuses the key
  * in any other setting, and cli/conformance.ts refuses to write a report that still holds it.
  */
 export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
