@@ -7,33 +7,18 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Json } from '../../lib/types.ts';
-import { checkServedDocuments, recordingFetch } from '../support/served-documents.ts';
-import type { Exchange, ServedSchema } from '../support/served-documents.ts';
+import {
+  checkServedDocuments,
+  recordingFetch,
+  SERVED_BY_EVERY_RUN,
+} from '../support/served-documents.ts';
+import type { Exchange } from '../support/served-documents.ts';
 import { ORACLE_MODES, startOracleHost } from '../support/oracle-host.ts';
 import type { OracleHostOptions, OracleMode } from '../support/oracle-host.ts';
 import { runEveryLeg } from './run-every-leg.ts';
 
 const MEAN_REF = 'conformance.evals.trajectory-gate-mean@1.0.0';
 const AGENT = 'core.conformance.eval-scripted-agent';
-
-/** The structures one run must have served, so "all hold" is never said of nothing. */
-const EVERY_RUN: readonly ServedSchema[] = [
-  'discovery',
-  'create-run-answer',
-  'poll-response',
-  'run-event',
-  'eval-started',
-  'eval-scored',
-  'eval-completed',
-  'agent-invocation-started',
-  'agent-tool-called',
-  'agent-tool-returned',
-  'agent-decided',
-  'agent-invocation-completed',
-  'run-completed',
-  'eval-summary',
-  'error-envelope',
-];
 
 /** Requests the suite never sends, each answered with an error body the host must shape right. */
 async function probeRefusals(url: string, apiKey: string, exchanges: Exchange[]): Promise<void> {
@@ -88,7 +73,7 @@ describe.concurrent('what the independent host serves is published v2', () => {
     expect(outcomes.map((o) => o.disposition)).toEqual(outcomes.map(() => 'executed-pass'));
     const check = checkServedDocuments(exchanges);
     expect(check.problems).toEqual([]);
-    expect(EVERY_RUN.filter((name) => (check.counts[name] ?? 0) === 0)).toEqual([]);
+    expect(SERVED_BY_EVERY_RUN.filter((name) => (check.counts[name] ?? 0) === 0)).toEqual([]);
     expect(check.headersChecked).toBe(exchanges.length);
     // The one event the suite holds no payload structure for is the host's vendor type.
     expect(check.unclassified.filter((u) => !/type acme\.usage\.metered$/.test(u))).toEqual([]);

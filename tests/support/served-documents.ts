@@ -37,6 +37,28 @@ export type ServedSchema =
   | 'eval-summary'
   | 'error-envelope';
 
+/**
+ * The structures one conformance run, with its refusals probed, must have served: checked, so
+ * that "every document holds" is never said of a run that served none of some kind.
+ */
+export const SERVED_BY_EVERY_RUN: readonly ServedSchema[] = [
+  'discovery',
+  'create-run-answer',
+  'poll-response',
+  'run-event',
+  'eval-started',
+  'eval-scored',
+  'eval-completed',
+  'agent-invocation-started',
+  'agent-tool-called',
+  'agent-tool-returned',
+  'agent-decided',
+  'agent-invocation-completed',
+  'run-completed',
+  'eval-summary',
+  'error-envelope',
+];
+
 export interface ServedDocument {
   readonly schema: ServedSchema;
   /** Where it was served, e.g. `GET /runs/x/events/poll 200 events[3].payload`. */
