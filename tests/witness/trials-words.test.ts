@@ -38,8 +38,8 @@ function judge(fixture: Fixture, mutate: (d: Draft) => void = () => undefined): 
 /** GATED with one change to what the agent did in right-path's only scripted trial. */
 function rightPathScript(edit: (calls: { tool: string }[]) => void): Fixture {
   const fixture = structuredClone(GATED);
-  const trial = (fixture.script['right-path'] as { calls: { tool: string }[] }[])[0];
-  edit((trial as { calls: { tool: string }[] }).calls);
+  const trial = fixture.script['right-path']?.[0] as unknown as { calls: { tool: string }[] };
+  edit(trial.calls);
   return fixture;
 }
 
