@@ -92,18 +92,23 @@ describe('a correct summary, in words', () => {
       [5, ''],
       [6, ', …'],
     ] as const) {
-      const fixture = structuredClone(UNGATED);
+      const alpha = UNGATED.suite.tasks[0] as (typeof UNGATED.suite.tasks)[number];
+      const extra = Array.from({ length: count - 2 }, (_, k) => `alpha-${k + 2}`);
+      const fixture: Fixture = {
+        ...UNGATED,
+        suite: {
+          ...UNGATED.suite,
+          tasks: [...UNGATED.suite.tasks, ...extra.map((taskId) => ({ ...alpha, taskId }))],
+        },
+        script: {
+          ...UNGATED.script,
+          ...Object.fromEntries(extra.map((taskId) => [taskId, UNGATED.script.alpha ?? []])),
+        },
+      };
       const draft = ungatedObservation();
-      const alpha = fixture.suite.tasks[0] as (typeof fixture.suite.tasks)[number];
       const entry = summaryTask(draft, 'alpha');
       const summary = summaryOf(draft);
-      const tasks = summary.tasks as unknown[];
-      for (let i = 2; i < count; i += 1) {
-        const taskId = `alpha-${i}`;
-        fixture.suite.tasks.push({ ...alpha, taskId });
-        fixture.script[taskId] = fixture.script.alpha as never;
-        tasks.push({ ...entry, taskId });
-      }
+      (summary.tasks as unknown[]).push(...extra.map((taskId) => ({ ...entry, taskId })));
       Object.assign(summary, { taskCount: count, passedCount: count, gatedAggregateScore: 1 });
       delete summary.totalCostUsd;
       const { words } = judgeDraft(fixture, draft, () => undefined);
