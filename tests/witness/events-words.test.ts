@@ -137,8 +137,8 @@ describe('events.payload-schema counts the invalid payloads of each type', () =>
       scoredPayload(d, 'plain', 2).trial = 2.5;
     });
     expect(failing).toEqual(['events.payload-schema', 'events.scored-count']);
-    expect(said[0]).toBe(
-      'every eval.scored payload MUST validate; 2 of 6 do not: eval-scored# additionalProperties: must NOT have additional properties',
+    expect(said[0]).toMatch(
+      /^every eval\.scored payload MUST validate; 2 of 6 do not: eval-scored# additionalProperties: /,
     );
   });
 });
