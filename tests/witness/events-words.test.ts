@@ -219,6 +219,21 @@ describe('events.started-consistent and events.started-trials compare with the s
     );
   });
 
+  it('modes are compared as a set: every suite mode must be there, in any order', () => {
+    const fixture: Fixture = { ...GATED, suite: { ...GATED.suite, modes: ['golden', 'rubric'] } };
+    const run = (modes: string[]): Judged => {
+      const draft = gatedObservation();
+      startedPayload(draft).modes = modes;
+      return judge(fixture, draft);
+    };
+    expect(run(['rubric', 'golden']).failing).toEqual([]);
+    const { failing, said } = run(['golden', 'golden']);
+    expect(failing).toEqual(['events.started-consistent']);
+    expect(said).toEqual([
+      'eval.started MUST describe the suite run; modes MUST be [golden, rubric], host reported an array of 2',
+    ]);
+  });
+
   it('a trials block on a suite without one: SHOULD be absent, with what was reported', () => {
     const { failing, said } = ungated(
       (d) => (startedPayload(d).trials = { count: 2, passRule: 'mean' }),
