@@ -392,6 +392,61 @@ describe('one defect in the summary fails exactly the rules it implies', () => {
     expect(failing).toEqual(['suite.passed']);
   });
 
+  it('without any gating score to recompute, the reported gatedAggregateScore decides suite.passed', () => {
+    const { failing, said } = judged(
+      (d) => {
+        delete summaryTask(d, 'wrong-path').gatedScore;
+        summaryOf(d).gatedAggregateScore = 0.5;
+      },
+      { events: false },
+    );
+    expect(failing).toEqual(['suite.passed', 'task.gated-score-present']);
+    expect(said).toContain(
+      'suite passed MUST be false (gating aggregate 0.5 < passScore 0.6); host reported true',
+    );
+    const text = judged(
+      (d) => {
+        delete summaryTask(d, 'wrong-path').gatedScore;
+        summaryOf(d).gatedAggregateScore = '0.5';
+      },
+      { events: false },
+    );
+    expect(text.rules).not.toContain('suite.passed');
+  });
+
+  it('a gatedScore with no score to bound it is not judged by value', () => {
+    const { rules } = judged(
+      (d) => {
+        delete summaryTask(d, 'plain').score;
+        summaryTask(d, 'plain').gatedScore = 0.4;
+      },
+      { events: false },
+    );
+    expect(rules.filter((r) => r === 'task.gated-score-value')).toHaveLength(2);
+  });
+
+  it('a gatedScore may equal its score to within 1e-9', () => {
+    const { failing } = judged(
+      (d) => {
+        summaryTask(d, 'wrong-path').score = 0;
+        summaryTask(d, 'wrong-path').gatedScore = 1e-9;
+      },
+      { events: false },
+    );
+    expect(failing).toEqual([
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+      'suite.passed',
+    ]);
+  });
+
+  it('with only a latency limit, a failed suite that clears the gate is not judged either', () => {
+    const suite = { ...GATED.suite, thresholds: { passScore: 0.6, maxP95LatencyMs: 500 } };
+    expect(judged((d) => (summaryOf(d).passed = false), { suite }).rules).not.toContain(
+      'suite.passed',
+    );
+  });
+
   it('a taskCount that is not the number of tasks fails suite.counts, with both counts', () => {
     const { failing, said } = judged((d) => (summaryOf(d).taskCount = 4));
     expect(failing).toEqual(['suite.counts']);
@@ -431,7 +486,7 @@ describe('the trial flags in the events decide the gating scores', () => {
 
   it('a trial with no trajectoryMatched on a trajectory task falls back to the reported bound', () => {
     const { failing, rules } = judged(
-      (d) => delete scoredPayload(d, 'wrong-path', 2).trajectoryMatched,
+      (d) => delete scoredPayload(d, 'wrong-path', 1).trajectoryMatched,
     );
     expect(failing).toEqual([]);
     // The bound form, not the mean: the per-task list still has one value finding per task.
@@ -470,6 +525,14 @@ describe('the per-task decision under each pass rule', () => {
     expect(said).toEqual([
       'task "wrong-path": passed MUST be true (rule any, 1 of 2 trials passed); host reported false',
       'task "plain": passed MUST be true (rule any, 1 of 2 trials passed); host reported false',
+    ]);
+  });
+
+  it('rule any: a task with no passed trial must fail', () => {
+    const suite: AgentEvalSuite = { ...GATED.suite, trials: { count: 2, passRule: 'any' } };
+    const { said } = judged((d) => (scoredPayload(d, 'plain', 1).passed = false), { suite });
+    expect(said).toEqual([
+      'task "wrong-path": passed MUST be true (rule any, 1 of 2 trials passed); host reported false',
     ]);
   });
 
