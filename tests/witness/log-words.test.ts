@@ -33,6 +33,23 @@ const page = (d: Draft, n: number): Draft['pages'][number] =>
   d.pages[n - 1] as Draft['pages'][number];
 const CURSOR = 'the event cursor MUST page forward and end terminal; ';
 
+function pages(
+  d: Draft,
+  ...rows: [
+    afterSequence: number | null,
+    lastSequence: unknown,
+    isTerminal: unknown,
+    eventCount: number,
+  ][]
+): void {
+  d.pages = rows.map(([afterSequence, lastSequence, isTerminal, eventCount]) => ({
+    afterSequence,
+    lastSequence,
+    isTerminal,
+    eventCount,
+  }));
+}
+
 describe('a correct log, in words', () => {
   it('names the status, the 15 events, the run and the 2 pages', () => {
     expect(gated(() => undefined).words).toEqual([
@@ -71,6 +88,22 @@ describe('the envelope, the run id and the order name the first bad event and co
     expect(gated((d) => (event(d, 2).sequence = -1)).failing).toEqual([
       'events.envelope',
       'events.sequence-ascending',
+    ]);
+  });
+
+  it('sequences that start at 0 are a correct envelope', () => {
+    const { failing } = gated((d) => {
+      d.events.forEach((e, i) => (e.sequence = i));
+      pages(d, [null, 2, false, 3], [2, 14, true, 12]);
+    });
+    expect(failing).toEqual([]);
+  });
+
+  it('an event without a sequence is an envelope fault, neither a descent nor a cursor fault', () => {
+    const { failing, said } = gated((d) => delete event(d, 5).sequence);
+    expect(failing).toEqual(['events.envelope']);
+    expect(said).toEqual([
+      'every event MUST carry an integer sequence ≥ 0, a type and a runId; 1 of 15 events do not (event 5 has sequence nothing, type the string "eval.scored", runId the string "tenant-a/run-7")',
     ]);
   });
 
@@ -142,6 +175,36 @@ describe('events.cursor lists what is wrong with the pages', () => {
         `${CURSOR}page 2 (afterSequence 3) holds sequence 1`,
       ]);
     }
+  });
+
+  it('an empty page checks no event, whatever its afterSequence', () => {
+    expect(
+      gated((d) => pages(d, [null, 3, false, 3], [8, 3, false, 0], [3, 15, true, 12])).failing,
+    ).toEqual([]);
+  });
+
+  it('lastSequence may repeat; a drop is measured against the highest so far, across a page without one', () => {
+    expect(
+      gated((d) => pages(d, [null, 3, false, 3], [3, 3, false, 0], [3, 15, true, 12])).failing,
+    ).toEqual([]);
+    expect(
+      gated((d) => pages(d, [null, 3, false, 3], [3, undefined, false, 3], [6, 2, true, 9])).said,
+    ).toEqual([`${CURSOR}page 3 lastSequence 2 is below an earlier 3`]);
+    expect(
+      gated((d) =>
+        pages(d, [null, 3, false, 3], [3, 10, false, 7], [10, 5, false, 0], [10, 7, true, 5]),
+      ).said,
+    ).toEqual([
+      `${CURSOR}page 3 lastSequence 5 is below an earlier 10; page 4 lastSequence 7 is below an earlier 10`,
+    ]);
+  });
+
+  it('a page turning back from terminal names the first terminal page', () => {
+    expect(
+      gated((d) => pages(d, [null, 3, true, 3], [3, 10, true, 7], [10, 15, false, 5])).said,
+    ).toEqual([
+      `${CURSOR}page 3 says isTerminal false after page 1 said true; the last page (3) is not terminal`,
+    ]);
   });
 
   it('five problems: the first three, and how many more', () => {
