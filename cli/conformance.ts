@@ -17,6 +17,7 @@ import { describeError, runSuite } from './run-suite.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { signReport } from '../lib/report/signing.ts';
 import { closingLine, EXIT, exitCodeFor } from '../lib/report/verdict.ts';
+import { warningSummary } from '../lib/report/warnings.ts';
 
 export interface ConformanceResult {
   /** Absent when the suite failed to produce a valid report (exit 2, nothing written). */
@@ -87,8 +88,10 @@ export async function runConformance(
     }
     const files = await writeOutputs(report, config.reportDir, options.stepSummaryPath);
     for (const row of report.requirements) {
+      const warned = warningSummary(row);
       log(
-        `${row.disposition.padEnd(13)} ${row.id}${row.reason === undefined ? '' : `: ${row.reason}`}`,
+        `${row.disposition.padEnd(13)} ${row.id}${row.reason === undefined ? '' : `: ${row.reason}`}` +
+          (warned === undefined ? '' : ` (${warned}; see ${MARKDOWN_FILE})`),
       );
     }
     for (const file of files) log(`wrote ${file}`);

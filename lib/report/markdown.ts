@@ -5,6 +5,7 @@ import type { EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
 import { closingLine } from './verdict.ts';
+import { warningsOf } from './warnings.ts';
 
 export const MARKDOWN_FILE = 'eval-gate-summary.md';
 
@@ -47,6 +48,22 @@ export function renderMarkdown(
 }
 
 function legSection(row: ReportRow, expectations: Expectations): string[] {
+  return [...tasksSection(row, expectations), ...warningSection(row)];
+}
+
+/** The SHOULD findings that did not hold: they never fail a leg, so they are listed apart. */
+function warningSection(row: ReportRow): string[] {
+  const warnings = warningsOf(row);
+  if (warnings.length === 0) return [];
+  return [
+    '',
+    `Warnings (SHOULD) on ${row.id}:`,
+    '',
+    ...warnings.map((w) => `- \`${w.rule}\` (${cell(w.ref)}): ${cell(w.message)}`),
+  ];
+}
+
+function tasksSection(row: ReportRow, expectations: Expectations): string[] {
   const summary = row.observation?.summary;
   if (row.observation === undefined || !isRecord(summary)) {
     return row.disposition === 'executed-fail' ? comparison(row, expectations) : [];

@@ -6,6 +6,8 @@ import { escapeXml, renderJunit } from '../../lib/report/junit.ts';
 import { renderMarkdown } from '../../lib/report/markdown.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { totalsOf } from '../../lib/report/report.ts';
+import { warningsOf, warningSummary } from '../../lib/report/warnings.ts';
+import type { Finding } from '../../lib/types.ts';
 
 const row = (id: string, disposition: ReportRow['disposition'], reason?: string): ReportRow => ({
   id: `openwop.requirement.0246.${id}`,
@@ -127,5 +129,46 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain('| wrong\\|then-right | 1 | 0.5 | 1 ✗† · 2 ✓ | true |');
     expect(markdown).toContain('**1 passed, 0 failed, 0 skipped**');
     expect(markdown).toContain('strict mode: on; opted out: agents.evalSuite.trials');
+  });
+});
+
+describe('warnings: SHOULD findings that did not hold', () => {
+  const should = (rule: string, ok: boolean, message: string): Finding => ({
+    rule,
+    ok,
+    severity: 'SHOULD',
+    ref: 'contract §1',
+    message,
+  });
+  const warned: ReportRow = {
+    ...row('suite-gated', 'executed-pass'),
+    findings: [
+      should('wire.version-header', true, 'POST /runs carries OpenWOP-Version 2.0'),
+      should('wire.error-body', false, 'a 409 body SHOULD be the envelope; error | is an object'),
+      should('wire.error-body', false, 'a 409 body SHOULD be the envelope; error | is an object'),
+      should('wire.version-header', false, 'GET /runs/{runId} SHOULD carry OpenWOP-Version'),
+      { ...should('task.passed', false, 'a MUST failure is not a warning'), severity: 'MUST' },
+    ],
+  };
+
+  it('are the failed SHOULD findings, each rule and message once, in judged order', () => {
+    expect(warningsOf(warned).map((w) => w.rule)).toEqual([
+      'wire.error-body',
+      'wire.version-header',
+    ]);
+    expect(warningSummary(warned)).toBe('2 SHOULD warnings: wire.error-body, wire.version-header');
+    expect(warningSummary(row('mean-gated', 'executed-pass'))).toBeUndefined();
+  });
+
+  it('are listed under their leg in the Markdown summary, with rule, clause and message', () => {
+    const markdown = renderMarkdown(reportOf([warned]));
+    expect(markdown).toContain('Warnings (SHOULD) on openwop.requirement.0246.suite-gated:');
+    expect(markdown).toContain(
+      '- `wire.error-body` (contract §1): a 409 body SHOULD be the envelope; error \\| is an object',
+    );
+    expect(markdown).not.toContain('a MUST failure is not a warning');
+    expect(renderMarkdown(reportOf([row('mean-gated', 'executed-pass')]))).not.toContain(
+      'Warnings (SHOULD)',
+    );
   });
 });

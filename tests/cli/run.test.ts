@@ -97,6 +97,32 @@ describe('run: strict mode with an opt-out', () => {
   });
 });
 
+describe('run: SHOULD warnings', () => {
+  it('a host whose error bodies are a dialect passes every leg, and each line says which rule warned', async () => {
+    const dir = await scratchDir();
+    const host = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'error-body-dialect' });
+    try {
+      const run = await cli(['--base-url', host.url, '--report-dir', dir], {
+        OPENWOP_API_KEY: LEAKY_KEY,
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout.at(-1)).toBe(`${ALL} passed, 0 failed, 0 skipped`);
+      const driven = run.stdout.filter(
+        (l) => l.startsWith('executed-pass') && !l.includes('shape'),
+      );
+      expect(driven).toHaveLength(ALL - 1);
+      for (const line of driven) {
+        expect(line).toMatch(/ \(1 SHOULD warning: wire\.error-body; see eval-gate-summary\.md\)$/);
+      }
+      const markdown = await readFile(join(dir, 'eval-gate-summary.md'), 'utf8');
+      expect(markdown).toContain('- `wire.error-body` (');
+    } finally {
+      await host.close();
+      await removeDir(dir);
+    }
+  });
+});
+
 describe('run: exit 1', () => {
   it('an RFC 0244 host fails the gated legs, its rows are what the legs decide, and the key is never written or printed', async () => {
     const dir = await scratchDir();
