@@ -25,7 +25,8 @@ function judgeStartedFirst(index: EventIndex): Finding {
   const seen =
     index.started.length !== 1
       ? `saw ${plural(index.started.length, 'eval.started event')}`
-      : `eval.started is at log position ${(only?.position ?? 0) + 1}, after ${first?.type ?? 'nothing'} at ${(first?.position ?? 0) + 1}`;
+      : // Stryker disable next-line OptionalChaining: with exactly one eval.started, it and the first eval.* event exist
+        `eval.started is at log position ${(only?.position ?? 0) + 1}, after ${first?.type ?? 'nothing'} at ${(first?.position ?? 0) + 1}`;
   return finding(
     'events.started-first',
     ok,
@@ -103,6 +104,7 @@ function judgeScoredCount(index: EventIndex, expected: ExpectedRun): Finding {
     const perTrial = event.taskId === undefined ? undefined : counts.get(event.taskId);
     if (perTrial === undefined) {
       if (unknown === 0) problems.push(`an eval.scored names task ${describe(event.taskId)}`);
+      // Stryker disable next-line AssignmentOperator: only whether the counter is still 0 is read
       unknown += 1;
       continue;
     }
@@ -110,6 +112,7 @@ function judgeScoredCount(index: EventIndex, expected: ExpectedRun): Finding {
     const trialOk = hasBlock ? isTrialIn(reported, n) : reported === undefined || reported === 1;
     if (!trialOk || event.trial === undefined) {
       if (badTrial === 0) problems.push(`task "${event.taskId}" has trial ${describe(reported)}`);
+      // Stryker disable next-line AssignmentOperator: only whether the counter is still 0 is read
       badTrial += 1;
       continue;
     }
@@ -120,7 +123,9 @@ function judgeScoredCount(index: EventIndex, expected: ExpectedRun): Finding {
   for (const [taskId, perTrial] of counts) {
     for (let t = 1; t <= n; t += 1) {
       const c = perTrial[t] ?? 0;
+      // Stryker disable next-line UpdateOperator: only whether each counter is still 0 is read
       if (c === 0 && missing++ === 0) problems.push(`task "${taskId}" trial ${t} is missing`);
+      // Stryker disable next-line UpdateOperator: only whether each counter is still 0 is read
       if (c > 1 && duplicated++ === 0)
         problems.push(`task "${taskId}" trial ${t} is scored ${c} times`);
     }

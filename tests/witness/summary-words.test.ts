@@ -1,0 +1,260 @@
+// The suite-level rules (lib/witness/summary.ts) in words: each test changes one thing in a
+// correct summary, its eval.completed, or the suite's limits, names every rule that must then
+// fail, and pins the numbers and the reasons the suite finding gives.
+
+import { describe, expect, it } from 'vitest';
+import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
+import type { Fixture } from '../../lib/types.ts';
+import {
+  asObservation,
+  eventOf,
+  GATED,
+  gatedObservation,
+  summaryOf,
+  summaryTask,
+  UNGATED,
+  ungatedObservation,
+  type Draft,
+} from './build.ts';
+
+const OWN = /^(summary\.|suite\.|completed\.)/;
+
+interface Judged {
+  readonly failing: string[];
+  /** Messages of the summary.*, suite.* and completed.* findings, held or not. */
+  readonly words: string[];
+  readonly said: string[];
+}
+
+function judge(fixture: Fixture, mutate: (d: Draft) => void = () => undefined): Judged {
+  return judgeDraft(
+    fixture,
+    fixture.suite.trials === undefined ? ungatedObservation() : gatedObservation(),
+    mutate,
+  );
+}
+
+function judgeDraft(fixture: Fixture, draft: Draft, mutate: (d: Draft) => void): Judged {
+  mutate(draft);
+  const findings = judgeEvalRun(fixture, asObservation(draft));
+  const own = findings.filter((f) => OWN.test(f.rule));
+  return {
+    failing: [...new Set(findings.filter((f) => !f.ok).map((f) => f.rule))].sort(),
+    words: own.map((f) => f.message),
+    said: own.filter((f) => !f.ok).map((f) => f.message),
+  };
+}
+
+/** UNGATED with cost and latency limits (its summary reports cost 0.03, latencies 120 and 80). */
+function limited(limits: { maxCostUsd?: number; maxP95LatencyMs?: number }): Fixture {
+  return { ...UNGATED, suite: { ...UNGATED.suite, thresholds: { passScore: 0.6, ...limits } } };
+}
+
+const PASSED = (reasons: string, host = 'true'): string =>
+  `suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, ${reasons}); host reported ${host}`;
+
+describe('a correct summary, in words', () => {
+  it('the gated run names the suite, both aggregates with the gating scores, and the counts', () => {
+    expect(judge(GATED).words).toEqual([
+      'the summary validates against eval-summary',
+      'the summary names witness.evals.gated@2.1.0 and each of its 3 tasks once',
+      'aggregateScore MUST be 0.833333333333 (mean of the 3 task scores); host reported 0.833333333333',
+      'a suite with a trajectory task MUST carry gatedAggregateScore; host reported 0.666666666667',
+      'gatedAggregateScore MUST be 0.666666666667 (mean of the 3 task gating scores 1, 0.5, 0.5); host reported 0.666666666667',
+      'suite passed MUST be true (gatedAggregateScore 0.666666666667 ≥ passScore 0.6); host reported true',
+      'taskCount MUST be 3 and passedCount 1 (tasks reported passed); host reported 3 and 1',
+      "eval.completed's passed, aggregateScore, taskCount and passedCount equal the summary's",
+    ]);
+  });
+
+  it('the ungated run judges the absence of the gated aggregate', () => {
+    expect(judge(UNGATED).words).toEqual([
+      'the summary validates against eval-summary',
+      'the summary names witness.evals.ungated@1.0.0 and each of its 2 tasks once',
+      'aggregateScore MUST be 1 (mean of the 2 task scores); host reported 1',
+      'a suite with no trajectory and no fixture miss MUST NOT carry gatedAggregateScore; host reported nothing',
+      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6); host reported true',
+      'taskCount MUST be 2 and passedCount 2 (tasks reported passed); host reported 2 and 2',
+      "eval.completed's passed, aggregateScore, taskCount and passedCount equal the summary's",
+    ]);
+  });
+
+  it('a gatedAggregateScore on an ungated suite fails its absence, and is still compared', () => {
+    const { failing, words } = judge(UNGATED, (d) => (summaryOf(d).gatedAggregateScore = 1));
+    expect(failing).toEqual(['suite.gated-aggregate-absent']);
+    expect(words).toContain(
+      'gatedAggregateScore MUST be 1 (mean of the 2 task gating scores 1, 1); host reported 1',
+    );
+  });
+
+  it('lists at most five gating scores, marking the rest', () => {
+    for (const [count, tail] of [
+      [5, ''],
+      [6, ', …'],
+    ] as const) {
+      const alpha = UNGATED.suite.tasks[0] as (typeof UNGATED.suite.tasks)[number];
+      const extra = Array.from({ length: count - 2 }, (_, k) => `alpha-${k + 2}`);
+      const fixture: Fixture = {
+        ...UNGATED,
+        suite: {
+          ...UNGATED.suite,
+          tasks: [...UNGATED.suite.tasks, ...extra.map((taskId) => ({ ...alpha, taskId }))],
+        },
+        script: {
+          ...UNGATED.script,
+          ...Object.fromEntries(extra.map((taskId) => [taskId, UNGATED.script.alpha ?? []])),
+        },
+      };
+      const draft = ungatedObservation();
+      const entry = summaryTask(draft, 'alpha');
+      const summary = summaryOf(draft);
+      (summary.tasks as unknown[]).push(...extra.map((taskId) => ({ ...entry, taskId })));
+      Object.assign(summary, { taskCount: count, passedCount: count, gatedAggregateScore: 1 });
+      delete summary.totalCostUsd;
+      const { words } = judgeDraft(fixture, draft, () => undefined);
+      expect(words).toContain(
+        `gatedAggregateScore MUST be 1 (mean of the ${count} task gating scores 1, 1, 1, 1, 1${tail}); host reported 1`,
+      );
+    }
+  });
+});
+
+describe('summary.schema and summary.identity', () => {
+  it('a surplus task entry is left out of the schema check, saying so, and fails identity', () => {
+    const { failing, words } = judge(GATED, (d) => {
+      const tasks = summaryOf(d).tasks as Record<string, unknown>[];
+      tasks.push({ ...tasks[0], taskId: 'ghost' });
+    });
+    expect(failing).toEqual(['suite.counts', 'summary.identity']);
+    expect(words.slice(0, 2)).toEqual([
+      'the summary validates against eval-summary (first 3 of 4 task entries checked)',
+      'the summary MUST name the suite and list each task once; unknown task the string "ghost"',
+    ]);
+  });
+
+  it('shows the first three schema errors and counts the rest', () => {
+    const { failing, said } = judge(GATED, (d) =>
+      Object.assign(summaryOf(d), { a: 1, b: 2, c: 3, e: 4 }),
+    );
+    expect(failing).toEqual(['summary.schema']);
+    expect(said[0]).toMatch(/^the summary MUST validate against eval-summary: .*\(\+1 more\)$/s);
+  });
+
+  it('a wrong suiteId, suiteVersion and tasks member are each named', () => {
+    const { said } = judge(GATED, (d) =>
+      Object.assign(summaryOf(d), { suiteId: 1, suiteVersion: 'v', tasks: 'x' }),
+    );
+    expect(said[1]).toBe(
+      'the summary MUST name the suite and list each task once; suiteId MUST be "witness.evals.gated", host reported 1; suiteVersion MUST be "2.1.0", host reported the string "v"; tasks MUST be an array, host reported the string "x"',
+    );
+  });
+
+  it('a missing task, a repeated one and unnamed entries are each named', () => {
+    const { said } = judge(GATED, (d) => {
+      const tasks = summaryOf(d).tasks as unknown[];
+      tasks[1] = { ...(tasks[0] as object) };
+      tasks.push({ score: 1 }, { taskId: 5 });
+    });
+    expect(said[0]).toBe(
+      'the summary MUST name the suite and list each task once; 1 task missing, first "wrong-path"; task "right-path" listed more than once; entries without a string taskId: 2',
+    );
+  });
+});
+
+describe('suite.passed with cost and latency limits', () => {
+  it('a total cost at the limit holds, and above it fails, giving both', () => {
+    expect(judge(limited({ maxCostUsd: 0.03 })).words).toContain(
+      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, cost 0.03 ≤ maxCostUsd 0.03); host reported true',
+    );
+    const { failing, said } = judge(limited({ maxCostUsd: 0.029 }));
+    expect(failing).toEqual(['suite.passed']);
+    expect(said).toEqual([PASSED('cost 0.03 > maxCostUsd 0.029')]);
+  });
+
+  it('without totalCostUsd the task costs are summed', () => {
+    const { said } = judge(limited({ maxCostUsd: 0.02 }), (d) => delete summaryOf(d).totalCostUsd);
+    expect(said).toEqual([PASSED('cost 0.03 > maxCostUsd 0.02')]);
+  });
+
+  it('with no cost at all the limit cannot be judged, so only a boolean is required', () => {
+    const { failing, words } = judge(limited({ maxCostUsd: 1 }), (d) => {
+      delete summaryOf(d).totalCostUsd;
+      delete summaryTask(d, 'beta').costUsd;
+    });
+    expect(failing).toEqual([]);
+    expect(words).toContain(
+      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxCostUsd 1 cannot be judged: no cost reported); host reported true',
+    );
+    const none = judge(limited({ maxCostUsd: 1 }), (d) => {
+      delete summaryOf(d).totalCostUsd;
+      delete summaryTask(d, 'beta').costUsd;
+      summaryOf(d).passed = 'yes';
+    });
+    expect(none.failing).toEqual(['completed.consistent', 'suite.passed', 'summary.schema']);
+    expect(none.said).toContain(
+      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxCostUsd 1 cannot be judged: no cost reported); host reported the string "yes"',
+    );
+  });
+
+  it('the p95 latency is the nearest-rank 95th percentile, inclusive at the limit', () => {
+    expect(judge(limited({ maxP95LatencyMs: 120 })).words).toContain(
+      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, p95 latency 120 ≤ maxP95LatencyMs 120); host reported true',
+    );
+    const { failing, said } = judge(limited({ maxP95LatencyMs: 119 }));
+    expect(failing).toEqual(['suite.passed']);
+    expect(said).toEqual([PASSED('p95 latency 120 > maxP95LatencyMs 119')]);
+  });
+
+  it('a missing latency leaves the latency limit unjudged, but not a cost limit already broken', () => {
+    const { failing, words } = judge(limited({ maxP95LatencyMs: 1000 }), (d) => {
+      delete summaryTask(d, 'beta').latencyMs;
+    });
+    expect(failing).toEqual([]);
+    expect(words).toContain(
+      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
+    );
+    const both = judge(limited({ maxP95LatencyMs: 1000, maxCostUsd: 0.01 }), (d) => {
+      delete summaryTask(d, 'beta').latencyMs;
+    });
+    expect(both.said).toEqual([
+      PASSED(
+        'cost 0.03 > maxCostUsd 0.01, maxP95LatencyMs 1000 cannot be judged: latencies not reported',
+      ),
+    ]);
+  });
+
+  it('a summary with no task entries has neither costs nor latencies to judge', () => {
+    const { words } = judge(limited({ maxP95LatencyMs: 1000, maxCostUsd: 1 }), (d) => {
+      delete summaryOf(d).totalCostUsd;
+      summaryOf(d).tasks = [];
+    });
+    expect(words).toContain(
+      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxCostUsd 1 cannot be judged: no cost reported, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
+    );
+  });
+});
+
+describe('completed.consistent lists each member that differs', () => {
+  it('passed, a number sent as a string, and a member the summary lacks', () => {
+    const { failing, said } = judge(GATED, (d) => {
+      const p = eventOf(d, 'eval.completed').payload as Record<string, unknown>;
+      p.passed = false;
+      p.aggregateScore = '0.83';
+      delete summaryOf(d).passedCount;
+    });
+    expect(failing).toEqual([
+      'completed.consistent',
+      'events.payload-schema',
+      'suite.counts',
+      'summary.schema',
+    ]);
+    expect(said.at(-1)).toBe(
+      'eval.completed MUST agree with the summary; passed false vs true; aggregateScore the string "0.83" vs 0.833333333333; passedCount 1 vs nothing',
+    );
+  });
+
+  it('no eval.completed: nothing to compare, so no finding', () => {
+    const { words } = judge(GATED, (d) => (eventOf(d, 'eval.completed').type = 'x.note'));
+    expect(words.some((m) => m.includes('eval.completed'))).toBe(false);
+  });
+});
