@@ -227,7 +227,8 @@ describe('events.started-consistent and events.started-trials compare with the s
       return judge(fixture, draft);
     };
     expect(run(['rubric', 'golden']).failing).toEqual([]);
-    const { failing, said } = run(['golden', 'golden']);
+    // Distinct modes, as the published payload requires, but not the suite's set.
+    const { failing, said } = run(['golden', 'adversarial']);
     expect(failing).toEqual(['events.started-consistent']);
     expect(said).toEqual([
       'eval.started MUST describe the suite run; modes MUST be [golden, rubric], host reported an array of 2',
