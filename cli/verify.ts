@@ -1,27 +1,19 @@
 // `openwop-eval-gate verify REPORT`: recompute every verdict in a report from what it recorded,
 // re-derive every digest, and name each thing that does not match. Verdicts are recomputed with
-// the same witness, gates and `decide` the legs used; nothing here grades a run on its own.
+// the same witness, gates and `decide` the legs used (cli/verify-verdicts.ts); nothing here grades
+// a run on its own.
 
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { judgeEvalRun } from '../lib/eval-gate-witness.ts';
 import { loadFixture } from '../lib/fixtures.ts';
-import { checkGates } from '../lib/decide/gates.ts';
 import { LEGS } from '../lib/legs.ts';
-import { decide } from '../lib/decide/run-leg.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
-import { judgeGatedFieldsShape } from '../lib/witness/shape-leg.ts';
-import type { Disposition, Finding } from '../lib/types.ts';
-import type { EvalGateReport, ReportRow } from '../lib/report/report.ts';
-import {
-  discoveryDigest,
-  reportDigest,
-  rowsDigest,
-  schemaDigests,
-  totalsOf,
-} from '../lib/report/report.ts';
+import type { EvalGateReport } from '../lib/report/report.ts';
+import { discoveryDigest, reportDigest, rowsDigest, schemaDigests } from '../lib/report/report.ts';
 import { checkFixtureDigests } from './fixture-set.ts';
 import { checkSignature } from '../lib/report/signing.ts';
+import type { Discovery } from './verify-verdicts.ts';
+import { checkConsistency, checkTotals, compareRow, recompute } from './verify-verdicts.ts';
 
 export interface Verification {
   /** Each mismatch, naming the row or digest and the field; empty when the report verifies. */
@@ -29,14 +21,6 @@ export interface Verification {
   /** How each row was checked, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
-}
-
-/** What a row recomputes to. */
-interface Recomputed {
-  readonly disposition: Disposition;
-  readonly assertions: number;
-  readonly reason?: string;
-  readonly findings: readonly Finding[];
 }
 
 /** Reads and checks a report file. Throws only when the file cannot be read or is not JSON. */
@@ -76,7 +60,7 @@ export async function verifyReport(parsed: unknown, key?: KeyObject): Promise<Ve
   for (const row of report.requirements) {
     if (seen.has(row.id)) problems.push(`row ${row.id}: appears more than once`);
     seen.add(row.id);
-    const result = await recompute(row, report, discovery);
+    const result = await recompute(row, report, discovery, loadFixture);
     if (typeof result === 'string') {
       problems.push(`row ${row.id}: ${result}`);
     } else if (result === undefined) {
@@ -137,17 +121,6 @@ function mismatch(field: string, recorded: string, now: string, meaning: string)
   return `${field}: recorded ${recorded}, recomputed ${now} (${meaning})`;
 }
 
-function checkTotals(report: EvalGateReport): string[] {
-  const totals = totalsOf(report.requirements);
-  return Object.entries(totals)
-    .filter(([d, n]) => report.totals[d as Disposition] !== n)
-    .map(
-      ([d, n]) => `totals.${d}: recorded ${report.totals[d as Disposition]}, the rows hold ${n}`,
-    );
-}
-
-type Discovery = { readonly ok: true; readonly document: unknown } | { readonly ok: false };
-
 function parseDiscovery(report: EvalGateReport): Discovery {
   if (!report.discovery.ok) return { ok: false };
   try {
@@ -155,95 +128,4 @@ function parseDiscovery(report: EvalGateReport): Discovery {
   } catch {
     return { ok: false };
   }
-}
-
-/**
- * The row as the suite's own code decides it from the recorded data; a string when the recorded
- * data contradicts itself; undefined when nothing recorded lets it be recomputed (a transport
- * loss or a host fault carries no observation), so only its consistency can be checked.
- */
-async function recompute(
-  row: ReportRow,
-  report: EvalGateReport,
-  discovery: Discovery,
-): Promise<Recomputed | string | undefined> {
-  const leg = LEGS.find((l) => l.id === row.id);
-  if (leg === undefined) return 'no such requirement in this suite';
-  if (leg.fixtureId === undefined) return decide(judgeGatedFieldsShape());
-  const gate = discovery.ok
-    ? checkGates(leg, discovery.document, {
-        requireBehavior: report.strict,
-        optedOut: report.optedOut,
-      })
-    : undefined;
-  if (gate !== undefined && !gate.proceed) {
-    return { disposition: gate.disposition, assertions: 0, reason: gate.reason, findings: [] };
-  }
-  if (row.observation === undefined) return undefined;
-  if (row.fixtureId !== leg.fixtureId) {
-    return `fixtureId: recorded ${String(row.fixtureId)}, the requirement drives ${leg.fixtureId}`;
-  }
-  const loaded = await loadFixture(leg.fixtureId);
-  if (!loaded.ok) return `fixture ${leg.fixtureId} does not load here: ${loaded.reason}`;
-  return decide(judgeEvalRun(loaded.fixture, row.observation), row.observation);
-}
-
-function compareRow(row: ReportRow, again: Recomputed): string[] {
-  const out: string[] = [];
-  const at = `row ${row.id}`;
-  if (row.disposition !== again.disposition) {
-    out.push(`${at}: disposition recorded ${row.disposition}, recomputed ${again.disposition}`);
-  }
-  if (row.assertions !== again.assertions) {
-    out.push(`${at}: assertions recorded ${row.assertions}, recomputed ${again.assertions}`);
-  }
-  if (row.reason !== again.reason) {
-    out.push(
-      `${at}: reason recorded ${JSON.stringify(row.reason)}, recomputed ${JSON.stringify(again.reason)}`,
-    );
-  }
-  if (row.findings.length !== again.findings.length) {
-    out.push(
-      `${at}: findings recorded ${row.findings.length}, recomputed ${again.findings.length}`,
-    );
-  }
-  const count = Math.min(row.findings.length, again.findings.length);
-  for (let i = 0; i < count; i += 1) {
-    const was = row.findings[i] as Finding;
-    const now = again.findings[i] as Finding;
-    for (const field of ['rule', 'ok', 'severity', 'ref', 'message'] as const) {
-      if (was[field] !== now[field]) {
-        out.push(
-          `${at}: findings[${i}] (${now.rule}) ${field} recorded ${JSON.stringify(was[field])}, recomputed ${JSON.stringify(now[field])}`,
-        );
-      }
-    }
-  }
-  return out;
-}
-
-/**
- * A row no recorded data can recompute must still agree with its own findings. Without an
- * observation the legs record a finding only for a host fault: one failing `run.served`. Anything
- * else (a pass above all) would be a verdict on host data that is not in the report.
- */
-function checkConsistency(row: ReportRow): string[] {
-  const at = `row ${row.id}`;
-  const [only] = row.findings;
-  if (
-    row.findings.length > 0 &&
-    (row.findings.length > 1 || only?.rule !== 'run.served' || only.ok)
-  ) {
-    return [
-      `${at}: ${row.findings.length} finding(s) but no observation; without one only a host fault (one failing run.served) can be recorded`,
-    ];
-  }
-  if (row.findings.length > 0) {
-    const again = decide(row.findings);
-    return compareRow(row, again).map((p) => p.replace(/recomputed/, 'its findings imply'));
-  }
-  if (row.disposition !== 'blocked') {
-    return [`${at}: disposition ${row.disposition} with no finding and no gate that explains it`];
-  }
-  return row.assertions === 0 ? [] : [`${at}: assertions ${row.assertions} with no finding`];
 }

@@ -140,8 +140,9 @@ function limitBelowNeed(
   const list = (values: readonly unknown[]): string =>
     `[${values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}]`;
 
-  const maxTasks = limits.maxTasksPerSuite;
-  if (gated('agents.evalSuite') && maxTasks !== undefined && needs.taskCount > maxTasks) {
+  // An absent limit limits nothing.
+  const maxTasks = limits.maxTasksPerSuite ?? Infinity;
+  if (gated('agents.evalSuite') && needs.taskCount > maxTasks) {
     return {
       gate: 'agents.evalSuite.maxTasksPerSuite',
       missing: `host advertises agents.evalSuite.maxTasksPerSuite ${maxTasks}, below the fixture's ${needs.taskCount} tasks`,
@@ -149,8 +150,8 @@ function limitBelowNeed(
     };
   }
   if (gated('agents.evalSuite.trials')) {
-    const maxCount = limits.trialsMaxCount;
-    if (maxCount !== undefined && needs.trialCount > maxCount) {
+    const maxCount = limits.trialsMaxCount ?? Infinity;
+    if (needs.trialCount > maxCount) {
       return {
         gate: 'agents.evalSuite.trials.maxCount',
         missing: `host advertises agents.evalSuite.trials.maxCount ${maxCount}, below the fixture's ${needs.trialCount} trials`,

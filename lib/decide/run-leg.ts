@@ -80,7 +80,7 @@ function blocked(reason: string): Decision {
 }
 
 /** A host that listed the fixture and then refused or mis-served it fails the leg (contract §9). */
-function hostFaultFinding(stage: string, reason: string): Finding {
+export function hostFaultFinding(stage: string, reason: string): Finding {
   return {
     rule: 'run.served',
     ok: false,

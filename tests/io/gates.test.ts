@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { checkGates } from '../../lib/decide/gates.ts';
-import type { LegDefinition } from '../../lib/legs.ts';
+import type { FixtureNeeds, LegDefinition } from '../../lib/legs.ts';
 import { LEGS, legById } from '../../lib/legs.ts';
 import type { GateName } from '../../lib/types.ts';
 
@@ -321,6 +321,74 @@ describe('advertised limits below a fixture need', () => {
     ).filter((g) => g !== optOut);
     expect(checkGates(MEAN, doc, strict(...others))).toMatchObject({
       disposition: 'executed-fail',
+    });
+  });
+});
+
+describe('limit gates read only what the leg declares and gates on', () => {
+  /** A leg of this suite's shape that no shipped requirement has: its own gates and needs. */
+  function legWith(gates: readonly GateName[], needs?: FixtureNeeds): LegDefinition {
+    const leg = { id: 'openwop.requirement.0246.custom', title: 't', fixtureId: FIXTURE, gates };
+    return { ...leg, ref: 'r', ...(needs === undefined ? {} : { needs }) };
+  }
+  const NEEDS = { taskCount: 3, trialCount: 2, matchModes: [] };
+
+  it('a leg that declares no needs is held to no limit', () => {
+    const undeclared = legWith(MEAN.gates);
+    const tight = limited({ maxTasksPerSuite: 0, trials: { maxCount: 0 } });
+    expect(checkGates(undeclared, tight, DEFAULT)).toEqual({ proceed: true });
+  });
+
+  it('maxTasksPerSuite is read only on a leg that gates on agents.evalSuite', () => {
+    const trajectoryOnly = legWith(['agents.evalSuite.trajectory'], NEEDS);
+    expect(checkGates(trajectoryOnly, limited({ maxTasksPerSuite: 1 }), DEFAULT)).toEqual({
+      proceed: true,
+    });
+  });
+
+  it('golden among the modes is asked only by the agents.evalSuite gate', () => {
+    const trajectoryOnly = legWith(['agents.evalSuite.trajectory'], NEEDS);
+    const rubricOnly = limited({ modes: ['rubric'] });
+    expect(checkGates(trajectoryOnly, rubricOnly, DEFAULT)).toEqual({ proceed: true });
+  });
+
+  it('a limit equal to the need holds', () => {
+    const doc = limited({ maxTasksPerSuite: 1, trials: { maxCount: 2 } });
+    expect(checkGates(MEAN, doc, DEFAULT)).toEqual({ proceed: true });
+  });
+
+  it('a listing that holds every mode and rule the fixture uses holds', () => {
+    const doc = limited({
+      trials: { passRules: ['mean'] },
+      trajectory: { matchModes: ['any-order', 'in-order'] },
+    });
+    expect(checkGates(MEAN, doc, DEFAULT)).toEqual({ proceed: true });
+  });
+
+  it('a trials-gated leg whose fixture names no pass rule is held to no passRules listing', () => {
+    const ruleless = legWith(['agents.evalSuite', 'agents.evalSuite.trials'], NEEDS);
+    expect(checkGates(ruleless, limited({ trials: { passRules: ['all'] } }), DEFAULT)).toEqual({
+      proceed: true,
+    });
+  });
+
+  it('lists every unlisted mode, and values that are not strings as JSON', () => {
+    const suiteGated = legById('openwop.requirement.0246.suite-gated');
+    const doc = {
+      ...limited({ trajectory: { matchModes: ['any-order', { mode: 'exact' }] } }),
+      fixtures: [suiteGated.fixtureId],
+    };
+    expect(checkGates(suiteGated, doc, DEFAULT)).toMatchObject({
+      reason:
+        'host advertises agents.evalSuite.trajectory.matchModes [any-order, {"mode":"exact"}], without exact, in-order, which the fixture\'s trajectories use (they use [exact, in-order])',
+    });
+  });
+
+  it('strict mode: an unlisted fixture names every leg gate that is opted out', () => {
+    const both = strict('agents.evalSuite.trials', 'agents.evalSuite.trajectory');
+    expect(checkGates(MEAN, NO_FIXTURE, both)).toMatchObject({
+      disposition: 'skipped',
+      reason: `host does not list fixture ${FIXTURE} in discovery fixtures; the leg's gate agents.evalSuite.trajectory, agents.evalSuite.trials is opted out in OPENWOP_OPTED_OUT_PROFILES`,
     });
   });
 });

@@ -313,3 +313,99 @@ describe('a fixture that cannot be graded', () => {
     );
   });
 });
+
+describe('what expectRun carries from the fixture, and its trial statistics', () => {
+  /** A fixture of one task with the given trials block and scripted trials. */
+  const scripted = (trials: object | undefined, script: object[], taskId = 't') => ({
+    id: 'unit',
+    requirement: 'unit',
+    agentId: 'unit-agent',
+    suite: {
+      suiteId: 'unit.evals.stats',
+      version: '3.2.1',
+      modes: ['golden', 'trajectory'],
+      thresholds: { passScore: 0.5, maxCostUsd: 2 },
+      ...(trials === undefined ? {} : { trials }),
+      tasks: [
+        {
+          taskId,
+          input: null,
+          expected: {
+            kind: 'golden',
+            match: { strategy: 'exact', value: 'done' },
+            trajectory: { match: 'exact', calls: [{ tool: 's:a' }] },
+          },
+        },
+      ],
+    },
+    script: { [taskId]: script },
+  });
+
+  it('names the suite, its modes, thresholds and trials block as the fixture states them', () => {
+    const r = run(scripted({ count: 2, passRule: 'any' }, [{ calls: [a], output: 'done' }]));
+    expect([r.fixtureId, r.suiteId, r.suiteVersion, r.modes, r.thresholds]).toEqual([
+      'unit',
+      'unit.evals.stats',
+      '3.2.1',
+      ['golden', 'trajectory'],
+      { passScore: 0.5, maxCostUsd: 2 },
+    ]);
+    expect([r.trialsBlock, r.trialCount, r.taskCount, r.scoredCount]).toEqual([
+      { count: 2, passRule: 'any' },
+      2,
+      1,
+      2,
+    ]);
+  });
+
+  it('counts trials that passed, failed the trajectory, and scored lowest and highest', () => {
+    const r = run(
+      scripted({ count: 3, passRule: 'all' }, [
+        { calls: [a], output: 'done' },
+        { calls: [b], output: 'done' },
+        { calls: [a], output: 'wrong' },
+      ]),
+    );
+    const t = task(r, 't');
+    expect(t.trialStats).toEqual({
+      passed: 1,
+      trajectoryFailed: 1,
+      failedClosed: 0,
+      minScore: 0,
+      maxScore: 1,
+    });
+    expect([t.score, t.gatedScore, t.passed, t.passAtK, t.passHatK]).toEqual([
+      2 / 3,
+      1 / 3,
+      false,
+      1,
+      0,
+    ]);
+  });
+
+  it('without a trials block, the one trial decides the task', () => {
+    const pass = task(run(scripted(undefined, [{ calls: [a], output: 'done' }])), 't');
+    const fail = task(run(scripted(undefined, [{ calls: [b], output: 'done' }])), 't');
+    expect([pass.passed, pass.passHatK, fail.passed, fail.passAtK]).toEqual([true, 1, false, 0]);
+  });
+
+  it('throws naming how many scripted trials a task has against how many it needs', () => {
+    const two = [
+      { calls: [a], output: 'done' },
+      { calls: [a], output: 'done' },
+    ];
+    expect(() => run(scripted({ count: 3, passRule: 'all' }, two))).toThrow(
+      'fixture "unit": task "t" needs 1 or 3 scripted trials, has 2',
+    );
+    expect(() => run(scripted(undefined, two))).toThrow(
+      'fixture "unit": task "t" needs 1 scripted trial, has 2',
+    );
+  });
+
+  it("reads a task's script only from the script's own members, whatever the task id", () => {
+    const fixture = { ...scripted(undefined, [], 'constructor'), script: {} };
+    expect(() => run(fixture)).toThrow(
+      'fixture "unit": task "constructor" needs 1 scripted trial, has none',
+    );
+  });
+});

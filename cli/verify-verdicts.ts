@@ -1,0 +1,134 @@
+// The verdict half of `verify`: what each recorded row recomputes to, how a row differs from its
+// recomputation, the consistency a row nothing can recompute must keep, and the totals. Pure but
+// for the fixture loader it is handed, so StrykerJS can mutate it against millisecond tests
+// (tests/decide/verify-verdicts.test.ts); cli/verify.ts keeps the file reading and the digests.
+
+import { judgeEvalRun } from '../lib/eval-gate-witness.ts';
+import type { FixtureLoad } from '../lib/fixtures.ts';
+import { checkGates } from '../lib/decide/gates.ts';
+import { LEGS } from '../lib/legs.ts';
+import { decide } from '../lib/decide/run-leg.ts';
+import { judgeGatedFieldsShape } from '../lib/witness/shape-leg.ts';
+import type { Disposition, Finding } from '../lib/types.ts';
+import type { EvalGateReport, ReportRow } from '../lib/report/report.ts';
+import { totalsOf } from '../lib/report/report.ts';
+
+/** What a row recomputes to. */
+export interface Recomputed {
+  readonly disposition: Disposition;
+  readonly assertions: number;
+  readonly reason?: string;
+  readonly findings: readonly Finding[];
+}
+
+/** The recorded discovery document, when it was served and parses. */
+export type Discovery = { readonly ok: true; readonly document: unknown } | { readonly ok: false };
+
+/** The report members a recomputation reads besides the row. */
+export type RunSettings = Pick<EvalGateReport, 'strict' | 'optedOut'>;
+
+export type FixtureLoader = (id: string) => Promise<FixtureLoad>;
+
+/** Each disposition whose recorded total differs from the count of rows holding it. */
+export function checkTotals(report: Pick<EvalGateReport, 'requirements' | 'totals'>): string[] {
+  const totals = totalsOf(report.requirements);
+  return Object.entries(totals)
+    .filter(([d, n]) => report.totals[d as Disposition] !== n)
+    .map(
+      ([d, n]) => `totals.${d}: recorded ${report.totals[d as Disposition]}, the rows hold ${n}`,
+    );
+}
+
+/**
+ * The row as the suite's own code decides it from the recorded data; a string when the recorded
+ * data contradicts itself; undefined when nothing recorded lets it be recomputed (a transport
+ * loss or a host fault carries no observation), so only its consistency can be checked.
+ */
+export async function recompute(
+  row: ReportRow,
+  settings: RunSettings,
+  discovery: Discovery,
+  load: FixtureLoader,
+): Promise<Recomputed | string | undefined> {
+  const leg = LEGS.find((l) => l.id === row.id);
+  if (leg === undefined) return 'no such requirement in this suite';
+  if (leg.fixtureId === undefined) return decide(judgeGatedFieldsShape());
+  const gate = discovery.ok
+    ? checkGates(leg, discovery.document, {
+        requireBehavior: settings.strict,
+        optedOut: settings.optedOut,
+      })
+    : undefined;
+  if (gate !== undefined && !gate.proceed) {
+    return { disposition: gate.disposition, assertions: 0, reason: gate.reason, findings: [] };
+  }
+  if (row.observation === undefined) return undefined;
+  if (row.fixtureId !== leg.fixtureId) {
+    return `fixtureId: recorded ${String(row.fixtureId)}, the requirement drives ${leg.fixtureId}`;
+  }
+  const loaded = await load(leg.fixtureId);
+  if (!loaded.ok) return `fixture ${leg.fixtureId} does not load here: ${loaded.reason}`;
+  return decide(judgeEvalRun(loaded.fixture, row.observation), row.observation);
+}
+
+/** Each field in which a row differs from what it recomputes to, naming the row. */
+export function compareRow(row: ReportRow, again: Recomputed): string[] {
+  const out: string[] = [];
+  const at = `row ${row.id}`;
+  if (row.disposition !== again.disposition) {
+    out.push(`${at}: disposition recorded ${row.disposition}, recomputed ${again.disposition}`);
+  }
+  if (row.assertions !== again.assertions) {
+    out.push(`${at}: assertions recorded ${row.assertions}, recomputed ${again.assertions}`);
+  }
+  if (row.reason !== again.reason) {
+    out.push(
+      `${at}: reason recorded ${JSON.stringify(row.reason)}, recomputed ${JSON.stringify(again.reason)}`,
+    );
+  }
+  if (row.findings.length !== again.findings.length) {
+    out.push(
+      `${at}: findings recorded ${row.findings.length}, recomputed ${again.findings.length}`,
+    );
+  }
+  const count = Math.min(row.findings.length, again.findings.length);
+  for (let i = 0; i < count; i += 1) {
+    const was = row.findings[i] as Finding;
+    const now = again.findings[i] as Finding;
+    for (const field of ['rule', 'ok', 'severity', 'ref', 'message'] as const) {
+      if (was[field] !== now[field]) {
+        out.push(
+          `${at}: findings[${i}] (${now.rule}) ${field} recorded ${JSON.stringify(was[field])}, recomputed ${JSON.stringify(now[field])}`,
+        );
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A row no recorded data can recompute must still agree with its own findings. Without an
+ * observation the legs record a finding only for a host fault: one failing `run.served`. Anything
+ * else (a pass above all) would be a verdict on host data that is not in the report.
+ */
+export function checkConsistency(row: ReportRow): string[] {
+  const at = `row ${row.id}`;
+  const [only] = row.findings;
+  if (
+    row.findings.length > 0 &&
+    // Stryker disable next-line OptionalChaining: reached only when a first finding exists; the `?.` is for the types
+    (row.findings.length > 1 || only?.rule !== 'run.served' || only.ok)
+  ) {
+    return [
+      `${at}: ${row.findings.length} finding(s) but no observation; without one only a host fault (one failing run.served) can be recorded`,
+    ];
+  }
+  if (row.findings.length > 0) {
+    const again = decide(row.findings);
+    return compareRow(row, again).map((p) => p.replace(/recomputed/, 'its findings imply'));
+  }
+  if (row.disposition !== 'blocked') {
+    return [`${at}: disposition ${row.disposition} with no finding and no gate that explains it`];
+  }
+  return row.assertions === 0 ? [] : [`${at}: assertions ${row.assertions} with no finding`];
+}

@@ -1,0 +1,89 @@
+// `decide` from literal findings: the exact disposition, assertion count, findings and reason it
+// returns, the observation it carries, and the host-fault finding a refused run records.
+
+import { describe, expect, it } from 'vitest';
+import { decide, hostFaultFinding } from '../../lib/decide/run-leg.ts';
+import type { Finding, RunObservation } from '../../lib/types.ts';
+import { asObservation, gatedObservation } from '../witness/build.ts';
+
+const must = (ok: boolean, rule: string): Finding => ({
+  rule,
+  ok,
+  severity: 'MUST',
+  ref: `RFC 0246 §${rule}`,
+  message: `${rule} ${ok ? 'held' : 'broke'}`,
+});
+const should = (ok: boolean, rule: string): Finding => ({ ...must(ok, rule), severity: 'SHOULD' });
+const OBSERVATION: RunObservation = asObservation(gatedObservation());
+
+describe('decide', () => {
+  it('judges nothing into blocked with no assertion and no finding, carrying the observation', () => {
+    expect(decide([])).toEqual({
+      disposition: 'blocked',
+      assertions: 0,
+      reason: 'the leg judged nothing: zero assertions is never a pass',
+      findings: [],
+    });
+    expect(decide([], OBSERVATION)).toEqual({
+      disposition: 'blocked',
+      assertions: 0,
+      reason: 'the leg judged nothing: zero assertions is never a pass',
+      findings: [],
+      observation: OBSERVATION,
+    });
+  });
+
+  it('passes with every finding counted and kept, no reason, and the observation only when given', () => {
+    const findings = [must(true, 'A'), should(false, 'B')];
+    expect(decide(findings)).toStrictEqual({
+      disposition: 'executed-pass',
+      assertions: 2,
+      findings,
+    });
+    expect(decide(findings, OBSERVATION)).toStrictEqual({
+      disposition: 'executed-pass',
+      assertions: 2,
+      findings,
+      observation: OBSERVATION,
+    });
+  });
+
+  it('fails on one failing MUST, a failing SHOULD beside it not quoted', () => {
+    const findings = [should(false, 'S'), must(true, 'A'), must(false, 'B')];
+    expect(decide(findings, OBSERVATION)).toStrictEqual({
+      disposition: 'executed-fail',
+      assertions: 3,
+      findings,
+      observation: OBSERVATION,
+      reason: '1 MUST finding failed: B (RFC 0246 §B): B broke',
+    });
+  });
+
+  it('quotes exactly three failing MUST findings with no count of more', () => {
+    const d = decide([must(false, 'A'), must(false, 'B'), must(true, 'C'), must(false, 'D')]);
+    expect(d.reason).toBe(
+      '3 MUST findings failed: A (RFC 0246 §A): A broke; B (RFC 0246 §B): B broke; D (RFC 0246 §D): D broke',
+    );
+  });
+
+  it('quotes the first three of four failing MUST findings and counts one more', () => {
+    const d = decide(['A', 'B', 'C', 'D'].map((r) => must(false, r)));
+    expect(d.reason).toBe(
+      '4 MUST findings failed: A (RFC 0246 §A): A broke; B (RFC 0246 §B): B broke; C (RFC 0246 §C): C broke; and 1 more',
+    );
+  });
+});
+
+describe('hostFaultFinding', () => {
+  it('is one failing MUST run.served naming the stage and what the host said', () => {
+    expect(hostFaultFinding('create', 'POST /runs answered 500')).toEqual({
+      rule: 'run.served',
+      ok: false,
+      severity: 'MUST',
+      ref: 'contract §6, §9',
+      message:
+        'a host that advertises the capability and lists the fixture MUST serve the run (create): POST /runs answered 500',
+    });
+    expect(decide([hostFaultFinding('poll', 'x')]).disposition).toBe('executed-fail');
+  });
+});

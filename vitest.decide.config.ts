@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+// The tests StrykerJS runs against each mutant of the decision modules (`npm run
+// mutation:decide`): literal findings, discovery documents and report rows, judged in
+// milliseconds. tests/cli/verify.test.ts is left out: it drives whole runs against the reference
+// host, seconds per mutant, and tests/decide/verify-verdicts.test.ts pins the same recomputation
+// on literal rows. `npm test` (vitest.config.ts) still runs all of them.
+export default defineConfig({
+  test: {
+    include: [
+      'tests/decide/**/*.test.ts',
+      'tests/io/gates.test.ts',
+      'tests/io/leg-needs.test.ts',
+      'tests/verdict.test.ts',
+    ],
+    exclude: ['node_modules/**'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
