@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { judgeEvalRun, judgeSummaryAgainstSuite, RULES } from '../lib/eval-gate-witness.ts';
 import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
-import { decide } from '../lib/decide/run-leg.ts';
+import { decide } from '../lib/decide/decide.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import type {
   AgentEvalSuite,

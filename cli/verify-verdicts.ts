@@ -7,7 +7,7 @@ import { judgeEvalRun } from '../lib/eval-gate-witness.ts';
 import type { FixtureLoad } from '../lib/fixtures.ts';
 import { checkGates } from '../lib/decide/gates.ts';
 import { LEGS } from '../lib/legs.ts';
-import { decide } from '../lib/decide/run-leg.ts';
+import { decide } from '../lib/decide/decide.ts';
 import { judgeGatedFieldsShape } from '../lib/witness/shape-leg.ts';
 import type { Disposition, Finding } from '../lib/types.ts';
 import type { EvalGateReport, ReportRow } from '../lib/report/report.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { closingLine, exitCodeFor, EXIT } from '../lib/report/verdict.ts';
-import { decide } from '../lib/decide/run-leg.ts';
+import { decide } from '../lib/decide/decide.ts';
 import type { Finding } from '../lib/types.ts';
 
 const must = (ok: boolean, rule = 'task.passed'): Finding => ({

@@ -2,7 +2,7 @@
 // returns, the observation it carries, and the host-fault finding a refused run records.
 
 import { describe, expect, it } from 'vitest';
-import { decide, hostFaultFinding } from '../../lib/decide/run-leg.ts';
+import { decide, hostFaultFinding } from '../../lib/decide/decide.ts';
 import type { Finding, RunObservation } from '../../lib/types.ts';
 import { asObservation, gatedObservation } from '../witness/build.ts';
 
@@ -31,6 +31,18 @@ describe('decide', () => {
       findings: [],
       observation: OBSERVATION,
     });
+  });
+
+  it('judges only SHOULD rules into blocked: warnings alone bind nothing, so they cannot pass a leg', () => {
+    const onlyWarnings = [should(true, 'A'), should(false, 'B')];
+    expect(decide(onlyWarnings, OBSERVATION)).toEqual({
+      disposition: 'blocked',
+      assertions: 0,
+      reason: 'the leg judged no MUST rule: zero assertions is never a pass',
+      findings: [],
+      observation: OBSERVATION,
+    });
+    expect(decide([...onlyWarnings, must(true, 'C')]).disposition).toBe('executed-pass');
   });
 
   it('passes with every finding counted and kept, no reason, and the observation only when given', () => {

@@ -32,7 +32,7 @@ import {
 // inside runRow. The first test to ask starts it.
 let matrix: Promise<MatrixResults> | undefined;
 const results = (): Promise<MatrixResults> => (matrix ??= runMatrix());
-const MATRIX_TIMEOUT_MS = 60_000;
+const MATRIX_TIMEOUT_MS = 150_000;
 
 /** Compares one row's legs with their expectations; returns one line per disagreement. */
 function disagreements(row: Row, legs: readonly LegResult[]): string[] {

@@ -43,9 +43,9 @@ export interface RowOptions {
 }
 
 /** Run deadline for a defect whose run never ends; long enough for a healthy run to finish. */
-export const HANGING_RUN_TIMEOUT_MS = 1_500;
+export const HANGING_RUN_TIMEOUT_MS = 5_000;
 /** Run deadline for every other row: generous, because all rows share the machine at once. */
-const RUN_TIMEOUT_MS = 20_000;
+const RUN_TIMEOUT_MS = 60_000;
 
 export function slugOf(requirement: string): LegSlug {
   const slug = LEG_SLUGS.find((s) => requirement === `openwop.requirement.0246.${s}`);

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { judgeEvalRun, mustFailures } from '../../lib/eval-gate-witness.ts';
-import { decide } from '../../lib/decide/run-leg.ts';
+import { decide } from '../../lib/decide/decide.ts';
 import type {
   Finding,
   ObservedErrorKind,
