@@ -16,6 +16,7 @@ import {
   startHostileHost,
   streamBody,
   warmUp,
+  REQUEST_TIMED_OUT,
 } from '../support/hostile-host.ts';
 
 beforeAll(warmUp);
@@ -61,12 +62,12 @@ describe.concurrent('a connection reset mid-body blocks the leg', () => {
 describe.concurrent('a host that never answers blocks the leg at a deadline', () => {
   it('silent discovery times out after one request deadline', async () => {
     const run = await against({ routes: { discovery: silence } });
-    expectOutcome(run, 'blocked', /discovery unreadable/, /timed out after 300 ms/);
+    expectOutcome(run, 'blocked', /discovery unreadable/, REQUEST_TIMED_OUT);
   });
 
   it('a silent create times out after one request deadline', async () => {
     const run = await against({ routes: { create: silence } });
-    expectOutcome(run, 'blocked', /\(create\)/, /timed out after 300 ms/);
+    expectOutcome(run, 'blocked', /\(create\)/, REQUEST_TIMED_OUT);
     expect(run.legMs).toBeLessThan(HOSTILE_BOUNDS.runTimeoutMs);
   });
 
@@ -77,7 +78,7 @@ describe.concurrent('a host that never answers blocks the leg at a deadline', ()
 
   it('a silent summary is blocked', async () => {
     const run = await against({ routes: { summary: silence } });
-    expectOutcome(run, 'blocked', /\(summary\)/, /timed out after 300 ms/);
+    expectOutcome(run, 'blocked', /\(summary\)/, REQUEST_TIMED_OUT);
   });
 
   it('a TCP server that accepts and never speaks HTTP is blocked at discovery', async () => {
@@ -111,7 +112,7 @@ describe.concurrent('bodies that never end, or are too large, block the leg', ()
     const run = await against({
       routes: { summary: ({ response }) => streamBody(response, Buffer.from(' '), 20) },
     });
-    expectOutcome(run, 'blocked', /\(summary\)/, /timed out after 300 ms/);
+    expectOutcome(run, 'blocked', /\(summary\)/, REQUEST_TIMED_OUT);
   });
 
   it('a valid summary dripped slower than the deadline is blocked, not judged on a fragment', async () => {

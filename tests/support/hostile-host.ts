@@ -20,23 +20,40 @@ export const MEAN_LEG = legById('openwop.requirement.0246.mean-gated');
 const SUITE_ID = 'conformance.evals.trajectory-gate-mean';
 const TASK_ID = 'forbidden-in-every-trial';
 
-/** Small on purpose: the blocked cases run into these deadlines, and the suite must stay fast. */
+/**
+ * Small, because the blocked cases run into these deadlines and the suite must stay fast; not
+ * smaller, because a correct answer must still arrive in time on a machine running several
+ * CPU-bound processes beside the tests (300 ms did not).
+ */
 export const HOSTILE_BOUNDS: Bounds = {
-  requestTimeoutMs: 300,
-  runTimeoutMs: 1_500,
+  requestTimeoutMs: 1_000,
+  runTimeoutMs: 3_000,
   pollTimeoutS: 1,
   maxBodyBytes: 64 * 1024,
   retryAfterCapMs: 400,
 };
+
+/** What a loaded machine may add to a deadline before the timer that enforces it runs. */
+const SCHEDULING_SLACK_MS = 1_500;
 
 /**
  * The longest a leg may take once discovery is in hand: the run deadline, plus one request
  * deadline for an abort to land and one for the status or summary asked at the edge, plus
  * scheduling slack for tests that share the event loop.
  */
-export const LEG_BOUND_MS = HOSTILE_BOUNDS.runTimeoutMs + 2 * HOSTILE_BOUNDS.requestTimeoutMs + 500;
+export const LEG_BOUND_MS =
+  HOSTILE_BOUNDS.runTimeoutMs + 2 * HOSTILE_BOUNDS.requestTimeoutMs + SCHEDULING_SLACK_MS;
 /** Discovery is one request: its deadline plus the same slack. */
-export const DISCOVERY_BOUND_MS = HOSTILE_BOUNDS.requestTimeoutMs + 500;
+export const DISCOVERY_BOUND_MS = HOSTILE_BOUNDS.requestTimeoutMs + SCHEDULING_SLACK_MS;
+
+/** How the request deadline reads in a blocked reason. */
+export const REQUEST_TIMED_OUT = new RegExp(
+  `timed out after ${HOSTILE_BOUNDS.requestTimeoutMs} ms`,
+);
+/** How the run deadline reads in a blocked reason. */
+export const RUN_NOT_TERMINAL = new RegExp(
+  `run not terminal within ${HOSTILE_BOUNDS.runTimeoutMs} ms`,
+);
 
 /** The run id a correct create answers with: tenant-bound, with a 16+ character opaque part. */
 export const HOSTILE_RUN_ID = 'hostile-tenant/run-00000000000001';
@@ -294,7 +311,7 @@ export function streamBody(
 
 /**
  * One correct run, so the schemas are compiled and the modules loaded before any timed test:
- * that first compile holds the event loop long enough to make a 300 ms deadline fire late.
+ * that first compile holds the event loop long enough to make a short deadline fire late.
  */
 export async function warmUp(): Promise<void> {
   const host = await startHostileHost();
