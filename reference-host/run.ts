@@ -83,7 +83,7 @@ export class EvalRun {
   /** Set once nothing more will be appended. */
   terminal = false;
   summary: Payload | undefined;
-  /** Set by the first summary read, which the host answers 409 while it finalises. */
+  /** Set by the first summary read, which a finalising host answers 409 (see server.ts). */
   summaryPublished = false;
   readonly events: HostEvent[] = [];
   private readonly waiters = new Set<() => void>();

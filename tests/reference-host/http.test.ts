@@ -177,10 +177,30 @@ describe('auth and bad requests', () => {
     });
   });
 
-  it('answers the first summary read of a finished run 409 while it finalises, then the summary', async () => {
+  it('the plain host answers the summary of a finished run at once', async () => {
     host = await startReferenceHost();
     const runId = await create(host.url);
     await drainTo(host.url, runId, 19);
+    const first = await call(host.url, 'GET', runPath(runId, '/eval-summary'));
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ gatedAggregateScore: 0.5, passed: false });
+  });
+
+  it('the varied host answers the first summary read 409 while it finalises, then the summary', async () => {
+    host = await startReferenceHost({ variant: 'varied' });
+    const runId = await create(host.url);
+    let after: number | undefined;
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const cursor = after === undefined ? '' : `&afterSequence=${after}`;
+      const query = `/events/poll?timeout=1${cursor}`;
+      const page = (await call(host.url, 'GET', runPath(runId, query))).body as Page & {
+        isTerminal: boolean;
+      };
+      after = page.events.at(-1)?.sequence ?? after;
+      if (page.isTerminal) break;
+      if (Date.now() > deadline) throw new Error('the varied log did not end within 5 s');
+    }
     const first = await call(host.url, 'GET', runPath(runId, '/eval-summary'));
     expect(first.status).toBe(409);
     expect(first.body).toMatchObject({
