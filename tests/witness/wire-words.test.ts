@@ -287,6 +287,31 @@ describe('wire.error-body words', () => {
     ]);
   });
 
+  it('holds each registered code to its registered status alone', () => {
+    const registered: [string, number[]][] = [
+      ['validation_error', [400]],
+      ['unauthenticated', [401]],
+      ['forbidden', [403]],
+      ['not_found', [404]],
+      ['protocol_version_unsupported', [406]],
+      ['run_state_conflict', [409]],
+      ['run_terminal', [409]],
+      ['capability_not_provided', [422, 501]],
+      ['rate_limited', [429]],
+    ];
+    for (const [code, statuses] of registered) {
+      const body: ObservedBody = { json: { error: code, message: 'refused' } };
+      for (const status of statuses) {
+        expect(said({ errors: { kinds: [kind(status, 1, body)], omitted: 0 } })[0]?.[1], code).toBe(
+          true,
+        );
+      }
+      expect(said({ errors: { kinds: [kind(418, 1, body)], omitted: 0 } })[0]?.[2], code).toContain(
+        `(error "${code}" is registered at ${statuses.join(' or ')}, answered with 418)`,
+      );
+    }
+  });
+
   it('judges each kind on its own, and a call the suite does not know by its name', () => {
     const stray = { ...kind(500, 1, good), call: 'metrics' } as unknown as ObservedErrorKind;
     expect(
@@ -331,6 +356,7 @@ describe('wire.version-header words', () => {
         { call: 'summary' as const, value: '3.0', count: 2 },
         { call: 'summary' as const, value: null, count: 1 },
         { call: 'status' as const, value: '2.0', count: 1 },
+        { call: 'discovery' as const, value: '2.0', count: 1 },
       ],
       omitted: 0,
     };
@@ -344,6 +370,11 @@ describe('wire.version-header words', () => {
         'wire.version-header',
         true,
         'GET /runs/{runId}: all 1 response carry OpenWOP-Version 2.<minor>',
+      ],
+      [
+        'wire.version-header',
+        true,
+        'GET /.well-known/openwop: all 1 response carry OpenWOP-Version 2.<minor>',
       ],
     ]);
   });
