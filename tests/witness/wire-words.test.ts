@@ -172,6 +172,24 @@ describe('wire.event-envelope words', () => {
     );
   });
 
+  it('names only the first failing envelope, and a wrong start alone without a count', () => {
+    const [, f] = said({
+      pages: fromStart,
+      events: [event(0), event(1, { eventId: 'e1' }), event(2, { timestamp: 'soon' })],
+    });
+    expect(f?.[2]).toMatch(/; 2 of 3 events do not validate; event 2: run-event#\/eventId [^;]*$/);
+    expect(said({ pages: fromStart, events: [event(2), event(3)] })[1]).toEqual([
+      'wire.event-envelope',
+      false,
+      'every event SHOULD be a closed RunEventDoc {eventId, runId, type, payload, timestamp, sequence, schemaVersion, ...} with sequence from 0; the log starts at sequence 2, not 0',
+    ]);
+  });
+
+  it('joins the schema errors of one envelope with semicolons', () => {
+    const [f] = said({ events: [event(0, { eventId: 'e1', tenantId: 'acme' })] });
+    expect(f?.[2]).toMatch(/event 1: run-event#\S* \w+: [^;]*; run-event#/);
+  });
+
   it('names a start that is no number', () => {
     const [, f] = said({ pages: fromStart, events: [event('0')] });
     expect(f?.[2]).toContain('the log starts at sequence the string "0", not 0');
@@ -221,7 +239,11 @@ describe('wire.event-envelope words', () => {
       envelope: { json: 'date', members: {} },
     } as unknown as ObservedEvent;
     const noKind = { ...event(0), envelope: { members: {} } } as unknown as ObservedEvent;
-    expect(said({ pages: fromStart, events: [bare, odd, noKind] })).toEqual([
+    const nullKind = {
+      ...event(0),
+      envelope: { json: null, members: {} },
+    } as unknown as ObservedEvent;
+    expect(said({ pages: fromStart, events: [bare, odd, noKind, nullKind] })).toEqual([
       [
         'wire.poll-page',
         true,
@@ -271,6 +293,8 @@ describe('wire.error-body words', () => {
     ]);
     const [g] = said({ errors: { kinds: [kind(410, 2, bad1, good)], omitted: 0 } });
     expect(g?.[2]).toContain('; 2 of 2 are not (the body is not JSON (truncated))');
+    const [h] = said({ errors: { kinds: [kind(404, 2, good, bad1)], omitted: 0 } });
+    expect(h?.[2]).toMatch(/; 1 of 2 is not \(the body is not JSON \(truncated\)\)$/);
   });
 
   it('accepts at any status a vendor code, and a registry code the suite knows no status for', () => {
