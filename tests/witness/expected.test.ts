@@ -383,6 +383,29 @@ describe('what expectRun carries from the fixture, and its trial statistics', ()
     ]);
   });
 
+  it('one task with a miss among tasks without lets the suite carry the gated aggregate', () => {
+    const plain = (taskId: string, fixtures?: object) => ({
+      taskId,
+      input: null,
+      ...golden('exact', 'done'),
+      ...(fixtures === undefined ? {} : { fixtures }),
+    });
+    const fixture = {
+      ...scripted(undefined, []),
+      suite: {
+        ...scripted(undefined, []).suite,
+        tasks: [plain('clean'), plain('missed', { toolResponses: [] })],
+      },
+      script: { clean: [{ calls: [], output: 'done' }], missed: [{ calls: [a], output: 'done' }] },
+    };
+    const r = run(fixture);
+    expect([r.gatedAggregatePresence, r.aggregateScore, r.passedCount]).toEqual([
+      'optional',
+      0.5,
+      1,
+    ]);
+  });
+
   it('without a trials block, the one trial decides the task', () => {
     const pass = task(run(scripted(undefined, [{ calls: [a], output: 'done' }])), 't');
     const fail = task(run(scripted(undefined, [{ calls: [b], output: 'done' }])), 't');

@@ -33,15 +33,27 @@ describe('jsonEqual', () => {
     ]).toEqual([false, false, false, false]);
   });
 
+  it('tells a primitive from an object, either way round', () => {
+    expect([jsonEqual(0, {}), jsonEqual({}, 0), jsonEqual('', []), jsonEqual([], '')]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
   it('tells an array from an object with the same indices, either way round', () => {
     expect(jsonEqual([1], { 0: 1 })).toBe(false);
     expect(jsonEqual({ 0: 1 }, [1])).toBe(false);
     expect(jsonEqual([], {})).toBe(false);
+    expect(jsonEqual([], { length: 0 })).toBe(false);
+    expect(jsonEqual([1], { 0: 1, length: 1 })).toBe(false);
   });
 
   it('needs arrays of the same length and objects of the same members', () => {
     expect([jsonEqual([1, 2], [1, 2, 3]), jsonEqual([1, 2, 3], [1, 2])]).toEqual([false, false]);
     expect([jsonEqual([[1]], [[1]]), jsonEqual([[1]], [[2]])]).toEqual([true, false]);
+    expect(jsonEqual([1, 2], [1, 3])).toBe(false);
     expect(jsonEqual({ a: 1 }, { a: 1, b: 2 })).toBe(false);
     expect(jsonEqual({ a: 1, b: 2 }, { a: 1 })).toBe(false);
     expect(jsonEqual({ a: 1, b: 2 }, { a: 1, c: 2 })).toBe(false);

@@ -131,6 +131,27 @@ describe('gated-fields-shape words', () => {
     );
   });
 
+  it('names every keyword that rejected a value at the field', () => {
+    const twice = (): readonly SchemaError[] => [
+      {
+        schema: 'eval-summary',
+        instancePath: '/gatedAggregateScore',
+        keyword: 'maximum',
+        message: 'm',
+      },
+      {
+        schema: 'eval-summary',
+        instancePath: '/gatedAggregateScore',
+        keyword: 'type',
+        message: 't',
+      },
+    ];
+    const found = judgeGatedFieldsShapeWith(twice).find(
+      (f) => f.rule === 'shape.gated-aggregate.rejects-null',
+    );
+    expect(found?.message).toBe('gatedAggregateScore = null is rejected (maximum, type)');
+  });
+
   it('passes each field the value it names, in a summary otherwise valid', () => {
     const seen: unknown[] = [];
     judgeGatedFieldsShapeWith((instance) => {

@@ -172,6 +172,24 @@ describe('wire.event-envelope words', () => {
     );
   });
 
+  it('names only the first failing envelope, and a wrong start alone without a count', () => {
+    const [, f] = said({
+      pages: fromStart,
+      events: [event(0), event(1, { eventId: 'e1' }), event(2, { timestamp: 'soon' })],
+    });
+    expect(f?.[2]).toMatch(/; 2 of 3 events do not validate; event 2: run-event#\/eventId [^;]*$/);
+    expect(said({ pages: fromStart, events: [event(2), event(3)] })[1]).toEqual([
+      'wire.event-envelope',
+      false,
+      'every event SHOULD be a closed RunEventDoc {eventId, runId, type, payload, timestamp, sequence, schemaVersion, ...} with sequence from 0; the log starts at sequence 2, not 0',
+    ]);
+  });
+
+  it('joins the schema errors of one envelope with semicolons', () => {
+    const [f] = said({ events: [event(0, { eventId: 'e1', tenantId: 'acme' })] });
+    expect(f?.[2]).toMatch(/event 1: run-event#\S* \w+: [^;]*; run-event#/);
+  });
+
   it('names a start that is no number', () => {
     const [, f] = said({ pages: fromStart, events: [event('0')] });
     expect(f?.[2]).toContain('the log starts at sequence the string "0", not 0');
@@ -221,7 +239,11 @@ describe('wire.event-envelope words', () => {
       envelope: { json: 'date', members: {} },
     } as unknown as ObservedEvent;
     const noKind = { ...event(0), envelope: { members: {} } } as unknown as ObservedEvent;
-    expect(said({ pages: fromStart, events: [bare, odd, noKind] })).toEqual([
+    const nullKind = {
+      ...event(0),
+      envelope: { json: null, members: {} },
+    } as unknown as ObservedEvent;
+    expect(said({ pages: fromStart, events: [bare, odd, noKind, nullKind] })).toEqual([
       [
         'wire.poll-page',
         true,
@@ -271,6 +293,8 @@ describe('wire.error-body words', () => {
     ]);
     const [g] = said({ errors: { kinds: [kind(410, 2, bad1, good)], omitted: 0 } });
     expect(g?.[2]).toContain('; 2 of 2 are not (the body is not JSON (truncated))');
+    const [h] = said({ errors: { kinds: [kind(404, 2, good, bad1)], omitted: 0 } });
+    expect(h?.[2]).toMatch(/; 1 of 2 is not \(the body is not JSON \(truncated\)\)$/);
   });
 
   it('accepts at any status a vendor code, and a registry code the suite knows no status for', () => {
@@ -285,6 +309,31 @@ describe('wire.error-body words', () => {
         'GET /runs/{runId} answered 503 (2 times, 2 judged): each body is the v2 error envelope with its registered status',
       ],
     ]);
+  });
+
+  it('holds each registered code to its registered status alone', () => {
+    const registered: [string, number[]][] = [
+      ['validation_error', [400]],
+      ['unauthenticated', [401]],
+      ['forbidden', [403]],
+      ['not_found', [404]],
+      ['protocol_version_unsupported', [406]],
+      ['run_state_conflict', [409]],
+      ['run_terminal', [409]],
+      ['capability_not_provided', [422, 501]],
+      ['rate_limited', [429]],
+    ];
+    for (const [code, statuses] of registered) {
+      const body: ObservedBody = { json: { error: code, message: 'refused' } };
+      for (const status of statuses) {
+        expect(said({ errors: { kinds: [kind(status, 1, body)], omitted: 0 } })[0]?.[1], code).toBe(
+          true,
+        );
+      }
+      expect(said({ errors: { kinds: [kind(418, 1, body)], omitted: 0 } })[0]?.[2], code).toContain(
+        `(error "${code}" is registered at ${statuses.join(' or ')}, answered with 418)`,
+      );
+    }
   });
 
   it('judges each kind on its own, and a call the suite does not know by its name', () => {
@@ -331,6 +380,7 @@ describe('wire.version-header words', () => {
         { call: 'summary' as const, value: '3.0', count: 2 },
         { call: 'summary' as const, value: null, count: 1 },
         { call: 'status' as const, value: '2.0', count: 1 },
+        { call: 'discovery' as const, value: '2.0', count: 1 },
       ],
       omitted: 0,
     };
@@ -344,6 +394,11 @@ describe('wire.version-header words', () => {
         'wire.version-header',
         true,
         'GET /runs/{runId}: all 1 response carry OpenWOP-Version 2.<minor>',
+      ],
+      [
+        'wire.version-header',
+        true,
+        'GET /.well-known/openwop: all 1 response carry OpenWOP-Version 2.<minor>',
       ],
     ]);
   });
