@@ -30,3 +30,30 @@ export function ungated(mutate: (d: Draft) => void): string[] {
   mutate(draft);
   return failing(UNGATED, draft);
 }
+
+/** One judged run seen through the findings whose rule starts with `prefix`. */
+export interface JudgedBy {
+  /** Every rule that did not hold, sorted. */
+  readonly failing: string[];
+  /** Messages of the prefix's findings, held or not, in report order. */
+  readonly own: string[];
+  /** Messages of the prefix's failing findings. */
+  readonly said: string[];
+}
+
+/** Judges the fixture's correct observation (gated when it has trials) after `mutate`. */
+export function judgedBy(
+  prefix: string,
+  fixture: Fixture,
+  mutate: (d: Draft) => void = () => undefined,
+): JudgedBy {
+  const draft = fixture.suite.trials === undefined ? ungatedObservation() : gatedObservation();
+  mutate(draft);
+  const findings = judgeEvalRun(fixture, asObservation(draft));
+  const own = findings.filter((f) => f.rule.startsWith(prefix));
+  return {
+    failing: [...new Set(findings.filter((f) => !f.ok).map((f) => f.rule))].sort(),
+    own: own.map((f) => f.message),
+    said: own.filter((f) => !f.ok).map((f) => f.message),
+  };
+}

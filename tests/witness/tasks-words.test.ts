@@ -3,18 +3,9 @@
 // then fail, and pins the numbers and the reason the task finding gives.
 
 import { describe, expect, it } from 'vitest';
-import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
 import type { Fixture } from '../../lib/types.ts';
-import {
-  asObservation,
-  GATED,
-  gatedObservation,
-  summaryOf,
-  summaryTask,
-  UNGATED,
-  ungatedObservation,
-  type Draft,
-} from './build.ts';
+import { GATED, summaryOf, summaryTask, UNGATED, type Draft } from './build.ts';
+import { judgedBy } from './mutate.ts';
 
 interface Judged {
   readonly failing: string[];
@@ -23,16 +14,9 @@ interface Judged {
   readonly said: string[];
 }
 
-function judge(fixture: Fixture, mutate: (d: Draft) => void = () => undefined): Judged {
-  const draft = fixture.suite.trials === undefined ? ungatedObservation() : gatedObservation();
-  mutate(draft);
-  const findings = judgeEvalRun(fixture, asObservation(draft));
-  const own = findings.filter((f) => f.rule.startsWith('task.'));
-  return {
-    failing: [...new Set(findings.filter((f) => !f.ok).map((f) => f.rule))].sort(),
-    words: own.map((f) => f.message),
-    said: own.filter((f) => !f.ok).map((f) => f.message),
-  };
+function judge(fixture: Fixture, mutate?: (d: Draft) => void): Judged {
+  const { failing, own, said } = judgedBy('task.', fixture, mutate);
+  return { failing, words: own, said };
 }
 
 function withRule(passRule: 'all' | 'any'): Fixture {

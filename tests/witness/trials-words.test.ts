@@ -3,17 +3,9 @@
 // the trial, the reason and the count the failing message gives.
 
 import { describe, expect, it } from 'vitest';
-import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
 import type { Fixture } from '../../lib/types.ts';
-import {
-  asObservation,
-  GATED,
-  gatedObservation,
-  scoredPayload,
-  UNGATED,
-  ungatedObservation,
-  type Draft,
-} from './build.ts';
+import { GATED, scoredPayload, UNGATED, type Draft } from './build.ts';
+import { judgedBy } from './mutate.ts';
 
 interface Judged {
   readonly failing: string[];
@@ -23,16 +15,9 @@ interface Judged {
   readonly said: string[];
 }
 
-function judge(fixture: Fixture, mutate: (d: Draft) => void = () => undefined): Judged {
-  const draft = fixture.suite.trials === undefined ? ungatedObservation() : gatedObservation();
-  mutate(draft);
-  const findings = judgeEvalRun(fixture, asObservation(draft));
-  const own = findings.filter((f) => f.rule.startsWith('trial.'));
-  return {
-    failing: [...new Set(findings.filter((f) => !f.ok).map((f) => f.rule))].sort(),
-    trials: own.map((f) => f.message),
-    said: own.filter((f) => !f.ok).map((f) => f.message),
-  };
+function judge(fixture: Fixture, mutate?: (d: Draft) => void): Judged {
+  const { failing, own, said } = judgedBy('trial.', fixture, mutate);
+  return { failing, trials: own, said };
 }
 
 /** GATED with one change to what the agent did in right-path's only scripted trial. */
