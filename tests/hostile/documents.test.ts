@@ -11,25 +11,18 @@ import {
   correctSummary,
   expectOutcome,
   logPage,
-  runMeanLeg,
+  runOnHostileHost,
   sendRaw,
   startHostileHost,
   warmUp,
 } from '../support/hostile-host.ts';
-
-beforeAll(warmUp);
 import { sendJson } from '../support/scripted-server.ts';
 import { checkServedDocuments, recordingFetch } from '../support/served-documents.ts';
 import type { Exchange } from '../support/served-documents.ts';
 
-async function against(options: HostileOptions = {}) {
-  const host = await startHostileHost(options);
-  try {
-    return await runMeanLeg(host.url);
-  } finally {
-    await host.close();
-  }
-}
+beforeAll(warmUp);
+
+const against = async (options: HostileOptions = {}) => (await runOnHostileHost(options)).run;
 
 const failedRules = (run: Awaited<ReturnType<typeof against>>): string[] =>
   run.outcome.findings.filter((f) => f.severity === 'MUST' && !f.ok).map((f) => f.rule);

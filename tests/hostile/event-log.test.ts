@@ -9,23 +9,13 @@ import {
   correctEvents,
   expectOutcome,
   logPage,
-  runMeanLeg,
-  startHostileHost,
+  runOnHostileHost,
   warmUp,
   RUN_NOT_TERMINAL,
 } from '../support/hostile-host.ts';
-
-beforeAll(warmUp);
 import { sendJson } from '../support/scripted-server.ts';
 
-async function against(options: HostileOptions = {}) {
-  const host = await startHostileHost(options);
-  try {
-    return { run: await runMeanLeg(host.url), host };
-  } finally {
-    await host.close();
-  }
-}
+beforeAll(warmUp);
 
 const failedRules = (findings: readonly { rule: string; ok: boolean }[]): string[] =>
   findings.filter((f) => !f.ok).map((f) => f.rule);
@@ -46,18 +36,20 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
     ],
     ['sequences out of order', [0, 2, 1, 3, 4], ['events.sequence-ascending']],
   ])('a log with %s is executed-fail', async (_, positions, rules) => {
-    const { run } = await against(onePage(positions));
+    const { run } = await runOnHostileHost(onePage(positions));
     expectOutcome(run, 'executed-fail', /MUST finding/);
     for (const rule of rules) expect(failedRules(run.outcome.findings)).toContain(rule);
   });
 
   it('events that name another run are executed-fail', async () => {
-    const { run } = await against({ events: correctEvents('hostile-tenant/run-00000000000002') });
+    const { run } = await runOnHostileHost({
+      events: correctEvents('hostile-tenant/run-00000000000002'),
+    });
     expectOutcome(run, 'executed-fail', /events\.run-id/);
   });
 
   it('a cursor that ignores afterSequence and repeats the first page is executed-fail', async () => {
-    const { run, host } = await against({
+    const { run, host } = await runOnHostileHost({
       routes: {
         poll: ({ response }) =>
           sendJson(response, 200, logPage(correctEvents(HOSTILE_RUN_ID).slice(0, 2), false)),
@@ -70,7 +62,7 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
   });
 
   it('a cursor that goes back to the start after the first page is executed-fail', async () => {
-    const { run } = await against({
+    const { run } = await runOnHostileHost({
       routes: {
         poll: ({ call, response, correct }) =>
           call === 2
@@ -83,7 +75,7 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
   });
 
   it('a lastSequence that goes backwards is executed-fail', async () => {
-    const { run } = await against({
+    const { run } = await runOnHostileHost({
       routes: {
         poll: ({ call, response, correct }) => {
           if (call !== 2) return correct();
@@ -97,7 +89,7 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
   });
 
   it('a log that says terminal early and then carries on is judged on the end it claimed', async () => {
-    const { run, host } = await against({
+    const { run, host } = await runOnHostileHost({
       routes: {
         poll: ({ call, response }) =>
           sendJson(response, 200, logPage(correctEvents(HOSTILE_RUN_ID).slice(0, 2), call === 1)),
@@ -113,7 +105,7 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
 
 describe.concurrent('a log that never ends blocks the leg within the run deadline', () => {
   it('empty pages that are never terminal are blocked, paced rather than spun', async () => {
-    const { run, host } = await against({
+    const { run, host } = await runOnHostileHost({
       routes: { poll: ({ response }) => sendJson(response, 200, logPage([], false)) },
     });
     expectOutcome(run, 'blocked', /\(events\)/, RUN_NOT_TERMINAL);
@@ -123,7 +115,7 @@ describe.concurrent('a log that never ends blocks the leg within the run deadlin
   });
 
   it('an isTerminal that is the string "true" never ends the log and is blocked', async () => {
-    const { run } = await against({
+    const { run } = await runOnHostileHost({
       routes: {
         poll: ({ response, afterSequence }) => {
           const rest = correctEvents(HOSTILE_RUN_ID).filter(
@@ -147,7 +139,7 @@ describe.concurrent('run ids that are not plain path segments still address thei
     ['a percent sign', 'run%2F1%'],
     ['a query and a fragment', 'run?afterSequence=99#x'],
   ])('a run id with %s is sent as one segment and the correct run passes', async (_, runId) => {
-    const { run, host } = await against({ runId });
+    const { run, host } = await runOnHostileHost({ runId });
     expect(run.outcome.disposition, run.outcome.reason).toBe('executed-pass');
     expect(host.calls('other')).toBe(0);
     expect(host.calls('status')).toBe(1);

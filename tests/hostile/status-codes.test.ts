@@ -5,68 +5,22 @@
 // discovery unreadable (`blocked`). The bearer key must never reach another origin.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Bounds } from '../../lib/env.ts';
-import type { HostileOptions, LegRun, Override } from '../support/hostile-host.ts';
+import type { HostileOptions, Override } from '../support/hostile-host.ts';
 import {
-  correctDiscovery,
   correctSummary,
+  expectOutcome,
   HOSTILE_BOUNDS,
-  runMeanLeg,
-  startHostileHost,
+  runOnHostileHost,
   warmUp,
 } from '../support/hostile-host.ts';
-
-beforeAll(warmUp);
 import type { ScriptedServer } from '../support/scripted-server.ts';
 import { sendJson, startScriptedServer } from '../support/scripted-server.ts';
 
+beforeAll(warmUp);
+
 const KEY = 'sk-test-DO-NOT-LEAK-4242';
 
-/**
- * The refusals below must be answered several times before the run deadline, on a loaded machine
- * too: discovery, create and three poll pages come first, and a deadline spent on them would leave
- * the refusing route no answer to name. Twice the hostile run deadline and a request deadline a
- * cold start cannot overrun leave room for both; every answer here is immediate, so no case
- * waits on them.
- */
-const BOUNDS: Bounds = { ...HOSTILE_BOUNDS, requestTimeoutMs: 1_000, runTimeoutMs: 3_000 };
-
-/** The discovery the major-2 gate admits, whatever the double serves by default. */
-const v2Discovery: Override = ({ response }) =>
-  sendJson(response, 200, {
-    protocolVersions: ['2.0'],
-    preferredVersion: '2.0',
-    ...correctDiscovery(),
-  });
-
-async function against(options: HostileOptions, bounds: Bounds = BOUNDS) {
-  const host = await startHostileHost({
-    ...options,
-    routes: { discovery: v2Discovery, ...options.routes },
-  });
-  try {
-    return { run: await runMeanLeg(host.url, { apiKey: KEY, bounds }), host };
-  } finally {
-    await host.close();
-  }
-}
-
-/**
- * The checks of expectOutcome (tests/support/hostile-host.ts), with its discovery and leg bounds
- * computed the same way from these deadlines.
- */
-function expectOutcome(
-  run: LegRun,
-  disposition: 'executed-fail' | 'blocked',
-  ...words: readonly (string | RegExp)[]
-): void {
-  const { outcome } = run;
-  expect(outcome.disposition).not.toBe('executed-pass');
-  expect(outcome.disposition, outcome.reason).toBe(disposition);
-  for (const word of words) expect(outcome.reason ?? '').toMatch(word);
-  expect(run.discoveryMs).toBeLessThanOrEqual(BOUNDS.requestTimeoutMs + 500);
-  expect(run.legMs).toBeLessThanOrEqual(BOUNDS.runTimeoutMs + 2 * BOUNDS.requestTimeoutMs + 500);
-}
+const against = (options: HostileOptions) => runOnHostileHost(options, { apiKey: KEY });
 
 const refusal = (status: number, retryAfter: string | undefined) => {
   const headers: Record<string, string> =
@@ -83,7 +37,7 @@ const refusal = (status: number, retryAfter: string | undefined) => {
   };
 };
 
-const within = `within ${BOUNDS.runTimeoutMs} ms`;
+const within = `within ${HOSTILE_BOUNDS.runTimeoutMs} ms`;
 const DEADLINE = {
   create: new RegExp(`\\(create\\): POST /runs not accepted ${within}`),
   poll: new RegExp(`\\(events\\): run not terminal ${within}`),
@@ -116,10 +70,12 @@ describe.concurrent('errors that never stop block the leg at the run deadline', 
       const calls = host.calls(route);
       // Retried, but never faster than the first backoff step, even when told `Retry-After: 0`.
       expect(calls).toBeGreaterThanOrEqual(2);
-      expect(calls).toBeLessThanOrEqual(BOUNDS.runTimeoutMs / 50 + 2);
+      expect(calls).toBeLessThanOrEqual(HOSTILE_BOUNDS.runTimeoutMs / 50 + 2);
       if (retryAfter !== undefined && retryAfter !== '0') {
         // A long hint is capped, not obeyed: the suite asks again after retryAfterCapMs.
-        expect(calls).toBeLessThanOrEqual(BOUNDS.runTimeoutMs / BOUNDS.retryAfterCapMs + 2);
+        expect(calls).toBeLessThanOrEqual(
+          HOSTILE_BOUNDS.runTimeoutMs / HOSTILE_BOUNDS.retryAfterCapMs + 2,
+        );
       }
     },
   );

@@ -13,7 +13,7 @@ import {
   HOSTILE_BOUNDS,
   resetMidBody,
   runMeanLeg,
-  startHostileHost,
+  runOnHostileHost,
   streamBody,
   warmUp,
   REQUEST_TIMED_OUT,
@@ -21,14 +21,7 @@ import {
 
 beforeAll(warmUp);
 
-async function against(options: HostileOptions) {
-  const host = await startHostileHost(options);
-  try {
-    return await runMeanLeg(host.url);
-  } finally {
-    await host.close();
-  }
-}
+const against = async (options: HostileOptions = {}) => (await runOnHostileHost(options)).run;
 
 const summaryText = JSON.stringify(correctSummary());
 const LIMIT = HOSTILE_BOUNDS.maxBodyBytes;

@@ -356,6 +356,19 @@ export async function runMeanLeg(
   }
 }
 
+/** Starts a hostile host, runs the mean-gated leg against it, and closes it; `host` still counts calls. */
+export async function runOnHostileHost(
+  options: HostileOptions = {},
+  leg: Parameters<typeof runMeanLeg>[1] = {},
+): Promise<{ readonly run: LegRun; readonly host: HostileHost }> {
+  const host = await startHostileHost(options);
+  try {
+    return { run: await runMeanLeg(host.url, leg), host };
+  } finally {
+    await host.close();
+  }
+}
+
 /**
  * The verdict every hostile case must reach: never a pass, exactly the expected disposition, a
  * reason that names what went wrong, and both deadlines kept.
