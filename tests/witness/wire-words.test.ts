@@ -7,57 +7,14 @@ import type {
   ObservedBody,
   ObservedErrorKind,
   ObservedEvent,
-  ObservedPage,
   RunObservation,
 } from '../../lib/types.ts';
 import { judgeWire } from '../../lib/witness/wire.ts';
-
-const RUN_ID = 'acme/0123456789abcdef';
-
-const BARE: RunObservation = {
-  runId: RUN_ID,
-  evalSuiteRef: 'conformance.evals.gate@1.0.0',
-  agentId: 'core.conformance.agent',
-  pages: [],
-  events: [],
-  runStatus: 'completed',
-  summary: {},
-};
+import { BARE, envelopeEvent, page, RUN_ID } from './wire-build.ts';
 
 /** Every finding as [rule, ok, message], in the order the witness reports them. */
 const said = (observation: Partial<RunObservation>): [string, boolean, string][] =>
   judgeWire({ ...BARE, ...observation }).map((f) => [f.rule, f.ok, f.message]);
-
-function event(sequence: unknown, members: Record<string, unknown> = {}): ObservedEvent {
-  return {
-    sequence,
-    type: 'agent.decided',
-    runId: RUN_ID,
-    envelope: {
-      json: 'object',
-      members: {
-        eventId: 'evt-0000000000000001',
-        timestamp: '2026-10-16T12:00:00.000Z',
-        schemaVersion: 1,
-        ...members,
-      },
-      payload: 'object',
-    },
-  };
-}
-
-const page = (
-  members: Record<string, unknown> | undefined,
-  afterSequence: number | null = null,
-  rest: Partial<ObservedPage> = {},
-): ObservedPage => ({
-  afterSequence,
-  lastSequence: 1,
-  isTerminal: true,
-  eventCount: 2,
-  ...(members === undefined ? {} : { members }),
-  ...rest,
-});
 
 const GOOD_PAGE = { runId: RUN_ID, status: 'completed' };
 
@@ -136,7 +93,7 @@ describe('wire.event-envelope words', () => {
   const fromStart = [page(GOOD_PAGE)];
 
   it('says the log starts at 0 only when it was read from its start', () => {
-    expect(said({ pages: fromStart, events: [event(0), event(1)] })).toEqual([
+    expect(said({ pages: fromStart, events: [envelopeEvent(0), envelopeEvent(1)] })).toEqual([
       [
         'wire.poll-page',
         true,
@@ -148,7 +105,7 @@ describe('wire.event-envelope words', () => {
         'all 2 events are closed RunEventDoc envelopes, the log starting at sequence 0',
       ],
     ]);
-    expect(said({ pages: [page(GOOD_PAGE, 4)], events: [event(5)] })).toEqual([
+    expect(said({ pages: [page(GOOD_PAGE, 4)], events: [envelopeEvent(5)] })).toEqual([
       [
         'wire.poll-page',
         true,
@@ -159,13 +116,16 @@ describe('wire.event-envelope words', () => {
   });
 
   it('does not ask where a log starts when it holds no pages', () => {
-    expect(said({ events: [event(3)] })).toEqual([
+    expect(said({ events: [envelopeEvent(3)] })).toEqual([
       ['wire.event-envelope', true, 'all 1 event are closed RunEventDoc envelopes'],
     ]);
   });
 
   it('lists a failing envelope and a wrong start together', () => {
-    const [, f] = said({ pages: fromStart, events: [event(2, { eventId: 'e1' }), event(3)] });
+    const [, f] = said({
+      pages: fromStart,
+      events: [envelopeEvent(2, { eventId: 'e1' }), envelopeEvent(3)],
+    });
     expect(f?.slice(0, 2)).toEqual(['wire.event-envelope', false]);
     expect(f?.[2]).toMatch(
       /^every event SHOULD be a closed RunEventDoc \{eventId, runId, type, payload, timestamp, sequence, schemaVersion, \.\.\.\} with sequence from 0; 1 of 2 events does not validate; event 1: run-event#\/eventId .*; the log starts at sequence 2, not 0$/,
@@ -175,10 +135,14 @@ describe('wire.event-envelope words', () => {
   it('names only the first failing envelope, and a wrong start alone without a count', () => {
     const [, f] = said({
       pages: fromStart,
-      events: [event(0), event(1, { eventId: 'e1' }), event(2, { timestamp: 'soon' })],
+      events: [
+        envelopeEvent(0),
+        envelopeEvent(1, { eventId: 'e1' }),
+        envelopeEvent(2, { timestamp: 'soon' }),
+      ],
     });
     expect(f?.[2]).toMatch(/; 2 of 3 events do not validate; event 2: run-event#\/eventId [^;]*$/);
-    expect(said({ pages: fromStart, events: [event(2), event(3)] })[1]).toEqual([
+    expect(said({ pages: fromStart, events: [envelopeEvent(2), envelopeEvent(3)] })[1]).toEqual([
       'wire.event-envelope',
       false,
       'every event SHOULD be a closed RunEventDoc {eventId, runId, type, payload, timestamp, sequence, schemaVersion, ...} with sequence from 0; the log starts at sequence 2, not 0',
@@ -186,28 +150,28 @@ describe('wire.event-envelope words', () => {
   });
 
   it('joins the schema errors of one envelope with semicolons', () => {
-    const [f] = said({ events: [event(0, { eventId: 'e1', tenantId: 'acme' })] });
+    const [f] = said({ events: [envelopeEvent(0, { eventId: 'e1', tenantId: 'acme' })] });
     expect(f?.[2]).toMatch(/event 1: run-event#\S* \w+: [^;]*; run-event#/);
   });
 
   it('names a start that is no number', () => {
-    const [, f] = said({ pages: fromStart, events: [event('0')] });
+    const [, f] = said({ pages: fromStart, events: [envelopeEvent('0')] });
     expect(f?.[2]).toContain('the log starts at sequence the string "0", not 0');
   });
 
   it('fails a sequence that is not an integer, though the rest of the envelope is shared', () => {
-    const [f] = said({ events: [event(4), event(4.5)] });
+    const [f] = said({ events: [envelopeEvent(4), envelopeEvent(4.5)] });
     expect(f?.slice(0, 2)).toEqual(['wire.event-envelope', false]);
     expect(f?.[2]).toContain('1 of 2 events does not validate; event 2: run-event#/sequence ');
   });
 
   it('fails an eventId that is no string, naming it', () => {
-    const [f] = said({ events: [event(0, { eventId: 1234567890123456 })] });
+    const [f] = said({ events: [envelopeEvent(0, { eventId: 1234567890123456 })] });
     expect(f?.[2]).toContain('1 of 1 event does not validate; event 1: run-event#/eventId type');
   });
 
   it('judges the payload by its JSON type: present, absent, or not an object', () => {
-    const withPayload = (payload: unknown): ObservedEvent => ({ ...event(0), payload });
+    const withPayload = (payload: unknown): ObservedEvent => ({ ...envelopeEvent(0), payload });
     expect(said({ events: [withPayload({ score: 1 })] })[0]?.[1]).toBe(true);
     expect(said({ events: [withPayload([1, 2])] })[0]?.[1]).toBe(true);
     expect(said({ events: [withPayload('text')] })[0]?.[1]).toBe(true);
@@ -215,7 +179,7 @@ describe('wire.event-envelope words', () => {
     const recorded = (
       payload: 'array' | 'string' | 'number' | 'boolean' | 'null',
     ): ObservedEvent => {
-      const e = event(0);
+      const e = envelopeEvent(0);
       return { ...e, envelope: { json: 'object', members: e.envelope?.members ?? {}, payload } };
     };
     for (const type of ['array', 'string', 'number', 'boolean', 'null'] as const) {
@@ -225,7 +189,7 @@ describe('wire.event-envelope words', () => {
 
   it('fails an event that is not a JSON object, naming its type', () => {
     for (const json of ['array', 'string', 'number', 'boolean', 'null'] as const) {
-      const e: ObservedEvent = { ...event(0), envelope: { json, members: {} } };
+      const e: ObservedEvent = { ...envelopeEvent(0), envelope: { json, members: {} } };
       const [f] = said({ events: [e] });
       expect(f?.slice(0, 2), json).toEqual(['wire.event-envelope', false]);
       expect(f?.[2], json).toContain('1 of 1 event does not validate; event 1: run-event# type');
@@ -235,12 +199,12 @@ describe('wire.event-envelope words', () => {
   it('judges nothing of events recorded without an envelope, or with one of an unknown kind', () => {
     const bare: ObservedEvent = { sequence: 0, type: 'agent.decided', runId: RUN_ID };
     const odd = {
-      ...event(0),
+      ...envelopeEvent(0),
       envelope: { json: 'date', members: {} },
     } as unknown as ObservedEvent;
-    const noKind = { ...event(0), envelope: { members: {} } } as unknown as ObservedEvent;
+    const noKind = { ...envelopeEvent(0), envelope: { members: {} } } as unknown as ObservedEvent;
     const nullKind = {
-      ...event(0),
+      ...envelopeEvent(0),
       envelope: { json: null, members: {} },
     } as unknown as ObservedEvent;
     expect(said({ pages: fromStart, events: [bare, odd, noKind, nullKind] })).toEqual([
@@ -253,14 +217,14 @@ describe('wire.event-envelope words', () => {
   });
 
   it('fills in sequence, type and runId from the event, leaving out what it lacks', () => {
-    const lacking: ObservedEvent = { ...event(0), type: undefined, runId: undefined };
+    const lacking: ObservedEvent = { ...envelopeEvent(0), type: undefined, runId: undefined };
     const [f] = said({ events: [lacking] });
     expect(f?.[2]).toContain('1 of 1 event does not validate; event 1: run-event# required:');
     expect(f?.[2]).toContain('type');
     expect(f?.[2]).toContain('runId');
-    const wrongType: ObservedEvent = { ...event(0), type: 7 };
+    const wrongType: ObservedEvent = { ...envelopeEvent(0), type: 7 };
     expect(said({ events: [wrongType] })[0]?.[2]).toContain('run-event#/type type');
-    const wrongRun: ObservedEvent = { ...event(0), runId: 'no-tenant' };
+    const wrongRun: ObservedEvent = { ...envelopeEvent(0), runId: 'no-tenant' };
     expect(said({ events: [wrongRun] })[0]?.[2]).toContain('run-event#/runId');
   });
 });

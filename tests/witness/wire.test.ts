@@ -7,25 +7,12 @@ import { decide } from '../../lib/decide/decide.ts';
 import type {
   Finding,
   ObservedErrorKind,
-  ObservedEvent,
-  ObservedPage,
   ObservedVersion,
   RunObservation,
 } from '../../lib/types.ts';
 import { judgeWire } from '../../lib/witness/wire.ts';
 import { asObservation, GATED, gatedObservation } from './build.ts';
-
-const RUN_ID = 'acme/0123456789abcdef';
-
-const BARE: RunObservation = {
-  runId: RUN_ID,
-  evalSuiteRef: 'conformance.evals.gate@1.0.0',
-  agentId: 'core.conformance.agent',
-  pages: [],
-  events: [],
-  runStatus: 'completed',
-  summary: {},
-};
+import { BARE, envelopeEvent, page, RUN_ID } from './wire-build.ts';
 
 function only(findings: readonly Finding[], rule: string): Finding {
   const mine = findings.filter((f) => f.rule === rule);
@@ -35,35 +22,6 @@ function only(findings: readonly Finding[], rule: string): Finding {
   expect(one.severity).toBe('SHOULD');
   return one;
 }
-
-function envelopeEvent(sequence: number, members: Record<string, unknown> = {}): ObservedEvent {
-  return {
-    sequence,
-    type: 'agent.decided',
-    runId: RUN_ID,
-    envelope: {
-      json: 'object',
-      members: {
-        eventId: `evt-${String(sequence).padStart(16, '0')}`,
-        timestamp: '2026-10-16T12:00:00.000Z',
-        schemaVersion: 1,
-        ...members,
-      },
-      payload: 'object',
-    },
-  };
-}
-
-const page = (
-  members: Record<string, unknown>,
-  afterSequence: number | null = null,
-): ObservedPage => ({
-  afterSequence,
-  lastSequence: 1,
-  isTerminal: true,
-  eventCount: 2,
-  members,
-});
 
 const errorKind = (
   status: number,
