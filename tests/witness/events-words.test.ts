@@ -3,48 +3,12 @@
 // failing message must carry, so a report says what the host did, not just that it was wrong.
 
 import { describe, expect, it } from 'vitest';
-import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
 import type { Fixture } from '../../lib/types.ts';
-import {
-  asObservation,
-  eventOf,
-  GATED,
-  gatedObservation,
-  scoredPayload,
-  UNGATED,
-  ungatedObservation,
-  type Draft,
-} from './build.ts';
+import { eventOf, GATED, scoredPayload, UNGATED, type Draft } from './build.ts';
+import { judgedBy, type JudgedBy } from './mutate.ts';
 
-interface Judged {
-  readonly failing: string[];
-  /** Every message of `events.*` findings, held or not, in report order. */
-  readonly events: string[];
-  /** The messages of the failing findings, in report order. */
-  readonly said: string[];
-}
-
-function judge(fixture: Fixture, draft: Draft): Judged {
-  const findings = judgeEvalRun(fixture, asObservation(draft));
-  const bad = findings.filter((f) => !f.ok);
-  return {
-    failing: [...new Set(bad.map((f) => f.rule))].sort(),
-    events: findings.filter((f) => f.rule.startsWith('events.')).map((f) => f.message),
-    said: bad.map((f) => f.message),
-  };
-}
-
-function gated(mutate: (d: Draft) => void): Judged {
-  const draft = gatedObservation();
-  mutate(draft);
-  return judge(GATED, draft);
-}
-
-function ungated(mutate: (d: Draft) => void): Judged {
-  const draft = ungatedObservation();
-  mutate(draft);
-  return judge(UNGATED, draft);
-}
+const gated = (mutate: (d: Draft) => void): JudgedBy => judgedBy('events.', GATED, mutate);
+const ungated = (mutate: (d: Draft) => void): JudgedBy => judgedBy('events.', UNGATED, mutate);
 
 function startedPayload(d: Draft): Record<string, unknown> {
   return eventOf(d, 'eval.started').payload as Record<string, unknown>;
@@ -57,7 +21,7 @@ function swap(a: Draft['events'][number], b: Draft['events'][number]): void {
 
 describe('a correct log, rule by rule in words', () => {
   it('the gated run: one started and completed, three payload types counted, 3 × 2 scored', () => {
-    expect(gated(() => undefined).events.slice(4)).toEqual([
+    expect(gated(() => undefined).own.slice(4)).toEqual([
       'exactly one eval.started, first among eval.* events',
       'exactly one eval.completed, after every eval.scored',
       'every eval.started payload validates (1 seen)',
@@ -70,7 +34,7 @@ describe('a correct log, rule by rule in words', () => {
   });
 
   it('the ungated run: 2 × 1 scored and no trials block to compare', () => {
-    const { failing, events } = ungated(() => undefined);
+    const { failing, own: events } = ungated(() => undefined);
     expect(failing).toEqual([]);
     expect(events.slice(7)).toEqual([
       'every eval.scored payload validates (2 seen)',
@@ -96,7 +60,11 @@ describe('events.started-first and events.completed-once count and place their e
   });
 
   it('no eval.started fails events.started-first, saying 0, and judges no started payload', () => {
-    const { failing, said, events } = gated((d) => (eventOf(d, 'eval.started').type = 'x.note'));
+    const {
+      failing,
+      said,
+      own: events,
+    } = gated((d) => (eventOf(d, 'eval.started').type = 'x.note'));
     expect(failing).toEqual(['events.started-first']);
     expect(said).toEqual([
       'exactly one eval.started MUST come before every other eval.* event; saw 0 eval.started events',
@@ -105,7 +73,8 @@ describe('events.started-first and events.completed-once count and place their e
   });
 
   it('an eval.started after an eval.scored gives both log positions', () => {
-    const { said } = gated((d) => swap(d.events[0] as never, d.events[2] as never));
+    const { failing, said } = gated((d) => swap(d.events[0] as never, d.events[2] as never));
+    expect(failing).toEqual(['events.started-first']);
     expect(said).toEqual([
       'exactly one eval.started MUST come before every other eval.* event; eval.started is at log position 3, after eval.scored at 1',
     ]);
@@ -221,11 +190,8 @@ describe('events.started-consistent and events.started-trials compare with the s
 
   it('modes are compared as a set: every suite mode must be there, in any order', () => {
     const fixture: Fixture = { ...GATED, suite: { ...GATED.suite, modes: ['golden', 'rubric'] } };
-    const run = (modes: string[]): Judged => {
-      const draft = gatedObservation();
-      startedPayload(draft).modes = modes;
-      return judge(fixture, draft);
-    };
+    const run = (modes: string[]): JudgedBy =>
+      judgedBy('events.', fixture, (d) => (startedPayload(d).modes = modes));
     expect(run(['rubric', 'golden']).failing).toEqual([]);
     // Distinct modes, as the published payload requires, but not the suite's set.
     const { failing, said } = run(['golden', 'adversarial']);
@@ -246,9 +212,10 @@ describe('events.started-consistent and events.started-trials compare with the s
   });
 
   it('another pass rule fails events.started-trials; an absent block does not', () => {
-    const { said } = gated(
+    const { failing, said } = gated(
       (d) => ((startedPayload(d).trials as Record<string, unknown>).passRule = 'all'),
     );
+    expect(failing).toEqual(['events.started-trials']);
     expect(said).toEqual([
       'eval.started.trials SHOULD be {count 2, passRule mean}; host reported count 2, passRule the string "all"',
     ]);
