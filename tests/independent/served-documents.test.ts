@@ -74,7 +74,6 @@ describe.concurrent('what the independent host serves is published v2', () => {
     const check = checkServedDocuments(exchanges);
     expect(check.problems).toEqual([]);
     expect(SERVED_BY_EVERY_RUN.filter((name) => (check.counts[name] ?? 0) === 0)).toEqual([]);
-    expect(check.headersChecked).toBe(exchanges.length);
     // The one event the suite holds no payload structure for is the host's vendor type.
     expect(check.unclassified.filter((u) => !/type acme\.usage\.metered$/.test(u))).toEqual([]);
     const codes = exchanges

@@ -37,12 +37,7 @@ export type LegSlug = (typeof LEG_SLUGS)[number];
 export type FailingRule = RuleId | 'run.served';
 
 /** The SHOULD rules on the published v2 wire shapes (BRIEF decision 4). */
-export type WireRule =
-  | 'wire.create-answer'
-  | 'wire.poll-page'
-  | 'wire.event-envelope'
-  | 'wire.error-body'
-  | 'wire.version-header';
+export type WireRule = Extract<RuleId, `wire.${string}`>;
 
 export const isWireRule = (rule: string): boolean => rule.startsWith('wire.');
 

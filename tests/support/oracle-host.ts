@@ -49,18 +49,6 @@ export interface OracleHostOptions {
   ) => readonly DraftEvent[];
 }
 
-/** One answer as it left the host: what a served-documents check reads. */
-export interface ServedAnswer {
-  readonly method: string;
-  /** The request path below the prefix, without its query. */
-  readonly path: string;
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: unknown;
-  /** How long the host held the request before answering, jitter aside. */
-  readonly heldMs: number;
-}
-
 export interface OracleHost {
   /** `http://127.0.0.1:<port><prefix>` */
   readonly url: string;
@@ -69,8 +57,6 @@ export interface OracleHost {
   readonly tenant: string;
   /** Runs created and POST /runs refused with 429 so far. */
   counts(): { readonly runs: number; readonly throttled: number };
-  /** Every answer sent so far, in order. */
-  served(): readonly ServedAnswer[];
   /** The most events any one poll saw appended while it was held. */
   mostAppendsWhileHeld(): number;
   close(): Promise<void>;
@@ -116,7 +102,6 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
   const gapMs = options.eventGapMs ?? 3;
   const jitterMs = options.jitterMs ?? 4;
   const runs = new Map<string, Run>();
-  const served: ServedAnswer[] = [];
   let appendsWhileHeld = 0;
   let closed = false;
   let created = 0;
@@ -270,7 +255,6 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
     res: ServerResponse,
     text: string | null,
   ): Promise<void> {
-    const began = Date.now();
     const raw = req.url ?? '/';
     const cut = raw.indexOf('?');
     const full = cut === -1 ? raw : raw.slice(0, cut);
@@ -296,7 +280,6 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
       await body.pipe(res, () => closed);
       return;
     }
-    const heldMs = Date.now() - began;
     await new Promise((resume) => setTimeout(resume, hostRand() * jitterMs));
     const out = JSON.stringify(body);
     const sent = {
@@ -305,14 +288,6 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
       'x-acme-request-id': randomUUID(),
       ...headers,
     };
-    served.push({
-      method: req.method ?? 'GET',
-      path,
-      status,
-      headers: sent,
-      body: JSON.parse(out),
-      heldMs,
-    });
     res.writeHead(status, { ...sent, 'content-length': Buffer.byteLength(out) });
     res.end(out);
   }
@@ -327,7 +302,6 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
     fixtureIds: [...fixtures.keys()],
     tenant,
     counts: () => ({ runs: created, throttled: asked - created }),
-    served: () => served,
     mostAppendsWhileHeld: () => appendsWhileHeld,
     close: () =>
       new Promise<void>((done) => {

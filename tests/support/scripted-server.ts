@@ -87,24 +87,16 @@ export function sendJson(
 }
 
 /** Answers as a published v2 host does: the JSON body with `OpenWOP-Version: 2.0`. */
-export function sendV2(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Readonly<Record<string, string>> = {},
-): void {
-  sendJson(response, status, body, { ...V2_HEADERS, ...headers });
+export function sendV2(response: ServerResponse, status: number, body: unknown): void {
+  sendJson(response, status, body, V2_HEADERS);
 }
 
-/** The v2 error envelope `{error, message, details?}` with the registered code, as v2 answers. */
+/** The v2 error envelope `{error, message}` with the registered code, as v2 answers. */
 export function sendErrorEnvelope(
   response: ServerResponse,
   status: number,
   error: string,
   message: string,
-  details?: Readonly<Record<string, unknown>>,
-  headers: Readonly<Record<string, string>> = {},
 ): void {
-  const body = { error, message, ...(details === undefined ? {} : { details }) };
-  sendV2(response, status, body, headers);
+  sendV2(response, status, { error, message });
 }
