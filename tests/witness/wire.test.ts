@@ -7,6 +7,7 @@ import { decide } from '../../lib/decide/decide.ts';
 import type {
   Finding,
   ObservedErrorKind,
+  ObservedEvent,
   ObservedVersion,
   RunObservation,
 } from '../../lib/types.ts';
@@ -114,6 +115,22 @@ describe('wire.event-envelope', () => {
     const f = only(judgeWire({ ...BARE, events }), 'wire.event-envelope');
     expect(f.ok).toBe(false);
     expect(f.message).toMatch(/required.*payload/);
+  });
+
+  it('fails naming payload on an eval.* event without one, in the run and in its report alike', () => {
+    // The driver keeps an eval.* payload as the observation's own `payload` member, undefined
+    // when the event has none, and that member is gone once the report is written as JSON.
+    const event: ObservedEvent = {
+      ...envelopeEvent(0),
+      type: 'eval.started',
+      payload: undefined,
+      envelope: { ...envelopeEvent(0).envelope, json: 'object', payload: 'absent' },
+    };
+    const live = only(judgeWire({ ...BARE, events: [event] }), 'wire.event-envelope');
+    const reread = JSON.parse(JSON.stringify({ ...BARE, events: [event] })) as RunObservation;
+    expect(live.ok).toBe(false);
+    expect(live.message).toMatch(/required.*payload/);
+    expect(only(judgeWire(reread), 'wire.event-envelope')).toEqual(live);
   });
 
   it('judges each envelope though many share everything but eventId, sequence and payload', () => {
