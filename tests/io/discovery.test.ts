@@ -14,7 +14,7 @@ import {
 } from '../../lib/observe/discovery.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
 import type { Handler } from '../support/scripted-server.ts';
-import { sendJson, startScriptedServer } from '../support/scripted-server.ts';
+import { sendJson, sendV2, startScriptedServer } from '../support/scripted-server.ts';
 
 const ROOT = {
   implementation: { name: 'acme-host', version: '3.2.0' },
@@ -51,13 +51,7 @@ async function discover(handler: Handler, calls = 1) {
 describe('fetchDiscovery', () => {
   it('reads the document once per base URL, without the key, and hashes its text', async () => {
     const text = JSON.stringify(ROOT);
-    const { results, requests } = await discover(
-      (_req, res) =>
-        res
-          .writeHead(200, { 'content-type': 'application/json', 'openwop-version': '2.0' })
-          .end(text),
-      2,
-    );
+    const { results, requests } = await discover((_req, res) => sendV2(res, 200, ROOT), 2);
     expect(requests).toHaveLength(1);
     expect(requests[0]?.path).toBe('/.well-known/openwop');
     expect(requests[0]?.headers.authorization).toBeUndefined();
@@ -72,9 +66,7 @@ describe('fetchDiscovery', () => {
   });
 
   it('records a missing OpenWOP-Version header as null', async () => {
-    const { results } = await discover((_req, res) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ROOT)),
-    );
+    const { results } = await discover((_req, res) => sendJson(res, 200, ROOT));
     expect(results[0]).toMatchObject({ ok: true, versionHeader: null });
   });
 

@@ -8,7 +8,7 @@ import { BACKOFF, driveEvalRun, retryAfterMs } from '../../lib/observe/driver.ts
 import { createHostClient } from '../../lib/observe/host-client.ts';
 import type { DriveResult } from '../../lib/types.ts';
 import type { RecordedRequest, ScriptedServer } from '../support/scripted-server.ts';
-import { sendJson, startScriptedServer } from '../support/scripted-server.ts';
+import { sendJson, sendV2, startScriptedServer, V2_HEADERS } from '../support/scripted-server.ts';
 
 const BOUNDS: Bounds = {
   requestTimeoutMs: 500,
@@ -75,12 +75,6 @@ function page(
     status: isTerminal ? 'completed' : 'running',
     isTerminal,
   });
-}
-
-/** JSON without an OpenWOP-Version header, whatever the scripted server adds by default. */
-function sendBare(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json' }).end(text);
 }
 
 const polls = (d: Drive) => d.requests.filter((r) => r.path === `${RUN}/events/poll`);
@@ -219,7 +213,6 @@ describe('driveEvalRun', () => {
   });
 
   it('records every error answer and every OpenWOP-Version header, per call', async () => {
-    const v2 = { 'openwop-version': '2.0' };
     const conflict = {
       error: 'run_state_conflict',
       message: 'wait',
@@ -227,7 +220,7 @@ describe('driveEvalRun', () => {
     };
     const d = await drive({
       'POST /runs': (_q, res) =>
-        sendJson(res, 201, { runId: 'acme/run-1', status: 'running', eventsUrl: '/e' }, v2),
+        sendV2(res, 201, { runId: 'acme/run-1', status: 'running', eventsUrl: '/e' }),
       [`GET ${RUN}/events/poll`]: (_q, res) =>
         sendJson(
           res,
@@ -243,7 +236,7 @@ describe('driveEvalRun', () => {
             status: 'completed',
             isTerminal: true,
           },
-          v2,
+          V2_HEADERS,
         ),
       [`GET ${RUN}`]: (_q, res) =>
         sendJson(
@@ -253,7 +246,7 @@ describe('driveEvalRun', () => {
           { 'openwop-version': '1.11' },
         ),
       [`GET ${RUN}/eval-summary`]: (_q, res, n) =>
-        n < 3 ? sendBare(res, 409, conflict) : sendBare(res, 200, SUMMARY),
+        n < 3 ? sendJson(res, 409, conflict) : sendJson(res, 200, SUMMARY),
     });
     expect(d.result.kind).toBe('observed');
     if (d.result.kind !== 'observed') return;

@@ -134,6 +134,7 @@ describe('the major-2 gate', () => {
 
   it('makes every host leg inapplicable when protocolVersions lists no 2.x, before anything else', () => {
     const v1Only = { ...FULL, protocolVersions: ['1.11', '1.2'] };
+    expect(hostLegs.length).toBeGreaterThan(0);
     for (const leg of hostLegs) {
       expect(checkGates(leg, v1Only, DEFAULT)).toEqual({
         proceed: false,

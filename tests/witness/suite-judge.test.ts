@@ -381,9 +381,9 @@ describe('one defect in the summary fails exactly the rules it implies', () => {
 
   it('with a cost limit, a passed suite that clears the gate is not judged: the limit may fail it', () => {
     const suite = { ...GATED.suite, thresholds: { passScore: 0.6, maxCostUsd: 1 } };
-    expect(judged((d) => (summaryOf(d).passed = false), { suite }).rules).not.toContain(
-      'suite.passed',
-    );
+    const { rules } = judged((d) => (summaryOf(d).passed = false), { suite });
+    expect(rules).toContain('suite.counts');
+    expect(rules).not.toContain('suite.passed');
   });
 
   it('with a latency limit, a passed suite below the gate still fails suite.passed', () => {
@@ -411,6 +411,7 @@ describe('one defect in the summary fails exactly the rules it implies', () => {
       },
       { events: false },
     );
+    expect(text.rules).toContain('suite.counts');
     expect(text.rules).not.toContain('suite.passed');
   });
 
@@ -442,9 +443,9 @@ describe('one defect in the summary fails exactly the rules it implies', () => {
 
   it('with only a latency limit, a failed suite that clears the gate is not judged either', () => {
     const suite = { ...GATED.suite, thresholds: { passScore: 0.6, maxP95LatencyMs: 500 } };
-    expect(judged((d) => (summaryOf(d).passed = false), { suite }).rules).not.toContain(
-      'suite.passed',
-    );
+    const { rules } = judged((d) => (summaryOf(d).passed = false), { suite });
+    expect(rules).toContain('suite.counts');
+    expect(rules).not.toContain('suite.passed');
   });
 
   it('a taskCount that is not the number of tasks fails suite.counts, with both counts', () => {
@@ -547,7 +548,9 @@ describe('the per-task decision under each pass rule', () => {
 
   it('rule all without the events, or with a trial whose passed is not boolean, leaves passed unjudged', () => {
     const suite: AgentEvalSuite = { ...GATED.suite, trials: { count: 2, passRule: 'all' } };
-    expect(judged(asIs, { suite, events: false }).rules).not.toContain('task.passed');
+    const unseen = judged(asIs, { suite, events: false }).rules;
+    expect(unseen).toContain('suite.counts');
+    expect(unseen).not.toContain('task.passed');
     const rules = judged((d) => (scoredPayload(d, 'plain', 1).passed = 'yes'), { suite }).rules;
     expect(rules.filter((r) => r === 'task.passed')).toHaveLength(2);
   });

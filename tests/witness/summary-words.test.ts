@@ -255,6 +255,7 @@ describe('completed.consistent lists each member that differs', () => {
 
   it('no eval.completed: nothing to compare, so no finding', () => {
     const { words } = judge(GATED, (d) => (eventOf(d, 'eval.completed').type = 'x.note'));
+    expect(words[0]).toBe('the summary validates against eval-summary');
     expect(words.some((m) => m.includes('eval.completed'))).toBe(false);
   });
 });

@@ -84,8 +84,9 @@ describe('wire.poll-page words', () => {
     const withString = [page(GOOD_PAGE, null, { lastSequence: 'one' })];
     expect(said({ pages: withString })[0]?.[2]).toContain('poll-response#/lastSequence type');
     const withoutFlag = [page(GOOD_PAGE, null, { isTerminal: undefined })];
-    expect(said({ pages: withoutFlag })[0]?.[2]).toContain('required: ');
-    expect(said({ pages: withoutFlag })[0]?.[2]).toContain('isTerminal');
+    expect(said({ pages: withoutFlag })[0]?.[2]).toContain(
+      "page 1: poll-response# required: must have required property 'isTerminal'",
+    );
   });
 });
 
@@ -220,8 +221,8 @@ describe('wire.event-envelope words', () => {
     const lacking: ObservedEvent = { ...envelopeEvent(0), type: undefined, runId: undefined };
     const [f] = said({ events: [lacking] });
     expect(f?.[2]).toContain('1 of 1 event does not validate; event 1: run-event# required:');
-    expect(f?.[2]).toContain('type');
-    expect(f?.[2]).toContain('runId');
+    expect(f?.[2]).toContain("must have required property 'runId'");
+    expect(f?.[2]).toContain("must have required property 'type'");
     const wrongType: ObservedEvent = { ...envelopeEvent(0), type: 7 };
     expect(said({ events: [wrongType] })[0]?.[2]).toContain('run-event#/type type');
     const wrongRun: ObservedEvent = { ...envelopeEvent(0), runId: 'no-tenant' };
