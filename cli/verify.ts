@@ -4,7 +4,6 @@
 // a run on its own.
 
 import type { KeyObject } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { loadFixture } from '../lib/fixtures.ts';
 import { LEGS } from '../lib/legs.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
@@ -18,41 +17,48 @@ import { checkConsistency, checkTotals, compareRow, recompute } from './verify-v
 export interface Verification {
   /** Each mismatch, naming the row or digest and the field; empty when the report verifies. */
   readonly problems: readonly string[];
+  /** The signature's own problems, also in `problems`; empty when it holds or none was checked. */
+  readonly signatureProblems: readonly string[];
   /** How each row was checked, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
 }
 
-/** Reads and checks a report file. Throws only when the file cannot be read or is not JSON. */
-export async function verifyReportFile(path: string, key?: KeyObject): Promise<Verification> {
-  const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
-  return verifyReport(parsed, key);
+/** The key a signature is checked with, and how a failure names it. */
+export interface SignatureKey {
+  readonly key: KeyObject;
+  readonly name: string;
 }
 
-export async function verifyReport(parsed: unknown, key?: KeyObject): Promise<Verification> {
+/** Why a parsed file is not a report, or undefined when its schema accepts it. */
+export function reportShapeProblem(parsed: unknown): string | undefined {
   const errors = validate('eval-gate-report', parsed);
-  if (errors.length > 0) {
-    const detail = formatSchemaErrors(errors).replace(/\n/g, '; ');
-    return {
-      problems: [`the report does not match its schema: ${detail}`],
-      recomputed: 0,
-      consistencyOnly: 0,
-    };
-  }
-  // The schema has accepted it, so it has the report's shape.
-  const report = parsed as EvalGateReport;
+  if (errors.length === 0) return undefined;
+  return `the report does not match its schema: ${formatSchemaErrors(errors).replace(/\n/g, '; ')}`;
+}
+
+/**
+ * Checks a report the schema has accepted. Without a key a signed report's digest is still
+ * compared, so an edit shows even where no key can check the signature itself.
+ */
+export async function verifyReport(
+  report: EvalGateReport,
+  key?: SignatureKey,
+): Promise<Verification> {
   const problems: string[] = [];
   problems.push(...(await checkDigests(report)));
   problems.push(...checkTotals(report));
-  if (key !== undefined) problems.push(...checkSignature(report, key));
-  else if (
+  const signatureProblems = key !== undefined ? checkSignature(report, key.key, key.name) : [];
+  if (
+    key === undefined &&
     report.signature !== undefined &&
     report.signature.reportDigest !== reportDigest(report)
   ) {
-    problems.push(
+    signatureProblems.push(
       `signature.reportDigest: recorded ${report.signature.reportDigest}, the report now digests to ${reportDigest(report)}`,
     );
   }
+  problems.push(...signatureProblems);
   const discovery = parseDiscovery(report);
   let recomputed = 0;
   let consistencyOnly = 0;
@@ -74,7 +80,7 @@ export async function verifyReport(parsed: unknown, key?: KeyObject): Promise<Ve
   for (const leg of LEGS) {
     if (!seen.has(leg.id)) problems.push(`row ${leg.id}: missing from the report`);
   }
-  return { problems, recomputed, consistencyOnly };
+  return { problems, signatureProblems, recomputed, consistencyOnly };
 }
 
 async function checkDigests(report: EvalGateReport): Promise<string[]> {

@@ -60,6 +60,7 @@ afterAll(async () => {
 async function verifyPublished(
   signingKeys: readonly Record<string, unknown>[],
   keyId: string | null = KEY_ID,
+  edit: (unsigned: EvalGateReport) => EvalGateReport = (unsigned) => unsigned,
 ): Promise<{ code: number; lines: readonly string[] }> {
   if (!report.discovery.ok) throw new Error('the run captured no discovery');
   const text = JSON.stringify({ ...(JSON.parse(report.discovery.text) as object), signingKeys });
@@ -70,7 +71,7 @@ async function verifyPublished(
     digests: { ...report.digests, discovery: discoveryDigest(discovery) },
   };
   const path = join(dir, `published-${Math.random().toString(36).slice(2)}.json`);
-  await writeFile(path, JSON.stringify(signReport(unsigned, privateKey, keyId ?? undefined)));
+  await writeFile(path, JSON.stringify(signReport(edit(unsigned), privateKey, keyId ?? undefined)));
   const run = await cli(['verify', path]);
   return { code: run.code, lines: [...run.stdout, ...run.stderr] };
 }
@@ -92,6 +93,18 @@ const entry = (extra: Record<string, unknown> = {}): Record<string, unknown> => 
 describe('verify against the key a host publishes in discovery', () => {
   it('run --key-id records the id in the signature', () => {
     expect(report.signature?.keyId).toBe(KEY_ID);
+  });
+
+  it('checks the signature of a report that matches its schema but has lost its rows', async () => {
+    const { code, lines } = await verifyPublished([entry()], KEY_ID, (r) => ({
+      ...r,
+      requirements: [],
+    }));
+    expect(code).toBe(1);
+    expect(lines).toContain(`row ${report.requirements[0]?.id ?? ''}: missing from the report`);
+    expect(lines.at(-1)).toMatch(
+      /; signature verified against the host's published key host-2026-01 /,
+    );
   });
 
   it('verifies the signature against the published key named by the key id', async () => {
