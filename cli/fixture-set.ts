@@ -61,10 +61,14 @@ async function shippedFixtures(): Promise<readonly Shipped[]> {
 }
 
 export async function fixtureManifest(): Promise<FixtureManifest> {
+  return manifestOf(await shippedFixtures());
+}
+
+function manifestOf(shipped: readonly Shipped[]): FixtureManifest {
   return {
     suite: { name: SUITE_NAME, version: SUITE_VERSION },
     digest: 'sha256 of canonical JSON (docs/report.md)',
-    fixtures: (await shippedFixtures()).map((s) => s.entry),
+    fixtures: shipped.map((s) => s.entry),
   };
 }
 
@@ -84,7 +88,7 @@ export async function writeFixtureSet(dir: string): Promise<readonly string[]> {
       written.push(target);
     }
     const manifest = join(dir, MANIFEST_FILE);
-    await writeFile(manifest, `${JSON.stringify(await fixtureManifest(), null, 2)}\n`);
+    await writeFile(manifest, `${JSON.stringify(manifestOf(shipped), null, 2)}\n`);
     written.push(manifest);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'write error';

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'dotenv';
-import { scrubText, unscrubbableSecret } from './secrets.ts';
+import { holdsSecret, scrubText, unscrubbableSecret } from './secrets.ts';
 import type { GateName } from './types.ts';
 import { GATE_NAMES } from './types.ts';
 
@@ -109,10 +109,9 @@ export function resolveConfig(raw: RawSettings): SuiteConfig {
     if (short !== undefined) fail(short);
     // The key pasted into another setting would be sent or written where the key must not go.
     for (const [name, value] of Object.entries(raw)) {
-      if (name !== 'OPENWOP_API_KEY' && value !== undefined && scrubText(value, apiKey) !== value) {
-        fail(
-          `${name} holds the API key (${scrubText(value, apiKey)}); give the key only in OPENWOP_API_KEY`,
-        );
+      if (name !== 'OPENWOP_API_KEY' && value !== undefined && holdsSecret(value, apiKey)) {
+        // `fail` scrubs the key out of the quoted value.
+        fail(`${name} holds the API key (${value}); give the key only in OPENWOP_API_KEY`);
       }
     }
   }

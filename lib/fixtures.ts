@@ -2,7 +2,6 @@
 // that cannot be used is a fact about the suite, so every failure comes back as a reason (the
 // caller reports it as `blocked`), never as a thrown error.
 
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +24,6 @@ export type FixtureLoad =
       readonly ok: true;
       readonly fixture: Fixture;
       readonly path: string;
-      /** Hex SHA-256 of the file's bytes, so a report can say exactly which fixture ran. */
-      readonly sha256: string;
     }
   | { readonly ok: false; readonly reason: string };
 
@@ -69,7 +66,6 @@ export async function loadFixture(id: string, dir: string = FIXTURES_DIR): Promi
     // fixtureProblem has checked what Fixture adds to the schema's shape.
     fixture: doc as Fixture,
     path,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
   };
 }
 

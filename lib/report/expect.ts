@@ -54,7 +54,7 @@ export function expectedView(fixture: Fixture): ExpectedView {
   return viewOf(expectRun(fixture));
 }
 
-export function viewOf(run: ExpectedRun): ExpectedView {
+function viewOf(run: ExpectedRun): ExpectedView {
   const limited =
     run.thresholds.maxCostUsd !== undefined || run.thresholds.maxP95LatencyMs !== undefined;
   return {

@@ -21,12 +21,15 @@ export interface SideBySide {
 /** What a correct host reports for each fixture the report's rows drove, by fixture id. */
 export type Expectations = ReadonlyMap<string, ExpectedView>;
 
-/** Loads and grades each fixture a row names; one that will not load or grade is left out. */
+/**
+ * Loads and grades each fixture a failing row names, the only rows shown beside expected numbers;
+ * one that will not load or grade is left out.
+ */
 export async function expectationsFor(report: EvalGateReport): Promise<Expectations> {
   const out = new Map<string, ExpectedView>();
   for (const row of report.requirements) {
     const id = row.fixtureId;
-    if (id === undefined || out.has(id)) continue;
+    if (row.disposition !== 'executed-fail' || id === undefined || out.has(id)) continue;
     const loaded = await loadFixture(id);
     if (!loaded.ok) continue;
     try {

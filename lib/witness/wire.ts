@@ -19,7 +19,7 @@ import { formatSchemaErrors, validate, type SchemaError } from '../schemas.ts';
 import { describe, finding, isRecord, member, plural } from './finding.ts';
 
 /** How each call reads in a message. */
-export const CALLS: Readonly<Record<ObservedCall, string>> = {
+const CALLS: Readonly<Record<ObservedCall, string>> = {
   discovery: 'GET /.well-known/openwop',
   create: 'POST /runs',
   events: 'GET /runs/{runId}/events/poll',
@@ -31,7 +31,7 @@ export const CALLS: Readonly<Record<ObservedCall, string>> = {
  * The registered status of each code the suite can meet (upstream errors.json).
  * `capability_not_provided` is 422 in the registry and 501 in RFC 0081; either is accepted.
  */
-export const REGISTERED_STATUS: ReadonlyMap<string, readonly number[]> = new Map([
+const REGISTERED_STATUS: ReadonlyMap<string, readonly number[]> = new Map([
   ['validation_error', [400]],
   ['unauthenticated', [401]],
   ['forbidden', [403]],
@@ -44,7 +44,7 @@ export const REGISTERED_STATUS: ReadonlyMap<string, readonly number[]> = new Map
 ]);
 
 /** `2.<minor>`: the major the legs speak, any minor (contract §1). */
-export const VERSION_HEADER = /^2\.(0|[1-9][0-9]*)$/;
+const VERSION_HEADER = /^2\.(0|[1-9][0-9]*)$/;
 
 export function judgeWire(observation: RunObservation): Finding[] {
   const out: Finding[] = [];

@@ -107,7 +107,7 @@ describe('recompute', () => {
       row({ fixtureId: MEAN_FIXTURE, observation }),
       DEFAULT,
       { ok: false },
-      () => Promise.resolve({ ok: true, fixture: GATED, path: 'p', sha256: 'd' }),
+      () => Promise.resolve({ ok: true, fixture: GATED, path: 'p' }),
     );
     expect(again).toMatchObject({ disposition: 'executed-pass', observation });
   });
@@ -138,7 +138,7 @@ describe('recompute', () => {
     const asked: string[] = [];
     const load: FixtureLoader = (id) => {
       asked.push(id);
-      return Promise.resolve({ ok: true, fixture: GATED, path: 'p', sha256: 'd' });
+      return Promise.resolve({ ok: true, fixture: GATED, path: 'p' });
     };
     const observation = asObservation(gatedObservation());
     const again = await recompute(
