@@ -4,7 +4,7 @@
 
 import type { HasDefect } from './defects.ts';
 import type { JsonValue } from './fixtures.ts';
-import { protocolVersions } from './wire.ts';
+import { preferredVersion, protocolVersions } from './wire.ts';
 
 export const HOST_NAME = 'openwop-reference-host';
 export const HOST_VERSION = '0.2.0';
@@ -41,12 +41,11 @@ function evalSuiteFacet(has: HasDefect): Doc {
 }
 
 export function discoveryDocument({ has, varied, fixtureIds }: DiscoveryInput): JsonValue {
-  const versions = protocolVersions(has);
   const agents: Doc = { status: 'stable', since: '2.0', witness: 'witnessable-gated' };
   if (!has('withhold-eval-suite')) agents['evalSuite'] = evalSuiteFacet(has);
   const doc: Doc = {
-    protocolVersions: [...versions],
-    preferredVersion: versions[0] ?? '',
+    protocolVersions: [...protocolVersions(has)],
+    preferredVersion: preferredVersion(has),
     implementation: { name: HOST_NAME, version: HOST_VERSION },
     agents,
     fixtures: has('withhold-fixtures') ? [] : [...fixtureIds],

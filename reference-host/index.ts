@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { defectPredicate, isDefectName, type DefectName } from './defects.ts';
 import { seedFixtures, type SeededFixture } from './fixtures.ts';
 import { handler, versionHeader, type HostState } from './server.ts';
-import { errorBody, HttpError, protocolVersions } from './wire.ts';
+import { errorBody, HttpError, preferredVersion } from './wire.ts';
 
 export { DEFECTS, isDefectName, type DefectName, type DefectRecord } from './defects.ts';
 
@@ -76,7 +76,7 @@ export async function startReferenceHost(
     const body = JSON.stringify(
       errorBody(new HttpError('validation_error', 'malformed HTTP request'), state.has),
     );
-    const version = versionHeader(state.has, protocolVersions(state.has)[0] ?? '');
+    const version = versionHeader(state.has, preferredVersion(state.has));
     const headers = [
       'HTTP/1.1 400 Bad Request',
       'connection: close',

@@ -67,17 +67,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * Whether a task's recorded responses answer `tool`: read as the published array of
- * `{tool, response?}` (the first entry for a tool answers it) or as a map keyed by tool.
- */
-function hasCannedAnswer(responses: unknown, tool: string): boolean {
-  if (Array.isArray(responses)) {
-    return responses.some((r: unknown) => (r as { tool?: unknown } | null)?.tool === tool);
-  }
-  return typeof responses === 'object' && responses !== null && Object.hasOwn(responses, tool);
-}
-
 export class EvalRun {
   status: 'running' | 'completed' | 'failed' = 'running';
   /** Set once nothing more will be appended. */
@@ -189,7 +178,7 @@ export class EvalRun {
       const at = { agentId, toolName: call.tool, callId: `${invocationId}.call-${i + 1}` };
       const cause = this.append('agent.tool-called', mark(at));
       // RFC 0244 §D: a tool with no canned answer fails the trial closed.
-      if (task.toolResponses !== undefined && !hasCannedAnswer(task.toolResponses, call.tool)) {
+      if (task.toolResponses !== undefined && !Object.hasOwn(task.toolResponses, call.tool)) {
         failedClosed = true;
         const error = { code: 'fixture_miss', message: `no recorded response for ${call.tool}` };
         this.append('agent.tool-returned', mark({ ...at, status: 'error', error }), cause);

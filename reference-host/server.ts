@@ -14,7 +14,7 @@ import {
   HttpError,
   mintRunId,
   negotiatedVersion,
-  PROTOCOL_VERSION,
+  preferredVersion,
   projectSegment,
   protocolVersions,
 } from './wire.ts';
@@ -285,7 +285,7 @@ export function handler(state: HostState) {
     const reply: Reply = {
       res,
       has: state.has,
-      version: protocolVersions(state.has)[0] ?? PROTOCOL_VERSION,
+      version: preferredVersion(state.has),
     };
     route(state, req, reply).catch((err: unknown) => {
       const e = err instanceof HttpError ? err : new HttpError('internal_error', 'internal error');

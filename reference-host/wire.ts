@@ -53,8 +53,13 @@ export function errorBody(e: HttpError, has: HasDefect): JsonValue {
   };
 }
 
+/** The one version the host speaks, so also the one it prefers. */
+export function preferredVersion(has: HasDefect): string {
+  return has('protocol-v1-only') ? V1_ONLY_VERSION : PROTOCOL_VERSION;
+}
+
 export function protocolVersions(has: HasDefect): readonly string[] {
-  return has('protocol-v1-only') ? [V1_ONLY_VERSION] : [PROTOCOL_VERSION];
+  return [preferredVersion(has)];
 }
 
 /**
@@ -65,9 +70,8 @@ export function negotiatedVersion(
   requested: string | undefined,
   has: HasDefect,
 ): string | undefined {
-  const listed = protocolVersions(has);
-  if (requested === undefined || requested.trim() === '') return listed[0];
-  return listed.includes(requested.trim()) ? requested.trim() : undefined;
+  if (requested === undefined || requested.trim() === '') return preferredVersion(has);
+  return protocolVersions(has).includes(requested.trim()) ? requested.trim() : undefined;
 }
 
 // ids.schema.json (newer): tenant `(anon:)?[A-Za-z0-9._~-]{1,128}`, opaque 16-128 of the same

@@ -8,14 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { EvalSummary, Fixture, Json, SummaryTask } from '../../lib/types.ts';
-import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
-import { resolveConfig } from '../../lib/env.ts';
-import { LEGS } from '../../lib/legs.ts';
-import { runLeg } from '../../lib/decide/run-leg.ts';
-import { openTarget } from '../../lib/decide/target.ts';
 import { above, atLeast, grade } from '../property/oracle.ts';
 import { startOracleHost } from '../support/oracle-host.ts';
 import type { DraftEvent, OracleHostOptions, OracleMode } from '../support/oracle-host.ts';
+import { runEveryLeg } from './run-every-leg.ts';
 
 type Slug =
   | 'mean-gated'
@@ -274,21 +270,7 @@ async function runRow(row: Row, modes: readonly OracleMode[]) {
     ...(row.mutateEvents === undefined ? {} : { mutateEvents: row.mutateEvents }),
   });
   try {
-    const config = resolveConfig({
-      OPENWOP_BASE_URL: host.url,
-      OPENWOP_API_KEY: apiKey,
-      OPENWOP_REQUIRE_BEHAVIOR: 'true',
-      OPENWOP_POLL_TIMEOUT_S: '2',
-      OPENWOP_RUN_TIMEOUT_MS: '8000',
-    });
-    // Ports are reused between hosts; forgetting and fetching happen in one synchronous step.
-    forgetDiscoveries();
-    const target = await openTarget(config);
-    try {
-      return await Promise.all(LEGS.map((leg) => runLeg(leg, target)));
-    } finally {
-      await target?.client.close();
-    }
+    return await runEveryLeg(host.url, apiKey, 2);
   } finally {
     await host.close();
   }

@@ -1,8 +1,10 @@
 // One conformance run of every leg against a base URL, strict, as the CLI would drive it, for the
 // tests of this folder that start their own host. Given `exchanges`, every answer the suite got,
-// discovery included, is recorded there for tests/support/served-documents.ts to hold.
+// discovery included, is recorded there for tests/support/served-documents.ts to hold. And the
+// check every no-false-fail test of the folder ends with: every leg passed, and not vacuously.
 
-import type { LegOutcome } from '../../lib/types.ts';
+import { expect } from 'vitest';
+import type { LegOutcome, RunObservation } from '../../lib/types.ts';
 import { fetchDiscovery, forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { resolveConfig } from '../../lib/env.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
@@ -40,4 +42,22 @@ export async function runEveryLeg(
   } finally {
     await client.close();
   }
+}
+
+/**
+ * Every leg passed, and not vacuously: each made assertions, no finding failed (not even a
+ * SHOULD), and every host leg observed a run. Returns those observations.
+ */
+export function expectEveryLegPassed(outcomes: readonly LegOutcome[]): RunObservation[] {
+  expect(outcomes.map((o) => [o.requirement, o.disposition, o.reason ?? ''])).toEqual(
+    LEGS.map((leg) => [leg.id, 'executed-pass', '']),
+  );
+  for (const outcome of outcomes) expect(outcome.assertions).toBeGreaterThan(0);
+  const failed = outcomes.flatMap((o) =>
+    o.findings.filter((f) => !f.ok).map((f) => `${f.rule}: ${f.message}`),
+  );
+  expect(failed).toEqual([]);
+  const observed = outcomes.flatMap((o) => (o.observation === undefined ? [] : [o.observation]));
+  expect(observed).toHaveLength(LEGS.filter((leg) => leg.fixtureId !== undefined).length);
+  return observed;
 }

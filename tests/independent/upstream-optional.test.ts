@@ -6,11 +6,10 @@
 
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { LegOutcome, RunObservation } from '../../lib/types.ts';
-import { LEGS } from '../../lib/legs.ts';
+import type { RunObservation } from '../../lib/types.ts';
 import { ORACLE_MODES, startOracleHost } from '../support/oracle-host.ts';
 import type { OracleHost, OracleHostOptions, OracleMode } from '../support/oracle-host.ts';
-import { runEveryLeg } from './run-every-leg.ts';
+import { expectEveryLegPassed, runEveryLeg } from './run-every-leg.ts';
 
 type Check = (observation: RunObservation, host: OracleHost) => void;
 
@@ -80,20 +79,6 @@ const CASES: readonly (readonly [string, Omit<OracleHostOptions, 'apiKey'>, numb
     2,
   ],
 ];
-
-function expectEveryLegPassed(outcomes: readonly LegOutcome[]): RunObservation[] {
-  expect(outcomes.map((o) => [o.requirement, o.disposition, o.reason ?? ''])).toEqual(
-    LEGS.map((leg) => [leg.id, 'executed-pass', '']),
-  );
-  for (const outcome of outcomes) expect(outcome.assertions).toBeGreaterThan(0);
-  const failed = outcomes.flatMap((o) =>
-    o.findings.filter((f) => !f.ok).map((f) => `${f.rule}: ${f.message}`),
-  );
-  expect(failed).toEqual([]);
-  const observed = outcomes.flatMap((o) => (o.observation === undefined ? [] : [o.observation]));
-  expect(observed).toHaveLength(LEGS.filter((leg) => leg.fixtureId !== undefined).length);
-  return observed;
-}
 
 describe.concurrent(
   'every leg passes the independent host whatever upstream leaves optional',

@@ -3,7 +3,7 @@
 // from the property tests' oracle: the grading is the oracle's, the presentation the host's.
 
 import { randomUUID } from 'node:crypto';
-import type { EvalSummary, Fixture, Json } from '../../lib/types.ts';
+import type { EvalSummary, EvalTask, Fixture, Json } from '../../lib/types.ts';
 import { observe } from '../property/oracle.ts';
 import type { Graded } from '../property/oracle.ts';
 import {
@@ -114,17 +114,13 @@ export class Run {
   }
 }
 
-/** The recorded answer for `tool`, read from either fixture shape; undefined on a miss. */
-function recorded(task: unknown, tool: string): { readonly response: Json } | undefined {
-  const answers = (task as { fixtures?: { toolResponses?: unknown } }).fixtures?.toolResponses;
-  if (Array.isArray(answers)) {
-    const entry = (answers as { tool?: unknown; response?: Json }[]).find((a) => a.tool === tool);
-    return entry === undefined ? undefined : { response: entry.response ?? null };
-  }
-  if (typeof answers === 'object' && answers !== null && Object.hasOwn(answers, tool)) {
-    return { response: (answers as Record<string, Json>)[tool] ?? null };
-  }
-  return undefined;
+/** The first recorded answer for `tool`; undefined on a miss. */
+function recorded(
+  task: EvalTask | undefined,
+  tool: string,
+): { readonly response: Json } | undefined {
+  const entry = task?.fixtures?.toolResponses?.find((a) => a.tool === tool);
+  return entry === undefined ? undefined : { response: entry.response ?? null };
 }
 
 export interface LogContext {
