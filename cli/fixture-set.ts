@@ -3,14 +3,15 @@
 // the same set. A fixture's digest is SHA-256 of its canonical JSON, so a host that re-indents or
 // reorders a file it seeded still holds the same fixture.
 
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadFixture } from '../lib/fixtures.ts';
+import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
 import { LEGS } from '../lib/legs.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import type { Fixture } from '../lib/types.ts';
 import { fixtureDigest } from '../lib/report/canonical.ts';
 import { SUITE_NAME, SUITE_VERSION } from '../lib/report/report.ts';
+import { readJsonInput } from './read-json.ts';
 
 export const MANIFEST_FILE = 'fixtures.manifest.json';
 
@@ -130,24 +131,15 @@ export async function readFixtureRef(ref: string): Promise<Fixture> {
       `no shipped fixture ${JSON.stringify(ref)} (${loaded.reason.split('\n')[0] ?? ''}); the shipped ids are ${ids.join(', ')}, or give a FILE.json`,
     );
   }
-  let text: string;
-  try {
-    text = await readFile(ref, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'read error';
-    throw new FixtureInputError(`the fixture file ${ref} could not be read (${code})`);
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    throw new FixtureInputError(`the fixture file ${ref} is not JSON`);
-  }
+  const doc = await readJsonInput(ref, 'fixture', (message) => new FixtureInputError(message));
   const errors = validate('fixture', doc);
   if (errors.length > 0) {
     throw new FixtureInputError(
       `the fixture file ${ref} is not a fixture (${formatSchemaErrors(errors, 1).replace(/\n/g, '; ')})`,
     );
   }
+  // What the schema cannot say, as the loader checks it for the shipped set.
+  const problem = fixtureProblem(doc as UncheckedFixture);
+  if (problem !== undefined) throw new FixtureInputError(`the fixture file ${ref}: ${problem}`);
   return doc as Fixture;
 }

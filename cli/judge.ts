@@ -7,11 +7,11 @@
 // status, the poll cursor, event run ids) are never judged offline; rules about the event log
 // are judged only when the events are given.
 
-import { readFile } from 'node:fs/promises';
 import { judgeEvalRun, judgeSummaryAgainstSuite, RULES } from '../lib/eval-gate-witness.ts';
 import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
 import { decide } from '../lib/decide/decide.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
+import { readJsonInput } from './read-json.ts';
 import type {
   AgentEvalSuite,
   Disposition,
@@ -141,17 +141,6 @@ function eventsOf(doc: unknown): readonly RunObservation['events'][number][] {
   });
 }
 
-async function readJson(path: string, what: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'read error';
-    throw new JudgeInputError(`the ${what} file ${path} could not be read (${code})`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new JudgeInputError(`the ${what} file ${path} is not JSON`);
-  }
+function readJson(path: string, what: string): Promise<unknown> {
+  return readJsonInput(path, what, (message) => new JudgeInputError(message));
 }

@@ -191,4 +191,18 @@ describe('expect', () => {
     );
     expect((await cli(['expect'])).code).toBe(2);
   });
+
+  it('refuses a fixture file the schema accepts but the loader would not, as judge does', async () => {
+    const mean = await shipped(MEAN);
+    const [first] = mean.suite.tasks;
+    if (first === undefined) throw new Error('the mean fixture has no task');
+    const twice = { ...mean, suite: { ...mean.suite, tasks: [...mean.suite.tasks, first] } };
+    const file = join(dir, 'twice.json');
+    await writeFile(file, JSON.stringify(twice));
+    const refused = await cli(['expect', file]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toEqual([
+      `openwop-eval-gate: the fixture file ${file}: task id ${JSON.stringify(first.taskId)} appears twice`,
+    ]);
+  });
 });
