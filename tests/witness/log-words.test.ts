@@ -3,29 +3,12 @@
 // and the values the failing message gives.
 
 import { describe, expect, it } from 'vitest';
-import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
-import { asObservation, GATED, gatedObservation, type Draft } from './build.ts';
+import { GATED, type Draft } from './build.ts';
+import { judgedBy, type JudgedBy } from './mutate.ts';
 
 const TRANSPORT = /^(run\.completed-status|events\.(envelope|run-id|sequence-ascending|cursor))$/;
 
-interface Judged {
-  readonly failing: string[];
-  /** Messages of the transport findings, held or not, in report order. */
-  readonly words: string[];
-  readonly said: string[];
-}
-
-function gated(mutate: (d: Draft) => void): Judged {
-  const draft = gatedObservation();
-  mutate(draft);
-  const findings = judgeEvalRun(GATED, asObservation(draft));
-  const own = findings.filter((f) => TRANSPORT.test(f.rule));
-  return {
-    failing: [...new Set(findings.filter((f) => !f.ok).map((f) => f.rule))].sort(),
-    words: own.map((f) => f.message),
-    said: own.filter((f) => !f.ok).map((f) => f.message),
-  };
-}
+const gated = (mutate: (d: Draft) => void): JudgedBy => judgedBy(TRANSPORT, GATED, mutate);
 
 const event = (d: Draft, position: number): Draft['events'][number] =>
   d.events[position - 1] as Draft['events'][number];
@@ -52,7 +35,7 @@ function pages(
 
 describe('a correct log, in words', () => {
   it('names the status, the 15 events, the run and the 2 pages', () => {
-    expect(gated(() => undefined).words).toEqual([
+    expect(gated(() => undefined).own).toEqual([
       'the run status MUST be "completed" once scored, whether or not the suite passed; host reported the string "completed"',
       'all 15 events carry an integer sequence, a type and a runId',
       'all 15 events name run "tenant-a/run-7"',
@@ -62,7 +45,7 @@ describe('a correct log, in words', () => {
   });
 
   it('one terminal page holding the whole log is a correct cursor, counted as 1 page', () => {
-    const { failing, words } = gated(
+    const { failing, own: words } = gated(
       (d) =>
         (d.pages = [{ afterSequence: null, lastSequence: 15, isTerminal: true, eventCount: 15 }]),
     );

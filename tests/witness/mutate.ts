@@ -31,26 +31,28 @@ export function ungated(mutate: (d: Draft) => void): string[] {
   return failing(UNGATED, draft);
 }
 
-/** One judged run seen through the findings whose rule starts with `prefix`. */
+/** One judged run seen through its own findings: a rule starting with `own`, or matching it. */
 export interface JudgedBy {
   /** Every rule that did not hold, sorted. */
   readonly failing: string[];
-  /** Messages of the prefix's findings, held or not, in report order. */
+  /** Messages of the own findings, held or not, in report order. */
   readonly own: string[];
-  /** Messages of the prefix's failing findings. */
+  /** Messages of the own failing findings. */
   readonly said: string[];
 }
 
 /** Judges the fixture's correct observation (gated when it has trials) after `mutate`. */
 export function judgedBy(
-  prefix: string,
+  rules: string | RegExp,
   fixture: Fixture,
   mutate: (d: Draft) => void = () => undefined,
 ): JudgedBy {
   const draft = fixture.suite.trials === undefined ? ungatedObservation() : gatedObservation();
   mutate(draft);
   const findings = judgeEvalRun(fixture, asObservation(draft));
-  const own = findings.filter((f) => f.rule.startsWith(prefix));
+  const own = findings.filter((f) =>
+    typeof rules === 'string' ? f.rule.startsWith(rules) : rules.test(f.rule),
+  );
   return {
     failing: [...new Set(findings.filter((f) => !f.ok).map((f) => f.rule))].sort(),
     own: own.map((f) => f.message),

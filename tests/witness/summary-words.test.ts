@@ -3,47 +3,14 @@
 // fail, and pins the numbers and the reasons the suite finding gives.
 
 import { describe, expect, it } from 'vitest';
-import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
 import type { Fixture } from '../../lib/types.ts';
-import {
-  asObservation,
-  eventOf,
-  GATED,
-  gatedObservation,
-  summaryOf,
-  summaryTask,
-  UNGATED,
-  ungatedObservation,
-  type Draft,
-} from './build.ts';
+import { eventOf, GATED, summaryOf, summaryTask, UNGATED, type Draft } from './build.ts';
+import { judgedBy, type JudgedBy } from './mutate.ts';
 
 const OWN = /^(summary\.|suite\.|completed\.)/;
 
-interface Judged {
-  readonly failing: string[];
-  /** Messages of the summary.*, suite.* and completed.* findings, held or not. */
-  readonly words: string[];
-  readonly said: string[];
-}
-
-function judge(fixture: Fixture, mutate: (d: Draft) => void = () => undefined): Judged {
-  return judgeDraft(
-    fixture,
-    fixture.suite.trials === undefined ? ungatedObservation() : gatedObservation(),
-    mutate,
-  );
-}
-
-function judgeDraft(fixture: Fixture, draft: Draft, mutate: (d: Draft) => void): Judged {
-  mutate(draft);
-  const findings = judgeEvalRun(fixture, asObservation(draft));
-  const own = findings.filter((f) => OWN.test(f.rule));
-  return {
-    failing: [...new Set(findings.filter((f) => !f.ok).map((f) => f.rule))].sort(),
-    words: own.map((f) => f.message),
-    said: own.filter((f) => !f.ok).map((f) => f.message),
-  };
-}
+const judge = (fixture: Fixture, mutate?: (d: Draft) => void): JudgedBy =>
+  judgedBy(OWN, fixture, mutate);
 
 /** UNGATED with cost and latency limits (its summary reports cost 0.03, latencies 120 and 80). */
 function limited(limits: { maxCostUsd?: number; maxP95LatencyMs?: number }): Fixture {
@@ -55,7 +22,7 @@ const PASSED = (reasons: string, host = 'true'): string =>
 
 describe('a correct summary, in words', () => {
   it('the gated run names the suite, both aggregates with the gating scores, and the counts', () => {
-    expect(judge(GATED).words).toEqual([
+    expect(judge(GATED).own).toEqual([
       'the summary validates against eval-summary',
       'the summary names witness.evals.gated@2.1.0 and each of its 3 tasks once',
       'aggregateScore MUST be 0.833333333333 (mean of the 3 task scores); host reported 0.833333333333',
@@ -68,7 +35,7 @@ describe('a correct summary, in words', () => {
   });
 
   it('the ungated run judges the absence of the gated aggregate', () => {
-    expect(judge(UNGATED).words).toEqual([
+    expect(judge(UNGATED).own).toEqual([
       'the summary validates against eval-summary',
       'the summary names witness.evals.ungated@1.0.0 and each of its 2 tasks once',
       'aggregateScore MUST be 1 (mean of the 2 task scores); host reported 1',
@@ -80,7 +47,7 @@ describe('a correct summary, in words', () => {
   });
 
   it('a gatedAggregateScore on an ungated suite fails its absence, and is still compared', () => {
-    const { failing, words } = judge(UNGATED, (d) => (summaryOf(d).gatedAggregateScore = 1));
+    const { failing, own: words } = judge(UNGATED, (d) => (summaryOf(d).gatedAggregateScore = 1));
     expect(failing).toEqual(['suite.gated-aggregate-absent']);
     expect(words).toContain(
       'gatedAggregateScore MUST be 1 (mean of the 2 task gating scores 1, 1); host reported 1',
@@ -105,13 +72,13 @@ describe('a correct summary, in words', () => {
           ...Object.fromEntries(extra.map((taskId) => [taskId, UNGATED.script.alpha ?? []])),
         },
       };
-      const draft = ungatedObservation();
-      const entry = summaryTask(draft, 'alpha');
-      const summary = summaryOf(draft);
-      (summary.tasks as unknown[]).push(...extra.map((taskId) => ({ ...entry, taskId })));
-      Object.assign(summary, { taskCount: count, passedCount: count, gatedAggregateScore: 1 });
-      delete summary.totalCostUsd;
-      const { words } = judgeDraft(fixture, draft, () => undefined);
+      const { own: words } = judge(fixture, (draft) => {
+        const entry = summaryTask(draft, 'alpha');
+        const summary = summaryOf(draft);
+        (summary.tasks as unknown[]).push(...extra.map((taskId) => ({ ...entry, taskId })));
+        Object.assign(summary, { taskCount: count, passedCount: count, gatedAggregateScore: 1 });
+        delete summary.totalCostUsd;
+      });
       expect(words).toContain(
         `gatedAggregateScore MUST be 1 (mean of the ${count} task gating scores 1, 1, 1, 1, 1${tail}); host reported 1`,
       );
@@ -121,7 +88,7 @@ describe('a correct summary, in words', () => {
 
 describe('summary.schema and summary.identity', () => {
   it('a surplus task entry is left out of the schema check, saying so, and fails identity', () => {
-    const { failing, words } = judge(GATED, (d) => {
+    const { failing, own: words } = judge(GATED, (d) => {
       const tasks = summaryOf(d).tasks as Record<string, unknown>[];
       tasks.push({ ...tasks[0], taskId: 'ghost' });
     });
@@ -163,7 +130,7 @@ describe('summary.schema and summary.identity', () => {
 
 describe('suite.passed with cost and latency limits', () => {
   it('a total cost at the limit holds, and above it fails, giving both', () => {
-    expect(judge(limited({ maxCostUsd: 0.03 })).words).toContain(
+    expect(judge(limited({ maxCostUsd: 0.03 })).own).toContain(
       'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, cost 0.03 ≤ maxCostUsd 0.03); host reported true',
     );
     const { failing, said } = judge(limited({ maxCostUsd: 0.029 }));
@@ -177,7 +144,7 @@ describe('suite.passed with cost and latency limits', () => {
   });
 
   it('with no cost at all the limit cannot be judged, so only a boolean is required', () => {
-    const { failing, words } = judge(limited({ maxCostUsd: 1 }), (d) => {
+    const { failing, own: words } = judge(limited({ maxCostUsd: 1 }), (d) => {
       delete summaryOf(d).totalCostUsd;
       delete summaryTask(d, 'beta').costUsd;
     });
@@ -197,7 +164,7 @@ describe('suite.passed with cost and latency limits', () => {
   });
 
   it('the p95 latency is the nearest-rank 95th percentile, inclusive at the limit', () => {
-    expect(judge(limited({ maxP95LatencyMs: 120 })).words).toContain(
+    expect(judge(limited({ maxP95LatencyMs: 120 })).own).toContain(
       'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, p95 latency 120 ≤ maxP95LatencyMs 120); host reported true',
     );
     const { failing, said } = judge(limited({ maxP95LatencyMs: 119 }));
@@ -206,7 +173,7 @@ describe('suite.passed with cost and latency limits', () => {
   });
 
   it('a missing latency leaves the latency limit unjudged, but not a cost limit already broken', () => {
-    const { failing, words } = judge(limited({ maxP95LatencyMs: 1000 }), (d) => {
+    const { failing, own: words } = judge(limited({ maxP95LatencyMs: 1000 }), (d) => {
       delete summaryTask(d, 'beta').latencyMs;
     });
     expect(failing).toEqual([]);
@@ -224,7 +191,7 @@ describe('suite.passed with cost and latency limits', () => {
   });
 
   it('a summary with no task entries has neither costs nor latencies to judge', () => {
-    const { words } = judge(limited({ maxP95LatencyMs: 1000, maxCostUsd: 1 }), (d) => {
+    const { own: words } = judge(limited({ maxP95LatencyMs: 1000, maxCostUsd: 1 }), (d) => {
       delete summaryOf(d).totalCostUsd;
       summaryOf(d).tasks = [];
     });
@@ -254,7 +221,7 @@ describe('completed.consistent lists each member that differs', () => {
   });
 
   it('no eval.completed: nothing to compare, so no finding', () => {
-    const { words } = judge(GATED, (d) => (eventOf(d, 'eval.completed').type = 'x.note'));
+    const { own: words } = judge(GATED, (d) => (eventOf(d, 'eval.completed').type = 'x.note'));
     expect(words[0]).toBe('the summary validates against eval-summary');
     expect(words.some((m) => m.includes('eval.completed'))).toBe(false);
   });
