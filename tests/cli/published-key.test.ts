@@ -4,13 +4,13 @@
 
 import { generateKeyPairSync } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { discoveryDigest } from '../../lib/report/report.ts';
 import { signReport } from '../../lib/report/signing.ts';
-import { cli, removeDir, scratchDir } from './support.ts';
+import { cli, readReport, removeDir, scratchDir, verifyWritten } from './support.ts';
 
 const KEY_ID = 'host-2026-01';
 
@@ -44,9 +44,7 @@ beforeAll(async () => {
     KEY_ID,
   ]);
   expect(run.code).toBe(0);
-  report = JSON.parse(
-    await readFile(join(dir, 'run', 'eval-gate-report.json'), 'utf8'),
-  ) as EvalGateReport;
+  report = await readReport(join(dir, 'run'));
 }, 60_000);
 
 afterAll(async () => {
@@ -70,10 +68,7 @@ async function verifyPublished(
     discovery,
     digests: { ...report.digests, discovery: discoveryDigest(discovery) },
   };
-  const path = join(dir, `published-${Math.random().toString(36).slice(2)}.json`);
-  await writeFile(path, JSON.stringify(signReport(edit(unsigned), privateKey, keyId ?? undefined)));
-  const run = await cli(['verify', path]);
-  return { code: run.code, lines: [...run.stdout, ...run.stderr] };
+  return verifyWritten(dir, signReport(edit(unsigned), privateKey, keyId ?? undefined));
 }
 
 function withoutSignature(signed: EvalGateReport): EvalGateReport {

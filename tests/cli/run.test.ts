@@ -14,16 +14,12 @@ import { openTarget } from '../../lib/decide/target.ts';
 import { readConfig } from '../../lib/env.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import type { CliRun } from './support.ts';
-import { cli, closing, filesIn, LEAKY_KEY, removeDir, scratchDir } from './support.ts';
+import { cli, closing, filesIn, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
 
 /** Counts from the leg table, so a new leg does not silently change what these tests mean. */
 const ALL = LEGS.length;
 const TRIAL_LEGS = LEGS.filter((l) => l.gates.includes('agents.evalSuite.trials')).length;
 const SERVER_FREE = LEGS.filter((l) => l.fixtureId === undefined).length;
-
-async function readReport(dir: string): Promise<EvalGateReport> {
-  return JSON.parse(await readFile(join(dir, 'eval-gate-report.json'), 'utf8')) as EvalGateReport;
-}
 
 /** The closing line and the exit code both follow from the report's dispositions. */
 function expectAgreement(run: CliRun, report: EvalGateReport): void {

@@ -10,7 +10,7 @@ import { sideBySide } from '../../lib/report/side-by-side.ts';
 import { expectedView } from '../../lib/report/expect.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
-import { cli, LEAKY_KEY, removeDir, scratchDir } from './support.ts';
+import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
 
 const MEAN = 'openwop.requirement.0246.mean-gated';
 const MEAN_FIXTURE = 'conformance-eval-trajectory-gate-mean';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   }
   markdown = await readFile(join(dir, 'eval-gate-summary.md'), 'utf8');
   junit = await readFile(join(dir, 'eval-gate-junit.xml'), 'utf8');
-  report = JSON.parse(await readFile(join(dir, 'eval-gate-report.json'), 'utf8')) as EvalGateReport;
+  report = await readReport(dir);
 }, 60_000);
 
 afterAll(async () => {

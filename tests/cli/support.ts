@@ -1,11 +1,12 @@
-// Shared by the CLI tests: an in-process CLI call that captures every printed line, and a
-// scratch directory per test.
+// Shared by the CLI tests: an in-process CLI call that captures every printed line, a scratch
+// directory per test, and the report a run wrote, read back or handed to verify.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { runCli } from '../../cli/cli.ts';
+import type { EvalGateReport } from '../../lib/report/report.ts';
 
 /** Recognisable, so a leak anywhere is found by a plain substring search. */
 export const LEAKY_KEY = 'sk-test-DO-NOT-LEAK-4242';
@@ -66,4 +67,23 @@ export function isolatedEnv(): Record<string, string> {
     HOME: homedir(),
     ...(cache === '' ? {} : { npm_config_cache: cache }),
   };
+}
+
+/** The JSON report a run wrote into `reportDir`. */
+export async function readReport(reportDir: string): Promise<EvalGateReport> {
+  return JSON.parse(
+    await readFile(join(reportDir, 'eval-gate-report.json'), 'utf8'),
+  ) as EvalGateReport;
+}
+
+/** Writes `report` as a fresh file in `dir` and verifies it; every line it printed, stdout first. */
+export async function verifyWritten(
+  dir: string,
+  report: unknown,
+  extra: readonly string[] = [],
+): Promise<{ code: number; lines: readonly string[] }> {
+  const path = join(dir, `report-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(path, JSON.stringify(report));
+  const run = await cli(['verify', path, ...extra]);
+  return { code: run.code, lines: [...run.stdout, ...run.stderr] };
 }

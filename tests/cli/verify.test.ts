@@ -11,7 +11,7 @@ import { rowsDigest, totalsOf } from '../../lib/report/report.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
-import { cli, LEAKY_KEY, removeDir, scratchDir } from './support.ts';
+import { cli, LEAKY_KEY, readReport, removeDir, scratchDir, verifyWritten } from './support.ts';
 
 const MEAN = 'openwop.requirement.0246.mean-gated';
 const MEAN_FIXTURE = 'conformance-eval-trajectory-gate-mean';
@@ -47,9 +47,7 @@ beforeAll(async () => {
     join(dir, 'host.pem'),
   ]);
   expect(signedRun.code).toBe(0);
-  signed = JSON.parse(
-    await readFile(join(dir, 'signed', 'eval-gate-report.json'), 'utf8'),
-  ) as EvalGateReport;
+  signed = await readReport(join(dir, 'signed'));
 
   const host = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'content-leak' });
   try {
@@ -79,10 +77,7 @@ async function verifyEdited(
 ): Promise<{ code: number; lines: readonly string[] }> {
   const copy = structuredClone(report) as Record<string, unknown> & EvalGateReport;
   edit(copy);
-  const path = join(dir, `edited-${Math.random().toString(36).slice(2)}.json`);
-  await writeFile(path, JSON.stringify(copy));
-  const run = await cli(['verify', path, ...extra]);
-  return { code: run.code, lines: [...run.stdout, ...run.stderr] };
+  return verifyWritten(dir, copy, extra);
 }
 
 type Mutable = Record<string, unknown>;
@@ -257,9 +252,7 @@ describe('verify', () => {
         OPENWOP_API_KEY: LEAKY_KEY,
       });
       expect(run.code).toBe(1);
-      refused = JSON.parse(
-        await readFile(join(dir, 'refused', 'eval-gate-report.json'), 'utf8'),
-      ) as EvalGateReport;
+      refused = await readReport(join(dir, 'refused'));
     } finally {
       await host.close();
     }
