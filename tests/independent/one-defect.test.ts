@@ -11,7 +11,7 @@ import type { EvalSummary, Fixture, Json, SummaryTask } from '../../lib/types.ts
 import { above, atLeast, grade } from '../property/oracle.ts';
 import { startOracleHost } from '../support/oracle-host.ts';
 import type { DraftEvent, OracleHostOptions, OracleMode } from '../support/oracle-host.ts';
-import { runEveryLeg } from './run-every-leg.ts';
+import { runEveryLeg } from '../support/run-every-leg.ts';
 
 type Slug =
   | 'mean-gated'

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LegOutcome } from '../../lib/types.ts';
 import { startOracleHost } from '../support/oracle-host.ts';
 import type { OracleHost, OracleHostOptions } from '../support/oracle-host.ts';
-import { expectEveryLegPassed, runEveryLeg } from './run-every-leg.ts';
+import { expectEveryLegPassed, runEveryLeg } from '../support/run-every-leg.ts';
 
 const MEAN_REF = 'conformance.evals.trajectory-gate-mean@1.0.0';
 

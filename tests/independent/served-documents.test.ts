@@ -15,7 +15,7 @@ import {
 import type { Exchange } from '../support/served-documents.ts';
 import { ORACLE_MODES, startOracleHost } from '../support/oracle-host.ts';
 import type { OracleHostOptions, OracleMode } from '../support/oracle-host.ts';
-import { runEveryLeg } from './run-every-leg.ts';
+import { runEveryLeg } from '../support/run-every-leg.ts';
 
 const MEAN_REF = 'conformance.evals.trajectory-gate-mean@1.0.0';
 const AGENT = 'core.conformance.eval-scripted-agent';

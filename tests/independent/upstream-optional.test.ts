@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunObservation } from '../../lib/types.ts';
 import { ORACLE_MODES, startOracleHost } from '../support/oracle-host.ts';
 import type { OracleHost, OracleHostOptions, OracleMode } from '../support/oracle-host.ts';
-import { expectEveryLegPassed, runEveryLeg } from './run-every-leg.ts';
+import { expectEveryLegPassed, runEveryLeg } from '../support/run-every-leg.ts';
 
 type Check = (observation: RunObservation, host: OracleHost) => void;
 

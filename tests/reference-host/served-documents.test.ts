@@ -5,13 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgetDiscoveries, fetchDiscovery } from '../../lib/observe/discovery.ts';
-import { resolveConfig } from '../../lib/env.ts';
-import { createHostClient } from '../../lib/observe/host-client.ts';
 import { LEGS } from '../../lib/legs.ts';
-import { runLeg } from '../../lib/decide/run-leg.ts';
-import type { LegTarget } from '../../lib/decide/leg-target.ts';
-import type { LegOutcome } from '../../lib/types.ts';
 import {
   startReferenceHost,
   type DefectName,
@@ -19,11 +13,11 @@ import {
 } from '../../reference-host/index.ts';
 import {
   checkServedDocuments,
-  recordingClient,
   recordingFetch,
   type Exchange,
   SERVED_BY_EVERY_RUN,
 } from '../support/served-documents.ts';
+import { runEveryLeg } from '../support/run-every-leg.ts';
 import { runRequest } from './harness.ts';
 
 const hosts: ReferenceHost[] = [];
@@ -35,37 +29,6 @@ async function host(options: Parameters<typeof startReferenceHost>[0]): Promise<
   const h = await startReferenceHost(options);
   hosts.push(h);
   return h;
-}
-
-/** Runs the given legs strictly against `url` through a recording client. */
-async function recordedRun(
-  url: string,
-  apiKey: string,
-  exchanges: Exchange[],
-  legs = LEGS,
-): Promise<LegOutcome[]> {
-  const config = resolveConfig({
-    OPENWOP_BASE_URL: url,
-    OPENWOP_API_KEY: apiKey,
-    OPENWOP_REQUIRE_BEHAVIOR: 'true',
-    OPENWOP_POLL_TIMEOUT_S: '1',
-  });
-  const client = recordingClient(
-    createHostClient({
-      baseUrl: url,
-      apiKey,
-      requestTimeoutMs: config.bounds.requestTimeoutMs,
-      maxBodyBytes: config.bounds.maxBodyBytes,
-    }),
-    exchanges,
-  );
-  try {
-    forgetDiscoveries();
-    const target: LegTarget = { client, discovery: await fetchDiscovery(client, url), config };
-    return await Promise.all(legs.map((leg) => runLeg(leg, target)));
-  } finally {
-    await client.close();
-  }
 }
 
 /** What the suite never sends: each answer is an error body the host must shape right. */
@@ -94,7 +57,7 @@ describe('every document the reference host serves holds against the published v
       const apiKey = randomBytes(18).toString('base64url');
       const exchanges: Exchange[] = [];
       const h = await host({ apiKey, variant });
-      const outcomes = await recordedRun(h.url, apiKey, exchanges);
+      const outcomes = await runEveryLeg(h.url, apiKey, 1, exchanges);
       expect(outcomes.map((o) => [o.requirement, o.disposition])).toEqual(
         LEGS.map((l) => [l.id, 'executed-pass']),
       );
@@ -130,7 +93,7 @@ describe('every document the reference host serves holds against the published v
       const apiKey = randomBytes(18).toString('base64url');
       const exchanges: Exchange[] = [];
       const h = await host({ apiKey, defect });
-      await recordedRun(h.url, apiKey, exchanges, suiteGated);
+      await runEveryLeg(h.url, apiKey, 1, exchanges, suiteGated);
       const { problems } = checkServedDocuments(exchanges);
       expect(
         problems.some((p) => problem.test(p)),

@@ -1,24 +1,25 @@
-// One conformance run of every leg against a base URL, strict, as the CLI would drive it, for the
-// tests of this folder that start their own host. Given `exchanges`, every answer the suite got,
-// discovery included, is recorded there for tests/support/served-documents.ts to hold. And the
-// check every no-false-fail test of the folder ends with: every leg passed, and not vacuously.
+// One conformance run of every leg (or of the legs given) against a base URL, strict, as the CLI
+// would drive it, for tests that start their own host. Given `exchanges`, every answer the suite
+// got, discovery included, is recorded there for ./served-documents.ts to hold. And the check
+// every no-false-fail test ends with: every leg passed, and not vacuously.
 
 import { expect } from 'vitest';
 import type { LegOutcome, RunObservation } from '../../lib/types.ts';
 import { fetchDiscovery, forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { resolveConfig } from '../../lib/env.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
-import { LEGS } from '../../lib/legs.ts';
+import { LEGS, type LegDefinition } from '../../lib/legs.ts';
 import { runLeg } from '../../lib/decide/run-leg.ts';
 import type { LegTarget } from '../../lib/decide/leg-target.ts';
-import { recordingClient } from '../support/served-documents.ts';
-import type { Exchange } from '../support/served-documents.ts';
+import { recordingClient } from './served-documents.ts';
+import type { Exchange } from './served-documents.ts';
 
 export async function runEveryLeg(
   baseUrl: string,
   apiKey: string,
   pollTimeoutS = 2,
   exchanges?: Exchange[],
+  legs: readonly LegDefinition[] = LEGS,
 ): Promise<readonly LegOutcome[]> {
   const config = resolveConfig({
     OPENWOP_BASE_URL: baseUrl,
@@ -38,7 +39,7 @@ export async function runEveryLeg(
     // Ports are reused between hosts; forgetting and fetching happen in one synchronous step.
     forgetDiscoveries();
     const target: LegTarget = { client, discovery: await fetchDiscovery(client, baseUrl), config };
-    return await Promise.all(LEGS.map((leg) => runLeg(leg, target)));
+    return await Promise.all(legs.map((leg) => runLeg(leg, target)));
   } finally {
     await client.close();
   }
