@@ -37,6 +37,8 @@ const refusal = (status: number, retryAfter: string | undefined) => {
   };
 };
 
+// The hostile run deadline leaves a refusing route room to be answered several times after
+// discovery, create and three poll pages, on a loaded machine too; every answer here is immediate.
 const within = `within ${HOSTILE_BOUNDS.runTimeoutMs} ms`;
 const DEADLINE = {
   create: new RegExp(`\\(create\\): POST /runs not accepted ${within}`),
