@@ -2,7 +2,7 @@
 // this process's performance clock, when it appended each run's last event. That instant is the
 // zero of verdict latency. It serves only what the driver and the naive poller ask for (contract
 // §6) and grades nothing: the events and summary are fixed, small and content-free. Every
-// document is in its published v2 shape (upstream-v2-facts.md §2–§7), so the benchmark pays for
+// document is in its published v2 shape (the published files of contract §5–§7), so the benchmark pays for
 // the same validation a run against a real v2 host does.
 
 import { createServer } from 'node:http';

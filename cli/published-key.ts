@@ -1,4 +1,5 @@
-// The host's own signing key, as its discovery published it (`signingKeys[]`, facts §4.1). A
+// The host's own signing key, as its discovery published it (`signingKeys[]` in
+// openwop/openwop schemas/v2/capabilities.schema.json). A
 // report signed with `run --sign KEY.pem --key-id ID` names the key; `verify` without `--key`
 // looks that id up in the discovery document the report captured. That document came from the
 // host during the run, but it is inside the report: whoever can rewrite the report can rewrite it
@@ -9,7 +10,7 @@ import { createPublicKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import type { EvalGateReport } from '../lib/report/report.ts';
 
-/** `ids#keyId` (facts §8). */
+/** `keyId` of openwop/openwop schemas/v2/ids.schema.json. */
 export const KEY_ID = /^[A-Za-z0-9._~-]{1,128}$/;
 /** An ed25519 public key: 32 bytes, base64url without padding. */
 const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;

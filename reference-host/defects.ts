@@ -143,7 +143,7 @@ export const DEFECTS = [
   },
   {
     name: 'passed-count-wrong',
-    clause: 'RFC 0081 summary, contract §4',
+    clause: 'RFC 0081, contract §4',
     description: 'passedCount counts tasks whose score clears passScore, not tasks that passed',
   },
   {
@@ -163,38 +163,38 @@ export const DEFECTS = [
   },
   {
     name: 'error-body-dialect',
-    clause: 'contract §1, facts §5.1',
+    clause: 'contract §1, openwop/openwop schemas/v2/error-envelope.schema.json',
     description:
       'every error body is {error: {code, message}} instead of {error, message, details?}; the plain host then answers the first summary read 409 while it finalises, as the varied host always does, so a normal run shows the body',
   },
   {
     name: 'run-id-untenanted',
-    clause: 'contract §1, facts §5.3',
+    clause: 'contract §1, openwop/openwop schemas/v2/ids.schema.json',
     description: 'run ids carry no tenant segment (run-000000000001)',
   },
   {
     name: 'event-id-short',
-    clause: 'contract §6, facts §5.3',
+    clause: 'contract §6, openwop/openwop schemas/v2/ids.schema.json',
     description: 'event ids are shorter than 16 characters (e0, e1, ...)',
   },
   {
     name: 'events-unversioned',
-    clause: 'contract §6, facts §3',
+    clause: 'contract §6, openwop/openwop schemas/v2/run-event.schema.json',
     description: 'events carry no schemaVersion',
   },
   {
     name: 'create-answer-no-events-url',
-    clause: 'contract §6, facts §7.1',
+    clause: 'contract §6, openwop/openwop api/v2/openapi.yaml',
     description: 'the 201 answer of POST /runs has no eventsUrl',
   },
   {
     name: 'poll-page-extra-member',
-    clause: 'contract §6, facts §7.3',
+    clause: 'contract §6, openwop/openwop api/v2/openapi.yaml',
     description: 'every poll page carries a hasMore member beside the five the closed page allows',
   },
   {
     name: 'version-header-missing',
-    clause: 'contract §1, facts §7.4',
+    clause: 'contract §1, openwop/openwop spec/v2/path-manifest.json',
     description: 'no response carries the OpenWOP-Version header',
   },
 ] as const satisfies readonly DefectRecord[];

@@ -1,4 +1,5 @@
-// The discovery document (contract §2, facts §4): the v2 root members the suite reads, with the
+// The discovery document (contract §2,
+// openwop/openwop schemas/v2/capabilities.schema.json): the v2 root members the suite reads, with the
 // `agents` capability record whose `evalSuite` facet is present exactly when the host serves eval
 // runs. v2 has no `supported` key: the presence of a facet is the claim.
 

@@ -134,7 +134,7 @@ export function evalSummary(suite: HostSuite, verdict: SuiteVerdict, style: Repo
 }
 
 /**
- * `run.completed` requires `outputs` (facts §2.4); an eval run's output is its summary. The
+ * `run.completed` requires `outputs` (run-event-payloads `runCompleted`); an eval run's output is its summary. The
  * varied variant leaves `outputs` empty, which the open object allows.
  */
 export function runCompletedPayload(summary: Doc | undefined, style: ReportStyle): Doc {

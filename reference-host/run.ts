@@ -23,7 +23,7 @@ import {
   type ReportStyle,
 } from './report.ts';
 
-/** A closed RunEventDoc (facts §3): the envelope has no vendor hatch. */
+/** A closed RunEventDoc (openwop/openwop schemas/v2/run-event.schema.json): no vendor hatch. */
 export interface HostEvent {
   readonly eventId: string;
   readonly runId: string;
@@ -85,7 +85,7 @@ export class EvalRun {
     private readonly fixture: SeededFixture,
     private readonly settings: RunSettings,
   ) {
-    // Sequences start at 0 (facts §3); the varied variant leaves gaps after that, so a client
+    // Sequences start at 0 (contract §6); the varied variant leaves gaps after that, so a client
     // must follow `sequence`, not count events.
     this.nextSequence = 0;
     this.style = settings.varied ? { has: settings.has, trace: runId } : { has: settings.has };
@@ -158,7 +158,7 @@ export class EvalRun {
 
   /**
    * The scripted agent: makes the entry's calls from canned answers, then returns its output. Its
-   * events carry the v2 payloads of facts §2.4 in the published order, and no task content.
+   * events carry the published v2 payloads (contract §7) in the published order, and no task content.
    */
   private playTrial(task: HostTask, trial: number): TrialRun {
     const began = Date.now();

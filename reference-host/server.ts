@@ -21,7 +21,7 @@ import {
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 const MAX_ACTIVE_RUNS = 64;
-/** The published bound of the poll `timeout` parameter (facts §7.3). */
+/** The published bound of the poll `timeout` parameter (`pollRunEvents`, contract §6). */
 const MAX_POLL_SECONDS = 60;
 const PLAIN_TENANT = 'reference';
 /** The varied variant runs under an anonymous tenant, which the newer ids grammar admits. */
@@ -46,7 +46,7 @@ interface Reply {
   version: string;
 }
 
-/** Every response names the version it speaks (facts §7.4); `version-header-missing` drops it. */
+/** Every response names the version it speaks (contract §1); `version-header-missing` drops it. */
 export function versionHeader(has: HasDefect, version: string): Record<string, string> {
   return has('version-header-missing') ? {} : { 'openwop-version': version };
 }
@@ -151,7 +151,7 @@ function numberParam(url: URL, name: string, min: number, max: number): number |
   return value;
 }
 
-/** The closed poll page of facts §7.3; `lastSequence` is the cursor to ask after next. */
+/** The closed poll page of contract §6; `lastSequence` is the cursor to ask after next. */
 async function poll(state: HostState, run: EvalRun, url: URL): Promise<JsonValue> {
   const after = numberParam(url, 'afterSequence', 0, Number.MAX_SAFE_INTEGER);
   const timeoutS = numberParam(url, 'timeout', 0, MAX_POLL_SECONDS) ?? 0;

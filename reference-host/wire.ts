@@ -1,4 +1,4 @@
-// The published v2 wire grammar the host speaks (facts §3, §5, §7): identifiers and how they
+// The published v2 wire grammar the host speaks (contract §1, §6): identifiers and how they
 // travel in a path, the error envelope and its registered statuses, and protocol-version
 // negotiation. Pure; the serving code asks here and never spells a shape itself.
 
@@ -16,7 +16,7 @@ const V1_ONLY_VERSION = '1.11';
  */
 export const CAPABILITY_NOT_PROVIDED_STATUS = 422;
 
-/** Registered codes the host answers with, each at its registry status (facts §5.2). */
+/** Registered codes the host answers with, each at its registry status (openwop/openwop spec/v2/errors.json). */
 const REGISTERED_STATUS = {
   validation_error: 400,
   unauthenticated: 401,

@@ -217,7 +217,7 @@ const PLAIN_ENVELOPE_KEYS = [
   'type',
 ];
 
-/** The published required members of each agent.* payload, in the order facts §2.4 gives. */
+/** The published required members of each agent.* payload, in the published order. */
 const AGENT_REQUIRED: Record<string, readonly string[]> = {
   'agent.invocation-started': ['invocationId', 'agentId', 'source'],
   'agent.tool-called': ['agentId', 'toolName', 'callId'],

@@ -1,5 +1,5 @@
 // The choices the published v2 structures leave to a host, as modes of the oracle host. Each mode
-// turns on one family of upstream-optional behaviour (upstream-v2-facts.md §2–§7), so a test can
+// turns on one family of upstream-optional behaviour (contract §5–§7), so a test can
 // show that the suite passes a host whichever of them it makes: the suite must never fail a host
 // for a member the published schema allows, a vendor key where the schema has a hatch, an
 // `anon:` tenant, a page of one event or a poll held for its whole window.

@@ -1,5 +1,5 @@
 // The oracle host's wire details that are not documents: how a tenant-bound run id travels in a
-// path (RFC 0184 projection and percent-encoding, upstream-v2-facts.md §5.3) and the SSE stream
+// path (RFC 0184 projection and percent-encoding, openwop/openwop schemas/v2/ids.schema.json) and the SSE stream
 // the `eventsUrl` of a created run leads to (events.md).
 
 import type { ServerResponse } from 'node:http';

@@ -1,6 +1,6 @@
 // A second conformant host, built on the property tests' oracle rather than on the reference host
 // or the suite's witness, so the suite can be checked against a host that keeps none of the
-// reference host's habits. It speaks published OpenWOP v2 (upstream-v2-facts.md §2–§7) in its
+// reference host's habits. It speaks published OpenWOP v2 (contract §5–§7) in its
 // own way: sequences from 0 in steps of 7, UUID event ids, a v1 minor listed before 2.0, events
 // that arrive over time and are paged a few at a time, answers late by a random few
 // milliseconds, a vendor event type, a path prefix on the base URL, the `~2F` projection in the

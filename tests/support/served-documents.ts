@@ -51,7 +51,7 @@ export interface ServedDocument {
   readonly document: unknown;
 }
 
-/** The payload schema of each v2 event type the suite holds one for (facts §2.3). */
+/** The payload schema of each v2 event type the suite holds one for (the root `_typeIndex` of run-event-payloads). */
 const PAYLOAD_SCHEMA: Readonly<Record<string, ServedSchema>> = {
   'eval.started': 'eval-started',
   'eval.scored': 'eval-scored',

@@ -1,4 +1,4 @@
-// The upstream corpus: instances written from upstream-v2-facts.md, each one a document a
+// The upstream corpus: instances written from the published files of contract §5, each one a document a
 // conformant published-v2 host produces or accepts (ACCEPTED), or one the published structure
 // refuses (REJECTED, with the keyword and, where Ajv names it, the member). Our schemas must agree
 // with the published ones on every row: a false fail or a false pass shows up here first.

@@ -1,4 +1,4 @@
-// Documents written out from upstream-v2-facts.md and the wire contract, for tests that need an
+// Documents written out from the published files and the wire contract, for tests that need an
 // upstream-valid instance of each structure. Each call returns a fresh copy a test may mutate.
 
 type Doc = Record<string, unknown>;

@@ -1,5 +1,5 @@
-// Upstream corpus rows for the agent.* and run.completed payload defs (facts §2.4, §11 items 26
-// and 27): required members, closure with the hatch, and the mock-agent names that do not project.
+// Upstream corpus rows for the agent.* and run.completed payload defs
+// (openwop/openwop schemas/v2/run-event-payloads.schema.json): required members, closure with the hatch, and the mock-agent names that do not project.
 
 import { ANON_RUN_ID, fullSummary } from '../examples.ts';
 import { HATCH_KEYS } from './types.ts';

@@ -1,5 +1,5 @@
 // Upstream corpus rows for the documents: EvalSummary (sdks, newer), AgentEvalSuite v2 and the
-// suite's fixture, whose `suite` is the suite schema (facts §1, §6, §11 items 1-9 and 18).
+// suite's fixture, whose `suite` is the suite schema (contract §3, §5).
 
 import {
   ANON_RUN_ID,

@@ -1,6 +1,6 @@
 // Upstream corpus rows for the error envelope (107 registered codes, the dotted vendor branch and
-// the per-code details rules, facts §5.1-5.2, §11 items 23-24) and the identifier grammars
-// (ids.schema.json, newer, with `anon:`; facts §5.3, §11 item 15).
+// the per-code details rules of openwop/openwop schemas/v2/error-envelope.schema.json) and the
+// identifier grammars (openwop/openwop schemas/v2/ids.schema.json, newer, with `anon:`).
 
 import { ANON_RUN_ID, EVENT_ID } from '../examples.ts';
 import type { Accepted, Doc, Rejected } from './types.ts';

@@ -1,5 +1,5 @@
 // Upstream corpus rows for events: the RunEventDoc envelope (sdks @22c3e6af, 118 types) and the
-// run-event-payloads defs the suite reads (facts §2.2, §2.4, §3, §11 items 10-14 and 26-27).
+// run-event-payloads defs the suite reads (contract §6, §7).
 
 import { ANON_RUN_ID, fullEvent, RUN_ID } from '../examples.ts';
 import { HATCH_KEYS } from './types.ts';

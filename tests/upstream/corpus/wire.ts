@@ -1,6 +1,6 @@
-// Upstream corpus rows for the wire: the poll page and the 201 answer (openapi inline responses,
-// facts §7.1 and §7.3) and the discovery members the suite reads (capabilities, facts §4, §11
-// items 17, 19-20).
+// Upstream corpus rows for the wire: the poll page and the 201 answer (inline responses
+// of openwop/openwop api/v2/openapi.yaml) and the discovery members the suite reads
+// (openwop/openwop schemas/v2/capabilities.schema.json).
 
 import { ANON_RUN_ID, fullDiscovery, fullEvent, RUN_ID } from '../examples.ts';
 import type { Accepted, Doc, Rejected } from './types.ts';
