@@ -45,12 +45,12 @@ function producedRefs(): readonly { where: string; ref: string }[] {
   ];
 }
 
-/** `ref:` and `clause:` literals in the code, so a producer added later is checked too. */
+/** `ref:`, `clause:` and `…REF =` literals in the code, so a producer added later is checked too. */
 function literalRefs(files: readonly string[]): readonly { where: string; ref: string }[] {
   const out: { where: string; ref: string }[] = [];
   for (const file of files.filter((f) => /^(lib|cli|reference-host)\/.*\.ts$/.test(f))) {
     const text = readRepoFile(file);
-    for (const m of text.matchAll(/\b(?:ref|clause): '([^']*)'/g)) {
+    for (const m of text.matchAll(/\b(?:ref|clause|[A-Z_]*REF) *[:=] *'([^']*)'/g)) {
       out.push({ where: `${file}: ${m[0]}`, ref: m[1] ?? '' });
     }
   }
