@@ -4,7 +4,8 @@
 
 import type { EnvVar, RawSettings } from '../lib/env.ts';
 
-export type Command = 'run' | 'verify' | 'judge' | 'fixtures' | 'expect' | 'help';
+export type Command =
+  'run' | 'verify' | 'judge' | 'fixtures' | 'expect' | 'diff' | 'badge' | 'help';
 
 export interface ParsedArgs {
   readonly command: Command;
@@ -13,7 +14,10 @@ export interface ParsedArgs {
   readonly settings: RawSettings;
   /** Which flag set each variable, so a validation message can name the flag instead. */
   readonly flagFor: Readonly<Partial<Record<EnvVar, string>>>;
-  /** Flags that are not settings: --sign, --key-id, --key, --fixture, --events, --out, --json. */
+  /**
+   * Flags that are not settings: --sign, --key-id, --key, --fixture, --events, --out, --json, and
+   * the CI options of run; a repeatable one (--only, --skip) holds its values comma-joined.
+   */
   readonly options: Readonly<Record<string, string>>;
 }
 
@@ -53,6 +57,10 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
   },
   sign: { takesValue: true, example: 'host-ed25519.pem' },
   'key-id': { takesValue: true, example: 'host-2026-01' },
+  'expected-failures': { takesValue: true, example: 'expected-failures.yml' },
+  only: { takesValue: true, repeatable: true, example: 'mean-gated' },
+  skip: { takesValue: true, repeatable: true, example: 'all-rule-unchanged' },
+  'fail-on': { takesValue: true, example: 'should' },
 };
 
 const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, FlagSpec>>>> = {
@@ -64,6 +72,8 @@ const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, F
   },
   fixtures: { out: { takesValue: true, example: 'seed/fixtures' } },
   expect: { json: { takesValue: false, example: '' } },
+  diff: { json: { takesValue: false, example: '' } },
+  badge: { out: { takesValue: true, example: 'badge.json' } },
 };
 
 const POSITIONALS: Readonly<Record<Exclude<Command, 'help'>, { count: number; name: string }>> = {
@@ -72,6 +82,8 @@ const POSITIONALS: Readonly<Record<Exclude<Command, 'help'>, { count: number; na
   judge: { count: 1, name: 'SUMMARY.json' },
   fixtures: { count: 0, name: '' },
   expect: { count: 1, name: 'FIXTURE (a shipped fixture id or a FILE.json)' },
+  diff: { count: 2, name: 'OLD.json NEW.json' },
+  badge: { count: 1, name: 'REPORT' },
 };
 
 /** Anything that looks like an attempt to pass the key on the command line. */
@@ -86,7 +98,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const command = named ? first : 'run';
   if (!isCommand(command)) {
     throw new UsageError(
-      `unknown command "${command}"; the commands are run, verify, judge, fixtures, expect and help`,
+      `unknown command "${command}"; the commands are run, verify, judge, fixtures, expect, diff, badge and help`,
     );
   }
   const specs = FLAGS[command];
@@ -133,8 +145,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       throw new UsageError(`--${name} needs a value, such as --${name} ${spec.example}`);
     }
     if (spec.variable === undefined) {
-      if (name in options) throw new UsageError(`--${name} was given twice; give it once`);
-      options[name] = value;
+      const given = options[name];
+      if (given !== undefined && spec.repeatable !== true) {
+        throw new UsageError(`--${name} was given twice; give it once`);
+      }
+      options[name] = given === undefined ? value : `${given},${value}`;
       continue;
     }
     const previous = settings[spec.variable];
@@ -149,7 +164,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     throw new UsageError(
       wanted.count === 0
         ? `"${command}" takes no arguments besides flags; see --help`
-        : `"${command}" takes exactly one ${wanted.name}; see --help`,
+        : `"${command}" takes exactly ${wanted.count === 1 ? 'one' : 'two'} ${wanted.name}; see --help`,
     );
   }
   return { command, positionals, settings, flagFor, options };

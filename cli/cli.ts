@@ -55,6 +55,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await fixtures(args, out);
       case 'expect':
         return await expectCommand(args, out);
+      case 'diff': {
+        const { diffCommand } = await import('./diff.ts');
+        return await diffCommand(args.positionals, args.options.json !== undefined, out);
+      }
+      case 'badge': {
+        const { badgeCommand } = await import('./badge.ts');
+        return await badgeCommand(args.positionals[0] ?? '', args.options.out, out);
+      }
     }
   } catch (error) {
     if (
@@ -85,6 +93,9 @@ async function run(
     throw new UsageError(`--key-id must match ${KEY_ID.source} (a discovery signingKeys keyId)`);
   }
   const signingKey = sign === undefined ? undefined : await readSigningKey(sign);
+  // Loaded on demand, like the run itself: it reads the witness's rule catalogue.
+  const { runOptionsFrom } = await import('./run-options.ts');
+  const runOptions = await runOptionsFrom(args.options);
   const stepSummaryPath = readStepSummaryPath(io.env);
   // Loaded on demand: it pulls in vitest, which --help and a refused flag should not wait for.
   const { runConformance } = await import('./conformance.ts');
@@ -94,6 +105,7 @@ async function run(
     ...(signingKey === undefined ? {} : { signingKey }),
     ...(keyId === undefined ? {} : { keyId }),
     ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
+    runOptions,
   });
   return result.exitCode;
 }

@@ -16,7 +16,9 @@ import { buildReport, REPORT_FILE } from '../lib/report/report.ts';
 import { describeError, runSuite } from './run-suite.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { signReport } from '../lib/report/signing.ts';
-import { closingLine, EXIT, exitCodeFor } from '../lib/report/verdict.ts';
+import { EXIT } from '../lib/report/verdict.ts';
+import { gateClosingLine, gateProblems, gateVerdict } from '../lib/report/gate.ts';
+import type { RunOptions } from '../lib/report/run-record.ts';
 import { warningSummary } from '../lib/report/warnings.ts';
 
 export interface ConformanceResult {
@@ -36,6 +38,8 @@ export interface ConformanceOptions {
   readonly keyId?: string;
   /** Where a CI system wants the Markdown appended (GITHUB_STEP_SUMMARY). */
   readonly stepSummaryPath?: string;
+  /** The selection, baseline and severity gate a CI job chose; recorded in the report. */
+  readonly runOptions?: RunOptions;
 }
 
 export async function runConformance(
@@ -56,7 +60,11 @@ export async function runConformance(
         ? `target: ${baseUrl}`
         : `target: the embedded reference host at ${baseUrl} (no OPENWOP_BASE_URL given; this is not evidence about any other host)`,
     );
-    const run = await runSuite(effective, { reporters: options.reporters ?? [] });
+    const selection = options.runOptions?.selection;
+    const run = await runSuite(effective, {
+      reporters: options.reporters ?? [],
+      ...(selection === undefined ? {} : { selection }),
+    });
     let unsigned: EvalGateReport;
     try {
       unsigned = await buildReport({
@@ -69,6 +77,7 @@ export async function runConformance(
         optedOut: config.optedOut,
         ...declaredOf(config),
         discovery: run.discovery ?? { ok: false, reason: 'no base URL' },
+        ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),
       });
     } catch (error) {
       // A report that cannot be built (a host document too deep to redact, say) is not written.
@@ -95,9 +104,9 @@ export async function runConformance(
       );
     }
     for (const file of files) log(`wrote ${file}`);
-    const dispositions = report.requirements.map((r) => r.disposition);
-    log(closingLine(dispositions));
-    return { report, exitCode: exitCodeFor(dispositions), files };
+    for (const problem of gateProblems(report)) log(problem);
+    log(gateClosingLine(report));
+    return { report, exitCode: gateVerdict(report).exitCode, files };
   } finally {
     await embedded?.close();
   }

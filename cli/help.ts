@@ -16,6 +16,11 @@ Usage
   openwop-eval-gate expect ID|FILE.json [--json]
                                            what a conformant host reports for a fixture, from the
                                            witness: per trial, per task and for the suite
+  openwop-eval-gate diff OLD.json NEW.json [--json]
+                                           compare two verified reports: dispositions, rules that
+                                           newly fail or hold, moved numbers, digests, versions
+  openwop-eval-gate badge REPORT [--out FILE]
+                                           a shields.io endpoint JSON from a verified report
   openwop-eval-gate --help                 this text
 
 Settings for run (a flag wins over its variable; variables also come from ./.env)
@@ -34,6 +39,16 @@ Settings for run (a flag wins over its variable; variables also come from ./.env
   --allow-insecure-key      OPENWOP_ALLOW_INSECURE_KEY   allow the key over http:// to a non-loopback host
   --sign KEY.pem                                         sign the report digest with an ed25519 private key
   --key-id ID                                            record the key's id in your discovery signingKeys
+
+CI options for run (docs/ci.md)
+  --expected-failures FILE  a YAML or JSON baseline: {"expectedFailures": [{"requirement": ID,
+                            "rule": RULE (optional), "reason": TEXT}]}; a listed failure does not
+                            fail the exit code, an entry that now holds fails it as stale, an
+                            unknown requirement or rule is a configuration error
+  --only ID, --skip ID      run only these requirements / all but these (repeat or comma list;
+                            the openwop.requirement.0246. prefix is optional); the others are
+                            skipped as "not selected" and the run is marked partial
+  --fail-on must|should     should: a SHOULD warning fails the exit code too (default must)
   Bounds: OPENWOP_REQUEST_TIMEOUT_MS, OPENWOP_RUN_TIMEOUT_MS, OPENWOP_POLL_TIMEOUT_S,
   OPENWOP_MAX_BODY_BYTES, OPENWOP_RETRY_AFTER_CAP_MS. GITHUB_STEP_SUMMARY, when set, receives the
   Markdown summary.
@@ -42,7 +57,9 @@ Outputs (in the report directory)
   eval-gate-report.json     one row per requirement, observations and digests (docs/report.md)
   eval-gate-junit.xml       failed, errored (blocked) and skipped kept apart
   eval-gate-summary.md      per leg, per task: score, gatedScore, trajectory per trial, passed
-  The last line printed is "N passed, N failed, N skipped".
+  The last line printed is "N passed, N failed, N skipped", followed after "; " by what limits
+  it when there is something: "partial: N of M selected", "baseline: N failing requirements
+  excused (R rules), S stale", "fail-on should: N SHOULD warnings".
 
 Exit codes
   run     0 no row executed-fail or blocked; 1 some row executed-fail; 3 rows blocked and none
@@ -52,6 +69,11 @@ Exit codes
           2 bad usage or unreadable
   judge   0 every MUST rule holds; 1 a MUST rule failed; 2 bad usage or unreadable input
   fixtures, expect  0 done; 2 unknown fixture, unreadable file or unwritable directory
+  diff    0 nothing regressed; 1 a pass no longer passes or a held MUST rule fails; 2 bad usage, or
+          a report that is unreadable or does not verify
+  badge   0 written; 2 bad usage, or a report that is unreadable or does not verify
+  run with CI options: a failure the baseline excuses does not count, a stale entry counts as a
+  failure (1), and with --fail-on should so does a SHOULD warning
 
 Example
   OPENWOP_API_KEY=... openwop-eval-gate run --base-url https://host.example --require-behavior \\

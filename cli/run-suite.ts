@@ -15,6 +15,8 @@ import type { HeadStart } from '../lib/decide/leg-target.ts';
 import type { LegOutcome } from '../lib/types.ts';
 import { startRuns } from '../lib/decide/head-start.ts';
 import { LEGS } from '../lib/legs.ts';
+import type { Selection } from '../lib/report/run-options.ts';
+import { isSelected, NOT_SELECTED } from '../lib/report/run-options.ts';
 import { openTarget } from '../lib/decide/target.ts';
 import { warmupPlugin } from './vitest-warmup.ts';
 
@@ -34,6 +36,8 @@ export interface SuiteRun {
 export interface RunSuiteOptions {
   /** vitest reporters for the console; `[]` runs silently (tests, benchmarks). */
   readonly reporters?: readonly string[];
+  /** Only these requirements drive; the others are `skipped` as not selected. */
+  readonly selection?: Selection;
 }
 
 export async function runSuite(
@@ -41,10 +45,11 @@ export async function runSuite(
   options: RunSuiteOptions = {},
 ): Promise<SuiteRun> {
   const startedAt = new Date().toISOString();
+  const selected = LEGS.filter((l) => isSelected(options.selection, l.id));
   const target = await openTarget(config);
   let headStarts: readonly HeadStart[] = [];
   try {
-    if (target !== undefined) headStarts = await startRuns(target, LEGS);
+    if (target !== undefined) headStarts = await startRuns(target, selected);
   } catch {
     // A head start only saves time: without one, each leg creates its own run in the worker.
     headStarts = [];
@@ -78,6 +83,7 @@ export async function runSuite(
         evalGateConfig: config,
         evalGateHeadStarts: headStarts,
         evalGateDiscovery: target?.discovery,
+        evalGateSelected: selected.map((l) => l.id),
       },
       // The precompiled validators are plain ES modules; vite would spend longer transforming
       // them than Node takes to load them.
@@ -95,7 +101,11 @@ export async function runSuite(
   );
   await vitest.close();
   return {
-    outcomes: collectOutcomes(collected.modules, collected.errors),
+    outcomes: collectOutcomes(collected.modules, collected.errors).map((outcome) =>
+      isSelected(options.selection, outcome.requirement)
+        ? outcome
+        : notSelected(outcome.requirement),
+    ),
     discovery: target?.discovery,
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -128,6 +138,18 @@ function collectOutcomes(
         durationMs: 0,
       },
   );
+}
+
+/** An unselected leg never drives; its row says so rather than leaving a gap in the report. */
+function notSelected(requirement: string): LegOutcome {
+  return {
+    requirement,
+    disposition: 'skipped',
+    assertions: 0,
+    reason: NOT_SELECTED,
+    findings: [],
+    durationMs: 0,
+  };
 }
 
 /**

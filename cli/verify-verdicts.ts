@@ -12,6 +12,7 @@ import { judgeGatedFieldsShape } from '../lib/witness/shape-leg.ts';
 import type { Disposition, Finding } from '../lib/types.ts';
 import type { EvalGateReport, ReportRow } from '../lib/report/report.ts';
 import { totalsOf } from '../lib/report/report.ts';
+import { isSelected, NOT_SELECTED } from '../lib/report/run-options.ts';
 
 /** What a row recomputes to. */
 export interface Recomputed {
@@ -25,7 +26,7 @@ export interface Recomputed {
 export type Discovery = { readonly ok: true; readonly document: unknown } | { readonly ok: false };
 
 /** The report members a recomputation reads besides the row. */
-export type RunSettings = Pick<EvalGateReport, 'strict' | 'optedOut'>;
+export type RunSettings = Pick<EvalGateReport, 'strict' | 'optedOut' | 'selection'>;
 
 export type FixtureLoader = (id: string) => Promise<FixtureLoad>;
 
@@ -52,6 +53,10 @@ export async function recompute(
 ): Promise<Recomputed | string | undefined> {
   const leg = LEGS.find((l) => l.id === row.id);
   if (leg === undefined) return 'no such requirement in this suite';
+  // An unselected requirement never drove: its row is skipped whatever the host serves.
+  if (!isSelected(settings.selection, row.id)) {
+    return { disposition: 'skipped', assertions: 0, reason: NOT_SELECTED, findings: [] };
+  }
   if (leg.fixtureId === undefined) return decide(judgeGatedFieldsShape());
   const gate = discovery.ok
     ? checkGates(leg, discovery.document, {

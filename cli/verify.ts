@@ -11,6 +11,7 @@ import type { EvalGateReport } from '../lib/report/report.ts';
 import { discoveryDigest, reportDigest, rowsDigest, schemaDigests } from '../lib/report/report.ts';
 import { checkFixtureDigests } from './fixture-set.ts';
 import { checkSignature } from '../lib/report/signing.ts';
+import { checkRunRecord } from './verify-run-record.ts';
 import type { Discovery } from './verify-verdicts.ts';
 import { checkConsistency, checkTotals, compareRow, recompute } from './verify-verdicts.ts';
 
@@ -48,6 +49,7 @@ export async function verifyReport(
   const problems: string[] = [];
   problems.push(...(await checkDigests(report)));
   problems.push(...checkTotals(report));
+  problems.push(...checkRunRecord(report));
   const signatureProblems =
     key === undefined ? checkSignedDigest(report) : checkSignature(report, key.key, key.name);
   problems.push(...signatureProblems);

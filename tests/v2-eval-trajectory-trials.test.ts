@@ -21,6 +21,8 @@ declare module 'vitest' {
     evalGateConfig: SuiteConfig;
     evalGateHeadStarts: readonly HeadStart[];
     evalGateDiscovery: DiscoveryResult | undefined;
+    /** The requirements --only/--skip selected; absent: every one. */
+    evalGateSelected: readonly string[] | undefined;
   }
   interface TaskMeta {
     evalGate?: LegOutcome;
@@ -33,6 +35,7 @@ let opened: Promise<LegTarget | undefined> | undefined;
 // the report records, and runs whose time overlapped vitest's start-up.
 const headStarts: readonly HeadStart[] = inject('evalGateHeadStarts') ?? [];
 const discovery = inject('evalGateDiscovery');
+const selected = inject('evalGateSelected');
 const target = (): Promise<LegTarget | undefined> =>
   (opened ??= openTarget(config, {
     headStarts,
@@ -47,6 +50,8 @@ afterAll(async () => {
 describe.concurrent('RFC 0246: a trial that fails its trajectory cannot carry a pass', () => {
   for (const leg of LEGS) {
     it(`${leg.id}: ${leg.title}`, async (ctx) => {
+      // The runner records an unselected leg as skipped; it must not drive the host.
+      if (selected !== undefined && !selected.includes(leg.id)) ctx.skip('not selected');
       const outcome = await runLeg(leg, await target());
       ctx.task.meta.evalGate = outcome;
 

@@ -15522,6 +15522,106 @@ const schema85 = {
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
     },
+    failOn: {
+      description:
+        'Which failures fail the exit code (--fail-on): must, or should (SHOULD warnings too). Absent: must.',
+      enum: ['must', 'should'],
+    },
+    selection: {
+      description: 'The requirements --only and --skip selected.',
+      type: 'object',
+      required: ['only', 'skip', 'selected'],
+      properties: {
+        only: {
+          description: '--only, as full ids; empty selects every requirement.',
+          type: 'array',
+          items: { $ref: '#/$defs/requirementId' },
+          uniqueItems: true,
+        },
+        skip: {
+          description: '--skip, as full ids.',
+          type: 'array',
+          items: { $ref: '#/$defs/requirementId' },
+          uniqueItems: true,
+        },
+        selected: {
+          description:
+            'The requirements the run drove; every other row is skipped as not selected.',
+          type: 'array',
+          items: { $ref: '#/$defs/requirementId' },
+          uniqueItems: true,
+        },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    baseline: {
+      description:
+        'The expected-failures baseline (--expected-failures); dispositions are never changed by it.',
+      type: 'object',
+      required: ['file', 'sha256', 'entries', 'excused'],
+      properties: {
+        file: {
+          description: 'The baseline file as the run was given it.',
+          type: 'string',
+          minLength: 1,
+        },
+        sha256: { $ref: '#/$defs/sha256', description: "Of the baseline file's bytes." },
+        entries: {
+          description: 'Each expected failure and what it came to in this run.',
+          type: 'array',
+          items: {
+            description: 'One expected failure.',
+            type: 'object',
+            required: ['requirement', 'reason', 'status'],
+            properties: {
+              requirement: {
+                $ref: '#/$defs/requirementId',
+                description: 'The requirement the entry excuses.',
+              },
+              rule: {
+                description: 'The one rule it excuses; absent: the whole requirement.',
+                type: 'string',
+                minLength: 1,
+              },
+              reason: { description: 'Why the failure is expected.', type: 'string', minLength: 1 },
+              status: {
+                description:
+                  'excusing: it matches a failure; stale: its row ran and nothing it names fails (the run fails); unobserved: its row did not run.',
+                enum: ['excusing', 'stale', 'unobserved'],
+              },
+            },
+            additionalProperties: false,
+            patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+          },
+        },
+        excused: {
+          description: 'Each failure of this run an entry excused.',
+          type: 'array',
+          items: { $ref: '#/$defs/fault' },
+        },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    certification: {
+      description: 'Whether the report certifies the whole suite with nothing excused.',
+      type: 'object',
+      required: ['clean', 'because'],
+      properties: {
+        clean: {
+          description: 'False when the run is partial, baselined or against the embedded host.',
+          type: 'boolean',
+        },
+        because: {
+          description: 'What limits the certification, one clause each.',
+          type: 'array',
+          items: { type: 'string', minLength: 1 },
+        },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
   },
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -15769,6 +15869,26 @@ const schema85 = {
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
     },
+    requirementId: {
+      description: 'A requirement id.',
+      type: 'string',
+      pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
+    },
+    fault: {
+      description: 'A failure that fails the exit code.',
+      type: 'object',
+      required: ['requirement'],
+      properties: {
+        requirement: { $ref: '#/$defs/requirementId', description: 'The failing requirement.' },
+        rule: {
+          description: 'The failing rule; absent when the row failed without a failing rule.',
+          type: 'string',
+          minLength: 1,
+        },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
   },
 };
 const schema86 = {
@@ -15787,6 +15907,11 @@ const schema108 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
+};
+const schema113 = {
+  description: 'A requirement id.',
+  type: 'string',
+  pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
 const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
 const pattern78 = new RegExp('^[0-9a-f]{64}$', 'u');
@@ -18325,6 +18450,154 @@ function validate52(
   return errors === 0;
 }
 validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const schema118 = {
+  description: 'A failure that fails the exit code.',
+  type: 'object',
+  required: ['requirement'],
+  properties: {
+    requirement: { $ref: '#/$defs/requirementId', description: 'The failing requirement.' },
+    rule: {
+      description: 'The failing rule; absent when the row failed without a failing rule.',
+      type: 'string',
+      minLength: 1,
+    },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+};
+function validate58(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate58.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.requirement === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'requirement' },
+        message: "must have required property '" + 'requirement' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'requirement' || key0 === 'rule' || pattern13.test(key0))) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.requirement !== undefined) {
+      let data0 = data.requirement;
+      if (typeof data0 === 'string') {
+        if (!pattern54.test(data0)) {
+          const err2 = {
+            instancePath: instancePath + '/requirement',
+            schemaPath: '#/$defs/requirementId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+            message: 'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = {
+          instancePath: instancePath + '/requirement',
+          schemaPath: '#/$defs/requirementId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.rule !== undefined) {
+      let data1 = data.rule;
+      if (typeof data1 === 'string') {
+        if (func1(data1) < 1) {
+          const err4 = {
+            instancePath: instancePath + '/rule',
+            schemaPath: '#/properties/rule/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = {
+          instancePath: instancePath + '/rule',
+          schemaPath: '#/properties/rule/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate58.errors = vErrors;
+  return errors === 0;
+}
+validate58.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 function validate51(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -20364,8 +20637,945 @@ function validate51(
         errors++;
       }
     }
+    if (data.failOn !== undefined) {
+      let data44 = data.failOn;
+      if (!(data44 === 'must' || data44 === 'should')) {
+        const err114 = {
+          instancePath: instancePath + '/failOn',
+          schemaPath: '#/properties/failOn/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema85.properties.failOn.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err114];
+        } else {
+          vErrors.push(err114);
+        }
+        errors++;
+      }
+    }
+    if (data.selection !== undefined) {
+      let data45 = data.selection;
+      if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
+        if (data45.only === undefined) {
+          const err115 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'only' },
+            message: "must have required property '" + 'only' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err115];
+          } else {
+            vErrors.push(err115);
+          }
+          errors++;
+        }
+        if (data45.skip === undefined) {
+          const err116 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'skip' },
+            message: "must have required property '" + 'skip' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err116];
+          } else {
+            vErrors.push(err116);
+          }
+          errors++;
+        }
+        if (data45.selected === undefined) {
+          const err117 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'selected' },
+            message: "must have required property '" + 'selected' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err117];
+          } else {
+            vErrors.push(err117);
+          }
+          errors++;
+        }
+        for (const key12 in data45) {
+          if (!(
+            key12 === 'only' ||
+            key12 === 'skip' ||
+            key12 === 'selected' ||
+            pattern13.test(key12)
+          )) {
+            const err118 = {
+              instancePath: instancePath + '/selection',
+              schemaPath: '#/properties/selection/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key12 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err118];
+            } else {
+              vErrors.push(err118);
+            }
+            errors++;
+          }
+        }
+        if (data45.only !== undefined) {
+          let data46 = data45.only;
+          if (Array.isArray(data46)) {
+            const len2 = data46.length;
+            for (let i3 = 0; i3 < len2; i3++) {
+              let data47 = data46[i3];
+              if (typeof data47 === 'string') {
+                if (!pattern54.test(data47)) {
+                  const err119 = {
+                    instancePath: instancePath + '/selection/only/' + i3,
+                    schemaPath: '#/$defs/requirementId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+                    message:
+                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err119];
+                  } else {
+                    vErrors.push(err119);
+                  }
+                  errors++;
+                }
+              } else {
+                const err120 = {
+                  instancePath: instancePath + '/selection/only/' + i3,
+                  schemaPath: '#/$defs/requirementId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err120];
+                } else {
+                  vErrors.push(err120);
+                }
+                errors++;
+              }
+            }
+            let i4 = data46.length;
+            let j1;
+            if (i4 > 1) {
+              outer1: for (; i4--;) {
+                for (j1 = i4; j1--;) {
+                  if (func0(data46[i4], data46[j1])) {
+                    const err121 = {
+                      instancePath: instancePath + '/selection/only',
+                      schemaPath: '#/properties/selection/properties/only/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i4, j: j1 },
+                      message:
+                        'must NOT have duplicate items (items ## ' +
+                        j1 +
+                        ' and ' +
+                        i4 +
+                        ' are identical)',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err121];
+                    } else {
+                      vErrors.push(err121);
+                    }
+                    errors++;
+                    break outer1;
+                  }
+                }
+              }
+            }
+          } else {
+            const err122 = {
+              instancePath: instancePath + '/selection/only',
+              schemaPath: '#/properties/selection/properties/only/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err122];
+            } else {
+              vErrors.push(err122);
+            }
+            errors++;
+          }
+        }
+        if (data45.skip !== undefined) {
+          let data48 = data45.skip;
+          if (Array.isArray(data48)) {
+            const len3 = data48.length;
+            for (let i5 = 0; i5 < len3; i5++) {
+              let data49 = data48[i5];
+              if (typeof data49 === 'string') {
+                if (!pattern54.test(data49)) {
+                  const err123 = {
+                    instancePath: instancePath + '/selection/skip/' + i5,
+                    schemaPath: '#/$defs/requirementId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+                    message:
+                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err123];
+                  } else {
+                    vErrors.push(err123);
+                  }
+                  errors++;
+                }
+              } else {
+                const err124 = {
+                  instancePath: instancePath + '/selection/skip/' + i5,
+                  schemaPath: '#/$defs/requirementId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err124];
+                } else {
+                  vErrors.push(err124);
+                }
+                errors++;
+              }
+            }
+            let i6 = data48.length;
+            let j2;
+            if (i6 > 1) {
+              outer2: for (; i6--;) {
+                for (j2 = i6; j2--;) {
+                  if (func0(data48[i6], data48[j2])) {
+                    const err125 = {
+                      instancePath: instancePath + '/selection/skip',
+                      schemaPath: '#/properties/selection/properties/skip/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i6, j: j2 },
+                      message:
+                        'must NOT have duplicate items (items ## ' +
+                        j2 +
+                        ' and ' +
+                        i6 +
+                        ' are identical)',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err125];
+                    } else {
+                      vErrors.push(err125);
+                    }
+                    errors++;
+                    break outer2;
+                  }
+                }
+              }
+            }
+          } else {
+            const err126 = {
+              instancePath: instancePath + '/selection/skip',
+              schemaPath: '#/properties/selection/properties/skip/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err126];
+            } else {
+              vErrors.push(err126);
+            }
+            errors++;
+          }
+        }
+        if (data45.selected !== undefined) {
+          let data50 = data45.selected;
+          if (Array.isArray(data50)) {
+            const len4 = data50.length;
+            for (let i7 = 0; i7 < len4; i7++) {
+              let data51 = data50[i7];
+              if (typeof data51 === 'string') {
+                if (!pattern54.test(data51)) {
+                  const err127 = {
+                    instancePath: instancePath + '/selection/selected/' + i7,
+                    schemaPath: '#/$defs/requirementId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+                    message:
+                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err127];
+                  } else {
+                    vErrors.push(err127);
+                  }
+                  errors++;
+                }
+              } else {
+                const err128 = {
+                  instancePath: instancePath + '/selection/selected/' + i7,
+                  schemaPath: '#/$defs/requirementId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err128];
+                } else {
+                  vErrors.push(err128);
+                }
+                errors++;
+              }
+            }
+            let i8 = data50.length;
+            let j3;
+            if (i8 > 1) {
+              outer3: for (; i8--;) {
+                for (j3 = i8; j3--;) {
+                  if (func0(data50[i8], data50[j3])) {
+                    const err129 = {
+                      instancePath: instancePath + '/selection/selected',
+                      schemaPath: '#/properties/selection/properties/selected/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i8, j: j3 },
+                      message:
+                        'must NOT have duplicate items (items ## ' +
+                        j3 +
+                        ' and ' +
+                        i8 +
+                        ' are identical)',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err129];
+                    } else {
+                      vErrors.push(err129);
+                    }
+                    errors++;
+                    break outer3;
+                  }
+                }
+              }
+            }
+          } else {
+            const err130 = {
+              instancePath: instancePath + '/selection/selected',
+              schemaPath: '#/properties/selection/properties/selected/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err130];
+            } else {
+              vErrors.push(err130);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err131 = {
+          instancePath: instancePath + '/selection',
+          schemaPath: '#/properties/selection/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err131];
+        } else {
+          vErrors.push(err131);
+        }
+        errors++;
+      }
+    }
+    if (data.baseline !== undefined) {
+      let data52 = data.baseline;
+      if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
+        if (data52.file === undefined) {
+          const err132 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'file' },
+            message: "must have required property '" + 'file' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err132];
+          } else {
+            vErrors.push(err132);
+          }
+          errors++;
+        }
+        if (data52.sha256 === undefined) {
+          const err133 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err133];
+          } else {
+            vErrors.push(err133);
+          }
+          errors++;
+        }
+        if (data52.entries === undefined) {
+          const err134 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'entries' },
+            message: "must have required property '" + 'entries' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err134];
+          } else {
+            vErrors.push(err134);
+          }
+          errors++;
+        }
+        if (data52.excused === undefined) {
+          const err135 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'excused' },
+            message: "must have required property '" + 'excused' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err135];
+          } else {
+            vErrors.push(err135);
+          }
+          errors++;
+        }
+        for (const key13 in data52) {
+          if (!(
+            key13 === 'file' ||
+            key13 === 'sha256' ||
+            key13 === 'entries' ||
+            key13 === 'excused' ||
+            pattern13.test(key13)
+          )) {
+            const err136 = {
+              instancePath: instancePath + '/baseline',
+              schemaPath: '#/properties/baseline/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key13 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err136];
+            } else {
+              vErrors.push(err136);
+            }
+            errors++;
+          }
+        }
+        if (data52.file !== undefined) {
+          let data53 = data52.file;
+          if (typeof data53 === 'string') {
+            if (func1(data53) < 1) {
+              const err137 = {
+                instancePath: instancePath + '/baseline/file',
+                schemaPath: '#/properties/baseline/properties/file/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err137];
+              } else {
+                vErrors.push(err137);
+              }
+              errors++;
+            }
+          } else {
+            const err138 = {
+              instancePath: instancePath + '/baseline/file',
+              schemaPath: '#/properties/baseline/properties/file/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err138];
+            } else {
+              vErrors.push(err138);
+            }
+            errors++;
+          }
+        }
+        if (data52.sha256 !== undefined) {
+          let data54 = data52.sha256;
+          if (typeof data54 === 'string') {
+            if (!pattern78.test(data54)) {
+              const err139 = {
+                instancePath: instancePath + '/baseline/sha256',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err139];
+              } else {
+                vErrors.push(err139);
+              }
+              errors++;
+            }
+          } else {
+            const err140 = {
+              instancePath: instancePath + '/baseline/sha256',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err140];
+            } else {
+              vErrors.push(err140);
+            }
+            errors++;
+          }
+        }
+        if (data52.entries !== undefined) {
+          let data55 = data52.entries;
+          if (Array.isArray(data55)) {
+            const len5 = data55.length;
+            for (let i9 = 0; i9 < len5; i9++) {
+              let data56 = data55[i9];
+              if (data56 && typeof data56 == 'object' && !Array.isArray(data56)) {
+                if (data56.requirement === undefined) {
+                  const err141 = {
+                    instancePath: instancePath + '/baseline/entries/' + i9,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirement' },
+                    message: "must have required property '" + 'requirement' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err141];
+                  } else {
+                    vErrors.push(err141);
+                  }
+                  errors++;
+                }
+                if (data56.reason === undefined) {
+                  const err142 = {
+                    instancePath: instancePath + '/baseline/entries/' + i9,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err142];
+                  } else {
+                    vErrors.push(err142);
+                  }
+                  errors++;
+                }
+                if (data56.status === undefined) {
+                  const err143 = {
+                    instancePath: instancePath + '/baseline/entries/' + i9,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'status' },
+                    message: "must have required property '" + 'status' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err143];
+                  } else {
+                    vErrors.push(err143);
+                  }
+                  errors++;
+                }
+                for (const key14 in data56) {
+                  if (!(
+                    key14 === 'requirement' ||
+                    key14 === 'rule' ||
+                    key14 === 'reason' ||
+                    key14 === 'status' ||
+                    pattern13.test(key14)
+                  )) {
+                    const err144 = {
+                      instancePath: instancePath + '/baseline/entries/' + i9,
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key14 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err144];
+                    } else {
+                      vErrors.push(err144);
+                    }
+                    errors++;
+                  }
+                }
+                if (data56.requirement !== undefined) {
+                  let data57 = data56.requirement;
+                  if (typeof data57 === 'string') {
+                    if (!pattern54.test(data57)) {
+                      const err145 = {
+                        instancePath: instancePath + '/baseline/entries/' + i9 + '/requirement',
+                        schemaPath: '#/$defs/requirementId/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+                        message:
+                          'must match pattern "' +
+                          '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' +
+                          '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err145];
+                      } else {
+                        vErrors.push(err145);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err146 = {
+                      instancePath: instancePath + '/baseline/entries/' + i9 + '/requirement',
+                      schemaPath: '#/$defs/requirementId/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err146];
+                    } else {
+                      vErrors.push(err146);
+                    }
+                    errors++;
+                  }
+                }
+                if (data56.rule !== undefined) {
+                  let data58 = data56.rule;
+                  if (typeof data58 === 'string') {
+                    if (func1(data58) < 1) {
+                      const err147 = {
+                        instancePath: instancePath + '/baseline/entries/' + i9 + '/rule',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/rule/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err147];
+                      } else {
+                        vErrors.push(err147);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err148 = {
+                      instancePath: instancePath + '/baseline/entries/' + i9 + '/rule',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err148];
+                    } else {
+                      vErrors.push(err148);
+                    }
+                    errors++;
+                  }
+                }
+                if (data56.reason !== undefined) {
+                  let data59 = data56.reason;
+                  if (typeof data59 === 'string') {
+                    if (func1(data59) < 1) {
+                      const err149 = {
+                        instancePath: instancePath + '/baseline/entries/' + i9 + '/reason',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err149];
+                      } else {
+                        vErrors.push(err149);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err150 = {
+                      instancePath: instancePath + '/baseline/entries/' + i9 + '/reason',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/reason/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err150];
+                    } else {
+                      vErrors.push(err150);
+                    }
+                    errors++;
+                  }
+                }
+                if (data56.status !== undefined) {
+                  let data60 = data56.status;
+                  if (!(data60 === 'excusing' || data60 === 'stale' || data60 === 'unobserved')) {
+                    const err151 = {
+                      instancePath: instancePath + '/baseline/entries/' + i9 + '/status',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/status/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema85.properties.baseline.properties.entries.items.properties.status
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err151];
+                    } else {
+                      vErrors.push(err151);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err152 = {
+                  instancePath: instancePath + '/baseline/entries/' + i9,
+                  schemaPath: '#/properties/baseline/properties/entries/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err152];
+                } else {
+                  vErrors.push(err152);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err153 = {
+              instancePath: instancePath + '/baseline/entries',
+              schemaPath: '#/properties/baseline/properties/entries/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err153];
+            } else {
+              vErrors.push(err153);
+            }
+            errors++;
+          }
+        }
+        if (data52.excused !== undefined) {
+          let data61 = data52.excused;
+          if (Array.isArray(data61)) {
+            const len6 = data61.length;
+            for (let i10 = 0; i10 < len6; i10++) {
+              if (
+                !validate58(data61[i10], {
+                  instancePath: instancePath + '/baseline/excused/' + i10,
+                  parentData: data61,
+                  parentDataProperty: i10,
+                  rootData,
+                  dynamicAnchors,
+                })
+              ) {
+                vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err154 = {
+              instancePath: instancePath + '/baseline/excused',
+              schemaPath: '#/properties/baseline/properties/excused/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err154];
+            } else {
+              vErrors.push(err154);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err155 = {
+          instancePath: instancePath + '/baseline',
+          schemaPath: '#/properties/baseline/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err155];
+        } else {
+          vErrors.push(err155);
+        }
+        errors++;
+      }
+    }
+    if (data.certification !== undefined) {
+      let data63 = data.certification;
+      if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
+        if (data63.clean === undefined) {
+          const err156 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'clean' },
+            message: "must have required property '" + 'clean' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err156];
+          } else {
+            vErrors.push(err156);
+          }
+          errors++;
+        }
+        if (data63.because === undefined) {
+          const err157 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'because' },
+            message: "must have required property '" + 'because' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err157];
+          } else {
+            vErrors.push(err157);
+          }
+          errors++;
+        }
+        for (const key15 in data63) {
+          if (!(key15 === 'clean' || key15 === 'because' || pattern13.test(key15))) {
+            const err158 = {
+              instancePath: instancePath + '/certification',
+              schemaPath: '#/properties/certification/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key15 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err158];
+            } else {
+              vErrors.push(err158);
+            }
+            errors++;
+          }
+        }
+        if (data63.clean !== undefined) {
+          if (typeof data63.clean !== 'boolean') {
+            const err159 = {
+              instancePath: instancePath + '/certification/clean',
+              schemaPath: '#/properties/certification/properties/clean/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err159];
+            } else {
+              vErrors.push(err159);
+            }
+            errors++;
+          }
+        }
+        if (data63.because !== undefined) {
+          let data65 = data63.because;
+          if (Array.isArray(data65)) {
+            const len7 = data65.length;
+            for (let i11 = 0; i11 < len7; i11++) {
+              let data66 = data65[i11];
+              if (typeof data66 === 'string') {
+                if (func1(data66) < 1) {
+                  const err160 = {
+                    instancePath: instancePath + '/certification/because/' + i11,
+                    schemaPath: '#/properties/certification/properties/because/items/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err160];
+                  } else {
+                    vErrors.push(err160);
+                  }
+                  errors++;
+                }
+              } else {
+                const err161 = {
+                  instancePath: instancePath + '/certification/because/' + i11,
+                  schemaPath: '#/properties/certification/properties/because/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err161];
+                } else {
+                  vErrors.push(err161);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err162 = {
+              instancePath: instancePath + '/certification/because',
+              schemaPath: '#/properties/certification/properties/because/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err162];
+            } else {
+              vErrors.push(err162);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err163 = {
+          instancePath: instancePath + '/certification',
+          schemaPath: '#/properties/certification/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err163];
+        } else {
+          vErrors.push(err163);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err114 = {
+    const err164 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -20373,9 +21583,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err114];
+      vErrors = [err164];
     } else {
-      vErrors.push(err114);
+      vErrors.push(err164);
     }
     errors++;
   }

@@ -4,7 +4,8 @@
 import type { EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
-import { closingLine } from './verdict.ts';
+import { gateClosingLine } from './gate.ts';
+import { baselineSection, certificationWarning, gateBullets } from './markdown-ci.ts';
 import { warningsOf } from './warnings.ts';
 
 export const MARKDOWN_FILE = 'eval-gate-summary.md';
@@ -18,19 +19,20 @@ export function renderMarkdown(
   expectations: Expectations = new Map(),
 ): string {
   const lines: string[] = [];
-  const dispositions = report.requirements.map((r) => r.disposition);
   lines.push(`# RFC 0246 eval gate: ${cell(report.target.baseUrl)}`, '');
-  lines.push(`**${closingLine(dispositions)}** · ${report.suite.name} ${report.suite.version}`, '');
+  lines.push(`**${gateClosingLine(report)}** · ${report.suite.name} ${report.suite.version}`, '');
   if (report.target.embedded) {
     lines.push(
       '> The embedded reference host was the target: this is no evidence about any other host.',
       '',
     );
   }
+  lines.push(...certificationWarning(report));
   const impl = report.target.implementation;
   lines.push(
     `- implementation (advertised): ${impl === undefined ? 'none' : cell(`${impl.name} ${impl.version ?? ''}`.trim())}`,
     `- strict mode: ${report.strict ? 'on' : 'off'}; opted out: ${report.optedOut.length === 0 ? 'none' : report.optedOut.join(', ')}`,
+    ...gateBullets(report),
     '',
     '| requirement | disposition | assertions | reason |',
     '| --- | --- | --- | --- |',
@@ -38,6 +40,7 @@ export function renderMarkdown(
       (r) => `| ${r.id} | ${r.disposition} | ${r.assertions} | ${cell(r.reason ?? '')} |`,
     ),
   );
+  lines.push(...baselineSection(report));
   for (const row of report.requirements) lines.push(...legSection(row, expectations));
   lines.push(
     '',

@@ -11,6 +11,9 @@ import { loadFixture } from '../fixtures.ts';
 import { SCHEMA_FILES } from '../schemas.ts';
 import type { Disposition, Finding, GateName, LegOutcome, RunObservation } from '../types.ts';
 import { canonicalDigest, fixtureDigest, redactContent, sha256Hex } from './canonical.ts';
+import type { BaselineRecord, Certification, RunOptions, SelectionRecord } from './run-record.ts';
+import { runRecord } from './run-record.ts';
+import type { FailOn } from './run-options.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -71,6 +74,13 @@ export interface EvalGateReport {
   readonly totals: Readonly<Record<Disposition, number>>;
   readonly digests: ReportDigests;
   readonly signature?: ReportSignature;
+  /** Which failures fail the exit code; absent in reports written before it was recorded: must. */
+  readonly failOn?: FailOn;
+  /** Present when --only or --skip chose the requirements; unselected rows are skipped. */
+  readonly selection?: SelectionRecord;
+  /** Present when --expected-failures gave a baseline. */
+  readonly baseline?: BaselineRecord;
+  readonly certification?: Certification;
 }
 
 export interface ReportInput {
@@ -83,6 +93,7 @@ export interface ReportInput {
   readonly optedOut: readonly GateName[];
   readonly declared?: Implementation;
   readonly discovery: DiscoveryResult;
+  readonly runOptions?: RunOptions;
 }
 
 /**
@@ -124,6 +135,7 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
       schemas: await schemaDigests(),
       rows: rowsDigest(rows),
     },
+    ...runRecord(input.runOptions ?? {}, rows, input.embedded),
   };
 }
 

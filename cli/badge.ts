@@ -1,0 +1,29 @@
+// `openwop-eval-gate badge REPORT [--out FILE]`: the shields.io endpoint JSON of a verified
+// report, printed or written to FILE. A report that does not verify gets no badge (exit 2).
+
+import { writeFile } from 'node:fs/promises';
+import { badgeFor } from '../lib/report/badge.ts';
+import { EXIT } from '../lib/report/verdict.ts';
+import { UsageError } from './args.ts';
+import { readVerifiedReport } from './verified-report.ts';
+
+export async function badgeCommand(
+  path: string,
+  outFile: string | undefined,
+  out: (line: string) => void,
+): Promise<number> {
+  const badge = badgeFor(await readVerifiedReport(path, 'badge'));
+  const text = JSON.stringify(badge);
+  if (outFile === undefined) {
+    out(text);
+    return EXIT.ok;
+  }
+  try {
+    await writeFile(outFile, `${text}\n`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new UsageError(`the badge could not be written to ${outFile} (${code})`);
+  }
+  out(`wrote ${outFile}: ${badge.message} (${badge.color})`);
+  return EXIT.ok;
+}

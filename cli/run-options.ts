@@ -1,0 +1,85 @@
+// The CI options of `run` from the command line: --only and --skip (comma lists, repeatable),
+// --fail-on, and --expected-failures, a YAML or JSON baseline file. Every problem is a
+// configuration error (exit 2) raised before any leg runs.
+
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import type { FailOn } from '../lib/report/run-options.ts';
+import {
+  FAIL_ON,
+  readExpectedFailures,
+  resolveSelection,
+  RunOptionError,
+} from '../lib/report/run-options.ts';
+import type { RunOptions } from '../lib/report/run-record.ts';
+import { UsageError } from './args.ts';
+
+/** The run options the flags give; a bad one throws a UsageError with its one line. */
+export async function runOptionsFrom(
+  options: Readonly<Record<string, string>>,
+): Promise<RunOptions> {
+  try {
+    return await read(options);
+  } catch (error) {
+    if (error instanceof RunOptionError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function read(options: Readonly<Record<string, string>>): Promise<RunOptions> {
+  const failOn = failOnFrom(options['fail-on']);
+  const only = listOf(options.only);
+  const skip = listOf(options.skip);
+  const file = options['expected-failures'];
+  return {
+    ...(failOn === undefined ? {} : { failOn }),
+    ...(only.length + skip.length === 0 ? {} : { selection: resolveSelection(only, skip) }),
+    ...(file === undefined ? {} : { baseline: await readBaseline(file) }),
+  };
+}
+
+function failOnFrom(value: string | undefined): FailOn | undefined {
+  if (value === undefined) return undefined;
+  const found = FAIL_ON.find((f) => f === value.trim().toLowerCase());
+  if (found === undefined) throw new RunOptionError('--fail-on takes must or should');
+  return found;
+}
+
+function listOf(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
+}
+
+async function readBaseline(file: string): Promise<NonNullable<RunOptions['baseline']>> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new RunOptionError(
+      `the baseline ${file} could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  const text = bytes.toString('utf8');
+  let document: unknown;
+  try {
+    // JSON is read as JSON so that a .json baseline is held to JSON's own rules.
+    document = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    const what = /\.json$/i.test(file) ? 'JSON' : 'YAML';
+    throw new RunOptionError(
+      `the baseline ${file} is not ${what}: ${(error as Error).message.split('\n')[0] ?? ''}`,
+    );
+  }
+  let entries;
+  try {
+    entries = readExpectedFailures(document);
+  } catch (error) {
+    // Name the file, so the line says which baseline holds the entry.
+    if (error instanceof RunOptionError) throw new RunOptionError(`${file}: ${error.message}`);
+    throw error;
+  }
+  return { file, sha256: createHash('sha256').update(bytes).digest('hex'), entries };
+}

@@ -1,0 +1,32 @@
+// A report file that `diff` and `badge` may use: read, parsed and checked with verify's own
+// recomputation. One that does not verify is refused with its path and its first problem, since a
+// comparison or a badge built on an edited report would launder the edit.
+
+import type { EvalGateReport } from '../lib/report/report.ts';
+import { UsageError } from './args.ts';
+import { readReportFile, verifyWithKeys } from './verify-keys.ts';
+
+export async function readVerifiedReport(path: string, command: string): Promise<EvalGateReport> {
+  let parsed: unknown;
+  try {
+    parsed = await readReportFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      code === undefined
+        ? `the report ${path} is not JSON`
+        : `the report ${path} could not be read (${code})`,
+    );
+  }
+  const result = await verifyWithKeys(parsed, undefined);
+  const [first] = result.problems;
+  if (first !== undefined) {
+    const more = result.problems.length - 1;
+    throw new UsageError(
+      `the report ${path} does not verify, so ${command} refuses it: ${first}` +
+        (more > 0 ? ` (and ${more} more; openwop-eval-gate verify ${path} lists them)` : ''),
+    );
+  }
+  // verifyWithKeys has run the schema check, so it has the report's shape.
+  return parsed as EvalGateReport;
+}

@@ -1,0 +1,47 @@
+// The CI half of `verify`: the report's record of its selection, baseline, severity gate and
+// certification must be what the rows and the recorded options rebuild to. The row digest does
+// not cover these members, so an unsigned report edited to excuse a failure is caught here.
+
+import { canonicalJson } from '../lib/report/canonical.ts';
+import { plain } from '../lib/report/baseline.ts';
+import type { EvalGateReport } from '../lib/report/report.ts';
+import type { RunOptions } from '../lib/report/run-record.ts';
+import { runRecord } from '../lib/report/run-record.ts';
+
+export function checkRunRecord(report: EvalGateReport): string[] {
+  const { failOn, selection, baseline, certification } = report;
+  // A report written before these were recorded has none of them and ran with none.
+  const none = [failOn, selection, baseline, certification].every((m) => m === undefined);
+  if (none) return [];
+  const options: RunOptions = {
+    ...(failOn === undefined ? {} : { failOn }),
+    ...(selection === undefined
+      ? {}
+      : { selection: { only: selection.only, skip: selection.skip } }),
+    ...(baseline === undefined
+      ? {}
+      : {
+          baseline: {
+            file: baseline.file,
+            sha256: baseline.sha256,
+            entries: baseline.entries.map(plain),
+          },
+        }),
+  };
+  const again = runRecord(options, report.requirements, report.target.embedded);
+  const recorded = { failOn: failOn ?? 'must', selection, baseline, certification };
+  const problems: string[] = [];
+  for (const member of ['failOn', 'selection', 'baseline', 'certification'] as const) {
+    const was = canonicalJson(recorded[member] ?? null);
+    const now = canonicalJson(again[member] ?? null);
+    if (was !== now) {
+      problems.push(`${member}: recorded ${clip(was)}, the rows and options rebuild ${clip(now)}`);
+    }
+  }
+  return problems;
+}
+
+/** Enough of a member's JSON to see where it differs without flooding the output. */
+function clip(json: string): string {
+  return json.length > 240 ? `${json.slice(0, 240)}…` : json;
+}

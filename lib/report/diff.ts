@@ -1,0 +1,172 @@
+// Two reports of the same suite compared, for a pull request against its base: each requirement's
+// disposition before and after, each rule that newly fails or newly holds, each reported number
+// that moved (with the number a correct host reports), and the fixture digests and suite versions
+// when they differ. A regression is a pass that no longer passes, or a MUST rule that held and
+// now fails. Pure: both reports have been verified before they get here.
+
+import type { Disposition, Severity } from '../types.ts';
+import type { EvalGateReport, ReportRow } from './report.ts';
+import type { Expectations } from './side-by-side.ts';
+import { sideBySide } from './side-by-side.ts';
+
+export interface RequirementChange {
+  readonly id: string;
+  /** Absent when the report has no row for it (a suite with fewer legs). */
+  readonly before?: Disposition;
+  readonly after?: Disposition;
+  readonly regressed: boolean;
+}
+
+export interface RuleChange {
+  readonly requirement: string;
+  readonly rule: string;
+  readonly severity: Severity;
+  readonly change: 'newly fails' | 'newly holds';
+  /** `held`, `failed` or `not checked` in the old report. */
+  readonly before: RuleState;
+  readonly regressed: boolean;
+}
+
+export interface NumberChange {
+  readonly requirement: string;
+  readonly subject: string;
+  readonly field: string;
+  readonly expected: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+export interface ValueChange {
+  readonly what: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+export interface ReportDiff {
+  readonly requirements: readonly RequirementChange[];
+  readonly rules: readonly RuleChange[];
+  readonly numbers: readonly NumberChange[];
+  /** Suite name and version, fixture digests: only those that differ. */
+  readonly provenance: readonly ValueChange[];
+  readonly regressions: readonly string[];
+}
+
+export type RuleState = 'held' | 'failed' | 'not checked';
+
+export function diffReports(
+  before: EvalGateReport,
+  after: EvalGateReport,
+  expectations: Expectations,
+): ReportDiff {
+  const ids = [...new Set([...after.requirements, ...before.requirements].map((r) => r.id))];
+  const requirements = ids.map((id) => requirementChange(id, rowOf(before, id), rowOf(after, id)));
+  const rules = ids.flatMap((id) => ruleChanges(id, rowOf(before, id), rowOf(after, id)));
+  const numbers = ids.flatMap((id) =>
+    numberChanges(id, rowOf(before, id), rowOf(after, id), expectations),
+  );
+  const regressions = [
+    ...requirements
+      .filter((r) => r.regressed)
+      .map((r) => `${r.id}: ${r.before ?? 'absent'} → ${r.after ?? 'absent'}`),
+    ...rules
+      .filter((r) => r.regressed)
+      .map((r) => `${r.requirement} ${r.rule} (MUST): held before, fails now`),
+  ];
+  return { requirements, rules, numbers, provenance: provenance(before, after), regressions };
+}
+
+function rowOf(report: EvalGateReport, id: string): ReportRow | undefined {
+  return report.requirements.find((r) => r.id === id);
+}
+
+function requirementChange(
+  id: string,
+  before: ReportRow | undefined,
+  after: ReportRow | undefined,
+): RequirementChange {
+  return {
+    id,
+    ...(before === undefined ? {} : { before: before.disposition }),
+    ...(after === undefined ? {} : { after: after.disposition }),
+    regressed: before?.disposition === 'executed-pass' && after?.disposition !== 'executed-pass',
+  };
+}
+
+/** Each rule of a row, held only when every finding with its id held. */
+function ruleStates(row: ReportRow | undefined): Map<string, { ok: boolean; severity: Severity }> {
+  const out = new Map<string, { ok: boolean; severity: Severity }>();
+  for (const f of row?.findings ?? []) {
+    const was = out.get(f.rule);
+    out.set(f.rule, { ok: (was?.ok ?? true) && f.ok, severity: f.severity });
+  }
+  return out;
+}
+
+function ruleChanges(
+  id: string,
+  before: ReportRow | undefined,
+  after: ReportRow | undefined,
+): RuleChange[] {
+  const was = ruleStates(before);
+  const now = ruleStates(after);
+  const out: RuleChange[] = [];
+  for (const [rule, state] of now) {
+    const old = was.get(rule);
+    const prior: RuleState = old === undefined ? 'not checked' : old.ok ? 'held' : 'failed';
+    if (!state.ok && prior !== 'failed') {
+      const regressed = prior === 'held' && state.severity === 'MUST';
+      out.push({
+        requirement: id,
+        rule,
+        severity: state.severity,
+        change: 'newly fails',
+        before: prior,
+        regressed,
+      });
+    } else if (state.ok && prior === 'failed') {
+      out.push({
+        requirement: id,
+        rule,
+        severity: state.severity,
+        change: 'newly holds',
+        before: prior,
+        regressed: false,
+      });
+    }
+  }
+  return out;
+}
+
+function numberChanges(
+  id: string,
+  before: ReportRow | undefined,
+  after: ReportRow | undefined,
+  expectations: Expectations,
+): NumberChange[] {
+  if (before === undefined || after === undefined) return [];
+  const old = new Map(
+    sideBySide(before, expectations).map((i) => [`${i.subject}\u0000${i.field}`, i]),
+  );
+  return sideBySide(after, expectations).flatMap((now) => {
+    const was = old.get(`${now.subject}\u0000${now.field}`);
+    if (was === undefined || was.reported === now.reported) return [];
+    const change = { subject: now.subject, field: now.field, expected: now.expected };
+    return [{ requirement: id, ...change, before: was.reported, after: now.reported }];
+  });
+}
+
+function provenance(before: EvalGateReport, after: EvalGateReport): ValueChange[] {
+  const out: ValueChange[] = [];
+  const suite = (r: EvalGateReport): string => `${r.suite.name} ${r.suite.version}`;
+  if (suite(before) !== suite(after)) {
+    out.push({ what: 'suite', before: suite(before), after: suite(after) });
+  }
+  const a = before.digests.fixtures;
+  const b = after.digests.fixtures;
+  for (const id of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    if (a[id] !== b[id]) {
+      out.push({ what: `fixture ${id}`, before: a[id] ?? 'absent', after: b[id] ?? 'absent' });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+// The report's record of the run options a CI job added (contract §10): the selection, the
+// baseline with what it excused, the severity gate, and whether the run certifies cleanly. Built
+// from the rows, so `verify` can rebuild it and compare.
+
+import { LEGS } from '../legs.ts';
+import type { Fault, ResolvedEntry, RowFacts } from './baseline.ts';
+import { resolveBaseline } from './baseline.ts';
+import type { ExpectedFailure, FailOn, Selection } from './run-options.ts';
+import { selectedIds } from './run-options.ts';
+
+export interface BaselineRecord {
+  /** The file as the run was given it. */
+  readonly file: string;
+  /** SHA-256 of the file's bytes, lowercase hex. */
+  readonly sha256: string;
+  readonly entries: readonly ResolvedEntry[];
+  /** Each failure this run had that an entry excused. */
+  readonly excused: readonly Fault[];
+}
+
+export interface SelectionRecord extends Selection {
+  /** The requirements the selection ran, in the order of the legs. */
+  readonly selected: readonly string[];
+}
+
+/** Clean when nothing limits what the report certifies; `because` says what does. */
+export interface Certification {
+  readonly clean: boolean;
+  readonly because: readonly string[];
+}
+
+export interface RunRecord {
+  readonly failOn: FailOn;
+  readonly selection?: SelectionRecord;
+  readonly baseline?: BaselineRecord;
+  readonly certification: Certification;
+}
+
+export interface RunOptions {
+  readonly failOn?: FailOn;
+  readonly selection?: Selection;
+  readonly baseline?: {
+    readonly file: string;
+    readonly sha256: string;
+    readonly entries: readonly ExpectedFailure[];
+  };
+}
+
+export function runRecord(
+  options: RunOptions,
+  rows: readonly RowFacts[],
+  embedded: boolean,
+): RunRecord {
+  const failOn = options.failOn ?? 'must';
+  const selection =
+    options.selection === undefined
+      ? undefined
+      : { ...options.selection, selected: selectedIds(options.selection) };
+  const baseline =
+    options.baseline === undefined ? undefined : baselineRecord(options.baseline, rows, failOn);
+  return {
+    failOn,
+    ...(selection === undefined ? {} : { selection }),
+    ...(baseline === undefined ? {} : { baseline }),
+    certification: certificationOf(selection, baseline, embedded),
+  };
+}
+
+function baselineRecord(
+  given: NonNullable<RunOptions['baseline']>,
+  rows: readonly RowFacts[],
+  failOn: FailOn,
+): BaselineRecord {
+  const resolved = resolveBaseline(given.entries, rows, failOn);
+  return {
+    file: given.file,
+    sha256: given.sha256,
+    entries: resolved.entries,
+    excused: resolved.excused,
+  };
+}
+
+/** A selection that leaves a requirement out is partial (an explicit full selection is not). */
+export function isPartial(selection: Pick<SelectionRecord, 'selected'> | undefined): boolean {
+  return selection !== undefined && selection.selected.length < LEGS.length;
+}
+
+export function certificationOf(
+  selection: SelectionRecord | undefined,
+  baseline: BaselineRecord | undefined,
+  embedded: boolean,
+): Certification {
+  const because: string[] = [];
+  if (selection !== undefined && isPartial(selection)) {
+    because.push(`partial: ${selection.selected.length} of ${LEGS.length} requirements selected`);
+  }
+  if (baseline !== undefined) {
+    because.push(`baseline: failures listed in ${baseline.file} do not fail the run`);
+  }
+  if (embedded) because.push("embedded: the target was the suite's own reference host");
+  return { clean: because.length === 0, because };
+}
