@@ -20,7 +20,10 @@ type Slug =
   | 'no-trajectory-ungated'
   | 'mean-partial-inclusive'
   | 'any-rule-unchanged'
-  | 'all-rule-unchanged';
+  | 'all-rule-unchanged'
+  | 'readings-exact'
+  | 'readings-in-order'
+  | 'readings-any-order';
 
 interface Row {
   readonly defect: string;
@@ -69,12 +72,17 @@ function mapEvents(
     events.map((e) => (e.type === type ? { ...e, payload: map(e.payload, f) } : e));
 }
 
+/** One trial per task, a matching task and a wrong-path task in each; any-order's suite passes. */
+const READING_LEGS = ['readings-exact', 'readings-in-order', 'readings-any-order'] as const;
+/** The reading suites that fail while every score is 1. */
+const FAILING_READINGS = ['readings-exact', 'readings-in-order'] as const;
 const TRAJECTORY_LEGS = [
   'mean-gated',
   'suite-gated',
   'mean-partial-inclusive',
   'any-rule-unchanged',
   'all-rule-unchanged',
+  ...READING_LEGS,
 ] as const;
 const every = (legs: readonly Slug[], rule: string): Partial<Record<Slug, string>> =>
   Object.fromEntries(legs.map((leg) => [leg, rule]));
@@ -98,6 +106,7 @@ const ROWS: readonly Row[] = [
     defect: 'gated fields present but passed decided the old way',
     mutate: (s, _id, f) => oldPassed(s, f),
     fails: {
+      ...every(FAILING_READINGS, 'suite.passed'),
       'mean-gated': 'task.passed',
       'suite-gated': 'suite.passed',
       'any-rule-unchanged': 'suite.passed',
@@ -127,7 +136,7 @@ const ROWS: readonly Row[] = [
   {
     defect: 'gatedScore omitted where it equals the score',
     mutate: (s) => withTasks(s, (t) => (t.gatedScore === t.score ? omit(t, 'gatedScore') : t)),
-    fails: { 'suite-gated': 'task.gated-score-present' },
+    fails: every(['suite-gated', ...READING_LEGS], 'task.gated-score-present'),
   },
   {
     defect: 'gatedAggregateScore omitted',
@@ -146,7 +155,13 @@ const ROWS: readonly Row[] = [
       passed: atLeast(Number(p.aggregateScore), pass(f)),
     })),
     fails: every(
-      ['mean-gated', 'suite-gated', 'any-rule-unchanged', 'all-rule-unchanged'],
+      [
+        'mean-gated',
+        'suite-gated',
+        'any-rule-unchanged',
+        'all-rule-unchanged',
+        ...FAILING_READINGS,
+      ],
       'completed.consistent',
     ),
   },
@@ -171,7 +186,13 @@ const ROWS: readonly Row[] = [
     }),
     // mean-gated's gated values are 0, which a percentage leaves in range.
     fails: every(
-      ['suite-gated', 'mean-partial-inclusive', 'any-rule-unchanged', 'all-rule-unchanged'],
+      [
+        'suite-gated',
+        'mean-partial-inclusive',
+        'any-rule-unchanged',
+        'all-rule-unchanged',
+        ...READING_LEGS,
+      ],
       'summary.schema',
     ),
   },
@@ -201,7 +222,7 @@ const ROWS: readonly Row[] = [
           : { ...s, gatedAggregateScore: Math.min(...s.tasks.map((t) => t.gatedScore ?? t.score)) },
         f,
       ),
-    fails: { 'suite-gated': 'suite.gated-aggregate-value' },
+    fails: every(['suite-gated', ...READING_LEGS], 'suite.gated-aggregate-value'),
   },
   {
     defect: 'rule all counting a trajectory-failed trial as passed',
