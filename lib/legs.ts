@@ -88,6 +88,34 @@ export const LEGS: readonly LegDefinition[] = [
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §B',
   },
+  // The reading legs: each fixture uses one match mode, and each of its tasks has one trial that
+  // one neighbouring reading of that mode accepts and the other rejects ([0244-assumed]).
+  {
+    id: `${REQUIREMENT_PREFIX}readings-exact`,
+    title: 'exact rejects an extra call and a differing argument, and reads absent args as {}',
+    fixtureId: 'conformance-eval-trajectory-readings-exact',
+    needs: { taskCount: 3, trialCount: 1, matchModes: ['exact'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'contract §4, RFC 0246 §A, §B',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}readings-in-order`,
+    title:
+      'in-order allows an extra call, and rejects a swap, a differing argument, a forbidden hit and a collapsed repeat',
+    fixtureId: 'conformance-eval-trajectory-readings-in-order',
+    needs: { taskCount: 5, trialCount: 1, matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'contract §4, RFC 0246 §A, §B',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}readings-any-order`,
+    title:
+      'any-order allows a swap and an extra call and pairs calls one to one, and rejects a differing argument, a forbidden hit and a collapsed repeat',
+    fixtureId: 'conformance-eval-trajectory-readings-any-order',
+    needs: { taskCount: 6, trialCount: 1, matchModes: ['any-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'contract §4, RFC 0246 §A, §B',
+  },
 ];
 
 export function legById(id: string): LegDefinition {

@@ -147,6 +147,59 @@ export const DEFECTS = [
     description: 'passedCount counts tasks whose score clears passScore, not tasks that passed',
   },
   {
+    name: 'args-ignored',
+    clause: 'contract §4 [0244-assumed]',
+    description: 'an expected call with args matches a call to the same tool whatever its args',
+  },
+  {
+    name: 'absent-args-not-empty',
+    clause: 'contract §4 [0244-assumed]',
+    description: 'an observed call without args does not match an expected call with args {}',
+  },
+  {
+    name: 'exact-read-as-in-order',
+    clause: 'contract §4 [0244-assumed]',
+    description: 'match exact is graded as in-order, so extra calls between the expected ones pass',
+  },
+  {
+    name: 'in-order-read-as-exact',
+    clause: 'contract §4 [0244-assumed]',
+    description: 'match in-order is graded as exact, so an extra call fails the path',
+  },
+  {
+    name: 'in-order-read-as-any-order',
+    clause: 'contract §4 [0244-assumed]',
+    description: 'match in-order is graded as any-order, so expected calls out of order pass',
+  },
+  {
+    name: 'any-order-read-as-in-order',
+    clause: 'contract §4 [0244-assumed]',
+    description: 'match any-order is graded as in-order, so expected calls out of order fail',
+  },
+  {
+    name: 'any-order-read-as-unordered',
+    clause: 'contract §4 [0244-assumed]',
+    description:
+      'match any-order also requires as many observed calls as expected ones, so an extra call fails',
+  },
+  {
+    name: 'any-order-first-fit',
+    clause: 'contract §4 [0244-assumed]',
+    description:
+      'any-order gives each expected call, in file order, the first free call it fits, with no reassignment',
+  },
+  {
+    name: 'forbidden-ignored-when-matched',
+    clause: 'contract §4 [0244-assumed]',
+    description: 'a call to a forbidden tool does not fail a path whose expected calls all match',
+  },
+  {
+    name: 'repeated-call-collapsed',
+    clause: 'contract §4 [0244-assumed]',
+    description:
+      'in-order and any-order let one observed call meet every repeat of an expected call',
+  },
+  {
     name: 'events-out-of-order',
     clause: 'contract §7',
     description: 'eval.completed is appended before the last eval.scored',

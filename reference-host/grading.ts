@@ -94,45 +94,95 @@ export function goldenScore(match: string, output: JsonValue, value: JsonValue):
   }
 }
 
-function callMatches(expected: HostCall, observed: HostCall): boolean {
+/** A call without `args` is a call with no arguments: `{}` and an absent member agree. */
+const NO_ARGS: JsonValue = {};
+
+function callMatches(expected: HostCall, observed: HostCall, has: HasDefect): boolean {
   if (expected.tool !== observed.tool) return false;
-  return expected.args === undefined || jsonEqual(expected.args, observed.args);
+  if (expected.args === undefined || has('args-ignored')) return true;
+  const seen = has('absent-args-not-empty') ? observed.args : (observed.args ?? NO_ARGS);
+  return jsonEqual(expected.args, seen);
 }
 
+/** The mode the host grades by: the task's own, unless a defect reads it as its neighbour. */
+function modeRead(match: string, has: HasDefect): string {
+  if (match === 'exact' && has('exact-read-as-in-order')) return 'in-order';
+  if (match === 'in-order' && has('in-order-read-as-exact')) return 'exact';
+  if (match === 'in-order' && has('in-order-read-as-any-order')) return 'any-order';
+  if (match === 'any-order' && has('any-order-read-as-in-order')) return 'in-order';
+  return match;
+}
+
+function exactSequence(
+  calls: readonly HostCall[],
+  observed: readonly HostCall[],
+  has: HasDefect,
+): boolean {
+  return (
+    observed.length === calls.length &&
+    calls.every((e, i) => {
+      const o = observed[i];
+      return o !== undefined && callMatches(e, o, has);
+    })
+  );
+}
+
+/** Each expected call, in order, on its own later observed call; extras allowed between. */
+function inOrder(
+  calls: readonly HostCall[],
+  observed: readonly HostCall[],
+  has: HasDefect,
+): boolean {
+  let next = 0;
+  for (const o of observed) {
+    // `repeated-call-collapsed`: one observed call also meets the expected calls right after it.
+    do {
+      const e = calls[next];
+      if (e === undefined || !callMatches(e, o, has)) break;
+      next += 1;
+    } while (has('repeated-call-collapsed'));
+  }
+  return next === calls.length;
+}
+
+/** Each expected call on a distinct observed call, in any order; extras allowed. */
+function anyOrder(
+  calls: readonly HostCall[],
+  observed: readonly HostCall[],
+  has: HasDefect,
+): boolean {
+  if (has('any-order-read-as-unordered') && observed.length !== calls.length) return false;
+  // Expected calls with args can match fewer observed calls than those without, so they claim
+  // theirs first; greedy is then a maximum matching (args-equal calls are interchangeable).
+  const ordered = has('any-order-first-fit')
+    ? calls
+    : [...calls].sort((a, b) => Number(a.args === undefined) - Number(b.args === undefined));
+  const used = new Set<number>();
+  return ordered.every((e) => {
+    const i = observed.findIndex((o, j) => !used.has(j) && callMatches(e, o, has));
+    if (i < 0) return false;
+    if (!has('repeated-call-collapsed')) used.add(i);
+    return true;
+  });
+}
+
+const NO_DEFECT: HasDefect = () => false;
+
 /** Contract §4 trajectory match; a forbidden hit is a mismatch in every mode. */
-export function trajectoryMatches(t: HostTrajectory, observed: readonly HostCall[]): boolean {
-  if (observed.some((c) => t.forbidden.includes(c.tool))) return false;
-  switch (t.match) {
+export function trajectoryMatches(
+  t: HostTrajectory,
+  observed: readonly HostCall[],
+  has: HasDefect = NO_DEFECT,
+): boolean {
+  const forbiddenHit = observed.some((c) => t.forbidden.includes(c.tool));
+  if (forbiddenHit && !has('forbidden-ignored-when-matched')) return false;
+  switch (modeRead(t.match, has)) {
     case 'exact':
-      return (
-        observed.length === t.calls.length &&
-        t.calls.every((e, i) => {
-          const o = observed[i];
-          return o !== undefined && callMatches(e, o);
-        })
-      );
-    case 'in-order': {
-      let next = 0;
-      for (const o of observed) {
-        const e = t.calls[next];
-        if (e !== undefined && callMatches(e, o)) next += 1;
-      }
-      return next === t.calls.length;
-    }
-    case 'any-order': {
-      // Expected calls with args can match fewer observed calls than those without, so they
-      // claim theirs first; greedy is then a maximum matching.
-      const used = new Set<number>();
-      const ordered = [...t.calls].sort(
-        (a, b) => Number(a.args === undefined) - Number(b.args === undefined),
-      );
-      return ordered.every((e) => {
-        const i = observed.findIndex((o, j) => !used.has(j) && callMatches(e, o));
-        if (i < 0) return false;
-        used.add(i);
-        return true;
-      });
-    }
+      return exactSequence(t.calls, observed, has);
+    case 'in-order':
+      return inOrder(t.calls, observed, has);
+    case 'any-order':
+      return anyOrder(t.calls, observed, has);
     default:
       return false;
   }
@@ -147,7 +197,7 @@ export function gradeTrial(
 ): TrialVerdict {
   const raw = run.failedClosed ? 0 : goldenScore(task.match, run.output, task.value);
   const matched =
-    task.trajectory === undefined ? undefined : trajectoryMatches(task.trajectory, run.calls);
+    task.trajectory === undefined ? undefined : trajectoryMatches(task.trajectory, run.calls, has);
   const trajectoryFailed = matched === false;
   // RFC 0246 §C: the reported score stays the output score even when the path was wrong.
   const score = has('score-zeroed') && trajectoryFailed ? 0 : raw;

@@ -61,7 +61,21 @@ type PathVerdict = 'match' | 'forbidden' | 'wrong-path';
 function callMatches(expected: ToolCall, seen: ToolCall): boolean {
   return (
     expected.tool === seen.tool &&
-    (expected.args === undefined || isDeepStrictEqual(expected.args, seen.args))
+    (expected.args === undefined || isDeepStrictEqual(expected.args, seen.args ?? {}))
+  );
+}
+
+/** Each expected call on its own seen call, any order: tries every assignment. */
+function pairsEach(expected: readonly ToolCall[], seen: readonly ToolCall[]): boolean {
+  const [first, ...rest] = expected;
+  if (first === undefined) return true;
+  return seen.some(
+    (c, i) =>
+      callMatches(first, c) &&
+      pairsEach(
+        rest,
+        seen.filter((_, j) => j !== i),
+      ),
   );
 }
 
@@ -78,7 +92,7 @@ function judgePath(t: ExpectedTrajectory, calls: readonly ToolCall[]): PathVerdi
       return at >= 0;
     });
   } else {
-    ok = t.calls.every((e) => calls.some((c) => callMatches(e, c)));
+    ok = pairsEach(t.calls, calls);
   }
   return ok ? 'match' : 'wrong-path';
 }
@@ -187,9 +201,96 @@ describe('each fixture yields the numbers of contract §8', () => {
         suitePassed: false,
       },
     ],
+    [
+      'conformance-eval-trajectory-readings-exact',
+      {
+        paths: {
+          'exact-absent-args-are-empty': ['match'],
+          'exact-extra-call': ['wrong-path'],
+          'exact-args-differ': ['wrong-path'],
+        },
+        gated: { 'exact-absent-args-are-empty': 1, 'exact-extra-call': 0, 'exact-args-differ': 0 },
+        taskPassed: {
+          'exact-absent-args-are-empty': true,
+          'exact-extra-call': false,
+          'exact-args-differ': false,
+        },
+        gatedAggregate: 1 / 3,
+        suitePassed: false,
+      },
+    ],
+    [
+      'conformance-eval-trajectory-readings-in-order',
+      {
+        paths: {
+          'in-order-extra-call': ['match'],
+          'in-order-swapped': ['wrong-path'],
+          'in-order-args-differ': ['wrong-path'],
+          'in-order-forbidden-inside': ['forbidden'],
+          'in-order-repeat-once': ['wrong-path'],
+        },
+        gated: {
+          'in-order-extra-call': 1,
+          'in-order-swapped': 0,
+          'in-order-args-differ': 0,
+          'in-order-forbidden-inside': 0,
+          'in-order-repeat-once': 0,
+        },
+        taskPassed: {
+          'in-order-extra-call': true,
+          'in-order-swapped': false,
+          'in-order-args-differ': false,
+          'in-order-forbidden-inside': false,
+          'in-order-repeat-once': false,
+        },
+        gatedAggregate: 0.2,
+        suitePassed: false,
+      },
+    ],
+    [
+      'conformance-eval-trajectory-readings-any-order',
+      {
+        paths: {
+          'any-order-swapped': ['match'],
+          'any-order-extra-call': ['match'],
+          'any-order-pairs-args-first': ['match'],
+          'any-order-args-differ': ['wrong-path'],
+          'any-order-forbidden-inside': ['forbidden'],
+          'any-order-repeat-once': ['wrong-path'],
+        },
+        gated: {
+          'any-order-swapped': 1,
+          'any-order-extra-call': 1,
+          'any-order-pairs-args-first': 1,
+          'any-order-args-differ': 0,
+          'any-order-forbidden-inside': 0,
+          'any-order-repeat-once': 0,
+        },
+        taskPassed: {
+          'any-order-swapped': true,
+          'any-order-extra-call': true,
+          'any-order-pairs-args-first': true,
+          'any-order-args-differ': false,
+          'any-order-forbidden-inside': false,
+          'any-order-repeat-once': false,
+        },
+        gatedAggregate: 0.5,
+        suitePassed: true,
+      },
+    ],
   ])('%s', async (id, expected) => {
     expect(derive(await load(id))).toEqual(expected);
   });
+
+  it.each(['exact', 'in-order', 'any-order'] as const)(
+    'the %s reading fixture uses only its own mode, one trial per task, so the advertised-mode gate gates it',
+    async (mode) => {
+      const fixture = await load(`conformance-eval-trajectory-readings-${mode}`);
+      expect(fixture.suite.trials).toBeUndefined();
+      const modes = fixture.suite.tasks.map((t) => t.expected.trajectory?.match);
+      expect(new Set(modes)).toEqual(new Set([mode]));
+    },
+  );
 
   it('the control fixture has no trajectory, so it carries no gated field', async () => {
     const fixture = await load('conformance-eval-trajectory-gate-control');

@@ -7,8 +7,15 @@
 
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { EvalSummary, Fixture, Json, SummaryTask } from '../../lib/types.ts';
-import { above, atLeast, grade } from '../property/oracle.ts';
+import type {
+  EvalSummary,
+  ExpectedTrajectory,
+  Fixture,
+  Json,
+  SummaryTask,
+  ToolCall,
+} from '../../lib/types.ts';
+import { above, atLeast, deepEqual, grade } from '../property/oracle.ts';
 import { startOracleHost } from '../support/oracle-host.ts';
 import type { DraftEvent, OracleHostOptions, OracleMode } from '../support/oracle-host.ts';
 import { runEveryLeg } from '../support/run-every-leg.ts';
@@ -20,7 +27,10 @@ type Slug =
   | 'no-trajectory-ungated'
   | 'mean-partial-inclusive'
   | 'any-rule-unchanged'
-  | 'all-rule-unchanged';
+  | 'all-rule-unchanged'
+  | 'readings-exact'
+  | 'readings-in-order'
+  | 'readings-any-order';
 
 interface Row {
   readonly defect: string;
@@ -69,12 +79,63 @@ function mapEvents(
     events.map((e) => (e.type === type ? { ...e, payload: map(e.payload, f) } : e));
 }
 
+/** The fixture as a host that reads every trajectory another way takes it. */
+function withTrajectories(
+  f: Fixture,
+  read: (t: ExpectedTrajectory) => ExpectedTrajectory,
+): Fixture {
+  const tasks = f.suite.tasks.map((task) => {
+    const t = task.expected.trajectory;
+    return t === undefined
+      ? task
+      : { ...task, expected: { ...task.expected, trajectory: read(t) } };
+  });
+  return { ...f, suite: { ...f.suite, tasks } };
+}
+
+/**
+ * A host whose trajectory reading differs from contract §4: the oracle grades the fixture as that
+ * host reads it, and the summary and every eval.scored verdict follow, so the host is consistent
+ * with itself and wrong only in the reading.
+ */
+function misreading(
+  read: (t: ExpectedTrajectory) => ExpectedTrajectory,
+): Pick<Row, 'mutate' | 'mutateEvents'> {
+  const regrade = (f: Fixture) => grade(withTrajectories(f, read));
+  return {
+    mutate: (_s, _id, f) => regrade(f).summary,
+    mutateEvents: mapEvents('eval.scored', (p, f) => {
+      const task = regrade(f).tasks.find((t) => t.taskId === p.taskId);
+      const trial = task?.trials[Number(p.trial ?? 1) - 1];
+      if (trial === undefined || trial.matched === null) return p;
+      const flag = 'trajectoryMatched' in p ? { trajectoryMatched: trial.matched } : {};
+      return { ...p, passed: trial.passed, ...flag };
+    }),
+  };
+}
+
+const asMode =
+  (from: ExpectedTrajectory['match'], to: ExpectedTrajectory['match']) =>
+  (t: ExpectedTrajectory): ExpectedTrajectory =>
+    t.match === from ? { ...t, match: to } : t;
+
+/** Drops an expected call equal to the one before it: one observed call then meets both. */
+const collapseRepeats = (t: ExpectedTrajectory): ExpectedTrajectory => ({
+  ...t,
+  calls: t.calls.filter((call: ToolCall, i) => i === 0 || !deepEqual(call, t.calls[i - 1])),
+});
+
+/** One trial per task, a matching task and a wrong-path task in each; any-order's suite passes. */
+const READING_LEGS = ['readings-exact', 'readings-in-order', 'readings-any-order'] as const;
+/** The reading suites that fail while every score is 1. */
+const FAILING_READINGS = ['readings-exact', 'readings-in-order'] as const;
 const TRAJECTORY_LEGS = [
   'mean-gated',
   'suite-gated',
   'mean-partial-inclusive',
   'any-rule-unchanged',
   'all-rule-unchanged',
+  ...READING_LEGS,
 ] as const;
 const every = (legs: readonly Slug[], rule: string): Partial<Record<Slug, string>> =>
   Object.fromEntries(legs.map((leg) => [leg, rule]));
@@ -98,6 +159,7 @@ const ROWS: readonly Row[] = [
     defect: 'gated fields present but passed decided the old way',
     mutate: (s, _id, f) => oldPassed(s, f),
     fails: {
+      ...every(FAILING_READINGS, 'suite.passed'),
       'mean-gated': 'task.passed',
       'suite-gated': 'suite.passed',
       'any-rule-unchanged': 'suite.passed',
@@ -127,7 +189,7 @@ const ROWS: readonly Row[] = [
   {
     defect: 'gatedScore omitted where it equals the score',
     mutate: (s) => withTasks(s, (t) => (t.gatedScore === t.score ? omit(t, 'gatedScore') : t)),
-    fails: { 'suite-gated': 'task.gated-score-present' },
+    fails: every(['suite-gated', ...READING_LEGS], 'task.gated-score-present'),
   },
   {
     defect: 'gatedAggregateScore omitted',
@@ -146,7 +208,13 @@ const ROWS: readonly Row[] = [
       passed: atLeast(Number(p.aggregateScore), pass(f)),
     })),
     fails: every(
-      ['mean-gated', 'suite-gated', 'any-rule-unchanged', 'all-rule-unchanged'],
+      [
+        'mean-gated',
+        'suite-gated',
+        'any-rule-unchanged',
+        'all-rule-unchanged',
+        ...FAILING_READINGS,
+      ],
       'completed.consistent',
     ),
   },
@@ -171,7 +239,13 @@ const ROWS: readonly Row[] = [
     }),
     // mean-gated's gated values are 0, which a percentage leaves in range.
     fails: every(
-      ['suite-gated', 'mean-partial-inclusive', 'any-rule-unchanged', 'all-rule-unchanged'],
+      [
+        'suite-gated',
+        'mean-partial-inclusive',
+        'any-rule-unchanged',
+        'all-rule-unchanged',
+        ...READING_LEGS,
+      ],
       'summary.schema',
     ),
   },
@@ -201,7 +275,7 @@ const ROWS: readonly Row[] = [
           : { ...s, gatedAggregateScore: Math.min(...s.tasks.map((t) => t.gatedScore ?? t.score)) },
         f,
       ),
-    fails: { 'suite-gated': 'suite.gated-aggregate-value' },
+    fails: every(['suite-gated', ...READING_LEGS], 'suite.gated-aggregate-value'),
   },
   {
     defect: 'rule all counting a trajectory-failed trial as passed',
@@ -257,6 +331,53 @@ const ROWS: readonly Row[] = [
       passed: atLeast(Number(p.score), pass(f)),
     })),
     fails: every(TRAJECTORY_LEGS, 'trial.passed'),
+  },
+  // The trajectory readings (docs/host-guide.md), each written as the fixture a host misreads.
+  {
+    defect: 'args of an expected call ignored',
+    ...misreading((t) => ({ ...t, calls: t.calls.map((c) => ({ tool: c.tool })) })),
+    fails: every(READING_LEGS, 'task.gated-score-value'),
+  },
+  {
+    defect: 'exact read as in-order',
+    ...misreading(asMode('exact', 'in-order')),
+    fails: { 'readings-exact': 'task.gated-score-value' },
+  },
+  {
+    defect: 'in-order read as exact',
+    ...misreading(asMode('in-order', 'exact')),
+    fails: { 'readings-in-order': 'task.gated-score-value' },
+  },
+  {
+    defect: 'in-order read as any-order',
+    ...misreading(asMode('in-order', 'any-order')),
+    // gate's wrong-path task is its two calls swapped.
+    fails: every(['suite-gated', 'readings-in-order'], 'task.gated-score-value'),
+  },
+  {
+    defect: 'any-order read as in-order',
+    ...misreading(asMode('any-order', 'in-order')),
+    // boundary's trials 2 and 4 call the two tools the other way round.
+    fails: every(['mean-partial-inclusive', 'readings-any-order'], 'task.gated-score-value'),
+  },
+  {
+    defect: 'a forbidden hit ignored on a path that otherwise matches',
+    ...misreading((t) => ({ ...t, forbidden: [] })),
+    fails: every(
+      [
+        'mean-gated',
+        'mean-partial-inclusive',
+        'all-rule-unchanged',
+        'readings-in-order',
+        'readings-any-order',
+      ],
+      'task.gated-score-value',
+    ),
+  },
+  {
+    defect: 'a repeated expected call met by one observed call',
+    ...misreading(collapseRepeats),
+    fails: every(['readings-in-order', 'readings-any-order'], 'task.gated-score-value'),
   },
 ];
 

@@ -46,3 +46,29 @@ describe('declared fixture needs', () => {
     },
   );
 });
+
+describe('the reading legs', () => {
+  it.each([
+    ['exact', 3],
+    ['in-order', 5],
+    ['any-order', 6],
+  ] as const)(
+    'readings-%s needs only its own match mode, one trial per task, and the trajectory gate',
+    (mode, taskCount) => {
+      const leg = LEGS.find((l) => l.id === `openwop.requirement.0246.readings-${mode}`);
+      expect(leg?.fixtureId).toBe(`conformance-eval-trajectory-readings-${mode}`);
+      expect(leg?.needs).toEqual({ taskCount, trialCount: 1, matchModes: [mode] });
+      expect(leg?.gates).toEqual(['agents.evalSuite', 'agents.evalSuite.trajectory']);
+    },
+  );
+
+  it('follow all-rule-unchanged, in the order exact, in-order, any-order', () => {
+    const ids = LEGS.map((l) => l.id.replace('openwop.requirement.0246.', ''));
+    const at = ids.indexOf('all-rule-unchanged');
+    expect(ids.slice(at + 1, at + 4)).toEqual([
+      'readings-exact',
+      'readings-in-order',
+      'readings-any-order',
+    ]);
+  });
+});

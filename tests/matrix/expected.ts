@@ -5,7 +5,7 @@
 // legs pass and the SHOULD findings are what show it).
 //
 // Each row is derived from the defect's description and the fixture files, not from a run. The
-// correct grading of the six host fixtures (contract §4), which every row starts from:
+// correct grading of the host fixtures (contract §4), which every row starts from:
 //   mean      1 task, 2 trials, rule mean, passScore 0.6: both trials score 1 and hit a forbidden
 //             tool; task score 1, gatedScore 0, passed false; aggregate 1, gated 0, suite false.
 //   gate      2 tasks, no trials block: task 1 matches (score 1, gated 1, passed), task 2 takes
@@ -17,6 +17,16 @@
 //             gatedScore 0.5; gated aggregate 0.5 < 0.6, suite false.
 //   all       1 task, 2 trials, rule all: trial 1 matches, trial 2 hits a forbidden tool; task
 //             score 1, gatedScore 0.5, passed false; gated 0.5, suite false, passedCount 0.
+//   readings  one trial per task, every output golden, so each task's gatedScore is 1 exactly
+//             when its path matched (docs/host-guide.md, "Trajectory readings"):
+//             exact     absent-args-are-empty 1, extra-call 0, args-differ 0; gated 1/3 < 0.6,
+//                       suite false.
+//             in-order  extra-call 1, swapped 0, args-differ 0, forbidden-inside 0,
+//                       repeat-once 0; gated 0.2 < 0.35, suite false.
+//             any-order swapped 1, extra-call 1, pairs-args-first 1, args-differ 0,
+//                       forbidden-inside 0, repeat-once 0; gated 0.5 ≥ 0.45, suite true.
+//             A defect that accepts one more path lifts exact to 2/3 and in-order to 0.4, so
+//             both suites pass; one that rejects one more drops any-order to 1/3, which fails.
 
 import type { DefectName } from '../../reference-host/index.ts';
 import type { RuleId } from '../../lib/eval-gate-witness.ts';
@@ -30,6 +40,9 @@ export const LEG_SLUGS = [
   'mean-partial-inclusive',
   'any-rule-unchanged',
   'all-rule-unchanged',
+  'readings-exact',
+  'readings-in-order',
+  'readings-any-order',
 ] as const;
 export type LegSlug = (typeof LEG_SLUGS)[number];
 
@@ -83,6 +96,15 @@ const NO_MAJOR_2 = gateFail(NO_MAJOR_2_REASON);
 export const TRIALS_LIMIT_REASON = /trials\.maxCount/;
 const TRIALS_LIMIT = gateFail(TRIALS_LIMIT_REASON);
 
+/** The three reading legs alike; a row spreads it where they agree. */
+const readingLegs = (
+  leg: LegExpectation,
+): Pick<Row, 'readings-exact' | 'readings-in-order' | 'readings-any-order'> => ({
+  'readings-exact': leg,
+  'readings-in-order': leg,
+  'readings-any-order': leg,
+});
+
 /** Every host leg, with the server-free shape leg passing: it reads no host at all. */
 const everyHostLeg = (leg: LegExpectation): Row => ({
   'mean-gated': leg,
@@ -92,7 +114,22 @@ const everyHostLeg = (leg: LegExpectation): Row => ({
   'mean-partial-inclusive': leg,
   'any-rule-unchanged': leg,
   'all-rule-unchanged': leg,
+  ...readingLegs(leg),
 });
+
+/**
+ * A trajectory read another way flips the verdict of one trial: its event, its task's gating
+ * score and verdict (one trial, no trials block) and the suite's gated aggregate. `suite.passed`
+ * is added where the flip carries the aggregate across passScore.
+ */
+const misread = (...more: FailingRule[]): LegExpectation =>
+  fail(
+    'trial.passed',
+    'task.gated-score-value',
+    'task.passed',
+    'suite.gated-aggregate-value',
+    ...more,
+  );
 
 export const EXPECTED: Readonly<Record<RowName, Row>> = {
   conformant: everyHostLeg(PASS),
@@ -125,6 +162,10 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'suite.gated-aggregate-present',
       'suite.passed',
     ),
+    ...readingLegs(
+      fail('task.gated-score-present', 'suite.gated-aggregate-present', 'suite.passed'),
+    ),
+    'readings-any-order': fail('task.gated-score-present', 'suite.gated-aggregate-present'),
   },
 
   // Right fields, old verdicts: wrong wherever the raw score (1) clears passScore and the gated
@@ -137,6 +178,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'mean-partial-inclusive': PASS,
     'any-rule-unchanged': fail('suite.passed'),
     'all-rule-unchanged': fail('suite.passed'),
+    ...readingLegs(fail('suite.passed')),
+    'readings-any-order': PASS,
   },
 
   // Every fixture but control has a trajectory-failed trial, whose zeroed score lowers the trial,
@@ -173,13 +216,17 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'task.mean-score',
       'suite.aggregate-unchanged',
     ),
+    ...readingLegs(
+      fail('trial.score-unchanged', 'task.score-unchanged', 'suite.aggregate-unchanged'),
+    ),
   },
 
-  // Only gate's matching task has gatedScore equal to score (1 = 1); every other trajectory task
-  // is gated below its score (0, 0.75, 0.5, 0.5), so it keeps the field.
+  // Only gate's matching task and the reading tasks whose path matched have gatedScore equal to
+  // score (1 = 1); every other trajectory task is gated below its score.
   'gated-score-omitted-when-equal': {
     ...everyHostLeg(PASS),
     'suite-gated': fail('task.gated-score-present'),
+    ...readingLegs(fail('task.gated-score-present')),
   },
 
   'gated-aggregate-omitted': {
@@ -218,11 +265,13 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
 
   // The old rule differs from the summary wherever the aggregate (1) clears passScore and the
-  // suite does not: mean, gate, any and all. Control and boundary pass both ways.
+  // suite does not: mean, gate, any, all and the exact and in-order readings. Control, boundary
+  // and the any-order readings pass both ways.
   'completed-passed-old-rule': {
     ...everyHostLeg(fail('completed.consistent')),
     'no-trajectory-ungated': PASS,
     'mean-partial-inclusive': PASS,
+    'readings-any-order': PASS,
   },
 
   'content-leak': everyHostLeg(fail('content-free')),
@@ -238,17 +287,20 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
 
   // Without a trials block a task has one trial, so one event per task is one per trial; the
-  // task's score and verdict are then the trial's (gate, control).
+  // task's score and verdict are then the trial's (gate, control, the readings).
   'scored-per-task': {
     ...everyHostLeg(fail('events.scored-count')),
     'suite-gated': PASS,
     'no-trajectory-ungated': PASS,
+    ...readingLegs(PASS),
   },
 
-  // Min and mean differ only over two or more tasks with different gating scores: gate (0, 1).
+  // Min and mean differ only over two or more tasks with different gating scores: gate (0, 1)
+  // and every reading fixture (0s and 1s).
   'gated-aggregate-other-aggregation': {
     ...everyHostLeg(PASS),
     'suite-gated': fail('suite.gated-aggregate-value'),
+    ...readingLegs(fail('suite.gated-aggregate-value')),
   },
 
   // Every trajectory fixture has a failed trial whose event now says passed. Gate's wrong-path
@@ -260,6 +312,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'suite-gated': fail('trial.passed', 'task.passed'),
     'no-trajectory-ungated': PASS,
     'all-rule-unchanged': fail('trial.passed', 'task.passed'),
+    ...readingLegs(fail('trial.passed', 'task.passed')),
   },
 
   // Every event verdict stays right; only a rule that counts trials can go wrong, and only where
@@ -271,11 +324,13 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
 
   'protocol-v1-only': everyHostLeg(NO_MAJOR_2),
-  // The legs whose fixtures have a trials block (count 2 or 4); gate and control have none.
+  // The legs whose fixtures have a trials block (count 2 or 4); gate, control and the readings
+  // have none.
   'trials-max-count-1': {
     ...everyHostLeg(TRIALS_LIMIT),
     'suite-gated': PASS,
     'no-trajectory-ungated': PASS,
+    ...readingLegs(PASS),
   },
 
   'withhold-eval-suite': everyHostLeg(NO_EVAL_SUITE),
@@ -287,6 +342,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...everyHostLeg(NO_TRIALS),
     'suite-gated': PASS,
     'no-trajectory-ungated': PASS,
+    ...readingLegs(PASS),
   },
   'withhold-fixtures': everyHostLeg(NO_FIXTURE),
   'create-refused': everyHostLeg(REFUSED),
@@ -294,23 +350,78 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'discovery-not-json': everyHostLeg(NO_DISCOVERY),
 
   // passedCount by score counts every task (all score 1): mean and all say 1 of 0 passed, gate
-  // 2 of 1; control, boundary and any pass every task they score.
+  // 2 of 1, each reading fixture all of its tasks; control, boundary and any pass every task.
   'passed-count-wrong': {
     ...everyHostLeg(PASS),
     'mean-gated': fail('suite.counts'),
     'suite-gated': fail('suite.counts'),
     'all-rule-unchanged': fail('suite.counts'),
+    ...readingLegs(fail('suite.counts')),
+  },
+
+  // The trajectory readings (docs/host-guide.md). Each defect flips the tasks whose one trial
+  // tells its reading from ours; the existing fixtures are named where one of their trials does.
+  'args-ignored': {
+    ...everyHostLeg(PASS),
+    'readings-exact': misread('suite.passed'),
+    'readings-in-order': misread('suite.passed'),
+    'readings-any-order': misread(),
+  },
+  // Only exact-absent-args-are-empty expects `args: {}`; it drops to 0 (suite false either way).
+  'absent-args-not-empty': { ...everyHostLeg(PASS), 'readings-exact': misread() },
+  // exact-extra-call matches; every other exact path (gate, any) has no extra call.
+  'exact-read-as-in-order': { ...everyHostLeg(PASS), 'readings-exact': misread('suite.passed') },
+  // in-order-extra-call fails; all's matching trial has no extra call, mean's trials a forbidden hit.
+  'in-order-read-as-exact': { ...everyHostLeg(PASS), 'readings-in-order': misread() },
+  // in-order-swapped matches, and so does gate's wrong-path task (its two calls swapped), which
+  // lifts gate to 1 and passes its suite.
+  'in-order-read-as-any-order': {
+    ...everyHostLeg(PASS),
+    'suite-gated': misread('suite.passed'),
+    'readings-in-order': misread('suite.passed'),
+  },
+  // any-order-swapped and any-order-pairs-args-first fail (1/6), and so do boundary's trials 2
+  // and 4, whose calls come swapped: its gated mean 0.25 fails task and suite.
+  'any-order-read-as-in-order': {
+    ...everyHostLeg(PASS),
+    'mean-partial-inclusive': misread('suite.passed'),
+    'readings-any-order': misread('suite.passed'),
+  },
+  // any-order-extra-call fails; boundary's only trial with an extra call hits a forbidden tool.
+  'any-order-read-as-unordered': {
+    ...everyHostLeg(PASS),
+    'readings-any-order': misread('suite.passed'),
+  },
+  // The args-free expectation takes the C-5003 lookup first; boundary's calls all carry args.
+  'any-order-first-fit': { ...everyHostLeg(PASS), 'readings-any-order': misread('suite.passed') },
+  // Every forbidden hit in the fixtures sits in an otherwise matching path, so every fixture with
+  // a forbidden list sees it: mean (both trials, task and suite pass), boundary (gated 1, still
+  // passing), all (trial 2 passes, so the task does) and the in-order and any-order readings.
+  'forbidden-ignored-when-matched': {
+    ...everyHostLeg(PASS),
+    'mean-gated': misread('suite.passed'),
+    'mean-partial-inclusive': fail('trial.passed', 'task.gated-score-value'),
+    'all-rule-unchanged': misread('suite.passed'),
+    'readings-in-order': misread('suite.passed'),
+    'readings-any-order': misread(),
+  },
+  // Only the readings repeat an expected call; under exact the count is the sequence's length.
+  'repeated-call-collapsed': {
+    ...everyHostLeg(PASS),
+    'readings-in-order': misread('suite.passed'),
+    'readings-any-order': misread(),
   },
 
   'events-out-of-order': everyHostLeg(fail('events.completed-once')),
 
   'summary-409-forever': everyHostLeg(NO_SUMMARY),
 
-  // The suites that do not pass: mean, gate, any and all.
+  // The suites that do not pass: mean, gate, any, all and the exact and in-order readings.
   'status-failed-on-gate': {
     ...everyHostLeg(fail('run.completed-status')),
     'no-trajectory-ungated': PASS,
     'mean-partial-inclusive': PASS,
+    'readings-any-order': PASS,
   },
 
   // Wire defects, each one clause of the published v2 shapes. Every host leg drives a run, so

@@ -46,6 +46,11 @@ export interface RowOptions {
 export const HANGING_RUN_TIMEOUT_MS = 5_000;
 /** Run deadline for every other row: generous, because all rows share the machine at once. */
 const RUN_TIMEOUT_MS = 60_000;
+/**
+ * Each request's deadline, for the same reason: every leg of every row starts at once on one
+ * thread, and under that load a create can wait past the 10 s default behind the other rows.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export function slugOf(requirement: string): LegSlug {
   const slug = LEG_SLUGS.find((s) => requirement === `openwop.requirement.0246.${s}`);
@@ -71,6 +76,7 @@ export async function runRow(options: RowOptions): Promise<readonly LegResult[]>
         HANGING.has(options.row) ? HANGING_RUN_TIMEOUT_MS : RUN_TIMEOUT_MS,
       ),
       OPENWOP_POLL_TIMEOUT_S: '1',
+      OPENWOP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
     });
     // Discovery is memoized per base URL, and a closed host's port can be handed to a later one.
     // Forgetting and fetching happen in one synchronous step, so no other row's entry is lost.

@@ -11,7 +11,9 @@ import { SCHEMA_NAMES, validate } from '../../lib/schemas.ts';
 import { openTarget } from '../../lib/decide/target.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 
-const RUN_MS = 500;
+// Long enough that judging every leg's run, which shares two busy cores, stays well inside the
+// 2.5 × margin below however many host legs there are; one after another they would take 9 × or more.
+const RUN_MS = 1000;
 const API_KEY = 'perf-concurrency-key-0246';
 
 describe('concurrent legs', () => {

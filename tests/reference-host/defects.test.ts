@@ -21,6 +21,9 @@ const CONTROL = 'conformance-eval-trajectory-gate-control';
 const BOUNDARY = 'conformance-eval-trajectory-gate-boundary';
 const ANY = 'conformance-eval-trajectory-gate-any';
 const ALL = 'conformance-eval-trajectory-gate-all';
+const EXACT = 'conformance-eval-trajectory-readings-exact';
+const IN_ORDER = 'conformance-eval-trajectory-readings-in-order';
+const ANY_ORDER = 'conformance-eval-trajectory-readings-any-order';
 
 /** Everything a run would have shown, for a defect under which no run starts. */
 const NOTHING_RUN: Expected = {
@@ -37,6 +40,34 @@ const NOTHING_RUN: Expected = {
   summary: undefined,
 };
 const NO_RUN: Expected = { ...NOTHING_RUN, createStatus: 422 };
+
+/**
+ * A reading task's one trial flipped to `to`: its eval.scored (payload `task + 1`), its summary
+ * entry, and the suite's gated aggregate and count in the summary and in eval.completed (payload
+ * `completed`); the suite's `passed` only where the flip crosses passScore.
+ */
+function flipped(
+  tasks: readonly number[],
+  to: boolean,
+  completed: number,
+  suite: { gatedAggregateScore: number; passedCount: number; passed?: boolean },
+): Expected {
+  const perTask = tasks.flatMap((task) => [
+    [`evalPayloads.${task + 1}.passed`, to],
+    [`evalPayloads.${task + 1}.trajectoryMatched`, to],
+    [`summary.tasks.${task}.gatedScore`, to ? 1 : 0],
+    [`summary.tasks.${task}.passed`, to],
+  ]);
+  return {
+    ...Object.fromEntries(perTask),
+    'summary.gatedAggregateScore': suite.gatedAggregateScore,
+    'summary.passedCount': suite.passedCount,
+    [`evalPayloads.${completed}.passedCount`]: suite.passedCount,
+    ...(suite.passed === undefined
+      ? {}
+      : { 'summary.passed': suite.passed, [`evalPayloads.${completed}.passed`]: suite.passed }),
+  };
+}
 
 const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expected }[] = [
   {
@@ -197,6 +228,61 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     defect: 'passed-count-wrong',
     fixture: SUITE,
     changes: { 'summary.passedCount': 2, 'evalPayloads.3.passedCount': 2 },
+  },
+  // The readings: exact's eval.completed is payload 4, in-order's 6, any-order's 7.
+  {
+    defect: 'args-ignored',
+    fixture: EXACT,
+    changes: flipped([2], true, 4, { gatedAggregateScore: 2 / 3, passedCount: 2, passed: true }),
+  },
+  {
+    defect: 'absent-args-not-empty',
+    fixture: EXACT,
+    changes: flipped([0], false, 4, { gatedAggregateScore: 0, passedCount: 0 }),
+  },
+  {
+    defect: 'exact-read-as-in-order',
+    fixture: EXACT,
+    changes: flipped([1], true, 4, { gatedAggregateScore: 2 / 3, passedCount: 2, passed: true }),
+  },
+  {
+    defect: 'in-order-read-as-exact',
+    fixture: IN_ORDER,
+    changes: flipped([0], false, 6, { gatedAggregateScore: 0, passedCount: 0 }),
+  },
+  {
+    defect: 'in-order-read-as-any-order',
+    fixture: IN_ORDER,
+    changes: flipped([1], true, 6, { gatedAggregateScore: 0.4, passedCount: 2, passed: true }),
+  },
+  {
+    defect: 'any-order-read-as-in-order',
+    fixture: ANY_ORDER,
+    changes: flipped([0, 2], false, 7, {
+      gatedAggregateScore: 1 / 6,
+      passedCount: 1,
+      passed: false,
+    }),
+  },
+  {
+    defect: 'any-order-read-as-unordered',
+    fixture: ANY_ORDER,
+    changes: flipped([1], false, 7, { gatedAggregateScore: 1 / 3, passedCount: 2, passed: false }),
+  },
+  {
+    defect: 'any-order-first-fit',
+    fixture: ANY_ORDER,
+    changes: flipped([2], false, 7, { gatedAggregateScore: 1 / 3, passedCount: 2, passed: false }),
+  },
+  {
+    defect: 'forbidden-ignored-when-matched',
+    fixture: IN_ORDER,
+    changes: flipped([3], true, 6, { gatedAggregateScore: 0.4, passedCount: 2, passed: true }),
+  },
+  {
+    defect: 'repeated-call-collapsed',
+    fixture: IN_ORDER,
+    changes: flipped([4], true, 6, { gatedAggregateScore: 0.4, passedCount: 2, passed: true }),
   },
   {
     defect: 'events-out-of-order',

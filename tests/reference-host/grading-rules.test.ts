@@ -64,6 +64,36 @@ describe('trajectory match', () => {
   });
 });
 
+describe('the readings contract §4 fixes [0244-assumed]', () => {
+  const empty = { tool: 's:a', args: {} };
+
+  it('an observed call without args is a call with args {}', () => {
+    for (const mode of ['exact', 'in-order', 'any-order']) {
+      expect(trajectoryMatches(t(mode, [empty]), [a]), mode).toBe(true);
+      expect(trajectoryMatches(t(mode, [empty]), [{ tool: 's:a', args: { id: 1 } }]), mode).toBe(
+        false,
+      );
+    }
+  });
+
+  it('a repeated expected call needs its own observed call, in-order and any-order', () => {
+    for (const mode of ['in-order', 'any-order']) {
+      expect(trajectoryMatches(t(mode, [a, a, b]), [a, b]), mode).toBe(false);
+      expect(trajectoryMatches(t(mode, [a, a, b]), [a, a, b]), mode).toBe(true);
+    }
+  });
+
+  it('in-order allows a call between the expected ones; exact does not', () => {
+    expect(trajectoryMatches(t('in-order'), [a, c, b])).toBe(true);
+    expect(trajectoryMatches(t('exact'), [a, c, b])).toBe(false);
+  });
+
+  it('any-order allows an extra call and a swap; in-order allows no swap', () => {
+    expect(trajectoryMatches(t('any-order'), [b, c, a])).toBe(true);
+    expect(trajectoryMatches(t('in-order'), [b, a])).toBe(false);
+  });
+});
+
 describe('trial verdict', () => {
   const task: HostTask = {
     taskId: 'x',

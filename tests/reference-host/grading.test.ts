@@ -1,4 +1,4 @@
-// The conforming reference host on the six shipped fixtures: contract §8's numbers and §7's
+// The conforming reference host on the shipped fixtures: contract §8's numbers and §7's
 // event log, for the plain wire shape and for the varied one.
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,35 @@ afterEach(async () => {
   await host?.close();
   host = undefined;
 });
+
+/**
+ * A reading fixture: one trial per task and every output golden (score 1), so a task's gating
+ * score is 1 exactly when its path matched. Each task is [taskId, gatedScore, calls made].
+ */
+function reading(
+  slug: string,
+  suite: { readonly gatedAggregateScore: number; readonly passed: boolean },
+  tasks: readonly (readonly [string, 0 | 1, number])[],
+): { summary: Body; scored: [number, boolean][]; log: string } {
+  return {
+    summary: {
+      suiteId: `conformance.evals.trajectory-readings-${slug}`,
+      suiteVersion: '1.0.0',
+      aggregateScore: 1,
+      ...suite,
+      taskCount: tasks.length,
+      passedCount: tasks.filter(([, gated]) => gated === 1).length,
+      tasks: tasks.map(([taskId, gated]) => ({
+        taskId,
+        score: 1,
+        gatedScore: gated,
+        passed: gated === 1,
+      })),
+    },
+    scored: tasks.map(([, gated]) => [1, gated === 1]),
+    log: `S ${tasks.map(([, , calls]) => `i${'cr'.repeat(calls)}des`).join(' ')} C R`,
+  };
+}
 
 /** Contract §8, written out: the summary each fixture must produce, and its eval.scored verdicts. */
 const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; log: string }> = {
@@ -184,6 +213,38 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
     ],
     log: 'S icrcrdes icrcrcrdes C R',
   },
+  'conformance-eval-trajectory-readings-exact': reading(
+    'exact',
+    { gatedAggregateScore: 1 / 3, passed: false },
+    [
+      ['exact-absent-args-are-empty', 1, 3],
+      ['exact-extra-call', 0, 3],
+      ['exact-args-differ', 0, 2],
+    ],
+  ),
+  'conformance-eval-trajectory-readings-in-order': reading(
+    'in-order',
+    { gatedAggregateScore: 0.2, passed: false },
+    [
+      ['in-order-extra-call', 1, 3],
+      ['in-order-swapped', 0, 2],
+      ['in-order-args-differ', 0, 2],
+      ['in-order-forbidden-inside', 0, 3],
+      ['in-order-repeat-once', 0, 2],
+    ],
+  ),
+  'conformance-eval-trajectory-readings-any-order': reading(
+    'any-order',
+    { gatedAggregateScore: 0.5, passed: true },
+    [
+      ['any-order-swapped', 1, 2],
+      ['any-order-extra-call', 1, 3],
+      ['any-order-pairs-args-first', 1, 2],
+      ['any-order-args-differ', 0, 2],
+      ['any-order-forbidden-inside', 0, 3],
+      ['any-order-repeat-once', 0, 2],
+    ],
+  ),
 };
 
 const LETTER: Record<string, string> = {

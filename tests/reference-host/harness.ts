@@ -10,6 +10,9 @@ export const FIXTURE_IDS = [
   'conformance-eval-trajectory-gate-boundary',
   'conformance-eval-trajectory-gate-any',
   'conformance-eval-trajectory-gate-all',
+  'conformance-eval-trajectory-readings-exact',
+  'conformance-eval-trajectory-readings-in-order',
+  'conformance-eval-trajectory-readings-any-order',
 ] as const;
 export type FixtureId = (typeof FIXTURE_IDS)[number];
 

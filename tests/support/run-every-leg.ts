@@ -26,7 +26,8 @@ export async function runEveryLeg(
     OPENWOP_API_KEY: apiKey,
     OPENWOP_REQUIRE_BEHAVIOR: 'true',
     OPENWOP_POLL_TIMEOUT_S: String(pollTimeoutS),
-    OPENWOP_RUN_TIMEOUT_MS: '8000',
+    // Wide: the one-defect rows run every leg of dozens of hosts at once on two shared cores.
+    OPENWOP_RUN_TIMEOUT_MS: '30000',
   });
   const direct = createHostClient({
     baseUrl,

@@ -10,6 +10,9 @@ import control from '../../fixtures/conformance-eval-trajectory-gate-control.jso
 import boundary from '../../fixtures/conformance-eval-trajectory-gate-boundary.json' with { type: 'json' };
 import any from '../../fixtures/conformance-eval-trajectory-gate-any.json' with { type: 'json' };
 import all from '../../fixtures/conformance-eval-trajectory-gate-all.json' with { type: 'json' };
+import readingsExact from '../../fixtures/conformance-eval-trajectory-readings-exact.json' with { type: 'json' };
+import readingsInOrder from '../../fixtures/conformance-eval-trajectory-readings-in-order.json' with { type: 'json' };
+import readingsAnyOrder from '../../fixtures/conformance-eval-trajectory-readings-any-order.json' with { type: 'json' };
 
 // The JSON imports widen literal unions (match modes, pass rules) to string; the fixture schema,
 // not this cast, is what vouches for their shape (tests elsewhere validate every fixture).
@@ -97,6 +100,61 @@ describe('expectRun on the shipped fixtures gives the numbers of contract §8', 
     expect([t.score, t.gatedScore, t.passed, t.passAtK, t.passHatK]).toEqual([1, 0.5, false, 1, 0]);
     expect([r.aggregateScore, r.gatedAggregateScore, r.gatePassed]).toEqual([1, 0.5, false]);
     expect([r.gatedAggregatePresence, r.scoredCount, r.passedCount]).toEqual(['required', 2, 0]);
+  });
+});
+
+describe('expectRun on the reading fixtures: each task one trial at score 1, its path decides', () => {
+  const verdicts = (r: ExpectedRun) =>
+    r.tasks.map((t) => [t.taskId, t.score, t.gatedScore, t.passed, t.trials[0]?.forbiddenHit]);
+
+  it('readings-exact: absent args read as {} match; an extra call and another order id do not', () => {
+    const r = run(readingsExact);
+    expect(verdicts(r)).toEqual([
+      ['exact-absent-args-are-empty', 1, 1, true, null],
+      ['exact-extra-call', 1, 0, false, null],
+      ['exact-args-differ', 1, 0, false, null],
+    ]);
+    expect([r.aggregateScore, r.gatedAggregateScore, r.gatePassed, r.passedCount]).toEqual([
+      1,
+      1 / 3,
+      false,
+      1,
+    ]);
+  });
+
+  it('readings-in-order: only the extra call between the expected ones matches', () => {
+    const r = run(readingsInOrder);
+    expect(verdicts(r)).toEqual([
+      ['in-order-extra-call', 1, 1, true, null],
+      ['in-order-swapped', 1, 0, false, null],
+      ['in-order-args-differ', 1, 0, false, null],
+      ['in-order-forbidden-inside', 1, 0, false, 'crm:delete-customer'],
+      ['in-order-repeat-once', 1, 0, false, null],
+    ]);
+    expect([r.aggregateScore, r.gatedAggregateScore, r.gatePassed, r.passedCount]).toEqual([
+      1,
+      0.2,
+      false,
+      1,
+    ]);
+  });
+
+  it('readings-any-order: a swap, an extra call and crossed args pair; the other three do not', () => {
+    const r = run(readingsAnyOrder);
+    expect(verdicts(r)).toEqual([
+      ['any-order-swapped', 1, 1, true, null],
+      ['any-order-extra-call', 1, 1, true, null],
+      ['any-order-pairs-args-first', 1, 1, true, null],
+      ['any-order-args-differ', 1, 0, false, null],
+      ['any-order-forbidden-inside', 1, 0, false, 'crm:delete-customer'],
+      ['any-order-repeat-once', 1, 0, false, null],
+    ]);
+    expect([r.aggregateScore, r.gatedAggregateScore, r.gatePassed, r.passedCount]).toEqual([
+      1,
+      0.5,
+      true,
+      3,
+    ]);
   });
 });
 

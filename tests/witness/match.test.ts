@@ -142,3 +142,48 @@ describe('matchTrajectory', () => {
     }
   });
 });
+
+describe('matchTrajectory: the readings the host guide fixes [0244-assumed]', () => {
+  const withId = (id: number): ToolCall => ({ tool: 's:a', args: { id } });
+
+  it('an observed call without args is a call with args {}, and {} is not any args', () => {
+    for (const mode of ['exact', 'in-order', 'any-order'] as const) {
+      const t = trajectory(mode, [{ tool: 's:a', args: {} }]);
+      expect(matches(t, [a]).matched, mode).toBe(true);
+      expect(matches(t, [withId(1)]).matched, mode).toBe(false);
+    }
+  });
+
+  it('an expected call without args constrains no args; one with args needs a deep-equal value', () => {
+    for (const mode of ['exact', 'in-order', 'any-order'] as const) {
+      expect(matches(trajectory(mode, [a]), [withId(7)]).matched, mode).toBe(true);
+      expect(matches(trajectory(mode, [withId(1)]), [withId(2)]).matched, mode).toBe(false);
+    }
+  });
+
+  it('a repeated expected call needs its own observed call under every mode', () => {
+    for (const mode of ['exact', 'in-order', 'any-order'] as const) {
+      expect(matches(trajectory(mode, [a, a, b]), [a, b]).matched, mode).toBe(false);
+      expect(matches(trajectory(mode, [a, a, b]), [a, a, b]).matched, mode).toBe(true);
+    }
+    expect(matches(trajectory('any-order', [a, a, b]), [b, a]).matched).toBe(false);
+  });
+
+  it('an extra call fails exact only; a swap fails exact and in-order only', () => {
+    expect(matches(trajectory('exact', [a, b]), [a, c, b]).matched).toBe(false);
+    expect(matches(trajectory('in-order', [a, b]), [a, c, b]).matched).toBe(true);
+    expect(matches(trajectory('any-order', [a, b]), [a, c, b]).matched).toBe(true);
+    expect(matches(trajectory('exact', [a, b]), [b, a]).matched).toBe(false);
+    expect(matches(trajectory('in-order', [a, b]), [b, a]).matched).toBe(false);
+    expect(matches(trajectory('any-order', [a, b]), [b, a]).matched).toBe(true);
+  });
+
+  it('a forbidden hit inside an otherwise matching path fails in-order and any-order', () => {
+    for (const mode of ['in-order', 'any-order'] as const) {
+      expect(matches(trajectory(mode, [a, b], ['s:c']), [a, c, b]), mode).toEqual({
+        matched: false,
+        forbiddenHit: 's:c',
+      });
+    }
+  });
+});
