@@ -10,6 +10,9 @@ import type {
   DriveStage,
   ObservedEvent,
   ObservedPage,
+  ObservedReplay,
+  ReplayCursor,
+  ReplayedEvent,
   RunObservation,
 } from '../types.ts';
 import { TransportError } from './errors.ts';
@@ -78,7 +81,8 @@ export async function driveEvalRun(
   }
   const runPath = `/runs/${encodeRunId(runId)}`;
 
-  const followed = await follow(run, runPath);
+  const eventsPath = `${runPath}/events/poll`;
+  const followed = await readLog(run, eventsPath);
   if (!followed.ok) return followed.result;
 
   // The summary first: its 409 retry waits out the host's finalisation, so the status read after
@@ -109,6 +113,10 @@ export async function driveEvalRun(
     return hostFault('status', `GET ${runPath} ${describe(status.value)}`);
   }
 
+  // Last, once the run is finished and read: the cursor is driven now whatever the host's speed.
+  const replays = await replayLog(run, eventsPath, followed.value.events);
+  if (!replays.ok) return replays.result;
+
   const observation: RunObservation = {
     runId,
     evalSuiteRef: request.evalSuiteRef,
@@ -120,13 +128,31 @@ export async function driveEvalRun(
     created: answer.json,
     errors: run.wire.errors(),
     versions: run.wire.versions(),
+    replays: replays.value,
   };
   return { kind: 'observed', observation };
 }
 
-interface Log {
+interface Log<T> {
   readonly pages: readonly ObservedPage[];
-  readonly events: readonly ObservedEvent[];
+  readonly events: readonly T[];
+  /** How the host mis-answered a poll, ending the read: a host fault, not a lost answer. */
+  readonly refusal?: string;
+}
+
+/** How one read of the log goes: where it starts, what it keeps, and when it stops. */
+interface Reading<T> {
+  /** The cursor of the first request; null asks from the start of the log. */
+  readonly from: number | null;
+  readonly keep: (raw: unknown) => T;
+  /** Whether each page's other members are kept for the wire rules (the first read only). */
+  readonly pageMembers: boolean;
+  /**
+   * A replay reads a log the host already called finished, so an empty page that is not terminal
+   * ends it: nothing more can arrive, and waiting would turn the host's fault into a timeout.
+   */
+  readonly stopWhenEmpty: boolean;
+  readonly deadlineReason: string;
 }
 
 /**
@@ -134,15 +160,14 @@ interface Log {
  * cannot be trusted to progress (a sequence that is not an integer or does not exceed the
  * cursor). In that case following stops and the pages so far go to the witness, which judges them.
  */
-async function follow(run: Run, runPath: string): Promise<Step<Log>> {
+async function follow<T>(run: Run, path: string, how: Reading<T>): Promise<Step<Log<T>>> {
   const pages: ObservedPage[] = [];
-  const events: ObservedEvent[] = [];
-  const path = `${runPath}/events/poll`;
+  const events: T[] = [];
   const pollMs = run.bounds.pollTimeoutS * 1000;
   const emptyWait = new Backoff();
-  let cursor: number | null = null;
+  let cursor = how.from;
   // Every page fits the body limit, yet a host can page new events forever; the whole log is
-  // held to a multiple of it so the memory one run takes is bounded, not only its time.
+  // held to a multiple of it so the memory one read takes is bounded, not only its time.
   const logLimit = LOG_LIMIT_IN_BODIES * run.bounds.maxBodyBytes;
   let logBytes = 0;
 
@@ -155,7 +180,7 @@ async function follow(run: Run, runPath: string): Promise<Step<Log>> {
     const step = await ask(
       run,
       'events',
-      `run not terminal within ${run.bounds.runTimeoutMs} ms`,
+      how.deadlineReason,
       pollMs + run.bounds.requestTimeoutMs,
       (timeoutMs) => run.client.get(path, { query, timeoutMs }),
     );
@@ -167,13 +192,11 @@ async function follow(run: Run, runPath: string): Promise<Step<Log>> {
     }
     const page = record(step.value.json);
     if (step.value.status !== 200 || page === undefined) {
-      return { ok: false, result: hostFault('events', `GET ${path} ${describe(step.value)}`) };
+      return { ok: true, value: { pages, events, refusal: `GET ${path} ${describe(step.value)}` } };
     }
     if (!Array.isArray(page.events)) {
-      return {
-        ok: false,
-        result: hostFault('events', `GET ${path} answered 200 without an events array`),
-      };
+      const refusal = `GET ${path} answered 200 without an events array`;
+      return { ok: true, value: { pages, events, refusal } };
     }
 
     pages.push({
@@ -181,11 +204,11 @@ async function follow(run: Run, runPath: string): Promise<Step<Log>> {
       lastSequence: page.lastSequence,
       isTerminal: page.isTerminal,
       eventCount: page.events.length,
-      members: without(page, PAGE_READ),
+      ...(how.pageMembers ? { members: without(page, PAGE_READ) } : {}),
     });
     let trusted = true;
     for (const raw of page.events as readonly unknown[]) {
-      events.push(observeEvent(raw));
+      events.push(how.keep(raw));
       const sequence = record(raw)?.sequence;
       if (!trusted) continue;
       if (
@@ -202,12 +225,96 @@ async function follow(run: Run, runPath: string): Promise<Step<Log>> {
 
     if (page.events.length > 0) {
       emptyWait.reset();
+    } else if (how.stopWhenEmpty) {
+      return { ok: true, value: { pages, events } };
     } else if (pollMs === 0 || run.now() - sent < pollMs) {
       // Nothing came back before the long-poll timeout could have run out: the host does not
       // hold the request, so the suite paces it instead.
       await sleep(Math.min(emptyWait.take(), remaining(run)));
     }
   }
+}
+
+/** The first read of the log, from its start, keeping what the witness and the wire rules read. */
+async function readLog(run: Run, path: string): Promise<Step<Log<ObservedEvent>>> {
+  const read = await follow(run, path, {
+    from: null,
+    keep: observeEvent,
+    pageMembers: true,
+    stopWhenEmpty: false,
+    deadlineReason: `run not terminal within ${run.bounds.runTimeoutMs} ms`,
+  });
+  if (read.ok && read.value.refusal !== undefined) {
+    return { ok: false, result: hostFault('events', read.value.refusal) };
+  }
+  return read;
+}
+
+/**
+ * Re-reads the finished log from a sequence in its middle, from its last sequence and from past
+ * its end, so that every host is sent the cursor however fast it ran (contract §6). The cursors
+ * are sequences the host itself sent: the ascending prefix of the first read, which is as far as
+ * the first read can be trusted.
+ */
+export function replayCursors(
+  events: readonly ObservedEvent[],
+): { readonly cursor: ReplayCursor; readonly afterSequence: number }[] {
+  const sent: number[] = [];
+  for (const event of events) {
+    const sequence = event.sequence;
+    const previous = sent.at(-1);
+    if (typeof sequence !== 'number' || !Number.isSafeInteger(sequence) || sequence < 0) break;
+    if (previous !== undefined && sequence <= previous) break;
+    sent.push(sequence);
+  }
+  const last = sent.at(-1);
+  if (last === undefined) return [];
+  const middle = sent.length >= 2 ? sent[Math.floor((sent.length - 1) / 2)] : undefined;
+  return [
+    ...(middle === undefined ? [] : [{ cursor: 'mid-log' as const, afterSequence: middle }]),
+    { cursor: 'last-sequence', afterSequence: last },
+    ...(Number.isSafeInteger(last + 1)
+      ? [{ cursor: 'past-end' as const, afterSequence: last + 1 }]
+      : []),
+  ];
+}
+
+async function replayLog(
+  run: Run,
+  path: string,
+  first: readonly ObservedEvent[],
+): Promise<Step<ObservedReplay[]>> {
+  const replays: ObservedReplay[] = [];
+  for (const { cursor, afterSequence } of replayCursors(first)) {
+    const read = await follow(run, path, {
+      from: afterSequence,
+      keep: identify,
+      pageMembers: false,
+      stopWhenEmpty: true,
+      deadlineReason: `the replay of the log after ${afterSequence} not answered within ${run.bounds.runTimeoutMs} ms`,
+    });
+    if (!read.ok) return read;
+    const { pages, events, refusal } = read.value;
+    replays.push({
+      cursor,
+      afterSequence,
+      pages,
+      events,
+      ...(refusal === undefined ? {} : { refusal }),
+    });
+  }
+  return { ok: true, value: replays };
+}
+
+/** An event as a replay keeps it: the members that say which event it is. */
+function identify(raw: unknown): ReplayedEvent {
+  const event = record(raw);
+  if (event === undefined) return {};
+  const out: { sequence?: unknown; eventId?: unknown; type?: unknown } = {};
+  for (const key of ['sequence', 'eventId', 'type'] as const) {
+    if (Object.hasOwn(event, key)) out[key] = event[key];
+  }
+  return out;
 }
 
 function observeEvent(raw: unknown): ObservedEvent {
