@@ -87,16 +87,14 @@ function replayProblem(replay: unknown, sent: readonly Identity[]): string | und
   const events = member(replay, 'events');
   const got: readonly unknown[] = Array.isArray(events) ? events : [];
   const wanted = sent.filter((e) => (e.sequence as number) > after);
+  if (wanted.length === 0 && got.length > 0) {
+    return `${label} MUST return no event; it returned ${listed(got)}`;
+  }
   const wrong = firstDifference(wanted, got);
-  if (wrong !== undefined)
-    return `${label} ${expectation(wanted)}; it returned ${listed(got)}, ${wrong}`;
+  if (wrong !== undefined) {
+    return `${label} MUST return the first read's ${listed(wanted)} after it; it returned ${listed(got)}, ${wrong}`;
+  }
   return terminalProblem(label, member(replay, 'pages'));
-}
-
-function expectation(wanted: readonly Identity[]): string {
-  return wanted.length === 0
-    ? 'MUST return no event'
-    : `MUST return the first read's ${listed(wanted)} after it`;
 }
 
 /** `3 events (sequences 7, 8, 9)`, long lists cut to their first three and last. */
@@ -117,7 +115,7 @@ function firstDifference(wanted: readonly Identity[], got: readonly unknown[]): 
     const event = got[i];
     const at = `the first difference at position ${i + 1}`;
     if (want === undefined) {
-      return `${at}: sequence ${describe(member(event, 'sequence'))}, where the first read had nothing more`;
+      return `${at}: sequence ${describe(member(event, 'sequence'))}, after the first read's last`;
     }
     if (event === undefined) {
       return `${at}: nothing, where the first read had sequence ${describe(want.sequence)}`;
