@@ -198,6 +198,23 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     fixture: SUITE,
     changes: { 'summary.passedCount': 2, 'evalPayloads.3.passedCount': 2 },
   },
+  // The suite-gated log is sequences 0..18.
+  {
+    defect: 'cursor-ignored',
+    fixture: SUITE,
+    changes: {
+      'rereads.afterThird': Array.from({ length: 19 }, (_, i) => i),
+      'rereads.afterLast': Array.from({ length: 19 }, (_, i) => i),
+    },
+  },
+  {
+    defect: 'cursor-inclusive',
+    fixture: SUITE,
+    changes: {
+      'rereads.afterThird': Array.from({ length: 17 }, (_, i) => i + 2),
+      'rereads.afterLast': [18],
+    },
+  },
   {
     defect: 'events-out-of-order',
     fixture: SUITE,
