@@ -208,6 +208,31 @@ export interface ObservedPage {
   readonly members?: { readonly [member: string]: unknown };
 }
 
+/** Which cursor a replay re-read the finished log from, and so what it must return. */
+export type ReplayCursor = 'mid-log' | 'last-sequence' | 'past-end';
+
+/** An event of a replay, by its identity only: enough to compare with the first read. */
+export interface ReplayedEvent {
+  readonly sequence?: unknown;
+  readonly eventId?: unknown;
+  readonly type?: unknown;
+}
+
+/**
+ * One re-read of the finished log from a cursor the first read gave the suite (contract §6), so
+ * the cursor is driven whatever the host's speed: a fast host answers the first read in one page
+ * and would otherwise never be sent an afterSequence.
+ */
+export interface ObservedReplay {
+  readonly cursor: ReplayCursor;
+  readonly afterSequence: number;
+  /** The replay's pages, without members (the first read's pages carry those). */
+  readonly pages: readonly ObservedPage[];
+  readonly events: readonly ReplayedEvent[];
+  /** Set when the host answered a replay poll with something other than a page. */
+  readonly refusal?: string;
+}
+
 /** A request of the drive, named by what it asks for; `discovery` is the one read before it. */
 export type ObservedCall = 'discovery' | 'create' | 'events' | 'status' | 'summary';
 
@@ -256,6 +281,12 @@ export interface RunObservation {
   readonly created?: unknown;
   readonly errors?: Tally<ObservedErrorKind>;
   readonly versions?: Tally<ObservedVersion>;
+  /**
+   * The re-reads of the finished log through the cursor, in the order made. Absent in an
+   * observation recorded before replays, which then recomputes as it was judged; empty when the
+   * first read held no sequence to resume from.
+   */
+  readonly replays?: readonly ObservedReplay[];
 }
 
 /**

@@ -137,6 +137,16 @@ export const DEFECTS = [
     description: 'the run stops after its last eval.scored and the log never reaches isTerminal',
   },
   {
+    name: 'cursor-ignored',
+    clause: 'contract §6',
+    description: 'the poll answers from sequence 0 whatever afterSequence says',
+  },
+  {
+    name: 'cursor-inclusive',
+    clause: 'contract §6',
+    description: 'the poll answers events with sequence >= afterSequence, not > afterSequence',
+  },
+  {
     name: 'discovery-not-json',
     clause: 'contract §2',
     description: 'GET /.well-known/openwop answers 200 with an HTML body',

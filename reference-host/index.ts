@@ -25,7 +25,19 @@ export interface ReferenceHostOptions {
   readonly trialDelayMs?: number;
   /** Minimum duration of a whole run, from its first event to its last. */
   readonly runDelayMs?: number;
+  /**
+   * `instant` (default) runs a fixture at once and pages the log as far as it goes; `slow` pauses
+   * {@link SLOW_STEP_MS} before every trial and before the end and answers one event per poll
+   * page, so a client reads even a finished log through the cursor.
+   */
+  readonly pacing?: Pacing;
 }
+
+export type Pacing = 'instant' | 'slow';
+export const PACINGS: readonly Pacing[] = ['instant', 'slow'];
+
+/** A few tens of milliseconds: a run takes a few hundred, yet every poll meets a running log. */
+export const SLOW_STEP_MS = 20;
 
 export interface ReferenceHost {
   readonly url: string;
@@ -39,6 +51,10 @@ export async function startReferenceHost(
 ): Promise<ReferenceHost> {
   if (options.defect !== undefined && !isDefectName(options.defect)) {
     throw new Error(`unknown defect ${String(options.defect)}`);
+  }
+  const slow = options.pacing === 'slow';
+  if (!slow && options.pacing !== undefined && options.pacing !== 'instant') {
+    throw new Error(`unknown pacing ${String(options.pacing)}`);
   }
   const fixtures = seedFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR, (line) =>
     process.stderr.write(`${line}\n`),
@@ -65,8 +81,10 @@ export async function startReferenceHost(
       varied: options.variant === 'varied',
       trialDelayMs: options.trialDelayMs ?? 0,
       runDelayMs: options.runDelayMs ?? 0,
+      stepDelayMs: slow ? SLOW_STEP_MS : 0,
       signal: lifetime.signal,
     },
+    onePerPage: slow,
     runCounter: 0,
   };
   const server = createServer(handler(state));

@@ -9,6 +9,7 @@ const USAGE = `usage: npm run host -- [options]
   --api-key KEY        require "Authorization: Bearer KEY" (env OPENWOP_API_KEY)
   --defect NAME        break one clause (env OPENWOP_REFERENCE_DEFECT); see --list-defects
   --variant varied     serve the same grading in a different wire shape
+  --pacing slow        pause before every trial and page one event per poll (default instant)
   --list-defects       print every defect and the clause it breaks
   --help               print this text
 `;
@@ -27,6 +28,7 @@ function options(): ReferenceHostOptions {
         'api-key': { type: 'string' },
         defect: { type: 'string' },
         variant: { type: 'string' },
+        pacing: { type: 'string' },
         'list-defects': { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -52,10 +54,13 @@ function options(): ReferenceHostOptions {
   if (defect !== '' && !isDefectName(defect)) fail(`unknown defect ${defect}`);
   const variant = parsed.variant ?? 'plain';
   if (variant !== 'plain' && variant !== 'varied') fail(`unknown variant ${variant}`);
+  const pacing = parsed.pacing ?? 'instant';
+  if (pacing !== 'instant' && pacing !== 'slow') fail(`unknown pacing ${pacing}`);
   const apiKey = parsed['api-key'] ?? process.env['OPENWOP_API_KEY'] ?? '';
   return {
     port,
     variant,
+    pacing,
     ...(apiKey === '' ? {} : { apiKey }),
     ...(defect === '' ? {} : { defect }),
   };
@@ -66,6 +71,7 @@ const host = await startReferenceHost(opts);
 const extras = [
   opts.defect === undefined ? '' : ` (defect ${opts.defect})`,
   opts.variant === 'varied' ? ' (variant varied)' : '',
+  opts.pacing === 'slow' ? ' (pacing slow)' : '',
 ].join('');
 process.stdout.write(`reference host listening on ${host.url}${extras}\n`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -42,6 +42,8 @@ export interface RunSettings {
   readonly varied: boolean;
   readonly trialDelayMs: number;
   readonly runDelayMs: number;
+  /** The least pause before every trial and before the end: the `slow` pacing's step. */
+  readonly stepDelayMs: number;
   /** Aborted when the host closes: the run stops and every held request is released. */
   readonly signal: AbortSignal;
 }
@@ -99,6 +101,11 @@ export class EvalRun {
     return afterSequence === undefined
       ? [...this.events]
       : this.events.filter((e) => e.sequence > afterSequence);
+  }
+
+  /** The `cursor-inclusive` defect's reading of the cursor: the event at it is answered again. */
+  eventsFrom(sequence: number): HostEvent[] {
+    return this.events.filter((e) => e.sequence >= sequence);
   }
 
   /** Resolves on the next append or end, on host close, or after `ms`, whichever is first. */
@@ -214,7 +221,8 @@ export class EvalRun {
     for (const [t, task] of suite.tasks.entries()) {
       const trials: TrialVerdict[] = [];
       for (let i = 1; i <= n; i += 1) {
-        if (t > 0 || i > 1) await sleep(this.settings.trialDelayMs, signal);
+        const pause = t > 0 || i > 1 ? this.settings.trialDelayMs : 0;
+        await sleep(Math.max(pause, this.settings.stepDelayMs), signal);
         if (signal.aborted) return;
         const trial = gradeTrial(task, i, this.playTrial(task, i), suite.passScore, has);
         trials.push(trial);
@@ -229,7 +237,8 @@ export class EvalRun {
         this.append('eval.scored', scoredTaskPayload(verdict, this.style));
     }
     const verdict = gradeSuite(suite, verdicts, has);
-    await sleep(this.settings.runDelayMs - (Date.now() - began), signal);
+    const rest = this.settings.runDelayMs - (Date.now() - began);
+    await sleep(Math.max(rest, this.settings.stepDelayMs), signal);
     if (signal.aborted || has('run-never-ends')) return;
     this.summary = evalSummary(suite, verdict, this.style);
     this.status = !verdict.passed && has('status-failed-on-gate') ? 'failed' : 'completed';

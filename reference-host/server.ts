@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HasDefect } from './defects.ts';
 import { discoveryDocument } from './discovery.ts';
 import type { JsonValue, SeededFixture } from './fixtures.ts';
-import { EvalRun, type RunSettings } from './run.ts';
+import { EvalRun, type HostEvent, type RunSettings } from './run.ts';
 import {
   decodeSegment,
   errorBody,
@@ -36,6 +36,8 @@ export interface HostState {
   readonly suites: ReadonlyMap<string, SeededFixture>;
   readonly runs: Map<string, EvalRun>;
   readonly runSettings: RunSettings;
+  /** `slow` pacing: one event per poll page, so even a finished log is read through the cursor. */
+  readonly onePerPage: boolean;
   runCounter: number;
 }
 
@@ -151,20 +153,27 @@ function numberParam(url: URL, name: string, min: number, max: number): number |
   return value;
 }
 
+/** The events a poll answers: those after the cursor, or what `cursor-*` defects read it as. */
+function cursorEvents(state: HostState, run: EvalRun, after: number | undefined): HostEvent[] {
+  if (state.has('cursor-ignored')) return run.eventsAfter(undefined);
+  if (state.has('cursor-inclusive') && after !== undefined) return run.eventsFrom(after);
+  return run.eventsAfter(after);
+}
+
 /** The closed poll page of contract §6; `lastSequence` is the cursor to ask after next. */
 async function poll(state: HostState, run: EvalRun, url: URL): Promise<JsonValue> {
   const after = numberParam(url, 'afterSequence', 0, Number.MAX_SAFE_INTEGER);
   const timeoutS = numberParam(url, 'timeout', 0, MAX_POLL_SECONDS) ?? 0;
   // The varied variant answers at once, which the contract allows.
   const deadline = Date.now() + (state.varied ? 0 : timeoutS * 1000);
-  let events = run.eventsAfter(after);
+  let events = cursorEvents(state, run, after);
   while (events.length === 0 && !run.terminal && !state.runSettings.signal.aborted) {
     const left = deadline - Date.now();
     if (left <= 0) break;
     await run.waitForChange(left);
-    events = run.eventsAfter(after);
+    events = cursorEvents(state, run, after);
   }
-  const page = state.varied ? events.slice(0, 1) : events;
+  const page = state.varied || state.onePerPage ? events.slice(0, 1) : events;
   const last = page.at(-1)?.sequence ?? after ?? -1;
   const more = run.eventsAfter(last).length > 0;
   return {

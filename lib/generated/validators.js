@@ -15865,6 +15865,59 @@ const schema85 = {
           additionalProperties: false,
           patternProperties: { '^(openwop-|x-|vendor\\.)': true },
         },
+        replays: {
+          description:
+            'The re-reads of the finished log through the cursor, in the order made; absent in reports recorded before them.',
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['cursor', 'afterSequence', 'pages', 'events'],
+            properties: {
+              cursor: {
+                description: 'Which cursor: a sequence mid-log, the last sequence, or one past it.',
+                enum: ['mid-log', 'last-sequence', 'past-end'],
+              },
+              afterSequence: { description: 'The cursor sent.', type: 'integer' },
+              pages: {
+                description: 'Each long-poll answer of the replay, without its events or members.',
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['afterSequence', 'eventCount'],
+                  properties: {
+                    afterSequence: { description: 'The cursor sent.', type: 'integer' },
+                    lastSequence: { description: "The host's lastSequence, as sent." },
+                    isTerminal: { description: "The host's isTerminal, as sent." },
+                    eventCount: { description: 'Events on the page.', $ref: '#/$defs/count' },
+                  },
+                  additionalProperties: false,
+                  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+                },
+              },
+              events: {
+                description: 'Each event the replay returned, by its identity only.',
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    sequence: { description: "The event's sequence, as sent." },
+                    eventId: { description: "The event's eventId, as sent." },
+                    type: { description: "The event's type, as sent." },
+                  },
+                  additionalProperties: false,
+                  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+                },
+              },
+              refusal: {
+                description:
+                  'How the host answered a replay poll with something other than a page.',
+                type: 'string',
+              },
+            },
+            additionalProperties: false,
+            patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+          },
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -15903,19 +15956,19 @@ const schema86 = {
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
 const schema89 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema108 = {
+const schema109 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
-const schema113 = {
+const schema114 = {
   description: 'A requirement id.',
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
 const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern78 = new RegExp('^[0-9a-f]{64}$', 'u');
-const pattern85 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern81 = new RegExp('^[0-9a-f]{64}$', 'u');
+const pattern88 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const schema88 = {
   description: 'The decision on one requirement.',
   type: 'object',
@@ -16096,6 +16149,58 @@ const schema91 = {
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    replays: {
+      description:
+        'The re-reads of the finished log through the cursor, in the order made; absent in reports recorded before them.',
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['cursor', 'afterSequence', 'pages', 'events'],
+        properties: {
+          cursor: {
+            description: 'Which cursor: a sequence mid-log, the last sequence, or one past it.',
+            enum: ['mid-log', 'last-sequence', 'past-end'],
+          },
+          afterSequence: { description: 'The cursor sent.', type: 'integer' },
+          pages: {
+            description: 'Each long-poll answer of the replay, without its events or members.',
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['afterSequence', 'eventCount'],
+              properties: {
+                afterSequence: { description: 'The cursor sent.', type: 'integer' },
+                lastSequence: { description: "The host's lastSequence, as sent." },
+                isTerminal: { description: "The host's isTerminal, as sent." },
+                eventCount: { description: 'Events on the page.', $ref: '#/$defs/count' },
+              },
+              additionalProperties: false,
+              patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+            },
+          },
+          events: {
+            description: 'Each event the replay returned, by its identity only.',
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                sequence: { description: "The event's sequence, as sent." },
+                eventId: { description: "The event's eventId, as sent." },
+                type: { description: "The event's type, as sent." },
+              },
+              additionalProperties: false,
+              patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+            },
+          },
+          refusal: {
+            description: 'How the host answered a replay poll with something other than a page.',
+            type: 'string',
+          },
+        },
+        additionalProperties: false,
+        patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+      },
     },
   },
   additionalProperties: false,
@@ -17738,8 +17843,413 @@ function validate53(
         errors++;
       }
     }
+    if (data.replays !== undefined) {
+      let data30 = data.replays;
+      if (Array.isArray(data30)) {
+        const len5 = data30.length;
+        for (let i5 = 0; i5 < len5; i5++) {
+          let data31 = data30[i5];
+          if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
+            if (data31.cursor === undefined) {
+              const err67 = {
+                instancePath: instancePath + '/replays/' + i5,
+                schemaPath: '#/properties/replays/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'cursor' },
+                message: "must have required property '" + 'cursor' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err67];
+              } else {
+                vErrors.push(err67);
+              }
+              errors++;
+            }
+            if (data31.afterSequence === undefined) {
+              const err68 = {
+                instancePath: instancePath + '/replays/' + i5,
+                schemaPath: '#/properties/replays/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'afterSequence' },
+                message: "must have required property '" + 'afterSequence' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err68];
+              } else {
+                vErrors.push(err68);
+              }
+              errors++;
+            }
+            if (data31.pages === undefined) {
+              const err69 = {
+                instancePath: instancePath + '/replays/' + i5,
+                schemaPath: '#/properties/replays/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'pages' },
+                message: "must have required property '" + 'pages' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err69];
+              } else {
+                vErrors.push(err69);
+              }
+              errors++;
+            }
+            if (data31.events === undefined) {
+              const err70 = {
+                instancePath: instancePath + '/replays/' + i5,
+                schemaPath: '#/properties/replays/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'events' },
+                message: "must have required property '" + 'events' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err70];
+              } else {
+                vErrors.push(err70);
+              }
+              errors++;
+            }
+            for (const key8 in data31) {
+              if (!(
+                key8 === 'cursor' ||
+                key8 === 'afterSequence' ||
+                key8 === 'pages' ||
+                key8 === 'events' ||
+                key8 === 'refusal' ||
+                pattern13.test(key8)
+              )) {
+                const err71 = {
+                  instancePath: instancePath + '/replays/' + i5,
+                  schemaPath: '#/properties/replays/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key8 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data31.cursor !== undefined) {
+              let data32 = data31.cursor;
+              if (!(data32 === 'mid-log' || data32 === 'last-sequence' || data32 === 'past-end')) {
+                const err72 = {
+                  instancePath: instancePath + '/replays/' + i5 + '/cursor',
+                  schemaPath: '#/properties/replays/items/properties/cursor/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema91.properties.replays.items.properties.cursor.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err72];
+                } else {
+                  vErrors.push(err72);
+                }
+                errors++;
+              }
+            }
+            if (data31.afterSequence !== undefined) {
+              let data33 = data31.afterSequence;
+              if (!(
+                typeof data33 == 'number' &&
+                !(data33 % 1) &&
+                !isNaN(data33) &&
+                isFinite(data33)
+              )) {
+                const err73 = {
+                  instancePath: instancePath + '/replays/' + i5 + '/afterSequence',
+                  schemaPath: '#/properties/replays/items/properties/afterSequence/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+            }
+            if (data31.pages !== undefined) {
+              let data34 = data31.pages;
+              if (Array.isArray(data34)) {
+                const len6 = data34.length;
+                for (let i6 = 0; i6 < len6; i6++) {
+                  let data35 = data34[i6];
+                  if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
+                    if (data35.afterSequence === undefined) {
+                      const err74 = {
+                        instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
+                        schemaPath: '#/properties/replays/items/properties/pages/items/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'afterSequence' },
+                        message: "must have required property '" + 'afterSequence' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err74];
+                      } else {
+                        vErrors.push(err74);
+                      }
+                      errors++;
+                    }
+                    if (data35.eventCount === undefined) {
+                      const err75 = {
+                        instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
+                        schemaPath: '#/properties/replays/items/properties/pages/items/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'eventCount' },
+                        message: "must have required property '" + 'eventCount' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err75];
+                      } else {
+                        vErrors.push(err75);
+                      }
+                      errors++;
+                    }
+                    for (const key9 in data35) {
+                      if (!(
+                        key9 === 'afterSequence' ||
+                        key9 === 'lastSequence' ||
+                        key9 === 'isTerminal' ||
+                        key9 === 'eventCount' ||
+                        pattern13.test(key9)
+                      )) {
+                        const err76 = {
+                          instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
+                          schemaPath:
+                            '#/properties/replays/items/properties/pages/items/additionalProperties',
+                          keyword: 'additionalProperties',
+                          params: { additionalProperty: key9 },
+                          message: 'must NOT have additional properties',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err76];
+                        } else {
+                          vErrors.push(err76);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data35.afterSequence !== undefined) {
+                      let data36 = data35.afterSequence;
+                      if (!(
+                        typeof data36 == 'number' &&
+                        !(data36 % 1) &&
+                        !isNaN(data36) &&
+                        isFinite(data36)
+                      )) {
+                        const err77 = {
+                          instancePath:
+                            instancePath + '/replays/' + i5 + '/pages/' + i6 + '/afterSequence',
+                          schemaPath:
+                            '#/properties/replays/items/properties/pages/items/properties/afterSequence/type',
+                          keyword: 'type',
+                          params: { type: 'integer' },
+                          message: 'must be integer',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err77];
+                        } else {
+                          vErrors.push(err77);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data35.eventCount !== undefined) {
+                      let data37 = data35.eventCount;
+                      if (!(
+                        typeof data37 == 'number' &&
+                        !(data37 % 1) &&
+                        !isNaN(data37) &&
+                        isFinite(data37)
+                      )) {
+                        const err78 = {
+                          instancePath:
+                            instancePath + '/replays/' + i5 + '/pages/' + i6 + '/eventCount',
+                          schemaPath: '#/$defs/count/type',
+                          keyword: 'type',
+                          params: { type: 'integer' },
+                          message: 'must be integer',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err78];
+                        } else {
+                          vErrors.push(err78);
+                        }
+                        errors++;
+                      }
+                      if (typeof data37 == 'number' && isFinite(data37)) {
+                        if (data37 < 0 || isNaN(data37)) {
+                          const err79 = {
+                            instancePath:
+                              instancePath + '/replays/' + i5 + '/pages/' + i6 + '/eventCount',
+                            schemaPath: '#/$defs/count/minimum',
+                            keyword: 'minimum',
+                            params: { comparison: '>=', limit: 0 },
+                            message: 'must be >= 0',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err79];
+                          } else {
+                            vErrors.push(err79);
+                          }
+                          errors++;
+                        }
+                      }
+                    }
+                  } else {
+                    const err80 = {
+                      instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
+                      schemaPath: '#/properties/replays/items/properties/pages/items/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err80];
+                    } else {
+                      vErrors.push(err80);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err81 = {
+                  instancePath: instancePath + '/replays/' + i5 + '/pages',
+                  schemaPath: '#/properties/replays/items/properties/pages/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err81];
+                } else {
+                  vErrors.push(err81);
+                }
+                errors++;
+              }
+            }
+            if (data31.events !== undefined) {
+              let data38 = data31.events;
+              if (Array.isArray(data38)) {
+                const len7 = data38.length;
+                for (let i7 = 0; i7 < len7; i7++) {
+                  let data39 = data38[i7];
+                  if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
+                    for (const key10 in data39) {
+                      if (!(
+                        key10 === 'sequence' ||
+                        key10 === 'eventId' ||
+                        key10 === 'type' ||
+                        pattern13.test(key10)
+                      )) {
+                        const err82 = {
+                          instancePath: instancePath + '/replays/' + i5 + '/events/' + i7,
+                          schemaPath:
+                            '#/properties/replays/items/properties/events/items/additionalProperties',
+                          keyword: 'additionalProperties',
+                          params: { additionalProperty: key10 },
+                          message: 'must NOT have additional properties',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err82];
+                        } else {
+                          vErrors.push(err82);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err83 = {
+                      instancePath: instancePath + '/replays/' + i5 + '/events/' + i7,
+                      schemaPath: '#/properties/replays/items/properties/events/items/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err83];
+                    } else {
+                      vErrors.push(err83);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err84 = {
+                  instancePath: instancePath + '/replays/' + i5 + '/events',
+                  schemaPath: '#/properties/replays/items/properties/events/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err84];
+                } else {
+                  vErrors.push(err84);
+                }
+                errors++;
+              }
+            }
+            if (data31.refusal !== undefined) {
+              if (typeof data31.refusal !== 'string') {
+                const err85 = {
+                  instancePath: instancePath + '/replays/' + i5 + '/refusal',
+                  schemaPath: '#/properties/replays/items/properties/refusal/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err85];
+                } else {
+                  vErrors.push(err85);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err86 = {
+              instancePath: instancePath + '/replays/' + i5,
+              schemaPath: '#/properties/replays/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err86];
+            } else {
+              vErrors.push(err86);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err87 = {
+          instancePath: instancePath + '/replays',
+          schemaPath: '#/properties/replays/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err87];
+        } else {
+          vErrors.push(err87);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err67 = {
+    const err88 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -17747,9 +18257,9 @@ function validate53(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err67];
+      vErrors = [err88];
     } else {
-      vErrors.push(err67);
+      vErrors.push(err88);
     }
     errors++;
   }
@@ -18450,7 +18960,7 @@ function validate52(
   return errors === 0;
 }
 validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema118 = {
+const schema119 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
@@ -20177,7 +20687,7 @@ function validate51(
           let passing1 = null;
           const _errs83 = errors;
           if (typeof data33 === 'string') {
-            if (!pattern78.test(data33)) {
+            if (!pattern81.test(data33)) {
               const err89 = {
                 instancePath: instancePath + '/digests/discovery',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -20269,7 +20779,7 @@ function validate51(
             for (const key9 in data34) {
               let data35 = data34[key9];
               if (typeof data35 === 'string') {
-                if (!pattern78.test(data35)) {
+                if (!pattern81.test(data35)) {
                   const err93 = {
                     instancePath:
                       instancePath +
@@ -20328,7 +20838,7 @@ function validate51(
             for (const key10 in data36) {
               let data37 = data36[key10];
               if (typeof data37 === 'string') {
-                if (!pattern78.test(data37)) {
+                if (!pattern81.test(data37)) {
                   const err96 = {
                     instancePath:
                       instancePath +
@@ -20384,7 +20894,7 @@ function validate51(
         if (data31.rows !== undefined) {
           let data38 = data31.rows;
           if (typeof data38 === 'string') {
-            if (!pattern78.test(data38)) {
+            if (!pattern81.test(data38)) {
               const err99 = {
                 instancePath: instancePath + '/digests/rows',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -20556,7 +21066,7 @@ function validate51(
         if (data39.reportDigest !== undefined) {
           let data42 = data39.reportDigest;
           if (typeof data42 === 'string') {
-            if (!pattern78.test(data42)) {
+            if (!pattern81.test(data42)) {
               const err109 = {
                 instancePath: instancePath + '/signature/reportDigest',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -20590,7 +21100,7 @@ function validate51(
         if (data39.value !== undefined) {
           let data43 = data39.value;
           if (typeof data43 === 'string') {
-            if (!pattern85.test(data43)) {
+            if (!pattern88.test(data43)) {
               const err111 = {
                 instancePath: instancePath + '/signature/value',
                 schemaPath: '#/properties/signature/properties/value/pattern',
@@ -21116,7 +21626,7 @@ function validate51(
         if (data52.sha256 !== undefined) {
           let data54 = data52.sha256;
           if (typeof data54 === 'string') {
-            if (!pattern78.test(data54)) {
+            if (!pattern81.test(data54)) {
               const err139 = {
                 instancePath: instancePath + '/baseline/sha256',
                 schemaPath: '#/$defs/sha256/pattern',

@@ -3,12 +3,13 @@
 
 import type { Finding, ObservedPage, RunObservation } from '../types.ts';
 import { describe, finding, member, plural } from './finding.ts';
+import { replayProblems, replaysHeld } from './replays.ts';
 
 export function judgeLog(observation: RunObservation, events: readonly unknown[]): Finding[] {
   return [
     judgeRunStatus(observation.runStatus),
     ...judgeEnvelopes(events, observation.runId),
-    judgeCursor(Array.isArray(observation.pages) ? observation.pages : [], events),
+    judgeCursor(observation, events),
   ];
 }
 
@@ -79,8 +80,47 @@ function judgeEnvelopes(events: readonly unknown[], runId: string): Finding[] {
   ];
 }
 
-/** The long-poll cursor: each page's events are after its afterSequence, and the end is final. */
-function judgeCursor(pages: readonly ObservedPage[], events: readonly unknown[]): Finding {
+/**
+ * The long-poll cursor: each page's events are after its afterSequence, and the end is final;
+ * then each replay of the finished log returns what the first read implies. The first read's
+ * problems come first, because a broken first read is what any replay problem follows from.
+ */
+function judgeCursor(observation: RunObservation, events: readonly unknown[]): Finding {
+  const pages = Array.isArray(observation.pages) ? observation.pages : [];
+  const problems = firstReadProblems(pages, events);
+  // An observation recorded before replays is judged, and said, exactly as it was then.
+  const replays = observation.replays;
+  if (replays === undefined) {
+    return cursorFinding(
+      problems,
+      FIRST_READ_RULE,
+      `${plural(pages.length, 'page')}: ${FIRST_READ_HELD}`,
+    );
+  }
+  problems.push(...replayProblems(replays, events));
+  // replayProblems reports replays that are not a list, so a holding finding always has one.
+  const held = Array.isArray(replays) ? replaysHeld(replays) : '';
+  const said = `${plural(pages.length, 'page')}: ${FIRST_READ_HELD}; ${held}`;
+  return cursorFinding(problems, REPLAYED_RULE, said);
+}
+
+const FIRST_READ_HELD =
+  'each page after its afterSequence, lastSequence never decreasing, ending terminal';
+const FIRST_READ_RULE = 'the event cursor MUST page forward and end terminal';
+const REPLAYED_RULE =
+  'the event cursor MUST page forward, end terminal, and answer a re-read after any sequence it sent with exactly the events after it';
+
+function cursorFinding(problems: readonly string[], rule: string, held: string): Finding {
+  return finding(
+    'events.cursor',
+    problems.length === 0,
+    problems.length === 0
+      ? held
+      : `${rule}; ${problems.slice(0, 3).join('; ')}${more(problems.length, 3)}`,
+  );
+}
+
+function firstReadProblems(pages: readonly ObservedPage[], events: readonly unknown[]): string[] {
   const problems: string[] = [];
   let offset = 0;
   let highest: number | undefined;
@@ -118,13 +158,7 @@ function judgeCursor(pages: readonly ObservedPage[], events: readonly unknown[])
   if (final === undefined) problems.push('no page was observed');
   else if (final.isTerminal !== true)
     problems.push(`the last page (${pages.length}) is not terminal`);
-  return finding(
-    'events.cursor',
-    problems.length === 0,
-    problems.length === 0
-      ? `${plural(pages.length, 'page')}: each page after its afterSequence, lastSequence never decreasing, ending terminal`
-      : `the event cursor MUST page forward and end terminal; ${problems.slice(0, 3).join('; ')}${more(problems.length, 3)}`,
-  );
+  return problems;
 }
 
 function more(total: number, shown: number): string {

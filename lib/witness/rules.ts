@@ -36,7 +36,7 @@ export const RULES = [
     'events.cursor',
     'MUST',
     'contract §6',
-    'each page holds only events after its afterSequence, lastSequence never decreases, the last page is terminal and no page after a terminal one says otherwise',
+    "each page holds only events after its afterSequence, lastSequence never decreases, the last page is terminal and no page after a terminal one says otherwise; re-read once finished from a sequence mid-log, from the last sequence and from past the end, the log returns exactly the first read's events after that cursor, identical and in order (none from the last two), and ends terminal",
   ),
   rule(
     'events.started-first',

@@ -160,6 +160,46 @@ describe('recompute', () => {
     );
     expect(failed).toMatchObject({ disposition: 'executed-fail' });
   });
+
+  it('an observation recorded before replays recomputes as it was judged; recorded replays are judged', async () => {
+    const load: FixtureLoader = () => Promise.resolve({ ok: true, fixture: GATED, path: 'p' });
+    const before = asObservation(gatedObservation());
+    const again = (await recompute(
+      row({ fixtureId: MEAN_FIXTURE, observation: before }),
+      DEFAULT,
+      V2_HOST,
+      load,
+    )) as Recomputed;
+    // The finding the witness made before replays existed, word for word.
+    expect(again.findings.find((f) => f.rule === 'events.cursor')).toEqual({
+      rule: 'events.cursor',
+      ok: true,
+      severity: 'MUST',
+      ref: 'contract §6',
+      message:
+        '2 pages: each page after its afterSequence, lastSequence never decreasing, ending terminal',
+    });
+    expect(compareRow(row({ ...again, fixtureId: MEAN_FIXTURE }), again)).toEqual([]);
+    // A replay from the last sequence (15) that returned that event again.
+    const replayed = {
+      ...before,
+      replays: [
+        {
+          cursor: 'last-sequence' as const,
+          afterSequence: 15,
+          pages: [{ afterSequence: 15, lastSequence: 15, isTerminal: true, eventCount: 1 }],
+          events: [{ sequence: 15, type: 'run.completed' }],
+        },
+      ],
+    };
+    const failed = await recompute(
+      row({ fixtureId: MEAN_FIXTURE, observation: replayed }),
+      DEFAULT,
+      V2_HOST,
+      load,
+    );
+    expect(failed).toMatchObject({ disposition: 'executed-fail' });
+  });
 });
 
 describe('compareRow', () => {

@@ -57,8 +57,23 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
     });
     expectOutcome(run, 'executed-fail', /MUST finding/);
     expect(failedRules(run.outcome.findings)).toContain('events.cursor');
-    // The repeat is seen on the second page; the suite stops there instead of looping.
-    expect(host.calls('poll')).toBe(2);
+    // The repeat is seen on the second page; the suite stops there instead of looping, and
+    // each of the three replays of the log (after 0, 1 and 2) stops at its first page.
+    expect(host.calls('poll')).toBe(2 + 3);
+  });
+
+  it('a fast host that answers the whole log in one page whatever the cursor is executed-fail', async () => {
+    const { run, host } = await runOnHostileHost({
+      routes: {
+        poll: ({ response }) =>
+          sendJson(response, 200, logPage(correctEvents(HOSTILE_RUN_ID), true)),
+      },
+    });
+    expectOutcome(run, 'executed-fail', /MUST finding/);
+    // The first read alone is clean; only the replays through the cursor show the fault.
+    const must = run.outcome.findings.filter((f) => f.severity === 'MUST');
+    expect(failedRules(must)).toEqual(['events.cursor']);
+    expect(host.calls('poll')).toBe(1 + 3);
   });
 
   it('a cursor that goes back to the start after the first page is executed-fail', async () => {
@@ -99,7 +114,8 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
     expect(failedRules(run.outcome.findings)).toEqual(
       expect.arrayContaining(['events.completed-once', 'events.scored-count']),
     );
-    expect(host.calls('poll')).toBe(1);
+    // One read to the claimed end, then one page for each of the three replays.
+    expect(host.calls('poll')).toBe(1 + 3);
   });
 });
 

@@ -83,6 +83,12 @@ describe('the suite against an independent conformant host', () => {
       for (const observation of driven) {
         expect(observation.runId).toMatch(/^acme-tenant-7\/[0-9a-f-]{36}$/);
         expect(observation.pages.length).toBeGreaterThan(2);
+        // And its cursor was re-driven on the finished log: mid-log, last sequence, past the end.
+        expect(observation.replays?.map((r) => r.cursor)).toEqual([
+          'mid-log',
+          'last-sequence',
+          'past-end',
+        ]);
       }
       // Some of the creates were refused with 429 first, and the suite asked again.
       expect(host.counts()).toMatchObject({ runs: driven.length });

@@ -78,12 +78,42 @@ function page(
 }
 
 const polls = (d: Drive) => d.requests.filter((r) => r.path === `${RUN}/events/poll`);
+const cursors = (d: Drive) => polls(d).map((r) => r.query.get('afterSequence'));
+
+/** A poll that honours the cursor: `size` events after afterSequence, terminal at the end. */
+function served(log: readonly ReturnType<typeof event>[], size: number): Route {
+  return (req, res) => {
+    const after = req.query.get('afterSequence');
+    const rest = log.filter((e) => after === null || e.sequence > Number(after));
+    const events = rest.slice(0, size);
+    sendJson(res, 200, {
+      runId: 'acme/run-1',
+      events,
+      lastSequence: events.at(-1)?.sequence ?? log.at(-1)?.sequence ?? -1,
+      status: 'completed',
+      isTerminal: events.length === rest.length,
+    });
+  };
+}
+
+const LOG = [
+  event(0, 'eval.started'),
+  event(1, 'agent.tool-called'),
+  event(2, 'eval.scored'),
+  event(3, 'eval.completed'),
+  event(4, 'run.completed'),
+];
+
+function observed(d: Drive) {
+  if (d.result.kind !== 'observed') throw new Error(`not observed: ${JSON.stringify(d.result)}`);
+  return d.result.observation;
+}
 
 describe('driveEvalRun', () => {
   it('creates the run, follows the cursor to the end and reads status and summary', async () => {
     const d = await drive({
       'POST /runs': created,
-      [`GET ${RUN}/events/poll`]: (_q, res, n) =>
+      [`GET ${RUN}/events/poll`]: (q, res, n) =>
         n === 1
           ? page(
               res,
@@ -98,15 +128,22 @@ describe('driveEvalRun', () => {
               [
                 event(3, 'eval.scored', { score: 1 }),
                 event(4, 'eval.completed', { passed: false }),
-              ],
+              ].filter((e) => e.sequence > Number(q.query.get('afterSequence'))),
               true,
             ),
       [`GET ${RUN}`]: completed,
       [`GET ${RUN}/eval-summary`]: summary,
     });
     expect(JSON.parse(d.requests[0]?.body ?? '')).toEqual({ mode: 'eval', ...REQUEST });
-    expect(polls(d).map((r) => r.query.get('afterSequence'))).toEqual([null, '2']);
-    expect(polls(d).map((r) => r.query.get('timeout'))).toEqual(['0', '0']);
+    // The first read, then the replays: after the middle (2), the last (4) and past the end (5).
+    expect(cursors(d)).toEqual([null, '2', '2', '4', '5']);
+    expect(polls(d).map((r) => r.query.get('timeout'))).toEqual(['0', '0', '0', '0', '0']);
+    const empty = (after: number) => ({
+      afterSequence: after,
+      lastSequence: 0,
+      isTerminal: true,
+      eventCount: 0,
+    });
     const envelope = (sequence: number) => ({
       json: 'object',
       members: { eventId: `e${sequence}`, timestamp: 't' },
@@ -164,6 +201,19 @@ describe('driveEvalRun', () => {
         errors: { kinds: [], omitted: 0 },
         // What each call's header said is pinned below, where the test sets it.
         versions: expect.objectContaining({ omitted: 0 }),
+        replays: [
+          {
+            cursor: 'mid-log',
+            afterSequence: 2,
+            pages: [{ afterSequence: 2, lastSequence: 4, isTerminal: true, eventCount: 2 }],
+            events: [
+              { sequence: 3, eventId: 'e3', type: 'eval.scored' },
+              { sequence: 4, eventId: 'e4', type: 'eval.completed' },
+            ],
+          },
+          { cursor: 'last-sequence', afterSequence: 4, pages: [empty(4)], events: [] },
+          { cursor: 'past-end', afterSequence: 5, pages: [empty(5)], events: [] },
+        ],
       },
     });
   });
@@ -273,7 +323,8 @@ describe('driveEvalRun', () => {
     expect(o.versions).toEqual({
       kinds: [
         { call: 'create', value: '2.0', count: 1 },
-        { call: 'events', value: '2.0', count: 1 },
+        // The first read and the three replays (after 0, 1 and 2).
+        { call: 'events', value: '2.0', count: 4 },
         { call: 'summary', value: null, count: 3 },
         { call: 'status', value: '1.11', count: 1 },
       ],
@@ -418,7 +469,8 @@ describe('driveEvalRun', () => {
       [`GET ${RUN}/eval-summary`]: summary,
     });
     expect(d.result.kind).toBe('observed');
-    expect(polls(d).map((r) => r.query.get('afterSequence'))).toEqual([null, null, null, null]);
+    // Then the replays after the one event (1) and past it (2).
+    expect(cursors(d)).toEqual([null, null, null, null, '1', '2']);
     const waited = BACKOFF.initialMs * (1 + BACKOFF.factor + BACKOFF.factor ** 2);
     expect(d.elapsedMs).toBeGreaterThanOrEqual(waited - 10);
   });
@@ -433,11 +485,13 @@ describe('driveEvalRun', () => {
       [`GET ${RUN}`]: completed,
       [`GET ${RUN}/eval-summary`]: summary,
     });
-    expect(polls(d)).toHaveLength(2);
-    expect(d.result.kind).toBe('observed');
-    if (d.result.kind !== 'observed') return;
-    expect(d.result.observation.events.map((e) => e.sequence)).toEqual([1, 2, 2]);
-    expect(d.result.observation.pages.map((p) => p.afterSequence)).toEqual([null, 2]);
+    const o = observed(d);
+    expect(o.events.map((e) => e.sequence)).toEqual([1, 2, 2]);
+    expect(o.pages.map((p) => p.afterSequence)).toEqual([null, 2]);
+    // Every replay stops at the repeat too: no poll the observation does not record.
+    const replayPages = (o.replays ?? []).flatMap((r) => r.pages);
+    expect(replayPages.map((p) => p.afterSequence)).toEqual([1, 2, 2, 3]);
+    expect(polls(d)).toHaveLength(2 + replayPages.length);
   });
 
   it('a summary served as 404 or as non-JSON is a host fault', async () => {
@@ -502,6 +556,127 @@ describe('driveEvalRun', () => {
       stage: 'status',
       reason: `GET ${RUN}: timed out after 200 ms`,
     });
+  });
+});
+
+describe('the replays: the finished log is re-read through the cursor', () => {
+  const host = (poll: Route): Readonly<Record<string, Route>> => ({
+    'POST /runs': created,
+    [`GET ${RUN}/events/poll`]: poll,
+    [`GET ${RUN}`]: completed,
+    [`GET ${RUN}/eval-summary`]: summary,
+  });
+
+  it('a fast host whose log arrives in one page is still sent a mid-log cursor, its last sequence and one past it', async () => {
+    const d = await drive(host(served(LOG, 100)));
+    expect(cursors(d)).toEqual([null, '2', '4', '5']);
+    const replays = observed(d).replays ?? [];
+    expect(replays.map((r) => [r.cursor, r.afterSequence, r.events.length])).toEqual([
+      ['mid-log', 2, 2],
+      ['last-sequence', 4, 0],
+      ['past-end', 5, 0],
+    ]);
+    expect(replays[0]?.events).toEqual([
+      { sequence: 3, eventId: 'e3', type: 'eval.completed' },
+      { sequence: 4, eventId: 'e4', type: 'run.completed' },
+    ]);
+  });
+
+  it('the replays are made after the summary and the status are read', async () => {
+    const d = await drive(host(served(LOG, 100)));
+    const order = d.requests.map((r) =>
+      r.path === RUN ? 'status' : r.path.endsWith('/eval-summary') ? 'summary' : r.path,
+    );
+    expect(order.slice(-5)).toEqual([
+      'summary',
+      'status',
+      `${RUN}/events/poll`,
+      `${RUN}/events/poll`,
+      `${RUN}/events/poll`,
+    ]);
+  });
+
+  it('a replay follows the pages as usual: one event a page is read to the end', async () => {
+    const d = await drive(host(served(LOG, 1)));
+    expect(cursors(d)).toEqual([null, '0', '1', '2', '3', '2', '3', '4', '5']);
+    expect(observed(d).replays?.[0]?.pages.map((p) => p.isTerminal)).toEqual([false, true]);
+  });
+
+  it('a host that ignores the cursor is recorded as it answered, each replay stopped at the repeat', async () => {
+    const d = await drive(host((_q, res) => page(res, LOG, true)));
+    const replays = observed(d).replays ?? [];
+    expect(replays.map((r) => r.events.map((e) => e.sequence))).toEqual([
+      [0, 1, 2, 3, 4],
+      [0, 1, 2, 3, 4],
+      [0, 1, 2, 3, 4],
+    ]);
+    expect(polls(d)).toHaveLength(4);
+  });
+
+  it('a replay answered 400 is recorded as a refusal for the witness, and the drive still observes', async () => {
+    const d = await drive(
+      host((q, res, n) =>
+        q.query.get('afterSequence') === '5'
+          ? sendJson(res, 400, { error: 'validation_error', message: 'past the end' })
+          : served(LOG, 100)(q, res, n),
+      ),
+    );
+    expect(observed(d).replays?.[2]).toEqual({
+      cursor: 'past-end',
+      afterSequence: 5,
+      pages: [],
+      events: [],
+      refusal: `GET ${RUN}/events/poll answered 400 validation_error: past the end`,
+    });
+  });
+
+  it('an empty replay page that is not terminal ends the replay instead of waiting out the deadline', async () => {
+    const d = await drive(
+      host((q, res, n) =>
+        q.query.get('afterSequence') === null ? served(LOG, 100)(q, res, n) : page(res, [], false),
+      ),
+    );
+    expect(observed(d).replays?.map((r) => r.pages.map((p) => p.isTerminal))).toEqual([
+      [false],
+      [false],
+      [false],
+    ]);
+    expect(d.elapsedMs).toBeLessThan(BOUNDS.runTimeoutMs);
+  });
+
+  it('a transport loss during a replay is unobserved, never a verdict', async () => {
+    const d = await drive(
+      host((q, res, n) =>
+        q.query.get('afterSequence') === null ? served(LOG, 100)(q, res, n) : res.destroy(),
+      ),
+    );
+    expect(d.result).toMatchObject({ kind: 'unobserved', stage: 'events' });
+  });
+
+  it('a replay that gets no answer ends unobserved within the run deadline, naming the replay', async () => {
+    const bounds = { ...BOUNDS, requestTimeoutMs: 2_000, runTimeoutMs: 700 };
+    const d = await drive(
+      host((q, res, n) =>
+        q.query.get('afterSequence') === null ? served(LOG, 100)(q, res, n) : undefined,
+      ),
+      bounds,
+    );
+    expect(d.result).toEqual({
+      kind: 'unobserved',
+      stage: 'events',
+      reason: 'the replay of the log after 2 not answered within 700 ms',
+    });
+    expect(d.elapsedMs).toBeLessThan(1_500);
+  });
+
+  it('a first read with no integer sequence leaves nothing to replay from', async () => {
+    const d = await drive(
+      host((_q, res) =>
+        page(res, [{ ...event(0, 'eval.started'), sequence: 'zero' as unknown as number }], true),
+      ),
+    );
+    expect(observed(d).replays).toEqual([]);
+    expect(polls(d)).toHaveLength(1);
   });
 });
 

@@ -347,6 +347,10 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'withhold-fixtures': everyHostLeg(NO_FIXTURE),
   'create-refused': everyHostLeg(REFUSED),
   'run-never-ends': everyHostLeg(NEVER_TERMINAL),
+  // Every host leg reads its log through the cursor at least in the replays, so every host leg
+  // sees the clause at either pacing: a one-page first read is followed by a re-read mid-log.
+  'cursor-ignored': everyHostLeg(fail('events.cursor')),
+  'cursor-inclusive': everyHostLeg(fail('events.cursor')),
   'discovery-not-json': everyHostLeg(NO_DISCOVERY),
 
   // passedCount by score counts every task (all score 1): mean and all say 1 of 0 passed, gate

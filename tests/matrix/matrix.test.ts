@@ -20,6 +20,8 @@ import {
 import { DOC_PATH, matrixTable, REGENERATE, render } from './render.ts';
 import {
   caught,
+  MODE_NAMES,
+  modeName,
   ROW_NAMES,
   runMatrix,
   runRow,
@@ -105,13 +107,13 @@ describe('the falsifiability matrix', () => {
     expect(ROW_NAMES[0]).toBe('conformant');
   });
 
-  for (const variant of VARIANTS) {
-    describe.concurrent(`strict mode, ${variant} host`, () => {
+  for (const mode of MODE_NAMES) {
+    describe.concurrent(`strict mode, ${mode} host`, () => {
       for (const name of ROW_NAMES) {
         it(
           verdict(name),
           async () => {
-            const legs = (await results())[variant][name];
+            const legs = (await results())[mode][name];
             expect(disagreements(EXPECTED[name], legs)).toEqual([]);
           },
           MATRIX_TIMEOUT_MS,
@@ -121,14 +123,14 @@ describe('the falsifiability matrix', () => {
   }
 
   it(
-    'the conformant host passes every host leg non-vacuously, with no warning, on both variants',
+    'the conformant host passes every host leg non-vacuously, with no warning, in every mode',
     async () => {
       const all = await results();
-      for (const variant of VARIANTS) {
-        for (const leg of all[variant].conformant) {
-          expect(leg.disposition, `${variant} ${leg.slug}`).toBe('executed-pass');
-          expect(leg.assertions, `${variant} ${leg.slug}`).toBeGreaterThan(0);
-          expect(leg.warned, `${variant} ${leg.slug} SHOULD findings`).toEqual([]);
+      for (const mode of MODE_NAMES) {
+        for (const leg of all[mode].conformant) {
+          expect(leg.disposition, `${mode} ${leg.slug}`).toBe('executed-pass');
+          expect(leg.assertions, `${mode} ${leg.slug}`).toBeGreaterThan(0);
+          expect(leg.warned, `${mode} ${leg.slug} SHOULD findings`).toEqual([]);
         }
       }
     },
@@ -136,11 +138,33 @@ describe('the falsifiability matrix', () => {
   );
 
   it(
-    'every defect is caught by at least one leg on both variants: mutation score 100%',
+    "no verdict depends on the host's speed: every row gets the same disposition on every leg at both pacings",
+    async () => {
+      const all = await results();
+      const differ: string[] = [];
+      for (const variant of VARIANTS) {
+        for (const name of ROW_NAMES) {
+          const instant = all[modeName({ variant, pacing: 'instant' })][name];
+          const slow = all[modeName({ variant, pacing: 'slow' })][name];
+          for (const slug of LEG_SLUGS) {
+            const fast = instant.find((l) => l.slug === slug)?.disposition ?? 'not run';
+            const paced = slow.find((l) => l.slug === slug)?.disposition ?? 'not run';
+            if (fast !== paced)
+              differ.push(`${variant} ${name} ${slug}: instant ${fast}, slow ${paced}`);
+          }
+        }
+      }
+      expect(differ).toEqual([]);
+    },
+    MATRIX_TIMEOUT_MS,
+  );
+
+  it(
+    'every defect is caught by at least one leg in every mode: mutation score 100%',
     async () => {
       const all = await results();
       const defects = ROW_NAMES.filter((r) => r !== 'conformant');
-      const missed = defects.filter((d) => !VARIANTS.every((v) => caught(all[v][d])));
+      const missed = defects.filter((d) => !MODE_NAMES.every((m) => caught(all[m][d])));
       expect(missed, 'defects no leg caught').toEqual([]);
       expect((defects.length - missed.length) / defects.length).toBe(1);
     },

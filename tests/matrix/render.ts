@@ -10,7 +10,13 @@ import {
   type Row,
   type RowName,
 } from './expected.ts';
-import { caught, VARIANTS, type LegResult, type MatrixResults } from './run-matrix.ts';
+import {
+  caught,
+  MODE_NAMES,
+  type LegResult,
+  type MatrixResults,
+  type ModeName,
+} from './run-matrix.ts';
 
 export interface TableRow {
   readonly name: RowName;
@@ -34,7 +40,7 @@ const MARK: Readonly<Record<Disposition, string>> = {
 export function render(table: readonly TableRow[], results: MatrixResults): string {
   const defects = table.filter((r) => r.name !== 'conformant');
   const caughtCount = defects.filter((r) =>
-    VARIANTS.every((v) => caught(rowOf(results, v, r.name))),
+    MODE_NAMES.every((m) => caught(rowOf(results, m, r.name))),
   ).length;
   const percent = defects.length === 0 ? 0 : Math.floor((caughtCount / defects.length) * 100);
   const lines = [
@@ -46,12 +52,14 @@ export function render(table: readonly TableRow[], results: MatrixResults): stri
     'Each row starts the reference host with one defect (the first row with none) and runs every leg',
     'against it under `OPENWOP_REQUIRE_BEHAVIOR=true` with no opt-outs, once for each host variant',
     '(`plain`, and `varied`: `anon:` tenant run ids sent as `~2F`, one event per page, no long-poll',
-    'hold, gapped sequences, optional published members, vendor keys where a hatch exists). A cell',
-    'reads `plain / varied` when the two variants disagree.',
+    'hold, gapped sequences, optional published members, vendor keys where a hatch exists) at each',
+    'pacing (`instant`, and `slow`: a pause of a few tens of milliseconds before every trial and one',
+    'event per poll page), so no verdict depends on how fast the host runs. A cell names each mode',
+    '(`variant/pacing`) with its mark when the modes disagree.',
     '',
     `**Mutation score: ${caughtCount} of ${defects.length} defects caught (${percent}%).**`,
     'A defect is caught when at least one leg on it is anything but `executed-pass`, or passes with',
-    'a failed SHOULD wire finding (a wire rule never fails a leg), on both variants.',
+    'a failed SHOULD wire finding (a wire rule never fails a leg), in every mode.',
     '',
     `Marks: pass = executed-pass, warn = executed-pass with a failed SHOULD wire finding, FAIL =`,
     'executed-fail, blocked, n/a = inapplicable, skip = skipped. A mark followed by `(table: ...)`',
@@ -63,7 +71,7 @@ export function render(table: readonly TableRow[], results: MatrixResults): stri
     '',
     '## What each defect breaks, and the rules that failed',
     '',
-    'Rules are the failed MUST findings of every leg, over both variants, and for a leg that passed',
+    'Rules are the failed MUST findings of every leg, over every mode, and for a leg that passed',
     'its failed SHOULD wire findings. A leg that failed without a finding failed a gate in strict',
     'mode; a blocked leg could not observe the run.',
     '',
@@ -75,12 +83,12 @@ export function render(table: readonly TableRow[], results: MatrixResults): stri
   return lines.join('\n');
 }
 
-function rowOf(results: MatrixResults, variant: keyof MatrixResults, name: RowName): LegResult[] {
-  return [...(results[variant][name] ?? [])];
+function rowOf(results: MatrixResults, mode: ModeName, name: RowName): LegResult[] {
+  return [...(results[mode][name] ?? [])];
 }
 
 function cellOf(results: MatrixResults, name: RowName, slug: LegSlug): (LegResult | undefined)[] {
-  return VARIANTS.map((v) => rowOf(results, v, name).find((l) => l.slug === slug));
+  return MODE_NAMES.map((m) => rowOf(results, m, name).find((l) => l.slug === slug));
 }
 
 /** A passing leg with a failed wire finding reads `warn`: the finding is what caught it. */
@@ -101,14 +109,17 @@ function matrixLine(row: TableRow, results: MatrixResults): string {
     const observed = cellOf(results, row.name, slug).map((l) =>
       l === undefined ? 'not run' : markOf(l),
     );
-    const text = new Set(observed).size === 1 ? (observed[0] ?? '') : observed.join(' / ');
+    const text =
+      new Set(observed).size === 1
+        ? (observed[0] ?? '')
+        : observed.map((o, i) => `${MODE_NAMES[i] ?? ''} ${o}`).join(', ');
     const want = expectedMark(row.expected[slug]);
     return observed.every((o) => o === want) ? text : `${text} (table: ${want})`;
   });
   const isCaught =
     row.name === 'conformant'
       ? '-'
-      : VARIANTS.every((v) => caught(rowOf(results, v, row.name)))
+      : MODE_NAMES.every((m) => caught(rowOf(results, m, row.name)))
         ? 'yes'
         : '**no**';
   return `| ${row.name} | ${row.clause === '' ? '-' : row.clause} | ${cells.join(' | ')} | ${isCaught} |`;

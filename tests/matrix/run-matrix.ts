@@ -3,9 +3,9 @@
 // The host lives exactly as long as one call of runRow.
 
 import { randomBytes } from 'node:crypto';
-import type { DefectName } from '../../reference-host/index.ts';
+import type { DefectName, Pacing } from '../../reference-host/index.ts';
 import type { GateName, LegOutcome } from '../../lib/types.ts';
-import { startReferenceHost } from '../../reference-host/index.ts';
+import { PACINGS, startReferenceHost } from '../../reference-host/index.ts';
 import { resolveConfig } from '../../lib/env.ts';
 import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { LEGS } from '../../lib/legs.ts';
@@ -23,6 +23,18 @@ import {
 export type Variant = 'plain' | 'varied';
 export const VARIANTS: readonly Variant[] = ['plain', 'varied'];
 
+/** One way of serving: a wire variant at a pacing. The whole matrix runs in every one. */
+export interface HostMode {
+  readonly variant: Variant;
+  readonly pacing: Pacing;
+}
+export type ModeName = `${Variant}/${Pacing}`;
+export const MODES: readonly HostMode[] = PACINGS.flatMap((pacing) =>
+  VARIANTS.map((variant) => ({ variant, pacing })),
+);
+export const modeName = (mode: HostMode): ModeName => `${mode.variant}/${mode.pacing}`;
+export const MODE_NAMES: readonly ModeName[] = MODES.map(modeName);
+
 export interface LegResult {
   readonly slug: LegSlug;
   readonly disposition: LegOutcome['disposition'];
@@ -37,6 +49,8 @@ export interface LegResult {
 export interface RowOptions {
   readonly row: RowName;
   readonly variant: Variant;
+  /** Default instant. */
+  readonly pacing?: Pacing;
   /** Default true: the matrix's table is written for strict mode. */
   readonly requireBehavior?: boolean;
   readonly optedOut?: readonly GateName[];
@@ -64,6 +78,7 @@ export async function runRow(options: RowOptions): Promise<readonly LegResult[]>
   const host = await startReferenceHost({
     apiKey,
     variant: options.variant,
+    pacing: options.pacing ?? 'instant',
     ...(defect === undefined ? {} : { defect }),
   });
   try {
@@ -111,31 +126,34 @@ function reduce(outcome: LegOutcome): LegResult {
 }
 
 export type MatrixResults = Readonly<
-  Record<Variant, Readonly<Record<RowName, readonly LegResult[]>>>
+  Record<ModeName, Readonly<Record<RowName, readonly LegResult[]>>>
 >;
 
 export const ROW_NAMES = Object.keys(EXPECTED) as readonly RowName[];
 
 /**
- * The whole strict table for both variants. Suite and hosts share one thread, so the rows that
- * end on a deadline run after the others: under the full load a healthy run can outlast the
- * short deadline, and the blocked reason would then name the wrong stage.
+ * The whole strict table in every mode: both variants, each at both pacings. Suite and hosts
+ * share one thread, so the rows that end on a deadline run after the others: under the full load
+ * a healthy run can outlast the short deadline, and the blocked reason would then name the wrong
+ * stage.
  */
 export async function runMatrix(
   run: (options: RowOptions) => Promise<readonly LegResult[]> = runRow,
 ): Promise<MatrixResults> {
-  const results: Record<Variant, Partial<Record<RowName, readonly LegResult[]>>> = {
-    plain: {},
-    varied: {},
-  };
+  const results = Object.fromEntries(MODE_NAMES.map((m) => [m, {}])) as Record<
+    ModeName,
+    Partial<Record<RowName, readonly LegResult[]>>
+  >;
   const phase = (rows: readonly RowName[]): Promise<void[]> =>
     Promise.all(
-      VARIANTS.flatMap((variant) =>
+      MODES.flatMap((mode) =>
         rows.map(async (row) => {
           // A row that cannot run (a table row naming no defect) shows as legs not run, so the
           // other rows still report; the cause goes to stderr.
-          results[variant][row] = await run({ row, variant }).catch((error: unknown) => {
-            process.stderr.write(`matrix row ${row} (${variant}) did not run: ${String(error)}\n`);
+          results[modeName(mode)][row] = await run({ row, ...mode }).catch((error: unknown) => {
+            process.stderr.write(
+              `matrix row ${row} (${modeName(mode)}) did not run: ${String(error)}\n`,
+            );
             return [];
           });
         }),

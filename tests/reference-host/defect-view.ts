@@ -1,7 +1,15 @@
 // What a defect is allowed to change: a run reduced to the parts a contract clause governs, and
 // the paths at which two such views differ.
 
-import { call, drive, evalPayloads, type FixtureId } from './harness.ts';
+import {
+  call,
+  drive,
+  evalPayloads,
+  runPath,
+  type Drive,
+  type FixtureId,
+  type Page,
+} from './harness.ts';
 
 export interface View {
   readonly discovery: unknown;
@@ -20,6 +28,15 @@ export interface View {
   readonly runStatus: unknown;
   readonly summaryStatus: number;
   readonly summary: unknown;
+  /** The finished log read again through the cursor (contract §6). */
+  readonly rereads: Rereads;
+}
+
+export interface Rereads {
+  /** `as first read` when a poll after sequence 2 returned the first read's events after it. */
+  readonly afterThird: 'as first read' | readonly number[];
+  /** The sequences a poll after the log's last sequence returned. */
+  readonly afterLast: readonly number[];
 }
 
 export async function view(base: string, id: FixtureId, deadlineMs: number): Promise<View> {
@@ -43,7 +60,28 @@ export async function view(base: string, id: FixtureId, deadlineMs: number): Pro
     runStatus: d.runStatus,
     summaryStatus: d.summaryStatus,
     summary: d.summary,
+    rereads: await reread(base, d),
   };
+}
+
+/**
+ * Reads the log again after its third event and after its last. A run that never started reads
+ * as a conforming one: which clause stopped it is the business of the other fields.
+ */
+async function reread(base: string, d: Drive): Promise<Rereads> {
+  const runId = d.runId;
+  const last = d.events.at(-1)?.sequence;
+  if (runId === undefined || last === undefined)
+    return { afterThird: 'as first read', afterLast: [] };
+  const after = async (n: number): Promise<number[]> => {
+    const path = runPath(runId, `/events/poll?afterSequence=${n}&timeout=0`);
+    const page = (await call(base, 'GET', path)).body as Page | undefined;
+    return (page?.events ?? []).map((e) => e.sequence);
+  };
+  const third = await after(2);
+  const firstRead = d.events.map((e) => e.sequence).filter((n) => n > 2);
+  const same = third.length === firstRead.length && third.every((n, i) => n === firstRead[i]);
+  return { afterThird: same ? 'as first read' : third, afterLast: await after(last) };
 }
 
 /** Ids number runs per host; the count of runs a host served before is no clause's business. */

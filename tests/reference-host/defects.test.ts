@@ -284,6 +284,23 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     fixture: IN_ORDER,
     changes: flipped([4], true, 6, { gatedAggregateScore: 0.4, passedCount: 2, passed: true }),
   },
+  // The suite-gated log is sequences 0..18.
+  {
+    defect: 'cursor-ignored',
+    fixture: SUITE,
+    changes: {
+      'rereads.afterThird': Array.from({ length: 19 }, (_, i) => i),
+      'rereads.afterLast': Array.from({ length: 19 }, (_, i) => i),
+    },
+  },
+  {
+    defect: 'cursor-inclusive',
+    fixture: SUITE,
+    changes: {
+      'rereads.afterThird': Array.from({ length: 17 }, (_, i) => i + 2),
+      'rereads.afterLast': [18],
+    },
+  },
   {
     defect: 'events-out-of-order',
     fixture: SUITE,

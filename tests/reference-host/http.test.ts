@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startReferenceHost, type ReferenceHost } from '../../reference-host/index.ts';
+import {
+  SLOW_STEP_MS,
+  startReferenceHost,
+  type ReferenceHost,
+} from '../../reference-host/index.ts';
 import { call, drive, runPath, runRequest, type Page } from './harness.ts';
 
 const KEY = 'test-key';
@@ -91,6 +95,38 @@ describe('long-poll', () => {
     expect(Date.now() - began).toBeLessThan(1000);
     expect(answer.status).toBe(200);
     expect((answer.body as Page).events).toEqual([]);
+  });
+});
+
+describe('pacing', () => {
+  it('slow pauses before every trial and the end and pages one event at a time', async () => {
+    host = await startReferenceHost({ pacing: 'slow' });
+    const began = Date.now();
+    const d = await drive(host.url, 'conformance-eval-trajectory-gate');
+    expect(d.terminal).toBe(true);
+    expect(d.summaryStatus).toBe(200);
+    expect(d.events.map((e) => e.sequence)).toEqual(Array.from({ length: 19 }, (_, i) => i));
+    // The first page is asked before the first trial ends, and no page holds two events.
+    expect(d.pages[0]?.isTerminal).toBe(false);
+    expect(Math.max(...d.pages.map((p) => p.events.length))).toBe(1);
+    // Two trials and the end: three steps.
+    expect(Date.now() - began).toBeGreaterThanOrEqual(3 * SLOW_STEP_MS - 5);
+  });
+
+  it('instant (the default) answers a finished log in one page', async () => {
+    host = await startReferenceHost();
+    const runId = await create(host.url);
+    await drainTo(host.url, runId, 19);
+    const page = (await call(host.url, 'GET', runPath(runId, '/events/poll?timeout=0')))
+      .body as Page;
+    expect(page.events).toHaveLength(19);
+    expect(page.isTerminal).toBe(true);
+  });
+
+  it('refuses a pacing it does not know', async () => {
+    await expect(startReferenceHost({ pacing: 'fast' as unknown as 'slow' })).rejects.toThrow(
+      'unknown pacing fast',
+    );
   });
 });
 
@@ -307,9 +343,9 @@ describe('runs and seeding', () => {
 });
 
 describe('npm run host', () => {
-  it('prints one listening line with its defect, serves, and exits 0 on SIGTERM', async () => {
+  it('prints one listening line with its defect and pacing, serves, and exits 0 on SIGTERM', async () => {
     const bin = fileURLToPath(new URL('../../bin/reference-host.mjs', import.meta.url));
-    const child = spawn(process.execPath, [bin, '--defect', 'score-zeroed'], {
+    const child = spawn(process.execPath, [bin, '--defect', 'score-zeroed', '--pacing', 'slow'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     cleanups.push(() => child.kill('SIGKILL'));
@@ -321,7 +357,7 @@ describe('npm run host', () => {
       });
     });
     const match =
-      /^reference host listening on (http:\/\/127\.0\.0\.1:\d+) \(defect score-zeroed\)\n$/.exec(
+      /^reference host listening on (http:\/\/127\.0\.0\.1:\d+) \(defect score-zeroed\) \(pacing slow\)\n$/.exec(
         line,
       );
     expect(match).not.toBeNull();
