@@ -88,6 +88,11 @@ export async function startReferenceHost(
     runCounter: 0,
   };
   const server = createServer(handler(state));
+  // Node closes an idle keep-alive socket after 5 s. When one thread carries hundreds of hosts and
+  // their suites (the matrix), a timer that late can close a socket just as the client reuses it,
+  // and the suite rightly reports a reset as blocked. A long idle window keeps that race out of
+  // the host's own behaviour; close() ends every connection regardless.
+  server.keepAliveTimeout = 60_000;
   // A request node cannot parse still gets the v2 envelope and the version header.
   server.on('clientError', (_err, socket) => {
     if (!socket.writable) return;
