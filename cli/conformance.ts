@@ -17,6 +17,7 @@ import { describeError, runSuite } from './run-suite.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { signReport } from '../lib/report/signing.ts';
 import { closingLine, EXIT, exitCodeFor } from '../lib/report/verdict.ts';
+import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts';
 import { warningSummary } from '../lib/report/warnings.ts';
 
 export interface ConformanceResult {
@@ -95,6 +96,9 @@ export async function runConformance(
       );
     }
     for (const file of files) log(`wrote ${file}`);
+    // The count before the closing line, which stays the last: CI parses that one.
+    const quiet = unexercisedTally(report.requirements).rules;
+    log(unexercisedLine(report.requirements) + (quiet === 0 ? '' : ` (why: ${MARKDOWN_FILE})`));
     const dispositions = report.requirements.map((r) => r.disposition);
     log(closingLine(dispositions));
     return { report, exitCode: exitCodeFor(dispositions), files };
