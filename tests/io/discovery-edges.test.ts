@@ -159,6 +159,7 @@ describe('the readers on documents that are almost right', () => {
   it.each<[unknown, boolean]>([
     [['2.0'], true],
     [['2.10'], true],
+    [['2.100'], true],
     [[2.1], false],
     [['12.0'], false],
     [['2.0-beta'], false],
@@ -180,14 +181,14 @@ describe('the readers on documents that are almost right', () => {
 
   it('advertisedLimits leaves out a limit that is not a finite number or not a list', () => {
     const at = (evalSuite: unknown) => advertisedLimits({ agents: { evalSuite } });
-    expect(at({ maxTasksPerSuite: Number.POSITIVE_INFINITY })).toEqual({});
-    expect(at({ maxTasksPerSuite: Number.NaN, trials: { maxCount: '3' } })).toEqual({});
-    expect(at({ trials: { maxCount: 0 } })).toEqual({ trialsMaxCount: 0 });
-    expect(at({ maxTasksPerSuite: 0 })).toEqual({ maxTasksPerSuite: 0 });
-    expect(at({ trajectory: { matchModes: 'exact' }, trials: { passRules: [] } })).toEqual({
+    expect(at({ maxTasksPerSuite: Number.POSITIVE_INFINITY })).toStrictEqual({});
+    expect(at({ maxTasksPerSuite: Number.NaN, trials: { maxCount: '3' } })).toStrictEqual({});
+    expect(at({ trials: { maxCount: 0 } })).toStrictEqual({ trialsMaxCount: 0 });
+    expect(at({ maxTasksPerSuite: 0 })).toStrictEqual({ maxTasksPerSuite: 0 });
+    expect(at({ trajectory: { matchModes: 'exact' }, trials: { passRules: [] } })).toStrictEqual({
       passRules: [],
     });
-    expect(at({ trajectory: { matchModes: [] } })).toEqual({ matchModes: [] });
-    expect(advertisedLimits(null)).toEqual({});
+    expect(at({ trajectory: { matchModes: [] } })).toStrictEqual({ matchModes: [] });
+    expect(advertisedLimits(null)).toStrictEqual({});
   });
 });

@@ -187,6 +187,23 @@ describe('the bound on the whole event log', () => {
   });
 });
 
+describe('following the cursor', () => {
+  it('trusts a log that starts at sequence 0 and follows it from there', async () => {
+    const event = (sequence: number) => ({ sequence, type: 'agent.decided', runId: 'run-1' });
+    const d = await drive({
+      ...RUN_OK,
+      [`GET ${POLL}`]: (_q, res, n) =>
+        sendJson(res, 200, {
+          events: [event(n - 1)],
+          lastSequence: n - 1,
+          isTerminal: n === 2,
+        }),
+    });
+    expect(polls(d).map((r) => r.query.get('afterSequence'))).toEqual([null, '0']);
+    expect(d.result.kind).toBe('observed');
+  });
+});
+
 describe('the ends of create, summary and status', () => {
   it.each([200, 299])('a create answered %i with a runId is a created run', async (status) => {
     const d = await drive({
