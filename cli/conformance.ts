@@ -19,6 +19,7 @@ import { signReport } from '../lib/report/signing.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { gateClosingLine, gateProblems, gateVerdict } from '../lib/report/gate.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
+import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts';
 import { warningSummary } from '../lib/report/warnings.ts';
 
 export interface ConformanceResult {
@@ -105,6 +106,9 @@ export async function runConformance(
     }
     for (const file of files) log(`wrote ${file}`);
     for (const problem of gateProblems(report)) log(problem);
+    // The count before the closing line, which stays the last: CI parses that one.
+    const quiet = unexercisedTally(report.requirements).rules;
+    log(unexercisedLine(report.requirements) + (quiet === 0 ? '' : ` (why: ${MARKDOWN_FILE})`));
     log(gateClosingLine(report));
     return { report, exitCode: gateVerdict(report).exitCode, files };
   } finally {

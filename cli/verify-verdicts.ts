@@ -3,13 +3,12 @@
 // for the fixture loader it is handed, so StrykerJS can mutate it against millisecond tests
 // (tests/decide/verify-verdicts.test.ts); cli/verify.ts keeps the file reading and the digests.
 
-import { judgeEvalRun } from '../lib/eval-gate-witness.ts';
 import type { FixtureLoad } from '../lib/fixtures.ts';
 import { checkGates } from '../lib/decide/gates.ts';
 import { LEGS } from '../lib/legs.ts';
-import { decide } from '../lib/decide/decide.ts';
+import { decide, decideRun } from '../lib/decide/decide.ts';
 import { judgeGatedFieldsShape } from '../lib/witness/shape-leg.ts';
-import type { Disposition, Finding } from '../lib/types.ts';
+import type { Disposition, Finding, UnexercisedRule } from '../lib/types.ts';
 import type { EvalGateReport, ReportRow } from '../lib/report/report.ts';
 import { totalsOf } from '../lib/report/report.ts';
 import { isSelected, NOT_SELECTED } from '../lib/report/run-options.ts';
@@ -20,6 +19,7 @@ export interface Recomputed {
   readonly assertions: number;
   readonly reason?: string;
   readonly findings: readonly Finding[];
+  readonly unexercised?: readonly UnexercisedRule[];
 }
 
 /** The recorded discovery document, when it was served and parses. */
@@ -73,7 +73,7 @@ export async function recompute(
   }
   const loaded = await load(leg.fixtureId);
   if (!loaded.ok) return `fixture ${leg.fixtureId} does not load here: ${loaded.reason}`;
-  return decide(judgeEvalRun(loaded.fixture, row.observation), row.observation);
+  return decideRun(loaded.fixture, row.observation);
 }
 
 /** Each field in which a row differs from what it recomputes to, naming the row. */
@@ -96,6 +96,7 @@ export function compareRow(row: ReportRow, again: Recomputed): string[] {
       `${at}: findings recorded ${row.findings.length}, recomputed ${again.findings.length}`,
     );
   }
+  out.push(...compareUnexercised(row, again));
   const count = Math.min(row.findings.length, again.findings.length);
   for (let i = 0; i < count; i += 1) {
     const was = row.findings[i] as Finding;
@@ -109,6 +110,23 @@ export function compareRow(row: ReportRow, again: Recomputed): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The unexercised rules, compared as lists of rule and reason: a row that drops one would hide
+ * what its verdict did not see. An absent list reads as empty.
+ */
+function compareUnexercised(row: ReportRow, again: Recomputed): string[] {
+  const recorded = row.unexercised ?? [];
+  const recomputed = again.unexercised ?? [];
+  const text = (list: readonly UnexercisedRule[]): string =>
+    JSON.stringify(list.map((u) => [u.rule, u.reason]));
+  if (text(recorded) === text(recomputed)) return [];
+  const names = (list: readonly UnexercisedRule[]): string =>
+    list.length === 0 ? 'none' : list.map((u) => u.rule).join(', ');
+  return [
+    `row ${row.id}: unexercised recorded ${names(recorded)}, recomputed ${names(recomputed)}${names(recorded) === names(recomputed) ? ' (their reasons differ)' : ''}`,
+  ];
 }
 
 /**

@@ -328,6 +328,12 @@ export const GATE_NAMES = [
 ] as const;
 export type GateName = (typeof GATE_NAMES)[number];
 
+/** A catalogue rule that judged nothing (or too little) on a run, and why, in a host's terms. */
+export interface UnexercisedRule {
+  readonly rule: string;
+  readonly reason: string;
+}
+
 /** The decision of one leg on one run; plain JSON, carried in the test's `meta`. */
 export interface LegOutcome {
   readonly requirement: string;
@@ -337,6 +343,11 @@ export interface LegOutcome {
   /** Present for every disposition but `executed-pass`. */
   readonly reason?: string;
   readonly findings: readonly Finding[];
+  /**
+   * The rules that applied to the leg's run and judged nothing, in catalogue order; present on
+   * every leg that judged an observation (empty when every rule was exercised).
+   */
+  readonly unexercised?: readonly UnexercisedRule[];
   readonly fixtureId?: string;
   readonly observation?: RunObservation;
   readonly durationMs: number;

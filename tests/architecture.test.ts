@@ -158,7 +158,7 @@ describe('architecture walls', () => {
 
   it('the import scanner sees the imports it is meant to police', () => {
     // Guards the guard: if the pattern stopped matching, every wall above would pass vacuously.
-    expect(importsOf('lib/decide/run-leg.ts')).toContain('../eval-gate-witness.ts');
+    expect(importsOf('lib/decide/decide.ts')).toContain('../eval-gate-witness.ts');
     expect(
       importEdges(['lib/decide/run-leg.ts', 'lib/decide/head-start.ts']).get(
         'lib/decide/run-leg.ts',

@@ -2,7 +2,16 @@
 // the two findings-free outcomes (blocked, and a host that refused a run it promised). Kept apart
 // from run-leg.ts, which does the I/O, so that every line here can be mutation-tested.
 
-import type { Disposition, Finding, LegOutcome, RunObservation } from '../types.ts';
+import { judgeEvalRun } from '../eval-gate-witness.ts';
+import { bindingGaps, unexercisedRules } from '../witness/exercised.ts';
+import type {
+  Disposition,
+  Finding,
+  Fixture,
+  LegOutcome,
+  RunObservation,
+  UnexercisedRule,
+} from '../types.ts';
 
 /** How many failed findings a reason quotes before it says how many more there are. */
 const REASON_FINDINGS = 3;
@@ -25,28 +34,54 @@ export function hostFaultFinding(stage: string, reason: string): Finding {
 }
 
 /**
+ * A run judged and decided: the witness's findings, the rules they left unexercised, and the
+ * disposition of both. The one path from an observation to a decision, for the legs and `verify`.
+ */
+export function decideRun(fixture: Fixture, observation: RunObservation): Decision {
+  const findings = judgeEvalRun(fixture, observation);
+  return decide(findings, observation, unexercisedRules(fixture, observation, findings));
+}
+
+/**
  * The disposition that findings imply. A failing MUST fails the leg; SHOULD findings never do.
  * A pass needs at least one MUST finding: no finding at all, or only SHOULD findings, means no
- * binding rule was checked, which is never a pass.
+ * binding rule was checked, which is never a pass. Nor is a run on which a MUST rule the verdict
+ * relies on judged nothing (`bindingGaps`): the leg is then blocked, naming the rule, because the
+ * suite did not see what it would certify. A failing MUST still fails: that fault was seen.
  */
-export function decide(findings: readonly Finding[], observation?: RunObservation): Decision {
+export function decide(
+  findings: readonly Finding[],
+  observation?: RunObservation,
+  unexercised?: readonly UnexercisedRule[],
+): Decision {
   const withObservation = observation === undefined ? {} : { observation };
+  const withUnexercised = unexercised === undefined ? {} : { unexercised };
   if (!findings.some((f) => f.severity === 'MUST')) {
     const judged = findings.length === 0 ? 'nothing' : 'no MUST rule';
     return {
       ...blocked(`the leg judged ${judged}: zero assertions is never a pass`),
+      ...withUnexercised,
       ...withObservation,
     };
   }
   const failed = findings.filter((f) => f.severity === 'MUST' && !f.ok);
-  const disposition: Disposition = failed.length === 0 ? 'executed-pass' : 'executed-fail';
+  const gaps = failed.length === 0 ? bindingGaps(unexercised ?? [], observation) : [];
+  const disposition: Disposition =
+    failed.length > 0 ? 'executed-fail' : gaps.length > 0 ? 'blocked' : 'executed-pass';
   const decision: Decision = {
     disposition,
     assertions: findings.length,
     findings,
+    ...withUnexercised,
     ...withObservation,
   };
-  return failed.length === 0 ? decision : { ...decision, reason: failureReason(failed) };
+  if (failed.length > 0) return { ...decision, reason: failureReason(failed) };
+  return gaps.length > 0 ? { ...decision, reason: gapReason(gaps) } : decision;
+}
+
+function gapReason(gaps: readonly UnexercisedRule[]): string {
+  const head = `${gaps.length} MUST rule${gaps.length === 1 ? '' : 's'} the verdict relies on judged nothing, so the leg cannot pass`;
+  return `${head}: ${gaps.map((g) => `${g.rule} (${g.reason})`).join('; ')}`;
 }
 
 function failureReason(failed: readonly Finding[]): string {

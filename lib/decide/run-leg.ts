@@ -4,10 +4,9 @@
 import type { LegDefinition } from '../legs.ts';
 import type { LegTarget } from './leg-target.ts';
 import type { LegOutcome } from '../types.ts';
-import { blocked, decide, hostFaultFinding } from './decide.ts';
+import { blocked, decide, decideRun, hostFaultFinding } from './decide.ts';
 import { planHostLeg, replayingClient } from './head-start.ts';
 import { driveEvalRun } from '../observe/driver.ts';
-import { judgeEvalRun } from '../eval-gate-witness.ts';
 import { judgeGatedFieldsShape } from '../witness/shape-leg.ts';
 import { WireRecord } from '../observe/wire-record.ts';
 
@@ -66,7 +65,7 @@ export async function runLeg(
     case 'observed':
       return finish({
         ...base,
-        ...decide(judgeEvalRun(fixture, drive.observation), drive.observation),
+        ...decideRun(fixture, drive.observation),
       });
   }
 }

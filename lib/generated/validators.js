@@ -15715,6 +15715,20 @@ const schema85 = {
           type: 'array',
           items: { $ref: '#/$defs/finding' },
         },
+        unexercised: {
+          description:
+            "The rules that applied to the leg's run and judged nothing, each with why; present on every leg that judged an observation.",
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['rule', 'reason'],
+            properties: {
+              rule: { description: 'The rule id.', type: 'string', minLength: 1 },
+              reason: { description: 'Why it had nothing to judge.', type: 'string', minLength: 1 },
+            },
+            additionalProperties: false,
+          },
+        },
         observation: {
           $ref: '#/$defs/observation',
           description: 'What the leg observed and judged, content redacted.',
@@ -15991,6 +16005,20 @@ const schema88 = {
       description: 'Every finding, held or not.',
       type: 'array',
       items: { $ref: '#/$defs/finding' },
+    },
+    unexercised: {
+      description:
+        "The rules that applied to the leg's run and judged nothing, each with why; present on every leg that judged an observation.",
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['rule', 'reason'],
+        properties: {
+          rule: { description: 'The rule id.', type: 'string', minLength: 1 },
+          reason: { description: 'Why it had nothing to judge.', type: 'string', minLength: 1 },
+        },
+        additionalProperties: false,
+      },
     },
     observation: {
       $ref: '#/$defs/observation',
@@ -18448,17 +18476,7 @@ function validate52(
       errors++;
     }
     for (const key0 in data) {
-      if (!(
-        key0 === 'id' ||
-        key0 === 'disposition' ||
-        key0 === 'assertions' ||
-        key0 === 'durationMs' ||
-        key0 === 'reason' ||
-        key0 === 'fixtureId' ||
-        key0 === 'findings' ||
-        key0 === 'observation' ||
-        pattern13.test(key0)
-      )) {
+      if (!(func5.call(schema88.properties, key0) || pattern13.test(key0))) {
         const err9 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -18927,6 +18945,160 @@ function validate52(
         errors++;
       }
     }
+    if (data.unexercised !== undefined) {
+      let data15 = data.unexercised;
+      if (Array.isArray(data15)) {
+        const len1 = data15.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data16 = data15[i1];
+          if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
+            if (data16.rule === undefined) {
+              const err36 = {
+                instancePath: instancePath + '/unexercised/' + i1,
+                schemaPath: '#/properties/unexercised/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'rule' },
+                message: "must have required property '" + 'rule' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err36];
+              } else {
+                vErrors.push(err36);
+              }
+              errors++;
+            }
+            if (data16.reason === undefined) {
+              const err37 = {
+                instancePath: instancePath + '/unexercised/' + i1,
+                schemaPath: '#/properties/unexercised/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'reason' },
+                message: "must have required property '" + 'reason' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err37];
+              } else {
+                vErrors.push(err37);
+              }
+              errors++;
+            }
+            for (const key2 in data16) {
+              if (!(key2 === 'rule' || key2 === 'reason')) {
+                const err38 = {
+                  instancePath: instancePath + '/unexercised/' + i1,
+                  schemaPath: '#/properties/unexercised/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            }
+            if (data16.rule !== undefined) {
+              let data17 = data16.rule;
+              if (typeof data17 === 'string') {
+                if (func1(data17) < 1) {
+                  const err39 = {
+                    instancePath: instancePath + '/unexercised/' + i1 + '/rule',
+                    schemaPath: '#/properties/unexercised/items/properties/rule/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err39];
+                  } else {
+                    vErrors.push(err39);
+                  }
+                  errors++;
+                }
+              } else {
+                const err40 = {
+                  instancePath: instancePath + '/unexercised/' + i1 + '/rule',
+                  schemaPath: '#/properties/unexercised/items/properties/rule/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
+            if (data16.reason !== undefined) {
+              let data18 = data16.reason;
+              if (typeof data18 === 'string') {
+                if (func1(data18) < 1) {
+                  const err41 = {
+                    instancePath: instancePath + '/unexercised/' + i1 + '/reason',
+                    schemaPath: '#/properties/unexercised/items/properties/reason/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err41];
+                  } else {
+                    vErrors.push(err41);
+                  }
+                  errors++;
+                }
+              } else {
+                const err42 = {
+                  instancePath: instancePath + '/unexercised/' + i1 + '/reason',
+                  schemaPath: '#/properties/unexercised/items/properties/reason/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err43 = {
+              instancePath: instancePath + '/unexercised/' + i1,
+              schemaPath: '#/properties/unexercised/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err43];
+            } else {
+              vErrors.push(err43);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err44 = {
+          instancePath: instancePath + '/unexercised',
+          schemaPath: '#/properties/unexercised/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err44];
+        } else {
+          vErrors.push(err44);
+        }
+        errors++;
+      }
+    }
     if (data.observation !== undefined) {
       if (
         !validate53(data.observation, {
@@ -18942,7 +19114,7 @@ function validate52(
       }
     }
   } else {
-    const err36 = {
+    const err45 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -18950,9 +19122,9 @@ function validate52(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err36];
+      vErrors = [err45];
     } else {
-      vErrors.push(err36);
+      vErrors.push(err45);
     }
     errors++;
   }

@@ -6,6 +6,7 @@ import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
 import { gateClosingLine } from './gate.ts';
 import { baselineSection, certificationWarning, gateBullets } from './markdown-ci.ts';
+import { unexercisedLine } from './unexercised.ts';
 import { warningsOf } from './warnings.ts';
 
 export const MARKDOWN_FILE = 'eval-gate-summary.md';
@@ -21,6 +22,7 @@ export function renderMarkdown(
   const lines: string[] = [];
   lines.push(`# RFC 0246 eval gate: ${cell(report.target.baseUrl)}`, '');
   lines.push(`**${gateClosingLine(report)}** · ${report.suite.name} ${report.suite.version}`, '');
+  lines.push(`Not exercised: ${unexercisedLine(report.requirements)}.`, '');
   if (report.target.embedded) {
     lines.push(
       '> The embedded reference host was the target: this is no evidence about any other host.',
@@ -34,10 +36,11 @@ export function renderMarkdown(
     `- strict mode: ${report.strict ? 'on' : 'off'}; opted out: ${report.optedOut.length === 0 ? 'none' : report.optedOut.join(', ')}`,
     ...gateBullets(report),
     '',
-    '| requirement | disposition | assertions | reason |',
-    '| --- | --- | --- | --- |',
+    '| requirement | disposition | assertions | unexercised | reason |',
+    '| --- | --- | --- | --- | --- |',
     ...report.requirements.map(
-      (r) => `| ${r.id} | ${r.disposition} | ${r.assertions} | ${cell(r.reason ?? '')} |`,
+      (r) =>
+        `| ${r.id} | ${r.disposition} | ${r.assertions} | ${r.unexercised?.length ?? '—'} | ${cell(r.reason ?? '')} |`,
     ),
   );
   lines.push(...baselineSection(report));
@@ -51,7 +54,19 @@ export function renderMarkdown(
 }
 
 function legSection(row: ReportRow, expectations: Expectations): string[] {
-  return [...tasksSection(row, expectations), ...warningSection(row)];
+  return [...tasksSection(row, expectations), ...warningSection(row), ...unexercisedSection(row)];
+}
+
+/** The rules that judged nothing on the leg's run, each with why. */
+function unexercisedSection(row: ReportRow): string[] {
+  const gaps = row.unexercised ?? [];
+  if (gaps.length === 0) return [];
+  return [
+    '',
+    `Not exercised on ${row.id}:`,
+    '',
+    ...gaps.map((g) => `- \`${g.rule}\`: ${cell(g.reason)}`),
+  ];
 }
 
 /** The SHOULD findings that did not hold: they never fail a leg, so they are listed apart. */

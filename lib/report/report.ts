@@ -9,7 +9,14 @@ import type { DiscoveryResult } from '../observe/discovery.ts';
 import { advertisedImplementation } from '../observe/discovery.ts';
 import { loadFixture } from '../fixtures.ts';
 import { SCHEMA_FILES } from '../schemas.ts';
-import type { Disposition, Finding, GateName, LegOutcome, RunObservation } from '../types.ts';
+import type {
+  Disposition,
+  Finding,
+  GateName,
+  LegOutcome,
+  RunObservation,
+  UnexercisedRule,
+} from '../types.ts';
 import { canonicalDigest, fixtureDigest, redactContent, sha256Hex } from './canonical.ts';
 import type { BaselineRecord, Certification, RunOptions, SelectionRecord } from './run-record.ts';
 import { runRecord } from './run-record.ts';
@@ -34,6 +41,7 @@ export interface ReportRow {
   readonly reason?: string;
   readonly fixtureId?: string;
   readonly findings: readonly Finding[];
+  readonly unexercised?: readonly UnexercisedRule[];
   readonly observation?: RunObservation;
 }
 
@@ -154,6 +162,9 @@ function toRow(outcome: LegOutcome): ReportRow {
       ref: f.ref,
       message: f.message,
     })),
+    ...(outcome.unexercised === undefined
+      ? {}
+      : { unexercised: outcome.unexercised.map((u) => ({ rule: u.rule, reason: u.reason })) }),
     ...(outcome.observation === undefined
       ? {}
       : { observation: redactContent(outcome.observation) }),

@@ -1,6 +1,6 @@
 // The witness judges a large run in bounded CPU time. Kept apart from the hostile-shape tests
-// because the bound holds for uninstrumented code only: the mutation run (vitest.mutation.config.ts)
-// leaves this file out, `npm test` runs it.
+// because the bound holds for uninstrumented code only: the mutation run
+// (mutation/vitest.mutation.config.ts) leaves this file out, `npm test` runs it.
 
 import { describe, expect, it } from 'vitest';
 import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';

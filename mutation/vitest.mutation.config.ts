@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // The tests StrykerJS runs against each mutant of the witness (`npm run mutation`): the witness's
@@ -8,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 // it bounds the CPU time of uninstrumented code, which instrumented code cannot meet, and
 // StrykerJS needs every test green before it starts.
 export default defineConfig({
+  // The test paths are the repository's, one folder up from this file.
+  root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['tests/witness/**/*.test.ts', 'tests/shape-leg.test.ts', 'tests/cli/judge.test.ts'],
     exclude: ['tests/witness/hostile-scale.test.ts', 'node_modules/**'],

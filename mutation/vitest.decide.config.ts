@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // The tests StrykerJS runs against each mutant of the decision modules (`npm run
@@ -6,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 // host, seconds per mutant, and tests/decide/verify-verdicts.test.ts pins the same recomputation
 // on literal rows. `npm test` (vitest.config.ts) still runs all of them.
 export default defineConfig({
+  // The test paths are the repository's, one folder up from this file.
+  root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: [
       'tests/decide/**/*.test.ts',

@@ -1,0 +1,237 @@
+// Which catalogue rules a judged run left unexercised, and why. A rule owes findings on a run:
+// one per subject it applies to (the run, each task, each eval.* type), and how many it owes
+// follows from the fixture alone: trial rules only with a trials block, gated-score presence by
+// each task's trajectory, an eval.* payload rule per type a run must log. A rule that produced
+// fewer findings than it owes judged nothing for the rest, and the report says so rather than
+// letting a quiet rule read as a held one. Pure: fixture, observation and findings in, a list out.
+
+import { cursorWasDriven } from './replays.ts';
+import type { Finding, Fixture, RunObservation, UnexercisedRule } from '../types.ts';
+import { expectRun, type ExpectedRun } from './expected.ts';
+import { member } from './finding.ts';
+import { RULES, type RuleId } from './rules.ts';
+
+/** What the owed counts and the reasons read. */
+interface RunFacts {
+  readonly expected: ExpectedRun;
+  readonly observation: RunObservation;
+  /** The eval.* types the log carried. */
+  readonly evalTypes: ReadonlySet<string>;
+}
+
+interface Coverage {
+  /** How many findings the rule owes on this run; 0 where it does not apply. */
+  readonly owed: (facts: RunFacts) => number;
+  /** Why it had nothing (or too little) to judge, for a host engineer. */
+  readonly why: (facts: RunFacts, judged: number, owed: number) => string;
+  /** Overrides "judged ≥ owed" where a finding can hold without the rule having been tested. */
+  readonly exercised?: (facts: RunFacts) => boolean;
+}
+
+/** The eval.* types every eval run logs (contract §7); each owes one events.payload-schema finding. */
+const EVAL_TYPES = ['eval.started', 'eval.scored', 'eval.completed'] as const;
+
+const once = (): number => 1;
+const perTask = (f: RunFacts): number => f.expected.taskCount;
+const withTrials = (f: RunFacts): number => (f.expected.trialsBlock === null ? 0 : perTask(f));
+const tasksWhere =
+  (presence: 'required' | 'forbidden') =>
+  (f: RunFacts): number =>
+    f.expected.tasks.filter((t) => t.gatedScorePresence === presence).length;
+const suiteWhere =
+  (presence: 'required' | 'forbidden') =>
+  (f: RunFacts): number =>
+    f.expected.gatedAggregatePresence === presence ? 1 : 0;
+
+/** A reason for a rule owed once that produced nothing. */
+const nothing = (what: string) => (): string => what;
+
+/** A reason for a per-task rule that judged some tasks and not others. */
+const someTasks =
+  (rule: RuleId, cause: string) =>
+  (_f: RunFacts, judged: number, owed: number): string =>
+    `${rule} judged ${judged} of the ${owed} tasks it applies to: ${cause}`;
+
+const noStarted = (rule: RuleId) =>
+  nothing(`no eval.started event was seen, so ${rule} had no payload to compare with the suite`);
+
+const COVERAGE: { readonly [R in RuleId]: Coverage } = {
+  'run.completed-status': { owed: once, why: nothing('the run status was never read') },
+  'events.envelope': { owed: once, why: nothing('no event log was recorded') },
+  'events.run-id': { owed: once, why: nothing('no event log was recorded') },
+  'events.sequence-ascending': { owed: once, why: nothing('no event log was recorded') },
+  'events.cursor': {
+    owed: once,
+    why: nothing(
+      'every event came on the first page and no cursor replay was made, so events.cursor never saw a poll resume from afterSequence',
+    ),
+    exercised: (f) => cursorWasDriven(f.observation),
+  },
+  'events.started-first': { owed: once, why: nothing('no eval.* event order was judged') },
+  'events.completed-once': { owed: once, why: nothing('no eval.* event order was judged') },
+  'events.payload-schema': {
+    owed: () => EVAL_TYPES.length,
+    why: (f) =>
+      `no ${EVAL_TYPES.filter((t) => !f.evalTypes.has(t)).join(' or ')} event was seen, so events.payload-schema had no payload of that type to validate`,
+  },
+  'events.scored-count': { owed: once, why: nothing('the eval.scored events were not counted') },
+  'events.started-consistent': { owed: once, why: noStarted('events.started-consistent') },
+  'events.started-trials': { owed: once, why: noStarted('events.started-trials') },
+  'content-free': {
+    owed: () => 2,
+    why: nothing('the eval.* payloads and the summary were not both searched for content keys'),
+  },
+  'summary.schema': { owed: once, why: nothing('no summary was validated') },
+  'summary.identity': { owed: once, why: nothing('no summary was read') },
+  'trial.score-unchanged': {
+    owed: perTask,
+    why: someTasks(
+      'trial.score-unchanged',
+      'the others had no eval.scored event with a trial in range',
+    ),
+  },
+  'trial.passed': {
+    owed: perTask,
+    why: someTasks('trial.passed', 'the others had no eval.scored event with a trial in range'),
+  },
+  'trial.flags': {
+    owed: perTask,
+    why: someTasks('trial.flags', 'the others had no eval.scored event with a trial in range'),
+  },
+  'task.score-unchanged': {
+    owed: perTask,
+    why: someTasks('task.score-unchanged', 'the summary was not judged for the others'),
+  },
+  'task.mean-score': {
+    owed: withTrials,
+    why: someTasks('task.mean-score', 'the summary was not judged for the others'),
+  },
+  'task.trial-stats': {
+    owed: withTrials,
+    why: someTasks('task.trial-stats', 'the summary carried no trials object on the others'),
+  },
+  'task.gated-score-present': {
+    owed: tasksWhere('required'),
+    why: someTasks('task.gated-score-present', 'the summary was not judged for the others'),
+  },
+  'task.gated-score-value': {
+    owed: tasksWhere('required'),
+    why: someTasks('task.gated-score-value', 'the summary carried no gatedScore on the others'),
+  },
+  'task.gated-score-absent': {
+    owed: tasksWhere('forbidden'),
+    why: someTasks('task.gated-score-absent', 'the summary was not judged for the others'),
+  },
+  'task.passed': {
+    owed: perTask,
+    why: someTasks('task.passed', 'the summary was not judged for the others'),
+  },
+  'suite.aggregate-unchanged': { owed: once, why: nothing('no summary was read') },
+  'suite.gated-aggregate-present': {
+    owed: suiteWhere('required'),
+    why: nothing('no summary was read'),
+  },
+  'suite.gated-aggregate-absent': {
+    owed: suiteWhere('forbidden'),
+    why: nothing('no summary was read'),
+  },
+  'suite.gated-aggregate-value': {
+    owed: suiteWhere('required'),
+    why: nothing(
+      'the summary carried no gatedAggregateScore, so suite.gated-aggregate-value had no value to check',
+    ),
+  },
+  'suite.passed': { owed: once, why: nothing('no summary was read') },
+  'suite.counts': { owed: once, why: nothing('no summary was read') },
+  'completed.consistent': {
+    owed: once,
+    why: nothing(
+      'no eval.completed event was seen, so completed.consistent had nothing to compare with the summary',
+    ),
+  },
+  'wire.create-answer': {
+    owed: once,
+    why: nothing(
+      'the observation holds no POST /runs answer (it was recorded without the wire record), so wire.create-answer had nothing to judge',
+    ),
+  },
+  'wire.poll-page': {
+    owed: once,
+    why: nothing(
+      'no poll page was recorded with its members, so wire.poll-page had nothing to judge',
+    ),
+  },
+  'wire.event-envelope': {
+    owed: once,
+    why: nothing('no event envelope was recorded, so wire.event-envelope had nothing to judge'),
+  },
+  'wire.error-body': { owed: once, why: errorBodyGap },
+  'wire.version-header': {
+    owed: once,
+    why: nothing('no response header was recorded, so wire.version-header had nothing to judge'),
+  },
+};
+
+function errorBodyGap(f: RunFacts): string {
+  const kinds = f.observation.errors?.kinds ?? [];
+  return kinds.length === 0
+    ? 'no error answer was seen, so wire.error-body had nothing to judge'
+    : 'every error body seen was larger than the suite keeps, so wire.error-body had nothing to judge';
+}
+
+/**
+ * The catalogue rules that produced fewer findings on this run than they owe, in catalogue
+ * order, each with why. Throws only where `judgeEvalRun` would: on a fixture that cannot be graded.
+ */
+export function unexercisedRules(
+  fixture: Fixture,
+  observation: RunObservation,
+  findings: readonly Finding[],
+): readonly UnexercisedRule[] {
+  const facts: RunFacts = {
+    expected: expectRun(fixture),
+    observation,
+    evalTypes: evalTypesOf(observation),
+  };
+  const judged = new Map<string, number>();
+  for (const f of findings) judged.set(f.rule, (judged.get(f.rule) ?? 0) + 1);
+  const out: UnexercisedRule[] = [];
+  for (const { id } of RULES) {
+    const coverage: Coverage = COVERAGE[id];
+    const owed = coverage.owed(facts);
+    if (owed === 0) continue;
+    const count = judged.get(id) ?? 0;
+    const exercised = count >= owed && (coverage.exercised?.(facts) ?? true);
+    if (!exercised) out.push({ rule: id, reason: coverage.why(facts, count, owed) });
+  }
+  return out;
+}
+
+function evalTypesOf(observation: RunObservation): ReadonlySet<string> {
+  const events: unknown = member(observation, 'events');
+  const types = new Set<string>();
+  if (!Array.isArray(events)) return types;
+  for (const event of events) {
+    const type = member(event, 'type');
+    if (typeof type === 'string' && type.startsWith('eval.')) types.add(type);
+  }
+  return types;
+}
+
+const SEVERITY: ReadonlyMap<string, string> = new Map(RULES.map((r) => [r.id, r.severity]));
+
+/**
+ * The unexercised rules a leg's verdict relies on: every MUST rule that applies to the run (the
+ * RFC 0246 rules, and the log and summary rules whose data they read; docs/decisions.md), but
+ * `events.cursor` only once the observation carries the driver's cursor `replays`, since before
+ * that a host that serves its whole log on one page is not at fault for it.
+ */
+export function bindingGaps(
+  unexercised: readonly UnexercisedRule[],
+  observation: RunObservation | undefined,
+): readonly UnexercisedRule[] {
+  const replayed = observation !== undefined && Object.hasOwn(observation, 'replays');
+  return unexercised.filter(
+    (u) => SEVERITY.get(u.rule) === 'MUST' && (u.rule !== 'events.cursor' || replayed),
+  );
+}

@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// The tests StrykerJS runs against each mutant of the observe layer (`npm run mutation:observe`):
+// the driver and discovery against scripted loopback servers (port 0, torn down in each test),
+// a fraction of a second each. Left out: the hostile-host tests (tests/hostile), which drive the
+// same code through whole legs at seconds per run, and the reference-host tests. `npm test`
+// (vitest.config.ts) still runs all of them.
+export default defineConfig({
+  // The test paths are the repository's, one folder up from this file.
+  root: fileURLToPath(new URL('..', import.meta.url)),
+  test: {
+    include: [
+      'tests/io/driver.test.ts',
+      'tests/io/driver-endings.test.ts',
+      'tests/io/discovery.test.ts',
+      'tests/io/discovery-edges.test.ts',
+    ],
+    exclude: ['node_modules/**'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});

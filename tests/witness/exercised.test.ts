@@ -1,0 +1,182 @@
+// Which rules a judged run left unexercised, from literal observations: a rule owes findings
+// where the fixture makes it apply (trial rules only with a trials block, presence rules by each
+// task's trajectory), and one that produced fewer is listed with why.
+
+import { describe, expect, it } from 'vitest';
+import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
+import { bindingGaps, unexercisedRules } from '../../lib/witness/exercised.ts';
+import type { Fixture, RunObservation, UnexercisedRule } from '../../lib/types.ts';
+import {
+  asObservation,
+  GATED,
+  gatedObservation,
+  summaryOf,
+  UNGATED,
+  ungatedObservation,
+  type Draft,
+} from './build.ts';
+
+/** The drafts carry no wire record, so the five wire rules never have anything to judge. */
+const WIRE = [
+  'wire.create-answer',
+  'wire.poll-page',
+  'wire.event-envelope',
+  'wire.error-body',
+  'wire.version-header',
+];
+
+function gaps(fixture: Fixture, observation: RunObservation): readonly UnexercisedRule[] {
+  return unexercisedRules(fixture, observation, judgeEvalRun(fixture, observation));
+}
+
+function gapsAfter(
+  fixture: Fixture,
+  draft: Draft,
+  change: (d: Draft) => void,
+): readonly UnexercisedRule[] {
+  change(draft);
+  return gaps(fixture, asObservation(draft));
+}
+
+const rules = (list: readonly UnexercisedRule[]): string[] => list.map((u) => u.rule);
+const reasonOf = (list: readonly UnexercisedRule[], rule: string): string | undefined =>
+  list.find((u) => u.rule === rule)?.reason;
+
+/** Every event on one page, read from the start: what a fast host serves. */
+function onePage(d: Draft): void {
+  d.pages = [
+    {
+      afterSequence: null,
+      lastSequence: d.events.length,
+      isTerminal: true,
+      eventCount: d.events.length,
+    },
+  ];
+}
+
+describe('unexercisedRules', () => {
+  it('a correct run with a trials block exercises every rule but the wire rules it has no record for', () => {
+    const list = gaps(GATED, asObservation(gatedObservation()));
+    expect(rules(list)).toEqual(WIRE);
+    expect(reasonOf(list, 'wire.error-body')).toBe(
+      'no error answer was seen, so wire.error-body had nothing to judge',
+    );
+  });
+
+  it('without a trials block the trial bookkeeping rules do not apply, so they are not listed', () => {
+    const findings = judgeEvalRun(UNGATED, asObservation(ungatedObservation()));
+    // They judged nothing here, and that is right: the fixture gives them nothing to judge.
+    expect(findings.filter((f) => f.rule === 'task.mean-score')).toEqual([]);
+    expect(findings.filter((f) => f.rule === 'task.trial-stats')).toEqual([]);
+    expect(rules(gaps(UNGATED, asObservation(ungatedObservation())))).toEqual(WIRE);
+  });
+
+  it('a log served whole on its first page leaves events.cursor unexercised, unless a replay re-read it', () => {
+    const list = gapsAfter(GATED, gatedObservation(), onePage);
+    expect(rules(list)).toEqual(['events.cursor', ...WIRE]);
+    expect(reasonOf(list, 'events.cursor')).toBe(
+      'every event came on the first page and no cursor replay was made, so events.cursor never saw a poll resume from afterSequence',
+    );
+    const draft = gatedObservation();
+    onePage(draft);
+    const replayed = {
+      ...asObservation(draft),
+      replays: [{ cursor: 'mid-log' as const, afterSequence: 3, pages: [], events: [] }],
+    };
+    expect(rules(gaps(GATED, replayed))).toEqual(WIRE);
+    const noReplay = { ...asObservation(draft), replays: [] };
+    expect(rules(gaps(GATED, noReplay))).toEqual(['events.cursor', ...WIRE]);
+  });
+
+  it('a log without eval.completed leaves its payload and its agreement with the summary unjudged', () => {
+    const list = gapsAfter(GATED, gatedObservation(), (d) => {
+      d.events = d.events.filter((e) => e.type !== 'eval.completed');
+    });
+    expect(rules(list)).toEqual(['events.payload-schema', 'completed.consistent', ...WIRE]);
+    expect(reasonOf(list, 'events.payload-schema')).toBe(
+      'no eval.completed event was seen, so events.payload-schema had no payload of that type to validate',
+    );
+    expect(reasonOf(list, 'completed.consistent')).toBe(
+      'no eval.completed event was seen, so completed.consistent had nothing to compare with the summary',
+    );
+  });
+
+  it('a task with no eval.scored event leaves the trial rules judged on the other tasks only', () => {
+    const list = gapsAfter(GATED, gatedObservation(), (d) => {
+      d.events = d.events.filter(
+        (e) =>
+          !(e.type === 'eval.scored' && (e.payload as { taskId?: string }).taskId === 'right-path'),
+      );
+    });
+    expect(rules(list)).toEqual(['trial.score-unchanged', 'trial.passed', 'trial.flags', ...WIRE]);
+    expect(reasonOf(list, 'trial.passed')).toBe(
+      'trial.passed judged 2 of the 3 tasks it applies to: the others had no eval.scored event with a trial in range',
+    );
+  });
+
+  it('a summary without gatedAggregateScore leaves its value unchecked where it is required', () => {
+    const list = gapsAfter(GATED, gatedObservation(), (d) => {
+      delete summaryOf(d).gatedAggregateScore;
+    });
+    expect(rules(list)).toEqual(['suite.gated-aggregate-value', ...WIRE]);
+    expect(reasonOf(list, 'suite.gated-aggregate-value')).toBe(
+      'the summary carried no gatedAggregateScore, so suite.gated-aggregate-value had no value to check',
+    );
+  });
+
+  it('an error answer whose body was too large to keep is seen but not judged, and says so', () => {
+    const observation: RunObservation = {
+      ...asObservation(gatedObservation()),
+      errors: {
+        kinds: [{ call: 'summary', status: 409, count: 1, samples: [{ bytes: 9_999 }] }],
+        omitted: 0,
+      },
+    };
+    expect(reasonOf(gaps(GATED, observation), 'wire.error-body')).toBe(
+      'every error body seen was larger than the suite keeps, so wire.error-body had nothing to judge',
+    );
+    const judged: RunObservation = {
+      ...observation,
+      errors: {
+        kinds: [
+          {
+            call: 'summary',
+            status: 409,
+            count: 1,
+            samples: [{ json: { error: 'run_state_conflict', message: 'wait' } }],
+          },
+        ],
+        omitted: 0,
+      },
+    };
+    expect(rules(gaps(GATED, judged))).not.toContain('wire.error-body');
+  });
+
+  it('lists nothing a run exercised, in catalogue order, whatever order the findings came in', () => {
+    const observation = asObservation(gatedObservation());
+    const findings = [...judgeEvalRun(GATED, observation)].reverse();
+    expect(rules(unexercisedRules(GATED, observation, findings))).toEqual(WIRE);
+    expect(rules(unexercisedRules(GATED, observation, []))).toContain('task.passed');
+  });
+});
+
+describe('bindingGaps', () => {
+  const gap = (rule: string): UnexercisedRule => ({ rule, reason: `${rule} saw nothing` });
+  const observation = asObservation(gatedObservation());
+
+  it('keeps the MUST rules and drops the SHOULD ones', () => {
+    const list = [gap('completed.consistent'), gap('wire.error-body'), gap('trial.flags')];
+    expect(bindingGaps(list, observation)).toEqual([gap('completed.consistent')]);
+  });
+
+  it('holds events.cursor against a leg only once the observation carries cursor replays', () => {
+    expect(bindingGaps([gap('events.cursor')], observation)).toEqual([]);
+    expect(bindingGaps([gap('events.cursor')], undefined)).toEqual([]);
+    const replayed = { ...observation, replays: [] };
+    expect(bindingGaps([gap('events.cursor')], replayed)).toEqual([gap('events.cursor')]);
+  });
+
+  it('drops a rule the catalogue does not know', () => {
+    expect(bindingGaps([gap('no.such-rule')], observation)).toEqual([]);
+  });
+});
