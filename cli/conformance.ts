@@ -17,7 +17,7 @@ import { describeError, runSuite } from './run-suite.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { signReport } from '../lib/report/signing.ts';
 import { closingLine, EXIT, exitCodeFor } from '../lib/report/verdict.ts';
-import { warningSummary } from '../lib/report/warnings.ts';
+import { hostCheckSummary, warningSummary } from '../lib/report/warnings.ts';
 
 export interface ConformanceResult {
   /** Absent when the suite failed to produce a valid report (exit 2, nothing written). */
@@ -69,6 +69,7 @@ export async function runConformance(
         optedOut: config.optedOut,
         ...declaredOf(config),
         discovery: run.discovery ?? { ok: false, reason: 'no base URL' },
+        ...(run.hostChecks === undefined ? {} : { hostChecks: run.hostChecks }),
       });
     } catch (error) {
       // A report that cannot be built (a host document too deep to redact, say) is not written.
@@ -93,6 +94,9 @@ export async function runConformance(
         `${row.disposition.padEnd(13)} ${row.id}${row.reason === undefined ? '' : `: ${row.reason}`}` +
           (warned === undefined ? '' : ` (${warned}; see ${MARKDOWN_FILE})`),
       );
+    }
+    if (report.hostChecks !== undefined) {
+      log(`${hostCheckSummary(report.hostChecks)} (see ${MARKDOWN_FILE})`);
     }
     for (const file of files) log(`wrote ${file}`);
     const dispositions = report.requirements.map((r) => r.disposition);

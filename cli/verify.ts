@@ -10,6 +10,7 @@ import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { discoveryDigest, reportDigest, rowsDigest, schemaDigests } from '../lib/report/report.ts';
 import { checkFixtureDigests } from './fixture-set.ts';
+import { checkHostChecks } from './verify-host-checks.ts';
 import { checkSignature } from '../lib/report/signing.ts';
 import type { Discovery } from './verify-verdicts.ts';
 import { checkConsistency, checkTotals, compareRow, recompute } from './verify-verdicts.ts';
@@ -48,6 +49,7 @@ export async function verifyReport(
   const problems: string[] = [];
   problems.push(...(await checkDigests(report)));
   problems.push(...checkTotals(report));
+  problems.push(...checkHostChecks(report));
   const signatureProblems =
     key === undefined ? checkSignedDigest(report) : checkSignature(report, key.key, key.name);
   problems.push(...signatureProblems);

@@ -142,6 +142,30 @@ export const DEFECTS = [
     description: 'GET /.well-known/openwop answers 200 with an HTML body',
   },
   {
+    name: 'no-key-check',
+    clause: 'contract §1',
+    description:
+      'every request is served whatever its Authorization header says, none at all included',
+  },
+  {
+    name: 'discovery-invalid',
+    clause: 'contract §2',
+    description:
+      'the agents record has no witness, and agents.evalSuite carries supported: true; every other member is as published',
+  },
+  {
+    name: 'unknown-run-bad-request',
+    clause: 'contract §6',
+    description:
+      "a run id the host never minted, in the caller's own tenant, is answered 400 validation_error instead of 404 not_found",
+  },
+  {
+    name: 'unknown-suite-server-error',
+    clause: 'contract §6',
+    description:
+      'a create naming an eval suite the host does not have is answered 500 internal_error instead of 404 not_found',
+  },
+  {
     name: 'passed-count-wrong',
     clause: 'RFC 0081 summary, contract §4',
     description: 'passedCount counts tasks whose score clears passScore, not tasks that passed',

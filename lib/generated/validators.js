@@ -15452,6 +15452,31 @@ const schema85 = {
       type: 'array',
       items: { $ref: '#/$defs/row' },
     },
+    hostChecks: {
+      description:
+        "The suite-level host checks: discovery judged against the published v2 root and the refusals provoked once per run, as SHOULD findings that decide no requirement, with the probes they were judged from (discovery is the report's own `discovery`).",
+      type: 'object',
+      required: ['probes', 'findings', 'unexercised'],
+      properties: {
+        probes: {
+          description: 'Each provoked refusal, in the order sent.',
+          type: 'array',
+          items: { $ref: '#/$defs/probe' },
+        },
+        findings: {
+          description: 'What the witness judged from discovery and the probes.',
+          type: 'array',
+          items: { $ref: '#/$defs/finding' },
+        },
+        unexercised: {
+          description: 'Each host-check rule that could not be judged, and why.',
+          type: 'array',
+          items: { $ref: '#/$defs/unexercised' },
+        },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
     totals: {
       description: 'How many rows have each disposition.',
       type: 'object',
@@ -15493,6 +15518,10 @@ const schema85 = {
           additionalProperties: { $ref: '#/$defs/sha256' },
         },
         rows: { description: 'Of the canonical JSON of `requirements`.', $ref: '#/$defs/sha256' },
+        hostChecks: {
+          description: 'Of the canonical JSON of `hostChecks`, when the report has it.',
+          $ref: '#/$defs/sha256',
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -15526,6 +15555,84 @@ const schema85 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
   $defs: {
+    probe: {
+      description:
+        'One refusal the suite provoked: the answer, or why there is none (docs/report.md).',
+      oneOf: [
+        {
+          description: 'The host answered.',
+          type: 'object',
+          required: ['probe', 'outcome', 'request', 'status', 'body'],
+          properties: {
+            probe: {
+              description: 'Which refusal was provoked.',
+              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+            },
+            outcome: { description: 'The host answered.', const: 'answered' },
+            request: {
+              description: 'Method and path of the request sent.',
+              type: 'string',
+              minLength: 1,
+            },
+            status: {
+              description: "The answer's HTTP status.",
+              type: 'integer',
+              minimum: 100,
+              maximum: 599,
+            },
+            body: { $ref: '#/$defs/observedBody' },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
+        {
+          description: 'The request was sent and no answer was observed: not a verdict.',
+          type: 'object',
+          required: ['probe', 'outcome', 'request', 'reason'],
+          properties: {
+            probe: {
+              description: 'Which refusal was provoked.',
+              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+            },
+            outcome: { description: 'No answer was observed.', const: 'unobserved' },
+            request: {
+              description: 'Method and path of the request sent.',
+              type: 'string',
+              minLength: 1,
+            },
+            reason: { description: 'The transport failure.', type: 'string', minLength: 1 },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
+        {
+          description: 'The suite had no grounds to send the request.',
+          type: 'object',
+          required: ['probe', 'outcome', 'reason'],
+          properties: {
+            probe: {
+              description: 'Which refusal was provoked.',
+              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+            },
+            outcome: { description: 'Not sent.', const: 'not-made' },
+            reason: { description: 'Why it was not sent.', type: 'string', minLength: 1 },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
+      ],
+    },
+    unexercised: {
+      description: 'A rule that was not judged, and why: neither a pass nor a failure.',
+      type: 'object',
+      required: ['rule', 'reason'],
+      properties: {
+        rule: { description: "The rule's stable slug.", type: 'string', minLength: 1 },
+        reason: { description: 'Why it was not judged.', type: 'string', minLength: 1 },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
     count: { description: 'A count.', type: 'integer', minimum: 0 },
     jsonType: {
       description: 'A JSON type.',
@@ -15782,15 +15889,40 @@ const schema86 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
+const schema90 = {
+  description: 'One checked rule, held or not.',
+  type: 'object',
+  required: ['rule', 'ok', 'severity', 'ref', 'message'],
+  properties: {
+    rule: { description: "The rule's stable slug.", type: 'string', minLength: 1 },
+    ok: { description: 'Whether the rule held.', type: 'boolean' },
+    severity: { description: 'MUST fails the leg; SHOULD only warns.', enum: ['MUST', 'SHOULD'] },
+    ref: { description: 'The clause the rule comes from.', type: 'string', minLength: 1 },
+    message: { description: 'The rule and what was seen.', type: 'string' },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+};
+const schema105 = {
+  description: 'A rule that was not judged, and why: neither a pass nor a failure.',
+  type: 'object',
+  required: ['rule', 'reason'],
+  properties: {
+    rule: { description: "The rule's stable slug.", type: 'string', minLength: 1 },
+    reason: { description: 'Why it was not judged.', type: 'string', minLength: 1 },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+};
 const schema89 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema108 = {
+const schema111 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
 const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern78 = new RegExp('^[0-9a-f]{64}$', 'u');
-const pattern85 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern84 = new RegExp('^[0-9a-f]{64}$', 'u');
+const pattern92 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const schema88 = {
   description: 'The decision on one requirement.',
   type: 'object',
@@ -15824,20 +15956,6 @@ const schema88 = {
   if: { properties: { disposition: { const: 'executed-pass' } } },
   then: { properties: { reason: false } },
   else: { required: ['reason'] },
-};
-const schema90 = {
-  description: 'One checked rule, held or not.',
-  type: 'object',
-  required: ['rule', 'ok', 'severity', 'ref', 'message'],
-  properties: {
-    rule: { description: "The rule's stable slug.", type: 'string', minLength: 1 },
-    ok: { description: 'Whether the rule held.', type: 'boolean' },
-    severity: { description: 'MUST fails the leg; SHOULD only warns.', enum: ['MUST', 'SHOULD'] },
-    ref: { description: 'The clause the rule comes from.', type: 'string', minLength: 1 },
-    message: { description: 'The rule and what was seen.', type: 'string' },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
 const schema91 = {
   description: 'One observed eval run. Values under content deny-list keys read "[redacted]".',
@@ -18325,6 +18443,754 @@ function validate52(
   return errors === 0;
 }
 validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const schema103 = {
+  description: 'One refusal the suite provoked: the answer, or why there is none (docs/report.md).',
+  oneOf: [
+    {
+      description: 'The host answered.',
+      type: 'object',
+      required: ['probe', 'outcome', 'request', 'status', 'body'],
+      properties: {
+        probe: {
+          description: 'Which refusal was provoked.',
+          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+        },
+        outcome: { description: 'The host answered.', const: 'answered' },
+        request: {
+          description: 'Method and path of the request sent.',
+          type: 'string',
+          minLength: 1,
+        },
+        status: {
+          description: "The answer's HTTP status.",
+          type: 'integer',
+          minimum: 100,
+          maximum: 599,
+        },
+        body: { $ref: '#/$defs/observedBody' },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    {
+      description: 'The request was sent and no answer was observed: not a verdict.',
+      type: 'object',
+      required: ['probe', 'outcome', 'request', 'reason'],
+      properties: {
+        probe: {
+          description: 'Which refusal was provoked.',
+          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+        },
+        outcome: { description: 'No answer was observed.', const: 'unobserved' },
+        request: {
+          description: 'Method and path of the request sent.',
+          type: 'string',
+          minLength: 1,
+        },
+        reason: { description: 'The transport failure.', type: 'string', minLength: 1 },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    {
+      description: 'The suite had no grounds to send the request.',
+      type: 'object',
+      required: ['probe', 'outcome', 'reason'],
+      properties: {
+        probe: {
+          description: 'Which refusal was provoked.',
+          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+        },
+        outcome: { description: 'Not sent.', const: 'not-made' },
+        reason: { description: 'Why it was not sent.', type: 'string', minLength: 1 },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+  ],
+};
+function validate58(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate58.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.probe === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'probe' },
+        message: "must have required property '" + 'probe' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.outcome === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'outcome' },
+        message: "must have required property '" + 'outcome' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.request === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'request' },
+        message: "must have required property '" + 'request' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.status === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'status' },
+        message: "must have required property '" + 'status' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.body === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'body' },
+        message: "must have required property '" + 'body' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'probe' ||
+        key0 === 'outcome' ||
+        key0 === 'request' ||
+        key0 === 'status' ||
+        key0 === 'body' ||
+        pattern13.test(key0)
+      )) {
+        const err5 = {
+          instancePath,
+          schemaPath: '#/oneOf/0/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.probe !== undefined) {
+      let data0 = data.probe;
+      if (!(data0 === 'no-credentials' || data0 === 'unknown-run' || data0 === 'unknown-suite')) {
+        const err6 = {
+          instancePath: instancePath + '/probe',
+          schemaPath: '#/oneOf/0/properties/probe/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema103.oneOf[0].properties.probe.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.outcome !== undefined) {
+      if ('answered' !== data.outcome) {
+        const err7 = {
+          instancePath: instancePath + '/outcome',
+          schemaPath: '#/oneOf/0/properties/outcome/const',
+          keyword: 'const',
+          params: { allowedValue: 'answered' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.request !== undefined) {
+      let data2 = data.request;
+      if (typeof data2 === 'string') {
+        if (func1(data2) < 1) {
+          const err8 = {
+            instancePath: instancePath + '/request',
+            schemaPath: '#/oneOf/0/properties/request/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = {
+          instancePath: instancePath + '/request',
+          schemaPath: '#/oneOf/0/properties/request/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== undefined) {
+      let data3 = data.status;
+      if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
+        const err10 = {
+          instancePath: instancePath + '/status',
+          schemaPath: '#/oneOf/0/properties/status/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 > 599 || isNaN(data3)) {
+          const err11 = {
+            instancePath: instancePath + '/status',
+            schemaPath: '#/oneOf/0/properties/status/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 599 },
+            message: 'must be <= 599',
+          };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        if (data3 < 100 || isNaN(data3)) {
+          const err12 = {
+            instancePath: instancePath + '/status',
+            schemaPath: '#/oneOf/0/properties/status/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 100 },
+            message: 'must be >= 100',
+          };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.body !== undefined) {
+      if (
+        !validate54(data.body, {
+          instancePath: instancePath + '/body',
+          parentData: data,
+          parentDataProperty: 'body',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err13 = {
+      instancePath,
+      schemaPath: '#/oneOf/0/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err13];
+    } else {
+      vErrors.push(err13);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+    var props1 = true;
+  }
+  const _errs11 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.probe === undefined) {
+      const err14 = {
+        instancePath,
+        schemaPath: '#/oneOf/1/required',
+        keyword: 'required',
+        params: { missingProperty: 'probe' },
+        message: "must have required property '" + 'probe' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err14];
+      } else {
+        vErrors.push(err14);
+      }
+      errors++;
+    }
+    if (data.outcome === undefined) {
+      const err15 = {
+        instancePath,
+        schemaPath: '#/oneOf/1/required',
+        keyword: 'required',
+        params: { missingProperty: 'outcome' },
+        message: "must have required property '" + 'outcome' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err15];
+      } else {
+        vErrors.push(err15);
+      }
+      errors++;
+    }
+    if (data.request === undefined) {
+      const err16 = {
+        instancePath,
+        schemaPath: '#/oneOf/1/required',
+        keyword: 'required',
+        params: { missingProperty: 'request' },
+        message: "must have required property '" + 'request' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err16];
+      } else {
+        vErrors.push(err16);
+      }
+      errors++;
+    }
+    if (data.reason === undefined) {
+      const err17 = {
+        instancePath,
+        schemaPath: '#/oneOf/1/required',
+        keyword: 'required',
+        params: { missingProperty: 'reason' },
+        message: "must have required property '" + 'reason' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err17];
+      } else {
+        vErrors.push(err17);
+      }
+      errors++;
+    }
+    for (const key1 in data) {
+      if (!(
+        key1 === 'probe' ||
+        key1 === 'outcome' ||
+        key1 === 'request' ||
+        key1 === 'reason' ||
+        pattern13.test(key1)
+      )) {
+        const err18 = {
+          instancePath,
+          schemaPath: '#/oneOf/1/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key1 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.probe !== undefined) {
+      let data5 = data.probe;
+      if (!(data5 === 'no-credentials' || data5 === 'unknown-run' || data5 === 'unknown-suite')) {
+        const err19 = {
+          instancePath: instancePath + '/probe',
+          schemaPath: '#/oneOf/1/properties/probe/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema103.oneOf[1].properties.probe.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.outcome !== undefined) {
+      if ('unobserved' !== data.outcome) {
+        const err20 = {
+          instancePath: instancePath + '/outcome',
+          schemaPath: '#/oneOf/1/properties/outcome/const',
+          keyword: 'const',
+          params: { allowedValue: 'unobserved' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.request !== undefined) {
+      let data7 = data.request;
+      if (typeof data7 === 'string') {
+        if (func1(data7) < 1) {
+          const err21 = {
+            instancePath: instancePath + '/request',
+            schemaPath: '#/oneOf/1/properties/request/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+      } else {
+        const err22 = {
+          instancePath: instancePath + '/request',
+          schemaPath: '#/oneOf/1/properties/request/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+    }
+    if (data.reason !== undefined) {
+      let data8 = data.reason;
+      if (typeof data8 === 'string') {
+        if (func1(data8) < 1) {
+          const err23 = {
+            instancePath: instancePath + '/reason',
+            schemaPath: '#/oneOf/1/properties/reason/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+      } else {
+        const err24 = {
+          instancePath: instancePath + '/reason',
+          schemaPath: '#/oneOf/1/properties/reason/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err24];
+        } else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err25 = {
+      instancePath,
+      schemaPath: '#/oneOf/1/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err25];
+    } else {
+      vErrors.push(err25);
+    }
+    errors++;
+  }
+  var _valid0 = _errs11 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
+    if (_valid0) {
+      valid0 = true;
+      passing0 = 1;
+      if (props1 !== true) {
+        props1 = true;
+      }
+    }
+    const _errs20 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.probe === undefined) {
+        const err26 = {
+          instancePath,
+          schemaPath: '#/oneOf/2/required',
+          keyword: 'required',
+          params: { missingProperty: 'probe' },
+          message: "must have required property '" + 'probe' + "'",
+        };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+      if (data.outcome === undefined) {
+        const err27 = {
+          instancePath,
+          schemaPath: '#/oneOf/2/required',
+          keyword: 'required',
+          params: { missingProperty: 'outcome' },
+          message: "must have required property '" + 'outcome' + "'",
+        };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+      if (data.reason === undefined) {
+        const err28 = {
+          instancePath,
+          schemaPath: '#/oneOf/2/required',
+          keyword: 'required',
+          params: { missingProperty: 'reason' },
+          message: "must have required property '" + 'reason' + "'",
+        };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+      for (const key2 in data) {
+        if (!(
+          key2 === 'probe' ||
+          key2 === 'outcome' ||
+          key2 === 'reason' ||
+          pattern13.test(key2)
+        )) {
+          const err29 = {
+            instancePath,
+            schemaPath: '#/oneOf/2/additionalProperties',
+            keyword: 'additionalProperties',
+            params: { additionalProperty: key2 },
+            message: 'must NOT have additional properties',
+          };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
+      }
+      if (data.probe !== undefined) {
+        let data9 = data.probe;
+        if (!(data9 === 'no-credentials' || data9 === 'unknown-run' || data9 === 'unknown-suite')) {
+          const err30 = {
+            instancePath: instancePath + '/probe',
+            schemaPath: '#/oneOf/2/properties/probe/enum',
+            keyword: 'enum',
+            params: { allowedValues: schema103.oneOf[2].properties.probe.enum },
+            message: 'must be equal to one of the allowed values',
+          };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+      }
+      if (data.outcome !== undefined) {
+        if ('not-made' !== data.outcome) {
+          const err31 = {
+            instancePath: instancePath + '/outcome',
+            schemaPath: '#/oneOf/2/properties/outcome/const',
+            keyword: 'const',
+            params: { allowedValue: 'not-made' },
+            message: 'must be equal to constant',
+          };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+      }
+      if (data.reason !== undefined) {
+        let data11 = data.reason;
+        if (typeof data11 === 'string') {
+          if (func1(data11) < 1) {
+            const err32 = {
+              instancePath: instancePath + '/reason',
+              schemaPath: '#/oneOf/2/properties/reason/minLength',
+              keyword: 'minLength',
+              params: { limit: 1 },
+              message: 'must NOT have fewer than 1 characters',
+            };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
+            }
+            errors++;
+          }
+        } else {
+          const err33 = {
+            instancePath: instancePath + '/reason',
+            schemaPath: '#/oneOf/2/properties/reason/type',
+            keyword: 'type',
+            params: { type: 'string' },
+            message: 'must be string',
+          };
+          if (vErrors === null) {
+            vErrors = [err33];
+          } else {
+            vErrors.push(err33);
+          }
+          errors++;
+        }
+      }
+    } else {
+      const err34 = {
+        instancePath,
+        schemaPath: '#/oneOf/2/type',
+        keyword: 'type',
+        params: { type: 'object' },
+        message: 'must be object',
+      };
+      if (vErrors === null) {
+        vErrors = [err34];
+      } else {
+        vErrors.push(err34);
+      }
+      errors++;
+    }
+    var _valid0 = _errs20 === errors;
+    if (_valid0 && valid0) {
+      valid0 = false;
+      passing0 = [passing0, 2];
+    } else {
+      if (_valid0) {
+        valid0 = true;
+        passing0 = 2;
+        if (props1 !== true) {
+          props1 = true;
+        }
+      }
+    }
+  }
+  if (!valid0) {
+    const err35 = {
+      instancePath,
+      schemaPath: '#/oneOf',
+      keyword: 'oneOf',
+      params: { passingSchemas: passing0 },
+      message: 'must match exactly one schema in oneOf',
+    };
+    if (vErrors === null) {
+      vErrors = [err35];
+    } else {
+      vErrors.push(err35);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate58.errors = vErrors;
+  evaluated0.props = props1;
+  return errors === 0;
+}
+validate58.evaluated = { dynamicProps: true, dynamicItems: false };
 function validate51(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -19485,16 +20351,16 @@ function validate51(
         errors++;
       }
     }
-    if (data.totals !== undefined) {
-      let data25 = data.totals;
+    if (data.hostChecks !== undefined) {
+      let data25 = data.hostChecks;
       if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
-        if (data25['executed-pass'] === undefined) {
+        if (data25.probes === undefined) {
           const err65 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
+            instancePath: instancePath + '/hostChecks',
+            schemaPath: '#/properties/hostChecks/required',
             keyword: 'required',
-            params: { missingProperty: 'executed-pass' },
-            message: "must have required property '" + 'executed-pass' + "'",
+            params: { missingProperty: 'probes' },
+            message: "must have required property '" + 'probes' + "'",
           };
           if (vErrors === null) {
             vErrors = [err65];
@@ -19503,13 +20369,13 @@ function validate51(
           }
           errors++;
         }
-        if (data25['executed-fail'] === undefined) {
+        if (data25.findings === undefined) {
           const err66 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
+            instancePath: instancePath + '/hostChecks',
+            schemaPath: '#/properties/hostChecks/required',
             keyword: 'required',
-            params: { missingProperty: 'executed-fail' },
-            message: "must have required property '" + 'executed-fail' + "'",
+            params: { missingProperty: 'findings' },
+            message: "must have required property '" + 'findings' + "'",
           };
           if (vErrors === null) {
             vErrors = [err66];
@@ -19518,13 +20384,13 @@ function validate51(
           }
           errors++;
         }
-        if (data25.inapplicable === undefined) {
+        if (data25.unexercised === undefined) {
           const err67 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
+            instancePath: instancePath + '/hostChecks',
+            schemaPath: '#/properties/hostChecks/required',
             keyword: 'required',
-            params: { missingProperty: 'inapplicable' },
-            message: "must have required property '" + 'inapplicable' + "'",
+            params: { missingProperty: 'unexercised' },
+            message: "must have required property '" + 'unexercised' + "'",
           };
           if (vErrors === null) {
             vErrors = [err67];
@@ -19533,8 +20399,540 @@ function validate51(
           }
           errors++;
         }
-        if (data25.skipped === undefined) {
-          const err68 = {
+        for (const key7 in data25) {
+          if (!(
+            key7 === 'probes' ||
+            key7 === 'findings' ||
+            key7 === 'unexercised' ||
+            pattern13.test(key7)
+          )) {
+            const err68 = {
+              instancePath: instancePath + '/hostChecks',
+              schemaPath: '#/properties/hostChecks/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key7 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err68];
+            } else {
+              vErrors.push(err68);
+            }
+            errors++;
+          }
+        }
+        if (data25.probes !== undefined) {
+          let data26 = data25.probes;
+          if (Array.isArray(data26)) {
+            const len2 = data26.length;
+            for (let i3 = 0; i3 < len2; i3++) {
+              if (
+                !validate58(data26[i3], {
+                  instancePath: instancePath + '/hostChecks/probes/' + i3,
+                  parentData: data26,
+                  parentDataProperty: i3,
+                  rootData,
+                  dynamicAnchors,
+                })
+              ) {
+                vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err69 = {
+              instancePath: instancePath + '/hostChecks/probes',
+              schemaPath: '#/properties/hostChecks/properties/probes/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
+        if (data25.findings !== undefined) {
+          let data28 = data25.findings;
+          if (Array.isArray(data28)) {
+            const len3 = data28.length;
+            for (let i4 = 0; i4 < len3; i4++) {
+              let data29 = data28[i4];
+              if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
+                if (data29.rule === undefined) {
+                  const err70 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'rule' },
+                    message: "must have required property '" + 'rule' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err70];
+                  } else {
+                    vErrors.push(err70);
+                  }
+                  errors++;
+                }
+                if (data29.ok === undefined) {
+                  const err71 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'ok' },
+                    message: "must have required property '" + 'ok' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err71];
+                  } else {
+                    vErrors.push(err71);
+                  }
+                  errors++;
+                }
+                if (data29.severity === undefined) {
+                  const err72 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'severity' },
+                    message: "must have required property '" + 'severity' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err72];
+                  } else {
+                    vErrors.push(err72);
+                  }
+                  errors++;
+                }
+                if (data29.ref === undefined) {
+                  const err73 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'ref' },
+                    message: "must have required property '" + 'ref' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err73];
+                  } else {
+                    vErrors.push(err73);
+                  }
+                  errors++;
+                }
+                if (data29.message === undefined) {
+                  const err74 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'message' },
+                    message: "must have required property '" + 'message' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err74];
+                  } else {
+                    vErrors.push(err74);
+                  }
+                  errors++;
+                }
+                for (const key8 in data29) {
+                  if (!(
+                    key8 === 'rule' ||
+                    key8 === 'ok' ||
+                    key8 === 'severity' ||
+                    key8 === 'ref' ||
+                    key8 === 'message' ||
+                    pattern13.test(key8)
+                  )) {
+                    const err75 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4,
+                      schemaPath: '#/$defs/finding/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key8 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err75];
+                    } else {
+                      vErrors.push(err75);
+                    }
+                    errors++;
+                  }
+                }
+                if (data29.rule !== undefined) {
+                  let data30 = data29.rule;
+                  if (typeof data30 === 'string') {
+                    if (func1(data30) < 1) {
+                      const err76 = {
+                        instancePath: instancePath + '/hostChecks/findings/' + i4 + '/rule',
+                        schemaPath: '#/$defs/finding/properties/rule/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err76];
+                      } else {
+                        vErrors.push(err76);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err77 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/rule',
+                      schemaPath: '#/$defs/finding/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err77];
+                    } else {
+                      vErrors.push(err77);
+                    }
+                    errors++;
+                  }
+                }
+                if (data29.ok !== undefined) {
+                  if (typeof data29.ok !== 'boolean') {
+                    const err78 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ok',
+                      schemaPath: '#/$defs/finding/properties/ok/type',
+                      keyword: 'type',
+                      params: { type: 'boolean' },
+                      message: 'must be boolean',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err78];
+                    } else {
+                      vErrors.push(err78);
+                    }
+                    errors++;
+                  }
+                }
+                if (data29.severity !== undefined) {
+                  let data32 = data29.severity;
+                  if (!(data32 === 'MUST' || data32 === 'SHOULD')) {
+                    const err79 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/severity',
+                      schemaPath: '#/$defs/finding/properties/severity/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema90.properties.severity.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err79];
+                    } else {
+                      vErrors.push(err79);
+                    }
+                    errors++;
+                  }
+                }
+                if (data29.ref !== undefined) {
+                  let data33 = data29.ref;
+                  if (typeof data33 === 'string') {
+                    if (func1(data33) < 1) {
+                      const err80 = {
+                        instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ref',
+                        schemaPath: '#/$defs/finding/properties/ref/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err80];
+                      } else {
+                        vErrors.push(err80);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err81 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ref',
+                      schemaPath: '#/$defs/finding/properties/ref/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err81];
+                    } else {
+                      vErrors.push(err81);
+                    }
+                    errors++;
+                  }
+                }
+                if (data29.message !== undefined) {
+                  if (typeof data29.message !== 'string') {
+                    const err82 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/message',
+                      schemaPath: '#/$defs/finding/properties/message/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err82];
+                    } else {
+                      vErrors.push(err82);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err83 = {
+                  instancePath: instancePath + '/hostChecks/findings/' + i4,
+                  schemaPath: '#/$defs/finding/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err84 = {
+              instancePath: instancePath + '/hostChecks/findings',
+              schemaPath: '#/properties/hostChecks/properties/findings/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err84];
+            } else {
+              vErrors.push(err84);
+            }
+            errors++;
+          }
+        }
+        if (data25.unexercised !== undefined) {
+          let data35 = data25.unexercised;
+          if (Array.isArray(data35)) {
+            const len4 = data35.length;
+            for (let i5 = 0; i5 < len4; i5++) {
+              let data36 = data35[i5];
+              if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+                if (data36.rule === undefined) {
+                  const err85 = {
+                    instancePath: instancePath + '/hostChecks/unexercised/' + i5,
+                    schemaPath: '#/$defs/unexercised/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'rule' },
+                    message: "must have required property '" + 'rule' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err85];
+                  } else {
+                    vErrors.push(err85);
+                  }
+                  errors++;
+                }
+                if (data36.reason === undefined) {
+                  const err86 = {
+                    instancePath: instancePath + '/hostChecks/unexercised/' + i5,
+                    schemaPath: '#/$defs/unexercised/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err86];
+                  } else {
+                    vErrors.push(err86);
+                  }
+                  errors++;
+                }
+                for (const key9 in data36) {
+                  if (!(key9 === 'rule' || key9 === 'reason' || pattern13.test(key9))) {
+                    const err87 = {
+                      instancePath: instancePath + '/hostChecks/unexercised/' + i5,
+                      schemaPath: '#/$defs/unexercised/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err87];
+                    } else {
+                      vErrors.push(err87);
+                    }
+                    errors++;
+                  }
+                }
+                if (data36.rule !== undefined) {
+                  let data37 = data36.rule;
+                  if (typeof data37 === 'string') {
+                    if (func1(data37) < 1) {
+                      const err88 = {
+                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
+                        schemaPath: '#/$defs/unexercised/properties/rule/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err88];
+                      } else {
+                        vErrors.push(err88);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err89 = {
+                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
+                      schemaPath: '#/$defs/unexercised/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err89];
+                    } else {
+                      vErrors.push(err89);
+                    }
+                    errors++;
+                  }
+                }
+                if (data36.reason !== undefined) {
+                  let data38 = data36.reason;
+                  if (typeof data38 === 'string') {
+                    if (func1(data38) < 1) {
+                      const err90 = {
+                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
+                        schemaPath: '#/$defs/unexercised/properties/reason/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err90];
+                      } else {
+                        vErrors.push(err90);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err91 = {
+                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
+                      schemaPath: '#/$defs/unexercised/properties/reason/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err91];
+                    } else {
+                      vErrors.push(err91);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err92 = {
+                  instancePath: instancePath + '/hostChecks/unexercised/' + i5,
+                  schemaPath: '#/$defs/unexercised/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err93 = {
+              instancePath: instancePath + '/hostChecks/unexercised',
+              schemaPath: '#/properties/hostChecks/properties/unexercised/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err93];
+            } else {
+              vErrors.push(err93);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err94 = {
+          instancePath: instancePath + '/hostChecks',
+          schemaPath: '#/properties/hostChecks/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err94];
+        } else {
+          vErrors.push(err94);
+        }
+        errors++;
+      }
+    }
+    if (data.totals !== undefined) {
+      let data39 = data.totals;
+      if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
+        if (data39['executed-pass'] === undefined) {
+          const err95 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'executed-pass' },
+            message: "must have required property '" + 'executed-pass' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err95];
+          } else {
+            vErrors.push(err95);
+          }
+          errors++;
+        }
+        if (data39['executed-fail'] === undefined) {
+          const err96 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'executed-fail' },
+            message: "must have required property '" + 'executed-fail' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err96];
+          } else {
+            vErrors.push(err96);
+          }
+          errors++;
+        }
+        if (data39.inapplicable === undefined) {
+          const err97 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'inapplicable' },
+            message: "must have required property '" + 'inapplicable' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err97];
+          } else {
+            vErrors.push(err97);
+          }
+          errors++;
+        }
+        if (data39.skipped === undefined) {
+          const err98 = {
             instancePath: instancePath + '/totals',
             schemaPath: '#/properties/totals/required',
             keyword: 'required',
@@ -19542,14 +20940,14 @@ function validate51(
             message: "must have required property '" + 'skipped' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err68];
+            vErrors = [err98];
           } else {
-            vErrors.push(err68);
+            vErrors.push(err98);
           }
           errors++;
         }
-        if (data25.blocked === undefined) {
-          const err69 = {
+        if (data39.blocked === undefined) {
+          const err99 = {
             instancePath: instancePath + '/totals',
             schemaPath: '#/properties/totals/required',
             keyword: 'required',
@@ -19557,582 +20955,27 @@ function validate51(
             message: "must have required property '" + 'blocked' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err69];
+            vErrors = [err99];
           } else {
-            vErrors.push(err69);
+            vErrors.push(err99);
           }
           errors++;
         }
-        for (const key7 in data25) {
+        for (const key10 in data39) {
           if (!(
-            key7 === 'executed-pass' ||
-            key7 === 'executed-fail' ||
-            key7 === 'inapplicable' ||
-            key7 === 'skipped' ||
-            key7 === 'blocked' ||
-            pattern13.test(key7)
+            key10 === 'executed-pass' ||
+            key10 === 'executed-fail' ||
+            key10 === 'inapplicable' ||
+            key10 === 'skipped' ||
+            key10 === 'blocked' ||
+            pattern13.test(key10)
           )) {
-            const err70 = {
+            const err100 = {
               instancePath: instancePath + '/totals',
               schemaPath: '#/properties/totals/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key7 },
+              params: { additionalProperty: key10 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err70];
-            } else {
-              vErrors.push(err70);
-            }
-            errors++;
-          }
-        }
-        if (data25['executed-pass'] !== undefined) {
-          let data26 = data25['executed-pass'];
-          if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
-            const err71 = {
-              instancePath: instancePath + '/totals/executed-pass',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err71];
-            } else {
-              vErrors.push(err71);
-            }
-            errors++;
-          }
-          if (typeof data26 == 'number' && isFinite(data26)) {
-            if (data26 < 0 || isNaN(data26)) {
-              const err72 = {
-                instancePath: instancePath + '/totals/executed-pass',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err72];
-              } else {
-                vErrors.push(err72);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data25['executed-fail'] !== undefined) {
-          let data27 = data25['executed-fail'];
-          if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-            const err73 = {
-              instancePath: instancePath + '/totals/executed-fail',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err73];
-            } else {
-              vErrors.push(err73);
-            }
-            errors++;
-          }
-          if (typeof data27 == 'number' && isFinite(data27)) {
-            if (data27 < 0 || isNaN(data27)) {
-              const err74 = {
-                instancePath: instancePath + '/totals/executed-fail',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err74];
-              } else {
-                vErrors.push(err74);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data25.inapplicable !== undefined) {
-          let data28 = data25.inapplicable;
-          if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
-            const err75 = {
-              instancePath: instancePath + '/totals/inapplicable',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err75];
-            } else {
-              vErrors.push(err75);
-            }
-            errors++;
-          }
-          if (typeof data28 == 'number' && isFinite(data28)) {
-            if (data28 < 0 || isNaN(data28)) {
-              const err76 = {
-                instancePath: instancePath + '/totals/inapplicable',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err76];
-              } else {
-                vErrors.push(err76);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data25.skipped !== undefined) {
-          let data29 = data25.skipped;
-          if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
-            const err77 = {
-              instancePath: instancePath + '/totals/skipped',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err77];
-            } else {
-              vErrors.push(err77);
-            }
-            errors++;
-          }
-          if (typeof data29 == 'number' && isFinite(data29)) {
-            if (data29 < 0 || isNaN(data29)) {
-              const err78 = {
-                instancePath: instancePath + '/totals/skipped',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err78];
-              } else {
-                vErrors.push(err78);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data25.blocked !== undefined) {
-          let data30 = data25.blocked;
-          if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-            const err79 = {
-              instancePath: instancePath + '/totals/blocked',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err79];
-            } else {
-              vErrors.push(err79);
-            }
-            errors++;
-          }
-          if (typeof data30 == 'number' && isFinite(data30)) {
-            if (data30 < 0 || isNaN(data30)) {
-              const err80 = {
-                instancePath: instancePath + '/totals/blocked',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err80];
-              } else {
-                vErrors.push(err80);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err81 = {
-          instancePath: instancePath + '/totals',
-          schemaPath: '#/properties/totals/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err81];
-        } else {
-          vErrors.push(err81);
-        }
-        errors++;
-      }
-    }
-    if (data.digests !== undefined) {
-      let data31 = data.digests;
-      if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
-        if (data31.algorithm === undefined) {
-          const err82 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'algorithm' },
-            message: "must have required property '" + 'algorithm' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err82];
-          } else {
-            vErrors.push(err82);
-          }
-          errors++;
-        }
-        if (data31.discovery === undefined) {
-          const err83 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'discovery' },
-            message: "must have required property '" + 'discovery' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err83];
-          } else {
-            vErrors.push(err83);
-          }
-          errors++;
-        }
-        if (data31.fixtures === undefined) {
-          const err84 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'fixtures' },
-            message: "must have required property '" + 'fixtures' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err84];
-          } else {
-            vErrors.push(err84);
-          }
-          errors++;
-        }
-        if (data31.schemas === undefined) {
-          const err85 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'schemas' },
-            message: "must have required property '" + 'schemas' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err85];
-          } else {
-            vErrors.push(err85);
-          }
-          errors++;
-        }
-        if (data31.rows === undefined) {
-          const err86 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'rows' },
-            message: "must have required property '" + 'rows' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err86];
-          } else {
-            vErrors.push(err86);
-          }
-          errors++;
-        }
-        for (const key8 in data31) {
-          if (!(
-            key8 === 'algorithm' ||
-            key8 === 'discovery' ||
-            key8 === 'fixtures' ||
-            key8 === 'schemas' ||
-            key8 === 'rows' ||
-            pattern13.test(key8)
-          )) {
-            const err87 = {
-              instancePath: instancePath + '/digests',
-              schemaPath: '#/properties/digests/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key8 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err87];
-            } else {
-              vErrors.push(err87);
-            }
-            errors++;
-          }
-        }
-        if (data31.algorithm !== undefined) {
-          if ('sha256' !== data31.algorithm) {
-            const err88 = {
-              instancePath: instancePath + '/digests/algorithm',
-              schemaPath: '#/properties/digests/properties/algorithm/const',
-              keyword: 'const',
-              params: { allowedValue: 'sha256' },
-              message: 'must be equal to constant',
-            };
-            if (vErrors === null) {
-              vErrors = [err88];
-            } else {
-              vErrors.push(err88);
-            }
-            errors++;
-          }
-        }
-        if (data31.discovery !== undefined) {
-          let data33 = data31.discovery;
-          const _errs82 = errors;
-          let valid22 = false;
-          let passing1 = null;
-          const _errs83 = errors;
-          if (typeof data33 === 'string') {
-            if (!pattern78.test(data33)) {
-              const err89 = {
-                instancePath: instancePath + '/digests/discovery',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err89];
-              } else {
-                vErrors.push(err89);
-              }
-              errors++;
-            }
-          } else {
-            const err90 = {
-              instancePath: instancePath + '/digests/discovery',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err90];
-            } else {
-              vErrors.push(err90);
-            }
-            errors++;
-          }
-          var _valid1 = _errs83 === errors;
-          if (_valid1) {
-            valid22 = true;
-            passing1 = 0;
-          }
-          const _errs86 = errors;
-          if (data33 !== null) {
-            const err91 = {
-              instancePath: instancePath + '/digests/discovery',
-              schemaPath: '#/properties/digests/properties/discovery/oneOf/1/type',
-              keyword: 'type',
-              params: { type: 'null' },
-              message: 'must be null',
-            };
-            if (vErrors === null) {
-              vErrors = [err91];
-            } else {
-              vErrors.push(err91);
-            }
-            errors++;
-          }
-          var _valid1 = _errs86 === errors;
-          if (_valid1 && valid22) {
-            valid22 = false;
-            passing1 = [passing1, 1];
-          } else {
-            if (_valid1) {
-              valid22 = true;
-              passing1 = 1;
-            }
-          }
-          if (!valid22) {
-            const err92 = {
-              instancePath: instancePath + '/digests/discovery',
-              schemaPath: '#/properties/digests/properties/discovery/oneOf',
-              keyword: 'oneOf',
-              params: { passingSchemas: passing1 },
-              message: 'must match exactly one schema in oneOf',
-            };
-            if (vErrors === null) {
-              vErrors = [err92];
-            } else {
-              vErrors.push(err92);
-            }
-            errors++;
-          } else {
-            errors = _errs82;
-            if (vErrors !== null) {
-              if (_errs82) {
-                vErrors.length = _errs82;
-              } else {
-                vErrors = null;
-              }
-            }
-          }
-        }
-        if (data31.fixtures !== undefined) {
-          let data34 = data31.fixtures;
-          if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
-            for (const key9 in data34) {
-              let data35 = data34[key9];
-              if (typeof data35 === 'string') {
-                if (!pattern78.test(data35)) {
-                  const err93 = {
-                    instancePath:
-                      instancePath +
-                      '/digests/fixtures/' +
-                      key9.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    schemaPath: '#/$defs/sha256/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^[0-9a-f]{64}$' },
-                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err93];
-                  } else {
-                    vErrors.push(err93);
-                  }
-                  errors++;
-                }
-              } else {
-                const err94 = {
-                  instancePath:
-                    instancePath +
-                    '/digests/fixtures/' +
-                    key9.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/$defs/sha256/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err94];
-                } else {
-                  vErrors.push(err94);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err95 = {
-              instancePath: instancePath + '/digests/fixtures',
-              schemaPath: '#/properties/digests/properties/fixtures/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err95];
-            } else {
-              vErrors.push(err95);
-            }
-            errors++;
-          }
-        }
-        if (data31.schemas !== undefined) {
-          let data36 = data31.schemas;
-          if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
-            for (const key10 in data36) {
-              let data37 = data36[key10];
-              if (typeof data37 === 'string') {
-                if (!pattern78.test(data37)) {
-                  const err96 = {
-                    instancePath:
-                      instancePath +
-                      '/digests/schemas/' +
-                      key10.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    schemaPath: '#/$defs/sha256/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^[0-9a-f]{64}$' },
-                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err96];
-                  } else {
-                    vErrors.push(err96);
-                  }
-                  errors++;
-                }
-              } else {
-                const err97 = {
-                  instancePath:
-                    instancePath +
-                    '/digests/schemas/' +
-                    key10.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/$defs/sha256/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err97];
-                } else {
-                  vErrors.push(err97);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err98 = {
-              instancePath: instancePath + '/digests/schemas',
-              schemaPath: '#/properties/digests/properties/schemas/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err98];
-            } else {
-              vErrors.push(err98);
-            }
-            errors++;
-          }
-        }
-        if (data31.rows !== undefined) {
-          let data38 = data31.rows;
-          if (typeof data38 === 'string') {
-            if (!pattern78.test(data38)) {
-              const err99 = {
-                instancePath: instancePath + '/digests/rows',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err99];
-              } else {
-                vErrors.push(err99);
-              }
-              errors++;
-            }
-          } else {
-            const err100 = {
-              instancePath: instancePath + '/digests/rows',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err100];
@@ -20142,84 +20985,85 @@ function validate51(
             errors++;
           }
         }
-      } else {
-        const err101 = {
-          instancePath: instancePath + '/digests',
-          schemaPath: '#/properties/digests/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err101];
-        } else {
-          vErrors.push(err101);
-        }
-        errors++;
-      }
-    }
-    if (data.signature !== undefined) {
-      let data39 = data.signature;
-      if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
-        if (data39.algorithm === undefined) {
-          const err102 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'algorithm' },
-            message: "must have required property '" + 'algorithm' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err102];
-          } else {
-            vErrors.push(err102);
+        if (data39['executed-pass'] !== undefined) {
+          let data40 = data39['executed-pass'];
+          if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
+            const err101 = {
+              instancePath: instancePath + '/totals/executed-pass',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err101];
+            } else {
+              vErrors.push(err101);
+            }
+            errors++;
           }
-          errors++;
-        }
-        if (data39.reportDigest === undefined) {
-          const err103 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'reportDigest' },
-            message: "must have required property '" + 'reportDigest' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err103];
-          } else {
-            vErrors.push(err103);
+          if (typeof data40 == 'number' && isFinite(data40)) {
+            if (data40 < 0 || isNaN(data40)) {
+              const err102 = {
+                instancePath: instancePath + '/totals/executed-pass',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err102];
+              } else {
+                vErrors.push(err102);
+              }
+              errors++;
+            }
           }
-          errors++;
         }
-        if (data39.value === undefined) {
-          const err104 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'value' },
-            message: "must have required property '" + 'value' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err104];
-          } else {
-            vErrors.push(err104);
+        if (data39['executed-fail'] !== undefined) {
+          let data41 = data39['executed-fail'];
+          if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41) && isFinite(data41))) {
+            const err103 = {
+              instancePath: instancePath + '/totals/executed-fail',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err103];
+            } else {
+              vErrors.push(err103);
+            }
+            errors++;
           }
-          errors++;
+          if (typeof data41 == 'number' && isFinite(data41)) {
+            if (data41 < 0 || isNaN(data41)) {
+              const err104 = {
+                instancePath: instancePath + '/totals/executed-fail',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err104];
+              } else {
+                vErrors.push(err104);
+              }
+              errors++;
+            }
+          }
         }
-        for (const key11 in data39) {
-          if (!(
-            key11 === 'algorithm' ||
-            key11 === 'keyId' ||
-            key11 === 'reportDigest' ||
-            key11 === 'value' ||
-            pattern13.test(key11)
-          )) {
+        if (data39.inapplicable !== undefined) {
+          let data42 = data39.inapplicable;
+          if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
             const err105 = {
-              instancePath: instancePath + '/signature',
-              schemaPath: '#/properties/signature/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key11 },
-              message: 'must NOT have additional properties',
+              instancePath: instancePath + '/totals/inapplicable',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err105];
@@ -20228,10 +21072,599 @@ function validate51(
             }
             errors++;
           }
+          if (typeof data42 == 'number' && isFinite(data42)) {
+            if (data42 < 0 || isNaN(data42)) {
+              const err106 = {
+                instancePath: instancePath + '/totals/inapplicable',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err106];
+              } else {
+                vErrors.push(err106);
+              }
+              errors++;
+            }
+          }
         }
-        if (data39.algorithm !== undefined) {
-          if ('ed25519' !== data39.algorithm) {
-            const err106 = {
+        if (data39.skipped !== undefined) {
+          let data43 = data39.skipped;
+          if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
+            const err107 = {
+              instancePath: instancePath + '/totals/skipped',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err107];
+            } else {
+              vErrors.push(err107);
+            }
+            errors++;
+          }
+          if (typeof data43 == 'number' && isFinite(data43)) {
+            if (data43 < 0 || isNaN(data43)) {
+              const err108 = {
+                instancePath: instancePath + '/totals/skipped',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err108];
+              } else {
+                vErrors.push(err108);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data39.blocked !== undefined) {
+          let data44 = data39.blocked;
+          if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
+            const err109 = {
+              instancePath: instancePath + '/totals/blocked',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err109];
+            } else {
+              vErrors.push(err109);
+            }
+            errors++;
+          }
+          if (typeof data44 == 'number' && isFinite(data44)) {
+            if (data44 < 0 || isNaN(data44)) {
+              const err110 = {
+                instancePath: instancePath + '/totals/blocked',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err110];
+              } else {
+                vErrors.push(err110);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err111 = {
+          instancePath: instancePath + '/totals',
+          schemaPath: '#/properties/totals/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err111];
+        } else {
+          vErrors.push(err111);
+        }
+        errors++;
+      }
+    }
+    if (data.digests !== undefined) {
+      let data45 = data.digests;
+      if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
+        if (data45.algorithm === undefined) {
+          const err112 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'algorithm' },
+            message: "must have required property '" + 'algorithm' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err112];
+          } else {
+            vErrors.push(err112);
+          }
+          errors++;
+        }
+        if (data45.discovery === undefined) {
+          const err113 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'discovery' },
+            message: "must have required property '" + 'discovery' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err113];
+          } else {
+            vErrors.push(err113);
+          }
+          errors++;
+        }
+        if (data45.fixtures === undefined) {
+          const err114 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'fixtures' },
+            message: "must have required property '" + 'fixtures' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err114];
+          } else {
+            vErrors.push(err114);
+          }
+          errors++;
+        }
+        if (data45.schemas === undefined) {
+          const err115 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'schemas' },
+            message: "must have required property '" + 'schemas' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err115];
+          } else {
+            vErrors.push(err115);
+          }
+          errors++;
+        }
+        if (data45.rows === undefined) {
+          const err116 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'rows' },
+            message: "must have required property '" + 'rows' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err116];
+          } else {
+            vErrors.push(err116);
+          }
+          errors++;
+        }
+        for (const key11 in data45) {
+          if (!(
+            key11 === 'algorithm' ||
+            key11 === 'discovery' ||
+            key11 === 'fixtures' ||
+            key11 === 'schemas' ||
+            key11 === 'rows' ||
+            key11 === 'hostChecks' ||
+            pattern13.test(key11)
+          )) {
+            const err117 = {
+              instancePath: instancePath + '/digests',
+              schemaPath: '#/properties/digests/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key11 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err117];
+            } else {
+              vErrors.push(err117);
+            }
+            errors++;
+          }
+        }
+        if (data45.algorithm !== undefined) {
+          if ('sha256' !== data45.algorithm) {
+            const err118 = {
+              instancePath: instancePath + '/digests/algorithm',
+              schemaPath: '#/properties/digests/properties/algorithm/const',
+              keyword: 'const',
+              params: { allowedValue: 'sha256' },
+              message: 'must be equal to constant',
+            };
+            if (vErrors === null) {
+              vErrors = [err118];
+            } else {
+              vErrors.push(err118);
+            }
+            errors++;
+          }
+        }
+        if (data45.discovery !== undefined) {
+          let data47 = data45.discovery;
+          const _errs113 = errors;
+          let valid33 = false;
+          let passing1 = null;
+          const _errs114 = errors;
+          if (typeof data47 === 'string') {
+            if (!pattern84.test(data47)) {
+              const err119 = {
+                instancePath: instancePath + '/digests/discovery',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err119];
+              } else {
+                vErrors.push(err119);
+              }
+              errors++;
+            }
+          } else {
+            const err120 = {
+              instancePath: instancePath + '/digests/discovery',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err120];
+            } else {
+              vErrors.push(err120);
+            }
+            errors++;
+          }
+          var _valid1 = _errs114 === errors;
+          if (_valid1) {
+            valid33 = true;
+            passing1 = 0;
+          }
+          const _errs117 = errors;
+          if (data47 !== null) {
+            const err121 = {
+              instancePath: instancePath + '/digests/discovery',
+              schemaPath: '#/properties/digests/properties/discovery/oneOf/1/type',
+              keyword: 'type',
+              params: { type: 'null' },
+              message: 'must be null',
+            };
+            if (vErrors === null) {
+              vErrors = [err121];
+            } else {
+              vErrors.push(err121);
+            }
+            errors++;
+          }
+          var _valid1 = _errs117 === errors;
+          if (_valid1 && valid33) {
+            valid33 = false;
+            passing1 = [passing1, 1];
+          } else {
+            if (_valid1) {
+              valid33 = true;
+              passing1 = 1;
+            }
+          }
+          if (!valid33) {
+            const err122 = {
+              instancePath: instancePath + '/digests/discovery',
+              schemaPath: '#/properties/digests/properties/discovery/oneOf',
+              keyword: 'oneOf',
+              params: { passingSchemas: passing1 },
+              message: 'must match exactly one schema in oneOf',
+            };
+            if (vErrors === null) {
+              vErrors = [err122];
+            } else {
+              vErrors.push(err122);
+            }
+            errors++;
+          } else {
+            errors = _errs113;
+            if (vErrors !== null) {
+              if (_errs113) {
+                vErrors.length = _errs113;
+              } else {
+                vErrors = null;
+              }
+            }
+          }
+        }
+        if (data45.fixtures !== undefined) {
+          let data48 = data45.fixtures;
+          if (data48 && typeof data48 == 'object' && !Array.isArray(data48)) {
+            for (const key12 in data48) {
+              let data49 = data48[key12];
+              if (typeof data49 === 'string') {
+                if (!pattern84.test(data49)) {
+                  const err123 = {
+                    instancePath:
+                      instancePath +
+                      '/digests/fixtures/' +
+                      key12.replace(/~/g, '~0').replace(/\//g, '~1'),
+                    schemaPath: '#/$defs/sha256/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[0-9a-f]{64}$' },
+                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err123];
+                  } else {
+                    vErrors.push(err123);
+                  }
+                  errors++;
+                }
+              } else {
+                const err124 = {
+                  instancePath:
+                    instancePath +
+                    '/digests/fixtures/' +
+                    key12.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/$defs/sha256/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err124];
+                } else {
+                  vErrors.push(err124);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err125 = {
+              instancePath: instancePath + '/digests/fixtures',
+              schemaPath: '#/properties/digests/properties/fixtures/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err125];
+            } else {
+              vErrors.push(err125);
+            }
+            errors++;
+          }
+        }
+        if (data45.schemas !== undefined) {
+          let data50 = data45.schemas;
+          if (data50 && typeof data50 == 'object' && !Array.isArray(data50)) {
+            for (const key13 in data50) {
+              let data51 = data50[key13];
+              if (typeof data51 === 'string') {
+                if (!pattern84.test(data51)) {
+                  const err126 = {
+                    instancePath:
+                      instancePath +
+                      '/digests/schemas/' +
+                      key13.replace(/~/g, '~0').replace(/\//g, '~1'),
+                    schemaPath: '#/$defs/sha256/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[0-9a-f]{64}$' },
+                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err126];
+                  } else {
+                    vErrors.push(err126);
+                  }
+                  errors++;
+                }
+              } else {
+                const err127 = {
+                  instancePath:
+                    instancePath +
+                    '/digests/schemas/' +
+                    key13.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/$defs/sha256/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err127];
+                } else {
+                  vErrors.push(err127);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err128 = {
+              instancePath: instancePath + '/digests/schemas',
+              schemaPath: '#/properties/digests/properties/schemas/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err128];
+            } else {
+              vErrors.push(err128);
+            }
+            errors++;
+          }
+        }
+        if (data45.rows !== undefined) {
+          let data52 = data45.rows;
+          if (typeof data52 === 'string') {
+            if (!pattern84.test(data52)) {
+              const err129 = {
+                instancePath: instancePath + '/digests/rows',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err129];
+              } else {
+                vErrors.push(err129);
+              }
+              errors++;
+            }
+          } else {
+            const err130 = {
+              instancePath: instancePath + '/digests/rows',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err130];
+            } else {
+              vErrors.push(err130);
+            }
+            errors++;
+          }
+        }
+        if (data45.hostChecks !== undefined) {
+          let data53 = data45.hostChecks;
+          if (typeof data53 === 'string') {
+            if (!pattern84.test(data53)) {
+              const err131 = {
+                instancePath: instancePath + '/digests/hostChecks',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err131];
+              } else {
+                vErrors.push(err131);
+              }
+              errors++;
+            }
+          } else {
+            const err132 = {
+              instancePath: instancePath + '/digests/hostChecks',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err132];
+            } else {
+              vErrors.push(err132);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err133 = {
+          instancePath: instancePath + '/digests',
+          schemaPath: '#/properties/digests/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err133];
+        } else {
+          vErrors.push(err133);
+        }
+        errors++;
+      }
+    }
+    if (data.signature !== undefined) {
+      let data54 = data.signature;
+      if (data54 && typeof data54 == 'object' && !Array.isArray(data54)) {
+        if (data54.algorithm === undefined) {
+          const err134 = {
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
+            keyword: 'required',
+            params: { missingProperty: 'algorithm' },
+            message: "must have required property '" + 'algorithm' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err134];
+          } else {
+            vErrors.push(err134);
+          }
+          errors++;
+        }
+        if (data54.reportDigest === undefined) {
+          const err135 = {
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
+            keyword: 'required',
+            params: { missingProperty: 'reportDigest' },
+            message: "must have required property '" + 'reportDigest' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err135];
+          } else {
+            vErrors.push(err135);
+          }
+          errors++;
+        }
+        if (data54.value === undefined) {
+          const err136 = {
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
+            keyword: 'required',
+            params: { missingProperty: 'value' },
+            message: "must have required property '" + 'value' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err136];
+          } else {
+            vErrors.push(err136);
+          }
+          errors++;
+        }
+        for (const key14 in data54) {
+          if (!(
+            key14 === 'algorithm' ||
+            key14 === 'keyId' ||
+            key14 === 'reportDigest' ||
+            key14 === 'value' ||
+            pattern13.test(key14)
+          )) {
+            const err137 = {
+              instancePath: instancePath + '/signature',
+              schemaPath: '#/properties/signature/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key14 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err137];
+            } else {
+              vErrors.push(err137);
+            }
+            errors++;
+          }
+        }
+        if (data54.algorithm !== undefined) {
+          if ('ed25519' !== data54.algorithm) {
+            const err138 = {
               instancePath: instancePath + '/signature/algorithm',
               schemaPath: '#/properties/signature/properties/algorithm/const',
               keyword: 'const',
@@ -20239,18 +21672,18 @@ function validate51(
               message: 'must be equal to constant',
             };
             if (vErrors === null) {
-              vErrors = [err106];
+              vErrors = [err138];
             } else {
-              vErrors.push(err106);
+              vErrors.push(err138);
             }
             errors++;
           }
         }
-        if (data39.keyId !== undefined) {
-          let data41 = data39.keyId;
-          if (typeof data41 === 'string') {
-            if (!pattern33.test(data41)) {
-              const err107 = {
+        if (data54.keyId !== undefined) {
+          let data56 = data54.keyId;
+          if (typeof data56 === 'string') {
+            if (!pattern33.test(data56)) {
+              const err139 = {
                 instancePath: instancePath + '/signature/keyId',
                 schemaPath: '#/properties/signature/properties/keyId/pattern',
                 keyword: 'pattern',
@@ -20258,14 +21691,14 @@ function validate51(
                 message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err107];
+                vErrors = [err139];
               } else {
-                vErrors.push(err107);
+                vErrors.push(err139);
               }
               errors++;
             }
           } else {
-            const err108 = {
+            const err140 = {
               instancePath: instancePath + '/signature/keyId',
               schemaPath: '#/properties/signature/properties/keyId/type',
               keyword: 'type',
@@ -20273,18 +21706,18 @@ function validate51(
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err108];
+              vErrors = [err140];
             } else {
-              vErrors.push(err108);
+              vErrors.push(err140);
             }
             errors++;
           }
         }
-        if (data39.reportDigest !== undefined) {
-          let data42 = data39.reportDigest;
-          if (typeof data42 === 'string') {
-            if (!pattern78.test(data42)) {
-              const err109 = {
+        if (data54.reportDigest !== undefined) {
+          let data57 = data54.reportDigest;
+          if (typeof data57 === 'string') {
+            if (!pattern84.test(data57)) {
+              const err141 = {
                 instancePath: instancePath + '/signature/reportDigest',
                 schemaPath: '#/$defs/sha256/pattern',
                 keyword: 'pattern',
@@ -20292,14 +21725,14 @@ function validate51(
                 message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err109];
+                vErrors = [err141];
               } else {
-                vErrors.push(err109);
+                vErrors.push(err141);
               }
               errors++;
             }
           } else {
-            const err110 = {
+            const err142 = {
               instancePath: instancePath + '/signature/reportDigest',
               schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
@@ -20307,18 +21740,18 @@ function validate51(
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err110];
+              vErrors = [err142];
             } else {
-              vErrors.push(err110);
+              vErrors.push(err142);
             }
             errors++;
           }
         }
-        if (data39.value !== undefined) {
-          let data43 = data39.value;
-          if (typeof data43 === 'string') {
-            if (!pattern85.test(data43)) {
-              const err111 = {
+        if (data54.value !== undefined) {
+          let data58 = data54.value;
+          if (typeof data58 === 'string') {
+            if (!pattern92.test(data58)) {
+              const err143 = {
                 instancePath: instancePath + '/signature/value',
                 schemaPath: '#/properties/signature/properties/value/pattern',
                 keyword: 'pattern',
@@ -20326,14 +21759,14 @@ function validate51(
                 message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err111];
+                vErrors = [err143];
               } else {
-                vErrors.push(err111);
+                vErrors.push(err143);
               }
               errors++;
             }
           } else {
-            const err112 = {
+            const err144 = {
               instancePath: instancePath + '/signature/value',
               schemaPath: '#/properties/signature/properties/value/type',
               keyword: 'type',
@@ -20341,15 +21774,15 @@ function validate51(
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err112];
+              vErrors = [err144];
             } else {
-              vErrors.push(err112);
+              vErrors.push(err144);
             }
             errors++;
           }
         }
       } else {
-        const err113 = {
+        const err145 = {
           instancePath: instancePath + '/signature',
           schemaPath: '#/properties/signature/type',
           keyword: 'type',
@@ -20357,15 +21790,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err113];
+          vErrors = [err145];
         } else {
-          vErrors.push(err113);
+          vErrors.push(err145);
         }
         errors++;
       }
     }
   } else {
-    const err114 = {
+    const err146 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -20373,9 +21806,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err114];
+      vErrors = [err146];
     } else {
-      vErrors.push(err114);
+      vErrors.push(err146);
     }
     errors++;
   }

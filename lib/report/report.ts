@@ -9,7 +9,14 @@ import type { DiscoveryResult } from '../observe/discovery.ts';
 import { advertisedImplementation } from '../observe/discovery.ts';
 import { loadFixture } from '../fixtures.ts';
 import { SCHEMA_FILES } from '../schemas.ts';
-import type { Disposition, Finding, GateName, LegOutcome, RunObservation } from '../types.ts';
+import type {
+  Disposition,
+  Finding,
+  GateName,
+  HostChecks,
+  LegOutcome,
+  RunObservation,
+} from '../types.ts';
 import { canonicalDigest, fixtureDigest, redactContent, sha256Hex } from './canonical.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,6 +50,8 @@ export interface ReportDigests {
   readonly fixtures: Readonly<Record<string, string>>;
   readonly schemas: Readonly<Record<string, string>>;
   readonly rows: string;
+  /** Present exactly when the report has `hostChecks`. */
+  readonly hostChecks?: string;
 }
 
 export interface ReportSignature {
@@ -68,6 +77,8 @@ export interface EvalGateReport {
   readonly finishedAt: string;
   readonly discovery: RecordedDiscovery;
   readonly requirements: readonly ReportRow[];
+  /** Discovery judged and the refusals provoked once per run; SHOULD findings, no verdict. */
+  readonly hostChecks?: HostChecks;
   readonly totals: Readonly<Record<Disposition, number>>;
   readonly digests: ReportDigests;
   readonly signature?: ReportSignature;
@@ -83,6 +94,7 @@ export interface ReportInput {
   readonly optedOut: readonly GateName[];
   readonly declared?: Implementation;
   readonly discovery: DiscoveryResult;
+  readonly hostChecks?: HostChecks;
 }
 
 /**
@@ -116,6 +128,7 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
     finishedAt: input.finishedAt,
     discovery,
     requirements: rows,
+    ...(input.hostChecks === undefined ? {} : { hostChecks: input.hostChecks }),
     totals: totalsOf(rows),
     digests: {
       algorithm: 'sha256',
@@ -123,6 +136,7 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
       fixtures: await fixtureDigests(fixtureIds),
       schemas: await schemaDigests(),
       rows: rowsDigest(rows),
+      ...(input.hostChecks === undefined ? {} : { hostChecks: hostChecksDigest(input.hostChecks) }),
     },
   };
 }
@@ -166,6 +180,10 @@ export function totalsOf(
 
 export function rowsDigest(rows: readonly ReportRow[]): string {
   return canonicalDigest(rows);
+}
+
+export function hostChecksDigest(hostChecks: HostChecks): string {
+  return canonicalDigest(hostChecks);
 }
 
 export function discoveryDigest(discovery: RecordedDiscovery): string | null {
