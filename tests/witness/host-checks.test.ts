@@ -72,7 +72,8 @@ describe('discovery', () => {
   });
 
   it('an agents record without witness fails, naming the member', () => {
-    const { witness: _dropped, ...agents } = DISCOVERY.agents;
+    const agents: Record<string, unknown> = { ...DISCOVERY.agents };
+    delete agents['witness'];
     const [only] = failures({ ...DISCOVERY, agents });
     expect(only?.[1]).toContain(
       "discovery#/agents required: must have required property 'witness' (witness)",
