@@ -15580,7 +15580,10 @@ const schema85 = {
               minimum: 100,
               maximum: 599,
             },
-            body: { $ref: '#/$defs/observedBody' },
+            body: {
+              description: "The answer's body, kept as an error body is.",
+              $ref: '#/$defs/observedBody',
+            },
           },
           additionalProperties: false,
           patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -18467,7 +18470,10 @@ const schema103 = {
           minimum: 100,
           maximum: 599,
         },
-        body: { $ref: '#/$defs/observedBody' },
+        body: {
+          description: "The answer's body, kept as an error body is.",
+          $ref: '#/$defs/observedBody',
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
