@@ -18,6 +18,7 @@ export { expectRun } from './witness/expected.ts';
 export type { ExpectedRun, ExpectedTask, ExpectedTrial, Presence } from './witness/expected.ts';
 export { RULES, type Rule, type RuleId } from './witness/rules.ts';
 export { judgeSummaryAgainstSuite } from './witness/suite-judge.ts';
+export { judgeHostChecks, type DiscoveryRead } from './witness/host-checks.ts';
 
 /**
  * Every finding on the run: one per rule per subject it applies to (the run, the log, each

@@ -189,7 +189,7 @@ export const DEFECTS = [
     name: 'error-body-dialect',
     clause: 'contract §1, facts §5.1',
     description:
-      'every error body is {error: {code, message}} instead of {error, message, details?}; the plain host then answers the first summary read 409 while it finalises, as the varied host always does, so a normal run shows the body',
+      'every error body is {error: {code, message}} instead of {error, message, details?}, the refusals the suite provokes included; the plain host also answers the first summary read 409 while it finalises, as the varied host always does, so a leg shows the body too',
   },
   {
     name: 'run-id-untenanted',
