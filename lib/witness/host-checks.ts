@@ -49,6 +49,12 @@ const PROBES: Readonly<Record<ProbeName, ProbeExpectation>> = {
   },
 };
 
+/**
+ * Statuses that put a request off (rate limited, unavailable) rather than answer it: the probe is
+ * sent once, so such an answer shows nothing about the clause, which is said, not judged.
+ */
+const DEFERRING: ReadonlySet<number> = new Set([429, 503]);
+
 /** Schema errors shown in a discovery finding; the rest are counted. */
 const DISCOVERY_ERRORS_SHOWN = 4;
 
@@ -68,7 +74,14 @@ export function judgeHostChecks(
     const expectation = PROBES[probe.probe];
     switch (probe.outcome) {
       case 'answered':
-        findings.push(...judgeProbe(expectation, probe.request, probe.status, probe.body));
+        if (DEFERRING.has(probe.status)) {
+          unexercised.push({
+            rule: expectation.rule,
+            reason: `${probe.request} was answered ${probe.status}, which defers the request rather than answering it`,
+          });
+        } else {
+          findings.push(...judgeProbe(expectation, probe.request, probe.status, probe.body));
+        }
         break;
       case 'unobserved':
         unexercised.push({

@@ -184,6 +184,20 @@ describe('the provoked refusals', () => {
     ]);
   });
 
+  it.each([429, 503])('a probe answered %i is unexercised: the host deferred it', (status) => {
+    const judged = judgeHostChecks(
+      { ok: true, document: DISCOVERY },
+      withProbe(answered('unknown-suite', status, envelope('rate_limited'))),
+    );
+    expect(judged.findings.map((f) => f.rule)).not.toContain('wire.unknown-suite-refused');
+    expect(judged.unexercised).toEqual([
+      {
+        rule: 'wire.unknown-suite-refused',
+        reason: `POST /runs was answered ${status}, which defers the request rather than answering it`,
+      },
+    ]);
+  });
+
   it('a probe not sent or not answered is unexercised, with its reason, and yields no finding', () => {
     const judged = judgeHostChecks({ ok: true, document: DISCOVERY }, [
       { probe: 'no-credentials', outcome: 'not-made', reason: 'no API key is configured' },
