@@ -20,7 +20,7 @@ import { EXIT } from '../lib/report/verdict.ts';
 import { gateClosingLine, gateProblems, gateVerdict } from '../lib/report/gate.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
 import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts';
-import { warningSummary } from '../lib/report/warnings.ts';
+import { hostCheckSummary, warningSummary } from '../lib/report/warnings.ts';
 
 export interface ConformanceResult {
   /** Absent when the suite failed to produce a valid report (exit 2, nothing written). */
@@ -79,6 +79,7 @@ export async function runConformance(
         ...declaredOf(config),
         discovery: run.discovery ?? { ok: false, reason: 'no base URL' },
         ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),
+        ...(run.hostChecks === undefined ? {} : { hostChecks: run.hostChecks }),
       });
     } catch (error) {
       // A report that cannot be built (a host document too deep to redact, say) is not written.
@@ -103,6 +104,9 @@ export async function runConformance(
         `${row.disposition.padEnd(13)} ${row.id}${row.reason === undefined ? '' : `: ${row.reason}`}` +
           (warned === undefined ? '' : ` (${warned}; see ${MARKDOWN_FILE})`),
       );
+    }
+    if (report.hostChecks !== undefined) {
+      log(`${hostCheckSummary(report.hostChecks)} (see ${MARKDOWN_FILE})`);
     }
     for (const file of files) log(`wrote ${file}`);
     for (const problem of gateProblems(report)) log(problem);

@@ -12,8 +12,9 @@ import type { Reporter, TestModule } from 'vitest/node';
 import type { DiscoveryResult } from '../lib/observe/discovery.ts';
 import type { SuiteConfig } from '../lib/env.ts';
 import type { HeadStart } from '../lib/decide/leg-target.ts';
-import type { LegOutcome } from '../lib/types.ts';
+import type { HostChecks, LegOutcome } from '../lib/types.ts';
 import { startRuns } from '../lib/decide/head-start.ts';
+import { checkHost, knownRunId } from '../lib/decide/host-checks.ts';
 import { LEGS } from '../lib/legs.ts';
 import type { Selection } from '../lib/report/run-options.ts';
 import { isSelected, NOT_SELECTED } from '../lib/report/run-options.ts';
@@ -29,6 +30,8 @@ export interface SuiteRun {
   readonly outcomes: readonly LegOutcome[];
   /** What this process read from the host; undefined when there was no base URL to read. */
   readonly discovery: DiscoveryResult | undefined;
+  /** Discovery judged and the refusals provoked, once; undefined when there was no host. */
+  readonly hostChecks: HostChecks | undefined;
   readonly startedAt: string;
   readonly finishedAt: string;
 }
@@ -100,16 +103,45 @@ export async function runSuite(
     { logLevel: 'error', plugins: [warmupPlugin(`/${LEGS_FILE}`, NATIVE)] },
   );
   await vitest.close();
+  const outcomes = collectOutcomes(collected.modules, collected.errors);
+  // After the legs, so that the probes can never disturb a leg's run, and so that a run id the
+  // host minted for a leg names the tenant the unknown run is looked up in.
+  const hostChecks =
+    target === undefined
+      ? undefined
+      : await probeHost(config, target.discovery, knownRunId(outcomes, headStarts));
   return {
-    outcomes: collectOutcomes(collected.modules, collected.errors).map((outcome) =>
+    outcomes: outcomes.map((outcome) =>
       isSelected(options.selection, outcome.requirement)
         ? outcome
         : notSelected(outcome.requirement),
     ),
     discovery: target?.discovery,
+    hostChecks,
     startedAt,
     finishedAt: new Date().toISOString(),
   };
+}
+
+/** The host checks, over a connection of their own: the legs' target is closed by now. */
+async function probeHost(
+  config: SuiteConfig,
+  discovery: DiscoveryResult,
+  runId: string | undefined,
+): Promise<HostChecks | undefined> {
+  const target = await openTarget(config, { discovery });
+  if (target === undefined) return undefined;
+  try {
+    return await checkHost({
+      client: target.client,
+      discovery,
+      keyConfigured: config.apiKey !== undefined,
+      knownRunId: runId,
+      timeoutMs: config.bounds.requestTimeoutMs,
+    });
+  } finally {
+    await target.client.close();
+  }
 }
 
 function collectOutcomes(

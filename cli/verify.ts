@@ -10,6 +10,7 @@ import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { discoveryDigest, reportDigest, rowsDigest, schemaDigests } from '../lib/report/report.ts';
 import { checkFixtureDigests } from './fixture-set.ts';
+import { checkHostChecks } from './verify-host-checks.ts';
 import { checkSignature } from '../lib/report/signing.ts';
 import { checkRunRecord } from './verify-run-record.ts';
 import type { Discovery } from './verify-verdicts.ts';
@@ -50,6 +51,7 @@ export async function verifyReport(
   problems.push(...(await checkDigests(report)));
   problems.push(...checkTotals(report));
   problems.push(...checkRunRecord(report));
+  problems.push(...checkHostChecks(report));
   const signatureProblems =
     key === undefined ? checkSignedDigest(report) : checkSignature(report, key.key, key.name);
   problems.push(...signatureProblems);

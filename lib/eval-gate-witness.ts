@@ -19,6 +19,7 @@ export type { ExpectedRun, ExpectedTask, ExpectedTrial, Presence } from './witne
 export { RULES, type Rule, type RuleId } from './witness/rules.ts';
 export { judgeSummaryAgainstSuite } from './witness/suite-judge.ts';
 export { cursorWasDriven } from './witness/replays.ts';
+export { judgeHostChecks, type DiscoveryRead } from './witness/host-checks.ts';
 
 /**
  * Every finding on the run: one per rule per subject it applies to (the run, the log, each

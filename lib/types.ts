@@ -352,3 +352,41 @@ export interface LegOutcome {
   readonly observation?: RunObservation;
   readonly durationMs: number;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Host checks: what the suite asks of the host once per run, apart from any leg (contract §1, §2,
+// §6). They are SHOULD findings: they never decide an RFC 0246 leg.
+
+/**
+ * A refusal the suite provokes once per run: a request without credentials, the summary of a run
+ * the host never made (in the host's own tenant), and a create naming a suite the host lacks.
+ */
+export type ProbeName = 'no-credentials' | 'unknown-run' | 'unknown-suite';
+
+/**
+ * One provoked request as the suite saw it: the answer, or why there is none. `unobserved` is the
+ * suite or the network failing to see; `not-made` is a probe the suite had no grounds to send.
+ */
+export type ObservedProbe =
+  | {
+      readonly probe: ProbeName;
+      readonly outcome: 'answered';
+      /** Method and path, e.g. `GET /runs/reference%2Fprobe-.../eval-summary`. */
+      readonly request: string;
+      readonly status: number;
+      readonly body: ObservedBody;
+    }
+  | {
+      readonly probe: ProbeName;
+      readonly outcome: 'unobserved';
+      readonly request: string;
+      readonly reason: string;
+    }
+  | { readonly probe: ProbeName; readonly outcome: 'not-made'; readonly reason: string };
+
+/** The suite-level host checks of one run: what was observed, and what was judged from it. */
+export interface HostChecks {
+  readonly probes: readonly ObservedProbe[];
+  readonly findings: readonly Finding[];
+  readonly unexercised: readonly UnexercisedRule[];
+}

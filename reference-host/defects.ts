@@ -152,6 +152,30 @@ export const DEFECTS = [
     description: 'GET /.well-known/openwop answers 200 with an HTML body',
   },
   {
+    name: 'no-key-check',
+    clause: 'contract §1',
+    description:
+      'every request is served whatever its Authorization header says, none at all included',
+  },
+  {
+    name: 'discovery-invalid',
+    clause: 'contract §2',
+    description:
+      'the agents record has no witness, and agents.evalSuite carries supported: true; every other member is as published',
+  },
+  {
+    name: 'unknown-run-bad-request',
+    clause: 'contract §6',
+    description:
+      "a run id the host never minted, in the caller's own tenant, is answered 400 validation_error instead of 404 not_found",
+  },
+  {
+    name: 'unknown-suite-server-error',
+    clause: 'contract §6',
+    description:
+      'a create naming an eval suite the host does not have is answered 500 internal_error instead of 404 not_found',
+  },
+  {
     name: 'passed-count-wrong',
     clause: 'RFC 0081, contract §4',
     description: 'passedCount counts tasks whose score clears passScore, not tasks that passed',
@@ -228,7 +252,7 @@ export const DEFECTS = [
     name: 'error-body-dialect',
     clause: 'contract §1, openwop/openwop schemas/v2/error-envelope.schema.json',
     description:
-      'every error body is {error: {code, message}} instead of {error, message, details?}; the plain host then answers the first summary read 409 while it finalises, as the varied host always does, so a normal run shows the body',
+      'every error body is {error: {code, message}} instead of {error, message, details?}, the refusals the suite provokes included; the plain host also answers the first summary read 409 while it finalises, as the varied host always does, so a leg shows the body too',
   },
   {
     name: 'run-id-untenanted',

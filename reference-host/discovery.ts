@@ -41,9 +41,19 @@ function evalSuiteFacet(has: HasDefect): Doc {
   return facet;
 }
 
+/** The `agents` capability record; `discovery-invalid` drops its witness and adds a v1 flag. */
+function agentsRecord(has: HasDefect): Doc {
+  const agents: Doc = { status: 'stable', since: '2.0' };
+  if (!has('discovery-invalid')) agents['witness'] = 'witnessable-gated';
+  if (!has('withhold-eval-suite')) {
+    const facet = evalSuiteFacet(has);
+    agents['evalSuite'] = has('discovery-invalid') ? { supported: true, ...facet } : facet;
+  }
+  return agents;
+}
+
 export function discoveryDocument({ has, varied, fixtureIds }: DiscoveryInput): JsonValue {
-  const agents: Doc = { status: 'stable', since: '2.0', witness: 'witnessable-gated' };
-  if (!has('withhold-eval-suite')) agents['evalSuite'] = evalSuiteFacet(has);
+  const agents = agentsRecord(has);
   const doc: Doc = {
     protocolVersions: [...protocolVersions(has)],
     preferredVersion: preferredVersion(has),

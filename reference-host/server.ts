@@ -122,6 +122,9 @@ function createRun(state: HostState, req: IncomingMessage, body: unknown): JsonV
     throw new HttpError('capability_not_provided', 'agents.evalSuite is not provided');
   }
   const fixture = state.suites.get(evalSuiteRef);
+  if (fixture === undefined && state.has('unknown-suite-server-error')) {
+    throw new HttpError('internal_error', 'internal error');
+  }
   if (fixture === undefined) throw new HttpError('not_found', 'unknown eval suite');
   if (fixture.agentId !== agentId) throw new HttpError('not_found', 'unknown agent');
   const active = [...state.runs.values()].filter((r) => !r.terminal).length;
@@ -191,6 +194,9 @@ function findRun(state: HostState, segment: string): EvalRun {
   const runId = decodeSegment(segment);
   const tenant = state.varied ? VARIED_TENANT : PLAIN_TENANT;
   const run = state.runs.get(runId) ?? state.runs.get(`${tenant}/${runId}`);
+  if (run === undefined && state.has('unknown-run-bad-request')) {
+    throw new HttpError('validation_error', 'no such run id');
+  }
   if (run === undefined) throw new HttpError('not_found', 'unknown run');
   return run;
 }
@@ -251,7 +257,7 @@ async function route(state: HostState, req: IncomingMessage, reply: Reply): Prom
     );
   }
   reply.version = version;
-  if (!authorized(req, state.apiKey)) {
+  if (!state.has('no-key-check') && !authorized(req, state.apiKey)) {
     throw new HttpError('unauthenticated', 'a valid bearer token is required', undefined, {
       'www-authenticate': 'Bearer',
     });

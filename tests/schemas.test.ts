@@ -116,6 +116,13 @@ interface Defect {
 
 const INVALID: readonly Defect[] = [
   {
+    schema: 'eval-gate-report',
+    defect: 'a probe answered without its status',
+    set: '/hostChecks/probes/0',
+    to: { probe: 'no-credentials', outcome: 'answered', request: 'POST /runs', body: { json: {} } },
+    keyword: 'oneOf',
+  },
+  {
     schema: 'eval-summary',
     defect: 'a gatedScore above 1',
     set: '/tasks/0/gatedScore',

@@ -15452,6 +15452,31 @@ const schema85 = {
       type: 'array',
       items: { $ref: '#/$defs/row' },
     },
+    hostChecks: {
+      description:
+        "The suite-level host checks: discovery judged against the published v2 root and the refusals provoked once per run, as SHOULD findings that decide no requirement, with the probes they were judged from (discovery is the report's own `discovery`).",
+      type: 'object',
+      required: ['probes', 'findings', 'unexercised'],
+      properties: {
+        probes: {
+          description: 'Each provoked refusal, in the order sent.',
+          type: 'array',
+          items: { $ref: '#/$defs/probe' },
+        },
+        findings: {
+          description: 'What the witness judged from discovery and the probes.',
+          type: 'array',
+          items: { $ref: '#/$defs/finding' },
+        },
+        unexercised: {
+          description: 'Each host-check rule that could not be judged, and why.',
+          type: 'array',
+          items: { $ref: '#/$defs/unexercised' },
+        },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
     totals: {
       description: 'How many rows have each disposition.',
       type: 'object',
@@ -15493,6 +15518,10 @@ const schema85 = {
           additionalProperties: { $ref: '#/$defs/sha256' },
         },
         rows: { description: 'Of the canonical JSON of `requirements`.', $ref: '#/$defs/sha256' },
+        hostChecks: {
+          description: 'Of the canonical JSON of `hostChecks`, when the report has it.',
+          $ref: '#/$defs/sha256',
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -15626,6 +15655,87 @@ const schema85 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
   $defs: {
+    probe: {
+      description:
+        'One refusal the suite provoked: the answer, or why there is none (docs/report.md).',
+      oneOf: [
+        {
+          description: 'The host answered.',
+          type: 'object',
+          required: ['probe', 'outcome', 'request', 'status', 'body'],
+          properties: {
+            probe: {
+              description: 'Which refusal was provoked.',
+              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+            },
+            outcome: { description: 'The host answered.', const: 'answered' },
+            request: {
+              description: 'Method and path of the request sent.',
+              type: 'string',
+              minLength: 1,
+            },
+            status: {
+              description: "The answer's HTTP status.",
+              type: 'integer',
+              minimum: 100,
+              maximum: 599,
+            },
+            body: {
+              description: "The answer's body, kept as an error body is.",
+              $ref: '#/$defs/observedBody',
+            },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
+        {
+          description: 'The request was sent and no answer was observed: not a verdict.',
+          type: 'object',
+          required: ['probe', 'outcome', 'request', 'reason'],
+          properties: {
+            probe: {
+              description: 'Which refusal was provoked.',
+              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+            },
+            outcome: { description: 'No answer was observed.', const: 'unobserved' },
+            request: {
+              description: 'Method and path of the request sent.',
+              type: 'string',
+              minLength: 1,
+            },
+            reason: { description: 'The transport failure.', type: 'string', minLength: 1 },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
+        {
+          description: 'The suite had no grounds to send the request.',
+          type: 'object',
+          required: ['probe', 'outcome', 'reason'],
+          properties: {
+            probe: {
+              description: 'Which refusal was provoked.',
+              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+            },
+            outcome: { description: 'Not sent.', const: 'not-made' },
+            reason: { description: 'Why it was not sent.', type: 'string', minLength: 1 },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
+      ],
+    },
+    unexercised: {
+      description: 'A rule that was not judged, and why: neither a pass nor a failure.',
+      type: 'object',
+      required: ['rule', 'reason'],
+      properties: {
+        rule: { description: "The rule's stable slug.", type: 'string', minLength: 1 },
+        reason: { description: 'Why it was not judged.', type: 'string', minLength: 1 },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
     count: { description: 'A count.', type: 'integer', minimum: 0 },
     jsonType: {
       description: 'A JSON type.',
@@ -15719,15 +15829,7 @@ const schema85 = {
           description:
             "The rules that applied to the leg's run and judged nothing, each with why; present on every leg that judged an observation.",
           type: 'array',
-          items: {
-            type: 'object',
-            required: ['rule', 'reason'],
-            properties: {
-              rule: { description: 'The rule id.', type: 'string', minLength: 1 },
-              reason: { description: 'Why it had nothing to judge.', type: 'string', minLength: 1 },
-            },
-            additionalProperties: false,
-          },
+          items: { $ref: '#/$defs/unexercised' },
         },
         observation: {
           $ref: '#/$defs/observation',
@@ -15969,20 +16071,45 @@ const schema86 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
+const schema90 = {
+  description: 'One checked rule, held or not.',
+  type: 'object',
+  required: ['rule', 'ok', 'severity', 'ref', 'message'],
+  properties: {
+    rule: { description: "The rule's stable slug.", type: 'string', minLength: 1 },
+    ok: { description: 'Whether the rule held.', type: 'boolean' },
+    severity: { description: 'MUST fails the leg; SHOULD only warns.', enum: ['MUST', 'SHOULD'] },
+    ref: { description: 'The clause the rule comes from.', type: 'string', minLength: 1 },
+    message: { description: 'The rule and what was seen.', type: 'string' },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+};
+const schema91 = {
+  description: 'A rule that was not judged, and why: neither a pass nor a failure.',
+  type: 'object',
+  required: ['rule', 'reason'],
+  properties: {
+    rule: { description: "The rule's stable slug.", type: 'string', minLength: 1 },
+    reason: { description: 'Why it was not judged.', type: 'string', minLength: 1 },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+};
 const schema89 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema109 = {
+const schema113 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
-const schema114 = {
+const schema119 = {
   description: 'A requirement id.',
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
 const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern81 = new RegExp('^[0-9a-f]{64}$', 'u');
-const pattern88 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern88 = new RegExp('^[0-9a-f]{64}$', 'u');
+const pattern96 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const schema88 = {
   description: 'The decision on one requirement.',
   type: 'object',
@@ -16010,15 +16137,7 @@ const schema88 = {
       description:
         "The rules that applied to the leg's run and judged nothing, each with why; present on every leg that judged an observation.",
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['rule', 'reason'],
-        properties: {
-          rule: { description: 'The rule id.', type: 'string', minLength: 1 },
-          reason: { description: 'Why it had nothing to judge.', type: 'string', minLength: 1 },
-        },
-        additionalProperties: false,
-      },
+      items: { $ref: '#/$defs/unexercised' },
     },
     observation: {
       $ref: '#/$defs/observation',
@@ -16031,21 +16150,7 @@ const schema88 = {
   then: { properties: { reason: false } },
   else: { required: ['reason'] },
 };
-const schema90 = {
-  description: 'One checked rule, held or not.',
-  type: 'object',
-  required: ['rule', 'ok', 'severity', 'ref', 'message'],
-  properties: {
-    rule: { description: "The rule's stable slug.", type: 'string', minLength: 1 },
-    ok: { description: 'Whether the rule held.', type: 'boolean' },
-    severity: { description: 'MUST fails the leg; SHOULD only warns.', enum: ['MUST', 'SHOULD'] },
-    ref: { description: 'The clause the rule comes from.', type: 'string', minLength: 1 },
-    message: { description: 'The rule and what was seen.', type: 'string' },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-const schema91 = {
+const schema92 = {
   description: 'One observed eval run. Values under content deny-list keys read "[redacted]".',
   type: 'object',
   required: ['runId', 'evalSuiteRef', 'agentId', 'pages', 'events'],
@@ -16234,15 +16339,15 @@ const schema91 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-const schema93 = {
+const schema94 = {
   description: 'A JSON type.',
   enum: ['object', 'array', 'string', 'number', 'boolean', 'null'],
 };
-const schema95 = {
+const schema96 = {
   description: 'The request of the drive an answer was to.',
   enum: ['discovery', 'create', 'events', 'status', 'summary'],
 };
-const schema97 = {
+const schema98 = {
   description:
     'An error body: its JSON, why it is not JSON, or only its size when too large to keep.',
   oneOf: [
@@ -16632,7 +16737,7 @@ function validate53(
       errors++;
     }
     for (const key0 in data) {
-      if (!(func5.call(schema91.properties, key0) || pattern13.test(key0))) {
+      if (!(func5.call(schema92.properties, key0) || pattern13.test(key0))) {
         const err5 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -17008,7 +17113,7 @@ function validate53(
                       instancePath: instancePath + '/events/' + i1 + '/envelope/json',
                       schemaPath: '#/$defs/jsonType/enum',
                       keyword: 'enum',
-                      params: { allowedValues: schema93.enum },
+                      params: { allowedValues: schema94.enum },
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
@@ -17056,7 +17161,7 @@ function validate53(
                       instancePath: instancePath + '/events/' + i1 + '/envelope/payload',
                       schemaPath: '#/$defs/jsonType/enum',
                       keyword: 'enum',
-                      params: { allowedValues: schema93.enum },
+                      params: { allowedValues: schema94.enum },
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
@@ -17325,7 +17430,7 @@ function validate53(
                       instancePath: instancePath + '/errors/kinds/' + i2 + '/call',
                       schemaPath: '#/$defs/call/enum',
                       keyword: 'enum',
-                      params: { allowedValues: schema95.enum },
+                      params: { allowedValues: schema96.enum },
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
@@ -17657,7 +17762,7 @@ function validate53(
                       instancePath: instancePath + '/versions/kinds/' + i4 + '/call',
                       schemaPath: '#/$defs/call/enum',
                       keyword: 'enum',
-                      params: { allowedValues: schema95.enum },
+                      params: { allowedValues: schema96.enum },
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
@@ -17970,7 +18075,7 @@ function validate53(
                   schemaPath: '#/properties/replays/items/properties/cursor/enum',
                   keyword: 'enum',
                   params: {
-                    allowedValues: schema91.properties.replays.items.properties.cursor.enum,
+                    allowedValues: schema92.properties.replays.items.properties.cursor.enum,
                   },
                   message: 'must be equal to one of the allowed values',
                 };
@@ -18955,7 +19060,7 @@ function validate52(
             if (data16.rule === undefined) {
               const err36 = {
                 instancePath: instancePath + '/unexercised/' + i1,
-                schemaPath: '#/properties/unexercised/items/required',
+                schemaPath: '#/$defs/unexercised/required',
                 keyword: 'required',
                 params: { missingProperty: 'rule' },
                 message: "must have required property '" + 'rule' + "'",
@@ -18970,7 +19075,7 @@ function validate52(
             if (data16.reason === undefined) {
               const err37 = {
                 instancePath: instancePath + '/unexercised/' + i1,
-                schemaPath: '#/properties/unexercised/items/required',
+                schemaPath: '#/$defs/unexercised/required',
                 keyword: 'required',
                 params: { missingProperty: 'reason' },
                 message: "must have required property '" + 'reason' + "'",
@@ -18983,10 +19088,10 @@ function validate52(
               errors++;
             }
             for (const key2 in data16) {
-              if (!(key2 === 'rule' || key2 === 'reason')) {
+              if (!(key2 === 'rule' || key2 === 'reason' || pattern13.test(key2))) {
                 const err38 = {
                   instancePath: instancePath + '/unexercised/' + i1,
-                  schemaPath: '#/properties/unexercised/items/additionalProperties',
+                  schemaPath: '#/$defs/unexercised/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key2 },
                   message: 'must NOT have additional properties',
@@ -19005,7 +19110,7 @@ function validate52(
                 if (func1(data17) < 1) {
                   const err39 = {
                     instancePath: instancePath + '/unexercised/' + i1 + '/rule',
-                    schemaPath: '#/properties/unexercised/items/properties/rule/minLength',
+                    schemaPath: '#/$defs/unexercised/properties/rule/minLength',
                     keyword: 'minLength',
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
@@ -19020,7 +19125,7 @@ function validate52(
               } else {
                 const err40 = {
                   instancePath: instancePath + '/unexercised/' + i1 + '/rule',
-                  schemaPath: '#/properties/unexercised/items/properties/rule/type',
+                  schemaPath: '#/$defs/unexercised/properties/rule/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
@@ -19039,7 +19144,7 @@ function validate52(
                 if (func1(data18) < 1) {
                   const err41 = {
                     instancePath: instancePath + '/unexercised/' + i1 + '/reason',
-                    schemaPath: '#/properties/unexercised/items/properties/reason/minLength',
+                    schemaPath: '#/$defs/unexercised/properties/reason/minLength',
                     keyword: 'minLength',
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
@@ -19054,7 +19159,7 @@ function validate52(
               } else {
                 const err42 = {
                   instancePath: instancePath + '/unexercised/' + i1 + '/reason',
-                  schemaPath: '#/properties/unexercised/items/properties/reason/type',
+                  schemaPath: '#/$defs/unexercised/properties/reason/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
@@ -19070,7 +19175,7 @@ function validate52(
           } else {
             const err43 = {
               instancePath: instancePath + '/unexercised/' + i1,
-              schemaPath: '#/properties/unexercised/items/type',
+              schemaPath: '#/$defs/unexercised/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -19132,7 +19237,758 @@ function validate52(
   return errors === 0;
 }
 validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema119 = {
+const schema105 = {
+  description: 'One refusal the suite provoked: the answer, or why there is none (docs/report.md).',
+  oneOf: [
+    {
+      description: 'The host answered.',
+      type: 'object',
+      required: ['probe', 'outcome', 'request', 'status', 'body'],
+      properties: {
+        probe: {
+          description: 'Which refusal was provoked.',
+          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+        },
+        outcome: { description: 'The host answered.', const: 'answered' },
+        request: {
+          description: 'Method and path of the request sent.',
+          type: 'string',
+          minLength: 1,
+        },
+        status: {
+          description: "The answer's HTTP status.",
+          type: 'integer',
+          minimum: 100,
+          maximum: 599,
+        },
+        body: {
+          description: "The answer's body, kept as an error body is.",
+          $ref: '#/$defs/observedBody',
+        },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    {
+      description: 'The request was sent and no answer was observed: not a verdict.',
+      type: 'object',
+      required: ['probe', 'outcome', 'request', 'reason'],
+      properties: {
+        probe: {
+          description: 'Which refusal was provoked.',
+          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+        },
+        outcome: { description: 'No answer was observed.', const: 'unobserved' },
+        request: {
+          description: 'Method and path of the request sent.',
+          type: 'string',
+          minLength: 1,
+        },
+        reason: { description: 'The transport failure.', type: 'string', minLength: 1 },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    {
+      description: 'The suite had no grounds to send the request.',
+      type: 'object',
+      required: ['probe', 'outcome', 'reason'],
+      properties: {
+        probe: {
+          description: 'Which refusal was provoked.',
+          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+        },
+        outcome: { description: 'Not sent.', const: 'not-made' },
+        reason: { description: 'Why it was not sent.', type: 'string', minLength: 1 },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+  ],
+};
+function validate58(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate58.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.probe === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'probe' },
+        message: "must have required property '" + 'probe' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.outcome === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'outcome' },
+        message: "must have required property '" + 'outcome' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.request === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'request' },
+        message: "must have required property '" + 'request' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.status === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'status' },
+        message: "must have required property '" + 'status' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.body === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/oneOf/0/required',
+        keyword: 'required',
+        params: { missingProperty: 'body' },
+        message: "must have required property '" + 'body' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'probe' ||
+        key0 === 'outcome' ||
+        key0 === 'request' ||
+        key0 === 'status' ||
+        key0 === 'body' ||
+        pattern13.test(key0)
+      )) {
+        const err5 = {
+          instancePath,
+          schemaPath: '#/oneOf/0/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.probe !== undefined) {
+      let data0 = data.probe;
+      if (!(data0 === 'no-credentials' || data0 === 'unknown-run' || data0 === 'unknown-suite')) {
+        const err6 = {
+          instancePath: instancePath + '/probe',
+          schemaPath: '#/oneOf/0/properties/probe/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema105.oneOf[0].properties.probe.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.outcome !== undefined) {
+      if ('answered' !== data.outcome) {
+        const err7 = {
+          instancePath: instancePath + '/outcome',
+          schemaPath: '#/oneOf/0/properties/outcome/const',
+          keyword: 'const',
+          params: { allowedValue: 'answered' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.request !== undefined) {
+      let data2 = data.request;
+      if (typeof data2 === 'string') {
+        if (func1(data2) < 1) {
+          const err8 = {
+            instancePath: instancePath + '/request',
+            schemaPath: '#/oneOf/0/properties/request/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = {
+          instancePath: instancePath + '/request',
+          schemaPath: '#/oneOf/0/properties/request/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== undefined) {
+      let data3 = data.status;
+      if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
+        const err10 = {
+          instancePath: instancePath + '/status',
+          schemaPath: '#/oneOf/0/properties/status/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 > 599 || isNaN(data3)) {
+          const err11 = {
+            instancePath: instancePath + '/status',
+            schemaPath: '#/oneOf/0/properties/status/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 599 },
+            message: 'must be <= 599',
+          };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        if (data3 < 100 || isNaN(data3)) {
+          const err12 = {
+            instancePath: instancePath + '/status',
+            schemaPath: '#/oneOf/0/properties/status/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 100 },
+            message: 'must be >= 100',
+          };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.body !== undefined) {
+      if (
+        !validate54(data.body, {
+          instancePath: instancePath + '/body',
+          parentData: data,
+          parentDataProperty: 'body',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err13 = {
+      instancePath,
+      schemaPath: '#/oneOf/0/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err13];
+    } else {
+      vErrors.push(err13);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+    var props1 = true;
+  }
+  const _errs11 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.probe === undefined) {
+      const err14 = {
+        instancePath,
+        schemaPath: '#/oneOf/1/required',
+        keyword: 'required',
+        params: { missingProperty: 'probe' },
+        message: "must have required property '" + 'probe' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err14];
+      } else {
+        vErrors.push(err14);
+      }
+      errors++;
+    }
+    if (data.outcome === undefined) {
+      const err15 = {
+        instancePath,
+        schemaPath: '#/oneOf/1/required',
+        keyword: 'required',
+        params: { missingProperty: 'outcome' },
+        message: "must have required property '" + 'outcome' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err15];
+      } else {
+        vErrors.push(err15);
+      }
+      errors++;
+    }
+    if (data.request === undefined) {
+      const err16 = {
+        instancePath,
+        schemaPath: '#/oneOf/1/required',
+        keyword: 'required',
+        params: { missingProperty: 'request' },
+        message: "must have required property '" + 'request' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err16];
+      } else {
+        vErrors.push(err16);
+      }
+      errors++;
+    }
+    if (data.reason === undefined) {
+      const err17 = {
+        instancePath,
+        schemaPath: '#/oneOf/1/required',
+        keyword: 'required',
+        params: { missingProperty: 'reason' },
+        message: "must have required property '" + 'reason' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err17];
+      } else {
+        vErrors.push(err17);
+      }
+      errors++;
+    }
+    for (const key1 in data) {
+      if (!(
+        key1 === 'probe' ||
+        key1 === 'outcome' ||
+        key1 === 'request' ||
+        key1 === 'reason' ||
+        pattern13.test(key1)
+      )) {
+        const err18 = {
+          instancePath,
+          schemaPath: '#/oneOf/1/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key1 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.probe !== undefined) {
+      let data5 = data.probe;
+      if (!(data5 === 'no-credentials' || data5 === 'unknown-run' || data5 === 'unknown-suite')) {
+        const err19 = {
+          instancePath: instancePath + '/probe',
+          schemaPath: '#/oneOf/1/properties/probe/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema105.oneOf[1].properties.probe.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.outcome !== undefined) {
+      if ('unobserved' !== data.outcome) {
+        const err20 = {
+          instancePath: instancePath + '/outcome',
+          schemaPath: '#/oneOf/1/properties/outcome/const',
+          keyword: 'const',
+          params: { allowedValue: 'unobserved' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.request !== undefined) {
+      let data7 = data.request;
+      if (typeof data7 === 'string') {
+        if (func1(data7) < 1) {
+          const err21 = {
+            instancePath: instancePath + '/request',
+            schemaPath: '#/oneOf/1/properties/request/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+      } else {
+        const err22 = {
+          instancePath: instancePath + '/request',
+          schemaPath: '#/oneOf/1/properties/request/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err22];
+        } else {
+          vErrors.push(err22);
+        }
+        errors++;
+      }
+    }
+    if (data.reason !== undefined) {
+      let data8 = data.reason;
+      if (typeof data8 === 'string') {
+        if (func1(data8) < 1) {
+          const err23 = {
+            instancePath: instancePath + '/reason',
+            schemaPath: '#/oneOf/1/properties/reason/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+      } else {
+        const err24 = {
+          instancePath: instancePath + '/reason',
+          schemaPath: '#/oneOf/1/properties/reason/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err24];
+        } else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err25 = {
+      instancePath,
+      schemaPath: '#/oneOf/1/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err25];
+    } else {
+      vErrors.push(err25);
+    }
+    errors++;
+  }
+  var _valid0 = _errs11 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
+    if (_valid0) {
+      valid0 = true;
+      passing0 = 1;
+      if (props1 !== true) {
+        props1 = true;
+      }
+    }
+    const _errs20 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.probe === undefined) {
+        const err26 = {
+          instancePath,
+          schemaPath: '#/oneOf/2/required',
+          keyword: 'required',
+          params: { missingProperty: 'probe' },
+          message: "must have required property '" + 'probe' + "'",
+        };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+      if (data.outcome === undefined) {
+        const err27 = {
+          instancePath,
+          schemaPath: '#/oneOf/2/required',
+          keyword: 'required',
+          params: { missingProperty: 'outcome' },
+          message: "must have required property '" + 'outcome' + "'",
+        };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+      if (data.reason === undefined) {
+        const err28 = {
+          instancePath,
+          schemaPath: '#/oneOf/2/required',
+          keyword: 'required',
+          params: { missingProperty: 'reason' },
+          message: "must have required property '" + 'reason' + "'",
+        };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+      for (const key2 in data) {
+        if (!(
+          key2 === 'probe' ||
+          key2 === 'outcome' ||
+          key2 === 'reason' ||
+          pattern13.test(key2)
+        )) {
+          const err29 = {
+            instancePath,
+            schemaPath: '#/oneOf/2/additionalProperties',
+            keyword: 'additionalProperties',
+            params: { additionalProperty: key2 },
+            message: 'must NOT have additional properties',
+          };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
+      }
+      if (data.probe !== undefined) {
+        let data9 = data.probe;
+        if (!(data9 === 'no-credentials' || data9 === 'unknown-run' || data9 === 'unknown-suite')) {
+          const err30 = {
+            instancePath: instancePath + '/probe',
+            schemaPath: '#/oneOf/2/properties/probe/enum',
+            keyword: 'enum',
+            params: { allowedValues: schema105.oneOf[2].properties.probe.enum },
+            message: 'must be equal to one of the allowed values',
+          };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+      }
+      if (data.outcome !== undefined) {
+        if ('not-made' !== data.outcome) {
+          const err31 = {
+            instancePath: instancePath + '/outcome',
+            schemaPath: '#/oneOf/2/properties/outcome/const',
+            keyword: 'const',
+            params: { allowedValue: 'not-made' },
+            message: 'must be equal to constant',
+          };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+      }
+      if (data.reason !== undefined) {
+        let data11 = data.reason;
+        if (typeof data11 === 'string') {
+          if (func1(data11) < 1) {
+            const err32 = {
+              instancePath: instancePath + '/reason',
+              schemaPath: '#/oneOf/2/properties/reason/minLength',
+              keyword: 'minLength',
+              params: { limit: 1 },
+              message: 'must NOT have fewer than 1 characters',
+            };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
+            }
+            errors++;
+          }
+        } else {
+          const err33 = {
+            instancePath: instancePath + '/reason',
+            schemaPath: '#/oneOf/2/properties/reason/type',
+            keyword: 'type',
+            params: { type: 'string' },
+            message: 'must be string',
+          };
+          if (vErrors === null) {
+            vErrors = [err33];
+          } else {
+            vErrors.push(err33);
+          }
+          errors++;
+        }
+      }
+    } else {
+      const err34 = {
+        instancePath,
+        schemaPath: '#/oneOf/2/type',
+        keyword: 'type',
+        params: { type: 'object' },
+        message: 'must be object',
+      };
+      if (vErrors === null) {
+        vErrors = [err34];
+      } else {
+        vErrors.push(err34);
+      }
+      errors++;
+    }
+    var _valid0 = _errs20 === errors;
+    if (_valid0 && valid0) {
+      valid0 = false;
+      passing0 = [passing0, 2];
+    } else {
+      if (_valid0) {
+        valid0 = true;
+        passing0 = 2;
+        if (props1 !== true) {
+          props1 = true;
+        }
+      }
+    }
+  }
+  if (!valid0) {
+    const err35 = {
+      instancePath,
+      schemaPath: '#/oneOf',
+      keyword: 'oneOf',
+      params: { passingSchemas: passing0 },
+      message: 'must match exactly one schema in oneOf',
+    };
+    if (vErrors === null) {
+      vErrors = [err35];
+    } else {
+      vErrors.push(err35);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate58.errors = vErrors;
+  evaluated0.props = props1;
+  return errors === 0;
+}
+validate58.evaluated = { dynamicProps: true, dynamicItems: false };
+const schema124 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
@@ -19147,13 +20003,13 @@ const schema119 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-function validate58(
+function validate61(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate58.evaluated;
+  const evaluated0 = validate61.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -19276,10 +20132,10 @@ function validate58(
     }
     errors++;
   }
-  validate58.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 }
-validate58.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate61.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 function validate51(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -20440,16 +21296,16 @@ function validate51(
         errors++;
       }
     }
-    if (data.totals !== undefined) {
-      let data25 = data.totals;
+    if (data.hostChecks !== undefined) {
+      let data25 = data.hostChecks;
       if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
-        if (data25['executed-pass'] === undefined) {
+        if (data25.probes === undefined) {
           const err65 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
+            instancePath: instancePath + '/hostChecks',
+            schemaPath: '#/properties/hostChecks/required',
             keyword: 'required',
-            params: { missingProperty: 'executed-pass' },
-            message: "must have required property '" + 'executed-pass' + "'",
+            params: { missingProperty: 'probes' },
+            message: "must have required property '" + 'probes' + "'",
           };
           if (vErrors === null) {
             vErrors = [err65];
@@ -20458,13 +21314,13 @@ function validate51(
           }
           errors++;
         }
-        if (data25['executed-fail'] === undefined) {
+        if (data25.findings === undefined) {
           const err66 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
+            instancePath: instancePath + '/hostChecks',
+            schemaPath: '#/properties/hostChecks/required',
             keyword: 'required',
-            params: { missingProperty: 'executed-fail' },
-            message: "must have required property '" + 'executed-fail' + "'",
+            params: { missingProperty: 'findings' },
+            message: "must have required property '" + 'findings' + "'",
           };
           if (vErrors === null) {
             vErrors = [err66];
@@ -20473,13 +21329,13 @@ function validate51(
           }
           errors++;
         }
-        if (data25.inapplicable === undefined) {
+        if (data25.unexercised === undefined) {
           const err67 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
+            instancePath: instancePath + '/hostChecks',
+            schemaPath: '#/properties/hostChecks/required',
             keyword: 'required',
-            params: { missingProperty: 'inapplicable' },
-            message: "must have required property '" + 'inapplicable' + "'",
+            params: { missingProperty: 'unexercised' },
+            message: "must have required property '" + 'unexercised' + "'",
           };
           if (vErrors === null) {
             vErrors = [err67];
@@ -20488,8 +21344,540 @@ function validate51(
           }
           errors++;
         }
-        if (data25.skipped === undefined) {
-          const err68 = {
+        for (const key7 in data25) {
+          if (!(
+            key7 === 'probes' ||
+            key7 === 'findings' ||
+            key7 === 'unexercised' ||
+            pattern13.test(key7)
+          )) {
+            const err68 = {
+              instancePath: instancePath + '/hostChecks',
+              schemaPath: '#/properties/hostChecks/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key7 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err68];
+            } else {
+              vErrors.push(err68);
+            }
+            errors++;
+          }
+        }
+        if (data25.probes !== undefined) {
+          let data26 = data25.probes;
+          if (Array.isArray(data26)) {
+            const len2 = data26.length;
+            for (let i3 = 0; i3 < len2; i3++) {
+              if (
+                !validate58(data26[i3], {
+                  instancePath: instancePath + '/hostChecks/probes/' + i3,
+                  parentData: data26,
+                  parentDataProperty: i3,
+                  rootData,
+                  dynamicAnchors,
+                })
+              ) {
+                vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err69 = {
+              instancePath: instancePath + '/hostChecks/probes',
+              schemaPath: '#/properties/hostChecks/properties/probes/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err69];
+            } else {
+              vErrors.push(err69);
+            }
+            errors++;
+          }
+        }
+        if (data25.findings !== undefined) {
+          let data28 = data25.findings;
+          if (Array.isArray(data28)) {
+            const len3 = data28.length;
+            for (let i4 = 0; i4 < len3; i4++) {
+              let data29 = data28[i4];
+              if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
+                if (data29.rule === undefined) {
+                  const err70 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'rule' },
+                    message: "must have required property '" + 'rule' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err70];
+                  } else {
+                    vErrors.push(err70);
+                  }
+                  errors++;
+                }
+                if (data29.ok === undefined) {
+                  const err71 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'ok' },
+                    message: "must have required property '" + 'ok' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err71];
+                  } else {
+                    vErrors.push(err71);
+                  }
+                  errors++;
+                }
+                if (data29.severity === undefined) {
+                  const err72 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'severity' },
+                    message: "must have required property '" + 'severity' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err72];
+                  } else {
+                    vErrors.push(err72);
+                  }
+                  errors++;
+                }
+                if (data29.ref === undefined) {
+                  const err73 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'ref' },
+                    message: "must have required property '" + 'ref' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err73];
+                  } else {
+                    vErrors.push(err73);
+                  }
+                  errors++;
+                }
+                if (data29.message === undefined) {
+                  const err74 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'message' },
+                    message: "must have required property '" + 'message' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err74];
+                  } else {
+                    vErrors.push(err74);
+                  }
+                  errors++;
+                }
+                for (const key8 in data29) {
+                  if (!(
+                    key8 === 'rule' ||
+                    key8 === 'ok' ||
+                    key8 === 'severity' ||
+                    key8 === 'ref' ||
+                    key8 === 'message' ||
+                    pattern13.test(key8)
+                  )) {
+                    const err75 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4,
+                      schemaPath: '#/$defs/finding/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key8 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err75];
+                    } else {
+                      vErrors.push(err75);
+                    }
+                    errors++;
+                  }
+                }
+                if (data29.rule !== undefined) {
+                  let data30 = data29.rule;
+                  if (typeof data30 === 'string') {
+                    if (func1(data30) < 1) {
+                      const err76 = {
+                        instancePath: instancePath + '/hostChecks/findings/' + i4 + '/rule',
+                        schemaPath: '#/$defs/finding/properties/rule/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err76];
+                      } else {
+                        vErrors.push(err76);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err77 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/rule',
+                      schemaPath: '#/$defs/finding/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err77];
+                    } else {
+                      vErrors.push(err77);
+                    }
+                    errors++;
+                  }
+                }
+                if (data29.ok !== undefined) {
+                  if (typeof data29.ok !== 'boolean') {
+                    const err78 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ok',
+                      schemaPath: '#/$defs/finding/properties/ok/type',
+                      keyword: 'type',
+                      params: { type: 'boolean' },
+                      message: 'must be boolean',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err78];
+                    } else {
+                      vErrors.push(err78);
+                    }
+                    errors++;
+                  }
+                }
+                if (data29.severity !== undefined) {
+                  let data32 = data29.severity;
+                  if (!(data32 === 'MUST' || data32 === 'SHOULD')) {
+                    const err79 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/severity',
+                      schemaPath: '#/$defs/finding/properties/severity/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema90.properties.severity.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err79];
+                    } else {
+                      vErrors.push(err79);
+                    }
+                    errors++;
+                  }
+                }
+                if (data29.ref !== undefined) {
+                  let data33 = data29.ref;
+                  if (typeof data33 === 'string') {
+                    if (func1(data33) < 1) {
+                      const err80 = {
+                        instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ref',
+                        schemaPath: '#/$defs/finding/properties/ref/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err80];
+                      } else {
+                        vErrors.push(err80);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err81 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ref',
+                      schemaPath: '#/$defs/finding/properties/ref/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err81];
+                    } else {
+                      vErrors.push(err81);
+                    }
+                    errors++;
+                  }
+                }
+                if (data29.message !== undefined) {
+                  if (typeof data29.message !== 'string') {
+                    const err82 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/message',
+                      schemaPath: '#/$defs/finding/properties/message/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err82];
+                    } else {
+                      vErrors.push(err82);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err83 = {
+                  instancePath: instancePath + '/hostChecks/findings/' + i4,
+                  schemaPath: '#/$defs/finding/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err84 = {
+              instancePath: instancePath + '/hostChecks/findings',
+              schemaPath: '#/properties/hostChecks/properties/findings/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err84];
+            } else {
+              vErrors.push(err84);
+            }
+            errors++;
+          }
+        }
+        if (data25.unexercised !== undefined) {
+          let data35 = data25.unexercised;
+          if (Array.isArray(data35)) {
+            const len4 = data35.length;
+            for (let i5 = 0; i5 < len4; i5++) {
+              let data36 = data35[i5];
+              if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+                if (data36.rule === undefined) {
+                  const err85 = {
+                    instancePath: instancePath + '/hostChecks/unexercised/' + i5,
+                    schemaPath: '#/$defs/unexercised/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'rule' },
+                    message: "must have required property '" + 'rule' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err85];
+                  } else {
+                    vErrors.push(err85);
+                  }
+                  errors++;
+                }
+                if (data36.reason === undefined) {
+                  const err86 = {
+                    instancePath: instancePath + '/hostChecks/unexercised/' + i5,
+                    schemaPath: '#/$defs/unexercised/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err86];
+                  } else {
+                    vErrors.push(err86);
+                  }
+                  errors++;
+                }
+                for (const key9 in data36) {
+                  if (!(key9 === 'rule' || key9 === 'reason' || pattern13.test(key9))) {
+                    const err87 = {
+                      instancePath: instancePath + '/hostChecks/unexercised/' + i5,
+                      schemaPath: '#/$defs/unexercised/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key9 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err87];
+                    } else {
+                      vErrors.push(err87);
+                    }
+                    errors++;
+                  }
+                }
+                if (data36.rule !== undefined) {
+                  let data37 = data36.rule;
+                  if (typeof data37 === 'string') {
+                    if (func1(data37) < 1) {
+                      const err88 = {
+                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
+                        schemaPath: '#/$defs/unexercised/properties/rule/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err88];
+                      } else {
+                        vErrors.push(err88);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err89 = {
+                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
+                      schemaPath: '#/$defs/unexercised/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err89];
+                    } else {
+                      vErrors.push(err89);
+                    }
+                    errors++;
+                  }
+                }
+                if (data36.reason !== undefined) {
+                  let data38 = data36.reason;
+                  if (typeof data38 === 'string') {
+                    if (func1(data38) < 1) {
+                      const err90 = {
+                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
+                        schemaPath: '#/$defs/unexercised/properties/reason/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err90];
+                      } else {
+                        vErrors.push(err90);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err91 = {
+                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
+                      schemaPath: '#/$defs/unexercised/properties/reason/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err91];
+                    } else {
+                      vErrors.push(err91);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err92 = {
+                  instancePath: instancePath + '/hostChecks/unexercised/' + i5,
+                  schemaPath: '#/$defs/unexercised/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err92];
+                } else {
+                  vErrors.push(err92);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err93 = {
+              instancePath: instancePath + '/hostChecks/unexercised',
+              schemaPath: '#/properties/hostChecks/properties/unexercised/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err93];
+            } else {
+              vErrors.push(err93);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err94 = {
+          instancePath: instancePath + '/hostChecks',
+          schemaPath: '#/properties/hostChecks/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err94];
+        } else {
+          vErrors.push(err94);
+        }
+        errors++;
+      }
+    }
+    if (data.totals !== undefined) {
+      let data39 = data.totals;
+      if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
+        if (data39['executed-pass'] === undefined) {
+          const err95 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'executed-pass' },
+            message: "must have required property '" + 'executed-pass' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err95];
+          } else {
+            vErrors.push(err95);
+          }
+          errors++;
+        }
+        if (data39['executed-fail'] === undefined) {
+          const err96 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'executed-fail' },
+            message: "must have required property '" + 'executed-fail' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err96];
+          } else {
+            vErrors.push(err96);
+          }
+          errors++;
+        }
+        if (data39.inapplicable === undefined) {
+          const err97 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'inapplicable' },
+            message: "must have required property '" + 'inapplicable' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err97];
+          } else {
+            vErrors.push(err97);
+          }
+          errors++;
+        }
+        if (data39.skipped === undefined) {
+          const err98 = {
             instancePath: instancePath + '/totals',
             schemaPath: '#/properties/totals/required',
             keyword: 'required',
@@ -20497,14 +21885,14 @@ function validate51(
             message: "must have required property '" + 'skipped' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err68];
+            vErrors = [err98];
           } else {
-            vErrors.push(err68);
+            vErrors.push(err98);
           }
           errors++;
         }
-        if (data25.blocked === undefined) {
-          const err69 = {
+        if (data39.blocked === undefined) {
+          const err99 = {
             instancePath: instancePath + '/totals',
             schemaPath: '#/properties/totals/required',
             keyword: 'required',
@@ -20512,582 +21900,27 @@ function validate51(
             message: "must have required property '" + 'blocked' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err69];
+            vErrors = [err99];
           } else {
-            vErrors.push(err69);
+            vErrors.push(err99);
           }
           errors++;
         }
-        for (const key7 in data25) {
+        for (const key10 in data39) {
           if (!(
-            key7 === 'executed-pass' ||
-            key7 === 'executed-fail' ||
-            key7 === 'inapplicable' ||
-            key7 === 'skipped' ||
-            key7 === 'blocked' ||
-            pattern13.test(key7)
+            key10 === 'executed-pass' ||
+            key10 === 'executed-fail' ||
+            key10 === 'inapplicable' ||
+            key10 === 'skipped' ||
+            key10 === 'blocked' ||
+            pattern13.test(key10)
           )) {
-            const err70 = {
+            const err100 = {
               instancePath: instancePath + '/totals',
               schemaPath: '#/properties/totals/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key7 },
+              params: { additionalProperty: key10 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err70];
-            } else {
-              vErrors.push(err70);
-            }
-            errors++;
-          }
-        }
-        if (data25['executed-pass'] !== undefined) {
-          let data26 = data25['executed-pass'];
-          if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
-            const err71 = {
-              instancePath: instancePath + '/totals/executed-pass',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err71];
-            } else {
-              vErrors.push(err71);
-            }
-            errors++;
-          }
-          if (typeof data26 == 'number' && isFinite(data26)) {
-            if (data26 < 0 || isNaN(data26)) {
-              const err72 = {
-                instancePath: instancePath + '/totals/executed-pass',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err72];
-              } else {
-                vErrors.push(err72);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data25['executed-fail'] !== undefined) {
-          let data27 = data25['executed-fail'];
-          if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-            const err73 = {
-              instancePath: instancePath + '/totals/executed-fail',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err73];
-            } else {
-              vErrors.push(err73);
-            }
-            errors++;
-          }
-          if (typeof data27 == 'number' && isFinite(data27)) {
-            if (data27 < 0 || isNaN(data27)) {
-              const err74 = {
-                instancePath: instancePath + '/totals/executed-fail',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err74];
-              } else {
-                vErrors.push(err74);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data25.inapplicable !== undefined) {
-          let data28 = data25.inapplicable;
-          if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
-            const err75 = {
-              instancePath: instancePath + '/totals/inapplicable',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err75];
-            } else {
-              vErrors.push(err75);
-            }
-            errors++;
-          }
-          if (typeof data28 == 'number' && isFinite(data28)) {
-            if (data28 < 0 || isNaN(data28)) {
-              const err76 = {
-                instancePath: instancePath + '/totals/inapplicable',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err76];
-              } else {
-                vErrors.push(err76);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data25.skipped !== undefined) {
-          let data29 = data25.skipped;
-          if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
-            const err77 = {
-              instancePath: instancePath + '/totals/skipped',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err77];
-            } else {
-              vErrors.push(err77);
-            }
-            errors++;
-          }
-          if (typeof data29 == 'number' && isFinite(data29)) {
-            if (data29 < 0 || isNaN(data29)) {
-              const err78 = {
-                instancePath: instancePath + '/totals/skipped',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err78];
-              } else {
-                vErrors.push(err78);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data25.blocked !== undefined) {
-          let data30 = data25.blocked;
-          if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-            const err79 = {
-              instancePath: instancePath + '/totals/blocked',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err79];
-            } else {
-              vErrors.push(err79);
-            }
-            errors++;
-          }
-          if (typeof data30 == 'number' && isFinite(data30)) {
-            if (data30 < 0 || isNaN(data30)) {
-              const err80 = {
-                instancePath: instancePath + '/totals/blocked',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err80];
-              } else {
-                vErrors.push(err80);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err81 = {
-          instancePath: instancePath + '/totals',
-          schemaPath: '#/properties/totals/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err81];
-        } else {
-          vErrors.push(err81);
-        }
-        errors++;
-      }
-    }
-    if (data.digests !== undefined) {
-      let data31 = data.digests;
-      if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
-        if (data31.algorithm === undefined) {
-          const err82 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'algorithm' },
-            message: "must have required property '" + 'algorithm' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err82];
-          } else {
-            vErrors.push(err82);
-          }
-          errors++;
-        }
-        if (data31.discovery === undefined) {
-          const err83 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'discovery' },
-            message: "must have required property '" + 'discovery' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err83];
-          } else {
-            vErrors.push(err83);
-          }
-          errors++;
-        }
-        if (data31.fixtures === undefined) {
-          const err84 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'fixtures' },
-            message: "must have required property '" + 'fixtures' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err84];
-          } else {
-            vErrors.push(err84);
-          }
-          errors++;
-        }
-        if (data31.schemas === undefined) {
-          const err85 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'schemas' },
-            message: "must have required property '" + 'schemas' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err85];
-          } else {
-            vErrors.push(err85);
-          }
-          errors++;
-        }
-        if (data31.rows === undefined) {
-          const err86 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'rows' },
-            message: "must have required property '" + 'rows' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err86];
-          } else {
-            vErrors.push(err86);
-          }
-          errors++;
-        }
-        for (const key8 in data31) {
-          if (!(
-            key8 === 'algorithm' ||
-            key8 === 'discovery' ||
-            key8 === 'fixtures' ||
-            key8 === 'schemas' ||
-            key8 === 'rows' ||
-            pattern13.test(key8)
-          )) {
-            const err87 = {
-              instancePath: instancePath + '/digests',
-              schemaPath: '#/properties/digests/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key8 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err87];
-            } else {
-              vErrors.push(err87);
-            }
-            errors++;
-          }
-        }
-        if (data31.algorithm !== undefined) {
-          if ('sha256' !== data31.algorithm) {
-            const err88 = {
-              instancePath: instancePath + '/digests/algorithm',
-              schemaPath: '#/properties/digests/properties/algorithm/const',
-              keyword: 'const',
-              params: { allowedValue: 'sha256' },
-              message: 'must be equal to constant',
-            };
-            if (vErrors === null) {
-              vErrors = [err88];
-            } else {
-              vErrors.push(err88);
-            }
-            errors++;
-          }
-        }
-        if (data31.discovery !== undefined) {
-          let data33 = data31.discovery;
-          const _errs82 = errors;
-          let valid22 = false;
-          let passing1 = null;
-          const _errs83 = errors;
-          if (typeof data33 === 'string') {
-            if (!pattern81.test(data33)) {
-              const err89 = {
-                instancePath: instancePath + '/digests/discovery',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err89];
-              } else {
-                vErrors.push(err89);
-              }
-              errors++;
-            }
-          } else {
-            const err90 = {
-              instancePath: instancePath + '/digests/discovery',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err90];
-            } else {
-              vErrors.push(err90);
-            }
-            errors++;
-          }
-          var _valid1 = _errs83 === errors;
-          if (_valid1) {
-            valid22 = true;
-            passing1 = 0;
-          }
-          const _errs86 = errors;
-          if (data33 !== null) {
-            const err91 = {
-              instancePath: instancePath + '/digests/discovery',
-              schemaPath: '#/properties/digests/properties/discovery/oneOf/1/type',
-              keyword: 'type',
-              params: { type: 'null' },
-              message: 'must be null',
-            };
-            if (vErrors === null) {
-              vErrors = [err91];
-            } else {
-              vErrors.push(err91);
-            }
-            errors++;
-          }
-          var _valid1 = _errs86 === errors;
-          if (_valid1 && valid22) {
-            valid22 = false;
-            passing1 = [passing1, 1];
-          } else {
-            if (_valid1) {
-              valid22 = true;
-              passing1 = 1;
-            }
-          }
-          if (!valid22) {
-            const err92 = {
-              instancePath: instancePath + '/digests/discovery',
-              schemaPath: '#/properties/digests/properties/discovery/oneOf',
-              keyword: 'oneOf',
-              params: { passingSchemas: passing1 },
-              message: 'must match exactly one schema in oneOf',
-            };
-            if (vErrors === null) {
-              vErrors = [err92];
-            } else {
-              vErrors.push(err92);
-            }
-            errors++;
-          } else {
-            errors = _errs82;
-            if (vErrors !== null) {
-              if (_errs82) {
-                vErrors.length = _errs82;
-              } else {
-                vErrors = null;
-              }
-            }
-          }
-        }
-        if (data31.fixtures !== undefined) {
-          let data34 = data31.fixtures;
-          if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
-            for (const key9 in data34) {
-              let data35 = data34[key9];
-              if (typeof data35 === 'string') {
-                if (!pattern81.test(data35)) {
-                  const err93 = {
-                    instancePath:
-                      instancePath +
-                      '/digests/fixtures/' +
-                      key9.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    schemaPath: '#/$defs/sha256/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^[0-9a-f]{64}$' },
-                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err93];
-                  } else {
-                    vErrors.push(err93);
-                  }
-                  errors++;
-                }
-              } else {
-                const err94 = {
-                  instancePath:
-                    instancePath +
-                    '/digests/fixtures/' +
-                    key9.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/$defs/sha256/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err94];
-                } else {
-                  vErrors.push(err94);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err95 = {
-              instancePath: instancePath + '/digests/fixtures',
-              schemaPath: '#/properties/digests/properties/fixtures/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err95];
-            } else {
-              vErrors.push(err95);
-            }
-            errors++;
-          }
-        }
-        if (data31.schemas !== undefined) {
-          let data36 = data31.schemas;
-          if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
-            for (const key10 in data36) {
-              let data37 = data36[key10];
-              if (typeof data37 === 'string') {
-                if (!pattern81.test(data37)) {
-                  const err96 = {
-                    instancePath:
-                      instancePath +
-                      '/digests/schemas/' +
-                      key10.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    schemaPath: '#/$defs/sha256/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^[0-9a-f]{64}$' },
-                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err96];
-                  } else {
-                    vErrors.push(err96);
-                  }
-                  errors++;
-                }
-              } else {
-                const err97 = {
-                  instancePath:
-                    instancePath +
-                    '/digests/schemas/' +
-                    key10.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/$defs/sha256/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err97];
-                } else {
-                  vErrors.push(err97);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err98 = {
-              instancePath: instancePath + '/digests/schemas',
-              schemaPath: '#/properties/digests/properties/schemas/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err98];
-            } else {
-              vErrors.push(err98);
-            }
-            errors++;
-          }
-        }
-        if (data31.rows !== undefined) {
-          let data38 = data31.rows;
-          if (typeof data38 === 'string') {
-            if (!pattern81.test(data38)) {
-              const err99 = {
-                instancePath: instancePath + '/digests/rows',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err99];
-              } else {
-                vErrors.push(err99);
-              }
-              errors++;
-            }
-          } else {
-            const err100 = {
-              instancePath: instancePath + '/digests/rows',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err100];
@@ -21097,84 +21930,85 @@ function validate51(
             errors++;
           }
         }
-      } else {
-        const err101 = {
-          instancePath: instancePath + '/digests',
-          schemaPath: '#/properties/digests/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err101];
-        } else {
-          vErrors.push(err101);
-        }
-        errors++;
-      }
-    }
-    if (data.signature !== undefined) {
-      let data39 = data.signature;
-      if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
-        if (data39.algorithm === undefined) {
-          const err102 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'algorithm' },
-            message: "must have required property '" + 'algorithm' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err102];
-          } else {
-            vErrors.push(err102);
+        if (data39['executed-pass'] !== undefined) {
+          let data40 = data39['executed-pass'];
+          if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
+            const err101 = {
+              instancePath: instancePath + '/totals/executed-pass',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err101];
+            } else {
+              vErrors.push(err101);
+            }
+            errors++;
           }
-          errors++;
-        }
-        if (data39.reportDigest === undefined) {
-          const err103 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'reportDigest' },
-            message: "must have required property '" + 'reportDigest' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err103];
-          } else {
-            vErrors.push(err103);
+          if (typeof data40 == 'number' && isFinite(data40)) {
+            if (data40 < 0 || isNaN(data40)) {
+              const err102 = {
+                instancePath: instancePath + '/totals/executed-pass',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err102];
+              } else {
+                vErrors.push(err102);
+              }
+              errors++;
+            }
           }
-          errors++;
         }
-        if (data39.value === undefined) {
-          const err104 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'value' },
-            message: "must have required property '" + 'value' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err104];
-          } else {
-            vErrors.push(err104);
+        if (data39['executed-fail'] !== undefined) {
+          let data41 = data39['executed-fail'];
+          if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41) && isFinite(data41))) {
+            const err103 = {
+              instancePath: instancePath + '/totals/executed-fail',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err103];
+            } else {
+              vErrors.push(err103);
+            }
+            errors++;
           }
-          errors++;
+          if (typeof data41 == 'number' && isFinite(data41)) {
+            if (data41 < 0 || isNaN(data41)) {
+              const err104 = {
+                instancePath: instancePath + '/totals/executed-fail',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err104];
+              } else {
+                vErrors.push(err104);
+              }
+              errors++;
+            }
+          }
         }
-        for (const key11 in data39) {
-          if (!(
-            key11 === 'algorithm' ||
-            key11 === 'keyId' ||
-            key11 === 'reportDigest' ||
-            key11 === 'value' ||
-            pattern13.test(key11)
-          )) {
+        if (data39.inapplicable !== undefined) {
+          let data42 = data39.inapplicable;
+          if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
             const err105 = {
-              instancePath: instancePath + '/signature',
-              schemaPath: '#/properties/signature/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key11 },
-              message: 'must NOT have additional properties',
+              instancePath: instancePath + '/totals/inapplicable',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err105];
@@ -21183,170 +22017,165 @@ function validate51(
             }
             errors++;
           }
-        }
-        if (data39.algorithm !== undefined) {
-          if ('ed25519' !== data39.algorithm) {
-            const err106 = {
-              instancePath: instancePath + '/signature/algorithm',
-              schemaPath: '#/properties/signature/properties/algorithm/const',
-              keyword: 'const',
-              params: { allowedValue: 'ed25519' },
-              message: 'must be equal to constant',
-            };
-            if (vErrors === null) {
-              vErrors = [err106];
-            } else {
-              vErrors.push(err106);
-            }
-            errors++;
-          }
-        }
-        if (data39.keyId !== undefined) {
-          let data41 = data39.keyId;
-          if (typeof data41 === 'string') {
-            if (!pattern33.test(data41)) {
-              const err107 = {
-                instancePath: instancePath + '/signature/keyId',
-                schemaPath: '#/properties/signature/properties/keyId/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
+          if (typeof data42 == 'number' && isFinite(data42)) {
+            if (data42 < 0 || isNaN(data42)) {
+              const err106 = {
+                instancePath: instancePath + '/totals/inapplicable',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err107];
+                vErrors = [err106];
               } else {
-                vErrors.push(err107);
+                vErrors.push(err106);
               }
               errors++;
             }
-          } else {
-            const err108 = {
-              instancePath: instancePath + '/signature/keyId',
-              schemaPath: '#/properties/signature/properties/keyId/type',
+          }
+        }
+        if (data39.skipped !== undefined) {
+          let data43 = data39.skipped;
+          if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
+            const err107 = {
+              instancePath: instancePath + '/totals/skipped',
+              schemaPath: '#/$defs/count/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              params: { type: 'integer' },
+              message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err108];
+              vErrors = [err107];
             } else {
-              vErrors.push(err108);
+              vErrors.push(err107);
             }
             errors++;
           }
-        }
-        if (data39.reportDigest !== undefined) {
-          let data42 = data39.reportDigest;
-          if (typeof data42 === 'string') {
-            if (!pattern81.test(data42)) {
-              const err109 = {
-                instancePath: instancePath + '/signature/reportDigest',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+          if (typeof data43 == 'number' && isFinite(data43)) {
+            if (data43 < 0 || isNaN(data43)) {
+              const err108 = {
+                instancePath: instancePath + '/totals/skipped',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err109];
+                vErrors = [err108];
               } else {
-                vErrors.push(err109);
+                vErrors.push(err108);
               }
               errors++;
             }
-          } else {
-            const err110 = {
-              instancePath: instancePath + '/signature/reportDigest',
-              schemaPath: '#/$defs/sha256/type',
+          }
+        }
+        if (data39.blocked !== undefined) {
+          let data44 = data39.blocked;
+          if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
+            const err109 = {
+              instancePath: instancePath + '/totals/blocked',
+              schemaPath: '#/$defs/count/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              params: { type: 'integer' },
+              message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err110];
+              vErrors = [err109];
             } else {
-              vErrors.push(err110);
+              vErrors.push(err109);
             }
             errors++;
           }
-        }
-        if (data39.value !== undefined) {
-          let data43 = data39.value;
-          if (typeof data43 === 'string') {
-            if (!pattern88.test(data43)) {
-              const err111 = {
-                instancePath: instancePath + '/signature/value',
-                schemaPath: '#/properties/signature/properties/value/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
+          if (typeof data44 == 'number' && isFinite(data44)) {
+            if (data44 < 0 || isNaN(data44)) {
+              const err110 = {
+                instancePath: instancePath + '/totals/blocked',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err111];
+                vErrors = [err110];
               } else {
-                vErrors.push(err111);
+                vErrors.push(err110);
               }
               errors++;
             }
-          } else {
-            const err112 = {
-              instancePath: instancePath + '/signature/value',
-              schemaPath: '#/properties/signature/properties/value/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err112];
-            } else {
-              vErrors.push(err112);
-            }
-            errors++;
           }
         }
       } else {
-        const err113 = {
-          instancePath: instancePath + '/signature',
-          schemaPath: '#/properties/signature/type',
+        const err111 = {
+          instancePath: instancePath + '/totals',
+          schemaPath: '#/properties/totals/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err113];
+          vErrors = [err111];
         } else {
-          vErrors.push(err113);
+          vErrors.push(err111);
         }
         errors++;
       }
     }
-    if (data.failOn !== undefined) {
-      let data44 = data.failOn;
-      if (!(data44 === 'must' || data44 === 'should')) {
-        const err114 = {
-          instancePath: instancePath + '/failOn',
-          schemaPath: '#/properties/failOn/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema85.properties.failOn.enum },
-          message: 'must be equal to one of the allowed values',
-        };
-        if (vErrors === null) {
-          vErrors = [err114];
-        } else {
-          vErrors.push(err114);
-        }
-        errors++;
-      }
-    }
-    if (data.selection !== undefined) {
-      let data45 = data.selection;
+    if (data.digests !== undefined) {
+      let data45 = data.digests;
       if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
-        if (data45.only === undefined) {
-          const err115 = {
-            instancePath: instancePath + '/selection',
-            schemaPath: '#/properties/selection/required',
+        if (data45.algorithm === undefined) {
+          const err112 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
             keyword: 'required',
-            params: { missingProperty: 'only' },
-            message: "must have required property '" + 'only' + "'",
+            params: { missingProperty: 'algorithm' },
+            message: "must have required property '" + 'algorithm' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err112];
+          } else {
+            vErrors.push(err112);
+          }
+          errors++;
+        }
+        if (data45.discovery === undefined) {
+          const err113 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'discovery' },
+            message: "must have required property '" + 'discovery' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err113];
+          } else {
+            vErrors.push(err113);
+          }
+          errors++;
+        }
+        if (data45.fixtures === undefined) {
+          const err114 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'fixtures' },
+            message: "must have required property '" + 'fixtures' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err114];
+          } else {
+            vErrors.push(err114);
+          }
+          errors++;
+        }
+        if (data45.schemas === undefined) {
+          const err115 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'schemas' },
+            message: "must have required property '" + 'schemas' + "'",
           };
           if (vErrors === null) {
             vErrors = [err115];
@@ -21355,13 +22184,13 @@ function validate51(
           }
           errors++;
         }
-        if (data45.skip === undefined) {
+        if (data45.rows === undefined) {
           const err116 = {
-            instancePath: instancePath + '/selection',
-            schemaPath: '#/properties/selection/required',
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
             keyword: 'required',
-            params: { missingProperty: 'skip' },
-            message: "must have required property '" + 'skip' + "'",
+            params: { missingProperty: 'rows' },
+            message: "must have required property '" + 'rows' + "'",
           };
           if (vErrors === null) {
             vErrors = [err116];
@@ -21370,34 +22199,39 @@ function validate51(
           }
           errors++;
         }
-        if (data45.selected === undefined) {
-          const err117 = {
-            instancePath: instancePath + '/selection',
-            schemaPath: '#/properties/selection/required',
-            keyword: 'required',
-            params: { missingProperty: 'selected' },
-            message: "must have required property '" + 'selected' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err117];
-          } else {
-            vErrors.push(err117);
-          }
-          errors++;
-        }
-        for (const key12 in data45) {
+        for (const key11 in data45) {
           if (!(
-            key12 === 'only' ||
-            key12 === 'skip' ||
-            key12 === 'selected' ||
-            pattern13.test(key12)
+            key11 === 'algorithm' ||
+            key11 === 'discovery' ||
+            key11 === 'fixtures' ||
+            key11 === 'schemas' ||
+            key11 === 'rows' ||
+            key11 === 'hostChecks' ||
+            pattern13.test(key11)
           )) {
-            const err118 = {
-              instancePath: instancePath + '/selection',
-              schemaPath: '#/properties/selection/additionalProperties',
+            const err117 = {
+              instancePath: instancePath + '/digests',
+              schemaPath: '#/properties/digests/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key12 },
+              params: { additionalProperty: key11 },
               message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err117];
+            } else {
+              vErrors.push(err117);
+            }
+            errors++;
+          }
+        }
+        if (data45.algorithm !== undefined) {
+          if ('sha256' !== data45.algorithm) {
+            const err118 = {
+              instancePath: instancePath + '/digests/algorithm',
+              schemaPath: '#/properties/digests/properties/algorithm/const',
+              keyword: 'const',
+              params: { allowedValue: 'sha256' },
+              message: 'must be equal to constant',
             };
             if (vErrors === null) {
               vErrors = [err118];
@@ -21407,81 +22241,81 @@ function validate51(
             errors++;
           }
         }
-        if (data45.only !== undefined) {
-          let data46 = data45.only;
-          if (Array.isArray(data46)) {
-            const len2 = data46.length;
-            for (let i3 = 0; i3 < len2; i3++) {
-              let data47 = data46[i3];
-              if (typeof data47 === 'string') {
-                if (!pattern54.test(data47)) {
-                  const err119 = {
-                    instancePath: instancePath + '/selection/only/' + i3,
-                    schemaPath: '#/$defs/requirementId/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
-                    message:
-                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err119];
-                  } else {
-                    vErrors.push(err119);
-                  }
-                  errors++;
-                }
+        if (data45.discovery !== undefined) {
+          let data47 = data45.discovery;
+          const _errs113 = errors;
+          let valid33 = false;
+          let passing1 = null;
+          const _errs114 = errors;
+          if (typeof data47 === 'string') {
+            if (!pattern88.test(data47)) {
+              const err119 = {
+                instancePath: instancePath + '/digests/discovery',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err119];
               } else {
-                const err120 = {
-                  instancePath: instancePath + '/selection/only/' + i3,
-                  schemaPath: '#/$defs/requirementId/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err120];
-                } else {
-                  vErrors.push(err120);
-                }
-                errors++;
+                vErrors.push(err119);
               }
-            }
-            let i4 = data46.length;
-            let j1;
-            if (i4 > 1) {
-              outer1: for (; i4--;) {
-                for (j1 = i4; j1--;) {
-                  if (func0(data46[i4], data46[j1])) {
-                    const err121 = {
-                      instancePath: instancePath + '/selection/only',
-                      schemaPath: '#/properties/selection/properties/only/uniqueItems',
-                      keyword: 'uniqueItems',
-                      params: { i: i4, j: j1 },
-                      message:
-                        'must NOT have duplicate items (items ## ' +
-                        j1 +
-                        ' and ' +
-                        i4 +
-                        ' are identical)',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err121];
-                    } else {
-                      vErrors.push(err121);
-                    }
-                    errors++;
-                    break outer1;
-                  }
-                }
-              }
+              errors++;
             }
           } else {
-            const err122 = {
-              instancePath: instancePath + '/selection/only',
-              schemaPath: '#/properties/selection/properties/only/type',
+            const err120 = {
+              instancePath: instancePath + '/digests/discovery',
+              schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err120];
+            } else {
+              vErrors.push(err120);
+            }
+            errors++;
+          }
+          var _valid1 = _errs114 === errors;
+          if (_valid1) {
+            valid33 = true;
+            passing1 = 0;
+          }
+          const _errs117 = errors;
+          if (data47 !== null) {
+            const err121 = {
+              instancePath: instancePath + '/digests/discovery',
+              schemaPath: '#/properties/digests/properties/discovery/oneOf/1/type',
+              keyword: 'type',
+              params: { type: 'null' },
+              message: 'must be null',
+            };
+            if (vErrors === null) {
+              vErrors = [err121];
+            } else {
+              vErrors.push(err121);
+            }
+            errors++;
+          }
+          var _valid1 = _errs117 === errors;
+          if (_valid1 && valid33) {
+            valid33 = false;
+            passing1 = [passing1, 1];
+          } else {
+            if (_valid1) {
+              valid33 = true;
+              passing1 = 1;
+            }
+          }
+          if (!valid33) {
+            const err122 = {
+              instancePath: instancePath + '/digests/discovery',
+              schemaPath: '#/properties/digests/properties/discovery/oneOf',
+              keyword: 'oneOf',
+              params: { passingSchemas: passing1 },
+              message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
               vErrors = [err122];
@@ -21489,23 +22323,33 @@ function validate51(
               vErrors.push(err122);
             }
             errors++;
+          } else {
+            errors = _errs113;
+            if (vErrors !== null) {
+              if (_errs113) {
+                vErrors.length = _errs113;
+              } else {
+                vErrors = null;
+              }
+            }
           }
         }
-        if (data45.skip !== undefined) {
-          let data48 = data45.skip;
-          if (Array.isArray(data48)) {
-            const len3 = data48.length;
-            for (let i5 = 0; i5 < len3; i5++) {
-              let data49 = data48[i5];
+        if (data45.fixtures !== undefined) {
+          let data48 = data45.fixtures;
+          if (data48 && typeof data48 == 'object' && !Array.isArray(data48)) {
+            for (const key12 in data48) {
+              let data49 = data48[key12];
               if (typeof data49 === 'string') {
-                if (!pattern54.test(data49)) {
+                if (!pattern88.test(data49)) {
                   const err123 = {
-                    instancePath: instancePath + '/selection/skip/' + i5,
-                    schemaPath: '#/$defs/requirementId/pattern',
+                    instancePath:
+                      instancePath +
+                      '/digests/fixtures/' +
+                      key12.replace(/~/g, '~0').replace(/\//g, '~1'),
+                    schemaPath: '#/$defs/sha256/pattern',
                     keyword: 'pattern',
-                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
-                    message:
-                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+                    params: { pattern: '^[0-9a-f]{64}$' },
+                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err123];
@@ -21516,8 +22360,11 @@ function validate51(
                 }
               } else {
                 const err124 = {
-                  instancePath: instancePath + '/selection/skip/' + i5,
-                  schemaPath: '#/$defs/requirementId/type',
+                  instancePath:
+                    instancePath +
+                    '/digests/fixtures/' +
+                    key12.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/$defs/sha256/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
@@ -21530,126 +22377,106 @@ function validate51(
                 errors++;
               }
             }
-            let i6 = data48.length;
-            let j2;
-            if (i6 > 1) {
-              outer2: for (; i6--;) {
-                for (j2 = i6; j2--;) {
-                  if (func0(data48[i6], data48[j2])) {
-                    const err125 = {
-                      instancePath: instancePath + '/selection/skip',
-                      schemaPath: '#/properties/selection/properties/skip/uniqueItems',
-                      keyword: 'uniqueItems',
-                      params: { i: i6, j: j2 },
-                      message:
-                        'must NOT have duplicate items (items ## ' +
-                        j2 +
-                        ' and ' +
-                        i6 +
-                        ' are identical)',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err125];
-                    } else {
-                      vErrors.push(err125);
-                    }
-                    errors++;
-                    break outer2;
-                  }
-                }
-              }
-            }
           } else {
-            const err126 = {
-              instancePath: instancePath + '/selection/skip',
-              schemaPath: '#/properties/selection/properties/skip/type',
+            const err125 = {
+              instancePath: instancePath + '/digests/fixtures',
+              schemaPath: '#/properties/digests/properties/fixtures/type',
               keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
+              params: { type: 'object' },
+              message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err126];
+              vErrors = [err125];
             } else {
-              vErrors.push(err126);
+              vErrors.push(err125);
             }
             errors++;
           }
         }
-        if (data45.selected !== undefined) {
-          let data50 = data45.selected;
-          if (Array.isArray(data50)) {
-            const len4 = data50.length;
-            for (let i7 = 0; i7 < len4; i7++) {
-              let data51 = data50[i7];
+        if (data45.schemas !== undefined) {
+          let data50 = data45.schemas;
+          if (data50 && typeof data50 == 'object' && !Array.isArray(data50)) {
+            for (const key13 in data50) {
+              let data51 = data50[key13];
               if (typeof data51 === 'string') {
-                if (!pattern54.test(data51)) {
-                  const err127 = {
-                    instancePath: instancePath + '/selection/selected/' + i7,
-                    schemaPath: '#/$defs/requirementId/pattern',
+                if (!pattern88.test(data51)) {
+                  const err126 = {
+                    instancePath:
+                      instancePath +
+                      '/digests/schemas/' +
+                      key13.replace(/~/g, '~0').replace(/\//g, '~1'),
+                    schemaPath: '#/$defs/sha256/pattern',
                     keyword: 'pattern',
-                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
-                    message:
-                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+                    params: { pattern: '^[0-9a-f]{64}$' },
+                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err127];
+                    vErrors = [err126];
                   } else {
-                    vErrors.push(err127);
+                    vErrors.push(err126);
                   }
                   errors++;
                 }
               } else {
-                const err128 = {
-                  instancePath: instancePath + '/selection/selected/' + i7,
-                  schemaPath: '#/$defs/requirementId/type',
+                const err127 = {
+                  instancePath:
+                    instancePath +
+                    '/digests/schemas/' +
+                    key13.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/$defs/sha256/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err128];
+                  vErrors = [err127];
                 } else {
-                  vErrors.push(err128);
+                  vErrors.push(err127);
                 }
                 errors++;
               }
             }
-            let i8 = data50.length;
-            let j3;
-            if (i8 > 1) {
-              outer3: for (; i8--;) {
-                for (j3 = i8; j3--;) {
-                  if (func0(data50[i8], data50[j3])) {
-                    const err129 = {
-                      instancePath: instancePath + '/selection/selected',
-                      schemaPath: '#/properties/selection/properties/selected/uniqueItems',
-                      keyword: 'uniqueItems',
-                      params: { i: i8, j: j3 },
-                      message:
-                        'must NOT have duplicate items (items ## ' +
-                        j3 +
-                        ' and ' +
-                        i8 +
-                        ' are identical)',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err129];
-                    } else {
-                      vErrors.push(err129);
-                    }
-                    errors++;
-                    break outer3;
-                  }
-                }
+          } else {
+            const err128 = {
+              instancePath: instancePath + '/digests/schemas',
+              schemaPath: '#/properties/digests/properties/schemas/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err128];
+            } else {
+              vErrors.push(err128);
+            }
+            errors++;
+          }
+        }
+        if (data45.rows !== undefined) {
+          let data52 = data45.rows;
+          if (typeof data52 === 'string') {
+            if (!pattern88.test(data52)) {
+              const err129 = {
+                instancePath: instancePath + '/digests/rows',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err129];
+              } else {
+                vErrors.push(err129);
               }
+              errors++;
             }
           } else {
             const err130 = {
-              instancePath: instancePath + '/selection/selected',
-              schemaPath: '#/properties/selection/properties/selected/type',
+              instancePath: instancePath + '/digests/rows',
+              schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
+              params: { type: 'string' },
+              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err130];
@@ -21659,62 +22486,66 @@ function validate51(
             errors++;
           }
         }
+        if (data45.hostChecks !== undefined) {
+          let data53 = data45.hostChecks;
+          if (typeof data53 === 'string') {
+            if (!pattern88.test(data53)) {
+              const err131 = {
+                instancePath: instancePath + '/digests/hostChecks',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err131];
+              } else {
+                vErrors.push(err131);
+              }
+              errors++;
+            }
+          } else {
+            const err132 = {
+              instancePath: instancePath + '/digests/hostChecks',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err132];
+            } else {
+              vErrors.push(err132);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err131 = {
-          instancePath: instancePath + '/selection',
-          schemaPath: '#/properties/selection/type',
+        const err133 = {
+          instancePath: instancePath + '/digests',
+          schemaPath: '#/properties/digests/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err131];
+          vErrors = [err133];
         } else {
-          vErrors.push(err131);
+          vErrors.push(err133);
         }
         errors++;
       }
     }
-    if (data.baseline !== undefined) {
-      let data52 = data.baseline;
-      if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
-        if (data52.file === undefined) {
-          const err132 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'file' },
-            message: "must have required property '" + 'file' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err132];
-          } else {
-            vErrors.push(err132);
-          }
-          errors++;
-        }
-        if (data52.sha256 === undefined) {
-          const err133 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'sha256' },
-            message: "must have required property '" + 'sha256' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err133];
-          } else {
-            vErrors.push(err133);
-          }
-          errors++;
-        }
-        if (data52.entries === undefined) {
+    if (data.signature !== undefined) {
+      let data54 = data.signature;
+      if (data54 && typeof data54 == 'object' && !Array.isArray(data54)) {
+        if (data54.algorithm === undefined) {
           const err134 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
             keyword: 'required',
-            params: { missingProperty: 'entries' },
-            message: "must have required property '" + 'entries' + "'",
+            params: { missingProperty: 'algorithm' },
+            message: "must have required property '" + 'algorithm' + "'",
           };
           if (vErrors === null) {
             vErrors = [err134];
@@ -21723,13 +22554,13 @@ function validate51(
           }
           errors++;
         }
-        if (data52.excused === undefined) {
+        if (data54.reportDigest === undefined) {
           const err135 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
             keyword: 'required',
-            params: { missingProperty: 'excused' },
-            message: "must have required property '" + 'excused' + "'",
+            params: { missingProperty: 'reportDigest' },
+            message: "must have required property '" + 'reportDigest' + "'",
           };
           if (vErrors === null) {
             vErrors = [err135];
@@ -21738,54 +22569,52 @@ function validate51(
           }
           errors++;
         }
-        for (const key13 in data52) {
+        if (data54.value === undefined) {
+          const err136 = {
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
+            keyword: 'required',
+            params: { missingProperty: 'value' },
+            message: "must have required property '" + 'value' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err136];
+          } else {
+            vErrors.push(err136);
+          }
+          errors++;
+        }
+        for (const key14 in data54) {
           if (!(
-            key13 === 'file' ||
-            key13 === 'sha256' ||
-            key13 === 'entries' ||
-            key13 === 'excused' ||
-            pattern13.test(key13)
+            key14 === 'algorithm' ||
+            key14 === 'keyId' ||
+            key14 === 'reportDigest' ||
+            key14 === 'value' ||
+            pattern13.test(key14)
           )) {
-            const err136 = {
-              instancePath: instancePath + '/baseline',
-              schemaPath: '#/properties/baseline/additionalProperties',
+            const err137 = {
+              instancePath: instancePath + '/signature',
+              schemaPath: '#/properties/signature/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key13 },
+              params: { additionalProperty: key14 },
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err136];
+              vErrors = [err137];
             } else {
-              vErrors.push(err136);
+              vErrors.push(err137);
             }
             errors++;
           }
         }
-        if (data52.file !== undefined) {
-          let data53 = data52.file;
-          if (typeof data53 === 'string') {
-            if (func1(data53) < 1) {
-              const err137 = {
-                instancePath: instancePath + '/baseline/file',
-                schemaPath: '#/properties/baseline/properties/file/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err137];
-              } else {
-                vErrors.push(err137);
-              }
-              errors++;
-            }
-          } else {
+        if (data54.algorithm !== undefined) {
+          if ('ed25519' !== data54.algorithm) {
             const err138 = {
-              instancePath: instancePath + '/baseline/file',
-              schemaPath: '#/properties/baseline/properties/file/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              instancePath: instancePath + '/signature/algorithm',
+              schemaPath: '#/properties/signature/properties/algorithm/const',
+              keyword: 'const',
+              params: { allowedValue: 'ed25519' },
+              message: 'must be equal to constant',
             };
             if (vErrors === null) {
               vErrors = [err138];
@@ -21795,16 +22624,16 @@ function validate51(
             errors++;
           }
         }
-        if (data52.sha256 !== undefined) {
-          let data54 = data52.sha256;
-          if (typeof data54 === 'string') {
-            if (!pattern81.test(data54)) {
+        if (data54.keyId !== undefined) {
+          let data56 = data54.keyId;
+          if (typeof data56 === 'string') {
+            if (!pattern33.test(data56)) {
               const err139 = {
-                instancePath: instancePath + '/baseline/sha256',
-                schemaPath: '#/$defs/sha256/pattern',
+                instancePath: instancePath + '/signature/keyId',
+                schemaPath: '#/properties/signature/properties/keyId/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err139];
@@ -21815,8 +22644,8 @@ function validate51(
             }
           } else {
             const err140 = {
-              instancePath: instancePath + '/baseline/sha256',
-              schemaPath: '#/$defs/sha256/type',
+              instancePath: instancePath + '/signature/keyId',
+              schemaPath: '#/properties/signature/properties/keyId/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -21829,221 +22658,208 @@ function validate51(
             errors++;
           }
         }
-        if (data52.entries !== undefined) {
-          let data55 = data52.entries;
-          if (Array.isArray(data55)) {
-            const len5 = data55.length;
-            for (let i9 = 0; i9 < len5; i9++) {
-              let data56 = data55[i9];
-              if (data56 && typeof data56 == 'object' && !Array.isArray(data56)) {
-                if (data56.requirement === undefined) {
-                  const err141 = {
-                    instancePath: instancePath + '/baseline/entries/' + i9,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'requirement' },
-                    message: "must have required property '" + 'requirement' + "'",
+        if (data54.reportDigest !== undefined) {
+          let data57 = data54.reportDigest;
+          if (typeof data57 === 'string') {
+            if (!pattern88.test(data57)) {
+              const err141 = {
+                instancePath: instancePath + '/signature/reportDigest',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err141];
+              } else {
+                vErrors.push(err141);
+              }
+              errors++;
+            }
+          } else {
+            const err142 = {
+              instancePath: instancePath + '/signature/reportDigest',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err142];
+            } else {
+              vErrors.push(err142);
+            }
+            errors++;
+          }
+        }
+        if (data54.value !== undefined) {
+          let data58 = data54.value;
+          if (typeof data58 === 'string') {
+            if (!pattern96.test(data58)) {
+              const err143 = {
+                instancePath: instancePath + '/signature/value',
+                schemaPath: '#/properties/signature/properties/value/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err143];
+              } else {
+                vErrors.push(err143);
+              }
+              errors++;
+            }
+          } else {
+            const err144 = {
+              instancePath: instancePath + '/signature/value',
+              schemaPath: '#/properties/signature/properties/value/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err144];
+            } else {
+              vErrors.push(err144);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err145 = {
+          instancePath: instancePath + '/signature',
+          schemaPath: '#/properties/signature/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err145];
+        } else {
+          vErrors.push(err145);
+        }
+        errors++;
+      }
+    }
+    if (data.failOn !== undefined) {
+      let data59 = data.failOn;
+      if (!(data59 === 'must' || data59 === 'should')) {
+        const err146 = {
+          instancePath: instancePath + '/failOn',
+          schemaPath: '#/properties/failOn/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema85.properties.failOn.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err146];
+        } else {
+          vErrors.push(err146);
+        }
+        errors++;
+      }
+    }
+    if (data.selection !== undefined) {
+      let data60 = data.selection;
+      if (data60 && typeof data60 == 'object' && !Array.isArray(data60)) {
+        if (data60.only === undefined) {
+          const err147 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'only' },
+            message: "must have required property '" + 'only' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err147];
+          } else {
+            vErrors.push(err147);
+          }
+          errors++;
+        }
+        if (data60.skip === undefined) {
+          const err148 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'skip' },
+            message: "must have required property '" + 'skip' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err148];
+          } else {
+            vErrors.push(err148);
+          }
+          errors++;
+        }
+        if (data60.selected === undefined) {
+          const err149 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'selected' },
+            message: "must have required property '" + 'selected' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err149];
+          } else {
+            vErrors.push(err149);
+          }
+          errors++;
+        }
+        for (const key15 in data60) {
+          if (!(
+            key15 === 'only' ||
+            key15 === 'skip' ||
+            key15 === 'selected' ||
+            pattern13.test(key15)
+          )) {
+            const err150 = {
+              instancePath: instancePath + '/selection',
+              schemaPath: '#/properties/selection/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key15 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err150];
+            } else {
+              vErrors.push(err150);
+            }
+            errors++;
+          }
+        }
+        if (data60.only !== undefined) {
+          let data61 = data60.only;
+          if (Array.isArray(data61)) {
+            const len5 = data61.length;
+            for (let i6 = 0; i6 < len5; i6++) {
+              let data62 = data61[i6];
+              if (typeof data62 === 'string') {
+                if (!pattern54.test(data62)) {
+                  const err151 = {
+                    instancePath: instancePath + '/selection/only/' + i6,
+                    schemaPath: '#/$defs/requirementId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+                    message:
+                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err141];
+                    vErrors = [err151];
                   } else {
-                    vErrors.push(err141);
+                    vErrors.push(err151);
                   }
                   errors++;
-                }
-                if (data56.reason === undefined) {
-                  const err142 = {
-                    instancePath: instancePath + '/baseline/entries/' + i9,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'reason' },
-                    message: "must have required property '" + 'reason' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err142];
-                  } else {
-                    vErrors.push(err142);
-                  }
-                  errors++;
-                }
-                if (data56.status === undefined) {
-                  const err143 = {
-                    instancePath: instancePath + '/baseline/entries/' + i9,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'status' },
-                    message: "must have required property '" + 'status' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err143];
-                  } else {
-                    vErrors.push(err143);
-                  }
-                  errors++;
-                }
-                for (const key14 in data56) {
-                  if (!(
-                    key14 === 'requirement' ||
-                    key14 === 'rule' ||
-                    key14 === 'reason' ||
-                    key14 === 'status' ||
-                    pattern13.test(key14)
-                  )) {
-                    const err144 = {
-                      instancePath: instancePath + '/baseline/entries/' + i9,
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key14 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err144];
-                    } else {
-                      vErrors.push(err144);
-                    }
-                    errors++;
-                  }
-                }
-                if (data56.requirement !== undefined) {
-                  let data57 = data56.requirement;
-                  if (typeof data57 === 'string') {
-                    if (!pattern54.test(data57)) {
-                      const err145 = {
-                        instancePath: instancePath + '/baseline/entries/' + i9 + '/requirement',
-                        schemaPath: '#/$defs/requirementId/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
-                        message:
-                          'must match pattern "' +
-                          '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' +
-                          '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err145];
-                      } else {
-                        vErrors.push(err145);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err146 = {
-                      instancePath: instancePath + '/baseline/entries/' + i9 + '/requirement',
-                      schemaPath: '#/$defs/requirementId/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err146];
-                    } else {
-                      vErrors.push(err146);
-                    }
-                    errors++;
-                  }
-                }
-                if (data56.rule !== undefined) {
-                  let data58 = data56.rule;
-                  if (typeof data58 === 'string') {
-                    if (func1(data58) < 1) {
-                      const err147 = {
-                        instancePath: instancePath + '/baseline/entries/' + i9 + '/rule',
-                        schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/rule/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err147];
-                      } else {
-                        vErrors.push(err147);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err148 = {
-                      instancePath: instancePath + '/baseline/entries/' + i9 + '/rule',
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/rule/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err148];
-                    } else {
-                      vErrors.push(err148);
-                    }
-                    errors++;
-                  }
-                }
-                if (data56.reason !== undefined) {
-                  let data59 = data56.reason;
-                  if (typeof data59 === 'string') {
-                    if (func1(data59) < 1) {
-                      const err149 = {
-                        instancePath: instancePath + '/baseline/entries/' + i9 + '/reason',
-                        schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err149];
-                      } else {
-                        vErrors.push(err149);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err150 = {
-                      instancePath: instancePath + '/baseline/entries/' + i9 + '/reason',
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/reason/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err150];
-                    } else {
-                      vErrors.push(err150);
-                    }
-                    errors++;
-                  }
-                }
-                if (data56.status !== undefined) {
-                  let data60 = data56.status;
-                  if (!(data60 === 'excusing' || data60 === 'stale' || data60 === 'unobserved')) {
-                    const err151 = {
-                      instancePath: instancePath + '/baseline/entries/' + i9 + '/status',
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/status/enum',
-                      keyword: 'enum',
-                      params: {
-                        allowedValues:
-                          schema85.properties.baseline.properties.entries.items.properties.status
-                            .enum,
-                      },
-                      message: 'must be equal to one of the allowed values',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err151];
-                    } else {
-                      vErrors.push(err151);
-                    }
-                    errors++;
-                  }
                 }
               } else {
                 const err152 = {
-                  instancePath: instancePath + '/baseline/entries/' + i9,
-                  schemaPath: '#/properties/baseline/properties/entries/items/type',
+                  instancePath: instancePath + '/selection/only/' + i6,
+                  schemaPath: '#/$defs/requirementId/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: 'string' },
+                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err152];
@@ -22053,44 +22869,39 @@ function validate51(
                 errors++;
               }
             }
-          } else {
-            const err153 = {
-              instancePath: instancePath + '/baseline/entries',
-              schemaPath: '#/properties/baseline/properties/entries/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err153];
-            } else {
-              vErrors.push(err153);
-            }
-            errors++;
-          }
-        }
-        if (data52.excused !== undefined) {
-          let data61 = data52.excused;
-          if (Array.isArray(data61)) {
-            const len6 = data61.length;
-            for (let i10 = 0; i10 < len6; i10++) {
-              if (
-                !validate58(data61[i10], {
-                  instancePath: instancePath + '/baseline/excused/' + i10,
-                  parentData: data61,
-                  parentDataProperty: i10,
-                  rootData,
-                  dynamicAnchors,
-                })
-              ) {
-                vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-                errors = vErrors.length;
+            let i7 = data61.length;
+            let j1;
+            if (i7 > 1) {
+              outer1: for (; i7--;) {
+                for (j1 = i7; j1--;) {
+                  if (func0(data61[i7], data61[j1])) {
+                    const err153 = {
+                      instancePath: instancePath + '/selection/only',
+                      schemaPath: '#/properties/selection/properties/only/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i7, j: j1 },
+                      message:
+                        'must NOT have duplicate items (items ## ' +
+                        j1 +
+                        ' and ' +
+                        i7 +
+                        ' are identical)',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err153];
+                    } else {
+                      vErrors.push(err153);
+                    }
+                    errors++;
+                    break outer1;
+                  }
+                }
               }
             }
           } else {
             const err154 = {
-              instancePath: instancePath + '/baseline/excused',
-              schemaPath: '#/properties/baseline/properties/excused/type',
+              instancePath: instancePath + '/selection/only',
+              schemaPath: '#/properties/selection/properties/only/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
@@ -22103,63 +22914,81 @@ function validate51(
             errors++;
           }
         }
-      } else {
-        const err155 = {
-          instancePath: instancePath + '/baseline',
-          schemaPath: '#/properties/baseline/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err155];
-        } else {
-          vErrors.push(err155);
-        }
-        errors++;
-      }
-    }
-    if (data.certification !== undefined) {
-      let data63 = data.certification;
-      if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
-        if (data63.clean === undefined) {
-          const err156 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'clean' },
-            message: "must have required property '" + 'clean' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err156];
+        if (data60.skip !== undefined) {
+          let data63 = data60.skip;
+          if (Array.isArray(data63)) {
+            const len6 = data63.length;
+            for (let i8 = 0; i8 < len6; i8++) {
+              let data64 = data63[i8];
+              if (typeof data64 === 'string') {
+                if (!pattern54.test(data64)) {
+                  const err155 = {
+                    instancePath: instancePath + '/selection/skip/' + i8,
+                    schemaPath: '#/$defs/requirementId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+                    message:
+                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err155];
+                  } else {
+                    vErrors.push(err155);
+                  }
+                  errors++;
+                }
+              } else {
+                const err156 = {
+                  instancePath: instancePath + '/selection/skip/' + i8,
+                  schemaPath: '#/$defs/requirementId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err156];
+                } else {
+                  vErrors.push(err156);
+                }
+                errors++;
+              }
+            }
+            let i9 = data63.length;
+            let j2;
+            if (i9 > 1) {
+              outer2: for (; i9--;) {
+                for (j2 = i9; j2--;) {
+                  if (func0(data63[i9], data63[j2])) {
+                    const err157 = {
+                      instancePath: instancePath + '/selection/skip',
+                      schemaPath: '#/properties/selection/properties/skip/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i9, j: j2 },
+                      message:
+                        'must NOT have duplicate items (items ## ' +
+                        j2 +
+                        ' and ' +
+                        i9 +
+                        ' are identical)',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err157];
+                    } else {
+                      vErrors.push(err157);
+                    }
+                    errors++;
+                    break outer2;
+                  }
+                }
+              }
+            }
           } else {
-            vErrors.push(err156);
-          }
-          errors++;
-        }
-        if (data63.because === undefined) {
-          const err157 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'because' },
-            message: "must have required property '" + 'because' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err157];
-          } else {
-            vErrors.push(err157);
-          }
-          errors++;
-        }
-        for (const key15 in data63) {
-          if (!(key15 === 'clean' || key15 === 'because' || pattern13.test(key15))) {
             const err158 = {
-              instancePath: instancePath + '/certification',
-              schemaPath: '#/properties/certification/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key15 },
-              message: 'must NOT have additional properties',
+              instancePath: instancePath + '/selection/skip',
+              schemaPath: '#/properties/selection/properties/skip/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
             };
             if (vErrors === null) {
               vErrors = [err158];
@@ -22169,65 +22998,78 @@ function validate51(
             errors++;
           }
         }
-        if (data63.clean !== undefined) {
-          if (typeof data63.clean !== 'boolean') {
-            const err159 = {
-              instancePath: instancePath + '/certification/clean',
-              schemaPath: '#/properties/certification/properties/clean/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err159];
-            } else {
-              vErrors.push(err159);
-            }
-            errors++;
-          }
-        }
-        if (data63.because !== undefined) {
-          let data65 = data63.because;
+        if (data60.selected !== undefined) {
+          let data65 = data60.selected;
           if (Array.isArray(data65)) {
             const len7 = data65.length;
-            for (let i11 = 0; i11 < len7; i11++) {
-              let data66 = data65[i11];
+            for (let i10 = 0; i10 < len7; i10++) {
+              let data66 = data65[i10];
               if (typeof data66 === 'string') {
-                if (func1(data66) < 1) {
-                  const err160 = {
-                    instancePath: instancePath + '/certification/because/' + i11,
-                    schemaPath: '#/properties/certification/properties/because/items/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
+                if (!pattern54.test(data66)) {
+                  const err159 = {
+                    instancePath: instancePath + '/selection/selected/' + i10,
+                    schemaPath: '#/$defs/requirementId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+                    message:
+                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err160];
+                    vErrors = [err159];
                   } else {
-                    vErrors.push(err160);
+                    vErrors.push(err159);
                   }
                   errors++;
                 }
               } else {
-                const err161 = {
-                  instancePath: instancePath + '/certification/because/' + i11,
-                  schemaPath: '#/properties/certification/properties/because/items/type',
+                const err160 = {
+                  instancePath: instancePath + '/selection/selected/' + i10,
+                  schemaPath: '#/$defs/requirementId/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err161];
+                  vErrors = [err160];
                 } else {
-                  vErrors.push(err161);
+                  vErrors.push(err160);
                 }
                 errors++;
               }
             }
+            let i11 = data65.length;
+            let j3;
+            if (i11 > 1) {
+              outer3: for (; i11--;) {
+                for (j3 = i11; j3--;) {
+                  if (func0(data65[i11], data65[j3])) {
+                    const err161 = {
+                      instancePath: instancePath + '/selection/selected',
+                      schemaPath: '#/properties/selection/properties/selected/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i11, j: j3 },
+                      message:
+                        'must NOT have duplicate items (items ## ' +
+                        j3 +
+                        ' and ' +
+                        i11 +
+                        ' are identical)',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err161];
+                    } else {
+                      vErrors.push(err161);
+                    }
+                    errors++;
+                    break outer3;
+                  }
+                }
+              }
+            }
           } else {
             const err162 = {
-              instancePath: instancePath + '/certification/because',
-              schemaPath: '#/properties/certification/properties/because/type',
+              instancePath: instancePath + '/selection/selected',
+              schemaPath: '#/properties/selection/properties/selected/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
@@ -22242,8 +23084,8 @@ function validate51(
         }
       } else {
         const err163 = {
-          instancePath: instancePath + '/certification',
-          schemaPath: '#/properties/certification/type',
+          instancePath: instancePath + '/selection',
+          schemaPath: '#/properties/selection/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
@@ -22256,8 +23098,589 @@ function validate51(
         errors++;
       }
     }
+    if (data.baseline !== undefined) {
+      let data67 = data.baseline;
+      if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
+        if (data67.file === undefined) {
+          const err164 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'file' },
+            message: "must have required property '" + 'file' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err164];
+          } else {
+            vErrors.push(err164);
+          }
+          errors++;
+        }
+        if (data67.sha256 === undefined) {
+          const err165 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err165];
+          } else {
+            vErrors.push(err165);
+          }
+          errors++;
+        }
+        if (data67.entries === undefined) {
+          const err166 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'entries' },
+            message: "must have required property '" + 'entries' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err166];
+          } else {
+            vErrors.push(err166);
+          }
+          errors++;
+        }
+        if (data67.excused === undefined) {
+          const err167 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'excused' },
+            message: "must have required property '" + 'excused' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err167];
+          } else {
+            vErrors.push(err167);
+          }
+          errors++;
+        }
+        for (const key16 in data67) {
+          if (!(
+            key16 === 'file' ||
+            key16 === 'sha256' ||
+            key16 === 'entries' ||
+            key16 === 'excused' ||
+            pattern13.test(key16)
+          )) {
+            const err168 = {
+              instancePath: instancePath + '/baseline',
+              schemaPath: '#/properties/baseline/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key16 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err168];
+            } else {
+              vErrors.push(err168);
+            }
+            errors++;
+          }
+        }
+        if (data67.file !== undefined) {
+          let data68 = data67.file;
+          if (typeof data68 === 'string') {
+            if (func1(data68) < 1) {
+              const err169 = {
+                instancePath: instancePath + '/baseline/file',
+                schemaPath: '#/properties/baseline/properties/file/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err169];
+              } else {
+                vErrors.push(err169);
+              }
+              errors++;
+            }
+          } else {
+            const err170 = {
+              instancePath: instancePath + '/baseline/file',
+              schemaPath: '#/properties/baseline/properties/file/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err170];
+            } else {
+              vErrors.push(err170);
+            }
+            errors++;
+          }
+        }
+        if (data67.sha256 !== undefined) {
+          let data69 = data67.sha256;
+          if (typeof data69 === 'string') {
+            if (!pattern88.test(data69)) {
+              const err171 = {
+                instancePath: instancePath + '/baseline/sha256',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err171];
+              } else {
+                vErrors.push(err171);
+              }
+              errors++;
+            }
+          } else {
+            const err172 = {
+              instancePath: instancePath + '/baseline/sha256',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err172];
+            } else {
+              vErrors.push(err172);
+            }
+            errors++;
+          }
+        }
+        if (data67.entries !== undefined) {
+          let data70 = data67.entries;
+          if (Array.isArray(data70)) {
+            const len8 = data70.length;
+            for (let i12 = 0; i12 < len8; i12++) {
+              let data71 = data70[i12];
+              if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
+                if (data71.requirement === undefined) {
+                  const err173 = {
+                    instancePath: instancePath + '/baseline/entries/' + i12,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirement' },
+                    message: "must have required property '" + 'requirement' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err173];
+                  } else {
+                    vErrors.push(err173);
+                  }
+                  errors++;
+                }
+                if (data71.reason === undefined) {
+                  const err174 = {
+                    instancePath: instancePath + '/baseline/entries/' + i12,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err174];
+                  } else {
+                    vErrors.push(err174);
+                  }
+                  errors++;
+                }
+                if (data71.status === undefined) {
+                  const err175 = {
+                    instancePath: instancePath + '/baseline/entries/' + i12,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'status' },
+                    message: "must have required property '" + 'status' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err175];
+                  } else {
+                    vErrors.push(err175);
+                  }
+                  errors++;
+                }
+                for (const key17 in data71) {
+                  if (!(
+                    key17 === 'requirement' ||
+                    key17 === 'rule' ||
+                    key17 === 'reason' ||
+                    key17 === 'status' ||
+                    pattern13.test(key17)
+                  )) {
+                    const err176 = {
+                      instancePath: instancePath + '/baseline/entries/' + i12,
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key17 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err176];
+                    } else {
+                      vErrors.push(err176);
+                    }
+                    errors++;
+                  }
+                }
+                if (data71.requirement !== undefined) {
+                  let data72 = data71.requirement;
+                  if (typeof data72 === 'string') {
+                    if (!pattern54.test(data72)) {
+                      const err177 = {
+                        instancePath: instancePath + '/baseline/entries/' + i12 + '/requirement',
+                        schemaPath: '#/$defs/requirementId/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+                        message:
+                          'must match pattern "' +
+                          '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' +
+                          '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err177];
+                      } else {
+                        vErrors.push(err177);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err178 = {
+                      instancePath: instancePath + '/baseline/entries/' + i12 + '/requirement',
+                      schemaPath: '#/$defs/requirementId/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err178];
+                    } else {
+                      vErrors.push(err178);
+                    }
+                    errors++;
+                  }
+                }
+                if (data71.rule !== undefined) {
+                  let data73 = data71.rule;
+                  if (typeof data73 === 'string') {
+                    if (func1(data73) < 1) {
+                      const err179 = {
+                        instancePath: instancePath + '/baseline/entries/' + i12 + '/rule',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/rule/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err179];
+                      } else {
+                        vErrors.push(err179);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err180 = {
+                      instancePath: instancePath + '/baseline/entries/' + i12 + '/rule',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err180];
+                    } else {
+                      vErrors.push(err180);
+                    }
+                    errors++;
+                  }
+                }
+                if (data71.reason !== undefined) {
+                  let data74 = data71.reason;
+                  if (typeof data74 === 'string') {
+                    if (func1(data74) < 1) {
+                      const err181 = {
+                        instancePath: instancePath + '/baseline/entries/' + i12 + '/reason',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err181];
+                      } else {
+                        vErrors.push(err181);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err182 = {
+                      instancePath: instancePath + '/baseline/entries/' + i12 + '/reason',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/reason/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err182];
+                    } else {
+                      vErrors.push(err182);
+                    }
+                    errors++;
+                  }
+                }
+                if (data71.status !== undefined) {
+                  let data75 = data71.status;
+                  if (!(data75 === 'excusing' || data75 === 'stale' || data75 === 'unobserved')) {
+                    const err183 = {
+                      instancePath: instancePath + '/baseline/entries/' + i12 + '/status',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/status/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema85.properties.baseline.properties.entries.items.properties.status
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err183];
+                    } else {
+                      vErrors.push(err183);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err184 = {
+                  instancePath: instancePath + '/baseline/entries/' + i12,
+                  schemaPath: '#/properties/baseline/properties/entries/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err184];
+                } else {
+                  vErrors.push(err184);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err185 = {
+              instancePath: instancePath + '/baseline/entries',
+              schemaPath: '#/properties/baseline/properties/entries/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err185];
+            } else {
+              vErrors.push(err185);
+            }
+            errors++;
+          }
+        }
+        if (data67.excused !== undefined) {
+          let data76 = data67.excused;
+          if (Array.isArray(data76)) {
+            const len9 = data76.length;
+            for (let i13 = 0; i13 < len9; i13++) {
+              if (
+                !validate61(data76[i13], {
+                  instancePath: instancePath + '/baseline/excused/' + i13,
+                  parentData: data76,
+                  parentDataProperty: i13,
+                  rootData,
+                  dynamicAnchors,
+                })
+              ) {
+                vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err186 = {
+              instancePath: instancePath + '/baseline/excused',
+              schemaPath: '#/properties/baseline/properties/excused/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err186];
+            } else {
+              vErrors.push(err186);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err187 = {
+          instancePath: instancePath + '/baseline',
+          schemaPath: '#/properties/baseline/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err187];
+        } else {
+          vErrors.push(err187);
+        }
+        errors++;
+      }
+    }
+    if (data.certification !== undefined) {
+      let data78 = data.certification;
+      if (data78 && typeof data78 == 'object' && !Array.isArray(data78)) {
+        if (data78.clean === undefined) {
+          const err188 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'clean' },
+            message: "must have required property '" + 'clean' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err188];
+          } else {
+            vErrors.push(err188);
+          }
+          errors++;
+        }
+        if (data78.because === undefined) {
+          const err189 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'because' },
+            message: "must have required property '" + 'because' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err189];
+          } else {
+            vErrors.push(err189);
+          }
+          errors++;
+        }
+        for (const key18 in data78) {
+          if (!(key18 === 'clean' || key18 === 'because' || pattern13.test(key18))) {
+            const err190 = {
+              instancePath: instancePath + '/certification',
+              schemaPath: '#/properties/certification/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key18 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err190];
+            } else {
+              vErrors.push(err190);
+            }
+            errors++;
+          }
+        }
+        if (data78.clean !== undefined) {
+          if (typeof data78.clean !== 'boolean') {
+            const err191 = {
+              instancePath: instancePath + '/certification/clean',
+              schemaPath: '#/properties/certification/properties/clean/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err191];
+            } else {
+              vErrors.push(err191);
+            }
+            errors++;
+          }
+        }
+        if (data78.because !== undefined) {
+          let data80 = data78.because;
+          if (Array.isArray(data80)) {
+            const len10 = data80.length;
+            for (let i14 = 0; i14 < len10; i14++) {
+              let data81 = data80[i14];
+              if (typeof data81 === 'string') {
+                if (func1(data81) < 1) {
+                  const err192 = {
+                    instancePath: instancePath + '/certification/because/' + i14,
+                    schemaPath: '#/properties/certification/properties/because/items/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err192];
+                  } else {
+                    vErrors.push(err192);
+                  }
+                  errors++;
+                }
+              } else {
+                const err193 = {
+                  instancePath: instancePath + '/certification/because/' + i14,
+                  schemaPath: '#/properties/certification/properties/because/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err193];
+                } else {
+                  vErrors.push(err193);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err194 = {
+              instancePath: instancePath + '/certification/because',
+              schemaPath: '#/properties/certification/properties/because/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err194];
+            } else {
+              vErrors.push(err194);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err195 = {
+          instancePath: instancePath + '/certification',
+          schemaPath: '#/properties/certification/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err195];
+        } else {
+          vErrors.push(err195);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err164 = {
+    const err196 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -22265,9 +23688,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err164];
+      vErrors = [err196];
     } else {
-      vErrors.push(err164);
+      vErrors.push(err196);
     }
     errors++;
   }

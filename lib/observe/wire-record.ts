@@ -91,7 +91,8 @@ export class WireRecord {
   }
 }
 
-function bodyOf(response: HostResponse): ObservedBody {
+/** An answer's body as the suite keeps an error body: its JSON, why it is not JSON, or its size. */
+export function bodyOf(response: HostResponse): ObservedBody {
   const bytes = Buffer.byteLength(response.text);
   if (bytes > ERROR_BODY_LIMIT) return { bytes };
   if (response.jsonError !== undefined) return { notJson: response.jsonError };

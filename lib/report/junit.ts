@@ -30,6 +30,7 @@ export function renderJunit(
     `<testsuites name="${name}" ${attrs}>`,
     `  <testsuite name="RFC 0246 eval gate: ${escapeXml(report.target.baseUrl)}" ${attrs} timestamp="${escapeXml(report.startedAt)}">`,
     ...report.requirements.map((row) => testcase(row, expectations)),
+    ...hostCheckOutput(report),
     '  </testsuite>',
     '</testsuites>',
     '',
@@ -60,6 +61,21 @@ function testcase(row: ReportRow, expectations: Expectations): string {
     case 'skipped':
       return `${open}>\n      <skipped message="${escapeXml(`${row.disposition}: ${row.reason ?? ''}`)}"/>\n    </testcase>`;
   }
+}
+
+/**
+ * The host checks as the suite's <system-out>: they are SHOULD findings that decide no
+ * requirement, so they are no test case and change no count, yet a CI reader sees them.
+ */
+function hostCheckOutput(report: EvalGateReport): string[] {
+  const checks = report.hostChecks;
+  if (checks === undefined) return [];
+  const lines = [
+    ...checks.findings.filter((f) => !f.ok).map((f) => `SHOULD ${f.rule} (${f.ref}): ${f.message}`),
+    ...checks.unexercised.map((u) => `unexercised ${u.rule}: ${u.reason}`),
+  ];
+  if (lines.length === 0) return [];
+  return [`    <system-out>${escapeXml(['host checks:', ...lines].join('\n'))}</system-out>`];
 }
 
 function secondsOf(ms: number): string {

@@ -44,6 +44,7 @@ export function renderMarkdown(
     ),
   );
   lines.push(...baselineSection(report));
+  lines.push(...hostCheckSection(report));
   for (const row of report.requirements) lines.push(...legSection(row, expectations));
   lines.push(
     '',
@@ -51,6 +52,39 @@ export function renderMarkdown(
     '',
   );
   return lines.join('\n');
+}
+
+/**
+ * Discovery and the provoked refusals: SHOULD findings that decide no requirement, listed with
+ * every rule that could not be judged, so a reader sees what was and was not asked of the host.
+ */
+function hostCheckSection(report: EvalGateReport): string[] {
+  const checks = report.hostChecks;
+  if (checks === undefined) return [];
+  const failed = checks.findings.filter((f) => !f.ok);
+  const held = checks.findings.length - failed.length;
+  return [
+    '',
+    '## Host checks',
+    '',
+    `${held} held, ${failed.length} SHOULD warning${failed.length === 1 ? '' : 's'}, ${checks.unexercised.length} unexercised. They decide no requirement and never change the exit status.`,
+    ...(failed.length === 0
+      ? []
+      : [
+          '',
+          'Warnings (SHOULD):',
+          '',
+          ...failed.map((f) => `- \`${f.rule}\` (${cell(f.ref)}): ${cell(f.message)}`),
+        ]),
+    ...(checks.unexercised.length === 0
+      ? []
+      : [
+          '',
+          'Not judged:',
+          '',
+          ...checks.unexercised.map((u) => `- \`${u.rule}\`: ${cell(u.reason)}`),
+        ]),
+  ];
 }
 
 function legSection(row: ReportRow, expectations: Expectations): string[] {

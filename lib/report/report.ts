@@ -13,6 +13,7 @@ import type {
   Disposition,
   Finding,
   GateName,
+  HostChecks,
   LegOutcome,
   RunObservation,
   UnexercisedRule,
@@ -54,6 +55,8 @@ export interface ReportDigests {
   readonly fixtures: Readonly<Record<string, string>>;
   readonly schemas: Readonly<Record<string, string>>;
   readonly rows: string;
+  /** Present exactly when the report has `hostChecks`. */
+  readonly hostChecks?: string;
 }
 
 export interface ReportSignature {
@@ -79,6 +82,8 @@ export interface EvalGateReport {
   readonly finishedAt: string;
   readonly discovery: RecordedDiscovery;
   readonly requirements: readonly ReportRow[];
+  /** Discovery judged and the refusals provoked once per run; SHOULD findings, no verdict. */
+  readonly hostChecks?: HostChecks;
   readonly totals: Readonly<Record<Disposition, number>>;
   readonly digests: ReportDigests;
   readonly signature?: ReportSignature;
@@ -102,6 +107,7 @@ export interface ReportInput {
   readonly declared?: Implementation;
   readonly discovery: DiscoveryResult;
   readonly runOptions?: RunOptions;
+  readonly hostChecks?: HostChecks;
 }
 
 /**
@@ -135,6 +141,7 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
     finishedAt: input.finishedAt,
     discovery,
     requirements: rows,
+    ...(input.hostChecks === undefined ? {} : { hostChecks: input.hostChecks }),
     totals: totalsOf(rows),
     digests: {
       algorithm: 'sha256',
@@ -142,6 +149,7 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
       fixtures: await fixtureDigests(fixtureIds),
       schemas: await schemaDigests(),
       rows: rowsDigest(rows),
+      ...(input.hostChecks === undefined ? {} : { hostChecks: hostChecksDigest(input.hostChecks) }),
     },
     ...runRecord(input.runOptions ?? {}, rows, input.embedded),
   };
@@ -189,6 +197,10 @@ export function totalsOf(
 
 export function rowsDigest(rows: readonly ReportRow[]): string {
   return canonicalDigest(rows);
+}
+
+export function hostChecksDigest(hostChecks: HostChecks): string {
+  return canonicalDigest(hostChecks);
 }
 
 export function discoveryDigest(discovery: RecordedDiscovery): string | null {

@@ -1,7 +1,7 @@
 // The SHOULD findings of a row that did not hold: warnings a host engineer should read even when
 // every requirement passed (the wire rules are all SHOULD, so a dialect shows up only here).
 
-import type { Finding } from '../types.ts';
+import type { Finding, HostChecks } from '../types.ts';
 import type { ReportRow } from './report.ts';
 
 /** Failed SHOULD findings of `row`, each rule and message once, in the order they were judged. */
@@ -22,4 +22,22 @@ export function warningSummary(row: ReportRow): string | undefined {
   if (warnings.length === 0) return undefined;
   const rules = [...new Set(warnings.map((w) => w.rule))].join(', ');
   return `${warnings.length} SHOULD warning${warnings.length === 1 ? '' : 's'}: ${rules}`;
+}
+
+/**
+ * The console line of the host checks: `host checks: 6 held, 1 SHOULD warning
+ * (wire.unauthenticated-refused), 1 unexercised`. Warnings never change the exit status.
+ */
+export function hostCheckSummary(hostChecks: HostChecks): string {
+  const held = hostChecks.findings.filter((f) => f.ok).length;
+  const failed = hostChecks.findings.filter((f) => !f.ok);
+  const rules = [...new Set(failed.map((f) => f.rule))].join(', ');
+  const parts = [
+    `${held} held`,
+    failed.length === 0
+      ? '0 SHOULD warnings'
+      : `${failed.length} SHOULD warning${failed.length === 1 ? '' : 's'} (${rules})`,
+    `${hostChecks.unexercised.length} unexercised`,
+  ];
+  return `host checks: ${parts.join(', ')}`;
 }

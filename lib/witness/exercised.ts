@@ -32,6 +32,7 @@ interface Coverage {
 const EVAL_TYPES = ['eval.started', 'eval.scored', 'eval.completed'] as const;
 
 const once = (): number => 1;
+const never = (): number => 0;
 const perTask = (f: RunFacts): number => f.expected.taskCount;
 const withTrials = (f: RunFacts): number => (f.expected.trialsBlock === null ? 0 : perTask(f));
 const tasksWhere =
@@ -42,6 +43,8 @@ const suiteWhere =
   (presence: 'required' | 'forbidden') =>
   (f: RunFacts): number =>
     f.expected.gatedAggregatePresence === presence ? 1 : 0;
+
+const suiteLevel = (): string => 'judged once per suite run as a host check, not on a leg';
 
 /** A reason for a rule owed once that produced nothing. */
 const nothing = (what: string) => (): string => what;
@@ -166,6 +169,12 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
     why: nothing('no event envelope was recorded, so wire.event-envelope had nothing to judge'),
   },
   'wire.error-body': { owed: once, why: errorBodyGap },
+  // The host checks are judged once per suite run, beside the legs (lib/witness/host-checks.ts),
+  // and list their own unexercised rules there: a leg owes them nothing.
+  'wire.discovery': { owed: never, why: suiteLevel },
+  'wire.unauthenticated-refused': { owed: never, why: suiteLevel },
+  'wire.unknown-run-not-found': { owed: never, why: suiteLevel },
+  'wire.unknown-suite-refused': { owed: never, why: suiteLevel },
   'wire.version-header': {
     owed: once,
     why: nothing('no response header was recorded, so wire.version-header had nothing to judge'),

@@ -224,6 +224,30 @@ export const RULES = [
     'contract §1',
     'every response carries an OpenWOP-Version: 2.<minor> header',
   ),
+  rule(
+    'wire.discovery',
+    'SHOULD',
+    'contract §2',
+    'discovery validates as the published v2 root for the members the suite reads (agents a closed capability record with status, since and witness; agents.evalSuite a closed facet with no supported key), and preferredVersion is one of protocolVersions',
+  ),
+  rule(
+    'wire.unauthenticated-refused',
+    'SHOULD',
+    'contract §1',
+    'a request without an Authorization header is refused with status 401, before anything else is looked up',
+  ),
+  rule(
+    'wire.unknown-run-not-found',
+    'SHOULD',
+    'contract §6',
+    "the summary of a run id the host never minted, in the host's own tenant, is answered 404",
+  ),
+  rule(
+    'wire.unknown-suite-refused',
+    'SHOULD',
+    'contract §6',
+    'a create naming an eval suite the host does not have is refused with a 4xx status (404 not_found in the v2 registry)',
+  ),
 ] as const satisfies readonly Rule[];
 
 export type RuleId = (typeof RULES)[number]['id'];

@@ -262,6 +262,27 @@ function judgeErrorKind(kind: ObservedErrorKind): Finding | undefined {
   );
 }
 
+/**
+ * One error answer outside the drive (a provoked refusal), judged as `wire.error-body` judges a
+ * drive's; undefined for an answer below 400 or a body too large to have been kept.
+ */
+export function judgeErrorAnswer(
+  at: string,
+  status: number,
+  body: ObservedBody,
+): Finding | undefined {
+  if (status < 400) return undefined;
+  const problem = errorBodyProblem(body, status);
+  if (problem === undefined) return undefined;
+  return finding(
+    'wire.error-body',
+    problem === null,
+    problem === null
+      ? `${at} answered ${status}: the body is the v2 error envelope with its registered status`
+      : `${at} answered ${status}: the body SHOULD be the v2 error envelope {error: "<registered code>", message, details?} at the code's registered status; it is not (${problem})`,
+  );
+}
+
 function judgeVersions(kinds: readonly ObservedVersion[], omitted: number): Finding[] {
   const calls = [...new Set(kinds.map((k) => k.call))];
   return calls.map((call) => {

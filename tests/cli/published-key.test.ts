@@ -8,7 +8,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../lib/report/report.ts';
-import { discoveryDigest } from '../../lib/report/report.ts';
+import { discoveryDigest, hostChecksDigest } from '../../lib/report/report.ts';
+import { judgeHostChecks } from '../../lib/eval-gate-witness.ts';
 import { signReport } from '../../lib/report/signing.ts';
 import { cli, readReport, removeDir, scratchDir, verifyWritten } from './support.ts';
 
@@ -63,10 +64,22 @@ async function verifyPublished(
   if (!report.discovery.ok) throw new Error('the run captured no discovery');
   const text = JSON.stringify({ ...(JSON.parse(report.discovery.text) as object), signingKeys });
   const discovery = { ok: true as const, text };
+  // That host's discovery is judged as the run would have judged it (an unusable key entry is a
+  // wire.discovery warning), so only the signature is left for verify to tell apart.
+  const probes = report.hostChecks?.probes ?? [];
+  const hostChecks = {
+    probes,
+    ...judgeHostChecks({ ok: true, document: JSON.parse(text) }, probes),
+  };
   const unsigned: EvalGateReport = {
     ...withoutSignature(report),
     discovery,
-    digests: { ...report.digests, discovery: discoveryDigest(discovery) },
+    hostChecks,
+    digests: {
+      ...report.digests,
+      discovery: discoveryDigest(discovery),
+      hostChecks: hostChecksDigest(hostChecks),
+    },
   };
   return verifyWritten(dir, signReport(edit(unsigned), privateKey, keyId ?? undefined));
 }

@@ -36,6 +36,20 @@ export function validReport(): Record<string, unknown> {
         findings: [],
       },
     ],
+    hostChecks: {
+      probes: [
+        {
+          probe: 'no-credentials',
+          outcome: 'not-made',
+          reason: 'discovery unreadable, so whether the host speaks v2 is unknown',
+        },
+      ],
+      findings: [],
+      unexercised: [
+        { rule: 'wire.discovery', reason: 'discovery was not read: connection refused' },
+        { rule: 'wire.unauthenticated-refused', reason: 'not sent: discovery unreadable' },
+      ],
+    },
     totals: { 'executed-pass': 1, 'executed-fail': 0, inapplicable: 0, skipped: 0, blocked: 1 },
     digests: {
       algorithm: 'sha256',
@@ -43,6 +57,7 @@ export function validReport(): Record<string, unknown> {
       fixtures: {},
       schemas: {},
       rows: '0'.repeat(64),
+      hostChecks: '0'.repeat(64),
     },
   };
 }

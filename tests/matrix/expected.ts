@@ -352,6 +352,13 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'cursor-ignored': everyHostLeg(fail('events.cursor')),
   'cursor-inclusive': everyHostLeg(fail('events.cursor')),
   'discovery-not-json': everyHostLeg(NO_DISCOVERY),
+  // Host-check defects: no leg reads the key check, the discovery members or the refusals they
+  // break, so every leg passes with no warning, and only the host checks show them
+  // (host-checks-expected.ts).
+  'no-key-check': everyHostLeg(PASS),
+  'discovery-invalid': everyHostLeg(PASS),
+  'unknown-run-bad-request': everyHostLeg(PASS),
+  'unknown-suite-server-error': everyHostLeg(PASS),
 
   // passedCount by score counts every task (all score 1): mean and all say 1 of 0 passed, gate
   // 2 of 1, each reading fixture all of its tasks; control, boundary and any pass every task.

@@ -9,7 +9,7 @@ import {
   type ReferenceHost,
 } from '../../reference-host/index.ts';
 import { diffPaths, view, type View } from './defect-view.ts';
-import type { FixtureId } from './harness.ts';
+import { call, type FixtureId } from './harness.ts';
 
 /** Marks a place that must differ without pinning its new value (a whole log, an error body). */
 const DIFFERS = Symbol('differs');
@@ -224,6 +224,20 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     },
   },
   { defect: 'discovery-not-json', fixture: SUITE, changes: { discovery: DIFFERS } },
+  // A host started without a key refuses nothing either way: the run must not differ at all. What
+  // the defect does change, a request without a key served, is the test below the table.
+  { defect: 'no-key-check', fixture: SUITE, changes: {} },
+  // Nor does a run ask for a run or a suite the host lacks: the refusals are tested below.
+  { defect: 'unknown-run-bad-request', fixture: SUITE, changes: {} },
+  { defect: 'unknown-suite-server-error', fixture: SUITE, changes: {} },
+  {
+    defect: 'discovery-invalid',
+    fixture: SUITE,
+    changes: {
+      'discovery.agents.witness': undefined,
+      'discovery.agents.evalSuite.supported': true,
+    },
+  },
   {
     defect: 'passed-count-wrong',
     fixture: SUITE,
@@ -404,5 +418,50 @@ describe('reference host defects', () => {
     for (const [path, value] of Object.entries(row.changes)) {
       if (value !== DIFFERS) expect(valueAt(broken, path), path).toEqual(value);
     }
+  });
+
+  // The refusals the suite provokes: each defect changes the answer to exactly one of them.
+  const KEY = 'k'.repeat(32);
+  const UNKNOWN_RUN = '/runs/reference%2Fprobe-0000000000000000/eval-summary';
+  const UNKNOWN_SUITE = JSON.stringify({
+    mode: 'eval',
+    evalSuiteRef: 'openwop-eval-gate.evals.no-such-suite@0.0.0',
+    agentId: 'no-such-agent',
+  });
+  const REFUSALS = [
+    { name: 'keyless', method: 'GET', path: UNKNOWN_RUN, apiKey: undefined, body: undefined },
+    { name: 'unknown run', method: 'GET', path: UNKNOWN_RUN, apiKey: KEY, body: undefined },
+    { name: 'unknown suite', method: 'POST', path: '/runs', apiKey: KEY, body: UNKNOWN_SUITE },
+  ] as const;
+  const refusals = async (url: string): Promise<Record<string, unknown>> => {
+    const out: Record<string, unknown> = {};
+    for (const r of REFUSALS) {
+      const answer = await call(url, r.method, r.path, {
+        ...(r.apiKey === undefined ? {} : { apiKey: r.apiKey }),
+        ...(r.body === undefined ? {} : { body: r.body }),
+      });
+      out[r.name] = [answer.status, (answer.body as { error?: unknown } | undefined)?.error];
+    }
+    return out;
+  };
+  const CONFORMING = {
+    keyless: [401, 'unauthenticated'],
+    'unknown run': [404, 'not_found'],
+    'unknown suite': [404, 'not_found'],
+  };
+
+  it.each([
+    { defect: 'no-key-check', changes: { keyless: [404, 'not_found'] } },
+    { defect: 'unknown-run-bad-request', changes: { 'unknown run': [400, 'validation_error'] } },
+    { defect: 'unknown-suite-server-error', changes: { 'unknown suite': [500, 'internal_error'] } },
+  ] as const)('$defect changes exactly one provoked refusal', async ({ defect, changes }) => {
+    const ok = await startReferenceHost({ apiKey: KEY });
+    try {
+      expect(await refusals(ok.url)).toEqual(CONFORMING);
+    } finally {
+      await ok.close();
+    }
+    host = await startReferenceHost({ apiKey: KEY, defect });
+    expect(await refusals(host.url)).toEqual({ ...CONFORMING, ...changes });
   });
 });

@@ -269,9 +269,13 @@ describe('the rule catalogue', () => {
       'task.trial-stats',
       'trial.flags',
       'wire.create-answer',
+      'wire.discovery',
       'wire.error-body',
       'wire.event-envelope',
       'wire.poll-page',
+      'wire.unauthenticated-refused',
+      'wire.unknown-run-not-found',
+      'wire.unknown-suite-refused',
       'wire.version-header',
     ]);
     // The wire rules are SHOULD by contract §1 and §6, not by an assumption.

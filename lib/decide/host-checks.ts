@@ -1,0 +1,78 @@
+// The host checks of one suite run (contract §1, §2, §6): provoke the refusals once, then judge
+// them and discovery with the pure witness. The probes are sent only to a host whose discovery was
+// read and serves major 2, because the refusals they provoke are v2 answers; otherwise each probe
+// is recorded as not sent, with the reason, and its rule is reported unexercised.
+
+import type { DiscoveryResult } from '../observe/discovery.ts';
+import { majorTwoMissing } from '../observe/discovery.ts';
+import type { HostClient } from '../observe/host-client.ts';
+import { provokeRefusals } from '../observe/probes.ts';
+import type { HostChecks, LegOutcome, ObservedProbe, ProbeName } from '../types.ts';
+import { judgeHostChecks, type DiscoveryRead } from '../witness/host-checks.ts';
+import type { HeadStart } from './leg-target.ts';
+
+export interface HostCheckTarget {
+  readonly client: HostClient;
+  readonly discovery: DiscoveryResult;
+  readonly keyConfigured: boolean;
+  /** A run id the host returned this run (knownRunId), or undefined when it returned none. */
+  readonly knownRunId: string | undefined;
+  readonly timeoutMs: number;
+}
+
+const PROBE_NAMES: readonly ProbeName[] = ['no-credentials', 'unknown-run', 'unknown-suite'];
+
+export async function checkHost(target: HostCheckTarget): Promise<HostChecks> {
+  const probes = await observeProbes(target);
+  return { probes, ...judgeHostChecks(discoveryRead(target.discovery), probes) };
+}
+
+/** What the witness reads of discovery: the parsed document, or why none was read. */
+export function discoveryRead(discovery: DiscoveryResult): DiscoveryRead {
+  return discovery.ok
+    ? { ok: true, document: discovery.document }
+    : { ok: false, reason: discovery.reason };
+}
+
+function observeProbes(target: HostCheckTarget): Promise<readonly ObservedProbe[]> {
+  const withheld = target.discovery.ok
+    ? majorTwoMissing(target.discovery.document)
+    : `discovery unreadable (${target.discovery.reason}), so whether the host speaks v2 is unknown`;
+  if (withheld !== undefined) {
+    return Promise.resolve(
+      PROBE_NAMES.map((probe) => ({ probe, outcome: 'not-made', reason: withheld })),
+    );
+  }
+  return provokeRefusals(target.client, {
+    keyConfigured: target.keyConfigured,
+    knownRunId: target.knownRunId,
+    timeoutMs: target.timeoutMs,
+  });
+}
+
+/**
+ * A run id the host minted this run: from a leg's observation first, else from a head start's
+ * 2xx answer. Undefined when the host returned none (every leg gated, every create refused).
+ */
+export function knownRunId(
+  outcomes: readonly LegOutcome[],
+  headStarts: readonly HeadStart[],
+): string | undefined {
+  for (const outcome of outcomes) {
+    const id = outcome.observation?.runId;
+    if (typeof id === 'string' && id !== '') return id;
+  }
+  for (const start of headStarts) {
+    if (start.answer.kind !== 'response') continue;
+    const { status, json } = start.answer.response;
+    const id = status >= 200 && status <= 299 ? runIdOf(json) : undefined;
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+function runIdOf(json: unknown): string | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const id = (json as { readonly runId?: unknown }).runId;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}

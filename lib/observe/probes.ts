@@ -1,0 +1,110 @@
+// The refusals the suite provokes once per run (contract §1, §6): a create without credentials,
+// the summary of a run the host never made, and a create naming a suite the host does not have.
+// Each is one bounded request through the host client, so the key goes only to the target origin
+// and never with the no-credentials probe. It judges nothing: an answer is recorded as it came,
+// a lost one is `unobserved`, and a probe without grounds is `not-made` with the reason.
+
+import { randomBytes } from 'node:crypto';
+import type { ObservedProbe, ProbeName } from '../types.ts';
+import type { HostClient, HostResponse } from './host-client.ts';
+import { encodeRunId } from './host-client.ts';
+import { TransportError } from './errors.ts';
+import { bodyOf } from './wire-record.ts';
+
+export interface ProbeGrounds {
+  /** Whether a key is configured: without one, a missing key proves nothing. */
+  readonly keyConfigured: boolean;
+  /** A run id the host returned this run; its tenant is where the unknown run is looked up. */
+  readonly knownRunId: string | undefined;
+  /** Each probe's deadline. */
+  readonly timeoutMs: number;
+}
+
+/** The suite id no host has: the published grammar, with a part nobody seeds. */
+export function unknownSuiteRef(nonce: string): string {
+  return `openwop-eval-gate.evals.no-such-suite-${nonce}@0.0.0`;
+}
+
+/**
+ * An id in the known run's tenant whose opaque part the host never minted. A known id with no
+ * tenant segment (a host minting bare ids) gets a bare unknown id, which the v1 overlap resolves
+ * under the caller's tenant.
+ */
+export function unknownRunId(knownRunId: string, nonce: string): string {
+  const cut = knownRunId.indexOf('/');
+  const opaque = `probe-${nonce}`;
+  return cut === -1 ? opaque : `${knownRunId.slice(0, cut)}/${opaque}`;
+}
+
+/** Sends the three probes at once; never throws for anything the host or the network does. */
+export async function provokeRefusals(
+  client: HostClient,
+  grounds: ProbeGrounds,
+  nonce: string = randomBytes(8).toString('hex'),
+): Promise<readonly ObservedProbe[]> {
+  const create = { mode: 'eval', evalSuiteRef: unknownSuiteRef(nonce), agentId: 'no-such-agent' };
+  const timeoutMs = grounds.timeoutMs;
+  const noCredentials: Promise<ObservedProbe> = grounds.keyConfigured
+    ? ask('no-credentials', 'POST /runs', () =>
+        client.post('/runs', create, { auth: false, timeoutMs }),
+      )
+    : Promise.resolve(
+        notMade(
+          'no-credentials',
+          'no API key is configured, so a request without one shows nothing',
+        ),
+      );
+  const unknownRun: Promise<ObservedProbe> =
+    grounds.knownRunId === undefined
+      ? Promise.resolve(
+          notMade('unknown-run', 'the host returned no run id this run, so its tenant is unknown'),
+        )
+      : askPath(
+          'unknown-run',
+          `/runs/${encodeRunId(unknownRunId(grounds.knownRunId, nonce))}/eval-summary`,
+          (path) => client.get(path, { timeoutMs }),
+        );
+  const unknownSuite = ask('unknown-suite', 'POST /runs', () =>
+    client.post('/runs', create, { timeoutMs }),
+  );
+  return Promise.all([noCredentials, unknownRun, unknownSuite]);
+}
+
+function notMade(probe: ProbeName, reason: string): ObservedProbe {
+  return { probe, outcome: 'not-made', reason };
+}
+
+function askPath(
+  probe: ProbeName,
+  path: string,
+  send: (path: string) => Promise<HostResponse>,
+): Promise<ObservedProbe> {
+  return ask(probe, `GET ${path}`, () => send(path));
+}
+
+async function ask(
+  probe: ProbeName,
+  request: string,
+  send: () => Promise<HostResponse>,
+): Promise<ObservedProbe> {
+  try {
+    const answer = await send();
+    return { probe, outcome: 'answered', request, status: answer.status, body: bodyOf(answer) };
+  } catch (error) {
+    if (error instanceof TransportError) {
+      return { probe, outcome: 'unobserved', request, reason: error.message };
+    }
+    // A fault in the suite itself is no observation either; it is said, not thrown, so the legs'
+    // report is still written.
+    return {
+      probe,
+      outcome: 'unobserved',
+      request,
+      reason: `the suite failed to send it (${describe(error)})`,
+    };
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : 'an unknown error';
+}

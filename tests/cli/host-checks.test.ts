@@ -1,0 +1,136 @@
+// The host checks through the CLI: a run against a host that checks no key passes every leg and
+// exits 0, yet the written report, the Markdown, the JUnit and the console all show the failed
+// SHOULD check; `verify` judges the recorded probes and discovery again, and names an edit.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvalGateReport } from '../../lib/report/report.ts';
+import { hostChecksDigest } from '../../lib/report/report.ts';
+import { LEGS } from '../../lib/legs.ts';
+import { validate } from '../../lib/schemas.ts';
+import { startReferenceHost } from '../../reference-host/index.ts';
+import type { CliRun } from './support.ts';
+import {
+  cli,
+  filesIn,
+  LEAKY_KEY,
+  readReport,
+  removeDir,
+  scratchDir,
+  verifyWritten,
+} from './support.ts';
+
+let dir = '';
+let run: CliRun;
+let report: EvalGateReport;
+let files: ReadonlyMap<string, string>;
+
+beforeAll(async () => {
+  dir = await scratchDir();
+  const host = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'no-key-check' });
+  try {
+    run = await cli(['run', '--base-url', host.url, '--report-dir', dir, '--require-behavior'], {
+      OPENWOP_API_KEY: LEAKY_KEY,
+    });
+  } finally {
+    await host.close();
+  }
+  report = await readReport(dir);
+  files = await filesIn(dir);
+}, 120_000);
+
+afterAll(async () => {
+  await removeDir(dir);
+});
+
+const failing = (r: EvalGateReport): string[] =>
+  (r.hostChecks?.findings ?? []).filter((f) => !f.ok).map((f) => f.rule);
+
+describe('host checks in a strict run against a host that checks no key', () => {
+  it('every leg passes and the run exits 0: a failed SHOULD host check is a warning', () => {
+    expect(run.code).toBe(0);
+    expect(run.stdout.at(-1)).toBe(`${LEGS.length} passed, 0 failed, 0 skipped`);
+    expect(report.totals['executed-pass']).toBe(LEGS.length);
+  });
+
+  it('the report records the probes and exactly the failed unauthenticated check', () => {
+    expect(validate('eval-gate-report', report)).toEqual([]);
+    expect(failing(report)).toEqual(['wire.unauthenticated-refused']);
+    expect(report.hostChecks?.unexercised).toEqual([]);
+    expect(report.hostChecks?.probes.map((p) => [p.probe, p.outcome])).toEqual([
+      ['no-credentials', 'answered'],
+      ['unknown-run', 'answered'],
+      ['unknown-suite', 'answered'],
+    ]);
+    const failed = report.hostChecks?.findings.find((f) => !f.ok);
+    expect(failed?.message).toMatch(
+      /SHOULD be answered 401; the status is at fault: it was answered 404 \(error "not_found"\)/,
+    );
+    expect(report.digests.hostChecks).toBe(hostChecksDigest(report.hostChecks ?? never()));
+    expect(JSON.stringify(report)).not.toContain(LEAKY_KEY);
+  });
+
+  it('the console counts the host checks before the closing line', () => {
+    const line = run.stdout.find((l) => l.startsWith('host checks: '));
+    expect(line).toMatch(
+      /^host checks: \d+ held, 1 SHOULD warning \(wire\.unauthenticated-refused\), 0 unexercised/,
+    );
+    expect(run.stdout.join('\n')).not.toContain(LEAKY_KEY);
+  });
+
+  it('the Markdown has a host-checks section and the JUnit its system-out, no test case more', () => {
+    const markdown = files.get('eval-gate-summary.md') ?? '';
+    expect(markdown).toContain('## Host checks');
+    expect(markdown).toMatch(/- `wire\.unauthenticated-refused` \(contract §1\): POST \/runs/);
+    const junit = files.get('eval-gate-junit.xml') ?? '';
+    expect(junit.match(/<testcase /g)).toHaveLength(LEGS.length);
+    expect(junit).toMatch(/<system-out>host checks:\nSHOULD wire\.unauthenticated-refused/);
+  });
+
+  it('verify judges the host checks again and accepts them', async () => {
+    const verified = await verifyWritten(dir, report);
+    expect(verified.lines.filter((l) => /hostChecks/.test(l))).toEqual([]);
+    expect(verified.code).toBe(0);
+  });
+
+  it('verify names a host-check finding edited to hold, and the digest it no longer matches', async () => {
+    const checks = report.hostChecks ?? never();
+    const index = checks.findings.findIndex((f) => !f.ok);
+    const edited = {
+      ...report,
+      hostChecks: {
+        ...checks,
+        findings: checks.findings.map((f, i) => (i === index ? { ...f, ok: true } : f)),
+      },
+    };
+    const verified = await verifyWritten(dir, edited);
+    expect(verified.code).not.toBe(0);
+    expect(verified.lines.join('\n')).toContain(
+      `hostChecks.findings[${index}] (wire.unauthenticated-refused) ok recorded true, recomputed false`,
+    );
+    expect(verified.lines.join('\n')).toMatch(
+      /digests\.hostChecks: recorded [0-9a-f]{64}, recomputed/,
+    );
+  });
+
+  it('verify names a probe answer edited so the recorded finding no longer follows', async () => {
+    const checks = report.hostChecks ?? never();
+    const edited = {
+      ...report,
+      hostChecks: {
+        ...checks,
+        probes: checks.probes.map((p) =>
+          p.outcome === 'answered' && p.probe === 'no-credentials' ? { ...p, status: 401 } : p,
+        ),
+      },
+    };
+    const verified = await verifyWritten(dir, edited);
+    expect(verified.code).not.toBe(0);
+    expect(verified.lines.join('\n')).toMatch(
+      /hostChecks\.findings\[\d+\] \(wire\.unauthenticated-refused\) ok recorded false, recomputed true/,
+    );
+  });
+});
+
+function never(): never {
+  throw new Error('the report has no hostChecks');
+}

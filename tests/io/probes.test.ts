@@ -1,0 +1,262 @@
+// The provoked refusals (lib/observe/probes.ts, lib/decide/host-checks.ts) against scripted
+// loopback hosts: what each probe sends (the keyless one no Authorization at all, the others the
+// key to the target alone), what is recorded of each answer, a lost answer kept as unobserved
+// within the deadline, and the probes not sent when the suite has no grounds for them.
+
+import { describe, expect, it } from 'vitest';
+import { checkHost, knownRunId } from '../../lib/decide/host-checks.ts';
+import type { DiscoveryResult } from '../../lib/observe/discovery.ts';
+import { createHostClient } from '../../lib/observe/host-client.ts';
+import { provokeRefusals, unknownRunId, unknownSuiteRef } from '../../lib/observe/probes.ts';
+import type { ProbeGrounds } from '../../lib/observe/probes.ts';
+import type { LegOutcome, ObservedProbe } from '../../lib/types.ts';
+import type { Handler, RecordedRequest } from '../support/scripted-server.ts';
+import { sendErrorEnvelope, sendJson, startScriptedServer } from '../support/scripted-server.ts';
+
+const KEY = 'sk-probe-key-0123456789';
+const NONCE = '00000000deadbeef';
+const RUN = 'acme/run-0000000000000042';
+
+/** A v2 host that refuses each probe as the contract says. */
+const CORRECT: Handler = (req, res) => {
+  if (req.headers.authorization !== `Bearer ${KEY}`) {
+    sendErrorEnvelope(res, 401, 'unauthenticated', 'a bearer key is required');
+  } else {
+    sendErrorEnvelope(res, 404, 'not_found', 'no such thing');
+  }
+};
+
+async function probe(
+  handler: Handler,
+  grounds: Partial<ProbeGrounds> = {},
+): Promise<{ probes: readonly ObservedProbe[]; requests: readonly RecordedRequest[] }> {
+  const server = await startScriptedServer(handler);
+  const client = createHostClient({
+    baseUrl: server.url,
+    apiKey: KEY,
+    requestTimeoutMs: 500,
+    maxBodyBytes: 64 * 1024,
+  });
+  try {
+    const probes = await provokeRefusals(
+      client,
+      { keyConfigured: true, knownRunId: RUN, timeoutMs: 500, ...grounds },
+      NONCE,
+    );
+    return { probes, requests: server.requests };
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+describe('the probes a run sends', () => {
+  it('sends a keyless create, the summary of an unknown run in the known tenant, and an unknown-suite create', async () => {
+    const { probes, requests } = await probe(CORRECT);
+    const body = { mode: 'eval', evalSuiteRef: unknownSuiteRef(NONCE), agentId: 'no-such-agent' };
+    const sent = requests.map((r) => [r.method, r.path, r.headers.authorization, r.body]);
+    expect(sent).toHaveLength(3);
+    expect(sent).toContainEqual(['POST', '/runs', undefined, JSON.stringify(body)]);
+    expect(sent).toContainEqual([
+      'GET',
+      '/runs/acme%2Fprobe-00000000deadbeef/eval-summary',
+      `Bearer ${KEY}`,
+      '',
+    ]);
+    expect(sent).toContainEqual(['POST', '/runs', `Bearer ${KEY}`, JSON.stringify(body)]);
+    expect(probes).toEqual([
+      {
+        probe: 'no-credentials',
+        outcome: 'answered',
+        request: 'POST /runs',
+        status: 401,
+        body: { json: { error: 'unauthenticated', message: 'a bearer key is required' } },
+      },
+      {
+        probe: 'unknown-run',
+        outcome: 'answered',
+        request: 'GET /runs/acme%2Fprobe-00000000deadbeef/eval-summary',
+        status: 404,
+        body: { json: { error: 'not_found', message: 'no such thing' } },
+      },
+      {
+        probe: 'unknown-suite',
+        outcome: 'answered',
+        request: 'POST /runs',
+        status: 404,
+        body: { json: { error: 'not_found', message: 'no such thing' } },
+      },
+    ]);
+  });
+
+  it('the unknown suite has the published suite-id grammar, and the unknown run the tenant-bound one', () => {
+    const [suiteId, version] = unknownSuiteRef(NONCE).split('@');
+    expect(suiteId).toMatch(/^[a-z0-9.-]+\.evals\.[a-z0-9-]+$/);
+    expect(version).toBe('0.0.0');
+    expect(unknownRunId('anon:guest-7/abcdefabcdefabcdef', NONCE)).toBe(
+      'anon:guest-7/probe-00000000deadbeef',
+    );
+    // A host minting bare ids gets a bare unknown id, resolved under the caller's tenant.
+    expect(unknownRunId('run-000000000001', NONCE)).toBe('probe-00000000deadbeef');
+  });
+
+  it('records a body that is not JSON by why, and a 2xx answer as it came', async () => {
+    const { probes } = await probe((req, res) => {
+      if (req.headers.authorization === undefined) sendJson(res, 201, { runId: 'x' });
+      else {
+        res.writeHead(404, { 'content-type': 'text/html' });
+        res.end('<h1>no</h1>');
+      }
+    });
+    expect(probes.map((p) => (p.outcome === 'answered' ? [p.status, p.body] : p.outcome))).toEqual([
+      [201, { json: { runId: 'x' } }],
+      [404, { notJson: 'not valid JSON' }],
+      [404, { notJson: 'not valid JSON' }],
+    ]);
+  });
+
+  it('keeps a lost answer as unobserved, within the probe deadline', async () => {
+    const started = Date.now();
+    const { probes } = await probe(
+      (req, res) => {
+        if (req.path === '/runs' && req.headers.authorization !== undefined) return; // never answers
+        CORRECT(req, res);
+      },
+      { timeoutMs: 300 },
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const lost = probes.find((p) => p.probe === 'unknown-suite');
+    expect(lost).toEqual({
+      probe: 'unknown-suite',
+      outcome: 'unobserved',
+      request: 'POST /runs',
+      reason: 'POST /runs: timed out after 300 ms',
+    });
+  });
+
+  it('sends no keyless probe without a configured key, and no unknown-run probe without a run id', async () => {
+    const { probes, requests } = await probe(CORRECT, {
+      keyConfigured: false,
+      knownRunId: undefined,
+    });
+    expect(requests).toHaveLength(1);
+    expect(probes.map((p) => [p.probe, p.outcome])).toEqual([
+      ['no-credentials', 'not-made'],
+      ['unknown-run', 'not-made'],
+      ['unknown-suite', 'answered'],
+    ]);
+  });
+});
+
+describe('the host checks of a run', () => {
+  const V2: DiscoveryResult = {
+    ok: true,
+    document: {
+      protocolVersions: ['2.0'],
+      preferredVersion: '2.0',
+      agents: { status: 'stable', since: '2.0', witness: 'witnessable-gated', evalSuite: {} },
+    },
+    sha256: '',
+    text: '',
+    versionHeader: '2.0',
+  };
+
+  async function check(discovery: DiscoveryResult) {
+    const server = await startScriptedServer(CORRECT);
+    const client = createHostClient({
+      baseUrl: server.url,
+      apiKey: KEY,
+      requestTimeoutMs: 500,
+      maxBodyBytes: 4096,
+    });
+    try {
+      const checks = await checkHost({
+        client,
+        discovery,
+        keyConfigured: true,
+        knownRunId: RUN,
+        timeoutMs: 500,
+      });
+      return { checks, requests: server.requests.length };
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  }
+
+  it('a correct host holds every check, and nothing goes unexercised', async () => {
+    const { checks } = await check(V2);
+    expect(checks.findings.filter((f) => !f.ok)).toEqual([]);
+    expect(checks.findings.map((f) => f.rule)).toEqual([
+      'wire.discovery',
+      'wire.unauthenticated-refused',
+      'wire.error-body',
+      'wire.unknown-run-not-found',
+      'wire.error-body',
+      'wire.unknown-suite-refused',
+      'wire.error-body',
+    ]);
+    expect(checks.unexercised).toEqual([]);
+  });
+
+  it('sends nothing to a host without major 2, and says so for each refusal rule', async () => {
+    const v1: DiscoveryResult = {
+      ...V2,
+      document: { protocolVersions: ['1.11'], preferredVersion: '1.11' },
+    } as DiscoveryResult;
+    const { checks, requests } = await check(v1);
+    expect(requests).toBe(0);
+    expect(checks.unexercised.map((u) => u.rule)).toEqual([
+      'wire.unauthenticated-refused',
+      'wire.unknown-run-not-found',
+      'wire.unknown-suite-refused',
+    ]);
+    expect(checks.unexercised[0]?.reason).toMatch(/^not sent: host does not serve OpenWOP major 2/);
+  });
+
+  it('sends nothing when discovery was unreadable, and judges no discovery rule', async () => {
+    const { checks, requests } = await check({
+      ok: false,
+      reason: 'GET /.well-known/openwop answered 500',
+    });
+    expect(requests).toBe(0);
+    expect(checks.findings).toEqual([]);
+    expect(checks.unexercised.map((u) => u.rule)).toEqual([
+      'wire.discovery',
+      'wire.unauthenticated-refused',
+      'wire.unknown-run-not-found',
+      'wire.unknown-suite-refused',
+    ]);
+  });
+});
+
+describe('the run id the unknown run is looked up beside', () => {
+  const outcome = (runId?: string): LegOutcome =>
+    ({
+      requirement: 'r',
+      disposition: 'executed-pass',
+      assertions: 1,
+      findings: [],
+      durationMs: 0,
+      ...(runId === undefined ? {} : { observation: { runId } }),
+    }) as unknown as LegOutcome;
+  const start = (status: number, json: unknown) => ({
+    legId: 'l',
+    startedAt: 0,
+    body: '{}',
+    answer: {
+      kind: 'response' as const,
+      response: { status, headers: {}, text: JSON.stringify(json), json },
+    },
+  });
+
+  it("is a leg's observed run first, then a head start's 2xx answer, else none", () => {
+    expect(knownRunId([outcome(), outcome('t/observed')], [start(201, { runId: 't/head' })])).toBe(
+      't/observed',
+    );
+    expect(
+      knownRunId([outcome()], [start(422, { runId: 't/no' }), start(201, { runId: 't/head' })]),
+    ).toBe('t/head');
+    expect(knownRunId([outcome()], [start(201, { runId: '' }), start(201, [])])).toBeUndefined();
+  });
+});

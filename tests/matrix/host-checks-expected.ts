@@ -1,0 +1,41 @@
+// The host checks of the falsifiability matrix, written by hand: for each row, the host-check
+// rules that must fail (discovery judged, refusals provoked once per run). A row not listed must
+// fail none, so a defect in one clause cannot hide behind another. Kept apart from expected.ts,
+// whose table is per leg: host checks belong to no leg.
+//
+// Why each listed row fails what it does:
+//   no-key-check        the create sent without Authorization is answered 404 not_found (the
+//                       unknown suite it names), not 401: only wire.unauthenticated-refused.
+//   discovery-invalid   agents has no witness and agents.evalSuite has supported: true: one
+//                       wire.discovery finding naming both members.
+//   unknown-run-bad-request     the unknown run's summary is answered 400 validation_error, a
+//                       valid envelope at its registered status: only wire.unknown-run-not-found.
+//   unknown-suite-server-error  the unknown suite's create is answered 500 internal_error, a
+//                       valid envelope at its registered status: only wire.unknown-suite-refused.
+//   error-body-dialect  every provoked refusal has the right status and a {error: {code,
+//                       message}} body: wire.error-body on each, and no status rule.
+
+import type { RuleId } from '../../lib/eval-gate-witness.ts';
+import type { RowName } from './expected.ts';
+
+export type HostCheckRule = Extract<
+  RuleId,
+  | 'wire.discovery'
+  | 'wire.unauthenticated-refused'
+  | 'wire.unknown-run-not-found'
+  | 'wire.unknown-suite-refused'
+  | 'wire.error-body'
+>;
+
+export const HOST_CHECK_FAILURES: Readonly<Partial<Record<RowName, readonly HostCheckRule[]>>> = {
+  'no-key-check': ['wire.unauthenticated-refused'],
+  'discovery-invalid': ['wire.discovery'],
+  'unknown-run-bad-request': ['wire.unknown-run-not-found'],
+  'unknown-suite-server-error': ['wire.unknown-suite-refused'],
+  'error-body-dialect': ['wire.error-body'],
+};
+
+/** The rules that must fail on a row's host checks, sorted; none for an unlisted row. */
+export function hostCheckFailures(row: RowName): readonly HostCheckRule[] {
+  return [...(HOST_CHECK_FAILURES[row] ?? [])].sort();
+}

@@ -1,0 +1,111 @@
+// The host checks against the conformant reference host and each of its defects, on both
+// variants, compared with host-checks-expected.ts: exactly the listed rules fail on each row, and
+// none on any other. The checks run as the CLI runs them (lib/decide/host-checks.ts), after one
+// run is created the way a head start creates it, so the unknown run is looked up in the tenant
+// the host really minted.
+
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { startReferenceHost } from '../../reference-host/index.ts';
+import type { DefectName } from '../../reference-host/index.ts';
+import { resolveConfig } from '../../lib/env.ts';
+import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
+import { LEGS } from '../../lib/legs.ts';
+import { RULES } from '../../lib/eval-gate-witness.ts';
+import { startRuns } from '../../lib/decide/head-start.ts';
+import { checkHost, knownRunId } from '../../lib/decide/host-checks.ts';
+import { openTarget } from '../../lib/decide/target.ts';
+import type { HostChecks } from '../../lib/types.ts';
+import { HOST_CHECK_FAILURES, hostCheckFailures } from './host-checks-expected.ts';
+import { ROW_NAMES, VARIANTS, type Variant } from './run-matrix.ts';
+import type { RowName } from './expected.ts';
+
+/** The leg whose run is created first: its fixture is seeded by every host that seeds any. */
+const CREATING_LEG = LEGS.filter((l) => l.id.endsWith('.suite-gated'));
+
+async function hostChecksOf(row: RowName, variant: Variant): Promise<HostChecks> {
+  const apiKey = randomBytes(24).toString('base64url');
+  const defect: DefectName | undefined = row === 'conformant' ? undefined : row;
+  const host = await startReferenceHost({
+    apiKey,
+    variant,
+    ...(defect === undefined ? {} : { defect }),
+  });
+  try {
+    const config = resolveConfig({ OPENWOP_BASE_URL: host.url, OPENWOP_API_KEY: apiKey });
+    // As in run-matrix.ts: forgetting and fetching happen in one synchronous step.
+    forgetDiscoveries();
+    const target = await openTarget(config);
+    if (target === undefined) throw new Error('no target for a configured base URL');
+    try {
+      const starts = await startRuns(target, CREATING_LEG);
+      return await checkHost({
+        client: target.client,
+        discovery: target.discovery,
+        keyConfigured: true,
+        knownRunId: knownRunId([], starts),
+        timeoutMs: config.bounds.requestTimeoutMs,
+      });
+    } finally {
+      await target.client.close();
+    }
+  } finally {
+    await host.close();
+  }
+}
+
+/** The rules only the host checks judge; wire.error-body is the drive's rule too. */
+const HOST_CHECK_RULES: ReadonlySet<string> = new Set([
+  'wire.discovery',
+  'wire.unauthenticated-refused',
+  'wire.unknown-run-not-found',
+  'wire.unknown-suite-refused',
+]);
+
+const failedRules = (checks: HostChecks): string[] =>
+  [...new Set(checks.findings.filter((f) => !f.ok).map((f) => f.rule))].sort();
+
+function verdict(row: RowName): string {
+  const want = hostCheckFailures(row);
+  return want.length === 0 ? `${row}: no host check fails` : `${row}: ${want.join(', ')} fail`;
+}
+
+describe('the host checks of the falsifiability matrix', () => {
+  for (const variant of VARIANTS) {
+    describe.concurrent(`${variant} host`, () => {
+      for (const row of ROW_NAMES) {
+        it(verdict(row), async () => {
+          const checks = await hostChecksOf(row, variant);
+          expect(failedRules(checks), JSON.stringify(checks.findings)).toEqual(
+            hostCheckFailures(row),
+          );
+          expect(checks.findings.every((f) => f.severity === 'SHOULD')).toBe(true);
+        });
+      }
+    });
+  }
+
+  it('the conformant host is judged on every host-check rule, on both variants', async () => {
+    for (const variant of VARIANTS) {
+      const checks = await hostChecksOf('conformant', variant);
+      expect(checks.unexercised, variant).toEqual([]);
+      expect(checks.probes.map((p) => p.outcome)).toEqual(['answered', 'answered', 'answered']);
+      expect(new Set(checks.findings.map((f) => f.rule))).toEqual(
+        new Set([
+          'wire.discovery',
+          'wire.unauthenticated-refused',
+          'wire.unknown-run-not-found',
+          'wire.unknown-suite-refused',
+          'wire.error-body',
+        ]),
+      );
+    }
+  });
+
+  it('every host-check rule is shown failing by a defect that breaks exactly its clause', () => {
+    const shown: ReadonlySet<string> = new Set(Object.values(HOST_CHECK_FAILURES).flat());
+    const hostRules = RULES.map((r) => r.id as string).filter((id) => HOST_CHECK_RULES.has(id));
+    expect(hostRules).toHaveLength(HOST_CHECK_RULES.size);
+    expect(hostRules.filter((id) => !shown.has(id))).toEqual([]);
+  });
+});

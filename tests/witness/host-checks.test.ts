@@ -1,0 +1,237 @@
+// The host-check rules (lib/witness/host-checks.ts) on literal observations: each one-clause
+// break of discovery or of a provoked refusal fails exactly its rule and names the member or the
+// status at fault; correct discoveries (both reference-host variants, the oracle host in every
+// mode) hold; a probe not sent or not answered is unexercised, never a finding.
+
+import { describe, expect, it } from 'vitest';
+import { judgeHostChecks } from '../../lib/witness/host-checks.ts';
+import type { ObservedBody, ObservedProbe, ProbeName } from '../../lib/types.ts';
+import { discoveryDocument } from '../../reference-host/discovery.ts';
+import { discoveryOf, ORACLE_MODES } from '../support/oracle-host-modes.ts';
+
+const AGENTS = { status: 'stable', since: '2.0', witness: 'witnessable-gated' };
+const DISCOVERY = {
+  protocolVersions: ['1.11', '2.0'],
+  preferredVersion: '2.0',
+  agents: { ...AGENTS, evalSuite: { modes: ['golden'], trials: { maxCount: 4 } } },
+  fixtures: ['conformance-eval-trajectory-gate'],
+};
+
+const answered = (probe: ProbeName, status: number, body: ObservedBody): ObservedProbe => ({
+  probe,
+  outcome: 'answered',
+  request: probe === 'unknown-run' ? 'GET /runs/t%2Fprobe-1/eval-summary' : 'POST /runs',
+  status,
+  body,
+});
+const envelope = (error: string): ObservedBody => ({ json: { error, message: 'refused' } });
+const CORRECT_PROBES: readonly ObservedProbe[] = [
+  answered('no-credentials', 401, envelope('unauthenticated')),
+  answered('unknown-run', 404, envelope('not_found')),
+  answered('unknown-suite', 404, envelope('not_found')),
+];
+
+/** The failing findings of a judgement, as [rule, message]. */
+function failures(document: unknown, probes: readonly ObservedProbe[] = CORRECT_PROBES) {
+  return judgeHostChecks({ ok: true, document }, probes)
+    .findings.filter((f) => !f.ok)
+    .map((f) => [f.rule, f.message] as const);
+}
+const failedRules = (document: unknown, probes?: readonly ObservedProbe[]): string[] =>
+  failures(document, probes).map(([rule]) => rule);
+
+describe('discovery', () => {
+  it('a correct discovery and correct refusals hold every check, all SHOULD', () => {
+    const judged = judgeHostChecks({ ok: true, document: DISCOVERY }, CORRECT_PROBES);
+    expect(judged.findings.filter((f) => !f.ok)).toEqual([]);
+    expect(judged.findings).toHaveLength(7);
+    expect(judged.findings.every((f) => f.severity === 'SHOULD')).toBe(true);
+    expect(judged.unexercised).toEqual([]);
+  });
+
+  it.each([false, true])('the reference host discovery (varied %s) holds', (varied) => {
+    const document = discoveryDocument({ has: () => false, varied, fixtureIds: ['f'] });
+    expect(failures(document)).toEqual([]);
+  });
+
+  it.each([[[]], ...ORACLE_MODES.map((m) => [[m]])])(
+    'the oracle host discovery (modes %j) holds',
+    (modes) => {
+      expect(failures(discoveryOf(new Set(modes), ['f']))).toEqual([]);
+    },
+  );
+
+  it('supported: true inside agents.evalSuite fails, naming the member', () => {
+    const document = { ...DISCOVERY, agents: { ...AGENTS, evalSuite: { supported: true } } };
+    const [only, ...rest] = failures(document);
+    expect(rest).toEqual([]);
+    expect(only?.[0]).toBe('wire.discovery');
+    expect(only?.[1]).toContain(
+      'discovery#/agents/evalSuite additionalProperties: must NOT have additional properties (supported)',
+    );
+  });
+
+  it('an agents record without witness fails, naming the member', () => {
+    const agents: Record<string, unknown> = { ...DISCOVERY.agents };
+    delete agents['witness'];
+    const [only] = failures({ ...DISCOVERY, agents });
+    expect(only?.[1]).toContain(
+      "discovery#/agents required: must have required property 'witness' (witness)",
+    );
+  });
+
+  it('a preferredVersion missing from protocolVersions fails, naming it', () => {
+    const [only] = failures({ ...DISCOVERY, preferredVersion: '2.1' });
+    expect(only?.[1]).toContain(
+      'discovery#/preferredVersion: the string "2.1" is not one of protocolVersions',
+    );
+  });
+
+  it.each([
+    ['a v1 supported flag on the record itself', { agents: { ...AGENTS, supported: true } }],
+    ['a stable status with an unknown witness', { agents: { ...AGENTS, witness: 'trust-me' } }],
+    ['no protocolVersions', { protocolVersions: undefined }],
+  ])('%s fails wire.discovery alone', (_name, change) => {
+    const document = JSON.parse(JSON.stringify({ ...DISCOVERY, ...change })) as unknown;
+    expect(failedRules(document)).toEqual(['wire.discovery']);
+  });
+
+  it('discovery that was not read is unexercised, with the reason, and judged nowhere', () => {
+    const judged = judgeHostChecks({ ok: false, reason: 'answered 500' }, CORRECT_PROBES);
+    expect(judged.findings.map((f) => f.rule)).not.toContain('wire.discovery');
+    expect(judged.unexercised).toEqual([
+      { rule: 'wire.discovery', reason: 'discovery was not read: answered 500' },
+    ]);
+  });
+});
+
+describe('the provoked refusals', () => {
+  const withProbe = (probe: ObservedProbe): readonly ObservedProbe[] =>
+    CORRECT_PROBES.map((p) => (p.probe === probe.probe ? probe : p));
+
+  it.each([
+    [200, { json: { runId: 't/x' } }, '200, so the host served a caller that sent no key'],
+    [
+      404,
+      envelope('not_found'),
+      '404 (error "not_found"), so the host looked past the missing key',
+    ],
+    [403, envelope('forbidden'), '403 (error "forbidden")'],
+  ] as const)(
+    'a keyless create answered %i fails the unauthenticated rule alone',
+    (status, body, seen) => {
+      const probes = withProbe(answered('no-credentials', status, body));
+      expect(failures(DISCOVERY, probes)).toEqual([
+        [
+          'wire.unauthenticated-refused',
+          `POST /runs (a create sent without an Authorization header) SHOULD be answered 401; the status is at fault: it was answered ${seen}`,
+        ],
+      ]);
+    },
+  );
+
+  it.each([400, 200, 500])(
+    'the summary of an unknown run answered %i fails the not-found rule',
+    (status) => {
+      const body =
+        status === 200
+          ? { json: {} }
+          : envelope(status === 400 ? 'validation_error' : 'internal_error');
+      expect(failedRules(DISCOVERY, withProbe(answered('unknown-run', status, body)))).toEqual([
+        'wire.unknown-run-not-found',
+      ]);
+    },
+  );
+
+  it.each([
+    [400, 'validation_error', true],
+    [404, 'not_found', true],
+    [422, 'capability_not_provided', true],
+    [500, 'internal_error', false],
+  ] as const)('an unknown-suite create answered %i (%s) holds: %s', (status, code, holds) => {
+    const rules = failedRules(
+      DISCOVERY,
+      withProbe(answered('unknown-suite', status, envelope(code))),
+    );
+    expect(rules).toEqual(holds ? [] : ['wire.unknown-suite-refused']);
+  });
+
+  it('an unknown-suite create accepted with 201 fails, saying the host accepted it', () => {
+    const [only] = failures(
+      DISCOVERY,
+      withProbe(answered('unknown-suite', 201, { json: { runId: 't/x' } })),
+    );
+    expect(only?.[1]).toMatch(
+      /SHOULD be answered a 4xx .*it was answered 201, so the host accepted what it cannot have$/,
+    );
+  });
+
+  it('a {code, message, status} body at the right status fails only wire.error-body, naming the members', () => {
+    const dialect: ObservedBody = { json: { code: 'UNAUTHORIZED', message: 'no', status: 401 } };
+    const found = failures(DISCOVERY, withProbe(answered('no-credentials', 401, dialect)));
+    expect(found.map(([rule]) => rule)).toEqual(['wire.error-body']);
+    expect(found[0]?.[1]).toContain("must have required property 'error' (error)");
+    expect(found[0]?.[1]).toContain('must NOT have additional properties (code)');
+  });
+
+  it('a code registered at another status fails wire.error-body', () => {
+    const probes = withProbe(answered('unknown-run', 404, envelope('unauthenticated')));
+    expect(failures(DISCOVERY, probes)).toEqual([
+      [
+        'wire.error-body',
+        'GET /runs/t%2Fprobe-1/eval-summary answered 404: the body SHOULD be the v2 error envelope {error: "<registered code>", message, details?} at the code\'s registered status; it is not (error "unauthenticated" is registered at 401, answered with 404)',
+      ],
+    ]);
+  });
+
+  it.each([429, 503])('a probe answered %i is unexercised: the host deferred it', (status) => {
+    const judged = judgeHostChecks(
+      { ok: true, document: DISCOVERY },
+      withProbe(answered('unknown-suite', status, envelope('rate_limited'))),
+    );
+    expect(judged.findings.map((f) => f.rule)).not.toContain('wire.unknown-suite-refused');
+    expect(judged.unexercised).toEqual([
+      {
+        rule: 'wire.unknown-suite-refused',
+        reason: `POST /runs was answered ${status}, which defers the request rather than answering it`,
+      },
+    ]);
+  });
+
+  it('a probe not sent or not answered is unexercised, with its reason, and yields no finding', () => {
+    const judged = judgeHostChecks({ ok: true, document: DISCOVERY }, [
+      { probe: 'no-credentials', outcome: 'not-made', reason: 'no API key is configured' },
+      {
+        probe: 'unknown-suite',
+        outcome: 'unobserved',
+        request: 'POST /runs',
+        reason: 'POST /runs: timed out after 300 ms',
+      },
+    ]);
+    expect(judged.findings.map((f) => f.rule)).toEqual(['wire.discovery']);
+    expect(judged.unexercised).toEqual([
+      { rule: 'wire.unauthenticated-refused', reason: 'not sent: no API key is configured' },
+      {
+        rule: 'wire.unknown-suite-refused',
+        reason: 'POST /runs was sent and not observed: POST /runs: timed out after 300 ms',
+      },
+    ]);
+  });
+
+  it('the independent team host (no key check, {code, message, status} bodies) warns on both', () => {
+    const dialect = (status: number, code: string): ObservedBody => ({
+      json: { code, message: 'no', status },
+    });
+    const probes: readonly ObservedProbe[] = [
+      answered('no-credentials', 404, dialect(404, 'NOT_FOUND')),
+      answered('unknown-run', 404, dialect(404, 'NOT_FOUND')),
+      answered('unknown-suite', 404, dialect(404, 'NOT_FOUND')),
+    ];
+    expect(failedRules(DISCOVERY, probes)).toEqual([
+      'wire.unauthenticated-refused',
+      'wire.error-body',
+      'wire.error-body',
+      'wire.error-body',
+    ]);
+  });
+});
