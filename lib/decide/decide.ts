@@ -27,9 +27,15 @@ export function hostFaultFinding(stage: string, reason: string): Finding {
 /**
  * The disposition that findings imply. A failing MUST fails the leg; SHOULD findings never do.
  * A pass needs at least one MUST finding: no finding at all, or only SHOULD findings, means no
- * binding rule was checked, which is never a pass.
+ * binding rule was checked, which is never a pass. `unjudged` names the declared limits the host
+ * reports no figures for: with no failure, the leg is then `inapplicable` (a host fact), because
+ * passing it would certify a limit nobody saw and failing it would guess (contract §9).
  */
-export function decide(findings: readonly Finding[], observation?: RunObservation): Decision {
+export function decide(
+  findings: readonly Finding[],
+  observation?: RunObservation,
+  unjudged: readonly string[] = [],
+): Decision {
   const withObservation = observation === undefined ? {} : { observation };
   if (!findings.some((f) => f.severity === 'MUST')) {
     const judged = findings.length === 0 ? 'nothing' : 'no MUST rule';
@@ -46,7 +52,13 @@ export function decide(findings: readonly Finding[], observation?: RunObservatio
     findings,
     ...withObservation,
   };
-  return failed.length === 0 ? decision : { ...decision, reason: failureReason(failed) };
+  if (failed.length > 0) return { ...decision, reason: failureReason(failed) };
+  if (unjudged.length === 0) return decision;
+  return { ...decision, disposition: 'inapplicable', reason: unjudgedReason(unjudged) };
+}
+
+function unjudgedReason(unjudged: readonly string[]): string {
+  return `a declared limit cannot be judged: ${unjudged.join('; ')}; the suite neither passes nor fails it on a guess`;
 }
 
 function failureReason(failed: readonly Finding[]): string {

@@ -7,7 +7,7 @@ import type { LegOutcome } from '../types.ts';
 import { blocked, decide, hostFaultFinding } from './decide.ts';
 import { planHostLeg, replayingClient } from './head-start.ts';
 import { driveEvalRun } from '../observe/driver.ts';
-import { judgeEvalRun } from '../eval-gate-witness.ts';
+import { judgeEvalRun, unjudgedLimits } from '../eval-gate-witness.ts';
 import { judgeGatedFieldsShape } from '../witness/shape-leg.ts';
 import { WireRecord } from '../observe/wire-record.ts';
 
@@ -66,7 +66,11 @@ export async function runLeg(
     case 'observed':
       return finish({
         ...base,
-        ...decide(judgeEvalRun(fixture, drive.observation), drive.observation),
+        ...decide(
+          judgeEvalRun(fixture, drive.observation),
+          drive.observation,
+          unjudgedLimits(fixture, drive.observation),
+        ),
       });
   }
 }
