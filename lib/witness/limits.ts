@@ -79,7 +79,17 @@ export function unreportedLimits(
   return unreported(expected, summary, tasks, index).map((u) => u.reason);
 }
 
-/** Suite passed: the gating aggregate clears passScore and every declared limit holds. */
+/** "maxCostUsd 1 cannot be judged: no cost reported": a limit the host gave no figures for. */
+function unjudgedText(limit: ExpectedLimit): string {
+  const missing = limit.threshold === 'maxCostUsd' ? 'no cost reported' : 'latencies not reported';
+  return `${limit.threshold} ${num(limit.limit)} cannot be judged: ${missing}`;
+}
+
+/**
+ * Suite passed: the gating aggregate clears passScore and every declared limit holds, each limit
+ * on the figures the script states. The message names every condition with its numbers, and,
+ * when the suite declares a limit, which condition decided.
+ */
 export function judgeSuitePassed(
   expected: ExpectedRun,
   summary: unknown,
@@ -90,25 +100,31 @@ export function judgeSuitePassed(
   const gate = `gatedAggregateScore ${num(expected.gatedAggregateScore)} ${expected.gatePassed ? '≥' : '<'} passScore ${num(expected.thresholds.passScore)}`;
   const unseen = new Set(unreported(expected, summary, tasks, index).map((u) => u.threshold));
   const broken = expected.limits.find((l) => !l.kept && !unseen.has(l.threshold));
-  const conditions = [gate, ...expected.limits.map(limitText)].join(', ');
+  const conditions = [
+    gate,
+    ...expected.limits.map((l) => (unseen.has(l.threshold) ? unjudgedText(l) : limitText(l))),
+  ].join(', ');
   // The score condition, or a limit the host reports figures for, can decide `false` on its own;
   // a limit the host reports nothing for decides neither way, so only the type is judged then.
   if (expected.gatePassed && broken === undefined && unseen.size > 0) {
     return finding(
       'suite.passed',
       typeof passed === 'boolean',
-      `passed MUST be a boolean (${conditions}; ${[...unseen].join(' and ')} not judged: the host reports no figures for it); host reported ${describe(passed)}`,
+      `passed MUST be a boolean (${conditions}); host reported ${describe(passed)}`,
     );
   }
-  const decider = !expected.gatePassed
-    ? 'the score condition decides it'
-    : broken !== undefined
-      ? `the ${broken.threshold} condition decides it`
-      : 'every condition holds';
+  const decider =
+    expected.limits.length === 0
+      ? ''
+      : !expected.gatePassed
+        ? ': the score condition decides it'
+        : broken !== undefined
+          ? `: the ${broken.threshold} condition decides it`
+          : ': every condition holds';
   return finding(
     'suite.passed',
     passed === expected.passed,
-    `suite passed MUST be ${expected.passed} (${conditions}: ${decider}); host reported ${describe(passed)}`,
+    `suite passed MUST be ${expected.passed} (${conditions}${decider}); host reported ${describe(passed)}`,
   );
 }
 
