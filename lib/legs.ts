@@ -98,7 +98,8 @@ export const LEGS: readonly LegDefinition[] = [
   },
   {
     id: `${REQUIREMENT_PREFIX}latency-limit-kept`,
-    title: 'a gated aggregate that clears passScore still fails the suite over its p95 latency limit',
+    title:
+      'a gated aggregate that clears passScore still fails the suite over its p95 latency limit',
     fixtureId: 'conformance-eval-trajectory-gate-latency-limit',
     needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
@@ -114,7 +115,8 @@ export const LEGS: readonly LegDefinition[] = [
   },
   {
     id: `${REQUIREMENT_PREFIX}miss-gated`,
-    title: 'a trial that failed closed on a fixture miss gates to 0 and fails the mean and the suite',
+    title:
+      'a trial that failed closed on a fixture miss gates to 0 and fails the mean and the suite',
     fixtureId: 'conformance-eval-trajectory-gate-miss',
     needs: { taskCount: 1, trialCount: 2, passRule: 'mean', matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],

@@ -111,7 +111,7 @@ describe('expect', () => {
     expect(view.scoredEvents).toBe(graded.scoredCount);
     expect(view.suite.aggregateScore).toBe(graded.aggregateScore);
     expect(view.suite.passedCount).toBe(graded.passedCount);
-    expect(view.suite.passed).toBe(graded.gatePassed);
+    expect(view.suite.passed).toBe(graded.passed);
     expect('gatedAggregateScore' in view.suite).toBe(graded.gatedAggregatePresence !== 'forbidden');
     expect(view.tasks.map((t) => t.taskId)).toEqual(graded.tasks.map((t) => t.taskId));
     for (const [i, task] of view.tasks.entries()) {

@@ -10,6 +10,10 @@ export const FIXTURE_IDS = [
   'conformance-eval-trajectory-gate-boundary',
   'conformance-eval-trajectory-gate-any',
   'conformance-eval-trajectory-gate-all',
+  'conformance-eval-trajectory-gate-cost-limit',
+  'conformance-eval-trajectory-gate-latency-limit',
+  'conformance-eval-trajectory-gate-limits-hold',
+  'conformance-eval-trajectory-gate-miss',
 ] as const;
 export type FixtureId = (typeof FIXTURE_IDS)[number];
 
