@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LEGS } from '../../lib/legs.ts';
 import { readActionYaml } from './action-yaml.ts';
 import type { Node } from './action-yaml.ts';
 import { isolatedEnv, removeDir, scratchDir } from './support.ts';
@@ -138,7 +139,9 @@ describe('action.yml', () => {
         strict: 'true',
       });
       expect(run.codes).toEqual([0, 0]);
-      expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('7 passed, 0 failed, 0 skipped');
+      expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(
+        `${LEGS.length} passed, 0 failed, 0 skipped`,
+      );
       expect(run.outputs).toEqual({ 'report-path': 'out/eval-gate-report.json', 'exit-code': '0' });
       const report = JSON.parse(
         await readFile(join(workspace, 'out', 'eval-gate-report.json'), 'utf8'),
@@ -148,7 +151,7 @@ describe('action.yml', () => {
       };
       expect(report.strict).toBe(true);
       expect(report.target.declared?.name).toBe('acme-host');
-      expect(run.summary).toContain('**7 passed, 0 failed, 0 skipped**');
+      expect(run.summary).toContain(`**${LEGS.length} passed, 0 failed, 0 skipped**`);
     },
   );
 
