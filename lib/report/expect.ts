@@ -168,6 +168,7 @@ export function renderExpected(view: ExpectedView): string[] {
         `limit: ${l.threshold} ${num(l.limit)}, stated ${l.threshold === 'maxCostUsd' ? 'total cost' : 'p95 latency'} ${num(l.figure)}: ${l.kept ? 'holds' : 'exceeded, so passed is false'}`,
     ),
     ...figureLines(view),
+    ...missLines(view),
     `eval.scored events: ${view.scoredEvents}`,
     'A task row\'s "gating" is its gatedScore; "absent" means the host must not report one.',
   ];
@@ -187,4 +188,15 @@ function figureLines(view: ExpectedView): string[] {
     if (figures.every((f) => f === '')) return [];
     return [`stated figures of ${task.taskId}, trial by trial: ${figures.join('; ')}`];
   });
+}
+
+/** The trials that fail closed on a fixture miss: their score and gating score are 0. */
+function missLines(view: ExpectedView): string[] {
+  const closed = view.tasks.flatMap((task) =>
+    task.trials.filter((t) => t.failedClosed).map((t) => `${task.taskId} trial ${t.trial}`),
+  );
+  if (closed.length === 0) return [];
+  return [
+    `failed closed on a fixture miss (score 0, gating 0, whatever the output): ${closed.join(', ')}`,
+  ];
 }
