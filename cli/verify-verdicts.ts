@@ -3,7 +3,7 @@
 // for the fixture loader it is handed, so StrykerJS can mutate it against millisecond tests
 // (tests/decide/verify-verdicts.test.ts); cli/verify.ts keeps the file reading and the digests.
 
-import { judgeEvalRun } from '../lib/eval-gate-witness.ts';
+import { judgeEvalRun, unjudgedLimits } from '../lib/eval-gate-witness.ts';
 import type { FixtureLoad } from '../lib/fixtures.ts';
 import { checkGates } from '../lib/decide/gates.ts';
 import { LEGS } from '../lib/legs.ts';
@@ -68,7 +68,9 @@ export async function recompute(
   }
   const loaded = await load(leg.fixtureId);
   if (!loaded.ok) return `fixture ${leg.fixtureId} does not load here: ${loaded.reason}`;
-  return decide(judgeEvalRun(loaded.fixture, row.observation), row.observation);
+  const { fixture } = loaded;
+  const unjudged = unjudgedLimits(fixture, row.observation);
+  return decide(judgeEvalRun(fixture, row.observation), row.observation, unjudged);
 }
 
 /** Each field in which a row differs from what it recomputes to, naming the row. */
