@@ -20,6 +20,10 @@ export const FIXTURE_IDS = [
   'conformance-eval-trajectory-readings-exact',
   'conformance-eval-trajectory-readings-in-order',
   'conformance-eval-trajectory-readings-any-order',
+  'conformance-eval-trajectory-gate-cost-limit',
+  'conformance-eval-trajectory-gate-latency-limit',
+  'conformance-eval-trajectory-gate-limits-hold',
+  'conformance-eval-trajectory-gate-miss',
 ] as const;
 
 export type FixtureLoad =
@@ -109,6 +113,27 @@ export function fixtureProblem(fixture: UncheckedFixture): string | undefined {
     const entries = fixture.script[taskId]?.length ?? 0;
     if (entries !== 1 && entries !== count) {
       return `script for task "${taskId}" has ${entries} entries; expected 1 or trials.count (${count})`;
+    }
+  }
+  return unstatedFigure(fixture);
+}
+
+/**
+ * A declared cost or latency limit is decided on the figures the script states, so every scripted
+ * trial must state the figure the limit reads; otherwise no verdict follows from the file.
+ */
+function unstatedFigure(fixture: UncheckedFixture): string | undefined {
+  const thresholds = fixture.suite.thresholds;
+  const limits = [
+    ['maxCostUsd', 'costUsd'],
+    ['maxP95LatencyMs', 'latencyMs'],
+  ] as const;
+  for (const [limit, figure] of limits) {
+    if (thresholds?.[limit] === undefined) continue;
+    for (const [taskId, entries] of Object.entries(fixture.script)) {
+      if (entries.some((entry) => entry[figure] === undefined)) {
+        return `the suite declares thresholds.${limit}, but a script entry of task "${taskId}" states no ${figure}`;
+      }
     }
   }
   return undefined;

@@ -116,6 +116,40 @@ export const LEGS: readonly LegDefinition[] = [
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
     ref: 'contract §4, RFC 0246 §A, §B',
   },
+  {
+    id: `${REQUIREMENT_PREFIX}cost-limit-kept`,
+    title: 'a gated aggregate that clears passScore still fails the suite over its cost limit',
+    fixtureId: 'conformance-eval-trajectory-gate-cost-limit',
+    needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'RFC 0246 §B',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}latency-limit-kept`,
+    title:
+      'a gated aggregate that clears passScore still fails the suite over its p95 latency limit',
+    fixtureId: 'conformance-eval-trajectory-gate-latency-limit',
+    needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'RFC 0246 §B',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}limits-hold`,
+    title: 'a gated aggregate that clears passScore passes the suite when both limits hold',
+    fixtureId: 'conformance-eval-trajectory-gate-limits-hold',
+    needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'RFC 0246 §B',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}miss-gated`,
+    title:
+      'a trial that failed closed on a fixture miss gates to 0 and fails the mean and the suite',
+    fixtureId: 'conformance-eval-trajectory-gate-miss',
+    needs: { taskCount: 1, trialCount: 2, passRule: 'mean', matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
+    ref: 'RFC 0246 §A, §B',
+  },
 ];
 
 export function legById(id: string): LegDefinition {

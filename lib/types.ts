@@ -96,6 +96,10 @@ export interface FixtureSuite extends AgentEvalSuite {
 export interface ScriptedTrial {
   readonly calls: readonly ToolCall[];
   readonly output: Json;
+  /** What the trial costs, which a host reports as stated ([0244-assumed], contract §3). */
+  readonly costUsd?: number;
+  /** What the trial takes, which a host reports as stated rather than measured ([0244-assumed]). */
+  readonly latencyMs?: number;
 }
 
 export interface Fixture {

@@ -249,6 +249,36 @@ export const DEFECTS = [
     description: 'a run whose suite did not pass ends with status failed instead of completed',
   },
   {
+    name: 'cost-limit-dropped',
+    clause: 'RFC 0246 §B',
+    description:
+      'suite passed reads the gating aggregate and the latency limit, and drops the maxCostUsd condition',
+  },
+  {
+    name: 'latency-limit-dropped',
+    clause: 'RFC 0246 §B',
+    description:
+      'suite passed reads the gating aggregate and the cost limit, and drops the maxP95LatencyMs condition',
+  },
+  {
+    name: 'miss-not-failed-closed',
+    clause: 'RFC 0246 §A, contract §4',
+    description:
+      'a call to a tool with no recorded response is answered null and the trial is graded on its output',
+  },
+  {
+    name: 'limits-unreported',
+    clause: 'contract §9',
+    description:
+      'no cost or latency is reported anywhere (eval.scored, task entries, totalCostUsd); suite passed is still decided right',
+  },
+  {
+    name: 'latency-reported-in-seconds',
+    clause: 'contract §3',
+    description:
+      'latencyMs is reported in whole seconds (stated 3000 ms reads 3); suite passed is still decided on the stated figure',
+  },
+  {
     name: 'error-body-dialect',
     clause: 'contract §1, openwop/openwop schemas/v2/error-envelope.schema.json',
     description:

@@ -42,6 +42,9 @@ export interface HostSuite {
 export interface HostScriptEntry {
   readonly calls: readonly HostCall[];
   readonly output: JsonValue;
+  /** The trial's cost and latency as the script states them; the host reports these. */
+  readonly costUsd?: number;
+  readonly latencyMs?: number;
 }
 
 export interface SeededFixture {
@@ -166,11 +169,15 @@ export function readFixture(doc: unknown): SeededFixture {
   for (const [taskId, entries] of Object.entries(scriptDoc)) {
     script[taskId] = arr(entries, `script.${taskId}`).map((e, i) => {
       const entry = obj(e, `script.${taskId}[${i}]`);
+      const cost = entry['costUsd'];
+      const latency = entry['latencyMs'];
       return {
         calls: arr(entry['calls'] ?? [], `script.${taskId}[${i}].calls`).map((c, j) =>
           readCall(c, `script.${taskId}[${i}].calls[${j}]`),
         ),
         output: entry['output'] ?? null,
+        ...(typeof cost === 'number' ? { costUsd: cost } : {}),
+        ...(typeof latency === 'number' ? { latencyMs: latency } : {}),
       };
     });
   }

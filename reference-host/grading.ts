@@ -9,7 +9,11 @@ export interface TrialRun {
   readonly calls: readonly HostCall[];
   readonly output: JsonValue;
   readonly failedClosed: boolean;
+  /** The stated latency when the script states one, else the measured one. */
   readonly latencyMs: number;
+  readonly latencyStated: boolean;
+  /** The stated cost; absent when the script states none. */
+  readonly costUsd?: number;
 }
 
 export interface TrialVerdict {
@@ -22,6 +26,8 @@ export interface TrialVerdict {
   readonly gating: number;
   readonly output: JsonValue;
   readonly latencyMs: number;
+  readonly latencyStated: boolean;
+  readonly costUsd?: number;
 }
 
 export interface TaskVerdict {
@@ -213,6 +219,8 @@ export function gradeTrial(
     gating,
     output: run.output,
     latencyMs: run.latencyMs,
+    latencyStated: run.latencyStated,
+    ...(run.costUsd === undefined ? {} : { costUsd: run.costUsd }),
   };
 }
 
@@ -253,6 +261,11 @@ export function gradeTask(
   return { task, trials, score, gatedScore, passed };
 }
 
+/** What the run cost: the sum of every trial's stated cost; a trial without one costs nothing. */
+export function totalCost(trials: readonly TrialVerdict[]): number {
+  return trials.reduce((sum, t) => sum + (t.costUsd ?? 0), 0);
+}
+
 /** Nearest-rank p95 of trial latencies. */
 function p95(values: readonly number[]): number {
   if (values.length === 0) return 0;
@@ -271,13 +284,21 @@ export function gradeSuite(
     has('gated-aggregate-other-aggregation') && gatedScores.length > 0
       ? Math.min(...gatedScores)
       : mean(gatedScores);
-  // The scripted agent costs nothing, so only the latency condition can fail besides the score.
-  const latencies = tasks.flatMap((t) => t.trials.map((r) => r.latencyMs));
+  // RFC 0246 §B: the cost and latency conditions are unchanged, beside the gating aggregate.
+  const trials = tasks.flatMap((t) => t.trials);
   const withinLatency =
-    suite.maxP95LatencyMs === undefined || p95(latencies) <= suite.maxP95LatencyMs;
+    suite.maxP95LatencyMs === undefined ||
+    has('latency-limit-dropped') ||
+    p95(trials.map((r) => r.latencyMs)) <= suite.maxP95LatencyMs;
+  const withinCost =
+    suite.maxCostUsd === undefined ||
+    has('cost-limit-dropped') ||
+    totalCost(trials) <= suite.maxCostUsd + EPSILON;
   const oldRule = has('unmigrated-0244') || has('gated-fields-but-old-passed');
   const passed =
-    clears(oldRule ? aggregateScore : gatedAggregateScore, suite.passScore, has) && withinLatency;
+    clears(oldRule ? aggregateScore : gatedAggregateScore, suite.passScore, has) &&
+    withinLatency &&
+    withinCost;
   const completedPassed = has('completed-passed-old-rule')
     ? clears(aggregateScore, suite.passScore, has)
     : passed;

@@ -6,7 +6,7 @@
 
 import type { HasDefect } from './defects.ts';
 import type { HostSuite, HostTask, JsonValue } from './fixtures.ts';
-import type { SuiteVerdict, TaskVerdict, TrialVerdict } from './grading.ts';
+import { totalCost, type SuiteVerdict, type TaskVerdict, type TrialVerdict } from './grading.ts';
 
 export interface ReportStyle {
   readonly has: HasDefect;
@@ -34,6 +34,48 @@ function carriesGatedScore(t: TaskVerdict, style: ReportStyle): boolean {
     return !(style.has('gated-score-omitted-when-equal') && t.gatedScore === t.score);
   }
   return t.gatedScore !== t.score || style.has('gated-fields-on-ungated-tasks');
+}
+
+/** A latency as reported: milliseconds, or whole seconds under `latency-reported-in-seconds`. */
+function latency(ms: number, style: ReportStyle): number {
+  return style.has('latency-reported-in-seconds') ? Math.round(ms / 1000) : ms;
+}
+
+/**
+ * A trial's cost and latency: the stated ones when the script states them. Where it states no
+ * cost the scripted agent costs nothing, which the varied variant says. `limits-unreported`
+ * reports neither.
+ */
+function trialFigures(trial: TrialVerdict, style: ReportStyle): Doc {
+  if (style.has('limits-unreported')) return {};
+  const cost = trial.costUsd ?? (style.trace === undefined ? undefined : 0);
+  return {
+    ...(cost === undefined ? {} : { costUsd: cost }),
+    ...(trial.latencyStated ? { latencyMs: latency(trial.latencyMs, style) } : {}),
+  };
+}
+
+/** A task's cost is the sum of its trials' costs, its latency the slowest trial's. */
+function taskFigures(t: TaskVerdict, style: ReportStyle): Doc {
+  if (style.has('limits-unreported')) return {};
+  const stated = t.trials.every((r) => r.costUsd !== undefined);
+  const cost = stated ? totalCost(t.trials) : style.trace === undefined ? undefined : 0;
+  const latencies = t.trials.filter((r) => r.latencyStated).map((r) => r.latencyMs);
+  return {
+    ...(cost === undefined ? {} : { costUsd: cost }),
+    ...(latencies.length === t.trials.length && latencies.length > 0
+      ? { latencyMs: latency(Math.max(...latencies), style) }
+      : {}),
+  };
+}
+
+function suiteCost(verdict: SuiteVerdict, style: ReportStyle): Doc {
+  if (style.has('limits-unreported')) return {};
+  const trials = verdict.tasks.flatMap((t) => t.trials);
+  if (trials.length > 0 && trials.every((r) => r.costUsd !== undefined)) {
+    return { totalCostUsd: totalCost(trials) };
+  }
+  return style.trace === undefined ? {} : { totalCostUsd: 0 };
 }
 
 export function startedPayload(suite: HostSuite, style: ReportStyle): Doc {
@@ -64,7 +106,7 @@ export function scoredPayload(
       ...(trial.matched === undefined ? {} : { trajectoryMatched: trial.matched }),
       ...(task.toolResponses === undefined ? {} : { failedClosed: trial.failedClosed }),
       ...(style.has('content-leak') ? { output: trial.output } : {}),
-      ...(style.trace === undefined ? {} : { costUsd: 0 }),
+      ...trialFigures(trial, style),
     },
     style,
   );
@@ -107,7 +149,7 @@ function taskEntry(suite: HostSuite, t: TaskVerdict, style: ReportStyle): Doc {
       },
     };
   }
-  if (style.trace !== undefined) entry['costUsd'] = 0;
+  Object.assign(entry, taskFigures(t, style));
   return entry;
 }
 
@@ -127,8 +169,7 @@ export function evalSummary(suite: HostSuite, verdict: SuiteVerdict, style: Repo
     passed: verdict.passed,
     taskCount: suite.tasks.length,
     passedCount: verdict.passedCount,
-    // The scripted agent costs nothing; the varied variant says so.
-    ...(style.trace === undefined ? {} : { totalCostUsd: 0 }),
+    ...suiteCost(verdict, style),
     tasks,
   };
 }

@@ -185,7 +185,9 @@ export class EvalRun {
       const at = { agentId, toolName: call.tool, callId: `${invocationId}.call-${i + 1}` };
       const cause = this.append('agent.tool-called', mark(at));
       // RFC 0244 §D: a tool with no canned answer fails the trial closed.
-      if (task.toolResponses !== undefined && !Object.hasOwn(task.toolResponses, call.tool)) {
+      const missed =
+        task.toolResponses !== undefined && !Object.hasOwn(task.toolResponses, call.tool);
+      if (missed && !this.settings.has('miss-not-failed-closed')) {
         failedClosed = true;
         const error = { code: 'fixture_miss', message: `no recorded response for ${call.tool}` };
         this.append('agent.tool-returned', mark({ ...at, status: 'error', error }), cause);
@@ -201,11 +203,15 @@ export class EvalRun {
       'agent.invocation-completed',
       mark({ invocationId, agentId, outcome: failedClosed ? 'failed' : 'completed' }),
     );
+    // The scripted agent reports the latency and cost its script states, so a limit is decided
+    // the same on every host and every machine (contract §3 [0244-assumed]).
     return {
       calls,
       output: failedClosed ? null : entry.output,
       failedClosed,
-      latencyMs: Date.now() - began,
+      latencyMs: entry.latencyMs ?? Date.now() - began,
+      ...(entry.costUsd === undefined ? {} : { costUsd: entry.costUsd }),
+      latencyStated: entry.latencyMs !== undefined,
     };
   }
 

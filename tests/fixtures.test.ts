@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS, FIXTURES_DIR, loadFixture } from '../lib/fixtures.ts';
 import { LEGS } from '../lib/legs.ts';
-import type { ExpectedTrajectory, Fixture, ToolCall } from '../lib/types.ts';
+import type { ExpectedTrajectory, Fixture, ScriptedTrial, ToolCall } from '../lib/types.ts';
 
 async function load(id: string): Promise<Fixture> {
   const loaded = await loadFixture(id);
@@ -33,7 +33,10 @@ describe('shipped fixtures', () => {
     expect(LEGS.find((l) => l.fixtureId === id)?.id).toBe(loaded.fixture.requirement);
   });
 
-  it.each(FIXTURE_IDS)(
+  /** The one fixture that means to test a miss (contract §3): its trial 1 calls an unrecorded tool. */
+  const MISS = 'conformance-eval-trajectory-gate-miss';
+
+  it.each(FIXTURE_IDS.filter((id) => id !== MISS))(
     '%s answers every scripted call with a recorded response and always outputs the golden value',
     async (id) => {
       const fixture = await load(id);
@@ -428,5 +431,45 @@ describe('loadFixture refuses a broken fixture with a reason', () => {
     script['forbidden-in-every-trial'] = script['forbidden-in-every-trial']?.slice(0, 1) ?? [];
     writeFileSync(join(dir, 'one-entry.json'), JSON.stringify(doc));
     expect(await loadFixture('one-entry', dir)).toMatchObject({ ok: true });
+  });
+});
+
+describe('the limit and miss fixtures leave no reading to choose', () => {
+  const trialsOf = (fixture: Fixture): ScriptedTrial[] => Object.values(fixture.script).flat();
+
+  it('cost-limit: each trial alone costs more than maxCostUsd, so per-trial, per-task and total readings all exceed it', async () => {
+    const fixture = await load('conformance-eval-trajectory-gate-cost-limit');
+    const limit = fixture.suite.thresholds.maxCostUsd ?? NaN;
+    expect(fixture.suite.trials).toBeUndefined();
+    for (const trial of trialsOf(fixture)) expect(trial.costUsd).toBeGreaterThan(limit);
+  });
+
+  it('latency-limit: every trial states one latency above maxP95LatencyMs, so every percentile method exceeds it', async () => {
+    const fixture = await load('conformance-eval-trajectory-gate-latency-limit');
+    const latencies = new Set(trialsOf(fixture).map((t) => t.latencyMs));
+    expect(latencies.size).toBe(1);
+    expect([...latencies][0]).toBeGreaterThan(fixture.suite.thresholds.maxP95LatencyMs ?? NaN);
+  });
+
+  it('limits-hold: the run costs under a tenth of maxCostUsd and every trial takes under a tenth of maxP95LatencyMs', async () => {
+    const fixture = await load('conformance-eval-trajectory-gate-limits-hold');
+    const { maxCostUsd = NaN, maxP95LatencyMs = NaN } = fixture.suite.thresholds;
+    const trials = trialsOf(fixture);
+    expect(trials.reduce((sum, t) => sum + (t.costUsd ?? NaN), 0)).toBeLessThan(maxCostUsd / 10);
+    for (const trial of trials) expect(trial.latencyMs).toBeLessThan(maxP95LatencyMs / 10);
+  });
+
+  it('miss: only trial 1 calls a tool without a recorded response, and every output is golden', async () => {
+    const fixture = await load('conformance-eval-trajectory-gate-miss');
+    const [task] = fixture.suite.tasks;
+    const recorded = (task?.fixtures?.toolResponses ?? []).map((r) => r.tool);
+    const missed = (fixture.script[task?.taskId ?? ''] ?? []).map((trial) =>
+      trial.calls.filter((c) => !recorded.includes(c.tool)).map((c) => c.tool),
+    );
+    expect(missed).toEqual([['crm:lookup-orders'], []]);
+    expect(task?.expected.trajectory?.forbidden).toBeUndefined();
+    for (const trial of fixture.script[task?.taskId ?? ''] ?? []) {
+      expect(trial.output).toEqual(task?.expected.match?.value);
+    }
   });
 });

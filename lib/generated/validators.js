@@ -14691,6 +14691,18 @@ const schema82 = {
         output: {
           description: 'What the agent returns as the task output after its calls; any JSON value.',
         },
+        costUsd: {
+          description:
+            "[0244-assumed] What this trial costs, in US dollars. A host that plays the scripted agent reports this figure as the trial's cost (eval.scored.costUsd) and sums it into the task's costUsd and the summary's totalCostUsd, so a suite's maxCostUsd is decided the same way on every host.",
+          type: 'number',
+          minimum: 0,
+        },
+        latencyMs: {
+          description:
+            "[0244-assumed] How long this trial takes, in milliseconds. A host that plays the scripted agent reports this figure as the trial's latency (eval.scored.latencyMs, and the task's latencyMs), never the wall time it measured, so a suite's maxP95LatencyMs does not depend on timing.",
+          type: 'integer',
+          minimum: 0,
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -14728,6 +14740,18 @@ const schema83 = {
     },
     output: {
       description: 'What the agent returns as the task output after its calls; any JSON value.',
+    },
+    costUsd: {
+      description:
+        "[0244-assumed] What this trial costs, in US dollars. A host that plays the scripted agent reports this figure as the trial's cost (eval.scored.costUsd) and sums it into the task's costUsd and the summary's totalCostUsd, so a suite's maxCostUsd is decided the same way on every host.",
+      type: 'number',
+      minimum: 0,
+    },
+    latencyMs: {
+      description:
+        "[0244-assumed] How long this trial takes, in milliseconds. A host that plays the scripted agent reports this figure as the trial's latency (eval.scored.latencyMs, and the task's latencyMs), never the wall time it measured, so a suite's maxP95LatencyMs does not depend on timing.",
+      type: 'integer',
+      minimum: 0,
     },
   },
   additionalProperties: false,
@@ -14794,7 +14818,13 @@ function validate49(
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === 'calls' || key0 === 'output' || pattern13.test(key0))) {
+      if (!(
+        key0 === 'calls' ||
+        key0 === 'output' ||
+        key0 === 'costUsd' ||
+        key0 === 'latencyMs' ||
+        pattern13.test(key0)
+      )) {
         const err2 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -14933,8 +14963,77 @@ function validate49(
         errors++;
       }
     }
+    if (data.costUsd !== undefined) {
+      let data4 = data.costUsd;
+      if (typeof data4 == 'number' && isFinite(data4)) {
+        if (data4 < 0 || isNaN(data4)) {
+          const err10 = {
+            instancePath: instancePath + '/costUsd',
+            schemaPath: '#/properties/costUsd/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = {
+          instancePath: instancePath + '/costUsd',
+          schemaPath: '#/properties/costUsd/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.latencyMs !== undefined) {
+      let data5 = data.latencyMs;
+      if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
+        const err12 = {
+          instancePath: instancePath + '/latencyMs',
+          schemaPath: '#/properties/latencyMs/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      if (typeof data5 == 'number' && isFinite(data5)) {
+        if (data5 < 0 || isNaN(data5)) {
+          const err13 = {
+            instancePath: instancePath + '/latencyMs',
+            schemaPath: '#/properties/latencyMs/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+    }
   } else {
-    const err10 = {
+    const err14 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -14942,9 +15041,9 @@ function validate49(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err14];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err14);
     }
     errors++;
   }

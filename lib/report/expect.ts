@@ -14,6 +14,18 @@ export interface ExpectedTrialView {
   readonly failedClosed: boolean;
   readonly gatingScore: number;
   readonly passed: boolean;
+  /** The cost and latency the script states for the trial, which a host reports as they are. */
+  readonly costUsd?: number;
+  readonly latencyMs?: number;
+}
+
+/** A declared cost or latency limit and the stated figure it is decided on (RFC 0246 §B). */
+export interface ExpectedLimitView {
+  readonly threshold: 'maxCostUsd' | 'maxP95LatencyMs';
+  readonly limit: number;
+  /** The run's total stated cost, or the p95 of the stated trial latencies. */
+  readonly figure: number;
+  readonly kept: boolean;
 }
 
 export interface ExpectedTaskView {
@@ -39,11 +51,10 @@ export interface ExpectedView {
     readonly aggregateScore: number;
     readonly gatedAggregateScore?: number;
     readonly gatedAggregatePresence: Presence;
-    /**
-     * Suite `passed`. Null only when the gate clears passScore and the suite sets a cost or p95
-     * limit: then the host's own cost and latency figures decide, and no fixture can say them.
-     */
-    readonly passed: boolean | null;
+    /** Suite `passed`: the gated aggregate clears passScore and every declared limit holds. */
+    readonly passed: boolean;
+    /** The suite's declared limits, each with the stated figure it is decided on. */
+    readonly limits: readonly ExpectedLimitView[];
     readonly passedCount: number;
     readonly taskCount: number;
   };
@@ -55,8 +66,6 @@ export function expectedView(fixture: Fixture): ExpectedView {
 }
 
 function viewOf(run: ExpectedRun): ExpectedView {
-  const limited =
-    run.thresholds.maxCostUsd !== undefined || run.thresholds.maxP95LatencyMs !== undefined;
   return {
     fixtureId: run.fixtureId,
     suiteId: run.suiteId,
@@ -70,7 +79,13 @@ function viewOf(run: ExpectedRun): ExpectedView {
         ? {}
         : { gatedAggregateScore: run.gatedAggregateScore }),
       gatedAggregatePresence: run.gatedAggregatePresence,
-      passed: run.gatePassed && limited ? null : run.gatePassed,
+      passed: run.passed,
+      limits: run.limits.map(({ threshold, limit, figure, kept }) => ({
+        threshold,
+        limit,
+        figure,
+        kept,
+      })),
       passedCount: run.passedCount,
       taskCount: run.taskCount,
     },
@@ -87,6 +102,8 @@ function viewOf(run: ExpectedRun): ExpectedView {
         failedClosed: t.failedClosed,
         gatingScore: t.gatingScore,
         passed: t.passed,
+        ...(t.costUsd === null ? {} : { costUsd: t.costUsd }),
+        ...(t.latencyMs === null ? {} : { latencyMs: t.latencyMs }),
       })),
     })),
   };
@@ -145,8 +162,41 @@ export function renderExpected(view: ExpectedView): string[] {
     ),
     '',
     `suite: aggregateScore ${num(s.aggregateScore)}, gatedAggregateScore ${gatedText(s.gatedAggregateScore, s.gatedAggregatePresence)}, ` +
-      `passed ${s.passed === null ? "decided by the host's cost and latency limits" : String(s.passed)}, passedCount ${s.passedCount} of ${s.taskCount}`,
+      `passed ${String(s.passed)}, passedCount ${s.passedCount} of ${s.taskCount}`,
+    ...s.limits.map(
+      (l) =>
+        `limit: ${l.threshold} ${num(l.limit)}, stated ${l.threshold === 'maxCostUsd' ? 'total cost' : 'p95 latency'} ${num(l.figure)}: ${l.kept ? 'holds' : 'exceeded, so passed is false'}`,
+    ),
+    ...figureLines(view),
+    ...missLines(view),
     `eval.scored events: ${view.scoredEvents}`,
     'A task row\'s "gating" is its gatedScore; "absent" means the host must not report one.',
+  ];
+}
+
+/** The figures a host reports as stated, one line per task, when the script states any. */
+function figureLines(view: ExpectedView): string[] {
+  return view.tasks.flatMap((task) => {
+    const figures = task.trials.map((t) =>
+      [
+        t.costUsd === undefined ? '' : `cost ${num(t.costUsd)}`,
+        t.latencyMs === undefined ? '' : `latency ${num(t.latencyMs)} ms`,
+      ]
+        .filter((f) => f !== '')
+        .join(', '),
+    );
+    if (figures.every((f) => f === '')) return [];
+    return [`stated figures of ${task.taskId}, trial by trial: ${figures.join('; ')}`];
+  });
+}
+
+/** The trials that fail closed on a fixture miss: their score and gating score are 0. */
+function missLines(view: ExpectedView): string[] {
+  const closed = view.tasks.flatMap((task) =>
+    task.trials.filter((t) => t.failedClosed).map((t) => `${task.taskId} trial ${t.trial}`),
+  );
+  if (closed.length === 0) return [];
+  return [
+    `failed closed on a fixture miss (score 0, gating 0, whatever the output): ${closed.join(', ')}`,
   ];
 }

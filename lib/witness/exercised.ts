@@ -33,6 +33,11 @@ const EVAL_TYPES = ['eval.started', 'eval.scored', 'eval.completed'] as const;
 
 const once = (): number => 1;
 const never = (): number => 0;
+/** Once on a fixture whose script states a cost or a latency for some trial. */
+const statesFigures = (f: RunFacts): number =>
+  f.expected.tasks.some((t) => t.trials.some((r) => r.costUsd !== null || r.latencyMs !== null))
+    ? 1
+    : 0;
 const perTask = (f: RunFacts): number => f.expected.taskCount;
 const withTrials = (f: RunFacts): number => (f.expected.trialsBlock === null ? 0 : perTask(f));
 const tasksWhere =
@@ -169,6 +174,12 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
     why: nothing('no event envelope was recorded, so wire.event-envelope had nothing to judge'),
   },
   'wire.error-body': { owed: once, why: errorBodyGap },
+  'limits.figures': {
+    owed: statesFigures,
+    why: nothing(
+      'the host reported none of the cost and latency figures the script states, so limits.figures had nothing to compare',
+    ),
+  },
   // The host checks are judged once per suite run, beside the legs (lib/witness/host-checks.ts),
   // and list their own unexercised rules there: a leg owes them nothing.
   'wire.discovery': { owed: never, why: suiteLevel },

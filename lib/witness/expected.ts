@@ -35,6 +35,19 @@ export interface ExpectedTrial {
   readonly passed: boolean;
   /** RFC 0246 §A: 0 when the trajectory failed or the trial failed closed, else the score. */
   readonly gatingScore: number;
+  /** The cost and latency the script states for the trial, or null where it states none. */
+  readonly costUsd: number | null;
+  readonly latencyMs: number | null;
+}
+
+/** One declared limit, decided on the script's stated figures (RFC 0246 §B, contract §3). */
+export interface ExpectedLimit {
+  readonly threshold: 'maxCostUsd' | 'maxP95LatencyMs';
+  readonly limit: number;
+  /** The suite's total stated cost, or the nearest-rank p95 of the stated trial latencies. */
+  readonly figure: number;
+  readonly figureName: 'cost' | 'p95 latency';
+  readonly kept: boolean;
 }
 
 export interface ExpectedTrialStats {
@@ -79,6 +92,10 @@ export interface ExpectedRun {
   readonly gatedAggregatePresence: Presence;
   /** The score condition of suite `passed`: gatedAggregateScore ≥ passScore (RFC 0246 §B). */
   readonly gatePassed: boolean;
+  /** The declared cost and latency limits, each decided on the stated figures. */
+  readonly limits: readonly ExpectedLimit[];
+  /** Suite `passed`: the score condition and every declared limit (RFC 0246 §B). */
+  readonly passed: boolean;
   readonly passedCount: number;
 }
 
@@ -110,6 +127,8 @@ export function expectRun(fixture: Fixture): ExpectedRun {
     ),
   );
   const gatedAggregateScore = mean(tasks.map((t) => t.gatedScore));
+  const gatePassed = atLeast(gatedAggregateScore, passScore);
+  const limits = expectLimits(fixture.id, suite.thresholds, tasks);
   const anyTrajectory = tasks.some((t) => t.hasTrajectory);
   const anyMiss = tasks.some((t) => t.trialStats.failedClosed > 0);
   return {
@@ -127,7 +146,9 @@ export function expectRun(fixture: Fixture): ExpectedRun {
     gatedAggregateScore,
     // A miss without a trajectory may surface the gated aggregate; nothing forbids it (RFC 0246 §D).
     gatedAggregatePresence: anyTrajectory ? 'required' : anyMiss ? 'optional' : 'forbidden',
-    gatePassed: atLeast(gatedAggregateScore, passScore),
+    gatePassed,
+    limits,
+    passed: gatePassed && limits.every((l) => l.kept),
     passedCount: tasks.filter((t) => t.passed).length,
   };
 }
@@ -262,5 +283,59 @@ function expectTrial(
     failedClosed,
     passed: atLeast(score, passScore) && !trajectoryFailed && !failedClosed,
     gatingScore: trajectoryFailed || failedClosed ? 0 : score,
+    costUsd: entry.costUsd ?? null,
+    latencyMs: entry.latencyMs ?? null,
   };
+}
+
+/**
+ * The cost and p95 latency conditions of suite `passed`, on the figures the script states. Cost
+ * is the suite's total, latency the nearest-rank 95th percentile over every trial; the fixtures
+ * give every trial one latency and every trial a cost above the limit, so per-trial, per-task and
+ * total readings of the limit and every percentile method agree (docs/decisions.md).
+ */
+function expectLimits(
+  fixtureId: string,
+  thresholds: Thresholds,
+  tasks: readonly ExpectedTask[],
+): ExpectedLimit[] {
+  const trials = tasks.flatMap((t) => t.trials);
+  const stated = (name: 'costUsd' | 'latencyMs'): number[] =>
+    trials.map((t) => {
+      const value = t[name];
+      if (value === null) {
+        throw new Error(
+          `suite fault: fixture "${fixtureId}" declares a limit on ${name} but a scripted trial states none`,
+        );
+      }
+      return value;
+    });
+  const out: ExpectedLimit[] = [];
+  const { maxCostUsd, maxP95LatencyMs } = thresholds;
+  if (maxCostUsd !== undefined) {
+    const figure = stated('costUsd').reduce((a, b) => a + b, 0);
+    out.push({
+      threshold: 'maxCostUsd',
+      limit: maxCostUsd,
+      figure,
+      figureName: 'cost',
+      kept: figure <= maxCostUsd + EPSILON,
+    });
+  }
+  if (maxP95LatencyMs !== undefined) {
+    const figure = nearestRankP95(stated('latencyMs'));
+    out.push({
+      threshold: 'maxP95LatencyMs',
+      limit: maxP95LatencyMs,
+      figure,
+      figureName: 'p95 latency',
+      kept: figure <= maxP95LatencyMs,
+    });
+  }
+  return out;
+}
+
+export function nearestRankP95(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil(0.95 * sorted.length) - 1] ?? 0;
 }

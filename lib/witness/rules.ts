@@ -180,7 +180,13 @@ export const RULES = [
     'suite.passed',
     'MUST',
     'RFC 0246 §B',
-    'suite passed ⇔ gatedAggregateScore ≥ passScore and the cost and p95 latency limits hold',
+    'suite passed ⇔ gatedAggregateScore ≥ passScore and the cost and p95 latency limits hold, on the figures the script states',
+  ),
+  rule(
+    'limits.figures',
+    'MUST',
+    'RFC 0246 §B, contract §3 [0244-assumed]',
+    'the cost and latency a host reports for a scripted trial, task or suite are the figures the script states',
   ),
   rule(
     'suite.counts',

@@ -3,7 +3,8 @@
 
 import type { Finding } from '../types.ts';
 import { formatSchemaErrors, validate } from '../schemas.ts';
-import { EPSILON, type ExpectedRun } from './expected.ts';
+import type { ExpectedRun } from './expected.ts';
+import { judgeFigures, judgeSuitePassed } from './limits.ts';
 import type { EventIndex } from './event-index.ts';
 import { describe, finding, isRecord, member, num, plural, sameNumber } from './finding.ts';
 import type { SummaryTasks } from './tasks.ts';
@@ -18,7 +19,8 @@ export function judgeSummary(
     judgeSchema(expected, summary, tasks),
     judgeIdentity(expected, summary, tasks),
     ...judgeSuiteScores(expected, summary),
-    judgeSuitePassed(expected, summary, tasks),
+    judgeSuitePassed(expected, summary, tasks, index),
+    ...judgeFigures(expected, summary, tasks, index),
     judgeCounts(expected, summary, tasks),
     ...judgeCompleted(index, summary),
   ];
@@ -120,84 +122,6 @@ function judgeSuiteScores(expected: ExpectedRun, summary: unknown): Finding[] {
     );
   }
   return out;
-}
-
-/** Suite passed: the gating aggregate clears passScore and the cost and p95 limits hold. */
-function judgeSuitePassed(expected: ExpectedRun, summary: unknown, tasks: SummaryTasks): Finding {
-  const passed = member(summary, 'passed');
-  const passScore = expected.thresholds.passScore;
-  const gate = `gatedAggregateScore ${num(expected.gatedAggregateScore)} ${expected.gatePassed ? '≥' : '<'} passScore ${num(passScore)}`;
-  const limits = judgeLimits(expected, summary, tasks);
-  const reasons = [gate, ...limits.notes].join(', ');
-  if (expected.gatePassed && limits.verdict === undefined) {
-    return finding(
-      'suite.passed',
-      typeof passed === 'boolean',
-      `passed MUST be a boolean (${reasons}); host reported ${describe(passed)}`,
-    );
-  }
-  const want = expected.gatePassed && limits.verdict === true;
-  return finding(
-    'suite.passed',
-    passed === want,
-    `suite passed MUST be ${want} (${reasons}); host reported ${describe(passed)}`,
-  );
-}
-
-/**
- * The cost and p95 latency conditions, judged from what the summary reports: total cost is
- * totalCostUsd, else the sum of task costs; p95 is the nearest-rank 95th percentile of task
- * latencies. A limit the summary gives no figures for cannot be judged (verdict undefined).
- */
-function judgeLimits(
-  expected: ExpectedRun,
-  summary: unknown,
-  tasks: SummaryTasks,
-): { verdict: boolean | undefined; notes: string[] } {
-  const { maxCostUsd, maxP95LatencyMs } = expected.thresholds;
-  const notes: string[] = [];
-  let verdict: boolean | undefined = true;
-  const entries = tasks.entries;
-  if (maxCostUsd !== undefined) {
-    const total = member(summary, 'totalCostUsd');
-    const costs = entries.map((e) => member(e, 'costUsd'));
-    const cost =
-      typeof total === 'number' && Number.isFinite(total)
-        ? total
-        : entries.length > 0 && costs.every(isFiniteNumber)
-          ? costs.reduce((a, b) => a + b, 0)
-          : undefined;
-    if (cost === undefined) {
-      notes.push(`maxCostUsd ${num(maxCostUsd)} cannot be judged: no cost reported`);
-      verdict = undefined;
-    } else {
-      const ok = cost <= maxCostUsd + EPSILON;
-      notes.push(`cost ${num(cost)} ${ok ? '≤' : '>'} maxCostUsd ${num(maxCostUsd)}`);
-      if (!ok) verdict = false;
-    }
-  }
-  if (maxP95LatencyMs !== undefined) {
-    const latencies = entries.map((e) => member(e, 'latencyMs'));
-    if (entries.length === 0 || !latencies.every(isFiniteNumber)) {
-      notes.push(
-        `maxP95LatencyMs ${num(maxP95LatencyMs)} cannot be judged: latencies not reported`,
-      );
-      if (verdict === true) verdict = undefined;
-    } else {
-      const sorted = [...latencies].sort((a, b) => a - b);
-      const p95 = sorted[Math.ceil(0.95 * sorted.length) - 1] ?? 0;
-      const ok = p95 <= maxP95LatencyMs + EPSILON;
-      notes.push(
-        `p95 latency ${num(p95)} ${ok ? '≤' : '>'} maxP95LatencyMs ${num(maxP95LatencyMs)}`,
-      );
-      if (!ok) verdict = false;
-    }
-  }
-  return { verdict, notes };
-}
-
-function isFiniteNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
 }
 
 function judgeCounts(expected: ExpectedRun, summary: unknown, tasks: SummaryTasks): Finding {

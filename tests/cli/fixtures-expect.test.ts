@@ -111,7 +111,7 @@ describe('expect', () => {
     expect(view.scoredEvents).toBe(graded.scoredCount);
     expect(view.suite.aggregateScore).toBe(graded.aggregateScore);
     expect(view.suite.passedCount).toBe(graded.passedCount);
-    expect(view.suite.passed).toBe(graded.gatePassed);
+    expect(view.suite.passed).toBe(graded.passed);
     expect('gatedAggregateScore' in view.suite).toBe(graded.gatedAggregatePresence !== 'forbidden');
     expect(view.tasks.map((t) => t.taskId)).toEqual(graded.tasks.map((t) => t.taskId));
     for (const [i, task] of view.tasks.entries()) {
@@ -152,6 +152,34 @@ describe('expect', () => {
       'suite: aggregateScore 1, gatedAggregateScore 0, passed false, passedCount 0 of 1',
     );
     expect(run.stdout).toContainEqual(expect.stringMatching(/^eval\.scored events: \d+$/));
+  });
+
+  it('the limit fixtures print each declared limit with its stated figure, and the figures per trial', async () => {
+    const cost = await cli(['expect', 'conformance-eval-trajectory-gate-cost-limit']);
+    expect(cost.stdout).toContain(
+      'suite: aggregateScore 1, gatedAggregateScore 1, passed false, passedCount 2 of 2',
+    );
+    expect(cost.stdout).toContain(
+      'limit: maxCostUsd 0.01, stated total cost 0.06: exceeded, so passed is false',
+    );
+    expect(cost.stdout).toContain(
+      'stated figures of tier-of-first-customer, trial by trial: cost 0.03',
+    );
+    const hold = await cli(['expect', 'conformance-eval-trajectory-gate-limits-hold']);
+    expect(hold.stdout.filter((l) => l.startsWith('limit: '))).toEqual([
+      'limit: maxCostUsd 1, stated total cost 0.002: holds',
+      'limit: maxP95LatencyMs 60000, stated p95 latency 100: holds',
+    ]);
+  });
+
+  it('the miss fixture names the trial that fails closed', async () => {
+    const run = await cli(['expect', 'conformance-eval-trajectory-gate-miss']);
+    expect(run.stdout).toContain(
+      'failed closed on a fixture miss (score 0, gating 0, whatever the output): miss-then-clean trial 1',
+    );
+    expect(run.stdout).toContain(
+      'suite: aggregateScore 0.5, gatedAggregateScore 0.5, passed false, passedCount 0 of 1',
+    );
   });
 
   it('the control fixture says its gated fields are absent', async () => {

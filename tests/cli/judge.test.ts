@@ -13,6 +13,23 @@ const FIXTURE = 'conformance-eval-trajectory-gate-mean';
 /** What a correct host reports for the mean fixture: both trials hit a forbidden tool. */
 const corrected = meanGatedSummary();
 
+/** What a correct host reports for the cost-limit fixture, without any cost figure. */
+const COST_BARE = {
+  suiteId: 'conformance.evals.trajectory-gate-cost-limit',
+  suiteVersion: '1.0.0',
+  aggregateScore: 1,
+  gatedAggregateScore: 1,
+  passed: false,
+  taskCount: 2,
+  passedCount: 2,
+  tasks: ['tier-of-first-customer', 'tier-of-second-customer'].map((taskId) => ({
+    taskId,
+    score: 1,
+    gatedScore: 1,
+    passed: true,
+  })),
+};
+
 /** What an RFC 0244 host reports for the same run: no gated fields, and the mean passes. */
 const unmigrated = {
   ...corrected,
@@ -59,6 +76,8 @@ beforeAll(async () => {
   dir = await scratchDir();
   const files: Record<string, unknown> = {
     'corrected.json': corrected,
+    'cost-bare.json': COST_BARE,
+    'cost-reported.json': { ...COST_BARE, totalCostUsd: 0.06 },
     'unmigrated.json': unmigrated,
     'events.json': events(false),
     'events-passed.json': { events: events(true) },
@@ -97,6 +116,17 @@ describe('judge against a fixture', () => {
     expect(run.stdout.at(-1)).toMatch(
       /^executed-pass: \d+ findings, 0 MUST failed, 0 SHOULD warned$/,
     );
+  });
+
+  it('a summary without the cost a declared limit reads is inapplicable, naming what it lacks', async () => {
+    const fixture = 'conformance-eval-trajectory-gate-cost-limit';
+    const bare = await cli(['judge', path('cost-bare.json'), '--fixture', fixture]);
+    expect(bare.stdout).toContain(
+      'not judged: the host reports no totalCostUsd, no costUsd on every task and no eval.scored.costUsd, which maxCostUsd 0.01 is decided on',
+    );
+    expect(bare.stdout.at(-1)).toMatch(/^inapplicable: /);
+    const reported = await cli(['judge', path('cost-reported.json'), '--fixture', fixture]);
+    expect(reported.stdout.at(-1)).toMatch(/^executed-pass: /);
   });
 
   it('an RFC 0244 summary fails on the missing gated fields and on both pass decisions', async () => {

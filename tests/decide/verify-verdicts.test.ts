@@ -15,6 +15,8 @@ import {
 import type { ReportRow } from '../../lib/report/report.ts';
 import type { Disposition, Finding } from '../../lib/types.ts';
 import { asObservation, GATED, gatedObservation } from '../witness/build.ts';
+import { loadFixture } from '../../lib/fixtures.ts';
+import { oracle } from '../property/oracle.ts';
 
 const MEAN = 'openwop.requirement.0246.mean-gated';
 const MEAN_FIXTURE = 'conformance-eval-trajectory-gate-mean';
@@ -309,5 +311,35 @@ describe('checkTotals', () => {
       'totals.executed-pass: recorded 2, the rows hold 1',
       'totals.skipped: recorded 1, the rows hold 0',
     ]);
+  });
+});
+
+describe('recompute with a declared limit the recorded run reports no figures for', () => {
+  const COST = 'openwop.requirement.0246.cost-limit-kept';
+  const COST_FIXTURE = 'conformance-eval-trajectory-gate-cost-limit';
+  const host = served({
+    protocolVersions: ['2.0'],
+    preferredVersion: '2.0',
+    agents: { evalSuite: ALL_CAPABILITIES },
+    fixtures: [COST_FIXTURE],
+  });
+
+  it('recomputes inapplicable, naming the missing members, as the leg decided', async () => {
+    const loaded = await loadFixture(COST_FIXTURE);
+    if (!loaded.ok) throw new Error(loaded.reason);
+    const fixture = loaded.fixture;
+    const observation = structuredClone(oracle(fixture));
+    const summary = observation.summary as Record<string, unknown>;
+    delete summary['totalCostUsd'];
+    for (const task of summary['tasks'] as Record<string, unknown>[]) delete task['costUsd'];
+    for (const event of observation.events)
+      delete (event.payload as Record<string, unknown>)['costUsd'];
+    const recorded = row({ id: COST, fixtureId: COST_FIXTURE, observation });
+    const again = await recompute(recorded, DEFAULT, host, () => Promise.resolve(loaded));
+    expect(again).toMatchObject({
+      disposition: 'inapplicable',
+      reason:
+        'a declared limit cannot be judged: the host reports no totalCostUsd, no costUsd on every task and no eval.scored.costUsd, which maxCostUsd 0.01 is decided on; the suite neither passes nor fails it on a guess',
+    });
   });
 });

@@ -30,7 +30,11 @@ type Slug =
   | 'all-rule-unchanged'
   | 'readings-exact'
   | 'readings-in-order'
-  | 'readings-any-order';
+  | 'readings-any-order'
+  | 'cost-limit-kept'
+  | 'latency-limit-kept'
+  | 'limits-hold'
+  | 'miss-gated';
 
 interface Row {
   readonly defect: string;
@@ -54,12 +58,20 @@ function withTasks(s: EvalSummary, map: (t: SummaryTask) => SummaryTask): EvalSu
   return { ...s, tasks, passedCount: tasks.filter((t) => t.passed).length };
 }
 
+/**
+ * Whether the correct summary's cost and latency conditions held: it failed with a gate that
+ * cleared passScore only when a limit did not. Rows that change the score condition keep these.
+ */
+function limitsHeld(s: EvalSummary, f: Fixture): boolean {
+  return s.passed || !atLeast(s.gatedAggregateScore ?? s.aggregateScore, pass(f));
+}
+
 /** RFC 0244 before the fix: `mean` and the suite decided on the reported scores. */
 function oldPassed(s: EvalSummary, f: Fixture): EvalSummary {
   const tasks = withTasks(s, (t) =>
     ruleOf(f) === 'mean' ? { ...t, passed: atLeast(t.score, pass(f)) } : t,
   );
-  return { ...tasks, passed: atLeast(s.aggregateScore, pass(f)) };
+  return { ...tasks, passed: atLeast(s.aggregateScore, pass(f)) && limitsHeld(s, f) };
 }
 
 /** Re-decides `mean` tasks and the suite after a row changed gated values. */
@@ -68,7 +80,8 @@ function redecide(s: EvalSummary, f: Fixture): EvalSummary {
   const tasks = withTasks(s, (t) =>
     ruleOf(f) === 'mean' ? { ...t, passed: atLeast(gated(t), pass(f)) } : t,
   );
-  return { ...tasks, passed: atLeast(s.gatedAggregateScore ?? s.aggregateScore, pass(f)) };
+  const held = limitsHeld(s, f);
+  return { ...tasks, passed: atLeast(s.gatedAggregateScore ?? s.aggregateScore, pass(f)) && held };
 }
 
 function mapEvents(
@@ -137,6 +150,8 @@ const TRAJECTORY_LEGS = [
   'all-rule-unchanged',
   ...READING_LEGS,
 ] as const;
+/** The limit and miss legs: trajectories that all match, and gated scores equal to scores. */
+const LIMIT_LEGS = ['cost-limit-kept', 'latency-limit-kept', 'limits-hold', 'miss-gated'] as const;
 const every = (legs: readonly Slug[], rule: string): Partial<Record<Slug, string>> =>
   Object.fromEntries(legs.map((leg) => [leg, rule]));
 
@@ -149,7 +164,7 @@ const ROWS: readonly Row[] = [
         'gatedAggregateScore',
       ),
     fails: {
-      ...every(TRAJECTORY_LEGS, 'suite.gated-aggregate-present'),
+      ...every([...TRAJECTORY_LEGS, ...LIMIT_LEGS], 'suite.gated-aggregate-present'),
       'mean-gated': 'task.passed',
       'suite-gated': 'suite.passed',
       'mean-partial-inclusive': 'task.gated-score-present',
@@ -189,12 +204,15 @@ const ROWS: readonly Row[] = [
   {
     defect: 'gatedScore omitted where it equals the score',
     mutate: (s) => withTasks(s, (t) => (t.gatedScore === t.score ? omit(t, 'gatedScore') : t)),
-    fails: every(['suite-gated', ...READING_LEGS], 'task.gated-score-present'),
+    fails: {
+      ...every(['suite-gated', ...READING_LEGS], 'task.gated-score-present'),
+      ...every(LIMIT_LEGS, 'task.gated-score-present'),
+    },
   },
   {
     defect: 'gatedAggregateScore omitted',
     mutate: (s) => omit(s, 'gatedAggregateScore'),
-    fails: every(TRAJECTORY_LEGS, 'suite.gated-aggregate-present'),
+    fails: every([...TRAJECTORY_LEGS, ...LIMIT_LEGS], 'suite.gated-aggregate-present'),
   },
   {
     defect: '> instead of ≥ in the gated comparisons',
@@ -214,6 +232,8 @@ const ROWS: readonly Row[] = [
         'any-rule-unchanged',
         'all-rule-unchanged',
         ...FAILING_READINGS,
+        'cost-limit-kept',
+        'latency-limit-kept',
       ],
       'completed.consistent',
     ),
@@ -225,7 +245,7 @@ const ROWS: readonly Row[] = [
       const entry = entries.length === 1 ? entries[0] : entries[Number(p.trial ?? 1) - 1];
       return { ...p, output: entry?.output ?? null };
     }),
-    fails: every([...TRAJECTORY_LEGS, 'no-trajectory-ungated'], 'content-free'),
+    fails: every([...TRAJECTORY_LEGS, ...LIMIT_LEGS, 'no-trajectory-ungated'], 'content-free'),
   },
   {
     defect: 'gated values reported as percentages, out of 0–1',
@@ -245,6 +265,7 @@ const ROWS: readonly Row[] = [
         'any-rule-unchanged',
         'all-rule-unchanged',
         ...READING_LEGS,
+        ...LIMIT_LEGS,
       ],
       'summary.schema',
     ),
@@ -262,7 +283,13 @@ const ROWS: readonly Row[] = [
             ),
       ),
     fails: every(
-      ['mean-gated', 'mean-partial-inclusive', 'any-rule-unchanged', 'all-rule-unchanged'],
+      [
+        'mean-gated',
+        'mean-partial-inclusive',
+        'any-rule-unchanged',
+        'all-rule-unchanged',
+        'miss-gated',
+      ],
       'events.scored-count',
     ),
   },
@@ -379,7 +406,41 @@ const ROWS: readonly Row[] = [
     ...misreading(collapseRepeats),
     fails: every(['readings-in-order', 'readings-any-order'], 'task.gated-score-value'),
   },
+  {
+    defect:
+      'suite passed decided on the gated aggregate alone, without the cost and latency limits',
+    mutate: (s, _id, f) => ({
+      ...s,
+      passed: atLeast(s.gatedAggregateScore ?? s.aggregateScore, pass(f)),
+    }),
+    fails: every(['cost-limit-kept', 'latency-limit-kept'], 'suite.passed'),
+  },
+  {
+    defect: 'task costs reported at twice what the script states',
+    mutate: (s) =>
+      withTasks(s, (t) => (t.costUsd === undefined ? t : { ...t, costUsd: 2 * t.costUsd })),
+    fails: every(['cost-limit-kept', 'limits-hold'], 'limits.figures'),
+  },
+  {
+    defect: 'a missed call answered and graded on its output',
+    mutate: (s, _id, f) => (f.id.endsWith('-miss') ? grade(answered(f)).summary : s),
+    // eval.completed follows the summary; the trials answer as the answered fixture grades them.
+    mutateEvents: mapEvents('eval.scored', (p, f) =>
+      f.id.endsWith('-miss') ? { ...p, score: 1, passed: true, failedClosed: false } : p,
+    ),
+    fails: { 'miss-gated': 'suite.passed' },
+  },
 ];
+
+/** The fixture as a host that ignores misses sees it: every called tool has a recorded answer. */
+function answered(f: Fixture): Fixture {
+  const tasks = f.suite.tasks.map((task) => {
+    const calls = (f.script[task.taskId] ?? []).flatMap((t) => t.calls.map((c) => c.tool));
+    const toolResponses = [...new Set(calls)].map((tool) => ({ tool, response: null }));
+    return { ...task, fixtures: { toolResponses } };
+  });
+  return { ...f, suite: { ...f.suite, tasks } };
+}
 
 async function runRow(row: Row, modes: readonly OracleMode[]) {
   const apiKey = randomBytes(18).toString('base64url');

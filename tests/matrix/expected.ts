@@ -27,6 +27,14 @@
 //                       forbidden-inside 0, repeat-once 0; gated 0.5 ≥ 0.45, suite true.
 //             A defect that accepts one more path lifts exact to 2/3 and in-order to 0.4, so
 //             both suites pass; one that rejects one more drops any-order to 1/3, which fails.
+//   cost-limit, latency-limit, limits-hold
+//             2 tasks, no trials block, both match (score 1, gated 1, passed); aggregate and
+//             gated 1 ≥ 0.6. Every trial states cost 0.03 (total 0.06 > maxCostUsd 0.01), resp.
+//             latency 3000 ms (p95 3000 > maxP95LatencyMs 2000): suite false; limits-hold states
+//             0.001 and 100 ms against 1 and 60000: suite true.
+//   miss      1 task, 2 trials, rule mean: trial 1 calls a tool with no recorded response and
+//             fails closed (score 0, gating 0), trial 2 is clean (1); task score 0.5, gatedScore
+//             0.5, passed false; aggregate and gated 0.5, suite false, passedCount 0.
 
 import type { DefectName } from '../../reference-host/index.ts';
 import type { RuleId } from '../../lib/eval-gate-witness.ts';
@@ -43,6 +51,10 @@ export const LEG_SLUGS = [
   'readings-exact',
   'readings-in-order',
   'readings-any-order',
+  'cost-limit-kept',
+  'latency-limit-kept',
+  'limits-hold',
+  'miss-gated',
 ] as const;
 export type LegSlug = (typeof LEG_SLUGS)[number];
 
@@ -104,6 +116,26 @@ const readingLegs = (
   'readings-in-order': leg,
   'readings-any-order': leg,
 });
+/** A host that reports no cost or latency: a limit leg neither passes nor fails on a guess. */
+const UNREPORTED = {
+  disposition: 'inapplicable',
+  reason: /cannot be judged: the host reports no/,
+} as const satisfies LegExpectation;
+
+/**
+ * The limit and miss columns, one expectation for all four; a row overrides the ones that differ.
+ * Kept apart from the first seven so columns added in parallel merge as one line each.
+ */
+const limitLegs = (leg: LegExpectation) =>
+  ({
+    'cost-limit-kept': leg,
+    'latency-limit-kept': leg,
+    'limits-hold': leg,
+    'miss-gated': leg,
+  }) as const;
+/** The three limit fixtures have no trials block and no trajectory-failed trial. */
+const limitFixtures = (leg: LegExpectation) =>
+  ({ 'cost-limit-kept': leg, 'latency-limit-kept': leg, 'limits-hold': leg }) as const;
 
 /** Every host leg, with the server-free shape leg passing: it reads no host at all. */
 const everyHostLeg = (leg: LegExpectation): Row => ({
@@ -115,6 +147,7 @@ const everyHostLeg = (leg: LegExpectation): Row => ({
   'any-rule-unchanged': leg,
   'all-rule-unchanged': leg,
   ...readingLegs(leg),
+  ...limitLegs(leg),
 });
 
 /**
@@ -166,6 +199,9 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       fail('task.gated-score-present', 'suite.gated-aggregate-present', 'suite.passed'),
     ),
     'readings-any-order': fail('task.gated-score-present', 'suite.gated-aggregate-present'),
+    // The limit fixtures match and the miss's trial already scores 0, so raw and gated verdicts
+    // agree there; only the fields are missing.
+    ...limitLegs(fail('task.gated-score-present', 'suite.gated-aggregate-present')),
   },
 
   // Right fields, old verdicts: wrong wherever the raw score (1) clears passScore and the gated
@@ -180,6 +216,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'all-rule-unchanged': fail('suite.passed'),
     ...readingLegs(fail('suite.passed')),
     'readings-any-order': PASS,
+    // Raw and gated values are equal on the limit fixtures (1) and the miss (0.5).
+    ...limitLegs(PASS),
   },
 
   // Every fixture but control has a trajectory-failed trial, whose zeroed score lowers the trial,
@@ -219,14 +257,17 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(
       fail('trial.score-unchanged', 'task.score-unchanged', 'suite.aggregate-unchanged'),
     ),
+    ...limitLegs(PASS),
   },
 
-  // Only gate's matching task and the reading tasks whose path matched have gatedScore equal to
-  // score (1 = 1); every other trajectory task is gated below its score.
+  // gatedScore equals score (1 = 1) on gate's matching task, the reading tasks whose path matched
+  // and the limit fixtures' tasks, and on the miss task (0.5 = 0.5, both lowered by the
+  // failed-closed trial); every other trajectory task is gated below its score, so it keeps it.
   'gated-score-omitted-when-equal': {
     ...everyHostLeg(PASS),
     'suite-gated': fail('task.gated-score-present'),
     ...readingLegs(fail('task.gated-score-present')),
+    ...limitLegs(fail('task.gated-score-present')),
   },
 
   'gated-aggregate-omitted': {
@@ -265,13 +306,16 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
 
   // The old rule differs from the summary wherever the aggregate (1) clears passScore and the
-  // suite does not: mean, gate, any, all and the exact and in-order readings. Control, boundary
-  // and the any-order readings pass both ways.
+  // suite does not: mean, gate, any, all, the exact and in-order readings and the two broken
+  // limits. Control, boundary, the any-order readings and limits-hold pass both ways, and the
+  // miss's aggregate (0.5) fails both ways.
   'completed-passed-old-rule': {
     ...everyHostLeg(fail('completed.consistent')),
     'no-trajectory-ungated': PASS,
     'mean-partial-inclusive': PASS,
     'readings-any-order': PASS,
+    'limits-hold': PASS,
+    'miss-gated': PASS,
   },
 
   'content-leak': everyHostLeg(fail('content-free')),
@@ -287,12 +331,14 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
 
   // Without a trials block a task has one trial, so one event per task is one per trial; the
-  // task's score and verdict are then the trial's (gate, control, the readings).
+  // task's score and verdict are then the trial's (gate, control, the readings, the limit
+  // fixtures).
   'scored-per-task': {
     ...everyHostLeg(fail('events.scored-count')),
     'suite-gated': PASS,
     'no-trajectory-ungated': PASS,
     ...readingLegs(PASS),
+    ...limitFixtures(PASS),
   },
 
   // Min and mean differ only over two or more tasks with different gating scores: gate (0, 1)
@@ -313,6 +359,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'no-trajectory-ungated': PASS,
     'all-rule-unchanged': fail('trial.passed', 'task.passed'),
     ...readingLegs(fail('trial.passed', 'task.passed')),
+    // No trial of the limit or miss fixtures fails its trajectory.
+    ...limitLegs(PASS),
   },
 
   // Every event verdict stays right; only a rule that counts trials can go wrong, and only where
@@ -324,13 +372,14 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
 
   'protocol-v1-only': everyHostLeg(NO_MAJOR_2),
-  // The legs whose fixtures have a trials block (count 2 or 4); gate, control and the readings
-  // have none.
+  // The legs whose fixtures have a trials block (count 2 or 4); gate, control, the readings and
+  // the limit fixtures have none.
   'trials-max-count-1': {
     ...everyHostLeg(TRIALS_LIMIT),
     'suite-gated': PASS,
     'no-trajectory-ungated': PASS,
     ...readingLegs(PASS),
+    ...limitFixtures(PASS),
   },
 
   'withhold-eval-suite': everyHostLeg(NO_EVAL_SUITE),
@@ -343,6 +392,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'suite-gated': PASS,
     'no-trajectory-ungated': PASS,
     ...readingLegs(PASS),
+    ...limitFixtures(PASS),
   },
   'withhold-fixtures': everyHostLeg(NO_FIXTURE),
   'create-refused': everyHostLeg(REFUSED),
@@ -427,12 +477,45 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
 
   'summary-409-forever': everyHostLeg(NO_SUMMARY),
 
-  // The suites that do not pass: mean, gate, any, all and the exact and in-order readings.
+  // The suites that do not pass: mean, gate, any, all, the exact and in-order readings, the two
+  // broken limits and the miss.
   'status-failed-on-gate': {
     ...everyHostLeg(fail('run.completed-status')),
     'no-trajectory-ungated': PASS,
     'mean-partial-inclusive': PASS,
     'readings-any-order': PASS,
+    'limits-hold': PASS,
+  },
+
+  // Only the cost fixture exceeds a cost limit: its gated aggregate (1) then passes the suite.
+  'cost-limit-dropped': { ...everyHostLeg(PASS), 'cost-limit-kept': fail('suite.passed') },
+  'latency-limit-dropped': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
+
+  // Only the miss fixture scripts a miss: answered, trial 1 scores 1 and gates 1, so the task and
+  // the suite pass on a mean of 1 where the fail-closed 0 keeps both at 0.5.
+  'miss-not-failed-closed': {
+    ...everyHostLeg(PASS),
+    'miss-gated': fail(
+      'trial.score-unchanged',
+      'trial.passed',
+      'task.score-unchanged',
+      'task.mean-score',
+      'task.gated-score-value',
+      'task.passed',
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+      'suite.passed',
+    ),
+  },
+
+  // Decided right but reported bare: the legs whose fixtures declare a limit cannot judge it.
+  'limits-unreported': { ...everyHostLeg(PASS), ...limitFixtures(UNREPORTED) },
+
+  // The fixtures that state a latency: latency-limit (3000 reads 3) and limits-hold (100 reads 0).
+  'latency-reported-in-seconds': {
+    ...everyHostLeg(PASS),
+    'latency-limit-kept': fail('limits.figures'),
+    'limits-hold': fail('limits.figures'),
   },
 
   // Wire defects, each one clause of the published v2 shapes. Every host leg drives a run, so

@@ -32,6 +32,9 @@ export interface GradedTrial {
   readonly failedClosed: boolean;
   readonly passed: boolean;
   readonly gating: number;
+  /** What the script states the trial cost and took, when it says ([0244-assumed]). */
+  readonly costUsd?: number;
+  readonly latencyMs?: number;
 }
 
 export interface GradedTask {
@@ -147,6 +150,8 @@ function gradeTask(fixture: Fixture, task: EvalTask, compare: Compare): GradedTa
       failedClosed,
       passed: compare(score, suite.thresholds.passScore) && matched !== false && !failedClosed,
       gating: matched === false || failedClosed ? 0 : score,
+      ...(entry.costUsd === undefined ? {} : { costUsd: entry.costUsd }),
+      ...(entry.latencyMs === undefined ? {} : { latencyMs: entry.latencyMs }),
     };
   });
   return { taskId: task.taskId, hasTrajectory: task.expected.trajectory !== undefined, trials };
@@ -193,7 +198,50 @@ function summarizeTask(fixture: Fixture, task: GradedTask, compare: Compare): Su
     passed,
     ...(carriesGated ? { gatedScore: gated } : {}),
     ...trials,
+    ...taskFigures(task),
   };
+}
+
+/** A task costs what its trials cost together, and takes as long as its slowest trial. */
+function taskFigures(task: GradedTask): { costUsd?: number; latencyMs?: number } {
+  const costs = task.trials.flatMap((t) => (t.costUsd === undefined ? [] : [t.costUsd]));
+  const latencies = task.trials.flatMap((t) => (t.latencyMs === undefined ? [] : [t.latencyMs]));
+  const all = task.trials.length;
+  return {
+    ...(costs.length === all ? { costUsd: costs.reduce((a, b) => a + b, 0) } : {}),
+    ...(latencies.length === all ? { latencyMs: Math.max(...latencies) } : {}),
+  };
+}
+
+/**
+ * The 95th percentile by linear interpolation between closest ranks: another method than the
+ * witness's nearest rank, which the fixtures make agree by giving every trial one latency.
+ */
+function p95(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = 0.95 * (sorted.length - 1);
+  const low = sorted[Math.floor(at)] ?? 0;
+  const high = sorted[Math.ceil(at)] ?? low;
+  return low + (high - low) * (at - Math.floor(at));
+}
+
+/** RFC 0246 §B: the cost and latency conditions beside the gate, on the stated figures. */
+function limitsHold(fixture: Fixture, tasks: readonly GradedTask[]): boolean {
+  const { maxCostUsd, maxP95LatencyMs } = fixture.suite.thresholds;
+  const trials = tasks.flatMap((t) => t.trials);
+  const cost = trials.reduce((sum, t) => sum + (t.costUsd ?? 0), 0);
+  const latency = p95(trials.map((t) => t.latencyMs ?? 0));
+  return (
+    (maxCostUsd === undefined || cost <= maxCostUsd + TOLERANCE) &&
+    (maxP95LatencyMs === undefined || latency <= maxP95LatencyMs)
+  );
+}
+
+/** The run's total cost, when every trial states one. */
+function totalCost(tasks: readonly GradedTask[]): { totalCostUsd?: number } {
+  const trials = tasks.flatMap((t) => t.trials);
+  if (trials.length === 0 || trials.some((t) => t.costUsd === undefined)) return {};
+  return { totalCostUsd: trials.reduce((sum, t) => sum + (t.costUsd ?? 0), 0) };
 }
 
 /** Grades every trial and writes the summary a correct host (or one gating with `compare`) sends. */
@@ -208,9 +256,10 @@ export function grade(fixture: Fixture, compare: Compare = atLeast): Graded {
     suiteVersion: suite.version,
     aggregateScore: mean(entries.map((e) => e.score)),
     ...(carriesGated ? { gatedAggregateScore: gatedAggregate } : {}),
-    passed: compare(gatedAggregate, suite.thresholds.passScore),
+    passed: compare(gatedAggregate, suite.thresholds.passScore) && limitsHold(fixture, tasks),
     taskCount: entries.length,
     passedCount: entries.filter((e) => e.passed).length,
+    ...totalCost(tasks),
     tasks: entries,
   };
   return { tasks, summary };
@@ -262,6 +311,8 @@ export function observe(
         score: trial.score,
         passed: trial.passed,
         ...which,
+        ...(trial.costUsd === undefined ? {} : { costUsd: trial.costUsd }),
+        ...(trial.latencyMs === undefined ? {} : { latencyMs: trial.latencyMs }),
       });
     });
   }

@@ -24,6 +24,9 @@ const ALL = 'conformance-eval-trajectory-gate-all';
 const EXACT = 'conformance-eval-trajectory-readings-exact';
 const IN_ORDER = 'conformance-eval-trajectory-readings-in-order';
 const ANY_ORDER = 'conformance-eval-trajectory-readings-any-order';
+const COST = 'conformance-eval-trajectory-gate-cost-limit';
+const LATENCY = 'conformance-eval-trajectory-gate-latency-limit';
+const MISS = 'conformance-eval-trajectory-gate-miss';
 
 /** Everything a run would have shown, for a defect under which no run starts. */
 const NOTHING_RUN: Expected = {
@@ -334,6 +337,62 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     defect: 'status-failed-on-gate',
     fixture: SUITE,
     changes: { runStatus: 'failed' },
+  },
+  {
+    defect: 'cost-limit-dropped',
+    fixture: COST,
+    changes: { 'summary.passed': true, 'evalPayloads.3.passed': true },
+  },
+  {
+    defect: 'latency-limit-dropped',
+    fixture: LATENCY,
+    changes: { 'summary.passed': true, 'evalPayloads.3.passed': true },
+  },
+  {
+    // Trial 1's missed call is answered: it scores and passes, and so do the task and the suite.
+    defect: 'miss-not-failed-closed',
+    fixture: MISS,
+    changes: {
+      'evalPayloads.1.score': 1,
+      'evalPayloads.1.passed': true,
+      'evalPayloads.1.failedClosed': false,
+      'evalPayloads.3.aggregateScore': 1,
+      'evalPayloads.3.passed': true,
+      'evalPayloads.3.passedCount': 1,
+      'summary.aggregateScore': 1,
+      'summary.gatedAggregateScore': 1,
+      'summary.passed': true,
+      'summary.passedCount': 1,
+      'summary.tasks.0.score': 1,
+      'summary.tasks.0.gatedScore': 1,
+      'summary.tasks.0.passed': true,
+      'summary.tasks.0.trials.meanScore': 1,
+      'summary.tasks.0.trials.passHatK': 1,
+      'summary.tasks.0.trials.trialStats.passed': 2,
+      'summary.tasks.0.trials.trialStats.failedClosed': 0,
+      'summary.tasks.0.trials.trialStats.minScore': 1,
+    },
+  },
+  {
+    defect: 'limits-unreported',
+    fixture: COST,
+    changes: {
+      'evalPayloads.1.costUsd': undefined,
+      'evalPayloads.2.costUsd': undefined,
+      'summary.tasks.0.costUsd': undefined,
+      'summary.tasks.1.costUsd': undefined,
+      'summary.totalCostUsd': undefined,
+    },
+  },
+  {
+    defect: 'latency-reported-in-seconds',
+    fixture: LATENCY,
+    changes: {
+      'evalPayloads.1.latencyMs': 3,
+      'evalPayloads.2.latencyMs': 3,
+      'summary.tasks.0.latencyMs': 3,
+      'summary.tasks.1.latencyMs': 3,
+    },
   },
   {
     defect: 'protocol-v1-only',

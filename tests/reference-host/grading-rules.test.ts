@@ -107,7 +107,7 @@ describe('trial verdict', () => {
     const v = gradeTrial(
       task,
       1,
-      { calls: [c], output: 'ok', failedClosed: false, latencyMs: 0 },
+      { calls: [c], output: 'ok', failedClosed: false, latencyMs: 0, latencyStated: false },
       0.6,
       none,
     );
@@ -118,7 +118,7 @@ describe('trial verdict', () => {
     const v = gradeTrial(
       task,
       1,
-      { calls: [a], output: 'ok', failedClosed: true, latencyMs: 0 },
+      { calls: [a], output: 'ok', failedClosed: true, latencyMs: 0, latencyStated: false },
       0.6,
       none,
     );

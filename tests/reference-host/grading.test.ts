@@ -1,4 +1,4 @@
-// The conforming reference host on the shipped fixtures: contract §8's numbers and §7's
+// The conforming reference host on every shipped fixture: contract §8's numbers and §7's
 // event log, for the plain wire shape and for the varied one.
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -245,6 +245,134 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
       ['any-order-repeat-once', 0, 2],
     ],
   ),
+  // The stated figures, reported as stated: cost summed per task and in totalCostUsd.
+  'conformance-eval-trajectory-gate-cost-limit': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-gate-cost-limit',
+      suiteVersion: '1.0.0',
+      aggregateScore: 1,
+      gatedAggregateScore: 1,
+      passed: false,
+      taskCount: 2,
+      passedCount: 2,
+      totalCostUsd: 0.06,
+      tasks: [
+        { taskId: 'tier-of-first-customer', score: 1, gatedScore: 1, passed: true, costUsd: 0.03 },
+        { taskId: 'tier-of-second-customer', score: 1, gatedScore: 1, passed: true, costUsd: 0.03 },
+      ],
+    },
+    scored: [
+      [1, true],
+      [1, true],
+    ],
+    log: 'S icrdes icrdes C R',
+  },
+  'conformance-eval-trajectory-gate-latency-limit': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-gate-latency-limit',
+      suiteVersion: '1.0.0',
+      aggregateScore: 1,
+      gatedAggregateScore: 1,
+      passed: false,
+      taskCount: 2,
+      passedCount: 2,
+      tasks: [
+        {
+          taskId: 'tier-of-first-customer',
+          score: 1,
+          gatedScore: 1,
+          passed: true,
+          latencyMs: 3000,
+        },
+        {
+          taskId: 'tier-of-second-customer',
+          score: 1,
+          gatedScore: 1,
+          passed: true,
+          latencyMs: 3000,
+        },
+      ],
+    },
+    scored: [
+      [1, true],
+      [1, true],
+    ],
+    log: 'S icrdes icrdes C R',
+  },
+  'conformance-eval-trajectory-gate-limits-hold': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-gate-limits-hold',
+      suiteVersion: '1.0.0',
+      aggregateScore: 1,
+      gatedAggregateScore: 1,
+      passed: true,
+      taskCount: 2,
+      passedCount: 2,
+      totalCostUsd: 0.002,
+      tasks: [
+        {
+          taskId: 'tier-of-first-customer',
+          score: 1,
+          gatedScore: 1,
+          passed: true,
+          costUsd: 0.001,
+          latencyMs: 100,
+        },
+        {
+          taskId: 'tier-of-second-customer',
+          score: 1,
+          gatedScore: 1,
+          passed: true,
+          costUsd: 0.001,
+          latencyMs: 100,
+        },
+      ],
+    },
+    scored: [
+      [1, true],
+      [1, true],
+    ],
+    log: 'S icrdes icrdes C R',
+  },
+  // Trial 1 fails closed on its unrecorded call and stops there; trial 2 is clean.
+  'conformance-eval-trajectory-gate-miss': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-gate-miss',
+      suiteVersion: '1.0.0',
+      aggregateScore: 0.5,
+      gatedAggregateScore: 0.5,
+      passed: false,
+      taskCount: 1,
+      passedCount: 0,
+      tasks: [
+        {
+          taskId: 'miss-then-clean',
+          score: 0.5,
+          gatedScore: 0.5,
+          passed: false,
+          trials: {
+            count: 2,
+            passRule: 'mean',
+            meanScore: 0.5,
+            passAtK: 1,
+            passHatK: 0,
+            trialStats: {
+              passed: 1,
+              trajectoryFailed: 0,
+              failedClosed: 1,
+              minScore: 0,
+              maxScore: 1,
+            },
+          },
+        },
+      ],
+    },
+    scored: [
+      [0, false],
+      [1, true],
+    ],
+    log: 'S icrcrdes icrdes C R',
+  },
 };
 
 const LETTER: Record<string, string> = {
@@ -332,7 +460,7 @@ describe('the conforming reference host', () => {
       const trials = evalPayloads(d.events).flatMap((p) =>
         p['trial'] === undefined ? [] : [p['trial']],
       );
-      const n = /-(mean|any|all)$/.test(id) ? 2 : id.endsWith('-boundary') ? 4 : 0;
+      const n = /-(mean|any|all|miss)$/.test(id) ? 2 : id.endsWith('-boundary') ? 4 : 0;
       expect(trials, id).toEqual(Array.from({ length: n }, (_, i) => i + 1));
     }
   });
@@ -402,16 +530,18 @@ describe('the varied reference host', () => {
         expect(cause?.type).toBe('agent.tool-called');
       }
       const summary = d.summary as Body;
-      expect(summary['totalCostUsd']).toBe(0);
+      // A script that states no cost costs nothing, which the varied host says; a stated cost wins.
+      expect(summary['totalCostUsd'], id).toBe(EXPECTED[id].summary['totalCostUsd'] ?? 0);
       expect(JSON.stringify(summary)).not.toContain('x-ref-host-trace');
       expect(evalPayloads(d.events).every((p) => 'x-ref-host-trace' in p)).toBe(true);
-      expect(withoutOptional(summary), id).toEqual(EXPECTED[id].summary);
+      expect(withoutOptional(summary, EXPECTED[id].summary), id).toEqual(EXPECTED[id].summary);
     }
   });
 });
 
-/** The summary without the optional members the varied variant adds. */
-function withoutOptional(summary: Body): unknown {
+/** The summary without the optional cost members the varied variant adds where none is stated. */
+function withoutOptional(summary: Body, plain: Body): unknown {
+  if ('totalCostUsd' in plain) return summary;
   const drop = (doc: Body, key: string): Body =>
     Object.fromEntries(Object.entries(doc).filter(([k]) => k !== key));
   const rest = drop(summary, 'totalCostUsd');

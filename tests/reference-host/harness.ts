@@ -13,6 +13,10 @@ export const FIXTURE_IDS = [
   'conformance-eval-trajectory-readings-exact',
   'conformance-eval-trajectory-readings-in-order',
   'conformance-eval-trajectory-readings-any-order',
+  'conformance-eval-trajectory-gate-cost-limit',
+  'conformance-eval-trajectory-gate-latency-limit',
+  'conformance-eval-trajectory-gate-limits-hold',
+  'conformance-eval-trajectory-gate-miss',
 ] as const;
 export type FixtureId = (typeof FIXTURE_IDS)[number];
 

@@ -222,14 +222,15 @@ export function draftLog({ fixture, graded, summary, modes, tenant }: LogContext
       }),
     );
     const costs = costsOf(Math.max(taskIndex, 0), 1);
+    // The host's own figures first, so the ones a script states (in e.payload) win.
     out.push(
       extra(e.type, {
-        ...e.payload,
-        ...(task?.hasTrajectory === true ? { trajectoryMatched: trial?.matched === true } : {}),
-        failedClosed: trial?.failedClosed === true,
         ...(optional
           ? { ...costs, schemaValid: true, safetyFindingCount: trialsPerTask > 0 ? 1 : 0 }
           : {}),
+        ...e.payload,
+        ...(task?.hasTrajectory === true ? { trajectoryMatched: trial?.matched === true } : {}),
+        failedClosed: trial?.failedClosed === true,
       }),
     );
   }

@@ -91,13 +91,14 @@ export function presentSummary(
   trialsPerTask: number,
 ): JsonObject {
   if (!modes.has('optional-members')) return summary as unknown as JsonObject;
+  // The figures a script states, already on the task, win over the host's own.
   const tasks = summary.tasks.map((task, i) => ({
-    ...task,
     ...costsOf(i, trialsPerTask),
+    ...task,
     schemaValid: true,
     safetyFindings: [{ kind: 'pii-echo', severity: 'low' }],
   }));
-  const totalCostUsd = tasks.reduce((sum, t) => sum + t.costUsd, 0);
+  const totalCostUsd = summary.totalCostUsd ?? tasks.reduce((sum, t) => sum + t.costUsd, 0);
   return {
     ...summary,
     evaluatedModelClass: 'general',

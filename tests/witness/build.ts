@@ -254,3 +254,25 @@ export function summaryTask(draft: Draft, taskId: string): Record<string, unknow
 export function summaryOf(draft: Draft): Record<string, unknown> {
   return draft.summary as Record<string, unknown>;
 }
+
+/**
+ * UNGATED with cost and latency limits, its script stating what its summary reports: alpha 0.01
+ * and 120 ms, beta 0.02 and 80 ms, so a total of 0.03 and a nearest-rank p95 of 120.
+ */
+export function limited(limits: { maxCostUsd?: number; maxP95LatencyMs?: number }): Fixture {
+  const figures = {
+    alpha: { costUsd: 0.01, latencyMs: 120 },
+    beta: { costUsd: 0.02, latencyMs: 80 },
+  };
+  const script = Object.fromEntries(
+    Object.entries(UNGATED.script).map(([id, entries]) => [
+      id,
+      entries.map((e) => ({ ...e, ...figures[id as keyof typeof figures] })),
+    ]),
+  );
+  return {
+    ...UNGATED,
+    suite: { ...UNGATED.suite, thresholds: { passScore: 0.6, ...limits } },
+    script,
+  };
+}

@@ -396,7 +396,8 @@ describe('what expectRun carries from the fixture, and its trial statistics', ()
         },
       ],
     },
-    script: { [taskId]: script },
+    // The cost limit is decided on stated costs, so every entry states one.
+    script: { [taskId]: script.map((entry) => ({ costUsd: 0.25, ...entry })) },
   });
 
   it('names the suite, its modes, thresholds and trials block as the fixture states them', () => {
@@ -454,7 +455,10 @@ describe('what expectRun carries from the fixture, and its trial statistics', ()
         ...scripted(undefined, []).suite,
         tasks: [plain('clean'), plain('missed', { toolResponses: [] })],
       },
-      script: { clean: [{ calls: [], output: 'done' }], missed: [{ calls: [a], output: 'done' }] },
+      script: {
+        clean: [{ calls: [], output: 'done', costUsd: 0.25 }],
+        missed: [{ calls: [a], output: 'done', costUsd: 0.25 }],
+      },
     };
     const r = run(fixture);
     expect([r.gatedAggregatePresence, r.aggregateScore, r.passedCount]).toEqual([

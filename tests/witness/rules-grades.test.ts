@@ -9,10 +9,10 @@ import {
   eventOf,
   GATED,
   gatedObservation,
+  limited,
   scoredPayload,
   summaryOf,
   summaryTask,
-  UNGATED,
   ungatedObservation,
   type Draft,
 } from './build.ts';
@@ -202,35 +202,38 @@ describe('findings speak in numbers and carry their clause', () => {
   });
 });
 
-describe('cost and latency limits, judged from the figures the summary reports', () => {
-  const limited = (thresholds: object): Fixture => ({
-    ...UNGATED,
-    suite: { ...UNGATED.suite, thresholds: { passScore: 0.6, ...thresholds } },
-  });
+describe('cost and latency limits, judged on the figures the script states', () => {
   const judgeUngated = (fixture: Fixture, mutate: (d: Draft) => void = () => {}): string[] => {
     const draft = ungatedObservation();
     mutate(draft);
     return failing(fixture, draft);
   };
 
-  it('a total cost of 0.03 over maxCostUsd 0.02 makes passed: true a failure of suite.passed', () => {
+  it('a stated total cost of 0.03 over maxCostUsd 0.02 makes passed: true a failure of suite.passed', () => {
     expect(judgeUngated(limited({ maxCostUsd: 0.02 }))).toEqual(['suite.passed']);
     expect(judgeUngated(limited({ maxCostUsd: 0.03 }))).toEqual([]);
   });
 
-  it('task costs are summed when totalCostUsd is absent', () => {
+  it('task costs show the host reports cost when totalCostUsd is absent', () => {
     const noTotal = (d: Draft): void => {
       delete summaryOf(d).totalCostUsd;
     };
     expect(judgeUngated(limited({ maxCostUsd: 0.025 }), noTotal)).toEqual(['suite.passed']);
   });
 
-  it('a p95 latency of 120 over maxP95LatencyMs 100 fails suite.passed; 120 itself is inclusive', () => {
+  it('a stated p95 latency of 120 over maxP95LatencyMs 100 fails suite.passed; 120 itself is inclusive', () => {
     expect(judgeUngated(limited({ maxP95LatencyMs: 100 }))).toEqual(['suite.passed']);
     expect(judgeUngated(limited({ maxP95LatencyMs: 120 }))).toEqual([]);
   });
 
-  it('a limit the summary gives no figures for accepts either verdict but not a non-boolean', () => {
+  it('a reported figure other than the stated one fails limits.figures, not the verdict', () => {
+    const slower = (d: Draft): void => {
+      summaryTask(d, 'beta').latencyMs = 81;
+    };
+    expect(judgeUngated(limited({ maxP95LatencyMs: 120 }), slower)).toEqual(['limits.figures']);
+  });
+
+  it('a limit the host gives no figures for accepts either verdict but not a non-boolean', () => {
     const noLatency = (d: Draft): void => {
       for (const id of ['alpha', 'beta']) delete summaryTask(d, id).latencyMs;
     };

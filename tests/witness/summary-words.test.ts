@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../../lib/types.ts';
-import { eventOf, GATED, summaryOf, summaryTask, UNGATED, type Draft } from './build.ts';
+import { eventOf, GATED, limited, summaryOf, summaryTask, UNGATED, type Draft } from './build.ts';
 import { judgedBy, type JudgedBy } from './mutate.ts';
 
 const OWN = /^(summary\.|suite\.|completed\.)/;
@@ -12,13 +12,8 @@ const OWN = /^(summary\.|suite\.|completed\.)/;
 const judge = (fixture: Fixture, mutate?: (d: Draft) => void): JudgedBy =>
   judgedBy(OWN, fixture, mutate);
 
-/** UNGATED with cost and latency limits (its summary reports cost 0.03, latencies 120 and 80). */
-function limited(limits: { maxCostUsd?: number; maxP95LatencyMs?: number }): Fixture {
-  return { ...UNGATED, suite: { ...UNGATED.suite, thresholds: { passScore: 0.6, ...limits } } };
-}
-
-const PASSED = (reasons: string, host = 'true'): string =>
-  `suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, ${reasons}); host reported ${host}`;
+const PASSED = (reasons: string, decider: string, host = 'true'): string =>
+  `suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, ${reasons}: the ${decider} condition decides it); host reported ${host}`;
 
 describe('a correct summary, in words', () => {
   it('the gated run names the suite, both aggregates with the gating scores, and the counts', () => {
@@ -131,16 +126,24 @@ describe('summary.schema and summary.identity', () => {
 describe('suite.passed with cost and latency limits', () => {
   it('a total cost at the limit holds, and above it fails, giving both', () => {
     expect(judge(limited({ maxCostUsd: 0.03 })).own).toContain(
-      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, cost 0.03 ≤ maxCostUsd 0.03); host reported true',
+      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, cost 0.03 ≤ maxCostUsd 0.03: every condition holds); host reported true',
     );
     const { failing, said } = judge(limited({ maxCostUsd: 0.029 }));
     expect(failing).toEqual(['suite.passed']);
-    expect(said).toEqual([PASSED('cost 0.03 > maxCostUsd 0.029')]);
+    expect(said).toEqual([PASSED('cost 0.03 > maxCostUsd 0.029', 'maxCostUsd')]);
   });
 
-  it('without totalCostUsd the task costs are summed', () => {
+  it('without totalCostUsd the task costs still show the host reports cost, so the limit decides', () => {
     const { said } = judge(limited({ maxCostUsd: 0.02 }), (d) => delete summaryOf(d).totalCostUsd);
-    expect(said).toEqual([PASSED('cost 0.03 > maxCostUsd 0.02')]);
+    expect(said).toEqual([PASSED('cost 0.03 > maxCostUsd 0.02', 'maxCostUsd')]);
+  });
+
+  it('the stated figures decide, whatever cost the host reports', () => {
+    const { failing, said } = judge(limited({ maxCostUsd: 0.02 }), (d) => {
+      summaryOf(d).totalCostUsd = 0;
+    });
+    expect(failing).toEqual(['limits.figures', 'suite.passed']);
+    expect(said).toEqual([PASSED('cost 0.03 > maxCostUsd 0.02', 'maxCostUsd')]);
   });
 
   it('with no cost at all the limit cannot be judged, so only a boolean is required', () => {
@@ -165,11 +168,11 @@ describe('suite.passed with cost and latency limits', () => {
 
   it('the p95 latency is the nearest-rank 95th percentile, inclusive at the limit', () => {
     expect(judge(limited({ maxP95LatencyMs: 120 })).own).toContain(
-      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, p95 latency 120 ≤ maxP95LatencyMs 120); host reported true',
+      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, p95 latency 120 ≤ maxP95LatencyMs 120: every condition holds); host reported true',
     );
     const { failing, said } = judge(limited({ maxP95LatencyMs: 119 }));
     expect(failing).toEqual(['suite.passed']);
-    expect(said).toEqual([PASSED('p95 latency 120 > maxP95LatencyMs 119')]);
+    expect(said).toEqual([PASSED('p95 latency 120 > maxP95LatencyMs 119', 'maxP95LatencyMs')]);
   });
 
   it('a missing latency leaves the latency limit unjudged, but not a cost limit already broken', () => {
@@ -186,6 +189,7 @@ describe('suite.passed with cost and latency limits', () => {
     expect(both.said).toEqual([
       PASSED(
         'cost 0.03 > maxCostUsd 0.01, maxP95LatencyMs 1000 cannot be judged: latencies not reported',
+        'maxCostUsd',
       ),
     ]);
   });
