@@ -9,7 +9,8 @@ import type { AgentEvalSuite, Finding } from '../types.ts';
 import { atLeast, EPSILON, mean } from './expected.ts';
 import { findContentKey } from './content.ts';
 import { describe, finding, isRecord, member, num, sameNumber } from './finding.ts';
-import { formatSchemaErrors, validate } from '../schemas.ts';
+import { validate } from '../schemas.ts';
+import { schemaProblems } from './schema-words.ts';
 
 interface Trial {
   readonly score: number;
@@ -39,7 +40,7 @@ export function judgeSummaryAgainstSuite(
       schema.length === 0,
       schema.length === 0
         ? 'the summary validates against eval-summary'
-        : `the summary MUST validate against eval-summary: ${formatSchemaErrors(schema)}`,
+        : `the summary MUST validate against eval-summary: ${schemaProblems(schema, summary, 3)}`,
     ),
   );
   const leak = findContentKey(summary);

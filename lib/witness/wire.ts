@@ -15,8 +15,9 @@ import type {
   ObservedVersion,
   RunObservation,
 } from '../types.ts';
-import { formatSchemaErrors, validate, type SchemaError } from '../schemas.ts';
-import { describe, finding, isRecord, member, plural } from './finding.ts';
+import { validate, type SchemaError } from '../schemas.ts';
+import { describe, eventAt, finding, isRecord, member, plural } from './finding.ts';
+import { schemaProblems } from './schema-words.ts';
 
 /** How each call reads in a message. */
 const CALLS: Readonly<Record<ObservedCall, string>> = {
@@ -65,10 +66,6 @@ export function judgeWire(observation: RunObservation): Finding[] {
   return out;
 }
 
-function schemaText(errors: readonly SchemaError[]): string {
-  return formatSchemaErrors(errors, 2).replace(/\n/g, '; ');
-}
-
 function judgeCreated(created: unknown): Finding {
   const errors = validate('create-run-answer', created);
   return finding(
@@ -76,7 +73,7 @@ function judgeCreated(created: unknown): Finding {
     errors.length === 0,
     errors.length === 0
       ? 'the 201 answer of POST /runs is {runId, status, eventsUrl, statusUrl?}'
-      : `the 201 answer of POST /runs SHOULD be {runId, status, eventsUrl, statusUrl?}; ${schemaText(errors)}`,
+      : `the 201 answer of POST /runs SHOULD be {runId, status, eventsUrl, statusUrl?}; ${schemaProblems(errors, created)}`,
   );
 }
 
@@ -98,9 +95,10 @@ function judgePages(pages: readonly ObservedPage[]): Finding | undefined {
   let first = '';
   pages.forEach((page, i) => {
     if (!isRecord(member(page, 'members'))) return;
-    const errors = validate('poll-response', pageDocument(page));
+    const doc = pageDocument(page);
+    const errors = validate('poll-response', doc);
     if (errors.length === 0) return;
-    if (failed === 0) first = `page ${i + 1}: ${schemaText(errors)}`;
+    if (failed === 0) first = `page ${i + 1}: ${schemaProblems(errors, doc)}`;
     failed += 1;
   });
   const total = plural(recorded.length, 'page');
@@ -200,7 +198,7 @@ function judgeEnvelopes(
     recorded += 1;
     const errors = validator.errors(doc);
     if (errors.length === 0) return;
-    if (failed === 0) problems.push(`event ${i + 1}: ${schemaText(errors)}`);
+    if (failed === 0) problems.push(`${eventAt(event, i)}: ${schemaProblems(errors, doc)}`);
     failed += 1;
   });
   if (recorded === 0) return undefined;
@@ -227,7 +225,7 @@ function errorBodyProblem(body: ObservedBody, status: number): string | null | u
   if ('bytes' in body) return undefined;
   if ('notJson' in body) return `the body is not JSON (${body.notJson})`;
   const errors = validate('error-envelope', body.json);
-  if (errors.length > 0) return schemaText(errors);
+  if (errors.length > 0) return schemaProblems(errors, body.json);
   const code = member(body.json, 'error');
   // Stryker disable next-line ConditionalExpression: the schema has already made the code a string
   const statuses = typeof code === 'string' ? REGISTERED_STATUS.get(code) : undefined;

@@ -99,12 +99,14 @@ describe('summary.schema and summary.identity', () => {
     ]);
   });
 
-  it('shows the first three schema errors and counts the rest', () => {
+  it('lists the members an object has in excess in one line', () => {
     const { failing, said } = judge(GATED, (d) =>
       Object.assign(summaryOf(d), { a: 1, b: 2, c: 3, e: 4 }),
     );
     expect(failing).toEqual(['summary.schema']);
-    expect(said[0]).toMatch(/^the summary MUST validate against eval-summary: .*\(\+1 more\)$/s);
+    expect(said[0]).toBe(
+      'the summary MUST validate against eval-summary: eval-summary# additionalProperties: must NOT have additional properties (a, b, c, e)',
+    );
   });
 
   it('a wrong suiteId, suiteVersion and tasks member are each named', () => {
