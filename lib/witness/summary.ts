@@ -123,11 +123,26 @@ function judgeSuiteScores(expected: ExpectedRun, summary: unknown): Finding[] {
   return out;
 }
 
+/**
+ * The gate, by the name of a field the host sends: without a trajectory no gating score can
+ * differ from its score (a miss zeroes both), so the gate is aggregateScore, and a message must
+ * not quote a gatedAggregateScore the host may not send (RFC 0246 §D).
+ */
+function gateReason(expected: ExpectedRun, comparison: string): string {
+  const value = num(expected.gatedAggregateScore);
+  return expected.gatedAggregatePresence === 'required'
+    ? `gatedAggregateScore ${value} ${comparison}`
+    : `aggregateScore ${value} ${comparison} with no trajectory to gate`;
+}
+
 /** Suite passed: the gating aggregate clears passScore and the cost and p95 limits hold. */
 function judgeSuitePassed(expected: ExpectedRun, summary: unknown, tasks: SummaryTasks): Finding {
   const passed = member(summary, 'passed');
   const passScore = expected.thresholds.passScore;
-  const gate = `gatedAggregateScore ${num(expected.gatedAggregateScore)} ${expected.gatePassed ? '≥' : '<'} passScore ${num(passScore)}`;
+  const gate = gateReason(
+    expected,
+    `${expected.gatePassed ? '≥' : '<'} passScore ${num(passScore)}`,
+  );
   const limits = judgeLimits(expected, summary, tasks);
   const reasons = [gate, ...limits.notes].join(', ');
   if (expected.gatePassed && limits.verdict === undefined) {

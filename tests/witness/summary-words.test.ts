@@ -18,7 +18,7 @@ function limited(limits: { maxCostUsd?: number; maxP95LatencyMs?: number }): Fix
 }
 
 const PASSED = (reasons: string, host = 'true'): string =>
-  `suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, ${reasons}); host reported ${host}`;
+  `suite passed MUST be false (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, ${reasons}); host reported ${host}`;
 
 describe('a correct summary, in words', () => {
   it('the gated run names the suite, both aggregates with the gating scores, and the counts', () => {
@@ -40,7 +40,7 @@ describe('a correct summary, in words', () => {
       'the summary names witness.evals.ungated@1.0.0 and each of its 2 tasks once',
       'aggregateScore MUST be 1 (mean of the 2 task scores); host reported 1',
       'a suite with no trajectory and no fixture miss MUST NOT carry gatedAggregateScore; host reported nothing',
-      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6); host reported true',
+      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate); host reported true',
       'taskCount MUST be 2 and passedCount 2 (tasks reported passed); host reported 2 and 2',
       "eval.completed's passed, aggregateScore, taskCount and passedCount equal the summary's",
     ]);
@@ -133,7 +133,7 @@ describe('summary.schema and summary.identity', () => {
 describe('suite.passed with cost and latency limits', () => {
   it('a total cost at the limit holds, and above it fails, giving both', () => {
     expect(judge(limited({ maxCostUsd: 0.03 })).own).toContain(
-      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, cost 0.03 ≤ maxCostUsd 0.03); host reported true',
+      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, cost 0.03 ≤ maxCostUsd 0.03); host reported true',
     );
     const { failing, said } = judge(limited({ maxCostUsd: 0.029 }));
     expect(failing).toEqual(['suite.passed']);
@@ -152,7 +152,7 @@ describe('suite.passed with cost and latency limits', () => {
     });
     expect(failing).toEqual([]);
     expect(words).toContain(
-      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxCostUsd 1 cannot be judged: no cost reported); host reported true',
+      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxCostUsd 1 cannot be judged: no cost reported); host reported true',
     );
     const none = judge(limited({ maxCostUsd: 1 }), (d) => {
       delete summaryOf(d).totalCostUsd;
@@ -161,13 +161,13 @@ describe('suite.passed with cost and latency limits', () => {
     });
     expect(none.failing).toEqual(['completed.consistent', 'suite.passed', 'summary.schema']);
     expect(none.said).toContain(
-      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxCostUsd 1 cannot be judged: no cost reported); host reported the string "yes"',
+      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxCostUsd 1 cannot be judged: no cost reported); host reported the string "yes"',
     );
   });
 
   it('the p95 latency is the nearest-rank 95th percentile, inclusive at the limit', () => {
     expect(judge(limited({ maxP95LatencyMs: 120 })).own).toContain(
-      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, p95 latency 120 ≤ maxP95LatencyMs 120); host reported true',
+      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, p95 latency 120 ≤ maxP95LatencyMs 120); host reported true',
     );
     const { failing, said } = judge(limited({ maxP95LatencyMs: 119 }));
     expect(failing).toEqual(['suite.passed']);
@@ -180,7 +180,7 @@ describe('suite.passed with cost and latency limits', () => {
     });
     expect(failing).toEqual([]);
     expect(words).toContain(
-      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
+      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
     );
     const both = judge(limited({ maxP95LatencyMs: 1000, maxCostUsd: 0.01 }), (d) => {
       delete summaryTask(d, 'beta').latencyMs;
@@ -198,7 +198,7 @@ describe('suite.passed with cost and latency limits', () => {
       summaryOf(d).tasks = [];
     });
     expect(words).toContain(
-      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxCostUsd 1 cannot be judged: no cost reported, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
+      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxCostUsd 1 cannot be judged: no cost reported, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
     );
   });
 });
