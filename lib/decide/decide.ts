@@ -3,6 +3,7 @@
 // from run-leg.ts, which does the I/O, so that every line here can be mutation-tested.
 
 import type { Disposition, Finding, LegOutcome, RunObservation } from '../types.ts';
+import { causesFirst } from '../witness/consequences.ts';
 
 /** How many failed findings a reason quotes before it says how many more there are. */
 const REASON_FINDINGS = 3;
@@ -27,9 +28,12 @@ export function hostFaultFinding(stage: string, reason: string): Finding {
 /**
  * The disposition that findings imply. A failing MUST fails the leg; SHOULD findings never do.
  * A pass needs at least one MUST finding: no finding at all, or only SHOULD findings, means no
- * binding rule was checked, which is never a pass.
+ * binding rule was checked, which is never a pass. Findings that only follow from another
+ * failure are marked and put last (lib/witness/consequences.ts), so the reason quotes the cause
+ * first, whichever stage added the findings.
  */
-export function decide(findings: readonly Finding[], observation?: RunObservation): Decision {
+export function decide(judged: readonly Finding[], observation?: RunObservation): Decision {
+  const findings = causesFirst(judged);
   const withObservation = observation === undefined ? {} : { observation };
   if (!findings.some((f) => f.severity === 'MUST')) {
     const judged = findings.length === 0 ? 'nothing' : 'no MUST rule';
@@ -50,7 +54,12 @@ export function decide(findings: readonly Finding[], observation?: RunObservatio
 }
 
 function failureReason(failed: readonly Finding[]): string {
-  const quoted = failed.slice(0, REASON_FINDINGS).map((f) => `${f.rule} (${f.ref}): ${f.message}`);
+  const quoted = failed
+    .slice(0, REASON_FINDINGS)
+    .map(
+      (f) =>
+        `${f.rule} (${f.ref})${f.consequenceOf === undefined ? '' : `, following from ${f.consequenceOf}`}: ${f.message}`,
+    );
   const more = failed.length - quoted.length;
   const head = `${failed.length} MUST finding${failed.length === 1 ? '' : 's'} failed`;
   return `${head}: ${quoted.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;

@@ -15588,6 +15588,12 @@ const schema85 = {
         },
         ref: { description: 'The clause the rule comes from.', type: 'string', minLength: 1 },
         message: { description: 'The rule and what was seen.', type: 'string' },
+        consequenceOf: {
+          description:
+            'On a failed finding that only follows from an earlier failure: the rule id of its root cause, as the rule catalogue declares it. Such findings are listed after the others.',
+          type: 'string',
+          minLength: 1,
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -15835,6 +15841,12 @@ const schema90 = {
     severity: { description: 'MUST fails the leg; SHOULD only warns.', enum: ['MUST', 'SHOULD'] },
     ref: { description: 'The clause the rule comes from.', type: 'string', minLength: 1 },
     message: { description: 'The rule and what was seen.', type: 'string' },
+    consequenceOf: {
+      description:
+        'On a failed finding that only follows from an earlier failure: the rule id of its root cause, as the rule catalogue declares it. Such findings are listed after the others.',
+      type: 'string',
+      minLength: 1,
+    },
   },
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -18123,6 +18135,7 @@ function validate52(
                 key1 === 'severity' ||
                 key1 === 'ref' ||
                 key1 === 'message' ||
+                key1 === 'consequenceOf' ||
                 pattern13.test(key1)
               )) {
                 const err26 = {
@@ -18260,8 +18273,42 @@ function validate52(
                 errors++;
               }
             }
+            if (data9.consequenceOf !== undefined) {
+              let data15 = data9.consequenceOf;
+              if (typeof data15 === 'string') {
+                if (func1(data15) < 1) {
+                  const err34 = {
+                    instancePath: instancePath + '/findings/' + i0 + '/consequenceOf',
+                    schemaPath: '#/$defs/finding/properties/consequenceOf/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
+                  } else {
+                    vErrors.push(err34);
+                  }
+                  errors++;
+                }
+              } else {
+                const err35 = {
+                  instancePath: instancePath + '/findings/' + i0 + '/consequenceOf',
+                  schemaPath: '#/$defs/finding/properties/consequenceOf/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err34 = {
+            const err36 = {
               instancePath: instancePath + '/findings/' + i0,
               schemaPath: '#/$defs/finding/type',
               keyword: 'type',
@@ -18269,15 +18316,15 @@ function validate52(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err34];
+              vErrors = [err36];
             } else {
-              vErrors.push(err34);
+              vErrors.push(err36);
             }
             errors++;
           }
         }
       } else {
-        const err35 = {
+        const err37 = {
           instancePath: instancePath + '/findings',
           schemaPath: '#/properties/findings/type',
           keyword: 'type',
@@ -18285,9 +18332,9 @@ function validate52(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err35];
+          vErrors = [err37];
         } else {
-          vErrors.push(err35);
+          vErrors.push(err37);
         }
         errors++;
       }
@@ -18307,7 +18354,7 @@ function validate52(
       }
     }
   } else {
-    const err36 = {
+    const err38 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -18315,9 +18362,9 @@ function validate52(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err36];
+      vErrors = [err38];
     } else {
-      vErrors.push(err36);
+      vErrors.push(err38);
     }
     errors++;
   }
