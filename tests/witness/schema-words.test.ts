@@ -89,6 +89,50 @@ describe('schemaProblems', () => {
   });
 });
 
+describe('which keywords quote the value and which only wrap a branch', () => {
+  it.each([
+    'type',
+    'minimum',
+    'maximum',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
+    'multipleOf',
+    'minLength',
+    'maxLength',
+    'format',
+    'minItems',
+    'maxItems',
+  ])('%s judges the value itself, so the value is quoted', (keyword) => {
+    expect(schemaProblems([error(keyword, '/x')], { x: 5 })).toBe(
+      `run-event#/x ${keyword}: fails ${keyword}, host sent 5`,
+    );
+  });
+
+  it('an object-level keyword names its member and not the object', () => {
+    expect(schemaProblems([error('propertyNames', '', { propertyName: 'Bad' })], {})).toBe(
+      'run-event# propertyNames: fails propertyNames (Bad)',
+    );
+    expect(schemaProblems([error('required', '', { missingProperty: 'a' })], {})).toBe(
+      'run-event# required: fails required (a)',
+    );
+    expect(schemaProblems([error('dependentRequired', '')], {})).toBe(
+      'run-event# dependentRequired: fails dependentRequired',
+    );
+  });
+
+  it.each(['anyOf', 'oneOf', 'if', 'not'])('%s is dropped beside a specific error', (wrapper) => {
+    expect(schemaProblems([error(wrapper, '/x'), error('type', '/x')], { x: true })).toBe(
+      'run-event#/x type: fails type, host sent true',
+    );
+  });
+
+  it('an object or array value is named by its kind', () => {
+    expect(schemaProblems([error('enum', '/x', { allowedValues: ['a'] })], { x: [1, 2] })).toBe(
+      'run-event#/x an array of 2 is not one of "a"',
+    );
+  });
+});
+
 describe('valueAt', () => {
   it('follows a JSON pointer through objects and arrays, with escapes', () => {
     const doc = { 'a/b': { '~c': [10, 20] } };
