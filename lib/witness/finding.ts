@@ -73,3 +73,11 @@ export function eventAt(event: unknown, position: number): string {
     ? `the event at sequence ${sequence}`
     : `the event at log position ${position + 1} (sequence ${describe(sequence)})`;
 }
+
+/**
+ * The subject of a sentence about every one of `count` things, with its verb agreeing:
+ * "all 3 events carry", but "the 1 event carries".
+ */
+export function allOf(count: number, noun: string, verb: { one: string; many: string }): string {
+  return count === 1 ? `the 1 ${noun} ${verb.one}` : `all ${count} ${noun}s ${verb.many}`;
+}

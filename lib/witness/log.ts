@@ -2,7 +2,7 @@
 // envelope and run id, ascending sequences, and the long-poll cursor that delivered them.
 
 import type { Finding, ObservedPage, RunObservation } from '../types.ts';
-import { describe, doesNot, eventAt, finding, member, plural } from './finding.ts';
+import { allOf, describe, doesNot, eventAt, finding, member, plural } from './finding.ts';
 
 export function judgeLog(observation: RunObservation, events: readonly unknown[]): Finding[] {
   return [
@@ -60,14 +60,14 @@ function judgeEnvelopes(events: readonly unknown[], runId: string): Finding[] {
       'events.envelope',
       badEnvelope === 0,
       badEnvelope === 0
-        ? `all ${total} carry an integer sequence, a type and a runId`
+        ? `${allOf(events.length, 'event', { one: 'carries', many: 'carry' })} an integer sequence, a type and a runId`
         : `every event MUST carry an integer sequence ≥ 0, a type and a runId; ${badEnvelope} of ${total} ${doesNot(badEnvelope)} (${firstBad})`,
     ),
     finding(
       'events.run-id',
       foreign === 0,
       foreign === 0
-        ? `all ${total} name run ${JSON.stringify(runId)}`
+        ? `${allOf(events.length, 'event', { one: 'names', many: 'name' })} run ${JSON.stringify(runId)}`
         : `every event MUST name run ${JSON.stringify(runId)}; ${foreign} of ${total} ${doesNot(foreign)} (${firstForeign})`,
     ),
     finding(

@@ -5,7 +5,7 @@
 import type { Finding } from '../types.ts';
 import type { ExpectedRun, ExpectedTask, ExpectedTrial } from './expected.ts';
 import type { EventIndex, ScoredEvent } from './event-index.ts';
-import { describe, finding, member, num, plural, sameNumber } from './finding.ts';
+import { allOf, describe, finding, member, num, plural, sameNumber } from './finding.ts';
 
 interface Miss {
   count: number;
@@ -49,21 +49,21 @@ export function judgeTrials(expected: ExpectedRun, index: EventIndex): Finding[]
         'trial.score-unchanged',
         score.count === 0,
         score.count === 0
-          ? `${who}: all ${count} carry the output score`
+          ? `${who}: ${allOf(judged, 'eval.scored event', { one: 'carries', many: 'carry' })} the output score`
           : `${who}: eval.scored.score MUST stay the output score; ${mismatch(score, 'score', (t) => scoreDerivation(task, t))}`,
       ),
       finding(
         'trial.passed',
         verdict.count === 0,
         verdict.count === 0
-          ? `${who}: all ${count} carry the trial verdict`
+          ? `${who}: ${allOf(judged, 'eval.scored event', { one: 'carries', many: 'carry' })} the trial verdict`
           : `${who}: eval.scored.passed MUST be the trial verdict; ${mismatch(verdict, 'passed', verdictWithReason)}`,
       ),
       finding(
         'trial.flags',
         flags.count === 0,
         flags.count === 0
-          ? `${who}: trajectoryMatched and failedClosed, where carried, agree in all ${count}`
+          ? `${who}: trajectoryMatched and failedClosed, where carried, agree in ${judged === 1 ? 'the 1 eval.scored event' : `all ${count}`}`
           : `${who}: eval.scored flags SHOULD agree with the trial; ${flagMismatch(flags)}`,
       ),
     );

@@ -16,7 +16,7 @@ import type {
   RunObservation,
 } from '../types.ts';
 import { validate, type SchemaError } from '../schemas.ts';
-import { describe, eventAt, finding, isRecord, member, plural } from './finding.ts';
+import { allOf, describe, eventAt, finding, isRecord, member, plural } from './finding.ts';
 import { schemaProblems } from './schema-words.ts';
 
 /** How each call reads in a message. */
@@ -106,7 +106,7 @@ function judgePages(pages: readonly ObservedPage[]): Finding | undefined {
     'wire.poll-page',
     failed === 0,
     failed === 0
-      ? `all ${total} are exactly {runId, events, lastSequence, status, isTerminal}`
+      ? `${allOf(recorded.length, 'page', { one: 'is', many: 'are' })} exactly {runId, events, lastSequence, status, isTerminal}`
       : `every poll page SHOULD be exactly {runId, events, lastSequence, status, isTerminal}; ${failed} of ${total} ${failed === 1 ? 'is' : 'are'} not (${first})`,
   );
 }
@@ -215,7 +215,7 @@ function judgeEnvelopes(
     'wire.event-envelope',
     problems.length === 0,
     problems.length === 0
-      ? `all ${total} are closed RunEventDoc envelopes${fromStart ? ', the log starting at sequence 0' : ''}`
+      ? `${recorded === 1 ? 'the 1 event is a closed RunEventDoc envelope' : `all ${total} are closed RunEventDoc envelopes`}${fromStart ? ', the log starting at sequence 0' : ''}`
       : `every event SHOULD be a closed RunEventDoc {eventId, runId, type, payload, timestamp, sequence, schemaVersion, ...} with sequence from 0; ${counted}${problems.join('; ')}`,
   );
 }
@@ -275,7 +275,7 @@ function judgeVersions(kinds: readonly ObservedVersion[], omitted: number): Find
       'wire.version-header',
       badCount === 0,
       badCount === 0
-        ? `${CALLS[call] ?? String(call)}: all ${plural(total, 'response')} carry OpenWOP-Version 2.<minor>${untold}`
+        ? `${CALLS[call] ?? String(call)}: ${allOf(total, 'response', { one: 'carries', many: 'carry' })} OpenWOP-Version 2.<minor>${untold}`
         : `${CALLS[call] ?? String(call)}: every response SHOULD carry OpenWOP-Version: 2.<minor>; ${badCount} of ${total} carry ${seen}${untold}`,
     );
   });

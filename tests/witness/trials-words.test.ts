@@ -39,7 +39,7 @@ describe('a correct log: each task says how many eval.scored events it judged', 
 
   it('one per task on the ungated run', () => {
     expect(judge(UNGATED).trials[0]).toBe(
-      'task "alpha": all 1 eval.scored event carry the output score',
+      'task "alpha": the 1 eval.scored event carries the output score',
     );
   });
 });

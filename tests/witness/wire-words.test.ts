@@ -61,7 +61,7 @@ describe('wire.poll-page words', () => {
 
   it('says "1 page" for one', () => {
     expect(said({ pages: [page(GOOD_PAGE)] })[0]?.[2]).toBe(
-      'all 1 page are exactly {runId, events, lastSequence, status, isTerminal}',
+      'the 1 page is exactly {runId, events, lastSequence, status, isTerminal}',
     );
   });
 
@@ -98,7 +98,7 @@ describe('wire.event-envelope words', () => {
       [
         'wire.poll-page',
         true,
-        'all 1 page are exactly {runId, events, lastSequence, status, isTerminal}',
+        'the 1 page is exactly {runId, events, lastSequence, status, isTerminal}',
       ],
       [
         'wire.event-envelope',
@@ -110,15 +110,15 @@ describe('wire.event-envelope words', () => {
       [
         'wire.poll-page',
         true,
-        'all 1 page are exactly {runId, events, lastSequence, status, isTerminal}',
+        'the 1 page is exactly {runId, events, lastSequence, status, isTerminal}',
       ],
-      ['wire.event-envelope', true, 'all 1 event are closed RunEventDoc envelopes'],
+      ['wire.event-envelope', true, 'the 1 event is a closed RunEventDoc envelope'],
     ]);
   });
 
   it('does not ask where a log starts when it holds no pages', () => {
     expect(said({ events: [envelopeEvent(3)] })).toEqual([
-      ['wire.event-envelope', true, 'all 1 event are closed RunEventDoc envelopes'],
+      ['wire.event-envelope', true, 'the 1 event is a closed RunEventDoc envelope'],
     ]);
   });
 
@@ -220,7 +220,7 @@ describe('wire.event-envelope words', () => {
       [
         'wire.poll-page',
         true,
-        'all 1 page are exactly {runId, events, lastSequence, status, isTerminal}',
+        'the 1 page is exactly {runId, events, lastSequence, status, isTerminal}',
       ],
     ]);
   });
@@ -368,12 +368,12 @@ describe('wire.version-header words', () => {
       [
         'wire.version-header',
         true,
-        'GET /runs/{runId}: all 1 response carry OpenWOP-Version 2.<minor>',
+        'GET /runs/{runId}: the 1 response carries OpenWOP-Version 2.<minor>',
       ],
       [
         'wire.version-header',
         true,
-        'GET /.well-known/openwop: all 1 response carry OpenWOP-Version 2.<minor>',
+        'GET /.well-known/openwop: the 1 response carries OpenWOP-Version 2.<minor>',
       ],
     ]);
   });
