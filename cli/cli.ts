@@ -115,7 +115,7 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
   const keyPath = args.options.key;
   const given = keyPath === undefined ? undefined : await readVerifyingKey(keyPath);
   // verify and judge load the witness, which `run` does not need in this process.
-  const { readReportFile, verifyWithKeys } = await import('./verify-keys.ts');
+  const { readReportFile, verifyHeadline, verifyWithKeys } = await import('./verify-keys.ts');
   let parsed: unknown;
   try {
     parsed = await readReportFile(path);
@@ -130,11 +130,11 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
   const result = await verifyWithKeys(parsed, given);
   for (const problem of result.problems) out(problem);
   const how = `${result.recomputed} rows recomputed, ${result.consistencyOnly} checked for consistency only`;
-  out(
+  const found =
     result.problems.length === 0
-      ? `verified ${path}: ${how}, every digest matches; ${result.signature}`
-      : `verify failed for ${path}: ${result.problems.length} mismatch${result.problems.length === 1 ? '' : 'es'} (${how}); ${result.signature}`,
-  );
+      ? `${how}, every digest matches`
+      : `${result.problems.length} mismatch${result.problems.length === 1 ? '' : 'es'} (${how})`;
+  out(`${verifyHeadline(result)}: ${path}: ${found}; ${result.signature}`);
   return result.problems.length === 0 ? EXIT.ok : EXIT.failed;
 }
 

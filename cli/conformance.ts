@@ -47,7 +47,8 @@ export async function runConformance(
   config: SuiteConfig,
   options: ConformanceOptions,
 ): Promise<ConformanceResult> {
-  const embedded = config.baseUrl === undefined ? await startEmbeddedHost() : undefined;
+  const embedded =
+    config.baseUrl === undefined ? await startEmbeddedHost(config.apiKey) : undefined;
   const apiKey = embedded?.apiKey ?? config.apiKey;
   const log = (line: string): void => options.log(scrubText(line, apiKey));
   try {

@@ -27,7 +27,8 @@ Settings for run (a flag wins over its variable; variables also come from ./.env
   --base-url URL            OPENWOP_BASE_URL             the host; absent: the embedded reference host
   (no flag)                 OPENWOP_API_KEY              bearer key, read only from the environment
                                                          or .env so it never appears in argv; at
-                                                         least 16 characters, so it can be scrubbed
+                                                         least 8 visible ASCII characters, so it
+                                                         can be scrubbed
   --require-behavior        OPENWOP_REQUIRE_BEHAVIOR     strict mode: a failing gate fails the leg
   --opt-out NAME            OPENWOP_OPTED_OUT_PROFILES   gate excused in strict mode; repeat or comma
                                                          list: agents.evalSuite,

@@ -12,6 +12,20 @@ import { reportShapeProblem, verifyReport } from './verify.ts';
 export interface KeyedVerification extends Verification {
   /** One clause for the summary line: what the signature check came to. */
   readonly signature: string;
+  /** Whether a usable key verified the signature; false when none was checked or it failed. */
+  readonly signatureVerified: boolean;
+  /** Whether the report carries a signature at all. */
+  readonly signed: boolean;
+}
+
+/**
+ * The first words of verify's summary line, so that a reader who stops there knows which of the
+ * three outcomes holds: the signature verified, only the digests and verdicts held, or it failed.
+ */
+export function verifyHeadline(result: KeyedVerification): string {
+  if (result.problems.length > 0) return 'FAILED';
+  if (result.signatureVerified) return 'signature verified';
+  return result.signed ? 'integrity only, signature not checked' : 'integrity only, unsigned';
 }
 
 /** Reads and parses a report file. Throws when it cannot be read or is not JSON. */
@@ -31,14 +45,19 @@ export async function verifyWithKeys(
       recomputed: 0,
       consistencyOnly: 0,
       signature: 'signature not checked',
+      signatureVerified: false,
+      signed: false,
     };
   }
   // The schema has accepted it, so it has the report's shape.
   const report = parsed as EvalGateReport;
+  const signed = report.signature !== undefined;
   if (given !== undefined) {
     const result = await verifyReport(report, { key: given, name: 'the given public key' });
     return {
       ...result,
+      signed,
+      signatureVerified: signed && result.signatureProblems.length === 0,
       signature:
         result.signatureProblems.length === 0
           ? 'signature verified with the --key given'
@@ -49,6 +68,8 @@ export async function verifyWithKeys(
   if (!published.usable) {
     return {
       ...(await verifyReport(report)),
+      signed,
+      signatureVerified: false,
       signature: `integrity only, no usable key: ${published.why}`,
     };
   }
@@ -56,6 +77,8 @@ export async function verifyWithKeys(
   const result = await verifyReport(report, { key: published.key, name });
   return {
     ...result,
+    signed,
+    signatureVerified: result.signatureProblems.length === 0,
     signature:
       result.signatureProblems.length === 0
         ? `signature verified against the host's published key ${published.keyId} (from the discovery this report captured)`

@@ -101,7 +101,7 @@ export function compareRow(row: ReportRow, again: Recomputed): string[] {
   for (let i = 0; i < count; i += 1) {
     const was = row.findings[i] as Finding;
     const now = again.findings[i] as Finding;
-    for (const field of ['rule', 'ok', 'severity', 'ref', 'message'] as const) {
+    for (const field of ['rule', 'ok', 'severity', 'ref', 'message', 'consequenceOf'] as const) {
       if (was[field] !== now[field]) {
         out.push(
           `${at}: findings[${i}] (${now.rule}) ${field} recorded ${JSON.stringify(was[field])}, recomputed ${JSON.stringify(now[field])}`,

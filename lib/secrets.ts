@@ -4,36 +4,44 @@
 // prints is scrubbed once, where it leaves (cli/cli.ts, cli/conformance.ts). Nothing in between
 // scrubs: the report is built from text that is already clean, and is refused if it is not.
 //
-// A scrubber can only replace what it can recognise. Every occurrence of a long random key is the
-// key; every occurrence of a one-letter key is mostly ordinary text ("loopback" holds a "k").
-// No rule can keep such a key out of the output without corrupting the output, so the suite does
-// not try: a key shorter than MIN_SECRET_LENGTH is refused before anything runs (lib/env.ts).
+// Every occurrence of the key is replaced, wherever it stands, so no way of echoing it (glued to
+// other text, inside a URL) gets it out. That is safe for output only when the key is not also
+// ordinary text: a one-letter key occurs in most words ("loopback" holds a "k"), while a key of
+// eight or more characters, as every issued key is (upstream's examples use 12, generated keys
+// 16 or more), does not occur in what the suite prints. Shorter keys are refused before anything
+// runs (lib/env.ts), and so are keys an Authorization header cannot carry.
 
 export const REDACTED = '[redacted]';
 
-/**
- * The shortest key the suite accepts. Sixteen characters is the shortest opaque id the contract
- * allows, and no generated key is shorter; a string that long occurs in other text only as itself.
- */
-export const MIN_SECRET_LENGTH = 16;
+/** The shortest key the suite accepts: below it a key matches ordinary words of the output. */
+export const MIN_SECRET_LENGTH = 8;
+
+/** Visible ASCII only: what an HTTP bearer token can be made of, and what JSON writes verbatim. */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
 /** Why `secret` cannot be used as a key, or undefined when it can. Never quotes the secret. */
 export function unscrubbableSecret(secret: string): string | undefined {
+  if (!HEADER_SAFE.test(secret)) {
+    return (
+      'OPENWOP_API_KEY holds a space, a control character or a non-ASCII character; ' +
+      'an Authorization header cannot carry it, and the suite could not find it again to keep it out of its output'
+    );
+  }
   if (secret.length >= MIN_SECRET_LENGTH) return undefined;
   return (
     `OPENWOP_API_KEY is ${secret.length} character${secret.length === 1 ? '' : 's'} long; ` +
-    `the suite needs at least ${MIN_SECRET_LENGTH} to keep it out of its output without ` +
-    'garbling the rest of the text (a short key matches ordinary words)'
+    `the suite needs at least ${MIN_SECRET_LENGTH}, because a shorter key matches ordinary words ` +
+    'and could not be kept out of the output without garbling it'
   );
 }
 
 /**
- * `text` with every occurrence of `secret` replaced by REDACTED. A secret shorter than
- * MIN_SECRET_LENGTH is not replaced: configuration refuses such a key, and replacing a short
- * string would corrupt the text around it.
+ * `text` with every occurrence of `secret` replaced by REDACTED. A secret that configuration
+ * refuses (unscrubbableSecret) is not replaced: replacing a short string would corrupt the text
+ * around it, and such a key never reaches a run.
  */
 export function scrubText(text: string, secret: string | undefined): string {
-  if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return text;
+  if (secret === undefined || unscrubbableSecret(secret) !== undefined) return text;
   return text.split(secret).join(REDACTED);
 }
 

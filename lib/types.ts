@@ -319,6 +319,12 @@ export interface Finding {
   readonly ref: string;
   /** States the rule and what was seen, with numbers. */
   readonly message: string;
+  /**
+   * On a failed finding that only follows from an earlier failure: the rule id of that root
+   * cause, as the rule catalogue declares it (lib/witness/consequences.ts). Such findings are
+   * listed after every other, so a reader meets the cause first.
+   */
+  readonly consequenceOf?: string;
 }
 
 export type Disposition =

@@ -36,10 +36,10 @@ interface Captured {
 }
 
 /** Runs the whole suite in-process against `baseUrl` with the key, capturing every output. */
-async function conformance(baseUrl: string): Promise<Captured> {
+async function conformance(baseUrl: string, key = KEY): Promise<Captured> {
   const config = resolveConfig({
     OPENWOP_BASE_URL: baseUrl,
-    OPENWOP_API_KEY: KEY,
+    OPENWOP_API_KEY: key,
     OPENWOP_REPORT_DIR: reportDir,
     OPENWOP_REQUEST_TIMEOUT_MS: '2000',
     OPENWOP_RUN_TIMEOUT_MS: '8000',
@@ -158,8 +158,33 @@ describe('the API key never leaves the suite', () => {
   });
 });
 
-describe('a key too short to scrub is refused before anything runs', () => {
-  it.each(['k', 'abc', 'fifteen-chars!!'])(
+describe('a key of realistic length works; what is refused is refused in one line', () => {
+  // Upstream's example hosts are run with keys such as this one.
+  const SHORT_KEY = 'sample-token';
+
+  it('a 12-character key runs the whole suite, with no trace of it and nothing redacted that was not it', async () => {
+    expect(SHORT_KEY).toHaveLength(12);
+    const host = await startReferenceHost({ apiKey: SHORT_KEY });
+    try {
+      const run = await conformance(host.url, SHORT_KEY);
+      // The key was in play: the reference host answers 401 without it, which would block.
+      expect(run.exitCode).toBe(0);
+      expect(run.rows.every((r) => r.disposition === 'executed-pass')).toBe(true);
+      expect(run.output).toMatch(/\d+ passed, 0 failed, 0 skipped/);
+      expect(run.output).not.toContain(SHORT_KEY);
+      // Nothing the suite said held the key, so a redaction anywhere would be garbled text.
+      expect(run.output).not.toContain(REDACTED);
+      expect(run.files.size).toBeGreaterThan(0);
+      for (const [path, text] of run.files) {
+        expect(text, path).not.toContain(SHORT_KEY);
+        expect(text, path).not.toContain(REDACTED);
+      }
+    } finally {
+      await host.close();
+    }
+  });
+
+  it.each(['k', 'abc', 'seven77'])(
     'OPENWOP_API_KEY=%j exits 2 with one line that names its length and garbles nothing',
     async (key) => {
       const run = await cli(['run', '--base-url', 'http://example.test'], {
@@ -169,8 +194,23 @@ describe('a key too short to scrub is refused before anything runs', () => {
       expect(run.stdout).toEqual([]);
       expect(run.stderr).toEqual([
         `openwop-eval-gate: OPENWOP_API_KEY is ${key.length} character${key.length === 1 ? '' : 's'} long; ` +
-          `the suite needs at least ${MIN_SECRET_LENGTH} to keep it out of its output without ` +
-          'garbling the rest of the text (a short key matches ordinary words)',
+          `the suite needs at least ${MIN_SECRET_LENGTH}, because a shorter key matches ordinary words ` +
+          'and could not be kept out of the output without garbling it',
+      ]);
+    },
+  );
+
+  it.each(['sample token', 'sample\ttoken', 'sample\u0000token', 'sample-tökenn'])(
+    'OPENWOP_API_KEY=%j, which no Authorization header can carry, exits 2 with one line that does not quote it',
+    async (key) => {
+      const run = await cli(['run', '--base-url', 'http://example.test'], {
+        OPENWOP_API_KEY: key,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toEqual([]);
+      expect(run.stderr).toEqual([
+        'openwop-eval-gate: OPENWOP_API_KEY holds a space, a control character or a non-ASCII character; ' +
+          'an Authorization header cannot carry it, and the suite could not find it again to keep it out of its output',
       ]);
     },
   );
@@ -192,10 +232,14 @@ describe('a key too short to scrub is refused before anything runs', () => {
     ]);
   });
 
-  it('scrubText replaces whole occurrences of a long key and leaves a short one alone', () => {
+  it('scrubText replaces every occurrence of an accepted key, glued or not, and leaves a refused one alone', () => {
     expect(scrubText(`Bearer ${KEY}, again ${KEY}.`, KEY)).toBe(
       `Bearer ${REDACTED}, again ${REDACTED}.`,
     );
+    expect(scrubText(`x${SHORT_KEY}y ?token=${SHORT_KEY}`, SHORT_KEY)).toBe(
+      `x${REDACTED}y ?token=${REDACTED}`,
+    );
     expect(scrubText('loopback', 'k')).toBe('loopback');
+    expect(scrubText('a b', ' ')).toBe('a b');
   });
 });

@@ -12,6 +12,7 @@ import type {
   RunObservation,
   UnexercisedRule,
 } from '../types.ts';
+import { causesFirst } from '../witness/consequences.ts';
 
 /** How many failed findings a reason quotes before it says how many more there are. */
 const REASON_FINDINGS = 3;
@@ -55,20 +56,23 @@ export function decideRun(fixture: Fixture, observation: RunObservation): Decisi
  * passing it would certify a limit nobody saw and failing it would guess (contract §9). Otherwise
  * a run on which a MUST rule the verdict relies on judged nothing (`bindingGaps`) is blocked,
  * naming the rule, because the suite did not see what it would certify. A failing MUST still
- * fails: that fault was seen.
+ * fails: that fault was seen. Findings that only follow from another failure are marked and put
+ * last (lib/witness/consequences.ts), so the reason quotes the cause first, whichever stage added
+ * the findings.
  */
 export function decide(
-  findings: readonly Finding[],
+  judged: readonly Finding[],
   observation?: RunObservation,
   unexercised?: readonly UnexercisedRule[],
   unjudged: readonly string[] = [],
 ): Decision {
+  const findings = causesFirst(judged);
   const withObservation = observation === undefined ? {} : { observation };
   const withUnexercised = unexercised === undefined ? {} : { unexercised };
   if (!findings.some((f) => f.severity === 'MUST')) {
-    const judged = findings.length === 0 ? 'nothing' : 'no MUST rule';
+    const what = findings.length === 0 ? 'nothing' : 'no MUST rule';
     return {
-      ...blocked(`the leg judged ${judged}: zero assertions is never a pass`),
+      ...blocked(`the leg judged ${what}: zero assertions is never a pass`),
       ...withUnexercised,
       ...withObservation,
     };
@@ -101,7 +105,12 @@ function gapReason(gaps: readonly UnexercisedRule[]): string {
 }
 
 function failureReason(failed: readonly Finding[]): string {
-  const quoted = failed.slice(0, REASON_FINDINGS).map((f) => `${f.rule} (${f.ref}): ${f.message}`);
+  const quoted = failed
+    .slice(0, REASON_FINDINGS)
+    .map(
+      (f) =>
+        `${f.rule} (${f.ref})${f.consequenceOf === undefined ? '' : `, following from ${f.consequenceOf}`}: ${f.message}`,
+    );
   const more = failed.length - quoted.length;
   const head = `${failed.length} MUST finding${failed.length === 1 ? '' : 's'} failed`;
   return `${head}: ${quoted.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;

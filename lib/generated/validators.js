@@ -15897,6 +15897,12 @@ const schema85 = {
         },
         ref: { description: 'The clause the rule comes from.', type: 'string', minLength: 1 },
         message: { description: 'The rule and what was seen.', type: 'string' },
+        consequenceOf: {
+          description:
+            'On a failed finding that only follows from an earlier failure: the rule id of its root cause, as the rule catalogue declares it. Such findings are listed after the others.',
+          type: 'string',
+          minLength: 1,
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -16180,6 +16186,12 @@ const schema90 = {
     severity: { description: 'MUST fails the leg; SHOULD only warns.', enum: ['MUST', 'SHOULD'] },
     ref: { description: 'The clause the rule comes from.', type: 'string', minLength: 1 },
     message: { description: 'The rule and what was seen.', type: 'string' },
+    consequenceOf: {
+      description:
+        'On a failed finding that only follows from an earlier failure: the rule id of its root cause, as the rule catalogue declares it. Such findings are listed after the others.',
+      type: 'string',
+      minLength: 1,
+    },
   },
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -18980,6 +18992,7 @@ function validate52(
                 key1 === 'severity' ||
                 key1 === 'ref' ||
                 key1 === 'message' ||
+                key1 === 'consequenceOf' ||
                 pattern13.test(key1)
               )) {
                 const err26 = {
@@ -19117,8 +19130,42 @@ function validate52(
                 errors++;
               }
             }
+            if (data9.consequenceOf !== undefined) {
+              let data15 = data9.consequenceOf;
+              if (typeof data15 === 'string') {
+                if (func1(data15) < 1) {
+                  const err34 = {
+                    instancePath: instancePath + '/findings/' + i0 + '/consequenceOf',
+                    schemaPath: '#/$defs/finding/properties/consequenceOf/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err34];
+                  } else {
+                    vErrors.push(err34);
+                  }
+                  errors++;
+                }
+              } else {
+                const err35 = {
+                  instancePath: instancePath + '/findings/' + i0 + '/consequenceOf',
+                  schemaPath: '#/$defs/finding/properties/consequenceOf/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err34 = {
+            const err36 = {
               instancePath: instancePath + '/findings/' + i0,
               schemaPath: '#/$defs/finding/type',
               keyword: 'type',
@@ -19126,15 +19173,15 @@ function validate52(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err34];
+              vErrors = [err36];
             } else {
-              vErrors.push(err34);
+              vErrors.push(err36);
             }
             errors++;
           }
         }
       } else {
-        const err35 = {
+        const err37 = {
           instancePath: instancePath + '/findings',
           schemaPath: '#/properties/findings/type',
           keyword: 'type',
@@ -19142,22 +19189,22 @@ function validate52(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err35];
+          vErrors = [err37];
         } else {
-          vErrors.push(err35);
+          vErrors.push(err37);
         }
         errors++;
       }
     }
     if (data.unexercised !== undefined) {
-      let data15 = data.unexercised;
-      if (Array.isArray(data15)) {
-        const len1 = data15.length;
+      let data16 = data.unexercised;
+      if (Array.isArray(data16)) {
+        const len1 = data16.length;
         for (let i1 = 0; i1 < len1; i1++) {
-          let data16 = data15[i1];
-          if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
-            if (data16.rule === undefined) {
-              const err36 = {
+          let data17 = data16[i1];
+          if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
+            if (data17.rule === undefined) {
+              const err38 = {
                 instancePath: instancePath + '/unexercised/' + i1,
                 schemaPath: '#/$defs/unexercised/required',
                 keyword: 'required',
@@ -19165,14 +19212,14 @@ function validate52(
                 message: "must have required property '" + 'rule' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err36];
+                vErrors = [err38];
               } else {
-                vErrors.push(err36);
+                vErrors.push(err38);
               }
               errors++;
             }
-            if (data16.reason === undefined) {
-              const err37 = {
+            if (data17.reason === undefined) {
+              const err39 = {
                 instancePath: instancePath + '/unexercised/' + i1,
                 schemaPath: '#/$defs/unexercised/required',
                 keyword: 'required',
@@ -19180,54 +19227,20 @@ function validate52(
                 message: "must have required property '" + 'reason' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err37];
+                vErrors = [err39];
               } else {
-                vErrors.push(err37);
+                vErrors.push(err39);
               }
               errors++;
             }
-            for (const key2 in data16) {
+            for (const key2 in data17) {
               if (!(key2 === 'rule' || key2 === 'reason' || pattern13.test(key2))) {
-                const err38 = {
+                const err40 = {
                   instancePath: instancePath + '/unexercised/' + i1,
                   schemaPath: '#/$defs/unexercised/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key2 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err38];
-                } else {
-                  vErrors.push(err38);
-                }
-                errors++;
-              }
-            }
-            if (data16.rule !== undefined) {
-              let data17 = data16.rule;
-              if (typeof data17 === 'string') {
-                if (func1(data17) < 1) {
-                  const err39 = {
-                    instancePath: instancePath + '/unexercised/' + i1 + '/rule',
-                    schemaPath: '#/$defs/unexercised/properties/rule/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err39];
-                  } else {
-                    vErrors.push(err39);
-                  }
-                  errors++;
-                }
-              } else {
-                const err40 = {
-                  instancePath: instancePath + '/unexercised/' + i1 + '/rule',
-                  schemaPath: '#/$defs/unexercised/properties/rule/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err40];
@@ -19237,13 +19250,13 @@ function validate52(
                 errors++;
               }
             }
-            if (data16.reason !== undefined) {
-              let data18 = data16.reason;
+            if (data17.rule !== undefined) {
+              let data18 = data17.rule;
               if (typeof data18 === 'string') {
                 if (func1(data18) < 1) {
                   const err41 = {
-                    instancePath: instancePath + '/unexercised/' + i1 + '/reason',
-                    schemaPath: '#/$defs/unexercised/properties/reason/minLength',
+                    instancePath: instancePath + '/unexercised/' + i1 + '/rule',
+                    schemaPath: '#/$defs/unexercised/properties/rule/minLength',
                     keyword: 'minLength',
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
@@ -19257,8 +19270,8 @@ function validate52(
                 }
               } else {
                 const err42 = {
-                  instancePath: instancePath + '/unexercised/' + i1 + '/reason',
-                  schemaPath: '#/$defs/unexercised/properties/reason/type',
+                  instancePath: instancePath + '/unexercised/' + i1 + '/rule',
+                  schemaPath: '#/$defs/unexercised/properties/rule/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
@@ -19271,8 +19284,42 @@ function validate52(
                 errors++;
               }
             }
+            if (data17.reason !== undefined) {
+              let data19 = data17.reason;
+              if (typeof data19 === 'string') {
+                if (func1(data19) < 1) {
+                  const err43 = {
+                    instancePath: instancePath + '/unexercised/' + i1 + '/reason',
+                    schemaPath: '#/$defs/unexercised/properties/reason/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err43];
+                  } else {
+                    vErrors.push(err43);
+                  }
+                  errors++;
+                }
+              } else {
+                const err44 = {
+                  instancePath: instancePath + '/unexercised/' + i1 + '/reason',
+                  schemaPath: '#/$defs/unexercised/properties/reason/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err43 = {
+            const err45 = {
               instancePath: instancePath + '/unexercised/' + i1,
               schemaPath: '#/$defs/unexercised/type',
               keyword: 'type',
@@ -19280,15 +19327,15 @@ function validate52(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err43];
+              vErrors = [err45];
             } else {
-              vErrors.push(err43);
+              vErrors.push(err45);
             }
             errors++;
           }
         }
       } else {
-        const err44 = {
+        const err46 = {
           instancePath: instancePath + '/unexercised',
           schemaPath: '#/properties/unexercised/type',
           keyword: 'type',
@@ -19296,9 +19343,9 @@ function validate52(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err44];
+          vErrors = [err46];
         } else {
-          vErrors.push(err44);
+          vErrors.push(err46);
         }
         errors++;
       }
@@ -19318,7 +19365,7 @@ function validate52(
       }
     }
   } else {
-    const err45 = {
+    const err47 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -19326,9 +19373,9 @@ function validate52(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err45];
+      vErrors = [err47];
     } else {
-      vErrors.push(err45);
+      vErrors.push(err47);
     }
     errors++;
   }
@@ -21588,6 +21635,7 @@ function validate51(
                     key8 === 'severity' ||
                     key8 === 'ref' ||
                     key8 === 'message' ||
+                    key8 === 'consequenceOf' ||
                     pattern13.test(key8)
                   )) {
                     const err75 = {
@@ -21725,8 +21773,43 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data29.consequenceOf !== undefined) {
+                  let data35 = data29.consequenceOf;
+                  if (typeof data35 === 'string') {
+                    if (func1(data35) < 1) {
+                      const err83 = {
+                        instancePath:
+                          instancePath + '/hostChecks/findings/' + i4 + '/consequenceOf',
+                        schemaPath: '#/$defs/finding/properties/consequenceOf/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err83];
+                      } else {
+                        vErrors.push(err83);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err84 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/consequenceOf',
+                      schemaPath: '#/$defs/finding/properties/consequenceOf/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err84];
+                    } else {
+                      vErrors.push(err84);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err83 = {
+                const err85 = {
                   instancePath: instancePath + '/hostChecks/findings/' + i4,
                   schemaPath: '#/$defs/finding/type',
                   keyword: 'type',
@@ -21734,15 +21817,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err83];
+                  vErrors = [err85];
                 } else {
-                  vErrors.push(err83);
+                  vErrors.push(err85);
                 }
                 errors++;
               }
             }
           } else {
-            const err84 = {
+            const err86 = {
               instancePath: instancePath + '/hostChecks/findings',
               schemaPath: '#/properties/hostChecks/properties/findings/type',
               keyword: 'type',
@@ -21750,22 +21833,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err84];
+              vErrors = [err86];
             } else {
-              vErrors.push(err84);
+              vErrors.push(err86);
             }
             errors++;
           }
         }
         if (data25.unexercised !== undefined) {
-          let data35 = data25.unexercised;
-          if (Array.isArray(data35)) {
-            const len4 = data35.length;
+          let data36 = data25.unexercised;
+          if (Array.isArray(data36)) {
+            const len4 = data36.length;
             for (let i5 = 0; i5 < len4; i5++) {
-              let data36 = data35[i5];
-              if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
-                if (data36.rule === undefined) {
-                  const err85 = {
+              let data37 = data36[i5];
+              if (data37 && typeof data37 == 'object' && !Array.isArray(data37)) {
+                if (data37.rule === undefined) {
+                  const err87 = {
                     instancePath: instancePath + '/hostChecks/unexercised/' + i5,
                     schemaPath: '#/$defs/unexercised/required',
                     keyword: 'required',
@@ -21773,14 +21856,14 @@ function validate51(
                     message: "must have required property '" + 'rule' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err85];
+                    vErrors = [err87];
                   } else {
-                    vErrors.push(err85);
+                    vErrors.push(err87);
                   }
                   errors++;
                 }
-                if (data36.reason === undefined) {
-                  const err86 = {
+                if (data37.reason === undefined) {
+                  const err88 = {
                     instancePath: instancePath + '/hostChecks/unexercised/' + i5,
                     schemaPath: '#/$defs/unexercised/required',
                     keyword: 'required',
@@ -21788,54 +21871,20 @@ function validate51(
                     message: "must have required property '" + 'reason' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err86];
+                    vErrors = [err88];
                   } else {
-                    vErrors.push(err86);
+                    vErrors.push(err88);
                   }
                   errors++;
                 }
-                for (const key9 in data36) {
+                for (const key9 in data37) {
                   if (!(key9 === 'rule' || key9 === 'reason' || pattern13.test(key9))) {
-                    const err87 = {
+                    const err89 = {
                       instancePath: instancePath + '/hostChecks/unexercised/' + i5,
                       schemaPath: '#/$defs/unexercised/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key9 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err87];
-                    } else {
-                      vErrors.push(err87);
-                    }
-                    errors++;
-                  }
-                }
-                if (data36.rule !== undefined) {
-                  let data37 = data36.rule;
-                  if (typeof data37 === 'string') {
-                    if (func1(data37) < 1) {
-                      const err88 = {
-                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
-                        schemaPath: '#/$defs/unexercised/properties/rule/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err88];
-                      } else {
-                        vErrors.push(err88);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err89 = {
-                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
-                      schemaPath: '#/$defs/unexercised/properties/rule/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err89];
@@ -21845,13 +21894,13 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data36.reason !== undefined) {
-                  let data38 = data36.reason;
+                if (data37.rule !== undefined) {
+                  let data38 = data37.rule;
                   if (typeof data38 === 'string') {
                     if (func1(data38) < 1) {
                       const err90 = {
-                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
-                        schemaPath: '#/$defs/unexercised/properties/reason/minLength',
+                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
+                        schemaPath: '#/$defs/unexercised/properties/rule/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -21865,8 +21914,8 @@ function validate51(
                     }
                   } else {
                     const err91 = {
-                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
-                      schemaPath: '#/$defs/unexercised/properties/reason/type',
+                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
+                      schemaPath: '#/$defs/unexercised/properties/rule/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -21879,8 +21928,42 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data37.reason !== undefined) {
+                  let data39 = data37.reason;
+                  if (typeof data39 === 'string') {
+                    if (func1(data39) < 1) {
+                      const err92 = {
+                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
+                        schemaPath: '#/$defs/unexercised/properties/reason/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err92];
+                      } else {
+                        vErrors.push(err92);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err93 = {
+                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
+                      schemaPath: '#/$defs/unexercised/properties/reason/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err93];
+                    } else {
+                      vErrors.push(err93);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err92 = {
+                const err94 = {
                   instancePath: instancePath + '/hostChecks/unexercised/' + i5,
                   schemaPath: '#/$defs/unexercised/type',
                   keyword: 'type',
@@ -21888,15 +21971,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err92];
+                  vErrors = [err94];
                 } else {
-                  vErrors.push(err92);
+                  vErrors.push(err94);
                 }
                 errors++;
               }
             }
           } else {
-            const err93 = {
+            const err95 = {
               instancePath: instancePath + '/hostChecks/unexercised',
               schemaPath: '#/properties/hostChecks/properties/unexercised/type',
               keyword: 'type',
@@ -21904,15 +21987,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err93];
+              vErrors = [err95];
             } else {
-              vErrors.push(err93);
+              vErrors.push(err95);
             }
             errors++;
           }
         }
       } else {
-        const err94 = {
+        const err96 = {
           instancePath: instancePath + '/hostChecks',
           schemaPath: '#/properties/hostChecks/type',
           keyword: 'type',
@@ -21920,53 +22003,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err94];
+          vErrors = [err96];
         } else {
-          vErrors.push(err94);
+          vErrors.push(err96);
         }
         errors++;
       }
     }
     if (data.totals !== undefined) {
-      let data39 = data.totals;
-      if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
-        if (data39['executed-pass'] === undefined) {
-          const err95 = {
+      let data40 = data.totals;
+      if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+        if (data40['executed-pass'] === undefined) {
+          const err97 = {
             instancePath: instancePath + '/totals',
             schemaPath: '#/properties/totals/required',
             keyword: 'required',
             params: { missingProperty: 'executed-pass' },
             message: "must have required property '" + 'executed-pass' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err95];
-          } else {
-            vErrors.push(err95);
-          }
-          errors++;
-        }
-        if (data39['executed-fail'] === undefined) {
-          const err96 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
-            keyword: 'required',
-            params: { missingProperty: 'executed-fail' },
-            message: "must have required property '" + 'executed-fail' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err96];
-          } else {
-            vErrors.push(err96);
-          }
-          errors++;
-        }
-        if (data39.inapplicable === undefined) {
-          const err97 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
-            keyword: 'required',
-            params: { missingProperty: 'inapplicable' },
-            message: "must have required property '" + 'inapplicable' + "'",
           };
           if (vErrors === null) {
             vErrors = [err97];
@@ -21975,13 +22028,13 @@ function validate51(
           }
           errors++;
         }
-        if (data39.skipped === undefined) {
+        if (data40['executed-fail'] === undefined) {
           const err98 = {
             instancePath: instancePath + '/totals',
             schemaPath: '#/properties/totals/required',
             keyword: 'required',
-            params: { missingProperty: 'skipped' },
-            message: "must have required property '" + 'skipped' + "'",
+            params: { missingProperty: 'executed-fail' },
+            message: "must have required property '" + 'executed-fail' + "'",
           };
           if (vErrors === null) {
             vErrors = [err98];
@@ -21990,13 +22043,13 @@ function validate51(
           }
           errors++;
         }
-        if (data39.blocked === undefined) {
+        if (data40.inapplicable === undefined) {
           const err99 = {
             instancePath: instancePath + '/totals',
             schemaPath: '#/properties/totals/required',
             keyword: 'required',
-            params: { missingProperty: 'blocked' },
-            message: "must have required property '" + 'blocked' + "'",
+            params: { missingProperty: 'inapplicable' },
+            message: "must have required property '" + 'inapplicable' + "'",
           };
           if (vErrors === null) {
             vErrors = [err99];
@@ -22005,7 +22058,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key10 in data39) {
+        if (data40.skipped === undefined) {
+          const err100 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'skipped' },
+            message: "must have required property '" + 'skipped' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err100];
+          } else {
+            vErrors.push(err100);
+          }
+          errors++;
+        }
+        if (data40.blocked === undefined) {
+          const err101 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'blocked' },
+            message: "must have required property '" + 'blocked' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err101];
+          } else {
+            vErrors.push(err101);
+          }
+          errors++;
+        }
+        for (const key10 in data40) {
           if (!(
             key10 === 'executed-pass' ||
             key10 === 'executed-fail' ||
@@ -22014,7 +22097,7 @@ function validate51(
             key10 === 'blocked' ||
             pattern13.test(key10)
           )) {
-            const err100 = {
+            const err102 = {
               instancePath: instancePath + '/totals',
               schemaPath: '#/properties/totals/additionalProperties',
               keyword: 'additionalProperties',
@@ -22022,53 +22105,18 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err100];
+              vErrors = [err102];
             } else {
-              vErrors.push(err100);
+              vErrors.push(err102);
             }
             errors++;
           }
         }
-        if (data39['executed-pass'] !== undefined) {
-          let data40 = data39['executed-pass'];
-          if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
-            const err101 = {
-              instancePath: instancePath + '/totals/executed-pass',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err101];
-            } else {
-              vErrors.push(err101);
-            }
-            errors++;
-          }
-          if (typeof data40 == 'number' && isFinite(data40)) {
-            if (data40 < 0 || isNaN(data40)) {
-              const err102 = {
-                instancePath: instancePath + '/totals/executed-pass',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err102];
-              } else {
-                vErrors.push(err102);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data39['executed-fail'] !== undefined) {
-          let data41 = data39['executed-fail'];
+        if (data40['executed-pass'] !== undefined) {
+          let data41 = data40['executed-pass'];
           if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41) && isFinite(data41))) {
             const err103 = {
-              instancePath: instancePath + '/totals/executed-fail',
+              instancePath: instancePath + '/totals/executed-pass',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
               params: { type: 'integer' },
@@ -22084,7 +22132,7 @@ function validate51(
           if (typeof data41 == 'number' && isFinite(data41)) {
             if (data41 < 0 || isNaN(data41)) {
               const err104 = {
-                instancePath: instancePath + '/totals/executed-fail',
+                instancePath: instancePath + '/totals/executed-pass',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
@@ -22099,11 +22147,11 @@ function validate51(
             }
           }
         }
-        if (data39.inapplicable !== undefined) {
-          let data42 = data39.inapplicable;
+        if (data40['executed-fail'] !== undefined) {
+          let data42 = data40['executed-fail'];
           if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
             const err105 = {
-              instancePath: instancePath + '/totals/inapplicable',
+              instancePath: instancePath + '/totals/executed-fail',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
               params: { type: 'integer' },
@@ -22119,7 +22167,7 @@ function validate51(
           if (typeof data42 == 'number' && isFinite(data42)) {
             if (data42 < 0 || isNaN(data42)) {
               const err106 = {
-                instancePath: instancePath + '/totals/inapplicable',
+                instancePath: instancePath + '/totals/executed-fail',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
@@ -22134,11 +22182,11 @@ function validate51(
             }
           }
         }
-        if (data39.skipped !== undefined) {
-          let data43 = data39.skipped;
+        if (data40.inapplicable !== undefined) {
+          let data43 = data40.inapplicable;
           if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
             const err107 = {
-              instancePath: instancePath + '/totals/skipped',
+              instancePath: instancePath + '/totals/inapplicable',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
               params: { type: 'integer' },
@@ -22154,7 +22202,7 @@ function validate51(
           if (typeof data43 == 'number' && isFinite(data43)) {
             if (data43 < 0 || isNaN(data43)) {
               const err108 = {
-                instancePath: instancePath + '/totals/skipped',
+                instancePath: instancePath + '/totals/inapplicable',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
@@ -22169,11 +22217,11 @@ function validate51(
             }
           }
         }
-        if (data39.blocked !== undefined) {
-          let data44 = data39.blocked;
+        if (data40.skipped !== undefined) {
+          let data44 = data40.skipped;
           if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
             const err109 = {
-              instancePath: instancePath + '/totals/blocked',
+              instancePath: instancePath + '/totals/skipped',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
               params: { type: 'integer' },
@@ -22189,7 +22237,7 @@ function validate51(
           if (typeof data44 == 'number' && isFinite(data44)) {
             if (data44 < 0 || isNaN(data44)) {
               const err110 = {
-                instancePath: instancePath + '/totals/blocked',
+                instancePath: instancePath + '/totals/skipped',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
@@ -22204,8 +22252,43 @@ function validate51(
             }
           }
         }
+        if (data40.blocked !== undefined) {
+          let data45 = data40.blocked;
+          if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
+            const err111 = {
+              instancePath: instancePath + '/totals/blocked',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err111];
+            } else {
+              vErrors.push(err111);
+            }
+            errors++;
+          }
+          if (typeof data45 == 'number' && isFinite(data45)) {
+            if (data45 < 0 || isNaN(data45)) {
+              const err112 = {
+                instancePath: instancePath + '/totals/blocked',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err112];
+              } else {
+                vErrors.push(err112);
+              }
+              errors++;
+            }
+          }
+        }
       } else {
-        const err111 = {
+        const err113 = {
           instancePath: instancePath + '/totals',
           schemaPath: '#/properties/totals/type',
           keyword: 'type',
@@ -22213,53 +22296,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err111];
+          vErrors = [err113];
         } else {
-          vErrors.push(err111);
+          vErrors.push(err113);
         }
         errors++;
       }
     }
     if (data.digests !== undefined) {
-      let data45 = data.digests;
-      if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
-        if (data45.algorithm === undefined) {
-          const err112 = {
+      let data46 = data.digests;
+      if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
+        if (data46.algorithm === undefined) {
+          const err114 = {
             instancePath: instancePath + '/digests',
             schemaPath: '#/properties/digests/required',
             keyword: 'required',
             params: { missingProperty: 'algorithm' },
             message: "must have required property '" + 'algorithm' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err112];
-          } else {
-            vErrors.push(err112);
-          }
-          errors++;
-        }
-        if (data45.discovery === undefined) {
-          const err113 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'discovery' },
-            message: "must have required property '" + 'discovery' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err113];
-          } else {
-            vErrors.push(err113);
-          }
-          errors++;
-        }
-        if (data45.fixtures === undefined) {
-          const err114 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'fixtures' },
-            message: "must have required property '" + 'fixtures' + "'",
           };
           if (vErrors === null) {
             vErrors = [err114];
@@ -22268,13 +22321,13 @@ function validate51(
           }
           errors++;
         }
-        if (data45.schemas === undefined) {
+        if (data46.discovery === undefined) {
           const err115 = {
             instancePath: instancePath + '/digests',
             schemaPath: '#/properties/digests/required',
             keyword: 'required',
-            params: { missingProperty: 'schemas' },
-            message: "must have required property '" + 'schemas' + "'",
+            params: { missingProperty: 'discovery' },
+            message: "must have required property '" + 'discovery' + "'",
           };
           if (vErrors === null) {
             vErrors = [err115];
@@ -22283,13 +22336,13 @@ function validate51(
           }
           errors++;
         }
-        if (data45.rows === undefined) {
+        if (data46.fixtures === undefined) {
           const err116 = {
             instancePath: instancePath + '/digests',
             schemaPath: '#/properties/digests/required',
             keyword: 'required',
-            params: { missingProperty: 'rows' },
-            message: "must have required property '" + 'rows' + "'",
+            params: { missingProperty: 'fixtures' },
+            message: "must have required property '" + 'fixtures' + "'",
           };
           if (vErrors === null) {
             vErrors = [err116];
@@ -22298,7 +22351,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key11 in data45) {
+        if (data46.schemas === undefined) {
+          const err117 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'schemas' },
+            message: "must have required property '" + 'schemas' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err117];
+          } else {
+            vErrors.push(err117);
+          }
+          errors++;
+        }
+        if (data46.rows === undefined) {
+          const err118 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'rows' },
+            message: "must have required property '" + 'rows' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err118];
+          } else {
+            vErrors.push(err118);
+          }
+          errors++;
+        }
+        for (const key11 in data46) {
           if (!(
             key11 === 'algorithm' ||
             key11 === 'discovery' ||
@@ -22308,7 +22391,7 @@ function validate51(
             key11 === 'hostChecks' ||
             pattern13.test(key11)
           )) {
-            const err117 = {
+            const err119 = {
               instancePath: instancePath + '/digests',
               schemaPath: '#/properties/digests/additionalProperties',
               keyword: 'additionalProperties',
@@ -22316,59 +22399,21 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err117];
+              vErrors = [err119];
             } else {
-              vErrors.push(err117);
+              vErrors.push(err119);
             }
             errors++;
           }
         }
-        if (data45.algorithm !== undefined) {
-          if ('sha256' !== data45.algorithm) {
-            const err118 = {
+        if (data46.algorithm !== undefined) {
+          if ('sha256' !== data46.algorithm) {
+            const err120 = {
               instancePath: instancePath + '/digests/algorithm',
               schemaPath: '#/properties/digests/properties/algorithm/const',
               keyword: 'const',
               params: { allowedValue: 'sha256' },
               message: 'must be equal to constant',
-            };
-            if (vErrors === null) {
-              vErrors = [err118];
-            } else {
-              vErrors.push(err118);
-            }
-            errors++;
-          }
-        }
-        if (data45.discovery !== undefined) {
-          let data47 = data45.discovery;
-          const _errs113 = errors;
-          let valid33 = false;
-          let passing1 = null;
-          const _errs114 = errors;
-          if (typeof data47 === 'string') {
-            if (!pattern88.test(data47)) {
-              const err119 = {
-                instancePath: instancePath + '/digests/discovery',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err119];
-              } else {
-                vErrors.push(err119);
-              }
-              errors++;
-            }
-          } else {
-            const err120 = {
-              instancePath: instancePath + '/digests/discovery',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err120];
@@ -22377,14 +22422,52 @@ function validate51(
             }
             errors++;
           }
-          var _valid1 = _errs114 === errors;
+        }
+        if (data46.discovery !== undefined) {
+          let data48 = data46.discovery;
+          const _errs115 = errors;
+          let valid33 = false;
+          let passing1 = null;
+          const _errs116 = errors;
+          if (typeof data48 === 'string') {
+            if (!pattern88.test(data48)) {
+              const err121 = {
+                instancePath: instancePath + '/digests/discovery',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err121];
+              } else {
+                vErrors.push(err121);
+              }
+              errors++;
+            }
+          } else {
+            const err122 = {
+              instancePath: instancePath + '/digests/discovery',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err122];
+            } else {
+              vErrors.push(err122);
+            }
+            errors++;
+          }
+          var _valid1 = _errs116 === errors;
           if (_valid1) {
             valid33 = true;
             passing1 = 0;
           }
-          const _errs117 = errors;
-          if (data47 !== null) {
-            const err121 = {
+          const _errs119 = errors;
+          if (data48 !== null) {
+            const err123 = {
               instancePath: instancePath + '/digests/discovery',
               schemaPath: '#/properties/digests/properties/discovery/oneOf/1/type',
               keyword: 'type',
@@ -22392,13 +22475,13 @@ function validate51(
               message: 'must be null',
             };
             if (vErrors === null) {
-              vErrors = [err121];
+              vErrors = [err123];
             } else {
-              vErrors.push(err121);
+              vErrors.push(err123);
             }
             errors++;
           }
-          var _valid1 = _errs117 === errors;
+          var _valid1 = _errs119 === errors;
           if (_valid1 && valid33) {
             valid33 = false;
             passing1 = [passing1, 1];
@@ -22409,7 +22492,7 @@ function validate51(
             }
           }
           if (!valid33) {
-            const err122 = {
+            const err124 = {
               instancePath: instancePath + '/digests/discovery',
               schemaPath: '#/properties/digests/properties/discovery/oneOf',
               keyword: 'oneOf',
@@ -22417,30 +22500,30 @@ function validate51(
               message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
-              vErrors = [err122];
+              vErrors = [err124];
             } else {
-              vErrors.push(err122);
+              vErrors.push(err124);
             }
             errors++;
           } else {
-            errors = _errs113;
+            errors = _errs115;
             if (vErrors !== null) {
-              if (_errs113) {
-                vErrors.length = _errs113;
+              if (_errs115) {
+                vErrors.length = _errs115;
               } else {
                 vErrors = null;
               }
             }
           }
         }
-        if (data45.fixtures !== undefined) {
-          let data48 = data45.fixtures;
-          if (data48 && typeof data48 == 'object' && !Array.isArray(data48)) {
-            for (const key12 in data48) {
-              let data49 = data48[key12];
-              if (typeof data49 === 'string') {
-                if (!pattern88.test(data49)) {
-                  const err123 = {
+        if (data46.fixtures !== undefined) {
+          let data49 = data46.fixtures;
+          if (data49 && typeof data49 == 'object' && !Array.isArray(data49)) {
+            for (const key12 in data49) {
+              let data50 = data49[key12];
+              if (typeof data50 === 'string') {
+                if (!pattern88.test(data50)) {
+                  const err125 = {
                     instancePath:
                       instancePath +
                       '/digests/fixtures/' +
@@ -22451,14 +22534,14 @@ function validate51(
                     message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err123];
+                    vErrors = [err125];
                   } else {
-                    vErrors.push(err123);
+                    vErrors.push(err125);
                   }
                   errors++;
                 }
               } else {
-                const err124 = {
+                const err126 = {
                   instancePath:
                     instancePath +
                     '/digests/fixtures/' +
@@ -22469,15 +22552,15 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err124];
+                  vErrors = [err126];
                 } else {
-                  vErrors.push(err124);
+                  vErrors.push(err126);
                 }
                 errors++;
               }
             }
           } else {
-            const err125 = {
+            const err127 = {
               instancePath: instancePath + '/digests/fixtures',
               schemaPath: '#/properties/digests/properties/fixtures/type',
               keyword: 'type',
@@ -22485,21 +22568,21 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err125];
+              vErrors = [err127];
             } else {
-              vErrors.push(err125);
+              vErrors.push(err127);
             }
             errors++;
           }
         }
-        if (data45.schemas !== undefined) {
-          let data50 = data45.schemas;
-          if (data50 && typeof data50 == 'object' && !Array.isArray(data50)) {
-            for (const key13 in data50) {
-              let data51 = data50[key13];
-              if (typeof data51 === 'string') {
-                if (!pattern88.test(data51)) {
-                  const err126 = {
+        if (data46.schemas !== undefined) {
+          let data51 = data46.schemas;
+          if (data51 && typeof data51 == 'object' && !Array.isArray(data51)) {
+            for (const key13 in data51) {
+              let data52 = data51[key13];
+              if (typeof data52 === 'string') {
+                if (!pattern88.test(data52)) {
+                  const err128 = {
                     instancePath:
                       instancePath +
                       '/digests/schemas/' +
@@ -22510,14 +22593,14 @@ function validate51(
                     message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err126];
+                    vErrors = [err128];
                   } else {
-                    vErrors.push(err126);
+                    vErrors.push(err128);
                   }
                   errors++;
                 }
               } else {
-                const err127 = {
+                const err129 = {
                   instancePath:
                     instancePath +
                     '/digests/schemas/' +
@@ -22528,54 +22611,20 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err127];
+                  vErrors = [err129];
                 } else {
-                  vErrors.push(err127);
+                  vErrors.push(err129);
                 }
                 errors++;
               }
             }
           } else {
-            const err128 = {
+            const err130 = {
               instancePath: instancePath + '/digests/schemas',
               schemaPath: '#/properties/digests/properties/schemas/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err128];
-            } else {
-              vErrors.push(err128);
-            }
-            errors++;
-          }
-        }
-        if (data45.rows !== undefined) {
-          let data52 = data45.rows;
-          if (typeof data52 === 'string') {
-            if (!pattern88.test(data52)) {
-              const err129 = {
-                instancePath: instancePath + '/digests/rows',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err129];
-              } else {
-                vErrors.push(err129);
-              }
-              errors++;
-            }
-          } else {
-            const err130 = {
-              instancePath: instancePath + '/digests/rows',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err130];
@@ -22585,12 +22634,12 @@ function validate51(
             errors++;
           }
         }
-        if (data45.hostChecks !== undefined) {
-          let data53 = data45.hostChecks;
+        if (data46.rows !== undefined) {
+          let data53 = data46.rows;
           if (typeof data53 === 'string') {
             if (!pattern88.test(data53)) {
               const err131 = {
-                instancePath: instancePath + '/digests/hostChecks',
+                instancePath: instancePath + '/digests/rows',
                 schemaPath: '#/$defs/sha256/pattern',
                 keyword: 'pattern',
                 params: { pattern: '^[0-9a-f]{64}$' },
@@ -22605,7 +22654,7 @@ function validate51(
             }
           } else {
             const err132 = {
-              instancePath: instancePath + '/digests/hostChecks',
+              instancePath: instancePath + '/digests/rows',
               schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -22619,8 +22668,42 @@ function validate51(
             errors++;
           }
         }
+        if (data46.hostChecks !== undefined) {
+          let data54 = data46.hostChecks;
+          if (typeof data54 === 'string') {
+            if (!pattern88.test(data54)) {
+              const err133 = {
+                instancePath: instancePath + '/digests/hostChecks',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err133];
+              } else {
+                vErrors.push(err133);
+              }
+              errors++;
+            }
+          } else {
+            const err134 = {
+              instancePath: instancePath + '/digests/hostChecks',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err134];
+            } else {
+              vErrors.push(err134);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err133 = {
+        const err135 = {
           instancePath: instancePath + '/digests',
           schemaPath: '#/properties/digests/type',
           keyword: 'type',
@@ -22628,53 +22711,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err133];
+          vErrors = [err135];
         } else {
-          vErrors.push(err133);
+          vErrors.push(err135);
         }
         errors++;
       }
     }
     if (data.signature !== undefined) {
-      let data54 = data.signature;
-      if (data54 && typeof data54 == 'object' && !Array.isArray(data54)) {
-        if (data54.algorithm === undefined) {
-          const err134 = {
+      let data55 = data.signature;
+      if (data55 && typeof data55 == 'object' && !Array.isArray(data55)) {
+        if (data55.algorithm === undefined) {
+          const err136 = {
             instancePath: instancePath + '/signature',
             schemaPath: '#/properties/signature/required',
             keyword: 'required',
             params: { missingProperty: 'algorithm' },
             message: "must have required property '" + 'algorithm' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err134];
-          } else {
-            vErrors.push(err134);
-          }
-          errors++;
-        }
-        if (data54.reportDigest === undefined) {
-          const err135 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'reportDigest' },
-            message: "must have required property '" + 'reportDigest' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err135];
-          } else {
-            vErrors.push(err135);
-          }
-          errors++;
-        }
-        if (data54.value === undefined) {
-          const err136 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'value' },
-            message: "must have required property '" + 'value' + "'",
           };
           if (vErrors === null) {
             vErrors = [err136];
@@ -22683,7 +22736,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key14 in data54) {
+        if (data55.reportDigest === undefined) {
+          const err137 = {
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
+            keyword: 'required',
+            params: { missingProperty: 'reportDigest' },
+            message: "must have required property '" + 'reportDigest' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err137];
+          } else {
+            vErrors.push(err137);
+          }
+          errors++;
+        }
+        if (data55.value === undefined) {
+          const err138 = {
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
+            keyword: 'required',
+            params: { missingProperty: 'value' },
+            message: "must have required property '" + 'value' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err138];
+          } else {
+            vErrors.push(err138);
+          }
+          errors++;
+        }
+        for (const key14 in data55) {
           if (!(
             key14 === 'algorithm' ||
             key14 === 'keyId' ||
@@ -22691,7 +22774,7 @@ function validate51(
             key14 === 'value' ||
             pattern13.test(key14)
           )) {
-            const err137 = {
+            const err139 = {
               instancePath: instancePath + '/signature',
               schemaPath: '#/properties/signature/additionalProperties',
               keyword: 'additionalProperties',
@@ -22699,55 +22782,21 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err137];
+              vErrors = [err139];
             } else {
-              vErrors.push(err137);
+              vErrors.push(err139);
             }
             errors++;
           }
         }
-        if (data54.algorithm !== undefined) {
-          if ('ed25519' !== data54.algorithm) {
-            const err138 = {
+        if (data55.algorithm !== undefined) {
+          if ('ed25519' !== data55.algorithm) {
+            const err140 = {
               instancePath: instancePath + '/signature/algorithm',
               schemaPath: '#/properties/signature/properties/algorithm/const',
               keyword: 'const',
               params: { allowedValue: 'ed25519' },
               message: 'must be equal to constant',
-            };
-            if (vErrors === null) {
-              vErrors = [err138];
-            } else {
-              vErrors.push(err138);
-            }
-            errors++;
-          }
-        }
-        if (data54.keyId !== undefined) {
-          let data56 = data54.keyId;
-          if (typeof data56 === 'string') {
-            if (!pattern33.test(data56)) {
-              const err139 = {
-                instancePath: instancePath + '/signature/keyId',
-                schemaPath: '#/properties/signature/properties/keyId/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err139];
-              } else {
-                vErrors.push(err139);
-              }
-              errors++;
-            }
-          } else {
-            const err140 = {
-              instancePath: instancePath + '/signature/keyId',
-              schemaPath: '#/properties/signature/properties/keyId/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err140];
@@ -22757,16 +22806,16 @@ function validate51(
             errors++;
           }
         }
-        if (data54.reportDigest !== undefined) {
-          let data57 = data54.reportDigest;
+        if (data55.keyId !== undefined) {
+          let data57 = data55.keyId;
           if (typeof data57 === 'string') {
-            if (!pattern88.test(data57)) {
+            if (!pattern33.test(data57)) {
               const err141 = {
-                instancePath: instancePath + '/signature/reportDigest',
-                schemaPath: '#/$defs/sha256/pattern',
+                instancePath: instancePath + '/signature/keyId',
+                schemaPath: '#/properties/signature/properties/keyId/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err141];
@@ -22777,8 +22826,8 @@ function validate51(
             }
           } else {
             const err142 = {
-              instancePath: instancePath + '/signature/reportDigest',
-              schemaPath: '#/$defs/sha256/type',
+              instancePath: instancePath + '/signature/keyId',
+              schemaPath: '#/properties/signature/properties/keyId/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -22791,16 +22840,16 @@ function validate51(
             errors++;
           }
         }
-        if (data54.value !== undefined) {
-          let data58 = data54.value;
+        if (data55.reportDigest !== undefined) {
+          let data58 = data55.reportDigest;
           if (typeof data58 === 'string') {
-            if (!pattern96.test(data58)) {
+            if (!pattern88.test(data58)) {
               const err143 = {
-                instancePath: instancePath + '/signature/value',
-                schemaPath: '#/properties/signature/properties/value/pattern',
+                instancePath: instancePath + '/signature/reportDigest',
+                schemaPath: '#/$defs/sha256/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err143];
@@ -22811,8 +22860,8 @@ function validate51(
             }
           } else {
             const err144 = {
-              instancePath: instancePath + '/signature/value',
-              schemaPath: '#/properties/signature/properties/value/type',
+              instancePath: instancePath + '/signature/reportDigest',
+              schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -22825,8 +22874,42 @@ function validate51(
             errors++;
           }
         }
+        if (data55.value !== undefined) {
+          let data59 = data55.value;
+          if (typeof data59 === 'string') {
+            if (!pattern96.test(data59)) {
+              const err145 = {
+                instancePath: instancePath + '/signature/value',
+                schemaPath: '#/properties/signature/properties/value/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err145];
+              } else {
+                vErrors.push(err145);
+              }
+              errors++;
+            }
+          } else {
+            const err146 = {
+              instancePath: instancePath + '/signature/value',
+              schemaPath: '#/properties/signature/properties/value/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err146];
+            } else {
+              vErrors.push(err146);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err145 = {
+        const err147 = {
           instancePath: instancePath + '/signature',
           schemaPath: '#/properties/signature/type',
           keyword: 'type',
@@ -22834,17 +22917,17 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err145];
+          vErrors = [err147];
         } else {
-          vErrors.push(err145);
+          vErrors.push(err147);
         }
         errors++;
       }
     }
     if (data.failOn !== undefined) {
-      let data59 = data.failOn;
-      if (!(data59 === 'must' || data59 === 'should')) {
-        const err146 = {
+      let data60 = data.failOn;
+      if (!(data60 === 'must' || data60 === 'should')) {
+        const err148 = {
           instancePath: instancePath + '/failOn',
           schemaPath: '#/properties/failOn/enum',
           keyword: 'enum',
@@ -22852,53 +22935,23 @@ function validate51(
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
-          vErrors = [err146];
+          vErrors = [err148];
         } else {
-          vErrors.push(err146);
+          vErrors.push(err148);
         }
         errors++;
       }
     }
     if (data.selection !== undefined) {
-      let data60 = data.selection;
-      if (data60 && typeof data60 == 'object' && !Array.isArray(data60)) {
-        if (data60.only === undefined) {
-          const err147 = {
+      let data61 = data.selection;
+      if (data61 && typeof data61 == 'object' && !Array.isArray(data61)) {
+        if (data61.only === undefined) {
+          const err149 = {
             instancePath: instancePath + '/selection',
             schemaPath: '#/properties/selection/required',
             keyword: 'required',
             params: { missingProperty: 'only' },
             message: "must have required property '" + 'only' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err147];
-          } else {
-            vErrors.push(err147);
-          }
-          errors++;
-        }
-        if (data60.skip === undefined) {
-          const err148 = {
-            instancePath: instancePath + '/selection',
-            schemaPath: '#/properties/selection/required',
-            keyword: 'required',
-            params: { missingProperty: 'skip' },
-            message: "must have required property '" + 'skip' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err148];
-          } else {
-            vErrors.push(err148);
-          }
-          errors++;
-        }
-        if (data60.selected === undefined) {
-          const err149 = {
-            instancePath: instancePath + '/selection',
-            schemaPath: '#/properties/selection/required',
-            keyword: 'required',
-            params: { missingProperty: 'selected' },
-            message: "must have required property '" + 'selected' + "'",
           };
           if (vErrors === null) {
             vErrors = [err149];
@@ -22907,14 +22960,44 @@ function validate51(
           }
           errors++;
         }
-        for (const key15 in data60) {
+        if (data61.skip === undefined) {
+          const err150 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'skip' },
+            message: "must have required property '" + 'skip' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err150];
+          } else {
+            vErrors.push(err150);
+          }
+          errors++;
+        }
+        if (data61.selected === undefined) {
+          const err151 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'selected' },
+            message: "must have required property '" + 'selected' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err151];
+          } else {
+            vErrors.push(err151);
+          }
+          errors++;
+        }
+        for (const key15 in data61) {
           if (!(
             key15 === 'only' ||
             key15 === 'skip' ||
             key15 === 'selected' ||
             pattern13.test(key15)
           )) {
-            const err150 = {
+            const err152 = {
               instancePath: instancePath + '/selection',
               schemaPath: '#/properties/selection/additionalProperties',
               keyword: 'additionalProperties',
@@ -22922,22 +23005,22 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err150];
+              vErrors = [err152];
             } else {
-              vErrors.push(err150);
+              vErrors.push(err152);
             }
             errors++;
           }
         }
-        if (data60.only !== undefined) {
-          let data61 = data60.only;
-          if (Array.isArray(data61)) {
-            const len5 = data61.length;
+        if (data61.only !== undefined) {
+          let data62 = data61.only;
+          if (Array.isArray(data62)) {
+            const len5 = data62.length;
             for (let i6 = 0; i6 < len5; i6++) {
-              let data62 = data61[i6];
-              if (typeof data62 === 'string') {
-                if (!pattern54.test(data62)) {
-                  const err151 = {
+              let data63 = data62[i6];
+              if (typeof data63 === 'string') {
+                if (!pattern54.test(data63)) {
+                  const err153 = {
                     instancePath: instancePath + '/selection/only/' + i6,
                     schemaPath: '#/$defs/requirementId/pattern',
                     keyword: 'pattern',
@@ -22946,14 +23029,14 @@ function validate51(
                       'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err151];
+                    vErrors = [err153];
                   } else {
-                    vErrors.push(err151);
+                    vErrors.push(err153);
                   }
                   errors++;
                 }
               } else {
-                const err152 = {
+                const err154 = {
                   instancePath: instancePath + '/selection/only/' + i6,
                   schemaPath: '#/$defs/requirementId/type',
                   keyword: 'type',
@@ -22961,20 +23044,20 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err152];
+                  vErrors = [err154];
                 } else {
-                  vErrors.push(err152);
+                  vErrors.push(err154);
                 }
                 errors++;
               }
             }
-            let i7 = data61.length;
+            let i7 = data62.length;
             let j1;
             if (i7 > 1) {
               outer1: for (; i7--;) {
                 for (j1 = i7; j1--;) {
-                  if (func0(data61[i7], data61[j1])) {
-                    const err153 = {
+                  if (func0(data62[i7], data62[j1])) {
+                    const err155 = {
                       instancePath: instancePath + '/selection/only',
                       schemaPath: '#/properties/selection/properties/only/uniqueItems',
                       keyword: 'uniqueItems',
@@ -22987,9 +23070,9 @@ function validate51(
                         ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err153];
+                      vErrors = [err155];
                     } else {
-                      vErrors.push(err153);
+                      vErrors.push(err155);
                     }
                     errors++;
                     break outer1;
@@ -22998,7 +23081,7 @@ function validate51(
               }
             }
           } else {
-            const err154 = {
+            const err156 = {
               instancePath: instancePath + '/selection/only',
               schemaPath: '#/properties/selection/properties/only/type',
               keyword: 'type',
@@ -23006,22 +23089,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err154];
+              vErrors = [err156];
             } else {
-              vErrors.push(err154);
+              vErrors.push(err156);
             }
             errors++;
           }
         }
-        if (data60.skip !== undefined) {
-          let data63 = data60.skip;
-          if (Array.isArray(data63)) {
-            const len6 = data63.length;
+        if (data61.skip !== undefined) {
+          let data64 = data61.skip;
+          if (Array.isArray(data64)) {
+            const len6 = data64.length;
             for (let i8 = 0; i8 < len6; i8++) {
-              let data64 = data63[i8];
-              if (typeof data64 === 'string') {
-                if (!pattern54.test(data64)) {
-                  const err155 = {
+              let data65 = data64[i8];
+              if (typeof data65 === 'string') {
+                if (!pattern54.test(data65)) {
+                  const err157 = {
                     instancePath: instancePath + '/selection/skip/' + i8,
                     schemaPath: '#/$defs/requirementId/pattern',
                     keyword: 'pattern',
@@ -23030,14 +23113,14 @@ function validate51(
                       'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err155];
+                    vErrors = [err157];
                   } else {
-                    vErrors.push(err155);
+                    vErrors.push(err157);
                   }
                   errors++;
                 }
               } else {
-                const err156 = {
+                const err158 = {
                   instancePath: instancePath + '/selection/skip/' + i8,
                   schemaPath: '#/$defs/requirementId/type',
                   keyword: 'type',
@@ -23045,20 +23128,20 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err156];
+                  vErrors = [err158];
                 } else {
-                  vErrors.push(err156);
+                  vErrors.push(err158);
                 }
                 errors++;
               }
             }
-            let i9 = data63.length;
+            let i9 = data64.length;
             let j2;
             if (i9 > 1) {
               outer2: for (; i9--;) {
                 for (j2 = i9; j2--;) {
-                  if (func0(data63[i9], data63[j2])) {
-                    const err157 = {
+                  if (func0(data64[i9], data64[j2])) {
+                    const err159 = {
                       instancePath: instancePath + '/selection/skip',
                       schemaPath: '#/properties/selection/properties/skip/uniqueItems',
                       keyword: 'uniqueItems',
@@ -23071,9 +23154,9 @@ function validate51(
                         ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err157];
+                      vErrors = [err159];
                     } else {
-                      vErrors.push(err157);
+                      vErrors.push(err159);
                     }
                     errors++;
                     break outer2;
@@ -23082,7 +23165,7 @@ function validate51(
               }
             }
           } else {
-            const err158 = {
+            const err160 = {
               instancePath: instancePath + '/selection/skip',
               schemaPath: '#/properties/selection/properties/skip/type',
               keyword: 'type',
@@ -23090,22 +23173,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err158];
+              vErrors = [err160];
             } else {
-              vErrors.push(err158);
+              vErrors.push(err160);
             }
             errors++;
           }
         }
-        if (data60.selected !== undefined) {
-          let data65 = data60.selected;
-          if (Array.isArray(data65)) {
-            const len7 = data65.length;
+        if (data61.selected !== undefined) {
+          let data66 = data61.selected;
+          if (Array.isArray(data66)) {
+            const len7 = data66.length;
             for (let i10 = 0; i10 < len7; i10++) {
-              let data66 = data65[i10];
-              if (typeof data66 === 'string') {
-                if (!pattern54.test(data66)) {
-                  const err159 = {
+              let data67 = data66[i10];
+              if (typeof data67 === 'string') {
+                if (!pattern54.test(data67)) {
+                  const err161 = {
                     instancePath: instancePath + '/selection/selected/' + i10,
                     schemaPath: '#/$defs/requirementId/pattern',
                     keyword: 'pattern',
@@ -23114,14 +23197,14 @@ function validate51(
                       'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err159];
+                    vErrors = [err161];
                   } else {
-                    vErrors.push(err159);
+                    vErrors.push(err161);
                   }
                   errors++;
                 }
               } else {
-                const err160 = {
+                const err162 = {
                   instancePath: instancePath + '/selection/selected/' + i10,
                   schemaPath: '#/$defs/requirementId/type',
                   keyword: 'type',
@@ -23129,20 +23212,20 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err160];
+                  vErrors = [err162];
                 } else {
-                  vErrors.push(err160);
+                  vErrors.push(err162);
                 }
                 errors++;
               }
             }
-            let i11 = data65.length;
+            let i11 = data66.length;
             let j3;
             if (i11 > 1) {
               outer3: for (; i11--;) {
                 for (j3 = i11; j3--;) {
-                  if (func0(data65[i11], data65[j3])) {
-                    const err161 = {
+                  if (func0(data66[i11], data66[j3])) {
+                    const err163 = {
                       instancePath: instancePath + '/selection/selected',
                       schemaPath: '#/properties/selection/properties/selected/uniqueItems',
                       keyword: 'uniqueItems',
@@ -23155,9 +23238,9 @@ function validate51(
                         ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err161];
+                      vErrors = [err163];
                     } else {
-                      vErrors.push(err161);
+                      vErrors.push(err163);
                     }
                     errors++;
                     break outer3;
@@ -23166,7 +23249,7 @@ function validate51(
               }
             }
           } else {
-            const err162 = {
+            const err164 = {
               instancePath: instancePath + '/selection/selected',
               schemaPath: '#/properties/selection/properties/selected/type',
               keyword: 'type',
@@ -23174,15 +23257,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err162];
+              vErrors = [err164];
             } else {
-              vErrors.push(err162);
+              vErrors.push(err164);
             }
             errors++;
           }
         }
       } else {
-        const err163 = {
+        const err165 = {
           instancePath: instancePath + '/selection',
           schemaPath: '#/properties/selection/type',
           keyword: 'type',
@@ -23190,53 +23273,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err163];
+          vErrors = [err165];
         } else {
-          vErrors.push(err163);
+          vErrors.push(err165);
         }
         errors++;
       }
     }
     if (data.baseline !== undefined) {
-      let data67 = data.baseline;
-      if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
-        if (data67.file === undefined) {
-          const err164 = {
+      let data68 = data.baseline;
+      if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
+        if (data68.file === undefined) {
+          const err166 = {
             instancePath: instancePath + '/baseline',
             schemaPath: '#/properties/baseline/required',
             keyword: 'required',
             params: { missingProperty: 'file' },
             message: "must have required property '" + 'file' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err164];
-          } else {
-            vErrors.push(err164);
-          }
-          errors++;
-        }
-        if (data67.sha256 === undefined) {
-          const err165 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'sha256' },
-            message: "must have required property '" + 'sha256' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err165];
-          } else {
-            vErrors.push(err165);
-          }
-          errors++;
-        }
-        if (data67.entries === undefined) {
-          const err166 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'entries' },
-            message: "must have required property '" + 'entries' + "'",
           };
           if (vErrors === null) {
             vErrors = [err166];
@@ -23245,13 +23298,13 @@ function validate51(
           }
           errors++;
         }
-        if (data67.excused === undefined) {
+        if (data68.sha256 === undefined) {
           const err167 = {
             instancePath: instancePath + '/baseline',
             schemaPath: '#/properties/baseline/required',
             keyword: 'required',
-            params: { missingProperty: 'excused' },
-            message: "must have required property '" + 'excused' + "'",
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
           };
           if (vErrors === null) {
             vErrors = [err167];
@@ -23260,7 +23313,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key16 in data67) {
+        if (data68.entries === undefined) {
+          const err168 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'entries' },
+            message: "must have required property '" + 'entries' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err168];
+          } else {
+            vErrors.push(err168);
+          }
+          errors++;
+        }
+        if (data68.excused === undefined) {
+          const err169 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'excused' },
+            message: "must have required property '" + 'excused' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err169];
+          } else {
+            vErrors.push(err169);
+          }
+          errors++;
+        }
+        for (const key16 in data68) {
           if (!(
             key16 === 'file' ||
             key16 === 'sha256' ||
@@ -23268,46 +23351,12 @@ function validate51(
             key16 === 'excused' ||
             pattern13.test(key16)
           )) {
-            const err168 = {
+            const err170 = {
               instancePath: instancePath + '/baseline',
               schemaPath: '#/properties/baseline/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key16 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err168];
-            } else {
-              vErrors.push(err168);
-            }
-            errors++;
-          }
-        }
-        if (data67.file !== undefined) {
-          let data68 = data67.file;
-          if (typeof data68 === 'string') {
-            if (func1(data68) < 1) {
-              const err169 = {
-                instancePath: instancePath + '/baseline/file',
-                schemaPath: '#/properties/baseline/properties/file/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err169];
-              } else {
-                vErrors.push(err169);
-              }
-              errors++;
-            }
-          } else {
-            const err170 = {
-              instancePath: instancePath + '/baseline/file',
-              schemaPath: '#/properties/baseline/properties/file/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err170];
@@ -23317,16 +23366,16 @@ function validate51(
             errors++;
           }
         }
-        if (data67.sha256 !== undefined) {
-          let data69 = data67.sha256;
+        if (data68.file !== undefined) {
+          let data69 = data68.file;
           if (typeof data69 === 'string') {
-            if (!pattern88.test(data69)) {
+            if (func1(data69) < 1) {
               const err171 = {
-                instancePath: instancePath + '/baseline/sha256',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                instancePath: instancePath + '/baseline/file',
+                schemaPath: '#/properties/baseline/properties/file/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
                 vErrors = [err171];
@@ -23337,8 +23386,8 @@ function validate51(
             }
           } else {
             const err172 = {
-              instancePath: instancePath + '/baseline/sha256',
-              schemaPath: '#/$defs/sha256/type',
+              instancePath: instancePath + '/baseline/file',
+              schemaPath: '#/properties/baseline/properties/file/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -23351,50 +23400,54 @@ function validate51(
             errors++;
           }
         }
-        if (data67.entries !== undefined) {
-          let data70 = data67.entries;
-          if (Array.isArray(data70)) {
-            const len8 = data70.length;
+        if (data68.sha256 !== undefined) {
+          let data70 = data68.sha256;
+          if (typeof data70 === 'string') {
+            if (!pattern88.test(data70)) {
+              const err173 = {
+                instancePath: instancePath + '/baseline/sha256',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err173];
+              } else {
+                vErrors.push(err173);
+              }
+              errors++;
+            }
+          } else {
+            const err174 = {
+              instancePath: instancePath + '/baseline/sha256',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err174];
+            } else {
+              vErrors.push(err174);
+            }
+            errors++;
+          }
+        }
+        if (data68.entries !== undefined) {
+          let data71 = data68.entries;
+          if (Array.isArray(data71)) {
+            const len8 = data71.length;
             for (let i12 = 0; i12 < len8; i12++) {
-              let data71 = data70[i12];
-              if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
-                if (data71.requirement === undefined) {
-                  const err173 = {
+              let data72 = data71[i12];
+              if (data72 && typeof data72 == 'object' && !Array.isArray(data72)) {
+                if (data72.requirement === undefined) {
+                  const err175 = {
                     instancePath: instancePath + '/baseline/entries/' + i12,
                     schemaPath: '#/properties/baseline/properties/entries/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'requirement' },
                     message: "must have required property '" + 'requirement' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err173];
-                  } else {
-                    vErrors.push(err173);
-                  }
-                  errors++;
-                }
-                if (data71.reason === undefined) {
-                  const err174 = {
-                    instancePath: instancePath + '/baseline/entries/' + i12,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'reason' },
-                    message: "must have required property '" + 'reason' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err174];
-                  } else {
-                    vErrors.push(err174);
-                  }
-                  errors++;
-                }
-                if (data71.status === undefined) {
-                  const err175 = {
-                    instancePath: instancePath + '/baseline/entries/' + i12,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'status' },
-                    message: "must have required property '" + 'status' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err175];
@@ -23403,7 +23456,37 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key17 in data71) {
+                if (data72.reason === undefined) {
+                  const err176 = {
+                    instancePath: instancePath + '/baseline/entries/' + i12,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err176];
+                  } else {
+                    vErrors.push(err176);
+                  }
+                  errors++;
+                }
+                if (data72.status === undefined) {
+                  const err177 = {
+                    instancePath: instancePath + '/baseline/entries/' + i12,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'status' },
+                    message: "must have required property '" + 'status' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err177];
+                  } else {
+                    vErrors.push(err177);
+                  }
+                  errors++;
+                }
+                for (const key17 in data72) {
                   if (!(
                     key17 === 'requirement' ||
                     key17 === 'rule' ||
@@ -23411,7 +23494,7 @@ function validate51(
                     key17 === 'status' ||
                     pattern13.test(key17)
                   )) {
-                    const err176 = {
+                    const err178 = {
                       instancePath: instancePath + '/baseline/entries/' + i12,
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/additionalProperties',
@@ -23420,18 +23503,18 @@ function validate51(
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err176];
+                      vErrors = [err178];
                     } else {
-                      vErrors.push(err176);
+                      vErrors.push(err178);
                     }
                     errors++;
                   }
                 }
-                if (data71.requirement !== undefined) {
-                  let data72 = data71.requirement;
-                  if (typeof data72 === 'string') {
-                    if (!pattern54.test(data72)) {
-                      const err177 = {
+                if (data72.requirement !== undefined) {
+                  let data73 = data72.requirement;
+                  if (typeof data73 === 'string') {
+                    if (!pattern54.test(data73)) {
+                      const err179 = {
                         instancePath: instancePath + '/baseline/entries/' + i12 + '/requirement',
                         schemaPath: '#/$defs/requirementId/pattern',
                         keyword: 'pattern',
@@ -23442,41 +23525,6 @@ function validate51(
                           '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err177];
-                      } else {
-                        vErrors.push(err177);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err178 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12 + '/requirement',
-                      schemaPath: '#/$defs/requirementId/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err178];
-                    } else {
-                      vErrors.push(err178);
-                    }
-                    errors++;
-                  }
-                }
-                if (data71.rule !== undefined) {
-                  let data73 = data71.rule;
-                  if (typeof data73 === 'string') {
-                    if (func1(data73) < 1) {
-                      const err179 = {
-                        instancePath: instancePath + '/baseline/entries/' + i12 + '/rule',
-                        schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/rule/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
                         vErrors = [err179];
                       } else {
                         vErrors.push(err179);
@@ -23485,9 +23533,8 @@ function validate51(
                     }
                   } else {
                     const err180 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12 + '/rule',
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/rule/type',
+                      instancePath: instancePath + '/baseline/entries/' + i12 + '/requirement',
+                      schemaPath: '#/$defs/requirementId/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -23500,14 +23547,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data71.reason !== undefined) {
-                  let data74 = data71.reason;
+                if (data72.rule !== undefined) {
+                  let data74 = data72.rule;
                   if (typeof data74 === 'string') {
                     if (func1(data74) < 1) {
                       const err181 = {
-                        instancePath: instancePath + '/baseline/entries/' + i12 + '/reason',
+                        instancePath: instancePath + '/baseline/entries/' + i12 + '/rule',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
+                          '#/properties/baseline/properties/entries/items/properties/rule/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -23521,9 +23568,9 @@ function validate51(
                     }
                   } else {
                     const err182 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12 + '/reason',
+                      instancePath: instancePath + '/baseline/entries/' + i12 + '/rule',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/reason/type',
+                        '#/properties/baseline/properties/entries/items/properties/rule/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -23536,10 +23583,46 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data71.status !== undefined) {
-                  let data75 = data71.status;
-                  if (!(data75 === 'excusing' || data75 === 'stale' || data75 === 'unobserved')) {
-                    const err183 = {
+                if (data72.reason !== undefined) {
+                  let data75 = data72.reason;
+                  if (typeof data75 === 'string') {
+                    if (func1(data75) < 1) {
+                      const err183 = {
+                        instancePath: instancePath + '/baseline/entries/' + i12 + '/reason',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err183];
+                      } else {
+                        vErrors.push(err183);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err184 = {
+                      instancePath: instancePath + '/baseline/entries/' + i12 + '/reason',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/reason/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err184];
+                    } else {
+                      vErrors.push(err184);
+                    }
+                    errors++;
+                  }
+                }
+                if (data72.status !== undefined) {
+                  let data76 = data72.status;
+                  if (!(data76 === 'excusing' || data76 === 'stale' || data76 === 'unobserved')) {
+                    const err185 = {
                       instancePath: instancePath + '/baseline/entries/' + i12 + '/status',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/status/enum',
@@ -23552,15 +23635,15 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err183];
+                      vErrors = [err185];
                     } else {
-                      vErrors.push(err183);
+                      vErrors.push(err185);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err184 = {
+                const err186 = {
                   instancePath: instancePath + '/baseline/entries/' + i12,
                   schemaPath: '#/properties/baseline/properties/entries/items/type',
                   keyword: 'type',
@@ -23568,15 +23651,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err184];
+                  vErrors = [err186];
                 } else {
-                  vErrors.push(err184);
+                  vErrors.push(err186);
                 }
                 errors++;
               }
             }
           } else {
-            const err185 = {
+            const err187 = {
               instancePath: instancePath + '/baseline/entries',
               schemaPath: '#/properties/baseline/properties/entries/type',
               keyword: 'type',
@@ -23584,22 +23667,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err185];
+              vErrors = [err187];
             } else {
-              vErrors.push(err185);
+              vErrors.push(err187);
             }
             errors++;
           }
         }
-        if (data67.excused !== undefined) {
-          let data76 = data67.excused;
-          if (Array.isArray(data76)) {
-            const len9 = data76.length;
+        if (data68.excused !== undefined) {
+          let data77 = data68.excused;
+          if (Array.isArray(data77)) {
+            const len9 = data77.length;
             for (let i13 = 0; i13 < len9; i13++) {
               if (
-                !validate61(data76[i13], {
+                !validate61(data77[i13], {
                   instancePath: instancePath + '/baseline/excused/' + i13,
-                  parentData: data76,
+                  parentData: data77,
                   parentDataProperty: i13,
                   rootData,
                   dynamicAnchors,
@@ -23610,7 +23693,7 @@ function validate51(
               }
             }
           } else {
-            const err186 = {
+            const err188 = {
               instancePath: instancePath + '/baseline/excused',
               schemaPath: '#/properties/baseline/properties/excused/type',
               keyword: 'type',
@@ -23618,15 +23701,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err186];
+              vErrors = [err188];
             } else {
-              vErrors.push(err186);
+              vErrors.push(err188);
             }
             errors++;
           }
         }
       } else {
-        const err187 = {
+        const err189 = {
           instancePath: instancePath + '/baseline',
           schemaPath: '#/properties/baseline/type',
           keyword: 'type',
@@ -23634,18 +23717,18 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err187];
+          vErrors = [err189];
         } else {
-          vErrors.push(err187);
+          vErrors.push(err189);
         }
         errors++;
       }
     }
     if (data.certification !== undefined) {
-      let data78 = data.certification;
-      if (data78 && typeof data78 == 'object' && !Array.isArray(data78)) {
-        if (data78.clean === undefined) {
-          const err188 = {
+      let data79 = data.certification;
+      if (data79 && typeof data79 == 'object' && !Array.isArray(data79)) {
+        if (data79.clean === undefined) {
+          const err190 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
@@ -23653,14 +23736,14 @@ function validate51(
             message: "must have required property '" + 'clean' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err188];
+            vErrors = [err190];
           } else {
-            vErrors.push(err188);
+            vErrors.push(err190);
           }
           errors++;
         }
-        if (data78.because === undefined) {
-          const err189 = {
+        if (data79.because === undefined) {
+          const err191 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
@@ -23668,15 +23751,15 @@ function validate51(
             message: "must have required property '" + 'because' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err189];
+            vErrors = [err191];
           } else {
-            vErrors.push(err189);
+            vErrors.push(err191);
           }
           errors++;
         }
-        for (const key18 in data78) {
+        for (const key18 in data79) {
           if (!(key18 === 'clean' || key18 === 'because' || pattern13.test(key18))) {
-            const err190 = {
+            const err192 = {
               instancePath: instancePath + '/certification',
               schemaPath: '#/properties/certification/additionalProperties',
               keyword: 'additionalProperties',
@@ -23684,16 +23767,16 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err190];
+              vErrors = [err192];
             } else {
-              vErrors.push(err190);
+              vErrors.push(err192);
             }
             errors++;
           }
         }
-        if (data78.clean !== undefined) {
-          if (typeof data78.clean !== 'boolean') {
-            const err191 = {
+        if (data79.clean !== undefined) {
+          if (typeof data79.clean !== 'boolean') {
+            const err193 = {
               instancePath: instancePath + '/certification/clean',
               schemaPath: '#/properties/certification/properties/clean/type',
               keyword: 'type',
@@ -23701,22 +23784,22 @@ function validate51(
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err191];
+              vErrors = [err193];
             } else {
-              vErrors.push(err191);
+              vErrors.push(err193);
             }
             errors++;
           }
         }
-        if (data78.because !== undefined) {
-          let data80 = data78.because;
-          if (Array.isArray(data80)) {
-            const len10 = data80.length;
+        if (data79.because !== undefined) {
+          let data81 = data79.because;
+          if (Array.isArray(data81)) {
+            const len10 = data81.length;
             for (let i14 = 0; i14 < len10; i14++) {
-              let data81 = data80[i14];
-              if (typeof data81 === 'string') {
-                if (func1(data81) < 1) {
-                  const err192 = {
+              let data82 = data81[i14];
+              if (typeof data82 === 'string') {
+                if (func1(data82) < 1) {
+                  const err194 = {
                     instancePath: instancePath + '/certification/because/' + i14,
                     schemaPath: '#/properties/certification/properties/because/items/minLength',
                     keyword: 'minLength',
@@ -23724,14 +23807,14 @@ function validate51(
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err192];
+                    vErrors = [err194];
                   } else {
-                    vErrors.push(err192);
+                    vErrors.push(err194);
                   }
                   errors++;
                 }
               } else {
-                const err193 = {
+                const err195 = {
                   instancePath: instancePath + '/certification/because/' + i14,
                   schemaPath: '#/properties/certification/properties/because/items/type',
                   keyword: 'type',
@@ -23739,15 +23822,15 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err193];
+                  vErrors = [err195];
                 } else {
-                  vErrors.push(err193);
+                  vErrors.push(err195);
                 }
                 errors++;
               }
             }
           } else {
-            const err194 = {
+            const err196 = {
               instancePath: instancePath + '/certification/because',
               schemaPath: '#/properties/certification/properties/because/type',
               keyword: 'type',
@@ -23755,15 +23838,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err194];
+              vErrors = [err196];
             } else {
-              vErrors.push(err194);
+              vErrors.push(err196);
             }
             errors++;
           }
         }
       } else {
-        const err195 = {
+        const err197 = {
           instancePath: instancePath + '/certification',
           schemaPath: '#/properties/certification/type',
           keyword: 'type',
@@ -23771,15 +23854,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err195];
+          vErrors = [err197];
         } else {
-          vErrors.push(err195);
+          vErrors.push(err197);
         }
         errors++;
       }
     }
   } else {
-    const err196 = {
+    const err198 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -23787,9 +23870,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err196];
+      vErrors = [err198];
     } else {
-      vErrors.push(err196);
+      vErrors.push(err198);
     }
     errors++;
   }

@@ -3,7 +3,7 @@
 // a leg's verdict cannot disagree.
 
 import { expectRun } from '../eval-gate-witness.ts';
-import type { ExpectedRun, Presence } from '../eval-gate-witness.ts';
+import type { ExpectedRun, ExpectedTask, Presence } from '../eval-gate-witness.ts';
 import type { Fixture } from '../types.ts';
 
 export interface ExpectedTrialView {
@@ -28,8 +28,23 @@ export interface ExpectedLimitView {
   readonly kept: boolean;
 }
 
+/** A value the host reports, by the member path the host writes it under. */
+export type HostValue = number | string | boolean;
+
+/**
+ * What a host's own document must hold, under the host's own member names (`trials.meanScore`),
+ * and what it may leave out but must get right when it carries it (the [0244-assumed]
+ * bookkeeping, a gated value whose presence the RFC leaves open).
+ */
+export interface HostFields {
+  readonly must: Readonly<Record<string, HostValue>>;
+  readonly ifCarried: Readonly<Record<string, HostValue>>;
+}
+
 export interface ExpectedTaskView {
   readonly taskId: string;
+  /** The task's entry in the EvalSummary, member by member. */
+  readonly fields: HostFields;
   readonly score: number;
   /** The gated score; absent when the host must not report one. */
   readonly gatedScore?: number;
@@ -57,6 +72,8 @@ export interface ExpectedView {
     readonly limits: readonly ExpectedLimitView[];
     readonly passedCount: number;
     readonly taskCount: number;
+    /** The EvalSummary's own members, as the host writes them. */
+    readonly fields: HostFields;
   };
   readonly tasks: readonly ExpectedTaskView[];
 }
@@ -88,9 +105,11 @@ function viewOf(run: ExpectedRun): ExpectedView {
       })),
       passedCount: run.passedCount,
       taskCount: run.taskCount,
+      fields: suiteFields(run, run.passed),
     },
     tasks: run.tasks.map((task) => ({
       taskId: task.taskId,
+      fields: taskFields(run, task),
       score: task.score,
       ...(task.gatedScorePresence === 'forbidden' ? {} : { gatedScore: task.gatedScore }),
       gatedScorePresence: task.gatedScorePresence,
@@ -107,6 +126,60 @@ function viewOf(run: ExpectedRun): ExpectedView {
       })),
     })),
   };
+}
+
+/** A gated value goes where its presence puts it; a forbidden one nowhere. */
+function gated(
+  fields: { must: Record<string, HostValue>; ifCarried: Record<string, HostValue> },
+  name: string,
+  value: number,
+  presence: Presence,
+): void {
+  if (presence === 'required') fields.must[name] = value;
+  else if (presence === 'optional') fields.ifCarried[name] = value;
+}
+
+function suiteFields(run: ExpectedRun, passed: boolean | null): HostFields {
+  const fields = {
+    must: { aggregateScore: run.aggregateScore } as Record<string, HostValue>,
+    ifCarried: {} as Record<string, HostValue>,
+  };
+  gated(fields, 'gatedAggregateScore', run.gatedAggregateScore, run.gatedAggregatePresence);
+  if (passed !== null) fields.must.passed = passed;
+  fields.must.taskCount = run.taskCount;
+  fields.must.passedCount = run.passedCount;
+  return fields;
+}
+
+/** The task entry: RFC 0246 §C makes trials.meanScore a MUST; the rest of `trials` is SHOULD. */
+function taskFields(run: ExpectedRun, task: ExpectedTask): HostFields {
+  const fields = {
+    must: { score: task.score } as Record<string, HostValue>,
+    ifCarried: {} as Record<string, HostValue>,
+  };
+  gated(fields, 'gatedScore', task.gatedScore, task.gatedScorePresence);
+  fields.must.passed = task.passed;
+  const block = run.trialsBlock;
+  if (block === null) return fields;
+  fields.must['trials.meanScore'] = task.score;
+  Object.assign(fields.ifCarried, {
+    'trials.count': block.count,
+    'trials.passRule': block.passRule,
+    'trials.passAtK': task.passAtK,
+    'trials.passHatK': task.passHatK,
+  });
+  for (const [key, value] of Object.entries(task.trialStats))
+    fields.ifCarried[`trials.trialStats.${key}`] = value;
+  return fields;
+}
+
+function fieldsText(fields: HostFields): string {
+  const list = (record: Readonly<Record<string, HostValue>>): string =>
+    Object.entries(record)
+      .map(([k, v]) => `${k} ${typeof v === 'number' ? num(v) : String(v)}`)
+      .join(', ');
+  const carried = list(fields.ifCarried);
+  return `${list(fields.must)}${carried === '' ? '' : `; if carried: ${carried}`}`;
 }
 
 /** A number as the tables print it: at most 4 decimals, no trailing zeros. */
@@ -171,6 +244,10 @@ export function renderExpected(view: ExpectedView): string[] {
     ...missLines(view),
     `eval.scored events: ${view.scoredEvents}`,
     'A task row\'s "gating" is its gatedScore; "absent" means the host must not report one.',
+    '',
+    'What the summary carries, under its own member names:',
+    `  suite: ${fieldsText(s.fields)}`,
+    ...view.tasks.map((task) => `  task "${task.taskId}": ${fieldsText(task.fields)}`),
   ];
 }
 

@@ -46,7 +46,10 @@ function testcase(row: ReportRow, expectations: Expectations): string {
     case 'executed-fail': {
       const failed = row.findings
         .filter((f) => !f.ok && f.severity === 'MUST')
-        .map((f) => `${f.rule} (${f.ref}): ${f.message}`);
+        .map(
+          (f) =>
+            `${f.rule} (${f.ref})${f.consequenceOf === undefined ? '' : `, following from ${f.consequenceOf}`}: ${f.message}`,
+        );
       const numbers = sideBySideLines(sideBySide(row, expectations));
       const text = [
         ...(failed.length > 0 ? failed : [row.reason ?? '']),

@@ -2,11 +2,12 @@
 // eval.completed once and last, every payload valid, and one eval.scored per (task, trial).
 
 import type { Finding } from '../types.ts';
-import { formatSchemaErrors, validate, type SchemaError, type SchemaName } from '../schemas.ts';
+import { validate, type SchemaName } from '../schemas.ts';
 import type { ExpectedRun } from './expected.ts';
 import type { EventIndex } from './event-index.ts';
 import { isTrialIn } from './event-index.ts';
-import { describe, finding, member, plural } from './finding.ts';
+import { describe, doesNot, eventAt, finding, member, plural } from './finding.ts';
+import { schemaProblems } from './schema-words.ts';
 
 export function judgeEvalEvents(index: EventIndex, expected: ExpectedRun): Finding[] {
   return [
@@ -26,7 +27,7 @@ function judgeStartedFirst(index: EventIndex): Finding {
     index.started.length !== 1
       ? `saw ${plural(index.started.length, 'eval.started event')}`
       : // Stryker disable next-line OptionalChaining: with exactly one eval.started, it and the first eval.* event exist
-        `eval.started is at log position ${(only?.position ?? 0) + 1}, after ${first?.type ?? 'nothing'} at ${(first?.position ?? 0) + 1}`;
+        `eval.started is ${at(index, only)}, after ${first?.type ?? 'nothing'} ${at(index, first)}`;
   return finding(
     'events.started-first',
     ok,
@@ -46,7 +47,7 @@ function judgeCompletedOnce(index: EventIndex): Finding {
   const seen =
     index.completed.length !== 1
       ? `saw ${plural(index.completed.length, 'eval.completed event')}`
-      : `eval.completed is at log position ${(only?.position ?? 0) + 1}, before an eval.scored at ${(lastScored?.position ?? 0) + 1}`;
+      : `eval.completed is ${at(index, only)}, before an eval.scored ${at(index, lastScored)}`;
   return finding(
     'events.completed-once',
     ok,
@@ -54,6 +55,12 @@ function judgeCompletedOnce(index: EventIndex): Finding {
       ? 'exactly one eval.completed, after every eval.scored'
       : `exactly one eval.completed MUST follow every eval.scored; ${seen}`,
   );
+}
+
+/** Where an eval.* event stands, by its sequence: "at sequence 7". */
+function at(index: EventIndex, event: { readonly position: number } | undefined): string {
+  const position = event?.position ?? 0;
+  return eventAt(index.events[position], position).replace(/^the event /, '');
 }
 
 const PAYLOAD_SCHEMAS: ReadonlyMap<string, SchemaName> = new Map<string, SchemaName>([
@@ -64,19 +71,21 @@ const PAYLOAD_SCHEMAS: ReadonlyMap<string, SchemaName> = new Map<string, SchemaN
 
 /** One finding per eval.* type seen; each payload is validated once. */
 function judgePayloadSchemas(index: EventIndex): Finding[] {
-  const tally = new Map<string, { seen: number; failed: number; first: readonly SchemaError[] }>();
+  const tally = new Map<string, { seen: number; failed: number; first: string }>();
   for (const event of index.evalEvents) {
     const schema = PAYLOAD_SCHEMAS.get(event.type);
     if (schema === undefined) continue;
     let entry = tally.get(event.type);
     if (entry === undefined) {
-      entry = { seen: 0, failed: 0, first: [] };
+      // Stryker disable next-line StringLiteral: overwritten by the first failure before any message reads it
+      entry = { seen: 0, failed: 0, first: '' };
       tally.set(event.type, entry);
     }
     entry.seen += 1;
     const errors = validate(schema, event.payload);
     if (errors.length > 0) {
-      if (entry.failed === 0) entry.first = errors;
+      if (entry.failed === 0)
+        entry.first = `${eventAt(index.events[event.position], event.position)}: ${schemaProblems(errors, event.payload)}`;
       entry.failed += 1;
     }
   }
@@ -86,7 +95,7 @@ function judgePayloadSchemas(index: EventIndex): Finding[] {
       t.failed === 0,
       t.failed === 0
         ? `every ${type} payload validates (${t.seen} seen)`
-        : `every ${type} payload MUST validate; ${t.failed} of ${t.seen} do not: ${formatSchemaErrors(t.first, 2)}`,
+        : `every ${type} payload MUST validate; ${t.failed} of ${t.seen} ${doesNot(t.failed)} (${t.first})`,
     ),
   );
 }

@@ -7,6 +7,7 @@ import type {
   EvalTask,
   Fixture,
   GoldenExpectation,
+  Json,
   PassRule,
   ScriptedTrial,
   Thresholds,
@@ -23,6 +24,8 @@ export type Presence = 'required' | 'forbidden' | 'optional';
 /** One trial's grade; `ExpectedTask.trials[i]` is trial i + 1. */
 export interface ExpectedTrial {
   readonly calls: readonly ToolCall[];
+  /** The output the fixture's script gives this trial, which the golden comparison reads. */
+  readonly output: Json;
   readonly outputMatched: boolean;
   /** The output score: 1 on a golden match, 0 otherwise or when the trial failed closed. */
   readonly score: number;
@@ -61,6 +64,8 @@ export interface ExpectedTrialStats {
 export interface ExpectedTask {
   readonly taskId: string;
   readonly hasTrajectory: boolean;
+  /** The golden value and strategy each trial's output is compared with. */
+  readonly golden: GoldenExpectation;
   readonly trials: readonly ExpectedTrial[];
   /** Mean of the trial scores: the task score and `trials.meanScore` (RFC 0246 §C). */
   readonly score: number;
@@ -210,6 +215,7 @@ function expectTask(
   return {
     taskId: task.taskId,
     hasTrajectory,
+    golden: match,
     trials,
     score,
     gatedScore,
@@ -275,6 +281,7 @@ function expectTrial(
   const trajectoryFailed = verdict !== null && !verdict.matched;
   return {
     calls: entry.calls,
+    output: entry.output,
     outputMatched,
     score,
     trajectoryMatched: verdict === null ? null : verdict.matched,

@@ -56,3 +56,28 @@ export function describe(value: unknown): string {
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
+
+/** "does not" or "do not", agreeing with a count: "1 of 15 events does not". */
+export function doesNot(count: number): string {
+  return count === 1 ? 'does not' : 'do not';
+}
+
+/**
+ * How a message names one event of the log: by the sequence the host gave it, which is what a
+ * reader can look up in the host's own log; by its place in the observed log only when the
+ * sequence is unusable (`position` is 0-based).
+ */
+export function eventAt(event: unknown, position: number): string {
+  const sequence = member(event, 'sequence');
+  return typeof sequence === 'number' && Number.isSafeInteger(sequence) && sequence >= 0
+    ? `the event at sequence ${sequence}`
+    : `the event at log position ${position + 1} (sequence ${describe(sequence)})`;
+}
+
+/**
+ * The subject of a sentence about every one of `count` things, with its verb agreeing:
+ * "all 3 events carry", but "the 1 event carries".
+ */
+export function allOf(count: number, noun: string, verb: { one: string; many: string }): string {
+  return count === 1 ? `the 1 ${noun} ${verb.one}` : `all ${count} ${noun}s ${verb.many}`;
+}

@@ -86,6 +86,18 @@ function unjudgedText(limit: ExpectedLimit): string {
 }
 
 /**
+ * The gate, by the name of a field the host sends: without a trajectory no gating score can
+ * differ from its score (a miss zeroes both), so the gate is aggregateScore, and a message must
+ * not quote a gatedAggregateScore the host may not send (RFC 0246 §D).
+ */
+function gateReason(expected: ExpectedRun, comparison: string): string {
+  const value = num(expected.gatedAggregateScore);
+  return expected.gatedAggregatePresence === 'required'
+    ? `gatedAggregateScore ${value} ${comparison}`
+    : `aggregateScore ${value} ${comparison} with no trajectory to gate`;
+}
+
+/**
  * Suite passed: the gating aggregate clears passScore and every declared limit holds, each limit
  * on the figures the script states. The message names every condition with its numbers, and,
  * when the suite declares a limit, which condition decided.
@@ -97,7 +109,10 @@ export function judgeSuitePassed(
   index: EventIndex,
 ): Finding {
   const passed = member(summary, 'passed');
-  const gate = `gatedAggregateScore ${num(expected.gatedAggregateScore)} ${expected.gatePassed ? '≥' : '<'} passScore ${num(expected.thresholds.passScore)}`;
+  const gate = gateReason(
+    expected,
+    `${expected.gatePassed ? '≥' : '<'} passScore ${num(expected.thresholds.passScore)}`,
+  );
   const unseen = new Set(unreported(expected, summary, tasks, index).map((u) => u.threshold));
   const broken = expected.limits.find((l) => !l.kept && !unseen.has(l.threshold));
   const conditions = [

@@ -2,7 +2,7 @@
 // envelope and run id, ascending sequences, and the long-poll cursor that delivered them.
 
 import type { Finding, ObservedPage, RunObservation } from '../types.ts';
-import { describe, finding, member, plural } from './finding.ts';
+import { allOf, describe, doesNot, eventAt, finding, member, plural } from './finding.ts';
 import { replayProblems, replaysHeld } from './replays.ts';
 
 export function judgeLog(observation: RunObservation, events: readonly unknown[]): Finding[] {
@@ -38,17 +38,18 @@ function judgeEnvelopes(events: readonly unknown[], runId: string): Finding[] {
     const seqOk = typeof sequence === 'number' && Number.isSafeInteger(sequence) && sequence >= 0;
     if (!seqOk || typeof type !== 'string' || type === '' || typeof eventRunId !== 'string') {
       if (badEnvelope === 0) {
-        firstBad = `event ${i + 1} has sequence ${describe(sequence)}, type ${describe(type)}, runId ${describe(eventRunId)}`;
+        firstBad = `${eventAt(event, i)} has type ${describe(type)}, runId ${describe(eventRunId)}`;
       }
       badEnvelope += 1;
     }
     if (eventRunId !== runId) {
-      if (foreign === 0) firstForeign = `event ${i + 1} names ${describe(eventRunId)}`;
+      if (foreign === 0) firstForeign = `${eventAt(event, i)} names ${describe(eventRunId)}`;
       foreign += 1;
     }
     if (typeof sequence === 'number') {
       if (previous !== undefined && !(sequence > previous)) {
-        if (descents === 0) firstDescent = `event ${i + 1} has ${sequence} after ${previous}`;
+        if (descents === 0)
+          firstDescent = `sequence ${sequence}, at log position ${i + 1}, follows sequence ${previous}`;
         descents += 1;
       }
       previous = sequence;
@@ -60,22 +61,22 @@ function judgeEnvelopes(events: readonly unknown[], runId: string): Finding[] {
       'events.envelope',
       badEnvelope === 0,
       badEnvelope === 0
-        ? `all ${total} carry an integer sequence, a type and a runId`
-        : `every event MUST carry an integer sequence ≥ 0, a type and a runId; ${badEnvelope} of ${total} do not (${firstBad})`,
+        ? `${allOf(events.length, 'event', { one: 'carries', many: 'carry' })} an integer sequence, a type and a runId`
+        : `every event MUST carry an integer sequence ≥ 0, a type and a runId; ${badEnvelope} of ${total} ${doesNot(badEnvelope)} (${firstBad})`,
     ),
     finding(
       'events.run-id',
       foreign === 0,
       foreign === 0
-        ? `all ${total} name run ${JSON.stringify(runId)}`
-        : `every event MUST name run ${JSON.stringify(runId)}; ${foreign} of ${total} do not (${firstForeign})`,
+        ? `${allOf(events.length, 'event', { one: 'names', many: 'name' })} run ${JSON.stringify(runId)}`
+        : `every event MUST name run ${JSON.stringify(runId)}; ${foreign} of ${total} ${doesNot(foreign)} (${firstForeign})`,
     ),
     finding(
       'events.sequence-ascending',
       descents === 0,
       descents === 0
         ? `the sequences of all ${total} strictly ascend`
-        : `event sequences MUST strictly ascend; ${plural(descents, 'event')} do not (${firstDescent})`,
+        : `event sequences MUST strictly ascend; ${plural(descents, 'event')} ${doesNot(descents)} (${firstDescent})`,
     ),
   ];
 }

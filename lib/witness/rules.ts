@@ -10,7 +10,16 @@ export interface Rule {
   readonly severity: Severity;
   readonly ref: string;
   readonly statement: string;
+  /**
+   * Rules whose failure explains a failure of this one: the driver stops following a log whose
+   * cursor or sequence breaks (docs/decisions.md, Transport), so what it did not read cannot be
+   * counted. A failure of this rule beside a failure of one of these is a consequence.
+   */
+  readonly follows?: readonly string[];
 }
+
+/** What the driver does not read once the cursor or the order breaks. */
+const CUT_LOG = ['events.cursor', 'events.sequence-ascending'] as const;
 
 export const RULES = [
   rule(
@@ -31,6 +40,7 @@ export const RULES = [
     'MUST',
     'contract §6',
     'event sequences strictly ascend across the whole log',
+    ['events.cursor'],
   ),
   rule(
     'events.cursor',
@@ -43,12 +53,14 @@ export const RULES = [
     'MUST',
     'contract §7',
     'exactly one eval.started, before every other eval.* event',
+    CUT_LOG,
   ),
   rule(
     'events.completed-once',
     'MUST',
     'contract §7',
     'exactly one eval.completed, after every eval.scored',
+    CUT_LOG,
   ),
   rule(
     'events.payload-schema',
@@ -61,6 +73,7 @@ export const RULES = [
     'MUST',
     'contract §7',
     'taskCount × n eval.scored events, one per (task, trial), each naming a suite task and, with a trials block, a trial in 1..n',
+    CUT_LOG,
   ),
   rule(
     'events.started-consistent',
@@ -263,17 +276,26 @@ function rule<const Id extends string>(
   severity: Severity,
   ref: string,
   statement: string,
+  follows?: readonly string[],
 ): {
   readonly id: Id;
   readonly severity: Severity;
   readonly ref: string;
   readonly statement: string;
+  readonly follows?: readonly string[];
 } {
-  return { id, severity, ref, statement };
+  return follows === undefined
+    ? { id, severity, ref, statement }
+    : { id, severity, ref, statement, follows };
 }
 
 const BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]));
 
 export function ruleById(id: RuleId): Rule {
   return BY_ID.get(id) as Rule;
+}
+
+/** The rules a failure of `id` follows from, as declared; none for an id outside the catalogue. */
+export function declaredCauses(id: string): readonly string[] {
+  return BY_ID.get(id)?.follows ?? [];
 }

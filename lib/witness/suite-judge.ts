@@ -9,7 +9,8 @@ import type { AgentEvalSuite, Finding } from '../types.ts';
 import { atLeast, EPSILON, mean } from './expected.ts';
 import { findContentKey } from './content.ts';
 import { describe, finding, isRecord, member, num, sameNumber } from './finding.ts';
-import { formatSchemaErrors, validate } from '../schemas.ts';
+import { validate } from '../schemas.ts';
+import { schemaProblems } from './schema-words.ts';
 
 interface Trial {
   readonly score: number;
@@ -26,149 +27,217 @@ function gatingOf(trial: Trial, hasTrajectory: boolean): number | undefined {
   return trial.trajectoryMatched ? trial.score : 0;
 }
 
+/** What every rule below reads: the suite, the summary's task entries by id, the trials. */
+interface SuiteContext {
+  readonly suite: AgentEvalSuite;
+  readonly summary: unknown;
+  readonly entries: readonly unknown[];
+  readonly byId: ReadonlyMap<unknown, unknown>;
+  /** Without a stated passScore no pass decision is fixed, so neither is judged. */
+  readonly passScore: number | undefined;
+  readonly rule: 'all' | 'any' | 'mean' | undefined;
+  /** Each task's trials from the eval.scored events, when the events were given. */
+  readonly trials: Map<unknown, Trial[]> | undefined;
+}
+
 export function judgeSummaryAgainstSuite(
   suite: AgentEvalSuite,
   summary: unknown,
   events: readonly unknown[] | undefined,
 ): Finding[] {
-  const out: Finding[] = [];
-  const schema = validate('eval-summary', summary);
-  out.push(
-    finding(
-      'summary.schema',
-      schema.length === 0,
-      schema.length === 0
-        ? 'the summary validates against eval-summary'
-        : `the summary MUST validate against eval-summary: ${formatSchemaErrors(schema)}`,
-    ),
-  );
-  const leak = findContentKey(summary);
-  out.push(
-    finding(
-      'content-free',
-      leak === null,
-      leak === null
-        ? 'the summary carries no content key'
-        : `the summary MUST NOT carry task content; it has summary${leak}`,
-    ),
-  );
   const entries = Array.isArray(member(summary, 'tasks'))
     ? (member(summary, 'tasks') as unknown[])
     : [];
-  const byId = new Map(entries.map((e) => [member(e, 'taskId'), e]));
-  const ids = suite.tasks.map((t) => t.taskId);
-  const listed = entries.length === ids.length && ids.every((id) => byId.has(id));
-  out.push(
-    finding(
-      'summary.identity',
-      listed &&
-        member(summary, 'suiteId') === suite.suiteId &&
-        member(summary, 'suiteVersion') === suite.version,
-      `the summary MUST name ${suite.suiteId}@${suite.version} and list each of its ${ids.length} tasks once`,
-    ),
-  );
-
-  // Without a stated passScore no pass decision is fixed, so neither is judged.
-  const passScore = suite.thresholds?.passScore;
-  const rule = suite.trials?.passRule;
-  const trials = events === undefined ? undefined : trialsByTask(events);
+  const context: SuiteContext = {
+    suite,
+    summary,
+    entries,
+    byId: new Map(entries.map((e) => [member(e, 'taskId'), e])),
+    passScore: suite.thresholds?.passScore,
+    rule: suite.trials?.passRule,
+    trials: events === undefined ? undefined : trialsByTask(events),
+  };
+  const out: Finding[] = [judgeSchema(summary), judgeContentFree(summary), judgeIdentity(context)];
   // Each task's gating score where something says what it is; undefined where only an absent
   // gatedScore stands for it, because reading "absent" as "ungated" is the trap RFC 0246 §D closes.
   const gatings: (number | undefined)[] = [];
   for (const task of suite.tasks) {
-    const entry = byId.get(task.taskId);
-    const at = `task "${task.taskId}"`;
-    const score = member(entry, 'score');
-    const gated = member(entry, 'gatedScore');
-    const passed = member(entry, 'passed');
-    const hasTrajectory = task.expected.trajectory !== undefined;
-    if (!hasTrajectory) {
-      const redundant = typeof gated === 'number' && sameNumber(score, gated);
-      out.push(
-        finding(
-          'task.gated-score-absent',
-          !redundant,
-          redundant
-            ? `${at} has no trajectory and its gatedScore equals its score, so it MUST omit gatedScore`
-            : `${at} has no trajectory and carries no redundant gatedScore`,
-        ),
-      );
-    }
-    if (hasTrajectory) {
-      out.push(
-        finding(
-          'task.gated-score-present',
-          typeof gated === 'number',
-          `${at} has expected.trajectory, so it MUST carry gatedScore; host reported ${describe(gated)}`,
-        ),
-      );
-    }
-    const own = trials?.get(task.taskId);
-    const perTrial = own?.map((t) => gatingOf(t, hasTrajectory));
-    const fromTrials =
-      perTrial !== undefined && perTrial.length > 0 && perTrial.every((g) => g !== undefined)
-        ? mean(perTrial as number[])
-        : undefined;
-    const reported =
-      typeof gated === 'number'
-        ? gated
-        : !hasTrajectory && typeof score === 'number'
-          ? score
-          : undefined;
-    const gating = fromTrials ?? reported;
-    gatings.push(gating);
-    if (fromTrials !== undefined) {
-      const want = fromTrials;
-      out.push(
-        finding(
-          'task.gated-score-value',
-          reported !== undefined && sameNumber(reported, want),
-          `${at}: gatedScore MUST be the mean of its trial gating scores (${num(want)}); host reported ${describe(gated)}`,
-        ),
-      );
-    } else if (typeof gated === 'number' && typeof score === 'number') {
-      out.push(
-        finding(
-          'task.gated-score-value',
-          gated <= score + EPSILON,
-          `${at}: a gating score is each trial's score or 0, so gatedScore MUST NOT exceed score ${num(score)}; host reported ${num(gated)}`,
-        ),
-      );
-    }
-    if (own !== undefined) {
-      out.push(
-        finding(
-          'task.score-unchanged',
-          sameNumber(score, mean(own.map((t) => t.score))),
-          `${at}: score MUST be the mean of its eval.scored scores (${num(mean(own.map((t) => t.score)))}); host reported ${describe(score)}`,
-        ),
-      );
-    }
-    const verdict = taskVerdict(rule, gating, passScore, own);
-    if (verdict !== undefined) {
-      out.push(
-        finding(
-          'task.passed',
-          passed === verdict.want,
-          `${at}: passed MUST be ${verdict.want} (${verdict.why}); host reported ${describe(passed)}`,
-        ),
-      );
-    }
+    const judged = judgeTask(context, task);
+    out.push(...judged.findings);
+    gatings.push(judged.gating);
   }
+  out.push(...judgeAggregate(context));
+  const known = gatings.every((g) => g !== undefined) ? mean(gatings as number[]) : undefined;
+  out.push(...judgeGatedAggregate(context, known));
+  out.push(...judgeSuitePassed(context, known));
+  out.push(judgeCounts(context));
+  return out;
+}
 
-  const scores = suite.tasks.map((t) => member(byId.get(t.taskId), 'score'));
-  if (scores.every((s): s is number => typeof s === 'number')) {
-    out.push(
+function judgeSchema(summary: unknown): Finding {
+  const schema = validate('eval-summary', summary);
+  return finding(
+    'summary.schema',
+    schema.length === 0,
+    schema.length === 0
+      ? 'the summary validates against eval-summary'
+      : `the summary MUST validate against eval-summary: ${schemaProblems(schema, summary, 3)}`,
+  );
+}
+
+function judgeContentFree(summary: unknown): Finding {
+  const leak = findContentKey(summary);
+  return finding(
+    'content-free',
+    leak === null,
+    leak === null
+      ? 'the summary carries no content key'
+      : `the summary MUST NOT carry task content; it has summary${leak}`,
+  );
+}
+
+function judgeIdentity({ suite, summary, entries, byId }: SuiteContext): Finding {
+  const ids = suite.tasks.map((t) => t.taskId);
+  const listed = entries.length === ids.length && ids.every((id) => byId.has(id));
+  return finding(
+    'summary.identity',
+    listed &&
+      member(summary, 'suiteId') === suite.suiteId &&
+      member(summary, 'suiteVersion') === suite.version,
+    `the summary MUST name ${suite.suiteId}@${suite.version} and list each of its ${ids.length} tasks once`,
+  );
+}
+
+type SuiteTask = AgentEvalSuite['tasks'][number];
+
+/** Every rule on one task entry, and the task's gating score where something fixes it. */
+function judgeTask(
+  context: SuiteContext,
+  task: SuiteTask,
+): { findings: Finding[]; gating: number | undefined } {
+  const entry = context.byId.get(task.taskId);
+  const at = `task "${task.taskId}"`;
+  const score = member(entry, 'score');
+  const gated = member(entry, 'gatedScore');
+  const hasTrajectory = task.expected.trajectory !== undefined;
+  const findings = [judgeGatedPresence(at, hasTrajectory, score, gated)];
+  const own = context.trials?.get(task.taskId);
+  const fromTrials = gatingFromTrials(own, hasTrajectory);
+  const reported =
+    typeof gated === 'number'
+      ? gated
+      : !hasTrajectory && typeof score === 'number'
+        ? score
+        : undefined;
+  const gating = fromTrials ?? reported;
+  findings.push(...judgeGatedValue(at, fromTrials, reported, score, gated));
+  if (own !== undefined) findings.push(judgeTaskScore(at, own, score));
+  const verdict = taskVerdict(context.rule, gating, context.passScore, own);
+  if (verdict !== undefined) {
+    const passed = member(entry, 'passed');
+    findings.push(
       finding(
-        'suite.aggregate-unchanged',
-        sameNumber(member(summary, 'aggregateScore'), mean(scores)),
-        `aggregateScore MUST be the mean of the task scores (${num(mean(scores))}); host reported ${describe(member(summary, 'aggregateScore'))}`,
+        'task.passed',
+        passed === verdict.want,
+        `${at}: passed MUST be ${verdict.want} (${verdict.why}); host reported ${describe(passed)}`,
       ),
     );
   }
-  const anyTrajectory = suite.tasks.some((t) => t.expected.trajectory !== undefined);
+  return { findings, gating };
+}
+
+/** RFC 0246 §D: gatedScore on every trajectory task, and never a redundant one elsewhere. */
+function judgeGatedPresence(
+  at: string,
+  hasTrajectory: boolean,
+  score: unknown,
+  gated: unknown,
+): Finding {
+  if (hasTrajectory) {
+    return finding(
+      'task.gated-score-present',
+      typeof gated === 'number',
+      `${at} has expected.trajectory, so it MUST carry gatedScore; host reported ${describe(gated)}`,
+    );
+  }
+  const redundant = typeof gated === 'number' && sameNumber(score, gated);
+  return finding(
+    'task.gated-score-absent',
+    !redundant,
+    redundant
+      ? `${at} has no trajectory and its gatedScore equals its score, so it MUST omit gatedScore`
+      : `${at} has no trajectory and carries no redundant gatedScore`,
+  );
+}
+
+/** The mean of the trials' gating scores, when every trial's flags say what it is. */
+function gatingFromTrials(
+  own: readonly Trial[] | undefined,
+  hasTrajectory: boolean,
+): number | undefined {
+  const perTrial = own?.map((t) => gatingOf(t, hasTrajectory));
+  return perTrial !== undefined && perTrial.length > 0 && perTrial.every((g) => g !== undefined)
+    ? mean(perTrial as number[])
+    : undefined;
+}
+
+/** RFC 0246 §A: from the trials when known, else at least no higher than the score. */
+function judgeGatedValue(
+  at: string,
+  fromTrials: number | undefined,
+  reported: number | undefined,
+  score: unknown,
+  gated: unknown,
+): Finding[] {
+  if (fromTrials !== undefined) {
+    return [
+      finding(
+        'task.gated-score-value',
+        reported !== undefined && sameNumber(reported, fromTrials),
+        `${at}: gatedScore MUST be the mean of its trial gating scores (${num(fromTrials)}); host reported ${describe(gated)}`,
+      ),
+    ];
+  }
+  if (typeof gated === 'number' && typeof score === 'number') {
+    return [
+      finding(
+        'task.gated-score-value',
+        gated <= score + EPSILON,
+        `${at}: a gating score is each trial's score or 0, so gatedScore MUST NOT exceed score ${num(score)}; host reported ${num(gated)}`,
+      ),
+    ];
+  }
+  return [];
+}
+
+function judgeTaskScore(at: string, own: readonly Trial[], score: unknown): Finding {
+  const want = mean(own.map((t) => t.score));
+  return finding(
+    'task.score-unchanged',
+    sameNumber(score, want),
+    `${at}: score MUST be the mean of its eval.scored scores (${num(want)}); host reported ${describe(score)}`,
+  );
+}
+
+function judgeAggregate({ suite, summary, byId }: SuiteContext): Finding[] {
+  const scores = suite.tasks.map((t) => member(byId.get(t.taskId), 'score'));
+  if (!scores.every((s): s is number => typeof s === 'number')) return [];
+  return [
+    finding(
+      'suite.aggregate-unchanged',
+      sameNumber(member(summary, 'aggregateScore'), mean(scores)),
+      `aggregateScore MUST be the mean of the task scores (${num(mean(scores))}); host reported ${describe(member(summary, 'aggregateScore'))}`,
+    ),
+  ];
+}
+
+function judgeGatedAggregate(
+  { suite, summary }: SuiteContext,
+  known: number | undefined,
+): Finding[] {
+  const out: Finding[] = [];
   const gatedAggregate = member(summary, 'gatedAggregateScore');
-  if (anyTrajectory) {
+  if (suite.tasks.some((t) => t.expected.trajectory !== undefined)) {
     out.push(
       finding(
         'suite.gated-aggregate-present',
@@ -177,7 +246,6 @@ export function judgeSummaryAgainstSuite(
       ),
     );
   }
-  const known = gatings.every((g) => g !== undefined) ? mean(gatings as number[]) : undefined;
   if (known !== undefined && typeof gatedAggregate === 'number') {
     out.push(
       finding(
@@ -187,6 +255,14 @@ export function judgeSummaryAgainstSuite(
       ),
     );
   }
+  return out;
+}
+
+function judgeSuitePassed(
+  { suite, summary, passScore }: SuiteContext,
+  known: number | undefined,
+): Finding[] {
+  const gatedAggregate = member(summary, 'gatedAggregateScore');
   const wantGated = known ?? (typeof gatedAggregate === 'number' ? gatedAggregate : undefined);
   const passed = member(summary, 'passed');
   const clears =
@@ -195,24 +271,24 @@ export function judgeSummaryAgainstSuite(
     suite.thresholds?.maxCostUsd !== undefined || suite.thresholds?.maxP95LatencyMs !== undefined;
   // With a cost or latency limit only one direction is certain: a gate that does not clear
   // passScore can never pass, whatever the limits say.
-  if (wantGated !== undefined && passScore !== undefined && (!clears || !limitsUnknown)) {
-    out.push(
-      finding(
-        'suite.passed',
-        passed === clears,
-        `suite passed MUST be ${clears} (gating aggregate ${num(wantGated)} ${clears ? '≥' : '<'} passScore ${num(passScore)}); host reported ${describe(passed)}`,
-      ),
-    );
-  }
-  const passedCount = entries.filter((e) => member(e, 'passed') === true).length;
-  out.push(
+  if (wantGated === undefined || passScore === undefined || (clears && limitsUnknown)) return [];
+  return [
     finding(
-      'suite.counts',
-      member(summary, 'taskCount') === ids.length && member(summary, 'passedCount') === passedCount,
-      `taskCount MUST be ${ids.length} and passedCount ${passedCount}; host reported ${describe(member(summary, 'taskCount'))} and ${describe(member(summary, 'passedCount'))}`,
+      'suite.passed',
+      passed === clears,
+      `suite passed MUST be ${clears} (gating aggregate ${num(wantGated)} ${clears ? '≥' : '<'} passScore ${num(passScore)}); host reported ${describe(passed)}`,
     ),
+  ];
+}
+
+function judgeCounts({ suite, summary, entries }: SuiteContext): Finding {
+  const taskCount = suite.tasks.length;
+  const passedCount = entries.filter((e) => member(e, 'passed') === true).length;
+  return finding(
+    'suite.counts',
+    member(summary, 'taskCount') === taskCount && member(summary, 'passedCount') === passedCount,
+    `taskCount MUST be ${taskCount} and passedCount ${passedCount}; host reported ${describe(member(summary, 'taskCount'))} and ${describe(member(summary, 'passedCount'))}`,
   );
-  return out;
 }
 
 function taskVerdict(

@@ -2,7 +2,8 @@
 // §A–§D), the counts, and the agreement of eval.completed with the summary.
 
 import type { Finding } from '../types.ts';
-import { formatSchemaErrors, validate } from '../schemas.ts';
+import { validate } from '../schemas.ts';
+import { schemaProblems } from './schema-words.ts';
 import type { ExpectedRun } from './expected.ts';
 import { judgeFigures, judgeSuitePassed } from './limits.ts';
 import type { EventIndex } from './event-index.ts';
@@ -42,7 +43,7 @@ function judgeSchema(expected: ExpectedRun, summary: unknown, tasks: SummaryTask
     errors.length === 0,
     errors.length === 0
       ? `the summary validates against eval-summary${scope}`
-      : `the summary MUST validate against eval-summary${scope}: ${formatSchemaErrors(errors, 3)}`,
+      : `the summary MUST validate against eval-summary${scope}: ${schemaProblems(errors, instance, 3)}`,
   );
 }
 

@@ -132,7 +132,10 @@ function passReason(expected: ExpectedRun, task: ExpectedTask): string {
     case 'any':
       return `rule ${expected.trialsBlock?.passRule}: ${passedTrials} of ${n} trials passed`;
     case 'mean':
-      return `rule mean: gatedScore ${num(task.gatedScore)} ${task.passed ? '≥' : '<'} passScore ${passScore}`;
+      // A task without a trajectory omits gatedScore (RFC 0246 §D); its score is what gates it.
+      return task.hasTrajectory
+        ? `rule mean: gatedScore ${num(task.gatedScore)} ${task.passed ? '≥' : '<'} passScore ${passScore}`
+        : `rule mean: score ${num(task.gatedScore)} ${task.passed ? '≥' : '<'} passScore ${passScore} with no trajectory to gate`;
   }
 }
 

@@ -3,9 +3,9 @@
 // and the optional flags agree. Events whose trial cannot be told are left to events.scored-count.
 
 import type { Finding } from '../types.ts';
-import type { ExpectedRun, ExpectedTrial } from './expected.ts';
+import type { ExpectedRun, ExpectedTask, ExpectedTrial } from './expected.ts';
 import type { EventIndex, ScoredEvent } from './event-index.ts';
-import { describe, finding, member, num, plural, sameNumber } from './finding.ts';
+import { allOf, describe, finding, member, num, plural, sameNumber } from './finding.ts';
 
 interface Miss {
   count: number;
@@ -49,21 +49,21 @@ export function judgeTrials(expected: ExpectedRun, index: EventIndex): Finding[]
         'trial.score-unchanged',
         score.count === 0,
         score.count === 0
-          ? `${who}: all ${count} carry the output score`
-          : `${who}: eval.scored.score MUST stay the output score; ${mismatch(score, 'score', (t) => num(t.score))}`,
+          ? `${who}: ${allOf(judged, 'eval.scored event', { one: 'carries', many: 'carry' })} the output score`
+          : `${who}: eval.scored.score MUST stay the output score; ${mismatch(score, 'score', (t) => scoreDerivation(task, t))}`,
       ),
       finding(
         'trial.passed',
         verdict.count === 0,
         verdict.count === 0
-          ? `${who}: all ${count} carry the trial verdict`
+          ? `${who}: ${allOf(judged, 'eval.scored event', { one: 'carries', many: 'carry' })} the trial verdict`
           : `${who}: eval.scored.passed MUST be the trial verdict; ${mismatch(verdict, 'passed', verdictWithReason)}`,
       ),
       finding(
         'trial.flags',
         flags.count === 0,
         flags.count === 0
-          ? `${who}: trajectoryMatched and failedClosed, where carried, agree in all ${count}`
+          ? `${who}: trajectoryMatched and failedClosed, where carried, agree in ${judged === 1 ? 'the 1 eval.scored event' : `all ${count}`}`
           : `${who}: eval.scored flags SHOULD agree with the trial; ${flagMismatch(flags)}`,
       ),
     );
@@ -81,6 +81,27 @@ function flagsAgree(payload: unknown, trial: ExpectedTrial): boolean {
   const matchedOk = matched === undefined || matched === (trial.trajectoryMatched ?? true);
   const closedOk = closed === undefined || closed === trial.failedClosed;
   return matchedOk && closedOk;
+}
+
+const OUTPUT_SHOWN = 60;
+
+/** A scripted output or golden value, as JSON, cut when long. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'nothing';
+  return text.length > OUTPUT_SHOWN ? `${text.slice(0, OUTPUT_SHOWN)}…` : text;
+}
+
+/**
+ * How the witness reached a trial's score, so a host whose own grade differs can see which step
+ * it disagrees with: the output as the fixture scripts it, the golden value, the strategy.
+ */
+function scoreDerivation(task: ExpectedTask, trial: ExpectedTrial): string {
+  const witness = `the witness scores ${num(trial.score)}`;
+  if (trial.failedClosed) {
+    return `${num(trial.score)} (it failed closed on ${trial.missedTool ?? 'a tool'} without a canned response, so ${witness})`;
+  }
+  const compared = `the scripted output ${shown(trial.output)} ${trial.outputMatched ? 'matches' : 'does not match'} golden ${shown(task.golden.value)} by ${task.golden.strategy}`;
+  return `${num(trial.score)} (${compared}, so ${witness})`;
 }
 
 function verdictWithReason(trial: ExpectedTrial): string {

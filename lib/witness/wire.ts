@@ -15,8 +15,9 @@ import type {
   ObservedVersion,
   RunObservation,
 } from '../types.ts';
-import { formatSchemaErrors, validate, type SchemaError } from '../schemas.ts';
-import { describe, finding, isRecord, member, plural } from './finding.ts';
+import { validate, type SchemaError } from '../schemas.ts';
+import { allOf, describe, eventAt, finding, isRecord, member, plural } from './finding.ts';
+import { schemaProblems } from './schema-words.ts';
 
 /** How each call reads in a message. */
 const CALLS: Readonly<Record<ObservedCall, string>> = {
@@ -65,10 +66,6 @@ export function judgeWire(observation: RunObservation): Finding[] {
   return out;
 }
 
-function schemaText(errors: readonly SchemaError[]): string {
-  return formatSchemaErrors(errors, 2).replace(/\n/g, '; ');
-}
-
 function judgeCreated(created: unknown): Finding {
   const errors = validate('create-run-answer', created);
   return finding(
@@ -76,7 +73,7 @@ function judgeCreated(created: unknown): Finding {
     errors.length === 0,
     errors.length === 0
       ? 'the 201 answer of POST /runs is {runId, status, eventsUrl, statusUrl?}'
-      : `the 201 answer of POST /runs SHOULD be {runId, status, eventsUrl, statusUrl?}; ${schemaText(errors)}`,
+      : `the 201 answer of POST /runs SHOULD be {runId, status, eventsUrl, statusUrl?}; ${schemaProblems(errors, created)}`,
   );
 }
 
@@ -98,9 +95,10 @@ function judgePages(pages: readonly ObservedPage[]): Finding | undefined {
   let first = '';
   pages.forEach((page, i) => {
     if (!isRecord(member(page, 'members'))) return;
-    const errors = validate('poll-response', pageDocument(page));
+    const doc = pageDocument(page);
+    const errors = validate('poll-response', doc);
     if (errors.length === 0) return;
-    if (failed === 0) first = `page ${i + 1}: ${schemaText(errors)}`;
+    if (failed === 0) first = `page ${i + 1}: ${schemaProblems(errors, doc)}`;
     failed += 1;
   });
   const total = plural(recorded.length, 'page');
@@ -108,7 +106,7 @@ function judgePages(pages: readonly ObservedPage[]): Finding | undefined {
     'wire.poll-page',
     failed === 0,
     failed === 0
-      ? `all ${total} are exactly {runId, events, lastSequence, status, isTerminal}`
+      ? `${allOf(recorded.length, 'page', { one: 'is', many: 'are' })} exactly {runId, events, lastSequence, status, isTerminal}`
       : `every poll page SHOULD be exactly {runId, events, lastSequence, status, isTerminal}; ${failed} of ${total} ${failed === 1 ? 'is' : 'are'} not (${first})`,
   );
 }
@@ -200,7 +198,7 @@ function judgeEnvelopes(
     recorded += 1;
     const errors = validator.errors(doc);
     if (errors.length === 0) return;
-    if (failed === 0) problems.push(`event ${i + 1}: ${schemaText(errors)}`);
+    if (failed === 0) problems.push(`${eventAt(event, i)}: ${schemaProblems(errors, doc)}`);
     failed += 1;
   });
   if (recorded === 0) return undefined;
@@ -217,7 +215,7 @@ function judgeEnvelopes(
     'wire.event-envelope',
     problems.length === 0,
     problems.length === 0
-      ? `all ${total} are closed RunEventDoc envelopes${fromStart ? ', the log starting at sequence 0' : ''}`
+      ? `${recorded === 1 ? 'the 1 event is a closed RunEventDoc envelope' : `all ${total} are closed RunEventDoc envelopes`}${fromStart ? ', the log starting at sequence 0' : ''}`
       : `every event SHOULD be a closed RunEventDoc {eventId, runId, type, payload, timestamp, sequence, schemaVersion, ...} with sequence from 0; ${counted}${problems.join('; ')}`,
   );
 }
@@ -227,7 +225,7 @@ function errorBodyProblem(body: ObservedBody, status: number): string | null | u
   if ('bytes' in body) return undefined;
   if ('notJson' in body) return `the body is not JSON (${body.notJson})`;
   const errors = validate('error-envelope', body.json);
-  if (errors.length > 0) return schemaText(errors);
+  if (errors.length > 0) return schemaProblems(errors, body.json);
   const code = member(body.json, 'error');
   // Stryker disable next-line ConditionalExpression: the schema has already made the code a string
   const statuses = typeof code === 'string' ? REGISTERED_STATUS.get(code) : undefined;
@@ -298,7 +296,7 @@ function judgeVersions(kinds: readonly ObservedVersion[], omitted: number): Find
       'wire.version-header',
       badCount === 0,
       badCount === 0
-        ? `${CALLS[call] ?? String(call)}: all ${plural(total, 'response')} carry OpenWOP-Version 2.<minor>${untold}`
+        ? `${CALLS[call] ?? String(call)}: ${allOf(total, 'response', { one: 'carries', many: 'carry' })} OpenWOP-Version 2.<minor>${untold}`
         : `${CALLS[call] ?? String(call)}: every response SHOULD carry OpenWOP-Version: 2.<minor>; ${badCount} of ${total} carry ${seen}${untold}`,
     );
   });

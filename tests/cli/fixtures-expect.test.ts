@@ -182,6 +182,54 @@ describe('expect', () => {
     );
   });
 
+  it("lists every member the summary must carry under the host's own names, trials.meanScore and the trials bookkeeping included", async () => {
+    const view = JSON.parse(
+      (await cli(['expect', MEAN, '--json'])).stdout.join('\n'),
+    ) as ExpectedView;
+    expect(view.suite.fields).toEqual({
+      must: {
+        aggregateScore: 1,
+        gatedAggregateScore: 0,
+        passed: false,
+        taskCount: 1,
+        passedCount: 0,
+      },
+      ifCarried: {},
+    });
+    expect(view.tasks[0]?.fields).toEqual({
+      must: { score: 1, gatedScore: 0, passed: false, 'trials.meanScore': 1 },
+      ifCarried: {
+        'trials.count': 2,
+        'trials.passRule': 'mean',
+        'trials.passAtK': 0,
+        'trials.passHatK': 0,
+        'trials.trialStats.passed': 0,
+        'trials.trialStats.trajectoryFailed': 2,
+        'trials.trialStats.failedClosed': 0,
+        'trials.trialStats.minScore': 1,
+        'trials.trialStats.maxScore': 1,
+      },
+    });
+    const run = await cli(['expect', MEAN]);
+    expect(run.stdout).toContainEqual(
+      expect.stringMatching(
+        /^ {2}task "[^"]+": score 1, gatedScore 0, passed false, trials\.meanScore 1; if carried: trials\.count 2, trials\.passRule mean, trials\.passAtK 0, /,
+      ),
+    );
+  });
+
+  it('without a trials block or a trajectory, no trials member and no gated member is asked for', async () => {
+    const view = JSON.parse(
+      (await cli(['expect', 'conformance-eval-trajectory-gate-control', '--json'])).stdout.join(
+        '\n',
+      ),
+    ) as ExpectedView;
+    expect(view.suite.fields.must).not.toHaveProperty('gatedAggregateScore');
+    for (const task of view.tasks) {
+      expect(task.fields).toEqual({ must: { score: 1, passed: true }, ifCarried: {} });
+    }
+  });
+
   it('the control fixture says its gated fields are absent', async () => {
     const run = await cli(['expect', 'conformance-eval-trajectory-gate-control']);
     expect(run.stdout.find((l) => l.startsWith('suite:'))).toContain('gatedAggregateScore absent');

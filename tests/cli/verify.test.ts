@@ -91,9 +91,24 @@ describe('verify', () => {
       publicKeyPath,
     ]);
     expect(run.code).toBe(0);
+    expect(run.stdout.at(-1)).toMatch(/^signature verified: /);
     expect(run.stdout.at(-1)).toContain(
       `: ${LEGS.length} rows recomputed, 0 checked for consistency only, every digest matches; signature verified with the --key given`,
     );
+  });
+
+  it('opens with which of the three outcomes holds, so "verified" never stands for an unsigned report', async () => {
+    const unsigned = await verifyEdited(leaky, () => undefined);
+    expect(unsigned.code).toBe(0);
+    expect(unsigned.lines.at(-1)).toMatch(/^integrity only, unsigned: .*every digest matches; /);
+    const noKey = await verifyEdited(signed, () => undefined);
+    expect(noKey.code).toBe(0);
+    expect(noKey.lines.at(-1)).toMatch(/^integrity only, signature not checked: /);
+    const edited = await verifyEdited(signed, (copy) => {
+      (copy.totals as Record<string, number>)['executed-pass'] = 0;
+    });
+    expect(edited.code).toBe(1);
+    expect(edited.lines.at(-1)).toMatch(/^FAILED: .*: \d+ mismatch(es)? \(/);
   });
 
   it('rejects a failing row edited to a pass, naming the row and its disposition', async () => {

@@ -129,6 +129,33 @@ describe('decide with a declared limit the host reports no figures for', () => {
   });
 });
 
+describe('decide puts a cause before what follows from it', () => {
+  it('quotes a broken cursor first and marks the count and order findings as following from it', () => {
+    const d = decide([
+      must(false, 'events.sequence-ascending'),
+      must(false, 'events.cursor'),
+      must(true, 'events.envelope'),
+      must(false, 'events.scored-count'),
+    ]);
+    expect(d.findings.map((f) => [f.rule, f.consequenceOf])).toEqual([
+      ['events.cursor', undefined],
+      ['events.envelope', undefined],
+      ['events.sequence-ascending', 'events.cursor'],
+      ['events.scored-count', 'events.cursor'],
+    ]);
+    expect(d.reason).toBe(
+      '3 MUST findings failed: events.cursor (RFC 0246 §events.cursor): events.cursor broke; ' +
+        'events.sequence-ascending (RFC 0246 §events.sequence-ascending), following from events.cursor: events.sequence-ascending broke; ' +
+        'events.scored-count (RFC 0246 §events.scored-count), following from events.cursor: events.scored-count broke',
+    );
+  });
+
+  it('marks nothing when the cause held', () => {
+    const findings = [must(true, 'events.cursor'), must(false, 'events.scored-count')];
+    expect(decide(findings).findings).toStrictEqual(findings);
+  });
+});
+
 describe('hostFaultFinding', () => {
   it('is one failing MUST run.served naming the stage and what the host said', () => {
     expect(hostFaultFinding('create', 'POST /runs answered 500')).toEqual({

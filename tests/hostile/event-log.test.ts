@@ -60,6 +60,23 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
     // The repeat is seen on the second page; the suite stops there instead of looping, and
     // each of the three replays of the log (after 0, 1 and 2) stops at its first page.
     expect(host.calls('poll')).toBe(2 + 3);
+    // The broken cursor is the cause: the reason quotes it first, and what the suite could not
+    // read because it stopped (the repeated sequences, the missing eval.* events) is marked as
+    // following from it and listed after it.
+    expect(run.outcome.reason).toMatch(
+      /^\d+ MUST findings failed: events\.cursor \(contract §6\): /,
+    );
+    const failed = run.outcome.findings.filter((f) => !f.ok && f.severity === 'MUST');
+    expect(failed.map((f) => [f.rule, f.consequenceOf])).toEqual([
+      ['events.cursor', undefined],
+      ['events.sequence-ascending', 'events.cursor'],
+      ['events.started-first', 'events.cursor'],
+      ['events.completed-once', 'events.cursor'],
+      ['events.scored-count', 'events.cursor'],
+    ]);
+    expect(run.outcome.reason).toContain(
+      'events.sequence-ascending (contract §6), following from events.cursor: ',
+    );
   });
 
   it('a fast host that answers the whole log in one page whatever the cursor is executed-fail', async () => {

@@ -193,6 +193,31 @@ describe('readConfig', () => {
   });
 });
 
+describe('the key itself', () => {
+  it('accepts a 12-character key, as upstream example hosts use, trimmed of surrounding space', () => {
+    const config = resolveConfig({ OPENWOP_API_KEY: '  sample-token\n' });
+    expect(config.apiKey).toBe('sample-token');
+  });
+
+  it.each([
+    ['seven77', /^OPENWOP_API_KEY is 7 characters long; the suite needs at least 8, /],
+    [
+      'has space!',
+      /^OPENWOP_API_KEY holds a space, a control character or a non-ASCII character; /,
+    ],
+    ['has\u007fdelete', /^OPENWOP_API_KEY holds a space, a control character /],
+  ])('refuses %j in one line that does not quote it', (key, message) => {
+    const error = configError({ OPENWOP_API_KEY: key });
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain('\n');
+    expect(error.message).not.toContain(key);
+  });
+
+  it('treats a key of only whitespace as no key', () => {
+    expect(resolveConfig({ OPENWOP_API_KEY: ' \t ' }).apiKey).toBeUndefined();
+  });
+});
+
 describe('the key over plain http', () => {
   it('is refused for a host that is not loopback', () => {
     const error = configError({ OPENWOP_BASE_URL: 'http://example.test', OPENWOP_API_KEY: KEY });

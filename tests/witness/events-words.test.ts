@@ -72,11 +72,11 @@ describe('events.started-first and events.completed-once count and place their e
     expect(events.some((m) => m.startsWith('eval.started names'))).toBe(false);
   });
 
-  it('an eval.started after an eval.scored gives both log positions', () => {
+  it('an eval.started after an eval.scored names both events by sequence', () => {
     const { failing, said } = gated((d) => swap(d.events[0] as never, d.events[2] as never));
     expect(failing).toEqual(['events.started-first']);
     expect(said).toEqual([
-      'exactly one eval.started MUST come before every other eval.* event; eval.started is at log position 3, after eval.scored at 1',
+      'exactly one eval.started MUST come before every other eval.* event; eval.started is at sequence 3, after eval.scored at sequence 1',
     ]);
   });
 
@@ -88,13 +88,13 @@ describe('events.started-first and events.completed-once count and place their e
     ]);
   });
 
-  it('an eval.completed before the last eval.scored gives both log positions', () => {
+  it('an eval.completed before the last eval.scored names both events by sequence', () => {
     const { failing, said } = gated((d) =>
       swap(eventOf(d, 'eval.completed'), eventOf(d, 'eval.scored', 5)),
     );
     expect(failing).toEqual(['events.completed-once']);
     expect(said).toEqual([
-      'exactly one eval.completed MUST follow every eval.scored; eval.completed is at log position 13, before an eval.scored at 14',
+      'exactly one eval.completed MUST follow every eval.scored; eval.completed is at sequence 13, before an eval.scored at sequence 14',
     ]);
   });
 });
@@ -107,7 +107,7 @@ describe('events.payload-schema counts the invalid payloads of each type', () =>
     });
     expect(failing).toEqual(['events.payload-schema', 'events.scored-count']);
     expect(said[0]).toMatch(
-      /^every eval\.scored payload MUST validate; 2 of 6 do not: eval-scored# additionalProperties: /,
+      /^every eval\.scored payload MUST validate; 2 of 6 do not \(the event at sequence 11: eval-scored# additionalProperties: must NOT have additional properties \(note\)\)$/,
     );
   });
 });

@@ -4,7 +4,10 @@
 
 import { describe, expect, it } from 'vitest';
 import {
+  allOf,
   describe as name,
+  doesNot,
+  eventAt,
   finding,
   member,
   num,
@@ -52,6 +55,26 @@ describe('a number printed in a message', () => {
 describe('counting in a message', () => {
   it('uses the singular for exactly one', () => {
     expect([0, 1, 2].map((n) => plural(n, 'trial'))).toEqual(['0 trials', '1 trial', '2 trials']);
+  });
+
+  it('agrees the verb with the count', () => {
+    expect([1, 2].map(doesNot)).toEqual(['does not', 'do not']);
+    const carry = { one: 'carries', many: 'carry' };
+    expect([1, 3].map((n) => allOf(n, 'event', carry))).toEqual([
+      'the 1 event carries',
+      'all 3 events carry',
+    ]);
+  });
+});
+
+describe('an event named in a message', () => {
+  it('is named by its sequence, or by its log position when the sequence is unusable', () => {
+    expect(eventAt({ sequence: 0 }, 4)).toBe('the event at sequence 0');
+    expect(eventAt({ sequence: 7 }, 0)).toBe('the event at sequence 7');
+    expect(eventAt({ sequence: -1 }, 2)).toBe('the event at log position 3 (sequence -1)');
+    expect(eventAt({ sequence: 1.5 }, 2)).toBe('the event at log position 3 (sequence 1.5)');
+    expect(eventAt({ sequence: 2 ** 53 }, 0)).toMatch(/^the event at log position 1 \(sequence /);
+    expect(eventAt({}, 0)).toBe('the event at log position 1 (sequence nothing)');
   });
 });
 

@@ -62,7 +62,7 @@ describe('the envelope, the run id and the order name the first bad event and co
     });
     expect(failing).toEqual(['events.envelope']);
     expect(said).toEqual([
-      'every event MUST carry an integer sequence ≥ 0, a type and a runId; 2 of 15 events do not (event 2 has sequence 2, type the string "", runId the string "tenant-a/run-7")',
+      'every event MUST carry an integer sequence ≥ 0, a type and a runId; 2 of 15 events do not (the event at sequence 2 has type the string "", runId the string "tenant-a/run-7")',
     ]);
   });
 
@@ -86,7 +86,7 @@ describe('the envelope, the run id and the order name the first bad event and co
     const { failing, said } = gated((d) => delete event(d, 5).sequence);
     expect(failing).toEqual(['events.envelope']);
     expect(said).toEqual([
-      'every event MUST carry an integer sequence ≥ 0, a type and a runId; 1 of 15 events do not (event 5 has sequence nothing, type the string "eval.scored", runId the string "tenant-a/run-7")',
+      'every event MUST carry an integer sequence ≥ 0, a type and a runId; 1 of 15 events does not (the event at log position 5 (sequence nothing) has type the string "eval.scored", runId the string "tenant-a/run-7")',
     ]);
   });
 
@@ -97,8 +97,8 @@ describe('the envelope, the run id and the order name the first bad event and co
     });
     expect(failing).toEqual(['events.envelope', 'events.run-id']);
     expect(said).toEqual([
-      'every event MUST carry an integer sequence ≥ 0, a type and a runId; 2 of 15 events do not (event 2 has sequence the string "2", type the string "agent.invocation-completed", runId the string "tenant-a/run-7")',
-      'every event MUST name run "tenant-a/run-7"; 1 of 15 events do not (event 3 names 5)',
+      'every event MUST carry an integer sequence ≥ 0, a type and a runId; 2 of 15 events do not (the event at log position 2 (sequence the string "2") has type the string "agent.invocation-completed", runId the string "tenant-a/run-7")',
+      'every event MUST name run "tenant-a/run-7"; 1 of 15 events does not (the event at sequence 3 names 5)',
     ]);
   });
 
@@ -109,7 +109,7 @@ describe('the envelope, the run id and the order name the first bad event and co
     });
     expect(failing).toEqual(['events.run-id']);
     expect(said).toEqual([
-      'every event MUST name run "tenant-a/run-7"; 2 of 15 events do not (event 2 names the string "tenant-b/run-7")',
+      'every event MUST name run "tenant-a/run-7"; 2 of 15 events do not (the event at sequence 2 names the string "tenant-b/run-7")',
     ]);
   });
 
@@ -120,7 +120,7 @@ describe('the envelope, the run id and the order name the first bad event and co
     });
     expect(failing).toEqual(['events.sequence-ascending']);
     expect(said).toEqual([
-      'event sequences MUST strictly ascend; 2 events do not (event 2 has 1 after 1)',
+      'event sequences MUST strictly ascend; 2 events do not (sequence 1, at log position 2, follows sequence 1)',
     ]);
   });
 });

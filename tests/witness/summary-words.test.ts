@@ -13,7 +13,7 @@ const judge = (fixture: Fixture, mutate?: (d: Draft) => void): JudgedBy =>
   judgedBy(OWN, fixture, mutate);
 
 const PASSED = (reasons: string, decider: string, host = 'true'): string =>
-  `suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, ${reasons}: the ${decider} condition decides it); host reported ${host}`;
+  `suite passed MUST be false (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, ${reasons}: the ${decider} condition decides it); host reported ${host}`;
 
 describe('a correct summary, in words', () => {
   it('the gated run names the suite, both aggregates with the gating scores, and the counts', () => {
@@ -35,7 +35,7 @@ describe('a correct summary, in words', () => {
       'the summary names witness.evals.ungated@1.0.0 and each of its 2 tasks once',
       'aggregateScore MUST be 1 (mean of the 2 task scores); host reported 1',
       'a suite with no trajectory and no fixture miss MUST NOT carry gatedAggregateScore; host reported nothing',
-      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6); host reported true',
+      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate); host reported true',
       'taskCount MUST be 2 and passedCount 2 (tasks reported passed); host reported 2 and 2',
       "eval.completed's passed, aggregateScore, taskCount and passedCount equal the summary's",
     ]);
@@ -94,12 +94,14 @@ describe('summary.schema and summary.identity', () => {
     ]);
   });
 
-  it('shows the first three schema errors and counts the rest', () => {
+  it('lists the members an object has in excess in one line', () => {
     const { failing, said } = judge(GATED, (d) =>
       Object.assign(summaryOf(d), { a: 1, b: 2, c: 3, e: 4 }),
     );
     expect(failing).toEqual(['summary.schema']);
-    expect(said[0]).toMatch(/^the summary MUST validate against eval-summary: .*\(\+1 more\)$/s);
+    expect(said[0]).toBe(
+      'the summary MUST validate against eval-summary: eval-summary# additionalProperties: must NOT have additional properties (a, b, c, e)',
+    );
   });
 
   it('a wrong suiteId, suiteVersion and tasks member are each named', () => {
@@ -126,7 +128,7 @@ describe('summary.schema and summary.identity', () => {
 describe('suite.passed with cost and latency limits', () => {
   it('a total cost at the limit holds, and above it fails, giving both', () => {
     expect(judge(limited({ maxCostUsd: 0.03 })).own).toContain(
-      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, cost 0.03 ≤ maxCostUsd 0.03: every condition holds); host reported true',
+      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, cost 0.03 ≤ maxCostUsd 0.03: every condition holds); host reported true',
     );
     const { failing, said } = judge(limited({ maxCostUsd: 0.029 }));
     expect(failing).toEqual(['suite.passed']);
@@ -153,7 +155,7 @@ describe('suite.passed with cost and latency limits', () => {
     });
     expect(failing).toEqual([]);
     expect(words).toContain(
-      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxCostUsd 1 cannot be judged: no cost reported); host reported true',
+      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxCostUsd 1 cannot be judged: no cost reported); host reported true',
     );
     const none = judge(limited({ maxCostUsd: 1 }), (d) => {
       delete summaryOf(d).totalCostUsd;
@@ -162,13 +164,13 @@ describe('suite.passed with cost and latency limits', () => {
     });
     expect(none.failing).toEqual(['completed.consistent', 'suite.passed', 'summary.schema']);
     expect(none.said).toContain(
-      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxCostUsd 1 cannot be judged: no cost reported); host reported the string "yes"',
+      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxCostUsd 1 cannot be judged: no cost reported); host reported the string "yes"',
     );
   });
 
   it('the p95 latency is the nearest-rank 95th percentile, inclusive at the limit', () => {
     expect(judge(limited({ maxP95LatencyMs: 120 })).own).toContain(
-      'suite passed MUST be true (gatedAggregateScore 1 ≥ passScore 0.6, p95 latency 120 ≤ maxP95LatencyMs 120: every condition holds); host reported true',
+      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, p95 latency 120 ≤ maxP95LatencyMs 120: every condition holds); host reported true',
     );
     const { failing, said } = judge(limited({ maxP95LatencyMs: 119 }));
     expect(failing).toEqual(['suite.passed']);
@@ -181,7 +183,7 @@ describe('suite.passed with cost and latency limits', () => {
     });
     expect(failing).toEqual([]);
     expect(words).toContain(
-      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
+      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
     );
     const both = judge(limited({ maxP95LatencyMs: 1000, maxCostUsd: 0.01 }), (d) => {
       delete summaryTask(d, 'beta').latencyMs;
@@ -200,7 +202,7 @@ describe('suite.passed with cost and latency limits', () => {
       summaryOf(d).tasks = [];
     });
     expect(words).toContain(
-      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxCostUsd 1 cannot be judged: no cost reported, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
+      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxCostUsd 1 cannot be judged: no cost reported, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
     );
   });
 });

@@ -46,7 +46,7 @@ describe('a correct summary: each task finding gives its numbers and its reason'
       'task "plain": trials.meanScore MUST be 0.5 (mean of the 2 trial output scores); host reported 0.5',
       'task "plain": trials bookkeeping agrees with its 2 trials',
       'task "plain": a task without a trajectory whose gating score equals its score MUST omit gatedScore; host reported nothing',
-      'task "plain": passed MUST be false (rule mean: gatedScore 0.5 < passScore 0.6); host reported false',
+      'task "plain": passed MUST be false (rule mean: score 0.5 < passScore 0.6 with no trajectory to gate); host reported false',
     ]);
   });
 

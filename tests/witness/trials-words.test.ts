@@ -39,7 +39,7 @@ describe('a correct log: each task says how many eval.scored events it judged', 
 
   it('one per task on the ungated run', () => {
     expect(judge(UNGATED).trials[0]).toBe(
-      'task "alpha": all 1 eval.scored event carry the output score',
+      'task "alpha": the 1 eval.scored event carries the output score',
     );
   });
 });
@@ -79,7 +79,7 @@ describe('trial.passed gives the reason a failed trial failed', () => {
       'trial.score-unchanged',
     ]);
     expect(said).toEqual([
-      'task "right-path": eval.scored.score MUST stay the output score; trial 1 MUST be 0, host reported score 1 (and 1 more)',
+      'task "right-path": eval.scored.score MUST stay the output score; trial 1 MUST be 0 (it failed closed on crm:delete without a canned response, so the witness scores 0), host reported score 1 (and 1 more)',
       'task "right-path": eval.scored.passed MUST be the trial verdict; trial 1 MUST be false, failed closed on crm:delete, host reported passed true (and 1 more)',
       'task "right-path": eval.scored flags SHOULD agree with the trial; trial 1 is trajectoryMatched true, failedClosed true; host reported true, false (and 1 more)',
     ]);
@@ -122,7 +122,27 @@ describe('trial.score-unchanged and trial.flags name the first wrong trial', () 
     });
     expect(failing).toEqual(['trial.score-unchanged']);
     expect(said).toEqual([
-      'task "right-path": eval.scored.score MUST stay the output score; trial 1 MUST be 1, host reported score 0.5 (and 1 more)',
+      'task "right-path": eval.scored.score MUST stay the output score; trial 1 MUST be 1 (the scripted output "address updated" matches golden "address updated" by exact, so the witness scores 1), host reported score 0.5 (and 1 more)',
+    ]);
+  });
+
+  it('cuts a long scripted output in the derivation', () => {
+    const long = 'O-3 is pending '.repeat(6);
+    const fixture: Fixture = {
+      ...GATED,
+      script: { ...GATED.script, plain: [{ calls: [], output: long }] },
+    };
+    const { said } = judge(fixture, (d) => (scoredPayload(d, 'plain', 2).score = 1));
+    expect(said[0]).toContain(
+      `trial 1 MUST be 0 (the scripted output ${JSON.stringify(long).slice(0, 60)}… does not match golden "shipped" by contains`,
+    );
+  });
+
+  it('a host whose golden comparison differs sees the derivation: output, golden value, strategy, both scores', () => {
+    const { failing, said } = judge(GATED, (d) => (scoredPayload(d, 'plain', 2).score = 1));
+    expect(failing).toEqual(['trial.score-unchanged']);
+    expect(said).toEqual([
+      'task "plain": eval.scored.score MUST stay the output score; trial 2 MUST be 0 (the scripted output "O-3 is pending" does not match golden "shipped" by contains, so the witness scores 0), host reported score 1',
     ]);
   });
 

@@ -61,7 +61,7 @@ describe('wire.poll-page words', () => {
 
   it('says "1 page" for one', () => {
     expect(said({ pages: [page(GOOD_PAGE)] })[0]?.[2]).toBe(
-      'all 1 page are exactly {runId, events, lastSequence, status, isTerminal}',
+      'the 1 page is exactly {runId, events, lastSequence, status, isTerminal}',
     );
   });
 
@@ -98,7 +98,7 @@ describe('wire.event-envelope words', () => {
       [
         'wire.poll-page',
         true,
-        'all 1 page are exactly {runId, events, lastSequence, status, isTerminal}',
+        'the 1 page is exactly {runId, events, lastSequence, status, isTerminal}',
       ],
       [
         'wire.event-envelope',
@@ -110,15 +110,15 @@ describe('wire.event-envelope words', () => {
       [
         'wire.poll-page',
         true,
-        'all 1 page are exactly {runId, events, lastSequence, status, isTerminal}',
+        'the 1 page is exactly {runId, events, lastSequence, status, isTerminal}',
       ],
-      ['wire.event-envelope', true, 'all 1 event are closed RunEventDoc envelopes'],
+      ['wire.event-envelope', true, 'the 1 event is a closed RunEventDoc envelope'],
     ]);
   });
 
   it('does not ask where a log starts when it holds no pages', () => {
     expect(said({ events: [envelopeEvent(3)] })).toEqual([
-      ['wire.event-envelope', true, 'all 1 event are closed RunEventDoc envelopes'],
+      ['wire.event-envelope', true, 'the 1 event is a closed RunEventDoc envelope'],
     ]);
   });
 
@@ -129,7 +129,7 @@ describe('wire.event-envelope words', () => {
     });
     expect(f?.slice(0, 2)).toEqual(['wire.event-envelope', false]);
     expect(f?.[2]).toMatch(
-      /^every event SHOULD be a closed RunEventDoc \{eventId, runId, type, payload, timestamp, sequence, schemaVersion, \.\.\.\} with sequence from 0; 1 of 2 events does not validate; event 1: run-event#\/eventId .*; the log starts at sequence 2, not 0$/,
+      /^every event SHOULD be a closed RunEventDoc \{eventId, runId, type, payload, timestamp, sequence, schemaVersion, \.\.\.\} with sequence from 0; 1 of 2 events does not validate; the event at sequence 2: run-event#\/eventId "e1" is not a match for \^\[A-Za-z0-9\._~-\]\{16,128\}\$; the log starts at sequence 2, not 0$/,
     );
   });
 
@@ -142,7 +142,9 @@ describe('wire.event-envelope words', () => {
         envelopeEvent(2, { timestamp: 'soon' }),
       ],
     });
-    expect(f?.[2]).toMatch(/; 2 of 3 events do not validate; event 2: run-event#\/eventId [^;]*$/);
+    expect(f?.[2]).toMatch(
+      /; 2 of 3 events do not validate; the event at sequence 1: run-event#\/eventId "e1" is not a match for [^;]*$/,
+    );
     expect(said({ pages: fromStart, events: [envelopeEvent(2), envelopeEvent(3)] })[1]).toEqual([
       'wire.event-envelope',
       false,
@@ -152,7 +154,7 @@ describe('wire.event-envelope words', () => {
 
   it('joins the schema errors of one envelope with semicolons', () => {
     const [f] = said({ events: [envelopeEvent(0, { eventId: 'e1', tenantId: 'acme' })] });
-    expect(f?.[2]).toMatch(/event 1: run-event#\S* \w+: [^;]*; run-event#/);
+    expect(f?.[2]).toMatch(/the event at sequence 0: run-event#\S* \w+: [^;]*; run-event#/);
   });
 
   it('names a start that is no number', () => {
@@ -163,12 +165,16 @@ describe('wire.event-envelope words', () => {
   it('fails a sequence that is not an integer, though the rest of the envelope is shared', () => {
     const [f] = said({ events: [envelopeEvent(4), envelopeEvent(4.5)] });
     expect(f?.slice(0, 2)).toEqual(['wire.event-envelope', false]);
-    expect(f?.[2]).toContain('1 of 2 events does not validate; event 2: run-event#/sequence ');
+    expect(f?.[2]).toContain(
+      '1 of 2 events does not validate; the event at log position 2 (sequence 4.5): run-event#/sequence type: must be integer, host sent 4.5',
+    );
   });
 
   it('fails an eventId that is no string, naming it', () => {
     const [f] = said({ events: [envelopeEvent(0, { eventId: 1234567890123456 })] });
-    expect(f?.[2]).toContain('1 of 1 event does not validate; event 1: run-event#/eventId type');
+    expect(f?.[2]).toContain(
+      '1 of 1 event does not validate; the event at sequence 0: run-event#/eventId type: must be string, host sent 1234567890120000',
+    );
   });
 
   it('judges the payload by its JSON type: present, absent, or not an object', () => {
@@ -193,7 +199,9 @@ describe('wire.event-envelope words', () => {
       const e: ObservedEvent = { ...envelopeEvent(0), envelope: { json, members: {} } };
       const [f] = said({ events: [e] });
       expect(f?.slice(0, 2), json).toEqual(['wire.event-envelope', false]);
-      expect(f?.[2], json).toContain('1 of 1 event does not validate; event 1: run-event# type');
+      expect(f?.[2], json).toContain(
+        '1 of 1 event does not validate; the event at sequence 0: run-event# type: must be object, host sent ',
+      );
     }
   });
 
@@ -212,7 +220,7 @@ describe('wire.event-envelope words', () => {
       [
         'wire.poll-page',
         true,
-        'all 1 page are exactly {runId, events, lastSequence, status, isTerminal}',
+        'the 1 page is exactly {runId, events, lastSequence, status, isTerminal}',
       ],
     ]);
   });
@@ -220,11 +228,13 @@ describe('wire.event-envelope words', () => {
   it('fills in sequence, type and runId from the event, leaving out what it lacks', () => {
     const lacking: ObservedEvent = { ...envelopeEvent(0), type: undefined, runId: undefined };
     const [f] = said({ events: [lacking] });
-    expect(f?.[2]).toContain('1 of 1 event does not validate; event 1: run-event# required:');
-    expect(f?.[2]).toContain("must have required property 'runId'");
-    expect(f?.[2]).toContain("must have required property 'type'");
+    expect(f?.[2]).toContain(
+      '1 of 1 event does not validate; the event at sequence 0: run-event# required: must have required properties (runId, type)',
+    );
     const wrongType: ObservedEvent = { ...envelopeEvent(0), type: 7 };
-    expect(said({ events: [wrongType] })[0]?.[2]).toContain('run-event#/type type');
+    expect(said({ events: [wrongType] })[0]?.[2]).toContain(
+      'run-event#/type 7 is not a registered v2 type, nor a vendor type',
+    );
     const wrongRun: ObservedEvent = { ...envelopeEvent(0), runId: 'no-tenant' };
     expect(said({ events: [wrongRun] })[0]?.[2]).toContain('run-event#/runId');
   });
@@ -358,12 +368,12 @@ describe('wire.version-header words', () => {
       [
         'wire.version-header',
         true,
-        'GET /runs/{runId}: all 1 response carry OpenWOP-Version 2.<minor>',
+        'GET /runs/{runId}: the 1 response carries OpenWOP-Version 2.<minor>',
       ],
       [
         'wire.version-header',
         true,
-        'GET /.well-known/openwop: all 1 response carry OpenWOP-Version 2.<minor>',
+        'GET /.well-known/openwop: the 1 response carries OpenWOP-Version 2.<minor>',
       ],
     ]);
   });

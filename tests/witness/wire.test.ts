@@ -89,7 +89,9 @@ describe('wire.event-envelope', () => {
     const events = [envelopeEvent(0), envelopeEvent(1, { eventId: 'e1' })];
     const f = only(judgeWire({ ...BARE, events }), 'wire.event-envelope');
     expect(f.ok).toBe(false);
-    expect(f.message).toContain('1 of 2 events does not validate; event 2: run-event#/eventId');
+    expect(f.message).toContain(
+      '1 of 2 events does not validate; the event at sequence 1: run-event#/eventId "e1" is not a match for ^[A-Za-z0-9._~-]{16,128}$',
+    );
   });
 
   it('fails naming schemaVersion when it is missing, and an extra root key', () => {
@@ -146,7 +148,9 @@ describe('wire.event-envelope', () => {
       envelopeEvent(8, { timestamp: 'yesterday' }),
     ];
     const f = only(judgeWire({ ...BARE, events }), 'wire.event-envelope');
-    expect(f.message).toContain('4 of 9 events do not validate; event 6: run-event#/eventId');
+    expect(f.message).toContain(
+      '4 of 9 events do not validate; the event at sequence 5: run-event#/eventId "short" is not a match for',
+    );
   });
 
   it('fails when a log read from its start begins at sequence 1', () => {
