@@ -57,7 +57,10 @@ function compareFindings(was: readonly Finding[], now: readonly Finding[]): stri
   return out;
 }
 
-function compareUnexercised(was: readonly UnexercisedRule[], now: readonly UnexercisedRule[]): string[] {
+function compareUnexercised(
+  was: readonly UnexercisedRule[],
+  now: readonly UnexercisedRule[],
+): string[] {
   const text = (list: readonly UnexercisedRule[]): string =>
     JSON.stringify(list.map((u) => [u.rule, u.reason]));
   return text(was) === text(now)
