@@ -125,7 +125,9 @@ describe('badge', () => {
     const out = join(dir, 'never.json');
     const run = await cli(['badge', tampered, '--out', out]);
     expect(run.code).toBe(2);
-    expect(run.stderr[0]).toMatch(/does not verify, so badge refuses it: digests\.rows: recorded .* \(the rows were edited\) \(and 1 more; /);
+    expect(run.stderr[0]).toMatch(
+      /does not verify, so badge refuses it: digests\.rows: recorded .* \(the rows were edited\) \(and 1 more; /,
+    );
     await expect(readFile(out)).rejects.toThrow();
   });
 
