@@ -12,6 +12,9 @@ import {
   resolveSelection,
 } from '../../lib/report/run-options.ts';
 import type { ExpectedFailure } from '../../lib/report/run-options.ts';
+import { diffReports } from '../../lib/report/diff.ts';
+import type { EvalGateReport } from '../../lib/report/report.ts';
+import { validReport } from './report-example.ts';
 
 const A = 'openwop.requirement.0246.mean-gated';
 const B = 'openwop.requirement.0246.suite-gated';
@@ -123,5 +126,64 @@ describe('reading a baseline and a selection', () => {
         expectedFailures: [{ requirement: 'mean-gated', reason: 'r', rules: ['x'] }],
       }),
     ).toThrow('expectedFailures[0] has rules; an entry has requirement, rule and reason');
+  });
+});
+
+describe('diff on literal reports', () => {
+  const base = validReport() as unknown as EvalGateReport;
+  const [shape, mean] = base.requirements;
+  if (shape === undefined || mean === undefined) throw new Error('the example has two rows');
+
+  it('names a different suite version and fixture digest, and a held MUST rule that fails as a regression', () => {
+    const after: EvalGateReport = {
+      ...base,
+      suite: { ...base.suite, version: '0.2.0' },
+      digests: {
+        ...base.digests,
+        fixtures: { 'conformance-eval-trajectory-gate': 'a'.repeat(64) },
+      },
+      requirements: [
+        {
+          ...shape,
+          disposition: 'executed-fail',
+          reason: 'x',
+          findings: [{ ...shape.findings[0]!, ok: false }],
+        },
+        mean,
+      ],
+    };
+    const diff = diffReports(base, after, new Map());
+    expect(diff.provenance).toEqual([
+      {
+        what: 'suite',
+        before: 'openwop-eval-gate-conformance 0.1.0',
+        after: 'openwop-eval-gate-conformance 0.2.0',
+      },
+      { what: 'fixture conformance-eval-trajectory-gate', before: 'absent', after: 'a'.repeat(64) },
+    ]);
+    expect(diff.regressions).toEqual([
+      `${shape.id}: executed-pass → executed-fail`,
+      `${shape.id} shape.base-summary.valid (MUST): held before, fails now`,
+    ]);
+  });
+
+  it('a rule that fails now but was not checked before is newly failing, not a regression', () => {
+    const before: EvalGateReport = { ...base, requirements: [{ ...shape, findings: [] }, mean] };
+    const after: EvalGateReport = {
+      ...base,
+      requirements: [
+        shape,
+        {
+          ...mean,
+          disposition: 'blocked',
+          findings: [{ ...shape.findings[0]!, rule: 'run.served', ok: false }],
+        },
+      ],
+    };
+    const diff = diffReports(before, after, new Map());
+    expect(diff.rules).toMatchObject([
+      { rule: 'run.served', change: 'newly fails', before: 'not checked', regressed: false },
+    ]);
+    expect(diff.regressions).toEqual([]);
   });
 });
