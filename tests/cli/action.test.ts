@@ -113,12 +113,16 @@ describe('action.yml', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(
       [
         'base-url',
+        'expected-failures',
+        'fail-on',
         'impl-name',
         'impl-version',
         'key-id',
+        'only',
         'opt-out',
         'report-dir',
         'signing-key',
+        'skip',
         'strict',
       ].sort(),
     );
@@ -152,6 +156,34 @@ describe('action.yml', () => {
       expect(report.strict).toBe(true);
       expect(report.target.declared?.name).toBe('acme-host');
       expect(run.summary).toContain(`**${LEGS.length} passed, 0 failed, 0 skipped**`);
+    },
+  );
+
+  it(
+    'the baseline, selection and severity inputs reach the run: an unobserved entry passes, a stale one fails the step',
+    { timeout: 120_000 },
+    async () => {
+      const baseline = (requirement: string): string =>
+        `expectedFailures:\n  - requirement: ${requirement}\n    reason: not migrated yet\n`;
+      await writeFile(join(workspace, 'unobserved.yml'), baseline('all-rule-unchanged'));
+      await writeFile(join(workspace, 'stale.yml'), baseline('mean-gated'));
+      const inputs = { only: 'mean-gated, gated-fields-shape', 'fail-on': 'should' };
+      const passing = await runAction({ ...inputs, 'expected-failures': 'unobserved.yml' });
+      expect(passing.codes).toEqual([0, 0]);
+      expect(passing.stdout.trimEnd().split('\n').at(-1)).toBe(
+        `2 passed, 0 failed, ${LEGS.length - 2} skipped; partial: 2 of ${LEGS.length} selected; ` +
+          'baseline: 0 failing requirements excused (0 rules), 0 stale; fail-on should: 0 SHOULD warnings',
+      );
+      expect(passing.summary).toContain('> **Not a clean certification.**');
+      const stale = await runAction({ ...inputs, 'expected-failures': 'stale.yml' });
+      expect(stale.codes).toEqual([0, 1]);
+      expect(stale.outputs).toEqual({
+        'report-path': 'reports/eval-gate-report.json',
+        'exit-code': '1',
+      });
+      expect(stale.stdout).toContain(
+        'stale baseline entry: openwop.requirement.0246.mean-gated now holds; remove it from stale.yml',
+      );
     },
   );
 

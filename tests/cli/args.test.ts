@@ -93,3 +93,46 @@ describe('nameFlags', () => {
     );
   });
 });
+
+describe('parseArgs: the CI options and commands', () => {
+  it('--only and --skip repeat into comma lists; --expected-failures and --fail-on are options', () => {
+    const parsed = parseArgs([
+      'run',
+      '--only',
+      'mean-gated',
+      '--only=suite-gated',
+      '--skip',
+      'all-rule-unchanged',
+      '--expected-failures',
+      'b.yml',
+      '--fail-on',
+      'should',
+    ]);
+    expect(parsed.options).toEqual({
+      only: 'mean-gated,suite-gated',
+      skip: 'all-rule-unchanged',
+      'expected-failures': 'b.yml',
+      'fail-on': 'should',
+    });
+    expect(usageError(['run', '--fail-on', 'must', '--fail-on', 'should'])).toBe(
+      '--fail-on was given twice; give it once',
+    );
+    expect(usageError(['run', '--only'])).toBe('--only needs a value, such as --only mean-gated');
+  });
+
+  it('diff takes two reports and --json; badge takes one and --out', () => {
+    expect(parseArgs(['diff', 'a.json', 'b.json', '--json'])).toMatchObject({
+      command: 'diff',
+      positionals: ['a.json', 'b.json'],
+      options: { json: 'true' },
+    });
+    expect(parseArgs(['badge', 'r.json', '--out', 'badge.json'])).toMatchObject({
+      command: 'badge',
+      options: { out: 'badge.json' },
+    });
+    expect(usageError(['badge'])).toBe('"badge" takes exactly one REPORT; see --help');
+    expect(usageError(['diff', 'a.json', '--out', 'x'])).toBe(
+      'unknown flag --out for "diff"; its flags are --json (see --help)',
+    );
+  });
+});

@@ -3,6 +3,8 @@
 // configuration errors, each one line and exit 2 before anything runs.
 
 import { readFile, writeFile } from 'node:fs/promises';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
@@ -94,6 +96,64 @@ describe('run --only / --skip', () => {
       'openwop-eval-gate: --only and --skip leave no requirement selected; select at least one',
     ]);
     await expect(readFile(join(reportDir, 'eval-gate-report.json'))).rejects.toThrow();
+  });
+});
+
+/** A pass-through proxy in front of `target` that records the path of every POST. */
+async function countingProxy(
+  target: string,
+): Promise<{ url: string; posts: string[]; close: () => Promise<void> }> {
+  const posts: string[] = [];
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    if (req.method === 'POST') posts.push(req.url ?? '');
+    const forward = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    posts,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('run --only: unselected legs never reach the host', () => {
+  it('--only mean-gated creates exactly one run on the host', async () => {
+    const host = await startReferenceHost({ apiKey: LEAKY_KEY });
+    const proxy = await countingProxy(host.url);
+    try {
+      const run = await cli(
+        [
+          'run',
+          '--base-url',
+          proxy.url,
+          '--report-dir',
+          join(dir, 'counted'),
+          '--only',
+          'mean-gated',
+        ],
+        ENV,
+      );
+      expect(run.code).toBe(0);
+      expect(proxy.posts.filter((p) => p.endsWith('/runs'))).toHaveLength(1);
+    } finally {
+      await proxy.close();
+      await host.close();
+    }
   });
 });
 

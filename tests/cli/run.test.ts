@@ -188,7 +188,7 @@ describe('run: exit 2', () => {
     [
       'an unknown command',
       ['certify'],
-      /unknown command "certify"; the commands are run, verify, judge, fixtures, expect and help/,
+      /unknown command "certify"; the commands are run, verify, judge, fixtures, expect, diff, badge and help/,
     ],
     [
       'a signing key file that does not exist',

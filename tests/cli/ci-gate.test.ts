@@ -1,0 +1,189 @@
+// The pure half of the CI options on literal rows: which failures a baseline excuses, when an
+// entry is stale or unobserved, and the exit status that follows. Milliseconds each.
+
+import { describe, expect, it } from 'vitest';
+import { resolveBaseline } from '../../lib/report/baseline.ts';
+import type { RowFacts } from '../../lib/report/baseline.ts';
+import { gateVerdict } from '../../lib/report/gate.ts';
+import type { GateFacts } from '../../lib/report/gate.ts';
+import {
+  knownRules,
+  readExpectedFailures,
+  resolveSelection,
+} from '../../lib/report/run-options.ts';
+import type { ExpectedFailure } from '../../lib/report/run-options.ts';
+import { diffReports } from '../../lib/report/diff.ts';
+import type { EvalGateReport } from '../../lib/report/report.ts';
+import { validReport } from './report-example.ts';
+
+const A = 'openwop.requirement.0246.mean-gated';
+const B = 'openwop.requirement.0246.suite-gated';
+const C = 'openwop.requirement.0246.any-rule-unchanged';
+
+const must = (rule: string, ok: boolean) => ({ rule, ok, severity: 'MUST' as const });
+const should = (rule: string, ok: boolean) => ({ rule, ok, severity: 'SHOULD' as const });
+
+const ROWS: readonly RowFacts[] = [
+  {
+    id: A,
+    disposition: 'executed-fail',
+    findings: [must('task.passed', false), must('suite.passed', true)],
+  },
+  // A strict-mode gate fails a leg before it runs: no finding names a rule.
+  { id: B, disposition: 'executed-fail', findings: [] },
+  { id: C, disposition: 'inapplicable', findings: [] },
+];
+
+const entry = (requirement: string, rule?: string): ExpectedFailure => ({
+  requirement,
+  ...(rule === undefined ? {} : { rule }),
+  reason: 'known',
+});
+
+function gate(
+  rows: readonly RowFacts[],
+  entries: readonly ExpectedFailure[],
+  failOn: 'must' | 'should' = 'must',
+) {
+  const resolved = resolveBaseline(entries, rows, failOn);
+  const report = {
+    requirements: rows,
+    failOn,
+    baseline: {
+      file: 'b.yml',
+      sha256: '0'.repeat(64),
+      entries: resolved.entries,
+      excused: resolved.excused,
+    },
+  } as unknown as GateFacts;
+  return gateVerdict(report);
+}
+
+describe('a baseline on literal rows', () => {
+  it('a rule entry excuses that rule only; a failure without a rule needs a whole-requirement entry', () => {
+    const ruleOnly = gate(ROWS, [entry(A, 'task.passed')]);
+    expect(ruleOnly.excused).toEqual([{ requirement: A, rule: 'task.passed' }]);
+    expect(ruleOnly.unexcused).toEqual([{ requirement: B }]);
+    expect(ruleOnly.exitCode).toBe(1);
+    expect(gate(ROWS, [entry(A, 'task.passed'), entry(B)]).exitCode).toBe(0);
+  });
+
+  it('an entry whose row did not run is unobserved: neither stale nor excusing', () => {
+    const resolved = resolveBaseline([entry(A), entry(B), entry(C)], ROWS, 'must');
+    expect(resolved.entries.map((e) => e.status)).toEqual(['excusing', 'excusing', 'unobserved']);
+    expect(gate(ROWS, [entry(A), entry(B), entry(C)]).exitCode).toBe(0);
+  });
+
+  it('an entry for a rule that holds is stale and fails the run, even with every failure excused', () => {
+    const verdict = gate(ROWS, [entry(A), entry(B), entry(A, 'suite.passed')]);
+    expect(verdict.unexcused).toEqual([]);
+    expect(verdict.stale.map((e) => e.rule)).toEqual(['suite.passed']);
+    expect(verdict.exitCode).toBe(1);
+  });
+
+  it('SHOULD warnings fail only under fail-on should, and a rule entry for one is never stale while it warns', () => {
+    const rows: RowFacts[] = [
+      {
+        id: A,
+        disposition: 'executed-pass',
+        findings: [must('task.passed', true), should('wire.poll-page', false)],
+      },
+    ];
+    expect(gate(rows, []).exitCode).toBe(0);
+    expect(gate(rows, [], 'should').exitCode).toBe(1);
+    expect(gate(rows, [entry(A, 'wire.poll-page')], 'should').exitCode).toBe(0);
+    expect(gate(rows, [entry(A, 'wire.poll-page')], 'must').stale).toEqual([]);
+    // A whole-requirement entry on a passing row excuses nothing under must: it is stale.
+    expect(gate(rows, [entry(A)], 'must').exitCode).toBe(1);
+  });
+
+  it('a blocked row still exits 3 once every failure is excused', () => {
+    const rows: RowFacts[] = [...ROWS.slice(0, 2), { id: C, disposition: 'blocked', findings: [] }];
+    expect(gate(rows, [entry(A), entry(B)]).exitCode).toBe(3);
+  });
+});
+
+describe('reading a baseline and a selection', () => {
+  it('the prefix is optional and the ids come back in full', () => {
+    expect(
+      readExpectedFailures({
+        expectedFailures: [{ requirement: 'mean-gated', rule: 'task.passed', reason: 'r' }],
+      }),
+    ).toEqual([{ requirement: A, rule: 'task.passed', reason: 'r' }]);
+    expect(resolveSelection(['mean-gated', A], [])).toEqual({ only: [A], skip: [] });
+  });
+
+  it('the server-free leg knows its own rules and none of a host leg', () => {
+    const shape = knownRules('openwop.requirement.0246.gated-fields-shape');
+    expect(shape.has('shape.base-summary.valid')).toBe(true);
+    expect(shape.has('task.passed')).toBe(false);
+    expect(knownRules(A).has('run.served')).toBe(true);
+  });
+
+  it('an extra member in an entry is refused rather than ignored', () => {
+    expect(() =>
+      readExpectedFailures({
+        expectedFailures: [{ requirement: 'mean-gated', reason: 'r', rules: ['x'] }],
+      }),
+    ).toThrow('expectedFailures[0] has rules; an entry has requirement, rule and reason');
+  });
+});
+
+describe('diff on literal reports', () => {
+  const base = validReport() as unknown as EvalGateReport;
+  const [shape, mean] = base.requirements;
+  if (shape === undefined || mean === undefined) throw new Error('the example has two rows');
+
+  it('names a different suite version and fixture digest, and a held MUST rule that fails as a regression', () => {
+    const after: EvalGateReport = {
+      ...base,
+      suite: { ...base.suite, version: '0.2.0' },
+      digests: {
+        ...base.digests,
+        fixtures: { 'conformance-eval-trajectory-gate': 'a'.repeat(64) },
+      },
+      requirements: [
+        {
+          ...shape,
+          disposition: 'executed-fail',
+          reason: 'x',
+          findings: [{ ...shape.findings[0]!, ok: false }],
+        },
+        mean,
+      ],
+    };
+    const diff = diffReports(base, after, new Map());
+    expect(diff.provenance).toEqual([
+      {
+        what: 'suite',
+        before: 'openwop-eval-gate-conformance 0.1.0',
+        after: 'openwop-eval-gate-conformance 0.2.0',
+      },
+      { what: 'fixture conformance-eval-trajectory-gate', before: 'absent', after: 'a'.repeat(64) },
+    ]);
+    expect(diff.regressions).toEqual([
+      `${shape.id}: executed-pass → executed-fail`,
+      `${shape.id} shape.base-summary.valid (MUST): held before, fails now`,
+    ]);
+  });
+
+  it('a rule that fails now but was not checked before is newly failing, not a regression', () => {
+    const before: EvalGateReport = { ...base, requirements: [{ ...shape, findings: [] }, mean] };
+    const after: EvalGateReport = {
+      ...base,
+      requirements: [
+        shape,
+        {
+          ...mean,
+          disposition: 'blocked',
+          findings: [{ ...shape.findings[0]!, rule: 'run.served', ok: false }],
+        },
+      ],
+    };
+    const diff = diffReports(before, after, new Map());
+    expect(diff.rules).toMatchObject([
+      { rule: 'run.served', change: 'newly fails', before: 'not checked', regressed: false },
+    ]);
+    expect(diff.regressions).toEqual([]);
+  });
+});
