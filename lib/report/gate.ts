@@ -5,11 +5,15 @@
 
 import { faultName, faultsOf, resolveBaseline } from './baseline.ts';
 import type { Fault, ResolvedEntry } from './baseline.ts';
+import type { Finding } from '../types.ts';
 import type { EvalGateReport } from './report.ts';
 import { isPartial } from './run-record.ts';
 import { closingLine, EXIT } from './verdict.ts';
 
-export type GateFacts = Pick<EvalGateReport, 'requirements' | 'failOn' | 'selection' | 'baseline'>;
+export type GateFacts = Pick<
+  EvalGateReport,
+  'requirements' | 'failOn' | 'selection' | 'baseline' | 'hostChecks'
+>;
 
 export interface GateVerdict {
   readonly exitCode: number;
@@ -17,6 +21,17 @@ export interface GateVerdict {
   readonly unexcused: readonly Fault[];
   readonly excused: readonly Fault[];
   readonly stale: readonly ResolvedEntry[];
+  /** Failed host checks, which fail the run only under `--fail-on should`. */
+  readonly hostWarnings: readonly Finding[];
+}
+
+/**
+ * The host checks decide no requirement, so no baseline entry can name them; under
+ * `--fail-on should` each failed one fails the run like any other SHOULD warning.
+ */
+function hostWarningsOf(report: GateFacts): readonly Finding[] {
+  if ((report.failOn ?? 'must') !== 'should') return [];
+  return (report.hostChecks?.findings ?? []).filter((f) => !f.ok);
 }
 
 export function gateVerdict(report: GateFacts): GateVerdict {
@@ -24,13 +39,20 @@ export function gateVerdict(report: GateFacts): GateVerdict {
   const resolution = resolveBaseline(report.baseline?.entries ?? [], report.requirements, failOn);
   const stale = resolution.entries.filter((e) => e.status === 'stale');
   const blocked = report.requirements.some((r) => r.disposition === 'blocked');
+  const hostWarnings = hostWarningsOf(report);
   const exitCode =
-    resolution.unexcused.length > 0 || stale.length > 0
+    resolution.unexcused.length > 0 || stale.length > 0 || hostWarnings.length > 0
       ? EXIT.failed
       : blocked
         ? EXIT.blocked
         : EXIT.ok;
-  return { exitCode, unexcused: resolution.unexcused, excused: resolution.excused, stale };
+  return {
+    exitCode,
+    unexcused: resolution.unexcused,
+    excused: resolution.excused,
+    stale,
+    hostWarnings,
+  };
 }
 
 /** Rows whose every failure the baseline excused. */
@@ -62,7 +84,7 @@ export function gateClosingLine(report: GateFacts): string {
   }
   if (report.failOn === 'should') {
     const warned = faultsOf(report.requirements, 'must').length;
-    const all = faultsOf(report.requirements, 'should').length;
+    const all = faultsOf(report.requirements, 'should').length + verdict.hostWarnings.length;
     parts.push(`fail-on should: ${all - warned} SHOULD warning${all - warned === 1 ? '' : 's'}`);
   }
   return parts.join('; ');
@@ -75,6 +97,7 @@ export function gateProblems(report: GateFacts): string[] {
   if (report.baseline !== undefined || report.failOn === 'should') {
     for (const f of verdict.unexcused) lines.push(`not excused: ${faultName(f)}`);
   }
+  for (const f of verdict.hostWarnings) lines.push(`host check warning: ${f.rule}: ${f.message}`);
   for (const e of verdict.stale) {
     lines.push(
       `stale baseline entry: ${faultName(e)} now holds; remove it from ${report.baseline?.file ?? 'the baseline'}`,

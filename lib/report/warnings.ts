@@ -26,7 +26,8 @@ export function warningSummary(row: ReportRow): string | undefined {
 
 /**
  * The console line of the host checks: `host checks: 6 held, 1 SHOULD warning
- * (wire.unauthenticated-refused), 1 unexercised`. Warnings never change the exit status.
+ * (wire.unauthenticated-refused), 1 unexercised`. Warnings change the exit status only under
+ * `--fail-on should` (lib/report/gate.ts).
  */
 export function hostCheckSummary(hostChecks: HostChecks): string {
   const held = hostChecks.findings.filter((f) => f.ok).length;
