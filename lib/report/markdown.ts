@@ -67,7 +67,7 @@ function hostCheckSection(report: EvalGateReport): string[] {
     '',
     '## Host checks',
     '',
-    `${held} held, ${failed.length} SHOULD warning${failed.length === 1 ? '' : 's'}, ${checks.unexercised.length} unexercised. They decide no requirement, and fail the run only under `--fail-on should`.`,
+    `${held} held, ${failed.length} SHOULD warning${failed.length === 1 ? '' : 's'}, ${checks.unexercised.length} unexercised. They decide no requirement, and fail the run only under --fail-on should.`,
     ...(failed.length === 0
       ? []
       : [

@@ -187,3 +187,38 @@ describe('diff on literal reports', () => {
     expect(diff.regressions).toEqual([]);
   });
 });
+
+describe('the severity gate and the host checks', () => {
+  const passing: readonly RowFacts[] = [
+    { id: A, disposition: 'executed-pass', findings: [must('task.passed', true)] },
+  ];
+  const report = (failOn: 'must' | 'should', ok: boolean): GateFacts =>
+    ({
+      requirements: passing,
+      failOn,
+      hostChecks: {
+        probes: [],
+        findings: [
+          {
+            rule: 'wire.unauthenticated-refused',
+            ok,
+            severity: 'SHOULD',
+            ref: 'contract §1',
+            message: 'a create without credentials MUST be refused 401; host answered 201',
+          },
+        ],
+        unexercised: [],
+      },
+    }) as unknown as GateFacts;
+
+  it('a failed host check fails the run under --fail-on should, naming it', () => {
+    const verdict = gateVerdict(report('should', false));
+    expect(verdict.exitCode).toBe(1);
+    expect(verdict.hostWarnings.map((f) => f.rule)).toEqual(['wire.unauthenticated-refused']);
+  });
+
+  it('a failed host check leaves the exit status alone under must, and a held one under should', () => {
+    expect(gateVerdict(report('must', false)).exitCode).toBe(0);
+    expect(gateVerdict(report('should', true)).exitCode).toBe(0);
+  });
+});
