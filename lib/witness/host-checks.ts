@@ -5,7 +5,8 @@
 // made or not answered is said to be unexercised, never passed and never failed.
 
 import type { Finding, ObservedBody, ObservedProbe, ProbeName, UnexercisedRule } from '../types.ts';
-import { formatSchemaErrors, validate } from '../schemas.ts';
+import { validate } from '../schemas.ts';
+import { schemaProblems } from './schema-words.ts';
 import { describe, finding, member } from './finding.ts';
 import type { RuleId } from './rules.ts';
 import { judgeErrorAnswer } from './wire.ts';
@@ -101,7 +102,7 @@ function judgeDiscovery(document: unknown): Finding {
   const problems: string[] = [];
   const errors = validate('discovery', document);
   if (errors.length > 0) {
-    problems.push(formatSchemaErrors(errors, DISCOVERY_ERRORS_SHOWN).replace(/\n/g, '; '));
+    problems.push(schemaProblems(errors, document, DISCOVERY_ERRORS_SHOWN));
   }
   const preferred = member(document, 'preferredVersion');
   const versions = member(document, 'protocolVersions');

@@ -78,7 +78,15 @@ const raw =
   (_q, res) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(text);
 
-const polls = (d: Drive) => d.requests.filter((r) => r.path === POLL);
+/**
+ * The first read's polls: those before the summary is asked for. The replays through the cursor
+ * come after the status read and are tests/io/driver.test.ts's subject.
+ */
+const polls = (d: Drive) => {
+  const summaryAt = d.requests.findIndex((r) => r.path === `${RUN}/eval-summary`);
+  const firstRead = summaryAt === -1 ? d.requests : d.requests.slice(0, summaryAt);
+  return firstRead.filter((r) => r.path === POLL);
+};
 
 describe('a poll page that is not a 200 JSON object ends the drive as a host fault', () => {
   it.each<[string, Route, string]>([
@@ -162,8 +170,15 @@ describe('the bound on the whole event log', () => {
   it('a log of exactly the limit is read to its end and observed', async () => {
     const d = await drive({
       ...RUN_OK,
-      [`GET ${POLL}`]: (_q, res, n) =>
-        raw(200, sizedPage(n, pageBytes, n === pagesAtLimit))(_q, res, n),
+      // Each page carries the event after the cursor, so the replays read what the first read did.
+      [`GET ${POLL}`]: (q, res, n) => {
+        const next = Number(q.query.get('afterSequence') ?? 0) + 1;
+        if (next > pagesAtLimit) {
+          sendJson(res, 200, { events: [], lastSequence: pagesAtLimit, isTerminal: true });
+          return;
+        }
+        raw(200, sizedPage(next, pageBytes, next === pagesAtLimit))(q, res, n);
+      },
     });
     expect(polls(d)).toHaveLength(pagesAtLimit);
     expect(d.result.kind).toBe('observed');
@@ -192,12 +207,17 @@ describe('following the cursor', () => {
     const event = (sequence: number) => ({ sequence, type: 'agent.decided', runId: 'run-1' });
     const d = await drive({
       ...RUN_OK,
-      [`GET ${POLL}`]: (_q, res, n) =>
-        sendJson(res, 200, {
-          events: [event(n - 1)],
-          lastSequence: n - 1,
-          isTerminal: n === 2,
-        }),
+      [`GET ${POLL}`]: (q, res) => {
+        const after = q.query.get('afterSequence');
+        const next = after === null ? 0 : Number(after) + 1;
+        sendJson(
+          res,
+          200,
+          next > 1
+            ? { events: [], lastSequence: 1, isTerminal: true }
+            : { events: [event(next)], lastSequence: next, isTerminal: next === 1 },
+        );
+      },
     });
     expect(polls(d).map((r) => r.query.get('afterSequence'))).toEqual([null, '0']);
     expect(d.result.kind).toBe('observed');
@@ -274,14 +294,17 @@ describe('the ends of create, summary and status', () => {
     expect(d.result.observation.runStatus).toBeUndefined();
   });
 
-  it('asks for the summary, then the status, each once', async () => {
+  it('asks for the summary, then the status, each once, and only then replays the log', async () => {
     const d = await drive(RUN_OK);
-    expect(d.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+    const asked = d.requests.map((r) => `${r.method} ${r.path}`);
+    expect(asked.slice(0, 4)).toEqual([
       'POST /runs',
       `GET ${POLL}`,
       `GET ${RUN}/eval-summary`,
       `GET ${RUN}`,
     ]);
+    expect(asked.slice(4).length).toBeGreaterThan(0);
+    expect(asked.slice(4).every((a) => a === `GET ${POLL}`)).toBe(true);
   });
 });
 

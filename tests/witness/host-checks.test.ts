@@ -171,7 +171,7 @@ describe('the provoked refusals', () => {
     const found = failures(DISCOVERY, withProbe(answered('no-credentials', 401, dialect)));
     expect(found.map(([rule]) => rule)).toEqual(['wire.error-body']);
     expect(found[0]?.[1]).toContain("must have required property 'error' (error)");
-    expect(found[0]?.[1]).toContain('must NOT have additional properties (code)');
+    expect(found[0]?.[1]).toContain('must NOT have additional properties (code, status)');
   });
 
   it('a code registered at another status fails wire.error-body', () => {
