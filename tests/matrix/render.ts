@@ -1,6 +1,7 @@
 // Renders the falsifiability document from the expected table and one run of the matrix. Pure:
 // the same table and results always give the same text, so a test can tell a stale copy.
 
+import { hostCheckFailures } from './host-checks-expected.ts';
 import type { Disposition } from '../../lib/types.ts';
 import {
   isWireRule,
@@ -39,9 +40,7 @@ const MARK: Readonly<Record<Disposition, string>> = {
 
 export function render(table: readonly TableRow[], results: MatrixResults): string {
   const defects = table.filter((r) => r.name !== 'conformant');
-  const caughtCount = defects.filter((r) =>
-    MODE_NAMES.every((m) => caught(rowOf(results, m, r.name))),
-  ).length;
+  const caughtCount = defects.filter((r) => isCaught(r.name, results)).length;
   const percent = defects.length === 0 ? 0 : Math.floor((caughtCount / defects.length) * 100);
   const lines = [
     '# Falsifiability of the RFC 0246 legs',
@@ -59,14 +58,17 @@ export function render(table: readonly TableRow[], results: MatrixResults): stri
     '',
     `**Mutation score: ${caughtCount} of ${defects.length} defects caught (${percent}%).**`,
     'A defect is caught when at least one leg on it is anything but `executed-pass`, or passes with',
-    'a failed SHOULD wire finding (a wire rule never fails a leg), in every mode.',
+    'a failed SHOULD wire finding (a wire rule never fails a leg), in every mode; or, for a defect in',
+    'what the host checks judge once per run (discovery, the provoked refusals), when the host-check',
+    'rules in its `host checks` cell fail, which `tests/matrix/host-checks.test.ts` shows on both',
+    'variants.',
     '',
     `Marks: pass = executed-pass, warn = executed-pass with a failed SHOULD wire finding, FAIL =`,
     'executed-fail, blocked, n/a = inapplicable, skip = skipped. A mark followed by `(table: ...)`',
     'disagrees with the expected table.',
     '',
-    `| defect | clause | ${LEG_SLUGS.join(' | ')} | caught |`,
-    `| --- | --- | ${LEG_SLUGS.map(() => '---').join(' | ')} | --- |`,
+    `| defect | clause | ${LEG_SLUGS.join(' | ')} | host checks | caught |`,
+    `| --- | --- | ${LEG_SLUGS.map(() => '---').join(' | ')} | --- | --- |`,
     ...table.map((r) => matrixLine(r, results)),
     '',
     '## What each defect breaks, and the rules that failed',
@@ -116,13 +118,17 @@ function matrixLine(row: TableRow, results: MatrixResults): string {
     const want = expectedMark(row.expected[slug]);
     return observed.every((o) => o === want) ? text : `${text} (table: ${want})`;
   });
-  const isCaught =
-    row.name === 'conformant'
-      ? '-'
-      : MODE_NAMES.every((m) => caught(rowOf(results, m, row.name)))
-        ? 'yes'
-        : '**no**';
-  return `| ${row.name} | ${row.clause === '' ? '-' : row.clause} | ${cells.join(' | ')} | ${isCaught} |`;
+  const caughtMark =
+    row.name === 'conformant' ? '-' : isCaught(row.name, results) ? 'yes' : '**no**';
+  const hostChecks = hostCheckFailures(row.name).join(', ');
+  return `| ${row.name} | ${row.clause === '' ? '-' : row.clause} | ${cells.join(' | ')} | ${hostChecks === '' ? '-' : hostChecks} | ${caughtMark} |`;
+}
+
+/** Caught by a leg in every mode, or by the host checks its row expects to fail. */
+function isCaught(name: RowName, results: MatrixResults): boolean {
+  return (
+    MODE_NAMES.every((m) => caught(rowOf(results, m, name))) || hostCheckFailures(name).length > 0
+  );
 }
 
 function failures(name: RowName, results: MatrixResults): string {
