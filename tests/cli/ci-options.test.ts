@@ -99,14 +99,16 @@ describe('run --only / --skip', () => {
   });
 });
 
-/** A pass-through proxy in front of `target` that records the path of every POST. */
+/**
+ * A pass-through proxy in front of `target` that records every POST that created something (a 2xx
+ * answer): the host checks' refused creates are not runs.
+ */
 async function countingProxy(
   target: string,
 ): Promise<{ url: string; posts: string[]; close: () => Promise<void> }> {
   const posts: string[] = [];
   const upstream = new URL(target);
   const server = createServer((req, res) => {
-    if (req.method === 'POST') posts.push(req.url ?? '');
     const forward = request(
       {
         host: upstream.hostname,
@@ -116,7 +118,9 @@ async function countingProxy(
         headers: req.headers,
       },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        const status = answer.statusCode ?? 502;
+        if (req.method === 'POST' && status >= 200 && status < 300) posts.push(req.url ?? '');
+        res.writeHead(status, answer.headers);
         answer.pipe(res);
       },
     );
