@@ -14,7 +14,7 @@ import type { SuiteConfig } from '../lib/env.ts';
 import type { HeadStart } from '../lib/decide/leg-target.ts';
 import type { HostChecks, LegOutcome } from '../lib/types.ts';
 import { startRuns } from '../lib/decide/head-start.ts';
-import { checkHost, knownRunId } from '../lib/decide/host-checks.ts';
+import { knownRunId } from '../lib/decide/known-run.ts';
 import { LEGS } from '../lib/legs.ts';
 import type { Selection } from '../lib/report/run-options.ts';
 import { isSelected, NOT_SELECTED } from '../lib/report/run-options.ts';
@@ -73,7 +73,7 @@ export async function runSuite(
       collected.errors = unhandledErrors;
     },
   };
-  const vitest = await startVitest(
+  const running = startVitest(
     'test',
     [],
     {
@@ -102,14 +102,23 @@ export async function runSuite(
     },
     { logLevel: 'error', plugins: [warmupPlugin(`/${LEGS_FILE}`, NATIVE)] },
   );
+  // The probes ask nothing a leg's run depends on. When a head start already names a run (the
+  // unknown run is looked up in its tenant) they go beside the legs, and this thread loads the
+  // witness for them while the worker runs the legs; otherwise they wait for a leg's run id.
+  const headRunId = knownRunId([], headStarts);
+  const early =
+    target === undefined || headRunId === undefined
+      ? undefined
+      : settle(probeHost(config, target.discovery, headRunId));
+  const vitest = await running;
   await vitest.close();
   const outcomes = collectOutcomes(collected.modules, collected.errors);
-  // After the legs, so that the probes can never disturb a leg's run, and so that a run id the
-  // host minted for a leg names the tenant the unknown run is looked up in.
   const hostChecks =
     target === undefined
       ? undefined
-      : await probeHost(config, target.discovery, knownRunId(outcomes, headStarts));
+      : early === undefined
+        ? await probeHost(config, target.discovery, knownRunId(outcomes, headStarts))
+        : unsettle(await early);
   return {
     outcomes: outcomes.map((outcome) =>
       isSelected(options.selection, outcome.requirement)
@@ -123,13 +132,32 @@ export async function runSuite(
   };
 }
 
-/** The host checks, over a connection of their own: the legs' target is closed by now. */
+type Settled<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
+
+/** Holds a promise's outcome, so one that fails while the legs run is not an unhandled rejection. */
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function unsettle<T>(settled: Settled<T>): T {
+  if (settled.ok) return settled.value;
+  throw settled.error;
+}
+
+/** The host checks, over a connection of their own: the head starts' target is closed by now. */
 async function probeHost(
   config: SuiteConfig,
   discovery: DiscoveryResult,
   runId: string | undefined,
 ): Promise<HostChecks | undefined> {
-  const target = await openTarget(config, { discovery });
+  const [target, { checkHost }] = await Promise.all([
+    openTarget(config, { discovery }),
+    import('../lib/decide/host-checks.ts'),
+  ]);
   if (target === undefined) return undefined;
   try {
     return await checkHost({

@@ -7,9 +7,8 @@ import type { DiscoveryResult } from '../observe/discovery.ts';
 import { majorTwoMissing } from '../observe/discovery.ts';
 import type { HostClient } from '../observe/host-client.ts';
 import { provokeRefusals } from '../observe/probes.ts';
-import type { HostChecks, LegOutcome, ObservedProbe, ProbeName } from '../types.ts';
+import type { HostChecks, ObservedProbe, ProbeName } from '../types.ts';
 import { judgeHostChecks, type DiscoveryRead } from '../witness/host-checks.ts';
-import type { HeadStart } from './leg-target.ts';
 
 export interface HostCheckTarget {
   readonly client: HostClient;
@@ -50,29 +49,4 @@ function observeProbes(target: HostCheckTarget): Promise<readonly ObservedProbe[
   });
 }
 
-/**
- * A run id the host minted this run: from a leg's observation first, else from a head start's
- * 2xx answer. Undefined when the host returned none (every leg gated, every create refused).
- */
-export function knownRunId(
-  outcomes: readonly LegOutcome[],
-  headStarts: readonly HeadStart[],
-): string | undefined {
-  for (const outcome of outcomes) {
-    const id = outcome.observation?.runId;
-    if (typeof id === 'string' && id !== '') return id;
-  }
-  for (const start of headStarts) {
-    if (start.answer.kind !== 'response') continue;
-    const { status, json } = start.answer.response;
-    const id = status >= 200 && status <= 299 ? runIdOf(json) : undefined;
-    if (id !== undefined) return id;
-  }
-  return undefined;
-}
-
-function runIdOf(json: unknown): string | undefined {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
-  const id = (json as { readonly runId?: unknown }).runId;
-  return typeof id === 'string' && id !== '' ? id : undefined;
-}
+export { knownRunId } from './known-run.ts';
