@@ -37,12 +37,10 @@ export async function measureColdCosts(rounds: number): Promise<Section> {
       'Already done: the JSON Schemas are compiled by Ajv at build time into ' +
         'lib/generated/validators.js (`npx tsx cli/compile-schemas.ts`; a test fails while it is ' +
         'stale), so no process loads Ajv or compiles a schema, and the worker loads that module ' +
-        'natively; the CLI loads the witness only for `judge` and `verify`; the worker finds its ' +
-        "modules' transforms done (cli/vitest-warmup.ts). What would lower it further: in " +
-        'lib/observe/host-client.ts, import `Pool` from `undici/lib/dispatcher/pool.js` and `request` ' +
-        'from `undici/lib/api/index.js` instead of the package root (the root is what installs ' +
-        "`request` on undici's dispatchers, so the pool alone has none): about a third of " +
-        "undici's import cost, in both processes, but two internal paths. " +
+        'natively; the CLI loads the witness for the host checks only once the legs run, beside them; the worker finds its ' +
+        "modules' transforms done (cli/vitest-warmup.ts); and the host client loads only undici's " +
+        'pool and `request` modules (lib/observe/undici-pool.ts), not the package root, which also ' +
+        'loads every other dispatcher, the mocks and fetch: about 180 ms less in each process. ' +
         '`experimental.fsModuleCache` would help only repeat runs on one checkout, not the fresh ' +
         'clone a CI job starts from, and so is left off.',
     ],

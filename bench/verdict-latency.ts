@@ -92,8 +92,8 @@ export async function measureVerdictLatency(rounds: number): Promise<Section> {
       met,
       verdict: met
         ? `${fmt(ratio / TARGET_RATIO)} times the target ratio: the driver's last ` +
-          `poll is held by the host and answered at the append, then status and summary follow ` +
-          `at once (three loopback round trips, no sleep on that path).`
+          `poll is held by the host and answered at the append, then the summary, the status and ` +
+          `the three cursor replays follow at once (loopback round trips, no sleep on that path).`
         : `${fmt(ratio)}× is ${fmt(TARGET_RATIO - ratio)}× short of ${TARGET_RATIO}×; ` +
           `the driver's median latency was ${fmt(fast.median)} ms.`,
     },

@@ -2,7 +2,7 @@
 // a hard deadline per request, and the body limit. It judges nothing: any answer is returned as a
 // HostResponse, and no answer is a TransportError (contract §1).
 
-import { Pool } from 'undici';
+import { Pool, requestOn } from './undici-pool.ts';
 import type { TransportErrorCode } from './errors.ts';
 import { TransportError, describeTransportCode, transportCodeOf } from './errors.ts';
 import { scrubText } from '../secrets.ts';
@@ -78,7 +78,7 @@ export function createHostClient(options: HostClientOptions): HostClient {
       new TransportError(code, method, path, detail ?? describeTransportCode(code));
 
     try {
-      const answer = await pool.request({
+      const answer = await requestOn(pool, {
         method,
         path: `${prefix}${path}${queryString(request.query)}`,
         headers,
