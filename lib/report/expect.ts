@@ -2,8 +2,9 @@
 // fixture. Nothing here grades: every number is the witness's own (expectRun), so this output and
 // a leg's verdict cannot disagree.
 
-import { expectRun } from '../eval-gate-witness.ts';
-import type { ExpectedRun, ExpectedTask, Presence } from '../eval-gate-witness.ts';
+// The grading alone, not the whole witness: the CLI renders expectations on every run.
+import { expectRun } from '../witness/expected.ts';
+import type { ExpectedRun, ExpectedTask, Presence } from '../witness/expected.ts';
 import type { Fixture } from '../types.ts';
 
 export interface ExpectedTrialView {
