@@ -114,19 +114,10 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
   const path = args.positionals[0] ?? '';
   const keyPath = args.options.key;
   const given = keyPath === undefined ? undefined : await readVerifyingKey(keyPath);
-  // verify and judge load the witness, which `run` does not need in this process.
-  const { readReportFile, verifyHeadline, verifyWithKeys } = await import('./verify-keys.ts');
-  let parsed: unknown;
-  try {
-    parsed = await readReportFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      code === undefined
-        ? `the report ${path} is not JSON`
-        : `the report ${path} could not be read (${code})`,
-    );
-  }
+  // verify and judge load the whole witness, which `run` loads only beside its legs.
+  const { verifyHeadline, verifyWithKeys } = await import('./verify-keys.ts');
+  const { readReportJson } = await import('./verified-report.ts');
+  const parsed = await readReportJson(path);
   const result = await verifyWithKeys(parsed, given);
   for (const problem of result.problems) out(problem);
   const how = `${result.recomputed} rows recomputed, ${result.consistencyOnly} checked for consistency only`;

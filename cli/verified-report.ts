@@ -6,10 +6,10 @@ import type { EvalGateReport } from '../lib/report/report.ts';
 import { UsageError } from './args.ts';
 import { readReportFile, verifyWithKeys } from './verify-keys.ts';
 
-export async function readVerifiedReport(path: string, command: string): Promise<EvalGateReport> {
-  let parsed: unknown;
+/** A report file's JSON; an unreadable or non-JSON file is a usage error naming the path. */
+export async function readReportJson(path: string): Promise<unknown> {
   try {
-    parsed = await readReportFile(path);
+    return await readReportFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
@@ -18,6 +18,10 @@ export async function readVerifiedReport(path: string, command: string): Promise
         : `the report ${path} could not be read (${code})`,
     );
   }
+}
+
+export async function readVerifiedReport(path: string, command: string): Promise<EvalGateReport> {
+  const parsed = await readReportJson(path);
   const result = await verifyWithKeys(parsed, undefined);
   const [first] = result.problems;
   if (first !== undefined) {
