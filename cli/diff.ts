@@ -1,12 +1,11 @@
 // `openwop-eval-gate diff OLD.json NEW.json [--json]`: what changed between two verified reports.
 // Exit 0 when nothing regressed, 1 on a regression, 2 when either report is unusable.
 
-import { loadFixture } from '../lib/fixtures.ts';
 import type { ReportDiff } from '../lib/report/diff.ts';
 import { diffReports } from '../lib/report/diff.ts';
-import { expectedView } from '../lib/report/expect.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { Expectations } from '../lib/report/side-by-side.ts';
+import { expectationsOfFixtures } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { readVerifiedReport } from './verified-report.ts';
 
@@ -24,19 +23,10 @@ export async function diffCommand(
 }
 
 /** What a correct host reports for every fixture either report drove. */
-async function expectationsOf(reports: readonly EvalGateReport[]): Promise<Expectations> {
-  const out = new Map<string, ReturnType<typeof expectedView>>();
-  const ids = new Set(reports.flatMap((r) => r.requirements.flatMap((row) => row.fixtureId ?? [])));
-  for (const id of ids) {
-    const loaded = await loadFixture(id);
-    if (!loaded.ok) continue;
-    try {
-      out.set(id, expectedView(loaded.fixture));
-    } catch {
-      // A fixture the witness cannot grade has no expected numbers; its numbers are left out.
-    }
-  }
-  return out;
+function expectationsOf(reports: readonly EvalGateReport[]): Promise<Expectations> {
+  return expectationsOfFixtures(
+    reports.flatMap((r) => r.requirements.flatMap((row) => row.fixtureId ?? [])),
+  );
 }
 
 export function renderDiff(diff: ReportDiff): string[] {

@@ -26,16 +26,23 @@ export type Expectations = ReadonlyMap<string, ExpectedView>;
  * one that will not load or grade is left out.
  */
 export async function expectationsFor(report: EvalGateReport): Promise<Expectations> {
+  return expectationsOfFixtures(
+    report.requirements.flatMap((row) =>
+      row.disposition === 'executed-fail' && row.fixtureId !== undefined ? [row.fixtureId] : [],
+    ),
+  );
+}
+
+/** What a correct host reports for each of these fixtures; one that will not load or grade is left out. */
+export async function expectationsOfFixtures(ids: Iterable<string>): Promise<Expectations> {
   const out = new Map<string, ExpectedView>();
-  for (const row of report.requirements) {
-    const id = row.fixtureId;
-    if (row.disposition !== 'executed-fail' || id === undefined || out.has(id)) continue;
+  for (const id of new Set(ids)) {
     const loaded = await loadFixture(id);
     if (!loaded.ok) continue;
     try {
       out.set(id, expectedView(loaded.fixture));
     } catch {
-      // The leg itself was blocked on this fixture, and says why.
+      // A fixture the witness cannot grade has no expected numbers; a leg on it says why.
     }
   }
   return out;
