@@ -132,7 +132,10 @@ function judgeTask(
   const gating = fromTrials ?? reported;
   findings.push(...judgeGatedValue(at, fromTrials, reported, score, gated));
   if (own !== undefined) findings.push(judgeTaskScore(at, own, score));
-  const verdict = taskVerdict(context.rule, gating, context.passScore, own);
+  // A task without a trajectory whose summary carries no gatedScore is gated on its score, and
+  // the message says so rather than quote a field the host must not send (RFC 0246 §D).
+  const field = hasTrajectory || typeof gated === 'number' ? 'gatedScore' : 'score';
+  const verdict = taskVerdict(context.rule, gating, context.passScore, own, field);
   if (verdict !== undefined) {
     const passed = member(entry, 'passed');
     findings.push(
@@ -296,6 +299,7 @@ function taskVerdict(
   gated: number | undefined,
   passScore: number | undefined,
   trials: readonly Trial[] | undefined,
+  field: 'gatedScore' | 'score',
 ): { want: boolean; why: string } | undefined {
   if (rule === undefined || rule === 'mean') {
     if (passScore === undefined) return undefined;
@@ -305,7 +309,7 @@ function taskVerdict(
     const want = atLeast(gated, passScore);
     return {
       want,
-      why: `gatedScore ${num(gated)} ${want ? '≥' : '<'} passScore ${num(passScore)}`,
+      why: `${field} ${num(gated)} ${want ? '≥' : '<'} passScore ${num(passScore)}`,
     };
   }
   if (trials === undefined || !trials.every((t) => typeof t.passed === 'boolean')) return undefined;

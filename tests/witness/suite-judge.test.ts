@@ -113,7 +113,7 @@ describe('a correct summary, judged against the bare suite', () => {
       [
         true,
         'task.passed',
-        'task "plain": passed MUST be false (gatedScore 0.5 < passScore 0.6); host reported false',
+        'task "plain": passed MUST be false (score 0.5 < passScore 0.6); host reported false',
       ],
       [
         true,
