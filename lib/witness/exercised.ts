@@ -58,7 +58,7 @@ const nothing = (what: string) => (): string => what;
 const someTasks =
   (rule: RuleId, cause: string) =>
   (_f: RunFacts, judged: number, owed: number): string =>
-    `${rule} judged ${judged} of the ${owed} tasks it applies to: ${cause}`;
+    `${rule} judged ${judged} of the ${owed === 1 ? '1 task' : `${owed} tasks`} it applies to: ${cause}`;
 
 const noStarted = (rule: RuleId) =>
   nothing(`no eval.started event was seen, so ${rule} had no payload to compare with the suite`);
@@ -79,8 +79,12 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
   'events.completed-once': { owed: once, why: nothing('no eval.* event order was judged') },
   'events.payload-schema': {
     owed: () => EVAL_TYPES.length,
-    why: (f) =>
-      `no ${EVAL_TYPES.filter((t) => !f.evalTypes.has(t)).join(' or ')} event was seen, so events.payload-schema had no payload of that type to validate`,
+    why: (f, judged, owed) => {
+      const unseen = EVAL_TYPES.filter((t) => !f.evalTypes.has(t));
+      return unseen.length === 0
+        ? `events.payload-schema judged ${judged} of the ${owed} eval.* types the run logged`
+        : `no ${unseen.join(' or ')} event was seen, so events.payload-schema had no payload of that type to validate`;
+    },
   },
   'events.scored-count': { owed: once, why: nothing('the eval.scored events were not counted') },
   'events.started-consistent': { owed: once, why: noStarted('events.started-consistent') },

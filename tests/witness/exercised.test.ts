@@ -10,6 +10,7 @@ import {
   asObservation,
   GATED,
   gatedObservation,
+  limited,
   summaryOf,
   UNGATED,
   ungatedObservation,
@@ -178,5 +179,130 @@ describe('bindingGaps', () => {
 
   it('drops a rule the catalogue does not know', () => {
     expect(bindingGaps([gap('no.such-rule')], observation)).toEqual([]);
+  });
+});
+
+describe('every reason, pinned', () => {
+  // With no finding at all, every rule the gated fixture owes is listed, each with its reason: the
+  // reasons are what a host engineer reads, so each one's words are held here.
+  it('lists each rule a run owes, in catalogue order, with the reason a host engineer reads', () => {
+    const list = unexercisedRules(GATED, asObservation(gatedObservation()), []);
+    expect(list.map((u) => [u.rule, u.reason])).toEqual([
+      ['run.completed-status', 'the run status was never read'],
+      ['events.envelope', 'no event log was recorded'],
+      ['events.run-id', 'no event log was recorded'],
+      ['events.sequence-ascending', 'no event log was recorded'],
+      [
+        'events.cursor',
+        'every event came on the first page and no cursor replay was made, so events.cursor never saw a poll resume from afterSequence',
+      ],
+      ['events.started-first', 'no eval.* event order was judged'],
+      ['events.completed-once', 'no eval.* event order was judged'],
+      [
+        'events.payload-schema',
+        'events.payload-schema judged 0 of the 3 eval.* types the run logged',
+      ],
+      ['events.scored-count', 'the eval.scored events were not counted'],
+      [
+        'events.started-consistent',
+        'no eval.started event was seen, so events.started-consistent had no payload to compare with the suite',
+      ],
+      [
+        'events.started-trials',
+        'no eval.started event was seen, so events.started-trials had no payload to compare with the suite',
+      ],
+      [
+        'content-free',
+        'the eval.* payloads and the summary were not both searched for content keys',
+      ],
+      ['summary.schema', 'no summary was validated'],
+      ['summary.identity', 'no summary was read'],
+      [
+        'trial.score-unchanged',
+        'trial.score-unchanged judged 0 of the 3 tasks it applies to: the others had no eval.scored event with a trial in range',
+      ],
+      [
+        'trial.passed',
+        'trial.passed judged 0 of the 3 tasks it applies to: the others had no eval.scored event with a trial in range',
+      ],
+      [
+        'trial.flags',
+        'trial.flags judged 0 of the 3 tasks it applies to: the others had no eval.scored event with a trial in range',
+      ],
+      [
+        'task.score-unchanged',
+        'task.score-unchanged judged 0 of the 3 tasks it applies to: the summary was not judged for the others',
+      ],
+      [
+        'task.mean-score',
+        'task.mean-score judged 0 of the 3 tasks it applies to: the summary was not judged for the others',
+      ],
+      [
+        'task.trial-stats',
+        'task.trial-stats judged 0 of the 3 tasks it applies to: the summary carried no trials object on the others',
+      ],
+      [
+        'task.gated-score-present',
+        'task.gated-score-present judged 0 of the 2 tasks it applies to: the summary was not judged for the others',
+      ],
+      [
+        'task.gated-score-value',
+        'task.gated-score-value judged 0 of the 2 tasks it applies to: the summary carried no gatedScore on the others',
+      ],
+      [
+        'task.gated-score-absent',
+        'task.gated-score-absent judged 0 of the 1 task it applies to: the summary was not judged for the others',
+      ],
+      [
+        'task.passed',
+        'task.passed judged 0 of the 3 tasks it applies to: the summary was not judged for the others',
+      ],
+      ['suite.aggregate-unchanged', 'no summary was read'],
+      ['suite.gated-aggregate-present', 'no summary was read'],
+      [
+        'suite.gated-aggregate-value',
+        'the summary carried no gatedAggregateScore, so suite.gated-aggregate-value had no value to check',
+      ],
+      ['suite.passed', 'no summary was read'],
+      ['suite.counts', 'no summary was read'],
+      [
+        'completed.consistent',
+        'no eval.completed event was seen, so completed.consistent had nothing to compare with the summary',
+      ],
+      [
+        'wire.create-answer',
+        'the observation holds no POST /runs answer (it was recorded without the wire record), so wire.create-answer had nothing to judge',
+      ],
+      [
+        'wire.poll-page',
+        'no poll page was recorded with its members, so wire.poll-page had nothing to judge',
+      ],
+      [
+        'wire.event-envelope',
+        'no event envelope was recorded, so wire.event-envelope had nothing to judge',
+      ],
+      ['wire.error-body', 'no error answer was seen, so wire.error-body had nothing to judge'],
+      [
+        'wire.version-header',
+        'no response header was recorded, so wire.version-header had nothing to judge',
+      ],
+    ]);
+  });
+
+  it('the limits rule is owed only where the script states a figure, and says what it lacked', () => {
+    const stated = limited({ maxCostUsd: 1 });
+    const withFigures = unexercisedRules(stated, asObservation(ungatedObservation()), []);
+    expect(reasonOf(withFigures, 'limits.figures')).toBe(
+      'the host reported none of the cost and latency figures the script states, so limits.figures had nothing to compare',
+    );
+    const without = unexercisedRules(UNGATED, asObservation(ungatedObservation()), []);
+    expect(rules(without)).not.toContain('limits.figures');
+  });
+
+  it('the host-check rules are never owed by a leg', () => {
+    const list = unexercisedRules(GATED, asObservation(gatedObservation()), []);
+    expect(rules(list).filter((r) => /^wire\.(discovery|unauthenticated|unknown)/.test(r))).toEqual(
+      [],
+    );
   });
 });
