@@ -20,8 +20,10 @@ const NOT_SCANNED: Readonly<Record<string, string>> = {
   'docs/falsifiability.md': 'rendered from the defect clauses, which are checked at their source',
   'lib/generated/validators.js': 'compiled from schemas/, which are checked at their source',
   'mutation/stryker-incremental.json': "Stryker's cache of old source text, not read by anyone",
-  'mutation/stryker-decide-incremental.json': "Stryker's cache of old source text, not read by anyone",
-  'mutation/stryker-observe-incremental.json': "Stryker's cache of old source text, not read by anyone",
+  'mutation/stryker-decide-incremental.json':
+    "Stryker's cache of old source text, not read by anyone",
+  'mutation/stryker-observe-incremental.json':
+    "Stryker's cache of old source text, not read by anyone",
   'package-lock.json': 'dependency metadata',
   'tests/docs/citations.ts': 'spells out the grammar, including the forms it refuses',
   'tests/docs/references.test.ts': 'holds the refused forms as test cases',
