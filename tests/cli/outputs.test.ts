@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeXml, renderJunit } from '../../lib/report/junit.ts';
 import { renderMarkdown } from '../../lib/report/markdown.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
-import { totalsOf } from '../../lib/report/report.ts';
+import { reportOf as reportOfRows } from './report-example.ts';
 import { warningsOf, warningSummary } from '../../lib/report/warnings.ts';
 import type { Finding } from '../../lib/types.ts';
 
@@ -29,27 +29,11 @@ const row = (id: string, disposition: ReportRow['disposition'], reason?: string)
       : [],
 });
 
-function reportOf(rows: readonly ReportRow[]): EvalGateReport {
-  return {
-    reportVersion: 1,
-    suite: { name: 'openwop-eval-gate-conformance', version: '0.1.0' },
-    target: { baseUrl: 'http://127.0.0.1:9', embedded: false },
-    strict: true,
+const reportOf = (rows: readonly ReportRow[]): EvalGateReport =>
+  reportOfRows(rows, {
     optedOut: ['agents.evalSuite.trials'],
-    startedAt: '2026-10-16T09:00:00.000Z',
     finishedAt: '2026-10-16T09:00:02.500Z',
-    discovery: { ok: false, reason: 'x' },
-    requirements: rows,
-    totals: totalsOf(rows),
-    digests: {
-      algorithm: 'sha256',
-      discovery: null,
-      fixtures: {},
-      schemas: {},
-      rows: '0'.repeat(64),
-    },
-  };
-}
+  });
 
 describe('renderJunit', () => {
   const junit = renderJunit(

@@ -1,6 +1,9 @@
 // A small report that is valid as written, for tests that need one without running the suite
 // (tests/schemas.test.ts checks every registered schema against a known-good instance).
 
+import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
+import { totalsOf } from '../../lib/report/report.ts';
+
 export function validReport(): Record<string, unknown> {
   return {
     reportVersion: 1,
@@ -59,5 +62,35 @@ export function validReport(): Record<string, unknown> {
       rows: '0'.repeat(64),
       hostChecks: '0'.repeat(64),
     },
+  };
+}
+
+/**
+ * A report around literal rows, for the renderers' tests: no host read, no digest checked.
+ * `overrides` replaces any top-level member.
+ */
+export function reportOf(
+  rows: readonly ReportRow[],
+  overrides: Partial<EvalGateReport> = {},
+): EvalGateReport {
+  return {
+    reportVersion: 1,
+    suite: { name: 'openwop-eval-gate-conformance', version: '0.1.0' },
+    target: { baseUrl: 'http://127.0.0.1:9', embedded: false },
+    strict: true,
+    optedOut: [],
+    startedAt: '2026-10-16T09:00:00.000Z',
+    finishedAt: '2026-10-16T09:00:01.000Z',
+    discovery: { ok: false, reason: 'x' },
+    requirements: rows,
+    totals: totalsOf(rows),
+    digests: {
+      algorithm: 'sha256',
+      discovery: null,
+      fixtures: {},
+      schemas: {},
+      rows: '0'.repeat(64),
+    },
+    ...overrides,
   };
 }

@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../lib/report/markdown.ts';
-import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
-import { totalsOf } from '../../lib/report/report.ts';
+import type { ReportRow } from '../../lib/report/report.ts';
+import { reportOf } from './report-example.ts';
 import { unexercisedLine, unexercisedTally } from '../../lib/report/unexercised.ts';
 import type { UnexercisedRule } from '../../lib/types.ts';
 
@@ -19,28 +19,6 @@ const row = (id: string, unexercised?: readonly UnexercisedRule[]): ReportRow =>
   findings: [],
   ...(unexercised === undefined ? {} : { unexercised }),
 });
-
-function reportOf(rows: readonly ReportRow[]): EvalGateReport {
-  return {
-    reportVersion: 1,
-    suite: { name: 'openwop-eval-gate-conformance', version: '0.1.0' },
-    target: { baseUrl: 'http://127.0.0.1:9', embedded: false },
-    strict: true,
-    optedOut: [],
-    startedAt: '2026-10-16T09:00:00.000Z',
-    finishedAt: '2026-10-16T09:00:01.000Z',
-    discovery: { ok: false, reason: 'x' },
-    requirements: rows,
-    totals: totalsOf(rows),
-    digests: {
-      algorithm: 'sha256',
-      discovery: null,
-      fixtures: {},
-      schemas: {},
-      rows: '0'.repeat(64),
-    },
-  };
-}
 
 const ROWS = [
   row('mean-gated', [

@@ -3,16 +3,14 @@
 // wording of a host's refusal, and the retry schedule. Scripted loopback servers on port 0, torn
 // down in each test; a scripted client where the test needs a clock or a thrown error.
 
-import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Bounds } from '../../lib/env.ts';
 import { BACKOFF, driveEvalRun, LOG_LIMIT_IN_BODIES } from '../../lib/observe/driver.ts';
 import { TransportError } from '../../lib/observe/errors.ts';
 import type { HostClient, HostResponse } from '../../lib/observe/host-client.ts';
-import { createHostClient } from '../../lib/observe/host-client.ts';
 import type { DriveResult } from '../../lib/types.ts';
-import type { RecordedRequest } from '../support/scripted-server.ts';
-import { sendJson, startScriptedServer } from '../support/scripted-server.ts';
+import { driveRouted, type Drive, type Route, type Routes } from '../support/routed-drive.ts';
+import { sendJson } from '../support/scripted-server.ts';
 
 const BOUNDS: Bounds = {
   requestTimeoutMs: 500,
@@ -25,35 +23,8 @@ const REQUEST = { evalSuiteRef: 'conformance.evals.gate@1.0.0', agentId: 'core.c
 const RUN = '/runs/run-1';
 const POLL = `${RUN}/events/poll`;
 
-type Route = (req: RecordedRequest, res: ServerResponse, n: number) => void;
-type Routes = Readonly<Record<string, Route>>;
-
-interface Drive {
-  readonly result: DriveResult;
-  readonly requests: readonly RecordedRequest[];
-  readonly elapsedMs: number;
-}
-
-async function drive(routes: Routes, bounds: Bounds = BOUNDS): Promise<Drive> {
-  const counts = new Map<string, number>();
-  const server = await startScriptedServer((req, res) => {
-    const key = `${req.method} ${req.path}`;
-    const n = (counts.get(key) ?? 0) + 1;
-    counts.set(key, n);
-    const route = routes[key];
-    if (route === undefined) sendJson(res, 404, { error: 'not_found', message: key });
-    else route(req, res, n);
-  });
-  const client = createHostClient({ baseUrl: server.url, apiKey: 'sk-driver-ends', ...bounds });
-  try {
-    const started = Date.now();
-    const result = await driveEvalRun(client, REQUEST, bounds);
-    return { result, requests: server.requests, elapsedMs: Date.now() - started };
-  } finally {
-    await client.close();
-    await server.close();
-  }
-}
+const drive = (routes: Routes, bounds: Bounds = BOUNDS): Promise<Drive> =>
+  driveRouted(routes, REQUEST, bounds, 'sk-driver-ends');
 
 const created: Route = (_q, res) => sendJson(res, 201, { runId: 'run-1', status: 'running' });
 const completed: Route = (_q, res) => sendJson(res, 200, { runId: 'run-1', status: 'completed' });

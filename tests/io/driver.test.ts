@@ -4,11 +4,9 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Bounds } from '../../lib/env.ts';
-import { BACKOFF, driveEvalRun, retryAfterMs } from '../../lib/observe/driver.ts';
-import { createHostClient } from '../../lib/observe/host-client.ts';
-import type { DriveResult } from '../../lib/types.ts';
-import type { RecordedRequest, ScriptedServer } from '../support/scripted-server.ts';
-import { sendJson, sendV2, startScriptedServer, V2_HEADERS } from '../support/scripted-server.ts';
+import { BACKOFF, retryAfterMs } from '../../lib/observe/driver.ts';
+import { driveRouted, type Drive, type Route, type Routes } from '../support/routed-drive.ts';
+import { sendJson, sendV2, V2_HEADERS } from '../support/scripted-server.ts';
 
 const BOUNDS: Bounds = {
   requestTimeoutMs: 500,
@@ -22,37 +20,9 @@ const RUN = '/runs/acme%2Frun-1';
 const SUMMARY = { suiteId: 'conformance.evals.gate', passed: false, tasks: [] };
 
 /** `n` counts the calls to that route, from 1. */
-type Route = (req: RecordedRequest, res: ServerResponse, n: number) => void;
 
-interface Drive {
-  readonly result: DriveResult;
-  readonly requests: readonly RecordedRequest[];
-  readonly elapsedMs: number;
-}
-
-async function drive(
-  routes: Readonly<Record<string, Route>>,
-  bounds: Bounds = BOUNDS,
-): Promise<Drive> {
-  const counts = new Map<string, number>();
-  const server: ScriptedServer = await startScriptedServer((req, res) => {
-    const key = `${req.method} ${req.path}`;
-    const n = (counts.get(key) ?? 0) + 1;
-    counts.set(key, n);
-    const route = routes[key];
-    if (route === undefined) sendJson(res, 404, { error: 'not_found', message: key });
-    else route(req, res, n);
-  });
-  const client = createHostClient({ baseUrl: server.url, apiKey: 'sk-driver', ...bounds });
-  try {
-    const started = Date.now();
-    const result = await driveEvalRun(client, REQUEST, bounds);
-    return { result, requests: server.requests, elapsedMs: Date.now() - started };
-  } finally {
-    await client.close();
-    await server.close();
-  }
-}
+const drive = (routes: Routes, bounds: Bounds = BOUNDS): Promise<Drive> =>
+  driveRouted(routes, REQUEST, bounds, 'sk-driver');
 
 const created: Route = (_q, res) => sendJson(res, 201, { runId: 'acme/run-1', status: 'running' });
 const completed: Route = (_q, res) =>
