@@ -15,8 +15,8 @@ import { RULES, type RuleId } from './rules.ts';
 interface RunFacts {
   readonly expected: ExpectedRun;
   readonly observation: RunObservation;
-  /** The eval.* types the log carried. */
-  readonly evalTypes: ReadonlySet<string>;
+  /** The event types the log carried. */
+  readonly loggedTypes: ReadonlySet<string>;
 }
 
 interface Coverage {
@@ -80,7 +80,7 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
   'events.payload-schema': {
     owed: () => EVAL_TYPES.length,
     why: (f, judged, owed) => {
-      const unseen = EVAL_TYPES.filter((t) => !f.evalTypes.has(t));
+      const unseen = EVAL_TYPES.filter((t) => !f.loggedTypes.has(t));
       return unseen.length === 0
         ? `events.payload-schema judged ${judged} of the ${owed} eval.* types the run logged`
         : `no ${unseen.join(' or ')} event was seen, so events.payload-schema had no payload of that type to validate`;
@@ -215,7 +215,7 @@ export function unexercisedRules(
   const facts: RunFacts = {
     expected: expectRun(fixture),
     observation,
-    evalTypes: evalTypesOf(observation),
+    loggedTypes: typesOf(observation),
   };
   const judged = new Map<string, number>();
   for (const f of findings) judged.set(f.rule, (judged.get(f.rule) ?? 0) + 1);
@@ -231,13 +231,13 @@ export function unexercisedRules(
   return out;
 }
 
-function evalTypesOf(observation: RunObservation): ReadonlySet<string> {
+function typesOf(observation: RunObservation): ReadonlySet<string> {
   const events: unknown = member(observation, 'events');
   const types = new Set<string>();
   if (!Array.isArray(events)) return types;
   for (const event of events) {
     const type = member(event, 'type');
-    if (typeof type === 'string' && type.startsWith('eval.')) types.add(type);
+    if (typeof type === 'string') types.add(type);
   }
   return types;
 }

@@ -141,9 +141,13 @@ function terminalProblem(label: string, pages: unknown): string | undefined {
   return `${label} MUST end terminal; its last page (${list.length}) says isTerminal ${describe(isTerminal)}`;
 }
 
-/** Host values compared as sent: primitives by value, anything else by its JSON text. */
+/**
+ * Host values compared as sent: primitives by value, objects and arrays by their JSON text. Two
+ * values of which one is not an object are the same only when identical: `NaN` and `null` both
+ * write as `null`, and must not match. (`null` needs no case of its own: no other object writes
+ * as `null`.)
+ */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  return typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b);
 }

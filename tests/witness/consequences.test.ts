@@ -60,7 +60,8 @@ describe('causesFirst', () => {
 
   it('recomputes marks instead of trusting them, keeping every other member', () => {
     const extra = { ...f('trial.passed', false, 'events.cursor'), note: 1 } as Finding;
-    expect(causesFirst([extra, f('events.cursor', false)])).toEqual([
+    // Strict: an unmarked finding has no consequenceOf member at all, not one set to undefined.
+    expect(causesFirst([extra, f('events.cursor', false)])).toStrictEqual([
       { ...f('trial.passed', false), note: 1 },
       f('events.cursor', false),
     ]);
@@ -72,7 +73,12 @@ describe('causesFirst', () => {
       f('events.scored-count', true),
       f('run.served', false),
     ];
-    expect(causesFirst(findings)).toEqual(findings);
+    expect(causesFirst(findings)).toStrictEqual(findings);
+  });
+
+  it('never marks a failure whose declared cause held', () => {
+    const findings = [f('events.cursor', true), f('events.scored-count', false)];
+    expect(causesFirst(findings)).toStrictEqual(findings);
   });
 });
 

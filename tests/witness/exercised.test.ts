@@ -299,6 +299,61 @@ describe('every reason, pinned', () => {
     expect(rules(without)).not.toContain('limits.figures');
   });
 
+  it('one figure stated for one trial of one task is enough to owe the limits rule', () => {
+    // Only the second trial of wrong-path states a figure, and only one of the two; right-path and
+    // plain state none.
+    const stating = (figure: { costUsd?: number; latencyMs?: number }): Fixture => ({
+      ...GATED,
+      script: {
+        ...GATED.script,
+        'wrong-path': GATED.script['wrong-path']!.map((e, i) =>
+          i === 1 ? { ...e, ...figure } : e,
+        ),
+      },
+    });
+    for (const figure of [{ costUsd: 0.01 }, { latencyMs: 120 }]) {
+      const list = unexercisedRules(stating(figure), asObservation(gatedObservation()), []);
+      expect(rules(list), JSON.stringify(figure)).toContain('limits.figures');
+    }
+  });
+
+  it('names every eval.* type the log lacked, and reads a log it cannot list as holding none', () => {
+    const expected =
+      'no eval.scored or eval.completed event was seen, so events.payload-schema had no payload of that type to validate';
+    const list = gapsAfter(GATED, gatedObservation(), (d) => {
+      d.events = d.events.filter((e) => e.type === 'eval.started');
+    });
+    expect(reasonOf(list, 'events.payload-schema')).toBe(expected);
+    const none = {
+      ...asObservation(gatedObservation()),
+      events: 'none',
+    } as unknown as RunObservation;
+    expect(reasonOf(unexercisedRules(GATED, none, []), 'events.payload-schema')).toBe(
+      'no eval.started or eval.scored or eval.completed event was seen, so events.payload-schema had no payload of that type to validate',
+    );
+  });
+
+  it('an event whose type is not a string is no type at all', () => {
+    const draft = asObservation(gatedObservation());
+    const events = draft.events.map((e) => (e.type === 'eval.completed' ? { ...e, type: 7 } : e));
+    const odd = { ...draft, events } as unknown as RunObservation;
+    expect(reasonOf(unexercisedRules(GATED, odd, []), 'events.payload-schema')).toBe(
+      'no eval.completed event was seen, so events.payload-schema had no payload of that type to validate',
+    );
+  });
+
+  it('a suite with no trajectory owes the absence of every gated field, and says so when unjudged', () => {
+    const list = unexercisedRules(UNGATED, asObservation(ungatedObservation()), []);
+    const gated = list.filter((u) => u.rule.includes('gated'));
+    expect(gated.map((u) => [u.rule, u.reason])).toEqual([
+      [
+        'task.gated-score-absent',
+        'task.gated-score-absent judged 0 of the 2 tasks it applies to: the summary was not judged for the others',
+      ],
+      ['suite.gated-aggregate-absent', 'no summary was read'],
+    ]);
+  });
+
   it('the host-check rules are never owed by a leg', () => {
     const list = unexercisedRules(GATED, asObservation(gatedObservation()), []);
     expect(rules(list).filter((r) => /^wire\.(discovery|unauthenticated|unknown)/.test(r))).toEqual(

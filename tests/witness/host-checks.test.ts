@@ -235,3 +235,73 @@ describe('the provoked refusals', () => {
     ]);
   });
 });
+
+describe('the words of a host check', () => {
+  const withProbe = (probe: ObservedProbe): readonly ObservedProbe[] =>
+    CORRECT_PROBES.map((p) => (p.probe === probe.probe ? probe : p));
+  const messages = (probes: readonly ObservedProbe[], document: unknown = DISCOVERY) =>
+    judgeHostChecks({ ok: true, document }, probes).findings.map((f) => [f.rule, f.message]);
+
+  it('holding checks say what was asked and what came back', () => {
+    expect(messages(CORRECT_PROBES)).toEqual([
+      [
+        'wire.discovery',
+        'GET /.well-known/openwop is the published v2 root for every member the suite reads',
+      ],
+      [
+        'wire.unauthenticated-refused',
+        'POST /runs (a create sent without an Authorization header) was answered 401 (error "unauthenticated")',
+      ],
+      ['wire.error-body', expect.stringMatching(/^POST \/runs answered 401: /) as unknown],
+      [
+        'wire.unknown-run-not-found',
+        'GET /runs/t%2Fprobe-1/eval-summary (the summary of a run id the host never minted, in the host\'s own tenant) was answered 404 (error "not_found")',
+      ],
+      [
+        'wire.error-body',
+        expect.stringMatching(/^GET \/runs\/t%2Fprobe-1\/eval-summary answered 404: /) as unknown,
+      ],
+      [
+        'wire.unknown-suite-refused',
+        'POST /runs (a create naming an eval suite the host does not have) was answered 404 (error "not_found")',
+      ],
+      ['wire.error-body', expect.stringMatching(/^POST \/runs answered 404: /) as unknown],
+    ]);
+  });
+
+  it('a failing discovery leads with what the root must be', () => {
+    const [only] = failures({ ...DISCOVERY, preferredVersion: '2.1' });
+    expect(only?.[1]).toBe(
+      'GET /.well-known/openwop SHOULD be the published v2 root (agents a closed capability record with status, since and witness; agents.evalSuite a closed facet, which has no supported key; preferredVersion one of protocolVersions); discovery#/preferredVersion: the string "2.1" is not one of protocolVersions',
+    );
+  });
+
+  it('a preferredVersion that is not a string is a schema problem, not a missing version', () => {
+    const [only] = failures({ ...DISCOVERY, preferredVersion: 2 });
+    expect(only?.[1]).toContain('discovery#/preferredVersion');
+    expect(only?.[1]).not.toContain('is not one of protocolVersions');
+  });
+
+  it('an unknown suite refused at 499, the top of the 4xx range, holds', () => {
+    const probes = withProbe(answered('unknown-suite', 499, envelope('not_found')));
+    expect(failedRules(DISCOVERY, probes)).not.toContain('wire.unknown-suite-refused');
+  });
+
+  it.each([
+    [299, ', so the host accepted what it cannot have'],
+    [199, ''],
+    [400, ''],
+  ] as const)(
+    'an unknown run answered %i says only what its status means (%j)',
+    (status, meaning) => {
+      const probes = withProbe(answered('unknown-run', status, { notJson: 'nope' }));
+      const [only] = failures(DISCOVERY, probes).filter(
+        ([rule]) => rule === 'wire.unknown-run-not-found',
+      );
+      // A body that is not JSON names no error code.
+      expect(only?.[1]).toBe(
+        `GET /runs/t%2Fprobe-1/eval-summary (the summary of a run id the host never minted, in the host's own tenant) SHOULD be answered 404; the status is at fault: it was answered ${status}${meaning}`,
+      );
+    },
+  );
+});

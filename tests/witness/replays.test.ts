@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { cursorWasDriven, judgeEvalRun, mustFailures } from '../../lib/eval-gate-witness.ts';
+import { replayProblems, replaysHeld } from '../../lib/witness/replays.ts';
 import type { ObservedReplay, ReplayedEvent, RunObservation } from '../../lib/types.ts';
 import { asObservation, GATED, gatedObservation } from './build.ts';
 
@@ -219,5 +220,114 @@ describe('cursorWasDriven: whether the host was ever sent a cursor', () => {
   it('is false for a one-page first read with no replay', () => {
     expect(cursorWasDriven(run(undefined, ONE_PAGE))).toBe(false);
     expect(cursorWasDriven(run([], ONE_PAGE))).toBe(false);
+  });
+});
+
+describe('replayProblems on a literal first read', () => {
+  /** A first-read event as the recorder keeps it: sequence, type and the envelope's eventId. */
+  const read = (sequence: unknown, eventId: unknown = `ev-${String(sequence)}`) => ({
+    sequence,
+    type: 'eval.scored',
+    envelope: { json: 'object', members: { eventId } },
+  });
+  const back = (sequence: number, eventId: unknown = `ev-${sequence}`): ReplayedEvent => ({
+    sequence,
+    eventId,
+    type: 'eval.scored',
+  });
+  const FIRST = [1, 2, 3, 4, 5, 6, 7].map((n) => read(n));
+  const after = (
+    afterSequence: number,
+    events: ReplayedEvent[],
+    pages = [page(afterSequence, events.length)],
+  ) => ({
+    cursor: 'mid-log' as const,
+    afterSequence,
+    pages,
+    events,
+  });
+
+  it('a replay that holds the first read exactly has no problem', () => {
+    expect(
+      replayProblems(
+        [
+          after(
+            2,
+            [3, 4, 5, 6, 7].map((n) => back(n)),
+          ),
+        ],
+        FIRST,
+      ),
+    ).toEqual([]);
+  });
+
+  it('lists up to five sequences whole, and cuts a sixth', () => {
+    const five = [3, 4, 5, 6, 7].map((n) => back(n));
+    expect(replayProblems([after(3, five)], FIRST)).toEqual([
+      "the replay after 3 (a mid-log sequence) MUST return the first read's 4 events (sequences 4, 5, 6, 7) after it; it returned 5 events (sequences 3, 4, 5, 6, 7), the first difference at position 1: sequence 3 where 4 was expected",
+    ]);
+    const six = [2, 3, 4, 5, 6, 7].map((n) => back(n));
+    expect(replayProblems([after(2, six)], FIRST)[0]).toContain(
+      'it returned 6 events (sequences 2, 3, 4, …, 7)',
+    );
+  });
+
+  it('trusts the first read only up to its first sequence that is not a safe integer above the last', () => {
+    // Everything after a break in the first read is not something a replay can be held to.
+    for (const broken of [null, '4', 4.5, 2 ** 53, -1, 3]) {
+      const first = [read(1), read(2), read(3), read(broken), read(5)];
+      expect(
+        replayProblems([after(2, [back(3)])], first),
+        `first read breaks at ${String(broken)}`,
+      ).toEqual([]);
+    }
+    // One that starts below 0 is trusted nowhere, so no replay is held to it.
+    expect(replayProblems([after(0, [])], [read(-1), read(1)])).toEqual([]);
+    // One that starts at sequence 0 is trusted from there.
+    expect(replayProblems([after(0, [])], [read(0), read(1)])).toEqual([
+      "the replay after 0 (a mid-log sequence) MUST return the first read's 1 event (sequence 1) after it; it returned no event, the first difference at position 1: nothing, where the first read had sequence 1",
+    ]);
+  });
+
+  it('names a cursor only by the names the driver writes', () => {
+    const replay = { ...after(7, []), cursor: ['mid-log'], pages: [] };
+    expect(replayProblems([replay], FIRST)).toEqual([
+      'the replay after 7 (an unnamed cursor) observed no page',
+    ]);
+    const noPages = { ...after(7, []), pages: 'none' };
+    expect(replayProblems([noPages], FIRST)).toEqual([
+      'the replay after 7 (a mid-log sequence) observed no page',
+    ]);
+  });
+
+  it('compares event ids as sent: equal JSON is the same id, anything else is not', () => {
+    const first = [read(1), read(2, { id: 2 }), read(3, null), read(4, 'ev-4')];
+    expect(replayProblems([after(1, [back(2, { id: 2 }), back(3, null), back(4)])], first)).toEqual(
+      [],
+    );
+    const differs = (eventId: unknown, at: number): string[] => {
+      const events = [back(2, { id: 2 }), back(3, null), back(4)];
+      events[at - 2] = back(at, eventId);
+      return replayProblems([after(1, events)], first);
+    };
+    expect(differs({ id: 3 }, 2)[0]).toContain('sequence 2 has eventId');
+    expect(differs('{"id":2}', 2)[0]).toContain('sequence 2 has eventId');
+    expect(differs({}, 3)[0]).toContain('sequence 3 has eventId');
+    expect(differs({ id: 4 }, 4)[0]).toContain('sequence 4 has eventId');
+    expect(differs(null, 2)[0]).toContain(
+      'sequence 2 has eventId null where the first read had an object',
+    );
+    // JSON writes NaN as null; a value is not the same as one of another type that writes alike.
+    expect(differs(Number.NaN, 3)[0]).toContain('sequence 3 has eventId');
+    const nanFirst = [read(1), read(2, Number.NaN)];
+    expect(replayProblems([after(1, [back(2, null)])], nanFirst)[0]).toContain(
+      'sequence 2 has eventId null',
+    );
+  });
+});
+
+describe('replaysHeld', () => {
+  it('says when there was nothing to replay from', () => {
+    expect(replaysHeld([])).toBe('no replay (the first read held no sequence to resume from)');
   });
 });
