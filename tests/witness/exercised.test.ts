@@ -324,13 +324,12 @@ describe('every reason, pinned', () => {
       d.events = d.events.filter((e) => e.type === 'eval.started');
     });
     expect(reasonOf(list, 'events.payload-schema')).toBe(expected);
-    const none = {
-      ...asObservation(gatedObservation()),
-      events: 'none',
-    } as unknown as RunObservation;
-    expect(reasonOf(unexercisedRules(GATED, none, []), 'events.payload-schema')).toBe(
-      'no eval.started or eval.scored or eval.completed event was seen, so events.payload-schema had no payload of that type to validate',
-    );
+    for (const events of ['none', null]) {
+      const none = { ...asObservation(gatedObservation()), events } as unknown as RunObservation;
+      expect(reasonOf(unexercisedRules(GATED, none, []), 'events.payload-schema')).toBe(
+        'no eval.started or eval.scored or eval.completed event was seen, so events.payload-schema had no payload of that type to validate',
+      );
+    }
   });
 
   it('an event whose type is not a string is no type at all', () => {

@@ -276,6 +276,18 @@ describe('the words of a host check', () => {
     );
   });
 
+  it('a discovery with two problems names both, in order', () => {
+    const document = {
+      ...DISCOVERY,
+      preferredVersion: '2.1',
+      agents: { ...AGENTS, evalSuite: { supported: true } },
+    };
+    const [only] = failures(document);
+    expect(only?.[1]).toMatch(
+      /\(supported\); discovery#\/preferredVersion: the string "2\.1" is not one of protocolVersions$/,
+    );
+  });
+
   it('a preferredVersion that is not a string is a schema problem, not a missing version', () => {
     const [only] = failures({ ...DISCOVERY, preferredVersion: 2 });
     expect(only?.[1]).toContain('discovery#/preferredVersion');
