@@ -109,7 +109,10 @@ export async function runSuite(
   const early =
     target === undefined || headRunId === undefined
       ? undefined
-      : settle(probeHost(config, target.discovery, headRunId));
+      : probeHost(config, target.discovery, headRunId);
+  // Held until the legs end, so a failure while they run is not an unhandled rejection; the
+  // await below still throws it.
+  early?.catch(() => undefined);
   const vitest = await running;
   await vitest.close();
   const outcomes = collectOutcomes(collected.modules, collected.errors);
@@ -118,7 +121,7 @@ export async function runSuite(
       ? undefined
       : early === undefined
         ? await probeHost(config, target.discovery, knownRunId(outcomes, headStarts))
-        : unsettle(await early);
+        : await early;
   return {
     outcomes: outcomes.map((outcome) =>
       isSelected(options.selection, outcome.requirement)
@@ -130,22 +133,6 @@ export async function runSuite(
     startedAt,
     finishedAt: new Date().toISOString(),
   };
-}
-
-type Settled<T> =
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
-
-/** Holds a promise's outcome, so one that fails while the legs run is not an unhandled rejection. */
-function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
-  return promise.then(
-    (value) => ({ ok: true, value }),
-    (error: unknown) => ({ ok: false, error }),
-  );
-}
-
-function unsettle<T>(settled: Settled<T>): T {
-  if (settled.ok) return settled.value;
-  throw settled.error;
 }
 
 /** The host checks, over a connection of their own: the head starts' target is closed by now. */

@@ -158,10 +158,15 @@ export const DEFECTS = [
       'every request is served whatever its Authorization header says, none at all included',
   },
   {
-    name: 'discovery-invalid',
+    name: 'discovery-no-witness',
+    clause: 'contract §2',
+    description: 'the agents record has no witness; every other member is as published',
+  },
+  {
+    name: 'discovery-v1-flag',
     clause: 'contract §2',
     description:
-      'the agents record has no witness, and agents.evalSuite carries supported: true; every other member is as published',
+      'agents.evalSuite carries the v1 flag supported: true; every other member is as published',
   },
   {
     name: 'unknown-run-bad-request',

@@ -41,13 +41,13 @@ function evalSuiteFacet(has: HasDefect): Doc {
   return facet;
 }
 
-/** The `agents` capability record; `discovery-invalid` drops its witness and adds a v1 flag. */
+/** The `agents` capability record: without its witness, or with a v1 flag, under a defect. */
 function agentsRecord(has: HasDefect): Doc {
   const agents: Doc = { status: 'stable', since: '2.0' };
-  if (!has('discovery-invalid')) agents['witness'] = 'witnessable-gated';
+  if (!has('discovery-no-witness')) agents['witness'] = 'witnessable-gated';
   if (!has('withhold-eval-suite')) {
     const facet = evalSuiteFacet(has);
-    agents['evalSuite'] = has('discovery-invalid') ? { supported: true, ...facet } : facet;
+    agents['evalSuite'] = has('discovery-v1-flag') ? { supported: true, ...facet } : facet;
   }
   return agents;
 }

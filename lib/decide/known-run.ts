@@ -1,6 +1,7 @@
 // The run id the host checks look an unknown run up beside: kept apart from host-checks.ts so the
 // CLI can ask for it without loading the witness, which it loads only once the legs are running.
 
+import { record } from '../observe/ask.ts';
 import type { LegOutcome } from '../types.ts';
 import type { HeadStart } from './leg-target.ts';
 
@@ -26,7 +27,6 @@ export function knownRunId(
 }
 
 function runIdOf(json: unknown): string | undefined {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
-  const id = (json as { readonly runId?: unknown }).runId;
+  const id = record(json)?.runId;
   return typeof id === 'string' && id !== '' ? id : undefined;
 }

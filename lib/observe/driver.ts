@@ -12,7 +12,7 @@ import { readLog, replayLog } from './log-reader.ts';
 import { WireRecord } from './wire-record.ts';
 
 export { BACKOFF, retryAfterMs } from './ask.ts';
-export { LOG_LIMIT_IN_BODIES, replayCursors } from './log-reader.ts';
+export { LOG_LIMIT_IN_BODIES } from './log-reader.ts';
 
 export interface EvalRunRequest {
   readonly evalSuiteRef: string;

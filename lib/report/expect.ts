@@ -106,7 +106,7 @@ function viewOf(run: ExpectedRun): ExpectedView {
       })),
       passedCount: run.passedCount,
       taskCount: run.taskCount,
-      fields: suiteFields(run, run.passed),
+      fields: suiteFields(run),
     },
     tasks: run.tasks.map((task) => ({
       taskId: task.taskId,
@@ -140,13 +140,13 @@ function gated(
   else if (presence === 'optional') fields.ifCarried[name] = value;
 }
 
-function suiteFields(run: ExpectedRun, passed: boolean | null): HostFields {
+function suiteFields(run: ExpectedRun): HostFields {
   const fields = {
     must: { aggregateScore: run.aggregateScore } as Record<string, HostValue>,
     ifCarried: {} as Record<string, HostValue>,
   };
   gated(fields, 'gatedAggregateScore', run.gatedAggregateScore, run.gatedAggregatePresence);
-  if (passed !== null) fields.must.passed = passed;
+  fields.must.passed = run.passed;
   fields.must.taskCount = run.taskCount;
   fields.must.passedCount = run.passedCount;
   return fields;

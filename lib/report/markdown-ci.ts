@@ -5,7 +5,7 @@ import { faultName } from './baseline.ts';
 import type { EvalGateReport } from './report.ts';
 import { certificationOf } from './run-record.ts';
 
-type CiFacts = Pick<EvalGateReport, 'failOn' | 'selection' | 'baseline' | 'certification'>;
+type CiFacts = Pick<EvalGateReport, 'failOn' | 'selection' | 'baseline'>;
 
 /** A quoted warning when the run is partial or baselined; the embedded host has its own. */
 export function certificationWarning(report: CiFacts): string[] {
@@ -38,9 +38,14 @@ export function baselineSection(report: CiFacts): string[] {
     '',
     '| expected failure | status | reason |',
     '| --- | --- | --- |',
-    ...b.entries.map(
-      (e) =>
-        `| ${faultName(e)} | ${e.status} | ${e.reason.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ')} |`,
-    ),
+    ...b.entries.map((e) => `| ${faultName(e)} | ${e.status} | ${cell(e.reason)} |`),
   ];
+}
+
+/** Text made safe for one Markdown table cell: backslashes and pipes escaped, lines joined. */
+export function cell(text: string): string {
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ');
 }

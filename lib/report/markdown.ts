@@ -5,7 +5,7 @@ import type { EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
 import { gateClosingLine } from './gate.ts';
-import { baselineSection, certificationWarning, gateBullets } from './markdown-ci.ts';
+import { baselineSection, cell, certificationWarning, gateBullets } from './markdown-ci.ts';
 import { unexercisedLine } from './unexercised.ts';
 import { warningsOf } from './warnings.ts';
 
@@ -182,14 +182,6 @@ function show(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value === 'string') return cell(value.length > 60 ? `${value.slice(0, 60)}…` : value);
   return cell(JSON.stringify(value).slice(0, 60));
-}
-
-/** Text safe inside a table cell: no pipe and no line break can end the cell early. */
-function cell(text: string): string {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ');
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -6,7 +6,7 @@ import { validate, type SchemaName } from '../schemas.ts';
 import type { ExpectedRun } from './expected.ts';
 import type { EventIndex } from './event-index.ts';
 import { isTrialIn } from './event-index.ts';
-import { describe, doesNot, eventAt, finding, member, plural } from './finding.ts';
+import { describe, doesNot, eventAt, finding, member, plural, whereIs } from './finding.ts';
 import { schemaProblems } from './schema-words.ts';
 
 export function judgeEvalEvents(index: EventIndex, expected: ExpectedRun): Finding[] {
@@ -60,7 +60,7 @@ function judgeCompletedOnce(index: EventIndex): Finding {
 /** Where an eval.* event stands, by its sequence: "at sequence 7". */
 function at(index: EventIndex, event: { readonly position: number } | undefined): string {
   const position = event?.position ?? 0;
-  return eventAt(index.events[position], position).replace(/^the event /, '');
+  return whereIs(index.events[position], position);
 }
 
 const PAYLOAD_SCHEMAS: ReadonlyMap<string, SchemaName> = new Map<string, SchemaName>([

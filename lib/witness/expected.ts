@@ -342,7 +342,7 @@ function expectLimits(
   return out;
 }
 
-export function nearestRankP95(values: readonly number[]): number {
+function nearestRankP95(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.ceil(0.95 * sorted.length) - 1] ?? 0;
 }

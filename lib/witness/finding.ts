@@ -44,13 +44,16 @@ export function describe(value: unknown): string {
       return num(value);
     case 'boolean':
       return String(value);
-    case 'string': {
-      const cut = value.length > QUOTE_LIMIT ? `${value.slice(0, QUOTE_LIMIT)}…` : value;
-      return `the string ${JSON.stringify(cut)}`;
-    }
+    case 'string':
+      return `the string ${quoted(value)}`;
     default:
       return Array.isArray(value) ? `an array of ${value.length}` : 'an object';
   }
+}
+
+/** A host string in JSON quotes, cut when long. */
+export function quoted(value: string): string {
+  return JSON.stringify(value.length > QUOTE_LIMIT ? `${value.slice(0, QUOTE_LIMIT)}…` : value);
 }
 
 export function plural(count: number, noun: string): string {
@@ -68,10 +71,15 @@ export function doesNot(count: number): string {
  * sequence is unusable (`position` is 0-based).
  */
 export function eventAt(event: unknown, position: number): string {
+  return `the event ${whereIs(event, position)}`;
+}
+
+/** Where an event stands in the log: "at sequence 7", or its position when its sequence is bad. */
+export function whereIs(event: unknown, position: number): string {
   const sequence = member(event, 'sequence');
   return typeof sequence === 'number' && Number.isSafeInteger(sequence) && sequence >= 0
-    ? `the event at sequence ${sequence}`
-    : `the event at log position ${position + 1} (sequence ${describe(sequence)})`;
+    ? `at sequence ${sequence}`
+    : `at log position ${position + 1} (sequence ${describe(sequence)})`;
 }
 
 /**

@@ -11,7 +11,7 @@ import { describe, finding, member, num, sameNumber } from './finding.ts';
 import type { SummaryTasks } from './tasks.ts';
 
 /** "cost 0.06 > maxCostUsd 0.01": the figure, the limit, and which side of it the figure is. */
-export function limitText(limit: ExpectedLimit): string {
+function limitText(limit: ExpectedLimit): string {
   return `${limit.figureName} ${num(limit.figure)} ${limit.kept ? '≤' : '>'} ${limit.threshold} ${num(limit.limit)}`;
 }
 

@@ -5,7 +5,7 @@
 // The lists themselves stay in the schema files, whose digests every report records.
 
 import type { SchemaError } from '../schemas.ts';
-import { describe, isRecord, num } from './finding.ts';
+import { describe, isRecord, num, quoted } from './finding.ts';
 
 /** What a value failing a union of an enum and a pattern is not, for unions worth naming. */
 const UNION_NAMES: ReadonlyMap<string, { readonly enum: string; readonly pattern: string }> =
@@ -130,10 +130,7 @@ function memberNamed(e: SchemaError): string {
 
 /** A value in a message: strings quoted (cut when long), numbers as numbers. */
 function quote(value: unknown): string {
-  if (typeof value === 'string') {
-    const cut = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-    return JSON.stringify(cut);
-  }
+  if (typeof value === 'string') return quoted(value);
   return typeof value === 'number' ? num(value) : describe(value);
 }
 

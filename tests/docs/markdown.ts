@@ -1,13 +1,22 @@
 // Reading the package's Markdown as a reader's browser would: its headings, the anchors GitHub
 // gives them, and its links. Code blocks are skipped, since a `#` there is not a heading.
 
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export function readRepoFile(path: string): string {
   return readFileSync(`${ROOT}${path}`, 'utf8');
+}
+
+/** The files git tracks that exist in the working tree, by repository path. */
+export function trackedFiles(): readonly string[] {
+  return execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f !== '' && existsSync(join(ROOT, f)));
 }
 
 export interface Heading {

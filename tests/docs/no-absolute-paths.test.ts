@@ -1,12 +1,11 @@
 // No tracked file names a place on a development machine: such a path means nothing to a reader
 // of the package and leaks who built it. URLs are fine; their paths are not filesystem paths.
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { ROOT } from './markdown.ts';
+import { ROOT, trackedFiles } from './markdown.ts';
 
 // A Unix home, workspace or temporary directory, or a Windows drive. The character before it must
 // not belong to a URL, a relative path or a word, so `https://host/home/x` and `a/tmp/b` pass.
@@ -17,16 +16,10 @@ export function absolutePaths(text: string): readonly string[] {
   return [...text.matchAll(ABSOLUTE)].map((m) => m[0]);
 }
 
-function trackedTextFiles(): readonly string[] {
-  return execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
-    .split('\0')
-    .filter((f) => f !== '' && existsSync(join(ROOT, f)));
-}
-
 describe('tracked files carry no absolute filesystem paths', () => {
   it('no tracked text file names a path on a development machine', () => {
     const problems: string[] = [];
-    for (const file of trackedTextFiles()) {
+    for (const file of trackedFiles()) {
       const bytes = readFileSync(join(ROOT, file));
       if (bytes.includes(0)) continue;
       const text = bytes.toString('utf8');

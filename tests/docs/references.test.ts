@@ -2,7 +2,6 @@
 // file the contract lists: finding refs, defect clauses, citations in docs, schemas and code, and
 // relative Markdown links with their anchors. Each failure names the reference and where it sits.
 
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe as group, expect, it } from 'vitest';
@@ -13,7 +12,7 @@ import { judgeGatedFieldsShape } from '../../lib/witness/shape-leg.ts';
 import { RULES } from '../../lib/witness/rules.ts';
 import { DEFECTS } from '../../reference-host/defects.ts';
 import { citationsIn, describe, parseRef, resolve, type Citation } from './citations.ts';
-import { headings, links, ROOT, readRepoFile } from './markdown.ts';
+import { headings, links, ROOT, readRepoFile, trackedFiles } from './markdown.ts';
 
 /** Tracked files left out of the text scan, each with its reason; an entry must still exist. */
 const NOT_SCANNED: Readonly<Record<string, string>> = {
@@ -30,12 +29,6 @@ const NOT_SCANNED: Readonly<Record<string, string>> = {
 };
 
 const SCANNED = /\.(md|ts|mjs|js|json|yml|yaml)$/;
-
-function tracked(): readonly string[] {
-  return execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
-    .split('\0')
-    .filter((f) => f !== '' && existsSync(join(ROOT, f)));
-}
 
 /** The refs and clauses the code produces, each with the place a reader would meet it. */
 function producedRefs(): readonly { where: string; ref: string }[] {
@@ -68,7 +61,7 @@ function unresolved(citations: readonly Citation[]): readonly string[] {
 }
 
 group('every reference resolves to something the package ships', () => {
-  const files = tracked();
+  const files = trackedFiles();
 
   it('every finding ref and defect clause is a list of citations, each resolving', () => {
     const refs = [...producedRefs(), ...literalRefs(files)];

@@ -19,8 +19,6 @@ const REQUEST = { evalSuiteRef: 'conformance.evals.gate@1.0.0', agentId: 'core.c
 const RUN = '/runs/acme%2Frun-1';
 const SUMMARY = { suiteId: 'conformance.evals.gate', passed: false, tasks: [] };
 
-/** `n` counts the calls to that route, from 1. */
-
 const drive = (routes: Routes, bounds: Bounds = BOUNDS): Promise<Drive> =>
   driveRouted(routes, REQUEST, bounds, 'sk-driver');
 

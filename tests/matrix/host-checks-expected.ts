@@ -6,8 +6,9 @@
 // Why each listed row fails what it does:
 //   no-key-check        the create sent without Authorization is answered 404 not_found (the
 //                       unknown suite it names), not 401: only wire.unauthenticated-refused.
-//   discovery-invalid   agents has no witness and agents.evalSuite has supported: true: one
-//                       wire.discovery finding naming both members.
+//   discovery-no-witness  agents has no witness: one wire.discovery finding naming it.
+//   discovery-v1-flag     agents.evalSuite has supported: true: one wire.discovery finding
+//                       naming it.
 //   unknown-run-bad-request     the unknown run's summary is answered 400 validation_error, a
 //                       valid envelope at its registered status: only wire.unknown-run-not-found.
 //   unknown-suite-server-error  the unknown suite's create is answered 500 internal_error, a
@@ -29,7 +30,8 @@ export type HostCheckRule = Extract<
 
 export const HOST_CHECK_FAILURES: Readonly<Partial<Record<RowName, readonly HostCheckRule[]>>> = {
   'no-key-check': ['wire.unauthenticated-refused'],
-  'discovery-invalid': ['wire.discovery'],
+  'discovery-no-witness': ['wire.discovery'],
+  'discovery-v1-flag': ['wire.discovery'],
   'unknown-run-bad-request': ['wire.unknown-run-not-found'],
   'unknown-suite-server-error': ['wire.unknown-suite-refused'],
   'error-body-dialect': ['wire.error-body'],

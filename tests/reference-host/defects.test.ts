@@ -234,12 +234,14 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   { defect: 'unknown-run-bad-request', fixture: SUITE, changes: {} },
   { defect: 'unknown-suite-server-error', fixture: SUITE, changes: {} },
   {
-    defect: 'discovery-invalid',
+    defect: 'discovery-no-witness',
     fixture: SUITE,
-    changes: {
-      'discovery.agents.witness': undefined,
-      'discovery.agents.evalSuite.supported': true,
-    },
+    changes: { 'discovery.agents.witness': undefined },
+  },
+  {
+    defect: 'discovery-v1-flag',
+    fixture: SUITE,
+    changes: { 'discovery.agents.evalSuite.supported': true },
   },
   {
     defect: 'passed-count-wrong',

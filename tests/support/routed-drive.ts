@@ -10,6 +10,7 @@ import type { DriveResult } from '../../lib/types.ts';
 import type { RecordedRequest } from './scripted-server.ts';
 import { sendJson, startScriptedServer } from './scripted-server.ts';
 
+/** `n` counts the calls to that route, from 1. */
 export type Route = (req: RecordedRequest, res: ServerResponse, n: number) => void;
 export type Routes = Readonly<Record<string, Route>>;
 

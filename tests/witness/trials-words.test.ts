@@ -134,7 +134,7 @@ describe('trial.score-unchanged and trial.flags name the first wrong trial', () 
     };
     const { said } = judge(fixture, (d) => (scoredPayload(d, 'plain', 2).score = 1));
     expect(said[0]).toContain(
-      `trial 1 MUST be 0 (the scripted output ${JSON.stringify(long).slice(0, 60)}… does not match golden "shipped" by contains`,
+      'trial 1 MUST be 0 (the scripted output "O-3 is pending O-3 is pending O-3 is pending O-3 is pending… does not match golden "shipped" by contains',
     );
   });
 
