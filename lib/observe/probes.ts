@@ -54,15 +54,17 @@ export async function provokeRefusals(
           'no API key is configured, so a request without one shows nothing',
         ),
       );
-  const unknownRun: Promise<ObservedProbe> =
+  const unknownRunPath =
     grounds.knownRunId === undefined
+      ? undefined
+      : `/runs/${encodeRunId(unknownRunId(grounds.knownRunId, nonce))}/eval-summary`;
+  const unknownRun: Promise<ObservedProbe> =
+    unknownRunPath === undefined
       ? Promise.resolve(
           notMade('unknown-run', 'the host returned no run id this run, so its tenant is unknown'),
         )
-      : askPath(
-          'unknown-run',
-          `/runs/${encodeRunId(unknownRunId(grounds.knownRunId, nonce))}/eval-summary`,
-          (path) => client.get(path, { timeoutMs }),
+      : ask('unknown-run', `GET ${unknownRunPath}`, () =>
+          client.get(unknownRunPath, { timeoutMs }),
         );
   const unknownSuite = ask('unknown-suite', 'POST /runs', () =>
     client.post('/runs', create, { timeoutMs }),
@@ -72,14 +74,6 @@ export async function provokeRefusals(
 
 function notMade(probe: ProbeName, reason: string): ObservedProbe {
   return { probe, outcome: 'not-made', reason };
-}
-
-function askPath(
-  probe: ProbeName,
-  path: string,
-  send: (path: string) => Promise<HostResponse>,
-): Promise<ObservedProbe> {
-  return ask(probe, `GET ${path}`, () => send(path));
 }
 
 async function ask(
