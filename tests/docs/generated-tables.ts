@@ -1,0 +1,139 @@
+// The tables in the docs that restate `LEGS` (lib/legs.ts): rendered from it, written between
+// marker comments by `npm run docs:generate`, and compared with a fresh rendering by
+// tests/docs/generated-tables.test.ts. A leg added to `LEGS` appears in every table with no edit
+// to a document.
+
+import { format, resolveConfig } from 'prettier';
+
+import { LEGS, type FixtureNeeds, type LegDefinition } from '../../lib/legs.ts';
+import { cell } from '../../lib/report/markdown-ci.ts';
+import { ROOT, readRepoFile } from './markdown.ts';
+
+export const REGENERATE_TABLES = 'npm run docs:generate';
+
+/** The shared prefix of every requirement id, which the README's table leaves out of each row. */
+export const REQUIREMENT_PREFIX = 'openwop.requirement.0246.';
+
+type Render = (legs: readonly LegDefinition[]) => string;
+
+/** Each generated table, by document and by the name its markers carry. */
+export const GENERATED: Readonly<Record<string, Readonly<Record<string, Render>>>> = {
+  'docs/architecture.md': { legs: legsTable },
+  'README.md': { requirements: requirementsTable },
+  'docs/host-guide.md': { 'discovery-example': discoveryExample },
+};
+
+export function beginMarker(name: string): string {
+  return `<!-- begin generated "${name}" (${REGENERATE_TABLES}; edit lib/legs.ts, not this block) -->`;
+}
+
+export function endMarker(name: string): string {
+  return `<!-- end generated "${name}" -->`;
+}
+
+/**
+ * docs/architecture.md: every leg with its fixture, what that fixture needs of the advertised
+ * limits, its capability gates and what it cites.
+ */
+export function legsTable(legs: readonly LegDefinition[]): string {
+  return [
+    '| requirement | fixture | needs | gates | cites |',
+    '| --- | --- | --- | --- | --- |',
+    ...legs.map(
+      (l) =>
+        `| \`${l.id}\` | ${l.fixtureId === undefined ? 'none (server-free)' : `\`${l.fixtureId}\``} | ` +
+        `${needsCell(l.needs)} | ${codeList(l.gates)} | ${cell(l.ref)} |`,
+    ),
+  ].join('\n');
+}
+
+function needsCell(needs: FixtureNeeds | undefined): string {
+  if (needs === undefined) return '-';
+  const parts = [
+    `${needs.taskCount} ${needs.taskCount === 1 ? 'task' : 'tasks'}`,
+    `${needs.trialCount} ${needs.trialCount === 1 ? 'trial' : 'trials'}`,
+  ];
+  if (needs.passRule !== undefined) parts.push(`pass rule \`${needs.passRule}\``);
+  if (needs.matchModes.length > 0) parts.push(`match ${codeList(needs.matchModes)}`);
+  return parts.join(', ');
+}
+
+function codeList(items: readonly string[]): string {
+  return items.length === 0 ? 'none' : items.map((i) => `\`${i}\``).join(', ');
+}
+
+/** README.md: every requirement by the part of its id after the prefix, with its title. */
+export function requirementsTable(legs: readonly LegDefinition[]): string {
+  return [
+    `| requirement (\`${REQUIREMENT_PREFIX}*\`) | what a passing host shows |`,
+    '| --- | --- |',
+    ...legs.map((l) => {
+      const short = l.id.startsWith(REQUIREMENT_PREFIX)
+        ? l.id.slice(REQUIREMENT_PREFIX.length)
+        : l.id;
+      const where = l.fixtureId === undefined ? ' (server-free)' : '';
+      return `| \`${short}\`${where} | ${cell(l.title)} |`;
+    }),
+  ].join('\n');
+}
+
+/**
+ * docs/host-guide.md: a discovery document that advertises every capability and lists every
+ * leg's fixture, as a JSON block a host can start from (marked for tests/docs/json-blocks.test.ts).
+ */
+export function discoveryExample(legs: readonly LegDefinition[]): string {
+  const document = {
+    protocolVersions: ['1.11', '2.0'],
+    preferredVersion: '1.11',
+    implementation: { name: 'acme-host', version: '3.2.0' },
+    agents: {
+      status: 'stable',
+      since: '2.0',
+      witness: 'witnessable-gated',
+      evalSuite: {
+        modes: ['golden'],
+        maxTasksPerSuite: 200,
+        trajectory: { matchModes: ['exact', 'in-order', 'any-order'] },
+        trials: { maxCount: 10, passRules: ['all', 'any', 'mean'] },
+      },
+    },
+    fixtures: legs.flatMap((l) => (l.fixtureId === undefined ? [] : [l.fixtureId])),
+  };
+  return [
+    '<!-- validates as: discovery -->',
+    '```json',
+    JSON.stringify(document, null, 2),
+    '```',
+  ].join('\n');
+}
+
+/**
+ * `text` with the table between the markers named `name` replaced by `table`. Throws when the
+ * markers are missing, repeated or out of order, so a table cannot silently stop being generated.
+ */
+export function fillTable(text: string, name: string, table: string): string {
+  const begin = beginMarker(name);
+  const end = endMarker(name);
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from < 0 || to < 0) {
+    throw new Error(`no markers for the generated block "${name}": add ${begin} and ${end}`);
+  }
+  if (text.indexOf(begin, from + 1) >= 0 || text.indexOf(end, to + 1) >= 0 || to < from) {
+    throw new Error(`the markers of the generated block "${name}" are repeated or out of order`);
+  }
+  return `${text.slice(0, from)}${begin}\n\n${table}\n\n${text.slice(to)}`;
+}
+
+/** A document as `npm run docs:generate` writes it: every table filled, then formatted by prettier. */
+export async function regenerated(
+  path: string,
+  legs: readonly LegDefinition[] = LEGS,
+): Promise<string> {
+  const tables = GENERATED[path];
+  if (tables === undefined) throw new Error(`${path} holds no generated table`);
+  let text = readRepoFile(path);
+  for (const [name, render] of Object.entries(tables)) text = fillTable(text, name, render(legs));
+  const options = (await resolveConfig(`${ROOT}${path}`)) ?? {};
+  return format(text, { ...options, parser: 'markdown' });
+}
