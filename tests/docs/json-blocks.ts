@@ -25,7 +25,8 @@ export function jsonBlocks(markdown: string): { blocks: JsonBlock[]; orphans: Or
   const lines = markdown.split('\n');
   const blocks: JsonBlock[] = [];
   const orphans: Orphan[] = [];
-  let pending: { line: number; comment: string; declared: JsonBlock['declared'] } | undefined;
+  let pending:
+    { line: number; comment: string; declared: NonNullable<JsonBlock['declared']> } | undefined;
   for (let i = 0; i < lines.length; i += 1) {
     const line = (lines[i] ?? '').trim();
     const fence = /^(```|~~~)\s*([A-Za-z0-9_-]*)/.exec(line);
