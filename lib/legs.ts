@@ -31,7 +31,8 @@ export interface LegDefinition {
   readonly ref: string;
 }
 
-const REQUIREMENT_PREFIX = 'openwop.requirement.0246.';
+/** What every requirement id starts with; the README's table and the CLI's selection leave it out. */
+export const REQUIREMENT_PREFIX = 'openwop.requirement.0246.';
 
 export const LEGS: readonly LegDefinition[] = [
   {

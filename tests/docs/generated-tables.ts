@@ -5,14 +5,11 @@
 
 import { format, resolveConfig } from 'prettier';
 
-import { LEGS, type FixtureNeeds, type LegDefinition } from '../../lib/legs.ts';
+import { LEGS, REQUIREMENT_PREFIX, type FixtureNeeds, type LegDefinition } from '../../lib/legs.ts';
 import { cell } from '../../lib/report/markdown-ci.ts';
 import { ROOT, readRepoFile } from './markdown.ts';
 
 export const REGENERATE_TABLES = 'npm run docs:generate';
-
-/** The shared prefix of every requirement id, which the README's table leaves out of each row. */
-export const REQUIREMENT_PREFIX = 'openwop.requirement.0246.';
 
 type Render = (legs: readonly LegDefinition[]) => string;
 
