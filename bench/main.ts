@@ -1,6 +1,6 @@
-// `npm run bench`: takes every measurement of issue 6 side by side in this one process run and
-// rewrites docs/benchmarks.md. The order puts the CPU-bound witness first, before the measurements
-// that start child processes and servers.
+// `npm run bench`: takes every measurement docs/benchmarks.md reports, side by side in this one
+// process run, and rewrites that file. The order puts the CPU-bound witness first, before the
+// measurements that start child processes and servers.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'node:os';

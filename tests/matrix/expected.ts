@@ -61,7 +61,7 @@ export type LegSlug = (typeof LEG_SLUGS)[number];
 /** `run.served` is the finding run-leg makes when a host refuses or mis-serves a listed fixture. */
 export type FailingRule = RuleId | 'run.served';
 
-/** The SHOULD rules on the published v2 wire shapes (BRIEF decision 4). */
+/** The SHOULD rules on the published v2 wire shapes; none fails a leg on its own. */
 export type WireRule = Extract<RuleId, `wire.${string}`>;
 
 export const isWireRule = (rule: string): boolean => rule.startsWith('wire.');

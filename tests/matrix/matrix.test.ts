@@ -1,4 +1,4 @@
-// The falsifiability matrix (issue 3): every leg against the conformant reference host and
+// The falsifiability matrix: every leg against the conformant reference host and
 // against each of its defects, on both host variants, compared cell by cell with the hand-written
 // table in expected.ts. A leg that was never seen to fail is not a witness.
 

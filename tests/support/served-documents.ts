@@ -1,5 +1,5 @@
 // Every document a host served, captured at the HTTP layer and held against the published v2
-// structures (BRIEF decision 1 names). Two recorders feed one list of exchanges: a HostClient
+// structures docs/upstream.md lists. Two recorders feed one list of exchanges: a HostClient
 // wrapper, so a whole conformance run can be recorded as the suite drives it, and a fetch-like
 // function for requests the suite never makes (a bad version header, a missing key). Then each
 // exchange is classified by route and status into the documents it carries, and each document is

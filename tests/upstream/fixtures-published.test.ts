@@ -1,4 +1,4 @@
-// Contract §3 and issue #9: each shipped fixture's suite is a published AgentEvalSuite v2 document
+// Contract §3: each shipped fixture's suite is a published AgentEvalSuite v2 document
 // plus only the RFC 0244 keys of contract §5. Stripped of those keys it holds against the
 // published structure as the schemas hold it; kept, the closed published structure refuses them,
 // so the view really is the published one and the fixtures really carry the additions.
