@@ -96,12 +96,26 @@ export function discoveryExample(legs: readonly LegDefinition[]): string {
     },
     fixtures: legs.flatMap((l) => (l.fixtureId === undefined ? [] : [l.fixtureId])),
   };
-  return [
-    '<!-- validates as: discovery -->',
-    '```json',
-    JSON.stringify(document, null, 2),
-    '```',
-  ].join('\n');
+  return ['<!-- validates as: discovery -->', '```json', jsonText(document, ''), '```'].join('\n');
+}
+
+/** JSON as a person writes it: an object or list of plain values that fits on a line stays on one. */
+function jsonText(value: unknown, indent: string): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const list = Array.isArray(value);
+  const entries: [string, unknown][] = list
+    ? value.map((v): [string, unknown] => ['', v])
+    : Object.entries(value as Record<string, unknown>);
+  const item = ([key, v]: [string, unknown], at: string): string =>
+    `${list ? '' : `${JSON.stringify(key)}: `}${jsonText(v, at)}`;
+  const primitive = (v: unknown): boolean => v === null || typeof v !== 'object';
+  const flat = entries.every(([, v]) => primitive(v) || (Array.isArray(v) && v.every(primitive)));
+  const body = entries.map((e) => item(e, '')).join(', ');
+  const line = list ? `[${body}]` : `{ ${body} }`;
+  if (flat && indent.length + line.length <= 80) return line;
+  const inner = `${indent}  `;
+  const lines = entries.map((e) => `${inner}${item(e, inner)}`).join(',\n');
+  return `${list ? '[' : '{'}\n${lines}\n${indent}${list ? ']' : '}'}`;
 }
 
 /**
