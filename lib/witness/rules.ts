@@ -79,7 +79,7 @@ export const RULES = [
     'events.started-consistent',
     'MUST',
     'contract §7',
-    'eval.started names the suite, its version, its task count and its modes',
+    'eval.started names the suite, its version and its task count (modes may be empty)',
   ),
   rule(
     'events.started-trials',

@@ -176,29 +176,21 @@ describe('events.started-consistent and events.started-trials compare with the s
     );
   });
 
-  it.each([
-    ['a string', 'golden', 'the string "golden"', ['events.payload-schema']],
-    ['one mode too many', ['golden', 'rubric'], 'an array of 2', []],
-    ['another mode', ['rubric'], 'an array of 1', []],
-  ])('modes as %s fail events.started-consistent', (_, modes, seen, more) => {
-    const { failing, said } = gated((d) => (startedPayload(d).modes = modes));
-    expect(failing).toEqual([...more, 'events.started-consistent']);
-    expect(said.at(-1)).toBe(
-      `eval.started MUST describe the suite run; modes MUST be [golden], host reported ${seen}`,
-    );
+  it('modes that are not an array fail the payload schema only', () => {
+    const { failing } = gated((d) => (startedPayload(d).modes = 'golden'));
+    expect(failing).toEqual(['events.payload-schema']);
   });
 
-  it('modes are compared as a set: every suite mode must be there, in any order', () => {
-    const fixture: Fixture = { ...GATED, suite: { ...GATED.suite, modes: ['golden', 'rubric'] } };
-    const run = (modes: string[]): JudgedBy =>
-      judgedBy('events.', fixture, (d) => (startedPayload(d).modes = modes));
-    expect(run(['rubric', 'golden']).failing).toEqual([]);
-    // Distinct modes, as the published payload requires, but not the suite's set.
-    const { failing, said } = run(['golden', 'adversarial']);
-    expect(failing).toEqual(['events.started-consistent']);
-    expect(said).toEqual([
-      'eval.started MUST describe the suite run; modes MUST be [golden, rubric], host reported an array of 2',
-    ]);
+  // The published payload: "The evaluation modes in use; may be empty". No shipped document ties
+  // them to the suite's modes, so no value the schema admits is a failure.
+  it.each([
+    ['empty', []],
+    ['one mode too many', ['golden', 'rubric']],
+    ['another mode', ['rubric']],
+  ])('modes %s, as the published schema allows, fail nothing', (_, modes) => {
+    const { failing, said } = gated((d) => (startedPayload(d).modes = modes));
+    expect(failing).toEqual([]);
+    expect(said).toEqual([]);
   });
 
   it('a trials block on a suite without one: SHOULD be absent, with what was reported', () => {

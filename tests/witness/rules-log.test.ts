@@ -157,7 +157,6 @@ describe('one defect in the run or the log fails exactly its rule', () => {
     ['suiteId', 'witness.evals.other'],
     ['suiteVersion', '2.2.0'],
     ['taskCount', 4],
-    ['modes', ['rubric']],
   ])('eval.started with the wrong %s fails events.started-consistent', (key, value) => {
     expect(gated((d) => (payloadOf(d, 'eval.started')[key] = value))).toEqual([
       'events.started-consistent',
