@@ -147,6 +147,17 @@ export const DEFECTS = [
     description: 'the poll answers events with sequence >= afterSequence, not > afterSequence',
   },
   {
+    name: 'last-sequence-of-page',
+    clause: 'contract §6, openwop/openwop spec/v2/core/events.md',
+    description:
+      "a poll page's lastSequence is its own last event's sequence, or the cursor on an empty page, not the log's highest",
+  },
+  {
+    name: 'last-sequence-minus-one',
+    clause: 'contract §6, openwop/openwop spec/v2/core/events.md',
+    description: 'every poll page says lastSequence -1, as if the log were empty',
+  },
+  {
     name: 'discovery-not-json',
     clause: 'contract §2',
     description: 'GET /.well-known/openwop answers 200 with an HTML body',

@@ -76,6 +76,7 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
     ),
     exercised: (f) => cursorWasDriven(f.observation),
   },
+  'events.last-sequence': { owed: once, why: nothing('no poll page was recorded') },
   'events.started-first': { owed: once, why: nothing('no eval.* event order was judged') },
   'events.completed-once': { owed: once, why: nothing('no eval.* event order was judged') },
   'events.payload-schema': {

@@ -49,6 +49,13 @@ export const RULES = [
     "each page holds only events after its afterSequence, lastSequence never decreases, the last page is terminal and no page after a terminal one says otherwise; re-read once finished from a sequence mid-log, from the last sequence and from past the end, the log returns exactly the first read's events after that cursor, identical and in order (none from the last two), and ends terminal",
   ),
   rule(
+    'events.last-sequence',
+    'MUST',
+    'contract §6, openwop/openwop spec/v2/core/events.md',
+    "every poll page's lastSequence, the replays' included, is the highest sequence in the log when the page is answered, −1 only while the log is empty: at least every sequence delivered so far, at most the finished log's highest, and exactly that once the log is finished",
+    CUT_LOG,
+  ),
+  rule(
     'events.started-first',
     'MUST',
     'contract §7',

@@ -401,6 +401,11 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // sees the clause at either pacing: a one-page first read is followed by a re-read mid-log.
   'cursor-ignored': everyHostLeg(fail('events.cursor')),
   'cursor-inclusive': everyHostLeg(fail('events.cursor')),
+  // Every host leg replays its finished log from past the end, where the page's own reading
+  // answers the cursor (one above the log's highest) at either pacing; -1 is below the first
+  // event every first read delivers.
+  'last-sequence-of-page': everyHostLeg(fail('events.last-sequence')),
+  'last-sequence-minus-one': everyHostLeg(fail('events.last-sequence')),
   'discovery-not-json': everyHostLeg(NO_DISCOVERY),
   // Host-check defects: no leg reads the key check, the discovery members or the refusals they
   // break, so every leg passes with no warning, and only the host checks show them

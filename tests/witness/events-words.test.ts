@@ -3,7 +3,6 @@
 // failing message must carry, so a report says what the host did, not just that it was wrong.
 
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../../lib/types.ts';
 import { eventOf, GATED, scoredPayload, UNGATED, type Draft } from './build.ts';
 import { judgedBy, type JudgedBy } from './mutate.ts';
 
@@ -21,7 +20,7 @@ function swap(a: Draft['events'][number], b: Draft['events'][number]): void {
 
 describe('a correct log, rule by rule in words', () => {
   it('the gated run: one started and completed, three payload types counted, 3 × 2 scored', () => {
-    expect(gated(() => undefined).own.slice(4)).toEqual([
+    expect(gated(() => undefined).own.slice(5)).toEqual([
       'exactly one eval.started, first among eval.* events',
       'exactly one eval.completed, after every eval.scored',
       'every eval.started payload validates (1 seen)',
@@ -36,7 +35,7 @@ describe('a correct log, rule by rule in words', () => {
   it('the ungated run: 2 × 1 scored and no trials block to compare', () => {
     const { failing, own: events } = ungated(() => undefined);
     expect(failing).toEqual([]);
-    expect(events.slice(7)).toEqual([
+    expect(events.slice(8)).toEqual([
       'every eval.scored payload validates (2 seen)',
       'every eval.completed payload validates (1 seen)',
       '2 × 1 = 2 eval.scored events, one per (task, trial)',

@@ -100,9 +100,10 @@ describe('one defect in the run or the log fails exactly its rule', () => {
     ]);
   });
 
-  it('a lastSequence that goes backwards fails events.cursor', () => {
+  it('a lastSequence that goes backwards fails events.cursor, and events.last-sequence as well', () => {
     expect(gated((d) => ((d.pages[1] as Draft['pages'][number]).lastSequence = 2))).toEqual([
       'events.cursor',
+      'events.last-sequence',
     ]);
   });
 
