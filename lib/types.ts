@@ -190,6 +190,11 @@ export interface ObservedEnvelope {
   readonly members?: { readonly [member: string]: unknown };
   /** The payload's JSON type, or `absent` when the event has no payload member. */
   readonly payload?: JsonType | 'absent';
+  /**
+   * On `run.completed` only: its payload's `outputs` JSON type, or `absent`. The outputs are not
+   * kept, since a host may put the agent's output there; whether the member is there is enough.
+   */
+  readonly outputs?: JsonType | 'absent';
 }
 
 /** One event as received. `payload` is kept only for `eval.*` events (the suite reads no other). */

@@ -255,6 +255,22 @@ export const DEFECTS = [
     description: 'eval.completed is appended before the last eval.scored',
   },
   {
+    name: 'run-completed-missing',
+    clause: 'contract §7',
+    description: 'the log ends after eval.completed with no run.completed; the run is terminal',
+  },
+  {
+    name: 'run-completed-no-outputs',
+    clause: 'contract §7, openwop/openwop spec/v2/core/events.md',
+    description:
+      'run.completed carries an empty payload, without the outputs the published payload requires',
+  },
+  {
+    name: 'run-completed-before-eval-completed',
+    clause: 'contract §7',
+    description: 'run.completed is appended before eval.completed, which ends the log',
+  },
+  {
     name: 'summary-409-forever',
     clause: 'contract §6',
     description: 'GET /runs/{runId}/eval-summary answers 409 even after the run is terminal',

@@ -79,6 +79,7 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
   'events.last-sequence': { owed: once, why: nothing('no poll page was recorded') },
   'events.started-first': { owed: once, why: nothing('no eval.* event order was judged') },
   'events.completed-once': { owed: once, why: nothing('no eval.* event order was judged') },
+  'events.run-completed': { owed: once, why: nothing('no event log was recorded') },
   'events.payload-schema': {
     owed: () => EVAL_TYPES.length,
     why: (f, judged, owed) => {

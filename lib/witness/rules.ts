@@ -70,6 +70,13 @@ export const RULES = [
     CUT_LOG,
   ),
   rule(
+    'events.run-completed',
+    'MUST',
+    'contract §7, openwop/openwop spec/v2/core/events.md',
+    'exactly one run.completed, the last event of the log, after eval.completed, its payload carrying outputs as an object',
+    CUT_LOG,
+  ),
+  rule(
     'events.payload-schema',
     'MUST',
     'RFC 0081, contract §7',

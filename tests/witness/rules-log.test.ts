@@ -57,7 +57,9 @@ describe('one defect in the run or the log fails exactly its rule', () => {
   });
 
   it('an event without a string type fails events.envelope', () => {
-    expect(gated((d) => (eventOf(d, 'run.completed').type = 7))).toEqual(['events.envelope']);
+    expect(gated((d) => (eventOf(d, 'agent.invocation-completed', 0).type = 7))).toEqual([
+      'events.envelope',
+    ]);
   });
 
   it('an event naming another run fails events.run-id', () => {
@@ -124,14 +126,14 @@ describe('one defect in the run or the log fails exactly its rule', () => {
     ).toEqual(['events.started-first']);
   });
 
-  it('a second eval.completed fails events.completed-once', () => {
+  it('run.completed made a second eval.completed fails events.completed-once and events.run-completed', () => {
     expect(
       gated((d) => {
         const last = eventOf(d, 'run.completed');
         last.type = 'eval.completed';
         last.payload = structuredClone(eventOf(d, 'eval.completed').payload);
       }),
-    ).toEqual(['events.completed-once']);
+    ).toEqual(['events.completed-once', 'events.run-completed']);
   });
 
   it('an undeclared payload member fails events.payload-schema', () => {
