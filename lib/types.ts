@@ -376,7 +376,7 @@ export interface LegOutcome {
  * A refusal the suite provokes once per run: a request without credentials, the summary of a run
  * the host never made (in the host's own tenant), and a create naming a suite the host lacks.
  */
-export type ProbeName = 'no-credentials' | 'unknown-run' | 'unknown-suite';
+export type ProbeName = 'no-credentials' | 'wrong-credentials' | 'unknown-run' | 'unknown-suite';
 
 /**
  * One provoked request as the suite saw it: the answer, or why there is none. `unobserved` is the

@@ -169,6 +169,12 @@ export const DEFECTS = [
       'every request is served whatever its Authorization header says, none at all included',
   },
   {
+    name: 'any-bearer-accepted',
+    clause: 'contract §1, openwop/openwop spec/v2/errors.json',
+    description:
+      'any bearer token is served as if it were the key; a request without an Authorization header is still refused 401',
+  },
+  {
     name: 'discovery-no-witness',
     clause: 'contract §2',
     description: 'the agents record has no witness; every other member is as published',

@@ -64,9 +64,11 @@ function send(reply: Reply, status: number, body: unknown, headers = {}): void {
   reply.res.end(text);
 }
 
-function authorized(req: IncomingMessage, apiKey: string | undefined): boolean {
+/** `any-bearer-accepted` lets any bearer token through; a request without one is still refused. */
+function authorized(req: IncomingMessage, apiKey: string | undefined, has: HasDefect): boolean {
   if (apiKey === undefined) return true;
   const header = req.headers.authorization ?? '';
+  if (has('any-bearer-accepted')) return /^Bearer \S+$/.test(header);
   const given = Buffer.from(header);
   const wanted = Buffer.from(`Bearer ${apiKey}`);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
@@ -272,7 +274,7 @@ async function route(state: HostState, req: IncomingMessage, reply: Reply): Prom
     );
   }
   reply.version = version;
-  if (!state.has('no-key-check') && !authorized(req, state.apiKey)) {
+  if (!state.has('no-key-check') && !authorized(req, state.apiKey, state.has)) {
     throw new HttpError('unauthenticated', 'a valid bearer token is required', undefined, {
       'www-authenticate': 'Bearer',
     });

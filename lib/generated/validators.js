@@ -15765,7 +15765,7 @@ const schema85 = {
           properties: {
             probe: {
               description: 'Which refusal was provoked.',
-              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+              enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
             },
             outcome: { description: 'The host answered.', const: 'answered' },
             request: {
@@ -15794,7 +15794,7 @@ const schema85 = {
           properties: {
             probe: {
               description: 'Which refusal was provoked.',
-              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+              enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
             },
             outcome: { description: 'No answer was observed.', const: 'unobserved' },
             request: {
@@ -15814,7 +15814,7 @@ const schema85 = {
           properties: {
             probe: {
               description: 'Which refusal was provoked.',
-              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+              enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
             },
             outcome: { description: 'Not sent.', const: 'not-made' },
             reason: { description: 'Why it was not sent.', type: 'string', minLength: 1 },
@@ -19490,7 +19490,7 @@ const schema106 = {
       properties: {
         probe: {
           description: 'Which refusal was provoked.',
-          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+          enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
         },
         outcome: { description: 'The host answered.', const: 'answered' },
         request: {
@@ -19519,7 +19519,7 @@ const schema106 = {
       properties: {
         probe: {
           description: 'Which refusal was provoked.',
-          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+          enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
         },
         outcome: { description: 'No answer was observed.', const: 'unobserved' },
         request: {
@@ -19539,7 +19539,7 @@ const schema106 = {
       properties: {
         probe: {
           description: 'Which refusal was provoked.',
-          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+          enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
         },
         outcome: { description: 'Not sent.', const: 'not-made' },
         reason: { description: 'Why it was not sent.', type: 'string', minLength: 1 },
@@ -19668,7 +19668,12 @@ function validate58(
     }
     if (data.probe !== undefined) {
       let data0 = data.probe;
-      if (!(data0 === 'no-credentials' || data0 === 'unknown-run' || data0 === 'unknown-suite')) {
+      if (!(
+        data0 === 'no-credentials' ||
+        data0 === 'wrong-credentials' ||
+        data0 === 'unknown-run' ||
+        data0 === 'unknown-suite'
+      )) {
         const err6 = {
           instancePath: instancePath + '/probe',
           schemaPath: '#/oneOf/0/properties/probe/enum',
@@ -19907,7 +19912,12 @@ function validate58(
     }
     if (data.probe !== undefined) {
       let data5 = data.probe;
-      if (!(data5 === 'no-credentials' || data5 === 'unknown-run' || data5 === 'unknown-suite')) {
+      if (!(
+        data5 === 'no-credentials' ||
+        data5 === 'wrong-credentials' ||
+        data5 === 'unknown-run' ||
+        data5 === 'unknown-suite'
+      )) {
         const err19 = {
           instancePath: instancePath + '/probe',
           schemaPath: '#/oneOf/1/properties/probe/enum',
@@ -20106,7 +20116,12 @@ function validate58(
       }
       if (data.probe !== undefined) {
         let data9 = data.probe;
-        if (!(data9 === 'no-credentials' || data9 === 'unknown-run' || data9 === 'unknown-suite')) {
+        if (!(
+          data9 === 'no-credentials' ||
+          data9 === 'wrong-credentials' ||
+          data9 === 'unknown-run' ||
+          data9 === 'unknown-suite'
+        )) {
           const err30 = {
             instancePath: instancePath + '/probe',
             schemaPath: '#/oneOf/2/properties/probe/enum',

@@ -191,6 +191,7 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
   // and list their own unexercised rules there: a leg owes them nothing.
   'wire.discovery': { owed: never, why: suiteLevel },
   'wire.unauthenticated-refused': { owed: never, why: suiteLevel },
+  'wire.wrong-key-refused': { owed: never, why: suiteLevel },
   'wire.unknown-run-not-found': { owed: never, why: suiteLevel },
   'wire.unknown-suite-refused': { owed: never, why: suiteLevel },
   'wire.version-header': {

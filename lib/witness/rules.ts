@@ -270,6 +270,12 @@ export const RULES = [
     'a request without an Authorization header is refused with status 401, before anything else is looked up',
   ),
   rule(
+    'wire.wrong-key-refused',
+    'SHOULD',
+    'contract §1, openwop/openwop spec/v2/errors.json',
+    'a request whose bearer token is not the key is refused with status 401 unauthenticated, before anything else is looked up',
+  ),
+  rule(
     'wire.unknown-run-not-found',
     'SHOULD',
     'contract §6',
