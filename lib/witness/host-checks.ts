@@ -154,19 +154,20 @@ function consequence(rule: RuleId, status: number): string {
   if (status >= 200 && status <= 299) {
     return credential === undefined
       ? ', so the host accepted what it cannot have'
-      : `, so the host served a caller that sent ${credential}`;
+      : `, so the host served a caller that sent ${credential.sent}`;
   }
   if (credential !== undefined && status !== 403) {
-    return `, so the host looked past ${credential}`;
+    return `, so the host looked past ${credential.past}`;
   }
   return '';
 }
 
 /** What the caller of each credential probe sent, in the words of a consequence. */
-const CREDENTIAL_WORDS: Partial<Record<RuleId, string>> = {
-  'wire.unauthenticated-refused': 'no key',
-  'wire.wrong-key-refused': 'a wrong key',
-};
+const CREDENTIAL_WORDS: Partial<Record<RuleId, { readonly sent: string; readonly past: string }>> =
+  {
+    'wire.unauthenticated-refused': { sent: 'no key', past: 'the missing key' },
+    'wire.wrong-key-refused': { sent: 'a wrong key', past: 'the wrong key' },
+  };
 
 /** ` (error "not_found")` when the body names a string code, else nothing. */
 function codeOf(body: ObservedBody): string {
