@@ -197,7 +197,7 @@ describe('the provoked refusals', () => {
     expect(failures(DISCOVERY, probes)).toEqual([
       [
         'wire.error-body',
-        'GET /runs/t%2Fprobe-1/eval-summary answered 404: the body SHOULD be the v2 error envelope {error: "<registered code>", message, details?} at the code\'s registered status; it is not (error "unauthenticated" is registered at 401, answered with 404)',
+        'GET /runs/t%2Fprobe-1/eval-summary answered 404: the body SHOULD be the v2 error envelope {error: "<registered code>", message, details?} at the code\'s registered status; it is not (error "unauthenticated" is registered at 401 in openwop/openwop spec/v2/errors.json, answered with 404)',
       ],
     ]);
   });

@@ -279,6 +279,7 @@ describe('the rule catalogue', () => {
       'wire.unauthenticated-refused',
       'wire.unknown-run-not-found',
       'wire.unknown-suite-refused',
+      'wire.wrong-key-refused',
       'wire.version-header',
     ]);
     // The wire rules are SHOULD by contract §1 and §6, not by an assumption.
