@@ -279,8 +279,8 @@ describe('the rule catalogue', () => {
       'wire.unauthenticated-refused',
       'wire.unknown-run-not-found',
       'wire.unknown-suite-refused',
-      'wire.wrong-key-refused',
       'wire.version-header',
+      'wire.wrong-key-refused',
     ]);
     // The wire rules are SHOULD by contract §1 and §6, not by an assumption.
     for (const r of should.filter((s) => !s.id.startsWith('wire.')))
