@@ -37,11 +37,17 @@ export interface Judgement {
   readonly notJudged: readonly string[];
 }
 
-/** Rules about the live run, which a recorded summary and event list cannot show. */
+/**
+ * Rules about the live run, which a recorded summary and event list cannot show: the poll pages
+ * (cursor, lastSequence), the run's status and id, and the end of its whole log, since a recorded
+ * list may hold only the eval.* events.
+ */
 const LIVE_RULES: ReadonlySet<string> = new Set([
   'run.completed-status',
   'events.cursor',
+  'events.last-sequence',
   'events.run-id',
+  'events.run-completed',
 ]);
 
 /** Rules that read the event log. */

@@ -190,6 +190,11 @@ export interface ObservedEnvelope {
   readonly members?: { readonly [member: string]: unknown };
   /** The payload's JSON type, or `absent` when the event has no payload member. */
   readonly payload?: JsonType | 'absent';
+  /**
+   * On `run.completed` only: its payload's `outputs` JSON type, or `absent`. The outputs are not
+   * kept, since a host may put the agent's output there; whether the member is there is enough.
+   */
+  readonly outputs?: JsonType | 'absent';
 }
 
 /** One event as received. `payload` is kept only for `eval.*` events (the suite reads no other). */
@@ -371,7 +376,7 @@ export interface LegOutcome {
  * A refusal the suite provokes once per run: a request without credentials, the summary of a run
  * the host never made (in the host's own tenant), and a create naming a suite the host lacks.
  */
-export type ProbeName = 'no-credentials' | 'unknown-run' | 'unknown-suite';
+export type ProbeName = 'no-credentials' | 'wrong-credentials' | 'unknown-run' | 'unknown-suite';
 
 /**
  * One provoked request as the suite saw it: the answer, or why there is none. `unobserved` is the

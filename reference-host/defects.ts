@@ -147,6 +147,17 @@ export const DEFECTS = [
     description: 'the poll answers events with sequence >= afterSequence, not > afterSequence',
   },
   {
+    name: 'last-sequence-of-page',
+    clause: 'contract §6, openwop/openwop spec/v2/core/events.md',
+    description:
+      "a poll page's lastSequence is its own last event's sequence, or the cursor on an empty page, not the log's highest",
+  },
+  {
+    name: 'last-sequence-minus-one',
+    clause: 'contract §6, openwop/openwop spec/v2/core/events.md',
+    description: 'every poll page says lastSequence -1, as if the log were empty',
+  },
+  {
     name: 'discovery-not-json',
     clause: 'contract §2',
     description: 'GET /.well-known/openwop answers 200 with an HTML body',
@@ -156,6 +167,12 @@ export const DEFECTS = [
     clause: 'contract §1',
     description:
       'every request is served whatever its Authorization header says, none at all included',
+  },
+  {
+    name: 'any-bearer-accepted',
+    clause: 'contract §1, openwop/openwop spec/v2/errors.json',
+    description:
+      'any bearer token is served as if it were the key; a request without an Authorization header is still refused 401',
   },
   {
     name: 'discovery-no-witness',
@@ -242,6 +259,22 @@ export const DEFECTS = [
     name: 'events-out-of-order',
     clause: 'contract §7',
     description: 'eval.completed is appended before the last eval.scored',
+  },
+  {
+    name: 'run-completed-missing',
+    clause: 'contract §7',
+    description: 'the log ends after eval.completed with no run.completed; the run is terminal',
+  },
+  {
+    name: 'run-completed-no-outputs',
+    clause: 'contract §7, openwop/openwop spec/v2/core/events.md',
+    description:
+      'run.completed carries an empty payload, without the outputs the published payload requires',
+  },
+  {
+    name: 'run-completed-before-eval-completed',
+    clause: 'contract §7',
+    description: 'run.completed is appended before eval.completed, which ends the log',
   },
   {
     name: 'summary-409-forever',

@@ -248,9 +248,15 @@ export class EvalRun {
     if (signal.aborted || has('run-never-ends')) return;
     this.summary = evalSummary(suite, verdict, this.style);
     this.status = !verdict.passed && has('status-failed-on-gate') ? 'failed' : 'completed';
+    const runCompleted = runCompletedPayload(this.summary, this.style);
+    if (has('run-completed-no-outputs')) delete runCompleted.outputs;
+    const early = has('run-completed-before-eval-completed');
+    if (early) this.append('run.completed', runCompleted);
     this.append('eval.completed', completedPayload(suite, verdict, this.style));
     if (deferredScored !== undefined) this.append('eval.scored', deferredScored);
     this.terminal = true;
-    this.append('run.completed', runCompletedPayload(this.summary, this.style));
+    if (!early && !has('run-completed-missing')) this.append('run.completed', runCompleted);
+    // A log that ends without its run.completed still ends: nothing more will be appended.
+    if (has('run-completed-missing')) this.wake();
   }
 }

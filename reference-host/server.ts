@@ -64,9 +64,11 @@ function send(reply: Reply, status: number, body: unknown, headers = {}): void {
   reply.res.end(text);
 }
 
-function authorized(req: IncomingMessage, apiKey: string | undefined): boolean {
+/** `any-bearer-accepted` lets any bearer token through; a request without one is still refused. */
+function authorized(req: IncomingMessage, apiKey: string | undefined, has: HasDefect): boolean {
   if (apiKey === undefined) return true;
   const header = req.headers.authorization ?? '';
+  if (has('any-bearer-accepted')) return /^Bearer \S+$/.test(header);
   const given = Buffer.from(header);
   const wanted = Buffer.from(`Bearer ${apiKey}`);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
@@ -163,7 +165,23 @@ function cursorEvents(state: HostState, run: EvalRun, after: number | undefined)
   return run.eventsAfter(after);
 }
 
-/** The closed poll page of contract §6; `lastSequence` is the cursor to ask after next. */
+/**
+ * `lastSequence` as upstream `spec/v2/core/events.md` defines it: the highest sequence in the log
+ * when the page is answered, −1 while it is empty. `last-sequence-of-page` answers the page's last
+ * event (the cursor on an empty page), `last-sequence-minus-one` answers −1 whatever the log holds.
+ */
+function lastSequenceOf(
+  state: HostState,
+  run: EvalRun,
+  page: readonly HostEvent[],
+  after?: number,
+) {
+  if (state.has('last-sequence-minus-one')) return -1;
+  if (state.has('last-sequence-of-page')) return page.at(-1)?.sequence ?? after ?? -1;
+  return run.events.at(-1)?.sequence ?? -1;
+}
+
+/** The closed poll page of contract §6; the next cursor is the page's last event's sequence. */
 async function poll(state: HostState, run: EvalRun, url: URL): Promise<JsonValue> {
   const after = numberParam(url, 'afterSequence', 0, Number.MAX_SAFE_INTEGER);
   const timeoutS = numberParam(url, 'timeout', 0, MAX_POLL_SECONDS) ?? 0;
@@ -177,12 +195,11 @@ async function poll(state: HostState, run: EvalRun, url: URL): Promise<JsonValue
     events = cursorEvents(state, run, after);
   }
   const page = state.varied || state.onePerPage ? events.slice(0, 1) : events;
-  const last = page.at(-1)?.sequence ?? after ?? -1;
-  const more = run.eventsAfter(last).length > 0;
+  const more = run.eventsAfter(page.at(-1)?.sequence ?? after).length > 0;
   return {
     runId: run.runId,
     events: page as unknown as JsonValue,
-    lastSequence: last,
+    lastSequence: lastSequenceOf(state, run, page, after),
     status: run.status,
     isTerminal: run.terminal && !more,
     ...(state.has('poll-page-extra-member') ? { hasMore: more } : {}),
@@ -257,7 +274,7 @@ async function route(state: HostState, req: IncomingMessage, reply: Reply): Prom
     );
   }
   reply.version = version;
-  if (!state.has('no-key-check') && !authorized(req, state.apiKey)) {
+  if (!state.has('no-key-check') && !authorized(req, state.apiKey, state.has)) {
     throw new HttpError('unauthenticated', 'a valid bearer token is required', undefined, {
       'www-authenticate': 'Bearer',
     });

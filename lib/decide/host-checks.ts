@@ -19,7 +19,12 @@ export interface HostCheckTarget {
   readonly timeoutMs: number;
 }
 
-const PROBE_NAMES: readonly ProbeName[] = ['no-credentials', 'unknown-run', 'unknown-suite'];
+const PROBE_NAMES: readonly ProbeName[] = [
+  'no-credentials',
+  'wrong-credentials',
+  'unknown-run',
+  'unknown-suite',
+];
 
 export async function checkHost(target: HostCheckTarget): Promise<HostChecks> {
   const probes = await observeProbes(target);

@@ -15765,7 +15765,7 @@ const schema85 = {
           properties: {
             probe: {
               description: 'Which refusal was provoked.',
-              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+              enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
             },
             outcome: { description: 'The host answered.', const: 'answered' },
             request: {
@@ -15794,7 +15794,7 @@ const schema85 = {
           properties: {
             probe: {
               description: 'Which refusal was provoked.',
-              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+              enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
             },
             outcome: { description: 'No answer was observed.', const: 'unobserved' },
             request: {
@@ -15814,7 +15814,7 @@ const schema85 = {
           properties: {
             probe: {
               description: 'Which refusal was provoked.',
-              enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+              enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
             },
             outcome: { description: 'Not sent.', const: 'not-made' },
             reason: { description: 'Why it was not sent.', type: 'string', minLength: 1 },
@@ -16007,6 +16007,11 @@ const schema85 = {
                   },
                   payload: {
                     description: "The payload's JSON type, or absent.",
+                    oneOf: [{ $ref: '#/$defs/jsonType' }, { const: 'absent' }],
+                  },
+                  outputs: {
+                    description:
+                      "On run.completed only: the JSON type of its payload's outputs, or absent. The outputs themselves are not kept.",
                     oneOf: [{ $ref: '#/$defs/jsonType' }, { const: 'absent' }],
                   },
                 },
@@ -16208,12 +16213,12 @@ const schema91 = {
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
 const schema89 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema113 = {
+const schema114 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
-const schema119 = {
+const schema120 = {
   description: 'A requirement id.',
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
@@ -16318,6 +16323,11 @@ const schema92 = {
               },
               payload: {
                 description: "The payload's JSON type, or absent.",
+                oneOf: [{ $ref: '#/$defs/jsonType' }, { const: 'absent' }],
+              },
+              outputs: {
+                description:
+                  "On run.completed only: the JSON type of its payload's outputs, or absent. The outputs themselves are not kept.",
                 oneOf: [{ $ref: '#/$defs/jsonType' }, { const: 'absent' }],
               },
             },
@@ -16454,11 +16464,11 @@ const schema94 = {
   description: 'A JSON type.',
   enum: ['object', 'array', 'string', 'number', 'boolean', 'null'],
 };
-const schema96 = {
+const schema97 = {
   description: 'The request of the drive an answer was to.',
   enum: ['discovery', 'create', 'events', 'status', 'summary'],
 };
-const schema98 = {
+const schema99 = {
   description:
     'An error body: its JSON, why it is not JSON, or only its size when too large to keep.',
   oneOf: [
@@ -17192,6 +17202,7 @@ function validate53(
                     key3 === 'json' ||
                     key3 === 'members' ||
                     key3 === 'payload' ||
+                    key3 === 'outputs' ||
                     pattern13.test(key3)
                   )) {
                     const err22 = {
@@ -17340,8 +17351,94 @@ function validate53(
                     }
                   }
                 }
+                if (data10.outputs !== undefined) {
+                  let data14 = data10.outputs;
+                  const _errs42 = errors;
+                  let valid13 = false;
+                  let passing2 = null;
+                  const _errs43 = errors;
+                  if (!(
+                    data14 === 'object' ||
+                    data14 === 'array' ||
+                    data14 === 'string' ||
+                    data14 === 'number' ||
+                    data14 === 'boolean' ||
+                    data14 === 'null'
+                  )) {
+                    const err28 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/outputs',
+                      schemaPath: '#/$defs/jsonType/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema94.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err28];
+                    } else {
+                      vErrors.push(err28);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs43 === errors;
+                  if (_valid2) {
+                    valid13 = true;
+                    passing2 = 0;
+                  }
+                  const _errs45 = errors;
+                  if ('absent' !== data14) {
+                    const err29 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/outputs',
+                      schemaPath:
+                        '#/properties/events/items/properties/envelope/properties/outputs/oneOf/1/const',
+                      keyword: 'const',
+                      params: { allowedValue: 'absent' },
+                      message: 'must be equal to constant',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err29];
+                    } else {
+                      vErrors.push(err29);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs45 === errors;
+                  if (_valid2 && valid13) {
+                    valid13 = false;
+                    passing2 = [passing2, 1];
+                  } else {
+                    if (_valid2) {
+                      valid13 = true;
+                      passing2 = 1;
+                    }
+                  }
+                  if (!valid13) {
+                    const err30 = {
+                      instancePath: instancePath + '/events/' + i1 + '/envelope/outputs',
+                      schemaPath:
+                        '#/properties/events/items/properties/envelope/properties/outputs/oneOf',
+                      keyword: 'oneOf',
+                      params: { passingSchemas: passing2 },
+                      message: 'must match exactly one schema in oneOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err30];
+                    } else {
+                      vErrors.push(err30);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs42;
+                    if (vErrors !== null) {
+                      if (_errs42) {
+                        vErrors.length = _errs42;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
               } else {
-                const err28 = {
+                const err31 = {
                   instancePath: instancePath + '/events/' + i1 + '/envelope',
                   schemaPath: '#/properties/events/items/properties/envelope/type',
                   keyword: 'type',
@@ -17349,15 +17446,15 @@ function validate53(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err28];
+                  vErrors = [err31];
                 } else {
-                  vErrors.push(err28);
+                  vErrors.push(err31);
                 }
                 errors++;
               }
             }
           } else {
-            const err29 = {
+            const err32 = {
               instancePath: instancePath + '/events/' + i1,
               schemaPath: '#/properties/events/items/type',
               keyword: 'type',
@@ -17365,15 +17462,15 @@ function validate53(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err32];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err32);
             }
             errors++;
           }
         }
       } else {
-        const err30 = {
+        const err33 = {
           instancePath: instancePath + '/events',
           schemaPath: '#/properties/events/type',
           keyword: 'type',
@@ -17381,18 +17478,18 @@ function validate53(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err30];
+          vErrors = [err33];
         } else {
-          vErrors.push(err30);
+          vErrors.push(err33);
         }
         errors++;
       }
     }
     if (data.errors !== undefined) {
-      let data14 = data.errors;
-      if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
-        if (data14.kinds === undefined) {
-          const err31 = {
+      let data15 = data.errors;
+      if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
+        if (data15.kinds === undefined) {
+          const err34 = {
             instancePath: instancePath + '/errors',
             schemaPath: '#/properties/errors/required',
             keyword: 'required',
@@ -17400,14 +17497,14 @@ function validate53(
             message: "must have required property '" + 'kinds' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err31];
+            vErrors = [err34];
           } else {
-            vErrors.push(err31);
+            vErrors.push(err34);
           }
           errors++;
         }
-        if (data14.omitted === undefined) {
-          const err32 = {
+        if (data15.omitted === undefined) {
+          const err35 = {
             instancePath: instancePath + '/errors',
             schemaPath: '#/properties/errors/required',
             keyword: 'required',
@@ -17415,15 +17512,15 @@ function validate53(
             message: "must have required property '" + 'omitted' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err32];
+            vErrors = [err35];
           } else {
-            vErrors.push(err32);
+            vErrors.push(err35);
           }
           errors++;
         }
-        for (const key4 in data14) {
+        for (const key4 in data15) {
           if (!(key4 === 'kinds' || key4 === 'omitted' || pattern13.test(key4))) {
-            const err33 = {
+            const err36 = {
               instancePath: instancePath + '/errors',
               schemaPath: '#/properties/errors/additionalProperties',
               keyword: 'additionalProperties',
@@ -17431,72 +17528,27 @@ function validate53(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err33];
+              vErrors = [err36];
             } else {
-              vErrors.push(err33);
+              vErrors.push(err36);
             }
             errors++;
           }
         }
-        if (data14.kinds !== undefined) {
-          let data15 = data14.kinds;
-          if (Array.isArray(data15)) {
-            const len2 = data15.length;
+        if (data15.kinds !== undefined) {
+          let data16 = data15.kinds;
+          if (Array.isArray(data16)) {
+            const len2 = data16.length;
             for (let i2 = 0; i2 < len2; i2++) {
-              let data16 = data15[i2];
-              if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
-                if (data16.call === undefined) {
-                  const err34 = {
+              let data17 = data16[i2];
+              if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
+                if (data17.call === undefined) {
+                  const err37 = {
                     instancePath: instancePath + '/errors/kinds/' + i2,
                     schemaPath: '#/properties/errors/properties/kinds/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'call' },
                     message: "must have required property '" + 'call' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err34];
-                  } else {
-                    vErrors.push(err34);
-                  }
-                  errors++;
-                }
-                if (data16.status === undefined) {
-                  const err35 = {
-                    instancePath: instancePath + '/errors/kinds/' + i2,
-                    schemaPath: '#/properties/errors/properties/kinds/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'status' },
-                    message: "must have required property '" + 'status' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err35];
-                  } else {
-                    vErrors.push(err35);
-                  }
-                  errors++;
-                }
-                if (data16.count === undefined) {
-                  const err36 = {
-                    instancePath: instancePath + '/errors/kinds/' + i2,
-                    schemaPath: '#/properties/errors/properties/kinds/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'count' },
-                    message: "must have required property '" + 'count' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err36];
-                  } else {
-                    vErrors.push(err36);
-                  }
-                  errors++;
-                }
-                if (data16.samples === undefined) {
-                  const err37 = {
-                    instancePath: instancePath + '/errors/kinds/' + i2,
-                    schemaPath: '#/properties/errors/properties/kinds/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'samples' },
-                    message: "must have required property '" + 'samples' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err37];
@@ -17505,7 +17557,52 @@ function validate53(
                   }
                   errors++;
                 }
-                for (const key5 in data16) {
+                if (data17.status === undefined) {
+                  const err38 = {
+                    instancePath: instancePath + '/errors/kinds/' + i2,
+                    schemaPath: '#/properties/errors/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'status' },
+                    message: "must have required property '" + 'status' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err38];
+                  } else {
+                    vErrors.push(err38);
+                  }
+                  errors++;
+                }
+                if (data17.count === undefined) {
+                  const err39 = {
+                    instancePath: instancePath + '/errors/kinds/' + i2,
+                    schemaPath: '#/properties/errors/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'count' },
+                    message: "must have required property '" + 'count' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err39];
+                  } else {
+                    vErrors.push(err39);
+                  }
+                  errors++;
+                }
+                if (data17.samples === undefined) {
+                  const err40 = {
+                    instancePath: instancePath + '/errors/kinds/' + i2,
+                    schemaPath: '#/properties/errors/properties/kinds/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'samples' },
+                    message: "must have required property '" + 'samples' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err40];
+                  } else {
+                    vErrors.push(err40);
+                  }
+                  errors++;
+                }
+                for (const key5 in data17) {
                   if (!(
                     key5 === 'call' ||
                     key5 === 'status' ||
@@ -17513,83 +17610,12 @@ function validate53(
                     key5 === 'samples' ||
                     pattern13.test(key5)
                   )) {
-                    const err38 = {
+                    const err41 = {
                       instancePath: instancePath + '/errors/kinds/' + i2,
                       schemaPath: '#/properties/errors/properties/kinds/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key5 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err38];
-                    } else {
-                      vErrors.push(err38);
-                    }
-                    errors++;
-                  }
-                }
-                if (data16.call !== undefined) {
-                  let data17 = data16.call;
-                  if (!(
-                    data17 === 'discovery' ||
-                    data17 === 'create' ||
-                    data17 === 'events' ||
-                    data17 === 'status' ||
-                    data17 === 'summary'
-                  )) {
-                    const err39 = {
-                      instancePath: instancePath + '/errors/kinds/' + i2 + '/call',
-                      schemaPath: '#/$defs/call/enum',
-                      keyword: 'enum',
-                      params: { allowedValues: schema96.enum },
-                      message: 'must be equal to one of the allowed values',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err39];
-                    } else {
-                      vErrors.push(err39);
-                    }
-                    errors++;
-                  }
-                }
-                if (data16.status !== undefined) {
-                  let data18 = data16.status;
-                  if (!(
-                    typeof data18 == 'number' &&
-                    !(data18 % 1) &&
-                    !isNaN(data18) &&
-                    isFinite(data18)
-                  )) {
-                    const err40 = {
-                      instancePath: instancePath + '/errors/kinds/' + i2 + '/status',
-                      schemaPath:
-                        '#/properties/errors/properties/kinds/items/properties/status/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err40];
-                    } else {
-                      vErrors.push(err40);
-                    }
-                    errors++;
-                  }
-                }
-                if (data16.count !== undefined) {
-                  let data19 = data16.count;
-                  if (!(
-                    typeof data19 == 'number' &&
-                    !(data19 % 1) &&
-                    !isNaN(data19) &&
-                    isFinite(data19)
-                  )) {
-                    const err41 = {
-                      instancePath: instancePath + '/errors/kinds/' + i2 + '/count',
-                      schemaPath: '#/$defs/count/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
                     };
                     if (vErrors === null) {
                       vErrors = [err41];
@@ -17598,9 +17624,80 @@ function validate53(
                     }
                     errors++;
                   }
-                  if (typeof data19 == 'number' && isFinite(data19)) {
-                    if (data19 < 0 || isNaN(data19)) {
-                      const err42 = {
+                }
+                if (data17.call !== undefined) {
+                  let data18 = data17.call;
+                  if (!(
+                    data18 === 'discovery' ||
+                    data18 === 'create' ||
+                    data18 === 'events' ||
+                    data18 === 'status' ||
+                    data18 === 'summary'
+                  )) {
+                    const err42 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2 + '/call',
+                      schemaPath: '#/$defs/call/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema97.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err42];
+                    } else {
+                      vErrors.push(err42);
+                    }
+                    errors++;
+                  }
+                }
+                if (data17.status !== undefined) {
+                  let data19 = data17.status;
+                  if (!(
+                    typeof data19 == 'number' &&
+                    !(data19 % 1) &&
+                    !isNaN(data19) &&
+                    isFinite(data19)
+                  )) {
+                    const err43 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2 + '/status',
+                      schemaPath:
+                        '#/properties/errors/properties/kinds/items/properties/status/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err43];
+                    } else {
+                      vErrors.push(err43);
+                    }
+                    errors++;
+                  }
+                }
+                if (data17.count !== undefined) {
+                  let data20 = data17.count;
+                  if (!(
+                    typeof data20 == 'number' &&
+                    !(data20 % 1) &&
+                    !isNaN(data20) &&
+                    isFinite(data20)
+                  )) {
+                    const err44 = {
+                      instancePath: instancePath + '/errors/kinds/' + i2 + '/count',
+                      schemaPath: '#/$defs/count/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err44];
+                    } else {
+                      vErrors.push(err44);
+                    }
+                    errors++;
+                  }
+                  if (typeof data20 == 'number' && isFinite(data20)) {
+                    if (data20 < 0 || isNaN(data20)) {
+                      const err45 = {
                         instancePath: instancePath + '/errors/kinds/' + i2 + '/count',
                         schemaPath: '#/$defs/count/minimum',
                         keyword: 'minimum',
@@ -17608,23 +17705,23 @@ function validate53(
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err42];
+                        vErrors = [err45];
                       } else {
-                        vErrors.push(err42);
+                        vErrors.push(err45);
                       }
                       errors++;
                     }
                   }
                 }
-                if (data16.samples !== undefined) {
-                  let data20 = data16.samples;
-                  if (Array.isArray(data20)) {
-                    const len3 = data20.length;
+                if (data17.samples !== undefined) {
+                  let data21 = data17.samples;
+                  if (Array.isArray(data21)) {
+                    const len3 = data21.length;
                     for (let i3 = 0; i3 < len3; i3++) {
                       if (
-                        !validate54(data20[i3], {
+                        !validate54(data21[i3], {
                           instancePath: instancePath + '/errors/kinds/' + i2 + '/samples/' + i3,
-                          parentData: data20,
+                          parentData: data21,
                           parentDataProperty: i3,
                           rootData,
                           dynamicAnchors,
@@ -17636,7 +17733,7 @@ function validate53(
                       }
                     }
                   } else {
-                    const err43 = {
+                    const err46 = {
                       instancePath: instancePath + '/errors/kinds/' + i2 + '/samples',
                       schemaPath:
                         '#/properties/errors/properties/kinds/items/properties/samples/type',
@@ -17645,15 +17742,15 @@ function validate53(
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err43];
+                      vErrors = [err46];
                     } else {
-                      vErrors.push(err43);
+                      vErrors.push(err46);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err44 = {
+                const err47 = {
                   instancePath: instancePath + '/errors/kinds/' + i2,
                   schemaPath: '#/properties/errors/properties/kinds/items/type',
                   keyword: 'type',
@@ -17661,15 +17758,15 @@ function validate53(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err44];
+                  vErrors = [err47];
                 } else {
-                  vErrors.push(err44);
+                  vErrors.push(err47);
                 }
                 errors++;
               }
             }
           } else {
-            const err45 = {
+            const err48 = {
               instancePath: instancePath + '/errors/kinds',
               schemaPath: '#/properties/errors/properties/kinds/type',
               keyword: 'type',
@@ -17677,17 +17774,17 @@ function validate53(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err45];
+              vErrors = [err48];
             } else {
-              vErrors.push(err45);
+              vErrors.push(err48);
             }
             errors++;
           }
         }
-        if (data14.omitted !== undefined) {
-          let data22 = data14.omitted;
-          if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
-            const err46 = {
+        if (data15.omitted !== undefined) {
+          let data23 = data15.omitted;
+          if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
+            const err49 = {
               instancePath: instancePath + '/errors/omitted',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
@@ -17695,15 +17792,15 @@ function validate53(
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err46];
+              vErrors = [err49];
             } else {
-              vErrors.push(err46);
+              vErrors.push(err49);
             }
             errors++;
           }
-          if (typeof data22 == 'number' && isFinite(data22)) {
-            if (data22 < 0 || isNaN(data22)) {
-              const err47 = {
+          if (typeof data23 == 'number' && isFinite(data23)) {
+            if (data23 < 0 || isNaN(data23)) {
+              const err50 = {
                 instancePath: instancePath + '/errors/omitted',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
@@ -17711,16 +17808,16 @@ function validate53(
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err47];
+                vErrors = [err50];
               } else {
-                vErrors.push(err47);
+                vErrors.push(err50);
               }
               errors++;
             }
           }
         }
       } else {
-        const err48 = {
+        const err51 = {
           instancePath: instancePath + '/errors',
           schemaPath: '#/properties/errors/type',
           keyword: 'type',
@@ -17728,18 +17825,18 @@ function validate53(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err48];
+          vErrors = [err51];
         } else {
-          vErrors.push(err48);
+          vErrors.push(err51);
         }
         errors++;
       }
     }
     if (data.versions !== undefined) {
-      let data23 = data.versions;
-      if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
-        if (data23.kinds === undefined) {
-          const err49 = {
+      let data24 = data.versions;
+      if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
+        if (data24.kinds === undefined) {
+          const err52 = {
             instancePath: instancePath + '/versions',
             schemaPath: '#/properties/versions/required',
             keyword: 'required',
@@ -17747,14 +17844,14 @@ function validate53(
             message: "must have required property '" + 'kinds' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err49];
+            vErrors = [err52];
           } else {
-            vErrors.push(err49);
+            vErrors.push(err52);
           }
           errors++;
         }
-        if (data23.omitted === undefined) {
-          const err50 = {
+        if (data24.omitted === undefined) {
+          const err53 = {
             instancePath: instancePath + '/versions',
             schemaPath: '#/properties/versions/required',
             keyword: 'required',
@@ -17762,15 +17859,15 @@ function validate53(
             message: "must have required property '" + 'omitted' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err50];
+            vErrors = [err53];
           } else {
-            vErrors.push(err50);
+            vErrors.push(err53);
           }
           errors++;
         }
-        for (const key6 in data23) {
+        for (const key6 in data24) {
           if (!(key6 === 'kinds' || key6 === 'omitted' || pattern13.test(key6))) {
-            const err51 = {
+            const err54 = {
               instancePath: instancePath + '/versions',
               schemaPath: '#/properties/versions/additionalProperties',
               keyword: 'additionalProperties',
@@ -17778,22 +17875,22 @@ function validate53(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err51];
+              vErrors = [err54];
             } else {
-              vErrors.push(err51);
+              vErrors.push(err54);
             }
             errors++;
           }
         }
-        if (data23.kinds !== undefined) {
-          let data24 = data23.kinds;
-          if (Array.isArray(data24)) {
-            const len4 = data24.length;
+        if (data24.kinds !== undefined) {
+          let data25 = data24.kinds;
+          if (Array.isArray(data25)) {
+            const len4 = data25.length;
             for (let i4 = 0; i4 < len4; i4++) {
-              let data25 = data24[i4];
-              if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
-                if (data25.call === undefined) {
-                  const err52 = {
+              let data26 = data25[i4];
+              if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
+                if (data26.call === undefined) {
+                  const err55 = {
                     instancePath: instancePath + '/versions/kinds/' + i4,
                     schemaPath: '#/properties/versions/properties/kinds/items/required',
                     keyword: 'required',
@@ -17801,14 +17898,14 @@ function validate53(
                     message: "must have required property '" + 'call' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err52];
+                    vErrors = [err55];
                   } else {
-                    vErrors.push(err52);
+                    vErrors.push(err55);
                   }
                   errors++;
                 }
-                if (data25.value === undefined) {
-                  const err53 = {
+                if (data26.value === undefined) {
+                  const err56 = {
                     instancePath: instancePath + '/versions/kinds/' + i4,
                     schemaPath: '#/properties/versions/properties/kinds/items/required',
                     keyword: 'required',
@@ -17816,14 +17913,14 @@ function validate53(
                     message: "must have required property '" + 'value' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err53];
+                    vErrors = [err56];
                   } else {
-                    vErrors.push(err53);
+                    vErrors.push(err56);
                   }
                   errors++;
                 }
-                if (data25.count === undefined) {
-                  const err54 = {
+                if (data26.count === undefined) {
+                  const err57 = {
                     instancePath: instancePath + '/versions/kinds/' + i4,
                     schemaPath: '#/properties/versions/properties/kinds/items/required',
                     keyword: 'required',
@@ -17831,20 +17928,20 @@ function validate53(
                     message: "must have required property '" + 'count' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err54];
+                    vErrors = [err57];
                   } else {
-                    vErrors.push(err54);
+                    vErrors.push(err57);
                   }
                   errors++;
                 }
-                for (const key7 in data25) {
+                for (const key7 in data26) {
                   if (!(
                     key7 === 'call' ||
                     key7 === 'value' ||
                     key7 === 'count' ||
                     pattern13.test(key7)
                   )) {
-                    const err55 = {
+                    const err58 = {
                       instancePath: instancePath + '/versions/kinds/' + i4,
                       schemaPath:
                         '#/properties/versions/properties/kinds/items/additionalProperties',
@@ -17853,45 +17950,45 @@ function validate53(
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err55];
+                      vErrors = [err58];
                     } else {
-                      vErrors.push(err55);
+                      vErrors.push(err58);
                     }
                     errors++;
                   }
                 }
-                if (data25.call !== undefined) {
-                  let data26 = data25.call;
+                if (data26.call !== undefined) {
+                  let data27 = data26.call;
                   if (!(
-                    data26 === 'discovery' ||
-                    data26 === 'create' ||
-                    data26 === 'events' ||
-                    data26 === 'status' ||
-                    data26 === 'summary'
+                    data27 === 'discovery' ||
+                    data27 === 'create' ||
+                    data27 === 'events' ||
+                    data27 === 'status' ||
+                    data27 === 'summary'
                   )) {
-                    const err56 = {
+                    const err59 = {
                       instancePath: instancePath + '/versions/kinds/' + i4 + '/call',
                       schemaPath: '#/$defs/call/enum',
                       keyword: 'enum',
-                      params: { allowedValues: schema96.enum },
+                      params: { allowedValues: schema97.enum },
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err56];
+                      vErrors = [err59];
                     } else {
-                      vErrors.push(err56);
+                      vErrors.push(err59);
                     }
                     errors++;
                   }
                 }
-                if (data25.value !== undefined) {
-                  let data27 = data25.value;
-                  const _errs73 = errors;
-                  let valid27 = false;
-                  let passing2 = null;
-                  const _errs74 = errors;
-                  if (typeof data27 !== 'string') {
-                    const err57 = {
+                if (data26.value !== undefined) {
+                  let data28 = data26.value;
+                  const _errs78 = errors;
+                  let valid29 = false;
+                  let passing3 = null;
+                  const _errs79 = errors;
+                  if (typeof data28 !== 'string') {
+                    const err60 = {
                       instancePath: instancePath + '/versions/kinds/' + i4 + '/value',
                       schemaPath:
                         '#/properties/versions/properties/kinds/items/properties/value/oneOf/0/type',
@@ -17900,20 +17997,20 @@ function validate53(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err57];
+                      vErrors = [err60];
                     } else {
-                      vErrors.push(err57);
+                      vErrors.push(err60);
                     }
                     errors++;
                   }
-                  var _valid2 = _errs74 === errors;
-                  if (_valid2) {
-                    valid27 = true;
-                    passing2 = 0;
+                  var _valid3 = _errs79 === errors;
+                  if (_valid3) {
+                    valid29 = true;
+                    passing3 = 0;
                   }
-                  const _errs76 = errors;
-                  if (data27 !== null) {
-                    const err58 = {
+                  const _errs81 = errors;
+                  if (data28 !== null) {
+                    const err61 = {
                       instancePath: instancePath + '/versions/kinds/' + i4 + '/value',
                       schemaPath:
                         '#/properties/versions/properties/kinds/items/properties/value/oneOf/1/type',
@@ -17922,57 +18019,57 @@ function validate53(
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err58];
+                      vErrors = [err61];
                     } else {
-                      vErrors.push(err58);
+                      vErrors.push(err61);
                     }
                     errors++;
                   }
-                  var _valid2 = _errs76 === errors;
-                  if (_valid2 && valid27) {
-                    valid27 = false;
-                    passing2 = [passing2, 1];
+                  var _valid3 = _errs81 === errors;
+                  if (_valid3 && valid29) {
+                    valid29 = false;
+                    passing3 = [passing3, 1];
                   } else {
-                    if (_valid2) {
-                      valid27 = true;
-                      passing2 = 1;
+                    if (_valid3) {
+                      valid29 = true;
+                      passing3 = 1;
                     }
                   }
-                  if (!valid27) {
-                    const err59 = {
+                  if (!valid29) {
+                    const err62 = {
                       instancePath: instancePath + '/versions/kinds/' + i4 + '/value',
                       schemaPath:
                         '#/properties/versions/properties/kinds/items/properties/value/oneOf',
                       keyword: 'oneOf',
-                      params: { passingSchemas: passing2 },
+                      params: { passingSchemas: passing3 },
                       message: 'must match exactly one schema in oneOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err59];
+                      vErrors = [err62];
                     } else {
-                      vErrors.push(err59);
+                      vErrors.push(err62);
                     }
                     errors++;
                   } else {
-                    errors = _errs73;
+                    errors = _errs78;
                     if (vErrors !== null) {
-                      if (_errs73) {
-                        vErrors.length = _errs73;
+                      if (_errs78) {
+                        vErrors.length = _errs78;
                       } else {
                         vErrors = null;
                       }
                     }
                   }
                 }
-                if (data25.count !== undefined) {
-                  let data28 = data25.count;
+                if (data26.count !== undefined) {
+                  let data29 = data26.count;
                   if (!(
-                    typeof data28 == 'number' &&
-                    !(data28 % 1) &&
-                    !isNaN(data28) &&
-                    isFinite(data28)
+                    typeof data29 == 'number' &&
+                    !(data29 % 1) &&
+                    !isNaN(data29) &&
+                    isFinite(data29)
                   )) {
-                    const err60 = {
+                    const err63 = {
                       instancePath: instancePath + '/versions/kinds/' + i4 + '/count',
                       schemaPath: '#/$defs/count/type',
                       keyword: 'type',
@@ -17980,15 +18077,15 @@ function validate53(
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err60];
+                      vErrors = [err63];
                     } else {
-                      vErrors.push(err60);
+                      vErrors.push(err63);
                     }
                     errors++;
                   }
-                  if (typeof data28 == 'number' && isFinite(data28)) {
-                    if (data28 < 0 || isNaN(data28)) {
-                      const err61 = {
+                  if (typeof data29 == 'number' && isFinite(data29)) {
+                    if (data29 < 0 || isNaN(data29)) {
+                      const err64 = {
                         instancePath: instancePath + '/versions/kinds/' + i4 + '/count',
                         schemaPath: '#/$defs/count/minimum',
                         keyword: 'minimum',
@@ -17996,16 +18093,16 @@ function validate53(
                         message: 'must be >= 0',
                       };
                       if (vErrors === null) {
-                        vErrors = [err61];
+                        vErrors = [err64];
                       } else {
-                        vErrors.push(err61);
+                        vErrors.push(err64);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err62 = {
+                const err65 = {
                   instancePath: instancePath + '/versions/kinds/' + i4,
                   schemaPath: '#/properties/versions/properties/kinds/items/type',
                   keyword: 'type',
@@ -18013,15 +18110,15 @@ function validate53(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err62];
+                  vErrors = [err65];
                 } else {
-                  vErrors.push(err62);
+                  vErrors.push(err65);
                 }
                 errors++;
               }
             }
           } else {
-            const err63 = {
+            const err66 = {
               instancePath: instancePath + '/versions/kinds',
               schemaPath: '#/properties/versions/properties/kinds/type',
               keyword: 'type',
@@ -18029,17 +18126,17 @@ function validate53(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err63];
+              vErrors = [err66];
             } else {
-              vErrors.push(err63);
+              vErrors.push(err66);
             }
             errors++;
           }
         }
-        if (data23.omitted !== undefined) {
-          let data29 = data23.omitted;
-          if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
-            const err64 = {
+        if (data24.omitted !== undefined) {
+          let data30 = data24.omitted;
+          if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
+            const err67 = {
               instancePath: instancePath + '/versions/omitted',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
@@ -18047,75 +18144,20 @@ function validate53(
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err64];
+              vErrors = [err67];
             } else {
-              vErrors.push(err64);
+              vErrors.push(err67);
             }
             errors++;
           }
-          if (typeof data29 == 'number' && isFinite(data29)) {
-            if (data29 < 0 || isNaN(data29)) {
-              const err65 = {
+          if (typeof data30 == 'number' && isFinite(data30)) {
+            if (data30 < 0 || isNaN(data30)) {
+              const err68 = {
                 instancePath: instancePath + '/versions/omitted',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err65];
-              } else {
-                vErrors.push(err65);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err66 = {
-          instancePath: instancePath + '/versions',
-          schemaPath: '#/properties/versions/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err66];
-        } else {
-          vErrors.push(err66);
-        }
-        errors++;
-      }
-    }
-    if (data.replays !== undefined) {
-      let data30 = data.replays;
-      if (Array.isArray(data30)) {
-        const len5 = data30.length;
-        for (let i5 = 0; i5 < len5; i5++) {
-          let data31 = data30[i5];
-          if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
-            if (data31.cursor === undefined) {
-              const err67 = {
-                instancePath: instancePath + '/replays/' + i5,
-                schemaPath: '#/properties/replays/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'cursor' },
-                message: "must have required property '" + 'cursor' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err67];
-              } else {
-                vErrors.push(err67);
-              }
-              errors++;
-            }
-            if (data31.afterSequence === undefined) {
-              const err68 = {
-                instancePath: instancePath + '/replays/' + i5,
-                schemaPath: '#/properties/replays/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'afterSequence' },
-                message: "must have required property '" + 'afterSequence' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err68];
@@ -18124,28 +18166,38 @@ function validate53(
               }
               errors++;
             }
-            if (data31.pages === undefined) {
-              const err69 = {
-                instancePath: instancePath + '/replays/' + i5,
-                schemaPath: '#/properties/replays/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'pages' },
-                message: "must have required property '" + 'pages' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err69];
-              } else {
-                vErrors.push(err69);
-              }
-              errors++;
-            }
-            if (data31.events === undefined) {
+          }
+        }
+      } else {
+        const err69 = {
+          instancePath: instancePath + '/versions',
+          schemaPath: '#/properties/versions/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err69];
+        } else {
+          vErrors.push(err69);
+        }
+        errors++;
+      }
+    }
+    if (data.replays !== undefined) {
+      let data31 = data.replays;
+      if (Array.isArray(data31)) {
+        const len5 = data31.length;
+        for (let i5 = 0; i5 < len5; i5++) {
+          let data32 = data31[i5];
+          if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
+            if (data32.cursor === undefined) {
               const err70 = {
                 instancePath: instancePath + '/replays/' + i5,
                 schemaPath: '#/properties/replays/items/required',
                 keyword: 'required',
-                params: { missingProperty: 'events' },
-                message: "must have required property '" + 'events' + "'",
+                params: { missingProperty: 'cursor' },
+                message: "must have required property '" + 'cursor' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err70];
@@ -18154,7 +18206,52 @@ function validate53(
               }
               errors++;
             }
-            for (const key8 in data31) {
+            if (data32.afterSequence === undefined) {
+              const err71 = {
+                instancePath: instancePath + '/replays/' + i5,
+                schemaPath: '#/properties/replays/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'afterSequence' },
+                message: "must have required property '" + 'afterSequence' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err71];
+              } else {
+                vErrors.push(err71);
+              }
+              errors++;
+            }
+            if (data32.pages === undefined) {
+              const err72 = {
+                instancePath: instancePath + '/replays/' + i5,
+                schemaPath: '#/properties/replays/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'pages' },
+                message: "must have required property '" + 'pages' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err72];
+              } else {
+                vErrors.push(err72);
+              }
+              errors++;
+            }
+            if (data32.events === undefined) {
+              const err73 = {
+                instancePath: instancePath + '/replays/' + i5,
+                schemaPath: '#/properties/replays/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'events' },
+                message: "must have required property '" + 'events' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err73];
+              } else {
+                vErrors.push(err73);
+              }
+              errors++;
+            }
+            for (const key8 in data32) {
               if (!(
                 key8 === 'cursor' ||
                 key8 === 'afterSequence' ||
@@ -18163,7 +18260,7 @@ function validate53(
                 key8 === 'refusal' ||
                 pattern13.test(key8)
               )) {
-                const err71 = {
+                const err74 = {
                   instancePath: instancePath + '/replays/' + i5,
                   schemaPath: '#/properties/replays/items/additionalProperties',
                   keyword: 'additionalProperties',
@@ -18171,17 +18268,17 @@ function validate53(
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err71];
+                  vErrors = [err74];
                 } else {
-                  vErrors.push(err71);
+                  vErrors.push(err74);
                 }
                 errors++;
               }
             }
-            if (data31.cursor !== undefined) {
-              let data32 = data31.cursor;
-              if (!(data32 === 'mid-log' || data32 === 'last-sequence' || data32 === 'past-end')) {
-                const err72 = {
+            if (data32.cursor !== undefined) {
+              let data33 = data32.cursor;
+              if (!(data33 === 'mid-log' || data33 === 'last-sequence' || data33 === 'past-end')) {
+                const err75 = {
                   instancePath: instancePath + '/replays/' + i5 + '/cursor',
                   schemaPath: '#/properties/replays/items/properties/cursor/enum',
                   keyword: 'enum',
@@ -18191,22 +18288,22 @@ function validate53(
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err72];
+                  vErrors = [err75];
                 } else {
-                  vErrors.push(err72);
+                  vErrors.push(err75);
                 }
                 errors++;
               }
             }
-            if (data31.afterSequence !== undefined) {
-              let data33 = data31.afterSequence;
+            if (data32.afterSequence !== undefined) {
+              let data34 = data32.afterSequence;
               if (!(
-                typeof data33 == 'number' &&
-                !(data33 % 1) &&
-                !isNaN(data33) &&
-                isFinite(data33)
+                typeof data34 == 'number' &&
+                !(data34 % 1) &&
+                !isNaN(data34) &&
+                isFinite(data34)
               )) {
-                const err73 = {
+                const err76 = {
                   instancePath: instancePath + '/replays/' + i5 + '/afterSequence',
                   schemaPath: '#/properties/replays/items/properties/afterSequence/type',
                   keyword: 'type',
@@ -18214,22 +18311,22 @@ function validate53(
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err73];
+                  vErrors = [err76];
                 } else {
-                  vErrors.push(err73);
+                  vErrors.push(err76);
                 }
                 errors++;
               }
             }
-            if (data31.pages !== undefined) {
-              let data34 = data31.pages;
-              if (Array.isArray(data34)) {
-                const len6 = data34.length;
+            if (data32.pages !== undefined) {
+              let data35 = data32.pages;
+              if (Array.isArray(data35)) {
+                const len6 = data35.length;
                 for (let i6 = 0; i6 < len6; i6++) {
-                  let data35 = data34[i6];
-                  if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
-                    if (data35.afterSequence === undefined) {
-                      const err74 = {
+                  let data36 = data35[i6];
+                  if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+                    if (data36.afterSequence === undefined) {
+                      const err77 = {
                         instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
                         schemaPath: '#/properties/replays/items/properties/pages/items/required',
                         keyword: 'required',
@@ -18237,14 +18334,14 @@ function validate53(
                         message: "must have required property '" + 'afterSequence' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err74];
+                        vErrors = [err77];
                       } else {
-                        vErrors.push(err74);
+                        vErrors.push(err77);
                       }
                       errors++;
                     }
-                    if (data35.eventCount === undefined) {
-                      const err75 = {
+                    if (data36.eventCount === undefined) {
+                      const err78 = {
                         instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
                         schemaPath: '#/properties/replays/items/properties/pages/items/required',
                         keyword: 'required',
@@ -18252,13 +18349,13 @@ function validate53(
                         message: "must have required property '" + 'eventCount' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err75];
+                        vErrors = [err78];
                       } else {
-                        vErrors.push(err75);
+                        vErrors.push(err78);
                       }
                       errors++;
                     }
-                    for (const key9 in data35) {
+                    for (const key9 in data36) {
                       if (!(
                         key9 === 'afterSequence' ||
                         key9 === 'lastSequence' ||
@@ -18266,7 +18363,7 @@ function validate53(
                         key9 === 'eventCount' ||
                         pattern13.test(key9)
                       )) {
-                        const err76 = {
+                        const err79 = {
                           instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
                           schemaPath:
                             '#/properties/replays/items/properties/pages/items/additionalProperties',
@@ -18275,22 +18372,22 @@ function validate53(
                           message: 'must NOT have additional properties',
                         };
                         if (vErrors === null) {
-                          vErrors = [err76];
+                          vErrors = [err79];
                         } else {
-                          vErrors.push(err76);
+                          vErrors.push(err79);
                         }
                         errors++;
                       }
                     }
-                    if (data35.afterSequence !== undefined) {
-                      let data36 = data35.afterSequence;
+                    if (data36.afterSequence !== undefined) {
+                      let data37 = data36.afterSequence;
                       if (!(
-                        typeof data36 == 'number' &&
-                        !(data36 % 1) &&
-                        !isNaN(data36) &&
-                        isFinite(data36)
+                        typeof data37 == 'number' &&
+                        !(data37 % 1) &&
+                        !isNaN(data37) &&
+                        isFinite(data37)
                       )) {
-                        const err77 = {
+                        const err80 = {
                           instancePath:
                             instancePath + '/replays/' + i5 + '/pages/' + i6 + '/afterSequence',
                           schemaPath:
@@ -18300,22 +18397,22 @@ function validate53(
                           message: 'must be integer',
                         };
                         if (vErrors === null) {
-                          vErrors = [err77];
+                          vErrors = [err80];
                         } else {
-                          vErrors.push(err77);
+                          vErrors.push(err80);
                         }
                         errors++;
                       }
                     }
-                    if (data35.eventCount !== undefined) {
-                      let data37 = data35.eventCount;
+                    if (data36.eventCount !== undefined) {
+                      let data38 = data36.eventCount;
                       if (!(
-                        typeof data37 == 'number' &&
-                        !(data37 % 1) &&
-                        !isNaN(data37) &&
-                        isFinite(data37)
+                        typeof data38 == 'number' &&
+                        !(data38 % 1) &&
+                        !isNaN(data38) &&
+                        isFinite(data38)
                       )) {
-                        const err78 = {
+                        const err81 = {
                           instancePath:
                             instancePath + '/replays/' + i5 + '/pages/' + i6 + '/eventCount',
                           schemaPath: '#/$defs/count/type',
@@ -18324,15 +18421,15 @@ function validate53(
                           message: 'must be integer',
                         };
                         if (vErrors === null) {
-                          vErrors = [err78];
+                          vErrors = [err81];
                         } else {
-                          vErrors.push(err78);
+                          vErrors.push(err81);
                         }
                         errors++;
                       }
-                      if (typeof data37 == 'number' && isFinite(data37)) {
-                        if (data37 < 0 || isNaN(data37)) {
-                          const err79 = {
+                      if (typeof data38 == 'number' && isFinite(data38)) {
+                        if (data38 < 0 || isNaN(data38)) {
+                          const err82 = {
                             instancePath:
                               instancePath + '/replays/' + i5 + '/pages/' + i6 + '/eventCount',
                             schemaPath: '#/$defs/count/minimum',
@@ -18341,80 +18438,18 @@ function validate53(
                             message: 'must be >= 0',
                           };
                           if (vErrors === null) {
-                            vErrors = [err79];
+                            vErrors = [err82];
                           } else {
-                            vErrors.push(err79);
+                            vErrors.push(err82);
                           }
                           errors++;
                         }
                       }
                     }
                   } else {
-                    const err80 = {
+                    const err83 = {
                       instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
                       schemaPath: '#/properties/replays/items/properties/pages/items/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err80];
-                    } else {
-                      vErrors.push(err80);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err81 = {
-                  instancePath: instancePath + '/replays/' + i5 + '/pages',
-                  schemaPath: '#/properties/replays/items/properties/pages/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err81];
-                } else {
-                  vErrors.push(err81);
-                }
-                errors++;
-              }
-            }
-            if (data31.events !== undefined) {
-              let data38 = data31.events;
-              if (Array.isArray(data38)) {
-                const len7 = data38.length;
-                for (let i7 = 0; i7 < len7; i7++) {
-                  let data39 = data38[i7];
-                  if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
-                    for (const key10 in data39) {
-                      if (!(
-                        key10 === 'sequence' ||
-                        key10 === 'eventId' ||
-                        key10 === 'type' ||
-                        pattern13.test(key10)
-                      )) {
-                        const err82 = {
-                          instancePath: instancePath + '/replays/' + i5 + '/events/' + i7,
-                          schemaPath:
-                            '#/properties/replays/items/properties/events/items/additionalProperties',
-                          keyword: 'additionalProperties',
-                          params: { additionalProperty: key10 },
-                          message: 'must NOT have additional properties',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err82];
-                        } else {
-                          vErrors.push(err82);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err83 = {
-                      instancePath: instancePath + '/replays/' + i5 + '/events/' + i7,
-                      schemaPath: '#/properties/replays/items/properties/events/items/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
@@ -18429,8 +18464,8 @@ function validate53(
                 }
               } else {
                 const err84 = {
-                  instancePath: instancePath + '/replays/' + i5 + '/events',
-                  schemaPath: '#/properties/replays/items/properties/events/type',
+                  instancePath: instancePath + '/replays/' + i5 + '/pages',
+                  schemaPath: '#/properties/replays/items/properties/pages/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
@@ -18443,9 +18478,71 @@ function validate53(
                 errors++;
               }
             }
-            if (data31.refusal !== undefined) {
-              if (typeof data31.refusal !== 'string') {
-                const err85 = {
+            if (data32.events !== undefined) {
+              let data39 = data32.events;
+              if (Array.isArray(data39)) {
+                const len7 = data39.length;
+                for (let i7 = 0; i7 < len7; i7++) {
+                  let data40 = data39[i7];
+                  if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+                    for (const key10 in data40) {
+                      if (!(
+                        key10 === 'sequence' ||
+                        key10 === 'eventId' ||
+                        key10 === 'type' ||
+                        pattern13.test(key10)
+                      )) {
+                        const err85 = {
+                          instancePath: instancePath + '/replays/' + i5 + '/events/' + i7,
+                          schemaPath:
+                            '#/properties/replays/items/properties/events/items/additionalProperties',
+                          keyword: 'additionalProperties',
+                          params: { additionalProperty: key10 },
+                          message: 'must NOT have additional properties',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err85];
+                        } else {
+                          vErrors.push(err85);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err86 = {
+                      instancePath: instancePath + '/replays/' + i5 + '/events/' + i7,
+                      schemaPath: '#/properties/replays/items/properties/events/items/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err86];
+                    } else {
+                      vErrors.push(err86);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err87 = {
+                  instancePath: instancePath + '/replays/' + i5 + '/events',
+                  schemaPath: '#/properties/replays/items/properties/events/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err87];
+                } else {
+                  vErrors.push(err87);
+                }
+                errors++;
+              }
+            }
+            if (data32.refusal !== undefined) {
+              if (typeof data32.refusal !== 'string') {
+                const err88 = {
                   instancePath: instancePath + '/replays/' + i5 + '/refusal',
                   schemaPath: '#/properties/replays/items/properties/refusal/type',
                   keyword: 'type',
@@ -18453,15 +18550,15 @@ function validate53(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err85];
+                  vErrors = [err88];
                 } else {
-                  vErrors.push(err85);
+                  vErrors.push(err88);
                 }
                 errors++;
               }
             }
           } else {
-            const err86 = {
+            const err89 = {
               instancePath: instancePath + '/replays/' + i5,
               schemaPath: '#/properties/replays/items/type',
               keyword: 'type',
@@ -18469,15 +18566,15 @@ function validate53(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err86];
+              vErrors = [err89];
             } else {
-              vErrors.push(err86);
+              vErrors.push(err89);
             }
             errors++;
           }
         }
       } else {
-        const err87 = {
+        const err90 = {
           instancePath: instancePath + '/replays',
           schemaPath: '#/properties/replays/type',
           keyword: 'type',
@@ -18485,15 +18582,15 @@ function validate53(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err87];
+          vErrors = [err90];
         } else {
-          vErrors.push(err87);
+          vErrors.push(err90);
         }
         errors++;
       }
     }
   } else {
-    const err88 = {
+    const err91 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -18501,9 +18598,9 @@ function validate53(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err88];
+      vErrors = [err91];
     } else {
-      vErrors.push(err88);
+      vErrors.push(err91);
     }
     errors++;
   }
@@ -19383,7 +19480,7 @@ function validate52(
   return errors === 0;
 }
 validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema105 = {
+const schema106 = {
   description: 'One refusal the suite provoked: the answer, or why there is none (docs/report.md).',
   oneOf: [
     {
@@ -19393,7 +19490,7 @@ const schema105 = {
       properties: {
         probe: {
           description: 'Which refusal was provoked.',
-          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+          enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
         },
         outcome: { description: 'The host answered.', const: 'answered' },
         request: {
@@ -19422,7 +19519,7 @@ const schema105 = {
       properties: {
         probe: {
           description: 'Which refusal was provoked.',
-          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+          enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
         },
         outcome: { description: 'No answer was observed.', const: 'unobserved' },
         request: {
@@ -19442,7 +19539,7 @@ const schema105 = {
       properties: {
         probe: {
           description: 'Which refusal was provoked.',
-          enum: ['no-credentials', 'unknown-run', 'unknown-suite'],
+          enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
         },
         outcome: { description: 'Not sent.', const: 'not-made' },
         reason: { description: 'Why it was not sent.', type: 'string', minLength: 1 },
@@ -19571,12 +19668,17 @@ function validate58(
     }
     if (data.probe !== undefined) {
       let data0 = data.probe;
-      if (!(data0 === 'no-credentials' || data0 === 'unknown-run' || data0 === 'unknown-suite')) {
+      if (!(
+        data0 === 'no-credentials' ||
+        data0 === 'wrong-credentials' ||
+        data0 === 'unknown-run' ||
+        data0 === 'unknown-suite'
+      )) {
         const err6 = {
           instancePath: instancePath + '/probe',
           schemaPath: '#/oneOf/0/properties/probe/enum',
           keyword: 'enum',
-          params: { allowedValues: schema105.oneOf[0].properties.probe.enum },
+          params: { allowedValues: schema106.oneOf[0].properties.probe.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -19810,12 +19912,17 @@ function validate58(
     }
     if (data.probe !== undefined) {
       let data5 = data.probe;
-      if (!(data5 === 'no-credentials' || data5 === 'unknown-run' || data5 === 'unknown-suite')) {
+      if (!(
+        data5 === 'no-credentials' ||
+        data5 === 'wrong-credentials' ||
+        data5 === 'unknown-run' ||
+        data5 === 'unknown-suite'
+      )) {
         const err19 = {
           instancePath: instancePath + '/probe',
           schemaPath: '#/oneOf/1/properties/probe/enum',
           keyword: 'enum',
-          params: { allowedValues: schema105.oneOf[1].properties.probe.enum },
+          params: { allowedValues: schema106.oneOf[1].properties.probe.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -20009,12 +20116,17 @@ function validate58(
       }
       if (data.probe !== undefined) {
         let data9 = data.probe;
-        if (!(data9 === 'no-credentials' || data9 === 'unknown-run' || data9 === 'unknown-suite')) {
+        if (!(
+          data9 === 'no-credentials' ||
+          data9 === 'wrong-credentials' ||
+          data9 === 'unknown-run' ||
+          data9 === 'unknown-suite'
+        )) {
           const err30 = {
             instancePath: instancePath + '/probe',
             schemaPath: '#/oneOf/2/properties/probe/enum',
             keyword: 'enum',
-            params: { allowedValues: schema105.oneOf[2].properties.probe.enum },
+            params: { allowedValues: schema106.oneOf[2].properties.probe.enum },
             message: 'must be equal to one of the allowed values',
           };
           if (vErrors === null) {
@@ -20134,7 +20246,7 @@ function validate58(
   return errors === 0;
 }
 validate58.evaluated = { dynamicProps: true, dynamicItems: false };
-const schema124 = {
+const schema125 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],

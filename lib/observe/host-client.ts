@@ -21,6 +21,11 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
   /** False for discovery, which is read without credentials (contract §1). */
   readonly auth?: boolean;
+  /**
+   * A bearer token sent in place of the key, for the wrong-key probe. It is refused when it is
+   * the key, so the probe can never send the key under another name.
+   */
+  readonly wrongBearer?: string;
 }
 
 export interface HostResponse {
@@ -63,7 +68,12 @@ export function createHostClient(options: HostClientOptions): HostClient {
       'openwop-version': '2.0',
       accept: 'application/json',
     };
-    if (request.auth !== false && options.apiKey !== undefined) {
+    if (request.wrongBearer !== undefined) {
+      if (request.wrongBearer === options.apiKey) {
+        throw new Error('the wrong-key probe was handed the key itself');
+      }
+      headers.authorization = `Bearer ${request.wrongBearer}`;
+    } else if (request.auth !== false && options.apiKey !== undefined) {
       headers.authorization = `Bearer ${options.apiKey}`;
     }
     if (method === 'POST') headers['content-type'] = 'application/json';

@@ -226,12 +226,22 @@ function observeEvent(raw: unknown): ObservedEvent {
   }
   const keep = typeof event.type === 'string' && event.type.startsWith('eval.');
   const payload = Object.hasOwn(event, 'payload') ? jsonTypeOf(event.payload) : 'absent';
+  const body = record(event.payload);
+  const outputs =
+    event.type !== 'run.completed'
+      ? {}
+      : {
+          outputs:
+            body !== undefined && Object.hasOwn(body, 'outputs')
+              ? jsonTypeOf(body.outputs)
+              : ('absent' as const),
+        };
   return {
     sequence: event.sequence,
     type: event.type,
     runId: event.runId,
     ...(keep ? { payload: event.payload } : {}),
-    envelope: { json: 'object', members: without(event, EVENT_READ), payload },
+    envelope: { json: 'object', members: without(event, EVENT_READ), payload, ...outputs },
   };
 }
 

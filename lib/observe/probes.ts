@@ -1,7 +1,7 @@
 // The refusals the suite provokes once per run (contract §1, §6): a create without credentials,
-// the summary of a run the host never made, and a create naming a suite the host does not have.
-// Each is one bounded request through the host client, so the key goes only to the target origin
-// and never with the no-credentials probe. It judges nothing: an answer is recorded as it came,
+// one with a bearer token that is not the key, the summary of a run the host never made, and a
+// create naming a suite the host does not have. Each is one bounded request through the host
+// client, so the key goes only to the target origin and never with the two credential probes. It judges nothing: an answer is recorded as it came,
 // a lost one is `unobserved`, and a probe without grounds is `not-made` with the reason.
 
 import { randomBytes } from 'node:crypto';
@@ -20,6 +20,14 @@ export interface ProbeGrounds {
   readonly timeoutMs: number;
 }
 
+/**
+ * The token the wrong-key probe sends: it says what it is, so a host that echoes it shows a
+ * reader nothing that could be taken for the key, and it holds a fresh nonce, so it is never the key.
+ */
+export function wrongKey(nonce: string): string {
+  return `openwop-eval-gate.not-the-key.${nonce}`;
+}
+
 /** The suite id no host has: the published grammar, with a part nobody seeds. */
 export function unknownSuiteRef(nonce: string): string {
   return `openwop-eval-gate.evals.no-such-suite-${nonce}@0.0.0`;
@@ -36,7 +44,7 @@ export function unknownRunId(knownRunId: string, nonce: string): string {
   return cut === -1 ? opaque : `${knownRunId.slice(0, cut)}/${opaque}`;
 }
 
-/** Sends the three probes at once; never throws for anything the host or the network does. */
+/** Sends the four probes at once; never throws for anything the host or the network does. */
 export async function provokeRefusals(
   client: HostClient,
   grounds: ProbeGrounds,
@@ -54,6 +62,16 @@ export async function provokeRefusals(
           'no API key is configured, so a request without one shows nothing',
         ),
       );
+  const wrongCredentials: Promise<ObservedProbe> = grounds.keyConfigured
+    ? ask('wrong-credentials', 'POST /runs', () =>
+        client.post('/runs', create, { wrongBearer: wrongKey(nonce), timeoutMs }),
+      )
+    : Promise.resolve(
+        notMade(
+          'wrong-credentials',
+          'no API key is configured, so the host is not expected to check one',
+        ),
+      );
   const unknownRunPath =
     grounds.knownRunId === undefined
       ? undefined
@@ -69,7 +87,7 @@ export async function provokeRefusals(
   const unknownSuite = ask('unknown-suite', 'POST /runs', () =>
     client.post('/runs', create, { timeoutMs }),
   );
-  return Promise.all([noCredentials, unknownRun, unknownSuite]);
+  return Promise.all([noCredentials, wrongCredentials, unknownRun, unknownSuite]);
 }
 
 function notMade(probe: ProbeName, reason: string): ObservedProbe {

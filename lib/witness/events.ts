@@ -1,5 +1,6 @@
 // Rules on the eval.* events (contract §7): eval.started first and consistent with the suite,
-// eval.completed once and last, every payload valid, and one eval.scored per (task, trial).
+// eval.completed once and last, every payload valid, one eval.scored per (task, trial), and the
+// run.completed that ends the log.
 
 import type { Finding } from '../types.ts';
 import { validate, type SchemaName } from '../schemas.ts';
@@ -8,11 +9,13 @@ import type { EventIndex } from './event-index.ts';
 import { isTrialIn } from './event-index.ts';
 import { describe, doesNot, eventAt, finding, member, plural, whereIs } from './finding.ts';
 import { schemaProblems } from './schema-words.ts';
+import { judgeRunCompleted } from './run-completed.ts';
 
 export function judgeEvalEvents(index: EventIndex, expected: ExpectedRun): Finding[] {
   return [
     judgeStartedFirst(index),
     judgeCompletedOnce(index),
+    judgeRunCompleted(index),
     ...judgePayloadSchemas(index),
     judgeScoredCount(index, expected),
     ...judgeStarted(index, expected),
@@ -165,13 +168,8 @@ function judgeStarted(index: EventIndex, expected: ExpectedRun): Finding[] {
   expect('suiteId', expected.suiteId);
   expect('suiteVersion', expected.suiteVersion);
   expect('taskCount', expected.taskCount);
-  const modes = member(p, 'modes');
-  const sameModes =
-    Array.isArray(modes) &&
-    modes.length === expected.modes.length &&
-    expected.modes.every((m) => modes.includes(m));
-  if (!sameModes)
-    problems.push(`modes MUST be [${expected.modes.join(', ')}], host reported ${describe(modes)}`);
+  // `modes` is not compared with the suite: the published payload says only "the evaluation
+  // modes in use; may be empty", so its shape is judged by events.payload-schema and nothing more.
 
   const trials = member(p, 'trials');
   const block = expected.trialsBlock;

@@ -76,8 +76,10 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
     ),
     exercised: (f) => cursorWasDriven(f.observation),
   },
+  'events.last-sequence': { owed: once, why: nothing('no poll page was recorded') },
   'events.started-first': { owed: once, why: nothing('no eval.* event order was judged') },
   'events.completed-once': { owed: once, why: nothing('no eval.* event order was judged') },
+  'events.run-completed': { owed: once, why: nothing('no event log was recorded') },
   'events.payload-schema': {
     owed: () => EVAL_TYPES.length,
     why: (f, judged, owed) => {
@@ -189,6 +191,7 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
   // and list their own unexercised rules there: a leg owes them nothing.
   'wire.discovery': { owed: never, why: suiteLevel },
   'wire.unauthenticated-refused': { owed: never, why: suiteLevel },
+  'wire.wrong-key-refused': { owed: never, why: suiteLevel },
   'wire.unknown-run-not-found': { owed: never, why: suiteLevel },
   'wire.unknown-suite-refused': { owed: never, why: suiteLevel },
   'wire.version-header': {

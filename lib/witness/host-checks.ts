@@ -36,6 +36,12 @@ const PROBES: Readonly<Record<ProbeName, ProbeExpectation>> = {
     expected: '401',
     holds: (status) => status === 401,
   },
+  'wrong-credentials': {
+    rule: 'wire.wrong-key-refused',
+    what: 'a create sent with a bearer token that is not the key',
+    expected: '401',
+    holds: (status) => status === 401,
+  },
   'unknown-run': {
     rule: 'wire.unknown-run-not-found',
     what: "the summary of a run id the host never minted, in the host's own tenant",
@@ -144,16 +150,24 @@ function judgeProbe(
 
 /** What a wrong status means, when it means more than a wrong number. */
 function consequence(rule: RuleId, status: number): string {
+  const credential = CREDENTIAL_WORDS[rule];
   if (status >= 200 && status <= 299) {
-    return rule === 'wire.unauthenticated-refused'
-      ? ', so the host served a caller that sent no key'
-      : ', so the host accepted what it cannot have';
+    return credential === undefined
+      ? ', so the host accepted what it cannot have'
+      : `, so the host served a caller that sent ${credential.sent}`;
   }
-  if (rule === 'wire.unauthenticated-refused' && status !== 403) {
-    return ', so the host looked past the missing key';
+  if (credential !== undefined && status !== 403) {
+    return `, so the host looked past ${credential.past}`;
   }
   return '';
 }
+
+/** What the caller of each credential probe sent, in the words of a consequence. */
+const CREDENTIAL_WORDS: Partial<Record<RuleId, { readonly sent: string; readonly past: string }>> =
+  {
+    'wire.unauthenticated-refused': { sent: 'no key', past: 'the missing key' },
+    'wire.wrong-key-refused': { sent: 'a wrong key', past: 'the wrong key' },
+  };
 
 /** ` (error "not_found")` when the body names a string code, else nothing. */
 function codeOf(body: ObservedBody): string {

@@ -3,6 +3,7 @@
 
 import type { Finding, ObservedPage, RunObservation } from '../types.ts';
 import { allOf, describe, doesNot, eventAt, finding, member, plural } from './finding.ts';
+import { judgeLastSequence } from './last-sequence.ts';
 import { replayProblems, replaysHeld } from './replays.ts';
 
 export function judgeLog(observation: RunObservation, events: readonly unknown[]): Finding[] {
@@ -10,6 +11,7 @@ export function judgeLog(observation: RunObservation, events: readonly unknown[]
     judgeRunStatus(observation.runStatus),
     ...judgeEnvelopes(events, observation.runId),
     judgeCursor(observation, events),
+    judgeLastSequence(observation, events),
   ];
 }
 

@@ -49,6 +49,13 @@ export const RULES = [
     "each page holds only events after its afterSequence, lastSequence never decreases, the last page is terminal and no page after a terminal one says otherwise; re-read once finished from a sequence mid-log, from the last sequence and from past the end, the log returns exactly the first read's events after that cursor, identical and in order (none from the last two), and ends terminal",
   ),
   rule(
+    'events.last-sequence',
+    'MUST',
+    'contract §6, openwop/openwop spec/v2/core/events.md',
+    "every poll page's lastSequence, the replays' included, is the highest sequence in the log when the page is answered, −1 only while the log is empty: at least every sequence delivered so far, at most the finished log's highest, and exactly that once the log is finished",
+    CUT_LOG,
+  ),
+  rule(
     'events.started-first',
     'MUST',
     'contract §7',
@@ -60,6 +67,13 @@ export const RULES = [
     'MUST',
     'contract §7',
     'exactly one eval.completed, after every eval.scored',
+    CUT_LOG,
+  ),
+  rule(
+    'events.run-completed',
+    'MUST',
+    'contract §7, openwop/openwop spec/v2/core/events.md',
+    'exactly one run.completed, the last event of the log, after eval.completed, its payload carrying outputs as an object',
     CUT_LOG,
   ),
   rule(
@@ -79,7 +93,7 @@ export const RULES = [
     'events.started-consistent',
     'MUST',
     'contract §7',
-    'eval.started names the suite, its version, its task count and its modes',
+    'eval.started names the suite, its version and its task count (modes may be empty)',
   ),
   rule(
     'events.started-trials',
@@ -254,6 +268,12 @@ export const RULES = [
     'SHOULD',
     'contract §1',
     'a request without an Authorization header is refused with status 401, before anything else is looked up',
+  ),
+  rule(
+    'wire.wrong-key-refused',
+    'SHOULD',
+    'contract §1, openwop/openwop spec/v2/errors.json',
+    'a request whose bearer token is not the key is refused with status 401 unauthenticated, before anything else is looked up',
   ),
   rule(
     'wire.unknown-run-not-found',

@@ -52,12 +52,13 @@ describe('host checks in a strict run against a host that checks no key', () => 
     expect(report.totals['executed-pass']).toBe(LEGS.length);
   });
 
-  it('the report records the probes and exactly the failed unauthenticated check', () => {
+  it('the report records the probes and exactly the failed credential checks', () => {
     expect(validate('eval-gate-report', report)).toEqual([]);
-    expect(failing(report)).toEqual(['wire.unauthenticated-refused']);
+    expect(failing(report)).toEqual(['wire.unauthenticated-refused', 'wire.wrong-key-refused']);
     expect(report.hostChecks?.unexercised).toEqual([]);
     expect(report.hostChecks?.probes.map((p) => [p.probe, p.outcome])).toEqual([
       ['no-credentials', 'answered'],
+      ['wrong-credentials', 'answered'],
       ['unknown-run', 'answered'],
       ['unknown-suite', 'answered'],
     ]);
@@ -72,7 +73,7 @@ describe('host checks in a strict run against a host that checks no key', () => 
   it('the console counts the host checks before the closing line', () => {
     const line = run.stdout.find((l) => l.startsWith('host checks: '));
     expect(line).toMatch(
-      /^host checks: \d+ held, 1 SHOULD warning \(wire\.unauthenticated-refused\), 0 unexercised/,
+      /^host checks: \d+ held, 2 SHOULD warnings \(wire\.unauthenticated-refused, wire\.wrong-key-refused\), 0 unexercised/,
     );
     expect(run.stdout.join('\n')).not.toContain(LEAKY_KEY);
   });

@@ -80,11 +80,11 @@ describe.concurrent('the hostile host, switched to nothing, is a correct host', 
       let after = '';
       for (let page = 0; page < 5; page += 1) {
         const answer = JSON.parse((await send(`${run}/events/poll${after}`)).text) as {
-          lastSequence: number;
+          events: { sequence: number }[];
           isTerminal: boolean;
         };
         if (answer.isTerminal) break;
-        after = `?afterSequence=${answer.lastSequence}`;
+        after = `?afterSequence=${answer.events.at(-1)?.sequence ?? -1}`;
       }
       await send(`${run}/eval-summary`);
       await send('/no-such-route');

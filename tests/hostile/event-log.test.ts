@@ -72,6 +72,7 @@ describe.concurrent('a wrong event log is judged and fails the leg', () => {
       ['events.sequence-ascending', 'events.cursor'],
       ['events.started-first', 'events.cursor'],
       ['events.completed-once', 'events.cursor'],
+      ['events.run-completed', 'events.cursor'],
       ['events.scored-count', 'events.cursor'],
     ]);
     expect(run.outcome.reason).toContain(

@@ -248,6 +248,8 @@ describe('driveEvalRun', () => {
             events: [
               { ...event(0, 'agent.decided'), payload: ['a'] },
               { sequence: 1, type: 'agent.decided', runId: 'acme/run-1', extra: true },
+              event(2, 'run.completed', { outputs: { answer: 'kept out' } }),
+              event(3, 'run.completed', { output: {} }),
               'not an event',
             ],
             lastSequence: 1,
@@ -273,10 +275,23 @@ describe('driveEvalRun', () => {
     expect(o.events.map((e) => e.envelope)).toEqual([
       { json: 'object', members: { eventId: 'e0', timestamp: 't' }, payload: 'array' },
       { json: 'object', members: { extra: true }, payload: 'absent' },
+      {
+        json: 'object',
+        members: { eventId: 'e2', timestamp: 't' },
+        payload: 'object',
+        outputs: 'object',
+      },
+      {
+        json: 'object',
+        members: { eventId: 'e3', timestamp: 't' },
+        payload: 'object',
+        outputs: 'absent',
+      },
       { json: 'string' },
     ]);
-    // A payload outside eval.* is kept only as its JSON type.
+    // A payload outside eval.* is kept only as its JSON type; run.completed's outputs too.
     expect(o.events[0]).not.toHaveProperty('payload');
+    expect(JSON.stringify(o.events)).not.toContain('kept out');
     expect(o.errors).toEqual({
       kinds: [
         {

@@ -1,13 +1,18 @@
 // The provoked refusals (lib/observe/probes.ts, lib/decide/host-checks.ts) against scripted
-// loopback hosts: what each probe sends (the keyless one no Authorization at all, the others the
-// key to the target alone), what is recorded of each answer, a lost answer kept as unobserved
+// loopback hosts: what each probe sends (the keyless one no Authorization at all, the wrong-key
+// one a token that names itself and is not the key, the others the key to the target alone), what is recorded of each answer, a lost answer kept as unobserved
 // within the deadline, and the probes not sent when the suite has no grounds for them.
 
 import { describe, expect, it } from 'vitest';
 import { checkHost, knownRunId } from '../../lib/decide/host-checks.ts';
 import type { DiscoveryResult } from '../../lib/observe/discovery.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
-import { provokeRefusals, unknownRunId, unknownSuiteRef } from '../../lib/observe/probes.ts';
+import {
+  provokeRefusals,
+  unknownRunId,
+  unknownSuiteRef,
+  wrongKey,
+} from '../../lib/observe/probes.ts';
 import type { ProbeGrounds } from '../../lib/observe/probes.ts';
 import type { LegOutcome, ObservedProbe } from '../../lib/types.ts';
 import type { Handler, RecordedRequest } from '../support/scripted-server.ts';
@@ -51,12 +56,18 @@ async function probe(
 }
 
 describe('the probes a run sends', () => {
-  it('sends a keyless create, the summary of an unknown run in the known tenant, and an unknown-suite create', async () => {
+  it('sends a keyless create, a wrong-key create, the summary of an unknown run in the known tenant, and an unknown-suite create', async () => {
     const { probes, requests } = await probe(CORRECT);
     const body = { mode: 'eval', evalSuiteRef: unknownSuiteRef(NONCE), agentId: 'no-such-agent' };
     const sent = requests.map((r) => [r.method, r.path, r.headers.authorization, r.body]);
-    expect(sent).toHaveLength(3);
+    expect(sent).toHaveLength(4);
     expect(sent).toContainEqual(['POST', '/runs', undefined, JSON.stringify(body)]);
+    expect(sent).toContainEqual([
+      'POST',
+      '/runs',
+      'Bearer openwop-eval-gate.not-the-key.00000000deadbeef',
+      JSON.stringify(body),
+    ]);
     expect(sent).toContainEqual([
       'GET',
       '/runs/acme%2Fprobe-00000000deadbeef/eval-summary',
@@ -67,6 +78,13 @@ describe('the probes a run sends', () => {
     expect(probes).toEqual([
       {
         probe: 'no-credentials',
+        outcome: 'answered',
+        request: 'POST /runs',
+        status: 401,
+        body: { json: { error: 'unauthenticated', message: 'a bearer key is required' } },
+      },
+      {
+        probe: 'wrong-credentials',
         outcome: 'answered',
         request: 'POST /runs',
         status: 401,
@@ -100,15 +118,32 @@ describe('the probes a run sends', () => {
     expect(unknownRunId('run-000000000001', NONCE)).toBe('probe-00000000deadbeef');
   });
 
+  it('the wrong key is never the key, never holds it, and says what it is', () => {
+    expect(wrongKey(NONCE)).not.toBe(KEY);
+    expect(wrongKey(NONCE)).not.toContain(KEY);
+    expect(wrongKey(NONCE)).toMatch(/not-the-key/);
+    // The host client refuses to send the key itself in the wrong key's place.
+    const client = createHostClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: KEY,
+      requestTimeoutMs: 500,
+      maxBodyBytes: 1024,
+    });
+    return expect(client.post('/runs', {}, { wrongBearer: KEY })).rejects.toThrow(
+      'the wrong-key probe was handed the key itself',
+    );
+  });
+
   it('records a body that is not JSON by why, and a 2xx answer as it came', async () => {
     const { probes } = await probe((req, res) => {
-      if (req.headers.authorization === undefined) sendJson(res, 201, { runId: 'x' });
+      if (req.headers.authorization !== `Bearer ${KEY}`) sendJson(res, 201, { runId: 'x' });
       else {
         res.writeHead(404, { 'content-type': 'text/html' });
         res.end('<h1>no</h1>');
       }
     });
     expect(probes.map((p) => (p.outcome === 'answered' ? [p.status, p.body] : p.outcome))).toEqual([
+      [201, { json: { runId: 'x' } }],
       [201, { json: { runId: 'x' } }],
       [404, { notJson: 'not valid JSON' }],
       [404, { notJson: 'not valid JSON' }],
@@ -119,7 +154,7 @@ describe('the probes a run sends', () => {
     const started = Date.now();
     const { probes } = await probe(
       (req, res) => {
-        if (req.path === '/runs' && req.headers.authorization !== undefined) return; // never answers
+        if (req.path === '/runs' && req.headers.authorization === `Bearer ${KEY}`) return; // never answers
         CORRECT(req, res);
       },
       { timeoutMs: 300 },
@@ -134,7 +169,7 @@ describe('the probes a run sends', () => {
     });
   });
 
-  it('sends no keyless probe without a configured key, and no unknown-run probe without a run id', async () => {
+  it('sends no credential probe without a configured key, and no unknown-run probe without a run id', async () => {
     const { probes, requests } = await probe(CORRECT, {
       keyConfigured: false,
       knownRunId: undefined,
@@ -142,6 +177,7 @@ describe('the probes a run sends', () => {
     expect(requests).toHaveLength(1);
     expect(probes.map((p) => [p.probe, p.outcome])).toEqual([
       ['no-credentials', 'not-made'],
+      ['wrong-credentials', 'not-made'],
       ['unknown-run', 'not-made'],
       ['unknown-suite', 'answered'],
     ]);
@@ -191,6 +227,8 @@ describe('the host checks of a run', () => {
       'wire.discovery',
       'wire.unauthenticated-refused',
       'wire.error-body',
+      'wire.wrong-key-refused',
+      'wire.error-body',
       'wire.unknown-run-not-found',
       'wire.error-body',
       'wire.unknown-suite-refused',
@@ -208,6 +246,7 @@ describe('the host checks of a run', () => {
     expect(requests).toBe(0);
     expect(checks.unexercised.map((u) => u.rule)).toEqual([
       'wire.unauthenticated-refused',
+      'wire.wrong-key-refused',
       'wire.unknown-run-not-found',
       'wire.unknown-suite-refused',
     ]);
@@ -224,6 +263,7 @@ describe('the host checks of a run', () => {
     expect(checks.unexercised.map((u) => u.rule)).toEqual([
       'wire.discovery',
       'wire.unauthenticated-refused',
+      'wire.wrong-key-refused',
       'wire.unknown-run-not-found',
       'wire.unknown-suite-refused',
     ]);

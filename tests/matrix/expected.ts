@@ -401,11 +401,17 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // sees the clause at either pacing: a one-page first read is followed by a re-read mid-log.
   'cursor-ignored': everyHostLeg(fail('events.cursor')),
   'cursor-inclusive': everyHostLeg(fail('events.cursor')),
+  // Every host leg replays its finished log from past the end, where the page's own reading
+  // answers the cursor (one above the log's highest) at either pacing; -1 is below the first
+  // event every first read delivers.
+  'last-sequence-of-page': everyHostLeg(fail('events.last-sequence')),
+  'last-sequence-minus-one': everyHostLeg(fail('events.last-sequence')),
   'discovery-not-json': everyHostLeg(NO_DISCOVERY),
   // Host-check defects: no leg reads the key check, the discovery members or the refusals they
   // break, so every leg passes with no warning, and only the host checks show them
   // (host-checks-expected.ts).
   'no-key-check': everyHostLeg(PASS),
+  'any-bearer-accepted': everyHostLeg(PASS),
   'discovery-no-witness': everyHostLeg(PASS),
   'discovery-v1-flag': everyHostLeg(PASS),
   'unknown-run-bad-request': everyHostLeg(PASS),
@@ -475,6 +481,10 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
 
   'events-out-of-order': everyHostLeg(fail('events.completed-once')),
+  // Every host leg reads its whole log, whose end is the same on every fixture.
+  'run-completed-missing': everyHostLeg(fail('events.run-completed')),
+  'run-completed-no-outputs': everyHostLeg(fail('events.run-completed')),
+  'run-completed-before-eval-completed': everyHostLeg(fail('events.run-completed')),
 
   'summary-409-forever': everyHostLeg(NO_SUMMARY),
 

@@ -4,8 +4,11 @@
 // whose table is per leg: host checks belong to no leg.
 //
 // Why each listed row fails what it does:
-//   no-key-check        the create sent without Authorization is answered 404 not_found (the
-//                       unknown suite it names), not 401: only wire.unauthenticated-refused.
+//   no-key-check        the creates sent without Authorization and with a wrong bearer token are
+//                       answered 404 not_found (the unknown suite they name), not 401:
+//                       wire.unauthenticated-refused and wire.wrong-key-refused.
+//   any-bearer-accepted the create with a wrong bearer token is answered 404 not_found, the
+//                       keyless one 401: only wire.wrong-key-refused.
 //   discovery-no-witness  agents has no witness: one wire.discovery finding naming it.
 //   discovery-v1-flag     agents.evalSuite has supported: true: one wire.discovery finding
 //                       naming it.
@@ -23,13 +26,15 @@ export type HostCheckRule = Extract<
   RuleId,
   | 'wire.discovery'
   | 'wire.unauthenticated-refused'
+  | 'wire.wrong-key-refused'
   | 'wire.unknown-run-not-found'
   | 'wire.unknown-suite-refused'
   | 'wire.error-body'
 >;
 
 export const HOST_CHECK_FAILURES: Readonly<Partial<Record<RowName, readonly HostCheckRule[]>>> = {
-  'no-key-check': ['wire.unauthenticated-refused'],
+  'no-key-check': ['wire.unauthenticated-refused', 'wire.wrong-key-refused'],
+  'any-bearer-accepted': ['wire.wrong-key-refused'],
   'discovery-no-witness': ['wire.discovery'],
   'discovery-v1-flag': ['wire.discovery'],
   'unknown-run-bad-request': ['wire.unknown-run-not-found'],

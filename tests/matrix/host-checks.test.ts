@@ -58,6 +58,7 @@ async function hostChecksOf(row: RowName, variant: Variant): Promise<HostChecks>
 const HOST_CHECK_RULES: ReadonlySet<string> = new Set([
   'wire.discovery',
   'wire.unauthenticated-refused',
+  'wire.wrong-key-refused',
   'wire.unknown-run-not-found',
   'wire.unknown-suite-refused',
 ]);
@@ -89,11 +90,17 @@ describe('the host checks of the falsifiability matrix', () => {
     for (const variant of VARIANTS) {
       const checks = await hostChecksOf('conformant', variant);
       expect(checks.unexercised, variant).toEqual([]);
-      expect(checks.probes.map((p) => p.outcome)).toEqual(['answered', 'answered', 'answered']);
+      expect(checks.probes.map((p) => p.outcome)).toEqual([
+        'answered',
+        'answered',
+        'answered',
+        'answered',
+      ]);
       expect(new Set(checks.findings.map((f) => f.rule))).toEqual(
         new Set([
           'wire.discovery',
           'wire.unauthenticated-refused',
+          'wire.wrong-key-refused',
           'wire.unknown-run-not-found',
           'wire.unknown-suite-refused',
           'wire.error-body',

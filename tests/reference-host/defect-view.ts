@@ -23,6 +23,8 @@ export interface View {
   readonly summaryRefusal: unknown;
   readonly versions: readonly string[];
   readonly log: readonly string[];
+  /** The members of each run.completed payload, in log order. */
+  readonly runCompleted: readonly (readonly string[])[];
   readonly evalPayloads: readonly unknown[];
   readonly terminal: boolean;
   readonly runStatus: unknown;
@@ -37,6 +39,8 @@ export interface Rereads {
   readonly afterThird: 'as first read' | readonly number[];
   /** The sequences a poll after the log's last sequence returned. */
   readonly afterLast: readonly number[];
+  /** The lastSequence each re-read answered: after sequence 2, after the last, past the end. */
+  readonly lastSequences: readonly unknown[];
 }
 
 export async function view(base: string, id: FixtureId, deadlineMs: number): Promise<View> {
@@ -55,6 +59,9 @@ export async function view(base: string, id: FixtureId, deadlineMs: number): Pro
     summaryRefusal: d.summaryRefusals[0],
     versions: [...new Set([discovery.headers.get('openwop-version') ?? 'absent', ...d.versions])],
     log: d.events.map((e) => e.type),
+    runCompleted: d.events
+      .filter((e) => e.type === 'run.completed')
+      .map((e) => Object.keys(e.payload).sort()),
     evalPayloads: evalPayloads(d.events),
     terminal: d.terminal,
     runStatus: d.runStatus,
@@ -72,16 +79,20 @@ async function reread(base: string, d: Drive): Promise<Rereads> {
   const runId = d.runId;
   const last = d.events.at(-1)?.sequence;
   if (runId === undefined || last === undefined)
-    return { afterThird: 'as first read', afterLast: [] };
+    return { afterThird: 'as first read', afterLast: [], lastSequences: [] };
+  const lastSequences: unknown[] = [];
   const after = async (n: number): Promise<number[]> => {
     const path = runPath(runId, `/events/poll?afterSequence=${n}&timeout=0`);
     const page = (await call(base, 'GET', path)).body as Page | undefined;
+    lastSequences.push(page?.lastSequence);
     return (page?.events ?? []).map((e) => e.sequence);
   };
   const third = await after(2);
   const firstRead = d.events.map((e) => e.sequence).filter((n) => n > 2);
   const same = third.length === firstRead.length && third.every((n, i) => n === firstRead[i]);
-  return { afterThird: same ? 'as first read' : third, afterLast: await after(last) };
+  const afterLast = await after(last);
+  await after(last + 1);
+  return { afterThird: same ? 'as first read' : third, afterLast, lastSequences };
 }
 
 /** Ids number runs per host; the count of runs a host served before is no clause's business. */

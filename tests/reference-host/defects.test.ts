@@ -36,7 +36,9 @@ const NOTHING_RUN: Expected = {
   envelopeKeys: DIFFERS,
   firstEventId: undefined,
   log: DIFFERS,
+  runCompleted: [],
   evalPayloads: DIFFERS,
+  'rereads.lastSequences': [],
   terminal: false,
   runStatus: undefined,
   summaryStatus: 0,
@@ -171,7 +173,11 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     fixture: SUITE,
     changes: { 'summary.tasks.0.gatedScore': 100, 'summary.gatedAggregateScore': 50 },
   },
-  { defect: 'scored-per-task', fixture: MEAN, changes: { log: DIFFERS, evalPayloads: DIFFERS } },
+  {
+    defect: 'scored-per-task',
+    fixture: MEAN,
+    changes: { log: DIFFERS, evalPayloads: DIFFERS, 'rereads.lastSequences': DIFFERS },
+  },
   {
     defect: 'gated-aggregate-other-aggregation',
     fixture: SUITE,
@@ -219,7 +225,9 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     fixture: SUITE,
     changes: {
       log: DIFFERS,
+      runCompleted: [],
       evalPayloads: DIFFERS,
+      'rereads.lastSequences': DIFFERS,
       terminal: false,
       runStatus: 'running',
       summaryStatus: 409,
@@ -230,6 +238,7 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   // A host started without a key refuses nothing either way: the run must not differ at all. What
   // the defect does change, a request without a key served, is the test below the table.
   { defect: 'no-key-check', fixture: SUITE, changes: {} },
+  { defect: 'any-bearer-accepted', fixture: SUITE, changes: {} },
   // Nor does a run ask for a run or a suite the host lacks: the refusals are tested below.
   { defect: 'unknown-run-bad-request', fixture: SUITE, changes: {} },
   { defect: 'unknown-suite-server-error', fixture: SUITE, changes: {} },
@@ -319,6 +328,24 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
       'rereads.afterThird': Array.from({ length: 17 }, (_, i) => i + 2),
       'rereads.afterLast': [18],
     },
+  },
+  // The log's highest is 18 on every page; the page's own reading answers the cursor past the end.
+  { defect: 'last-sequence-of-page', fixture: SUITE, changes: { 'rereads.lastSequences.2': 19 } },
+  {
+    defect: 'last-sequence-minus-one',
+    fixture: SUITE,
+    changes: { 'rereads.lastSequences': [-1, -1, -1] },
+  },
+  {
+    defect: 'run-completed-missing',
+    fixture: SUITE,
+    changes: { 'log.length': 18, runCompleted: [], 'rereads.lastSequences': [17, 17, 17] },
+  },
+  { defect: 'run-completed-no-outputs', fixture: SUITE, changes: { 'runCompleted.0': [] } },
+  {
+    defect: 'run-completed-before-eval-completed',
+    fixture: SUITE,
+    changes: { 'log.17': 'run.completed', 'log.18': 'eval.completed' },
   },
   {
     defect: 'events-out-of-order',
@@ -481,7 +508,8 @@ describe('reference host defects', () => {
     }
   });
 
-  // The refusals the suite provokes: each defect changes the answer to exactly one of them.
+  // The refusals the suite provokes: each defect changes the answer to exactly one of them, but
+  // no-key-check, which serves a wrong key as it serves none.
   const KEY = 'k'.repeat(32);
   const UNKNOWN_RUN = '/runs/reference%2Fprobe-0000000000000000/eval-summary';
   const UNKNOWN_SUITE = JSON.stringify({
@@ -491,6 +519,13 @@ describe('reference host defects', () => {
   });
   const REFUSALS = [
     { name: 'keyless', method: 'GET', path: UNKNOWN_RUN, apiKey: undefined, body: undefined },
+    {
+      name: 'wrong key',
+      method: 'GET',
+      path: UNKNOWN_RUN,
+      apiKey: 'w'.repeat(32),
+      body: undefined,
+    },
     { name: 'unknown run', method: 'GET', path: UNKNOWN_RUN, apiKey: KEY, body: undefined },
     { name: 'unknown suite', method: 'POST', path: '/runs', apiKey: KEY, body: UNKNOWN_SUITE },
   ] as const;
@@ -507,6 +542,7 @@ describe('reference host defects', () => {
   };
   const CONFORMING = {
     keyless: [401, 'unauthenticated'],
+    'wrong key': [401, 'unauthenticated'],
     'unknown run': [404, 'not_found'],
     'unknown suite': [404, 'not_found'],
   };
@@ -521,10 +557,14 @@ describe('reference host defects', () => {
   });
 
   it.each([
-    { defect: 'no-key-check', changes: { keyless: [404, 'not_found'] } },
+    {
+      defect: 'no-key-check',
+      changes: { keyless: [404, 'not_found'], 'wrong key': [404, 'not_found'] },
+    },
+    { defect: 'any-bearer-accepted', changes: { 'wrong key': [404, 'not_found'] } },
     { defect: 'unknown-run-bad-request', changes: { 'unknown run': [400, 'validation_error'] } },
     { defect: 'unknown-suite-server-error', changes: { 'unknown suite': [500, 'internal_error'] } },
-  ] as const)('$defect changes exactly one provoked refusal', async ({ defect, changes }) => {
+  ] as const)('$defect changes only its provoked refusals', async ({ defect, changes }) => {
     host = await startReferenceHost({ apiKey: KEY, defect });
     expect(await refusals(host.url)).toEqual({ ...CONFORMING, ...changes });
   });

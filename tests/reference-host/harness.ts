@@ -157,8 +157,9 @@ export async function drive(
       after === undefined ? `?timeout=${wait}` : `?afterSequence=${after}&timeout=${wait}`;
     const page = (await ask('GET', runPath(runId, `/events/poll${query}`))).body as Page;
     pages.push(page);
-    // lastSequence is -1 before the first event, and afterSequence is never negative.
-    if (page.lastSequence >= 0) after = page.lastSequence;
+    // The next cursor is the last event received: lastSequence is the log's highest, which a
+    // page that holds only part of the log has not delivered yet.
+    after = page.events.at(-1)?.sequence ?? after;
     terminal = page.isTerminal;
   }
   const run = await ask('GET', runPath(runId));

@@ -189,7 +189,8 @@ export async function startHostileHost(options: HostileOptions = {}): Promise<Ho
         const after = readAfter(request);
         const rest = events.filter((e) => after === null || sequenceOf(e) > after);
         const page = rest.slice(0, pageSize);
-        const last = page.length > 0 ? sequenceOf(page[page.length - 1]) : (after ?? -1);
+        // The finished log's highest sequence, on every page (upstream events.md §Poll).
+        const last = events.length > 0 ? sequenceOf(events[events.length - 1]) : -1;
         const isTerminal = page.length === rest.length;
         const status = isTerminal ? 'completed' : 'running';
         return sendV2(response, 200, {

@@ -169,7 +169,8 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
       runId: run.runId,
       status: run.status,
       isTerminal: run.done && events.length === available.length,
-      lastSequence: events.at(-1)?.sequence ?? run.events.at(-1)?.sequence ?? -1,
+      // The highest sequence in the log now, whatever this page holds (upstream events.md §Poll).
+      lastSequence: run.events.at(-1)?.sequence ?? -1,
       events,
     };
   }

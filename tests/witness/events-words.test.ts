@@ -3,7 +3,6 @@
 // failing message must carry, so a report says what the host did, not just that it was wrong.
 
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../../lib/types.ts';
 import { eventOf, GATED, scoredPayload, UNGATED, type Draft } from './build.ts';
 import { judgedBy, type JudgedBy } from './mutate.ts';
 
@@ -21,9 +20,10 @@ function swap(a: Draft['events'][number], b: Draft['events'][number]): void {
 
 describe('a correct log, rule by rule in words', () => {
   it('the gated run: one started and completed, three payload types counted, 3 × 2 scored', () => {
-    expect(gated(() => undefined).own.slice(4)).toEqual([
+    expect(gated(() => undefined).own.slice(5)).toEqual([
       'exactly one eval.started, first among eval.* events',
       'exactly one eval.completed, after every eval.scored',
+      'exactly one run.completed, the last event, after eval.completed',
       'every eval.started payload validates (1 seen)',
       'every eval.scored payload validates (6 seen)',
       'every eval.completed payload validates (1 seen)',
@@ -36,7 +36,7 @@ describe('a correct log, rule by rule in words', () => {
   it('the ungated run: 2 × 1 scored and no trials block to compare', () => {
     const { failing, own: events } = ungated(() => undefined);
     expect(failing).toEqual([]);
-    expect(events.slice(7)).toEqual([
+    expect(events.slice(9)).toEqual([
       'every eval.scored payload validates (2 seen)',
       'every eval.completed payload validates (1 seen)',
       '2 × 1 = 2 eval.scored events, one per (task, trial)',
@@ -145,7 +145,7 @@ describe('events.scored-count names the first fault of each kind', () => {
     );
   });
 
-  it('an extra eval.scored is counted in what was seen', () => {
+  it('an extra eval.scored is counted in what was seen (the run.completed it replaced is missed too)', () => {
     const { failing, said } = gated((d) => {
       const last = eventOf(d, 'run.completed');
       last.type = 'eval.scored';
@@ -153,7 +153,7 @@ describe('events.scored-count names the first fault of each kind', () => {
       const completed = eventOf(d, 'eval.completed');
       swap(completed, last);
     });
-    expect(failing).toEqual(['events.scored-count']);
+    expect(failing).toEqual(['events.run-completed', 'events.scored-count']);
     expect(said).toContain(
       'eval.scored MUST number taskCount × n = 3 × 2 = 6, one per (task, trial); saw 7 (an eval.scored names task the string "ghost")',
     );
@@ -176,29 +176,21 @@ describe('events.started-consistent and events.started-trials compare with the s
     );
   });
 
-  it.each([
-    ['a string', 'golden', 'the string "golden"', ['events.payload-schema']],
-    ['one mode too many', ['golden', 'rubric'], 'an array of 2', []],
-    ['another mode', ['rubric'], 'an array of 1', []],
-  ])('modes as %s fail events.started-consistent', (_, modes, seen, more) => {
-    const { failing, said } = gated((d) => (startedPayload(d).modes = modes));
-    expect(failing).toEqual([...more, 'events.started-consistent']);
-    expect(said.at(-1)).toBe(
-      `eval.started MUST describe the suite run; modes MUST be [golden], host reported ${seen}`,
-    );
+  it('modes that are not an array fail the payload schema only', () => {
+    const { failing } = gated((d) => (startedPayload(d).modes = 'golden'));
+    expect(failing).toEqual(['events.payload-schema']);
   });
 
-  it('modes are compared as a set: every suite mode must be there, in any order', () => {
-    const fixture: Fixture = { ...GATED, suite: { ...GATED.suite, modes: ['golden', 'rubric'] } };
-    const run = (modes: string[]): JudgedBy =>
-      judgedBy('events.', fixture, (d) => (startedPayload(d).modes = modes));
-    expect(run(['rubric', 'golden']).failing).toEqual([]);
-    // Distinct modes, as the published payload requires, but not the suite's set.
-    const { failing, said } = run(['golden', 'adversarial']);
-    expect(failing).toEqual(['events.started-consistent']);
-    expect(said).toEqual([
-      'eval.started MUST describe the suite run; modes MUST be [golden, rubric], host reported an array of 2',
-    ]);
+  // The published payload: "The evaluation modes in use; may be empty". No shipped document ties
+  // them to the suite's modes, so no value the schema admits is a failure.
+  it.each([
+    ['empty', []],
+    ['one mode too many', ['golden', 'rubric']],
+    ['another mode', ['rubric']],
+  ])('modes %s, as the published schema allows, fail nothing', (_, modes) => {
+    const { failing, said } = gated((d) => (startedPayload(d).modes = modes));
+    expect(failing).toEqual([]);
+    expect(said).toEqual([]);
   });
 
   it('a trials block on a suite without one: SHOULD be absent, with what was reported', () => {

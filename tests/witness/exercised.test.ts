@@ -196,8 +196,10 @@ describe('every reason, pinned', () => {
         'events.cursor',
         'every event came on the first page and no cursor replay was made, so events.cursor never saw a poll resume from afterSequence',
       ],
+      ['events.last-sequence', 'no poll page was recorded'],
       ['events.started-first', 'no eval.* event order was judged'],
       ['events.completed-once', 'no eval.* event order was judged'],
+      ['events.run-completed', 'no event log was recorded'],
       [
         'events.payload-schema',
         'events.payload-schema judged 0 of the 3 eval.* types the run logged',

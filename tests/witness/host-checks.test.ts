@@ -27,6 +27,7 @@ const answered = (probe: ProbeName, status: number, body: ObservedBody): Observe
 const envelope = (error: string): ObservedBody => ({ json: { error, message: 'refused' } });
 const CORRECT_PROBES: readonly ObservedProbe[] = [
   answered('no-credentials', 401, envelope('unauthenticated')),
+  answered('wrong-credentials', 401, envelope('unauthenticated')),
   answered('unknown-run', 404, envelope('not_found')),
   answered('unknown-suite', 404, envelope('not_found')),
 ];
@@ -44,7 +45,7 @@ describe('discovery', () => {
   it('a correct discovery and correct refusals hold every check, all SHOULD', () => {
     const judged = judgeHostChecks({ ok: true, document: DISCOVERY }, CORRECT_PROBES);
     expect(judged.findings.filter((f) => !f.ok)).toEqual([]);
-    expect(judged.findings).toHaveLength(7);
+    expect(judged.findings).toHaveLength(9);
     expect(judged.findings.every((f) => f.severity === 'SHOULD')).toBe(true);
     expect(judged.unexercised).toEqual([]);
   });
@@ -130,6 +131,23 @@ describe('the provoked refusals', () => {
     },
   );
 
+  it.each([
+    [200, { json: { runId: 't/x' } }, '200, so the host served a caller that sent a wrong key'],
+    [404, envelope('not_found'), '404 (error "not_found"), so the host looked past the wrong key'],
+    [403, envelope('forbidden'), '403 (error "forbidden")'],
+  ] as const)(
+    'a create with a wrong bearer token answered %i fails the wrong-key rule alone',
+    (status, body, seen) => {
+      const probes = withProbe(answered('wrong-credentials', status, body));
+      expect(failures(DISCOVERY, probes)).toEqual([
+        [
+          'wire.wrong-key-refused',
+          `POST /runs (a create sent with a bearer token that is not the key) SHOULD be answered 401; the status is at fault: it was answered ${seen}`,
+        ],
+      ]);
+    },
+  );
+
   it.each([400, 200, 500])(
     'the summary of an unknown run answered %i fails the not-found rule',
     (status) => {
@@ -179,7 +197,7 @@ describe('the provoked refusals', () => {
     expect(failures(DISCOVERY, probes)).toEqual([
       [
         'wire.error-body',
-        'GET /runs/t%2Fprobe-1/eval-summary answered 404: the body SHOULD be the v2 error envelope {error: "<registered code>", message, details?} at the code\'s registered status; it is not (error "unauthenticated" is registered at 401, answered with 404)',
+        'GET /runs/t%2Fprobe-1/eval-summary answered 404: the body SHOULD be the v2 error envelope {error: "<registered code>", message, details?} at the code\'s registered status; it is not (error "unauthenticated" is registered at 401 in openwop/openwop spec/v2/errors.json, answered with 404)',
       ],
     ]);
   });
@@ -251,6 +269,11 @@ describe('the words of a host check', () => {
       [
         'wire.unauthenticated-refused',
         'POST /runs (a create sent without an Authorization header) was answered 401 (error "unauthenticated")',
+      ],
+      ['wire.error-body', expect.stringMatching(/^POST \/runs answered 401: /) as unknown],
+      [
+        'wire.wrong-key-refused',
+        'POST /runs (a create sent with a bearer token that is not the key) was answered 401 (error "unauthenticated")',
       ],
       ['wire.error-body', expect.stringMatching(/^POST \/runs answered 401: /) as unknown],
       [

@@ -120,14 +120,14 @@ describe('a log that is not a log', () => {
     }
   });
 
-  it('pages with impossible counts and flags fail events.cursor', () => {
+  it('pages with impossible counts, flags and sequences fail events.cursor and events.last-sequence', () => {
     const draft = gatedObservation();
     draft.pages = [
       { afterSequence: null, lastSequence: 'three', isTerminal: 'yes', eventCount: -4 },
       { afterSequence: 2, lastSequence: null, isTerminal: null, eventCount: Number.NaN },
     ];
     expect(failingRules(judgeEvalRun(GATED, asObservation(draft)))).toEqual(
-      new Set(['events.cursor']),
+      new Set(['events.cursor', 'events.last-sequence']),
     );
   });
 

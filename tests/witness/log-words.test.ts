@@ -197,7 +197,7 @@ describe('events.cursor lists what is wrong with the pages', () => {
       page(d, 2).lastSequence = 1;
       page(d, 2).afterSequence = 5;
     });
-    expect(failing).toEqual(['events.cursor']);
+    expect(failing).toEqual(['events.cursor', 'events.last-sequence']);
     expect(said).toEqual([
       `${CURSOR}page 1 isTerminal is the string "a"; page 2 (afterSequence 5) holds sequence 4; page 2 lastSequence 1 is below an earlier 3; and 2 more`,
     ]);

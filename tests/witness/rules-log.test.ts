@@ -57,7 +57,9 @@ describe('one defect in the run or the log fails exactly its rule', () => {
   });
 
   it('an event without a string type fails events.envelope', () => {
-    expect(gated((d) => (eventOf(d, 'run.completed').type = 7))).toEqual(['events.envelope']);
+    expect(gated((d) => (eventOf(d, 'agent.invocation-completed', 0).type = 7))).toEqual([
+      'events.envelope',
+    ]);
   });
 
   it('an event naming another run fails events.run-id', () => {
@@ -100,9 +102,10 @@ describe('one defect in the run or the log fails exactly its rule', () => {
     ]);
   });
 
-  it('a lastSequence that goes backwards fails events.cursor', () => {
+  it('a lastSequence that goes backwards fails events.cursor, and events.last-sequence as well', () => {
     expect(gated((d) => ((d.pages[1] as Draft['pages'][number]).lastSequence = 2))).toEqual([
       'events.cursor',
+      'events.last-sequence',
     ]);
   });
 
@@ -123,14 +126,14 @@ describe('one defect in the run or the log fails exactly its rule', () => {
     ).toEqual(['events.started-first']);
   });
 
-  it('a second eval.completed fails events.completed-once', () => {
+  it('run.completed made a second eval.completed fails events.completed-once and events.run-completed', () => {
     expect(
       gated((d) => {
         const last = eventOf(d, 'run.completed');
         last.type = 'eval.completed';
         last.payload = structuredClone(eventOf(d, 'eval.completed').payload);
       }),
-    ).toEqual(['events.completed-once']);
+    ).toEqual(['events.completed-once', 'events.run-completed']);
   });
 
   it('an undeclared payload member fails events.payload-schema', () => {
@@ -157,7 +160,6 @@ describe('one defect in the run or the log fails exactly its rule', () => {
     ['suiteId', 'witness.evals.other'],
     ['suiteVersion', '2.2.0'],
     ['taskCount', 4],
-    ['modes', ['rubric']],
   ])('eval.started with the wrong %s fails events.started-consistent', (key, value) => {
     expect(gated((d) => (payloadOf(d, 'eval.started')[key] = value))).toEqual([
       'events.started-consistent',
@@ -278,6 +280,7 @@ describe('the rule catalogue', () => {
       'wire.unknown-run-not-found',
       'wire.unknown-suite-refused',
       'wire.version-header',
+      'wire.wrong-key-refused',
     ]);
     // The wire rules are SHOULD by contract §1 and §6, not by an assumption.
     for (const r of should.filter((s) => !s.id.startsWith('wire.')))

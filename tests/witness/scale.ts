@@ -71,6 +71,7 @@ export function largeRun(taskCount: number, trials: number): { fixture: Fixture;
     taskCount,
     passedCount,
   });
+  push('run.completed');
   const draft: Draft = {
     runId: 'scale-run',
     evalSuiteRef: 'scale.evals.large@1.0.0',

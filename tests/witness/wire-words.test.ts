@@ -264,7 +264,7 @@ describe('wire.error-body words', () => {
       false,
       'GET /runs/{runId} answered 410 (1 time, 3 judged): the body SHOULD be the v2 error envelope ' +
         '{error: "<registered code>", message, details?} at the code\'s registered status; 3 of 3 are not ' +
-        '(error "not_found" is registered at 404, answered with 410)',
+        '(error "not_found" is registered at 404 in openwop/openwop spec/v2/errors.json, answered with 410)',
     ]);
     const [g] = said({ errors: { kinds: [kind(410, 2, bad1, good)], omitted: 0 } });
     expect(g?.[2]).toContain('; 2 of 2 are not (the body is not JSON (truncated))');
@@ -295,7 +295,7 @@ describe('wire.error-body words', () => {
       ['protocol_version_unsupported', [406]],
       ['run_state_conflict', [409]],
       ['run_terminal', [409]],
-      ['capability_not_provided', [422, 501]],
+      ['capability_not_provided', [422]],
       ['rate_limited', [429]],
     ];
     for (const [code, statuses] of registered) {
@@ -306,7 +306,7 @@ describe('wire.error-body words', () => {
         );
       }
       expect(said({ errors: { kinds: [kind(418, 1, body)], omitted: 0 } })[0]?.[2], code).toContain(
-        `(error "${code}" is registered at ${statuses.join(' or ')}, answered with 418)`,
+        `(error "${code}" is registered at ${statuses.join(' or ')} in openwop/openwop spec/v2/errors.json, answered with 418)`,
       );
     }
   });

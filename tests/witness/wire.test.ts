@@ -197,10 +197,12 @@ describe('wire.error-body', () => {
       'wire.error-body',
     );
     expect(f.ok).toBe(false);
-    expect(f.message).toContain('error "not_found" is registered at 404, answered with 409');
+    expect(f.message).toContain(
+      'error "not_found" is registered at 404 in openwop/openwop spec/v2/errors.json, answered with 409',
+    );
   });
 
-  it('accepts capability_not_provided at 422 or 501, not at 400', () => {
+  it('accepts capability_not_provided at 422 alone, and warns on 501 naming where it came from', () => {
     const refusal = { json: { error: 'capability_not_provided', message: 'no evals here' } };
     const at = (status: number) =>
       only(
@@ -211,9 +213,15 @@ describe('wire.error-body', () => {
         'wire.error-body',
       );
     expect(at(422).ok).toBe(true);
-    expect(at(501).ok).toBe(true);
+    expect(at(501).ok).toBe(false);
+    expect(at(501).severity).toBe('SHOULD');
+    expect(at(501).message).toContain(
+      'error "capability_not_provided" is registered at 422 in openwop/openwop spec/v2/errors.json, answered with 501: 501 is RFC 0081\'s v1 status; the v2 registry keeps 422',
+    );
     expect(at(400).ok).toBe(false);
-    expect(at(400).message).toContain('registered at 422 or 501, answered with 400');
+    expect(at(400).message).toContain(
+      'registered at 422 in openwop/openwop spec/v2/errors.json, answered with 400)',
+    );
   });
 
   it('fails a body that is not JSON, and judges nothing of a body too large to keep', () => {
