@@ -8,15 +8,16 @@ import fc from 'fast-check';
 
 const isPowerOfTwo = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
 
-export function passScoreArb(trials: number, tasks: number): fc.Arbitrary<number> {
+/** A choice among the places below and a number that picks within it; both shrink to 0. */
+export const passScorePlanArb = fc.record({ place: fc.nat({ max: 4 }), k: fc.nat() });
+export type PassScorePlan = typeof passScorePlanArb extends fc.Arbitrary<infer T> ? T : never;
+
+/** The passScore a plan names for a suite of `tasks` tasks of `trials` trials. */
+export function passScoreOf(plan: PassScorePlan, trials: number, tasks: number): number {
   const steps = trials * tasks;
-  const halfway = fc.integer({ min: 0, max: steps - 1 }).map((c) => (c + 0.5) / steps);
-  const choices: fc.Arbitrary<number>[] = [fc.constantFrom(0, 1), halfway];
-  if (isPowerOfTwo(trials)) {
-    choices.push(fc.integer({ min: 0, max: trials }).map((k) => k / trials));
-  }
-  if (isPowerOfTwo(steps)) {
-    choices.push(fc.integer({ min: 0, max: steps }).map((k) => k / steps));
-  }
-  return fc.oneof(...choices);
+  const places: ((k: number) => number)[] = [() => 0, () => 1, (k) => ((k % steps) + 0.5) / steps];
+  if (isPowerOfTwo(trials)) places.push((k) => (k % (trials + 1)) / trials);
+  if (isPowerOfTwo(steps)) places.push((k) => (k % (steps + 1)) / steps);
+  const place = places[plan.place % places.length] ?? places[0];
+  return place === undefined ? 0 : place(plan.k);
 }

@@ -10,11 +10,9 @@ import type {
   EvalTask,
   ExpectedTrajectory,
   Fixture,
-  GoldenMatch,
   MatchMode,
   PassRule,
   ScriptedTrial,
-  ToolCall,
   ToolResponse,
 } from '../types.ts';
 import {
@@ -32,7 +30,7 @@ import {
   type SuiteFigures,
 } from './figures.ts';
 import { ANSWERS, GOLDEN_MATCHES, goldenArb, scriptedOutput } from './outputs.ts';
-import { passScoreArb } from './pass-score.ts';
+import { passScoreOf, passScorePlanArb } from './pass-score.ts';
 
 /** The requirement every generated fixture drives. */
 export const GENERATED_REQUIREMENT = 'openwop.requirement.0246.generated';
@@ -81,69 +79,67 @@ const trajectoryArb: fc.Arbitrary<ExpectedTrajectory> = fc
     forbidden === undefined ? { match, calls } : { match, calls, forbidden },
   );
 
-function trialArb(
-  strategy: GoldenMatch,
-  golden: EvalTask['input'],
-  base: readonly ToolCall[],
-  figures: SuiteFigures,
-): fc.Arbitrary<ScriptedTrial> {
-  return fc
-    .record({
-      kind: fc.constantFrom(...PATH_KINDS),
-      pick: fc.nat({ max: 20 }),
-      answer: fc.constantFrom(...ANSWERS, 'right', 'right'),
-      figures: entryFiguresArb,
-    })
-    .map(({ kind, pick, answer, figures: entry }) => ({
-      calls: scriptedCalls(kind, base, pick),
-      output: scriptedOutput(strategy, golden, answer),
-      ...statedFigures(figures, entry),
-    }));
+/** One scripted entry, before the task it belongs to gives it calls and an output. */
+const entryPlanArb = fc.record({
+  kind: fc.constantFrom(...PATH_KINDS),
+  pick: fc.nat({ max: 20 }),
+  answer: fc.constantFrom(...ANSWERS, 'right', 'right'),
+  figures: entryFiguresArb,
+});
+type EntryPlan = typeof entryPlanArb extends fc.Arbitrary<infer T> ? T : never;
+
+/**
+ * One task, independent of the suite around it, so fast-check can drop tasks and shrink each on
+ * its own: a failing suite shrinks to the one task that fails it. It carries as many entries as
+ * the largest trial count; the suite keeps one, or one per trial.
+ */
+function taskPlanArb(maxTrials: number) {
+  return fc.record({
+    strategy: fc.constantFrom(...GOLDEN_MATCHES),
+    text: goldenArb('exact'),
+    object: goldenArb('json-match'),
+    trajectory: trajectoryArb,
+    withTrajectory: fc.boolean(),
+    recording: fc.constantFrom(...RECORDINGS, 'answers', 'answers'),
+    freeCalls: expectedCallsArb,
+    onePerTrial: fc.boolean(),
+    entries: fc.array(entryPlanArb, { minLength: maxTrials, maxLength: maxTrials }),
+  });
 }
+type TaskPlan = ReturnType<typeof taskPlanArb> extends fc.Arbitrary<infer T> ? T : never;
 
 interface GeneratedTask {
   readonly task: EvalTask;
   readonly script: readonly ScriptedTrial[];
 }
 
-function taskArb(
+function hasTrajectory(plan: TaskPlan, mix: TrajectoryMix): boolean {
+  return mix === 'all' || (mix === 'some' && plan.withTrajectory);
+}
+
+function buildTask(
+  plan: TaskPlan,
   taskId: string,
   trials: number,
   mix: TrajectoryMix,
   figures: SuiteFigures,
-): fc.Arbitrary<GeneratedTask> {
-  const trajectory =
-    mix === 'none'
-      ? fc.constant(undefined)
-      : mix === 'all'
-        ? trajectoryArb
-        : fc.option(trajectoryArb, { nil: undefined });
-  return fc
-    .record({
-      strategy: fc.constantFrom(...GOLDEN_MATCHES),
-      trajectory,
-      recording: fc.constantFrom(...RECORDINGS, 'answers', 'answers'),
-      freeCalls: expectedCallsArb,
-      onePerTrial: fc.boolean(),
-    })
-    .chain(({ strategy, trajectory, recording, freeCalls, onePerTrial }) =>
-      goldenArb(strategy).chain((golden) => {
-        const base = trajectory?.calls ?? freeCalls;
-        const entries = trials > 1 && onePerTrial ? trials : 1;
-        const match = { strategy, value: golden };
-        const expected =
-          trajectory === undefined
-            ? ({ kind: 'golden', match } as const)
-            : ({ kind: 'golden', match, trajectory } as const);
-        const task: EvalTask = { taskId, input: { taskId }, expected, ...recorded(recording) };
-        return fc
-          .array(trialArb(strategy, golden, base, figures), {
-            minLength: entries,
-            maxLength: entries,
-          })
-          .map((script) => ({ task, script }));
-      }),
-    );
+): GeneratedTask {
+  const trajectory = hasTrajectory(plan, mix) ? plan.trajectory : undefined;
+  const golden = plan.strategy === 'json-match' ? plan.object : plan.text;
+  const base = trajectory?.calls ?? plan.freeCalls;
+  const match = { strategy: plan.strategy, value: golden };
+  const expected =
+    trajectory === undefined
+      ? ({ kind: 'golden', match } as const)
+      : ({ kind: 'golden', match, trajectory } as const);
+  const entries = trials > 1 && plan.onePerTrial ? trials : 1;
+  const script = plan.entries.slice(0, entries).map((entry: EntryPlan): ScriptedTrial => ({
+    calls: scriptedCalls(entry.kind, base, entry.pick),
+    output: scriptedOutput(plan.strategy, golden, entry.answer),
+    ...statedFigures(figures, entry.figures),
+  }));
+  const task: EvalTask = { taskId, input: { taskId }, expected, ...recorded(plan.recording) };
+  return { task, script };
 }
 
 /** Every trial's entry, in run order: the list's one entry, or entry i for trial i. */
@@ -163,10 +159,14 @@ export interface GeneratorOptions {
 /** A generated fixture; its id and suite id are placeholders a pack replaces. */
 export function fixtureArb(options: GeneratorOptions = {}): fc.Arbitrary<Fixture> {
   const maxTrials = options.maxTrials ?? DEFAULT_MAX_TRIALS;
+  const taskPlan = taskPlanArb(maxTrials);
   return fc
     .record({
       // Most suites are small: a boundary on the suite mean is far likelier with few tasks.
-      taskCount: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 12 })),
+      plans: fc.oneof(
+        fc.array(taskPlan, { minLength: 1, maxLength: 3 }),
+        fc.array(taskPlan, { minLength: 1, maxLength: 12 }),
+      ),
       block: fc.option(
         fc.record({
           count: fc.oneof(fc.integer({ min: 1, max: maxTrials }), fc.constant(maxTrials)),
@@ -174,29 +174,31 @@ export function fixtureArb(options: GeneratorOptions = {}): fc.Arbitrary<Fixture
         }),
         { nil: undefined },
       ),
-      mix: fc.constantFrom<TrajectoryMix>('none', 'some', 'all', 'all'),
+      mix: fc.constantFrom<TrajectoryMix>('all', 'none', 'some', 'all'),
       figures: suiteFiguresArb,
+      passScore: passScorePlanArb,
     })
-    .chain(({ taskCount, block, mix, figures }) => {
+    .map(({ plans, block, mix, figures, passScore }): Fixture => {
       const trials = block?.count ?? 1;
-      const tasks = Array.from({ length: taskCount }, (_, i) =>
-        taskArb(`task-${i + 1}`, trials, mix, figures),
+      const generated = plans.map((plan, i) =>
+        buildTask(plan, `task-${i + 1}`, trials, mix, figures),
       );
-      return fc
-        .record({ tasks: fc.tuple(...tasks), passScore: passScoreArb(trials, taskCount) })
-        .map(({ tasks: generated, passScore }): Fixture => ({
-          id: 'generated',
-          requirement: GENERATED_REQUIREMENT,
-          agentId: SCRIPTED_AGENT,
-          suite: {
-            suiteId: 'generated.evals.suite',
-            version: '1.0.0',
-            modes: ['golden'],
-            thresholds: { passScore, ...limitsFor(figures, runEntries(generated, trials)) },
-            ...(block === undefined ? {} : { trials: block }),
-            tasks: generated.map((g) => g.task),
+      return {
+        id: 'generated',
+        requirement: GENERATED_REQUIREMENT,
+        agentId: SCRIPTED_AGENT,
+        suite: {
+          suiteId: 'generated.evals.suite',
+          version: '1.0.0',
+          modes: ['golden'],
+          thresholds: {
+            passScore: passScoreOf(passScore, trials, plans.length),
+            ...limitsFor(figures, runEntries(generated, trials)),
           },
-          script: Object.fromEntries(generated.map((g) => [g.task.taskId, g.script])),
-        }));
+          ...(block === undefined ? {} : { trials: block }),
+          tasks: generated.map((g) => g.task),
+        },
+        script: Object.fromEntries(generated.map((g) => [g.task.taskId, g.script])),
+      };
     });
 }
