@@ -7,34 +7,16 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
 import { named } from '../../lib/generate/pack.ts';
 import { fixtureArb } from '../../lib/generate/suite.ts';
-import type { Finding, Fixture } from '../../lib/types.ts';
+import type { Fixture } from '../../lib/types.ts';
 import type { DefectName } from '../../reference-host/defects.ts';
-import { grade, sameReport } from '../property/oracle.ts';
-import { referenceObservation } from './reference-run.ts';
+import { disagreement } from './disagreement.ts';
 
 /** Four fixed seeds of 250 suites each: the 1,000 every run checks. */
 const FIXED_SEEDS = [1, 2, 3, 4] as const;
 const RUNS_PER_SEED = 250;
 const ROTATING_SEED = Date.now() % 0x7fffffff;
-
-interface Disagreement {
-  readonly failing: readonly string[];
-  readonly summaryMatchesOracle: boolean;
-}
-
-/** What the two sides disagree on for one suite; null when they agree on everything. */
-async function disagreement(fixture: Fixture, defect?: DefectName): Promise<Disagreement | null> {
-  const observation = await referenceObservation(fixture, defect);
-  const findings: readonly Finding[] = judgeEvalRun(fixture, observation);
-  const failing = findings.filter((f) => !f.ok).map((f) => `${f.rule}: ${f.message}`);
-  const summaryMatchesOracle = sameReport(observation.summary, grade(fixture).summary);
-  // Zero findings would be no agreement at all: the witness must have checked the run.
-  if (findings.length > 0 && failing.length === 0 && summaryMatchesOracle) return null;
-  return { failing, summaryMatchesOracle };
-}
 
 const agreeing = (defect?: DefectName) =>
   fc.asyncProperty(fixtureArb(), async (fixture) => (await disagreement(fixture, defect)) === null);
