@@ -45,13 +45,17 @@ export async function referenceObservation(
         lastSequence: events.at(-1)?.sequence ?? -1,
         isTerminal: run.terminal,
         eventCount: events.length,
+        members: { runId, status: run.status },
       },
     ],
-    events: events.map((e) => ({
-      sequence: e.sequence,
-      type: e.type,
-      runId: e.runId,
-      payload: e.payload,
+    // As the driver keeps an event: the payload of eval.* events only, and the envelope's
+    // other members for the wire rules.
+    events: events.map(({ sequence, type, runId: id, payload, ...members }) => ({
+      sequence,
+      type,
+      runId: id,
+      ...(type.startsWith('eval.') ? { payload } : {}),
+      envelope: { json: 'object', members, payload: 'object' },
     })),
     runStatus: run.status,
     summary: run.summary,
