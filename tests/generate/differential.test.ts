@@ -44,11 +44,12 @@ async function checkSeed(seed: number): Promise<void> {
 }
 
 describe('the reference host and the witness agree on every generated suite', () => {
-  it.each(FIXED_SEEDS)('%i: 250 suites from a fixed seed', async (seed) => {
+  // Wide margins: a few seconds each on an idle machine, several times that under load.
+  it.each(FIXED_SEEDS)('%i: 250 suites from a fixed seed', { timeout: 120_000 }, async (seed) => {
     await checkSeed(seed);
   });
 
-  it(`250 suites from the rotating seed ${ROTATING_SEED}`, async () => {
+  it(`250 suites from the rotating seed ${ROTATING_SEED}`, { timeout: 120_000 }, async () => {
     await checkSeed(ROTATING_SEED);
   });
 });
@@ -56,6 +57,7 @@ describe('the reference host and the witness agree on every generated suite', ()
 describe('the differential test can fail', () => {
   it.each<DefectName>(['strict-greater-than', 'args-ignored', 'miss-not-failed-closed'])(
     'a reference host with the one-clause defect %s disagrees, shrunk to at most two tasks',
+    { timeout: 120_000 },
     async (defect) => {
       const result = await fc.check(agreeing(defect), { seed: 1, numRuns: 400 });
       expect(result.failed).toBe(true);
