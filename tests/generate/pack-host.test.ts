@@ -9,14 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureSet } from '../../cli/fixture-set.ts';
-import { decidePack, driveGeneratedPack } from '../../lib/decide/generated-pack.ts';
-import type { LegTarget } from '../../lib/decide/leg-target.ts';
-import { resolveConfig } from '../../lib/env.ts';
-import { fetchDiscovery, forgetDiscoveries } from '../../lib/observe/discovery.ts';
-import { createHostClient } from '../../lib/observe/host-client.ts';
-import { startReferenceHost, type DefectName } from '../../reference-host/index.ts';
+import { drivePack } from './pack-drive.ts';
+import { decidePack } from '../../lib/decide/generated-pack.ts';
 
-const API_KEY = 'generated-pack-key-7';
 let dir: string;
 
 beforeAll(async () => {
@@ -27,42 +22,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Drives the pack against a reference host, strict, and closes both. */
-async function drivePack(count: number, fixturesDir?: string, defect?: DefectName) {
-  const host = await startReferenceHost({
-    apiKey: API_KEY,
-    ...(fixturesDir === undefined ? {} : { fixturesDir }),
-    ...(defect === undefined ? {} : { defect }),
-  });
-  const config = resolveConfig({
-    OPENWOP_BASE_URL: host.url,
-    OPENWOP_API_KEY: API_KEY,
-    OPENWOP_REQUIRE_BEHAVIOR: 'true',
-    OPENWOP_POLL_TIMEOUT_S: '2',
-    OPENWOP_RUN_TIMEOUT_MS: '60000',
-  });
-  const client = createHostClient({
-    baseUrl: host.url,
-    apiKey: API_KEY,
-    requestTimeoutMs: config.bounds.requestTimeoutMs,
-    maxBodyBytes: config.bounds.maxBodyBytes,
-  });
-  try {
-    forgetDiscoveries();
-    const target: LegTarget = { client, discovery: await fetchDiscovery(client, host.url), config };
-    return await driveGeneratedPack({ count, seed: 1 }, target);
-  } finally {
-    await client.close();
-    await host.close();
-  }
-}
-
 describe('a generated pack against the reference host', () => {
   it(
     'a conformant host that seeds the pack passes all 200 in strict mode, not even a SHOULD failing',
     { timeout: 300_000 },
     async () => {
-      const cases = await drivePack(200, dir);
+      const cases = await drivePack({ count: 200, seed: 1 }, dir);
       expect(cases).toHaveLength(200);
       const notPassed = cases.filter((c) => c.decision.disposition !== 'executed-pass');
       expect(notPassed.map((c) => `${c.fixtureId}: ${c.decision.reason ?? ''}`)).toEqual([]);
@@ -77,7 +42,7 @@ describe('a generated pack against the reference host', () => {
     'a host with one defect fails the pack, naming the fixture, the seed and the file',
     { timeout: 120_000 },
     async () => {
-      const cases = await drivePack(20, dir, 'strict-greater-than');
+      const cases = await drivePack({ count: 20, seed: 1 }, dir, 'strict-greater-than');
       const decision = decidePack(cases);
       expect(decision.disposition).toBe('executed-fail');
       const failing = cases.find((c) => c.decision.disposition === 'executed-fail');
@@ -91,7 +56,7 @@ describe('a generated pack against the reference host', () => {
     'strict mode fails every generated fixture the host does not list',
     { timeout: 120_000 },
     async () => {
-      const cases = await drivePack(5);
+      const cases = await drivePack({ count: 5, seed: 1 });
       for (const c of cases) {
         expect(c.decision.disposition).toBe('executed-fail');
         expect(c.decision.reason).toContain(`host does not list fixture ${c.fixtureId}`);

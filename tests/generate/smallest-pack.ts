@@ -9,6 +9,7 @@ import { judgeEvalRun, unjudgedLimits } from '../../lib/eval-gate-witness.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
 import type { Fixture } from '../../lib/types.ts';
 import { DEFECTS, type DefectName } from '../../reference-host/defects.ts';
+import { drivePack, packDir } from './pack-drive.ts';
 import { referenceObservation } from './reference-run.ts';
 
 export const PACK_SEED = 1;
@@ -27,6 +28,8 @@ export interface SmallestPack {
   readonly caught: Caught | null;
   /** The rules that failed on fixture n, MUST first. */
   readonly rules: readonly string[];
+  /** In process, or over HTTP for a defect no run in process shows. */
+  readonly via: 'run' | 'http';
 }
 
 /** How a defective host's run of one fixture shows the defect, and the rules that failed. */
@@ -51,20 +54,59 @@ export async function smallestPack(
   pack: readonly Fixture[],
 ): Promise<SmallestPack> {
   const clause = DEFECTS.find((d) => d.name === defect)?.clause ?? '';
-  let best: SmallestPack = { defect, clause, n: null, caught: null, rules: [] };
+  let best: SmallestPack = { defect, clause, n: null, caught: null, rules: [], via: 'run' };
   for (const [i, fixture] of pack.entries()) {
     const { caught, rules } = await caughtOn(fixture, defect);
     if (STRENGTH.indexOf(caught) > STRENGTH.indexOf(best.caught)) {
-      best = { defect, clause, n: i + 1, caught, rules };
+      best = { defect, clause, n: i + 1, caught, rules, via: 'run' };
     }
     if (best.caught === 'MUST') break;
   }
   return best;
 }
 
+/** How many fixtures the HTTP search tries: what only HTTP shows, it shows on any run. */
+export const HTTP_LIMIT = 3;
+
+/** How the k-th case of a pack driven over HTTP shows the defect. */
+export async function caughtOverHttp(
+  defect: DefectName,
+  k: number,
+  dir: string,
+): Promise<{ caught: Caught | null; rules: string[] }> {
+  const cases = await drivePack({ count: k, seed: PACK_SEED }, dir, defect);
+  const decision = cases[k - 1]?.decision;
+  if (decision === undefined) return { caught: null, rules: [] };
+  const failed = decision.findings.filter((f) => !f.ok);
+  const must = failed.filter((f) => f.severity === 'MUST');
+  const rules = [...new Set([...must, ...failed].map((f) => f.rule))];
+  if (decision.disposition === 'executed-fail') {
+    return { caught: 'MUST', rules: rules.length > 0 ? rules : ['gate'] };
+  }
+  if (decision.disposition === 'inapplicable') return { caught: 'inapplicable', rules: ['gate'] };
+  if (failed.length > 0) return { caught: 'SHOULD', rules };
+  return { caught: null, rules };
+}
+
+async function overHttp(row: SmallestPack, dir: string): Promise<SmallestPack> {
+  for (let k = 1; k <= HTTP_LIMIT; k += 1) {
+    const { caught, rules } = await caughtOverHttp(row.defect, k, dir);
+    if (caught !== null) return { ...row, n: k, caught, rules, via: 'http' };
+  }
+  return row;
+}
+
 export async function smallestPacks(): Promise<SmallestPack[]> {
   const pack = generatePack({ count: PACK_LIMIT, seed: PACK_SEED });
-  const rows: SmallestPack[] = [];
-  for (const { name } of DEFECTS) rows.push(await smallestPack(name, pack));
-  return rows;
+  const { dir, remove } = await packDir(HTTP_LIMIT, PACK_SEED);
+  try {
+    const rows: SmallestPack[] = [];
+    for (const { name } of DEFECTS) {
+      const row = await smallestPack(name, pack);
+      rows.push(row.caught === null ? await overHttp(row, dir) : row);
+    }
+    return rows;
+  } finally {
+    await remove();
+  }
 }

@@ -10,18 +10,21 @@ export const TABLE_END = '<!-- end of smallest-pack table -->';
 const HOW: Record<NonNullable<SmallestPack['caught']>, string> = {
   MUST: 'fails the leg',
   SHOULD: 'warns',
-  inapplicable: 'leg inapplicable (limit unreported)',
+  inapplicable: 'leg inapplicable',
 };
+
+export const OVER_HTTP = ', over HTTP';
 
 function row(r: SmallestPack): string {
   if (r.n === null || r.caught === null) {
-    return `| \`${r.defect}\` | ${r.clause} | — | served over HTTP only; no run shows it | |`;
+    return `| \`${r.defect}\` | ${r.clause} | — | no generated case shows it; the defect matrix does | |`;
   }
   const rules = r.rules
     .slice(0, 3)
     .map((rule) => `\`${rule}\``)
     .join(', ');
-  return `| \`${r.defect}\` | ${r.clause} | ${r.n} | ${HOW[r.caught]} | ${rules} |`;
+  const how = `${HOW[r.caught]}${r.via === 'http' ? OVER_HTTP : ''}`;
+  return `| \`${r.defect}\` | ${r.clause} | ${r.n} | ${how} | ${rules} |`;
 }
 
 export function renderTable(rows: readonly SmallestPack[]): string {
