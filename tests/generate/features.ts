@@ -5,6 +5,7 @@
 import type { EvalTask, Fixture, Json, ScriptedTrial, ToolCall } from '../../lib/types.ts';
 import type { Graded } from '../property/oracle.ts';
 import { goldenMatches } from '../../lib/witness/match.ts';
+import { DEFAULT_MAX_TRIALS } from '../../lib/generate/suite.ts';
 
 export type Grader = (fixture: Fixture) => { inclusive: Graded; strict: Graded };
 
@@ -138,7 +139,8 @@ function gradedFeatures(f: Fixture, graded: ReturnType<Grader>, seen: Set<string
   seen.add(`rule:${f.suite.trials?.passRule ?? 'none'}`);
   seen.add(`suite-passed:${summary.passed}`);
   if (summary.gatedAggregateScore === undefined) seen.add('no-gated-aggregate');
-  if (f.suite.trials !== undefined && f.suite.trials.count === 10) seen.add('trials-at-maximum');
+  if (f.suite.trials !== undefined && f.suite.trials.count === DEFAULT_MAX_TRIALS)
+    seen.add('trials-at-maximum');
   const gate = summary.gatedAggregateScore ?? summary.aggregateScore;
   if (gate === f.suite.thresholds.passScore) seen.add('suite-on-pass-score');
   summary.tasks.forEach((entry, i) => {
