@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureSet } from '../../cli/fixture-set.ts';
-import { drivePack } from './pack-drive.ts';
+import { FIXTURE_IDS } from '../../lib/fixtures.ts';
+import { startReferenceHost } from '../../reference-host/index.ts';
+import { drivePack, packDir } from './pack-drive.ts';
 import { decidePack } from '../../lib/decide/generated-pack.ts';
 
 let dir: string;
@@ -63,4 +65,23 @@ describe('a generated pack against the reference host', () => {
       }
     },
   );
+
+  it('a host given an extra fixtures directory lists the shipped fixtures and the pack', async () => {
+    const extra = await packDir(3, 4);
+    const host = await startReferenceHost({ extraFixturesDirs: [extra.dir] });
+    try {
+      const answer = await fetch(`${host.url}/.well-known/openwop`);
+      const listed = ((await answer.json()) as { fixtures: string[] }).fixtures;
+      // The default directory first, in file-name order, then the extra one.
+      expect(listed.slice(0, FIXTURE_IDS.length).sort()).toEqual([...FIXTURE_IDS].sort());
+      expect(listed.slice(FIXTURE_IDS.length)).toEqual([
+        'generated-s4-n0001',
+        'generated-s4-n0002',
+        'generated-s4-n0003',
+      ]);
+    } finally {
+      await host.close();
+      await extra.remove();
+    }
+  });
 });
