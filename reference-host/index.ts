@@ -62,7 +62,11 @@ export async function startReferenceHost(
     process.stderr.write(`${line}\n`);
   };
   const dirs = [options.fixturesDir ?? DEFAULT_FIXTURES_DIR, ...(options.extraFixturesDirs ?? [])];
-  const fixtures = dirs.flatMap((dir) => seedFixtures(dir, warn));
+  // A pack written by `fixtures --out` holds copies of the shipped files too: an id seeded
+  // already is the same fixture, and is listed once.
+  const fixtures = dirs
+    .flatMap((dir) => seedFixtures(dir, warn))
+    .filter((f, i, all) => all.findIndex((g) => g.id === f.id) === i);
   const suites = new Map<string, SeededFixture>();
   for (const f of fixtures) {
     const ref = `${f.suite.suiteId}@${f.suite.version}`;

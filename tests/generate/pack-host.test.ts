@@ -4,12 +4,12 @@
 // file; and a host that lists none of them fails every case in strict mode, as it would any
 // unlisted fixture.
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureSet } from '../../cli/fixture-set.ts';
-import { FIXTURE_IDS } from '../../lib/fixtures.ts';
+import { FIXTURE_IDS, FIXTURES_DIR } from '../../lib/fixtures.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { drivePack, packDir } from './pack-drive.ts';
 import { decidePack } from '../../lib/decide/generated-pack.ts';
@@ -66,8 +66,13 @@ describe('a generated pack against the reference host', () => {
     },
   );
 
-  it('a host given an extra fixtures directory lists the shipped fixtures and the pack', async () => {
+  it('a host given an extra fixtures directory lists the shipped fixtures and the pack, each once', async () => {
     const extra = await packDir(3, 4);
+    // A copy of a shipped fixture, as `fixtures --out` writes beside the pack.
+    await copyFile(
+      join(FIXTURES_DIR, `${FIXTURE_IDS[0]}.json`),
+      join(extra.dir, `${FIXTURE_IDS[0]}.json`),
+    );
     const host = await startReferenceHost({ extraFixturesDirs: [extra.dir] });
     try {
       const answer = await fetch(`${host.url}/.well-known/openwop`);
