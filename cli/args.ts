@@ -70,7 +70,11 @@ const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, F
     fixture: { takesValue: true, example: 'conformance-eval-trajectory-gate-mean' },
     events: { takesValue: true, example: 'events.json' },
   },
-  fixtures: { out: { takesValue: true, example: 'seed/fixtures' } },
+  fixtures: {
+    out: { takesValue: true, example: 'seed/fixtures' },
+    generate: { takesValue: true, example: '200' },
+    seed: { takesValue: true, example: '1' },
+  },
   expect: { json: { takesValue: false, example: '' } },
   diff: { json: { takesValue: false, example: '' } },
   badge: { out: { takesValue: true, example: 'badge.json' } },

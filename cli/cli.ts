@@ -133,16 +133,35 @@ async function fixtures(args: ParsedArgs, out: (line: string) => void): Promise<
   const { fixtureManifest, MANIFEST_FILE, writeFixtureSet } = await import('./fixture-set.ts');
   const dir = args.options.out;
   if (dir === undefined) {
+    if (args.options.generate !== undefined) throw new UsageError('--generate needs --out DIR');
     const manifest = await fixtureManifest();
     for (const f of manifest.fixtures)
       out(`${f.id}  ${f.requirement}  ${f.file}  sha256:${f.sha256}`);
     out(`${manifest.fixtures.length} fixtures; --out DIR writes them with ${MANIFEST_FILE}`);
     return EXIT.ok;
   }
-  const written = await writeFixtureSet(dir);
+  const written = await writeFixtureSet(dir, generatedPack(args));
   for (const file of written) out(`wrote ${file}`);
   out(`${written.length - 1} fixtures and ${MANIFEST_FILE} in ${dir}; seed the fixtures verbatim`);
   return EXIT.ok;
+}
+
+/** `--generate N --seed S`: the pack to write beside the shipped fixtures; S defaults to 1. */
+function generatedPack(args: ParsedArgs): { count: number; seed: number } | undefined {
+  const { generate, seed } = args.options;
+  if (generate === undefined) {
+    if (seed !== undefined) throw new UsageError('--seed needs --generate N');
+    return undefined;
+  }
+  const count = Number(generate);
+  const seedValue = Number(seed ?? '1');
+  if (!/^\d+$/.test(generate) || count < 1 || count > 10_000) {
+    throw new UsageError('--generate takes a pack size from 1 to 10000, such as --generate 200');
+  }
+  if (!/^\d+$/.test(seed ?? '1') || seedValue > 0x7fffffff) {
+    throw new UsageError(`--seed takes an integer from 0 to ${0x7fffffff}, such as --seed 1`);
+  }
+  return { count, seed: seedValue };
 }
 
 async function expectCommand(args: ParsedArgs, out: (line: string) => void): Promise<number> {

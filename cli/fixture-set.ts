@@ -4,6 +4,7 @@
 // reorders a file it seeded still holds the same fixture.
 
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { generatePack, parseGeneratedId } from '../lib/generate/pack.ts';
 import { join } from 'node:path';
 import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
 import { LEGS } from '../lib/legs.ts';
@@ -78,8 +79,21 @@ function manifestOf(shipped: readonly Shipped[]): FixtureManifest {
  * the manifest beside them. Returns the paths written. Throws FixtureInputError when `dir`
  * cannot be written.
  */
-export async function writeFixtureSet(dir: string): Promise<readonly string[]> {
+export async function writeFixtureSet(
+  dir: string,
+  generated?: { readonly count: number; readonly seed: number },
+): Promise<readonly string[]> {
   const shipped = await shippedFixtures();
+  const pack = generated === undefined ? [] : generatePack(generated);
+  const entries = [
+    ...shipped.map((s) => s.entry),
+    ...pack.map((f) => ({
+      id: f.id,
+      requirement: f.requirement,
+      file: `${f.id}.json`,
+      sha256: fixtureDigest(f),
+    })),
+  ];
   const written: string[] = [];
   try {
     await mkdir(dir, { recursive: true });
@@ -88,8 +102,14 @@ export async function writeFixtureSet(dir: string): Promise<readonly string[]> {
       await copyFile(path, target);
       written.push(target);
     }
+    for (const fixture of pack) {
+      const target = join(dir, `${fixture.id}.json`);
+      await writeFile(target, `${JSON.stringify(fixture, null, 2)}\n`);
+      written.push(target);
+    }
     const manifest = join(dir, MANIFEST_FILE);
-    await writeFile(manifest, `${JSON.stringify(manifestOf(shipped), null, 2)}\n`);
+    const document: FixtureManifest = { ...manifestOf(shipped), fixtures: entries };
+    await writeFile(manifest, `${JSON.stringify(document, null, 2)}\n`);
     written.push(manifest);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'write error';
@@ -123,6 +143,12 @@ export async function checkFixtureDigests(
 
 /** A fixture named on the command line: a shipped id, or a fixture file ending in .json. */
 export async function readFixtureRef(ref: string): Promise<Fixture> {
+  // A generated id replays its fixture from the seed and place it names.
+  const place = parseGeneratedId(ref);
+  if (place !== null && place.index > 0) {
+    const fixture = generatePack({ count: place.index, seed: place.seed }).at(-1);
+    if (fixture !== undefined) return fixture;
+  }
   if (!ref.endsWith('.json')) {
     const loaded = await loadFixture(ref);
     if (loaded.ok) return loaded.fixture;

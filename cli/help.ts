@@ -13,9 +13,12 @@ Usage
   openwop-eval-gate fixtures [--out DIR]   list the fixtures a host seeds, or write them to DIR
                                            with fixtures.manifest.json (id, requirement, file,
                                            SHA-256 of the canonical JSON, as the report records)
+                  [--generate N [--seed S]]  also write N generated fixtures, drawn from seed S
+                                           (default 1), each named generated-sS-nNNNN
   openwop-eval-gate expect ID|FILE.json [--json]
                                            what a conformant host reports for a fixture, from the
-                                           witness: per trial, per task and for the suite
+                                           witness: per trial, per task and for the suite; a
+                                           generated id is replayed from its seed
   openwop-eval-gate diff OLD.json NEW.json [--json]
                                            compare two verified reports: dispositions, rules that
                                            newly fail or hold, moved numbers, digests, versions

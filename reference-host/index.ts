@@ -21,6 +21,8 @@ export interface ReferenceHostOptions {
   readonly variant?: 'plain' | 'varied';
   /** Default: the project's `fixtures/`. */
   readonly fixturesDir?: string;
+  /** More directories of fixture files, seeded after `fixturesDir` (a generated pack, say). */
+  readonly extraFixturesDirs?: readonly string[];
   /** Pause between consecutive trials. */
   readonly trialDelayMs?: number;
   /** Minimum duration of a whole run, from its first event to its last. */
@@ -56,9 +58,15 @@ export async function startReferenceHost(
   if (!slow && options.pacing !== undefined && options.pacing !== 'instant') {
     throw new Error(`unknown pacing ${String(options.pacing)}`);
   }
-  const fixtures = seedFixtures(options.fixturesDir ?? DEFAULT_FIXTURES_DIR, (line) =>
-    process.stderr.write(`${line}\n`),
-  );
+  const warn = (line: string): void => {
+    process.stderr.write(`${line}\n`);
+  };
+  const dirs = [options.fixturesDir ?? DEFAULT_FIXTURES_DIR, ...(options.extraFixturesDirs ?? [])];
+  // A pack written by `fixtures --out` holds copies of the shipped files too: an id seeded
+  // already is the same fixture, and is listed once.
+  const fixtures = dirs
+    .flatMap((dir) => seedFixtures(dir, warn))
+    .filter((f, i, all) => all.findIndex((g) => g.id === f.id) === i);
   const suites = new Map<string, SeededFixture>();
   for (const f of fixtures) {
     const ref = `${f.suite.suiteId}@${f.suite.version}`;

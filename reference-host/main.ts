@@ -10,6 +10,8 @@ const USAGE = `usage: npm run host -- [options]
   --defect NAME        break one clause (env OPENWOP_REFERENCE_DEFECT); see --list-defects
   --variant varied     serve the same grading in a different wire shape
   --pacing slow        pause before every trial and page one event per poll (default instant)
+  --fixtures-dir DIR   also seed and list every fixture file in DIR (repeatable), such as a
+                       pack from openwop-eval-gate fixtures --generate
   --list-defects       print every defect and the clause it breaks
   --help               print this text
 `;
@@ -29,6 +31,7 @@ function options(): ReferenceHostOptions {
         defect: { type: 'string' },
         variant: { type: 'string' },
         pacing: { type: 'string' },
+        'fixtures-dir': { type: 'string', multiple: true },
         'list-defects': { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -57,8 +60,10 @@ function options(): ReferenceHostOptions {
   const pacing = parsed.pacing ?? 'instant';
   if (pacing !== 'instant' && pacing !== 'slow') fail(`unknown pacing ${pacing}`);
   const apiKey = parsed['api-key'] ?? process.env['OPENWOP_API_KEY'] ?? '';
+  const extraFixturesDirs = parsed['fixtures-dir'] ?? [];
   return {
     port,
+    ...(extraFixturesDirs.length === 0 ? {} : { extraFixturesDirs }),
     variant,
     pacing,
     ...(apiKey === '' ? {} : { apiKey }),

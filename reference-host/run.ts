@@ -178,10 +178,8 @@ export class EvalRun {
     const invocationId = `${task.taskId}.trial-${trial}`;
     const mark = (p: Payload): Payload => traced(p, this.style);
     this.append('agent.invocation-started', mark({ invocationId, agentId, source: 'run-api' }));
-    const calls = [];
     let failedClosed = false;
     for (const [i, call] of entry.calls.entries()) {
-      calls.push(call);
       const at = { agentId, toolName: call.tool, callId: `${invocationId}.call-${i + 1}` };
       const cause = this.append('agent.tool-called', mark(at));
       // RFC 0244 §D: a tool with no canned answer fails the trial closed.
@@ -205,8 +203,10 @@ export class EvalRun {
     );
     // The scripted agent reports the latency and cost its script states, so a limit is decided
     // the same on every host and every machine (contract §3 [0244-assumed]).
+    // The path is judged over the whole script, not where the agent stopped: a failed-closed
+    // trial's trajectory verdict must not depend on where a host stops it (docs/decisions.md).
     return {
-      calls,
+      calls: entry.calls,
       output: failedClosed ? null : entry.output,
       failedClosed,
       latencyMs: entry.latencyMs ?? Date.now() - began,

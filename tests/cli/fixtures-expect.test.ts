@@ -97,7 +97,7 @@ describe('fixtures', () => {
     const bad = await cli(['fixtures', '--json']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toEqual([
-      'openwop-eval-gate: unknown flag --json for "fixtures"; its flags are --out (see --help)',
+      'openwop-eval-gate: unknown flag --json for "fixtures"; its flags are --out, --generate, --seed (see --help)',
     ]);
   });
 });

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { judgeEvalRun, mustFailures } from '../../lib/eval-gate-witness.ts';
 import type { EvalSummary, Finding, Fixture, RunObservation } from '../../lib/types.ts';
-import { fixtureArb } from './arbitraries.ts';
+import { fixtureArb as generatedFixtureArb } from '../../lib/generate/suite.ts';
 import { moved, mutationsOf } from './mutations.ts';
 import {
   above,
@@ -26,6 +26,8 @@ import {
 type Judge = (fixture: Fixture, observation: RunObservation) => readonly Finding[];
 
 const witness: Judge = judgeEvalRun;
+
+const fixtureArb = generatedFixtureArb();
 
 /**
  * The real witness with its comparator made strict, built without touching lib/: raising

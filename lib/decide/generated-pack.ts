@@ -1,0 +1,162 @@
+// The generated pack as one requirement: every generated fixture of a seed, each gated, driven and
+// judged like a hand-written leg's, a bounded number at a time. A failing case names its fixture,
+// the seed that replays it and the file a host team can add to its own tests.
+
+import type { LegDefinition } from '../legs.ts';
+import { generatePack } from '../generate/pack.ts';
+import { GENERATED_REQUIREMENT } from '../generate/suite.ts';
+import { driveEvalRun } from '../observe/driver.ts';
+import { WireRecord } from '../observe/wire-record.ts';
+import type { Disposition, Finding, Fixture, GateName, MatchMode } from '../types.ts';
+import { blocked, decide, decideRun, hostFaultFinding, type Decision } from './decide.ts';
+import { checkGates } from './gates.ts';
+import type { LegTarget } from './leg-target.ts';
+
+export interface PackRequest {
+  readonly count: number;
+  readonly seed: number;
+}
+
+export interface GeneratedCase {
+  readonly fixtureId: string;
+  readonly seed: number;
+  /** The fixture's file name in a pack `openwop-eval-gate fixtures --generate` writes. */
+  readonly file: string;
+  readonly decision: Decision;
+}
+
+/** How many generated runs are in flight at once: enough to overlap a slow host's run time. */
+export const PACK_CONCURRENCY = 8;
+
+/** The leg a generated fixture stands in: its gates and needs follow from the document. */
+export function generatedLeg(fixture: Fixture): LegDefinition & { readonly fixtureId: string } {
+  const suite = fixture.suite;
+  const matchModes = [
+    ...new Set(
+      suite.tasks.flatMap((t): MatchMode[] =>
+        t.expected.trajectory === undefined ? [] : [t.expected.trajectory.match],
+      ),
+    ),
+  ];
+  const gates: GateName[] = ['agents.evalSuite'];
+  if (matchModes.length > 0) gates.push('agents.evalSuite.trajectory');
+  if (suite.trials !== undefined) gates.push('agents.evalSuite.trials');
+  return {
+    id: GENERATED_REQUIREMENT,
+    title: fixture.id,
+    fixtureId: fixture.id,
+    needs: {
+      taskCount: suite.tasks.length,
+      trialCount: suite.trials?.count ?? 1,
+      ...(suite.trials === undefined ? {} : { passRule: suite.trials.passRule }),
+      matchModes,
+    },
+    gates,
+    ref: 'RFC 0246 §A, §B, §C, §D',
+  };
+}
+
+async function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
+  if (!target.discovery.ok) return blocked(`discovery unreadable: ${target.discovery.reason}`);
+  const gate = checkGates(generatedLeg(fixture), target.discovery.document, target.config);
+  if (!gate.proceed) {
+    return { disposition: gate.disposition, assertions: 0, reason: gate.reason, findings: [] };
+  }
+  const wire = new WireRecord();
+  wire.version('discovery', target.discovery.versionHeader ?? undefined);
+  const request = {
+    evalSuiteRef: `${fixture.suite.suiteId}@${fixture.suite.version}`,
+    agentId: fixture.agentId,
+  };
+  const drive = await driveEvalRun(target.client, request, target.config.bounds, Date.now, wire);
+  switch (drive.kind) {
+    case 'unobserved':
+      return blocked(`could not observe the run (${drive.stage}): ${drive.reason}`);
+    case 'host-fault':
+      return decide([hostFaultFinding(drive.stage, drive.reason)]);
+    case 'observed':
+      return decideRun(fixture, drive.observation);
+  }
+}
+
+/** Drives every fixture of the pack, at most PACK_CONCURRENCY at once, in pack order. */
+export async function driveGeneratedPack(
+  request: PackRequest,
+  target: LegTarget,
+  concurrency: number = PACK_CONCURRENCY,
+): Promise<GeneratedCase[]> {
+  const pack = generatePack(request);
+  const cases: GeneratedCase[] = new Array<GeneratedCase>(pack.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < pack.length; i = next++) {
+      const fixture = pack[i] as Fixture;
+      const decision = await runCase(fixture, target);
+      cases[i] = {
+        fixtureId: fixture.id,
+        seed: request.seed,
+        file: `${fixture.id}.json`,
+        decision,
+      };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  return cases;
+}
+
+const FIRST_FAILURES = 3;
+
+function caseLine(c: GeneratedCase): string {
+  const failed: Finding | undefined = c.decision.findings.find(
+    (f) => !f.ok && f.severity === 'MUST',
+  );
+  const what =
+    failed === undefined ? (c.decision.reason ?? '') : `${failed.rule}: ${failed.message}`;
+  return `${c.fixtureId} (seed ${c.seed}, ${c.file}): ${what}`;
+}
+
+/**
+ * The requirement's disposition over every case: a failing case fails it, then a blocked one
+ * blocks it; it passes when every case passed, and is inapplicable when none could be driven.
+ */
+export function decidePack(cases: readonly GeneratedCase[]): Decision {
+  const findings = cases.flatMap((c) => c.decision.findings);
+  const assertions = cases.reduce((sum, c) => sum + c.decision.assertions, 0);
+  const having = (d: Disposition): GeneratedCase[] =>
+    cases.filter((c) => c.decision.disposition === d);
+  const summary = (d: Disposition, verb: string): string => {
+    const hit = having(d);
+    const lines = hit.slice(0, FIRST_FAILURES).map(caseLine);
+    const more = hit.length > FIRST_FAILURES ? `; and ${hit.length - FIRST_FAILURES} more` : '';
+    return `${hit.length} of ${cases.length} generated fixtures ${verb}: ${lines.join('; ')}${more}`;
+  };
+  if (cases.length === 0) {
+    return {
+      disposition: 'blocked',
+      assertions: 0,
+      reason: 'the generated pack is empty',
+      findings,
+    };
+  }
+  if (having('executed-fail').length > 0) {
+    return {
+      disposition: 'executed-fail',
+      assertions,
+      reason: summary('executed-fail', 'failed'),
+      findings,
+    };
+  }
+  if (having('blocked').length > 0) {
+    return {
+      disposition: 'blocked',
+      assertions,
+      reason: summary('blocked', 'were blocked'),
+      findings,
+    };
+  }
+  if (having('executed-pass').length === 0) {
+    const gated = having('inapplicable').length > 0 ? 'inapplicable' : 'skipped';
+    return { disposition: gated, assertions, reason: summary(gated, `were ${gated}`), findings };
+  }
+  return { disposition: 'executed-pass', assertions, findings };
+}

@@ -1,0 +1,53 @@
+// A generated pack: the first N fixtures fast-check draws from a seed, each named by seed and
+// place so that a file name alone replays it. Drawing is prefix-stable: the pack of 10 at a seed
+// is the first 10 of the pack of 200 at that seed.
+
+import fc from 'fast-check';
+import type { Fixture } from '../types.ts';
+import { fixtureArb, type GeneratorOptions } from './suite.ts';
+
+export const GENERATED_ID_PREFIX = 'generated';
+
+/** `generated-s7-n0042`: the 42nd fixture of seed 7. */
+export function generatedId(seed: number, index: number): string {
+  return `${GENERATED_ID_PREFIX}-s${seed}-n${String(index).padStart(4, '0')}`;
+}
+
+/** Reads a generated id back into its seed and place; null for any other id. */
+export function parseGeneratedId(id: string): { seed: number; index: number } | null {
+  const match = /^generated-s(\d+)-n(\d{4,})$/.exec(id);
+  if (match === null) return null;
+  return { seed: Number(match[1]), index: Number(match[2]) };
+}
+
+/** Names a drawn fixture: its id, and a suite id of its own so a host can register every one. */
+export function named(fixture: Fixture, seed: number, index: number): Fixture {
+  const id = generatedId(seed, index);
+  return {
+    ...fixture,
+    id,
+    suite: {
+      ...fixture.suite,
+      suiteId: `generated.evals.${id.slice(GENERATED_ID_PREFIX.length + 1)}`,
+    },
+  };
+}
+
+export interface PackRequest extends GeneratorOptions {
+  readonly count: number;
+  /** A non-negative 31-bit integer: fast-check's seeds are 32-bit. */
+  readonly seed: number;
+}
+
+/** The pack: fixtures 1..count drawn from the seed. */
+export function generatePack(request: PackRequest): Fixture[] {
+  if (!Number.isInteger(request.seed) || request.seed < 0 || request.seed > 0x7fffffff) {
+    throw new Error(`a pack seed is an integer in 0..${0x7fffffff}, not ${request.seed}`);
+  }
+  if (!Number.isInteger(request.count) || request.count < 0) {
+    throw new Error(`a pack size is a non-negative integer, not ${request.count}`);
+  }
+  if (request.count === 0) return [];
+  const drawn = fc.sample(fixtureArb(request), { seed: request.seed, numRuns: request.count });
+  return drawn.map((fixture, i) => named(fixture, request.seed, i + 1));
+}
