@@ -1,6 +1,6 @@
 // The features of a generated pack, by name: what its documents hold and, through an
 // independent grading, what its runs must show. The coverage test pins that the pack of 200 at
-// seed 1 has every one; the names are the list of issue 22.
+// seed 1 has every one; the names are the features docs/generated-suites.md lists.
 
 import type { EvalTask, Fixture, Json, ScriptedTrial, ToolCall } from '../../lib/types.ts';
 import type { Graded } from '../property/oracle.ts';
