@@ -2,13 +2,19 @@
 // the process shell around it; tests call it directly. Every line it prints has the API key
 // scrubbed, and a command that cannot start prints one line and exits 2.
 
-import { ConfigError, readSettings, readStepSummaryPath, resolveConfig } from '../lib/env.ts';
+import {
+  ConfigError,
+  readSettings,
+  readStepOutputPath,
+  readStepSummaryPath,
+  resolveConfig,
+} from '../lib/env.ts';
 import { nameFlags, parseArgs, UsageError } from './args.ts';
 import type { ParsedArgs } from './args.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { HELP } from './help.ts';
 import { FixtureInputError } from './fixture-set.ts';
-import { KEY_ID } from './published-key.ts';
+import { KEY_ID } from '../lib/report/published-key.ts';
 import { KeyFileError, readSigningKey, readVerifyingKey } from '../lib/report/signing.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 
@@ -97,6 +103,7 @@ async function run(
   const { runOptionsFrom } = await import('./run-options.ts');
   const runOptions = await runOptionsFrom(args.options);
   const stepSummaryPath = readStepSummaryPath(io.env);
+  const stepOutputPath = readStepOutputPath(io.env);
   // Loaded on demand: it pulls in vitest, which --help and a refused flag should not wait for.
   const { runConformance } = await import('./conformance.ts');
   const result = await runConformance(config, {
@@ -105,6 +112,7 @@ async function run(
     ...(signingKey === undefined ? {} : { signingKey }),
     ...(keyId === undefined ? {} : { keyId }),
     ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
+    ...(stepOutputPath === undefined ? {} : { stepOutputPath }),
     runOptions,
   });
   return result.exitCode;
@@ -125,7 +133,7 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
     result.problems.length === 0
       ? `${how}, every digest matches`
       : `${result.problems.length} mismatch${result.problems.length === 1 ? '' : 'es'} (${how})`;
-  out(`${verifyHeadline(result)}: ${path}: ${found}; ${result.signature}`);
+  out(`${verifyHeadline(result)}: ${path}: ${found}; ${result.signature}; ${result.verdict}`);
   return result.problems.length === 0 ? EXIT.ok : EXIT.failed;
 }
 

@@ -263,3 +263,8 @@ function parseInteger(
 export function readStepSummaryPath(env?: Env): string | undefined {
   return present((env ?? process.env).GITHUB_STEP_SUMMARY);
 }
+
+/** The file a CI runner (GitHub Actions) reads a step's outputs from, when it names one. */
+export function readStepOutputPath(env?: Env): string | undefined {
+  return present((env ?? process.env).GITHUB_OUTPUT);
+}
