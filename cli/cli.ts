@@ -133,7 +133,8 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
     result.problems.length === 0
       ? `${how}, every digest matches`
       : `${result.problems.length} mismatch${result.problems.length === 1 ? '' : 'es'} (${how})`;
-  out(`${verifyHeadline(result)}: ${path}: ${found}; ${result.signature}; ${result.verdict}`);
+  out(`certification: ${result.verdict}`);
+  out(`${verifyHeadline(result)}: ${path}: ${found}; ${result.signature}`);
   return result.problems.length === 0 ? EXIT.ok : EXIT.failed;
 }
 

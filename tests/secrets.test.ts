@@ -109,7 +109,7 @@ describe('the API key never leaves the suite', () => {
         );
         expect(run.files.size).toBeGreaterThan(0);
         // The capture works: the closing line of contract §10 was seen.
-        expect(run.output).toMatch(/\d+ passed, \d+ failed, \d+ skipped/);
+        expect(run.output).toMatch(/\d+ passed, \d+ failed, 0 blocked, \d+ skipped/);
         expectNoKey(run);
       } finally {
         await host.close();
@@ -170,7 +170,7 @@ describe('a key of realistic length works; what is refused is refused in one lin
       // The key was in play: the reference host answers 401 without it, which would block.
       expect(run.exitCode).toBe(0);
       expect(run.rows.every((r) => r.disposition === 'executed-pass')).toBe(true);
-      expect(run.output).toMatch(/\d+ passed, 0 failed, 0 skipped/);
+      expect(run.output).toMatch(/\d+ passed, 0 failed, 0 blocked, 0 skipped/);
       expect(run.output).not.toContain(SHORT_KEY);
       // Nothing the suite said held the key, so a redaction anywhere would be garbled text.
       expect(run.output).not.toContain(REDACTED);

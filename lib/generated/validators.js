@@ -15738,7 +15738,10 @@ const schema85 = {
       type: 'object',
       required: ['certified', 'reasons', 'optOuts', 'signer'],
       properties: {
-        certified: { type: 'boolean' },
+        certified: {
+          description: 'True only when every condition holds; then reasons is empty.',
+          type: 'boolean',
+        },
         reasons: {
           description: 'Every reason the certification is withheld; empty exactly when certified.',
           type: 'array',
@@ -15747,6 +15750,7 @@ const schema85 = {
             required: ['code', 'short', 'text'],
             properties: {
               code: {
+                description: 'Which condition is not met, as a stable id.',
                 enum: [
                   'embedded',
                   'failed',
@@ -15782,8 +15786,16 @@ const schema85 = {
             type: 'object',
             required: ['gate', 'requirements'],
             properties: {
-              gate: { type: 'string', minLength: 1 },
-              requirements: { type: 'array', items: { type: 'string', minLength: 1 } },
+              gate: {
+                description: 'The opt-out name, as given in OPENWOP_OPTED_OUT_PROFILES.',
+                type: 'string',
+                minLength: 1,
+              },
+              requirements: {
+                description: 'The requirements strict mode skipped through it.',
+                type: 'array',
+                items: { type: 'string', minLength: 1 },
+              },
             },
             additionalProperties: false,
           },
@@ -15795,19 +15807,45 @@ const schema85 = {
             {
               type: 'object',
               required: ['state'],
-              properties: { state: { const: 'unsigned' } },
+              properties: {
+                state: {
+                  description: 'Nobody signed the report: integrity only.',
+                  const: 'unsigned',
+                },
+              },
               additionalProperties: false,
             },
             {
               type: 'object',
               required: ['state', 'why'],
-              properties: { state: { const: 'unverified' }, why: { type: 'string', minLength: 1 } },
+              properties: {
+                state: {
+                  description: 'Signed, but not verified by a key the host publishes.',
+                  const: 'unverified',
+                },
+                why: {
+                  description:
+                    'The missing link: no key id, no published key, or a signature that does not verify.',
+                  type: 'string',
+                  minLength: 1,
+                },
+              },
               additionalProperties: false,
             },
             {
               type: 'object',
               required: ['state', 'keyId'],
-              properties: { state: { const: 'verified' }, keyId: { type: 'string', minLength: 1 } },
+              properties: {
+                state: {
+                  description: 'Verified at write time by a key the captured discovery publishes.',
+                  const: 'verified',
+                },
+                keyId: {
+                  description: 'That key among the discovery signingKeys.',
+                  type: 'string',
+                  minLength: 1,
+                },
+              },
               additionalProperties: false,
             },
           ],

@@ -134,8 +134,8 @@ export function closingLineOf(report: EvalGateReport, verdict: RunVerdict): stri
   const c = verdict.counts;
   return [
     `${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped`,
-    ...(verdict.embedded ? ['embedded reference host'] : []),
     ...gateLimits(report),
+    ...(verdict.embedded ? ['embedded reference host'] : []),
     certificationClause(verdict),
   ].join('; ');
 }

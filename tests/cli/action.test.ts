@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
 import { readActionYaml } from './action-yaml.ts';
 import type { Node } from './action-yaml.ts';
-import { isolatedEnv, removeDir, scratchDir } from './support.ts';
+import { isolatedEnv, removeDir, scratchDir, withoutVerdict } from './support.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -143,8 +143,8 @@ describe('action.yml', () => {
         strict: 'true',
       });
       expect(run.codes).toEqual([0, 0]);
-      expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(
-        `${LEGS.length} passed, 0 failed, 0 skipped`,
+      expect(withoutVerdict(run.stdout.trimEnd().split('\n').at(-1))).toBe(
+        `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped`,
       );
       expect(run.outputs).toEqual({ 'report-path': 'out/eval-gate-report.json', 'exit-code': '0' });
       const report = JSON.parse(
@@ -155,7 +155,7 @@ describe('action.yml', () => {
       };
       expect(report.strict).toBe(true);
       expect(report.target.declared?.name).toBe('acme-host');
-      expect(run.summary).toContain(`**${LEGS.length} passed, 0 failed, 0 skipped**`);
+      expect(run.summary).toContain(`**${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped**`);
     },
   );
 
@@ -170,11 +170,11 @@ describe('action.yml', () => {
       const inputs = { only: 'mean-gated, gated-fields-shape', 'fail-on': 'should' };
       const passing = await runAction({ ...inputs, 'expected-failures': 'unobserved.yml' });
       expect(passing.codes).toEqual([0, 0]);
-      expect(passing.stdout.trimEnd().split('\n').at(-1)).toBe(
-        `2 passed, 0 failed, ${LEGS.length - 2} skipped; partial: 2 of ${LEGS.length} selected; ` +
+      expect(withoutVerdict(passing.stdout.trimEnd().split('\n').at(-1))).toBe(
+        `2 passed, 0 failed, 0 blocked, ${LEGS.length - 2} skipped; partial: 2 of ${LEGS.length} selected; ` +
           'baseline: 0 failing requirements excused (0 rules), 0 stale; fail-on should: 0 SHOULD warnings',
       );
-      expect(passing.summary).toContain('> **Not a clean certification.**');
+      expect(passing.summary).toContain('> **Not certified.**');
       const stale = await runAction({ ...inputs, 'expected-failures': 'stale.yml' });
       expect(stale.codes).toEqual([0, 1]);
       expect(stale.outputs).toEqual({

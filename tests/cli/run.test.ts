@@ -14,7 +14,16 @@ import { openTarget } from '../../lib/decide/target.ts';
 import { readConfig } from '../../lib/env.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import type { CliRun } from './support.ts';
-import { cli, closing, filesIn, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
+import {
+  cli,
+  closing,
+  filesIn,
+  LEAKY_KEY,
+  readReport,
+  removeDir,
+  scratchDir,
+  withoutVerdict,
+} from './support.ts';
 
 /** Counts from the leg table, so a new leg does not silently change what these tests mean. */
 const ALL = LEGS.length;
@@ -38,7 +47,9 @@ describe('run: exit 0', () => {
       const report = await readReport(dir);
 
       expect(run.code).toBe(0);
-      expect(run.stdout.at(-1)).toBe(`${ALL} passed, 0 failed, 0 skipped`);
+      expect(withoutVerdict(run.stdout.at(-1))).toBe(
+        `${ALL} passed, 0 failed, 0 blocked, 0 skipped`,
+      );
       expectAgreement(run, report);
       expect(validate('eval-gate-report', report)).toEqual([]);
       expect(report.target.embedded).toBe(true);
@@ -70,7 +81,9 @@ describe('run: strict mode with an opt-out', () => {
       const report = await readReport(dir);
 
       expect(run.code).toBe(0);
-      expect(run.stdout.at(-1)).toBe(`${ALL - TRIAL_LEGS} passed, 0 failed, ${TRIAL_LEGS} skipped`);
+      expect(withoutVerdict(run.stdout.at(-1))).toBe(
+        `${ALL - TRIAL_LEGS} passed, 0 failed, 0 blocked, ${TRIAL_LEGS} skipped`,
+      );
       expectAgreement(run, report);
       expect(report.strict).toBe(true);
       expect(report.optedOut).toEqual(['agents.evalSuite.trials']);
@@ -83,8 +96,8 @@ describe('run: strict mode with an opt-out', () => {
 
       const withoutOptOut = await cli([...argv], { OPENWOP_API_KEY: LEAKY_KEY });
       expect(withoutOptOut.code).toBe(1);
-      expect(withoutOptOut.stdout.at(-1)).toBe(
-        `${ALL - TRIAL_LEGS} passed, ${TRIAL_LEGS} failed, 0 skipped`,
+      expect(withoutVerdict(withoutOptOut.stdout.at(-1))).toBe(
+        `${ALL - TRIAL_LEGS} passed, ${TRIAL_LEGS} failed, 0 blocked, 0 skipped`,
       );
     } finally {
       await host.close();
@@ -102,7 +115,9 @@ describe('run: SHOULD warnings', () => {
         OPENWOP_API_KEY: LEAKY_KEY,
       });
       expect(run.code).toBe(0);
-      expect(run.stdout.at(-1)).toBe(`${ALL} passed, 0 failed, 0 skipped`);
+      expect(withoutVerdict(run.stdout.at(-1))).toBe(
+        `${ALL} passed, 0 failed, 0 blocked, 0 skipped`,
+      );
       const driven = run.stdout.filter(
         (l) => l.startsWith('executed-pass') && !l.includes('shape'),
       );
@@ -221,8 +236,8 @@ describe('run: exit 3', () => {
       const report = await readReport(dir);
 
       expect(run.code).toBe(3);
-      expect(run.stdout.at(-1)).toBe(
-        `${SERVER_FREE} passed, ${ALL - SERVER_FREE} failed, 0 skipped`,
+      expect(withoutVerdict(run.stdout.at(-1))).toBe(
+        `${SERVER_FREE} passed, ${ALL - SERVER_FREE} failed, 0 blocked, 0 skipped`,
       );
       expectAgreement(run, report);
       expect(report.discovery.ok).toBe(false);
