@@ -61,6 +61,7 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
   only: { takesValue: true, repeatable: true, example: 'mean-gated' },
   skip: { takesValue: true, repeatable: true, example: 'all-rule-unchanged' },
   'fail-on': { takesValue: true, example: 'should' },
+  'wait-for-host': { takesValue: true, example: '60' },
 };
 
 const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, FlagSpec>>>> = {

@@ -14,6 +14,7 @@ import type { ParsedArgs } from './args.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { HELP } from './help.ts';
 import { FixtureInputError } from './fixture-set.ts';
+import { PreflightError } from './preflight.ts';
 import { KEY_ID } from '../lib/report/published-key.ts';
 import { KeyFileError, readSigningKey, readVerifyingKey } from '../lib/report/signing.ts';
 import { EXIT } from '../lib/report/verdict.ts';
@@ -75,7 +76,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       error instanceof ConfigError ||
       error instanceof KeyFileError ||
       error instanceof UsageError ||
-      error instanceof FixtureInputError
+      error instanceof FixtureInputError ||
+      error instanceof PreflightError
     ) {
       return fail(nameFlags(error.message, args.flagFor));
     }
@@ -98,6 +100,7 @@ async function run(
   if (keyId !== undefined && !KEY_ID.test(keyId)) {
     throw new UsageError(`--key-id must match ${KEY_ID.source} (a discovery signingKeys keyId)`);
   }
+  const waitForHostS = waitSecondsOf(args.options['wait-for-host']);
   const signingKey = sign === undefined ? undefined : await readSigningKey(sign);
   // Loaded on demand, like the run itself: it reads the witness's rule catalogue.
   const { runOptionsFrom } = await import('./run-options.ts');
@@ -113,9 +116,20 @@ async function run(
     ...(keyId === undefined ? {} : { keyId }),
     ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
     ...(stepOutputPath === undefined ? {} : { stepOutputPath }),
+    ...(waitForHostS === undefined ? {} : { waitForHostS }),
     runOptions,
   });
   return result.exitCode;
+}
+
+/** `--wait-for-host SECONDS`: a whole number of seconds, bounded so the wait always ends. */
+function waitSecondsOf(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  const seconds = Number(given);
+  if (!/^\d+$/.test(given) || seconds < 1 || seconds > 3600) {
+    throw new UsageError(`--wait-for-host takes whole seconds from 1 to 3600; got "${given}"`);
+  }
+  return seconds;
 }
 
 async function verify(args: ParsedArgs, out: (line: string) => void): Promise<number> {

@@ -10,6 +10,7 @@ import { canonicalJson } from '../lib/report/canonical.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import { holdsSecret, scrubText } from '../lib/secrets.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
+import { checkHost, checkReportDir } from './preflight.ts';
 import { JUNIT_FILE, renderJunit } from '../lib/report/junit.ts';
 import { MARKDOWN_FILE, renderMarkdown } from '../lib/report/markdown.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
@@ -46,6 +47,8 @@ export interface ConformanceOptions {
   readonly stepSummaryPath?: string;
   /** Where a CI system reads the step's outputs (GITHUB_OUTPUT): the verdict's result and certification. */
   readonly stepOutputPath?: string;
+  /** `--wait-for-host`: how long discovery may take to answer before the run gives up. */
+  readonly waitForHostS?: number;
   /** The selection, baseline and severity gate a CI job chose; recorded in the report. */
   readonly runOptions?: RunOptions;
 }
@@ -54,6 +57,12 @@ export async function runConformance(
   config: SuiteConfig,
   options: ConformanceOptions,
 ): Promise<ConformanceResult> {
+  // Configuration errors end the run here, in one line with exit 2, before any leg or host starts.
+  await checkReportDir(config.reportDir);
+  await checkHost(config, {
+    log: (line) => options.log(scrubText(line, config.apiKey)),
+    ...(options.waitForHostS === undefined ? {} : { waitForHostS: options.waitForHostS }),
+  });
   const embedded =
     config.baseUrl === undefined ? await startEmbeddedHost(config.apiKey) : undefined;
   const apiKey = embedded?.apiKey ?? config.apiKey;

@@ -1,5 +1,7 @@
 // `npm run host`: the reference host as a process. Flags win over the environment.
 
+import { createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFECTS, isDefectName, startReferenceHost, type ReferenceHostOptions } from './index.ts';
 
@@ -10,6 +12,9 @@ const USAGE = `usage: npm run host -- [options]
   --defect NAME        break one clause (env OPENWOP_REFERENCE_DEFECT); see --list-defects
   --variant varied     serve the same grading in a different wire shape
   --pacing slow        pause before every trial and page one event per poll (default instant)
+  --signing-key PEM    publish this ed25519 public key in discovery signingKeys, so a report
+                       signed with its private half can be certified
+  --key-id ID          the published key's id (default reference-host-key)
   --list-defects       print every defect and the clause it breaks
   --help               print this text
 `;
@@ -17,6 +22,20 @@ const USAGE = `usage: npm run host -- [options]
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}`);
   process.exit(2);
+}
+
+/** The raw public key of a PEM file (public, or private whose public half is taken). */
+function publishedKey(path: string, keyId: string): { keyId: string; publicKey: string } {
+  let key;
+  try {
+    key = createPublicKey(readFileSync(path, 'utf8'));
+  } catch (err) {
+    fail(`--signing-key ${path}: ${(err as NodeJS.ErrnoException).code ?? 'not a PEM key'}`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') fail(`--signing-key ${path}: not an ed25519 key`);
+  const x = key.export({ format: 'jwk' }).x;
+  if (typeof x !== 'string') fail(`--signing-key ${path}: no public key`);
+  return { keyId, publicKey: x };
 }
 
 function options(): ReferenceHostOptions {
@@ -29,6 +48,8 @@ function options(): ReferenceHostOptions {
         defect: { type: 'string' },
         variant: { type: 'string' },
         pacing: { type: 'string' },
+        'signing-key': { type: 'string' },
+        'key-id': { type: 'string' },
         'list-defects': { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -57,10 +78,15 @@ function options(): ReferenceHostOptions {
   const pacing = parsed.pacing ?? 'instant';
   if (pacing !== 'instant' && pacing !== 'slow') fail(`unknown pacing ${pacing}`);
   const apiKey = parsed['api-key'] ?? process.env['OPENWOP_API_KEY'] ?? '';
+  const signingKey =
+    parsed['signing-key'] === undefined
+      ? undefined
+      : publishedKey(parsed['signing-key'], parsed['key-id'] ?? 'reference-host-key');
   return {
     port,
     variant,
     pacing,
+    ...(signingKey === undefined ? {} : { signingKey }),
     ...(apiKey === '' ? {} : { apiKey }),
     ...(defect === '' ? {} : { defect }),
   };
