@@ -143,7 +143,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       }
     }
     if (value.trim() === '') {
-      throw new UsageError(`--${name} needs a value, such as --${name} ${spec.example}`);
+      // An empty base URL is most often an unset CI variable: it must not become the embedded host.
+      const why =
+        spec.variable === 'OPENWOP_BASE_URL'
+          ? ' (an unset CI variable?); leave the flag out entirely to run the embedded reference host'
+          : '';
+      throw new UsageError(`--${name} needs a value, such as --${name} ${spec.example}${why}`);
     }
     if (spec.variable === undefined) {
       const given = options[name];

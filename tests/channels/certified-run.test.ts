@@ -3,60 +3,41 @@
 // certified on every channel, and `verify` rebuilds that verdict. The same host then shows that
 // configuration errors end a run in one line with exit 2, before any leg.
 
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from '../cli/support.ts';
+import type { HostProcess } from '../support/host-process.ts';
+import { startHostProcess } from '../support/host-process.ts';
 
 const KEY_ID = 'ref-host-2026';
-const HOST_BIN = fileURLToPath(new URL('../../bin/reference-host.mjs', import.meta.url));
 
 let dir = '';
-let child: ChildProcess | undefined;
+let host: HostProcess | undefined;
 let url = '';
-
-async function listeningUrl(process: ChildProcess): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no listening line within 20 s')), 20_000);
-    process.stdout?.once('data', (chunk: Buffer) => {
-      clearTimeout(timer);
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(chunk.toString('utf8'));
-      if (match?.[1] === undefined) reject(new Error(`unexpected line: ${chunk.toString()}`));
-      else resolve(match[1]);
-    });
-  });
-}
 
 beforeAll(async () => {
   dir = await scratchDir();
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   await writeFile(join(dir, 'host.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
   await writeFile(join(dir, 'host.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
-  child = spawn(
-    process.execPath,
-    [
-      HOST_BIN,
-      '--api-key',
-      LEAKY_KEY,
-      '--signing-key',
-      join(dir, 'host.pub.pem'),
-      '--key-id',
-      KEY_ID,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  url = await listeningUrl(child);
+  host = await startHostProcess([
+    '--api-key',
+    LEAKY_KEY,
+    '--signing-key',
+    join(dir, 'host.pub.pem'),
+    '--key-id',
+    KEY_ID,
+  ]);
+  url = host.url;
 }, 30_000);
 
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  await host?.close();
   await removeDir(dir);
 });
 
