@@ -6,7 +6,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SuiteConfig } from '../lib/env.ts';
-import { DISCOVERY_PATH } from '../lib/observe/discovery.ts';
+import { DISCOVERY_PATH, fetchDiscovery, forgetDiscoveries } from '../lib/observe/discovery.ts';
 import { TransportError } from '../lib/observe/errors.ts';
 import type { HostClient } from '../lib/observe/host-client.ts';
 import { createHostClient, encodeRunId } from '../lib/observe/host-client.ts';
@@ -65,6 +65,10 @@ export async function checkHost(config: SuiteConfig, options: PreflightOptions):
   }
 }
 
+/**
+ * Reads discovery through the per-process memo, so the run that follows reuses this very read.
+ * Under --wait-for-host an unanswered read is forgotten and asked again until the deadline.
+ */
 async function discoveryAnswers(
   client: HostClient,
   url: string,
@@ -76,19 +80,16 @@ async function discoveryAnswers(
     options.log(`waiting up to ${options.waitForHostS} s for ${url}${DISCOVERY_PATH} to answer`);
   }
   for (;;) {
-    try {
-      await client.get(DISCOVERY_PATH, { auth: false });
-      return;
-    } catch (error) {
-      if (!(error instanceof TransportError)) throw error;
-      if (Date.now() + RETRY_MS >= deadline) {
-        const waited = waitMs > 0 ? ` within ${options.waitForHostS} s` : '';
-        throw new PreflightError(
-          `the host at ${url} did not answer discovery${waited} (${error.message}); check the URL and its scheme (http or https), or give --wait-for-host SECONDS`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    const discovery = await fetchDiscovery(client, url);
+    if (discovery.ok || discovery.unanswered !== true) return;
+    if (Date.now() + RETRY_MS >= deadline) {
+      const waited = waitMs > 0 ? ` within ${options.waitForHostS} s` : '';
+      throw new PreflightError(
+        `the host at ${url} did not answer discovery${waited} (${discovery.reason}); check the URL and its scheme (http or https), or give --wait-for-host SECONDS`,
+      );
     }
+    forgetDiscoveries();
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
 }
 

@@ -80,13 +80,15 @@ describe('host checks in a strict run against a host that checks no key', () => 
     expect(run.stdout.join('\n')).not.toContain(LEAKY_KEY);
   });
 
-  it('the Markdown has a host-checks section and the JUnit its system-out, no test case more', () => {
+  it('the Markdown has a host-checks section and the JUnit its system-out, no test case more under --fail-on must', () => {
     const markdown = files.get('eval-gate-summary.md') ?? '';
     expect(markdown).toContain('## Host checks');
     expect(markdown).toMatch(/- `wire\.unauthenticated-refused` \(contract §1\): POST \/runs/);
     const junit = files.get('eval-gate-junit.xml') ?? '';
     expect(junit.match(/<testcase /g)).toHaveLength(LEGS.length);
-    expect(junit).toMatch(/<system-out>host checks:\nSHOULD wire\.unauthenticated-refused/);
+    expect(junit).toMatch(
+      /<system-out>Result: PASS \(exit 0\)[^\n]*\n\nhost checks:\nSHOULD wire\.unauthenticated-refused/,
+    );
   });
 
   it('verify judges the host checks again and accepts them', async () => {
