@@ -135,6 +135,7 @@ describe('action.yml', () => {
         'signing-key',
         'skip',
         'strict',
+        'wait-for-host',
       ].sort(),
     );
     expect(Object.keys(action.outputs).sort()).toEqual([
@@ -155,7 +156,13 @@ describe('action.yml', () => {
     { timeout: 120_000 },
     async () => {
       const run = await runAction(
-        { 'base-url': host.url, 'report-dir': 'out', 'impl-name': 'acme-host', strict: 'true' },
+        {
+          'base-url': host.url,
+          'report-dir': 'out',
+          'impl-name': 'acme-host',
+          strict: 'true',
+          'wait-for-host': '30',
+        },
         KEYED,
       );
       expect(run.codes).toEqual([0, 0]);
