@@ -60,9 +60,10 @@ Outputs (in the report directory)
   eval-gate-report.json     one row per requirement, observations and digests (docs/report.md)
   eval-gate-junit.xml       failed, errored (blocked) and skipped kept apart
   eval-gate-summary.md      per leg, per task: score, gatedScore, trajectory per trial, passed
-  The last line printed is "N passed, N failed, N skipped", followed after "; " by what limits
-  it when there is something: "partial: N of M selected", "baseline: N failing requirements
-  excused (R rules), S stale", "fail-on should: N SHOULD warnings".
+  The last line printed is "N passed, N failed, N blocked, N skipped", followed after "; " by
+  what limits it when there is something: "partial: N of M selected", "baseline: N failing
+  requirements excused (R rules), S stale", "fail-on should: N SHOULD warnings", "embedded
+  reference host"; then "certified (...)" or "not certified: REASONS" (docs/report.md).
 
 Exit codes
   run     0 no row executed-fail or blocked; 1 some row executed-fail; 3 rows blocked and none
