@@ -38,10 +38,6 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function reason(code: ReasonCode, short: string, text: string): CertificationReason {
-  return { code, short, text };
-}
-
 /** A fault of a row that passed: only a SHOULD warning under `--fail-on should` can be one. */
 function shouldOnly(fault: Fault, facts: CertificationFacts): boolean {
   return facts.requirements.some(
@@ -56,130 +52,145 @@ function whyOf(rows: readonly Row[]): string {
   return reasons.length > 2 ? `${shown}; and ${reasons.length - 2} more` : shown;
 }
 
-export function certify(facts: CertificationFacts, signer: Signer): Certification {
+/** A reason when `when` holds; none otherwise. */
+function reasonIf(
+  when: boolean,
+  code: ReasonCode,
+  short: string,
+  text: () => string,
+): CertificationReason[] {
+  return when ? [{ code, short, text: text() }] : [];
+}
+
+/** What the rows came to: failed, blocked, or failing the run beyond them. */
+function outcomeReasons(facts: CertificationFacts): CertificationReason[] {
   const rows = facts.requirements;
   const total = rows.length;
   const gate = gateVerdict(facts);
-  const reasons: CertificationReason[] = [];
-  if (facts.embedded) {
-    reasons.push(
-      reason(
-        'embedded',
-        'embedded host',
-        "embedded: the target was the suite's own reference host, no evidence about any other; give --base-url",
-      ),
-    );
-  }
   const failed = rows.filter((r) => r.disposition === 'executed-fail');
-  if (failed.length > 0) {
-    reasons.push(
-      reason(
-        'failed',
-        `${failed.length} of ${total} failed`,
-        `failed: ${failed.length} of ${total} requirements failed (${failed.map((r) => r.id).join(', ')})`,
-      ),
-    );
-  }
   const blocked = rows.filter((r) => r.disposition === 'blocked');
-  if (blocked.length > 0) {
-    reasons.push(
-      reason(
-        'blocked',
-        `${blocked.length} of ${total} blocked`,
-        `blocked: the suite could not observe ${blocked.length} of ${total} requirements (${whyOf(blocked)}); fix the connection and run again`,
-      ),
-    );
-  }
   const runFails = [
     ...(gate.stale.length > 0 ? ['stale baseline'] : []),
     ...(gate.hostWarnings.length > 0 || gate.unexcused.some((f) => shouldOnly(f, facts))
       ? ['SHOULD warnings']
       : []),
   ];
-  if (runFails.length > 0) {
-    reasons.push(
-      reason(
-        'run-fails',
-        runFails.join(', '),
+  return [
+    ...reasonIf(
+      failed.length > 0,
+      'failed',
+      `${failed.length} of ${total} failed`,
+      () =>
+        `failed: ${failed.length} of ${total} requirements failed (${failed.map((r) => r.id).join(', ')})`,
+    ),
+    ...reasonIf(
+      blocked.length > 0,
+      'blocked',
+      `${blocked.length} of ${total} blocked`,
+      () =>
+        `blocked: the suite could not observe ${blocked.length} of ${total} requirements (${whyOf(blocked)}); fix the connection and run again`,
+    ),
+    ...reasonIf(
+      runFails.length > 0,
+      'run-fails',
+      runFails.join(', '),
+      () =>
         `the run fails on ${runFails.join(' and ')} (${plural(gate.stale.length, 'stale entry')}, ${plural(gate.hostWarnings.length, 'host-check warning')}); see the closing line`,
-      ),
-    );
-  }
-  const unselected = rows.filter(notSelected);
-  if (unselected.length > 0) {
-    const ran = total - unselected.length;
-    reasons.push(
-      reason(
-        'partial',
-        `partial ${ran} of ${total}`,
-        `partial: ${ran} of ${total} requirements selected; run without --only and --skip`,
-      ),
-    );
-  }
-  if (!facts.strict) {
-    reasons.push(
-      reason(
-        'strict-off',
-        'strict mode off',
-        'strict mode off: a capability the host does not advertise leaves its requirement inapplicable instead of failed; run with --require-behavior',
-      ),
-    );
-  }
+    ),
+  ];
+}
+
+/** What the run left untested: a selection, strict mode off, rows neither passed nor opted out. */
+function scopeReasons(facts: CertificationFacts): CertificationReason[] {
+  const rows = facts.requirements;
+  const total = rows.length;
+  const ran = total - rows.filter(notSelected).length;
   const untested = rows.filter(
     (r) =>
       (r.disposition === 'inapplicable' || r.disposition === 'skipped') &&
       !notSelected(r) &&
       optOutsOf(r, facts).length === 0,
   );
-  if (untested.length > 0) {
-    reasons.push(
-      reason(
-        'inapplicable',
-        `${untested.length} of ${total} inapplicable`,
-        `inapplicable: ${untested.length} of ${total} requirements were not tested (${whyOf(untested)})`,
-      ),
-    );
-  }
   // Opt-outs can leave out every requirement that drives the host; then nothing was tested.
-  const driven = rows.filter((r) => r.disposition === 'executed-pass' && r.fixtureId !== undefined);
-  if (driven.length === 0) {
-    reasons.push(
-      reason(
-        'nothing-driven',
-        'no host leg passed',
+  const driven = rows.some((r) => r.disposition === 'executed-pass' && r.fixtureId !== undefined);
+  return [
+    ...reasonIf(
+      ran < total,
+      'partial',
+      `partial ${ran} of ${total}`,
+      () => `partial: ${ran} of ${total} requirements selected; run without --only and --skip`,
+    ),
+    ...reasonIf(
+      !facts.strict,
+      'strict-off',
+      'strict mode off',
+      () =>
+        'strict mode off: a capability the host does not advertise leaves its requirement inapplicable instead of failed; run with --require-behavior',
+    ),
+    ...reasonIf(
+      untested.length > 0,
+      'inapplicable',
+      `${untested.length} of ${total} inapplicable`,
+      () =>
+        `inapplicable: ${untested.length} of ${total} requirements were not tested (${whyOf(untested)})`,
+    ),
+    ...reasonIf(
+      !driven,
+      'nothing-driven',
+      'no host leg passed',
+      () =>
         'nothing tested: no requirement that drives the host passed, so the run shows nothing about it',
-      ),
-    );
-  }
-  if (facts.baseline !== undefined) {
-    reasons.push(
-      reason(
-        'baseline',
-        'baseline',
-        `baseline: failures listed in ${facts.baseline.file} do not fail the run; certify without --expected-failures`,
-      ),
-    );
-  }
+    ),
+    ...reasonIf(
+      facts.baseline !== undefined,
+      'baseline',
+      'baseline',
+      () =>
+        `baseline: failures listed in ${facts.baseline?.file ?? 'the baseline'} do not fail the run; certify without --expected-failures`,
+    ),
+  ];
+}
+
+/** Who vouches for the report: nobody, or a signature no published key verifies. */
+function signerReasons(signer: Signer): CertificationReason[] {
   if (signer.state === 'unsigned') {
-    reasons.push(
-      reason(
-        'unsigned',
-        'not signed',
+    return reasonIf(
+      true,
+      'unsigned',
+      'not signed',
+      () =>
         'unsigned: integrity only, nobody vouches for it; sign with --sign and --key-id naming a key your discovery publishes',
-      ),
-    );
-  } else if (signer.state === 'unverified') {
-    reasons.push(
-      reason(
-        'unverified',
-        'signature not verified',
-        `signed, but no key the host publishes verifies it: ${signer.why}`,
-      ),
     );
   }
+  if (signer.state === 'unverified') {
+    return reasonIf(
+      true,
+      'unverified',
+      'signature not verified',
+      () => `signed, but no key the host publishes verifies it: ${signer.why}`,
+    );
+  }
+  return [];
+}
+
+export function certify(facts: CertificationFacts, signer: Signer): Certification {
+  const reasons = [
+    ...reasonIf(
+      facts.embedded,
+      'embedded',
+      'embedded host',
+      () =>
+        "embedded: the target was the suite's own reference host, no evidence about any other; give --base-url",
+    ),
+    ...outcomeReasons(facts),
+    ...scopeReasons(facts),
+    ...signerReasons(signer),
+  ];
   const optOuts = facts.optedOut.map((gate) => ({
     gate,
-    requirements: rows.filter((r) => optOutsOf(r, facts).includes(gate)).map((r) => r.id),
+    requirements: facts.requirements
+      .filter((r) => optOutsOf(r, facts).includes(gate))
+      .map((r) => r.id),
   }));
   return { certified: reasons.length === 0, reasons, optOuts, signer };
 }
