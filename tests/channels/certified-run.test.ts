@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from '../cli/support.ts';
+import { junitProblems } from './support.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
 
@@ -64,6 +65,9 @@ describe('a clean strict run, signed by the key the host publishes', () => {
       `Result: PASS (exit 0); certified (signed by key ${KEY_ID})`,
     );
     expect(await readFile(outputs, 'utf8')).toContain('certified=true\n');
+    const junit = await readFile(join(reportDir, 'eval-gate-junit.xml'), 'utf8');
+    expect(await junitProblems(junit)).toEqual([]);
+    expect(junit).toContain('failures="0" errors="0"');
     const badge = await cli(['badge', join(reportDir, 'eval-gate-report.json')]);
     expect(JSON.parse(badge.stdout[0] ?? '')).toMatchObject({
       message: `RFC 0246 certified ${LEGS.length}/${LEGS.length}`,
