@@ -16,8 +16,6 @@ export class PreflightError extends Error {
   override readonly name = 'PreflightError';
 }
 
-/** A configuration error shows within seconds, whatever the run's own request deadline. */
-const PREFLIGHT_TIMEOUT_MS = 5_000;
 /** How long to wait between discovery attempts under --wait-for-host. */
 const RETRY_MS = 500;
 
@@ -50,11 +48,12 @@ export async function checkHost(config: SuiteConfig, options: PreflightOptions):
       `no API key for ${url}: set OPENWOP_API_KEY (the runs the legs create are authenticated)`,
     );
   }
-  const timeoutMs = Math.min(config.bounds.requestTimeoutMs, PREFLIGHT_TIMEOUT_MS);
+  // The run's own request deadline (10 s by default): discovery read here is the one the legs
+  // use, so a slow but working host must not be refused for a shorter one.
   const client = createHostClient({
     baseUrl: url,
     apiKey: config.apiKey,
-    requestTimeoutMs: timeoutMs,
+    requestTimeoutMs: config.bounds.requestTimeoutMs,
     maxBodyBytes: config.bounds.maxBodyBytes,
   });
   try {
