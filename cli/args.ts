@@ -61,6 +61,7 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
   only: { takesValue: true, repeatable: true, example: 'mean-gated' },
   skip: { takesValue: true, repeatable: true, example: 'all-rule-unchanged' },
   'fail-on': { takesValue: true, example: 'should' },
+  'wait-for-host': { takesValue: true, example: '60' },
 };
 
 const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, FlagSpec>>>> = {
@@ -146,7 +147,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       }
     }
     if (value.trim() === '') {
-      throw new UsageError(`--${name} needs a value, such as --${name} ${spec.example}`);
+      // An empty base URL is most often an unset CI variable: it must not become the embedded host.
+      const why =
+        spec.variable === 'OPENWOP_BASE_URL'
+          ? ' (an unset CI variable?); leave the flag out entirely to run the embedded reference host'
+          : '';
+      throw new UsageError(`--${name} needs a value, such as --${name} ${spec.example}${why}`);
     }
     if (spec.variable === undefined) {
       const given = options[name];

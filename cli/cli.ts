@@ -2,13 +2,20 @@
 // the process shell around it; tests call it directly. Every line it prints has the API key
 // scrubbed, and a command that cannot start prints one line and exits 2.
 
-import { ConfigError, readSettings, readStepSummaryPath, resolveConfig } from '../lib/env.ts';
+import {
+  ConfigError,
+  readSettings,
+  readStepOutputPath,
+  readStepSummaryPath,
+  resolveConfig,
+} from '../lib/env.ts';
 import { nameFlags, parseArgs, UsageError } from './args.ts';
 import type { ParsedArgs } from './args.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { HELP } from './help.ts';
 import { FixtureInputError } from './fixture-set.ts';
-import { KEY_ID } from './published-key.ts';
+import { PreflightError } from './preflight.ts';
+import { KEY_ID } from '../lib/report/published-key.ts';
 import { KeyFileError, readSigningKey, readVerifyingKey } from '../lib/report/signing.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 
@@ -69,7 +76,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       error instanceof ConfigError ||
       error instanceof KeyFileError ||
       error instanceof UsageError ||
-      error instanceof FixtureInputError
+      error instanceof FixtureInputError ||
+      error instanceof PreflightError
     ) {
       return fail(nameFlags(error.message, args.flagFor));
     }
@@ -92,11 +100,13 @@ async function run(
   if (keyId !== undefined && !KEY_ID.test(keyId)) {
     throw new UsageError(`--key-id must match ${KEY_ID.source} (a discovery signingKeys keyId)`);
   }
+  const waitForHostS = waitSecondsOf(args.options['wait-for-host']);
   const signingKey = sign === undefined ? undefined : await readSigningKey(sign);
   // Loaded on demand, like the run itself: it reads the witness's rule catalogue.
   const { runOptionsFrom } = await import('./run-options.ts');
   const runOptions = await runOptionsFrom(args.options);
   const stepSummaryPath = readStepSummaryPath(io.env);
+  const stepOutputPath = readStepOutputPath(io.env);
   // Loaded on demand: it pulls in vitest, which --help and a refused flag should not wait for.
   const { runConformance } = await import('./conformance.ts');
   const result = await runConformance(config, {
@@ -105,9 +115,21 @@ async function run(
     ...(signingKey === undefined ? {} : { signingKey }),
     ...(keyId === undefined ? {} : { keyId }),
     ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
+    ...(stepOutputPath === undefined ? {} : { stepOutputPath }),
+    ...(waitForHostS === undefined ? {} : { waitForHostS }),
     runOptions,
   });
   return result.exitCode;
+}
+
+/** `--wait-for-host SECONDS`: a whole number of seconds, bounded so the wait always ends. */
+function waitSecondsOf(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  const seconds = Number(given);
+  if (!/^\d+$/.test(given) || seconds < 1 || seconds > 3600) {
+    throw new UsageError(`--wait-for-host takes whole seconds from 1 to 3600; got "${given}"`);
+  }
+  return seconds;
 }
 
 async function verify(args: ParsedArgs, out: (line: string) => void): Promise<number> {
@@ -125,6 +147,7 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
     result.problems.length === 0
       ? `${how}, every digest matches`
       : `${result.problems.length} mismatch${result.problems.length === 1 ? '' : 'es'} (${how})`;
+  out(`certification: ${result.verdict}`);
   out(`${verifyHeadline(result)}: ${path}: ${found}; ${result.signature}`);
   return result.problems.length === 0 ? EXIT.ok : EXIT.failed;
 }

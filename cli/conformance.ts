@@ -6,18 +6,22 @@ import type { KeyObject } from 'node:crypto';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SuiteConfig } from '../lib/env.ts';
+import { canonicalJson } from '../lib/report/canonical.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import { holdsSecret, scrubText } from '../lib/secrets.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
+import { checkHost, checkReportDir } from './preflight.ts';
 import { JUNIT_FILE, renderJunit } from '../lib/report/junit.ts';
 import { MARKDOWN_FILE, renderMarkdown } from '../lib/report/markdown.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { buildReport, REPORT_FILE } from '../lib/report/report.ts';
 import { describeError, runSuite } from './run-suite.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
-import { signReport } from '../lib/report/signing.ts';
 import { EXIT } from '../lib/report/verdict.ts';
-import { gateClosingLine, gateProblems, gateVerdict } from '../lib/report/gate.ts';
+import { gateProblems } from '../lib/report/gate.ts';
+import type { RunVerdict } from '../lib/report/run-verdict.ts';
+import { closingLineOf, runVerdict, stepOutputs } from '../lib/report/run-verdict.ts';
+import { certifiedReport, signerOf } from '../lib/report/signer.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
 import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts';
 import { hostCheckSummary, warningSummary } from '../lib/report/warnings.ts';
@@ -25,6 +29,8 @@ import { hostCheckSummary, warningSummary } from '../lib/report/warnings.ts';
 export interface ConformanceResult {
   /** Absent when the suite failed to produce a valid report (exit 2, nothing written). */
   readonly report?: EvalGateReport;
+  /** Present with the report: what every channel rendered. */
+  readonly verdict?: RunVerdict;
   readonly exitCode: number;
   readonly files: readonly string[];
 }
@@ -39,6 +45,10 @@ export interface ConformanceOptions {
   readonly keyId?: string;
   /** Where a CI system wants the Markdown appended (GITHUB_STEP_SUMMARY). */
   readonly stepSummaryPath?: string;
+  /** Where a CI system reads the step's outputs (GITHUB_OUTPUT): the verdict's result and certification. */
+  readonly stepOutputPath?: string;
+  /** `--wait-for-host`: how long discovery may take to answer before the run gives up. */
+  readonly waitForHostS?: number;
   /** The selection, baseline and severity gate a CI job chose; recorded in the report. */
   readonly runOptions?: RunOptions;
 }
@@ -47,6 +57,12 @@ export async function runConformance(
   config: SuiteConfig,
   options: ConformanceOptions,
 ): Promise<ConformanceResult> {
+  // Configuration errors end the run here, in one line with exit 2, before any leg or host starts.
+  await checkReportDir(config.reportDir);
+  await checkHost(config, {
+    log: (line) => options.log(scrubText(line, config.apiKey)),
+    ...(options.waitForHostS === undefined ? {} : { waitForHostS: options.waitForHostS }),
+  });
   const embedded =
     config.baseUrl === undefined ? await startEmbeddedHost(config.apiKey) : undefined;
   const apiKey = embedded?.apiKey ?? config.apiKey;
@@ -89,16 +105,18 @@ export async function runConformance(
       );
       return { exitCode: EXIT.badConfiguration, files: [] };
     }
-    const report =
-      options.signingKey === undefined
-        ? unsigned
-        : signReport(unsigned, options.signingKey, options.keyId);
+    const report = certifiedReport(unsigned, options.signingKey, options.keyId);
     const refusal = refuseToWrite(report, apiKey);
     if (refusal !== undefined) {
       log(`openwop-eval-gate: ${refusal}; this is a suite bug and nothing was written`);
       return { exitCode: EXIT.badConfiguration, files: [] };
     }
-    const files = await writeOutputs(report, config.reportDir, options.stepSummaryPath);
+    // The one verdict every channel below renders; nothing after this line decides again.
+    const verdict = runVerdict(report);
+    const files = await writeOutputs(report, verdict, config.reportDir, options.stepSummaryPath);
+    if (options.stepOutputPath !== undefined) {
+      await appendFile(options.stepOutputPath, `${stepOutputs(verdict).join('\n')}\n`);
+    }
     for (const row of report.requirements) {
       const warned = warningSummary(row);
       log(
@@ -114,8 +132,8 @@ export async function runConformance(
     // The count before the closing line, which stays the last: CI parses that one.
     const quiet = unexercisedTally(report.requirements).rules;
     log(unexercisedLine(report.requirements) + (quiet === 0 ? '' : ` (why: ${MARKDOWN_FILE})`));
-    log(gateClosingLine(report));
-    return { report, exitCode: gateVerdict(report).exitCode, files };
+    log(closingLineOf(report, verdict));
+    return { report, verdict, exitCode: verdict.exitCode, files };
   } finally {
     await embedded?.close();
   }
@@ -133,8 +151,15 @@ function declaredOf(config: SuiteConfig): { declared?: { name: string; version?:
   };
 }
 
-/** Why a report must not be written: it fails its own schema, or it still holds the key. */
+/**
+ * Why a report must not be written: it fails its own schema, it still holds the key, or its
+ * certification names a signer its signature does not have (checked here, at write time).
+ */
 function refuseToWrite(report: EvalGateReport, apiKey: string | undefined): string | undefined {
+  const recorded = canonicalJson(report.certification?.signer ?? null);
+  if (recorded !== canonicalJson(signerOf(report))) {
+    return `the certification records signer ${recorded}, which the signature does not bear out`;
+  }
   const errors = validate('eval-gate-report', report);
   if (errors.length > 0) {
     return `the report does not match its schema (${formatSchemaErrors(errors).replace(/\n/g, '; ')})`;
@@ -147,15 +172,16 @@ function refuseToWrite(report: EvalGateReport, apiKey: string | undefined): stri
 
 async function writeOutputs(
   report: EvalGateReport,
+  verdict: RunVerdict,
   dir: string,
   stepSummaryPath: string | undefined,
 ): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const expectations = await expectationsFor(report);
-  const markdown = renderMarkdown(report, expectations);
+  const markdown = renderMarkdown(report, expectations, verdict);
   const outputs: readonly (readonly [string, string])[] = [
     [join(dir, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`],
-    [join(dir, JUNIT_FILE), renderJunit(report, expectations)],
+    [join(dir, JUNIT_FILE), renderJunit(report, expectations, verdict)],
     [join(dir, MARKDOWN_FILE), markdown],
   ];
   for (const [path, text] of outputs) await writeFile(path, text);

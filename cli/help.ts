@@ -28,6 +28,7 @@ Usage
 
 Settings for run (a flag wins over its variable; variables also come from ./.env)
   --base-url URL            OPENWOP_BASE_URL             the host; absent: the embedded reference host
+                                                         (never certified); given but empty: exit 2
   (no flag)                 OPENWOP_API_KEY              bearer key, read only from the environment
                                                          or .env so it never appears in argv; at
                                                          least 8 visible ASCII characters, so it
@@ -43,6 +44,7 @@ Settings for run (a flag wins over its variable; variables also come from ./.env
   --allow-insecure-key      OPENWOP_ALLOW_INSECURE_KEY   allow the key over http:// to a non-loopback host
   --sign KEY.pem                                         sign the report digest with an ed25519 private key
   --key-id ID                                            record the key's id in your discovery signingKeys
+  --wait-for-host SECONDS                                wait up to SECONDS for discovery to answer first
 
 CI options for run (docs/ci.md)
   --expected-failures FILE  a YAML or JSON baseline: {"expectedFailures": [{"requirement": ID,
@@ -55,15 +57,16 @@ CI options for run (docs/ci.md)
   --fail-on must|should     should: a SHOULD warning fails the exit code too (default must)
   Bounds: OPENWOP_REQUEST_TIMEOUT_MS, OPENWOP_RUN_TIMEOUT_MS, OPENWOP_POLL_TIMEOUT_S,
   OPENWOP_MAX_BODY_BYTES, OPENWOP_RETRY_AFTER_CAP_MS. GITHUB_STEP_SUMMARY, when set, receives the
-  Markdown summary.
+  Markdown summary; GITHUB_OUTPUT, when set, the outputs result, certified and verdict.
 
 Outputs (in the report directory)
   eval-gate-report.json     one row per requirement, observations and digests (docs/report.md)
   eval-gate-junit.xml       failed, errored (blocked) and skipped kept apart
   eval-gate-summary.md      per leg, per task: score, gatedScore, trajectory per trial, passed
-  The last line printed is "N passed, N failed, N skipped", followed after "; " by what limits
-  it when there is something: "partial: N of M selected", "baseline: N failing requirements
-  excused (R rules), S stale", "fail-on should: N SHOULD warnings".
+  The last line printed is "N passed, N failed, N blocked, N skipped", followed after "; " by
+  what limits it when there is something: "partial: N of M selected", "baseline: N failing
+  requirements excused (R rules), S stale", "fail-on should: N SHOULD warnings", "embedded
+  reference host"; then "certified (...)" or "not certified: REASONS" (docs/report.md).
 
 Exit codes
   run     0 no row executed-fail or blocked; 1 some row executed-fail; 3 rows blocked and none

@@ -5,7 +5,8 @@
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import { publishedKeyFor } from './published-key.ts';
+import { publishedKeyFor } from '../lib/report/published-key.ts';
+import { certificationClause, runVerdict } from '../lib/report/run-verdict.ts';
 import type { Verification } from './verify.ts';
 import { reportShapeProblem, verifyReport } from './verify.ts';
 
@@ -16,6 +17,8 @@ export interface KeyedVerification extends Verification {
   readonly signatureVerified: boolean;
   /** Whether the report carries a signature at all. */
   readonly signed: boolean;
+  /** The certification clause the verified report renders; `not certified` when it failed. */
+  readonly verdict: string;
 }
 
 /**
@@ -25,7 +28,9 @@ export interface KeyedVerification extends Verification {
 export function verifyHeadline(result: KeyedVerification): string {
   if (result.problems.length > 0) return 'FAILED';
   if (result.signatureVerified) return 'signature verified';
-  return result.signed ? 'integrity only, signature not checked' : 'integrity only, unsigned';
+  return result.signed
+    ? 'integrity only, signature not checked'
+    : 'unsigned: integrity only, nobody vouches for it';
 }
 
 /** Reads and parses a report file. Throws when it cannot be read or is not JSON. */
@@ -33,10 +38,10 @@ export async function readReportFile(path: string): Promise<unknown> {
   return JSON.parse(await readFile(path, 'utf8')) as unknown;
 }
 
-export async function verifyWithKeys(
+async function verifyOnly(
   parsed: unknown,
   given: KeyObject | undefined,
-): Promise<KeyedVerification> {
+): Promise<Omit<KeyedVerification, 'verdict'>> {
   const shape = reportShapeProblem(parsed);
   if (shape !== undefined) {
     return {
@@ -84,4 +89,20 @@ export async function verifyWithKeys(
         ? `signature verified against the host's published key ${published.keyId} (from the discovery this report captured)`
         : `signature FAILED against the host's published key ${published.keyId}`,
   };
+}
+
+/**
+ * Verifies a report and renders its certification. An edited certification is one of the
+ * problems (cli/verify-run-record.ts rebuilds it), so a report that fails is never certified.
+ */
+export async function verifyWithKeys(
+  parsed: unknown,
+  given: KeyObject | undefined,
+): Promise<KeyedVerification> {
+  const result = await verifyOnly(parsed, given);
+  const verdict =
+    result.problems.length > 0
+      ? 'not certified: the report does not verify'
+      : certificationClause(runVerdict(parsed as EvalGateReport));
+  return { ...result, verdict };
 }

@@ -1,12 +1,15 @@
 // The CI half of `verify`: the report's record of its selection, baseline, severity gate and
-// certification must be what the rows and the recorded options rebuild to. The row digest does
-// not cover these members, so an unsigned report edited to excuse a failure is caught here.
+// certification must be what the rows, the recorded options and the signature rebuild to. The row
+// digest does not cover these members, so an unsigned report edited to excuse a failure, or to
+// claim a certification, is caught here.
 
 import { canonicalJson } from '../lib/report/canonical.ts';
 import { plain } from '../lib/report/baseline.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
 import { runRecord } from '../lib/report/run-record.ts';
+import { withCertification } from '../lib/report/certification.ts';
+import { signerOf } from '../lib/report/signer.ts';
 
 export function checkRunRecord(report: EvalGateReport): string[] {
   const { failOn, selection, baseline, certification } = report;
@@ -28,7 +31,10 @@ export function checkRunRecord(report: EvalGateReport): string[] {
           },
         }),
   };
-  const again = runRecord(options, report.requirements, report.target.embedded);
+  const again = {
+    ...runRecord(options, report.requirements),
+    certification: withCertification(report, signerOf(report)).certification,
+  };
   const recorded = { failOn: failOn ?? 'must', selection, baseline, certification };
   const problems: string[] = [];
   for (const member of ['failOn', 'selection', 'baseline', 'certification'] as const) {

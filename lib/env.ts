@@ -116,6 +116,13 @@ export function resolveConfig(raw: RawSettings): SuiteConfig {
     }
   }
 
+  // A base URL given but empty is most often an unset CI variable; treating it as absent would
+  // turn the run into one against the suite's own host, which is evidence about nothing.
+  if (raw.OPENWOP_BASE_URL !== undefined && present(raw.OPENWOP_BASE_URL) === undefined) {
+    fail(
+      'OPENWOP_BASE_URL is set but empty (an unset CI variable?); give the host URL, or leave it out entirely to run the embedded reference host',
+    );
+  }
   const baseUrl = parseBaseUrl(present(raw.OPENWOP_BASE_URL), fail);
   const allowInsecureKey = parseBoolean(
     'OPENWOP_ALLOW_INSECURE_KEY',
@@ -262,4 +269,9 @@ function parseInteger(
 /** The file a CI runner (GitHub Actions) asks a step summary to be appended to, when it names one. */
 export function readStepSummaryPath(env?: Env): string | undefined {
   return present((env ?? process.env).GITHUB_STEP_SUMMARY);
+}
+
+/** The file a CI runner (GitHub Actions) reads a step's outputs from, when it names one. */
+export function readStepOutputPath(env?: Env): string | undefined {
+  return present((env ?? process.env).GITHUB_OUTPUT);
 }

@@ -14,6 +14,14 @@ export interface DiscoveryInput {
   readonly has: HasDefect;
   readonly varied: boolean;
   readonly fixtureIds: readonly string[];
+  /** Published as `signingKeys`, so a report signed with the private half can be certified. */
+  readonly signingKey?: PublishedSigningKey;
+}
+
+/** The public half of the host's report-signing key: ed25519, 32 bytes base64url. */
+export interface PublishedSigningKey {
+  readonly keyId: string;
+  readonly publicKey: string;
 }
 
 type Doc = { [k: string]: JsonValue };
@@ -52,7 +60,8 @@ function agentsRecord(has: HasDefect): Doc {
   return agents;
 }
 
-export function discoveryDocument({ has, varied, fixtureIds }: DiscoveryInput): JsonValue {
+export function discoveryDocument(input: DiscoveryInput): JsonValue {
+  const { has, varied, fixtureIds, signingKey } = input;
   const agents = agentsRecord(has);
   const doc: Doc = {
     protocolVersions: [...protocolVersions(has)],
@@ -61,6 +70,9 @@ export function discoveryDocument({ has, varied, fixtureIds }: DiscoveryInput): 
     agents,
     fixtures: has('withhold-fixtures') ? [] : [...fixtureIds],
   };
+  if (signingKey !== undefined) {
+    doc['signingKeys'] = [{ ...signingKey, alg: 'ed25519', use: 'certification-bundle' }];
+  }
   if (!varied) return doc;
   // Members the published root defines and the suite does not read: a client must ignore them.
   return {

@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { defectPredicate, isDefectName, type DefectName } from './defects.ts';
+import type { PublishedSigningKey } from './discovery.ts';
 import { seedFixtures, type SeededFixture } from './fixtures.ts';
 import { handler, versionHeader, type HostState } from './server.ts';
 import { errorBody, HttpError, preferredVersion } from './wire.ts';
@@ -33,6 +34,8 @@ export interface ReferenceHostOptions {
    * page, so a client reads even a finished log through the cursor.
    */
   readonly pacing?: Pacing;
+  /** The public half of a report-signing key, published in discovery `signingKeys`. */
+  readonly signingKey?: PublishedSigningKey;
 }
 
 export type Pacing = 'instant' | 'slow';
@@ -79,6 +82,7 @@ export async function startReferenceHost(
   setMaxListeners(Infinity, lifetime.signal);
   const state: HostState = {
     apiKey: options.apiKey,
+    ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
     has: defectPredicate(options.defect),
     varied: options.variant === 'varied',
     fixtures,

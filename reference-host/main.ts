@@ -1,5 +1,7 @@
 // `npm run host`: the reference host as a process. Flags win over the environment.
 
+import { createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFECTS, isDefectName, startReferenceHost, type ReferenceHostOptions } from './index.ts';
 
@@ -12,6 +14,9 @@ const USAGE = `usage: npm run host -- [options]
   --pacing slow        pause before every trial and page one event per poll (default instant)
   --fixtures-dir DIR   also seed and list every fixture file in DIR (repeatable), such as a
                        pack from openwop-eval-gate fixtures --generate
+  --signing-key PEM    publish this ed25519 public key in discovery signingKeys, so a report
+                       signed with its private half can be certified
+  --key-id ID          the published key's id (default reference-host-key)
   --list-defects       print every defect and the clause it breaks
   --help               print this text
 `;
@@ -19,6 +24,20 @@ const USAGE = `usage: npm run host -- [options]
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}`);
   process.exit(2);
+}
+
+/** The raw public key of a PEM file (public, or private whose public half is taken). */
+function publishedKey(path: string, keyId: string): { keyId: string; publicKey: string } {
+  let key;
+  try {
+    key = createPublicKey(readFileSync(path, 'utf8'));
+  } catch (err) {
+    fail(`--signing-key ${path}: ${(err as NodeJS.ErrnoException).code ?? 'not a PEM key'}`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') fail(`--signing-key ${path}: not an ed25519 key`);
+  const x = key.export({ format: 'jwk' }).x;
+  if (typeof x !== 'string') fail(`--signing-key ${path}: no public key`);
+  return { keyId, publicKey: x };
 }
 
 function options(): ReferenceHostOptions {
@@ -32,6 +51,8 @@ function options(): ReferenceHostOptions {
         variant: { type: 'string' },
         pacing: { type: 'string' },
         'fixtures-dir': { type: 'string', multiple: true },
+        'signing-key': { type: 'string' },
+        'key-id': { type: 'string' },
         'list-defects': { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -61,11 +82,16 @@ function options(): ReferenceHostOptions {
   if (pacing !== 'instant' && pacing !== 'slow') fail(`unknown pacing ${pacing}`);
   const apiKey = parsed['api-key'] ?? process.env['OPENWOP_API_KEY'] ?? '';
   const extraFixturesDirs = parsed['fixtures-dir'] ?? [];
+  const signingKey =
+    parsed['signing-key'] === undefined
+      ? undefined
+      : publishedKey(parsed['signing-key'], parsed['key-id'] ?? 'reference-host-key');
   return {
     port,
     ...(extraFixturesDirs.length === 0 ? {} : { extraFixturesDirs }),
     variant,
     pacing,
+    ...(signingKey === undefined ? {} : { signingKey }),
     ...(apiKey === '' ? {} : { apiKey }),
     ...(defect === '' ? {} : { defect }),
   };

@@ -6,6 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HasDefect } from './defects.ts';
 import { discoveryDocument } from './discovery.ts';
+import type { PublishedSigningKey } from './discovery.ts';
 import type { JsonValue, SeededFixture } from './fixtures.ts';
 import { EvalRun, type HostEvent, type RunSettings } from './run.ts';
 import {
@@ -29,6 +30,7 @@ const VARIED_TENANT = 'anon:guest-7';
 
 export interface HostState {
   readonly apiKey: string | undefined;
+  readonly signingKey?: PublishedSigningKey;
   readonly has: HasDefect;
   readonly varied: boolean;
   readonly fixtures: readonly SeededFixture[];

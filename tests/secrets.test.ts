@@ -109,7 +109,7 @@ describe('the API key never leaves the suite', () => {
         );
         expect(run.files.size).toBeGreaterThan(0);
         // The capture works: the closing line of contract §10 was seen.
-        expect(run.output).toMatch(/\d+ passed, \d+ failed, \d+ skipped/);
+        expect(run.output).toMatch(/\d+ passed, \d+ failed, 0 blocked, \d+ skipped/);
         expectNoKey(run);
       } finally {
         await host.close();
@@ -117,16 +117,20 @@ describe('the API key never leaves the suite', () => {
     },
   );
 
-  it('an unreachable host blocks every host leg with a transport reason that holds no key', async () => {
+  it('an unreachable host ends the run before any leg, in a line that holds no key', async () => {
     const gone = await startScriptedServer(() => undefined);
     const url = gone.url;
     await gone.close();
-    const run = await conformance(url);
-    expect(run.exitCode).toBe(3);
-    const blocked = run.rows.filter((r) => r.disposition === 'blocked');
-    expect(blocked.length).toBeGreaterThan(0);
-    for (const row of blocked) expect(row.reason).toMatch(/connection refused/);
-    expectNoKey(run);
+    const refused = await conformance(url).then(
+      () => 'the run started',
+      (error: unknown) => String(error),
+    );
+    expect(refused).toMatch(
+      new RegExp(
+        `^PreflightError: the host at ${url} did not answer discovery \\(.*connection refused\\)`,
+      ),
+    );
+    expect(refused).not.toContain(KEY);
   });
 
   it('a redirect to another origin is not followed, so that origin never receives the key', async () => {
@@ -170,7 +174,7 @@ describe('a key of realistic length works; what is refused is refused in one lin
       // The key was in play: the reference host answers 401 without it, which would block.
       expect(run.exitCode).toBe(0);
       expect(run.rows.every((r) => r.disposition === 'executed-pass')).toBe(true);
-      expect(run.output).toMatch(/\d+ passed, 0 failed, 0 skipped/);
+      expect(run.output).toMatch(/\d+ passed, 0 failed, 0 blocked, 0 skipped/);
       expect(run.output).not.toContain(SHORT_KEY);
       // Nothing the suite said held the key, so a redaction anywhere would be garbled text.
       expect(run.output).not.toContain(REDACTED);

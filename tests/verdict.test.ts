@@ -45,10 +45,18 @@ describe('dispositions from findings', () => {
 
 describe('exit status and closing line (contract §10)', () => {
   it.each([
-    [['executed-pass', 'inapplicable', 'skipped'], EXIT.ok, '1 passed, 0 failed, 2 skipped'],
-    [['executed-pass', 'executed-fail', 'blocked'], EXIT.failed, '1 passed, 2 failed, 0 skipped'],
-    [['executed-pass', 'blocked'], EXIT.blocked, '1 passed, 1 failed, 0 skipped'],
-    [[], EXIT.ok, '0 passed, 0 failed, 0 skipped'],
+    [
+      ['executed-pass', 'inapplicable', 'skipped'],
+      EXIT.ok,
+      '1 passed, 0 failed, 0 blocked, 2 skipped',
+    ],
+    [
+      ['executed-pass', 'executed-fail', 'blocked'],
+      EXIT.failed,
+      '1 passed, 1 failed, 1 blocked, 0 skipped',
+    ],
+    [['executed-pass', 'blocked'], EXIT.blocked, '1 passed, 0 failed, 1 blocked, 0 skipped'],
+    [[], EXIT.ok, '0 passed, 0 failed, 0 blocked, 0 skipped'],
   ] as const)('%j exits %i with "%s"', (dispositions, code, line) => {
     expect(exitCodeFor(dispositions)).toBe(code);
     expect(closingLine(dispositions)).toBe(line);

@@ -15733,18 +15733,122 @@ const schema85 = {
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
     },
     certification: {
-      description: 'Whether the report certifies the whole suite with nothing excused.',
+      description:
+        'The certification verdict (docs/report.md): certified only when strict mode is on, every requirement passed or was left out by a declared opt-out, nothing was selected out, no baseline applies, the run fails on nothing, the target is not the embedded host, and a key the host publishes signs the report. verify rebuilds it.',
       type: 'object',
-      required: ['clean', 'because'],
+      required: ['certified', 'reasons', 'optOuts', 'signer'],
       properties: {
-        clean: {
-          description: 'False when the run is partial, baselined or against the embedded host.',
+        certified: {
+          description: 'True only when every condition holds; then reasons is empty.',
           type: 'boolean',
         },
-        because: {
-          description: 'What limits the certification, one clause each.',
+        reasons: {
+          description: 'Every reason the certification is withheld; empty exactly when certified.',
           type: 'array',
-          items: { type: 'string', minLength: 1 },
+          items: {
+            type: 'object',
+            required: ['code', 'short', 'text'],
+            properties: {
+              code: {
+                description: 'Which condition is not met, as a stable id.',
+                enum: [
+                  'embedded',
+                  'failed',
+                  'blocked',
+                  'run-fails',
+                  'partial',
+                  'strict-off',
+                  'inapplicable',
+                  'nothing-driven',
+                  'baseline',
+                  'unsigned',
+                  'unverified',
+                ],
+              },
+              short: {
+                description: 'A few words for a badge or a closing line.',
+                type: 'string',
+                minLength: 1,
+              },
+              text: {
+                description: 'The reason in full, with what to do about it.',
+                type: 'string',
+                minLength: 1,
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+        optOuts: {
+          description: 'Each opt-out the host declared, with the requirements it left out.',
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['gate', 'requirements'],
+            properties: {
+              gate: {
+                description: 'The opt-out name, as given in OPENWOP_OPTED_OUT_PROFILES.',
+                type: 'string',
+                minLength: 1,
+              },
+              requirements: {
+                description: 'The requirements strict mode skipped through it.',
+                type: 'array',
+                items: { type: 'string', minLength: 1 },
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+        signer: {
+          description:
+            'Who vouches for the report: nobody, a signature no published key verifies, or a key the host publishes in discovery.',
+          oneOf: [
+            {
+              type: 'object',
+              required: ['state'],
+              properties: {
+                state: {
+                  description: 'Nobody signed the report: integrity only.',
+                  const: 'unsigned',
+                },
+              },
+              additionalProperties: false,
+            },
+            {
+              type: 'object',
+              required: ['state', 'why'],
+              properties: {
+                state: {
+                  description: 'Signed, but not verified by a key the host publishes.',
+                  const: 'unverified',
+                },
+                why: {
+                  description:
+                    'The missing link: no key id, no published key, or a signature that does not verify.',
+                  type: 'string',
+                  minLength: 1,
+                },
+              },
+              additionalProperties: false,
+            },
+            {
+              type: 'object',
+              required: ['state', 'keyId'],
+              properties: {
+                state: {
+                  description: 'Verified at write time by a key the captured discovery publishes.',
+                  const: 'verified',
+                },
+                keyId: {
+                  description: 'That key among the discovery signingKeys.',
+                  type: 'string',
+                  minLength: 1,
+                },
+              },
+              additionalProperties: false,
+            },
+          ],
         },
       },
       additionalProperties: false,
@@ -23839,13 +23943,13 @@ function validate51(
     if (data.certification !== undefined) {
       let data79 = data.certification;
       if (data79 && typeof data79 == 'object' && !Array.isArray(data79)) {
-        if (data79.clean === undefined) {
+        if (data79.certified === undefined) {
           const err190 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
-            params: { missingProperty: 'clean' },
-            message: "must have required property '" + 'clean' + "'",
+            params: { missingProperty: 'certified' },
+            message: "must have required property '" + 'certified' + "'",
           };
           if (vErrors === null) {
             vErrors = [err190];
@@ -23854,13 +23958,13 @@ function validate51(
           }
           errors++;
         }
-        if (data79.because === undefined) {
+        if (data79.reasons === undefined) {
           const err191 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
-            params: { missingProperty: 'because' },
-            message: "must have required property '" + 'because' + "'",
+            params: { missingProperty: 'reasons' },
+            message: "must have required property '" + 'reasons' + "'",
           };
           if (vErrors === null) {
             vErrors = [err191];
@@ -23869,9 +23973,45 @@ function validate51(
           }
           errors++;
         }
+        if (data79.optOuts === undefined) {
+          const err192 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'optOuts' },
+            message: "must have required property '" + 'optOuts' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err192];
+          } else {
+            vErrors.push(err192);
+          }
+          errors++;
+        }
+        if (data79.signer === undefined) {
+          const err193 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'signer' },
+            message: "must have required property '" + 'signer' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err193];
+          } else {
+            vErrors.push(err193);
+          }
+          errors++;
+        }
         for (const key18 in data79) {
-          if (!(key18 === 'clean' || key18 === 'because' || pattern13.test(key18))) {
-            const err192 = {
+          if (!(
+            key18 === 'certified' ||
+            key18 === 'reasons' ||
+            key18 === 'optOuts' ||
+            key18 === 'signer' ||
+            pattern13.test(key18)
+          )) {
+            const err194 = {
               instancePath: instancePath + '/certification',
               schemaPath: '#/properties/certification/additionalProperties',
               keyword: 'additionalProperties',
@@ -23879,86 +24019,796 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err192];
+              vErrors = [err194];
             } else {
-              vErrors.push(err192);
+              vErrors.push(err194);
             }
             errors++;
           }
         }
-        if (data79.clean !== undefined) {
-          if (typeof data79.clean !== 'boolean') {
-            const err193 = {
-              instancePath: instancePath + '/certification/clean',
-              schemaPath: '#/properties/certification/properties/clean/type',
+        if (data79.certified !== undefined) {
+          if (typeof data79.certified !== 'boolean') {
+            const err195 = {
+              instancePath: instancePath + '/certification/certified',
+              schemaPath: '#/properties/certification/properties/certified/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err193];
+              vErrors = [err195];
             } else {
-              vErrors.push(err193);
+              vErrors.push(err195);
             }
             errors++;
           }
         }
-        if (data79.because !== undefined) {
-          let data81 = data79.because;
+        if (data79.reasons !== undefined) {
+          let data81 = data79.reasons;
           if (Array.isArray(data81)) {
             const len10 = data81.length;
             for (let i14 = 0; i14 < len10; i14++) {
               let data82 = data81[i14];
-              if (typeof data82 === 'string') {
-                if (func1(data82) < 1) {
-                  const err194 = {
-                    instancePath: instancePath + '/certification/because/' + i14,
-                    schemaPath: '#/properties/certification/properties/because/items/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
+              if (data82 && typeof data82 == 'object' && !Array.isArray(data82)) {
+                if (data82.code === undefined) {
+                  const err196 = {
+                    instancePath: instancePath + '/certification/reasons/' + i14,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'code' },
+                    message: "must have required property '" + 'code' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err194];
+                    vErrors = [err196];
                   } else {
-                    vErrors.push(err194);
+                    vErrors.push(err196);
                   }
                   errors++;
                 }
+                if (data82.short === undefined) {
+                  const err197 = {
+                    instancePath: instancePath + '/certification/reasons/' + i14,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'short' },
+                    message: "must have required property '" + 'short' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err197];
+                  } else {
+                    vErrors.push(err197);
+                  }
+                  errors++;
+                }
+                if (data82.text === undefined) {
+                  const err198 = {
+                    instancePath: instancePath + '/certification/reasons/' + i14,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'text' },
+                    message: "must have required property '" + 'text' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err198];
+                  } else {
+                    vErrors.push(err198);
+                  }
+                  errors++;
+                }
+                for (const key19 in data82) {
+                  if (!(key19 === 'code' || key19 === 'short' || key19 === 'text')) {
+                    const err199 = {
+                      instancePath: instancePath + '/certification/reasons/' + i14,
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key19 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err199];
+                    } else {
+                      vErrors.push(err199);
+                    }
+                    errors++;
+                  }
+                }
+                if (data82.code !== undefined) {
+                  let data83 = data82.code;
+                  if (!(
+                    data83 === 'embedded' ||
+                    data83 === 'failed' ||
+                    data83 === 'blocked' ||
+                    data83 === 'run-fails' ||
+                    data83 === 'partial' ||
+                    data83 === 'strict-off' ||
+                    data83 === 'inapplicable' ||
+                    data83 === 'nothing-driven' ||
+                    data83 === 'baseline' ||
+                    data83 === 'unsigned' ||
+                    data83 === 'unverified'
+                  )) {
+                    const err200 = {
+                      instancePath: instancePath + '/certification/reasons/' + i14 + '/code',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/code/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema85.properties.certification.properties.reasons.items.properties.code
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err200];
+                    } else {
+                      vErrors.push(err200);
+                    }
+                    errors++;
+                  }
+                }
+                if (data82.short !== undefined) {
+                  let data84 = data82.short;
+                  if (typeof data84 === 'string') {
+                    if (func1(data84) < 1) {
+                      const err201 = {
+                        instancePath: instancePath + '/certification/reasons/' + i14 + '/short',
+                        schemaPath:
+                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err201];
+                      } else {
+                        vErrors.push(err201);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err202 = {
+                      instancePath: instancePath + '/certification/reasons/' + i14 + '/short',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/short/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err202];
+                    } else {
+                      vErrors.push(err202);
+                    }
+                    errors++;
+                  }
+                }
+                if (data82.text !== undefined) {
+                  let data85 = data82.text;
+                  if (typeof data85 === 'string') {
+                    if (func1(data85) < 1) {
+                      const err203 = {
+                        instancePath: instancePath + '/certification/reasons/' + i14 + '/text',
+                        schemaPath:
+                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err203];
+                      } else {
+                        vErrors.push(err203);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err204 = {
+                      instancePath: instancePath + '/certification/reasons/' + i14 + '/text',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/text/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err204];
+                    } else {
+                      vErrors.push(err204);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err195 = {
-                  instancePath: instancePath + '/certification/because/' + i14,
-                  schemaPath: '#/properties/certification/properties/because/items/type',
+                const err205 = {
+                  instancePath: instancePath + '/certification/reasons/' + i14,
+                  schemaPath: '#/properties/certification/properties/reasons/items/type',
                   keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
+                  params: { type: 'object' },
+                  message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err195];
+                  vErrors = [err205];
                 } else {
-                  vErrors.push(err195);
+                  vErrors.push(err205);
                 }
                 errors++;
               }
             }
           } else {
-            const err196 = {
-              instancePath: instancePath + '/certification/because',
-              schemaPath: '#/properties/certification/properties/because/type',
+            const err206 = {
+              instancePath: instancePath + '/certification/reasons',
+              schemaPath: '#/properties/certification/properties/reasons/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err196];
+              vErrors = [err206];
             } else {
-              vErrors.push(err196);
+              vErrors.push(err206);
             }
             errors++;
           }
         }
+        if (data79.optOuts !== undefined) {
+          let data86 = data79.optOuts;
+          if (Array.isArray(data86)) {
+            const len11 = data86.length;
+            for (let i15 = 0; i15 < len11; i15++) {
+              let data87 = data86[i15];
+              if (data87 && typeof data87 == 'object' && !Array.isArray(data87)) {
+                if (data87.gate === undefined) {
+                  const err207 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i15,
+                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'gate' },
+                    message: "must have required property '" + 'gate' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err207];
+                  } else {
+                    vErrors.push(err207);
+                  }
+                  errors++;
+                }
+                if (data87.requirements === undefined) {
+                  const err208 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i15,
+                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirements' },
+                    message: "must have required property '" + 'requirements' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err208];
+                  } else {
+                    vErrors.push(err208);
+                  }
+                  errors++;
+                }
+                for (const key20 in data87) {
+                  if (!(key20 === 'gate' || key20 === 'requirements')) {
+                    const err209 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i15,
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key20 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err209];
+                    } else {
+                      vErrors.push(err209);
+                    }
+                    errors++;
+                  }
+                }
+                if (data87.gate !== undefined) {
+                  let data88 = data87.gate;
+                  if (typeof data88 === 'string') {
+                    if (func1(data88) < 1) {
+                      const err210 = {
+                        instancePath: instancePath + '/certification/optOuts/' + i15 + '/gate',
+                        schemaPath:
+                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err210];
+                      } else {
+                        vErrors.push(err210);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err211 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i15 + '/gate',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err211];
+                    } else {
+                      vErrors.push(err211);
+                    }
+                    errors++;
+                  }
+                }
+                if (data87.requirements !== undefined) {
+                  let data89 = data87.requirements;
+                  if (Array.isArray(data89)) {
+                    const len12 = data89.length;
+                    for (let i16 = 0; i16 < len12; i16++) {
+                      let data90 = data89[i16];
+                      if (typeof data90 === 'string') {
+                        if (func1(data90) < 1) {
+                          const err212 = {
+                            instancePath:
+                              instancePath +
+                              '/certification/optOuts/' +
+                              i15 +
+                              '/requirements/' +
+                              i16,
+                            schemaPath:
+                              '#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
+                            keyword: 'minLength',
+                            params: { limit: 1 },
+                            message: 'must NOT have fewer than 1 characters',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err212];
+                          } else {
+                            vErrors.push(err212);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err213 = {
+                          instancePath:
+                            instancePath + '/certification/optOuts/' + i15 + '/requirements/' + i16,
+                          schemaPath:
+                            '#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err213];
+                        } else {
+                          vErrors.push(err213);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err214 = {
+                      instancePath:
+                        instancePath + '/certification/optOuts/' + i15 + '/requirements',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/requirements/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err214];
+                    } else {
+                      vErrors.push(err214);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err215 = {
+                  instancePath: instancePath + '/certification/optOuts/' + i15,
+                  schemaPath: '#/properties/certification/properties/optOuts/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err215];
+                } else {
+                  vErrors.push(err215);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err216 = {
+              instancePath: instancePath + '/certification/optOuts',
+              schemaPath: '#/properties/certification/properties/optOuts/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err216];
+            } else {
+              vErrors.push(err216);
+            }
+            errors++;
+          }
+        }
+        if (data79.signer !== undefined) {
+          let data91 = data79.signer;
+          const _errs220 = errors;
+          let valid73 = false;
+          let passing2 = null;
+          const _errs221 = errors;
+          if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
+            if (data91.state === undefined) {
+              const err217 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
+                keyword: 'required',
+                params: { missingProperty: 'state' },
+                message: "must have required property '" + 'state' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err217];
+              } else {
+                vErrors.push(err217);
+              }
+              errors++;
+            }
+            for (const key21 in data91) {
+              if (!(key21 === 'state')) {
+                const err218 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key21 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err218];
+                } else {
+                  vErrors.push(err218);
+                }
+                errors++;
+              }
+            }
+            if (data91.state !== undefined) {
+              if ('unsigned' !== data91.state) {
+                const err219 = {
+                  instancePath: instancePath + '/certification/signer/state',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'unsigned' },
+                  message: 'must be equal to constant',
+                };
+                if (vErrors === null) {
+                  vErrors = [err219];
+                } else {
+                  vErrors.push(err219);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err220 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err220];
+            } else {
+              vErrors.push(err220);
+            }
+            errors++;
+          }
+          var _valid2 = _errs221 === errors;
+          if (_valid2) {
+            valid73 = true;
+            passing2 = 0;
+            var props2 = true;
+          }
+          const _errs225 = errors;
+          if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
+            if (data91.state === undefined) {
+              const err221 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
+                keyword: 'required',
+                params: { missingProperty: 'state' },
+                message: "must have required property '" + 'state' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err221];
+              } else {
+                vErrors.push(err221);
+              }
+              errors++;
+            }
+            if (data91.why === undefined) {
+              const err222 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
+                keyword: 'required',
+                params: { missingProperty: 'why' },
+                message: "must have required property '" + 'why' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err222];
+              } else {
+                vErrors.push(err222);
+              }
+              errors++;
+            }
+            for (const key22 in data91) {
+              if (!(key22 === 'state' || key22 === 'why')) {
+                const err223 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key22 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err223];
+                } else {
+                  vErrors.push(err223);
+                }
+                errors++;
+              }
+            }
+            if (data91.state !== undefined) {
+              if ('unverified' !== data91.state) {
+                const err224 = {
+                  instancePath: instancePath + '/certification/signer/state',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'unverified' },
+                  message: 'must be equal to constant',
+                };
+                if (vErrors === null) {
+                  vErrors = [err224];
+                } else {
+                  vErrors.push(err224);
+                }
+                errors++;
+              }
+            }
+            if (data91.why !== undefined) {
+              let data94 = data91.why;
+              if (typeof data94 === 'string') {
+                if (func1(data94) < 1) {
+                  const err225 = {
+                    instancePath: instancePath + '/certification/signer/why',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err225];
+                  } else {
+                    vErrors.push(err225);
+                  }
+                  errors++;
+                }
+              } else {
+                const err226 = {
+                  instancePath: instancePath + '/certification/signer/why',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err226];
+                } else {
+                  vErrors.push(err226);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err227 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err227];
+            } else {
+              vErrors.push(err227);
+            }
+            errors++;
+          }
+          var _valid2 = _errs225 === errors;
+          if (_valid2 && valid73) {
+            valid73 = false;
+            passing2 = [passing2, 1];
+          } else {
+            if (_valid2) {
+              valid73 = true;
+              passing2 = 1;
+              if (props2 !== true) {
+                props2 = true;
+              }
+            }
+            const _errs231 = errors;
+            if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
+              if (data91.state === undefined) {
+                const err228 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'state' },
+                  message: "must have required property '" + 'state' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err228];
+                } else {
+                  vErrors.push(err228);
+                }
+                errors++;
+              }
+              if (data91.keyId === undefined) {
+                const err229 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'keyId' },
+                  message: "must have required property '" + 'keyId' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err229];
+                } else {
+                  vErrors.push(err229);
+                }
+                errors++;
+              }
+              for (const key23 in data91) {
+                if (!(key23 === 'state' || key23 === 'keyId')) {
+                  const err230 = {
+                    instancePath: instancePath + '/certification/signer',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/2/additionalProperties',
+                    keyword: 'additionalProperties',
+                    params: { additionalProperty: key23 },
+                    message: 'must NOT have additional properties',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err230];
+                  } else {
+                    vErrors.push(err230);
+                  }
+                  errors++;
+                }
+              }
+              if (data91.state !== undefined) {
+                if ('verified' !== data91.state) {
+                  const err231 = {
+                    instancePath: instancePath + '/certification/signer/state',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/2/properties/state/const',
+                    keyword: 'const',
+                    params: { allowedValue: 'verified' },
+                    message: 'must be equal to constant',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err231];
+                  } else {
+                    vErrors.push(err231);
+                  }
+                  errors++;
+                }
+              }
+              if (data91.keyId !== undefined) {
+                let data96 = data91.keyId;
+                if (typeof data96 === 'string') {
+                  if (func1(data96) < 1) {
+                    const err232 = {
+                      instancePath: instancePath + '/certification/signer/keyId',
+                      schemaPath:
+                        '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err232];
+                    } else {
+                      vErrors.push(err232);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err233 = {
+                    instancePath: instancePath + '/certification/signer/keyId',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err233];
+                  } else {
+                    vErrors.push(err233);
+                  }
+                  errors++;
+                }
+              }
+            } else {
+              const err234 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/2/type',
+                keyword: 'type',
+                params: { type: 'object' },
+                message: 'must be object',
+              };
+              if (vErrors === null) {
+                vErrors = [err234];
+              } else {
+                vErrors.push(err234);
+              }
+              errors++;
+            }
+            var _valid2 = _errs231 === errors;
+            if (_valid2 && valid73) {
+              valid73 = false;
+              passing2 = [passing2, 2];
+            } else {
+              if (_valid2) {
+                valid73 = true;
+                passing2 = 2;
+                if (props2 !== true) {
+                  props2 = true;
+                }
+              }
+            }
+          }
+          if (!valid73) {
+            const err235 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf',
+              keyword: 'oneOf',
+              params: { passingSchemas: passing2 },
+              message: 'must match exactly one schema in oneOf',
+            };
+            if (vErrors === null) {
+              vErrors = [err235];
+            } else {
+              vErrors.push(err235);
+            }
+            errors++;
+          } else {
+            errors = _errs220;
+            if (vErrors !== null) {
+              if (_errs220) {
+                vErrors.length = _errs220;
+              } else {
+                vErrors = null;
+              }
+            }
+          }
+        }
       } else {
-        const err197 = {
+        const err236 = {
           instancePath: instancePath + '/certification',
           schemaPath: '#/properties/certification/type',
           keyword: 'type',
@@ -23966,15 +24816,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err197];
+          vErrors = [err236];
         } else {
-          vErrors.push(err197);
+          vErrors.push(err236);
         }
         errors++;
       }
     }
   } else {
-    const err198 = {
+    const err237 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -23982,9 +24832,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err198];
+      vErrors = [err237];
     } else {
-      vErrors.push(err198);
+      vErrors.push(err237);
     }
     errors++;
   }

@@ -14,7 +14,12 @@ export type DiscoveryResult =
       /** The answer's `OpenWOP-Version` header, null when absent (judged by wire.version-header). */
       readonly versionHeader: string | null;
     }
-  | { readonly ok: false; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      /** True when no answer came at all (a TransportError), not an answer the suite refused. */
+      readonly unanswered?: true;
+    };
 
 export const DISCOVERY_PATH = '/.well-known/openwop';
 
@@ -43,7 +48,9 @@ async function load(client: HostClient): Promise<DiscoveryResult> {
   try {
     answer = await client.get(DISCOVERY_PATH, { auth: false });
   } catch (error) {
-    if (error instanceof TransportError) return { ok: false, reason: error.message };
+    if (error instanceof TransportError) {
+      return { ok: false, reason: error.message, unanswered: true };
+    }
     throw error;
   }
   const where = `GET ${DISCOVERY_PATH}`;

@@ -1,11 +1,10 @@
-// A shields.io endpoint badge (https://shields.io/badges/endpoint-badge) from a verified report:
-// how many selected requirements passed, and what limits that claim (partial, baselined,
-// embedded host). The colour follows the run's exit status, so a badge never outshines its run.
+// A shields.io endpoint badge (https://shields.io/badges/endpoint-badge) rendered from the run's
+// verdict: bright green only for a certified report, and otherwise a message that names what
+// withholds the certification, so a badge never claims more than its report.
 
 import type { EvalGateReport } from './report.ts';
-import { gateVerdict } from './gate.ts';
-import { isPartial } from './run-record.ts';
-import { NOT_SELECTED } from './run-options.ts';
+import type { RunVerdict } from './run-verdict.ts';
+import { runVerdict } from './run-verdict.ts';
 import { EXIT } from './verdict.ts';
 
 export interface Badge {
@@ -17,32 +16,24 @@ export interface Badge {
 
 export const BADGE_LABEL = 'OpenWOP eval gate';
 
-export function badgeFor(report: EvalGateReport): Badge {
-  const selected = report.requirements.filter(
-    (r) => !(r.disposition === 'skipped' && r.reason === NOT_SELECTED),
-  );
-  const passed = selected.filter((r) => r.disposition === 'executed-pass').length;
-  const limits = [
-    ...(isPartial(report.selection) ? ['partial'] : []),
-    ...(report.baseline === undefined
-      ? []
-      : [`baseline: ${report.baseline.excused.length} excused`]),
-    ...(report.target.embedded ? ['embedded host'] : []),
-  ];
-  const message = `RFC 0246 ${passed}/${selected.length}${limits.length === 0 ? '' : ` (${limits.join(', ')})`}`;
-  return {
-    schemaVersion: 1,
-    label: BADGE_LABEL,
-    message,
-    color: colorOf(report, passed === selected.length, limits.length === 0),
-  };
+export function badgeFor(report: EvalGateReport, verdict: RunVerdict = runVerdict(report)): Badge {
+  // Out of every requirement, not the selected ones: a partial run must not read as whole.
+  const score = `${verdict.counts.passed}/${verdict.counts.total}`;
+  const c = verdict.certification;
+  const optOuts = c.optOuts.map((o) => `opted out: ${o.gate}`);
+  // An opt-out is a claim the host makes, so the badge shows it whatever the verdict.
+  const claims = optOuts.length === 0 ? '' : ` (${optOuts.join(', ')})`;
+  const message = c.certified
+    ? `RFC 0246 certified ${score}${claims}`
+    : `RFC 0246 ${score} not certified: ${c.reasons.map((r) => r.short).join(', ')}${claims}`;
+  return { schemaVersion: 1, label: BADGE_LABEL, message, color: colorOf(verdict) };
 }
 
-function colorOf(report: EvalGateReport, allPassed: boolean, clean: boolean): string {
-  // The embedded host is the suite's own: its badge is no evidence, so it is never green.
-  if (report.target.embedded) return 'lightgrey';
-  const exit = gateVerdict(report).exitCode;
-  if (exit === EXIT.failed) return 'red';
-  if (exit === EXIT.blocked) return 'orange';
-  return allPassed && clean ? 'brightgreen' : 'yellow';
+function colorOf(verdict: RunVerdict): string {
+  if (verdict.certification.certified) return 'brightgreen';
+  if (verdict.exitCode === EXIT.failed) return 'red';
+  if (verdict.exitCode === EXIT.blocked) return 'orange';
+  // The embedded host is the suite's own: its badge is no evidence about any host.
+  if (verdict.embedded) return 'lightgrey';
+  return 'yellow';
 }

@@ -1,14 +1,13 @@
 // The exit status and closing line of a run with its CI options (contract §10): the baseline
 // excuses listed failures, a stale entry fails the run, `--fail-on should` makes SHOULD warnings
-// fail it, and a partial or baselined run says so on its last line. Without those options both
-// are exactly verdict.ts's.
+// fail it, and a partial or baselined run says so on its last line (lib/report/run-verdict.ts).
 
 import { faultName, faultsOf, resolveBaseline } from './baseline.ts';
 import type { Fault, ResolvedEntry } from './baseline.ts';
 import type { Finding } from '../types.ts';
 import type { EvalGateReport } from './report.ts';
 import { isPartial } from './run-record.ts';
-import { closingLine, EXIT } from './verdict.ts';
+import { EXIT } from './verdict.ts';
 
 export type GateFacts = Pick<
   EvalGateReport,
@@ -68,10 +67,10 @@ function sameFault(a: Fault, b: Fault): boolean {
   return a.requirement === b.requirement && a.rule === b.rule;
 }
 
-/** `N passed, N failed, N skipped`, then what limits it: the selection, the baseline, the gate. */
-export function gateClosingLine(report: GateFacts): string {
+/** What limits the run beyond its counts: the selection, the baseline, the severity gate. */
+export function gateLimits(report: GateFacts): string[] {
   const verdict = gateVerdict(report);
-  const parts = [closingLine(report.requirements.map((r) => r.disposition))];
+  const parts: string[] = [];
   const selection = report.selection;
   if (selection !== undefined && isPartial(selection)) {
     parts.push(`partial: ${selection.selected.length} of ${report.requirements.length} selected`);
@@ -87,7 +86,7 @@ export function gateClosingLine(report: GateFacts): string {
     const all = faultsOf(report.requirements, 'should').length + verdict.hostWarnings.length;
     parts.push(`fail-on should: ${all - warned} SHOULD warning${all - warned === 1 ? '' : 's'}`);
   }
-  return parts.join('; ');
+  return parts;
 }
 
 /** One line per reason the run fails that the dispositions alone do not show. */

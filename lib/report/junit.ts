@@ -1,49 +1,106 @@
-// JUnit XML from the report, for CI annotation. The three kinds of not-passing stay apart:
-// `executed-fail` is a <failure> (the host is wrong), `blocked` is an <error> (the suite could
-// not observe), and `inapplicable` / `skipped` are <skipped> with their reason.
+// JUnit XML rendered from the run's verdict, for CI annotation. The kinds of not-passing stay
+// apart: an unexcused `executed-fail` is a <failure> (the host is wrong), `blocked` an <error>
+// (the suite could not observe), `inapplicable` / `skipped` and a failure the baseline excuses
+// are <skipped> with their reason. What fails the run beyond the rows (a stale baseline entry, a
+// SHOULD warning under --fail-on should) is a failing test case of its own.
 
+import type { Finding } from '../types.ts';
+import type { ResolvedEntry } from './baseline.ts';
+import { faultName } from './baseline.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
+import type { RunVerdict } from './run-verdict.ts';
+import { headline, runVerdict } from './run-verdict.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide, sideBySideLines } from './side-by-side.ts';
 
 export const JUNIT_FILE = 'eval-gate-junit.xml';
 
-/** `expectations` adds to each failure the witness's numbers beside the host's (lib/report/side-by-side.ts). */
+/**
+ * `expectations` adds to each failure the witness's numbers beside the host's
+ * (lib/report/side-by-side.ts). Every count is taken from the test cases as rendered, so a CI
+ * test view shows the colour the exit code has.
+ */
 export function renderJunit(
   report: EvalGateReport,
   expectations: Expectations = new Map(),
+  verdict: RunVerdict = runVerdict(report),
 ): string {
-  const t = report.totals;
+  const cases = [
+    ...report.requirements.map((row) => testcase(row, report, verdict, expectations)),
+    ...verdict.gate.stale.map((entry) => staleCase(entry, report)),
+    ...verdict.gate.hostWarnings.map(hostWarningCase),
+  ];
   const counts = {
-    tests: report.requirements.length,
-    failures: t['executed-fail'],
-    errors: t.blocked,
-    skipped: t.inapplicable + t.skipped,
+    tests: cases.length,
+    failures: cases.filter((c) => c.kind === 'failure').length,
+    errors: cases.filter((c) => c.kind === 'error').length,
+    skipped: cases.filter((c) => c.kind === 'skipped').length,
   };
   // Legs run concurrently, so the suite's time is the wall clock, not the sum of the legs.
   const wall = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
   const seconds = secondsOf(Number.isFinite(wall) && wall > 0 ? wall : 0);
   const attrs = `tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${seconds}"`;
-  const name = escapeXml(`${report.suite.name} ${report.suite.version}`);
+  const suiteAttrs = `tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" time="${seconds}"`;
+  const name = escapeXml(`${report.suite.name} ${report.suite.version}: ${headline(verdict)}`);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${name}" ${attrs}>`,
+    `<testsuites name="${name}" ${suiteAttrs}>`,
     `  <testsuite name="RFC 0246 eval gate: ${escapeXml(report.target.baseUrl)}" ${attrs} timestamp="${escapeXml(report.startedAt)}">`,
-    ...report.requirements.map((row) => testcase(row, expectations)),
-    ...hostCheckOutput(report),
+    ...cases.map((c) => c.xml),
+    ...hostCheckOutput(report, verdict),
     '  </testsuite>',
     '</testsuites>',
     '',
   ].join('\n');
 }
 
-function testcase(row: ReportRow, expectations: Expectations): string {
-  const open = `    <testcase classname="openwop.requirement.0246" name="${escapeXml(row.id)}" time="${secondsOf(row.durationMs)}"`;
+interface Case {
+  readonly kind: 'pass' | 'failure' | 'error' | 'skipped';
+  readonly xml: string;
+}
+
+function open(classname: string, name: string, ms: number): string {
+  return `    <testcase classname="${escapeXml(classname)}" name="${escapeXml(name)}" time="${secondsOf(ms)}"`;
+}
+
+function withChild(head: string, child: string): string {
+  return `${head}>\n      ${child}\n    </testcase>`;
+}
+
+function testcase(
+  row: ReportRow,
+  report: EvalGateReport,
+  verdict: RunVerdict,
+  expectations: Expectations,
+): Case {
+  const head = open('openwop.requirement.0246', row.id, row.durationMs);
   const reason = escapeXml(row.reason ?? '');
+  const unexcused = verdict.gate.unexcused.filter((f) => f.requirement === row.id);
   switch (row.disposition) {
-    case 'executed-pass':
-      return `${open}/>`;
+    case 'executed-pass': {
+      if (unexcused.length === 0) return { kind: 'pass', xml: `${head}/>` };
+      const text = escapeXml(
+        unexcused.map((f) => `${faultName(f)} fails the run under --fail-on should`).join('\n'),
+      );
+      const message = escapeXml(
+        `${unexcused.length} SHOULD warning${unexcused.length === 1 ? '' : 's'} under --fail-on should`,
+      );
+      return {
+        kind: 'failure',
+        xml: withChild(
+          head,
+          `<failure type="should-warning" message="${message}">${text}</failure>`,
+        ),
+      };
+    }
     case 'executed-fail': {
+      if (unexcused.length === 0) {
+        const why = excuseOf(row, report);
+        return {
+          kind: 'skipped',
+          xml: withChild(head, `<skipped message="${escapeXml(`expected failure: ${why}`)}"/>`),
+        };
+      }
       const failed = row.findings
         .filter((f) => !f.ok && f.severity === 'MUST')
         .map(
@@ -56,29 +113,81 @@ function testcase(row: ReportRow, expectations: Expectations): string {
         ...(numbers.length > 0 ? ['', 'expected next to reported:', ...numbers] : []),
       ];
       const body = escapeXml(text.join('\n'));
-      return `${open}>\n      <failure type="executed-fail" message="${reason}">${body}</failure>\n    </testcase>`;
+      return {
+        kind: 'failure',
+        xml: withChild(head, `<failure type="executed-fail" message="${reason}">${body}</failure>`),
+      };
     }
     case 'blocked':
-      return `${open}>\n      <error type="blocked" message="${reason}"/>\n    </testcase>`;
+      return { kind: 'error', xml: withChild(head, `<error type="blocked" message="${reason}"/>`) };
     case 'inapplicable':
     case 'skipped':
-      return `${open}>\n      <skipped message="${escapeXml(`${row.disposition}: ${row.reason ?? ''}`)}"/>\n    </testcase>`;
+      return {
+        kind: 'skipped',
+        xml: withChild(
+          head,
+          `<skipped message="${escapeXml(`${row.disposition}: ${row.reason ?? ''}`)}"/>`,
+        ),
+      };
   }
 }
 
+/** The baseline reasons that excuse every failure of a row. */
+function excuseOf(row: ReportRow, report: EvalGateReport): string {
+  const entries = (report.baseline?.entries ?? []).filter(
+    (e) => e.requirement === row.id && e.status === 'excusing',
+  );
+  return [...new Set(entries.map((e) => e.reason))].join('; ') || 'listed in the baseline';
+}
+
+function staleCase(entry: ResolvedEntry, report: EvalGateReport): Case {
+  const file = report.baseline?.file ?? 'the baseline';
+  const message = escapeXml(
+    `stale baseline entry: ${faultName(entry)} now holds; remove it from ${file}`,
+  );
+  return {
+    kind: 'failure',
+    xml: withChild(
+      open('openwop.baseline', `stale: ${faultName(entry)}`, 0),
+      `<failure type="stale-baseline-entry" message="${message}">${escapeXml(entry.reason)}</failure>`,
+    ),
+  };
+}
+
+function hostWarningCase(finding: Finding): Case {
+  const message = escapeXml(
+    `${finding.rule} (${finding.ref}) fails the run under --fail-on should`,
+  );
+  return {
+    kind: 'failure',
+    xml: withChild(
+      open('openwop.host-checks', finding.rule, 0),
+      `<failure type="should-warning" message="${message}">${escapeXml(finding.message)}</failure>`,
+    ),
+  };
+}
+
 /**
- * The host checks as the suite's <system-out>: they are SHOULD findings that decide no
- * requirement, so they are no test case and change no count, yet a CI reader sees them.
+ * The verdict and the host checks as the suite's <system-out>: the checks are SHOULD findings
+ * that decide no requirement, so they are no test case unless they fail the run, yet a CI reader
+ * sees them.
  */
-function hostCheckOutput(report: EvalGateReport): string[] {
+function hostCheckOutput(report: EvalGateReport, verdict: RunVerdict): string[] {
   const checks = report.hostChecks;
-  if (checks === undefined) return [];
   const lines = [
-    ...checks.findings.filter((f) => !f.ok).map((f) => `SHOULD ${f.rule} (${f.ref}): ${f.message}`),
-    ...checks.unexercised.map((u) => `unexercised ${u.rule}: ${u.reason}`),
+    headline(verdict),
+    ...(checks === undefined
+      ? []
+      : [
+          '',
+          'host checks:',
+          ...checks.findings
+            .filter((f) => !f.ok)
+            .map((f) => `SHOULD ${f.rule} (${f.ref}): ${f.message}`),
+          ...checks.unexercised.map((u) => `unexercised ${u.rule}: ${u.reason}`),
+        ]),
   ];
-  if (lines.length === 0) return [];
-  return [`    <system-out>${escapeXml(['host checks:', ...lines].join('\n'))}</system-out>`];
+  return [`    <system-out>${escapeXml(lines.join('\n'))}</system-out>`];
 }
 
 function secondsOf(ms: number): string {

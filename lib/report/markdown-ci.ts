@@ -1,17 +1,38 @@
-// The Markdown lines for a run's CI options: a warning that the run is not a clean certification
-// (partial, baselined), the severity gate, and the baseline's entries with what each came to.
+// The Markdown lines for a run's verdict and CI options: the certification with every reason it
+// is withheld and every opt-out it rests on, the severity gate, and the baseline's entries.
 
 import { faultName } from './baseline.ts';
 import type { EvalGateReport } from './report.ts';
-import { certificationOf } from './run-record.ts';
+import type { RunVerdict } from './run-verdict.ts';
 
 type CiFacts = Pick<EvalGateReport, 'failOn' | 'selection' | 'baseline'>;
 
-/** A quoted warning when the run is partial or baselined; the embedded host has its own. */
-export function certificationWarning(report: CiFacts): string[] {
-  const limits = certificationOf(report.selection, report.baseline, false).because;
-  if (limits.length === 0) return [];
-  return [`> **Not a clean certification.** ${limits.join('; ')}.`, ''];
+/** The certification: what it rests on when given, and every reason when withheld. */
+export function certificationSection(verdict: RunVerdict): string[] {
+  const c = verdict.certification;
+  const optOuts = c.optOuts.map(
+    (o) =>
+      `- opt-out claimed by the host: \`${o.gate}\` (${o.requirements.length === 0 ? 'left out no requirement' : `left out ${o.requirements.join(', ')}`})`,
+  );
+  if (c.certified) {
+    const by =
+      c.signer.state === 'verified'
+        ? ` by key \`${c.signer.keyId}\`, which the host publishes`
+        : '';
+    return [
+      `> **Certified**: strict mode, every requirement tested or opted out, signed${by}.`,
+      '',
+      ...optOuts,
+      ...(optOuts.length === 0 ? [] : ['']),
+    ];
+  }
+  return [
+    '> **Not certified.**',
+    ...c.reasons.map((r) => `> - ${cell(r.text)}`),
+    '',
+    ...optOuts,
+    ...(optOuts.length === 0 ? [] : ['']),
+  ];
 }
 
 export function gateBullets(report: CiFacts): string[] {

@@ -4,8 +4,9 @@
 import type { EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
-import { gateClosingLine } from './gate.ts';
-import { baselineSection, cell, certificationWarning, gateBullets } from './markdown-ci.ts';
+import { baselineSection, cell, certificationSection, gateBullets } from './markdown-ci.ts';
+import { closingLineOf, headline, runVerdict } from './run-verdict.ts';
+import type { RunVerdict } from './run-verdict.ts';
 import { unexercisedLine } from './unexercised.ts';
 import { warningsOf } from './warnings.ts';
 
@@ -18,10 +19,16 @@ export const MARKDOWN_FILE = 'eval-gate-summary.md';
 export function renderMarkdown(
   report: EvalGateReport,
   expectations: Expectations = new Map(),
+  verdict: RunVerdict = runVerdict(report),
 ): string {
   const lines: string[] = [];
+  // The first line is the verdict, so a reader who stops there knows the result and its cause.
+  lines.push(headline(verdict), '');
   lines.push(`# RFC 0246 eval gate: ${cell(report.target.baseUrl)}`, '');
-  lines.push(`**${gateClosingLine(report)}** · ${report.suite.name} ${report.suite.version}`, '');
+  lines.push(
+    `**${closingLineOf(report, verdict)}** · ${report.suite.name} ${report.suite.version}`,
+    '',
+  );
   lines.push(`Not exercised: ${unexercisedLine(report.requirements)}.`, '');
   if (report.target.embedded) {
     lines.push(
@@ -29,7 +36,7 @@ export function renderMarkdown(
       '',
     );
   }
-  lines.push(...certificationWarning(report));
+  lines.push(...certificationSection(verdict));
   const impl = report.target.implementation;
   lines.push(
     `- implementation (advertised): ${impl === undefined ? 'none' : cell(`${impl.name} ${impl.version ?? ''}`.trim())}`,

@@ -19,7 +19,7 @@ import type {
   UnexercisedRule,
 } from '../types.ts';
 import { canonicalDigest, fixtureDigest, redactContent, sha256Hex } from './canonical.ts';
-import type { BaselineRecord, Certification, RunOptions, SelectionRecord } from './run-record.ts';
+import type { BaselineRecord, RunOptions, SelectionRecord } from './run-record.ts';
 import { runRecord } from './run-record.ts';
 import type { FailOn } from './run-options.ts';
 
@@ -67,6 +67,49 @@ export interface ReportSignature {
   readonly value: string;
 }
 
+export type ReasonCode =
+  | 'embedded'
+  | 'failed'
+  | 'blocked'
+  | 'run-fails'
+  | 'partial'
+  | 'strict-off'
+  | 'inapplicable'
+  | 'nothing-driven'
+  | 'baseline'
+  | 'unsigned'
+  | 'unverified';
+
+export interface CertificationReason {
+  readonly code: ReasonCode;
+  /** A few words for a badge or a closing line: `13 of 14 inapplicable`. */
+  readonly short: string;
+  /** The reason in full, with what to do about it. */
+  readonly text: string;
+}
+
+/** A declared opt-out: a claim the host makes, and the requirements it left out. */
+export interface OptOut {
+  readonly gate: GateName;
+  readonly requirements: readonly string[];
+}
+
+/** The certification verdict of lib/report/certification.ts. */
+export interface Certification {
+  readonly certified: boolean;
+  /** Empty exactly when certified. */
+  readonly reasons: readonly CertificationReason[];
+  readonly optOuts: readonly OptOut[];
+  readonly signer: Signer;
+}
+
+/** Who vouches for a report (lib/report/signer.ts). */
+export type Signer =
+  | { readonly state: 'unsigned' }
+  /** Signed, but no key the host publishes verifies it; `why` names the missing link. */
+  | { readonly state: 'unverified'; readonly why: string }
+  | { readonly state: 'verified'; readonly keyId: string };
+
 export interface EvalGateReport {
   readonly reportVersion: 1;
   readonly suite: { readonly name: string; readonly version: string };
@@ -93,6 +136,7 @@ export interface EvalGateReport {
   readonly selection?: SelectionRecord;
   /** Present when --expected-failures gave a baseline. */
   readonly baseline?: BaselineRecord;
+  /** The certification verdict (lib/report/certification.ts); absent in reports written before it. */
   readonly certification?: Certification;
 }
 
@@ -111,7 +155,8 @@ export interface ReportInput {
 }
 
 /**
- * Builds the unsigned report: observations redacted, then digested. Nothing here scrubs the API
+ * Builds the unsigned report: observations redacted, then digested. Its certification is added by
+ * lib/report/signer.ts, which knows who signs it. Nothing here scrubs the API
  * key: host text was scrubbed where it entered (lib/observe/host-client.ts), configuration refuses the key
  * in any other setting, and cli/conformance.ts refuses to write a report that still holds it.
  */
@@ -126,7 +171,7 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
   const fixtureIds = [
     ...new Set(rows.flatMap((r) => (r.fixtureId === undefined ? [] : [r.fixtureId]))),
   ];
-  return {
+  const report: EvalGateReport = {
     reportVersion: 1,
     suite: { name: SUITE_NAME, version: SUITE_VERSION },
     target: {
@@ -151,8 +196,9 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
       rows: rowsDigest(rows),
       ...(input.hostChecks === undefined ? {} : { hostChecks: hostChecksDigest(input.hostChecks) }),
     },
-    ...runRecord(input.runOptions ?? {}, rows, input.embedded),
+    ...runRecord(input.runOptions ?? {}, rows),
   };
+  return report;
 }
 
 function toRow(outcome: LegOutcome): ReportRow {

@@ -1,6 +1,6 @@
 // The report's record of the run options a CI job added (contract §10): the selection, the
-// baseline with what it excused, the severity gate, and whether the run certifies cleanly. Built
-// from the rows, so `verify` can rebuild it and compare.
+// baseline with what it excused, and the severity gate. Built from the rows, so `verify` can
+// rebuild it and compare.
 
 import { LEGS } from '../legs.ts';
 import type { Fault, ResolvedEntry, RowFacts } from './baseline.ts';
@@ -23,17 +23,10 @@ export interface SelectionRecord extends Selection {
   readonly selected: readonly string[];
 }
 
-/** Clean when nothing limits what the report certifies; `because` says what does. */
-export interface Certification {
-  readonly clean: boolean;
-  readonly because: readonly string[];
-}
-
 export interface RunRecord {
   readonly failOn: FailOn;
   readonly selection?: SelectionRecord;
   readonly baseline?: BaselineRecord;
-  readonly certification: Certification;
 }
 
 export interface RunOptions {
@@ -46,11 +39,7 @@ export interface RunOptions {
   };
 }
 
-export function runRecord(
-  options: RunOptions,
-  rows: readonly RowFacts[],
-  embedded: boolean,
-): RunRecord {
+export function runRecord(options: RunOptions, rows: readonly RowFacts[]): RunRecord {
   const failOn = options.failOn ?? 'must';
   const selection =
     options.selection === undefined
@@ -62,7 +51,6 @@ export function runRecord(
     failOn,
     ...(selection === undefined ? {} : { selection }),
     ...(baseline === undefined ? {} : { baseline }),
-    certification: certificationOf(selection, baseline, embedded),
   };
 }
 
@@ -83,20 +71,4 @@ function baselineRecord(
 /** A selection that leaves a requirement out is partial (an explicit full selection is not). */
 export function isPartial(selection: Pick<SelectionRecord, 'selected'> | undefined): boolean {
   return selection !== undefined && selection.selected.length < LEGS.length;
-}
-
-export function certificationOf(
-  selection: SelectionRecord | undefined,
-  baseline: BaselineRecord | undefined,
-  embedded: boolean,
-): Certification {
-  const because: string[] = [];
-  if (selection !== undefined && isPartial(selection)) {
-    because.push(`partial: ${selection.selected.length} of ${LEGS.length} requirements selected`);
-  }
-  if (baseline !== undefined) {
-    because.push(`baseline: failures listed in ${baseline.file} do not fail the run`);
-  }
-  if (embedded) because.push("embedded: the target was the suite's own reference host");
-  return { clean: because.length === 0, because };
 }

@@ -1,4 +1,4 @@
-// The exit status and closing line of contract §10, from the dispositions alone.
+// The exit status and the counts of the closing line (contract §10), from the dispositions alone.
 
 import type { Disposition } from '../types.ts';
 
@@ -12,20 +12,26 @@ export const EXIT = {
 export interface Tally {
   readonly passed: number;
   readonly failed: number;
+  readonly blocked: number;
   readonly skipped: number;
 }
 
-/** `executed-pass` passes; `executed-fail` and `blocked` fail; `inapplicable` and `skipped` skip. */
+/**
+ * `executed-pass` passes, `executed-fail` fails, `blocked` is counted apart (the suite could not
+ * observe, which says nothing about the host), and `inapplicable` and `skipped` skip.
+ */
 export function tally(dispositions: readonly Disposition[]): Tally {
   let passed = 0;
   let failed = 0;
+  let blocked = 0;
   let skipped = 0;
   for (const d of dispositions) {
     if (d === 'executed-pass') passed += 1;
-    else if (d === 'executed-fail' || d === 'blocked') failed += 1;
+    else if (d === 'executed-fail') failed += 1;
+    else if (d === 'blocked') blocked += 1;
     else skipped += 1;
   }
-  return { passed, failed, skipped };
+  return { passed, failed, blocked, skipped };
 }
 
 export function exitCodeFor(dispositions: readonly Disposition[]): number {
@@ -36,5 +42,5 @@ export function exitCodeFor(dispositions: readonly Disposition[]): number {
 
 export function closingLine(dispositions: readonly Disposition[]): string {
   const t = tally(dispositions);
-  return `${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`;
+  return `${t.passed} passed, ${t.failed} failed, ${t.blocked} blocked, ${t.skipped} skipped`;
 }

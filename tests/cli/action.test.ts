@@ -1,6 +1,6 @@
 // action.yml cannot rot: its shell steps, read from the file itself, run here the way a GitHub
 // runner runs a composite action (inputs substituted into each step's env, GITHUB_ACTION_PATH,
-// GITHUB_OUTPUT and GITHUB_STEP_SUMMARY set), against the embedded reference host.
+// GITHUB_OUTPUT and GITHUB_STEP_SUMMARY set), against the reference host as the host under test.
 
 import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
+import type { HostProcess } from '../support/host-process.ts';
+import { startHostProcess } from '../support/host-process.ts';
 import { readActionYaml } from './action-yaml.ts';
 import type { Node } from './action-yaml.ts';
-import { isolatedEnv, removeDir, scratchDir } from './support.ts';
+import { isolatedEnv, LEAKY_KEY, removeDir, scratchDir, withoutVerdict } from './support.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -21,7 +23,9 @@ interface Step {
   readonly env?: Readonly<Record<string, string>>;
 }
 interface Action {
-  readonly inputs: Readonly<Record<string, { readonly default?: string }>>;
+  readonly inputs: Readonly<
+    Record<string, { readonly default?: string; readonly required?: string }>
+  >;
   readonly outputs: Readonly<Record<string, { readonly value: string }>>;
   readonly runs: { readonly using: string; readonly steps: readonly Step[] };
 }
@@ -47,12 +51,19 @@ interface ActionRun {
 }
 
 let workspace = '';
+let host: HostProcess;
 beforeEach(async () => {
   workspace = await scratchDir();
+  // Its own process: the steps run through spawnSync, which holds this one.
+  host = await startHostProcess(['--api-key', LEAKY_KEY]);
 });
 afterEach(async () => {
+  await host.close();
   await removeDir(workspace);
 });
+
+/** The key in the step's environment, as a workflow sets it from a secret. */
+const KEYED = { OPENWOP_API_KEY: LEAKY_KEY };
 
 /** Every step in order, stopping at the first that fails, as a runner does. */
 async function runAction(
@@ -124,9 +135,16 @@ describe('action.yml', () => {
         'signing-key',
         'skip',
         'strict',
+        'wait-for-host',
       ].sort(),
     );
-    expect(Object.keys(action.outputs).sort()).toEqual(['exit-code', 'report-path']);
+    expect(Object.keys(action.outputs).sort()).toEqual([
+      'certified',
+      'exit-code',
+      'report-path',
+      'result',
+      'verdict',
+    ]);
     // The key is never an input: it would be logged with the workflow's `with:`.
     expect(Object.keys(action.inputs).some((n) => /key$/.test(n) && n !== 'signing-key')).toBe(
       false,
@@ -134,19 +152,32 @@ describe('action.yml', () => {
   });
 
   it(
-    'its steps run every leg against the embedded host, write the step summary and set both outputs',
+    'its steps run every leg against the host, write the step summary and set every output from the verdict',
     { timeout: 120_000 },
     async () => {
-      const run = await runAction({
-        'report-dir': 'out',
-        'impl-name': 'acme-host',
-        strict: 'true',
-      });
-      expect(run.codes).toEqual([0, 0]);
-      expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(
-        `${LEGS.length} passed, 0 failed, 0 skipped`,
+      const run = await runAction(
+        {
+          'base-url': host.url,
+          'report-dir': 'out',
+          'impl-name': 'acme-host',
+          strict: 'true',
+          'wait-for-host': '30',
+        },
+        KEYED,
       );
-      expect(run.outputs).toEqual({ 'report-path': 'out/eval-gate-report.json', 'exit-code': '0' });
+      expect(run.codes).toEqual([0, 0]);
+      expect(withoutVerdict(run.stdout.trimEnd().split('\n').at(-1))).toBe(
+        `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped`,
+      );
+      const verdict = 'Result: PASS (exit 0); not certified: not signed';
+      expect(run.outputs).toEqual({
+        'report-path': 'out/eval-gate-report.json',
+        'exit-code': '0',
+        result: 'PASS',
+        certified: 'false',
+        verdict,
+      });
+      expect(run.summary.split('\n')[0]).toBe(verdict);
       const report = JSON.parse(
         await readFile(join(workspace, 'out', 'eval-gate-report.json'), 'utf8'),
       ) as {
@@ -155,7 +186,9 @@ describe('action.yml', () => {
       };
       expect(report.strict).toBe(true);
       expect(report.target.declared?.name).toBe('acme-host');
-      expect(run.summary).toContain(`**${LEGS.length} passed, 0 failed, 0 skipped**`);
+      expect(run.summary).toContain(
+        `**${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped; not certified: not signed**`,
+      );
     },
   );
 
@@ -167,20 +200,29 @@ describe('action.yml', () => {
         `expectedFailures:\n  - requirement: ${requirement}\n    reason: not migrated yet\n`;
       await writeFile(join(workspace, 'unobserved.yml'), baseline('all-rule-unchanged'));
       await writeFile(join(workspace, 'stale.yml'), baseline('mean-gated'));
-      const inputs = { only: 'mean-gated, gated-fields-shape', 'fail-on': 'should' };
-      const passing = await runAction({ ...inputs, 'expected-failures': 'unobserved.yml' });
+      const inputs = {
+        'base-url': host.url,
+        only: 'mean-gated, gated-fields-shape',
+        'fail-on': 'should',
+      };
+      const passing = await runAction({ ...inputs, 'expected-failures': 'unobserved.yml' }, KEYED);
       expect(passing.codes).toEqual([0, 0]);
-      expect(passing.stdout.trimEnd().split('\n').at(-1)).toBe(
-        `2 passed, 0 failed, ${LEGS.length - 2} skipped; partial: 2 of ${LEGS.length} selected; ` +
+      expect(withoutVerdict(passing.stdout.trimEnd().split('\n').at(-1))).toBe(
+        `2 passed, 0 failed, 0 blocked, ${LEGS.length - 2} skipped; partial: 2 of ${LEGS.length} selected; ` +
           'baseline: 0 failing requirements excused (0 rules), 0 stale; fail-on should: 0 SHOULD warnings',
       );
-      expect(passing.summary).toContain('> **Not a clean certification.**');
-      const stale = await runAction({ ...inputs, 'expected-failures': 'stale.yml' });
+      expect(passing.summary).toContain('> **Not certified.**');
+      const stale = await runAction({ ...inputs, 'expected-failures': 'stale.yml' }, KEYED);
       expect(stale.codes).toEqual([0, 1]);
-      expect(stale.outputs).toEqual({
+      expect(stale.outputs).toMatchObject({
         'report-path': 'reports/eval-gate-report.json',
         'exit-code': '1',
+        result: 'FAIL',
+        certified: 'false',
       });
+      expect(stale.outputs.verdict).toMatch(
+        /^Result: FAIL \(exit 1\): 1 stale baseline entry: openwop\.requirement\.0246\.mean-gated now hold; remove it from stale\.yml; not certified: /,
+      );
       expect(stale.stdout).toContain(
         'stale baseline entry: openwop.requirement.0246.mean-gated now holds; remove it from stale.yml',
       );
@@ -191,8 +233,21 @@ describe('action.yml', () => {
     'a bad input stops the run with exit 2, an exit-code output of 2 and no report path',
     { timeout: 60_000 },
     async () => {
-      const run = await runAction({ 'opt-out': 'agents.nope' });
+      const run = await runAction({ 'base-url': host.url, 'opt-out': 'agents.nope' }, KEYED);
       expect(run.codes).toEqual([0, 2]);
+      expect(run.outputs).toEqual({ 'report-path': '', 'exit-code': '2' });
+      expect(run.summary).toBe('');
+    },
+  );
+
+  it(
+    'an empty base-url (an unset CI variable) is exit 2 with one line, never a run against the embedded host',
+    { timeout: 60_000 },
+    async () => {
+      expect(action.inputs['base-url']).toMatchObject({ required: 'true' });
+      const run = await runAction({ 'base-url': '' }, KEYED);
+      expect(run.codes).toEqual([0, 2]);
+      expect(run.stdout).toBe('');
       expect(run.outputs).toEqual({ 'report-path': '', 'exit-code': '2' });
       expect(run.summary).toBe('');
     },

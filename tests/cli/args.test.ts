@@ -63,8 +63,14 @@ describe('parseArgs', () => {
   });
 
   it.each([
-    [['--base-url'], '--base-url needs a value, such as --base-url http://127.0.0.1:8080'],
-    [['--base-url='], '--base-url needs a value, such as --base-url http://127.0.0.1:8080'],
+    [
+      ['--base-url'],
+      '--base-url needs a value, such as --base-url http://127.0.0.1:8080 (an unset CI variable?); leave the flag out entirely to run the embedded reference host',
+    ],
+    [
+      ['--base-url='],
+      '--base-url needs a value, such as --base-url http://127.0.0.1:8080 (an unset CI variable?); leave the flag out entirely to run the embedded reference host',
+    ],
     [['--impl', 'a', '--impl', 'b'], '--impl was given twice; give it once'],
     [['verify'], '"verify" takes exactly one REPORT; see --help'],
     [['run', 'extra'], '"run" takes no arguments besides flags; see --help'],

@@ -17,6 +17,7 @@ import {
   removeDir,
   scratchDir,
   verifyWritten,
+  withoutVerdict,
 } from './support.ts';
 
 let dir = '';
@@ -48,7 +49,9 @@ const failing = (r: EvalGateReport): string[] =>
 describe('host checks in a strict run against a host that checks no key', () => {
   it('every leg passes and the run exits 0: a failed SHOULD host check is a warning', () => {
     expect(run.code).toBe(0);
-    expect(run.stdout.at(-1)).toBe(`${LEGS.length} passed, 0 failed, 0 skipped`);
+    expect(withoutVerdict(run.stdout.at(-1))).toBe(
+      `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped`,
+    );
     expect(report.totals['executed-pass']).toBe(LEGS.length);
   });
 
@@ -78,13 +81,15 @@ describe('host checks in a strict run against a host that checks no key', () => 
     expect(run.stdout.join('\n')).not.toContain(LEAKY_KEY);
   });
 
-  it('the Markdown has a host-checks section and the JUnit its system-out, no test case more', () => {
+  it('the Markdown has a host-checks section and the JUnit its system-out, no test case more under --fail-on must', () => {
     const markdown = files.get('eval-gate-summary.md') ?? '';
     expect(markdown).toContain('## Host checks');
     expect(markdown).toMatch(/- `wire\.unauthenticated-refused` \(contract §1\): POST \/runs/);
     const junit = files.get('eval-gate-junit.xml') ?? '';
     expect(junit.match(/<testcase /g)).toHaveLength(LEGS.length);
-    expect(junit).toMatch(/<system-out>host checks:\nSHOULD wire\.unauthenticated-refused/);
+    expect(junit).toMatch(
+      /<system-out>Result: PASS \(exit 0\)[^\n]*\n\nhost checks:\nSHOULD wire\.unauthenticated-refused/,
+    );
   });
 
   it('verify judges the host checks again and accepts them', async () => {

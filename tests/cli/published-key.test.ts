@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { discoveryDigest, hostChecksDigest } from '../../lib/report/report.ts';
 import { judgeHostChecks } from '../../lib/eval-gate-witness.ts';
-import { signReport } from '../../lib/report/signing.ts';
+import { certifiedReport } from '../../lib/report/signer.ts';
 import { cli, readReport, removeDir, scratchDir, verifyWritten } from './support.ts';
 
 const KEY_ID = 'host-2026-01';
@@ -81,7 +81,7 @@ async function verifyPublished(
       hostChecks: hostChecksDigest(hostChecks),
     },
   };
-  return verifyWritten(dir, signReport(edit(unsigned), privateKey, keyId ?? undefined));
+  return verifyWritten(dir, certifiedReport(edit(unsigned), privateKey, keyId ?? undefined));
 }
 
 function withoutSignature(signed: EvalGateReport): EvalGateReport {

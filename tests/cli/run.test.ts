@@ -13,13 +13,22 @@ import { validate } from '../../lib/schemas.ts';
 import { openTarget } from '../../lib/decide/target.ts';
 import { readConfig } from '../../lib/env.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
+import { resetMidBody, startHostileHost } from '../support/hostile-host.ts';
 import type { CliRun } from './support.ts';
-import { cli, closing, filesIn, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
+import {
+  cli,
+  closing,
+  filesIn,
+  LEAKY_KEY,
+  readReport,
+  removeDir,
+  scratchDir,
+  withoutVerdict,
+} from './support.ts';
 
 /** Counts from the leg table, so a new leg does not silently change what these tests mean. */
 const ALL = LEGS.length;
 const TRIAL_LEGS = LEGS.filter((l) => l.gates.includes('agents.evalSuite.trials')).length;
-const SERVER_FREE = LEGS.filter((l) => l.fixtureId === undefined).length;
 
 /** The closing line and the exit code both follow from the report's dispositions. */
 function expectAgreement(run: CliRun, report: EvalGateReport): void {
@@ -38,7 +47,9 @@ describe('run: exit 0', () => {
       const report = await readReport(dir);
 
       expect(run.code).toBe(0);
-      expect(run.stdout.at(-1)).toBe(`${ALL} passed, 0 failed, 0 skipped`);
+      expect(withoutVerdict(run.stdout.at(-1))).toBe(
+        `${ALL} passed, 0 failed, 0 blocked, 0 skipped`,
+      );
       expectAgreement(run, report);
       expect(validate('eval-gate-report', report)).toEqual([]);
       expect(report.target.embedded).toBe(true);
@@ -70,7 +81,9 @@ describe('run: strict mode with an opt-out', () => {
       const report = await readReport(dir);
 
       expect(run.code).toBe(0);
-      expect(run.stdout.at(-1)).toBe(`${ALL - TRIAL_LEGS} passed, 0 failed, ${TRIAL_LEGS} skipped`);
+      expect(withoutVerdict(run.stdout.at(-1))).toBe(
+        `${ALL - TRIAL_LEGS} passed, 0 failed, 0 blocked, ${TRIAL_LEGS} skipped`,
+      );
       expectAgreement(run, report);
       expect(report.strict).toBe(true);
       expect(report.optedOut).toEqual(['agents.evalSuite.trials']);
@@ -83,8 +96,8 @@ describe('run: strict mode with an opt-out', () => {
 
       const withoutOptOut = await cli([...argv], { OPENWOP_API_KEY: LEAKY_KEY });
       expect(withoutOptOut.code).toBe(1);
-      expect(withoutOptOut.stdout.at(-1)).toBe(
-        `${ALL - TRIAL_LEGS} passed, ${TRIAL_LEGS} failed, 0 skipped`,
+      expect(withoutVerdict(withoutOptOut.stdout.at(-1))).toBe(
+        `${ALL - TRIAL_LEGS} passed, ${TRIAL_LEGS} failed, 0 blocked, 0 skipped`,
       );
     } finally {
       await host.close();
@@ -102,7 +115,9 @@ describe('run: SHOULD warnings', () => {
         OPENWOP_API_KEY: LEAKY_KEY,
       });
       expect(run.code).toBe(0);
-      expect(run.stdout.at(-1)).toBe(`${ALL} passed, 0 failed, 0 skipped`);
+      expect(withoutVerdict(run.stdout.at(-1))).toBe(
+        `${ALL} passed, 0 failed, 0 blocked, 0 skipped`,
+      );
       const driven = run.stdout.filter(
         (l) => l.startsWith('executed-pass') && !l.includes('shape'),
       );
@@ -211,30 +226,32 @@ describe('run: exit 2', () => {
 });
 
 describe('run: exit 3', () => {
-  it('an unreachable host blocks every host leg; the closing line counts them failed and the exit is 3', async () => {
+  it('a host that answers discovery and the key, then resets every create, blocks those legs: counted blocked, JUnit errors, exit 3', async () => {
     const dir = await scratchDir();
+    const host = await startHostileHost({
+      routes: { create: ({ response }) => resetMidBody(response, '{"runId":') },
+    });
     try {
-      const run = await cli(['run', '--base-url', 'http://127.0.0.1:1', '--report-dir', dir], {
+      const run = await cli(['run', '--base-url', host.url, '--report-dir', dir], {
+        OPENWOP_API_KEY: LEAKY_KEY,
         OPENWOP_REQUEST_TIMEOUT_MS: '2000',
         OPENWOP_RUN_TIMEOUT_MS: '3000',
       });
       const report = await readReport(dir);
-
       expect(run.code).toBe(3);
-      expect(run.stdout.at(-1)).toBe(
-        `${SERVER_FREE} passed, ${ALL - SERVER_FREE} failed, 0 skipped`,
-      );
-      expectAgreement(run, report);
-      expect(report.discovery.ok).toBe(false);
-      expect(report.digests.discovery).toBeNull();
       const blocked = report.requirements.filter((r) => r.disposition === 'blocked');
-      expect(blocked).toHaveLength(ALL - SERVER_FREE);
-      for (const row of blocked)
-        expect(row.reason).toMatch(/^discovery unreadable: .*connection refused/);
+      expect(blocked.length).toBeGreaterThan(0);
+      for (const row of blocked) expect(row.reason).toMatch(/connection reset/);
+      expect(closing(run).blocked).toBe(blocked.length);
+      expect(closing(run).failed).toBe(0);
+      expectAgreement(run, report);
       const junit = (await filesIn(dir)).get('eval-gate-junit.xml') ?? '';
-      expect(junit.match(/<error type="blocked"/g)).toHaveLength(ALL - SERVER_FREE);
+      expect(junit.match(/<error type="blocked"/g)).toHaveLength(blocked.length);
       expect(junit).not.toContain('<failure');
+      const summary = (await filesIn(dir)).get('eval-gate-summary.md') ?? '';
+      expect(summary.split('\n')[0]).toMatch(/^Result: BLOCKED \(exit 3\): \d+ of \d+ blocked /);
     } finally {
+      await host.close();
       await removeDir(dir);
     }
   });

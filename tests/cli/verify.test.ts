@@ -100,7 +100,9 @@ describe('verify', () => {
   it('opens with which of the three outcomes holds, so "verified" never stands for an unsigned report', async () => {
     const unsigned = await verifyEdited(leaky, () => undefined);
     expect(unsigned.code).toBe(0);
-    expect(unsigned.lines.at(-1)).toMatch(/^integrity only, unsigned: .*every digest matches; /);
+    expect(unsigned.lines.at(-1)).toMatch(
+      /^unsigned: integrity only, nobody vouches for it: .*every digest matches; /,
+    );
     const noKey = await verifyEdited(signed, () => undefined);
     expect(noKey.code).toBe(0);
     expect(noKey.lines.at(-1)).toMatch(/^integrity only, signature not checked: /);

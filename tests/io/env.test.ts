@@ -94,7 +94,7 @@ describe('readConfig', () => {
 
   it('treats an empty value as unset', () => {
     const config = readConfig(
-      { OPENWOP_BASE_URL: '', OPENWOP_REPORT_DIR: '  ', OPENWOP_RUN_TIMEOUT_MS: '' },
+      { OPENWOP_REPORT_DIR: '  ', OPENWOP_RUN_TIMEOUT_MS: '' },
       { envFile: false },
     );
     expect(config.baseUrl).toBeUndefined();
@@ -282,9 +282,18 @@ describe('.env layering', () => {
   });
 
   it('an environment variable set to empty overrides the file and means unset', () => {
-    const path = envFile('OPENWOP_BASE_URL=http://127.0.0.1:9000\n');
-    expect(readConfig({ OPENWOP_BASE_URL: '' }, { envFile: path }).baseUrl).toBeUndefined();
+    const path = envFile('OPENWOP_REPORT_DIR=from-file\n');
+    expect(readConfig({ OPENWOP_REPORT_DIR: '' }, { envFile: path }).reportDir).toBe('reports');
   });
+
+  it.each(['', '   '])(
+    'a base URL set but empty (%j) is refused, never read as the embedded host',
+    (value) => {
+      expect(() => readConfig({ OPENWOP_BASE_URL: value }, { envFile: false })).toThrow(
+        /^OPENWOP_BASE_URL is set but empty \(an unset CI variable\?\); give the host URL/,
+      );
+    },
+  );
 
   it('a missing file is no error', () => {
     dir = mkdtempSync(join(tmpdir(), 'openwop-env-'));

@@ -8,7 +8,7 @@
 
 import { createPublicKey } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import type { EvalGateReport } from '../lib/report/report.ts';
+import type { EvalGateReport } from './report.ts';
 
 /** `keyId` of openwop/openwop schemas/v2/ids.schema.json. */
 export const KEY_ID = /^[A-Za-z0-9._~-]{1,128}$/;

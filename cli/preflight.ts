@@ -1,0 +1,110 @@
+// What must hold before any leg runs, so that a configuration error ends the run in one line with
+// exit 2 instead of coming back as a column of `blocked` rows: the report directory can be
+// written, and a remote host has a key, answers discovery, and accepts the key on one
+// authenticated request. Each failure names the URL or the directory, never the key.
+
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SuiteConfig } from '../lib/env.ts';
+import { DISCOVERY_PATH, fetchDiscovery, forgetDiscoveries } from '../lib/observe/discovery.ts';
+import { TransportError } from '../lib/observe/errors.ts';
+import type { HostClient } from '../lib/observe/host-client.ts';
+import { createHostClient, encodeRunId } from '../lib/observe/host-client.ts';
+
+/** A run that cannot start; the CLI prints its message as one line and exits 2. */
+export class PreflightError extends Error {
+  override readonly name = 'PreflightError';
+}
+
+/** How long to wait between discovery attempts under --wait-for-host. */
+const RETRY_MS = 500;
+
+export interface PreflightOptions {
+  /** Wait up to this many seconds for discovery to answer; absent: ask once. */
+  readonly waitForHostS?: number;
+  readonly log: (line: string) => void;
+}
+
+export async function checkReportDir(dir: string): Promise<void> {
+  const probe = join(dir, `.openwop-eval-gate-write-check-${process.pid}`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new PreflightError(
+      `the report directory ${dir} cannot be written (${code}); give OPENWOP_REPORT_DIR a writable directory`,
+    );
+  }
+}
+
+/** Checks a remote host before the legs; the embedded host (no base URL) needs none of this. */
+export async function checkHost(config: SuiteConfig, options: PreflightOptions): Promise<void> {
+  const url = config.baseUrl;
+  if (url === undefined) return;
+  if (config.apiKey === undefined) {
+    throw new PreflightError(
+      `no API key for ${url}: set OPENWOP_API_KEY (the runs the legs create are authenticated)`,
+    );
+  }
+  // The run's own request deadline (10 s by default): discovery read here is the one the legs
+  // use, so a slow but working host must not be refused for a shorter one.
+  const client = createHostClient({
+    baseUrl: url,
+    apiKey: config.apiKey,
+    requestTimeoutMs: config.bounds.requestTimeoutMs,
+    maxBodyBytes: config.bounds.maxBodyBytes,
+  });
+  try {
+    await discoveryAnswers(client, url, options);
+    await keyAccepted(client, url);
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Reads discovery through the per-process memo, so the run that follows reuses this very read.
+ * Under --wait-for-host an unanswered read is forgotten and asked again until the deadline.
+ */
+async function discoveryAnswers(
+  client: HostClient,
+  url: string,
+  options: PreflightOptions,
+): Promise<void> {
+  const waitMs = (options.waitForHostS ?? 0) * 1000;
+  const deadline = Date.now() + waitMs;
+  if (waitMs > 0) {
+    options.log(`waiting up to ${options.waitForHostS} s for ${url}${DISCOVERY_PATH} to answer`);
+  }
+  for (;;) {
+    const discovery = await fetchDiscovery(client, url);
+    if (discovery.ok || discovery.unanswered !== true) return;
+    if (Date.now() + RETRY_MS >= deadline) {
+      const waited = waitMs > 0 ? ` within ${options.waitForHostS} s` : '';
+      throw new PreflightError(
+        `the host at ${url} did not answer discovery${waited} (${discovery.reason}); check the URL and its scheme (http or https), or give --wait-for-host SECONDS`,
+      );
+    }
+    forgetDiscoveries();
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+  }
+}
+
+/** One authenticated read of a run nobody made: any answer but 401 means the key was accepted. */
+async function keyAccepted(client: HostClient, url: string): Promise<void> {
+  const path = `/runs/${encodeRunId('openwop-eval-gate-preflight')}/eval-summary`;
+  let status: number;
+  try {
+    status = (await client.get(path)).status;
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    throw new PreflightError(`the host at ${url} did not answer ${error.message}`);
+  }
+  if (status === 401) {
+    throw new PreflightError(
+      `the host at ${url} refused the API key (401 on GET ${path}); check OPENWOP_API_KEY`,
+    );
+  }
+}

@@ -1,0 +1,202 @@
+// The certification verdict: whether the report says the suite tested this host and found it
+// conforming. Certified only when strict mode is on, every requirement passed or was left out by
+// an opt-out the host declared, nothing was selected out, no baseline applies, the run fails on
+// nothing, the target is not the embedded host, and a key the host publishes signs the report.
+// Otherwise every reason that applies is listed, in the order a reader should fix them.
+
+import { LEGS } from '../legs.ts';
+import type { GateName } from '../types.ts';
+import type { Fault } from './baseline.ts';
+import { gateVerdict } from './gate.ts';
+import type { GateFacts } from './gate.ts';
+import type {
+  Certification,
+  CertificationReason,
+  EvalGateReport,
+  ReasonCode,
+  Signer,
+} from './report.ts';
+import { NOT_SELECTED } from './run-options.ts';
+
+export type CertificationFacts = GateFacts &
+  Pick<EvalGateReport, 'strict' | 'optedOut'> & { readonly embedded: boolean };
+
+type Row = EvalGateReport['requirements'][number];
+
+function notSelected(row: Row): boolean {
+  return row.disposition === 'skipped' && row.reason === NOT_SELECTED;
+}
+
+/** The declared opt-outs that left this row out: only strict mode skips a leg through one. */
+function optOutsOf(row: Row, facts: CertificationFacts): readonly GateName[] {
+  if (!facts.strict || row.disposition !== 'skipped' || notSelected(row)) return [];
+  const leg = LEGS.find((l) => l.id === row.id);
+  return (leg?.gates ?? []).filter((g) => facts.optedOut.includes(g));
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** A fault of a row that passed: only a SHOULD warning under `--fail-on should` can be one. */
+function shouldOnly(fault: Fault, facts: CertificationFacts): boolean {
+  return facts.requirements.some(
+    (r) => r.id === fault.requirement && r.disposition === 'executed-pass',
+  );
+}
+
+/** Up to two distinct row reasons, so a reader sees why without the whole table. */
+function whyOf(rows: readonly Row[]): string {
+  const reasons = [...new Set(rows.map((r) => r.reason ?? 'no reason recorded'))];
+  const shown = reasons.slice(0, 2).join('; ');
+  return reasons.length > 2 ? `${shown}; and ${reasons.length - 2} more` : shown;
+}
+
+/** A reason when `when` holds; none otherwise. */
+function reasonIf(
+  when: boolean,
+  code: ReasonCode,
+  short: string,
+  text: () => string,
+): CertificationReason[] {
+  return when ? [{ code, short, text: text() }] : [];
+}
+
+/** What the rows came to: failed, blocked, or failing the run beyond them. */
+function outcomeReasons(facts: CertificationFacts): CertificationReason[] {
+  const rows = facts.requirements;
+  const total = rows.length;
+  const gate = gateVerdict(facts);
+  const failed = rows.filter((r) => r.disposition === 'executed-fail');
+  const blocked = rows.filter((r) => r.disposition === 'blocked');
+  const runFails = [
+    ...(gate.stale.length > 0 ? ['stale baseline'] : []),
+    ...(gate.hostWarnings.length > 0 || gate.unexcused.some((f) => shouldOnly(f, facts))
+      ? ['SHOULD warnings']
+      : []),
+  ];
+  return [
+    ...reasonIf(
+      failed.length > 0,
+      'failed',
+      `${failed.length} of ${total} failed`,
+      () =>
+        `failed: ${failed.length} of ${total} requirements failed (${failed.map((r) => r.id).join(', ')})`,
+    ),
+    ...reasonIf(
+      blocked.length > 0,
+      'blocked',
+      `${blocked.length} of ${total} blocked`,
+      () =>
+        `blocked: the suite could not observe ${blocked.length} of ${total} requirements (${whyOf(blocked)}); fix the connection and run again`,
+    ),
+    ...reasonIf(
+      runFails.length > 0,
+      'run-fails',
+      runFails.join(', '),
+      () =>
+        `the run fails on ${runFails.join(' and ')} (${plural(gate.stale.length, 'stale entry')}, ${plural(gate.hostWarnings.length, 'host-check warning')}); see the closing line`,
+    ),
+  ];
+}
+
+/** What the run left untested: a selection, strict mode off, rows neither passed nor opted out. */
+function scopeReasons(facts: CertificationFacts): CertificationReason[] {
+  const rows = facts.requirements;
+  const total = rows.length;
+  const ran = total - rows.filter(notSelected).length;
+  const untested = rows.filter(
+    (r) =>
+      (r.disposition === 'inapplicable' || r.disposition === 'skipped') &&
+      !notSelected(r) &&
+      optOutsOf(r, facts).length === 0,
+  );
+  // Opt-outs can leave out every requirement that drives the host; then nothing was tested.
+  const driven = rows.some((r) => r.disposition === 'executed-pass' && r.fixtureId !== undefined);
+  return [
+    ...reasonIf(
+      ran < total,
+      'partial',
+      `partial ${ran} of ${total}`,
+      () => `partial: ${ran} of ${total} requirements selected; run without --only and --skip`,
+    ),
+    ...reasonIf(
+      !facts.strict,
+      'strict-off',
+      'strict mode off',
+      () =>
+        'strict mode off: a capability the host does not advertise leaves its requirement inapplicable instead of failed; run with --require-behavior',
+    ),
+    ...reasonIf(
+      untested.length > 0,
+      'inapplicable',
+      `${untested.length} of ${total} inapplicable`,
+      () =>
+        `inapplicable: ${untested.length} of ${total} requirements were not tested (${whyOf(untested)})`,
+    ),
+    ...reasonIf(
+      !driven,
+      'nothing-driven',
+      'no host leg passed',
+      () =>
+        'nothing tested: no requirement that drives the host passed, so the run shows nothing about it',
+    ),
+    ...reasonIf(
+      facts.baseline !== undefined,
+      'baseline',
+      'baseline',
+      () =>
+        `baseline: failures listed in ${facts.baseline?.file ?? 'the baseline'} do not fail the run; certify without --expected-failures`,
+    ),
+  ];
+}
+
+/** Who vouches for the report: nobody, or a signature no published key verifies. */
+function signerReasons(signer: Signer): CertificationReason[] {
+  if (signer.state === 'unsigned') {
+    return reasonIf(
+      true,
+      'unsigned',
+      'not signed',
+      () =>
+        'unsigned: integrity only, nobody vouches for it; sign with --sign and --key-id naming a key your discovery publishes',
+    );
+  }
+  if (signer.state === 'unverified') {
+    return reasonIf(
+      true,
+      'unverified',
+      'signature not verified',
+      () => `signed, but no key the host publishes verifies it: ${signer.why}`,
+    );
+  }
+  return [];
+}
+
+export function certify(facts: CertificationFacts, signer: Signer): Certification {
+  const reasons = [
+    ...reasonIf(
+      facts.embedded,
+      'embedded',
+      'embedded host',
+      () =>
+        "embedded: the target was the suite's own reference host, no evidence about any other; give --base-url",
+    ),
+    ...outcomeReasons(facts),
+    ...scopeReasons(facts),
+    ...signerReasons(signer),
+  ];
+  const optOuts = facts.optedOut.map((gate) => ({
+    gate,
+    requirements: facts.requirements
+      .filter((r) => optOutsOf(r, facts).includes(gate))
+      .map((r) => r.id),
+  }));
+  return { certified: reasons.length === 0, reasons, optOuts, signer };
+}
+
+/** The report with its certification verdict rebuilt for `signer`. */
+export function withCertification(report: EvalGateReport, signer: Signer): EvalGateReport {
+  const certification = certify({ ...report, embedded: report.target.embedded }, signer);
+  return { ...report, certification };
+}

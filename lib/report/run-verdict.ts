@@ -1,0 +1,153 @@
+// The one verdict of a run: its exit code, why the exit code is what it is, the counts, and the
+// certification the report records. Every channel (the closing line, the summary's first line,
+// JUnit, the badge, the action's outputs) renders this object and decides nothing again.
+
+import { faultName } from './baseline.ts';
+import { gateLimits, gateVerdict } from './gate.ts';
+import type { GateVerdict } from './gate.ts';
+import type { Certification, EvalGateReport } from './report.ts';
+import { EXIT, tally } from './verdict.ts';
+
+export type RunResult = 'PASS' | 'FAIL' | 'BLOCKED';
+
+export interface RunCounts {
+  readonly passed: number;
+  readonly failed: number;
+  readonly blocked: number;
+  /** Inapplicable and skipped rows, the unselected among them. */
+  readonly skipped: number;
+  readonly total: number;
+}
+
+export interface RunVerdict {
+  readonly exitCode: number;
+  readonly result: RunResult;
+  /** Why the exit code is not 0, each with what to do; empty on a pass. */
+  readonly causes: readonly string[];
+  readonly counts: RunCounts;
+  readonly embedded: boolean;
+  readonly gate: GateVerdict;
+  readonly certification: Certification;
+}
+
+/** What a report that recorded no certification (written before it was recorded) comes to. */
+const UNRECORDED: Certification = {
+  certified: false,
+  reasons: [
+    {
+      code: 'unsigned',
+      short: 'no certification recorded',
+      text: 'the report records no certification, so it certifies nothing',
+    },
+  ],
+  optOuts: [],
+  signer: { state: 'unsigned' },
+};
+
+function countsOf(report: EvalGateReport): RunCounts {
+  return {
+    ...tally(report.requirements.map((r) => r.disposition)),
+    total: report.requirements.length,
+  };
+}
+
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+function causesOf(report: EvalGateReport, gate: GateVerdict): string[] {
+  const causes: string[] = [];
+  const passedRows = new Set(
+    report.requirements.filter((r) => r.disposition === 'executed-pass').map((r) => r.id),
+  );
+  const failing = gate.unexcused.filter((f) => !passedRows.has(f.requirement));
+  const failingRows = new Set(failing.map((f) => f.requirement));
+  if (failingRows.size > 0) {
+    causes.push(
+      `${plural(failingRows.size, 'requirement')} failed (${[...failingRows].join(', ')}); the summary shows each failing rule`,
+    );
+  }
+  const warned = gate.unexcused.filter((f) => passedRows.has(f.requirement));
+  if (warned.length > 0) {
+    causes.push(
+      `${plural(warned.length, 'SHOULD warning')} fail the run under --fail-on should (${warned.map(faultName).join(', ')})`,
+    );
+  }
+  if (gate.hostWarnings.length > 0) {
+    causes.push(
+      `${plural(gate.hostWarnings.length, 'host-check warning')} fail the run under --fail-on should (${gate.hostWarnings.map((f) => f.rule).join(', ')})`,
+    );
+  }
+  if (gate.stale.length > 0) {
+    const file = report.baseline?.file ?? 'the baseline';
+    causes.push(
+      `${plural(gate.stale.length, 'stale baseline entry', 'stale baseline entries')}: ${gate.stale.map(faultName).join(', ')} now hold; remove ${gate.stale.length === 1 ? 'it' : 'them'} from ${file}`,
+    );
+  }
+  const blocked = report.requirements.filter((r) => r.disposition === 'blocked');
+  if (blocked.length > 0 && causes.length === 0) {
+    causes.push(
+      `${blocked.length} of ${report.requirements.length} blocked (${blocked[0]?.reason ?? 'no reason recorded'}); the suite could not observe, so check the host is reachable and run again`,
+    );
+  }
+  return causes;
+}
+
+export function runVerdict(report: EvalGateReport): RunVerdict {
+  const gate = gateVerdict(report);
+  const exitCode = gate.exitCode;
+  return {
+    exitCode,
+    result: exitCode === EXIT.ok ? 'PASS' : exitCode === EXIT.blocked ? 'BLOCKED' : 'FAIL',
+    causes: causesOf(report, gate),
+    counts: countsOf(report),
+    embedded: report.target.embedded,
+    gate,
+    certification: report.certification ?? UNRECORDED,
+  };
+}
+
+/** `certified (signed by key K; opted out: G for 3 requirements)` or `not certified: A, B`. */
+export function certificationClause(verdict: RunVerdict): string {
+  const c = verdict.certification;
+  if (!c.certified) return `not certified: ${c.reasons.map((r) => r.short).join(', ')}`;
+  const signer = c.signer.state === 'verified' ? `signed by key ${c.signer.keyId}` : 'signed';
+  return `certified (${[signer, ...optOutClauses(verdict)].join('; ')})`;
+}
+
+/** `opted out: agents.evalSuite.trials (3 requirements)`, one per declared opt-out. */
+export function optOutClauses(verdict: RunVerdict): string[] {
+  return verdict.certification.optOuts.map(
+    (o) => `opted out: ${o.gate} (${plural(o.requirements.length, 'requirement')})`,
+  );
+}
+
+/** `Result: FAIL (exit 1): 1 stale baseline entry: ...; not certified: ...`, the summary's first line. */
+export function headline(verdict: RunVerdict): string {
+  const causes = verdict.causes.length === 0 ? '' : `: ${verdict.causes.join('; ')}`;
+  const target = verdict.embedded ? ' against the embedded reference host' : '';
+  return `Result: ${verdict.result} (exit ${verdict.exitCode})${target}${causes}; ${certificationClause(verdict)}`;
+}
+
+/** `N passed, N failed, N blocked, N skipped`, then what limits the run, then the certification. */
+export function closingLineOf(report: EvalGateReport, verdict: RunVerdict): string {
+  const c = verdict.counts;
+  return [
+    `${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped`,
+    ...gateLimits(report),
+    ...(verdict.embedded ? ['embedded reference host'] : []),
+    certificationClause(verdict),
+  ].join('; ');
+}
+
+/**
+ * The action's step outputs beside `exit-code` (which the process exit status carries):
+ * `name=value` lines for $GITHUB_OUTPUT, each value one line.
+ */
+export function stepOutputs(verdict: RunVerdict): readonly string[] {
+  return [
+    `result=${verdict.result}`,
+    `certified=${verdict.certification.certified}`,
+    `verdict=${headline(verdict).replace(/[\r\n]+/g, ' ')}`,
+  ];
+}

@@ -1,0 +1,84 @@
+// Row data for the verdict-channel tests: one row per leg, passing unless a case says otherwise,
+// and a host key published in the report's discovery so a case can be signed as a host would.
+
+import { generateKeyPairSync } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { validateXML } from 'xmllint-wasm';
+import { LEGS } from '../../lib/legs.ts';
+import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
+import type { Finding } from '../../lib/types.ts';
+import { reportOf } from '../cli/report-example.ts';
+
+export const KEY_ID = 'host-key-1';
+
+export const held = (rule: string, severity: Finding['severity'] = 'MUST'): Finding => ({
+  rule,
+  ok: true,
+  severity,
+  ref: 'RFC 0246 §B',
+  message: `${rule} held`,
+});
+
+export const broken = (rule: string, severity: Finding['severity'] = 'MUST'): Finding => ({
+  ...held(rule, severity),
+  ok: false,
+  message: `${rule}: expected 0, the host reported 1`,
+});
+
+/** Every leg as a passing row: host legs with their fixture, the server-free leg without. */
+export function passingRows(): ReportRow[] {
+  return LEGS.map((leg) => ({
+    id: leg.id,
+    disposition: 'executed-pass',
+    assertions: 1,
+    durationMs: 5,
+    ...(leg.fixtureId === undefined ? {} : { fixtureId: leg.fixtureId }),
+    findings: [held('task.passed')],
+  }));
+}
+
+export const HOST_LEGS = LEGS.filter((l) => l.fixtureId !== undefined);
+export const TRIAL_LEGS = LEGS.filter((l) => l.gates.includes('agents.evalSuite.trials'));
+
+export interface HostKey {
+  readonly privateKey: KeyObject;
+  /** The discovery text that publishes the public half under KEY_ID. */
+  readonly discovery: string;
+}
+
+export function hostKey(): HostKey {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const jwk = publicKey.export({ format: 'jwk' });
+  const discovery = JSON.stringify({
+    protocolVersion: '2.0.0',
+    signingKeys: [{ keyId: KEY_ID, alg: 'ed25519', publicKey: jwk.x, use: 'certification-bundle' }],
+  });
+  return { privateKey, discovery };
+}
+
+/** A report around `rows` whose discovery publishes `key`, strict unless overridden. */
+export function reportWith(
+  rows: readonly ReportRow[],
+  key: HostKey,
+  overrides: Partial<EvalGateReport> = {},
+): EvalGateReport {
+  return reportOf(rows, { discovery: { ok: true, text: key.discovery }, ...overrides });
+}
+
+const XSD = readFileSync(new URL('junit.xsd', import.meta.url), 'utf8');
+
+/** xmllint's complaints about `xml` against the JUnit XSD; empty when it validates. */
+export async function junitProblems(xml: string): Promise<string[]> {
+  const result = await validateXML({
+    xml: { fileName: 'eval-gate-junit.xml', contents: xml },
+    schema: { fileName: 'junit.xsd', contents: XSD },
+  });
+  return result.errors.map((e) => e.rawMessage);
+}
+
+/** Counts of the rendered test cases' outcomes, read back from the XML. */
+export function junitCounts(xml: string): { failures: number; errors: number; skipped: number } {
+  const count = (tag: string): number => (xml.match(new RegExp(`<${tag}[ >/]`, 'g')) ?? []).length;
+  return { failures: count('failure'), errors: count('error'), skipped: count('skipped') };
+}
