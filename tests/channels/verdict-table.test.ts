@@ -162,7 +162,7 @@ const CASES: readonly Case[] = [
         {
           baseline: {
             ...BASELINE,
-            entries: [{ requirement: FIRST_HOST, reason: 'tracked as issue 7' }],
+            entries: [{ requirement: FIRST_HOST, reason: 'tracked as ticket HOST-7' }],
           },
         },
       ),
@@ -179,7 +179,7 @@ const CASES: readonly Case[] = [
       withOptions(passingRows(), key, {
         baseline: {
           ...BASELINE,
-          entries: [{ requirement: FIRST_HOST, reason: 'tracked as issue 7' }],
+          entries: [{ requirement: FIRST_HOST, reason: 'tracked as ticket HOST-7' }],
         },
       }),
     signed: true,
@@ -383,7 +383,7 @@ describe('what the table rests on', () => {
     if (c === undefined) throw new Error('the table lost its baselined case');
     const report = certifiedReport(c.build(KEY), KEY.privateKey, KEY_ID);
     const xml = renderJunit(report);
-    expect(xml).toContain('<skipped message="expected failure: tracked as issue 7"/>');
+    expect(xml).toContain('<skipped message="expected failure: tracked as ticket HOST-7"/>');
     expect(xml).not.toContain('<failure');
   });
 
