@@ -118,7 +118,8 @@ export const LEGS: readonly LegDefinition[] = [
   },
   {
     id: `${REQUIREMENT_PREFIX}cost-limit-kept`,
-    title: 'a gated aggregate that clears passScore still fails the suite over its cost limit',
+    title:
+      'a gated aggregate that clears passScore still fails the suite when the total cost exceeds maxCostUsd though no single trial does',
     fixtureId: 'conformance-eval-trajectory-gate-cost-limit',
     needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
@@ -127,15 +128,16 @@ export const LEGS: readonly LegDefinition[] = [
   {
     id: `${REQUIREMENT_PREFIX}latency-limit-kept`,
     title:
-      'a gated aggregate that clears passScore still fails the suite over its p95 latency limit',
+      'a gated aggregate that clears passScore still fails the suite when its p95 latency exceeds the limit though its mean and median do not',
     fixtureId: 'conformance-eval-trajectory-gate-latency-limit',
-    needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
+    needs: { taskCount: 4, trialCount: 1, matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
     ref: 'RFC 0246 §B',
   },
   {
     id: `${REQUIREMENT_PREFIX}limits-hold`,
-    title: 'a gated aggregate that clears passScore passes the suite when both limits hold',
+    title:
+      'a gated aggregate that clears passScore passes the suite with its cost and p95 latency exactly on their inclusive limits',
     fixtureId: 'conformance-eval-trajectory-gate-limits-hold',
     needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],

@@ -272,10 +272,27 @@ export const DEFECTS = [
       'a call to a tool with no recorded response is answered null and the trial is graded on its output',
   },
   {
-    name: 'limits-unreported',
-    clause: 'contract §9',
+    name: 'cost-limit-per-trial',
+    clause: 'RFC 0246 §B',
     description:
-      'no cost or latency is reported anywhere (eval.scored, task entries, totalCostUsd); suite passed is still decided right',
+      'the maxCostUsd condition is decided on the costliest single trial, not on the total cost of the run',
+  },
+  {
+    name: 'p95-as-mean',
+    clause: 'RFC 0246 §B',
+    description: 'the p95 latency the maxP95LatencyMs condition reads is the mean trial latency',
+  },
+  {
+    name: 'limits-exclusive',
+    clause: 'RFC 0246 §B, contract §4',
+    description:
+      'the cost and latency conditions compare with < instead of <=, so a run exactly on a limit fails',
+  },
+  {
+    name: 'limits-hidden-and-ignored',
+    clause: 'RFC 0246 §B, contract §3',
+    description:
+      'no cost or latency is reported anywhere (eval.scored, task entries, totalCostUsd), and suite passed drops both limit conditions',
   },
   {
     name: 'latency-reported-in-seconds',

@@ -266,11 +266,23 @@ export function totalCost(trials: readonly TrialVerdict[]): number {
   return trials.reduce((sum, t) => sum + (t.costUsd ?? 0), 0);
 }
 
-/** Nearest-rank p95 of trial latencies. */
-function p95(values: readonly number[]): number {
+/** Nearest-rank p95 of trial latencies; `p95-as-mean` takes their mean instead. */
+function p95(values: readonly number[], has: HasDefect): number {
   if (values.length === 0) return 0;
+  if (has('p95-as-mean')) return mean(values);
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.ceil(0.95 * sorted.length) - 1] ?? 0;
+}
+
+/** The figure the cost condition reads: the run's total, or under a defect its costliest trial. */
+function costFigure(trials: readonly TrialVerdict[], has: HasDefect): number {
+  if (!has('cost-limit-per-trial')) return totalCost(trials);
+  return trials.reduce((most, t) => Math.max(most, t.costUsd ?? 0), 0);
+}
+
+/** An inclusive limit (RFC 0246 §B keeps RFC 0081's "at most"); `limits-exclusive` breaks it. */
+function within(figure: number, limit: number, has: HasDefect): boolean {
+  return has('limits-exclusive') ? figure < limit : figure <= limit + EPSILON;
 }
 
 export function gradeSuite(
@@ -286,14 +298,24 @@ export function gradeSuite(
       : mean(gatedScores);
   // RFC 0246 §B: the cost and latency conditions are unchanged, beside the gating aggregate.
   const trials = tasks.flatMap((t) => t.trials);
+  const limitsIgnored = has('limits-hidden-and-ignored');
   const withinLatency =
     suite.maxP95LatencyMs === undefined ||
     has('latency-limit-dropped') ||
-    p95(trials.map((r) => r.latencyMs)) <= suite.maxP95LatencyMs;
+    limitsIgnored ||
+    within(
+      p95(
+        trials.map((r) => r.latencyMs),
+        has,
+      ),
+      suite.maxP95LatencyMs,
+      has,
+    );
   const withinCost =
     suite.maxCostUsd === undefined ||
     has('cost-limit-dropped') ||
-    totalCost(trials) <= suite.maxCostUsd + EPSILON;
+    limitsIgnored ||
+    within(costFigure(trials, has), suite.maxCostUsd, has);
   const oldRule = has('unmigrated-0244') || has('gated-fields-but-old-passed');
   const passed =
     clears(oldRule ? aggregateScore : gatedAggregateScore, suite.passScore, has) &&

@@ -434,29 +434,48 @@ describe('loadFixture refuses a broken fixture with a reason', () => {
   });
 });
 
-describe('the limit and miss fixtures leave no reading to choose', () => {
+describe('the limit fixtures tell each reading of a limit apart, and the miss fixture leaves none to choose', () => {
   const trialsOf = (fixture: Fixture): ScriptedTrial[] => Object.values(fixture.script).flat();
+  const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
-  it('cost-limit: each trial alone costs more than maxCostUsd, so per-trial, per-task and total readings all exceed it', async () => {
+  it('cost-limit: no trial alone exceeds maxCostUsd, and the total does', async () => {
     const fixture = await load('conformance-eval-trajectory-gate-cost-limit');
     const limit = fixture.suite.thresholds.maxCostUsd ?? NaN;
+    const costs = trialsOf(fixture).map((t) => t.costUsd ?? NaN);
     expect(fixture.suite.trials).toBeUndefined();
-    for (const trial of trialsOf(fixture)) expect(trial.costUsd).toBeGreaterThan(limit);
+    for (const cost of costs) expect(cost).toBeLessThanOrEqual(limit);
+    expect(sum(costs)).toBeGreaterThan(limit);
   });
 
-  it('latency-limit: every trial states one latency above maxP95LatencyMs, so every percentile method exceeds it', async () => {
+  it('latency-limit: nearest-rank, interpolated and maximum p95 agree above the limit; mean, median and minimum are within it', async () => {
     const fixture = await load('conformance-eval-trajectory-gate-latency-limit');
-    const latencies = new Set(trialsOf(fixture).map((t) => t.latencyMs));
-    expect(latencies.size).toBe(1);
-    expect([...latencies][0]).toBeGreaterThan(fixture.suite.thresholds.maxP95LatencyMs ?? NaN);
+    const limit = fixture.suite.thresholds.maxP95LatencyMs ?? NaN;
+    const sorted = trialsOf(fixture)
+      .map((t) => t.latencyMs ?? NaN)
+      .sort((a, b) => a - b);
+    const n = sorted.length;
+    const at = (i: number): number => sorted[i] ?? NaN;
+    const nearestRank = at(Math.ceil(0.95 * n) - 1);
+    const rank = 0.95 * (n - 1);
+    const interpolated =
+      at(Math.floor(rank)) + (at(Math.ceil(rank)) - at(Math.floor(rank))) * (rank % 1);
+    const maximum = at(n - 1);
+    expect(new Set([nearestRank, interpolated, maximum]).size).toBe(1);
+    expect(maximum).toBeGreaterThan(limit);
+    const median = n % 2 === 1 ? at((n - 1) / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
+    for (const within of [sum(sorted) / n, median, at(0)])
+      expect(within).toBeLessThanOrEqual(limit);
   });
 
-  it('limits-hold: the run costs under a tenth of maxCostUsd and every trial takes under a tenth of maxP95LatencyMs', async () => {
+  it('limits-hold: the total cost and the p95 latency sit exactly on their limits, in numbers a double holds exactly', async () => {
     const fixture = await load('conformance-eval-trajectory-gate-limits-hold');
     const { maxCostUsd = NaN, maxP95LatencyMs = NaN } = fixture.suite.thresholds;
     const trials = trialsOf(fixture);
-    expect(trials.reduce((sum, t) => sum + (t.costUsd ?? NaN), 0)).toBeLessThan(maxCostUsd / 10);
-    for (const trial of trials) expect(trial.latencyMs).toBeLessThan(maxP95LatencyMs / 10);
+    const costs = trials.map((t) => t.costUsd ?? NaN);
+    // Quarters and whole milliseconds add without rounding, so every reading lands on the limit.
+    for (const cost of costs) expect(Number.isInteger(cost * 4)).toBe(true);
+    expect(sum(costs)).toBe(maxCostUsd);
+    for (const trial of trials) expect(trial.latencyMs).toBe(maxP95LatencyMs);
   });
 
   it('miss: only trial 1 calls a tool without a recorded response, and every output is golden', async () => {

@@ -28,10 +28,12 @@
 //             A defect that accepts one more path lifts exact to 2/3 and in-order to 0.4, so
 //             both suites pass; one that rejects one more drops any-order to 1/3, which fails.
 //   cost-limit, latency-limit, limits-hold
-//             2 tasks, no trials block, both match (score 1, gated 1, passed); aggregate and
-//             gated 1 ≥ 0.6. Every trial states cost 0.03 (total 0.06 > maxCostUsd 0.01), resp.
-//             latency 3000 ms (p95 3000 > maxP95LatencyMs 2000): suite false; limits-hold states
-//             0.001 and 100 ms against 1 and 60000: suite true.
+//             no trials block, every task matches (score 1, gated 1, passed); aggregate and
+//             gated 1 ≥ 0.6. cost-limit: 2 tasks at cost 0.03, each within maxCostUsd 0.05 and
+//             the total 0.06 over it: suite false. latency-limit: 4 tasks at 500, 3000, 500 and
+//             3000 ms, so the p95 is 3000 (nearest-rank, interpolated and maximum) > 2000 while the
+//             mean and median 1750 and the minimum 500 are not: suite false. limits-hold: 2 tasks
+//             at 0.25 and 100 ms, exactly on maxCostUsd 0.5 and maxP95LatencyMs 100: suite true.
 //   miss      1 task, 2 trials, rule mean: trial 1 calls a tool with no recorded response and
 //             fails closed (score 0, gating 0), trial 2 is clean (1); task score 0.5, gatedScore
 //             0.5, passed false; aggregate and gated 0.5, suite false, passedCount 0.
@@ -116,12 +118,6 @@ const readingLegs = (
   'readings-in-order': leg,
   'readings-any-order': leg,
 });
-/** A host that reports no cost or latency: a limit leg neither passes nor fails on a guess. */
-const UNREPORTED = {
-  disposition: 'inapplicable',
-  reason: /cannot be judged: the host reports no/,
-} as const satisfies LegExpectation;
-
 /**
  * The limit and miss columns, one expectation for all four; a row overrides the ones that differ.
  * Kept apart from the first seven so columns added in parallel merge as one line each.
@@ -509,8 +505,20 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ),
   },
 
-  // Decided right but reported bare: the legs whose fixtures declare a limit cannot judge it.
-  'limits-unreported': { ...everyHostLeg(PASS), ...limitFixtures(UNREPORTED) },
+  // Each limit condition read another way: only the fixture built to tell that reading apart
+  // sees it. No single cost trial exceeds the limit; the mean latency 1750 is within 2000; only
+  // limits-hold sits exactly on its limits, and the broken ones fail either way.
+  'cost-limit-per-trial': { ...everyHostLeg(PASS), 'cost-limit-kept': fail('suite.passed') },
+  'p95-as-mean': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
+  'limits-exclusive': { ...everyHostLeg(PASS), 'limits-hold': fail('suite.passed') },
+
+  // Reported bare and decided without the limits: passed is still judged on the stated figures,
+  // so the two fixtures over a limit fail; limits-hold passes either way.
+  'limits-hidden-and-ignored': {
+    ...everyHostLeg(PASS),
+    'cost-limit-kept': fail('suite.passed'),
+    'latency-limit-kept': fail('suite.passed'),
+  },
 
   // The fixtures that state a latency: latency-limit (3000 reads 3) and limits-hold (100 reads 0).
   'latency-reported-in-seconds': {

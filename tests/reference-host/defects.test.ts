@@ -26,6 +26,7 @@ const IN_ORDER = 'conformance-eval-trajectory-readings-in-order';
 const ANY_ORDER = 'conformance-eval-trajectory-readings-any-order';
 const COST = 'conformance-eval-trajectory-gate-cost-limit';
 const LATENCY = 'conformance-eval-trajectory-gate-latency-limit';
+const HOLD = 'conformance-eval-trajectory-gate-limits-hold';
 const MISS = 'conformance-eval-trajectory-gate-miss';
 
 /** Everything a run would have shown, for a defect under which no run starts. */
@@ -348,7 +349,25 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   {
     defect: 'latency-limit-dropped',
     fixture: LATENCY,
+    changes: { 'summary.passed': true, 'evalPayloads.5.passed': true },
+  },
+  {
+    // Each trial costs 0.03, within maxCostUsd 0.05; only the total 0.06 is over it.
+    defect: 'cost-limit-per-trial',
+    fixture: COST,
     changes: { 'summary.passed': true, 'evalPayloads.3.passed': true },
+  },
+  {
+    // The mean latency 1750 is within maxP95LatencyMs 2000; the p95 3000 is not.
+    defect: 'p95-as-mean',
+    fixture: LATENCY,
+    changes: { 'summary.passed': true, 'evalPayloads.5.passed': true },
+  },
+  {
+    // The total cost and the p95 sit exactly on their limits, which an exclusive reading breaks.
+    defect: 'limits-exclusive',
+    fixture: HOLD,
+    changes: { 'summary.passed': false, 'evalPayloads.3.passed': false },
   },
   {
     // Trial 1's missed call is answered: it scores and passes, and so do the task and the suite.
@@ -376,24 +395,30 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     },
   },
   {
-    defect: 'limits-unreported',
+    defect: 'limits-hidden-and-ignored',
     fixture: COST,
     changes: {
       'evalPayloads.1.costUsd': undefined,
       'evalPayloads.2.costUsd': undefined,
+      'evalPayloads.3.passed': true,
       'summary.tasks.0.costUsd': undefined,
       'summary.tasks.1.costUsd': undefined,
       'summary.totalCostUsd': undefined,
+      'summary.passed': true,
     },
   },
   {
     defect: 'latency-reported-in-seconds',
     fixture: LATENCY,
     changes: {
-      'evalPayloads.1.latencyMs': 3,
+      'evalPayloads.1.latencyMs': 1,
       'evalPayloads.2.latencyMs': 3,
-      'summary.tasks.0.latencyMs': 3,
+      'evalPayloads.3.latencyMs': 1,
+      'evalPayloads.4.latencyMs': 3,
+      'summary.tasks.0.latencyMs': 1,
       'summary.tasks.1.latencyMs': 3,
+      'summary.tasks.2.latencyMs': 1,
+      'summary.tasks.3.latencyMs': 3,
     },
   },
   {

@@ -267,6 +267,7 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
     ],
     log: 'S icrdes icrdes C R',
   },
+  // The latencies vary so that only a p95 reading exceeds the limit (mean and median 1750).
   'conformance-eval-trajectory-gate-latency-limit': {
     summary: {
       suiteId: 'conformance.evals.trajectory-gate-latency-limit',
@@ -274,30 +275,30 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
       aggregateScore: 1,
       gatedAggregateScore: 1,
       passed: false,
-      taskCount: 2,
-      passedCount: 2,
-      tasks: [
-        {
-          taskId: 'tier-of-first-customer',
-          score: 1,
-          gatedScore: 1,
-          passed: true,
-          latencyMs: 3000,
-        },
-        {
-          taskId: 'tier-of-second-customer',
-          score: 1,
-          gatedScore: 1,
-          passed: true,
-          latencyMs: 3000,
-        },
-      ],
+      taskCount: 4,
+      passedCount: 4,
+      tasks: (
+        [
+          ['first', 500],
+          ['second', 3000],
+          ['third', 500],
+          ['fourth', 3000],
+        ] as const
+      ).map(([which, latencyMs]) => ({
+        taskId: `tier-of-${which}-customer`,
+        score: 1,
+        gatedScore: 1,
+        passed: true,
+        latencyMs,
+      })),
     },
     scored: [
       [1, true],
       [1, true],
+      [1, true],
+      [1, true],
     ],
-    log: 'S icrdes icrdes C R',
+    log: 'S icrdes icrdes icrdes icrdes C R',
   },
   'conformance-eval-trajectory-gate-limits-hold': {
     summary: {
@@ -308,14 +309,14 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
       passed: true,
       taskCount: 2,
       passedCount: 2,
-      totalCostUsd: 0.002,
+      totalCostUsd: 0.5,
       tasks: [
         {
           taskId: 'tier-of-first-customer',
           score: 1,
           gatedScore: 1,
           passed: true,
-          costUsd: 0.001,
+          costUsd: 0.25,
           latencyMs: 100,
         },
         {
@@ -323,7 +324,7 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
           score: 1,
           gatedScore: 1,
           passed: true,
-          costUsd: 0.001,
+          costUsd: 0.25,
           latencyMs: 100,
         },
       ],
