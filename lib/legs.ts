@@ -152,6 +152,24 @@ export const LEGS: readonly LegDefinition[] = [
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §A, §B',
   },
+  {
+    id: `${REQUIREMENT_PREFIX}outputs-measured`,
+    title:
+      'outputs are graded under exact, contains and json-match, args by case, and a score exactly on passScore passes its trial',
+    fixtureId: 'conformance-eval-trajectory-measured',
+    needs: { taskCount: 6, trialCount: 1, matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'RFC 0246 §A, §C, contract §4',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}readings-miss`,
+    title:
+      'an empty toolResponses list misses, a task without one never does, and an entry without response records its tool',
+    fixtureId: 'conformance-eval-trajectory-readings-miss',
+    needs: { taskCount: 3, trialCount: 1, matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'contract §4, RFC 0246 §A',
+  },
 ];
 
 export function legById(id: string): LegDefinition {

@@ -79,8 +79,28 @@ function stringify(v: JsonValue): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** RFC 0081 golden match: 1 or 0. An unknown match mode scores 0 rather than guessing. */
-export function goldenScore(match: string, output: JsonValue, value: JsonValue): number {
+/** Deep equality with every string folded to lower case, as `args-case-insensitive` compares. */
+function foldedEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  const fold = (v: JsonValue | undefined): JsonValue | undefined =>
+    v === undefined ? undefined : (JSON.parse(JSON.stringify(v).toLowerCase()) as JsonValue);
+  return jsonEqual(fold(a), fold(b));
+}
+
+/**
+ * RFC 0081 golden match: 1 or 0. An unknown match mode scores 0 rather than guessing. The two
+ * grading defects sit here: `golden-never-graded` scores every output 1, `json-match-as-text`
+ * compares JSON text, so members in another order differ.
+ */
+export function goldenScore(
+  match: string,
+  output: JsonValue,
+  value: JsonValue,
+  has: HasDefect = NO_DEFECT,
+): number {
+  if (has('golden-never-graded')) return 1;
+  if (match === 'json-match' && has('json-match-as-text')) {
+    return JSON.stringify(output) === JSON.stringify(value) ? 1 : 0;
+  }
   switch (match) {
     case 'exact':
       return stringify(output) === stringify(value) ? 1 : 0;
@@ -107,7 +127,9 @@ function callMatches(expected: HostCall, observed: HostCall, has: HasDefect): bo
   if (expected.tool !== observed.tool) return false;
   if (expected.args === undefined || has('args-ignored')) return true;
   const seen = has('absent-args-not-empty') ? observed.args : (observed.args ?? NO_ARGS);
-  return jsonEqual(expected.args, seen);
+  return has('args-case-insensitive')
+    ? foldedEqual(expected.args, seen)
+    : jsonEqual(expected.args, seen);
 }
 
 /** The mode the host grades by: the task's own, unless a defect reads it as its neighbour. */
@@ -201,14 +223,16 @@ export function gradeTrial(
   passScore: number,
   has: HasDefect,
 ): TrialVerdict {
-  const raw = run.failedClosed ? 0 : goldenScore(task.match, run.output, task.value);
+  const raw = run.failedClosed ? 0 : goldenScore(task.match, run.output, task.value, has);
   const matched =
     task.trajectory === undefined ? undefined : trajectoryMatches(task.trajectory, run.calls, has);
   const trajectoryFailed = matched === false;
   // RFC 0246 §C: the reported score stays the output score even when the path was wrong.
   const score = has('score-zeroed') && trajectoryFailed ? 0 : raw;
   const pathOk = !trajectoryFailed || has('trial-passed-ignores-trajectory');
-  const passed = score >= passScore - EPSILON && pathOk && !run.failedClosed;
+  // Contract §4: a trial's score clears passScore inclusively; `trial-verdict-strict` uses `>`.
+  const cleared = has('trial-verdict-strict') ? score > passScore : score >= passScore - EPSILON;
+  const passed = cleared && pathOk && !run.failedClosed;
   const gating = trajectoryFailed || run.failedClosed ? 0 : score;
   return {
     trial,

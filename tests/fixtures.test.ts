@@ -33,10 +33,17 @@ describe('shipped fixtures', () => {
     expect(LEGS.find((l) => l.fixtureId === id)?.id).toBe(loaded.fixture.requirement);
   });
 
-  /** The one fixture that means to test a miss (contract §3): its trial 1 calls an unrecorded tool. */
-  const MISS = 'conformance-eval-trajectory-gate-miss';
+  /**
+   * The fixtures that mean to miss or to measure (contract §3): the miss fixtures call tools they
+   * record no answer for, and the measured one scripts outputs that differ from the golden value.
+   */
+  const MEASURING: readonly string[] = [
+    'conformance-eval-trajectory-gate-miss',
+    'conformance-eval-trajectory-readings-miss',
+    'conformance-eval-trajectory-measured',
+  ];
 
-  it.each(FIXTURE_IDS.filter((id) => id !== MISS))(
+  it.each(FIXTURE_IDS.filter((id) => !MEASURING.includes(id)))(
     '%s answers every scripted call with a recorded response and always outputs the golden value',
     async (id) => {
       const fixture = await load(id);
