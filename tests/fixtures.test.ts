@@ -499,3 +499,72 @@ describe('the limit fixtures tell each reading of a limit apart, and the miss fi
     }
   });
 });
+
+// What the measuring fixtures imply, read from the files with no suite code: which outputs meet
+// their golden value under RFC 0081's strategies, and which calls have a recorded answer.
+describe('the measuring fixtures are built to tell each reading apart', () => {
+  const only = (fixture: Fixture, taskId: string): ScriptedTrial => {
+    const [trial, ...rest] = fixture.script[taskId] ?? [];
+    expect(rest).toEqual([]);
+    if (trial === undefined) throw new Error(`no script for ${taskId}`);
+    return trial;
+  };
+  const taskOf = (fixture: Fixture, taskId: string) => {
+    const task = fixture.suite.tasks.find((t) => t.taskId === taskId);
+    if (task === undefined) throw new Error(`no task ${taskId}`);
+    return task;
+  };
+
+  it('measured: three outputs miss their golden value, two meet it only as documented, one path differs only in case', async () => {
+    const fixture = await load('conformance-eval-trajectory-measured');
+    expect(fixture.suite.thresholds.passScore).toBe(1);
+    expect(fixture.suite.trials).toBeUndefined();
+    const golden = (taskId: string) => taskOf(fixture, taskId).expected.match;
+    const output = (taskId: string) => only(fixture, taskId).output;
+    expect(golden('exact-output-differs')?.strategy).toBe('exact');
+    expect(output('exact-output-differs')).not.toBe(golden('exact-output-differs')?.value);
+    expect(golden('contains-output-lacks')?.strategy).toBe('contains');
+    expect(String(output('contains-output-lacks'))).not.toContain(
+      golden('contains-output-lacks')?.value,
+    );
+    expect(golden('json-member-differs')?.strategy).toBe('json-match');
+    expect(
+      isDeepStrictEqual(output('json-member-differs'), golden('json-member-differs')?.value),
+    ).toBe(false);
+    // Deep-equal as JSON, different as text: only a member-order-blind comparison matches it.
+    const reordered = golden('json-members-reordered');
+    expect(reordered?.strategy).toBe('json-match');
+    expect(isDeepStrictEqual(output('json-members-reordered'), reordered?.value)).toBe(true);
+    expect(JSON.stringify(output('json-members-reordered'))).not.toBe(
+      JSON.stringify(reordered?.value),
+    );
+    // Contained, not equal: an exact reading of contains would miss it.
+    const inside = golden('contains-output-inside');
+    expect(inside?.strategy).toBe('contains');
+    expect(String(output('contains-output-inside'))).toContain(inside?.value);
+    expect(output('contains-output-inside')).not.toBe(inside?.value);
+    // The golden output of a call whose args differ from the expected ones only in case.
+    const cased = taskOf(fixture, 'args-differ-in-case');
+    expect(output('args-differ-in-case')).toBe(cased.expected.match?.value);
+    const want = cased.expected.trajectory?.calls[0]?.args;
+    const seen = only(fixture, 'args-differ-in-case').calls[0]?.args;
+    expect(isDeepStrictEqual(want, seen)).toBe(false);
+    expect(JSON.stringify(want).toLowerCase()).toBe(JSON.stringify(seen).toLowerCase());
+  });
+
+  it('readings-miss: an empty list and a called tool, no list and a called tool, a response-less entry for the called tool', async () => {
+    const fixture = await load('conformance-eval-trajectory-readings-miss');
+    const tools = (taskId: string) => only(fixture, taskId).calls.map((c) => c.tool);
+    expect(taskOf(fixture, 'empty-list-misses').fixtures?.toolResponses).toEqual([]);
+    expect(tools('empty-list-misses')).toEqual(['crm:lookup-customer']);
+    expect(taskOf(fixture, 'no-list-never-misses').fixtures).toBeUndefined();
+    expect(tools('no-list-never-misses')).toEqual(['crm:lookup-customer']);
+    expect(taskOf(fixture, 'entry-without-response-records').fixtures?.toolResponses).toEqual([
+      { tool: 'crm:lookup-customer' },
+    ]);
+    expect(tools('entry-without-response-records')).toEqual(['crm:lookup-customer']);
+    for (const task of fixture.suite.tasks) {
+      expect(only(fixture, task.taskId).output).toEqual(task.expected.match?.value);
+    }
+  });
+});
