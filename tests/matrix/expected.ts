@@ -594,7 +594,6 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'task.passed',
       'suite.aggregate-unchanged',
       'suite.gated-aggregate-value',
-      'suite.counts',
     ),
   },
   'json-match-as-text': {
@@ -607,15 +606,14 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'task.passed',
       'suite.aggregate-unchanged',
       'suite.gated-aggregate-value',
-      'suite.counts',
     ),
   },
   // Every other fixture's passing trials score 1 against a passScore below 1.
   'trial-verdict-strict': {
     ...everyHostLeg(PASS),
-    'outputs-measured': fail('trial.passed', 'task.passed', 'suite.counts'),
+    'outputs-measured': fail('trial.passed', 'task.passed'),
   },
-  'args-case-insensitive': { ...everyHostLeg(PASS), 'outputs-measured': misread('suite.counts') },
+  'args-case-insensitive': { ...everyHostLeg(PASS), 'outputs-measured': misread() },
 
   // The miss readings: only readings-miss has an empty list, a response-less entry, and a task
   // without toolResponses that makes a call (control's makes none).
