@@ -7,12 +7,7 @@
 // status, the poll cursor, event run ids) are never judged offline; rules about the event log
 // are judged only when the events are given.
 
-import {
-  judgeEvalRun,
-  judgeSummaryAgainstSuite,
-  RULES,
-  unjudgedLimits,
-} from '../lib/eval-gate-witness.ts';
+import { judgeEvalRun, judgeSummaryAgainstSuite, RULES } from '../lib/eval-gate-witness.ts';
 import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
 import { decide } from '../lib/decide/decide.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
@@ -73,8 +68,6 @@ export async function judgeRecorded(options: JudgeOptions): Promise<Judgement> {
   const basis = await loadBasis(options.fixture);
   let findings: readonly Finding[];
   const notJudged: string[] = [];
-  // A declared limit the summary reports no figures for leaves the run inapplicable, as in a leg.
-  let unjudged: readonly string[] = [];
   if (basis.kind === 'fixture') {
     const observation: RunObservation = {
       runId: '',
@@ -87,8 +80,6 @@ export async function judgeRecorded(options: JudgeOptions): Promise<Judgement> {
     };
     const skip = new Set([...LIVE_RULES, ...(events === undefined ? EVENT_RULES : [])]);
     findings = gradeWith(basis.fixture, observation).filter((f) => !skip.has(f.rule));
-    unjudged = unjudgedLimits(basis.fixture, observation);
-    notJudged.push(...unjudged);
     notJudged.push(...[...LIVE_RULES].map((id) => `${id}: needs the live run`));
     if (events === undefined)
       notJudged.push(...[...EVENT_RULES].map((id) => `${id}: needs --events`));
@@ -105,7 +96,7 @@ export async function judgeRecorded(options: JudgeOptions): Promise<Judgement> {
   }
   return {
     findings,
-    disposition: decide(findings, undefined, undefined, unjudged).disposition,
+    disposition: decide(findings).disposition,
     notJudged,
   };
 }

@@ -13,7 +13,6 @@ import { judgeSummary } from './witness/summary.ts';
 import { indexSummaryTasks, judgeTasks } from './witness/tasks.ts';
 import { judgeTrials } from './witness/trials.ts';
 import { judgeWire } from './witness/wire.ts';
-import { unreportedLimits } from './witness/limits.ts';
 
 export { expectRun } from './witness/expected.ts';
 export type { ExpectedRun, ExpectedTask, ExpectedTrial, Presence } from './witness/expected.ts';
@@ -42,21 +41,6 @@ export function judgeEvalRun(fixture: Fixture, observation: RunObservation): rea
     ...judgeTrials(expected, index),
     ...judgeWire(observation),
   ];
-}
-
-/**
- * Why a cost or latency limit the fixture declares cannot be judged on this run: one reason per
- * limit the host reports no figures for, naming the members it lacks; empty when all can be.
- */
-export function unjudgedLimits(fixture: Fixture, observation: RunObservation): readonly string[] {
-  const expected = expectRun(fixture);
-  const summary: unknown = observation.summary;
-  return unreportedLimits(
-    expected,
-    summary,
-    indexSummaryTasks(summary),
-    indexEvents(observation, expected),
-  );
 }
 
 /** The findings that fail a leg: MUST rules that did not hold. */

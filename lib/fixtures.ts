@@ -24,6 +24,8 @@ export const FIXTURE_IDS = [
   'conformance-eval-trajectory-gate-latency-limit',
   'conformance-eval-trajectory-gate-limits-hold',
   'conformance-eval-trajectory-gate-miss',
+  'conformance-eval-trajectory-measured',
+  'conformance-eval-trajectory-readings-miss',
 ] as const;
 
 export type FixtureLoad =

@@ -119,7 +119,8 @@ export const LEGS: readonly LegDefinition[] = [
   },
   {
     id: `${REQUIREMENT_PREFIX}cost-limit-kept`,
-    title: 'a gated aggregate that clears passScore still fails the suite over its cost limit',
+    title:
+      'a gated aggregate that clears passScore still fails the suite when the total cost exceeds maxCostUsd though no single trial does',
     fixtureId: 'conformance-eval-trajectory-gate-cost-limit',
     needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
@@ -128,15 +129,16 @@ export const LEGS: readonly LegDefinition[] = [
   {
     id: `${REQUIREMENT_PREFIX}latency-limit-kept`,
     title:
-      'a gated aggregate that clears passScore still fails the suite over its p95 latency limit',
+      'a gated aggregate that clears passScore still fails the suite when its p95 latency exceeds the limit though its mean and median do not',
     fixtureId: 'conformance-eval-trajectory-gate-latency-limit',
-    needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
+    needs: { taskCount: 4, trialCount: 1, matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
     ref: 'RFC 0246 §B',
   },
   {
     id: `${REQUIREMENT_PREFIX}limits-hold`,
-    title: 'a gated aggregate that clears passScore passes the suite when both limits hold',
+    title:
+      'a gated aggregate that clears passScore passes the suite with its cost and p95 latency exactly on their inclusive limits',
     fixtureId: 'conformance-eval-trajectory-gate-limits-hold',
     needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
@@ -150,6 +152,24 @@ export const LEGS: readonly LegDefinition[] = [
     needs: { taskCount: 1, trialCount: 2, passRule: 'mean', matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §A, §B',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}outputs-measured`,
+    title:
+      'outputs are graded under exact, contains and json-match, args by case, and a score exactly on passScore passes its trial',
+    fixtureId: 'conformance-eval-trajectory-measured',
+    needs: { taskCount: 6, trialCount: 1, matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'RFC 0246 §A, §C, contract §4',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}readings-miss`,
+    title:
+      'an empty toolResponses list misses, a task without one never does, and an entry without response records its tool',
+    fixtureId: 'conformance-eval-trajectory-readings-miss',
+    needs: { taskCount: 3, trialCount: 1, matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'contract §4, RFC 0246 §A',
   },
 ];
 

@@ -305,10 +305,67 @@ export const DEFECTS = [
       'a call to a tool with no recorded response is answered null and the trial is graded on its output',
   },
   {
-    name: 'limits-unreported',
-    clause: 'contract §9',
+    name: 'cost-limit-per-trial',
+    clause: 'RFC 0246 §B',
     description:
-      'no cost or latency is reported anywhere (eval.scored, task entries, totalCostUsd); suite passed is still decided right',
+      'the maxCostUsd condition is decided on the costliest single trial, not on the total cost of the run',
+  },
+  {
+    name: 'p95-as-mean',
+    clause: 'RFC 0246 §B',
+    description: 'the p95 latency the maxP95LatencyMs condition reads is the mean trial latency',
+  },
+  {
+    name: 'limits-exclusive',
+    clause: 'RFC 0246 §B, contract §4',
+    description:
+      'the cost and latency conditions compare with < instead of <=, so a run exactly on a limit fails',
+  },
+  {
+    name: 'limits-hidden-and-ignored',
+    clause: 'RFC 0246 §B, contract §3',
+    description:
+      'no cost or latency is reported anywhere (eval.scored, task entries, totalCostUsd), and suite passed drops both limit conditions',
+  },
+  {
+    name: 'golden-never-graded',
+    clause: 'RFC 0246 §C, RFC 0081',
+    description: 'every output scores 1, whatever the golden value and the match strategy',
+  },
+  {
+    name: 'json-match-as-text',
+    clause: 'contract §4',
+    description:
+      'json-match compares the JSON text of output and golden value, so the same members in another order differ',
+  },
+  {
+    name: 'trial-verdict-strict',
+    clause: 'contract §4, RFC 0246 §B',
+    description:
+      'a trial passes only when its score is greater than passScore, so a score exactly on it fails',
+  },
+  {
+    name: 'args-case-insensitive',
+    clause: 'contract §4 [0244-assumed]',
+    description: 'expected and observed call args are compared with every string in lower case',
+  },
+  {
+    name: 'empty-responses-never-miss',
+    clause: 'contract §4 [0244-assumed]',
+    description:
+      'a task whose toolResponses list is empty is read as recording no fixtures, so its calls never miss',
+  },
+  {
+    name: 'absent-responses-miss',
+    clause: 'contract §4 [0244-assumed]',
+    description:
+      'a task without toolResponses is read as recording no answer, so each of its calls misses and fails the trial closed',
+  },
+  {
+    name: 'response-less-entry-misses',
+    clause: 'contract §4 [0244-assumed]',
+    description:
+      'a toolResponses entry without response records nothing, so a call to its tool misses',
   },
   {
     name: 'latency-reported-in-seconds',

@@ -79,8 +79,28 @@ function stringify(v: JsonValue): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** RFC 0081 golden match: 1 or 0. An unknown match mode scores 0 rather than guessing. */
-export function goldenScore(match: string, output: JsonValue, value: JsonValue): number {
+/** Deep equality with every string folded to lower case, as `args-case-insensitive` compares. */
+function foldedEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  const fold = (v: JsonValue | undefined): JsonValue | undefined =>
+    v === undefined ? undefined : (JSON.parse(JSON.stringify(v).toLowerCase()) as JsonValue);
+  return jsonEqual(fold(a), fold(b));
+}
+
+/**
+ * RFC 0081 golden match: 1 or 0. An unknown match mode scores 0 rather than guessing. The two
+ * grading defects sit here: `golden-never-graded` scores every output 1, `json-match-as-text`
+ * compares JSON text, so members in another order differ.
+ */
+export function goldenScore(
+  match: string,
+  output: JsonValue,
+  value: JsonValue,
+  has: HasDefect = NO_DEFECT,
+): number {
+  if (has('golden-never-graded')) return 1;
+  if (match === 'json-match' && has('json-match-as-text')) {
+    return JSON.stringify(output) === JSON.stringify(value) ? 1 : 0;
+  }
   switch (match) {
     case 'exact':
       return stringify(output) === stringify(value) ? 1 : 0;
@@ -107,7 +127,9 @@ function callMatches(expected: HostCall, observed: HostCall, has: HasDefect): bo
   if (expected.tool !== observed.tool) return false;
   if (expected.args === undefined || has('args-ignored')) return true;
   const seen = has('absent-args-not-empty') ? observed.args : (observed.args ?? NO_ARGS);
-  return jsonEqual(expected.args, seen);
+  return has('args-case-insensitive')
+    ? foldedEqual(expected.args, seen)
+    : jsonEqual(expected.args, seen);
 }
 
 /** The mode the host grades by: the task's own, unless a defect reads it as its neighbour. */
@@ -201,14 +223,16 @@ export function gradeTrial(
   passScore: number,
   has: HasDefect,
 ): TrialVerdict {
-  const raw = run.failedClosed ? 0 : goldenScore(task.match, run.output, task.value);
+  const raw = run.failedClosed ? 0 : goldenScore(task.match, run.output, task.value, has);
   const matched =
     task.trajectory === undefined ? undefined : trajectoryMatches(task.trajectory, run.calls, has);
   const trajectoryFailed = matched === false;
   // RFC 0246 §C: the reported score stays the output score even when the path was wrong.
   const score = has('score-zeroed') && trajectoryFailed ? 0 : raw;
   const pathOk = !trajectoryFailed || has('trial-passed-ignores-trajectory');
-  const passed = score >= passScore - EPSILON && pathOk && !run.failedClosed;
+  // Contract §4: a trial's score clears passScore inclusively; `trial-verdict-strict` uses `>`.
+  const cleared = has('trial-verdict-strict') ? score > passScore : score >= passScore - EPSILON;
+  const passed = cleared && pathOk && !run.failedClosed;
   const gating = trajectoryFailed || run.failedClosed ? 0 : score;
   return {
     trial,
@@ -266,11 +290,23 @@ export function totalCost(trials: readonly TrialVerdict[]): number {
   return trials.reduce((sum, t) => sum + (t.costUsd ?? 0), 0);
 }
 
-/** Nearest-rank p95 of trial latencies. */
-function p95(values: readonly number[]): number {
+/** Nearest-rank p95 of trial latencies; `p95-as-mean` takes their mean instead. */
+function p95(values: readonly number[], has: HasDefect): number {
   if (values.length === 0) return 0;
+  if (has('p95-as-mean')) return mean(values);
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.ceil(0.95 * sorted.length) - 1] ?? 0;
+}
+
+/** The figure the cost condition reads: the run's total, or under a defect its costliest trial. */
+function costFigure(trials: readonly TrialVerdict[], has: HasDefect): number {
+  if (!has('cost-limit-per-trial')) return totalCost(trials);
+  return trials.reduce((most, t) => Math.max(most, t.costUsd ?? 0), 0);
+}
+
+/** An inclusive limit (RFC 0246 §B keeps RFC 0081's "at most"); `limits-exclusive` breaks it. */
+function within(figure: number, limit: number, has: HasDefect): boolean {
+  return has('limits-exclusive') ? figure < limit : figure <= limit + EPSILON;
 }
 
 export function gradeSuite(
@@ -286,14 +322,24 @@ export function gradeSuite(
       : mean(gatedScores);
   // RFC 0246 §B: the cost and latency conditions are unchanged, beside the gating aggregate.
   const trials = tasks.flatMap((t) => t.trials);
+  const limitsIgnored = has('limits-hidden-and-ignored');
   const withinLatency =
     suite.maxP95LatencyMs === undefined ||
     has('latency-limit-dropped') ||
-    p95(trials.map((r) => r.latencyMs)) <= suite.maxP95LatencyMs;
+    limitsIgnored ||
+    within(
+      p95(
+        trials.map((r) => r.latencyMs),
+        has,
+      ),
+      suite.maxP95LatencyMs,
+      has,
+    );
   const withinCost =
     suite.maxCostUsd === undefined ||
     has('cost-limit-dropped') ||
-    totalCost(trials) <= suite.maxCostUsd + EPSILON;
+    limitsIgnored ||
+    within(costFigure(trials, has), suite.maxCostUsd, has);
   const oldRule = has('unmigrated-0244') || has('gated-fields-but-old-passed');
   const passed =
     clears(oldRule ? aggregateScore : gatedAggregateScore, suite.passScore, has) &&

@@ -43,11 +43,11 @@ function latency(ms: number, style: ReportStyle): number {
 
 /**
  * A trial's cost and latency: the stated ones when the script states them. Where it states no
- * cost the scripted agent costs nothing, which the varied variant says. `limits-unreported`
- * reports neither.
+ * cost the scripted agent costs nothing, which the varied variant says.
+ * `limits-hidden-and-ignored` reports neither.
  */
 function trialFigures(trial: TrialVerdict, style: ReportStyle): Doc {
-  if (style.has('limits-unreported')) return {};
+  if (style.has('limits-hidden-and-ignored')) return {};
   const cost = trial.costUsd ?? (style.trace === undefined ? undefined : 0);
   return {
     ...(cost === undefined ? {} : { costUsd: cost }),
@@ -57,7 +57,7 @@ function trialFigures(trial: TrialVerdict, style: ReportStyle): Doc {
 
 /** A task's cost is the sum of its trials' costs, its latency the slowest trial's. */
 function taskFigures(t: TaskVerdict, style: ReportStyle): Doc {
-  if (style.has('limits-unreported')) return {};
+  if (style.has('limits-hidden-and-ignored')) return {};
   const stated = t.trials.every((r) => r.costUsd !== undefined);
   const cost = stated ? totalCost(t.trials) : style.trace === undefined ? undefined : 0;
   const latencies = t.trials.filter((r) => r.latencyStated).map((r) => r.latencyMs);
@@ -70,7 +70,7 @@ function taskFigures(t: TaskVerdict, style: ReportStyle): Doc {
 }
 
 function suiteCost(verdict: SuiteVerdict, style: ReportStyle): Doc {
-  if (style.has('limits-unreported')) return {};
+  if (style.has('limits-hidden-and-ignored')) return {};
   const trials = verdict.tasks.flatMap((t) => t.trials);
   if (trials.length > 0 && trials.every((r) => r.costUsd !== undefined)) {
     return { totalCostUsd: totalCost(trials) };

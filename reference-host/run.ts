@@ -183,9 +183,7 @@ export class EvalRun {
       const at = { agentId, toolName: call.tool, callId: `${invocationId}.call-${i + 1}` };
       const cause = this.append('agent.tool-called', mark(at));
       // RFC 0244 §D: a tool with no canned answer fails the trial closed.
-      const missed =
-        task.toolResponses !== undefined && !Object.hasOwn(task.toolResponses, call.tool);
-      if (missed && !this.settings.has('miss-not-failed-closed')) {
+      if (this.misses(task, call.tool) && !this.settings.has('miss-not-failed-closed')) {
         failedClosed = true;
         const error = { code: 'fixture_miss', message: `no recorded response for ${call.tool}` };
         this.append('agent.tool-returned', mark({ ...at, status: 'error', error }), cause);
@@ -213,6 +211,20 @@ export class EvalRun {
       ...(entry.costUsd === undefined ? {} : { costUsd: entry.costUsd }),
       latencyStated: entry.latencyMs !== undefined,
     };
+  }
+
+  /**
+   * Whether a call misses (contract §4 [0244-assumed]): only a task that lists toolResponses can
+   * miss, an empty list records nothing, and an entry without `response` (held as null) still
+   * records its tool. Each of the three defects reads one of those clauses another way.
+   */
+  private misses(task: HostTask, tool: string): boolean {
+    const { has } = this.settings;
+    const recorded = task.toolResponses;
+    if (recorded === undefined) return has('absent-responses-miss');
+    if (Object.keys(recorded).length === 0) return !has('empty-responses-never-miss');
+    if (!Object.hasOwn(recorded, tool)) return true;
+    return recorded[tool] === null && has('response-less-entry-misses');
   }
 
   private async execute(): Promise<void> {

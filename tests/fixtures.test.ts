@@ -33,10 +33,17 @@ describe('shipped fixtures', () => {
     expect(LEGS.find((l) => l.fixtureId === id)?.id).toBe(loaded.fixture.requirement);
   });
 
-  /** The one fixture that means to test a miss (contract §3): its trial 1 calls an unrecorded tool. */
-  const MISS = 'conformance-eval-trajectory-gate-miss';
+  /**
+   * The fixtures that mean to miss or to measure (contract §3): the miss fixtures call tools they
+   * record no answer for, and the measured one scripts outputs that differ from the golden value.
+   */
+  const MEASURING: readonly string[] = [
+    'conformance-eval-trajectory-gate-miss',
+    'conformance-eval-trajectory-readings-miss',
+    'conformance-eval-trajectory-measured',
+  ];
 
-  it.each(FIXTURE_IDS.filter((id) => id !== MISS))(
+  it.each(FIXTURE_IDS.filter((id) => !MEASURING.includes(id)))(
     '%s answers every scripted call with a recorded response and always outputs the golden value',
     async (id) => {
       const fixture = await load(id);
@@ -434,29 +441,48 @@ describe('loadFixture refuses a broken fixture with a reason', () => {
   });
 });
 
-describe('the limit and miss fixtures leave no reading to choose', () => {
+describe('the limit fixtures tell each reading of a limit apart, and the miss fixture leaves none to choose', () => {
   const trialsOf = (fixture: Fixture): ScriptedTrial[] => Object.values(fixture.script).flat();
+  const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
-  it('cost-limit: each trial alone costs more than maxCostUsd, so per-trial, per-task and total readings all exceed it', async () => {
+  it('cost-limit: no trial alone exceeds maxCostUsd, and the total does', async () => {
     const fixture = await load('conformance-eval-trajectory-gate-cost-limit');
     const limit = fixture.suite.thresholds.maxCostUsd ?? NaN;
+    const costs = trialsOf(fixture).map((t) => t.costUsd ?? NaN);
     expect(fixture.suite.trials).toBeUndefined();
-    for (const trial of trialsOf(fixture)) expect(trial.costUsd).toBeGreaterThan(limit);
+    for (const cost of costs) expect(cost).toBeLessThanOrEqual(limit);
+    expect(sum(costs)).toBeGreaterThan(limit);
   });
 
-  it('latency-limit: every trial states one latency above maxP95LatencyMs, so every percentile method exceeds it', async () => {
+  it('latency-limit: nearest-rank, interpolated and maximum p95 agree above the limit; mean, median and minimum are within it', async () => {
     const fixture = await load('conformance-eval-trajectory-gate-latency-limit');
-    const latencies = new Set(trialsOf(fixture).map((t) => t.latencyMs));
-    expect(latencies.size).toBe(1);
-    expect([...latencies][0]).toBeGreaterThan(fixture.suite.thresholds.maxP95LatencyMs ?? NaN);
+    const limit = fixture.suite.thresholds.maxP95LatencyMs ?? NaN;
+    const sorted = trialsOf(fixture)
+      .map((t) => t.latencyMs ?? NaN)
+      .sort((a, b) => a - b);
+    const n = sorted.length;
+    const at = (i: number): number => sorted[i] ?? NaN;
+    const nearestRank = at(Math.ceil(0.95 * n) - 1);
+    const rank = 0.95 * (n - 1);
+    const interpolated =
+      at(Math.floor(rank)) + (at(Math.ceil(rank)) - at(Math.floor(rank))) * (rank % 1);
+    const maximum = at(n - 1);
+    expect(new Set([nearestRank, interpolated, maximum]).size).toBe(1);
+    expect(maximum).toBeGreaterThan(limit);
+    const median = n % 2 === 1 ? at((n - 1) / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
+    for (const within of [sum(sorted) / n, median, at(0)])
+      expect(within).toBeLessThanOrEqual(limit);
   });
 
-  it('limits-hold: the run costs under a tenth of maxCostUsd and every trial takes under a tenth of maxP95LatencyMs', async () => {
+  it('limits-hold: the total cost and the p95 latency sit exactly on their limits, in numbers a double holds exactly', async () => {
     const fixture = await load('conformance-eval-trajectory-gate-limits-hold');
     const { maxCostUsd = NaN, maxP95LatencyMs = NaN } = fixture.suite.thresholds;
     const trials = trialsOf(fixture);
-    expect(trials.reduce((sum, t) => sum + (t.costUsd ?? NaN), 0)).toBeLessThan(maxCostUsd / 10);
-    for (const trial of trials) expect(trial.latencyMs).toBeLessThan(maxP95LatencyMs / 10);
+    const costs = trials.map((t) => t.costUsd ?? NaN);
+    // Quarters and whole milliseconds add without rounding, so every reading lands on the limit.
+    for (const cost of costs) expect(Number.isInteger(cost * 4)).toBe(true);
+    expect(sum(costs)).toBe(maxCostUsd);
+    for (const trial of trials) expect(trial.latencyMs).toBe(maxP95LatencyMs);
   });
 
   it('miss: only trial 1 calls a tool without a recorded response, and every output is golden', async () => {
@@ -470,6 +496,75 @@ describe('the limit and miss fixtures leave no reading to choose', () => {
     expect(task?.expected.trajectory?.forbidden).toBeUndefined();
     for (const trial of fixture.script[task?.taskId ?? ''] ?? []) {
       expect(trial.output).toEqual(task?.expected.match?.value);
+    }
+  });
+});
+
+// What the measuring fixtures imply, read from the files with no suite code: which outputs meet
+// their golden value under RFC 0081's strategies, and which calls have a recorded answer.
+describe('the measuring fixtures are built to tell each reading apart', () => {
+  const only = (fixture: Fixture, taskId: string): ScriptedTrial => {
+    const [trial, ...rest] = fixture.script[taskId] ?? [];
+    expect(rest).toEqual([]);
+    if (trial === undefined) throw new Error(`no script for ${taskId}`);
+    return trial;
+  };
+  const taskOf = (fixture: Fixture, taskId: string) => {
+    const task = fixture.suite.tasks.find((t) => t.taskId === taskId);
+    if (task === undefined) throw new Error(`no task ${taskId}`);
+    return task;
+  };
+
+  it('measured: three outputs miss their golden value, two meet it only as documented, one path differs only in case', async () => {
+    const fixture = await load('conformance-eval-trajectory-measured');
+    expect(fixture.suite.thresholds.passScore).toBe(1);
+    expect(fixture.suite.trials).toBeUndefined();
+    const golden = (taskId: string) => taskOf(fixture, taskId).expected.match;
+    const output = (taskId: string) => only(fixture, taskId).output;
+    expect(golden('exact-output-differs')?.strategy).toBe('exact');
+    expect(output('exact-output-differs')).not.toBe(golden('exact-output-differs')?.value);
+    expect(golden('contains-output-lacks')?.strategy).toBe('contains');
+    expect(String(output('contains-output-lacks'))).not.toContain(
+      golden('contains-output-lacks')?.value,
+    );
+    expect(golden('json-member-differs')?.strategy).toBe('json-match');
+    expect(
+      isDeepStrictEqual(output('json-member-differs'), golden('json-member-differs')?.value),
+    ).toBe(false);
+    // Deep-equal as JSON, different as text: only a member-order-blind comparison matches it.
+    const reordered = golden('json-members-reordered');
+    expect(reordered?.strategy).toBe('json-match');
+    expect(isDeepStrictEqual(output('json-members-reordered'), reordered?.value)).toBe(true);
+    expect(JSON.stringify(output('json-members-reordered'))).not.toBe(
+      JSON.stringify(reordered?.value),
+    );
+    // Contained, not equal: an exact reading of contains would miss it.
+    const inside = golden('contains-output-inside');
+    expect(inside?.strategy).toBe('contains');
+    expect(String(output('contains-output-inside'))).toContain(inside?.value);
+    expect(output('contains-output-inside')).not.toBe(inside?.value);
+    // The golden output of a call whose args differ from the expected ones only in case.
+    const cased = taskOf(fixture, 'args-differ-in-case');
+    expect(output('args-differ-in-case')).toBe(cased.expected.match?.value);
+    const want = cased.expected.trajectory?.calls[0]?.args;
+    const seen = only(fixture, 'args-differ-in-case').calls[0]?.args;
+    expect(isDeepStrictEqual(want, seen)).toBe(false);
+    expect(JSON.stringify(want).toLowerCase()).toBe(JSON.stringify(seen).toLowerCase());
+  });
+
+  it('readings-miss: an empty list and a called tool, no list and a called tool, a response-less entry for the called tool', async () => {
+    const fixture = await load('conformance-eval-trajectory-readings-miss');
+    const tools = (taskId: string) => only(fixture, taskId).calls.map((c) => c.tool);
+    expect(taskOf(fixture, 'empty-list-misses').fixtures?.toolResponses).toEqual([]);
+    expect(tools('empty-list-misses')).toEqual(['crm:lookup-customer']);
+    expect(taskOf(fixture, 'no-list-never-misses').fixtures).toBeUndefined();
+    expect(tools('no-list-never-misses')).toEqual(['crm:lookup-customer']);
+    expect(taskOf(fixture, 'entry-without-response-records').fixtures?.toolResponses).toEqual([
+      { tool: 'crm:lookup-customer' },
+    ]);
+    expect(tools('entry-without-response-records')).toEqual(['crm:lookup-customer']);
+    for (const task of fixture.suite.tasks) {
+      expect(only(fixture, task.taskId).output).toEqual(task.expected.match?.value);
     }
   });
 });

@@ -2,7 +2,7 @@
 // the two findings-free outcomes (blocked, and a host that refused a run it promised). Kept apart
 // from run-leg.ts, which does the I/O, so that every line here can be mutation-tested.
 
-import { judgeEvalRun, unjudgedLimits } from '../eval-gate-witness.ts';
+import { judgeEvalRun } from '../eval-gate-witness.ts';
 import { bindingGaps, unexercisedRules } from '../witness/exercised.ts';
 import type {
   Disposition,
@@ -40,21 +40,15 @@ export function hostFaultFinding(stage: string, reason: string): Finding {
  */
 export function decideRun(fixture: Fixture, observation: RunObservation): Decision {
   const findings = judgeEvalRun(fixture, observation);
-  return decide(
-    findings,
-    observation,
-    unexercisedRules(fixture, observation, findings),
-    unjudgedLimits(fixture, observation),
-  );
+  return decide(findings, observation, unexercisedRules(fixture, observation, findings));
 }
 
 /**
  * The disposition that findings imply. A failing MUST fails the leg; SHOULD findings never do.
  * A pass needs at least one MUST finding: no finding at all, or only SHOULD findings, means no
- * binding rule was checked, which is never a pass. `unjudged` names the declared limits the host
- * reports no figures for: with no failure, the leg is then `inapplicable` (a host fact), because
- * passing it would certify a limit nobody saw and failing it would guess (contract §9). Otherwise
- * a run on which a MUST rule the verdict relies on judged nothing (`bindingGaps`) is blocked,
+ * binding rule was checked, which is never a pass. No host fact makes a judged leg
+ * `inapplicable`: a declared limit is decided on the figures the script states, so a host that
+ * reports none is judged all the same (contract §9). A run on which a MUST rule the verdict relies on judged nothing (`bindingGaps`) is blocked,
  * naming the rule, because the suite did not see what it would certify. A failing MUST still
  * fails: that fault was seen. Findings that only follow from another failure are marked and put
  * last (lib/witness/consequences.ts), so the reason quotes the cause first, whichever stage added
@@ -64,7 +58,6 @@ export function decide(
   judged: readonly Finding[],
   observation?: RunObservation,
   unexercised?: readonly UnexercisedRule[],
-  unjudged: readonly string[] = [],
 ): Decision {
   const findings = causesFirst(judged);
   const withObservation = observation === undefined ? {} : { observation };
@@ -89,14 +82,7 @@ export function decide(
     ...withObservation,
   };
   if (failed.length > 0) return { ...decision, reason: failureReason(failed) };
-  if (unjudged.length > 0) {
-    return { ...decision, disposition: 'inapplicable', reason: unjudgedReason(unjudged) };
-  }
   return gaps.length > 0 ? { ...decision, reason: gapReason(gaps) } : decision;
-}
-
-function unjudgedReason(unjudged: readonly string[]): string {
-  return `a declared limit cannot be judged: ${unjudged.join('; ')}; the suite neither passes nor fails it on a guess`;
 }
 
 function gapReason(gaps: readonly UnexercisedRule[]): string {

@@ -252,7 +252,9 @@ const SEVERITY: ReadonlyMap<string, string> = new Map(RULES.map((r) => [r.id, r.
  * The unexercised rules a leg's verdict relies on: every MUST rule that applies to the run (the
  * RFC 0246 rules, and the log and summary rules whose data they read; docs/decisions.md), but
  * `events.cursor` only once the observation carries the driver's cursor `replays`, since before
- * that a host that serves its whole log on one page is not at fault for it.
+ * that a host that serves its whole log on one page is not at fault for it. `limits.figures` is
+ * never binding: the published structures make every cost and latency member optional, and
+ * `suite.passed` is decided on the figures the script states, so no verdict rests on them.
  */
 export function bindingGaps(
   unexercised: readonly UnexercisedRule[],
@@ -260,6 +262,9 @@ export function bindingGaps(
 ): readonly UnexercisedRule[] {
   const replayed = observation !== undefined && Object.hasOwn(observation, 'replays');
   return unexercised.filter(
-    (u) => SEVERITY.get(u.rule) === 'MUST' && (u.rule !== 'events.cursor' || replayed),
+    (u) =>
+      SEVERITY.get(u.rule) === 'MUST' &&
+      u.rule !== 'limits.figures' &&
+      (u.rule !== 'events.cursor' || replayed),
   );
 }

@@ -1,8 +1,9 @@
 // The cost and latency conditions of suite `passed` (RFC 0246 §B: "unchanged"), judged on the
-// figures the fixture's script states (contract §3 [0244-assumed]). Three questions, kept apart:
-// does the host report the figures a declared limit reads (else the limit cannot be judged, and
-// the leg is decided in lib/decide/, never guessed here); are the figures it reports the stated
-// ones; and is `passed` the conjunction of the score condition and every limit.
+// figures the fixture's script states (contract §3 [0244-assumed]). Two questions, kept apart:
+// is `passed` the conjunction of the score condition and every limit, each limit decided on the
+// stated figures whatever the host reports of them; and are the figures the host does report the
+// stated ones. A host that reports no figures is still judged on `passed`: the script fixes the
+// correct answer, so hiding the figures earns nothing.
 
 import type { Finding } from '../types.ts';
 import type { EventIndex } from './event-index.ts';
@@ -10,79 +11,9 @@ import type { ExpectedLimit, ExpectedRun } from './expected.ts';
 import { describe, finding, member, num, sameNumber } from './finding.ts';
 import type { SummaryTasks } from './tasks.ts';
 
-/** "cost 0.06 > maxCostUsd 0.01": the figure, the limit, and which side of it the figure is. */
+/** "cost 0.06 > maxCostUsd 0.05": the stated figure, the limit, and which side of it the figure is. */
 function limitText(limit: ExpectedLimit): string {
-  return `${limit.figureName} ${num(limit.figure)} ${limit.kept ? '≤' : '>'} ${limit.threshold} ${num(limit.limit)}`;
-}
-
-const isNumber = (value: unknown): value is number =>
-  typeof value === 'number' && Number.isFinite(value);
-
-/** Every task entry (one per suite task) or every eval.scored carries `key` as a number. */
-function everyCarries(
-  expected: ExpectedRun,
-  tasks: SummaryTasks,
-  index: EventIndex,
-  key: string,
-): boolean {
-  const entries = expected.tasks.map((t) => tasks.byId.get(t.taskId)?.[0]);
-  const onTasks = entries.length > 0 && entries.every((e) => isNumber(member(e, key)));
-  const onEvents =
-    index.scored.length > 0 && index.scored.every((e) => isNumber(member(e.payload, key)));
-  return onTasks || onEvents;
-}
-
-interface Unreported {
-  readonly threshold: ExpectedLimit['threshold'];
-  readonly reason: string;
-}
-
-/** The declared limits the host reports no figures for, each with the members it lacks. */
-function unreported(
-  expected: ExpectedRun,
-  summary: unknown,
-  tasks: SummaryTasks,
-  index: EventIndex,
-): Unreported[] {
-  const out: Unreported[] = [];
-  for (const limit of expected.limits) {
-    const { threshold } = limit;
-    if (threshold === 'maxCostUsd') {
-      const total = isNumber(member(summary, 'totalCostUsd'));
-      if (!total && !everyCarries(expected, tasks, index, 'costUsd')) {
-        out.push({
-          threshold,
-          reason: `the host reports no totalCostUsd, no costUsd on every task and no eval.scored.costUsd, which maxCostUsd ${num(limit.limit)} is decided on`,
-        });
-      }
-    } else if (!everyCarries(expected, tasks, index, 'latencyMs')) {
-      out.push({
-        threshold,
-        reason: `the host reports no latencyMs on every task and no eval.scored.latencyMs, which maxP95LatencyMs ${num(limit.limit)} is decided on`,
-      });
-    }
-  }
-  return out;
-}
-
-/**
- * Why a declared limit cannot be judged on this run, one reason per limit; empty when every
- * declared limit can be. A host fact: the suite neither passes nor fails a limit it cannot see,
- * and lib/decide/ turns these into the leg's disposition (contract §9).
- */
-export function unreportedLimits(
-  expected: ExpectedRun,
-  summary: unknown,
-  tasks: SummaryTasks,
-  index: EventIndex,
-): string[] {
-  return unreported(expected, summary, tasks, index).map((u) => u.reason);
-}
-
-/** "maxCostUsd 1 cannot be judged: no cost reported": a limit the host gave no figures for. */
-function unjudgedText(limit: ExpectedLimit): string {
-  const missing = limit.threshold === 'maxCostUsd' ? 'no cost reported' : 'latencies not reported';
-  return `${limit.threshold} ${num(limit.limit)} cannot be judged: ${missing}`;
+  return `stated ${limit.figureName} ${num(limit.figure)} ${limit.kept ? '≤' : '>'} ${limit.threshold} ${num(limit.limit)}`;
 }
 
 /**
@@ -102,32 +33,14 @@ function gateReason(expected: ExpectedRun, comparison: string): string {
  * on the figures the script states. The message names every condition with its numbers, and,
  * when the suite declares a limit, which condition decided.
  */
-export function judgeSuitePassed(
-  expected: ExpectedRun,
-  summary: unknown,
-  tasks: SummaryTasks,
-  index: EventIndex,
-): Finding {
+export function judgeSuitePassed(expected: ExpectedRun, summary: unknown): Finding {
   const passed = member(summary, 'passed');
   const gate = gateReason(
     expected,
     `${expected.gatePassed ? '≥' : '<'} passScore ${num(expected.thresholds.passScore)}`,
   );
-  const unseen = new Set(unreported(expected, summary, tasks, index).map((u) => u.threshold));
-  const broken = expected.limits.find((l) => !l.kept && !unseen.has(l.threshold));
-  const conditions = [
-    gate,
-    ...expected.limits.map((l) => (unseen.has(l.threshold) ? unjudgedText(l) : limitText(l))),
-  ].join(', ');
-  // The score condition, or a limit the host reports figures for, can decide `false` on its own;
-  // a limit the host reports nothing for decides neither way, so only the type is judged then.
-  if (expected.gatePassed && broken === undefined && unseen.size > 0) {
-    return finding(
-      'suite.passed',
-      typeof passed === 'boolean',
-      `passed MUST be a boolean (${conditions}); host reported ${describe(passed)}`,
-    );
-  }
+  const broken = expected.limits.find((l) => !l.kept);
+  const conditions = [gate, ...expected.limits.map(limitText)].join(', ');
   const decider =
     expected.limits.length === 0
       ? ''

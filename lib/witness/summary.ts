@@ -20,7 +20,7 @@ export function judgeSummary(
     judgeSchema(expected, summary, tasks),
     judgeIdentity(expected, summary, tasks),
     ...judgeSuiteScores(expected, summary),
-    judgeSuitePassed(expected, summary, tasks, index),
+    judgeSuitePassed(expected, summary),
     ...judgeFigures(expected, summary, tasks, index),
     judgeCounts(expected, summary, tasks),
     ...judgeCompleted(index, summary),

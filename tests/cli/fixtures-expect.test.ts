@@ -160,15 +160,15 @@ describe('expect', () => {
       'suite: aggregateScore 1, gatedAggregateScore 1, passed false, passedCount 2 of 2',
     );
     expect(cost.stdout).toContain(
-      'limit: maxCostUsd 0.01, stated total cost 0.06: exceeded, so passed is false',
+      'limit: maxCostUsd 0.05, stated total cost 0.06: exceeded, so passed is false',
     );
     expect(cost.stdout).toContain(
       'stated figures of tier-of-first-customer, trial by trial: cost 0.03',
     );
     const hold = await cli(['expect', 'conformance-eval-trajectory-gate-limits-hold']);
     expect(hold.stdout.filter((l) => l.startsWith('limit: '))).toEqual([
-      'limit: maxCostUsd 1, stated total cost 0.002: holds',
-      'limit: maxP95LatencyMs 60000, stated p95 latency 100: holds',
+      'limit: maxCostUsd 0.5, stated total cost 0.5: holds',
+      'limit: maxP95LatencyMs 100, stated p95 latency 100: holds',
     ]);
   });
 

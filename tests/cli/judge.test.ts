@@ -78,6 +78,7 @@ beforeAll(async () => {
     'corrected.json': corrected,
     'cost-bare.json': COST_BARE,
     'cost-reported.json': { ...COST_BARE, totalCostUsd: 0.06 },
+    'cost-bare-passed.json': { ...COST_BARE, passed: true },
     'unmigrated.json': unmigrated,
     'events.json': events(false),
     'events-passed.json': { events: events(true) },
@@ -118,15 +119,17 @@ describe('judge against a fixture', () => {
     );
   });
 
-  it('a summary without the cost a declared limit reads is inapplicable, naming what it lacks', async () => {
+  it('a summary without the cost a declared limit reads is judged on the stated cost all the same', async () => {
     const fixture = 'conformance-eval-trajectory-gate-cost-limit';
     const bare = await cli(['judge', path('cost-bare.json'), '--fixture', fixture]);
-    expect(bare.stdout).toContain(
-      'not judged: the host reports no totalCostUsd, no costUsd on every task and no eval.scored.costUsd, which maxCostUsd 0.01 is decided on',
-    );
-    expect(bare.stdout.at(-1)).toMatch(/^inapplicable: /);
+    expect(bare.stdout.filter((l) => l.startsWith('FAILED'))).toEqual([]);
+    expect(bare.stdout.at(-1)).toMatch(/^executed-pass: /);
     const reported = await cli(['judge', path('cost-reported.json'), '--fixture', fixture]);
     expect(reported.stdout.at(-1)).toMatch(/^executed-pass: /);
+    const ignored = await cli(['judge', path('cost-bare-passed.json'), '--fixture', fixture]);
+    expect(
+      ignored.stdout.filter((l) => l.startsWith('FAILED')).map((l) => l.split(' ')[1]),
+    ).toEqual(['suite.passed']);
   });
 
   it('an RFC 0244 summary fails on the missing gated fields and on both pass decisions', async () => {

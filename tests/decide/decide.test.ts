@@ -86,46 +86,24 @@ describe('decide', () => {
   });
 });
 
-describe('decide with a declared limit the host reports no figures for', () => {
-  const unjudged = ['the host reports no latencyMs on every task and no eval.scored.latencyMs'];
-
-  it('is inapplicable, naming the missing members, with every finding counted and kept', () => {
-    const findings = [must(true, 'A'), should(false, 'B')];
-    expect(decide(findings, OBSERVATION, undefined, unjudged)).toStrictEqual({
-      disposition: 'inapplicable',
-      assertions: 2,
-      findings,
-      observation: OBSERVATION,
-      reason:
-        'a declared limit cannot be judged: the host reports no latencyMs on every task and no eval.scored.latencyMs; the suite neither passes nor fails it on a guess',
-    });
-  });
-
-  it('still fails on a failing MUST: that finding rests on what the host reported, not on a guess', () => {
-    const d = decide([must(false, 'A')], OBSERVATION, undefined, unjudged);
-    expect([d.disposition, d.reason]).toEqual([
-      'executed-fail',
-      '1 MUST finding failed: A (RFC 0246 §A): A broke',
-    ]);
-  });
-
-  it('still blocks with nothing judged, and passes when every limit can be judged', () => {
-    expect(decide([], OBSERVATION, undefined, unjudged).disposition).toBe('blocked');
-    expect(decide([must(true, 'A')], OBSERVATION, undefined, []).disposition).toBe('executed-pass');
-  });
-
-  it('is inapplicable rather than blocked when the figures it lacks also left a MUST rule unexercised', () => {
+describe('decide with a limit whose figures the host does not report', () => {
+  it('passes: the figures rule judging nothing is not a gap the verdict relies on', () => {
     const gap = { rule: 'limits.figures', reason: 'the host reported no figure' };
-    const d = decide([must(true, 'A')], OBSERVATION, [gap], unjudged);
-    expect(d.disposition).toBe('inapplicable');
+    const d = decide([must(true, 'A')], OBSERVATION, [gap]);
+    expect(d.disposition).toBe('executed-pass');
     expect(d.unexercised).toEqual([gap]);
   });
 
-  it('joins the reasons of two unjudged limits', () => {
-    const d = decide([must(true, 'A')], undefined, undefined, ['no cost', 'no latency']);
-    expect(d.reason).toBe(
-      'a declared limit cannot be judged: no cost; no latency; the suite neither passes nor fails it on a guess',
-    );
+  it('still blocks on any other MUST rule that judged nothing beside it', () => {
+    const gaps = [
+      { rule: 'limits.figures', reason: 'no figure' },
+      { rule: 'suite.passed', reason: 'no summary' },
+    ];
+    const d = decide([must(true, 'A')], OBSERVATION, gaps);
+    expect([d.disposition, d.reason]).toEqual([
+      'blocked',
+      '1 MUST rule the verdict relies on judged nothing, so the leg cannot pass: suite.passed (no summary)',
+    ]);
   });
 });
 

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type {
   EvalSummary,
+  EvalTask,
   ExpectedTrajectory,
   Fixture,
   Json,
@@ -34,7 +35,9 @@ type Slug =
   | 'cost-limit-kept'
   | 'latency-limit-kept'
   | 'limits-hold'
-  | 'miss-gated';
+  | 'miss-gated'
+  | 'outputs-measured'
+  | 'readings-miss';
 
 interface Row {
   readonly defect: string;
@@ -152,6 +155,8 @@ const TRAJECTORY_LEGS = [
 ] as const;
 /** The limit and miss legs: trajectories that all match, and gated scores equal to scores. */
 const LIMIT_LEGS = ['cost-limit-kept', 'latency-limit-kept', 'limits-hold', 'miss-gated'] as const;
+/** The measuring legs: no trials block, one in-order call a task, gated fields on every task. */
+const MEASURE_LEGS = ['outputs-measured', 'readings-miss'] as const;
 const every = (legs: readonly Slug[], rule: string): Partial<Record<Slug, string>> =>
   Object.fromEntries(legs.map((leg) => [leg, rule]));
 
@@ -164,7 +169,10 @@ const ROWS: readonly Row[] = [
         'gatedAggregateScore',
       ),
     fails: {
-      ...every([...TRAJECTORY_LEGS, ...LIMIT_LEGS], 'suite.gated-aggregate-present'),
+      ...every(
+        [...TRAJECTORY_LEGS, ...LIMIT_LEGS, ...MEASURE_LEGS],
+        'suite.gated-aggregate-present',
+      ),
       'mean-gated': 'task.passed',
       'suite-gated': 'suite.passed',
       'mean-partial-inclusive': 'task.gated-score-present',
@@ -199,6 +207,8 @@ const ROWS: readonly Row[] = [
       ...every(TRAJECTORY_LEGS, 'trial.score-unchanged'),
       'suite-gated': 'suite.aggregate-unchanged',
       'any-rule-unchanged': 'task.mean-score',
+      // args-differ-in-case scores 1 on a failed path.
+      'outputs-measured': 'trial.score-unchanged',
     },
   },
   {
@@ -207,17 +217,22 @@ const ROWS: readonly Row[] = [
     fails: {
       ...every(['suite-gated', ...READING_LEGS], 'task.gated-score-present'),
       ...every(LIMIT_LEGS, 'task.gated-score-present'),
+      ...every(MEASURE_LEGS, 'task.gated-score-present'),
     },
   },
   {
     defect: 'gatedAggregateScore omitted',
     mutate: (s) => omit(s, 'gatedAggregateScore'),
-    fails: every([...TRAJECTORY_LEGS, ...LIMIT_LEGS], 'suite.gated-aggregate-present'),
+    fails: every(
+      [...TRAJECTORY_LEGS, ...LIMIT_LEGS, ...MEASURE_LEGS],
+      'suite.gated-aggregate-present',
+    ),
   },
   {
     defect: '> instead of ≥ in the gated comparisons',
     mutate: (_s, _id, f) => grade(f, above).summary,
-    fails: { 'mean-partial-inclusive': 'task.passed' },
+    // measured's two matching outputs score exactly passScore 1.
+    fails: { 'mean-partial-inclusive': 'task.passed', 'outputs-measured': 'task.passed' },
   },
   {
     defect: 'eval.completed.passed left on the old rule',
@@ -245,7 +260,10 @@ const ROWS: readonly Row[] = [
       const entry = entries.length === 1 ? entries[0] : entries[Number(p.trial ?? 1) - 1];
       return { ...p, output: entry?.output ?? null };
     }),
-    fails: every([...TRAJECTORY_LEGS, ...LIMIT_LEGS, 'no-trajectory-ungated'], 'content-free'),
+    fails: every(
+      [...TRAJECTORY_LEGS, ...LIMIT_LEGS, ...MEASURE_LEGS, 'no-trajectory-ungated'],
+      'content-free',
+    ),
   },
   {
     defect: 'gated values reported as percentages, out of 0–1',
@@ -266,6 +284,7 @@ const ROWS: readonly Row[] = [
         'all-rule-unchanged',
         ...READING_LEGS,
         ...LIMIT_LEGS,
+        ...MEASURE_LEGS,
       ],
       'summary.schema',
     ),
@@ -302,7 +321,7 @@ const ROWS: readonly Row[] = [
           : { ...s, gatedAggregateScore: Math.min(...s.tasks.map((t) => t.gatedScore ?? t.score)) },
         f,
       ),
-    fails: every(['suite-gated', ...READING_LEGS], 'suite.gated-aggregate-value'),
+    fails: every(['suite-gated', ...READING_LEGS, ...MEASURE_LEGS], 'suite.gated-aggregate-value'),
   },
   {
     defect: 'rule all counting a trajectory-failed trial as passed',
@@ -357,13 +376,13 @@ const ROWS: readonly Row[] = [
       ...p,
       passed: atLeast(Number(p.score), pass(f)),
     })),
-    fails: every(TRAJECTORY_LEGS, 'trial.passed'),
+    fails: every([...TRAJECTORY_LEGS, 'outputs-measured'], 'trial.passed'),
   },
   // The trajectory readings (docs/host-guide.md), each written as the fixture a host misreads.
   {
     defect: 'args of an expected call ignored',
     ...misreading((t) => ({ ...t, calls: t.calls.map((c) => ({ tool: c.tool })) })),
-    fails: every(READING_LEGS, 'task.gated-score-value'),
+    fails: every([...READING_LEGS, 'outputs-measured'], 'task.gated-score-value'),
   },
   {
     defect: 'exact read as in-order',
@@ -428,9 +447,75 @@ const ROWS: readonly Row[] = [
     mutateEvents: mapEvents('eval.scored', (p, f) =>
       f.id.endsWith('-miss') ? { ...p, score: 1, passed: true, failedClosed: false } : p,
     ),
-    fails: { 'miss-gated': 'suite.passed' },
+    // readings-miss's empty list, answered, scores 1 where its fail-closed 0 was due.
+    fails: { 'miss-gated': 'suite.passed', 'readings-miss': 'task.score-unchanged' },
+  },
+  // Grading and miss readings (contract §4), each written as the fixture a host misreads.
+  {
+    defect: 'every output scored 1, whatever its golden value',
+    ...regrading((task) => ({
+      ...task,
+      expected: { ...task.expected, match: { strategy: 'contains', value: '' } },
+    })),
+    fails: { 'outputs-measured': 'task.score-unchanged' },
+  },
+  {
+    defect: 'json-match compared as JSON text',
+    ...regrading((task) => {
+      const match = task.expected.match;
+      if (match?.strategy !== 'json-match') return task;
+      const value = JSON.stringify(match.value);
+      return { ...task, expected: { ...task.expected, match: { strategy: 'exact', value } } };
+    }),
+    fails: { 'outputs-measured': 'task.score-unchanged' },
+  },
+  {
+    defect: 'an empty toolResponses list read as no fixtures, so nothing misses',
+    ...regrading((task) =>
+      task.fixtures?.toolResponses?.length === 0 ? omit(task, 'fixtures') : task,
+    ),
+    fails: { 'readings-miss': 'task.score-unchanged' },
+  },
+  {
+    defect: 'a task without toolResponses read as recording nothing, so every call misses',
+    ...regrading((task) =>
+      task.fixtures?.toolResponses === undefined
+        ? { ...task, fixtures: { toolResponses: [] } }
+        : task,
+    ),
+    fails: { 'readings-miss': 'suite.passed' },
+  },
+  {
+    defect: 'a toolResponses entry without response read as no entry',
+    ...regrading((task) => {
+      const recorded = task.fixtures?.toolResponses;
+      if (recorded === undefined) return task;
+      const toolResponses = recorded.filter((r) => r.response !== undefined);
+      return { ...task, fixtures: { ...task.fixtures, toolResponses } };
+    }),
+    fails: { 'readings-miss': 'suite.passed' },
   },
 ];
+
+/**
+ * A host that reads each task another way: the oracle grades the fixture as that host reads it,
+ * and the summary and every eval.scored score and verdict follow, so the host is consistent with
+ * itself and wrong only in the reading. A task the reading leaves alone is graded as before.
+ */
+function regrading(read: (task: EvalTask) => EvalTask): Pick<Row, 'mutate' | 'mutateEvents'> {
+  const regrade = (f: Fixture) =>
+    grade({ ...f, suite: { ...f.suite, tasks: f.suite.tasks.map(read) } });
+  return {
+    mutate: (_s, _id, f) => regrade(f).summary,
+    mutateEvents: mapEvents('eval.scored', (p, f) => {
+      const task = regrade(f).tasks.find((t) => t.taskId === p.taskId);
+      const trial = task?.trials[Number(p.trial ?? 1) - 1];
+      if (trial === undefined) return p;
+      const closed = 'failedClosed' in p ? { failedClosed: trial.failedClosed } : {};
+      return { ...p, score: trial.score, passed: trial.passed, ...closed };
+    }),
+  };
+}
 
 /** The fixture as a host that ignores misses sees it: every called tool has a recorded answer. */
 function answered(f: Fixture): Fixture {

@@ -28,13 +28,25 @@
 //             A defect that accepts one more path lifts exact to 2/3 and in-order to 0.4, so
 //             both suites pass; one that rejects one more drops any-order to 1/3, which fails.
 //   cost-limit, latency-limit, limits-hold
-//             2 tasks, no trials block, both match (score 1, gated 1, passed); aggregate and
-//             gated 1 ≥ 0.6. Every trial states cost 0.03 (total 0.06 > maxCostUsd 0.01), resp.
-//             latency 3000 ms (p95 3000 > maxP95LatencyMs 2000): suite false; limits-hold states
-//             0.001 and 100 ms against 1 and 60000: suite true.
+//             no trials block, every task matches (score 1, gated 1, passed); aggregate and
+//             gated 1 ≥ 0.6. cost-limit: 2 tasks at cost 0.03, each within maxCostUsd 0.05 and
+//             the total 0.06 over it: suite false. latency-limit: 4 tasks at 500, 3000, 500 and
+//             3000 ms, so the p95 is 3000 (nearest-rank, interpolated and maximum) > 2000 while the
+//             mean and median 1750 and the minimum 500 are not: suite false. limits-hold: 2 tasks
+//             at 0.25 and 100 ms, exactly on maxCostUsd 0.5 and maxP95LatencyMs 100: suite true.
 //   miss      1 task, 2 trials, rule mean: trial 1 calls a tool with no recorded response and
 //             fails closed (score 0, gating 0), trial 2 is clean (1); task score 0.5, gatedScore
 //             0.5, passed false; aggregate and gated 0.5, suite false, passedCount 0.
+//   measured  6 tasks, no trials block, passScore 1, one in-order call each: the outputs of
+//             exact-output-differs, contains-output-lacks and json-member-differs miss their
+//             golden value (score 0, gated 0, not passed); json-members-reordered and
+//             contains-output-inside match only as documented (score 1, gated 1, passed exactly
+//             on passScore); args-differ-in-case calls with "c-8006" for "C-8006" (score 1,
+//             gated 0, not passed). Aggregate 0.5, gated 1/3, suite false, passedCount 2.
+//   readings-miss
+//             3 tasks, no trials block, passScore 0.6, outputs golden: empty-list-misses fails
+//             closed (0, 0); no-list-never-misses and entry-without-response-records do not
+//             (1, 1). Aggregate and gated 2/3, suite true, passedCount 2.
 
 import type { DefectName } from '../../reference-host/index.ts';
 import type { RuleId } from '../../lib/eval-gate-witness.ts';
@@ -55,6 +67,8 @@ export const LEG_SLUGS = [
   'latency-limit-kept',
   'limits-hold',
   'miss-gated',
+  'outputs-measured',
+  'readings-miss',
 ] as const;
 export type LegSlug = (typeof LEG_SLUGS)[number];
 
@@ -116,12 +130,6 @@ const readingLegs = (
   'readings-in-order': leg,
   'readings-any-order': leg,
 });
-/** A host that reports no cost or latency: a limit leg neither passes nor fails on a guess. */
-const UNREPORTED = {
-  disposition: 'inapplicable',
-  reason: /cannot be judged: the host reports no/,
-} as const satisfies LegExpectation;
-
 /**
  * The limit and miss columns, one expectation for all four; a row overrides the ones that differ.
  * Kept apart from the first seven so columns added in parallel merge as one line each.
@@ -133,6 +141,9 @@ const limitLegs = (leg: LegExpectation) =>
     'limits-hold': leg,
     'miss-gated': leg,
   }) as const;
+/** The two columns that measure grading and misses: no trials block, one in-order call a task. */
+const measureLegs = (leg: LegExpectation) =>
+  ({ 'outputs-measured': leg, 'readings-miss': leg }) as const;
 /** The three limit fixtures have no trials block and no trajectory-failed trial. */
 const limitFixtures = (leg: LegExpectation) =>
   ({ 'cost-limit-kept': leg, 'latency-limit-kept': leg, 'limits-hold': leg }) as const;
@@ -148,6 +159,7 @@ const everyHostLeg = (leg: LegExpectation): Row => ({
   'all-rule-unchanged': leg,
   ...readingLegs(leg),
   ...limitLegs(leg),
+  ...measureLegs(leg),
 });
 
 /**
@@ -202,6 +214,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     // The limit fixtures match and the miss's trial already scores 0, so raw and gated verdicts
     // agree there; only the fields are missing.
     ...limitLegs(fail('task.gated-score-present', 'suite.gated-aggregate-present')),
+    // Raw and gated aggregates fall on the same side of passScore: 0.5 and 1/3 below 1, 2/3 twice.
+    ...measureLegs(fail('task.gated-score-present', 'suite.gated-aggregate-present')),
   },
 
   // Right fields, old verdicts: wrong wherever the raw score (1) clears passScore and the gated
@@ -216,8 +230,10 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'all-rule-unchanged': fail('suite.passed'),
     ...readingLegs(fail('suite.passed')),
     'readings-any-order': PASS,
-    // Raw and gated values are equal on the limit fixtures (1) and the miss (0.5).
+    // Raw and gated values are equal on the limit fixtures (1) and the miss (0.5); measured's
+    // raw 0.5 fails its passScore 1 as its gated 1/3 does, and readings-miss has no path to gate.
     ...limitLegs(PASS),
+    ...measureLegs(PASS),
   },
 
   // Every fixture but control has a trajectory-failed trial, whose zeroed score lowers the trial,
@@ -258,6 +274,13 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       fail('trial.score-unchanged', 'task.score-unchanged', 'suite.aggregate-unchanged'),
     ),
     ...limitLegs(PASS),
+    // args-differ-in-case fails its path with a golden output.
+    'outputs-measured': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'suite.aggregate-unchanged',
+    ),
+    'readings-miss': PASS,
   },
 
   // gatedScore equals score (1 = 1) on gate's matching task, the reading tasks whose path matched
@@ -268,6 +291,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'suite-gated': fail('task.gated-score-present'),
     ...readingLegs(fail('task.gated-score-present')),
     ...limitLegs(fail('task.gated-score-present')),
+    ...measureLegs(fail('task.gated-score-present')),
   },
 
   'gated-aggregate-omitted': {
@@ -316,6 +340,9 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'readings-any-order': PASS,
     'limits-hold': PASS,
     'miss-gated': PASS,
+    // measured's aggregate 0.5 fails passScore 1 and readings-miss's 2/3 clears 0.6, both as
+    // their suites do.
+    ...measureLegs(PASS),
   },
 
   'content-leak': everyHostLeg(fail('content-free')),
@@ -339,6 +366,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'no-trajectory-ungated': PASS,
     ...readingLegs(PASS),
     ...limitFixtures(PASS),
+    ...measureLegs(PASS),
   },
 
   // Min and mean differ only over two or more tasks with different gating scores: gate (0, 1)
@@ -347,6 +375,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...everyHostLeg(PASS),
     'suite-gated': fail('suite.gated-aggregate-value'),
     ...readingLegs(fail('suite.gated-aggregate-value')),
+    // measured: min 0, mean 1/3; readings-miss: min 0, mean 2/3.
+    ...measureLegs(fail('suite.gated-aggregate-value')),
   },
 
   // Every trajectory fixture has a failed trial whose event now says passed. Gate's wrong-path
@@ -359,8 +389,11 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'no-trajectory-ungated': PASS,
     'all-rule-unchanged': fail('trial.passed', 'task.passed'),
     ...readingLegs(fail('trial.passed', 'task.passed')),
-    // No trial of the limit or miss fixtures fails its trajectory.
+    // No trial of the limit or miss fixtures fails its trajectory; measured's args-differ-in-case
+    // does, with a score of 1 that clears passScore 1.
     ...limitLegs(PASS),
+    'outputs-measured': fail('trial.passed', 'task.passed'),
+    'readings-miss': PASS,
   },
 
   // Every event verdict stays right; only a rule that counts trials can go wrong, and only where
@@ -380,6 +413,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'no-trajectory-ungated': PASS,
     ...readingLegs(PASS),
     ...limitFixtures(PASS),
+    ...measureLegs(PASS),
   },
 
   'withhold-eval-suite': everyHostLeg(NO_EVAL_SUITE),
@@ -393,6 +427,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'no-trajectory-ungated': PASS,
     ...readingLegs(PASS),
     ...limitFixtures(PASS),
+    ...measureLegs(PASS),
   },
   'withhold-fixtures': everyHostLeg(NO_FIXTURE),
   'create-refused': everyHostLeg(REFUSED),
@@ -425,6 +460,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'suite-gated': fail('suite.counts'),
     'all-rule-unchanged': fail('suite.counts'),
     ...readingLegs(fail('suite.counts')),
+    // measured: args-differ-in-case scores 1 on a failed path, so 3 tasks clear passScore, 2 pass.
+    'outputs-measured': fail('suite.counts'),
   },
 
   // The trajectory readings (docs/host-guide.md). Each defect flips the tasks whose one trial
@@ -434,6 +471,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'readings-exact': misread('suite.passed'),
     'readings-in-order': misread('suite.passed'),
     'readings-any-order': misread(),
+    'outputs-measured': misread(),
   },
   // Only exact-absent-args-are-empty expects `args: {}`; it drops to 0 (suite false either way).
   'absent-args-not-empty': { ...everyHostLeg(PASS), 'readings-exact': misread() },
@@ -496,6 +534,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'mean-partial-inclusive': PASS,
     'readings-any-order': PASS,
     'limits-hold': PASS,
+    'readings-miss': PASS,
   },
 
   // Only the cost fixture exceeds a cost limit: its gated aggregate (1) then passes the suite.
@@ -517,16 +556,115 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'suite.gated-aggregate-value',
       'suite.passed',
     ),
+    // empty-list-misses, answered, scores 1 and lifts the suite from 2/3 to 1 (passing either way).
+    'readings-miss': fail(
+      'trial.score-unchanged',
+      'trial.passed',
+      'task.score-unchanged',
+      'task.gated-score-value',
+      'task.passed',
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+    ),
   },
 
-  // Decided right but reported bare: the legs whose fixtures declare a limit cannot judge it.
-  'limits-unreported': { ...everyHostLeg(PASS), ...limitFixtures(UNREPORTED) },
+  // Each limit condition read another way: only the fixture built to tell that reading apart
+  // sees it. No single cost trial exceeds the limit; the mean latency 1750 is within 2000; only
+  // limits-hold sits exactly on its limits, and the broken ones fail either way.
+  'cost-limit-per-trial': { ...everyHostLeg(PASS), 'cost-limit-kept': fail('suite.passed') },
+  'p95-as-mean': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
+  'limits-exclusive': { ...everyHostLeg(PASS), 'limits-hold': fail('suite.passed') },
+
+  // Reported bare and decided without the limits: passed is still judged on the stated figures,
+  // so the two fixtures over a limit fail; limits-hold passes either way.
+  'limits-hidden-and-ignored': {
+    ...everyHostLeg(PASS),
+    'cost-limit-kept': fail('suite.passed'),
+    'latency-limit-kept': fail('suite.passed'),
+  },
 
   // The fixtures that state a latency: latency-limit (3000 reads 3) and limits-hold (100 reads 0).
   'latency-reported-in-seconds': {
     ...everyHostLeg(PASS),
     'latency-limit-kept': fail('limits.figures'),
     'limits-hold': fail('limits.figures'),
+  },
+
+  // Grading read another way: only the measured fixture scripts outputs that miss their golden
+  // value, a json-match output in another member order, a trial exactly on passScore and args
+  // that differ only in case; every other fixture's outputs are golden and its args exact.
+  'golden-never-graded': {
+    ...everyHostLeg(PASS),
+    // The three missing outputs score 1 and pass; gated 5/6 stays under passScore 1.
+    'outputs-measured': fail(
+      'trial.score-unchanged',
+      'trial.passed',
+      'task.score-unchanged',
+      'task.gated-score-value',
+      'task.passed',
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+    ),
+  },
+  'json-match-as-text': {
+    ...everyHostLeg(PASS),
+    'outputs-measured': fail(
+      'trial.score-unchanged',
+      'trial.passed',
+      'task.score-unchanged',
+      'task.gated-score-value',
+      'task.passed',
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+    ),
+  },
+  // Every other fixture's passing trials score 1 against a passScore below 1.
+  'trial-verdict-strict': {
+    ...everyHostLeg(PASS),
+    'outputs-measured': fail('trial.passed', 'task.passed'),
+  },
+  'args-case-insensitive': { ...everyHostLeg(PASS), 'outputs-measured': misread() },
+
+  // The miss readings: only readings-miss has an empty list, a response-less entry, and a task
+  // without toolResponses that makes a call (control's makes none).
+  'empty-responses-never-miss': {
+    ...everyHostLeg(PASS),
+    'readings-miss': fail(
+      'trial.score-unchanged',
+      'trial.passed',
+      'task.score-unchanged',
+      'task.gated-score-value',
+      'task.passed',
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+    ),
+  },
+  // A missed call drops the task to 0 and the suite from 2/3 to 1/3, under passScore 0.6.
+  'absent-responses-miss': {
+    ...everyHostLeg(PASS),
+    'readings-miss': fail(
+      'trial.score-unchanged',
+      'trial.passed',
+      'task.score-unchanged',
+      'task.gated-score-value',
+      'task.passed',
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+      'suite.passed',
+    ),
+  },
+  'response-less-entry-misses': {
+    ...everyHostLeg(PASS),
+    'readings-miss': fail(
+      'trial.score-unchanged',
+      'trial.passed',
+      'task.score-unchanged',
+      'task.gated-score-value',
+      'task.passed',
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+      'suite.passed',
+    ),
   },
 
   // Wire defects, each one clause of the published v2 shapes. Every host leg drives a run, so

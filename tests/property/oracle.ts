@@ -215,7 +215,8 @@ function taskFigures(task: GradedTask): { costUsd?: number; latencyMs?: number }
 
 /**
  * The 95th percentile by linear interpolation between closest ranks: another method than the
- * witness's nearest rank, which the fixtures make agree by giving every trial one latency.
+ * witness's nearest rank, which the latency fixture makes agree by giving its two slowest
+ * trials one latency.
  */
 function p95(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -26,7 +26,10 @@ const IN_ORDER = 'conformance-eval-trajectory-readings-in-order';
 const ANY_ORDER = 'conformance-eval-trajectory-readings-any-order';
 const COST = 'conformance-eval-trajectory-gate-cost-limit';
 const LATENCY = 'conformance-eval-trajectory-gate-latency-limit';
+const HOLD = 'conformance-eval-trajectory-gate-limits-hold';
 const MISS = 'conformance-eval-trajectory-gate-miss';
+const MEASURED = 'conformance-eval-trajectory-measured';
+const READINGS_MISS = 'conformance-eval-trajectory-readings-miss';
 
 /** Everything a run would have shown, for a defect under which no run starts. */
 const NOTHING_RUN: Expected = {
@@ -375,7 +378,25 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   {
     defect: 'latency-limit-dropped',
     fixture: LATENCY,
+    changes: { 'summary.passed': true, 'evalPayloads.5.passed': true },
+  },
+  {
+    // Each trial costs 0.03, within maxCostUsd 0.05; only the total 0.06 is over it.
+    defect: 'cost-limit-per-trial',
+    fixture: COST,
     changes: { 'summary.passed': true, 'evalPayloads.3.passed': true },
+  },
+  {
+    // The mean latency 1750 is within maxP95LatencyMs 2000; the p95 3000 is not.
+    defect: 'p95-as-mean',
+    fixture: LATENCY,
+    changes: { 'summary.passed': true, 'evalPayloads.5.passed': true },
+  },
+  {
+    // The total cost and the p95 sit exactly on their limits, which an exclusive reading breaks.
+    defect: 'limits-exclusive',
+    fixture: HOLD,
+    changes: { 'summary.passed': false, 'evalPayloads.3.passed': false },
   },
   {
     // Trial 1's missed call is answered: it scores and passes, and so do the task and the suite.
@@ -403,24 +424,142 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     },
   },
   {
-    defect: 'limits-unreported',
+    defect: 'limits-hidden-and-ignored',
     fixture: COST,
     changes: {
       'evalPayloads.1.costUsd': undefined,
       'evalPayloads.2.costUsd': undefined,
+      'evalPayloads.3.passed': true,
       'summary.tasks.0.costUsd': undefined,
       'summary.tasks.1.costUsd': undefined,
       'summary.totalCostUsd': undefined,
+      'summary.passed': true,
+    },
+  },
+  {
+    // The three outputs that miss their golden value score 1 and pass (payloads 1-3, tasks 0-2).
+    defect: 'golden-never-graded',
+    fixture: MEASURED,
+    changes: {
+      ...Object.fromEntries(
+        [0, 1, 2].flatMap((task) => [
+          [`evalPayloads.${task + 1}.score`, 1],
+          [`evalPayloads.${task + 1}.passed`, true],
+          [`summary.tasks.${task}.score`, 1],
+          [`summary.tasks.${task}.gatedScore`, 1],
+          [`summary.tasks.${task}.passed`, true],
+        ]),
+      ),
+      'summary.aggregateScore': 1,
+      'summary.gatedAggregateScore': 5 / 6,
+      'summary.passedCount': 5,
+      'evalPayloads.7.aggregateScore': 1,
+      'evalPayloads.7.passedCount': 5,
+    },
+  },
+  {
+    // json-members-reordered (payload 4, task 3) no longer matches as text.
+    defect: 'json-match-as-text',
+    fixture: MEASURED,
+    changes: {
+      'evalPayloads.4.score': 0,
+      'evalPayloads.4.passed': false,
+      'summary.tasks.3.score': 0,
+      'summary.tasks.3.gatedScore': 0,
+      'summary.tasks.3.passed': false,
+      'summary.aggregateScore': 1 / 3,
+      'summary.gatedAggregateScore': 1 / 6,
+      'summary.passedCount': 1,
+      'evalPayloads.7.aggregateScore': 1 / 3,
+      'evalPayloads.7.passedCount': 1,
+    },
+  },
+  {
+    // The two trials that score exactly passScore 1 no longer pass, nor do their tasks.
+    defect: 'trial-verdict-strict',
+    fixture: MEASURED,
+    changes: {
+      'evalPayloads.4.passed': false,
+      'evalPayloads.5.passed': false,
+      'summary.tasks.3.passed': false,
+      'summary.tasks.4.passed': false,
+      'summary.passedCount': 0,
+      'evalPayloads.7.passedCount': 0,
+    },
+  },
+  {
+    defect: 'args-case-insensitive',
+    fixture: MEASURED,
+    changes: flipped([5], true, 7, { gatedAggregateScore: 0.5, passedCount: 3 }),
+  },
+  {
+    // empty-list-misses is answered: it scores 1 and the suite reads 1 (passing either way).
+    defect: 'empty-responses-never-miss',
+    fixture: READINGS_MISS,
+    changes: {
+      'evalPayloads.1.score': 1,
+      'evalPayloads.1.passed': true,
+      'evalPayloads.1.failedClosed': false,
+      'summary.tasks.0.score': 1,
+      'summary.tasks.0.gatedScore': 1,
+      'summary.tasks.0.passed': true,
+      'summary.aggregateScore': 1,
+      'summary.gatedAggregateScore': 1,
+      'summary.passedCount': 3,
+      'evalPayloads.4.aggregateScore': 1,
+      'evalPayloads.4.passedCount': 3,
+    },
+  },
+  {
+    // no-list-never-misses fails closed; its task lists no toolResponses, so no failedClosed.
+    defect: 'absent-responses-miss',
+    fixture: READINGS_MISS,
+    changes: {
+      'evalPayloads.2.score': 0,
+      'evalPayloads.2.passed': false,
+      'summary.tasks.1.score': 0,
+      'summary.tasks.1.gatedScore': 0,
+      'summary.tasks.1.passed': false,
+      'summary.aggregateScore': 1 / 3,
+      'summary.gatedAggregateScore': 1 / 3,
+      'summary.passed': false,
+      'summary.passedCount': 1,
+      'evalPayloads.4.aggregateScore': 1 / 3,
+      'evalPayloads.4.passed': false,
+      'evalPayloads.4.passedCount': 1,
+    },
+  },
+  {
+    defect: 'response-less-entry-misses',
+    fixture: READINGS_MISS,
+    changes: {
+      'evalPayloads.3.score': 0,
+      'evalPayloads.3.passed': false,
+      'evalPayloads.3.failedClosed': true,
+      'summary.tasks.2.score': 0,
+      'summary.tasks.2.gatedScore': 0,
+      'summary.tasks.2.passed': false,
+      'summary.aggregateScore': 1 / 3,
+      'summary.gatedAggregateScore': 1 / 3,
+      'summary.passed': false,
+      'summary.passedCount': 1,
+      'evalPayloads.4.aggregateScore': 1 / 3,
+      'evalPayloads.4.passed': false,
+      'evalPayloads.4.passedCount': 1,
     },
   },
   {
     defect: 'latency-reported-in-seconds',
     fixture: LATENCY,
     changes: {
-      'evalPayloads.1.latencyMs': 3,
+      'evalPayloads.1.latencyMs': 1,
       'evalPayloads.2.latencyMs': 3,
-      'summary.tasks.0.latencyMs': 3,
+      'evalPayloads.3.latencyMs': 1,
+      'evalPayloads.4.latencyMs': 3,
+      'summary.tasks.0.latencyMs': 1,
       'summary.tasks.1.latencyMs': 3,
+      'summary.tasks.2.latencyMs': 1,
+      'summary.tasks.3.latencyMs': 3,
     },
   },
   {

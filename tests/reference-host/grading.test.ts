@@ -267,6 +267,7 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
     ],
     log: 'S icrdes icrdes C R',
   },
+  // The latencies vary so that only a p95 reading exceeds the limit (mean and median 1750).
   'conformance-eval-trajectory-gate-latency-limit': {
     summary: {
       suiteId: 'conformance.evals.trajectory-gate-latency-limit',
@@ -274,30 +275,30 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
       aggregateScore: 1,
       gatedAggregateScore: 1,
       passed: false,
-      taskCount: 2,
-      passedCount: 2,
-      tasks: [
-        {
-          taskId: 'tier-of-first-customer',
-          score: 1,
-          gatedScore: 1,
-          passed: true,
-          latencyMs: 3000,
-        },
-        {
-          taskId: 'tier-of-second-customer',
-          score: 1,
-          gatedScore: 1,
-          passed: true,
-          latencyMs: 3000,
-        },
-      ],
+      taskCount: 4,
+      passedCount: 4,
+      tasks: (
+        [
+          ['first', 500],
+          ['second', 3000],
+          ['third', 500],
+          ['fourth', 3000],
+        ] as const
+      ).map(([which, latencyMs]) => ({
+        taskId: `tier-of-${which}-customer`,
+        score: 1,
+        gatedScore: 1,
+        passed: true,
+        latencyMs,
+      })),
     },
     scored: [
       [1, true],
       [1, true],
+      [1, true],
+      [1, true],
     ],
-    log: 'S icrdes icrdes C R',
+    log: 'S icrdes icrdes icrdes icrdes C R',
   },
   'conformance-eval-trajectory-gate-limits-hold': {
     summary: {
@@ -308,14 +309,14 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
       passed: true,
       taskCount: 2,
       passedCount: 2,
-      totalCostUsd: 0.002,
+      totalCostUsd: 0.5,
       tasks: [
         {
           taskId: 'tier-of-first-customer',
           score: 1,
           gatedScore: 1,
           passed: true,
-          costUsd: 0.001,
+          costUsd: 0.25,
           latencyMs: 100,
         },
         {
@@ -323,7 +324,7 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
           score: 1,
           gatedScore: 1,
           passed: true,
-          costUsd: 0.001,
+          costUsd: 0.25,
           latencyMs: 100,
         },
       ],
@@ -372,6 +373,68 @@ const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; 
       [1, true],
     ],
     log: 'S icrcrdes icrdes C R',
+  },
+  // Three outputs miss their golden value, two match only as documented (exactly on passScore 1),
+  // and one golden output comes from a call whose args differ only in case.
+  'conformance-eval-trajectory-measured': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-measured',
+      suiteVersion: '1.0.0',
+      aggregateScore: 0.5,
+      gatedAggregateScore: 1 / 3,
+      passed: false,
+      taskCount: 6,
+      passedCount: 2,
+      tasks: (
+        [
+          ['exact-output-differs', 0, 0],
+          ['contains-output-lacks', 0, 0],
+          ['json-member-differs', 0, 0],
+          ['json-members-reordered', 1, 1],
+          ['contains-output-inside', 1, 1],
+          ['args-differ-in-case', 1, 0],
+        ] as const
+      ).map(([taskId, score, gatedScore]) => ({
+        taskId,
+        score,
+        gatedScore,
+        passed: gatedScore === 1,
+      })),
+    },
+    scored: [
+      [0, false],
+      [0, false],
+      [0, false],
+      [1, true],
+      [1, true],
+      [1, false],
+    ],
+    log: 'S icrdes icrdes icrdes icrdes icrdes icrdes C R',
+  },
+  // The empty list misses its one call and fails closed; the other two tasks do not miss.
+  'conformance-eval-trajectory-readings-miss': {
+    summary: {
+      suiteId: 'conformance.evals.trajectory-readings-miss',
+      suiteVersion: '1.0.0',
+      aggregateScore: 2 / 3,
+      gatedAggregateScore: 2 / 3,
+      passed: true,
+      taskCount: 3,
+      passedCount: 2,
+      tasks: (
+        [
+          ['empty-list-misses', 0],
+          ['no-list-never-misses', 1],
+          ['entry-without-response-records', 1],
+        ] as const
+      ).map(([taskId, score]) => ({ taskId, score, gatedScore: score, passed: score === 1 })),
+    },
+    scored: [
+      [0, false],
+      [1, true],
+      [1, true],
+    ],
+    log: 'S icrdes icrdes icrdes C R',
   },
 };
 
@@ -460,7 +523,7 @@ describe('the conforming reference host', () => {
       const trials = evalPayloads(d.events).flatMap((p) =>
         p['trial'] === undefined ? [] : [p['trial']],
       );
-      const n = /-(mean|any|all|miss)$/.test(id) ? 2 : id.endsWith('-boundary') ? 4 : 0;
+      const n = /-gate-(mean|any|all|miss)$/.test(id) ? 2 : id.endsWith('-boundary') ? 4 : 0;
       expect(trials, id).toEqual(Array.from({ length: n }, (_, i) => i + 1));
     }
   });

@@ -1,15 +1,10 @@
 // The cost and latency conditions of suite passed (RFC 0246 §B) and the fail-closed miss (§A),
 // on the shipped fixtures that drive them: the numbers the witness expects, the words of the
-// findings that decide, and what a host that reports no figures leaves unjudged. Correct runs come
-// from the property tests' oracle, which shares no code with the witness.
+// findings that decide, and how a host that reports no figures is judged all the same. Correct
+// runs come from the property tests' oracle, which shares no code with the witness.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectRun,
-  judgeEvalRun,
-  mustFailures,
-  unjudgedLimits,
-} from '../../lib/eval-gate-witness.ts';
+import { expectRun, judgeEvalRun, mustFailures } from '../../lib/eval-gate-witness.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
 import type { Fixture, RunObservation } from '../../lib/types.ts';
 import { observe, oracle, grade } from '../property/oracle.ts';
@@ -50,17 +45,31 @@ const said = (fixture: Fixture, observation: RunObservation, rule: string): stri
     .map((f) => f.message);
 
 describe('what the witness expects of the limit and miss fixtures', () => {
-  it('cost-limit: the gate clears, the stated total 0.06 exceeds maxCostUsd 0.01, so passed is false', () => {
+  it('cost-limit: each trial costs 0.03, within maxCostUsd 0.05, and the stated total 0.06 exceeds it', () => {
     const run = expectRun(shipped(COST));
+    const costs = run.tasks.flatMap((t) => t.trials.map((r) => r.costUsd));
+    expect(costs.every((c) => c !== null && c <= 0.05)).toBe(true);
     expect([run.gatePassed, run.passed, run.limits]).toEqual([
       true,
       false,
-      [{ threshold: 'maxCostUsd', limit: 0.01, figure: 0.06, figureName: 'cost', kept: false }],
+      [{ threshold: 'maxCostUsd', limit: 0.05, figure: 0.06, figureName: 'cost', kept: false }],
     ]);
   });
 
-  it('latency-limit: every trial states 3000 ms, a p95 above maxP95LatencyMs 2000', () => {
+  it('latency-limit: the p95 3000 exceeds 2000 while the mean, median and minimum do not', () => {
     const run = expectRun(shipped(LATENCY));
+    const latencies = run.tasks.flatMap((t) => t.trials.map((r) => r.latencyMs ?? NaN));
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
+    // The interpolated p95 (rank 0.95 × (n − 1)) and the maximum read the same top value.
+    const rank = 0.95 * (sorted.length - 1);
+    const low = sorted[Math.floor(rank)] ?? NaN;
+    const high = sorted[Math.ceil(rank)] ?? NaN;
+    const interpolated = low + (high - low) * (rank - Math.floor(rank));
+    expect([mean, (sorted[1] ?? NaN) / 2 + (sorted[2] ?? NaN) / 2, sorted[0]]).toEqual([
+      1750, 1750, 500,
+    ]);
+    expect([interpolated, Math.max(...latencies)]).toEqual([3000, 3000]);
     expect([run.gatePassed, run.passed, run.limits.map((l) => [l.figure, l.kept])]).toEqual([
       true,
       false,
@@ -68,13 +77,13 @@ describe('what the witness expects of the limit and miss fixtures', () => {
     ]);
   });
 
-  it('limits-hold: both limits hold far inside, so passed is true', () => {
+  it('limits-hold: the total cost and the p95 sit exactly on their inclusive limits, so passed is true', () => {
     const run = expectRun(shipped(HOLD));
-    expect([run.passed, run.limits.map((l) => [l.threshold, l.figure, l.kept])]).toEqual([
+    expect([run.passed, run.limits.map((l) => [l.threshold, l.figure, l.limit, l.kept])]).toEqual([
       true,
       [
-        ['maxCostUsd', 0.002, true],
-        ['maxP95LatencyMs', 100, true],
+        ['maxCostUsd', 0.5, 0.5, true],
+        ['maxP95LatencyMs', 100, 100, true],
       ],
     ]);
   });
@@ -103,7 +112,7 @@ describe('suite.passed names the condition that decided it, with the numbers', (
     const observation = oracle(shipped(COST));
     expect(mustFailures(judgeEvalRun(shipped(COST), observation))).toEqual([]);
     expect(said(shipped(COST), observation, 'suite.passed')).toEqual([
-      'suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, cost 0.06 > maxCostUsd 0.01: the maxCostUsd condition decides it); host reported false',
+      'suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, stated cost 0.06 > maxCostUsd 0.05: the maxCostUsd condition decides it); host reported false',
     ]);
     expect(said(shipped(COST), observation, 'limits.figures')).toEqual([
       'the 5 cost and latency figures the host reports are the ones the script states',
@@ -119,7 +128,7 @@ describe('suite.passed names the condition that decided it, with the numbers', (
     const failed = mustFailures(judgeEvalRun(shipped(LATENCY), observation));
     expect(failed.map((f) => f.rule)).toEqual(['suite.passed']);
     expect(failed[0]?.message).toBe(
-      'suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, p95 latency 3000 > maxP95LatencyMs 2000: the maxP95LatencyMs condition decides it); host reported true',
+      'suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, stated p95 latency 3000 > maxP95LatencyMs 2000: the maxP95LatencyMs condition decides it); host reported true',
     );
   });
 
@@ -133,7 +142,7 @@ describe('suite.passed names the condition that decided it, with the numbers', (
       output: 'something else',
     }));
     expect(said(wrong, oracle(wrong), 'suite.passed')).toEqual([
-      'suite passed MUST be false (gatedAggregateScore 0.5 < passScore 0.6, cost 0.002 ≤ maxCostUsd 1, p95 latency 100 ≤ maxP95LatencyMs 60000: the score condition decides it); host reported false',
+      'suite passed MUST be false (gatedAggregateScore 0.5 < passScore 0.6, stated cost 0.5 ≤ maxCostUsd 0.5, stated p95 latency 100 ≤ maxP95LatencyMs 100: the score condition decides it); host reported false',
     ]);
   });
 });
@@ -151,34 +160,34 @@ describe('a host that reports no figures for a declared limit', () => {
         delete p['latencyMs'];
       }
     });
+  /** The bare run of `id` with suite passed (and eval.completed's) set to `passed`. */
+  const decidedAs = (id: string, passed: boolean): RunObservation =>
+    changed(bare(id), (summary, payloads) => {
+      summary['passed'] = passed;
+      (payloads.at(-1) as Doc)['passed'] = passed;
+    });
 
-  it('leaves each limit unjudged, naming the members it lacks, and fails nothing', () => {
-    expect(unjudgedLimits(shipped(HOLD), bare(HOLD))).toEqual([
-      'the host reports no totalCostUsd, no costUsd on every task and no eval.scored.costUsd, which maxCostUsd 1 is decided on',
-      'the host reports no latencyMs on every task and no eval.scored.latencyMs, which maxP95LatencyMs 60000 is decided on',
-    ]);
-    expect(mustFailures(judgeEvalRun(shipped(COST), bare(COST)))).toEqual([]);
-    expect(said(shipped(COST), bare(COST), 'suite.passed')).toEqual([
-      'passed MUST be a boolean (gatedAggregateScore 1 ≥ passScore 0.6, maxCostUsd 0.01 cannot be judged: no cost reported); host reported false',
-    ]);
-    expect(said(shipped(COST), bare(COST), 'limits.figures')).toEqual([]);
+  it('is judged on the stated figures: a right passed holds every MUST rule', () => {
+    for (const id of [COST, LATENCY, HOLD]) {
+      expect(mustFailures(judgeEvalRun(shipped(id), bare(id))), id).toEqual([]);
+      expect(said(shipped(id), bare(id), 'limits.figures'), id).toEqual([]);
+    }
   });
 
-  it('any one source of a figure is enough: eval.scored costs alone, or totalCostUsd alone', () => {
-    const eventsOnly = changed(oracle(shipped(COST)), (summary) => {
-      delete summary['totalCostUsd'];
-      for (const t of tasksOf(summary)) delete t['costUsd'];
-    });
-    expect(unjudgedLimits(shipped(COST), eventsOnly)).toEqual([]);
-    const totalOnly = changed(oracle(shipped(COST)), (summary, payloads) => {
-      for (const t of tasksOf(summary)) delete t['costUsd'];
-      for (const p of scoredOf(payloads)) delete p['costUsd'];
-    });
-    expect(unjudgedLimits(shipped(COST), totalOnly)).toEqual([]);
+  it('fails suite.passed when it also drops the limits, naming the stated figure that decides', () => {
+    const failed = mustFailures(judgeEvalRun(shipped(COST), decidedAs(COST, true)));
+    expect(failed.map((f) => f.rule)).toEqual(['suite.passed']);
+    expect(failed[0]?.message).toBe(
+      'suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, stated cost 0.06 > maxCostUsd 0.05: the maxCostUsd condition decides it); host reported true',
+    );
+    expect(
+      mustFailures(judgeEvalRun(shipped(LATENCY), decidedAs(LATENCY, true))).map((f) => f.rule),
+    ).toEqual(['suite.passed']);
   });
 
-  it('a fixture without limits has nothing to leave unjudged', () => {
-    expect(unjudgedLimits(shipped(MISS), oracle(shipped(MISS)))).toEqual([]);
+  it('fails suite.passed on a run exactly on its limits that it calls over them', () => {
+    const failed = mustFailures(judgeEvalRun(shipped(HOLD), decidedAs(HOLD, false)));
+    expect(failed.map((f) => f.rule)).toEqual(['suite.passed']);
   });
 });
 
@@ -194,16 +203,16 @@ describe('limits.figures: the reported figures are the stated ones', () => {
     ]);
     expect(failed[0]?.message).toBe(
       'cost and latency the host reports MUST be the ones the script states: ' +
-        'eval.scored of task "tier-of-first-customer" trial 1: latencyMs MUST be 3000, host reported 3; ' +
-        'task "tier-of-first-customer": latencyMs MUST be 3000, host reported 3; ' +
-        'eval.scored of task "tier-of-second-customer" trial 1: latencyMs MUST be 3000, host reported 3; and 1 more',
+        'eval.scored of task "tier-of-first-customer" trial 1: latencyMs MUST be 500, host reported 3; ' +
+        'task "tier-of-first-customer": latencyMs MUST be 500, host reported 3; ' +
+        'eval.scored of task "tier-of-second-customer" trial 1: latencyMs MUST be 3000, host reported 3; and 5 more',
     );
   });
 
   it('a wrong totalCostUsd fails it even when every task cost is right', () => {
     const total = changed(oracle(shipped(HOLD)), (summary) => (summary['totalCostUsd'] = 0));
     expect(said(shipped(HOLD), total, 'limits.figures')).toEqual([
-      'cost and latency the host reports MUST be the ones the script states: totalCostUsd MUST be 0.002, host reported 0',
+      'cost and latency the host reports MUST be the ones the script states: totalCostUsd MUST be 0.5, host reported 0',
     ]);
   });
 });

@@ -128,16 +128,16 @@ describe('summary.schema and summary.identity', () => {
 describe('suite.passed with cost and latency limits', () => {
   it('a total cost at the limit holds, and above it fails, giving both', () => {
     expect(judge(limited({ maxCostUsd: 0.03 })).own).toContain(
-      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, cost 0.03 ≤ maxCostUsd 0.03: every condition holds); host reported true',
+      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, stated cost 0.03 ≤ maxCostUsd 0.03: every condition holds); host reported true',
     );
     const { failing, said } = judge(limited({ maxCostUsd: 0.029 }));
     expect(failing).toEqual(['suite.passed']);
-    expect(said).toEqual([PASSED('cost 0.03 > maxCostUsd 0.029', 'maxCostUsd')]);
+    expect(said).toEqual([PASSED('stated cost 0.03 > maxCostUsd 0.029', 'maxCostUsd')]);
   });
 
   it('without totalCostUsd the task costs still show the host reports cost, so the limit decides', () => {
     const { said } = judge(limited({ maxCostUsd: 0.02 }), (d) => delete summaryOf(d).totalCostUsd);
-    expect(said).toEqual([PASSED('cost 0.03 > maxCostUsd 0.02', 'maxCostUsd')]);
+    expect(said).toEqual([PASSED('stated cost 0.03 > maxCostUsd 0.02', 'maxCostUsd')]);
   });
 
   it('the stated figures decide, whatever cost the host reports', () => {
@@ -145,64 +145,61 @@ describe('suite.passed with cost and latency limits', () => {
       summaryOf(d).totalCostUsd = 0;
     });
     expect(failing).toEqual(['limits.figures', 'suite.passed']);
-    expect(said).toEqual([PASSED('cost 0.03 > maxCostUsd 0.02', 'maxCostUsd')]);
+    expect(said).toEqual([PASSED('stated cost 0.03 > maxCostUsd 0.02', 'maxCostUsd')]);
   });
 
-  it('with no cost at all the limit cannot be judged, so only a boolean is required', () => {
-    const { failing, own: words } = judge(limited({ maxCostUsd: 1 }), (d) => {
+  it('with no cost reported at all the stated cost still decides passed', () => {
+    const bare = (d: Draft): void => {
       delete summaryOf(d).totalCostUsd;
       delete summaryTask(d, 'beta').costUsd;
-    });
+    };
+    const { failing, own: words } = judge(limited({ maxCostUsd: 1 }), bare);
     expect(failing).toEqual([]);
     expect(words).toContain(
-      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxCostUsd 1 cannot be judged: no cost reported); host reported true',
+      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, stated cost 0.03 ≤ maxCostUsd 1: every condition holds); host reported true',
     );
-    const none = judge(limited({ maxCostUsd: 1 }), (d) => {
-      delete summaryOf(d).totalCostUsd;
-      delete summaryTask(d, 'beta').costUsd;
-      summaryOf(d).passed = 'yes';
-    });
-    expect(none.failing).toEqual(['completed.consistent', 'suite.passed', 'summary.schema']);
-    expect(none.said).toContain(
-      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxCostUsd 1 cannot be judged: no cost reported); host reported the string "yes"',
-    );
+    const over = judge(limited({ maxCostUsd: 0.02 }), bare);
+    expect(over.failing).toEqual(['suite.passed']);
+    expect(over.said).toEqual([PASSED('stated cost 0.03 > maxCostUsd 0.02', 'maxCostUsd')]);
   });
 
   it('the p95 latency is the nearest-rank 95th percentile, inclusive at the limit', () => {
     expect(judge(limited({ maxP95LatencyMs: 120 })).own).toContain(
-      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, p95 latency 120 ≤ maxP95LatencyMs 120: every condition holds); host reported true',
+      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, stated p95 latency 120 ≤ maxP95LatencyMs 120: every condition holds); host reported true',
     );
     const { failing, said } = judge(limited({ maxP95LatencyMs: 119 }));
     expect(failing).toEqual(['suite.passed']);
-    expect(said).toEqual([PASSED('p95 latency 120 > maxP95LatencyMs 119', 'maxP95LatencyMs')]);
+    expect(said).toEqual([
+      PASSED('stated p95 latency 120 > maxP95LatencyMs 119', 'maxP95LatencyMs'),
+    ]);
   });
 
-  it('a missing latency leaves the latency limit unjudged, but not a cost limit already broken', () => {
+  it('a missing latency leaves the stated p95 to decide, beside a cost limit already broken', () => {
     const { failing, own: words } = judge(limited({ maxP95LatencyMs: 1000 }), (d) => {
       delete summaryTask(d, 'beta').latencyMs;
     });
     expect(failing).toEqual([]);
     expect(words).toContain(
-      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
+      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, stated p95 latency 120 ≤ maxP95LatencyMs 1000: every condition holds); host reported true',
     );
     const both = judge(limited({ maxP95LatencyMs: 1000, maxCostUsd: 0.01 }), (d) => {
       delete summaryTask(d, 'beta').latencyMs;
     });
     expect(both.said).toEqual([
       PASSED(
-        'cost 0.03 > maxCostUsd 0.01, maxP95LatencyMs 1000 cannot be judged: latencies not reported',
+        'stated cost 0.03 > maxCostUsd 0.01, stated p95 latency 120 ≤ maxP95LatencyMs 1000',
         'maxCostUsd',
       ),
     ]);
   });
 
-  it('a summary with no task entries has neither costs nor latencies to judge', () => {
+  it('a summary with no task entries is still judged on the stated figures', () => {
     const { own: words } = judge(limited({ maxP95LatencyMs: 1000, maxCostUsd: 1 }), (d) => {
       delete summaryOf(d).totalCostUsd;
       summaryOf(d).tasks = [];
     });
     expect(words).toContain(
-      'passed MUST be a boolean (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, maxCostUsd 1 cannot be judged: no cost reported, maxP95LatencyMs 1000 cannot be judged: latencies not reported); host reported true',
+      'suite passed MUST be true (aggregateScore 1 ≥ passScore 0.6 with no trajectory to gate, stated cost 0.03 ≤ maxCostUsd 1, stated p95 latency 120 ≤ maxP95LatencyMs 1000: every condition holds); host reported true',
     );
   });
 });
