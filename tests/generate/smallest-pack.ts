@@ -5,7 +5,7 @@
 // status and summary, is seen; what only HTTP shows (discovery, the cursor, headers, refusals)
 // is not, and such a defect is named as out of a generated pack's reach.
 
-import { judgeEvalRun, unjudgedLimits } from '../../lib/eval-gate-witness.ts';
+import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
 import type { Fixture } from '../../lib/types.ts';
 import { DEFECTS, type DefectName } from '../../reference-host/defects.ts';
@@ -16,8 +16,8 @@ export const PACK_SEED = 1;
 /** The largest pack a defect may need before the generator owes it a bias. */
 export const PACK_LIMIT = 200;
 
-/** How a pack shows the defect: a MUST fails the leg, a SHOULD warns, `inapplicable` names a
- * limit the host gives no figures for, so the leg cannot judge it (docs/decisions.md). */
+/** How a pack shows the defect: a MUST fails the leg, a SHOULD warns, and over HTTP a gate may
+ * leave the leg `inapplicable` (a discovery that withholds what the pack needs). */
 export type Caught = 'MUST' | 'SHOULD' | 'inapplicable';
 
 export interface SmallestPack {
@@ -43,7 +43,6 @@ export async function caughtOn(
   const rules = [...new Set([...must, ...failed].map((f) => f.rule))];
   if (must.length > 0) return { caught: 'MUST', rules };
   if (failed.length > 0) return { caught: 'SHOULD', rules };
-  if (unjudgedLimits(fixture, observation).length > 0) return { caught: 'inapplicable', rules };
   return { caught: null, rules };
 }
 
