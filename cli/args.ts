@@ -61,6 +61,8 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
   only: { takesValue: true, repeatable: true, example: 'mean-gated' },
   skip: { takesValue: true, repeatable: true, example: 'all-rule-unchanged' },
   'fail-on': { takesValue: true, example: 'should' },
+  generate: { takesValue: true, example: '200' },
+  seed: { takesValue: true, example: '1' },
 };
 
 const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, FlagSpec>>>> = {

@@ -96,6 +96,7 @@ async function run(
   // Loaded on demand, like the run itself: it reads the witness's rule catalogue.
   const { runOptionsFrom } = await import('./run-options.ts');
   const runOptions = await runOptionsFrom(args.options);
+  const pack = generatedPack(args);
   const stepSummaryPath = readStepSummaryPath(io.env);
   // Loaded on demand: it pulls in vitest, which --help and a refused flag should not wait for.
   const { runConformance } = await import('./conformance.ts');
@@ -105,6 +106,7 @@ async function run(
     ...(signingKey === undefined ? {} : { signingKey }),
     ...(keyId === undefined ? {} : { keyId }),
     ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
+    ...(pack === undefined ? {} : { pack }),
     runOptions,
   });
   return result.exitCode;
