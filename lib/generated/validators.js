@@ -15547,7 +15547,8 @@ const schema85 = {
       ],
     },
     requirements: {
-      description: 'One row per requirement, in the order of lib/legs.ts.',
+      description:
+        'One row per requirement, in the order of lib/legs.ts, then the generated row when run --generate drove a pack.',
       type: 'array',
       items: { $ref: '#/$defs/row' },
     },
