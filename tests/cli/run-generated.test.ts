@@ -3,7 +3,7 @@
 // which names the fixture, the seed and the file; verify recomputes the row from its cases and
 // refuses an edited one; a host that does not list the pack fails it in strict mode.
 
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePackFiles } from '../../cli/fixture-set.ts';
@@ -112,6 +112,11 @@ describe('run --generate: a host with one defect', () => {
         expect(row.reason).toMatch(/score-unchanged|aggregate-unchanged|mean-score/);
         const line = run.stdout.find((l) => l.includes(GENERATED_REQUIREMENT));
         expect(line).toContain(named);
+        // The row reaches the CI's test view and the summary like any other row.
+        const junit = await readFile(join(reportDir, 'eval-gate-junit.xml'), 'utf8');
+        const summary = await readFile(join(reportDir, 'eval-gate-summary.md'), 'utf8');
+        expect(junit).toContain(named);
+        expect(summary).toContain(named);
 
         const verified = await verifyWritten(dir, report);
         expect(verified.lines).toEqual([expect.stringMatching(/every digest matches/)]);
