@@ -62,6 +62,8 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
   skip: { takesValue: true, repeatable: true, example: 'all-rule-unchanged' },
   'fail-on': { takesValue: true, example: 'should' },
   'wait-for-host': { takesValue: true, example: '60' },
+  generate: { takesValue: true, example: '200' },
+  seed: { takesValue: true, example: '1' },
 };
 
 const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, FlagSpec>>>> = {

@@ -105,6 +105,7 @@ async function run(
   // Loaded on demand, like the run itself: it reads the witness's rule catalogue.
   const { runOptionsFrom } = await import('./run-options.ts');
   const runOptions = await runOptionsFrom(args.options);
+  const pack = generatedPack(args);
   const stepSummaryPath = readStepSummaryPath(io.env);
   const stepOutputPath = readStepOutputPath(io.env);
   // Loaded on demand: it pulls in vitest, which --help and a refused flag should not wait for.
@@ -117,6 +118,7 @@ async function run(
     ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
     ...(stepOutputPath === undefined ? {} : { stepOutputPath }),
     ...(waitForHostS === undefined ? {} : { waitForHostS }),
+    ...(pack === undefined ? {} : { pack }),
     runOptions,
   });
   return result.exitCode;

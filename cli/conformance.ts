@@ -3,8 +3,12 @@
 // renderings, and return the exit status of contract §10. The closing line is always printed last.
 
 import type { KeyObject } from 'node:crypto';
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PackRequest } from '../lib/decide/generated-pack.ts';
+import { generatePack } from '../lib/generate/pack.ts';
+import { writePackFiles } from './fixture-set.ts';
 import type { SuiteConfig } from '../lib/env.ts';
 import { canonicalJson } from '../lib/report/canonical.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
@@ -51,6 +55,8 @@ export interface ConformanceOptions {
   readonly waitForHostS?: number;
   /** The selection, baseline and severity gate a CI job chose; recorded in the report. */
   readonly runOptions?: RunOptions;
+  /** A generated pack to drive as one more requirement; the embedded host is seeded with it. */
+  readonly pack?: PackRequest;
 }
 
 export async function runConformance(
@@ -63,8 +69,19 @@ export async function runConformance(
     log: (line) => options.log(scrubText(line, config.apiKey)),
     ...(options.waitForHostS === undefined ? {} : { waitForHostS: options.waitForHostS }),
   });
+  // The embedded host seeds the pack the way any host would: from the files `fixtures --out` writes.
+  const packDir =
+    config.baseUrl === undefined && options.pack !== undefined
+      ? await mkdtemp(join(tmpdir(), 'openwop-eval-gate-pack-'))
+      : undefined;
+  if (packDir !== undefined && options.pack !== undefined) {
+    await writePackFiles(packDir, generatePack(options.pack)).catch(async (error: unknown) => {
+      await rm(packDir, { recursive: true, force: true });
+      throw error;
+    });
+  }
   const embedded =
-    config.baseUrl === undefined ? await startEmbeddedHost(config.apiKey) : undefined;
+    config.baseUrl === undefined ? await startEmbeddedHost(config.apiKey, packDir) : undefined;
   const apiKey = embedded?.apiKey ?? config.apiKey;
   const log = (line: string): void => options.log(scrubText(line, apiKey));
   try {
@@ -82,6 +99,7 @@ export async function runConformance(
     const run = await runSuite(effective, {
       reporters: options.reporters ?? [],
       ...(selection === undefined ? {} : { selection }),
+      ...(options.pack === undefined ? {} : { pack: options.pack }),
     });
     let unsigned: EvalGateReport;
     try {
@@ -136,6 +154,7 @@ export async function runConformance(
     return { report, verdict, exitCode: verdict.exitCode, files };
   } finally {
     await embedded?.close();
+    if (packDir !== undefined) await rm(packDir, { recursive: true, force: true });
   }
 }
 

@@ -11,8 +11,15 @@ export interface EmbeddedHost {
   close(): Promise<void>;
 }
 
-export async function startEmbeddedHost(configuredKey?: string): Promise<EmbeddedHost> {
+/** `packDir`: a pack `fixtures --out` wrote, seeded after the shipped fixtures and listed too. */
+export async function startEmbeddedHost(
+  configuredKey?: string,
+  packDir?: string,
+): Promise<EmbeddedHost> {
   const apiKey = configuredKey ?? randomBytes(24).toString('base64url');
-  const host = await startReferenceHost({ apiKey });
+  const host = await startReferenceHost({
+    apiKey,
+    ...(packDir === undefined ? {} : { extraFixturesDirs: [packDir] }),
+  });
   return { url: host.url, apiKey, close: () => host.close() };
 }

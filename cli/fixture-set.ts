@@ -102,11 +102,7 @@ export async function writeFixtureSet(
       await copyFile(path, target);
       written.push(target);
     }
-    for (const fixture of pack) {
-      const target = join(dir, `${fixture.id}.json`);
-      await writeFile(target, `${JSON.stringify(fixture, null, 2)}\n`);
-      written.push(target);
-    }
+    written.push(...(await writePackFiles(dir, pack)));
     const manifest = join(dir, MANIFEST_FILE);
     const document: FixtureManifest = { ...manifestOf(shipped), fixtures: entries };
     await writeFile(manifest, `${JSON.stringify(document, null, 2)}\n`);
@@ -139,6 +135,17 @@ export async function checkFixtureDigests(
     );
   }
   return problems;
+}
+
+/** Each generated fixture as `<id>.json` in `dir`, which must exist; the paths written. */
+export async function writePackFiles(dir: string, pack: readonly Fixture[]): Promise<string[]> {
+  const written: string[] = [];
+  for (const fixture of pack) {
+    const target = join(dir, `${fixture.id}.json`);
+    await writeFile(target, `${JSON.stringify(fixture, null, 2)}\n`);
+    written.push(target);
+  }
+  return written;
 }
 
 /** A fixture named on the command line: a shipped id, or a fixture file ending in .json. */

@@ -45,6 +45,9 @@ Settings for run (a flag wins over its variable; variables also come from ./.env
   --sign KEY.pem                                         sign the report digest with an ed25519 private key
   --key-id ID                                            record the key's id in your discovery signingKeys
   --wait-for-host SECONDS                                wait up to SECONDS for discovery to answer first
+  --generate N [--seed S]                                also drive N generated fixtures (1-10000) from seed S
+                                                         (default 1) as openwop.requirement.0246.generated;
+                                                         seed them with fixtures --out DIR --generate N --seed S
 
 CI options for run (docs/ci.md)
   --expected-failures FILE  a YAML or JSON baseline: {"expectedFailures": [{"requirement": ID,

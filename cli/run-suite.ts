@@ -16,6 +16,8 @@ import type { HostChecks, LegOutcome } from '../lib/types.ts';
 import { startRuns } from '../lib/decide/head-start.ts';
 import { knownRunId } from '../lib/decide/known-run.ts';
 import { LEGS } from '../lib/legs.ts';
+import type { PackRequest } from '../lib/decide/generated-pack.ts';
+import { GENERATED_REQUIREMENT } from '../lib/generate/suite.ts';
 import type { Selection } from '../lib/report/run-options.ts';
 import { isSelected, NOT_SELECTED } from '../lib/report/run-options.ts';
 import { openTarget } from '../lib/decide/target.ts';
@@ -41,6 +43,8 @@ export interface RunSuiteOptions {
   readonly reporters?: readonly string[];
   /** Only these requirements drive; the others are `skipped` as not selected. */
   readonly selection?: Selection;
+  /** A generated pack to drive as one more requirement (`run --generate N --seed S`). */
+  readonly pack?: PackRequest;
 }
 
 export async function runSuite(
@@ -87,6 +91,7 @@ export async function runSuite(
         evalGateHeadStarts: headStarts,
         evalGateDiscovery: target?.discovery,
         evalGateSelected: selected.map((l) => l.id),
+        evalGatePack: options.pack,
       },
       // The precompiled validators are plain ES modules; vite would spend longer transforming
       // them than Node takes to load them.
@@ -96,7 +101,7 @@ export async function runSuite(
       pool: 'threads',
       // vitest runs at most 5 concurrent tests by default; every leg must start at once, or a
       // slow host's run time is paid twice.
-      maxConcurrency: LEGS.length,
+      maxConcurrency: LEGS.length + 1,
       testTimeout: config.bounds.runTimeoutMs + 30_000,
       passWithNoTests: false,
     },
@@ -115,7 +120,7 @@ export async function runSuite(
   early?.catch(() => undefined);
   const vitest = await running;
   await vitest.close();
-  const outcomes = collectOutcomes(collected.modules, collected.errors);
+  const outcomes = collectOutcomes(collected.modules, collected.errors, options.pack !== undefined);
   const hostChecks =
     target === undefined
       ? undefined
@@ -123,7 +128,9 @@ export async function runSuite(
         ? await probeHost(config, target.discovery, knownRunId(outcomes, headStarts))
         : await early;
   return {
+    // The generated row was asked for by --generate itself, so --only and --skip leave it alone.
     outcomes: outcomes.map((outcome) =>
+      outcome.requirement === GENERATED_REQUIREMENT ||
       isSelected(options.selection, outcome.requirement)
         ? outcome
         : notSelected(outcome.requirement),
@@ -162,6 +169,7 @@ async function probeHost(
 function collectOutcomes(
   modules: readonly TestModule[],
   unhandled: readonly unknown[],
+  packAsked: boolean,
 ): LegOutcome[] {
   const recorded = new Map<string, LegOutcome>();
   const problems: string[] = [];
@@ -174,10 +182,11 @@ function collectOutcomes(
   }
   for (const error of unhandled) problems.push(describeError(error));
   const why = problems.length > 0 ? problems.join('; ').slice(0, 500) : 'no outcome was recorded';
-  return LEGS.map(
-    (leg) =>
-      recorded.get(leg.id) ?? {
-        requirement: leg.id,
+  const ids = [...LEGS.map((l) => l.id), ...(packAsked ? [GENERATED_REQUIREMENT] : [])];
+  return ids.map(
+    (id) =>
+      recorded.get(id) ?? {
+        requirement: id,
         disposition: 'blocked',
         assertions: 0,
         reason: `the leg did not report an outcome: ${why}`,

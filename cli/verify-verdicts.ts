@@ -6,6 +6,8 @@
 import type { FixtureLoad } from '../lib/fixtures.ts';
 import { checkGates } from '../lib/decide/gates.ts';
 import { LEGS } from '../lib/legs.ts';
+import { GENERATED_REQUIREMENT } from '../lib/generate/suite.ts';
+import { recomputeGenerated } from './verify-generated.ts';
 import { decide, decideRun } from '../lib/decide/decide.ts';
 import { judgeGatedFieldsShape } from '../lib/witness/shape-leg.ts';
 import type { Disposition, Finding, UnexercisedRule } from '../lib/types.ts';
@@ -51,6 +53,7 @@ export async function recompute(
   discovery: Discovery,
   load: FixtureLoader,
 ): Promise<Recomputed | string | undefined> {
+  if (row.id === GENERATED_REQUIREMENT) return recomputeGenerated(row, settings, discovery);
   const leg = LEGS.find((l) => l.id === row.id);
   if (leg === undefined) return 'no such requirement in this suite';
   // An unselected requirement never drove: its row is skipped whatever the host serves.

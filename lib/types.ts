@@ -365,7 +365,31 @@ export interface LegOutcome {
   readonly unexercised?: readonly UnexercisedRule[];
   readonly fixtureId?: string;
   readonly observation?: RunObservation;
+  /** The generated requirement's cases, each with what it observed, so `verify` can recompute. */
+  readonly generated?: GeneratedRecord;
   readonly durationMs: number;
+}
+
+/**
+ * One generated fixture as the pack's requirement decided it. The observation is what a verifier
+ * recomputes from; a case without one records its findings (a host fault) or only its reason.
+ */
+export interface GeneratedCaseRecord {
+  readonly fixtureId: string;
+  /** The file `openwop-eval-gate fixtures --out DIR --generate N --seed S` writes it to in DIR. */
+  readonly file: string;
+  readonly disposition: Disposition;
+  readonly reason?: string;
+  /** Present only on a case without an observation that still judged something. */
+  readonly findings?: readonly Finding[];
+  readonly observation?: RunObservation;
+}
+
+/** The generated pack a run drove: its seed and size replay every fixture. */
+export interface GeneratedRecord {
+  readonly seed: number;
+  readonly count: number;
+  readonly cases: readonly GeneratedCaseRecord[];
 }
 
 // ---------------------------------------------------------------------------------------------

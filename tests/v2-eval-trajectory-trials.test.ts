@@ -5,7 +5,7 @@
 // Run through `npm run conformance`, which provides the configuration (and the embedded host
 // when no OPENWOP_BASE_URL is given). Run directly, it reads the environment through lib/env.ts.
 
-import { afterAll, describe, inject, it } from 'vitest';
+import { afterAll, describe, inject, it, type ExpectStatic } from 'vitest';
 import type { DiscoveryResult } from '../lib/observe/discovery.ts';
 import type { SuiteConfig } from '../lib/env.ts';
 import type { HeadStart } from '../lib/decide/leg-target.ts';
@@ -14,6 +14,9 @@ import type { LegTarget } from '../lib/decide/leg-target.ts';
 import { readConfig } from '../lib/env.ts';
 import { LEGS } from '../lib/legs.ts';
 import { runLeg } from '../lib/decide/run-leg.ts';
+import { runGeneratedLeg } from '../lib/decide/generated-leg.ts';
+import { PACK_CONCURRENCY, type PackRequest } from '../lib/decide/generated-pack.ts';
+import { GENERATED_REQUIREMENT } from '../lib/generate/suite.ts';
 import { openTarget } from '../lib/decide/target.ts';
 
 declare module 'vitest' {
@@ -23,6 +26,8 @@ declare module 'vitest' {
     evalGateDiscovery: DiscoveryResult | undefined;
     /** The requirements --only/--skip selected; absent: every one. */
     evalGateSelected: readonly string[] | undefined;
+    /** The generated pack `run --generate N --seed S` asked for; absent: no generated row. */
+    evalGatePack: PackRequest | undefined;
   }
   interface TaskMeta {
     evalGate?: LegOutcome;
@@ -36,6 +41,7 @@ let opened: Promise<LegTarget | undefined> | undefined;
 const headStarts: readonly HeadStart[] = inject('evalGateHeadStarts') ?? [];
 const discovery = inject('evalGateDiscovery');
 const selected = inject('evalGateSelected');
+const pack = inject('evalGatePack');
 const target = (): Promise<LegTarget | undefined> =>
   (opened ??= openTarget(config, {
     headStarts,
@@ -64,11 +70,34 @@ describe.concurrent('RFC 0246: a trial that fails its trajectory cannot carry a 
       if (outcome.findings.length === 0) {
         throw new Error(`${outcome.disposition}: ${outcome.reason ?? 'no finding recorded'}`);
       }
-      ctx.expect.hasAssertions();
-      for (const f of outcome.findings) {
-        if (f.severity === 'MUST')
-          ctx.expect.soft(f.ok, `${f.rule} (${f.ref}): ${f.message}`).toBe(true);
-      }
+      expectFindingsHeld(ctx.expect, outcome);
     });
   }
+
+  if (pack !== undefined) {
+    // Each wave of the pack may take a whole run's time; the bound grows with the waves.
+    const waves = Math.ceil(pack.count / PACK_CONCURRENCY);
+    it(
+      `${GENERATED_REQUIREMENT}: every generated fixture of seed ${pack.seed} (${pack.count}) is judged like a leg's`,
+      { timeout: config.bounds.runTimeoutMs * waves + 30_000 },
+      async (ctx) => {
+        const outcome = await runGeneratedLeg(pack, await target());
+        ctx.task.meta.evalGate = outcome;
+        if (outcome.disposition === 'inapplicable' || outcome.disposition === 'skipped') {
+          ctx.skip(`${outcome.disposition}: ${outcome.reason ?? ''}`);
+        }
+        if (outcome.disposition === 'blocked' || outcome.findings.length === 0) {
+          throw new Error(`${outcome.disposition}: ${outcome.reason ?? 'no finding recorded'}`);
+        }
+        expectFindingsHeld(ctx.expect, outcome);
+      },
+    );
+  }
 });
+
+function expectFindingsHeld(expect: ExpectStatic, outcome: LegOutcome): void {
+  expect.hasAssertions();
+  for (const f of outcome.findings) {
+    if (f.severity === 'MUST') expect.soft(f.ok, `${f.rule} (${f.ref}): ${f.message}`).toBe(true);
+  }
+}

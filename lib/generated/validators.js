@@ -15547,7 +15547,8 @@ const schema85 = {
       ],
     },
     requirements: {
-      description: 'One row per requirement, in the order of lib/legs.ts.',
+      description:
+        'One row per requirement, in the order of lib/legs.ts, then the generated row when run --generate drove a pack.',
       type: 'array',
       items: { $ref: '#/$defs/row' },
     },
@@ -16044,12 +16045,71 @@ const schema85 = {
           $ref: '#/$defs/observation',
           description: 'What the leg observed and judged, content redacted.',
         },
+        generated: {
+          description:
+            "On the generated requirement only: the pack's seed and size, which replay every fixture, and each case with what it was decided from.",
+          type: 'object',
+          required: ['seed', 'count', 'cases'],
+          properties: {
+            seed: {
+              description: 'The seed the pack was drawn from.',
+              type: 'integer',
+              minimum: 0,
+              maximum: 2147483647,
+            },
+            count: {
+              description: 'How many fixtures the pack holds.',
+              type: 'integer',
+              minimum: 1,
+              maximum: 10000,
+            },
+            cases: {
+              description: 'One entry per generated fixture, in pack order.',
+              type: 'array',
+              items: { $ref: '#/$defs/generatedCase' },
+            },
+          },
+          additionalProperties: false,
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
       if: { properties: { disposition: { const: 'executed-pass' } } },
       then: { properties: { reason: false } },
       else: { required: ['reason'] },
+    },
+    generatedCase: {
+      description: 'One generated fixture as the generated requirement decided it.',
+      type: 'object',
+      required: ['fixtureId', 'file', 'disposition'],
+      properties: {
+        fixtureId: {
+          description: "The generated fixture's id, which names its seed and place.",
+          type: 'string',
+          pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
+        },
+        file: {
+          description:
+            'The file `openwop-eval-gate fixtures --out DIR --generate N --seed S` writes the fixture to, relative to DIR.',
+          type: 'string',
+          minLength: 1,
+        },
+        disposition: {
+          description: 'Contract §9, for this case alone.',
+          enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
+        },
+        reason: { description: 'Why the case is not executed-pass.', type: 'string', minLength: 1 },
+        findings: {
+          description: 'Present only on a case judged without an observation (a host fault).',
+          type: 'array',
+          items: { $ref: '#/$defs/finding' },
+        },
+        observation: {
+          $ref: '#/$defs/observation',
+          description: 'What the case observed and judged, content redacted.',
+        },
+      },
+      additionalProperties: false,
     },
     observation: {
       description: 'One observed eval run. Values under content deny-list keys read "[redacted]".',
@@ -16317,19 +16377,19 @@ const schema91 = {
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
 const schema89 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema114 = {
+const schema116 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
-const schema120 = {
+const schema122 = {
   description: 'A requirement id.',
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
 const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern88 = new RegExp('^[0-9a-f]{64}$', 'u');
-const pattern96 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern90 = new RegExp('^[0-9a-f]{64}$', 'u');
+const pattern98 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const schema88 = {
   description: 'The decision on one requirement.',
   type: 'object',
@@ -16362,6 +16422,32 @@ const schema88 = {
     observation: {
       $ref: '#/$defs/observation',
       description: 'What the leg observed and judged, content redacted.',
+    },
+    generated: {
+      description:
+        "On the generated requirement only: the pack's seed and size, which replay every fixture, and each case with what it was decided from.",
+      type: 'object',
+      required: ['seed', 'count', 'cases'],
+      properties: {
+        seed: {
+          description: 'The seed the pack was drawn from.',
+          type: 'integer',
+          minimum: 0,
+          maximum: 2147483647,
+        },
+        count: {
+          description: 'How many fixtures the pack holds.',
+          type: 'integer',
+          minimum: 1,
+          maximum: 10000,
+        },
+        cases: {
+          description: 'One entry per generated fixture, in pack order.',
+          type: 'array',
+          items: { $ref: '#/$defs/generatedCase' },
+        },
+      },
+      additionalProperties: false,
     },
   },
   additionalProperties: false,
@@ -18712,6 +18798,575 @@ function validate53(
   return errors === 0;
 }
 validate53.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const schema106 = {
+  description: 'One generated fixture as the generated requirement decided it.',
+  type: 'object',
+  required: ['fixtureId', 'file', 'disposition'],
+  properties: {
+    fixtureId: {
+      description: "The generated fixture's id, which names its seed and place.",
+      type: 'string',
+      pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
+    },
+    file: {
+      description:
+        'The file `openwop-eval-gate fixtures --out DIR --generate N --seed S` writes the fixture to, relative to DIR.',
+      type: 'string',
+      minLength: 1,
+    },
+    disposition: {
+      description: 'Contract §9, for this case alone.',
+      enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
+    },
+    reason: { description: 'Why the case is not executed-pass.', type: 'string', minLength: 1 },
+    findings: {
+      description: 'Present only on a case judged without an observation (a host fault).',
+      type: 'array',
+      items: { $ref: '#/$defs/finding' },
+    },
+    observation: {
+      $ref: '#/$defs/observation',
+      description: 'What the case observed and judged, content redacted.',
+    },
+  },
+  additionalProperties: false,
+};
+const pattern80 = new RegExp('^generated-s[0-9]+-n[0-9]{4,}$', 'u');
+function validate57(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate57.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.fixtureId === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'fixtureId' },
+        message: "must have required property '" + 'fixtureId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.file === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'file' },
+        message: "must have required property '" + 'file' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.disposition === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'disposition' },
+        message: "must have required property '" + 'disposition' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'fixtureId' ||
+        key0 === 'file' ||
+        key0 === 'disposition' ||
+        key0 === 'reason' ||
+        key0 === 'findings' ||
+        key0 === 'observation'
+      )) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.fixtureId !== undefined) {
+      let data0 = data.fixtureId;
+      if (typeof data0 === 'string') {
+        if (!pattern80.test(data0)) {
+          const err4 = {
+            instancePath: instancePath + '/fixtureId',
+            schemaPath: '#/properties/fixtureId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
+            message: 'must match pattern "' + '^generated-s[0-9]+-n[0-9]{4,}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = {
+          instancePath: instancePath + '/fixtureId',
+          schemaPath: '#/properties/fixtureId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.file !== undefined) {
+      let data1 = data.file;
+      if (typeof data1 === 'string') {
+        if (func1(data1) < 1) {
+          const err6 = {
+            instancePath: instancePath + '/file',
+            schemaPath: '#/properties/file/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = {
+          instancePath: instancePath + '/file',
+          schemaPath: '#/properties/file/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.disposition !== undefined) {
+      let data2 = data.disposition;
+      if (!(
+        data2 === 'executed-pass' ||
+        data2 === 'executed-fail' ||
+        data2 === 'inapplicable' ||
+        data2 === 'skipped' ||
+        data2 === 'blocked'
+      )) {
+        const err8 = {
+          instancePath: instancePath + '/disposition',
+          schemaPath: '#/properties/disposition/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema106.properties.disposition.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.reason !== undefined) {
+      let data3 = data.reason;
+      if (typeof data3 === 'string') {
+        if (func1(data3) < 1) {
+          const err9 = {
+            instancePath: instancePath + '/reason',
+            schemaPath: '#/properties/reason/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      } else {
+        const err10 = {
+          instancePath: instancePath + '/reason',
+          schemaPath: '#/properties/reason/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.findings !== undefined) {
+      let data4 = data.findings;
+      if (Array.isArray(data4)) {
+        const len0 = data4.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data5 = data4[i0];
+          if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
+            if (data5.rule === undefined) {
+              const err11 = {
+                instancePath: instancePath + '/findings/' + i0,
+                schemaPath: '#/$defs/finding/required',
+                keyword: 'required',
+                params: { missingProperty: 'rule' },
+                message: "must have required property '" + 'rule' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+            if (data5.ok === undefined) {
+              const err12 = {
+                instancePath: instancePath + '/findings/' + i0,
+                schemaPath: '#/$defs/finding/required',
+                keyword: 'required',
+                params: { missingProperty: 'ok' },
+                message: "must have required property '" + 'ok' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+            if (data5.severity === undefined) {
+              const err13 = {
+                instancePath: instancePath + '/findings/' + i0,
+                schemaPath: '#/$defs/finding/required',
+                keyword: 'required',
+                params: { missingProperty: 'severity' },
+                message: "must have required property '" + 'severity' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
+            if (data5.ref === undefined) {
+              const err14 = {
+                instancePath: instancePath + '/findings/' + i0,
+                schemaPath: '#/$defs/finding/required',
+                keyword: 'required',
+                params: { missingProperty: 'ref' },
+                message: "must have required property '" + 'ref' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+            if (data5.message === undefined) {
+              const err15 = {
+                instancePath: instancePath + '/findings/' + i0,
+                schemaPath: '#/$defs/finding/required',
+                keyword: 'required',
+                params: { missingProperty: 'message' },
+                message: "must have required property '" + 'message' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+            for (const key1 in data5) {
+              if (!(
+                key1 === 'rule' ||
+                key1 === 'ok' ||
+                key1 === 'severity' ||
+                key1 === 'ref' ||
+                key1 === 'message' ||
+                key1 === 'consequenceOf' ||
+                pattern13.test(key1)
+              )) {
+                const err16 = {
+                  instancePath: instancePath + '/findings/' + i0,
+                  schemaPath: '#/$defs/finding/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key1 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+            }
+            if (data5.rule !== undefined) {
+              let data6 = data5.rule;
+              if (typeof data6 === 'string') {
+                if (func1(data6) < 1) {
+                  const err17 = {
+                    instancePath: instancePath + '/findings/' + i0 + '/rule',
+                    schemaPath: '#/$defs/finding/properties/rule/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err17];
+                  } else {
+                    vErrors.push(err17);
+                  }
+                  errors++;
+                }
+              } else {
+                const err18 = {
+                  instancePath: instancePath + '/findings/' + i0 + '/rule',
+                  schemaPath: '#/$defs/finding/properties/rule/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
+            }
+            if (data5.ok !== undefined) {
+              if (typeof data5.ok !== 'boolean') {
+                const err19 = {
+                  instancePath: instancePath + '/findings/' + i0 + '/ok',
+                  schemaPath: '#/$defs/finding/properties/ok/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
+            if (data5.severity !== undefined) {
+              let data8 = data5.severity;
+              if (!(data8 === 'MUST' || data8 === 'SHOULD')) {
+                const err20 = {
+                  instancePath: instancePath + '/findings/' + i0 + '/severity',
+                  schemaPath: '#/$defs/finding/properties/severity/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema90.properties.severity.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
+            if (data5.ref !== undefined) {
+              let data9 = data5.ref;
+              if (typeof data9 === 'string') {
+                if (func1(data9) < 1) {
+                  const err21 = {
+                    instancePath: instancePath + '/findings/' + i0 + '/ref',
+                    schemaPath: '#/$defs/finding/properties/ref/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+              } else {
+                const err22 = {
+                  instancePath: instancePath + '/findings/' + i0 + '/ref',
+                  schemaPath: '#/$defs/finding/properties/ref/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            }
+            if (data5.message !== undefined) {
+              if (typeof data5.message !== 'string') {
+                const err23 = {
+                  instancePath: instancePath + '/findings/' + i0 + '/message',
+                  schemaPath: '#/$defs/finding/properties/message/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err23];
+                } else {
+                  vErrors.push(err23);
+                }
+                errors++;
+              }
+            }
+            if (data5.consequenceOf !== undefined) {
+              let data11 = data5.consequenceOf;
+              if (typeof data11 === 'string') {
+                if (func1(data11) < 1) {
+                  const err24 = {
+                    instancePath: instancePath + '/findings/' + i0 + '/consequenceOf',
+                    schemaPath: '#/$defs/finding/properties/consequenceOf/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err24];
+                  } else {
+                    vErrors.push(err24);
+                  }
+                  errors++;
+                }
+              } else {
+                const err25 = {
+                  instancePath: instancePath + '/findings/' + i0 + '/consequenceOf',
+                  schemaPath: '#/$defs/finding/properties/consequenceOf/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err26 = {
+              instancePath: instancePath + '/findings/' + i0,
+              schemaPath: '#/$defs/finding/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err26];
+            } else {
+              vErrors.push(err26);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err27 = {
+          instancePath: instancePath + '/findings',
+          schemaPath: '#/properties/findings/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+    }
+    if (data.observation !== undefined) {
+      if (
+        !validate53(data.observation, {
+          instancePath: instancePath + '/observation',
+          parentData: data,
+          parentDataProperty: 'observation',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err28 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err28];
+    } else {
+      vErrors.push(err28);
+    }
+    errors++;
+  }
+  validate57.errors = vErrors;
+  return errors === 0;
+}
+validate57.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 function validate52(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -19565,8 +20220,223 @@ function validate52(
         errors = vErrors.length;
       }
     }
+    if (data.generated !== undefined) {
+      let data21 = data.generated;
+      if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+        if (data21.seed === undefined) {
+          const err47 = {
+            instancePath: instancePath + '/generated',
+            schemaPath: '#/properties/generated/required',
+            keyword: 'required',
+            params: { missingProperty: 'seed' },
+            message: "must have required property '" + 'seed' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err47];
+          } else {
+            vErrors.push(err47);
+          }
+          errors++;
+        }
+        if (data21.count === undefined) {
+          const err48 = {
+            instancePath: instancePath + '/generated',
+            schemaPath: '#/properties/generated/required',
+            keyword: 'required',
+            params: { missingProperty: 'count' },
+            message: "must have required property '" + 'count' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err48];
+          } else {
+            vErrors.push(err48);
+          }
+          errors++;
+        }
+        if (data21.cases === undefined) {
+          const err49 = {
+            instancePath: instancePath + '/generated',
+            schemaPath: '#/properties/generated/required',
+            keyword: 'required',
+            params: { missingProperty: 'cases' },
+            message: "must have required property '" + 'cases' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err49];
+          } else {
+            vErrors.push(err49);
+          }
+          errors++;
+        }
+        for (const key3 in data21) {
+          if (!(key3 === 'seed' || key3 === 'count' || key3 === 'cases')) {
+            const err50 = {
+              instancePath: instancePath + '/generated',
+              schemaPath: '#/properties/generated/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key3 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err50];
+            } else {
+              vErrors.push(err50);
+            }
+            errors++;
+          }
+        }
+        if (data21.seed !== undefined) {
+          let data22 = data21.seed;
+          if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
+            const err51 = {
+              instancePath: instancePath + '/generated/seed',
+              schemaPath: '#/properties/generated/properties/seed/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
+          }
+          if (typeof data22 == 'number' && isFinite(data22)) {
+            if (data22 > 2147483647 || isNaN(data22)) {
+              const err52 = {
+                instancePath: instancePath + '/generated/seed',
+                schemaPath: '#/properties/generated/properties/seed/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 2147483647 },
+                message: 'must be <= 2147483647',
+              };
+              if (vErrors === null) {
+                vErrors = [err52];
+              } else {
+                vErrors.push(err52);
+              }
+              errors++;
+            }
+            if (data22 < 0 || isNaN(data22)) {
+              const err53 = {
+                instancePath: instancePath + '/generated/seed',
+                schemaPath: '#/properties/generated/properties/seed/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err53];
+              } else {
+                vErrors.push(err53);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data21.count !== undefined) {
+          let data23 = data21.count;
+          if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
+            const err54 = {
+              instancePath: instancePath + '/generated/count',
+              schemaPath: '#/properties/generated/properties/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err54];
+            } else {
+              vErrors.push(err54);
+            }
+            errors++;
+          }
+          if (typeof data23 == 'number' && isFinite(data23)) {
+            if (data23 > 10000 || isNaN(data23)) {
+              const err55 = {
+                instancePath: instancePath + '/generated/count',
+                schemaPath: '#/properties/generated/properties/count/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 10000 },
+                message: 'must be <= 10000',
+              };
+              if (vErrors === null) {
+                vErrors = [err55];
+              } else {
+                vErrors.push(err55);
+              }
+              errors++;
+            }
+            if (data23 < 1 || isNaN(data23)) {
+              const err56 = {
+                instancePath: instancePath + '/generated/count',
+                schemaPath: '#/properties/generated/properties/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err56];
+              } else {
+                vErrors.push(err56);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data21.cases !== undefined) {
+          let data24 = data21.cases;
+          if (Array.isArray(data24)) {
+            const len2 = data24.length;
+            for (let i2 = 0; i2 < len2; i2++) {
+              if (
+                !validate57(data24[i2], {
+                  instancePath: instancePath + '/generated/cases/' + i2,
+                  parentData: data24,
+                  parentDataProperty: i2,
+                  rootData,
+                  dynamicAnchors,
+                })
+              ) {
+                vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err57 = {
+              instancePath: instancePath + '/generated/cases',
+              schemaPath: '#/properties/generated/properties/cases/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err57];
+            } else {
+              vErrors.push(err57);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err58 = {
+          instancePath: instancePath + '/generated',
+          schemaPath: '#/properties/generated/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err58];
+        } else {
+          vErrors.push(err58);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err47 = {
+    const err59 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -19574,9 +20444,9 @@ function validate52(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err47];
+      vErrors = [err59];
     } else {
-      vErrors.push(err47);
+      vErrors.push(err59);
     }
     errors++;
   }
@@ -19584,7 +20454,7 @@ function validate52(
   return errors === 0;
 }
 validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema106 = {
+const schema108 = {
   description: 'One refusal the suite provoked: the answer, or why there is none (docs/report.md).',
   oneOf: [
     {
@@ -19653,13 +20523,13 @@ const schema106 = {
     },
   ],
 };
-function validate58(
+function validate61(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate58.evaluated;
+  const evaluated0 = validate61.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -19782,7 +20652,7 @@ function validate58(
           instancePath: instancePath + '/probe',
           schemaPath: '#/oneOf/0/properties/probe/enum',
           keyword: 'enum',
-          params: { allowedValues: schema106.oneOf[0].properties.probe.enum },
+          params: { allowedValues: schema108.oneOf[0].properties.probe.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -20026,7 +20896,7 @@ function validate58(
           instancePath: instancePath + '/probe',
           schemaPath: '#/oneOf/1/properties/probe/enum',
           keyword: 'enum',
-          params: { allowedValues: schema106.oneOf[1].properties.probe.enum },
+          params: { allowedValues: schema108.oneOf[1].properties.probe.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -20230,7 +21100,7 @@ function validate58(
             instancePath: instancePath + '/probe',
             schemaPath: '#/oneOf/2/properties/probe/enum',
             keyword: 'enum',
-            params: { allowedValues: schema106.oneOf[2].properties.probe.enum },
+            params: { allowedValues: schema108.oneOf[2].properties.probe.enum },
             message: 'must be equal to one of the allowed values',
           };
           if (vErrors === null) {
@@ -20345,12 +21215,12 @@ function validate58(
       }
     }
   }
-  validate58.errors = vErrors;
+  validate61.errors = vErrors;
   evaluated0.props = props1;
   return errors === 0;
 }
-validate58.evaluated = { dynamicProps: true, dynamicItems: false };
-const schema125 = {
+validate61.evaluated = { dynamicProps: true, dynamicItems: false };
+const schema127 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
@@ -20365,13 +21235,13 @@ const schema125 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-function validate61(
+function validate64(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate61.evaluated;
+  const evaluated0 = validate64.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -20494,10 +21364,10 @@ function validate61(
     }
     errors++;
   }
-  validate61.errors = vErrors;
+  validate64.errors = vErrors;
   return errors === 0;
 }
-validate61.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate64.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 function validate51(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -21734,7 +22604,7 @@ function validate51(
             const len2 = data26.length;
             for (let i3 = 0; i3 < len2; i3++) {
               if (
-                !validate58(data26[i3], {
+                !validate61(data26[i3], {
                   instancePath: instancePath + '/hostChecks/probes/' + i3,
                   parentData: data26,
                   parentDataProperty: i3,
@@ -21742,7 +22612,7 @@ function validate51(
                   dynamicAnchors,
                 })
               ) {
-                vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+                vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
                 errors = vErrors.length;
               }
             }
@@ -22646,7 +23516,7 @@ function validate51(
           let passing1 = null;
           const _errs116 = errors;
           if (typeof data48 === 'string') {
-            if (!pattern88.test(data48)) {
+            if (!pattern90.test(data48)) {
               const err121 = {
                 instancePath: instancePath + '/digests/discovery',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -22738,7 +23608,7 @@ function validate51(
             for (const key12 in data49) {
               let data50 = data49[key12];
               if (typeof data50 === 'string') {
-                if (!pattern88.test(data50)) {
+                if (!pattern90.test(data50)) {
                   const err125 = {
                     instancePath:
                       instancePath +
@@ -22797,7 +23667,7 @@ function validate51(
             for (const key13 in data51) {
               let data52 = data51[key13];
               if (typeof data52 === 'string') {
-                if (!pattern88.test(data52)) {
+                if (!pattern90.test(data52)) {
                   const err128 = {
                     instancePath:
                       instancePath +
@@ -22853,7 +23723,7 @@ function validate51(
         if (data46.rows !== undefined) {
           let data53 = data46.rows;
           if (typeof data53 === 'string') {
-            if (!pattern88.test(data53)) {
+            if (!pattern90.test(data53)) {
               const err131 = {
                 instancePath: instancePath + '/digests/rows',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -22887,7 +23757,7 @@ function validate51(
         if (data46.hostChecks !== undefined) {
           let data54 = data46.hostChecks;
           if (typeof data54 === 'string') {
-            if (!pattern88.test(data54)) {
+            if (!pattern90.test(data54)) {
               const err133 = {
                 instancePath: instancePath + '/digests/hostChecks',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -23059,7 +23929,7 @@ function validate51(
         if (data55.reportDigest !== undefined) {
           let data58 = data55.reportDigest;
           if (typeof data58 === 'string') {
-            if (!pattern88.test(data58)) {
+            if (!pattern90.test(data58)) {
               const err143 = {
                 instancePath: instancePath + '/signature/reportDigest',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -23093,7 +23963,7 @@ function validate51(
         if (data55.value !== undefined) {
           let data59 = data55.value;
           if (typeof data59 === 'string') {
-            if (!pattern96.test(data59)) {
+            if (!pattern98.test(data59)) {
               const err145 = {
                 instancePath: instancePath + '/signature/value',
                 schemaPath: '#/properties/signature/properties/value/pattern',
@@ -23619,7 +24489,7 @@ function validate51(
         if (data68.sha256 !== undefined) {
           let data70 = data68.sha256;
           if (typeof data70 === 'string') {
-            if (!pattern88.test(data70)) {
+            if (!pattern90.test(data70)) {
               const err173 = {
                 instancePath: instancePath + '/baseline/sha256',
                 schemaPath: '#/$defs/sha256/pattern',
@@ -23896,7 +24766,7 @@ function validate51(
             const len9 = data77.length;
             for (let i13 = 0; i13 < len9; i13++) {
               if (
-                !validate61(data77[i13], {
+                !validate64(data77[i13], {
                   instancePath: instancePath + '/baseline/excused/' + i13,
                   parentData: data77,
                   parentDataProperty: i13,
@@ -23904,7 +24774,7 @@ function validate51(
                   dynamicAnchors,
                 })
               ) {
-                vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+                vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
                 errors = vErrors.length;
               }
             }

@@ -13,6 +13,7 @@ import type {
   Disposition,
   Finding,
   GateName,
+  GeneratedRecord,
   HostChecks,
   LegOutcome,
   RunObservation,
@@ -44,6 +45,8 @@ export interface ReportRow {
   readonly findings: readonly Finding[];
   readonly unexercised?: readonly UnexercisedRule[];
   readonly observation?: RunObservation;
+  /** The generated requirement's cases, observations redacted like a row's. */
+  readonly generated?: GeneratedRecord;
 }
 
 export type RecordedDiscovery =
@@ -222,6 +225,7 @@ function toRow(outcome: LegOutcome): ReportRow {
     ...(outcome.observation === undefined
       ? {}
       : { observation: redactContent(outcome.observation) }),
+    ...(outcome.generated === undefined ? {} : { generated: redactContent(outcome.generated) }),
   };
 }
 

@@ -1,0 +1,149 @@
+// The generated pack as a row of the report: the requirement's outcome with every case recorded
+// beside it, and the recomputation `verify` runs from those records. A case's record holds what
+// its decision was made from (the observation, or a host fault's finding), so the row can be
+// decided again without the host.
+
+import { generatePack } from '../generate/pack.ts';
+import { GENERATED_REQUIREMENT } from '../generate/suite.ts';
+import type {
+  Finding,
+  Fixture,
+  GateName,
+  GeneratedCaseRecord,
+  GeneratedRecord,
+  LegOutcome,
+} from '../types.ts';
+import { blocked, decide, decideRun, type Decision } from './decide.ts';
+import {
+  decidePack,
+  driveGeneratedPack,
+  generatedLeg,
+  type GeneratedCase,
+  type PackRequest,
+} from './generated-pack.ts';
+import { checkGates } from './gates.ts';
+import type { LegTarget } from './leg-target.ts';
+
+/** Drives the pack and decides its row; with no host to drive, the row is blocked. */
+export async function runGeneratedLeg(
+  request: PackRequest,
+  target: LegTarget | undefined,
+  now: () => number = Date.now,
+): Promise<LegOutcome> {
+  const started = now();
+  if (target === undefined) {
+    return {
+      requirement: GENERATED_REQUIREMENT,
+      ...blocked('no base URL: the generated pack has no host to drive'),
+      durationMs: 0,
+    };
+  }
+  const cases = await driveGeneratedPack(request, target);
+  return {
+    requirement: GENERATED_REQUIREMENT,
+    ...decidePack(cases),
+    generated: { seed: request.seed, count: request.count, cases: cases.map(caseRecord) },
+    durationMs: Math.max(0, now() - started),
+  };
+}
+
+function caseRecord(c: GeneratedCase): GeneratedCaseRecord {
+  const { decision } = c;
+  const judgedWithout = decision.observation === undefined && decision.findings.length > 0;
+  return {
+    fixtureId: c.fixtureId,
+    file: c.file,
+    disposition: decision.disposition,
+    ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+    ...(judgedWithout ? { findings: decision.findings } : {}),
+    ...(decision.observation === undefined ? {} : { observation: decision.observation }),
+  };
+}
+
+/** The recorded discovery document, when it was served and parses. */
+export type RecordedDocument =
+  { readonly ok: true; readonly document: unknown } | { readonly ok: false };
+
+export interface GateSettings {
+  readonly strict: boolean;
+  readonly optedOut: readonly GateName[];
+}
+
+export interface PackRecomputation {
+  readonly decision: Decision;
+  /** Each case whose record contradicts the pack or its own recomputation. */
+  readonly problems: readonly string[];
+}
+
+/**
+ * The row again from its records: the pack regenerated from the seed, each case gated against the
+ * recorded discovery and judged on its recorded observation, then the pack decided as a run
+ * decides it. A case with neither observation nor findings can only be checked for consistency.
+ */
+export function recomputeGeneratedRow(
+  record: GeneratedRecord,
+  discovery: RecordedDocument,
+  settings: GateSettings,
+): PackRecomputation {
+  const pack = generatePack({ count: record.count, seed: record.seed });
+  const problems: string[] = [];
+  if (record.cases.length !== pack.length) {
+    problems.push(
+      `generated: ${record.cases.length} cases recorded, the pack of ${record.count} at seed ${record.seed} has ${pack.length}`,
+    );
+  }
+  const cases: GeneratedCase[] = [];
+  pack.forEach((fixture, i) => {
+    const recorded = record.cases[i];
+    if (recorded === undefined) return;
+    const at = `generated case ${i + 1} (${recorded.fixtureId})`;
+    if (recorded.fixtureId !== fixture.id || recorded.file !== `${fixture.id}.json`) {
+      problems.push(`${at}: recorded as ${recorded.file}, the pack places ${fixture.id} there`);
+      return;
+    }
+    const again = recomputeCase(fixture, recorded, discovery, settings);
+    if (typeof again === 'string') {
+      problems.push(`${at}: ${again}`);
+      return;
+    }
+    if (again.disposition !== recorded.disposition) {
+      problems.push(
+        `${at}: disposition recorded ${recorded.disposition}, recomputed ${again.disposition}`,
+      );
+    }
+    cases.push({ fixtureId: fixture.id, seed: record.seed, file: recorded.file, decision: again });
+  });
+  return { decision: decidePack(cases), problems };
+}
+
+function recomputeCase(
+  fixture: Fixture,
+  recorded: GeneratedCaseRecord,
+  discovery: RecordedDocument,
+  settings: GateSettings,
+): Decision | string {
+  if (discovery.ok) {
+    const gate = checkGates(generatedLeg(fixture), discovery.document, {
+      requireBehavior: settings.strict,
+      optedOut: settings.optedOut,
+    });
+    if (!gate.proceed) {
+      return { disposition: gate.disposition, assertions: 0, reason: gate.reason, findings: [] };
+    }
+  }
+  if (recorded.observation !== undefined) return decideRun(fixture, recorded.observation);
+  if (recorded.findings !== undefined) {
+    return isHostFault(recorded.findings)
+      ? decide(recorded.findings)
+      : 'findings without an observation; only a host fault (one failing run.served) is recorded so';
+  }
+  if (recorded.disposition === 'blocked' && recorded.reason !== undefined) {
+    return blocked(recorded.reason);
+  }
+  return `disposition ${recorded.disposition} with no observation, finding or gate that explains it`;
+}
+
+function isHostFault(findings: readonly Finding[]): boolean {
+  const [only] = findings;
+  return findings.length === 1 && only?.rule === 'run.served' && !only.ok;
+}

@@ -1,0 +1,211 @@
+// `run --generate N --seed S`: the generated pack as one more requirement, end to end through the
+// CLI. A conformant host passes a pack of 200 in strict mode; a one-clause defect fails the row,
+// which names the fixture, the seed and the file; verify recomputes the row from its cases and
+// refuses an edited one; a host that does not list the pack fails it in strict mode.
+
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writePackFiles } from '../../cli/fixture-set.ts';
+import { generatePack } from '../../lib/generate/pack.ts';
+import { GENERATED_REQUIREMENT } from '../../lib/generate/suite.ts';
+import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
+import { rowsDigest } from '../../lib/report/report.ts';
+import { startReferenceHost } from '../../reference-host/index.ts';
+import { cli, LEAKY_KEY, readReport, removeDir, scratchDir, verifyWritten } from './support.ts';
+
+/** A full run per test: the pack of 200 drives 200 runs on the embedded host. */
+const FULL_RUN_MS = 300_000;
+
+function generatedRow(report: EvalGateReport): ReportRow {
+  const row = report.requirements.find((r) => r.id === GENERATED_REQUIREMENT);
+  if (row === undefined) throw new Error('the report has no generated row');
+  return row;
+}
+
+/** The report with `edit` applied to the generated row, its rows digest made to match again. */
+function edited(report: EvalGateReport, edit: (row: ReportRow) => ReportRow): EvalGateReport {
+  const requirements = report.requirements.map((r) =>
+    r.id === GENERATED_REQUIREMENT ? edit(r) : r,
+  );
+  return {
+    ...report,
+    requirements,
+    digests: { ...report.digests, rows: rowsDigest(requirements) },
+  };
+}
+
+describe('run --generate: a conformant host', () => {
+  it(
+    'the embedded reference host passes the pack of 200 at seed 1 in strict mode, and verify recomputes every case',
+    async () => {
+      const dir = await scratchDir();
+      try {
+        const run = await cli([
+          'run',
+          '--generate',
+          '200',
+          '--seed',
+          '1',
+          '--require-behavior',
+          '--report-dir',
+          dir,
+        ]);
+        const report = await readReport(dir);
+        const row = generatedRow(report);
+
+        expect(run.stderr).toEqual([]);
+        expect(run.code).toBe(0);
+        expect(row.disposition).toBe('executed-pass');
+        expect(row.generated?.seed).toBe(1);
+        expect(row.generated?.cases).toHaveLength(200);
+        const notPassed = row.generated?.cases.filter((c) => c.disposition !== 'executed-pass');
+        expect(notPassed).toEqual([]);
+        expect(row.assertions).toBeGreaterThan(200);
+        expect(report.requirements.filter((r) => r.disposition !== 'executed-pass')).toEqual([]);
+
+        const verified = await cli(['verify', join(dir, 'eval-gate-report.json')]);
+        expect(verified.code).toBe(0);
+        expect(verified.stdout.at(-1)).toMatch(
+          / 0 checked for consistency only, every digest matches/,
+        );
+      } finally {
+        await removeDir(dir);
+      }
+    },
+    FULL_RUN_MS,
+  );
+});
+
+describe('run --generate: a host with one defect', () => {
+  it(
+    'score-zeroed fails the generated row, naming the fixture, the seed and its file; verify recomputes it and refuses an edited case',
+    async () => {
+      const dir = await scratchDir();
+      const packDir = join(dir, 'pack');
+      await mkdir(packDir);
+      await writePackFiles(packDir, generatePack({ count: 3, seed: 7 }));
+      const host = await startReferenceHost({
+        apiKey: LEAKY_KEY,
+        defect: 'score-zeroed',
+        extraFixturesDirs: [packDir],
+      });
+      try {
+        const reportDir = join(dir, 'reports');
+        const argv = ['--base-url', host.url, '--report-dir', reportDir, '--require-behavior'];
+        const run = await cli([...argv, '--generate', '3', '--seed', '7'], {
+          OPENWOP_API_KEY: LEAKY_KEY,
+        });
+        const report = await readReport(reportDir);
+        const row = generatedRow(report);
+
+        expect(run.code).toBe(1);
+        expect(row.disposition).toBe('executed-fail');
+        const failing = row.generated?.cases.find((c) => c.disposition === 'executed-fail');
+        expect(failing).toBeDefined();
+        const id = failing?.fixtureId ?? '';
+        expect(id).toMatch(/^generated-s7-n000[1-3]$/);
+        expect(failing?.file).toBe(`${id}.json`);
+        const named = `${id} (seed 7, ${id}.json): `;
+        expect(row.reason).toContain(named);
+        // The failing rule is the clause the defect breaks: scores are not the gate's to change.
+        expect(row.reason).toMatch(/score-unchanged|aggregate-unchanged|mean-score/);
+        const line = run.stdout.find((l) => l.includes(GENERATED_REQUIREMENT));
+        expect(line).toContain(named);
+        // The row reaches the CI's test view and the summary like any other row.
+        const junit = await readFile(join(reportDir, 'eval-gate-junit.xml'), 'utf8');
+        const summary = await readFile(join(reportDir, 'eval-gate-summary.md'), 'utf8');
+        expect(junit).toContain(named);
+        expect(summary).toContain(named);
+
+        const verified = await verifyWritten(dir, report);
+        expect(verified.lines).toEqual([expect.stringMatching(/every digest matches/)]);
+        expect(verified.code).toBe(0);
+
+        const relabelled = edited(report, (r) => ({
+          ...r,
+          generated: {
+            seed: 7,
+            count: 3,
+            cases: (r.generated?.cases ?? []).map((c) =>
+              c.fixtureId === id ? { ...c, disposition: 'executed-pass' as const } : c,
+            ),
+          },
+        }));
+        const refused = await verifyWritten(dir, relabelled);
+        expect(refused.code).toBe(1);
+        expect(refused.lines.join('\n')).toContain(
+          `(${id}): disposition recorded executed-pass, recomputed executed-fail`,
+        );
+
+        // A case whose observation lost its events no longer decides as recorded.
+        const emptied = edited(report, (r) => ({
+          ...r,
+          generated: {
+            seed: 7,
+            count: 3,
+            cases: (r.generated?.cases ?? []).map((c) =>
+              c.observation === undefined
+                ? c
+                : { ...c, observation: { ...c.observation, events: [] } },
+            ),
+          },
+        }));
+        const refusedAgain = await verifyWritten(dir, emptied);
+        expect(refusedAgain.code).toBe(1);
+        expect(refusedAgain.lines.join('\n')).toMatch(
+          new RegExp(`row ${GENERATED_REQUIREMENT.replace(/\./g, '\\.')}: `),
+        );
+      } finally {
+        await host.close();
+        await removeDir(dir);
+      }
+    },
+    FULL_RUN_MS,
+  );
+
+  it(
+    'a host that does not list the pack fails the row in strict mode, like any unlisted fixture, and leaves it inapplicable otherwise',
+    async () => {
+      const dir = await scratchDir();
+      const host = await startReferenceHost({ apiKey: LEAKY_KEY });
+      try {
+        const argv = ['--base-url', host.url, '--report-dir', dir, '--generate', '2'];
+        const strict = await cli([...argv, '--require-behavior'], { OPENWOP_API_KEY: LEAKY_KEY });
+        const strictRow = generatedRow(await readReport(dir));
+        expect(strict.code).toBe(1);
+        expect(strictRow.disposition).toBe('executed-fail');
+        expect(strictRow.reason).toContain(
+          'generated-s1-n0001 (seed 1, generated-s1-n0001.json): host does not list fixture generated-s1-n0001',
+        );
+
+        const lenient = await cli(argv, { OPENWOP_API_KEY: LEAKY_KEY });
+        const lenientRow = generatedRow(await readReport(dir));
+        expect(lenient.code).toBe(0);
+        expect(lenientRow.disposition).toBe('inapplicable');
+      } finally {
+        await host.close();
+        await removeDir(dir);
+      }
+    },
+    FULL_RUN_MS,
+  );
+});
+
+describe('run --generate: flags that cannot run', () => {
+  it.each([
+    [['--seed', '1'], '--seed needs --generate N'],
+    [['--generate', '0'], '--generate takes a pack size from 1 to 10000'],
+    [['--generate', '10001'], '--generate takes a pack size from 1 to 10000'],
+    [['--generate', 'many'], '--generate takes a pack size from 1 to 10000'],
+    [['--generate', '5', '--seed', '-3'], '--seed takes an integer from 0 to 2147483647'],
+    [['--generate', '5', '--seed', '2147483648'], '--seed takes an integer from 0 to 2147483647'],
+    [['--generate', '5', '--generate', '6'], '--generate was given twice; give it once'],
+  ])('run %j exits 2 with one line', async (flags, message) => {
+    const run = await cli(['run', ...flags]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toEqual([]);
+    expect(run.stderr).toHaveLength(1);
+    expect(run.stderr[0]).toContain(message);
+  });
+});
