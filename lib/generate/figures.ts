@@ -1,8 +1,9 @@
 // The stated cost and latency of generated trials, and the suite limits placed on them
-// (RFC 0246 §B keeps both conditions; contract §3 [0244-assumed] fixes the figures). A limit is
-// placed only where every documented reading decides it the same way: a per-trial, per-task or
-// total reading of the cost limit, and nearest-rank, interpolated or maximum readings of the 95th
-// percentile of the trial latencies (docs/generated-suites.md).
+// (RFC 0246 §B keeps both conditions; contract §3 [0244-assumed] fixes the figures). The cost
+// condition is defined on the run's total (docs/decisions.md), so a cost limit may sit anywhere,
+// including between the costliest trial and the total, where a per-trial reading is caught. A
+// latency limit is placed only where nearest-rank, interpolated and maximum readings of the 95th
+// percentile of the trial latencies agree (docs/generated-suites.md).
 
 import fc from 'fast-check';
 import type { ScriptedTrial, SuiteThresholds } from '../types.ts';
@@ -13,6 +14,9 @@ export const COST_UNIT = 1 / 256;
 /** Whether a suite states a figure, and where its limit sits: above, on, or below the figures. */
 export const LIMIT_PLACES = ['unstated', 'stated', 'above', 'on', 'below'] as const;
 export type LimitPlace = (typeof LIMIT_PLACES)[number];
+/** A cost limit may also sit on the costliest trial while the total exceeds it. */
+export const COST_PLACES = [...LIMIT_PLACES, 'between'] as const;
+export type CostPlace = (typeof COST_PLACES)[number];
 
 export interface EntryFigures {
   /** In cost units, 1–32. */
@@ -30,14 +34,14 @@ export const entryFiguresArb: fc.Arbitrary<EntryFigures> = fc.record({
 });
 
 export interface SuiteFigures {
-  readonly cost: LimitPlace;
+  readonly cost: CostPlace;
   readonly latency: LimitPlace;
   /** The longest latency, in ms; every lower one is below it. */
   readonly tail: number;
 }
 
 export const suiteFiguresArb: fc.Arbitrary<SuiteFigures> = fc.record({
-  cost: fc.constantFrom(...LIMIT_PLACES),
+  cost: fc.constantFrom(...COST_PLACES),
   latency: fc.constantFrom(...LIMIT_PLACES),
   tail: fc.integer({ min: 31, max: 60 }).map((n) => n * 50),
 });
@@ -69,6 +73,8 @@ export function tailNeeded(n: number): number {
  * `above` holds under every reading, `on` sits exactly on the total cost or the longest latency
  * (holding, inclusive), and `below` fails under every reading: under the cheapest trial's cost,
  * and just under the longest latency when enough trials take it, else under the shortest.
+ * `between` puts the cost limit on the costliest trial, so only the total exceeds it; with one
+ * trial there is no such place, and it falls back to `below`.
  */
 export function limitsFor(
   figures: SuiteFigures,
@@ -83,6 +89,7 @@ export function limitsFor(
     above: total + 32 * COST_UNIT,
     on: total,
     below: Math.min(...costs) / 2,
+    between: costs.length > 1 ? Math.max(...costs) : Math.min(...costs) / 2,
   };
   const latency = {
     above: longest + 50,
@@ -91,8 +98,10 @@ export function limitsFor(
   };
   const place = (p: LimitPlace): p is 'above' | 'on' | 'below' =>
     p === 'above' || p === 'on' || p === 'below';
+  const costPlace = (p: CostPlace): p is 'above' | 'on' | 'below' | 'between' =>
+    p === 'between' || place(p);
   return {
-    ...(place(figures.cost) ? { maxCostUsd: cost[figures.cost] } : {}),
+    ...(costPlace(figures.cost) ? { maxCostUsd: cost[figures.cost] } : {}),
     ...(place(figures.latency) ? { maxP95LatencyMs: latency[figures.latency] } : {}),
   };
 }

@@ -120,6 +120,9 @@ function figureFeatures(f: Fixture, seen: Set<string>): void {
     if (total === maxCostUsd) seen.add('cost-on-limit');
     if (costs.every((c) => c > maxCostUsd)) seen.add('cost-above-limit');
     if (total < maxCostUsd) seen.add('cost-limit-holds');
+    if (total > maxCostUsd && costs.every((c) => c <= maxCostUsd)) {
+      seen.add('cost-total-over-no-trial-over');
+    }
   }
   if (maxP95LatencyMs !== undefined && latencies.length > 0) {
     const longest = Math.max(...latencies);

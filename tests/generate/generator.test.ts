@@ -131,6 +131,7 @@ describe('the pack of 200 at seed 1 reaches every feature', () => {
     'suite-on-pass-score',
     'cost-on-limit',
     'cost-above-limit',
+    'cost-total-over-no-trial-over',
     'cost-limit-holds',
     'latency-on-limit',
     'latency-below-tail-mean-under-limit',
