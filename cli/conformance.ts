@@ -7,7 +7,6 @@ import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PackRequest } from '../lib/decide/generated-pack.ts';
-import { generatePack } from '../lib/generate/pack.ts';
 import { writePackFiles } from './fixture-set.ts';
 import type { SuiteConfig } from '../lib/env.ts';
 import { canonicalJson } from '../lib/report/canonical.ts';
@@ -75,6 +74,7 @@ export async function runConformance(
       ? await mkdtemp(join(tmpdir(), 'openwop-eval-gate-pack-'))
       : undefined;
   if (packDir !== undefined && options.pack !== undefined) {
+    const { generatePack } = await import('../lib/generate/pack.ts');
     await writePackFiles(packDir, generatePack(options.pack)).catch(async (error: unknown) => {
       await rm(packDir, { recursive: true, force: true });
       throw error;

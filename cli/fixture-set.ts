@@ -4,7 +4,6 @@
 // reorders a file it seeded still holds the same fixture.
 
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
-import { generatePack, parseGeneratedId } from '../lib/generate/pack.ts';
 import { join } from 'node:path';
 import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
 import { LEGS } from '../lib/legs.ts';
@@ -84,7 +83,7 @@ export async function writeFixtureSet(
   generated?: { readonly count: number; readonly seed: number },
 ): Promise<readonly string[]> {
   const shipped = await shippedFixtures();
-  const pack = generated === undefined ? [] : generatePack(generated);
+  const pack = generated === undefined ? [] : (await generator()).generatePack(generated);
   const entries = [
     ...shipped.map((s) => s.entry),
     ...pack.map((f) => ({
@@ -148,9 +147,13 @@ export async function writePackFiles(dir: string, pack: readonly Fixture[]): Pro
   return written;
 }
 
+/** The generator, loaded only by a command that needs it: it brings fast-check with it. */
+const generator = () => import('../lib/generate/pack.ts');
+
 /** A fixture named on the command line: a shipped id, or a fixture file ending in .json. */
 export async function readFixtureRef(ref: string): Promise<Fixture> {
   // A generated id replays its fixture from the seed and place it names.
+  const { generatePack, parseGeneratedId } = await generator();
   const place = parseGeneratedId(ref);
   if (place !== null && place.index > 0) {
     const fixture = generatePack({ count: place.index, seed: place.seed }).at(-1);

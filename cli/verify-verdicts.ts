@@ -6,7 +6,7 @@
 import type { FixtureLoad } from '../lib/fixtures.ts';
 import { checkGates } from '../lib/decide/gates.ts';
 import { LEGS } from '../lib/legs.ts';
-import { GENERATED_REQUIREMENT } from '../lib/generate/suite.ts';
+import { GENERATED_REQUIREMENT } from '../lib/legs.ts';
 import { recomputeGenerated } from './verify-generated.ts';
 import { decide, decideRun } from '../lib/decide/decide.ts';
 import { judgeGatedFieldsShape } from '../lib/witness/shape-leg.ts';

@@ -34,6 +34,9 @@ export interface LegDefinition {
 /** What every requirement id starts with; the README's table and the CLI's selection leave it out. */
 export const REQUIREMENT_PREFIX = 'openwop.requirement.0246.';
 
+/** The requirement a generated pack drives (`run --generate`); it is not a leg of `LEGS`. */
+export const GENERATED_REQUIREMENT = `${REQUIREMENT_PREFIX}generated`;
+
 export const LEGS: readonly LegDefinition[] = [
   {
     id: `${REQUIREMENT_PREFIX}mean-gated`,

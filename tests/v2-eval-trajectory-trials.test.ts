@@ -12,11 +12,9 @@ import type { HeadStart } from '../lib/decide/leg-target.ts';
 import type { LegOutcome } from '../lib/types.ts';
 import type { LegTarget } from '../lib/decide/leg-target.ts';
 import { readConfig } from '../lib/env.ts';
-import { LEGS } from '../lib/legs.ts';
+import { GENERATED_REQUIREMENT, LEGS } from '../lib/legs.ts';
 import { runLeg } from '../lib/decide/run-leg.ts';
-import { runGeneratedLeg } from '../lib/decide/generated-leg.ts';
-import { PACK_CONCURRENCY, type PackRequest } from '../lib/decide/generated-pack.ts';
-import { GENERATED_REQUIREMENT } from '../lib/generate/suite.ts';
+import { PACK_CONCURRENCY, type PackRequest } from '../lib/decide/pack-request.ts';
 import { openTarget } from '../lib/decide/target.ts';
 
 declare module 'vitest' {
@@ -81,6 +79,8 @@ describe.concurrent('RFC 0246: a trial that fails its trajectory cannot carry a 
       `${GENERATED_REQUIREMENT}: every generated fixture of seed ${pack.seed} (${pack.count}) is judged like a leg's`,
       { timeout: config.bounds.runTimeoutMs * waves + 30_000 },
       async (ctx) => {
+        // Loaded only when a pack is requested: the generator brings fast-check with it.
+        const { runGeneratedLeg } = await import('../lib/decide/generated-leg.ts');
         const outcome = await runGeneratedLeg(pack, await target());
         ctx.task.meta.evalGate = outcome;
         if (outcome.disposition === 'inapplicable' || outcome.disposition === 'skipped') {

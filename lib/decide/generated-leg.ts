@@ -4,7 +4,7 @@
 // decided again without the host.
 
 import { generatePack } from '../generate/pack.ts';
-import { GENERATED_REQUIREMENT } from '../generate/suite.ts';
+import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type {
   Finding,
   Fixture,

@@ -4,7 +4,7 @@
 
 import type { LegDefinition } from '../legs.ts';
 import { generatePack } from '../generate/pack.ts';
-import { GENERATED_REQUIREMENT } from '../generate/suite.ts';
+import { GENERATED_REQUIREMENT } from '../legs.ts';
 import { driveEvalRun } from '../observe/driver.ts';
 import { WireRecord } from '../observe/wire-record.ts';
 import type { Disposition, Finding, Fixture, GateName, MatchMode } from '../types.ts';
@@ -12,10 +12,8 @@ import { blocked, decide, decideRun, hostFaultFinding, type Decision } from './d
 import { checkGates } from './gates.ts';
 import type { LegTarget } from './leg-target.ts';
 
-export interface PackRequest {
-  readonly count: number;
-  readonly seed: number;
-}
+export { PACK_CONCURRENCY, type PackRequest } from './pack-request.ts';
+import { PACK_CONCURRENCY, type PackRequest } from './pack-request.ts';
 
 export interface GeneratedCase {
   readonly fixtureId: string;
@@ -24,9 +22,6 @@ export interface GeneratedCase {
   readonly file: string;
   readonly decision: Decision;
 }
-
-/** How many generated runs are in flight at once: enough to overlap a slow host's run time. */
-export const PACK_CONCURRENCY = 8;
 
 /** The leg a generated fixture stands in: its gates and needs follow from the document. */
 export function generatedLeg(fixture: Fixture): LegDefinition & { readonly fixtureId: string } {

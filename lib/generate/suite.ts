@@ -31,9 +31,8 @@ import {
 } from './figures.ts';
 import { ANSWERS, GOLDEN_MATCHES, goldenArb, scriptedOutput } from './outputs.ts';
 import { passScoreOf, passScorePlanArb } from './pass-score.ts';
+import { GENERATED_REQUIREMENT } from '../legs.ts';
 
-/** The requirement every generated fixture drives. */
-export const GENERATED_REQUIREMENT = 'openwop.requirement.0246.generated';
 export const SCRIPTED_AGENT = 'core.conformance.eval-scripted-agent';
 /** The trial count the contract's example discovery advertises (contract §2). */
 export const DEFAULT_MAX_TRIALS = 10;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePackFiles } from '../../cli/fixture-set.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
-import { GENERATED_REQUIREMENT } from '../../lib/generate/suite.ts';
+import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { rowsDigest } from '../../lib/report/report.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { hostFaultFinding } from '../../lib/decide/decide.ts';
 import { recomputeGeneratedRow, runGeneratedLeg } from '../../lib/decide/generated-leg.ts';
-import { GENERATED_REQUIREMENT } from '../../lib/generate/suite.ts';
+import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
 import type { GeneratedCaseRecord, GeneratedRecord } from '../../lib/types.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 
