@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
+import { judgeLastSequence } from '../../lib/witness/last-sequence.ts';
 import type { ObservedPage, ObservedReplay, RunObservation } from '../../lib/types.ts';
 import { asObservation, GATED, gatedObservation } from './build.ts';
 
@@ -116,5 +117,62 @@ describe('events.last-sequence fails what upstream says it is not', () => {
   it('five wrong pages show three and count the rest', () => {
     const pages = [1, 2, 3, 4, 5].map((n) => pageOf(n === 1 ? null : n, -1, 3, n === 5));
     expect(judged(pages).message).toMatch(/5 of 5 pages are not: .*; and 2 more$/);
+  });
+});
+
+/** The rule on its own, over a first read of `events` in `pages` and the given replays. */
+function alone(
+  pages: readonly ObservedPage[],
+  events: readonly unknown[],
+  replays: readonly ObservedReplay[] = [],
+): { ok: boolean; message: string } {
+  const observation = { pages, replays } as unknown as RunObservation;
+  const { ok, message } = judgeLastSequence(observation, events);
+  return { ok, message };
+}
+
+describe('events.last-sequence reads what the first read delivered, and nothing else', () => {
+  const seqs = (...s: unknown[]) => s.map((sequence) => ({ sequence }));
+
+  it('a page whose event count is negative or fractional delivered nothing', () => {
+    for (const count of [-1, 1.5]) {
+      const pages = [pageOf(null, -1, count, false), pageOf(null, 2, 2)];
+      expect(alone(pages, seqs(1, 2)).ok).toBe(true);
+    }
+  });
+
+  it('a sequence that is no safe integer is not one the log held', () => {
+    expect(alone([pageOf(null, 1, 2)], seqs('20', 1)).ok).toBe(true);
+    expect(alone([pageOf(null, 1, 2)], seqs(20.5, 1)).ok).toBe(true);
+  });
+
+  it('the highest delivered sequence counts, whatever order the events came in', () => {
+    expect(alone([pageOf(null, 5, 2)], seqs(5, 3)).ok).toBe(true);
+  });
+
+  it('on an empty log, a first-read page above −1 and a replay not at −1 are named', () => {
+    const replay: ObservedReplay = { cursor: 'past-end', afterSequence: 0, pages: [], events: [] };
+    expect(alone([pageOf(null, 0, 0)], [], [{ ...replay, pages: [pageOf(0, 1, 0)] }])).toEqual({
+      ok: false,
+      message: `${MUST}2 of 2 pages are not: page 1 of the first read says 0, above an empty log (−1); page 1 of the replay after 0 says 1, where the finished log's highest sequence is -1`,
+    });
+    expect(alone([pageOf(null, -1, 0)], [], [{ ...replay, pages: [pageOf(0, -1, 0)] }]).ok).toBe(
+      true,
+    );
+  });
+
+  it('a fractional lastSequence is no sequence, not a sequence above the log', () => {
+    expect(alone([pageOf(null, 1.5, 1)], seqs(1)).message).toBe(
+      `${MUST}1 of 1 page is not: page 1 of the first read says 1.5, which is no sequence and not −1`,
+    );
+  });
+
+  it('three wrong pages are all shown, and four show three and count one', () => {
+    const wrong = (n: number) => Array.from({ length: n }, () => pageOf(null, 7, 0, false));
+    const three = alone(wrong(3), []).message;
+    expect(three).toMatch(/3 of 3 pages are not: (page \d of the first read says 7[^;]*(; )?){3}$/);
+    const four = alone(wrong(4), []).message;
+    expect(four.split('says 7')).toHaveLength(4);
+    expect(four).toMatch(/; and 1 more$/);
   });
 });
