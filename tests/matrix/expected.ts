@@ -176,6 +176,17 @@ const misread = (...more: FailingRule[]): LegExpectation =>
     ...more,
   );
 
+/** A measured output graded wrong: its score, its trial verdict and everything built on them. */
+const MISGRADED = fail(
+  'trial.score-unchanged',
+  'trial.passed',
+  'task.score-unchanged',
+  'task.gated-score-value',
+  'task.passed',
+  'suite.aggregate-unchanged',
+  'suite.gated-aggregate-value',
+);
+
 export const EXPECTED: Readonly<Record<RowName, Row>> = {
   conformant: everyHostLeg(PASS),
 
@@ -596,27 +607,11 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'golden-never-graded': {
     ...everyHostLeg(PASS),
     // The three missing outputs score 1 and pass; gated 5/6 stays under passScore 1.
-    'outputs-measured': fail(
-      'trial.score-unchanged',
-      'trial.passed',
-      'task.score-unchanged',
-      'task.gated-score-value',
-      'task.passed',
-      'suite.aggregate-unchanged',
-      'suite.gated-aggregate-value',
-    ),
+    'outputs-measured': MISGRADED,
   },
   'json-match-as-text': {
     ...everyHostLeg(PASS),
-    'outputs-measured': fail(
-      'trial.score-unchanged',
-      'trial.passed',
-      'task.score-unchanged',
-      'task.gated-score-value',
-      'task.passed',
-      'suite.aggregate-unchanged',
-      'suite.gated-aggregate-value',
-    ),
+    'outputs-measured': MISGRADED,
   },
   // Every other fixture's passing trials score 1 against a passScore below 1.
   'trial-verdict-strict': {
