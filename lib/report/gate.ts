@@ -6,6 +6,7 @@ import { faultName, faultsOf, resolveBaseline } from './baseline.ts';
 import type { Fault, ResolvedEntry } from './baseline.ts';
 import type { Finding } from '../types.ts';
 import type { EvalGateReport } from './report.ts';
+import { NOT_SELECTED } from './run-options.ts';
 import { isPartial } from './run-record.ts';
 import { EXIT } from './verdict.ts';
 
@@ -67,13 +68,20 @@ function sameFault(a: Fault, b: Fault): boolean {
   return a.requirement === b.requirement && a.rule === b.rule;
 }
 
+function isUnselected(row: GateFacts['requirements'][number]): boolean {
+  return row.disposition === 'skipped' && row.reason === NOT_SELECTED;
+}
+
 /** What limits the run beyond its counts: the selection, the baseline, the severity gate. */
 export function gateLimits(report: GateFacts): string[] {
   const verdict = gateVerdict(report);
   const parts: string[] = [];
   const selection = report.selection;
   if (selection !== undefined && isPartial(selection)) {
-    parts.push(`partial: ${selection.selected.length} of ${report.requirements.length} selected`);
+    // Counted from the rows, as the certification counts them: the generated row is not among the
+    // legs --only and --skip choose from, yet it ran, and it is one of the rows.
+    const ran = report.requirements.filter((r) => !isUnselected(r)).length;
+    parts.push(`partial: ${ran} of ${report.requirements.length} selected`);
   }
   if (report.baseline !== undefined) {
     const rows = excusedRows(report, verdict);

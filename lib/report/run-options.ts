@@ -3,7 +3,7 @@
 // severities fail the exit code (--fail-on). Validation happens before any leg runs, so a
 // mistyped id is a configuration error (exit 2), never a silently unexcused or unselected row.
 
-import { LEGS } from '../legs.ts';
+import { GENERATED_REQUIREMENT, LEGS } from '../legs.ts';
 import { RULES } from '../witness/rules.ts';
 import { judgeGatedFieldsShape } from '../witness/shape-leg.ts';
 
@@ -39,6 +39,9 @@ export function knownRequirement(id: string): string | undefined {
 
 /** Every rule id a requirement's findings can carry. */
 export function knownRules(requirement: string): ReadonlySet<string> {
+  // The generated row carries its cases' findings: the witness's rules and a host fault's.
+  if (requirement === GENERATED_REQUIREMENT)
+    return new Set([...RULES.map((r) => r.id), 'run.served']);
   const leg = LEGS.find((l) => l.id === requirement);
   if (leg === undefined) return new Set();
   // The server-free leg judges the schema alone; its rules are the findings it always produces.
@@ -119,7 +122,7 @@ function readEntry(item: unknown, at: string): ExpectedFailure {
       `${at} (${requirement}) needs a reason: say why the failure is expected`,
     );
   }
-  const full = knownRequirement(requirement);
+  const full = knownRequirement(requirement) ?? generatedRequirement(requirement);
   if (full === undefined) {
     throw new RunOptionError(`${at} names ${requirement}, which is no requirement of this suite`);
   }
@@ -128,6 +131,13 @@ function readEntry(item: unknown, at: string): ExpectedFailure {
     throw new RunOptionError(`${at} names rule ${String(rule)}, which ${full} never checks`);
   }
   return { requirement: full, rule, reason };
+}
+
+/** A baseline may name the generated row too: `run --generate` adds it beside the legs. */
+function generatedRequirement(id: string): string | undefined {
+  return id === GENERATED_REQUIREMENT || `${PREFIX}${id}` === GENERATED_REQUIREMENT
+    ? GENERATED_REQUIREMENT
+    : undefined;
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
