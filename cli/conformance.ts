@@ -18,6 +18,7 @@ import { JUNIT_FILE, renderJunit } from '../lib/report/junit.ts';
 import { MARKDOWN_FILE, renderMarkdown } from '../lib/report/markdown.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { buildReport, REPORT_FILE } from '../lib/report/report.ts';
+import { reportText } from '../lib/report/report-text.ts';
 import { describeError, runSuite } from './run-suite.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict.ts';
@@ -199,7 +200,7 @@ async function writeOutputs(
   const expectations = await expectationsFor(report);
   const markdown = renderMarkdown(report, expectations, verdict);
   const outputs: readonly (readonly [string, string])[] = [
-    [join(dir, REPORT_FILE), `${JSON.stringify(report, null, 2)}\n`],
+    [join(dir, REPORT_FILE), reportText(report)],
     [join(dir, JUNIT_FILE), renderJunit(report, expectations, verdict)],
     [join(dir, MARKDOWN_FILE), markdown],
   ];
