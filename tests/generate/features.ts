@@ -77,7 +77,13 @@ function documentFeatures(f: Fixture, task: EvalTask, seen: Set<string>): void {
     if (responses !== undefined && calls.some((c) => !responses.some((r) => r.tool === c.tool))) {
       seen.add('miss:unrecorded-tool');
     }
+    const listed = (tool: string): number =>
+      (responses ?? []).filter((r) => r.tool === tool).length;
+    if (calls.some((c) => listed(c.tool) > 1)) seen.add('call-to-tool-listed-twice');
   }
+  const trials = f.suite.trials?.count ?? 1;
+  if (trials > 1 && entries.length === 1) seen.add('script-entry-for-every-trial');
+  if (trials > 1 && entries.length === trials) seen.add('script-entry-per-trial');
 }
 
 /** The output misses the golden value, yet equals it (or its label) when case is ignored. */
@@ -115,6 +121,8 @@ function figureFeatures(f: Fixture, seen: Set<string>): void {
   const { costs, latencies } = trialFigures(f);
   if (new Set(costs).size > 1) seen.add('varied-costs');
   if (new Set(latencies).size > 1) seen.add('varied-latencies');
+  if (costs.length > 0 && maxCostUsd === undefined) seen.add('costs-without-limit');
+  if (latencies.length > 0 && maxP95LatencyMs === undefined) seen.add('latencies-without-limit');
   const total = costs.reduce((a, b) => a + b, 0);
   if (maxCostUsd !== undefined) {
     if (total === maxCostUsd) seen.add('cost-on-limit');
