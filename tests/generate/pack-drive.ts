@@ -1,16 +1,18 @@
 // Drives a generated pack against a reference host over HTTP, strict, as the CLI would: the host
 // seeds the pack's files from a directory and lists them; every case is gated, driven and judged
-// by lib/decide/generated-pack.ts. Shared by the pack tests and the smallest-pack search.
+// by lib/decide/generated-pack.ts, and the host checks of the same run can follow. Shared by the
+// pack tests and the smallest-pack search.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { driveGeneratedPack, type GeneratedCase } from '../../lib/decide/generated-pack.ts';
-import type { LegTarget } from '../../lib/decide/leg-target.ts';
+import { checkHost } from '../../lib/decide/host-checks.ts';
 import { resolveConfig } from '../../lib/env.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
 import { fetchDiscovery, forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
+import type { HostChecks } from '../../lib/types.ts';
 import { startReferenceHost, type DefectName } from '../../reference-host/index.ts';
 
 const API_KEY = 'generated-pack-key-7';
@@ -27,6 +29,18 @@ export async function packDir(
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/** What one run of a pack shows: its cases, and the host checks the same run makes. */
+export interface PackRun {
+  readonly cases: GeneratedCase[];
+  readonly hostChecks: HostChecks;
+}
+
+export interface PackRunOptions {
+  readonly defect?: DefectName;
+  /** The run deadline: short for a defect whose run never ends, so its case blocks in time. */
+  readonly runTimeoutMs?: number;
+}
+
 /**
  * The cases of the first `count` fixtures of the seed's pack on a reference host seeded from
  * `fixturesDir` (default: the shipped fixtures only), with `defect` if given.
@@ -36,17 +50,38 @@ export async function drivePack(
   fixturesDir?: string,
   defect?: DefectName,
 ): Promise<GeneratedCase[]> {
+  const options = defect === undefined ? {} : { defect };
+  return (await runPack(request, fixturesDir, options, false)).cases;
+}
+
+/** The pack's cases and then, as `run` makes them, the host checks of the same run. */
+export async function runPackWithHostChecks(
+  request: { count: number; seed: number },
+  fixturesDir: string,
+  options: PackRunOptions,
+): Promise<PackRun> {
+  const { cases, hostChecks } = await runPack(request, fixturesDir, options, true);
+  if (hostChecks === undefined) throw new Error('the host checks were not made');
+  return { cases, hostChecks };
+}
+
+async function runPack(
+  request: { count: number; seed: number },
+  fixturesDir: string | undefined,
+  options: PackRunOptions,
+  withHostChecks: boolean,
+): Promise<{ cases: GeneratedCase[]; hostChecks: HostChecks | undefined }> {
   const host = await startReferenceHost({
     apiKey: API_KEY,
     ...(fixturesDir === undefined ? {} : { fixturesDir }),
-    ...(defect === undefined ? {} : { defect }),
+    ...(options.defect === undefined ? {} : { defect: options.defect }),
   });
   const config = resolveConfig({
     OPENWOP_BASE_URL: host.url,
     OPENWOP_API_KEY: API_KEY,
     OPENWOP_REQUIRE_BEHAVIOR: 'true',
     OPENWOP_POLL_TIMEOUT_S: '1',
-    OPENWOP_RUN_TIMEOUT_MS: '60000',
+    OPENWOP_RUN_TIMEOUT_MS: String(options.runTimeoutMs ?? 60_000),
   });
   const client = createHostClient({
     baseUrl: host.url,
@@ -56,8 +91,17 @@ export async function drivePack(
   });
   try {
     forgetDiscoveries();
-    const target: LegTarget = { client, discovery: await fetchDiscovery(client, host.url), config };
-    return await driveGeneratedPack(request, target);
+    const discovery = await fetchDiscovery(client, host.url);
+    const cases = await driveGeneratedPack(request, { client, discovery, config });
+    if (!withHostChecks) return { cases, hostChecks: undefined };
+    const hostChecks = await checkHost({
+      client,
+      discovery,
+      keyConfigured: true,
+      knownRunId: cases.map((c) => c.decision.observation?.runId).find((id) => id !== undefined),
+      timeoutMs: config.bounds.requestTimeoutMs,
+    });
+    return { cases, hostChecks };
   } finally {
     await client.close();
     await host.close();

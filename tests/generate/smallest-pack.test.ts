@@ -1,14 +1,24 @@
 // The smallest-pack table of docs/generated-suites.md against the code: it names every defect of
-// the reference host, and each row that records a pack size still holds at that size. The full
-// search takes a minute (npm run generated-table); this check runs one fixture per row.
+// the reference host, every one is caught by the pack or the host checks of `run --generate`,
+// each row that records a pack size still holds at that size, and each host-check cell still
+// holds and agrees with the defect matrix. The full search takes minutes (npm run
+// generated-table); this check runs one fixture per row.
 
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generatePack } from '../../lib/generate/pack.ts';
 import { DEFECTS, isDefectName } from '../../reference-host/defects.ts';
 import { packDir } from './pack-drive.ts';
-import { caughtOn, caughtOverHttp, HTTP_LIMIT, PACK_LIMIT, PACK_SEED } from './smallest-pack.ts';
-import { HOW_CAUGHT, OVER_HTTP, recordedRows } from './smallest-table.ts';
+import { hostCheckFailures } from '../matrix/host-checks-expected.ts';
+import {
+  caughtOn,
+  caughtOverHttp,
+  hostChecksFailing,
+  HTTP_LIMIT,
+  PACK_LIMIT,
+  PACK_SEED,
+} from './smallest-pack.ts';
+import { caughtBy, HOW_CAUGHT, OVER_HTTP, recordedRows } from './smallest-table.ts';
 
 const page = readFileSync(new URL('../../docs/generated-suites.md', import.meta.url), 'utf8');
 const rows = recordedRows(page);
@@ -32,6 +42,30 @@ describe('the smallest-pack table', () => {
       if (row.n !== null) expect(row.n).toBeLessThanOrEqual(PACK_LIMIT);
     }
   });
+
+  it('every defect is caught by a run of at most 200, and each row says by what', () => {
+    for (const row of rows) {
+      const caught = row.n === null ? null : 'MUST';
+      expect(row.caughtBy, row.defect).toBe(caughtBy({ caught, hostChecks: row.hostChecks }));
+    }
+    expect(rows.filter((r) => r.caughtBy === 'nothing').map((r) => r.defect)).toEqual([]);
+  });
+
+  it('records the host-check rules the defect matrix expects of each defect', () => {
+    for (const row of rows) {
+      if (!isDefectName(row.defect)) throw new Error(`no defect ${row.defect}`);
+      expect(row.hostChecks, row.defect).toEqual(hostCheckFailures(row.defect));
+    }
+  });
+
+  it.each(rows.filter((r) => r.hostChecks.length > 0))(
+    '$defect still fails the host checks the table names',
+    { timeout: 60_000 },
+    async ({ defect, hostChecks }) => {
+      if (!isDefectName(defect)) throw new Error(`no defect ${defect}`);
+      expect(await hostChecksFailing(defect, await httpDir())).toEqual(hostChecks);
+    },
+  );
 
   it.each(rows.filter((r) => r.n !== null))(
     '$defect is still shown at fixture $n, as the table says',

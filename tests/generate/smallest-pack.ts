@@ -1,15 +1,17 @@
-// For each one-clause defect of the reference host, the smallest generated pack (at seed 1) that
-// catches it: the first n such that the witness fails a finding on the defective host's run of
-// generated fixture n. Packs are prefix-stable, so that n is also the smallest pack size. Runs
-// are in process (tests/generate/reference-run.ts): what a run shows, its events, envelopes,
-// status and summary, is seen; what only HTTP shows (discovery, the cursor, headers, refusals)
-// is not, and such a defect is named as out of a generated pack's reach.
+// For each one-clause defect of the reference host, what `run --generate N --seed 1` catches of
+// it. The pack: the first n such that the defective host's run of generated fixture n is not a
+// clean pass (packs are prefix-stable, so that n is also the smallest pack size), searched in
+// process first (tests/generate/reference-run.ts: events, envelopes, status, summary), then over
+// HTTP on the first fixtures (discovery, the cursor, headers, a summary that never comes). The
+// host checks: the refusals and the discovery reading every run makes once, whatever its pack,
+// made over HTTP after a pack of one; a pack's content cannot drive those clauses.
 
 import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
 import type { Fixture } from '../../lib/types.ts';
 import { DEFECTS, type DefectName } from '../../reference-host/defects.ts';
-import { drivePack, packDir } from './pack-drive.ts';
+import { HANGING } from '../matrix/expected.ts';
+import { packDir, runPackWithHostChecks } from './pack-drive.ts';
 import { referenceObservation } from './reference-run.ts';
 
 export const PACK_SEED = 1;
@@ -17,8 +19,9 @@ export const PACK_SEED = 1;
 export const PACK_LIMIT = 200;
 
 /** How a pack shows the defect: a MUST fails the leg, a SHOULD warns, and over HTTP a gate may
- * leave the leg `inapplicable` (a discovery that withholds what the pack needs). */
-export type Caught = 'MUST' | 'SHOULD' | 'inapplicable';
+ * leave the leg `inapplicable` (a discovery that withholds what the pack needs) or the suite may
+ * not observe the case, which leaves the row `blocked`: the run cannot pass. */
+export type Caught = 'MUST' | 'SHOULD' | 'inapplicable' | 'blocked';
 
 export interface SmallestPack {
   readonly defect: DefectName;
@@ -30,6 +33,8 @@ export interface SmallestPack {
   readonly rules: readonly string[];
   /** In process, or over HTTP for a defect no run in process shows. */
   readonly via: 'run' | 'http';
+  /** The host-check rules that failed on the same run, sorted; empty when none did. */
+  readonly hostChecks: readonly string[];
 }
 
 /** How a defective host's run of one fixture shows the defect, and the rules that failed. */
@@ -46,18 +51,26 @@ export async function caughtOn(
   return { caught: null, rules };
 }
 
-const STRENGTH: readonly (Caught | null)[] = [null, 'inapplicable', 'SHOULD', 'MUST'];
+const STRENGTH: readonly (Caught | null)[] = [null, 'inapplicable', 'SHOULD', 'blocked', 'MUST'];
 
 export async function smallestPack(
   defect: DefectName,
   pack: readonly Fixture[],
 ): Promise<SmallestPack> {
   const clause = DEFECTS.find((d) => d.name === defect)?.clause ?? '';
-  let best: SmallestPack = { defect, clause, n: null, caught: null, rules: [], via: 'run' };
+  let best: SmallestPack = {
+    defect,
+    clause,
+    n: null,
+    caught: null,
+    rules: [],
+    via: 'run',
+    hostChecks: [],
+  };
   for (const [i, fixture] of pack.entries()) {
     const { caught, rules } = await caughtOn(fixture, defect);
     if (STRENGTH.indexOf(caught) > STRENGTH.indexOf(best.caught)) {
-      best = { defect, clause, n: i + 1, caught, rules, via: 'run' };
+      best = { ...best, n: i + 1, caught, rules, via: 'run' };
     }
     if (best.caught === 'MUST') break;
   }
@@ -73,7 +86,11 @@ export async function caughtOverHttp(
   k: number,
   dir: string,
 ): Promise<{ caught: Caught | null; rules: string[] }> {
-  const cases = await drivePack({ count: k, seed: PACK_SEED }, dir, defect);
+  const request = { count: k, seed: PACK_SEED };
+  const { cases } = await runPackWithHostChecks(request, dir, {
+    defect,
+    runTimeoutMs: runTimeout(defect),
+  });
   const decision = cases[k - 1]?.decision;
   if (decision === undefined) return { caught: null, rules: [] };
   const failed = decision.findings.filter((f) => !f.ok);
@@ -83,6 +100,7 @@ export async function caughtOverHttp(
     return { caught: 'MUST', rules: rules.length > 0 ? rules : ['gate'] };
   }
   if (decision.disposition === 'inapplicable') return { caught: 'inapplicable', rules: ['gate'] };
+  if (decision.disposition === 'blocked') return { caught: 'blocked', rules: [] };
   if (failed.length > 0) return { caught: 'SHOULD', rules };
   return { caught: null, rules };
 }
@@ -95,14 +113,33 @@ async function overHttp(row: SmallestPack, dir: string): Promise<SmallestPack> {
   return row;
 }
 
+/** A run deadline that lets a run that never ends block its case in seconds. */
+function runTimeout(defect: DefectName): number {
+  return HANGING.has(defect) ? HANGING_RUN_TIMEOUT_MS : RUN_TIMEOUT_MS;
+}
+
+const RUN_TIMEOUT_MS = 60_000;
+const HANGING_RUN_TIMEOUT_MS = 5_000;
+
+/** The host-check rules that fail on a defective host's run of the pack of one, sorted. */
+export async function hostChecksFailing(defect: DefectName, dir: string): Promise<string[]> {
+  const request = { count: 1, seed: PACK_SEED };
+  const { hostChecks } = await runPackWithHostChecks(request, dir, {
+    defect,
+    runTimeoutMs: runTimeout(defect),
+  });
+  return [...new Set(hostChecks.findings.filter((f) => !f.ok).map((f) => f.rule))].sort();
+}
+
 export async function smallestPacks(): Promise<SmallestPack[]> {
   const pack = generatePack({ count: PACK_LIMIT, seed: PACK_SEED });
   const { dir, remove } = await packDir(HTTP_LIMIT, PACK_SEED);
   try {
     const rows: SmallestPack[] = [];
     for (const { name } of DEFECTS) {
-      const row = await smallestPack(name, pack);
-      rows.push(row.caught === null ? await overHttp(row, dir) : row);
+      const found = await smallestPack(name, pack);
+      const row = found.caught === null ? await overHttp(found, dir) : found;
+      rows.push({ ...row, hostChecks: await hostChecksFailing(name, dir) });
     }
     return rows;
   } finally {

@@ -11,30 +11,61 @@ const HOW: Record<NonNullable<SmallestPack['caught']>, string> = {
   MUST: 'fails the leg',
   SHOULD: 'warns',
   inapplicable: 'leg inapplicable',
+  blocked: 'blocks the row',
 };
+
+/** What caught a defect on `run --generate N --seed 1`. */
+export type CaughtBy = 'generated pack' | 'host checks of the same run' | 'both' | 'nothing';
+
+export function caughtBy(r: Pick<SmallestPack, 'caught' | 'hostChecks'>): CaughtBy {
+  const pack = r.caught !== null;
+  const checks = r.hostChecks.length > 0;
+  if (pack && checks) return 'both';
+  if (pack) return 'generated pack';
+  return checks ? 'host checks of the same run' : 'nothing';
+}
+
+const NONE = '—';
+
+function ruleList(rules: readonly string[]): string {
+  return rules.length === 0 ? NONE : rules.map((rule) => `\`${rule}\``).join(', ');
+}
 
 export const OVER_HTTP = ', over HTTP';
 
 function row(r: SmallestPack): string {
+  const checks = ruleList(r.hostChecks);
+  const by = caughtBy(r);
   if (r.n === null || r.caught === null) {
-    return `| \`${r.defect}\` | ${r.clause} | — | no generated case shows it; the defect matrix does | |`;
+    return `| \`${r.defect}\` | ${r.clause} | ${NONE} | no generated case shows it | | ${checks} | ${by} |`;
   }
-  const rules = r.rules
-    .slice(0, 3)
-    .map((rule) => `\`${rule}\``)
-    .join(', ');
+  const rules = r.rules.length === 0 ? '' : ruleList(r.rules.slice(0, 3));
   const how = `${HOW[r.caught]}${r.via === 'http' ? OVER_HTTP : ''}`;
-  return `| \`${r.defect}\` | ${r.clause} | ${r.n} | ${how} | ${rules} |`;
+  return `| \`${r.defect}\` | ${r.clause} | ${r.n} | ${how} | ${rules} | ${checks} | ${by} |`;
+}
+
+/** The sentence that counts what the run catches, from the rows. */
+export function tally(rows: readonly SmallestPack[]): string {
+  const count = (by: CaughtBy): number => rows.filter((r) => caughtBy(r) === by).length;
+  const caught = rows.length - count('nothing');
+  const percent = Math.floor((100 * caught) / rows.length);
+  const missed = rows.filter((r) => caughtBy(r) === 'nothing').map((r) => `\`${r.defect}\``);
+  return [
+    `\`run --generate ${PACK_LIMIT} --seed ${PACK_SEED}\` catches ${caught} of the reference host's ${rows.length} defects (${percent}%):`,
+    `${count('generated pack')} by the generated pack alone, ${count('host checks of the same run')} by the host checks of the same run alone, and ${count('both')} by both.`,
+    ...(missed.length === 0 ? [] : [`It misses ${missed.join(', ')}.`]),
+  ].join(' ');
 }
 
 export function renderTable(rows: readonly SmallestPack[]): string {
   return [
     TABLE_START,
     '',
-    `Seed ${PACK_SEED}, packs of up to ${PACK_LIMIT}; n is the smallest pack that shows the defect the strongest way any such pack does.`,
+    tally(rows),
+    `n is the smallest pack at seed ${PACK_SEED}, up to ${PACK_LIMIT}, whose cases show the defect the strongest way any such pack does; the host checks run once whatever the pack's size.`,
     '',
-    '| defect | clause | n | what the pack shows | rules that failed on fixture n |',
-    '| --- | --- | --- | --- | --- |',
+    '| defect | clause | n | what the pack shows | rules that failed on fixture n | host checks that failed on the same run | caught by |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(row),
     '',
     TABLE_END,
@@ -49,8 +80,16 @@ export function withTable(page: string, rows: readonly SmallestPack[]): string {
   return `${page.slice(0, start)}${renderTable(rows)}${page.slice(end + TABLE_END.length)}`;
 }
 
-/** The rows a page's table records: defect, n and how it was caught. */
-export function recordedRows(page: string): { defect: string; n: number | null; how: string }[] {
+export interface RecordedRow {
+  readonly defect: string;
+  readonly n: number | null;
+  readonly how: string;
+  readonly hostChecks: readonly string[];
+  readonly caughtBy: string;
+}
+
+/** The rows a page's table records: defect, n, how the pack showed it, the host checks, by what. */
+export function recordedRows(page: string): RecordedRow[] {
   const start = page.indexOf(TABLE_START);
   const end = page.indexOf(TABLE_END);
   const table = page.slice(start, end).split('\n');
@@ -58,8 +97,10 @@ export function recordedRows(page: string): { defect: string; n: number | null; 
     const cells = line.split('|').map((c) => c.trim());
     const defect = /^`([a-z0-9-]+)`$/.exec(cells[1] ?? '')?.[1];
     if (defect === undefined) return [];
-    const n = cells[3] === '—' ? null : Number(cells[3]);
-    return [{ defect, n, how: cells[4] ?? '' }];
+    const n = cells[3] === NONE ? null : Number(cells[3]);
+    const checks = cells[6] ?? '';
+    const hostChecks = checks === NONE ? [] : checks.split(', ').map((c) => c.replace(/`/g, ''));
+    return [{ defect, n, how: cells[4] ?? '', hostChecks, caughtBy: cells[7] ?? '' }];
   });
 }
 
