@@ -197,6 +197,31 @@ describe('run --generate: a host with one defect', () => {
   );
 });
 
+describe('run --generate with --only', () => {
+  it(
+    'the closing line counts the selected leg and the generated row as the rows that ran, as the certification does',
+    async () => {
+      const dir = await scratchDir();
+      try {
+        const argv = ['run', '--only', 'mean-gated', '--generate', '2', '--require-behavior'];
+        const run = await cli([...argv, '--report-dir', dir]);
+        const report = await readReport(dir);
+        const ran = report.requirements.filter((r) => r.reason !== 'not selected');
+        expect(ran.map((r) => r.id)).toEqual([
+          'openwop.requirement.0246.mean-gated',
+          GENERATED_REQUIREMENT,
+        ]);
+        const total = report.requirements.length;
+        expect(run.stdout.at(-1)).toContain(`; partial: 2 of ${total} selected;`);
+        expect(run.stdout.at(-1)).toContain(`partial 2 of ${total}`);
+      } finally {
+        await removeDir(dir);
+      }
+    },
+    FULL_RUN_MS,
+  );
+});
+
 describe('run --generate: flags that cannot run', () => {
   it.each([
     [['--seed', '1'], '--seed needs --generate N'],
