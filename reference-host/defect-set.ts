@@ -147,7 +147,11 @@ export const OVERRIDES: readonly Override[] = [
   },
   {
     defect: 'miss-not-failed-closed',
-    overrides: ['absent-responses-miss', 'empty-responses-never-miss', 'response-less-entry-misses'],
+    overrides: [
+      'absent-responses-miss',
+      'empty-responses-never-miss',
+      'response-less-entry-misses',
+    ],
     because: 'no miss fails a trial, so which calls miss cannot show',
   },
   {

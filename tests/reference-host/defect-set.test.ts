@@ -36,9 +36,7 @@ describe('a comma list of defects', () => {
   });
 
   it('refuses an empty item as an unknown defect rather than skipping it', () => {
-    expect(() => parseDefectList('cost-limit-dropped,,p95-as-mean')).toThrow(
-      /^unknown defect ""/,
-    );
+    expect(() => parseDefectList('cost-limit-dropped,,p95-as-mean')).toThrow(/^unknown defect ""/);
   });
 
   it('refuses a defect named twice', () => {
