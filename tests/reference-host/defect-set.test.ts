@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { conflictOf, OVERRIDES, parseDefectList } from '../../reference-host/defect-set.ts';
 import { DEFECTS, defectPredicate, type DefectName } from '../../reference-host/defects.ts';
 import type { HostSuite, HostTask } from '../../reference-host/fixtures.ts';
-import { gradeSuite, type TaskVerdict } from '../../reference-host/grading.ts';
+import { goldenScore, gradeSuite, type TaskVerdict } from '../../reference-host/grading.ts';
 
 const NAMES: readonly DefectName[] = DEFECTS.map((d) => d.name);
 
@@ -78,6 +78,20 @@ describe('the override table', () => {
         expect(back, `${o.defect} and ${loser}`).toBeUndefined();
       }
     }
+  });
+
+  it('holds an override that is real: under golden-never-graded, json-match-as-text changes no score', () => {
+    const reordered = (defects: readonly DefectName[]): number =>
+      goldenScore('json-match', { a: 1, b: 2 }, { b: 2, a: 1 }, defectPredicate(defects));
+    // Alone, json-match-as-text shows: the same members in another order no longer match.
+    expect([reordered([]), reordered(['json-match-as-text'])]).toEqual([1, 0]);
+    // Beside golden-never-graded it cannot: the pair scores as golden-never-graded alone.
+    expect(reordered(['golden-never-graded', 'json-match-as-text'])).toBe(
+      reordered(['golden-never-graded']),
+    );
+    expect(conflictOf('json-match-as-text', 'golden-never-graded')).toMatch(
+      /^with golden-never-graded, /,
+    );
   });
 
   it('lets the two limit defects of docs/ci.md combine, and with them the rest of §B', () => {
