@@ -149,7 +149,7 @@ async function runAction(
     const result = spawnSync('bash', ['-e', '-c', substitute(step.run ?? '', inputs)], {
       cwd: workspace,
       encoding: 'utf8',
-      timeout: 90_000,
+      timeout: 240_000,
       env: {
         ...isolatedEnv(),
         GITHUB_ACTION_PATH: packageDir,
@@ -227,7 +227,7 @@ describe('action.yml', () => {
 
   it(
     'its steps run every leg against the host, write the step summary and set every output from the verdict',
-    { timeout: 120_000 },
+    { timeout: 360_000 },
     async () => {
       const run = await runAction(
         {
@@ -278,7 +278,7 @@ describe('action.yml', () => {
 
   it(
     'the baseline, selection and severity inputs reach the run: an unobserved entry passes, a stale one fails the step',
-    { timeout: 120_000 },
+    { timeout: 360_000 },
     async () => {
       const baseline = (requirement: string): string =>
         `expectedFailures:\n  - requirement: ${requirement}\n    reason: not migrated yet\n`;
@@ -315,7 +315,7 @@ describe('action.yml', () => {
 
   it(
     'a bad input stops the run with exit 2, an exit-code output of 2 and no report path',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const run = await runAction({ 'base-url': host.url, 'opt-out': 'agents.nope' }, KEYED);
       expect(run.codes).toEqual([0, 2]);
@@ -331,7 +331,7 @@ describe('action.yml', () => {
 
   it(
     'an empty base-url (an unset CI variable) is exit 2 with one line, never a run against the embedded host',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       expect(action.inputs['base-url']).toMatchObject({ required: 'true' });
       const run = await runAction({ 'base-url': '' }, KEYED);
@@ -349,7 +349,7 @@ describe('action.yml', () => {
 
   it(
     'reads the API key from the environment, where a key too short to scrub is refused',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const run = await runAction(
         { 'base-url': 'https://host.example' },
@@ -380,7 +380,7 @@ describe('action.yml', () => {
 
   it(
     'annotates each failing requirement with one ::error line and counts it in the outputs',
-    { timeout: 120_000 },
+    { timeout: 360_000 },
     async () => {
       const broken = await startHostProcess([
         '--api-key',
@@ -414,13 +414,13 @@ describe('action.yml', () => {
 
   it(
     'the generate and seed inputs drive the generated pack the host was seeded with',
-    { timeout: 150_000 },
+    { timeout: 360_000 },
     async () => {
       const cli = join(packageDir, 'bin', 'openwop-eval-gate.mjs');
       const seeded = spawnSync(
         process.execPath,
         [cli, 'fixtures', '--out', join(workspace, 'pack'), '--generate', '3', '--seed', '5'],
-        { encoding: 'utf8', env: isolatedEnv(), timeout: 60_000 },
+        { encoding: 'utf8', env: isolatedEnv(), timeout: 120_000 },
       );
       expect(seeded.status, seeded.stderr).toBe(0);
       const packHost = await startHostProcess([

@@ -46,7 +46,7 @@ const annotations = (stdout: readonly string[]): string[] =>
 describe('GitHub Actions annotations', () => {
   it(
     'are one ::error per failing requirement, titled with its id, carrying its reason',
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const { result, report } = await run('annotated', { GITHUB_ACTIONS: 'true' });
       expect(result.code).toBe(1);
@@ -68,7 +68,7 @@ describe('GitHub Actions annotations', () => {
     },
   );
 
-  it('are not printed outside GitHub Actions', { timeout: 120_000 }, async () => {
+  it('are not printed outside GitHub Actions', { timeout: 240_000 }, async () => {
     const { result } = await run('plain', {});
     expect(result.code).toBe(1);
     expect(annotations(result.stdout)).toEqual([]);
@@ -76,7 +76,7 @@ describe('GitHub Actions annotations', () => {
 
   it(
     'leave out a failure the baseline excuses, which fails nothing',
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const baseline = join(dir, 'baseline.yml');
       await writeFile(

@@ -112,7 +112,7 @@ describe('docs/ci.md worked example', () => {
 
   it.each([0, 1])(
     'host run %i prints the lines the page shows, the last one last, and exits as the page says',
-    { timeout: 180_000 },
+    { timeout: 360_000 },
     async (index) => {
       const run = runs()[index];
       if (run === undefined) throw new Error(`no run ${index}`);
@@ -134,7 +134,7 @@ describe('docs/ci.md worked example', () => {
       const result = spawnSync('bash', ['-c', script], {
         cwd,
         encoding: 'utf8',
-        timeout: 150_000,
+        timeout: 300_000,
         env: {
           ...env,
           PATH: `${join(work, 'shims')}:${env['PATH'] ?? ''}`,
