@@ -5,6 +5,7 @@
 import {
   ConfigError,
   readSettings,
+  readGithubActions,
   readStepOutputPath,
   readStepSummaryPath,
   resolveConfig,
@@ -108,6 +109,7 @@ async function run(
   const pack = generatedPack(args);
   const stepSummaryPath = readStepSummaryPath(io.env);
   const stepOutputPath = readStepOutputPath(io.env);
+  const annotate = readGithubActions(io.env);
   // Loaded on demand: it pulls in vitest, which --help and a refused flag should not wait for.
   const { runConformance } = await import('./conformance.ts');
   const result = await runConformance(config, {
@@ -117,6 +119,7 @@ async function run(
     ...(keyId === undefined ? {} : { keyId }),
     ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
     ...(stepOutputPath === undefined ? {} : { stepOutputPath }),
+    ...(annotate ? { annotate } : {}),
     ...(waitForHostS === undefined ? {} : { waitForHostS }),
     ...(pack === undefined ? {} : { pack }),
     runOptions,

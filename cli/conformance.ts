@@ -23,6 +23,7 @@ import { describeError, runSuite } from './run-suite.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { gateProblems } from '../lib/report/gate.ts';
+import { errorAnnotations } from '../lib/report/annotations.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
 import { closingLineOf, runVerdict, stepOutputs } from '../lib/report/run-verdict.ts';
 import { certifiedReport, signerOf } from '../lib/report/signer.ts';
@@ -51,6 +52,8 @@ export interface ConformanceOptions {
   readonly stepSummaryPath?: string;
   /** Where a CI system reads the step's outputs (GITHUB_OUTPUT): the verdict's result and certification. */
   readonly stepOutputPath?: string;
+  /** GitHub Actions (GITHUB_ACTIONS=true): print an `::error` line per failing requirement. */
+  readonly annotate?: boolean;
   /** `--wait-for-host`: how long discovery may take to answer before the run gives up. */
   readonly waitForHostS?: number;
   /** The selection, baseline and severity gate a CI job chose; recorded in the report. */
@@ -148,6 +151,7 @@ export async function runConformance(
     }
     for (const file of files) log(`wrote ${file}`);
     for (const problem of gateProblems(report)) log(problem);
+    if (options.annotate === true) for (const line of errorAnnotations(report, verdict)) log(line);
     // The count before the closing line, which stays the last: CI parses that one.
     const quiet = unexercisedTally(report.requirements).rules;
     log(unexercisedLine(report.requirements) + (quiet === 0 ? '' : ` (why: ${MARKDOWN_FILE})`));

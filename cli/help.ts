@@ -60,7 +60,9 @@ CI options for run (docs/ci.md)
   --fail-on must|should     should: a SHOULD warning fails the exit code too (default must)
   Bounds: OPENWOP_REQUEST_TIMEOUT_MS, OPENWOP_RUN_TIMEOUT_MS, OPENWOP_POLL_TIMEOUT_S,
   OPENWOP_MAX_BODY_BYTES, OPENWOP_RETRY_AFTER_CAP_MS. GITHUB_STEP_SUMMARY, when set, receives the
-  Markdown summary; GITHUB_OUTPUT, when set, the outputs result, certified and verdict.
+  Markdown summary; GITHUB_OUTPUT, when set, the outputs result, certified, verdict, passed,
+  failed, blocked and skipped; GITHUB_ACTIONS=true prints an "::error title=ID::REASON" line for
+  each failing requirement no baseline entry excuses.
 
 Outputs (in the report directory)
   eval-gate-report.json     one row per requirement, observations and digests (docs/report.md)

@@ -271,6 +271,11 @@ export function readStepSummaryPath(env?: Env): string | undefined {
   return present((env ?? process.env).GITHUB_STEP_SUMMARY);
 }
 
+/** Whether the run is a GitHub Actions step, which reads `::error` lines on stdout as annotations. */
+export function readGithubActions(env?: Env): boolean {
+  return (env ?? process.env).GITHUB_ACTIONS === 'true';
+}
+
 /** The file a CI runner (GitHub Actions) reads a step's outputs from, when it names one. */
 export function readStepOutputPath(env?: Env): string | undefined {
   return present((env ?? process.env).GITHUB_OUTPUT);

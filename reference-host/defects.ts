@@ -1,6 +1,7 @@
 // The defects the reference host can be started with. Each breaks exactly one clause, so a suite
-// run against it must fail exactly the rules that read that clause. The switches live at the one
-// place in grading or serving code that the clause governs; nothing here does any work.
+// run against it must fail exactly the rules that read that clause; defect-set.ts says which
+// of them may be switched on together. The switches live at the one place in grading or serving
+// code that the clause governs; nothing here does any work.
 
 export interface DefectRecord {
   readonly name: string;
@@ -420,6 +421,12 @@ export function isDefectName(name: string): name is DefectName {
 /** The question every switch asks; with no defect, every answer is no. */
 export type HasDefect = (name: DefectName) => boolean;
 
-export function defectPredicate(defect: DefectName | undefined): HasDefect {
-  return (name) => name === defect;
+/** The switches of a set of defects (one name, a list, or none); each answers for itself. */
+export function defectPredicate(
+  defects: DefectName | readonly DefectName[] | undefined,
+): HasDefect {
+  const on = new Set<DefectName>(
+    defects === undefined ? [] : typeof defects === 'string' ? [defects] : defects,
+  );
+  return (name) => on.has(name);
 }

@@ -1,17 +1,20 @@
 // The reference host: an independent implementation of the eval-gate wire contract, optionally
-// started with one defect. It shares no code with the suite (lib/), so each checks the other.
+// started with defects that combine. It shares no code with the suite (lib/), so each checks the
+// other.
 
 import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { defectPredicate, isDefectName, type DefectName } from './defects.ts';
+import { defectSet } from './defect-set.ts';
+import { defectPredicate, type DefectName } from './defects.ts';
 import type { PublishedSigningKey } from './discovery.ts';
 import { seedFixtures, type SeededFixture } from './fixtures.ts';
 import { handler, versionHeader, type HostState } from './server.ts';
 import { errorBody, HttpError, preferredVersion } from './wire.ts';
 
 export { DEFECTS, isDefectName, type DefectName, type DefectRecord } from './defects.ts';
+export { conflictOf, defectSet, parseDefectList } from './defect-set.ts';
 
 export interface ReferenceHostOptions {
   /** Default 0: the system picks a free port. */
@@ -19,6 +22,8 @@ export interface ReferenceHostOptions {
   /** When set, every route but discovery requires `Authorization: Bearer <apiKey>`. */
   readonly apiKey?: string;
   readonly defect?: DefectName;
+  /** More defects, switched on together with `defect`; a conflicting pair is refused. */
+  readonly defects?: readonly DefectName[];
   readonly variant?: 'plain' | 'varied';
   /** Default: the project's `fixtures/`. */
   readonly fixturesDir?: string;
@@ -54,9 +59,10 @@ export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('../fixtures/', import
 export async function startReferenceHost(
   options: ReferenceHostOptions = {},
 ): Promise<ReferenceHost> {
-  if (options.defect !== undefined && !isDefectName(options.defect)) {
-    throw new Error(`unknown defect ${String(options.defect)}`);
-  }
+  const defects = defectSet([
+    ...(options.defect === undefined ? [] : [options.defect]),
+    ...(options.defects ?? []),
+  ]);
   const slow = options.pacing === 'slow';
   if (!slow && options.pacing !== undefined && options.pacing !== 'instant') {
     throw new Error(`unknown pacing ${String(options.pacing)}`);
@@ -83,13 +89,13 @@ export async function startReferenceHost(
   const state: HostState = {
     apiKey: options.apiKey,
     ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
-    has: defectPredicate(options.defect),
+    has: defectPredicate(defects),
     varied: options.variant === 'varied',
     fixtures,
     suites,
     runs: new Map(),
     runSettings: {
-      has: defectPredicate(options.defect),
+      has: defectPredicate(defects),
       varied: options.variant === 'varied',
       trialDelayMs: options.trialDelayMs ?? 0,
       runDelayMs: options.runDelayMs ?? 0,

@@ -3,13 +3,21 @@
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFECTS, isDefectName, startReferenceHost, type ReferenceHostOptions } from './index.ts';
+import {
+  DEFECTS,
+  parseDefectList,
+  startReferenceHost,
+  type DefectName,
+  type ReferenceHostOptions,
+} from './index.ts';
 
 const USAGE = `usage: npm run host -- [options]
 
   --port N             listen on 127.0.0.1:N (default 0, any free port)
   --api-key KEY        require "Authorization: Bearer KEY" (env OPENWOP_API_KEY)
-  --defect NAME        break one clause (env OPENWOP_REFERENCE_DEFECT); see --list-defects
+  --defect A[,B...]    break these clauses together (env OPENWOP_REFERENCE_DEFECT); given once,
+                       each name once; a pair that would hide one another is refused;
+                       see --list-defects
   --variant varied     serve the same grading in a different wire shape
   --pacing slow        pause before every trial and page one event per poll (default instant)
   --fixtures-dir DIR   also seed and list every fixture file in DIR (repeatable), such as a
@@ -21,9 +29,24 @@ const USAGE = `usage: npm run host -- [options]
   --help               print this text
 `;
 
+/** One line and exit 2: a refused start is a configuration error, read in a CI log. */
 function fail(message: string): never {
-  process.stderr.write(`${message}\n\n${USAGE}`);
+  process.stderr.write(`reference host: ${message} (--help prints the usage)\n`);
   process.exit(2);
+}
+
+/** The defects the flag (or, without it, the environment) names; none when both are empty. */
+function defectsOf(flags: readonly string[] | undefined): readonly DefectName[] {
+  if (flags !== undefined && flags.length > 1) {
+    fail(`--defect is given ${flags.length} times; name every defect in one comma list`);
+  }
+  const text = flags?.[0] ?? process.env['OPENWOP_REFERENCE_DEFECT'] ?? '';
+  if (text.trim() === '') return [];
+  try {
+    return parseDefectList(text);
+  } catch (err) {
+    fail((err as Error).message);
+  }
 }
 
 /** The raw public key of a PEM file (public, or private whose public half is taken). */
@@ -47,7 +70,7 @@ function options(): ReferenceHostOptions {
       options: {
         port: { type: 'string' },
         'api-key': { type: 'string' },
-        defect: { type: 'string' },
+        defect: { type: 'string', multiple: true },
         variant: { type: 'string' },
         pacing: { type: 'string' },
         'fixtures-dir': { type: 'string', multiple: true },
@@ -74,8 +97,7 @@ function options(): ReferenceHostOptions {
   }
   const port = Number(parsed.port ?? '0');
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`bad --port ${parsed.port}`);
-  const defect = parsed.defect ?? process.env['OPENWOP_REFERENCE_DEFECT'] ?? '';
-  if (defect !== '' && !isDefectName(defect)) fail(`unknown defect ${defect}`);
+  const defects = defectsOf(parsed.defect);
   const variant = parsed.variant ?? 'plain';
   if (variant !== 'plain' && variant !== 'varied') fail(`unknown variant ${variant}`);
   const pacing = parsed.pacing ?? 'instant';
@@ -93,14 +115,16 @@ function options(): ReferenceHostOptions {
     pacing,
     ...(signingKey === undefined ? {} : { signingKey }),
     ...(apiKey === '' ? {} : { apiKey }),
-    ...(defect === '' ? {} : { defect }),
+    ...(defects.length === 0 ? {} : { defects }),
   };
 }
 
 const opts = options();
 const host = await startReferenceHost(opts);
 const extras = [
-  opts.defect === undefined ? '' : ` (defect ${opts.defect})`,
+  opts.defects === undefined
+    ? ''
+    : ` (${opts.defects.length === 1 ? 'defect' : 'defects'} ${opts.defects.join(', ')})`,
   opts.variant === 'varied' ? ' (variant varied)' : '',
   opts.pacing === 'slow' ? ' (pacing slow)' : '',
 ].join('');

@@ -149,5 +149,9 @@ export function stepOutputs(verdict: RunVerdict): readonly string[] {
     `result=${verdict.result}`,
     `certified=${verdict.certification.certified}`,
     `verdict=${headline(verdict).replace(/[\r\n]+/g, ' ')}`,
+    `passed=${verdict.counts.passed}`,
+    `failed=${verdict.counts.failed}`,
+    `blocked=${verdict.counts.blocked}`,
+    `skipped=${verdict.counts.skipped}`,
   ];
 }

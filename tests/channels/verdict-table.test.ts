@@ -360,11 +360,23 @@ describe.each(CASES)('$name', (c) => {
     expect(badge.message.includes('not certified')).toBe(!c.certified);
   });
 
-  it("gives the action's outputs the same result and certification", () => {
+  it("gives the action's outputs the same result, certification and counts", () => {
+    const count = (...dispositions: string[]): number =>
+      report.requirements.filter((r) => dispositions.includes(r.disposition)).length;
+    const [passed, failed, blocked] = [
+      count('executed-pass'),
+      count('executed-fail'),
+      count('blocked'),
+    ];
+    const skipped = report.requirements.length - passed - failed - blocked;
     expect(stepOutputs(verdict)).toEqual([
       `result=${RESULT[c.exit]}`,
       `certified=${c.certified}`,
       `verdict=${headline(verdict)}`,
+      `passed=${passed}`,
+      `failed=${failed}`,
+      `blocked=${blocked}`,
+      `skipped=${skipped}`,
     ]);
   });
 });

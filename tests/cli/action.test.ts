@@ -1,12 +1,26 @@
-// action.yml cannot rot: its shell steps, read from the file itself, run here the way a GitHub
-// runner runs a composite action (inputs substituted into each step's env, GITHUB_ACTION_PATH,
-// GITHUB_OUTPUT and GITHUB_STEP_SUMMARY set), against the reference host as the host under test.
+// action.yml cannot rot: its shell steps, read from the file in the packed package, run here the
+// way a GitHub runner runs a composite action (inputs substituted into each step's env, the
+// package as GITHUB_ACTION_PATH, GITHUB_ACTIONS, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY set),
+// against the reference host as the host under test. The package sits where `npm install` puts
+// it, its dependencies beside it (this checkout's, linked, so nothing comes from the network),
+// with no lockfile and no node_modules of its own.
 
 import { spawnSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
@@ -17,9 +31,13 @@ import { isolatedEnv, LEAKY_KEY, removeDir, scratchDir, withoutVerdict } from '.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Step {
+  readonly name?: string;
   readonly id?: string;
-  readonly shell: string;
-  readonly run: string;
+  readonly if?: string;
+  readonly shell?: string;
+  readonly run?: string;
+  readonly uses?: string;
+  readonly with?: Readonly<Record<string, string>>;
   readonly env?: Readonly<Record<string, string>>;
 }
 interface Action {
@@ -30,9 +48,51 @@ interface Action {
   readonly runs: { readonly using: string; readonly steps: readonly Step[] };
 }
 
-const action = readActionYaml(
-  await readFile(join(ROOT, 'action.yml'), 'utf8'),
-) as Node as unknown as Action;
+let packed = '';
+let packageDir = '';
+let action: Action;
+/** What the package held as installed, before any run could write caches into it. */
+let asInstalled = { lockfile: true, nodeModules: true };
+/** The install step's exit status, run on the package as installed. */
+let installStatus: number | null = null;
+beforeAll(async () => {
+  packed = await mkdtemp(join(tmpdir(), 'eval-gate-action-'));
+  const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', packed], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: isolatedEnv(),
+    timeout: 120_000,
+  });
+  expect(pack.status, pack.stderr).toBe(0);
+  const [result] = JSON.parse(pack.stdout) as { filename: string; name: string }[];
+  if (result === undefined) throw new Error('npm pack reported no package');
+  const modules = join(packed, 'project', 'node_modules');
+  await mkdir(modules, { recursive: true });
+  const untar = spawnSync('tar', ['-xzf', join(packed, result.filename), '-C', modules]);
+  expect(untar.status, String(untar.stderr)).toBe(0);
+  packageDir = join(modules, result.name);
+  await rename(join(modules, 'package'), packageDir);
+  asInstalled = {
+    lockfile: existsSync(join(packageDir, 'package-lock.json')),
+    nodeModules: existsSync(join(packageDir, 'node_modules')),
+  };
+  for (const entry of await readdir(join(ROOT, 'node_modules'))) {
+    if (entry.startsWith('.')) continue;
+    await symlink(join(ROOT, 'node_modules', entry), join(modules, entry));
+  }
+  action = readActionYaml(
+    await readFile(join(packageDir, 'action.yml'), 'utf8'),
+  ) as Node as unknown as Action;
+  const install = action.runs.steps.find((step) => step.name?.startsWith('Install'));
+  installStatus = spawnSync('bash', ['-e', '-c', install?.run ?? 'exit 99'], {
+    cwd: packed,
+    env: { ...isolatedEnv(), GITHUB_ACTION_PATH: packageDir },
+    timeout: 60_000,
+  }).status;
+}, 150_000);
+afterAll(async () => {
+  await rm(packed, { recursive: true, force: true });
+});
 
 /** `${{ inputs.NAME }}` as the runner substitutes it: the given value, else the default. */
 function substitute(text: string, inputs: Readonly<Record<string, string>>): string {
@@ -78,19 +138,22 @@ async function runAction(
   let stdout = '';
   const stepOutputs = new Map<string, Record<string, string>>();
   for (const step of action.runs.steps) {
+    // A `uses:` step (the Node.js setup) is the runner's to run; its test checks it as written.
+    if (step.uses !== undefined) continue;
     expect(step.shell).toBe('bash');
     const stepEnv: Record<string, string> = {};
     for (const [name, value] of Object.entries(step.env ?? {})) {
       stepEnv[name] = substitute(value, inputs);
     }
     await writeFile(outputFile, '');
-    const result = spawnSync('bash', ['-e', '-c', substitute(step.run, inputs)], {
+    const result = spawnSync('bash', ['-e', '-c', substitute(step.run ?? '', inputs)], {
       cwd: workspace,
       encoding: 'utf8',
-      timeout: 90_000,
+      timeout: 240_000,
       env: {
         ...isolatedEnv(),
-        GITHUB_ACTION_PATH: ROOT,
+        GITHUB_ACTION_PATH: packageDir,
+        GITHUB_ACTIONS: 'true',
         GITHUB_OUTPUT: outputFile,
         GITHUB_STEP_SUMMARY: summaryFile,
         ...env,
@@ -119,13 +182,16 @@ async function runAction(
 }
 
 describe('action.yml', () => {
-  it('is a composite action whose inputs cover the settings and whose outputs are the report path and the exit code', () => {
+  it('is a composite action whose inputs cover the settings and whose outputs are the files, the counts and the verdict', () => {
     expect(action.runs.using).toBe('composite');
     expect(Object.keys(action.inputs).sort()).toEqual(
       [
         'base-url',
         'expected-failures',
         'fail-on',
+        'generate',
+        'node-version',
+        'seed',
         'impl-name',
         'impl-version',
         'key-id',
@@ -138,13 +204,21 @@ describe('action.yml', () => {
         'wait-for-host',
       ].sort(),
     );
-    expect(Object.keys(action.outputs).sort()).toEqual([
-      'certified',
-      'exit-code',
-      'report-path',
-      'result',
-      'verdict',
-    ]);
+    expect(Object.keys(action.outputs).sort()).toEqual(
+      [
+        'blocked',
+        'certified',
+        'exit-code',
+        'failed',
+        'junit-path',
+        'passed',
+        'report-path',
+        'result',
+        'skipped',
+        'summary-path',
+        'verdict',
+      ].sort(),
+    );
     // The key is never an input: it would be logged with the workflow's `with:`.
     expect(Object.keys(action.inputs).some((n) => /key$/.test(n) && n !== 'signing-key')).toBe(
       false,
@@ -153,7 +227,7 @@ describe('action.yml', () => {
 
   it(
     'its steps run every leg against the host, write the step summary and set every output from the verdict',
-    { timeout: 120_000 },
+    { timeout: 360_000 },
     async () => {
       const run = await runAction(
         {
@@ -172,11 +246,21 @@ describe('action.yml', () => {
       const verdict = 'Result: PASS (exit 0); not certified: not signed';
       expect(run.outputs).toEqual({
         'report-path': 'out/eval-gate-report.json',
+        'junit-path': 'out/eval-gate-junit.xml',
+        'summary-path': 'out/eval-gate-summary.md',
         'exit-code': '0',
         result: 'PASS',
         certified: 'false',
         verdict,
+        passed: String(LEGS.length),
+        failed: '0',
+        blocked: '0',
+        skipped: '0',
       });
+      for (const path of ['out/eval-gate-junit.xml', 'out/eval-gate-summary.md']) {
+        expect(existsSync(join(workspace, path)), path).toBe(true);
+      }
+      expect(run.stdout).not.toContain('::error');
       expect(run.summary.split('\n')[0]).toBe(verdict);
       const report = JSON.parse(
         await readFile(join(workspace, 'out', 'eval-gate-report.json'), 'utf8'),
@@ -194,7 +278,7 @@ describe('action.yml', () => {
 
   it(
     'the baseline, selection and severity inputs reach the run: an unobserved entry passes, a stale one fails the step',
-    { timeout: 120_000 },
+    { timeout: 360_000 },
     async () => {
       const baseline = (requirement: string): string =>
         `expectedFailures:\n  - requirement: ${requirement}\n    reason: not migrated yet\n`;
@@ -231,31 +315,41 @@ describe('action.yml', () => {
 
   it(
     'a bad input stops the run with exit 2, an exit-code output of 2 and no report path',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const run = await runAction({ 'base-url': host.url, 'opt-out': 'agents.nope' }, KEYED);
       expect(run.codes).toEqual([0, 2]);
-      expect(run.outputs).toEqual({ 'report-path': '', 'exit-code': '2' });
+      expect(run.outputs).toEqual({
+        'report-path': '',
+        'junit-path': '',
+        'summary-path': '',
+        'exit-code': '2',
+      });
       expect(run.summary).toBe('');
     },
   );
 
   it(
     'an empty base-url (an unset CI variable) is exit 2 with one line, never a run against the embedded host',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       expect(action.inputs['base-url']).toMatchObject({ required: 'true' });
       const run = await runAction({ 'base-url': '' }, KEYED);
       expect(run.codes).toEqual([0, 2]);
       expect(run.stdout).toBe('');
-      expect(run.outputs).toEqual({ 'report-path': '', 'exit-code': '2' });
+      expect(run.outputs).toEqual({
+        'report-path': '',
+        'junit-path': '',
+        'summary-path': '',
+        'exit-code': '2',
+      });
       expect(run.summary).toBe('');
     },
   );
 
   it(
     'reads the API key from the environment, where a key too short to scrub is refused',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const run = await runAction(
         { 'base-url': 'https://host.example' },
@@ -263,6 +357,94 @@ describe('action.yml', () => {
       );
       expect(run.codes).toEqual([0, 2]);
       expect(run.outputs['exit-code']).toBe('2');
+    },
+  );
+
+  it('sets up the Node.js version its node-version input names, 20 unless told, none when empty', () => {
+    expect(action.inputs['node-version']).toMatchObject({ default: '20' });
+    const setup = action.runs.steps.filter((step) => step.uses !== undefined);
+    expect(setup).toHaveLength(1);
+    expect(setup[0]?.uses).toMatch(/^actions\/setup-node@v\d+$/);
+    expect(setup[0]?.with).toEqual({ 'node-version': '${{ inputs.node-version }}' });
+    expect(setup[0]?.if).toBe("${{ inputs.node-version != '' }}");
+    // It comes first, so the steps after it run on that version.
+    expect(action.runs.steps[0]).toBe(setup[0]);
+  });
+
+  it('installs from the installed package, which has no lockfile and no node_modules of its own', () => {
+    expect(asInstalled).toEqual({ lockfile: false, nodeModules: false });
+    // The install step found the dependencies beside the package rather than running npm ci,
+    // which refuses a package without a lockfile (EUSAGE).
+    expect(installStatus).toBe(0);
+  });
+
+  it(
+    'annotates each failing requirement with one ::error line and counts it in the outputs',
+    { timeout: 360_000 },
+    async () => {
+      const broken = await startHostProcess([
+        '--api-key',
+        LEAKY_KEY,
+        '--defect',
+        'cost-limit-dropped,latency-limit-dropped',
+      ]);
+      try {
+        const run = await runAction(
+          { 'base-url': broken.url, only: 'cost-limit-kept,latency-limit-kept' },
+          KEYED,
+        );
+        expect(run.codes).toEqual([0, 1]);
+        const errors = run.stdout.split('\n').filter((line) => line.startsWith('::error'));
+        expect(errors.map((line) => /^::error title=([^:]+)::/.exec(line)?.[1]).sort()).toEqual([
+          'openwop.requirement.0246.cost-limit-kept',
+          'openwop.requirement.0246.latency-limit-kept',
+        ]);
+        expect(run.outputs).toMatchObject({
+          result: 'FAIL',
+          passed: '0',
+          failed: '2',
+          blocked: '0',
+          skipped: String(LEGS.length - 2),
+        });
+      } finally {
+        await broken.close();
+      }
+    },
+  );
+
+  it(
+    'the generate and seed inputs drive the generated pack the host was seeded with',
+    { timeout: 360_000 },
+    async () => {
+      const cli = join(packageDir, 'bin', 'openwop-eval-gate.mjs');
+      const seeded = spawnSync(
+        process.execPath,
+        [cli, 'fixtures', '--out', join(workspace, 'pack'), '--generate', '3', '--seed', '5'],
+        { encoding: 'utf8', env: isolatedEnv(), timeout: 120_000 },
+      );
+      expect(seeded.status, seeded.stderr).toBe(0);
+      const packHost = await startHostProcess([
+        '--api-key',
+        LEAKY_KEY,
+        '--fixtures-dir',
+        join(workspace, 'pack'),
+      ]);
+      try {
+        const run = await runAction(
+          { 'base-url': packHost.url, only: 'mean-gated', generate: '3', seed: '5' },
+          KEYED,
+        );
+        expect(run.codes).toEqual([0, 0]);
+        const report = JSON.parse(
+          await readFile(join(workspace, 'reports', 'eval-gate-report.json'), 'utf8'),
+        ) as { requirements: { id: string; disposition: string }[] };
+        expect(
+          report.requirements.find((r) => r.id === 'openwop.requirement.0246.generated'),
+        ).toMatchObject({ disposition: 'executed-pass' });
+        expect(run.outputs['passed']).toBe('2');
+      } finally {
+        await packHost.close();
+      }
     },
   );
 });

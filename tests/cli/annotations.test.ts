@@ -1,0 +1,109 @@
+// In a GitHub Actions step (GITHUB_ACTIONS=true) the run prints one `::error` workflow command per
+// failing requirement that fails the run, titled with the requirement id and carrying the row's
+// reason, so the check names each failure without opening the log. Elsewhere it prints none, and
+// a failure the baseline excuses is not annotated. The host breaks both limit conditions at once.
+
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorAnnotations } from '../../lib/report/annotations.ts';
+import type { EvalGateReport } from '../../lib/report/report.ts';
+import type { RunVerdict } from '../../lib/report/run-verdict.ts';
+import { startReferenceHost } from '../../reference-host/index.ts';
+import type { ReferenceHost } from '../../reference-host/index.ts';
+import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
+
+const ENV = { OPENWOP_API_KEY: LEAKY_KEY };
+const PREFIX = 'openwop.requirement.0246.';
+const SELECTED = ['--only', 'cost-limit-kept,latency-limit-kept,limits-hold'];
+
+let dir = '';
+let host: ReferenceHost;
+beforeAll(async () => {
+  dir = await scratchDir();
+  host = await startReferenceHost({
+    apiKey: LEAKY_KEY,
+    defects: ['cost-limit-dropped', 'latency-limit-dropped'],
+  });
+});
+afterAll(async () => {
+  await host.close();
+  await removeDir(dir);
+});
+
+async function run(name: string, env: Readonly<Record<string, string>>, extra: string[] = []) {
+  const reportDir = join(dir, name);
+  const result = await cli(
+    ['run', '--base-url', host.url, '--report-dir', reportDir, ...SELECTED, ...extra],
+    { ...ENV, ...env },
+  );
+  return { result, report: await readReport(reportDir) };
+}
+
+const annotations = (stdout: readonly string[]): string[] =>
+  stdout.filter((line) => line.startsWith('::'));
+
+describe('GitHub Actions annotations', () => {
+  it(
+    'are one ::error per failing requirement, titled with its id, carrying its reason',
+    { timeout: 240_000 },
+    async () => {
+      const { result, report } = await run('annotated', { GITHUB_ACTIONS: 'true' });
+      expect(result.code).toBe(1);
+      const failing = report.requirements.filter((r) => r.disposition === 'executed-fail');
+      expect(failing.map((r) => r.id).sort()).toEqual(
+        [`${PREFIX}cost-limit-kept`, `${PREFIX}latency-limit-kept`].sort(),
+      );
+      const lines = annotations(result.stdout);
+      expect(lines).toHaveLength(2);
+      for (const row of failing) {
+        // A reason holds no CR, LF or %, so it is carried as written; `:` in a title is escaped.
+        expect(row.reason).toMatch(/^[^\r\n%]+$/);
+        expect(lines).toContain(`::error title=${row.id.replace(/:/g, '%3A')}::${row.reason}`);
+      }
+      expect(lines.join('\n')).toContain('maxCostUsd');
+      expect(lines.join('\n')).toContain('maxP95LatencyMs');
+      // The closing line stays last: CI parses it.
+      expect(result.stdout.at(-1)).toMatch(/^\d+ passed, 2 failed, /);
+    },
+  );
+
+  it('are not printed outside GitHub Actions', { timeout: 240_000 }, async () => {
+    const { result } = await run('plain', {});
+    expect(result.code).toBe(1);
+    expect(annotations(result.stdout)).toEqual([]);
+  });
+
+  it(
+    'leave out a failure the baseline excuses, which fails nothing',
+    { timeout: 240_000 },
+    async () => {
+      const baseline = join(dir, 'baseline.yml');
+      await writeFile(
+        baseline,
+        'expectedFailures:\n  - requirement: cost-limit-kept\n    reason: ACME-412\n',
+      );
+      const { result } = await run('excused', { GITHUB_ACTIONS: 'true' }, [
+        '--expected-failures',
+        baseline,
+      ]);
+      expect(result.code).toBe(1);
+      const lines = annotations(result.stdout);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^::error title=openwop\.requirement\.0246\.latency-limit-kept::/);
+    },
+  );
+});
+
+describe('an annotation line', () => {
+  it('escapes what would end or split the command: % and line breaks, and : , in the title', () => {
+    const id = 'odd:id,x';
+    const report = {
+      requirements: [{ id, disposition: 'executed-fail', reason: '100% wrong\r\nsecond line' }],
+    } as unknown as EvalGateReport;
+    const verdict = { gate: { unexcused: [{ requirement: id }] } } as unknown as RunVerdict;
+    expect(errorAnnotations(report, verdict)).toEqual([
+      '::error title=odd%3Aid%2Cx::100%25 wrong%0D%0Asecond line',
+    ]);
+  });
+});
