@@ -185,6 +185,7 @@ function hostCheckOutput(report: EvalGateReport, verdict: RunVerdict): string[] 
             .filter((f) => !f.ok)
             .map((f) => `SHOULD ${f.rule} (${f.ref}): ${f.message}`),
           ...checks.unexercised.map((u) => `unexercised ${u.rule}: ${u.reason}`),
+          ...checks.inapplicable.map((u) => `inapplicable ${u.rule}: ${u.reason}`),
         ]),
   ];
   return [`    <system-out>${escapeXml(lines.join('\n'))}</system-out>`];
