@@ -3,6 +3,7 @@
 // Nothing here echoes a flag's value: a mistyped flag may hold a secret.
 
 import type { EnvVar, RawSettings } from '../lib/env.ts';
+import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
 
 export type Command =
   'run' | 'verify' | 'judge' | 'fixtures' | 'expect' | 'diff' | 'badge' | 'help';
@@ -70,7 +71,7 @@ const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, F
   run: RUN_FLAGS,
   verify: { key: { takesValue: true, example: 'host-ed25519.pub.pem' } },
   judge: {
-    fixture: { takesValue: true, example: 'conformance-eval-trajectory-gate-mean' },
+    fixture: { takesValue: true, example: EXAMPLE_FIXTURE_ID },
     events: { takesValue: true, example: 'events.json' },
   },
   fixtures: {

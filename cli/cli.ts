@@ -13,6 +13,7 @@ import {
 import { nameFlags, parseArgs, UsageError } from './args.ts';
 import type { ParsedArgs } from './args.ts';
 import { scrubText } from '../lib/secrets.ts';
+import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
 import { HELP } from './help.ts';
 import { FixtureInputError } from './fixture-set.ts';
 import { PreflightError } from './preflight.ts';
@@ -212,7 +213,7 @@ async function judge(args: ParsedArgs, out: (line: string) => void): Promise<num
   const fixture = args.options.fixture;
   if (fixture === undefined) {
     throw new UsageError(
-      'judge needs --fixture ID|FILE.json, such as --fixture conformance-eval-trajectory-gate-mean',
+      `judge needs --fixture ID|FILE.json, such as --fixture ${EXAMPLE_FIXTURE_ID}`,
     );
   }
   const events = args.options.events;

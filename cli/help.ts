@@ -1,5 +1,7 @@
 // The text of `openwop-eval-gate --help`: commands, settings, exit codes and an example.
 
+import { GENERATED_REQUIREMENT, REQUIREMENT_PREFIX } from '../lib/legs.ts';
+
 export const HELP = `openwop-eval-gate: the OpenWOP RFC 0246 eval-gate conformance suite
 
 Usage
@@ -46,7 +48,7 @@ Settings for run (a flag wins over its variable; variables also come from ./.env
   --key-id ID                                            record the key's id in your discovery signingKeys
   --wait-for-host SECONDS                                wait up to SECONDS for discovery to answer first
   --generate N [--seed S]                                also drive N generated fixtures (1-10000) from seed S
-                                                         (default 1) as openwop.requirement.0246.generated;
+                                                         (default 1) as ${GENERATED_REQUIREMENT};
                                                          seed them with fixtures --out DIR --generate N --seed S
 
 CI options for run (docs/ci.md)
@@ -55,7 +57,7 @@ CI options for run (docs/ci.md)
                             fail the exit code, an entry that now holds fails it as stale, an
                             unknown requirement or rule is a configuration error
   --only ID, --skip ID      run only these requirements / all but these (repeat or comma list;
-                            the openwop.requirement.0246. prefix is optional); the others are
+                            the ${REQUIREMENT_PREFIX} prefix is optional); the others are
                             skipped as "not selected" and the run is marked partial
   --fail-on must|should     should: a SHOULD warning fails the exit code too (default must)
   Bounds: OPENWOP_REQUEST_TIMEOUT_MS, OPENWOP_RUN_TIMEOUT_MS, OPENWOP_POLL_TIMEOUT_S,

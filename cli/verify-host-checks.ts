@@ -4,7 +4,7 @@
 
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { hostChecksDigest } from '../lib/report/report.ts';
-import type { Finding, UnexercisedRule } from '../lib/types.ts';
+import type { Finding, InapplicableRule, UnexercisedRule } from '../lib/types.ts';
 import { judgeHostChecks, type DiscoveryRead } from '../lib/witness/host-checks.ts';
 
 export function checkHostChecks(report: EvalGateReport): string[] {
@@ -25,7 +25,8 @@ export function checkHostChecks(report: EvalGateReport): string[] {
   }
   const again = judgeHostChecks(recordedDiscovery(report), checks.probes);
   problems.push(...compareFindings(checks.findings, again.findings));
-  problems.push(...compareUnexercised(checks.unexercised, again.unexercised));
+  problems.push(...compareReasons('unexercised', checks.unexercised, again.unexercised));
+  problems.push(...compareReasons('inapplicable', checks.inapplicable, again.inapplicable));
   return problems;
 }
 
@@ -57,13 +58,15 @@ function compareFindings(was: readonly Finding[], now: readonly Finding[]): stri
   return out;
 }
 
-function compareUnexercised(
-  was: readonly UnexercisedRule[],
-  now: readonly UnexercisedRule[],
+/** A list of rules with their reasons, recorded against recomputed, as one line if they differ. */
+function compareReasons(
+  field: 'unexercised' | 'inapplicable',
+  was: readonly (UnexercisedRule | InapplicableRule)[],
+  now: readonly (UnexercisedRule | InapplicableRule)[],
 ): string[] {
-  const text = (list: readonly UnexercisedRule[]): string =>
+  const text = (list: readonly (UnexercisedRule | InapplicableRule)[]): string =>
     JSON.stringify(list.map((u) => [u.rule, u.reason]));
   return text(was) === text(now)
     ? []
-    : [`hostChecks.unexercised: recorded ${text(was)}, recomputed ${text(now)}`];
+    : [`hostChecks.${field}: recorded ${text(was)}, recomputed ${text(now)}`];
 }

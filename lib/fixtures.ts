@@ -5,28 +5,16 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LEGS } from './legs.ts';
 import { formatSchemaErrors, validate } from './schemas.ts';
 import type { AgentEvalSuite, Fixture } from './types.ts';
 
 export const FIXTURES_DIR: string = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
-export const FIXTURE_IDS = [
-  'conformance-eval-trajectory-gate-mean',
-  'conformance-eval-trajectory-gate',
-  'conformance-eval-trajectory-gate-control',
-  'conformance-eval-trajectory-gate-boundary',
-  'conformance-eval-trajectory-gate-any',
-  'conformance-eval-trajectory-gate-all',
-  'conformance-eval-trajectory-readings-exact',
-  'conformance-eval-trajectory-readings-in-order',
-  'conformance-eval-trajectory-readings-any-order',
-  'conformance-eval-trajectory-gate-cost-limit',
-  'conformance-eval-trajectory-gate-latency-limit',
-  'conformance-eval-trajectory-gate-limits-hold',
-  'conformance-eval-trajectory-gate-miss',
-  'conformance-eval-trajectory-measured',
-  'conformance-eval-trajectory-readings-miss',
-] as const;
+/** Every fixture a leg drives, in the order of `LEGS`: the legs are the one list of them. */
+export const FIXTURE_IDS: readonly string[] = LEGS.flatMap((leg) =>
+  leg.fixtureId === undefined ? [] : [leg.fixtureId],
+);
 
 export type FixtureLoad =
   | {

@@ -176,6 +176,9 @@ export const LEGS: readonly LegDefinition[] = [
   },
 ];
 
+/** A fixture id for usage messages to show: the first leg's that drives one. */
+export const EXAMPLE_FIXTURE_ID: string = LEGS.flatMap((leg) => leg.fixtureId ?? [])[0] ?? '';
+
 export function legById(id: string): LegDefinition {
   const leg = LEGS.find((l) => l.id === id);
   if (leg === undefined) throw new Error(`no leg with id ${id}`);

@@ -398,13 +398,17 @@ export interface GeneratedRecord {
 
 /**
  * A refusal the suite provokes once per run: a request without credentials, the summary of a run
- * the host never made (in the host's own tenant), and a create naming a suite the host lacks.
+ * the host never made (in the host's own tenant), a create naming a suite the host lacks, and,
+ * on a host that does not advertise `agents.evalSuite`, the summary operation that capability gates.
  */
-export type ProbeName = 'no-credentials' | 'wrong-credentials' | 'unknown-run' | 'unknown-suite';
+export type ProbeName =
+  'no-credentials' | 'wrong-credentials' | 'unknown-run' | 'unknown-suite' | 'unadvertised-summary';
 
 /**
  * One provoked request as the suite saw it: the answer, or why there is none. `unobserved` is the
- * suite or the network failing to see; `not-made` is a probe the suite had no grounds to send.
+ * suite or the network failing to see; `not-made` is a probe the suite had no grounds to send;
+ * `inapplicable` is a probe whose precondition a host fact rules out (the host advertises the
+ * capability whose absence the probe asks about), so its rule has nothing to ask of that host.
  */
 export type ObservedProbe =
   | {
@@ -421,11 +425,22 @@ export type ObservedProbe =
       readonly request: string;
       readonly reason: string;
     }
-  | { readonly probe: ProbeName; readonly outcome: 'not-made'; readonly reason: string };
+  | { readonly probe: ProbeName; readonly outcome: 'not-made'; readonly reason: string }
+  | { readonly probe: ProbeName; readonly outcome: 'inapplicable'; readonly reason: string };
+
+/**
+ * A host-check rule that a host fact puts out of reach, and that fact: neither a pass nor a gap
+ * in what the suite observed.
+ */
+export interface InapplicableRule {
+  readonly rule: string;
+  readonly reason: string;
+}
 
 /** The suite-level host checks of one run: what was observed, and what was judged from it. */
 export interface HostChecks {
   readonly probes: readonly ObservedProbe[];
   readonly findings: readonly Finding[];
   readonly unexercised: readonly UnexercisedRule[];
+  readonly inapplicable: readonly InapplicableRule[];
 }

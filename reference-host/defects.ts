@@ -199,6 +199,12 @@ export const DEFECTS = [
       'a create naming an eval suite the host does not have is answered 500 internal_error instead of 404 not_found',
   },
   {
+    name: 'unadvertised-summary-refused',
+    clause: 'contract §6',
+    description:
+      'discovery has no agents.evalSuite record, and GET /runs/{runId}/eval-summary, the operation it gates, is answered 422 capability_not_provided instead of 404',
+  },
+  {
     name: 'passed-count-wrong',
     clause: 'RFC 0081, contract §4',
     description: 'passedCount counts tasks whose score clears passScore, not tasks that passed',

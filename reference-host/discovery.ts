@@ -49,11 +49,16 @@ function evalSuiteFacet(has: HasDefect): Doc {
   return facet;
 }
 
+/** Whether discovery carries agents.evalSuite; the operations it gates follow the same answer. */
+export function advertisesEvalSuite(has: HasDefect): boolean {
+  return !has('withhold-eval-suite') && !has('unadvertised-summary-refused');
+}
+
 /** The `agents` capability record: without its witness, or with a v1 flag, under a defect. */
 function agentsRecord(has: HasDefect): Doc {
   const agents: Doc = { status: 'stable', since: '2.0' };
   if (!has('discovery-no-witness')) agents['witness'] = 'witnessable-gated';
-  if (!has('withhold-eval-suite')) {
+  if (advertisesEvalSuite(has)) {
     const facet = evalSuiteFacet(has);
     agents['evalSuite'] = has('discovery-v1-flag') ? { supported: true, ...facet } : facet;
   }

@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HasDefect } from './defects.ts';
-import { discoveryDocument } from './discovery.ts';
+import { advertisesEvalSuite, discoveryDocument } from './discovery.ts';
 import type { PublishedSigningKey } from './discovery.ts';
 import type { JsonValue, SeededFixture } from './fixtures.ts';
 import { EvalRun, type HostEvent, type RunSettings } from './run.ts';
@@ -122,7 +122,7 @@ function createRun(state: HostState, req: IncomingMessage, body: unknown): JsonV
   if (typeof evalSuiteRef !== 'string' || typeof agentId !== 'string') {
     throw new HttpError('validation_error', 'evalSuiteRef and agentId must be strings');
   }
-  if (state.has('withhold-eval-suite') || state.has('create-refused')) {
+  if (!advertisesEvalSuite(state.has) || state.has('create-refused')) {
     throw new HttpError('capability_not_provided', 'agents.evalSuite is not provided');
   }
   const fixture = state.suites.get(evalSuiteRef);
@@ -308,6 +308,13 @@ async function route(state: HostState, req: IncomingMessage, reply: Reply): Prom
   }
   if (sub === 'eval-summary' && leaf === undefined) {
     only('GET');
+    // A gated operation the host does not advertise is a path it does not serve (runs.md).
+    if (!advertisesEvalSuite(state.has)) {
+      if (state.has('unadvertised-summary-refused')) {
+        throw new HttpError('capability_not_provided', 'agents.evalSuite is not provided');
+      }
+      throw new HttpError('not_found', 'no route');
+    }
     send(reply, 200, summaryOf(state, findRun(state, id)));
     return;
   }

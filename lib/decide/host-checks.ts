@@ -1,10 +1,11 @@
 // The host checks of one suite run (contract §1, §2, §6): provoke the refusals once, then judge
 // them and discovery with the pure witness. The probes are sent only to a host whose discovery was
 // read and serves major 2, because the refusals they provoke are v2 answers; otherwise each probe
-// is recorded as not sent, with the reason, and its rule is reported unexercised.
+// is recorded as not sent, with the reason, and its rule is reported unexercised. Whether the host
+// advertises agents.evalSuite is read from the same discovery the gates read.
 
 import type { DiscoveryResult } from '../observe/discovery.ts';
-import { majorTwoMissing } from '../observe/discovery.ts';
+import { isAdvertised, majorTwoMissing } from '../observe/discovery.ts';
 import type { HostClient } from '../observe/host-client.ts';
 import { provokeRefusals } from '../observe/probes.ts';
 import type { HostChecks, ObservedProbe, ProbeName } from '../types.ts';
@@ -24,6 +25,7 @@ const PROBE_NAMES: readonly ProbeName[] = [
   'wrong-credentials',
   'unknown-run',
   'unknown-suite',
+  'unadvertised-summary',
 ];
 
 export async function checkHost(target: HostCheckTarget): Promise<HostChecks> {
@@ -39,19 +41,24 @@ export function discoveryRead(discovery: DiscoveryResult): DiscoveryRead {
 }
 
 function observeProbes(target: HostCheckTarget): Promise<readonly ObservedProbe[]> {
-  const withheld = target.discovery.ok
-    ? majorTwoMissing(target.discovery.document)
-    : `discovery unreadable (${target.discovery.reason}), so whether the host speaks v2 is unknown`;
-  if (withheld !== undefined) {
-    return Promise.resolve(
-      PROBE_NAMES.map((probe) => ({ probe, outcome: 'not-made', reason: withheld })),
+  const { discovery } = target;
+  if (!discovery.ok) {
+    return notSent(
+      `discovery unreadable (${discovery.reason}), so whether the host speaks v2 is unknown`,
     );
   }
+  const major = majorTwoMissing(discovery.document);
+  if (major !== undefined) return notSent(major);
   return provokeRefusals(target.client, {
     keyConfigured: target.keyConfigured,
     knownRunId: target.knownRunId,
+    evalSuiteAdvertised: isAdvertised(discovery.document, 'agents.evalSuite'),
     timeoutMs: target.timeoutMs,
   });
+}
+
+function notSent(reason: string): Promise<readonly ObservedProbe[]> {
+  return Promise.resolve(PROBE_NAMES.map((probe) => ({ probe, outcome: 'not-made', reason })));
 }
 
 export { knownRunId } from './known-run.ts';

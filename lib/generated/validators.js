@@ -15556,7 +15556,7 @@ const schema85 = {
       description:
         "The suite-level host checks: discovery judged against the published v2 root and the refusals provoked once per run, as SHOULD findings that decide no requirement, with the probes they were judged from (discovery is the report's own `discovery`).",
       type: 'object',
-      required: ['probes', 'findings', 'unexercised'],
+      required: ['probes', 'findings', 'unexercised', 'inapplicable'],
       properties: {
         probes: {
           description: 'Each provoked refusal, in the order sent.',
@@ -15572,6 +15572,11 @@ const schema85 = {
           description: 'Each host-check rule that could not be judged, and why.',
           type: 'array',
           items: { $ref: '#/$defs/unexercised' },
+        },
+        inapplicable: {
+          description: 'Each host-check rule a host fact puts out of reach, and that fact.',
+          type: 'array',
+          items: { $ref: '#/$defs/inapplicableRule' },
         },
       },
       additionalProperties: false,
@@ -15868,10 +15873,7 @@ const schema85 = {
           type: 'object',
           required: ['probe', 'outcome', 'request', 'status', 'body'],
           properties: {
-            probe: {
-              description: 'Which refusal was provoked.',
-              enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
-            },
+            probe: { description: 'Which refusal was provoked.', $ref: '#/$defs/probeName' },
             outcome: { description: 'The host answered.', const: 'answered' },
             request: {
               description: 'Method and path of the request sent.',
@@ -15897,10 +15899,7 @@ const schema85 = {
           type: 'object',
           required: ['probe', 'outcome', 'request', 'reason'],
           properties: {
-            probe: {
-              description: 'Which refusal was provoked.',
-              enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
-            },
+            probe: { description: 'Which refusal was provoked.', $ref: '#/$defs/probeName' },
             outcome: { description: 'No answer was observed.', const: 'unobserved' },
             request: {
               description: 'Method and path of the request sent.',
@@ -15917,16 +15916,40 @@ const schema85 = {
           type: 'object',
           required: ['probe', 'outcome', 'reason'],
           properties: {
-            probe: {
-              description: 'Which refusal was provoked.',
-              enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
-            },
+            probe: { description: 'Which refusal was provoked.', $ref: '#/$defs/probeName' },
             outcome: { description: 'Not sent.', const: 'not-made' },
             reason: { description: 'Why it was not sent.', type: 'string', minLength: 1 },
           },
           additionalProperties: false,
           patternProperties: { '^(openwop-|x-|vendor\\.)': true },
         },
+        {
+          description:
+            'A host fact rules the probe out, so it was not sent and its rule asks nothing of this host.',
+          type: 'object',
+          required: ['probe', 'outcome', 'reason'],
+          properties: {
+            probe: { description: 'Which refusal was provoked.', $ref: '#/$defs/probeName' },
+            outcome: { description: 'Ruled out by a host fact.', const: 'inapplicable' },
+            reason: {
+              description: 'The host fact that rules it out.',
+              type: 'string',
+              minLength: 1,
+            },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+        },
+      ],
+    },
+    probeName: {
+      description: 'Which refusal was provoked.',
+      enum: [
+        'no-credentials',
+        'wrong-credentials',
+        'unknown-run',
+        'unknown-suite',
+        'unadvertised-summary',
       ],
     },
     unexercised: {
@@ -15936,6 +15959,18 @@ const schema85 = {
       properties: {
         rule: { description: "The rule's stable slug.", type: 'string', minLength: 1 },
         reason: { description: 'Why it was not judged.', type: 'string', minLength: 1 },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    inapplicableRule: {
+      description:
+        'A rule a host fact puts out of reach, and that fact: neither a pass nor unexercised.',
+      type: 'object',
+      required: ['rule', 'reason'],
+      properties: {
+        rule: { description: "The rule's stable slug.", type: 'string', minLength: 1 },
+        reason: { description: 'The host fact.', type: 'string', minLength: 1 },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -16376,20 +16411,32 @@ const schema91 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
+const schema115 = {
+  description:
+    'A rule a host fact puts out of reach, and that fact: neither a pass nor unexercised.',
+  type: 'object',
+  required: ['rule', 'reason'],
+  properties: {
+    rule: { description: "The rule's stable slug.", type: 'string', minLength: 1 },
+    reason: { description: 'The host fact.', type: 'string', minLength: 1 },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+};
 const schema89 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema116 = {
+const schema121 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
-const schema122 = {
+const schema127 = {
   description: 'A requirement id.',
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
 const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern90 = new RegExp('^[0-9a-f]{64}$', 'u');
-const pattern98 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern92 = new RegExp('^[0-9a-f]{64}$', 'u');
+const pattern100 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const schema88 = {
   description: 'The decision on one requirement.',
   type: 'object',
@@ -20462,10 +20509,7 @@ const schema108 = {
       type: 'object',
       required: ['probe', 'outcome', 'request', 'status', 'body'],
       properties: {
-        probe: {
-          description: 'Which refusal was provoked.',
-          enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
-        },
+        probe: { description: 'Which refusal was provoked.', $ref: '#/$defs/probeName' },
         outcome: { description: 'The host answered.', const: 'answered' },
         request: {
           description: 'Method and path of the request sent.',
@@ -20491,10 +20535,7 @@ const schema108 = {
       type: 'object',
       required: ['probe', 'outcome', 'request', 'reason'],
       properties: {
-        probe: {
-          description: 'Which refusal was provoked.',
-          enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
-        },
+        probe: { description: 'Which refusal was provoked.', $ref: '#/$defs/probeName' },
         outcome: { description: 'No answer was observed.', const: 'unobserved' },
         request: {
           description: 'Method and path of the request sent.',
@@ -20511,16 +20552,36 @@ const schema108 = {
       type: 'object',
       required: ['probe', 'outcome', 'reason'],
       properties: {
-        probe: {
-          description: 'Which refusal was provoked.',
-          enum: ['no-credentials', 'wrong-credentials', 'unknown-run', 'unknown-suite'],
-        },
+        probe: { description: 'Which refusal was provoked.', $ref: '#/$defs/probeName' },
         outcome: { description: 'Not sent.', const: 'not-made' },
         reason: { description: 'Why it was not sent.', type: 'string', minLength: 1 },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
     },
+    {
+      description:
+        'A host fact rules the probe out, so it was not sent and its rule asks nothing of this host.',
+      type: 'object',
+      required: ['probe', 'outcome', 'reason'],
+      properties: {
+        probe: { description: 'Which refusal was provoked.', $ref: '#/$defs/probeName' },
+        outcome: { description: 'Ruled out by a host fact.', const: 'inapplicable' },
+        reason: { description: 'The host fact that rules it out.', type: 'string', minLength: 1 },
+      },
+      additionalProperties: false,
+      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+  ],
+};
+const schema109 = {
+  description: 'Which refusal was provoked.',
+  enum: [
+    'no-credentials',
+    'wrong-credentials',
+    'unknown-run',
+    'unknown-suite',
+    'unadvertised-summary',
   ],
 };
 function validate61(
@@ -20646,13 +20707,14 @@ function validate61(
         data0 === 'no-credentials' ||
         data0 === 'wrong-credentials' ||
         data0 === 'unknown-run' ||
-        data0 === 'unknown-suite'
+        data0 === 'unknown-suite' ||
+        data0 === 'unadvertised-summary'
       )) {
         const err6 = {
           instancePath: instancePath + '/probe',
-          schemaPath: '#/oneOf/0/properties/probe/enum',
+          schemaPath: '#/$defs/probeName/enum',
           keyword: 'enum',
-          params: { allowedValues: schema108.oneOf[0].properties.probe.enum },
+          params: { allowedValues: schema109.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -20799,7 +20861,7 @@ function validate61(
     passing0 = 0;
     var props1 = true;
   }
-  const _errs11 = errors;
+  const _errs12 = errors;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     if (data.probe === undefined) {
       const err14 = {
@@ -20890,13 +20952,14 @@ function validate61(
         data5 === 'no-credentials' ||
         data5 === 'wrong-credentials' ||
         data5 === 'unknown-run' ||
-        data5 === 'unknown-suite'
+        data5 === 'unknown-suite' ||
+        data5 === 'unadvertised-summary'
       )) {
         const err19 = {
           instancePath: instancePath + '/probe',
-          schemaPath: '#/oneOf/1/properties/probe/enum',
+          schemaPath: '#/$defs/probeName/enum',
           keyword: 'enum',
-          params: { allowedValues: schema108.oneOf[1].properties.probe.enum },
+          params: { allowedValues: schema109.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -21007,7 +21070,7 @@ function validate61(
     }
     errors++;
   }
-  var _valid0 = _errs11 === errors;
+  var _valid0 = _errs12 === errors;
   if (_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
@@ -21019,7 +21082,7 @@ function validate61(
         props1 = true;
       }
     }
-    const _errs20 = errors;
+    const _errs22 = errors;
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       if (data.probe === undefined) {
         const err26 = {
@@ -21094,13 +21157,14 @@ function validate61(
           data9 === 'no-credentials' ||
           data9 === 'wrong-credentials' ||
           data9 === 'unknown-run' ||
-          data9 === 'unknown-suite'
+          data9 === 'unknown-suite' ||
+          data9 === 'unadvertised-summary'
         )) {
           const err30 = {
             instancePath: instancePath + '/probe',
-            schemaPath: '#/oneOf/2/properties/probe/enum',
+            schemaPath: '#/$defs/probeName/enum',
             keyword: 'enum',
-            params: { allowedValues: schema108.oneOf[2].properties.probe.enum },
+            params: { allowedValues: schema109.enum },
             message: 'must be equal to one of the allowed values',
           };
           if (vErrors === null) {
@@ -21177,7 +21241,7 @@ function validate61(
       }
       errors++;
     }
-    var _valid0 = _errs20 === errors;
+    var _valid0 = _errs22 === errors;
     if (_valid0 && valid0) {
       valid0 = false;
       passing0 = [passing0, 2];
@@ -21189,10 +21253,182 @@ function validate61(
           props1 = true;
         }
       }
+      const _errs30 = errors;
+      if (data && typeof data == 'object' && !Array.isArray(data)) {
+        if (data.probe === undefined) {
+          const err35 = {
+            instancePath,
+            schemaPath: '#/oneOf/3/required',
+            keyword: 'required',
+            params: { missingProperty: 'probe' },
+            message: "must have required property '" + 'probe' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err35];
+          } else {
+            vErrors.push(err35);
+          }
+          errors++;
+        }
+        if (data.outcome === undefined) {
+          const err36 = {
+            instancePath,
+            schemaPath: '#/oneOf/3/required',
+            keyword: 'required',
+            params: { missingProperty: 'outcome' },
+            message: "must have required property '" + 'outcome' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err36];
+          } else {
+            vErrors.push(err36);
+          }
+          errors++;
+        }
+        if (data.reason === undefined) {
+          const err37 = {
+            instancePath,
+            schemaPath: '#/oneOf/3/required',
+            keyword: 'required',
+            params: { missingProperty: 'reason' },
+            message: "must have required property '" + 'reason' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err37];
+          } else {
+            vErrors.push(err37);
+          }
+          errors++;
+        }
+        for (const key3 in data) {
+          if (!(
+            key3 === 'probe' ||
+            key3 === 'outcome' ||
+            key3 === 'reason' ||
+            pattern13.test(key3)
+          )) {
+            const err38 = {
+              instancePath,
+              schemaPath: '#/oneOf/3/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key3 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
+        }
+        if (data.probe !== undefined) {
+          let data12 = data.probe;
+          if (!(
+            data12 === 'no-credentials' ||
+            data12 === 'wrong-credentials' ||
+            data12 === 'unknown-run' ||
+            data12 === 'unknown-suite' ||
+            data12 === 'unadvertised-summary'
+          )) {
+            const err39 = {
+              instancePath: instancePath + '/probe',
+              schemaPath: '#/$defs/probeName/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema109.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+        }
+        if (data.outcome !== undefined) {
+          if ('inapplicable' !== data.outcome) {
+            const err40 = {
+              instancePath: instancePath + '/outcome',
+              schemaPath: '#/oneOf/3/properties/outcome/const',
+              keyword: 'const',
+              params: { allowedValue: 'inapplicable' },
+              message: 'must be equal to constant',
+            };
+            if (vErrors === null) {
+              vErrors = [err40];
+            } else {
+              vErrors.push(err40);
+            }
+            errors++;
+          }
+        }
+        if (data.reason !== undefined) {
+          let data14 = data.reason;
+          if (typeof data14 === 'string') {
+            if (func1(data14) < 1) {
+              const err41 = {
+                instancePath: instancePath + '/reason',
+                schemaPath: '#/oneOf/3/properties/reason/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err41];
+              } else {
+                vErrors.push(err41);
+              }
+              errors++;
+            }
+          } else {
+            const err42 = {
+              instancePath: instancePath + '/reason',
+              schemaPath: '#/oneOf/3/properties/reason/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err42];
+            } else {
+              vErrors.push(err42);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err43 = {
+          instancePath,
+          schemaPath: '#/oneOf/3/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
+        }
+        errors++;
+      }
+      var _valid0 = _errs30 === errors;
+      if (_valid0 && valid0) {
+        valid0 = false;
+        passing0 = [passing0, 3];
+      } else {
+        if (_valid0) {
+          valid0 = true;
+          passing0 = 3;
+          if (props1 !== true) {
+            props1 = true;
+          }
+        }
+      }
     }
   }
   if (!valid0) {
-    const err35 = {
+    const err44 = {
       instancePath,
       schemaPath: '#/oneOf',
       keyword: 'oneOf',
@@ -21200,9 +21436,9 @@ function validate61(
       message: 'must match exactly one schema in oneOf',
     };
     if (vErrors === null) {
-      vErrors = [err35];
+      vErrors = [err44];
     } else {
-      vErrors.push(err35);
+      vErrors.push(err44);
     }
     errors++;
   } else {
@@ -21220,7 +21456,7 @@ function validate61(
   return errors === 0;
 }
 validate61.evaluated = { dynamicProps: true, dynamicItems: false };
-const schema127 = {
+const schema132 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
@@ -22576,14 +22812,30 @@ function validate51(
           }
           errors++;
         }
+        if (data25.inapplicable === undefined) {
+          const err68 = {
+            instancePath: instancePath + '/hostChecks',
+            schemaPath: '#/properties/hostChecks/required',
+            keyword: 'required',
+            params: { missingProperty: 'inapplicable' },
+            message: "must have required property '" + 'inapplicable' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err68];
+          } else {
+            vErrors.push(err68);
+          }
+          errors++;
+        }
         for (const key7 in data25) {
           if (!(
             key7 === 'probes' ||
             key7 === 'findings' ||
             key7 === 'unexercised' ||
+            key7 === 'inapplicable' ||
             pattern13.test(key7)
           )) {
-            const err68 = {
+            const err69 = {
               instancePath: instancePath + '/hostChecks',
               schemaPath: '#/properties/hostChecks/additionalProperties',
               keyword: 'additionalProperties',
@@ -22591,9 +22843,9 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err68];
+              vErrors = [err69];
             } else {
-              vErrors.push(err68);
+              vErrors.push(err69);
             }
             errors++;
           }
@@ -22617,7 +22869,7 @@ function validate51(
               }
             }
           } else {
-            const err69 = {
+            const err70 = {
               instancePath: instancePath + '/hostChecks/probes',
               schemaPath: '#/properties/hostChecks/properties/probes/type',
               keyword: 'type',
@@ -22625,9 +22877,9 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err69];
+              vErrors = [err70];
             } else {
-              vErrors.push(err69);
+              vErrors.push(err70);
             }
             errors++;
           }
@@ -22640,27 +22892,12 @@ function validate51(
               let data29 = data28[i4];
               if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
                 if (data29.rule === undefined) {
-                  const err70 = {
+                  const err71 = {
                     instancePath: instancePath + '/hostChecks/findings/' + i4,
                     schemaPath: '#/$defs/finding/required',
                     keyword: 'required',
                     params: { missingProperty: 'rule' },
                     message: "must have required property '" + 'rule' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err70];
-                  } else {
-                    vErrors.push(err70);
-                  }
-                  errors++;
-                }
-                if (data29.ok === undefined) {
-                  const err71 = {
-                    instancePath: instancePath + '/hostChecks/findings/' + i4,
-                    schemaPath: '#/$defs/finding/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'ok' },
-                    message: "must have required property '" + 'ok' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err71];
@@ -22669,13 +22906,13 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data29.severity === undefined) {
+                if (data29.ok === undefined) {
                   const err72 = {
                     instancePath: instancePath + '/hostChecks/findings/' + i4,
                     schemaPath: '#/$defs/finding/required',
                     keyword: 'required',
-                    params: { missingProperty: 'severity' },
-                    message: "must have required property '" + 'severity' + "'",
+                    params: { missingProperty: 'ok' },
+                    message: "must have required property '" + 'ok' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err72];
@@ -22684,13 +22921,13 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data29.ref === undefined) {
+                if (data29.severity === undefined) {
                   const err73 = {
                     instancePath: instancePath + '/hostChecks/findings/' + i4,
                     schemaPath: '#/$defs/finding/required',
                     keyword: 'required',
-                    params: { missingProperty: 'ref' },
-                    message: "must have required property '" + 'ref' + "'",
+                    params: { missingProperty: 'severity' },
+                    message: "must have required property '" + 'severity' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err73];
@@ -22699,8 +22936,23 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data29.message === undefined) {
+                if (data29.ref === undefined) {
                   const err74 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'ref' },
+                    message: "must have required property '" + 'ref' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err74];
+                  } else {
+                    vErrors.push(err74);
+                  }
+                  errors++;
+                }
+                if (data29.message === undefined) {
+                  const err75 = {
                     instancePath: instancePath + '/hostChecks/findings/' + i4,
                     schemaPath: '#/$defs/finding/required',
                     keyword: 'required',
@@ -22708,9 +22960,9 @@ function validate51(
                     message: "must have required property '" + 'message' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err74];
+                    vErrors = [err75];
                   } else {
-                    vErrors.push(err74);
+                    vErrors.push(err75);
                   }
                   errors++;
                 }
@@ -22724,7 +22976,7 @@ function validate51(
                     key8 === 'consequenceOf' ||
                     pattern13.test(key8)
                   )) {
-                    const err75 = {
+                    const err76 = {
                       instancePath: instancePath + '/hostChecks/findings/' + i4,
                       schemaPath: '#/$defs/finding/additionalProperties',
                       keyword: 'additionalProperties',
@@ -22732,9 +22984,9 @@ function validate51(
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err75];
+                      vErrors = [err76];
                     } else {
-                      vErrors.push(err75);
+                      vErrors.push(err76);
                     }
                     errors++;
                   }
@@ -22743,7 +22995,7 @@ function validate51(
                   let data30 = data29.rule;
                   if (typeof data30 === 'string') {
                     if (func1(data30) < 1) {
-                      const err76 = {
+                      const err77 = {
                         instancePath: instancePath + '/hostChecks/findings/' + i4 + '/rule',
                         schemaPath: '#/$defs/finding/properties/rule/minLength',
                         keyword: 'minLength',
@@ -22751,36 +23003,19 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err76];
+                        vErrors = [err77];
                       } else {
-                        vErrors.push(err76);
+                        vErrors.push(err77);
                       }
                       errors++;
                     }
                   } else {
-                    const err77 = {
+                    const err78 = {
                       instancePath: instancePath + '/hostChecks/findings/' + i4 + '/rule',
                       schemaPath: '#/$defs/finding/properties/rule/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err77];
-                    } else {
-                      vErrors.push(err77);
-                    }
-                    errors++;
-                  }
-                }
-                if (data29.ok !== undefined) {
-                  if (typeof data29.ok !== 'boolean') {
-                    const err78 = {
-                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ok',
-                      schemaPath: '#/$defs/finding/properties/ok/type',
-                      keyword: 'type',
-                      params: { type: 'boolean' },
-                      message: 'must be boolean',
                     };
                     if (vErrors === null) {
                       vErrors = [err78];
@@ -22790,15 +23025,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data29.severity !== undefined) {
-                  let data32 = data29.severity;
-                  if (!(data32 === 'MUST' || data32 === 'SHOULD')) {
+                if (data29.ok !== undefined) {
+                  if (typeof data29.ok !== 'boolean') {
                     const err79 = {
-                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/severity',
-                      schemaPath: '#/$defs/finding/properties/severity/enum',
-                      keyword: 'enum',
-                      params: { allowedValues: schema90.properties.severity.enum },
-                      message: 'must be equal to one of the allowed values',
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ok',
+                      schemaPath: '#/$defs/finding/properties/ok/type',
+                      keyword: 'type',
+                      params: { type: 'boolean' },
+                      message: 'must be boolean',
                     };
                     if (vErrors === null) {
                       vErrors = [err79];
@@ -22808,11 +23042,29 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data29.severity !== undefined) {
+                  let data32 = data29.severity;
+                  if (!(data32 === 'MUST' || data32 === 'SHOULD')) {
+                    const err80 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/severity',
+                      schemaPath: '#/$defs/finding/properties/severity/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema90.properties.severity.enum },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err80];
+                    } else {
+                      vErrors.push(err80);
+                    }
+                    errors++;
+                  }
+                }
                 if (data29.ref !== undefined) {
                   let data33 = data29.ref;
                   if (typeof data33 === 'string') {
                     if (func1(data33) < 1) {
-                      const err80 = {
+                      const err81 = {
                         instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ref',
                         schemaPath: '#/$defs/finding/properties/ref/minLength',
                         keyword: 'minLength',
@@ -22820,33 +23072,16 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err80];
+                        vErrors = [err81];
                       } else {
-                        vErrors.push(err80);
+                        vErrors.push(err81);
                       }
                       errors++;
                     }
                   } else {
-                    const err81 = {
+                    const err82 = {
                       instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ref',
                       schemaPath: '#/$defs/finding/properties/ref/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err81];
-                    } else {
-                      vErrors.push(err81);
-                    }
-                    errors++;
-                  }
-                }
-                if (data29.message !== undefined) {
-                  if (typeof data29.message !== 'string') {
-                    const err82 = {
-                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/message',
-                      schemaPath: '#/$defs/finding/properties/message/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -22859,11 +23094,28 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data29.message !== undefined) {
+                  if (typeof data29.message !== 'string') {
+                    const err83 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/message',
+                      schemaPath: '#/$defs/finding/properties/message/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err83];
+                    } else {
+                      vErrors.push(err83);
+                    }
+                    errors++;
+                  }
+                }
                 if (data29.consequenceOf !== undefined) {
                   let data35 = data29.consequenceOf;
                   if (typeof data35 === 'string') {
                     if (func1(data35) < 1) {
-                      const err83 = {
+                      const err84 = {
                         instancePath:
                           instancePath + '/hostChecks/findings/' + i4 + '/consequenceOf',
                         schemaPath: '#/$defs/finding/properties/consequenceOf/minLength',
@@ -22872,14 +23124,14 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err83];
+                        vErrors = [err84];
                       } else {
-                        vErrors.push(err83);
+                        vErrors.push(err84);
                       }
                       errors++;
                     }
                   } else {
-                    const err84 = {
+                    const err85 = {
                       instancePath: instancePath + '/hostChecks/findings/' + i4 + '/consequenceOf',
                       schemaPath: '#/$defs/finding/properties/consequenceOf/type',
                       keyword: 'type',
@@ -22887,15 +23139,15 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err84];
+                      vErrors = [err85];
                     } else {
-                      vErrors.push(err84);
+                      vErrors.push(err85);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err85 = {
+                const err86 = {
                   instancePath: instancePath + '/hostChecks/findings/' + i4,
                   schemaPath: '#/$defs/finding/type',
                   keyword: 'type',
@@ -22903,15 +23155,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err85];
+                  vErrors = [err86];
                 } else {
-                  vErrors.push(err85);
+                  vErrors.push(err86);
                 }
                 errors++;
               }
             }
           } else {
-            const err86 = {
+            const err87 = {
               instancePath: instancePath + '/hostChecks/findings',
               schemaPath: '#/properties/hostChecks/properties/findings/type',
               keyword: 'type',
@@ -22919,9 +23171,9 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err86];
+              vErrors = [err87];
             } else {
-              vErrors.push(err86);
+              vErrors.push(err87);
             }
             errors++;
           }
@@ -22934,27 +23186,12 @@ function validate51(
               let data37 = data36[i5];
               if (data37 && typeof data37 == 'object' && !Array.isArray(data37)) {
                 if (data37.rule === undefined) {
-                  const err87 = {
+                  const err88 = {
                     instancePath: instancePath + '/hostChecks/unexercised/' + i5,
                     schemaPath: '#/$defs/unexercised/required',
                     keyword: 'required',
                     params: { missingProperty: 'rule' },
                     message: "must have required property '" + 'rule' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err87];
-                  } else {
-                    vErrors.push(err87);
-                  }
-                  errors++;
-                }
-                if (data37.reason === undefined) {
-                  const err88 = {
-                    instancePath: instancePath + '/hostChecks/unexercised/' + i5,
-                    schemaPath: '#/$defs/unexercised/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'reason' },
-                    message: "must have required property '" + 'reason' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err88];
@@ -22963,9 +23200,24 @@ function validate51(
                   }
                   errors++;
                 }
+                if (data37.reason === undefined) {
+                  const err89 = {
+                    instancePath: instancePath + '/hostChecks/unexercised/' + i5,
+                    schemaPath: '#/$defs/unexercised/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err89];
+                  } else {
+                    vErrors.push(err89);
+                  }
+                  errors++;
+                }
                 for (const key9 in data37) {
                   if (!(key9 === 'rule' || key9 === 'reason' || pattern13.test(key9))) {
-                    const err89 = {
+                    const err90 = {
                       instancePath: instancePath + '/hostChecks/unexercised/' + i5,
                       schemaPath: '#/$defs/unexercised/additionalProperties',
                       keyword: 'additionalProperties',
@@ -22973,9 +23225,9 @@ function validate51(
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err89];
+                      vErrors = [err90];
                     } else {
-                      vErrors.push(err89);
+                      vErrors.push(err90);
                     }
                     errors++;
                   }
@@ -22984,7 +23236,7 @@ function validate51(
                   let data38 = data37.rule;
                   if (typeof data38 === 'string') {
                     if (func1(data38) < 1) {
-                      const err90 = {
+                      const err91 = {
                         instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
                         schemaPath: '#/$defs/unexercised/properties/rule/minLength',
                         keyword: 'minLength',
@@ -22992,14 +23244,14 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err90];
+                        vErrors = [err91];
                       } else {
-                        vErrors.push(err90);
+                        vErrors.push(err91);
                       }
                       errors++;
                     }
                   } else {
-                    const err91 = {
+                    const err92 = {
                       instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
                       schemaPath: '#/$defs/unexercised/properties/rule/type',
                       keyword: 'type',
@@ -23007,9 +23259,9 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err91];
+                      vErrors = [err92];
                     } else {
-                      vErrors.push(err91);
+                      vErrors.push(err92);
                     }
                     errors++;
                   }
@@ -23018,7 +23270,7 @@ function validate51(
                   let data39 = data37.reason;
                   if (typeof data39 === 'string') {
                     if (func1(data39) < 1) {
-                      const err92 = {
+                      const err93 = {
                         instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
                         schemaPath: '#/$defs/unexercised/properties/reason/minLength',
                         keyword: 'minLength',
@@ -23026,14 +23278,14 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err92];
+                        vErrors = [err93];
                       } else {
-                        vErrors.push(err92);
+                        vErrors.push(err93);
                       }
                       errors++;
                     }
                   } else {
-                    const err93 = {
+                    const err94 = {
                       instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
                       schemaPath: '#/$defs/unexercised/properties/reason/type',
                       keyword: 'type',
@@ -23041,15 +23293,15 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err93];
+                      vErrors = [err94];
                     } else {
-                      vErrors.push(err93);
+                      vErrors.push(err94);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err94 = {
+                const err95 = {
                   instancePath: instancePath + '/hostChecks/unexercised/' + i5,
                   schemaPath: '#/$defs/unexercised/type',
                   keyword: 'type',
@@ -23057,15 +23309,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err94];
+                  vErrors = [err95];
                 } else {
-                  vErrors.push(err94);
+                  vErrors.push(err95);
                 }
                 errors++;
               }
             }
           } else {
-            const err95 = {
+            const err96 = {
               instancePath: instancePath + '/hostChecks/unexercised',
               schemaPath: '#/properties/hostChecks/properties/unexercised/type',
               keyword: 'type',
@@ -23073,175 +23325,158 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err95];
+              vErrors = [err96];
             } else {
-              vErrors.push(err95);
+              vErrors.push(err96);
             }
             errors++;
           }
         }
-      } else {
-        const err96 = {
-          instancePath: instancePath + '/hostChecks',
-          schemaPath: '#/properties/hostChecks/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err96];
-        } else {
-          vErrors.push(err96);
-        }
-        errors++;
-      }
-    }
-    if (data.totals !== undefined) {
-      let data40 = data.totals;
-      if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
-        if (data40['executed-pass'] === undefined) {
-          const err97 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
-            keyword: 'required',
-            params: { missingProperty: 'executed-pass' },
-            message: "must have required property '" + 'executed-pass' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err97];
-          } else {
-            vErrors.push(err97);
-          }
-          errors++;
-        }
-        if (data40['executed-fail'] === undefined) {
-          const err98 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
-            keyword: 'required',
-            params: { missingProperty: 'executed-fail' },
-            message: "must have required property '" + 'executed-fail' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err98];
-          } else {
-            vErrors.push(err98);
-          }
-          errors++;
-        }
-        if (data40.inapplicable === undefined) {
-          const err99 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
-            keyword: 'required',
-            params: { missingProperty: 'inapplicable' },
-            message: "must have required property '" + 'inapplicable' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err99];
-          } else {
-            vErrors.push(err99);
-          }
-          errors++;
-        }
-        if (data40.skipped === undefined) {
-          const err100 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
-            keyword: 'required',
-            params: { missingProperty: 'skipped' },
-            message: "must have required property '" + 'skipped' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err100];
-          } else {
-            vErrors.push(err100);
-          }
-          errors++;
-        }
-        if (data40.blocked === undefined) {
-          const err101 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
-            keyword: 'required',
-            params: { missingProperty: 'blocked' },
-            message: "must have required property '" + 'blocked' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err101];
-          } else {
-            vErrors.push(err101);
-          }
-          errors++;
-        }
-        for (const key10 in data40) {
-          if (!(
-            key10 === 'executed-pass' ||
-            key10 === 'executed-fail' ||
-            key10 === 'inapplicable' ||
-            key10 === 'skipped' ||
-            key10 === 'blocked' ||
-            pattern13.test(key10)
-          )) {
-            const err102 = {
-              instancePath: instancePath + '/totals',
-              schemaPath: '#/properties/totals/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key10 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err102];
-            } else {
-              vErrors.push(err102);
-            }
-            errors++;
-          }
-        }
-        if (data40['executed-pass'] !== undefined) {
-          let data41 = data40['executed-pass'];
-          if (!(typeof data41 == 'number' && !(data41 % 1) && !isNaN(data41) && isFinite(data41))) {
-            const err103 = {
-              instancePath: instancePath + '/totals/executed-pass',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err103];
-            } else {
-              vErrors.push(err103);
-            }
-            errors++;
-          }
-          if (typeof data41 == 'number' && isFinite(data41)) {
-            if (data41 < 0 || isNaN(data41)) {
-              const err104 = {
-                instancePath: instancePath + '/totals/executed-pass',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err104];
+        if (data25.inapplicable !== undefined) {
+          let data40 = data25.inapplicable;
+          if (Array.isArray(data40)) {
+            const len5 = data40.length;
+            for (let i6 = 0; i6 < len5; i6++) {
+              let data41 = data40[i6];
+              if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
+                if (data41.rule === undefined) {
+                  const err97 = {
+                    instancePath: instancePath + '/hostChecks/inapplicable/' + i6,
+                    schemaPath: '#/$defs/inapplicableRule/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'rule' },
+                    message: "must have required property '" + 'rule' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err97];
+                  } else {
+                    vErrors.push(err97);
+                  }
+                  errors++;
+                }
+                if (data41.reason === undefined) {
+                  const err98 = {
+                    instancePath: instancePath + '/hostChecks/inapplicable/' + i6,
+                    schemaPath: '#/$defs/inapplicableRule/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err98];
+                  } else {
+                    vErrors.push(err98);
+                  }
+                  errors++;
+                }
+                for (const key10 in data41) {
+                  if (!(key10 === 'rule' || key10 === 'reason' || pattern13.test(key10))) {
+                    const err99 = {
+                      instancePath: instancePath + '/hostChecks/inapplicable/' + i6,
+                      schemaPath: '#/$defs/inapplicableRule/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key10 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err99];
+                    } else {
+                      vErrors.push(err99);
+                    }
+                    errors++;
+                  }
+                }
+                if (data41.rule !== undefined) {
+                  let data42 = data41.rule;
+                  if (typeof data42 === 'string') {
+                    if (func1(data42) < 1) {
+                      const err100 = {
+                        instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/rule',
+                        schemaPath: '#/$defs/inapplicableRule/properties/rule/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err100];
+                      } else {
+                        vErrors.push(err100);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err101 = {
+                      instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/rule',
+                      schemaPath: '#/$defs/inapplicableRule/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err101];
+                    } else {
+                      vErrors.push(err101);
+                    }
+                    errors++;
+                  }
+                }
+                if (data41.reason !== undefined) {
+                  let data43 = data41.reason;
+                  if (typeof data43 === 'string') {
+                    if (func1(data43) < 1) {
+                      const err102 = {
+                        instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/reason',
+                        schemaPath: '#/$defs/inapplicableRule/properties/reason/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err102];
+                      } else {
+                        vErrors.push(err102);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err103 = {
+                      instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/reason',
+                      schemaPath: '#/$defs/inapplicableRule/properties/reason/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err103];
+                    } else {
+                      vErrors.push(err103);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                vErrors.push(err104);
+                const err104 = {
+                  instancePath: instancePath + '/hostChecks/inapplicable/' + i6,
+                  schemaPath: '#/$defs/inapplicableRule/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err104];
+                } else {
+                  vErrors.push(err104);
+                }
+                errors++;
               }
-              errors++;
             }
-          }
-        }
-        if (data40['executed-fail'] !== undefined) {
-          let data42 = data40['executed-fail'];
-          if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
+          } else {
             const err105 = {
-              instancePath: instancePath + '/totals/executed-fail',
-              schemaPath: '#/$defs/count/type',
+              instancePath: instancePath + '/hostChecks/inapplicable',
+              schemaPath: '#/properties/hostChecks/properties/inapplicable/type',
               keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              params: { type: 'array' },
+              message: 'must be array',
             };
             if (vErrors === null) {
               vErrors = [err105];
@@ -23250,9 +23485,180 @@ function validate51(
             }
             errors++;
           }
-          if (typeof data42 == 'number' && isFinite(data42)) {
-            if (data42 < 0 || isNaN(data42)) {
-              const err106 = {
+        }
+      } else {
+        const err106 = {
+          instancePath: instancePath + '/hostChecks',
+          schemaPath: '#/properties/hostChecks/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err106];
+        } else {
+          vErrors.push(err106);
+        }
+        errors++;
+      }
+    }
+    if (data.totals !== undefined) {
+      let data44 = data.totals;
+      if (data44 && typeof data44 == 'object' && !Array.isArray(data44)) {
+        if (data44['executed-pass'] === undefined) {
+          const err107 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'executed-pass' },
+            message: "must have required property '" + 'executed-pass' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err107];
+          } else {
+            vErrors.push(err107);
+          }
+          errors++;
+        }
+        if (data44['executed-fail'] === undefined) {
+          const err108 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'executed-fail' },
+            message: "must have required property '" + 'executed-fail' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err108];
+          } else {
+            vErrors.push(err108);
+          }
+          errors++;
+        }
+        if (data44.inapplicable === undefined) {
+          const err109 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'inapplicable' },
+            message: "must have required property '" + 'inapplicable' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err109];
+          } else {
+            vErrors.push(err109);
+          }
+          errors++;
+        }
+        if (data44.skipped === undefined) {
+          const err110 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'skipped' },
+            message: "must have required property '" + 'skipped' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err110];
+          } else {
+            vErrors.push(err110);
+          }
+          errors++;
+        }
+        if (data44.blocked === undefined) {
+          const err111 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'blocked' },
+            message: "must have required property '" + 'blocked' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err111];
+          } else {
+            vErrors.push(err111);
+          }
+          errors++;
+        }
+        for (const key11 in data44) {
+          if (!(
+            key11 === 'executed-pass' ||
+            key11 === 'executed-fail' ||
+            key11 === 'inapplicable' ||
+            key11 === 'skipped' ||
+            key11 === 'blocked' ||
+            pattern13.test(key11)
+          )) {
+            const err112 = {
+              instancePath: instancePath + '/totals',
+              schemaPath: '#/properties/totals/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key11 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err112];
+            } else {
+              vErrors.push(err112);
+            }
+            errors++;
+          }
+        }
+        if (data44['executed-pass'] !== undefined) {
+          let data45 = data44['executed-pass'];
+          if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
+            const err113 = {
+              instancePath: instancePath + '/totals/executed-pass',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err113];
+            } else {
+              vErrors.push(err113);
+            }
+            errors++;
+          }
+          if (typeof data45 == 'number' && isFinite(data45)) {
+            if (data45 < 0 || isNaN(data45)) {
+              const err114 = {
+                instancePath: instancePath + '/totals/executed-pass',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err114];
+              } else {
+                vErrors.push(err114);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data44['executed-fail'] !== undefined) {
+          let data46 = data44['executed-fail'];
+          if (!(typeof data46 == 'number' && !(data46 % 1) && !isNaN(data46) && isFinite(data46))) {
+            const err115 = {
+              instancePath: instancePath + '/totals/executed-fail',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err115];
+            } else {
+              vErrors.push(err115);
+            }
+            errors++;
+          }
+          if (typeof data46 == 'number' && isFinite(data46)) {
+            if (data46 < 0 || isNaN(data46)) {
+              const err116 = {
                 instancePath: instancePath + '/totals/executed-fail',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
@@ -23260,18 +23666,18 @@ function validate51(
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err106];
+                vErrors = [err116];
               } else {
-                vErrors.push(err106);
+                vErrors.push(err116);
               }
               errors++;
             }
           }
         }
-        if (data40.inapplicable !== undefined) {
-          let data43 = data40.inapplicable;
-          if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
-            const err107 = {
+        if (data44.inapplicable !== undefined) {
+          let data47 = data44.inapplicable;
+          if (!(typeof data47 == 'number' && !(data47 % 1) && !isNaN(data47) && isFinite(data47))) {
+            const err117 = {
               instancePath: instancePath + '/totals/inapplicable',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
@@ -23279,15 +23685,15 @@ function validate51(
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err107];
+              vErrors = [err117];
             } else {
-              vErrors.push(err107);
+              vErrors.push(err117);
             }
             errors++;
           }
-          if (typeof data43 == 'number' && isFinite(data43)) {
-            if (data43 < 0 || isNaN(data43)) {
-              const err108 = {
+          if (typeof data47 == 'number' && isFinite(data47)) {
+            if (data47 < 0 || isNaN(data47)) {
+              const err118 = {
                 instancePath: instancePath + '/totals/inapplicable',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
@@ -23295,194 +23701,23 @@ function validate51(
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err108];
+                vErrors = [err118];
               } else {
-                vErrors.push(err108);
+                vErrors.push(err118);
               }
               errors++;
             }
           }
         }
-        if (data40.skipped !== undefined) {
-          let data44 = data40.skipped;
-          if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
-            const err109 = {
+        if (data44.skipped !== undefined) {
+          let data48 = data44.skipped;
+          if (!(typeof data48 == 'number' && !(data48 % 1) && !isNaN(data48) && isFinite(data48))) {
+            const err119 = {
               instancePath: instancePath + '/totals/skipped',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err109];
-            } else {
-              vErrors.push(err109);
-            }
-            errors++;
-          }
-          if (typeof data44 == 'number' && isFinite(data44)) {
-            if (data44 < 0 || isNaN(data44)) {
-              const err110 = {
-                instancePath: instancePath + '/totals/skipped',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err110];
-              } else {
-                vErrors.push(err110);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data40.blocked !== undefined) {
-          let data45 = data40.blocked;
-          if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
-            const err111 = {
-              instancePath: instancePath + '/totals/blocked',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err111];
-            } else {
-              vErrors.push(err111);
-            }
-            errors++;
-          }
-          if (typeof data45 == 'number' && isFinite(data45)) {
-            if (data45 < 0 || isNaN(data45)) {
-              const err112 = {
-                instancePath: instancePath + '/totals/blocked',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err112];
-              } else {
-                vErrors.push(err112);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err113 = {
-          instancePath: instancePath + '/totals',
-          schemaPath: '#/properties/totals/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err113];
-        } else {
-          vErrors.push(err113);
-        }
-        errors++;
-      }
-    }
-    if (data.digests !== undefined) {
-      let data46 = data.digests;
-      if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
-        if (data46.algorithm === undefined) {
-          const err114 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'algorithm' },
-            message: "must have required property '" + 'algorithm' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err114];
-          } else {
-            vErrors.push(err114);
-          }
-          errors++;
-        }
-        if (data46.discovery === undefined) {
-          const err115 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'discovery' },
-            message: "must have required property '" + 'discovery' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err115];
-          } else {
-            vErrors.push(err115);
-          }
-          errors++;
-        }
-        if (data46.fixtures === undefined) {
-          const err116 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'fixtures' },
-            message: "must have required property '" + 'fixtures' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err116];
-          } else {
-            vErrors.push(err116);
-          }
-          errors++;
-        }
-        if (data46.schemas === undefined) {
-          const err117 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'schemas' },
-            message: "must have required property '" + 'schemas' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err117];
-          } else {
-            vErrors.push(err117);
-          }
-          errors++;
-        }
-        if (data46.rows === undefined) {
-          const err118 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'rows' },
-            message: "must have required property '" + 'rows' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err118];
-          } else {
-            vErrors.push(err118);
-          }
-          errors++;
-        }
-        for (const key11 in data46) {
-          if (!(
-            key11 === 'algorithm' ||
-            key11 === 'discovery' ||
-            key11 === 'fixtures' ||
-            key11 === 'schemas' ||
-            key11 === 'rows' ||
-            key11 === 'hostChecks' ||
-            pattern13.test(key11)
-          )) {
-            const err119 = {
-              instancePath: instancePath + '/digests',
-              schemaPath: '#/properties/digests/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key11 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err119];
@@ -23491,226 +23726,186 @@ function validate51(
             }
             errors++;
           }
+          if (typeof data48 == 'number' && isFinite(data48)) {
+            if (data48 < 0 || isNaN(data48)) {
+              const err120 = {
+                instancePath: instancePath + '/totals/skipped',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err120];
+              } else {
+                vErrors.push(err120);
+              }
+              errors++;
+            }
+          }
         }
-        if (data46.algorithm !== undefined) {
-          if ('sha256' !== data46.algorithm) {
-            const err120 = {
+        if (data44.blocked !== undefined) {
+          let data49 = data44.blocked;
+          if (!(typeof data49 == 'number' && !(data49 % 1) && !isNaN(data49) && isFinite(data49))) {
+            const err121 = {
+              instancePath: instancePath + '/totals/blocked',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err121];
+            } else {
+              vErrors.push(err121);
+            }
+            errors++;
+          }
+          if (typeof data49 == 'number' && isFinite(data49)) {
+            if (data49 < 0 || isNaN(data49)) {
+              const err122 = {
+                instancePath: instancePath + '/totals/blocked',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err122];
+              } else {
+                vErrors.push(err122);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err123 = {
+          instancePath: instancePath + '/totals',
+          schemaPath: '#/properties/totals/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err123];
+        } else {
+          vErrors.push(err123);
+        }
+        errors++;
+      }
+    }
+    if (data.digests !== undefined) {
+      let data50 = data.digests;
+      if (data50 && typeof data50 == 'object' && !Array.isArray(data50)) {
+        if (data50.algorithm === undefined) {
+          const err124 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'algorithm' },
+            message: "must have required property '" + 'algorithm' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err124];
+          } else {
+            vErrors.push(err124);
+          }
+          errors++;
+        }
+        if (data50.discovery === undefined) {
+          const err125 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'discovery' },
+            message: "must have required property '" + 'discovery' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err125];
+          } else {
+            vErrors.push(err125);
+          }
+          errors++;
+        }
+        if (data50.fixtures === undefined) {
+          const err126 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'fixtures' },
+            message: "must have required property '" + 'fixtures' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err126];
+          } else {
+            vErrors.push(err126);
+          }
+          errors++;
+        }
+        if (data50.schemas === undefined) {
+          const err127 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'schemas' },
+            message: "must have required property '" + 'schemas' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err127];
+          } else {
+            vErrors.push(err127);
+          }
+          errors++;
+        }
+        if (data50.rows === undefined) {
+          const err128 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'rows' },
+            message: "must have required property '" + 'rows' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err128];
+          } else {
+            vErrors.push(err128);
+          }
+          errors++;
+        }
+        for (const key12 in data50) {
+          if (!(
+            key12 === 'algorithm' ||
+            key12 === 'discovery' ||
+            key12 === 'fixtures' ||
+            key12 === 'schemas' ||
+            key12 === 'rows' ||
+            key12 === 'hostChecks' ||
+            pattern13.test(key12)
+          )) {
+            const err129 = {
+              instancePath: instancePath + '/digests',
+              schemaPath: '#/properties/digests/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key12 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err129];
+            } else {
+              vErrors.push(err129);
+            }
+            errors++;
+          }
+        }
+        if (data50.algorithm !== undefined) {
+          if ('sha256' !== data50.algorithm) {
+            const err130 = {
               instancePath: instancePath + '/digests/algorithm',
               schemaPath: '#/properties/digests/properties/algorithm/const',
               keyword: 'const',
               params: { allowedValue: 'sha256' },
               message: 'must be equal to constant',
-            };
-            if (vErrors === null) {
-              vErrors = [err120];
-            } else {
-              vErrors.push(err120);
-            }
-            errors++;
-          }
-        }
-        if (data46.discovery !== undefined) {
-          let data48 = data46.discovery;
-          const _errs115 = errors;
-          let valid33 = false;
-          let passing1 = null;
-          const _errs116 = errors;
-          if (typeof data48 === 'string') {
-            if (!pattern90.test(data48)) {
-              const err121 = {
-                instancePath: instancePath + '/digests/discovery',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err121];
-              } else {
-                vErrors.push(err121);
-              }
-              errors++;
-            }
-          } else {
-            const err122 = {
-              instancePath: instancePath + '/digests/discovery',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err122];
-            } else {
-              vErrors.push(err122);
-            }
-            errors++;
-          }
-          var _valid1 = _errs116 === errors;
-          if (_valid1) {
-            valid33 = true;
-            passing1 = 0;
-          }
-          const _errs119 = errors;
-          if (data48 !== null) {
-            const err123 = {
-              instancePath: instancePath + '/digests/discovery',
-              schemaPath: '#/properties/digests/properties/discovery/oneOf/1/type',
-              keyword: 'type',
-              params: { type: 'null' },
-              message: 'must be null',
-            };
-            if (vErrors === null) {
-              vErrors = [err123];
-            } else {
-              vErrors.push(err123);
-            }
-            errors++;
-          }
-          var _valid1 = _errs119 === errors;
-          if (_valid1 && valid33) {
-            valid33 = false;
-            passing1 = [passing1, 1];
-          } else {
-            if (_valid1) {
-              valid33 = true;
-              passing1 = 1;
-            }
-          }
-          if (!valid33) {
-            const err124 = {
-              instancePath: instancePath + '/digests/discovery',
-              schemaPath: '#/properties/digests/properties/discovery/oneOf',
-              keyword: 'oneOf',
-              params: { passingSchemas: passing1 },
-              message: 'must match exactly one schema in oneOf',
-            };
-            if (vErrors === null) {
-              vErrors = [err124];
-            } else {
-              vErrors.push(err124);
-            }
-            errors++;
-          } else {
-            errors = _errs115;
-            if (vErrors !== null) {
-              if (_errs115) {
-                vErrors.length = _errs115;
-              } else {
-                vErrors = null;
-              }
-            }
-          }
-        }
-        if (data46.fixtures !== undefined) {
-          let data49 = data46.fixtures;
-          if (data49 && typeof data49 == 'object' && !Array.isArray(data49)) {
-            for (const key12 in data49) {
-              let data50 = data49[key12];
-              if (typeof data50 === 'string') {
-                if (!pattern90.test(data50)) {
-                  const err125 = {
-                    instancePath:
-                      instancePath +
-                      '/digests/fixtures/' +
-                      key12.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    schemaPath: '#/$defs/sha256/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^[0-9a-f]{64}$' },
-                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err125];
-                  } else {
-                    vErrors.push(err125);
-                  }
-                  errors++;
-                }
-              } else {
-                const err126 = {
-                  instancePath:
-                    instancePath +
-                    '/digests/fixtures/' +
-                    key12.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/$defs/sha256/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err126];
-                } else {
-                  vErrors.push(err126);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err127 = {
-              instancePath: instancePath + '/digests/fixtures',
-              schemaPath: '#/properties/digests/properties/fixtures/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err127];
-            } else {
-              vErrors.push(err127);
-            }
-            errors++;
-          }
-        }
-        if (data46.schemas !== undefined) {
-          let data51 = data46.schemas;
-          if (data51 && typeof data51 == 'object' && !Array.isArray(data51)) {
-            for (const key13 in data51) {
-              let data52 = data51[key13];
-              if (typeof data52 === 'string') {
-                if (!pattern90.test(data52)) {
-                  const err128 = {
-                    instancePath:
-                      instancePath +
-                      '/digests/schemas/' +
-                      key13.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    schemaPath: '#/$defs/sha256/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^[0-9a-f]{64}$' },
-                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err128];
-                  } else {
-                    vErrors.push(err128);
-                  }
-                  errors++;
-                }
-              } else {
-                const err129 = {
-                  instancePath:
-                    instancePath +
-                    '/digests/schemas/' +
-                    key13.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/$defs/sha256/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err129];
-                } else {
-                  vErrors.push(err129);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err130 = {
-              instancePath: instancePath + '/digests/schemas',
-              schemaPath: '#/properties/digests/properties/schemas/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err130];
@@ -23720,12 +23915,16 @@ function validate51(
             errors++;
           }
         }
-        if (data46.rows !== undefined) {
-          let data53 = data46.rows;
-          if (typeof data53 === 'string') {
-            if (!pattern90.test(data53)) {
+        if (data50.discovery !== undefined) {
+          let data52 = data50.discovery;
+          const _errs125 = errors;
+          let valid37 = false;
+          let passing1 = null;
+          const _errs126 = errors;
+          if (typeof data52 === 'string') {
+            if (!pattern92.test(data52)) {
               const err131 = {
-                instancePath: instancePath + '/digests/rows',
+                instancePath: instancePath + '/digests/discovery',
                 schemaPath: '#/$defs/sha256/pattern',
                 keyword: 'pattern',
                 params: { pattern: '^[0-9a-f]{64}$' },
@@ -23740,7 +23939,7 @@ function validate51(
             }
           } else {
             const err132 = {
-              instancePath: instancePath + '/digests/rows',
+              instancePath: instancePath + '/digests/discovery',
               schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -23753,32 +23952,44 @@ function validate51(
             }
             errors++;
           }
-        }
-        if (data46.hostChecks !== undefined) {
-          let data54 = data46.hostChecks;
-          if (typeof data54 === 'string') {
-            if (!pattern90.test(data54)) {
-              const err133 = {
-                instancePath: instancePath + '/digests/hostChecks',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err133];
-              } else {
-                vErrors.push(err133);
-              }
-              errors++;
-            }
-          } else {
-            const err134 = {
-              instancePath: instancePath + '/digests/hostChecks',
-              schemaPath: '#/$defs/sha256/type',
+          var _valid1 = _errs126 === errors;
+          if (_valid1) {
+            valid37 = true;
+            passing1 = 0;
+          }
+          const _errs129 = errors;
+          if (data52 !== null) {
+            const err133 = {
+              instancePath: instancePath + '/digests/discovery',
+              schemaPath: '#/properties/digests/properties/discovery/oneOf/1/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              params: { type: 'null' },
+              message: 'must be null',
+            };
+            if (vErrors === null) {
+              vErrors = [err133];
+            } else {
+              vErrors.push(err133);
+            }
+            errors++;
+          }
+          var _valid1 = _errs129 === errors;
+          if (_valid1 && valid37) {
+            valid37 = false;
+            passing1 = [passing1, 1];
+          } else {
+            if (_valid1) {
+              valid37 = true;
+              passing1 = 1;
+            }
+          }
+          if (!valid37) {
+            const err134 = {
+              instancePath: instancePath + '/digests/discovery',
+              schemaPath: '#/properties/digests/properties/discovery/oneOf',
+              keyword: 'oneOf',
+              params: { passingSchemas: passing1 },
+              message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
               vErrors = [err134];
@@ -23786,103 +23997,126 @@ function validate51(
               vErrors.push(err134);
             }
             errors++;
-          }
-        }
-      } else {
-        const err135 = {
-          instancePath: instancePath + '/digests',
-          schemaPath: '#/properties/digests/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err135];
-        } else {
-          vErrors.push(err135);
-        }
-        errors++;
-      }
-    }
-    if (data.signature !== undefined) {
-      let data55 = data.signature;
-      if (data55 && typeof data55 == 'object' && !Array.isArray(data55)) {
-        if (data55.algorithm === undefined) {
-          const err136 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'algorithm' },
-            message: "must have required property '" + 'algorithm' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err136];
           } else {
-            vErrors.push(err136);
+            errors = _errs125;
+            if (vErrors !== null) {
+              if (_errs125) {
+                vErrors.length = _errs125;
+              } else {
+                vErrors = null;
+              }
+            }
           }
-          errors++;
         }
-        if (data55.reportDigest === undefined) {
-          const err137 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'reportDigest' },
-            message: "must have required property '" + 'reportDigest' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err137];
+        if (data50.fixtures !== undefined) {
+          let data53 = data50.fixtures;
+          if (data53 && typeof data53 == 'object' && !Array.isArray(data53)) {
+            for (const key13 in data53) {
+              let data54 = data53[key13];
+              if (typeof data54 === 'string') {
+                if (!pattern92.test(data54)) {
+                  const err135 = {
+                    instancePath:
+                      instancePath +
+                      '/digests/fixtures/' +
+                      key13.replace(/~/g, '~0').replace(/\//g, '~1'),
+                    schemaPath: '#/$defs/sha256/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[0-9a-f]{64}$' },
+                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err135];
+                  } else {
+                    vErrors.push(err135);
+                  }
+                  errors++;
+                }
+              } else {
+                const err136 = {
+                  instancePath:
+                    instancePath +
+                    '/digests/fixtures/' +
+                    key13.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/$defs/sha256/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err136];
+                } else {
+                  vErrors.push(err136);
+                }
+                errors++;
+              }
+            }
           } else {
-            vErrors.push(err137);
-          }
-          errors++;
-        }
-        if (data55.value === undefined) {
-          const err138 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'value' },
-            message: "must have required property '" + 'value' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err138];
-          } else {
-            vErrors.push(err138);
-          }
-          errors++;
-        }
-        for (const key14 in data55) {
-          if (!(
-            key14 === 'algorithm' ||
-            key14 === 'keyId' ||
-            key14 === 'reportDigest' ||
-            key14 === 'value' ||
-            pattern13.test(key14)
-          )) {
-            const err139 = {
-              instancePath: instancePath + '/signature',
-              schemaPath: '#/properties/signature/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key14 },
-              message: 'must NOT have additional properties',
+            const err137 = {
+              instancePath: instancePath + '/digests/fixtures',
+              schemaPath: '#/properties/digests/properties/fixtures/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err139];
+              vErrors = [err137];
             } else {
-              vErrors.push(err139);
+              vErrors.push(err137);
             }
             errors++;
           }
         }
-        if (data55.algorithm !== undefined) {
-          if ('ed25519' !== data55.algorithm) {
+        if (data50.schemas !== undefined) {
+          let data55 = data50.schemas;
+          if (data55 && typeof data55 == 'object' && !Array.isArray(data55)) {
+            for (const key14 in data55) {
+              let data56 = data55[key14];
+              if (typeof data56 === 'string') {
+                if (!pattern92.test(data56)) {
+                  const err138 = {
+                    instancePath:
+                      instancePath +
+                      '/digests/schemas/' +
+                      key14.replace(/~/g, '~0').replace(/\//g, '~1'),
+                    schemaPath: '#/$defs/sha256/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[0-9a-f]{64}$' },
+                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err138];
+                  } else {
+                    vErrors.push(err138);
+                  }
+                  errors++;
+                }
+              } else {
+                const err139 = {
+                  instancePath:
+                    instancePath +
+                    '/digests/schemas/' +
+                    key14.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/$defs/sha256/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err139];
+                } else {
+                  vErrors.push(err139);
+                }
+                errors++;
+              }
+            }
+          } else {
             const err140 = {
-              instancePath: instancePath + '/signature/algorithm',
-              schemaPath: '#/properties/signature/properties/algorithm/const',
-              keyword: 'const',
-              params: { allowedValue: 'ed25519' },
-              message: 'must be equal to constant',
+              instancePath: instancePath + '/digests/schemas',
+              schemaPath: '#/properties/digests/properties/schemas/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err140];
@@ -23892,16 +24126,16 @@ function validate51(
             errors++;
           }
         }
-        if (data55.keyId !== undefined) {
-          let data57 = data55.keyId;
+        if (data50.rows !== undefined) {
+          let data57 = data50.rows;
           if (typeof data57 === 'string') {
-            if (!pattern33.test(data57)) {
+            if (!pattern92.test(data57)) {
               const err141 = {
-                instancePath: instancePath + '/signature/keyId',
-                schemaPath: '#/properties/signature/properties/keyId/pattern',
+                instancePath: instancePath + '/digests/rows',
+                schemaPath: '#/$defs/sha256/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err141];
@@ -23912,8 +24146,8 @@ function validate51(
             }
           } else {
             const err142 = {
-              instancePath: instancePath + '/signature/keyId',
-              schemaPath: '#/properties/signature/properties/keyId/type',
+              instancePath: instancePath + '/digests/rows',
+              schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -23926,12 +24160,12 @@ function validate51(
             errors++;
           }
         }
-        if (data55.reportDigest !== undefined) {
-          let data58 = data55.reportDigest;
+        if (data50.hostChecks !== undefined) {
+          let data58 = data50.hostChecks;
           if (typeof data58 === 'string') {
-            if (!pattern90.test(data58)) {
+            if (!pattern92.test(data58)) {
               const err143 = {
-                instancePath: instancePath + '/signature/reportDigest',
+                instancePath: instancePath + '/digests/hostChecks',
                 schemaPath: '#/$defs/sha256/pattern',
                 keyword: 'pattern',
                 params: { pattern: '^[0-9a-f]{64}$' },
@@ -23946,7 +24180,7 @@ function validate51(
             }
           } else {
             const err144 = {
-              instancePath: instancePath + '/signature/reportDigest',
+              instancePath: instancePath + '/digests/hostChecks',
               schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -23960,135 +24194,135 @@ function validate51(
             errors++;
           }
         }
-        if (data55.value !== undefined) {
-          let data59 = data55.value;
-          if (typeof data59 === 'string') {
-            if (!pattern98.test(data59)) {
-              const err145 = {
-                instancePath: instancePath + '/signature/value',
-                schemaPath: '#/properties/signature/properties/value/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err145];
-              } else {
-                vErrors.push(err145);
-              }
-              errors++;
-            }
-          } else {
-            const err146 = {
-              instancePath: instancePath + '/signature/value',
-              schemaPath: '#/properties/signature/properties/value/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err146];
-            } else {
-              vErrors.push(err146);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err147 = {
-          instancePath: instancePath + '/signature',
-          schemaPath: '#/properties/signature/type',
+        const err145 = {
+          instancePath: instancePath + '/digests',
+          schemaPath: '#/properties/digests/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err147];
+          vErrors = [err145];
         } else {
-          vErrors.push(err147);
+          vErrors.push(err145);
         }
         errors++;
       }
     }
-    if (data.failOn !== undefined) {
-      let data60 = data.failOn;
-      if (!(data60 === 'must' || data60 === 'should')) {
-        const err148 = {
-          instancePath: instancePath + '/failOn',
-          schemaPath: '#/properties/failOn/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema85.properties.failOn.enum },
-          message: 'must be equal to one of the allowed values',
-        };
-        if (vErrors === null) {
-          vErrors = [err148];
-        } else {
-          vErrors.push(err148);
-        }
-        errors++;
-      }
-    }
-    if (data.selection !== undefined) {
-      let data61 = data.selection;
-      if (data61 && typeof data61 == 'object' && !Array.isArray(data61)) {
-        if (data61.only === undefined) {
-          const err149 = {
-            instancePath: instancePath + '/selection',
-            schemaPath: '#/properties/selection/required',
+    if (data.signature !== undefined) {
+      let data59 = data.signature;
+      if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
+        if (data59.algorithm === undefined) {
+          const err146 = {
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
             keyword: 'required',
-            params: { missingProperty: 'only' },
-            message: "must have required property '" + 'only' + "'",
+            params: { missingProperty: 'algorithm' },
+            message: "must have required property '" + 'algorithm' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err149];
+            vErrors = [err146];
           } else {
-            vErrors.push(err149);
+            vErrors.push(err146);
           }
           errors++;
         }
-        if (data61.skip === undefined) {
-          const err150 = {
-            instancePath: instancePath + '/selection',
-            schemaPath: '#/properties/selection/required',
+        if (data59.reportDigest === undefined) {
+          const err147 = {
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
             keyword: 'required',
-            params: { missingProperty: 'skip' },
-            message: "must have required property '" + 'skip' + "'",
+            params: { missingProperty: 'reportDigest' },
+            message: "must have required property '" + 'reportDigest' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err150];
+            vErrors = [err147];
           } else {
-            vErrors.push(err150);
+            vErrors.push(err147);
           }
           errors++;
         }
-        if (data61.selected === undefined) {
-          const err151 = {
-            instancePath: instancePath + '/selection',
-            schemaPath: '#/properties/selection/required',
+        if (data59.value === undefined) {
+          const err148 = {
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
             keyword: 'required',
-            params: { missingProperty: 'selected' },
-            message: "must have required property '" + 'selected' + "'",
+            params: { missingProperty: 'value' },
+            message: "must have required property '" + 'value' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err151];
+            vErrors = [err148];
           } else {
-            vErrors.push(err151);
+            vErrors.push(err148);
           }
           errors++;
         }
-        for (const key15 in data61) {
+        for (const key15 in data59) {
           if (!(
-            key15 === 'only' ||
-            key15 === 'skip' ||
-            key15 === 'selected' ||
+            key15 === 'algorithm' ||
+            key15 === 'keyId' ||
+            key15 === 'reportDigest' ||
+            key15 === 'value' ||
             pattern13.test(key15)
           )) {
-            const err152 = {
-              instancePath: instancePath + '/selection',
-              schemaPath: '#/properties/selection/additionalProperties',
+            const err149 = {
+              instancePath: instancePath + '/signature',
+              schemaPath: '#/properties/signature/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key15 },
               message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err149];
+            } else {
+              vErrors.push(err149);
+            }
+            errors++;
+          }
+        }
+        if (data59.algorithm !== undefined) {
+          if ('ed25519' !== data59.algorithm) {
+            const err150 = {
+              instancePath: instancePath + '/signature/algorithm',
+              schemaPath: '#/properties/signature/properties/algorithm/const',
+              keyword: 'const',
+              params: { allowedValue: 'ed25519' },
+              message: 'must be equal to constant',
+            };
+            if (vErrors === null) {
+              vErrors = [err150];
+            } else {
+              vErrors.push(err150);
+            }
+            errors++;
+          }
+        }
+        if (data59.keyId !== undefined) {
+          let data61 = data59.keyId;
+          if (typeof data61 === 'string') {
+            if (!pattern33.test(data61)) {
+              const err151 = {
+                instancePath: instancePath + '/signature/keyId',
+                schemaPath: '#/properties/signature/properties/keyId/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err151];
+              } else {
+                vErrors.push(err151);
+              }
+              errors++;
+            }
+          } else {
+            const err152 = {
+              instancePath: instancePath + '/signature/keyId',
+              schemaPath: '#/properties/signature/properties/keyId/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err152];
@@ -24098,81 +24332,65 @@ function validate51(
             errors++;
           }
         }
-        if (data61.only !== undefined) {
-          let data62 = data61.only;
-          if (Array.isArray(data62)) {
-            const len5 = data62.length;
-            for (let i6 = 0; i6 < len5; i6++) {
-              let data63 = data62[i6];
-              if (typeof data63 === 'string') {
-                if (!pattern54.test(data63)) {
-                  const err153 = {
-                    instancePath: instancePath + '/selection/only/' + i6,
-                    schemaPath: '#/$defs/requirementId/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
-                    message:
-                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err153];
-                  } else {
-                    vErrors.push(err153);
-                  }
-                  errors++;
-                }
+        if (data59.reportDigest !== undefined) {
+          let data62 = data59.reportDigest;
+          if (typeof data62 === 'string') {
+            if (!pattern92.test(data62)) {
+              const err153 = {
+                instancePath: instancePath + '/signature/reportDigest',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err153];
               } else {
-                const err154 = {
-                  instancePath: instancePath + '/selection/only/' + i6,
-                  schemaPath: '#/$defs/requirementId/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err154];
-                } else {
-                  vErrors.push(err154);
-                }
-                errors++;
+                vErrors.push(err153);
               }
+              errors++;
             }
-            let i7 = data62.length;
-            let j1;
-            if (i7 > 1) {
-              outer1: for (; i7--;) {
-                for (j1 = i7; j1--;) {
-                  if (func0(data62[i7], data62[j1])) {
-                    const err155 = {
-                      instancePath: instancePath + '/selection/only',
-                      schemaPath: '#/properties/selection/properties/only/uniqueItems',
-                      keyword: 'uniqueItems',
-                      params: { i: i7, j: j1 },
-                      message:
-                        'must NOT have duplicate items (items ## ' +
-                        j1 +
-                        ' and ' +
-                        i7 +
-                        ' are identical)',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err155];
-                    } else {
-                      vErrors.push(err155);
-                    }
-                    errors++;
-                    break outer1;
-                  }
-                }
+          } else {
+            const err154 = {
+              instancePath: instancePath + '/signature/reportDigest',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err154];
+            } else {
+              vErrors.push(err154);
+            }
+            errors++;
+          }
+        }
+        if (data59.value !== undefined) {
+          let data63 = data59.value;
+          if (typeof data63 === 'string') {
+            if (!pattern100.test(data63)) {
+              const err155 = {
+                instancePath: instancePath + '/signature/value',
+                schemaPath: '#/properties/signature/properties/value/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err155];
+              } else {
+                vErrors.push(err155);
               }
+              errors++;
             }
           } else {
             const err156 = {
-              instancePath: instancePath + '/selection/only',
-              schemaPath: '#/properties/selection/properties/only/type',
+              instancePath: instancePath + '/signature/value',
+              schemaPath: '#/properties/signature/properties/value/type',
               keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
+              params: { type: 'string' },
+              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err156];
@@ -24182,16 +24400,120 @@ function validate51(
             errors++;
           }
         }
-        if (data61.skip !== undefined) {
-          let data64 = data61.skip;
-          if (Array.isArray(data64)) {
-            const len6 = data64.length;
-            for (let i8 = 0; i8 < len6; i8++) {
-              let data65 = data64[i8];
-              if (typeof data65 === 'string') {
-                if (!pattern54.test(data65)) {
-                  const err157 = {
-                    instancePath: instancePath + '/selection/skip/' + i8,
+      } else {
+        const err157 = {
+          instancePath: instancePath + '/signature',
+          schemaPath: '#/properties/signature/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err157];
+        } else {
+          vErrors.push(err157);
+        }
+        errors++;
+      }
+    }
+    if (data.failOn !== undefined) {
+      let data64 = data.failOn;
+      if (!(data64 === 'must' || data64 === 'should')) {
+        const err158 = {
+          instancePath: instancePath + '/failOn',
+          schemaPath: '#/properties/failOn/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema85.properties.failOn.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err158];
+        } else {
+          vErrors.push(err158);
+        }
+        errors++;
+      }
+    }
+    if (data.selection !== undefined) {
+      let data65 = data.selection;
+      if (data65 && typeof data65 == 'object' && !Array.isArray(data65)) {
+        if (data65.only === undefined) {
+          const err159 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'only' },
+            message: "must have required property '" + 'only' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err159];
+          } else {
+            vErrors.push(err159);
+          }
+          errors++;
+        }
+        if (data65.skip === undefined) {
+          const err160 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'skip' },
+            message: "must have required property '" + 'skip' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err160];
+          } else {
+            vErrors.push(err160);
+          }
+          errors++;
+        }
+        if (data65.selected === undefined) {
+          const err161 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'selected' },
+            message: "must have required property '" + 'selected' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err161];
+          } else {
+            vErrors.push(err161);
+          }
+          errors++;
+        }
+        for (const key16 in data65) {
+          if (!(
+            key16 === 'only' ||
+            key16 === 'skip' ||
+            key16 === 'selected' ||
+            pattern13.test(key16)
+          )) {
+            const err162 = {
+              instancePath: instancePath + '/selection',
+              schemaPath: '#/properties/selection/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key16 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err162];
+            } else {
+              vErrors.push(err162);
+            }
+            errors++;
+          }
+        }
+        if (data65.only !== undefined) {
+          let data66 = data65.only;
+          if (Array.isArray(data66)) {
+            const len6 = data66.length;
+            for (let i7 = 0; i7 < len6; i7++) {
+              let data67 = data66[i7];
+              if (typeof data67 === 'string') {
+                if (!pattern54.test(data67)) {
+                  const err163 = {
+                    instancePath: instancePath + '/selection/only/' + i7,
                     schemaPath: '#/$defs/requirementId/pattern',
                     keyword: 'pattern',
                     params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
@@ -24199,50 +24521,134 @@ function validate51(
                       'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err157];
+                    vErrors = [err163];
                   } else {
-                    vErrors.push(err157);
+                    vErrors.push(err163);
                   }
                   errors++;
                 }
               } else {
-                const err158 = {
-                  instancePath: instancePath + '/selection/skip/' + i8,
+                const err164 = {
+                  instancePath: instancePath + '/selection/only/' + i7,
                   schemaPath: '#/$defs/requirementId/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err158];
+                  vErrors = [err164];
                 } else {
-                  vErrors.push(err158);
+                  vErrors.push(err164);
                 }
                 errors++;
               }
             }
-            let i9 = data64.length;
+            let i8 = data66.length;
+            let j1;
+            if (i8 > 1) {
+              outer1: for (; i8--;) {
+                for (j1 = i8; j1--;) {
+                  if (func0(data66[i8], data66[j1])) {
+                    const err165 = {
+                      instancePath: instancePath + '/selection/only',
+                      schemaPath: '#/properties/selection/properties/only/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i8, j: j1 },
+                      message:
+                        'must NOT have duplicate items (items ## ' +
+                        j1 +
+                        ' and ' +
+                        i8 +
+                        ' are identical)',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err165];
+                    } else {
+                      vErrors.push(err165);
+                    }
+                    errors++;
+                    break outer1;
+                  }
+                }
+              }
+            }
+          } else {
+            const err166 = {
+              instancePath: instancePath + '/selection/only',
+              schemaPath: '#/properties/selection/properties/only/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err166];
+            } else {
+              vErrors.push(err166);
+            }
+            errors++;
+          }
+        }
+        if (data65.skip !== undefined) {
+          let data68 = data65.skip;
+          if (Array.isArray(data68)) {
+            const len7 = data68.length;
+            for (let i9 = 0; i9 < len7; i9++) {
+              let data69 = data68[i9];
+              if (typeof data69 === 'string') {
+                if (!pattern54.test(data69)) {
+                  const err167 = {
+                    instancePath: instancePath + '/selection/skip/' + i9,
+                    schemaPath: '#/$defs/requirementId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+                    message:
+                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err167];
+                  } else {
+                    vErrors.push(err167);
+                  }
+                  errors++;
+                }
+              } else {
+                const err168 = {
+                  instancePath: instancePath + '/selection/skip/' + i9,
+                  schemaPath: '#/$defs/requirementId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err168];
+                } else {
+                  vErrors.push(err168);
+                }
+                errors++;
+              }
+            }
+            let i10 = data68.length;
             let j2;
-            if (i9 > 1) {
-              outer2: for (; i9--;) {
-                for (j2 = i9; j2--;) {
-                  if (func0(data64[i9], data64[j2])) {
-                    const err159 = {
+            if (i10 > 1) {
+              outer2: for (; i10--;) {
+                for (j2 = i10; j2--;) {
+                  if (func0(data68[i10], data68[j2])) {
+                    const err169 = {
                       instancePath: instancePath + '/selection/skip',
                       schemaPath: '#/properties/selection/properties/skip/uniqueItems',
                       keyword: 'uniqueItems',
-                      params: { i: i9, j: j2 },
+                      params: { i: i10, j: j2 },
                       message:
                         'must NOT have duplicate items (items ## ' +
                         j2 +
                         ' and ' +
-                        i9 +
+                        i10 +
                         ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err159];
+                      vErrors = [err169];
                     } else {
-                      vErrors.push(err159);
+                      vErrors.push(err169);
                     }
                     errors++;
                     break outer2;
@@ -24251,198 +24657,12 @@ function validate51(
               }
             }
           } else {
-            const err160 = {
+            const err170 = {
               instancePath: instancePath + '/selection/skip',
               schemaPath: '#/properties/selection/properties/skip/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err160];
-            } else {
-              vErrors.push(err160);
-            }
-            errors++;
-          }
-        }
-        if (data61.selected !== undefined) {
-          let data66 = data61.selected;
-          if (Array.isArray(data66)) {
-            const len7 = data66.length;
-            for (let i10 = 0; i10 < len7; i10++) {
-              let data67 = data66[i10];
-              if (typeof data67 === 'string') {
-                if (!pattern54.test(data67)) {
-                  const err161 = {
-                    instancePath: instancePath + '/selection/selected/' + i10,
-                    schemaPath: '#/$defs/requirementId/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
-                    message:
-                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err161];
-                  } else {
-                    vErrors.push(err161);
-                  }
-                  errors++;
-                }
-              } else {
-                const err162 = {
-                  instancePath: instancePath + '/selection/selected/' + i10,
-                  schemaPath: '#/$defs/requirementId/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err162];
-                } else {
-                  vErrors.push(err162);
-                }
-                errors++;
-              }
-            }
-            let i11 = data66.length;
-            let j3;
-            if (i11 > 1) {
-              outer3: for (; i11--;) {
-                for (j3 = i11; j3--;) {
-                  if (func0(data66[i11], data66[j3])) {
-                    const err163 = {
-                      instancePath: instancePath + '/selection/selected',
-                      schemaPath: '#/properties/selection/properties/selected/uniqueItems',
-                      keyword: 'uniqueItems',
-                      params: { i: i11, j: j3 },
-                      message:
-                        'must NOT have duplicate items (items ## ' +
-                        j3 +
-                        ' and ' +
-                        i11 +
-                        ' are identical)',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err163];
-                    } else {
-                      vErrors.push(err163);
-                    }
-                    errors++;
-                    break outer3;
-                  }
-                }
-              }
-            }
-          } else {
-            const err164 = {
-              instancePath: instancePath + '/selection/selected',
-              schemaPath: '#/properties/selection/properties/selected/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err164];
-            } else {
-              vErrors.push(err164);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err165 = {
-          instancePath: instancePath + '/selection',
-          schemaPath: '#/properties/selection/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err165];
-        } else {
-          vErrors.push(err165);
-        }
-        errors++;
-      }
-    }
-    if (data.baseline !== undefined) {
-      let data68 = data.baseline;
-      if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
-        if (data68.file === undefined) {
-          const err166 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'file' },
-            message: "must have required property '" + 'file' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err166];
-          } else {
-            vErrors.push(err166);
-          }
-          errors++;
-        }
-        if (data68.sha256 === undefined) {
-          const err167 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'sha256' },
-            message: "must have required property '" + 'sha256' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err167];
-          } else {
-            vErrors.push(err167);
-          }
-          errors++;
-        }
-        if (data68.entries === undefined) {
-          const err168 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'entries' },
-            message: "must have required property '" + 'entries' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err168];
-          } else {
-            vErrors.push(err168);
-          }
-          errors++;
-        }
-        if (data68.excused === undefined) {
-          const err169 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'excused' },
-            message: "must have required property '" + 'excused' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err169];
-          } else {
-            vErrors.push(err169);
-          }
-          errors++;
-        }
-        for (const key16 in data68) {
-          if (!(
-            key16 === 'file' ||
-            key16 === 'sha256' ||
-            key16 === 'entries' ||
-            key16 === 'excused' ||
-            pattern13.test(key16)
-          )) {
-            const err170 = {
-              instancePath: instancePath + '/baseline',
-              schemaPath: '#/properties/baseline/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key16 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err170];
@@ -24452,65 +24672,81 @@ function validate51(
             errors++;
           }
         }
-        if (data68.file !== undefined) {
-          let data69 = data68.file;
-          if (typeof data69 === 'string') {
-            if (func1(data69) < 1) {
-              const err171 = {
-                instancePath: instancePath + '/baseline/file',
-                schemaPath: '#/properties/baseline/properties/file/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err171];
+        if (data65.selected !== undefined) {
+          let data70 = data65.selected;
+          if (Array.isArray(data70)) {
+            const len8 = data70.length;
+            for (let i11 = 0; i11 < len8; i11++) {
+              let data71 = data70[i11];
+              if (typeof data71 === 'string') {
+                if (!pattern54.test(data71)) {
+                  const err171 = {
+                    instancePath: instancePath + '/selection/selected/' + i11,
+                    schemaPath: '#/$defs/requirementId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+                    message:
+                      'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err171];
+                  } else {
+                    vErrors.push(err171);
+                  }
+                  errors++;
+                }
               } else {
-                vErrors.push(err171);
+                const err172 = {
+                  instancePath: instancePath + '/selection/selected/' + i11,
+                  schemaPath: '#/$defs/requirementId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err172];
+                } else {
+                  vErrors.push(err172);
+                }
+                errors++;
               }
-              errors++;
             }
-          } else {
-            const err172 = {
-              instancePath: instancePath + '/baseline/file',
-              schemaPath: '#/properties/baseline/properties/file/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err172];
-            } else {
-              vErrors.push(err172);
-            }
-            errors++;
-          }
-        }
-        if (data68.sha256 !== undefined) {
-          let data70 = data68.sha256;
-          if (typeof data70 === 'string') {
-            if (!pattern90.test(data70)) {
-              const err173 = {
-                instancePath: instancePath + '/baseline/sha256',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err173];
-              } else {
-                vErrors.push(err173);
+            let i12 = data70.length;
+            let j3;
+            if (i12 > 1) {
+              outer3: for (; i12--;) {
+                for (j3 = i12; j3--;) {
+                  if (func0(data70[i12], data70[j3])) {
+                    const err173 = {
+                      instancePath: instancePath + '/selection/selected',
+                      schemaPath: '#/properties/selection/properties/selected/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i12, j: j3 },
+                      message:
+                        'must NOT have duplicate items (items ## ' +
+                        j3 +
+                        ' and ' +
+                        i12 +
+                        ' are identical)',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err173];
+                    } else {
+                      vErrors.push(err173);
+                    }
+                    errors++;
+                    break outer3;
+                  }
+                }
               }
-              errors++;
             }
           } else {
             const err174 = {
-              instancePath: instancePath + '/baseline/sha256',
-              schemaPath: '#/$defs/sha256/type',
+              instancePath: instancePath + '/selection/selected',
+              schemaPath: '#/properties/selection/properties/selected/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              params: { type: 'array' },
+              message: 'must be array',
             };
             if (vErrors === null) {
               vErrors = [err174];
@@ -24520,88 +24756,258 @@ function validate51(
             errors++;
           }
         }
-        if (data68.entries !== undefined) {
-          let data71 = data68.entries;
-          if (Array.isArray(data71)) {
-            const len8 = data71.length;
-            for (let i12 = 0; i12 < len8; i12++) {
-              let data72 = data71[i12];
-              if (data72 && typeof data72 == 'object' && !Array.isArray(data72)) {
-                if (data72.requirement === undefined) {
-                  const err175 = {
-                    instancePath: instancePath + '/baseline/entries/' + i12,
+      } else {
+        const err175 = {
+          instancePath: instancePath + '/selection',
+          schemaPath: '#/properties/selection/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err175];
+        } else {
+          vErrors.push(err175);
+        }
+        errors++;
+      }
+    }
+    if (data.baseline !== undefined) {
+      let data72 = data.baseline;
+      if (data72 && typeof data72 == 'object' && !Array.isArray(data72)) {
+        if (data72.file === undefined) {
+          const err176 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'file' },
+            message: "must have required property '" + 'file' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err176];
+          } else {
+            vErrors.push(err176);
+          }
+          errors++;
+        }
+        if (data72.sha256 === undefined) {
+          const err177 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err177];
+          } else {
+            vErrors.push(err177);
+          }
+          errors++;
+        }
+        if (data72.entries === undefined) {
+          const err178 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'entries' },
+            message: "must have required property '" + 'entries' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err178];
+          } else {
+            vErrors.push(err178);
+          }
+          errors++;
+        }
+        if (data72.excused === undefined) {
+          const err179 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'excused' },
+            message: "must have required property '" + 'excused' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err179];
+          } else {
+            vErrors.push(err179);
+          }
+          errors++;
+        }
+        for (const key17 in data72) {
+          if (!(
+            key17 === 'file' ||
+            key17 === 'sha256' ||
+            key17 === 'entries' ||
+            key17 === 'excused' ||
+            pattern13.test(key17)
+          )) {
+            const err180 = {
+              instancePath: instancePath + '/baseline',
+              schemaPath: '#/properties/baseline/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key17 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err180];
+            } else {
+              vErrors.push(err180);
+            }
+            errors++;
+          }
+        }
+        if (data72.file !== undefined) {
+          let data73 = data72.file;
+          if (typeof data73 === 'string') {
+            if (func1(data73) < 1) {
+              const err181 = {
+                instancePath: instancePath + '/baseline/file',
+                schemaPath: '#/properties/baseline/properties/file/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err181];
+              } else {
+                vErrors.push(err181);
+              }
+              errors++;
+            }
+          } else {
+            const err182 = {
+              instancePath: instancePath + '/baseline/file',
+              schemaPath: '#/properties/baseline/properties/file/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err182];
+            } else {
+              vErrors.push(err182);
+            }
+            errors++;
+          }
+        }
+        if (data72.sha256 !== undefined) {
+          let data74 = data72.sha256;
+          if (typeof data74 === 'string') {
+            if (!pattern92.test(data74)) {
+              const err183 = {
+                instancePath: instancePath + '/baseline/sha256',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err183];
+              } else {
+                vErrors.push(err183);
+              }
+              errors++;
+            }
+          } else {
+            const err184 = {
+              instancePath: instancePath + '/baseline/sha256',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err184];
+            } else {
+              vErrors.push(err184);
+            }
+            errors++;
+          }
+        }
+        if (data72.entries !== undefined) {
+          let data75 = data72.entries;
+          if (Array.isArray(data75)) {
+            const len9 = data75.length;
+            for (let i13 = 0; i13 < len9; i13++) {
+              let data76 = data75[i13];
+              if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
+                if (data76.requirement === undefined) {
+                  const err185 = {
+                    instancePath: instancePath + '/baseline/entries/' + i13,
                     schemaPath: '#/properties/baseline/properties/entries/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'requirement' },
                     message: "must have required property '" + 'requirement' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err175];
+                    vErrors = [err185];
                   } else {
-                    vErrors.push(err175);
+                    vErrors.push(err185);
                   }
                   errors++;
                 }
-                if (data72.reason === undefined) {
-                  const err176 = {
-                    instancePath: instancePath + '/baseline/entries/' + i12,
+                if (data76.reason === undefined) {
+                  const err186 = {
+                    instancePath: instancePath + '/baseline/entries/' + i13,
                     schemaPath: '#/properties/baseline/properties/entries/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'reason' },
                     message: "must have required property '" + 'reason' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err176];
+                    vErrors = [err186];
                   } else {
-                    vErrors.push(err176);
+                    vErrors.push(err186);
                   }
                   errors++;
                 }
-                if (data72.status === undefined) {
-                  const err177 = {
-                    instancePath: instancePath + '/baseline/entries/' + i12,
+                if (data76.status === undefined) {
+                  const err187 = {
+                    instancePath: instancePath + '/baseline/entries/' + i13,
                     schemaPath: '#/properties/baseline/properties/entries/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'status' },
                     message: "must have required property '" + 'status' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err177];
+                    vErrors = [err187];
                   } else {
-                    vErrors.push(err177);
+                    vErrors.push(err187);
                   }
                   errors++;
                 }
-                for (const key17 in data72) {
+                for (const key18 in data76) {
                   if (!(
-                    key17 === 'requirement' ||
-                    key17 === 'rule' ||
-                    key17 === 'reason' ||
-                    key17 === 'status' ||
-                    pattern13.test(key17)
+                    key18 === 'requirement' ||
+                    key18 === 'rule' ||
+                    key18 === 'reason' ||
+                    key18 === 'status' ||
+                    pattern13.test(key18)
                   )) {
-                    const err178 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12,
+                    const err188 = {
+                      instancePath: instancePath + '/baseline/entries/' + i13,
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key17 },
+                      params: { additionalProperty: key18 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err178];
+                      vErrors = [err188];
                     } else {
-                      vErrors.push(err178);
+                      vErrors.push(err188);
                     }
                     errors++;
                   }
                 }
-                if (data72.requirement !== undefined) {
-                  let data73 = data72.requirement;
-                  if (typeof data73 === 'string') {
-                    if (!pattern54.test(data73)) {
-                      const err179 = {
-                        instancePath: instancePath + '/baseline/entries/' + i12 + '/requirement',
+                if (data76.requirement !== undefined) {
+                  let data77 = data76.requirement;
+                  if (typeof data77 === 'string') {
+                    if (!pattern54.test(data77)) {
+                      const err189 = {
+                        instancePath: instancePath + '/baseline/entries/' + i13 + '/requirement',
                         schemaPath: '#/$defs/requirementId/pattern',
                         keyword: 'pattern',
                         params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
@@ -24611,34 +25017,34 @@ function validate51(
                           '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err179];
+                        vErrors = [err189];
                       } else {
-                        vErrors.push(err179);
+                        vErrors.push(err189);
                       }
                       errors++;
                     }
                   } else {
-                    const err180 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12 + '/requirement',
+                    const err190 = {
+                      instancePath: instancePath + '/baseline/entries/' + i13 + '/requirement',
                       schemaPath: '#/$defs/requirementId/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err180];
+                      vErrors = [err190];
                     } else {
-                      vErrors.push(err180);
+                      vErrors.push(err190);
                     }
                     errors++;
                   }
                 }
-                if (data72.rule !== undefined) {
-                  let data74 = data72.rule;
-                  if (typeof data74 === 'string') {
-                    if (func1(data74) < 1) {
-                      const err181 = {
-                        instancePath: instancePath + '/baseline/entries/' + i12 + '/rule',
+                if (data76.rule !== undefined) {
+                  let data78 = data76.rule;
+                  if (typeof data78 === 'string') {
+                    if (func1(data78) < 1) {
+                      const err191 = {
+                        instancePath: instancePath + '/baseline/entries/' + i13 + '/rule',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/rule/minLength',
                         keyword: 'minLength',
@@ -24646,15 +25052,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err181];
+                        vErrors = [err191];
                       } else {
-                        vErrors.push(err181);
+                        vErrors.push(err191);
                       }
                       errors++;
                     }
                   } else {
-                    const err182 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12 + '/rule',
+                    const err192 = {
+                      instancePath: instancePath + '/baseline/entries/' + i13 + '/rule',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/rule/type',
                       keyword: 'type',
@@ -24662,19 +25068,19 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err182];
+                      vErrors = [err192];
                     } else {
-                      vErrors.push(err182);
+                      vErrors.push(err192);
                     }
                     errors++;
                   }
                 }
-                if (data72.reason !== undefined) {
-                  let data75 = data72.reason;
-                  if (typeof data75 === 'string') {
-                    if (func1(data75) < 1) {
-                      const err183 = {
-                        instancePath: instancePath + '/baseline/entries/' + i12 + '/reason',
+                if (data76.reason !== undefined) {
+                  let data79 = data76.reason;
+                  if (typeof data79 === 'string') {
+                    if (func1(data79) < 1) {
+                      const err193 = {
+                        instancePath: instancePath + '/baseline/entries/' + i13 + '/reason',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/reason/minLength',
                         keyword: 'minLength',
@@ -24682,15 +25088,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err183];
+                        vErrors = [err193];
                       } else {
-                        vErrors.push(err183);
+                        vErrors.push(err193);
                       }
                       errors++;
                     }
                   } else {
-                    const err184 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12 + '/reason',
+                    const err194 = {
+                      instancePath: instancePath + '/baseline/entries/' + i13 + '/reason',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/reason/type',
                       keyword: 'type',
@@ -24698,18 +25104,18 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err184];
+                      vErrors = [err194];
                     } else {
-                      vErrors.push(err184);
+                      vErrors.push(err194);
                     }
                     errors++;
                   }
                 }
-                if (data72.status !== undefined) {
-                  let data76 = data72.status;
-                  if (!(data76 === 'excusing' || data76 === 'stale' || data76 === 'unobserved')) {
-                    const err185 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12 + '/status',
+                if (data76.status !== undefined) {
+                  let data80 = data76.status;
+                  if (!(data80 === 'excusing' || data80 === 'stale' || data80 === 'unobserved')) {
+                    const err195 = {
+                      instancePath: instancePath + '/baseline/entries/' + i13 + '/status',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/status/enum',
                       keyword: 'enum',
@@ -24721,31 +25127,31 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err185];
+                      vErrors = [err195];
                     } else {
-                      vErrors.push(err185);
+                      vErrors.push(err195);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err186 = {
-                  instancePath: instancePath + '/baseline/entries/' + i12,
+                const err196 = {
+                  instancePath: instancePath + '/baseline/entries/' + i13,
                   schemaPath: '#/properties/baseline/properties/entries/items/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err186];
+                  vErrors = [err196];
                 } else {
-                  vErrors.push(err186);
+                  vErrors.push(err196);
                 }
                 errors++;
               }
             }
           } else {
-            const err187 = {
+            const err197 = {
               instancePath: instancePath + '/baseline/entries',
               schemaPath: '#/properties/baseline/properties/entries/type',
               keyword: 'type',
@@ -24753,23 +25159,23 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err187];
+              vErrors = [err197];
             } else {
-              vErrors.push(err187);
+              vErrors.push(err197);
             }
             errors++;
           }
         }
-        if (data68.excused !== undefined) {
-          let data77 = data68.excused;
-          if (Array.isArray(data77)) {
-            const len9 = data77.length;
-            for (let i13 = 0; i13 < len9; i13++) {
+        if (data72.excused !== undefined) {
+          let data81 = data72.excused;
+          if (Array.isArray(data81)) {
+            const len10 = data81.length;
+            for (let i14 = 0; i14 < len10; i14++) {
               if (
-                !validate64(data77[i13], {
-                  instancePath: instancePath + '/baseline/excused/' + i13,
-                  parentData: data77,
-                  parentDataProperty: i13,
+                !validate64(data81[i14], {
+                  instancePath: instancePath + '/baseline/excused/' + i14,
+                  parentData: data81,
+                  parentDataProperty: i14,
                   rootData,
                   dynamicAnchors,
                 })
@@ -24779,7 +25185,7 @@ function validate51(
               }
             }
           } else {
-            const err188 = {
+            const err198 = {
               instancePath: instancePath + '/baseline/excused',
               schemaPath: '#/properties/baseline/properties/excused/type',
               keyword: 'type',
@@ -24787,15 +25193,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err188];
+              vErrors = [err198];
             } else {
-              vErrors.push(err188);
+              vErrors.push(err198);
             }
             errors++;
           }
         }
       } else {
-        const err189 = {
+        const err199 = {
           instancePath: instancePath + '/baseline',
           schemaPath: '#/properties/baseline/type',
           keyword: 'type',
@@ -24803,18 +25209,18 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err189];
+          vErrors = [err199];
         } else {
-          vErrors.push(err189);
+          vErrors.push(err199);
         }
         errors++;
       }
     }
     if (data.certification !== undefined) {
-      let data79 = data.certification;
-      if (data79 && typeof data79 == 'object' && !Array.isArray(data79)) {
-        if (data79.certified === undefined) {
-          const err190 = {
+      let data83 = data.certification;
+      if (data83 && typeof data83 == 'object' && !Array.isArray(data83)) {
+        if (data83.certified === undefined) {
+          const err200 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
@@ -24822,14 +25228,14 @@ function validate51(
             message: "must have required property '" + 'certified' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err190];
+            vErrors = [err200];
           } else {
-            vErrors.push(err190);
+            vErrors.push(err200);
           }
           errors++;
         }
-        if (data79.reasons === undefined) {
-          const err191 = {
+        if (data83.reasons === undefined) {
+          const err201 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
@@ -24837,14 +25243,14 @@ function validate51(
             message: "must have required property '" + 'reasons' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err191];
+            vErrors = [err201];
           } else {
-            vErrors.push(err191);
+            vErrors.push(err201);
           }
           errors++;
         }
-        if (data79.optOuts === undefined) {
-          const err192 = {
+        if (data83.optOuts === undefined) {
+          const err202 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
@@ -24852,14 +25258,14 @@ function validate51(
             message: "must have required property '" + 'optOuts' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err192];
+            vErrors = [err202];
           } else {
-            vErrors.push(err192);
+            vErrors.push(err202);
           }
           errors++;
         }
-        if (data79.signer === undefined) {
-          const err193 = {
+        if (data83.signer === undefined) {
+          const err203 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
@@ -24867,38 +25273,38 @@ function validate51(
             message: "must have required property '" + 'signer' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err193];
+            vErrors = [err203];
           } else {
-            vErrors.push(err193);
+            vErrors.push(err203);
           }
           errors++;
         }
-        for (const key18 in data79) {
+        for (const key19 in data83) {
           if (!(
-            key18 === 'certified' ||
-            key18 === 'reasons' ||
-            key18 === 'optOuts' ||
-            key18 === 'signer' ||
-            pattern13.test(key18)
+            key19 === 'certified' ||
+            key19 === 'reasons' ||
+            key19 === 'optOuts' ||
+            key19 === 'signer' ||
+            pattern13.test(key19)
           )) {
-            const err194 = {
+            const err204 = {
               instancePath: instancePath + '/certification',
               schemaPath: '#/properties/certification/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key18 },
+              params: { additionalProperty: key19 },
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err194];
+              vErrors = [err204];
             } else {
-              vErrors.push(err194);
+              vErrors.push(err204);
             }
             errors++;
           }
         }
-        if (data79.certified !== undefined) {
-          if (typeof data79.certified !== 'boolean') {
-            const err195 = {
+        if (data83.certified !== undefined) {
+          if (typeof data83.certified !== 'boolean') {
+            const err205 = {
               instancePath: instancePath + '/certification/certified',
               schemaPath: '#/properties/certification/properties/certified/type',
               keyword: 'type',
@@ -24906,236 +25312,42 @@ function validate51(
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err195];
+              vErrors = [err205];
             } else {
-              vErrors.push(err195);
+              vErrors.push(err205);
             }
             errors++;
           }
         }
-        if (data79.reasons !== undefined) {
-          let data81 = data79.reasons;
-          if (Array.isArray(data81)) {
-            const len10 = data81.length;
-            for (let i14 = 0; i14 < len10; i14++) {
-              let data82 = data81[i14];
-              if (data82 && typeof data82 == 'object' && !Array.isArray(data82)) {
-                if (data82.code === undefined) {
-                  const err196 = {
-                    instancePath: instancePath + '/certification/reasons/' + i14,
+        if (data83.reasons !== undefined) {
+          let data85 = data83.reasons;
+          if (Array.isArray(data85)) {
+            const len11 = data85.length;
+            for (let i15 = 0; i15 < len11; i15++) {
+              let data86 = data85[i15];
+              if (data86 && typeof data86 == 'object' && !Array.isArray(data86)) {
+                if (data86.code === undefined) {
+                  const err206 = {
+                    instancePath: instancePath + '/certification/reasons/' + i15,
                     schemaPath: '#/properties/certification/properties/reasons/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'code' },
                     message: "must have required property '" + 'code' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err196];
+                    vErrors = [err206];
                   } else {
-                    vErrors.push(err196);
+                    vErrors.push(err206);
                   }
                   errors++;
                 }
-                if (data82.short === undefined) {
-                  const err197 = {
-                    instancePath: instancePath + '/certification/reasons/' + i14,
+                if (data86.short === undefined) {
+                  const err207 = {
+                    instancePath: instancePath + '/certification/reasons/' + i15,
                     schemaPath: '#/properties/certification/properties/reasons/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'short' },
                     message: "must have required property '" + 'short' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err197];
-                  } else {
-                    vErrors.push(err197);
-                  }
-                  errors++;
-                }
-                if (data82.text === undefined) {
-                  const err198 = {
-                    instancePath: instancePath + '/certification/reasons/' + i14,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'text' },
-                    message: "must have required property '" + 'text' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err198];
-                  } else {
-                    vErrors.push(err198);
-                  }
-                  errors++;
-                }
-                for (const key19 in data82) {
-                  if (!(key19 === 'code' || key19 === 'short' || key19 === 'text')) {
-                    const err199 = {
-                      instancePath: instancePath + '/certification/reasons/' + i14,
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key19 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err199];
-                    } else {
-                      vErrors.push(err199);
-                    }
-                    errors++;
-                  }
-                }
-                if (data82.code !== undefined) {
-                  let data83 = data82.code;
-                  if (!(
-                    data83 === 'embedded' ||
-                    data83 === 'failed' ||
-                    data83 === 'blocked' ||
-                    data83 === 'run-fails' ||
-                    data83 === 'partial' ||
-                    data83 === 'strict-off' ||
-                    data83 === 'inapplicable' ||
-                    data83 === 'nothing-driven' ||
-                    data83 === 'baseline' ||
-                    data83 === 'unsigned' ||
-                    data83 === 'unverified'
-                  )) {
-                    const err200 = {
-                      instancePath: instancePath + '/certification/reasons/' + i14 + '/code',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/code/enum',
-                      keyword: 'enum',
-                      params: {
-                        allowedValues:
-                          schema85.properties.certification.properties.reasons.items.properties.code
-                            .enum,
-                      },
-                      message: 'must be equal to one of the allowed values',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err200];
-                    } else {
-                      vErrors.push(err200);
-                    }
-                    errors++;
-                  }
-                }
-                if (data82.short !== undefined) {
-                  let data84 = data82.short;
-                  if (typeof data84 === 'string') {
-                    if (func1(data84) < 1) {
-                      const err201 = {
-                        instancePath: instancePath + '/certification/reasons/' + i14 + '/short',
-                        schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err201];
-                      } else {
-                        vErrors.push(err201);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err202 = {
-                      instancePath: instancePath + '/certification/reasons/' + i14 + '/short',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/short/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err202];
-                    } else {
-                      vErrors.push(err202);
-                    }
-                    errors++;
-                  }
-                }
-                if (data82.text !== undefined) {
-                  let data85 = data82.text;
-                  if (typeof data85 === 'string') {
-                    if (func1(data85) < 1) {
-                      const err203 = {
-                        instancePath: instancePath + '/certification/reasons/' + i14 + '/text',
-                        schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err203];
-                      } else {
-                        vErrors.push(err203);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err204 = {
-                      instancePath: instancePath + '/certification/reasons/' + i14 + '/text',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/text/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err204];
-                    } else {
-                      vErrors.push(err204);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err205 = {
-                  instancePath: instancePath + '/certification/reasons/' + i14,
-                  schemaPath: '#/properties/certification/properties/reasons/items/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err205];
-                } else {
-                  vErrors.push(err205);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err206 = {
-              instancePath: instancePath + '/certification/reasons',
-              schemaPath: '#/properties/certification/properties/reasons/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err206];
-            } else {
-              vErrors.push(err206);
-            }
-            errors++;
-          }
-        }
-        if (data79.optOuts !== undefined) {
-          let data86 = data79.optOuts;
-          if (Array.isArray(data86)) {
-            const len11 = data86.length;
-            for (let i15 = 0; i15 < len11; i15++) {
-              let data87 = data86[i15];
-              if (data87 && typeof data87 == 'object' && !Array.isArray(data87)) {
-                if (data87.gate === undefined) {
-                  const err207 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i15,
-                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'gate' },
-                    message: "must have required property '" + 'gate' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err207];
@@ -25144,13 +25356,13 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data87.requirements === undefined) {
+                if (data86.text === undefined) {
                   const err208 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i15,
-                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    instancePath: instancePath + '/certification/reasons/' + i15,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
                     keyword: 'required',
-                    params: { missingProperty: 'requirements' },
-                    message: "must have required property '" + 'requirements' + "'",
+                    params: { missingProperty: 'text' },
+                    message: "must have required property '" + 'text' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err208];
@@ -25159,12 +25371,12 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key20 in data87) {
-                  if (!(key20 === 'gate' || key20 === 'requirements')) {
+                for (const key20 in data86) {
+                  if (!(key20 === 'code' || key20 === 'short' || key20 === 'text')) {
                     const err209 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i15,
+                      instancePath: instancePath + '/certification/reasons/' + i15,
                       schemaPath:
-                        '#/properties/certification/properties/optOuts/items/additionalProperties',
+                        '#/properties/certification/properties/reasons/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key20 },
                       message: 'must NOT have additional properties',
@@ -25177,97 +25389,104 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data87.gate !== undefined) {
-                  let data88 = data87.gate;
+                if (data86.code !== undefined) {
+                  let data87 = data86.code;
+                  if (!(
+                    data87 === 'embedded' ||
+                    data87 === 'failed' ||
+                    data87 === 'blocked' ||
+                    data87 === 'run-fails' ||
+                    data87 === 'partial' ||
+                    data87 === 'strict-off' ||
+                    data87 === 'inapplicable' ||
+                    data87 === 'nothing-driven' ||
+                    data87 === 'baseline' ||
+                    data87 === 'unsigned' ||
+                    data87 === 'unverified'
+                  )) {
+                    const err210 = {
+                      instancePath: instancePath + '/certification/reasons/' + i15 + '/code',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/code/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema85.properties.certification.properties.reasons.items.properties.code
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err210];
+                    } else {
+                      vErrors.push(err210);
+                    }
+                    errors++;
+                  }
+                }
+                if (data86.short !== undefined) {
+                  let data88 = data86.short;
                   if (typeof data88 === 'string') {
                     if (func1(data88) < 1) {
-                      const err210 = {
-                        instancePath: instancePath + '/certification/optOuts/' + i15 + '/gate',
+                      const err211 = {
+                        instancePath: instancePath + '/certification/reasons/' + i15 + '/short',
                         schemaPath:
-                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
+                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err210];
+                        vErrors = [err211];
                       } else {
-                        vErrors.push(err210);
+                        vErrors.push(err211);
                       }
                       errors++;
                     }
                   } else {
-                    const err211 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i15 + '/gate',
+                    const err212 = {
+                      instancePath: instancePath + '/certification/reasons/' + i15 + '/short',
                       schemaPath:
-                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
+                        '#/properties/certification/properties/reasons/items/properties/short/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err211];
+                      vErrors = [err212];
                     } else {
-                      vErrors.push(err211);
+                      vErrors.push(err212);
                     }
                     errors++;
                   }
                 }
-                if (data87.requirements !== undefined) {
-                  let data89 = data87.requirements;
-                  if (Array.isArray(data89)) {
-                    const len12 = data89.length;
-                    for (let i16 = 0; i16 < len12; i16++) {
-                      let data90 = data89[i16];
-                      if (typeof data90 === 'string') {
-                        if (func1(data90) < 1) {
-                          const err212 = {
-                            instancePath:
-                              instancePath +
-                              '/certification/optOuts/' +
-                              i15 +
-                              '/requirements/' +
-                              i16,
-                            schemaPath:
-                              '#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
-                            keyword: 'minLength',
-                            params: { limit: 1 },
-                            message: 'must NOT have fewer than 1 characters',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err212];
-                          } else {
-                            vErrors.push(err212);
-                          }
-                          errors++;
-                        }
+                if (data86.text !== undefined) {
+                  let data89 = data86.text;
+                  if (typeof data89 === 'string') {
+                    if (func1(data89) < 1) {
+                      const err213 = {
+                        instancePath: instancePath + '/certification/reasons/' + i15 + '/text',
+                        schemaPath:
+                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err213];
                       } else {
-                        const err213 = {
-                          instancePath:
-                            instancePath + '/certification/optOuts/' + i15 + '/requirements/' + i16,
-                          schemaPath:
-                            '#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err213];
-                        } else {
-                          vErrors.push(err213);
-                        }
-                        errors++;
+                        vErrors.push(err213);
                       }
+                      errors++;
                     }
                   } else {
                     const err214 = {
-                      instancePath:
-                        instancePath + '/certification/optOuts/' + i15 + '/requirements',
+                      instancePath: instancePath + '/certification/reasons/' + i15 + '/text',
                       schemaPath:
-                        '#/properties/certification/properties/optOuts/items/properties/requirements/type',
+                        '#/properties/certification/properties/reasons/items/properties/text/type',
                       keyword: 'type',
-                      params: { type: 'array' },
-                      message: 'must be array',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err214];
@@ -25279,8 +25498,8 @@ function validate51(
                 }
               } else {
                 const err215 = {
-                  instancePath: instancePath + '/certification/optOuts/' + i15,
-                  schemaPath: '#/properties/certification/properties/optOuts/items/type',
+                  instancePath: instancePath + '/certification/reasons/' + i15,
+                  schemaPath: '#/properties/certification/properties/reasons/items/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
@@ -25295,8 +25514,8 @@ function validate51(
             }
           } else {
             const err216 = {
-              instancePath: instancePath + '/certification/optOuts',
-              schemaPath: '#/properties/certification/properties/optOuts/type',
+              instancePath: instancePath + '/certification/reasons',
+              schemaPath: '#/properties/certification/properties/reasons/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
@@ -25309,15 +25528,202 @@ function validate51(
             errors++;
           }
         }
-        if (data79.signer !== undefined) {
-          let data91 = data79.signer;
-          const _errs220 = errors;
-          let valid73 = false;
+        if (data83.optOuts !== undefined) {
+          let data90 = data83.optOuts;
+          if (Array.isArray(data90)) {
+            const len12 = data90.length;
+            for (let i16 = 0; i16 < len12; i16++) {
+              let data91 = data90[i16];
+              if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
+                if (data91.gate === undefined) {
+                  const err217 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i16,
+                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'gate' },
+                    message: "must have required property '" + 'gate' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err217];
+                  } else {
+                    vErrors.push(err217);
+                  }
+                  errors++;
+                }
+                if (data91.requirements === undefined) {
+                  const err218 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i16,
+                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirements' },
+                    message: "must have required property '" + 'requirements' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err218];
+                  } else {
+                    vErrors.push(err218);
+                  }
+                  errors++;
+                }
+                for (const key21 in data91) {
+                  if (!(key21 === 'gate' || key21 === 'requirements')) {
+                    const err219 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i16,
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key21 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err219];
+                    } else {
+                      vErrors.push(err219);
+                    }
+                    errors++;
+                  }
+                }
+                if (data91.gate !== undefined) {
+                  let data92 = data91.gate;
+                  if (typeof data92 === 'string') {
+                    if (func1(data92) < 1) {
+                      const err220 = {
+                        instancePath: instancePath + '/certification/optOuts/' + i16 + '/gate',
+                        schemaPath:
+                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err220];
+                      } else {
+                        vErrors.push(err220);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err221 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i16 + '/gate',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err221];
+                    } else {
+                      vErrors.push(err221);
+                    }
+                    errors++;
+                  }
+                }
+                if (data91.requirements !== undefined) {
+                  let data93 = data91.requirements;
+                  if (Array.isArray(data93)) {
+                    const len13 = data93.length;
+                    for (let i17 = 0; i17 < len13; i17++) {
+                      let data94 = data93[i17];
+                      if (typeof data94 === 'string') {
+                        if (func1(data94) < 1) {
+                          const err222 = {
+                            instancePath:
+                              instancePath +
+                              '/certification/optOuts/' +
+                              i16 +
+                              '/requirements/' +
+                              i17,
+                            schemaPath:
+                              '#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
+                            keyword: 'minLength',
+                            params: { limit: 1 },
+                            message: 'must NOT have fewer than 1 characters',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err222];
+                          } else {
+                            vErrors.push(err222);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err223 = {
+                          instancePath:
+                            instancePath + '/certification/optOuts/' + i16 + '/requirements/' + i17,
+                          schemaPath:
+                            '#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err223];
+                        } else {
+                          vErrors.push(err223);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err224 = {
+                      instancePath:
+                        instancePath + '/certification/optOuts/' + i16 + '/requirements',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/requirements/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err224];
+                    } else {
+                      vErrors.push(err224);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err225 = {
+                  instancePath: instancePath + '/certification/optOuts/' + i16,
+                  schemaPath: '#/properties/certification/properties/optOuts/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err225];
+                } else {
+                  vErrors.push(err225);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err226 = {
+              instancePath: instancePath + '/certification/optOuts',
+              schemaPath: '#/properties/certification/properties/optOuts/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err226];
+            } else {
+              vErrors.push(err226);
+            }
+            errors++;
+          }
+        }
+        if (data83.signer !== undefined) {
+          let data95 = data83.signer;
+          const _errs230 = errors;
+          let valid77 = false;
           let passing2 = null;
-          const _errs221 = errors;
-          if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
-            if (data91.state === undefined) {
-              const err217 = {
+          const _errs231 = errors;
+          if (data95 && typeof data95 == 'object' && !Array.isArray(data95)) {
+            if (data95.state === undefined) {
+              const err227 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
                 keyword: 'required',
@@ -25325,209 +25731,21 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err217];
+                vErrors = [err227];
               } else {
-                vErrors.push(err217);
+                vErrors.push(err227);
               }
               errors++;
             }
-            for (const key21 in data91) {
-              if (!(key21 === 'state')) {
-                const err218 = {
+            for (const key22 in data95) {
+              if (!(key22 === 'state')) {
+                const err228 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key21 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err218];
-                } else {
-                  vErrors.push(err218);
-                }
-                errors++;
-              }
-            }
-            if (data91.state !== undefined) {
-              if ('unsigned' !== data91.state) {
-                const err219 = {
-                  instancePath: instancePath + '/certification/signer/state',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
-                  keyword: 'const',
-                  params: { allowedValue: 'unsigned' },
-                  message: 'must be equal to constant',
-                };
-                if (vErrors === null) {
-                  vErrors = [err219];
-                } else {
-                  vErrors.push(err219);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err220 = {
-              instancePath: instancePath + '/certification/signer',
-              schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err220];
-            } else {
-              vErrors.push(err220);
-            }
-            errors++;
-          }
-          var _valid2 = _errs221 === errors;
-          if (_valid2) {
-            valid73 = true;
-            passing2 = 0;
-            var props2 = true;
-          }
-          const _errs225 = errors;
-          if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
-            if (data91.state === undefined) {
-              const err221 = {
-                instancePath: instancePath + '/certification/signer',
-                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
-                keyword: 'required',
-                params: { missingProperty: 'state' },
-                message: "must have required property '" + 'state' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err221];
-              } else {
-                vErrors.push(err221);
-              }
-              errors++;
-            }
-            if (data91.why === undefined) {
-              const err222 = {
-                instancePath: instancePath + '/certification/signer',
-                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
-                keyword: 'required',
-                params: { missingProperty: 'why' },
-                message: "must have required property '" + 'why' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err222];
-              } else {
-                vErrors.push(err222);
-              }
-              errors++;
-            }
-            for (const key22 in data91) {
-              if (!(key22 === 'state' || key22 === 'why')) {
-                const err223 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
-                  keyword: 'additionalProperties',
                   params: { additionalProperty: key22 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err223];
-                } else {
-                  vErrors.push(err223);
-                }
-                errors++;
-              }
-            }
-            if (data91.state !== undefined) {
-              if ('unverified' !== data91.state) {
-                const err224 = {
-                  instancePath: instancePath + '/certification/signer/state',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
-                  keyword: 'const',
-                  params: { allowedValue: 'unverified' },
-                  message: 'must be equal to constant',
-                };
-                if (vErrors === null) {
-                  vErrors = [err224];
-                } else {
-                  vErrors.push(err224);
-                }
-                errors++;
-              }
-            }
-            if (data91.why !== undefined) {
-              let data94 = data91.why;
-              if (typeof data94 === 'string') {
-                if (func1(data94) < 1) {
-                  const err225 = {
-                    instancePath: instancePath + '/certification/signer/why',
-                    schemaPath:
-                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err225];
-                  } else {
-                    vErrors.push(err225);
-                  }
-                  errors++;
-                }
-              } else {
-                const err226 = {
-                  instancePath: instancePath + '/certification/signer/why',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err226];
-                } else {
-                  vErrors.push(err226);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err227 = {
-              instancePath: instancePath + '/certification/signer',
-              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err227];
-            } else {
-              vErrors.push(err227);
-            }
-            errors++;
-          }
-          var _valid2 = _errs225 === errors;
-          if (_valid2 && valid73) {
-            valid73 = false;
-            passing2 = [passing2, 1];
-          } else {
-            if (_valid2) {
-              valid73 = true;
-              passing2 = 1;
-              if (props2 !== true) {
-                props2 = true;
-              }
-            }
-            const _errs231 = errors;
-            if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
-              if (data91.state === undefined) {
-                const err228 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'state' },
-                  message: "must have required property '" + 'state' + "'",
                 };
                 if (vErrors === null) {
                   vErrors = [err228];
@@ -25536,13 +25754,16 @@ function validate51(
                 }
                 errors++;
               }
-              if (data91.keyId === undefined) {
+            }
+            if (data95.state !== undefined) {
+              if ('unsigned' !== data95.state) {
                 const err229 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'keyId' },
-                  message: "must have required property '" + 'keyId' + "'",
+                  instancePath: instancePath + '/certification/signer/state',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'unsigned' },
+                  message: 'must be equal to constant',
                 };
                 if (vErrors === null) {
                   vErrors = [err229];
@@ -25551,27 +25772,212 @@ function validate51(
                 }
                 errors++;
               }
-              for (const key23 in data91) {
-                if (!(key23 === 'state' || key23 === 'keyId')) {
-                  const err230 = {
+            }
+          } else {
+            const err230 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err230];
+            } else {
+              vErrors.push(err230);
+            }
+            errors++;
+          }
+          var _valid2 = _errs231 === errors;
+          if (_valid2) {
+            valid77 = true;
+            passing2 = 0;
+            var props2 = true;
+          }
+          const _errs235 = errors;
+          if (data95 && typeof data95 == 'object' && !Array.isArray(data95)) {
+            if (data95.state === undefined) {
+              const err231 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
+                keyword: 'required',
+                params: { missingProperty: 'state' },
+                message: "must have required property '" + 'state' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err231];
+              } else {
+                vErrors.push(err231);
+              }
+              errors++;
+            }
+            if (data95.why === undefined) {
+              const err232 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
+                keyword: 'required',
+                params: { missingProperty: 'why' },
+                message: "must have required property '" + 'why' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err232];
+              } else {
+                vErrors.push(err232);
+              }
+              errors++;
+            }
+            for (const key23 in data95) {
+              if (!(key23 === 'state' || key23 === 'why')) {
+                const err233 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key23 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err233];
+                } else {
+                  vErrors.push(err233);
+                }
+                errors++;
+              }
+            }
+            if (data95.state !== undefined) {
+              if ('unverified' !== data95.state) {
+                const err234 = {
+                  instancePath: instancePath + '/certification/signer/state',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'unverified' },
+                  message: 'must be equal to constant',
+                };
+                if (vErrors === null) {
+                  vErrors = [err234];
+                } else {
+                  vErrors.push(err234);
+                }
+                errors++;
+              }
+            }
+            if (data95.why !== undefined) {
+              let data98 = data95.why;
+              if (typeof data98 === 'string') {
+                if (func1(data98) < 1) {
+                  const err235 = {
+                    instancePath: instancePath + '/certification/signer/why',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err235];
+                  } else {
+                    vErrors.push(err235);
+                  }
+                  errors++;
+                }
+              } else {
+                const err236 = {
+                  instancePath: instancePath + '/certification/signer/why',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err236];
+                } else {
+                  vErrors.push(err236);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err237 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err237];
+            } else {
+              vErrors.push(err237);
+            }
+            errors++;
+          }
+          var _valid2 = _errs235 === errors;
+          if (_valid2 && valid77) {
+            valid77 = false;
+            passing2 = [passing2, 1];
+          } else {
+            if (_valid2) {
+              valid77 = true;
+              passing2 = 1;
+              if (props2 !== true) {
+                props2 = true;
+              }
+            }
+            const _errs241 = errors;
+            if (data95 && typeof data95 == 'object' && !Array.isArray(data95)) {
+              if (data95.state === undefined) {
+                const err238 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'state' },
+                  message: "must have required property '" + 'state' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err238];
+                } else {
+                  vErrors.push(err238);
+                }
+                errors++;
+              }
+              if (data95.keyId === undefined) {
+                const err239 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'keyId' },
+                  message: "must have required property '" + 'keyId' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err239];
+                } else {
+                  vErrors.push(err239);
+                }
+                errors++;
+              }
+              for (const key24 in data95) {
+                if (!(key24 === 'state' || key24 === 'keyId')) {
+                  const err240 = {
                     instancePath: instancePath + '/certification/signer',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/additionalProperties',
                     keyword: 'additionalProperties',
-                    params: { additionalProperty: key23 },
+                    params: { additionalProperty: key24 },
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err230];
+                    vErrors = [err240];
                   } else {
-                    vErrors.push(err230);
+                    vErrors.push(err240);
                   }
                   errors++;
                 }
               }
-              if (data91.state !== undefined) {
-                if ('verified' !== data91.state) {
-                  const err231 = {
+              if (data95.state !== undefined) {
+                if ('verified' !== data95.state) {
+                  const err241 = {
                     instancePath: instancePath + '/certification/signer/state',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/state/const',
@@ -25580,18 +25986,18 @@ function validate51(
                     message: 'must be equal to constant',
                   };
                   if (vErrors === null) {
-                    vErrors = [err231];
+                    vErrors = [err241];
                   } else {
-                    vErrors.push(err231);
+                    vErrors.push(err241);
                   }
                   errors++;
                 }
               }
-              if (data91.keyId !== undefined) {
-                let data96 = data91.keyId;
-                if (typeof data96 === 'string') {
-                  if (func1(data96) < 1) {
-                    const err232 = {
+              if (data95.keyId !== undefined) {
+                let data100 = data95.keyId;
+                if (typeof data100 === 'string') {
+                  if (func1(data100) < 1) {
+                    const err242 = {
                       instancePath: instancePath + '/certification/signer/keyId',
                       schemaPath:
                         '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
@@ -25600,14 +26006,14 @@ function validate51(
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err232];
+                      vErrors = [err242];
                     } else {
-                      vErrors.push(err232);
+                      vErrors.push(err242);
                     }
                     errors++;
                   }
                 } else {
-                  const err233 = {
+                  const err243 = {
                     instancePath: instancePath + '/certification/signer/keyId',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
@@ -25616,15 +26022,15 @@ function validate51(
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err233];
+                    vErrors = [err243];
                   } else {
-                    vErrors.push(err233);
+                    vErrors.push(err243);
                   }
                   errors++;
                 }
               }
             } else {
-              const err234 = {
+              const err244 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/2/type',
                 keyword: 'type',
@@ -25632,19 +26038,19 @@ function validate51(
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err234];
+                vErrors = [err244];
               } else {
-                vErrors.push(err234);
+                vErrors.push(err244);
               }
               errors++;
             }
-            var _valid2 = _errs231 === errors;
-            if (_valid2 && valid73) {
-              valid73 = false;
+            var _valid2 = _errs241 === errors;
+            if (_valid2 && valid77) {
+              valid77 = false;
               passing2 = [passing2, 2];
             } else {
               if (_valid2) {
-                valid73 = true;
+                valid77 = true;
                 passing2 = 2;
                 if (props2 !== true) {
                   props2 = true;
@@ -25652,8 +26058,8 @@ function validate51(
               }
             }
           }
-          if (!valid73) {
-            const err235 = {
+          if (!valid77) {
+            const err245 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf',
               keyword: 'oneOf',
@@ -25661,16 +26067,16 @@ function validate51(
               message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
-              vErrors = [err235];
+              vErrors = [err245];
             } else {
-              vErrors.push(err235);
+              vErrors.push(err245);
             }
             errors++;
           } else {
-            errors = _errs220;
+            errors = _errs230;
             if (vErrors !== null) {
-              if (_errs220) {
-                vErrors.length = _errs220;
+              if (_errs230) {
+                vErrors.length = _errs230;
               } else {
                 vErrors = null;
               }
@@ -25678,7 +26084,7 @@ function validate51(
           }
         }
       } else {
-        const err236 = {
+        const err246 = {
           instancePath: instancePath + '/certification',
           schemaPath: '#/properties/certification/type',
           keyword: 'type',
@@ -25686,15 +26092,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err236];
+          vErrors = [err246];
         } else {
-          vErrors.push(err236);
+          vErrors.push(err246);
         }
         errors++;
       }
     }
   } else {
-    const err237 = {
+    const err247 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -25702,9 +26108,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err237];
+      vErrors = [err247];
     } else {
-      vErrors.push(err237);
+      vErrors.push(err247);
     }
     errors++;
   }

@@ -1,8 +1,11 @@
 // The refusals the suite provokes once per run (contract §1, §6): a create without credentials,
-// one with a bearer token that is not the key, the summary of a run the host never made, and a
-// create naming a suite the host does not have. Each is one bounded request through the host
-// client, so the key goes only to the target origin and never with the two credential probes. It judges nothing: an answer is recorded as it came,
-// a lost one is `unobserved`, and a probe without grounds is `not-made` with the reason.
+// one with a bearer token that is not the key, the summary of a run the host never made, a
+// create naming a suite the host does not have, and, on a host that does not advertise
+// agents.evalSuite, the summary that capability gates. Each is one bounded request through the
+// host client, so the key goes only to the target origin and never with the two credential
+// probes. It judges nothing: an answer is recorded as it came, a lost one is `unobserved`, a
+// probe without grounds is `not-made` with the reason, and one a host fact rules out is
+// `inapplicable` with that fact.
 
 import { randomBytes } from 'node:crypto';
 import type { ObservedProbe, ProbeName } from '../types.ts';
@@ -16,9 +19,15 @@ export interface ProbeGrounds {
   readonly keyConfigured: boolean;
   /** A run id the host returned this run; its tenant is where the unknown run is looked up. */
   readonly knownRunId: string | undefined;
+  /** Whether discovery advertises agents.evalSuite: then no operation it gates is unadvertised. */
+  readonly evalSuiteAdvertised: boolean;
   /** Each probe's deadline. */
   readonly timeoutMs: number;
 }
+
+/** Why the unadvertised-summary probe asks nothing of a host that advertises the capability. */
+export const EVAL_SUITE_ADVERTISED =
+  'the host advertises agents.evalSuite, so GET /runs/{runId}/eval-summary is not an unadvertised gated operation there';
 
 /**
  * The token the wrong-key probe sends: it says what it is, so a host that echoes it shows a
@@ -44,7 +53,16 @@ export function unknownRunId(knownRunId: string, nonce: string): string {
   return cut === -1 ? opaque : `${knownRunId.slice(0, cut)}/${opaque}`;
 }
 
-/** Sends the four probes at once; never throws for anything the host or the network does. */
+/**
+ * The run id the unadvertised-summary probe asks about: in the known run's tenant when the host
+ * minted one, else bare, which a host resolves under the caller's tenant. Either way no tenant
+ * check stands between the request and the missing operation.
+ */
+export function madeUpRunId(knownRunId: string | undefined, nonce: string): string {
+  return unknownRunId(knownRunId ?? '', nonce);
+}
+
+/** Sends the probes at once; never throws for anything the host or the network does. */
 export async function provokeRefusals(
   client: HostClient,
   grounds: ProbeGrounds,
@@ -87,7 +105,23 @@ export async function provokeRefusals(
   const unknownSuite = ask('unknown-suite', 'POST /runs', () =>
     client.post('/runs', create, { timeoutMs }),
   );
-  return Promise.all([noCredentials, wrongCredentials, unknownRun, unknownSuite]);
+  const unadvertisedPath = `/runs/${encodeRunId(madeUpRunId(grounds.knownRunId, nonce))}/eval-summary`;
+  const unadvertisedSummary: Promise<ObservedProbe> = grounds.evalSuiteAdvertised
+    ? Promise.resolve({
+        probe: 'unadvertised-summary',
+        outcome: 'inapplicable',
+        reason: EVAL_SUITE_ADVERTISED,
+      })
+    : ask('unadvertised-summary', `GET ${unadvertisedPath}`, () =>
+        client.get(unadvertisedPath, { timeoutMs }),
+      );
+  return Promise.all([
+    noCredentials,
+    wrongCredentials,
+    unknownRun,
+    unknownSuite,
+    unadvertisedSummary,
+  ]);
 }
 
 function notMade(probe: ProbeName, reason: string): ObservedProbe {

@@ -4,6 +4,7 @@
 // are <skipped> with their reason. What fails the run beyond the rows (a stale baseline entry, a
 // SHOULD warning under --fail-on should) is a failing test case of its own.
 
+import { REQUIREMENT_PREFIX } from '../legs.ts';
 import type { Finding } from '../types.ts';
 import type { ResolvedEntry } from './baseline.ts';
 import { faultName } from './baseline.ts';
@@ -59,6 +60,9 @@ interface Case {
   readonly xml: string;
 }
 
+/** Every test case's class: the requirement prefix without its closing dot. */
+const CLASSNAME = REQUIREMENT_PREFIX.slice(0, -1);
+
 function open(classname: string, name: string, ms: number): string {
   return `    <testcase classname="${escapeXml(classname)}" name="${escapeXml(name)}" time="${secondsOf(ms)}"`;
 }
@@ -73,7 +77,7 @@ function testcase(
   verdict: RunVerdict,
   expectations: Expectations,
 ): Case {
-  const head = open('openwop.requirement.0246', row.id, row.durationMs);
+  const head = open(CLASSNAME, row.id, row.durationMs);
   const reason = escapeXml(row.reason ?? '');
   const unexcused = verdict.gate.unexcused.filter((f) => f.requirement === row.id);
   switch (row.disposition) {
@@ -185,6 +189,7 @@ function hostCheckOutput(report: EvalGateReport, verdict: RunVerdict): string[] 
             .filter((f) => !f.ok)
             .map((f) => `SHOULD ${f.rule} (${f.ref}): ${f.message}`),
           ...checks.unexercised.map((u) => `unexercised ${u.rule}: ${u.reason}`),
+          ...checks.inapplicable.map((u) => `inapplicable ${u.rule}: ${u.reason}`),
         ]),
   ];
   return [`    <system-out>${escapeXml(lines.join('\n'))}</system-out>`];

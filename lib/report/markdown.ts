@@ -74,7 +74,7 @@ function hostCheckSection(report: EvalGateReport): string[] {
     '',
     '## Host checks',
     '',
-    `${held} held, ${failed.length} SHOULD warning${failed.length === 1 ? '' : 's'}, ${checks.unexercised.length} unexercised. They decide no requirement, and fail the run only under --fail-on should.`,
+    `${held} held, ${failed.length} SHOULD warning${failed.length === 1 ? '' : 's'}, ${checks.unexercised.length} unexercised, ${checks.inapplicable.length} inapplicable. They decide no requirement, and fail the run only under --fail-on should.`,
     ...(failed.length === 0
       ? []
       : [
@@ -90,6 +90,14 @@ function hostCheckSection(report: EvalGateReport): string[] {
           'Not judged:',
           '',
           ...checks.unexercised.map((u) => `- \`${u.rule}\`: ${cell(u.reason)}`),
+        ]),
+    ...(checks.inapplicable.length === 0
+      ? []
+      : [
+          '',
+          'Inapplicable (a host fact, neither a pass nor a gap):',
+          '',
+          ...checks.inapplicable.map((u) => `- \`${u.rule}\`: ${cell(u.reason)}`),
         ]),
   ];
 }

@@ -3,7 +3,7 @@
 // severities fail the exit code (--fail-on). Validation happens before any leg runs, so a
 // mistyped id is a configuration error (exit 2), never a silently unexcused or unselected row.
 
-import { GENERATED_REQUIREMENT, LEGS } from '../legs.ts';
+import { GENERATED_REQUIREMENT, LEGS, REQUIREMENT_PREFIX as PREFIX } from '../legs.ts';
 import { RULES } from '../witness/rules.ts';
 import { judgeGatedFieldsShape } from '../witness/shape-leg.ts';
 
@@ -28,8 +28,6 @@ export interface Selection {
 export class RunOptionError extends Error {
   override readonly name = 'RunOptionError';
 }
-
-const PREFIX = 'openwop.requirement.0246.';
 
 /** The full requirement id for `id` with or without its prefix, or undefined when none matches. */
 export function knownRequirement(id: string): string | undefined {

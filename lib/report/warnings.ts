@@ -26,8 +26,8 @@ export function warningSummary(row: ReportRow): string | undefined {
 
 /**
  * The console line of the host checks: `host checks: 6 held, 1 SHOULD warning
- * (wire.unauthenticated-refused), 1 unexercised`. Warnings change the exit status only under
- * `--fail-on should` (lib/report/gate.ts).
+ * (wire.unauthenticated-refused), 1 unexercised, 1 inapplicable`. Warnings change the exit status
+ * only under `--fail-on should` (lib/report/gate.ts).
  */
 export function hostCheckSummary(hostChecks: HostChecks): string {
   const held = hostChecks.findings.filter((f) => f.ok).length;
@@ -39,6 +39,7 @@ export function hostCheckSummary(hostChecks: HostChecks): string {
       ? '0 SHOULD warnings'
       : `${failed.length} SHOULD warning${failed.length === 1 ? '' : 's'} (${rules})`,
     `${hostChecks.unexercised.length} unexercised`,
+    `${hostChecks.inapplicable.length} inapplicable`,
   ];
   return `host checks: ${parts.join(', ')}`;
 }

@@ -194,6 +194,7 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
   'wire.wrong-key-refused': { owed: never, why: suiteLevel },
   'wire.unknown-run-not-found': { owed: never, why: suiteLevel },
   'wire.unknown-suite-refused': { owed: never, why: suiteLevel },
+  'wire.unadvertised-operation-not-found': { owed: never, why: suiteLevel },
   'wire.version-header': {
     owed: once,
     why: nothing('no response header was recorded, so wire.version-header had nothing to judge'),

@@ -2,9 +2,17 @@
 // refusals the suite provoked once per run, each against the status it must have and the v2 error
 // envelope. Pure: the observations come in as data, recorded in the report so `verify` judges
 // them again offline. Every rule is SHOULD, so none decides an RFC 0246 leg; a probe that was not
-// made or not answered is said to be unexercised, never passed and never failed.
+// made or not answered is said to be unexercised, and one a host fact rules out is inapplicable
+// with that fact: neither is ever passed or failed.
 
-import type { Finding, ObservedBody, ObservedProbe, ProbeName, UnexercisedRule } from '../types.ts';
+import type {
+  Finding,
+  InapplicableRule,
+  ObservedBody,
+  ObservedProbe,
+  ProbeName,
+  UnexercisedRule,
+} from '../types.ts';
 import { validate } from '../schemas.ts';
 import { schemaProblems } from './schema-words.ts';
 import { describe, finding, member } from './finding.ts';
@@ -19,6 +27,7 @@ export type DiscoveryRead =
 export interface HostCheckJudgement {
   readonly findings: readonly Finding[];
   readonly unexercised: readonly UnexercisedRule[];
+  readonly inapplicable: readonly InapplicableRule[];
 }
 
 interface ProbeExpectation {
@@ -54,6 +63,12 @@ const PROBES: Readonly<Record<ProbeName, ProbeExpectation>> = {
     expected: 'a 4xx (404 not_found in the v2 registry)',
     holds: (status) => status >= 400 && status <= 499,
   },
+  'unadvertised-summary': {
+    rule: 'wire.unadvertised-operation-not-found',
+    what: 'the summary of a made-up run on a host that does not advertise agents.evalSuite, which gates that operation',
+    expected: '404',
+    holds: (status) => status === 404,
+  },
 };
 
 /**
@@ -71,6 +86,7 @@ export function judgeHostChecks(
 ): HostCheckJudgement {
   const findings: Finding[] = [];
   const unexercised: UnexercisedRule[] = [];
+  const inapplicable: InapplicableRule[] = [];
   if (discovery.ok) findings.push(judgeDiscovery(discovery.document));
   else
     unexercised.push({
@@ -99,9 +115,12 @@ export function judgeHostChecks(
       case 'not-made':
         unexercised.push({ rule: expectation.rule, reason: `not sent: ${probe.reason}` });
         break;
+      case 'inapplicable':
+        inapplicable.push({ rule: expectation.rule, reason: probe.reason });
+        break;
     }
   }
-  return { findings, unexercised };
+  return { findings, unexercised, inapplicable };
 }
 
 function judgeDiscovery(document: unknown): Finding {
@@ -158,6 +177,9 @@ function consequence(rule: RuleId, status: number): string {
   }
   if (credential !== undefined && status !== 403) {
     return `, so the host looked past ${credential.past}`;
+  }
+  if (rule === 'wire.unadvertised-operation-not-found') {
+    return ', though a gated operation the host does not advertise answers 404, as a path it does not serve';
   }
   return '';
 }

@@ -287,6 +287,12 @@ export const RULES = [
     'contract §6',
     'a create naming an eval suite the host does not have is refused with a 4xx status (404 not_found in the v2 registry)',
   ),
+  rule(
+    'wire.unadvertised-operation-not-found',
+    'SHOULD',
+    'contract §6, openwop/openwop spec/v2/core/runs.md',
+    'on a host that does not advertise agents.evalSuite, the operation it gates, GET /runs/{runId}/eval-summary, is answered 404, not a capability refusal such as 422 capability_not_provided',
+  ),
 ] as const satisfies readonly Rule[];
 
 export type RuleId = (typeof RULES)[number]['id'];

@@ -219,6 +219,7 @@ const CASES: readonly Case[] = [
             probes: [],
             findings: [broken('wire.unauthenticated-refused', 'SHOULD')],
             unexercised: [],
+            inapplicable: [],
           },
         },
       ),

@@ -64,6 +64,10 @@ describe('host checks in a strict run against a host that checks no key', () => 
       ['wrong-credentials', 'answered'],
       ['unknown-run', 'answered'],
       ['unknown-suite', 'answered'],
+      ['unadvertised-summary', 'inapplicable'],
+    ]);
+    expect(report.hostChecks?.inapplicable.map((i) => i.rule)).toEqual([
+      'wire.unadvertised-operation-not-found',
     ]);
     const failed = report.hostChecks?.findings.find((f) => !f.ok);
     expect(failed?.message).toMatch(
@@ -76,7 +80,7 @@ describe('host checks in a strict run against a host that checks no key', () => 
   it('the console counts the host checks before the closing line', () => {
     const line = run.stdout.find((l) => l.startsWith('host checks: '));
     expect(line).toMatch(
-      /^host checks: \d+ held, 2 SHOULD warnings \(wire\.unauthenticated-refused, wire\.wrong-key-refused\), 0 unexercised/,
+      /^host checks: \d+ held, 2 SHOULD warnings \(wire\.unauthenticated-refused, wire\.wrong-key-refused\), 0 unexercised, 1 inapplicable/,
     );
     expect(run.stdout.join('\n')).not.toContain(LEAKY_KEY);
   });
@@ -85,10 +89,16 @@ describe('host checks in a strict run against a host that checks no key', () => 
     const markdown = files.get('eval-gate-summary.md') ?? '';
     expect(markdown).toContain('## Host checks');
     expect(markdown).toMatch(/- `wire\.unauthenticated-refused` \(contract §1\): POST \/runs/);
+    expect(markdown).toMatch(
+      /Inapplicable \(a host fact, neither a pass nor a gap\):\n\n- `wire\.unadvertised-operation-not-found`: the host advertises agents\.evalSuite/,
+    );
     const junit = files.get('eval-gate-junit.xml') ?? '';
     expect(junit.match(/<testcase /g)).toHaveLength(LEGS.length);
     expect(junit).toMatch(
       /<system-out>Result: PASS \(exit 0\)[^\n]*\n\nhost checks:\nSHOULD wire\.unauthenticated-refused/,
+    );
+    expect(junit).toMatch(
+      /\ninapplicable wire\.unadvertised-operation-not-found: the host advertises/,
     );
   });
 
@@ -133,6 +143,18 @@ describe('host checks in a strict run against a host that checks no key', () => 
     expect(verified.code).not.toBe(0);
     expect(verified.lines.join('\n')).toMatch(
       /hostChecks\.findings\[\d+\] \(wire\.unauthenticated-refused\) ok recorded false, recomputed true/,
+    );
+  });
+});
+
+describe('verify of the inapplicable host checks', () => {
+  it('names an inapplicable rule edited away, which the recorded probe still rules out', async () => {
+    const checks = report.hostChecks ?? never();
+    const edited = { ...report, hostChecks: { ...checks, inapplicable: [] } };
+    const verified = await verifyWritten(dir, edited);
+    expect(verified.code).not.toBe(0);
+    expect(verified.lines.join('\n')).toMatch(
+      /hostChecks\.inapplicable: recorded \[\], recomputed \[\["wire\.unadvertised-operation-not-found",/,
     );
   });
 });

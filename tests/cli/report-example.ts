@@ -52,6 +52,7 @@ export function validReport(): Record<string, unknown> {
         { rule: 'wire.discovery', reason: 'discovery was not read: connection refused' },
         { rule: 'wire.unauthenticated-refused', reason: 'not sent: discovery unreadable' },
       ],
+      inapplicable: [],
     },
     totals: { 'executed-pass': 1, 'executed-fail': 0, inapplicable: 0, skipped: 0, blocked: 1 },
     digests: {

@@ -8,6 +8,8 @@ import { checkHost, knownRunId } from '../../lib/decide/host-checks.ts';
 import type { DiscoveryResult } from '../../lib/observe/discovery.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
 import {
+  EVAL_SUITE_ADVERTISED,
+  madeUpRunId,
   provokeRefusals,
   unknownRunId,
   unknownSuiteRef,
@@ -45,7 +47,13 @@ async function probe(
   try {
     const probes = await provokeRefusals(
       client,
-      { keyConfigured: true, knownRunId: RUN, timeoutMs: 500, ...grounds },
+      {
+        keyConfigured: true,
+        knownRunId: RUN,
+        evalSuiteAdvertised: true,
+        timeoutMs: 500,
+        ...grounds,
+      },
       NONCE,
     );
     return { probes, requests: server.requests };
@@ -104,6 +112,47 @@ describe('the probes a run sends', () => {
         status: 404,
         body: { json: { error: 'not_found', message: 'no such thing' } },
       },
+      {
+        probe: 'unadvertised-summary',
+        outcome: 'inapplicable',
+        reason: EVAL_SUITE_ADVERTISED,
+      },
+    ]);
+  });
+
+  it('asks a host that does not advertise agents.evalSuite for the summary that capability gates, with the key', async () => {
+    const { probes, requests } = await probe(CORRECT, { evalSuiteAdvertised: false });
+    expect(requests).toHaveLength(5);
+    const summaries = requests.filter((r) => r.path.endsWith('/eval-summary'));
+    expect(summaries.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
+      ['GET', '/runs/acme%2Fprobe-00000000deadbeef/eval-summary', `Bearer ${KEY}`],
+      ['GET', '/runs/acme%2Fprobe-00000000deadbeef/eval-summary', `Bearer ${KEY}`],
+    ]);
+    expect(probes.at(-1)).toEqual({
+      probe: 'unadvertised-summary',
+      outcome: 'answered',
+      request: 'GET /runs/acme%2Fprobe-00000000deadbeef/eval-summary',
+      status: 404,
+      body: { json: { error: 'not_found', message: 'no such thing' } },
+    });
+  });
+
+  it('asks about a bare made-up run id when the host minted none', async () => {
+    const { probes, requests } = await probe(CORRECT, {
+      evalSuiteAdvertised: false,
+      knownRunId: undefined,
+    });
+    expect(requests.filter((r) => r.path.endsWith('/eval-summary')).map((r) => r.path)).toEqual([
+      '/runs/probe-00000000deadbeef/eval-summary',
+    ]);
+    expect(madeUpRunId(undefined, NONCE)).toBe('probe-00000000deadbeef');
+    expect(madeUpRunId(RUN, NONCE)).toBe('acme/probe-00000000deadbeef');
+    expect(probes.map((p) => [p.probe, p.outcome])).toEqual([
+      ['no-credentials', 'answered'],
+      ['wrong-credentials', 'answered'],
+      ['unknown-run', 'not-made'],
+      ['unknown-suite', 'answered'],
+      ['unadvertised-summary', 'answered'],
     ]);
   });
 
@@ -147,6 +196,7 @@ describe('the probes a run sends', () => {
       [201, { json: { runId: 'x' } }],
       [404, { notJson: 'not valid JSON' }],
       [404, { notJson: 'not valid JSON' }],
+      'inapplicable',
     ]);
   });
 
@@ -180,6 +230,7 @@ describe('the probes a run sends', () => {
       ['wrong-credentials', 'not-made'],
       ['unknown-run', 'not-made'],
       ['unknown-suite', 'answered'],
+      ['unadvertised-summary', 'inapplicable'],
     ]);
   });
 });
@@ -197,8 +248,23 @@ describe('the host checks of a run', () => {
     versionHeader: '2.0',
   };
 
-  async function check(discovery: DiscoveryResult) {
-    const server = await startScriptedServer(CORRECT);
+  /** V2 without agents.evalSuite: the summary it gates is an unadvertised operation. */
+  const WITHHELD: DiscoveryResult = {
+    ...V2,
+    document: {
+      protocolVersions: ['2.0'],
+      preferredVersion: '2.0',
+      agents: { status: 'stable', since: '2.0', witness: 'witnessable-gated' },
+    },
+  } as DiscoveryResult;
+
+  async function check(
+    discovery: DiscoveryResult,
+    handler: Handler = CORRECT,
+    /** null: the host minted no run this run. */
+    known: string | null = RUN,
+  ) {
+    const server = await startScriptedServer(handler);
     const client = createHostClient({
       baseUrl: server.url,
       apiKey: KEY,
@@ -210,7 +276,7 @@ describe('the host checks of a run', () => {
         client,
         discovery,
         keyConfigured: true,
-        knownRunId: RUN,
+        knownRunId: known ?? undefined,
         timeoutMs: 500,
       });
       return { checks, requests: server.requests.length };
@@ -220,7 +286,7 @@ describe('the host checks of a run', () => {
     }
   }
 
-  it('a correct host holds every check, and nothing goes unexercised', async () => {
+  it('a correct host holds every check, nothing goes unexercised, and the unadvertised operation is inapplicable', async () => {
     const { checks } = await check(V2);
     expect(checks.findings.filter((f) => !f.ok)).toEqual([]);
     expect(checks.findings.map((f) => f.rule)).toEqual([
@@ -235,6 +301,38 @@ describe('the host checks of a run', () => {
       'wire.error-body',
     ]);
     expect(checks.unexercised).toEqual([]);
+    expect(checks.inapplicable).toEqual([
+      { rule: 'wire.unadvertised-operation-not-found', reason: EVAL_SUITE_ADVERTISED },
+    ]);
+  });
+
+  it('a host without agents.evalSuite that answers the gated summary 404 holds the rule', async () => {
+    const { checks } = await check(WITHHELD);
+    expect(checks.inapplicable).toEqual([]);
+    const judged = checks.findings.filter(
+      (f) => f.rule === 'wire.unadvertised-operation-not-found',
+    );
+    expect(judged.map((f) => [f.ok, f.severity])).toEqual([[true, 'SHOULD']]);
+  });
+
+  it('a host without agents.evalSuite that refuses the gated summary 422 capability_not_provided fails the rule, naming the status', async () => {
+    const refusing: Handler = (req, res) => {
+      if (req.headers.authorization === `Bearer ${KEY}` && req.path.endsWith('/eval-summary')) {
+        sendErrorEnvelope(res, 422, 'capability_not_provided', 'no eval suites here');
+      } else CORRECT(req, res);
+    };
+    // A host without the capability mints no eval run, so the unknown-run probe is not sent.
+    const { checks } = await check(WITHHELD, refusing, null);
+    const failed = checks.findings.filter((f) => !f.ok);
+    expect(failed.map((f) => [f.rule, f.ref])).toEqual([
+      [
+        'wire.unadvertised-operation-not-found',
+        'contract §6, openwop/openwop spec/v2/core/runs.md',
+      ],
+    ]);
+    expect(failed[0]?.message).toMatch(
+      /SHOULD be answered 404; the status is at fault: it was answered 422 \(error "capability_not_provided"\)/,
+    );
   });
 
   it('sends nothing to a host without major 2, and says so for each refusal rule', async () => {
@@ -249,6 +347,7 @@ describe('the host checks of a run', () => {
       'wire.wrong-key-refused',
       'wire.unknown-run-not-found',
       'wire.unknown-suite-refused',
+      'wire.unadvertised-operation-not-found',
     ]);
     expect(checks.unexercised[0]?.reason).toMatch(/^not sent: host does not serve OpenWOP major 2/);
   });
@@ -266,6 +365,7 @@ describe('the host checks of a run', () => {
       'wire.wrong-key-refused',
       'wire.unknown-run-not-found',
       'wire.unknown-suite-refused',
+      'wire.unadvertised-operation-not-found',
     ]);
   });
 });

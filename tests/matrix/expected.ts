@@ -462,6 +462,9 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'discovery-v1-flag': everyHostLeg(PASS),
   'unknown-run-bad-request': everyHostLeg(PASS),
   'unknown-suite-server-error': everyHostLeg(PASS),
+  // Discovery withholds agents.evalSuite as withhold-eval-suite does, so the strict gate fails
+  // every host leg before a run starts; the 422 on the summary shows only in the host checks.
+  'unadvertised-summary-refused': everyHostLeg(NO_EVAL_SUITE),
 
   // passedCount by score counts every task (all score 1): mean and all say 1 of 0 passed, gate
   // 2 of 1, each reading fixture all of its tasks; control, boundary and any pass every task.
@@ -681,6 +684,7 @@ export const GATE_ROWS: Readonly<Partial<Record<RowName, RegExp>>> = {
   'protocol-v1-only': NO_MAJOR_2_REASON,
   'trials-max-count-1': TRIALS_LIMIT_REASON,
   'withhold-eval-suite': /^host does not advertise/,
+  'unadvertised-summary-refused': /^host does not advertise/,
   'withhold-trajectory': /^host does not advertise/,
   'withhold-trials': /^host does not advertise/,
   'withhold-fixtures': /^host does not list/,

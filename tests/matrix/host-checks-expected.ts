@@ -16,6 +16,9 @@
 //                       valid envelope at its registered status: only wire.unknown-run-not-found.
 //   unknown-suite-server-error  the unknown suite's create is answered 500 internal_error, a
 //                       valid envelope at its registered status: only wire.unknown-suite-refused.
+//   unadvertised-summary-refused  discovery withholds agents.evalSuite and the summary of a
+//                       made-up run is answered 422 capability_not_provided, a valid envelope at
+//                       its registered status: only wire.unadvertised-operation-not-found.
 //   error-body-dialect  every provoked refusal has the right status and a {error: {code,
 //                       message}} body: wire.error-body on each, and no status rule.
 
@@ -29,6 +32,7 @@ export type HostCheckRule = Extract<
   | 'wire.wrong-key-refused'
   | 'wire.unknown-run-not-found'
   | 'wire.unknown-suite-refused'
+  | 'wire.unadvertised-operation-not-found'
   | 'wire.error-body'
 >;
 
@@ -39,6 +43,7 @@ export const HOST_CHECK_FAILURES: Readonly<Partial<Record<RowName, readonly Host
   'discovery-v1-flag': ['wire.discovery'],
   'unknown-run-bad-request': ['wire.unknown-run-not-found'],
   'unknown-suite-server-error': ['wire.unknown-suite-refused'],
+  'unadvertised-summary-refused': ['wire.unadvertised-operation-not-found'],
   'error-body-dialect': ['wire.error-body'],
 };
 

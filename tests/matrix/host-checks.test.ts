@@ -61,6 +61,7 @@ const HOST_CHECK_RULES: ReadonlySet<string> = new Set([
   'wire.wrong-key-refused',
   'wire.unknown-run-not-found',
   'wire.unknown-suite-refused',
+  'wire.unadvertised-operation-not-found',
 ]);
 
 const failedRules = (checks: HostChecks): string[] =>
@@ -86,7 +87,7 @@ describe('the host checks of the falsifiability matrix', () => {
     });
   }
 
-  it('the conformant host is judged on every host-check rule, on both variants', async () => {
+  it('the conformant host is judged on every host-check rule its advertisements leave open, on both variants', async () => {
     for (const variant of VARIANTS) {
       const checks = await hostChecksOf('conformant', variant);
       expect(checks.unexercised, variant).toEqual([]);
@@ -95,7 +96,13 @@ describe('the host checks of the falsifiability matrix', () => {
         'answered',
         'answered',
         'answered',
+        'inapplicable',
       ]);
+      // It advertises agents.evalSuite, so no gated operation is unadvertised: inapplicable.
+      expect(checks.inapplicable.map((i) => i.rule)).toEqual([
+        'wire.unadvertised-operation-not-found',
+      ]);
+      expect(checks.inapplicable[0]?.reason).toMatch(/advertises agents\.evalSuite/);
       expect(new Set(checks.findings.map((f) => f.rule))).toEqual(
         new Set([
           'wire.discovery',
@@ -114,5 +121,20 @@ describe('the host checks of the falsifiability matrix', () => {
     const hostRules = RULES.map((r) => r.id as string).filter((id) => HOST_CHECK_RULES.has(id));
     expect(hostRules).toHaveLength(HOST_CHECK_RULES.size);
     expect(hostRules.filter((id) => !shown.has(id))).toEqual([]);
+  });
+
+  it('a host that withholds agents.evalSuite and answers its summary 404 is judged on that rule and holds it', async () => {
+    for (const variant of VARIANTS) {
+      const checks = await hostChecksOf('withhold-eval-suite', variant);
+      expect(checks.inapplicable, variant).toEqual([]);
+      const judged = checks.findings.filter(
+        (f) => f.rule === 'wire.unadvertised-operation-not-found',
+      );
+      expect(
+        judged.map((f) => f.ok),
+        variant,
+      ).toEqual([true]);
+      expect(judged[0]?.message).toMatch(/was answered 404/);
+    }
   });
 });

@@ -8,7 +8,7 @@ import type { GateName, LegOutcome } from '../../lib/types.ts';
 import { PACINGS, startReferenceHost } from '../../reference-host/index.ts';
 import { resolveConfig } from '../../lib/env.ts';
 import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
-import { LEGS } from '../../lib/legs.ts';
+import { LEGS, REQUIREMENT_PREFIX } from '../../lib/legs.ts';
 import { runLeg } from '../../lib/decide/run-leg.ts';
 import { openTarget } from '../../lib/decide/target.ts';
 import {
@@ -67,7 +67,7 @@ const RUN_TIMEOUT_MS = 60_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 export function slugOf(requirement: string): LegSlug {
-  const slug = LEG_SLUGS.find((s) => requirement === `openwop.requirement.0246.${s}`);
+  const slug = LEG_SLUGS.find((s) => requirement === `${REQUIREMENT_PREFIX}${s}`);
   if (slug === undefined) throw new Error(`the matrix has no column for ${requirement}`);
   return slug;
 }

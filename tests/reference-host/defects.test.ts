@@ -212,6 +212,11 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     changes: { 'discovery.agents.evalSuite': undefined, ...NO_RUN },
   },
   {
+    defect: 'unadvertised-summary-refused',
+    fixture: SUITE,
+    changes: { 'discovery.agents.evalSuite': undefined, ...NO_RUN },
+  },
+  {
     defect: 'withhold-trajectory',
     fixture: SUITE,
     changes: { 'discovery.agents.evalSuite.trajectory': undefined },
@@ -706,5 +711,21 @@ describe('reference host defects', () => {
   ] as const)('$defect changes only its provoked refusals', async ({ defect, changes }) => {
     host = await startReferenceHost({ apiKey: KEY, defect });
     expect(await refusals(host.url)).toEqual({ ...CONFORMING, ...changes });
+  });
+
+  it('without agents.evalSuite the summary it gates is answered 404; unadvertised-summary-refused answers it 422 and changes nothing else', async () => {
+    const withheld = await startReferenceHost({ apiKey: KEY, defect: 'withhold-eval-suite' });
+    let fair: Record<string, unknown>;
+    try {
+      fair = await refusals(withheld.url);
+    } finally {
+      await withheld.close();
+    }
+    expect(fair['unknown run']).toEqual([404, 'not_found']);
+    host = await startReferenceHost({ apiKey: KEY, defect: 'unadvertised-summary-refused' });
+    expect(await refusals(host.url)).toEqual({
+      ...fair,
+      'unknown run': [422, 'capability_not_provided'],
+    });
   });
 });

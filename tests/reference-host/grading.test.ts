@@ -49,7 +49,13 @@ function reading(
 }
 
 /** Contract §8, written out: the summary each fixture must produce, and its eval.scored verdicts. */
-const EXPECTED: Record<FixtureId, { summary: Body; scored: [number, boolean][]; log: string }> = {
+interface Grading {
+  readonly summary: Body;
+  readonly scored: [number, boolean][];
+  readonly log: string;
+}
+
+const EXPECTED: Readonly<Record<FixtureId, Grading>> = {
   'conformance-eval-trajectory-gate-mean': {
     summary: meanGatedSummary(),
     scored: [
@@ -478,7 +484,18 @@ const AGENT_REQUIRED: Record<string, readonly string[]> = {
   'agent.invocation-completed': ['invocationId', 'agentId', 'outcome'],
 };
 
+/** The grading contract §8 gives a fixture; a fixture the legs drive without one fails the test. */
+function expectedFor(id: FixtureId): Grading {
+  const want = EXPECTED[id];
+  if (want === undefined) throw new Error(`no contract §8 grading is written out for ${id}`);
+  return want;
+}
+
 describe('the conforming reference host', () => {
+  it('writes out the grading of exactly the fixtures the legs drive', () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual([...FIXTURE_IDS].sort());
+  });
+
   it('grades every shipped fixture, run concurrently, to the numbers of contract §8', async () => {
     host = await startReferenceHost({ apiKey: 'test-key', trialDelayMs: 2 });
     const url = host.url;
@@ -488,7 +505,7 @@ describe('the conforming reference host', () => {
     expect(new Set(drives.map((d) => d.runId)).size).toBe(FIXTURE_IDS.length);
     for (const [i, id] of FIXTURE_IDS.entries()) {
       const d = drives[i];
-      const want = EXPECTED[id];
+      const want = expectedFor(id);
       expect(d?.runStatus, id).toBe('completed');
       expect(d?.summary, id).toEqual(want.summary);
       const payloads = evalPayloads(d?.events ?? []);
@@ -508,7 +525,7 @@ describe('the conforming reference host', () => {
     host = await startReferenceHost();
     for (const id of FIXTURE_IDS) {
       const d = await drive(host.url, id);
-      expect(logShape(d.events), id).toBe(EXPECTED[id].log);
+      expect(logShape(d.events), id).toBe(expectedFor(id).log);
       expect(d.events.map((e) => e.sequence)).toEqual(d.events.map((_, i) => i));
       expect(d.runId, id).toMatch(TENANT_RUN_ID);
       for (const e of d.events) {
@@ -583,7 +600,7 @@ describe('the varied reference host', () => {
       expect(seqs[0]).toBe(0);
       expect(seqs.every((s, i) => i === 0 || s > (seqs[i - 1] ?? Infinity))).toBe(true);
       expect(seqs.some((s, i) => i > 0 && s - (seqs[i - 1] ?? 0) > 1)).toBe(true);
-      expect(logShape(d.events), id).toBe(EXPECTED[id].log);
+      expect(logShape(d.events), id).toBe(expectedFor(id).log);
       expect(d.events.every((e) => 'engineVersion' in e && 'nodeId' in e)).toBe(true);
       const causes = d.events.filter((e) => e.type === 'agent.tool-returned');
       for (const e of causes) {
@@ -594,10 +611,12 @@ describe('the varied reference host', () => {
       }
       const summary = d.summary as Body;
       // A script that states no cost costs nothing, which the varied host says; a stated cost wins.
-      expect(summary['totalCostUsd'], id).toBe(EXPECTED[id].summary['totalCostUsd'] ?? 0);
+      expect(summary['totalCostUsd'], id).toBe(expectedFor(id).summary['totalCostUsd'] ?? 0);
       expect(JSON.stringify(summary)).not.toContain('x-ref-host-trace');
       expect(evalPayloads(d.events).every((p) => 'x-ref-host-trace' in p)).toBe(true);
-      expect(withoutOptional(summary, EXPECTED[id].summary), id).toEqual(EXPECTED[id].summary);
+      expect(withoutOptional(summary, expectedFor(id).summary), id).toEqual(
+        expectedFor(id).summary,
+      );
     }
   });
 });

@@ -2,25 +2,15 @@
 // host against the contract text and not against the suite's reading of it.
 
 import { readFileSync } from 'node:fs';
+import { LEGS } from '../../lib/legs.ts';
 
-export const FIXTURE_IDS = [
-  'conformance-eval-trajectory-gate-mean',
-  'conformance-eval-trajectory-gate',
-  'conformance-eval-trajectory-gate-control',
-  'conformance-eval-trajectory-gate-boundary',
-  'conformance-eval-trajectory-gate-any',
-  'conformance-eval-trajectory-gate-all',
-  'conformance-eval-trajectory-readings-exact',
-  'conformance-eval-trajectory-readings-in-order',
-  'conformance-eval-trajectory-readings-any-order',
-  'conformance-eval-trajectory-gate-cost-limit',
-  'conformance-eval-trajectory-gate-latency-limit',
-  'conformance-eval-trajectory-gate-limits-hold',
-  'conformance-eval-trajectory-gate-miss',
-  'conformance-eval-trajectory-measured',
-  'conformance-eval-trajectory-readings-miss',
-] as const;
-export type FixtureId = (typeof FIXTURE_IDS)[number];
+/**
+ * The fixtures the legs drive. The list is data the suite owns (lib/legs.ts), not its reading of
+ * the contract, so taking it from there keeps one place per fact without judging the host by the
+ * suite's code.
+ */
+export const FIXTURE_IDS: readonly string[] = LEGS.flatMap((leg) => leg.fixtureId ?? []);
+export type FixtureId = string;
 
 export interface RunRequest {
   readonly mode: 'eval';

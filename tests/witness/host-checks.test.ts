@@ -20,7 +20,10 @@ const DISCOVERY = {
 const answered = (probe: ProbeName, status: number, body: ObservedBody): ObservedProbe => ({
   probe,
   outcome: 'answered',
-  request: probe === 'unknown-run' ? 'GET /runs/t%2Fprobe-1/eval-summary' : 'POST /runs',
+  request:
+    probe === 'unknown-run' || probe === 'unadvertised-summary'
+      ? 'GET /runs/t%2Fprobe-1/eval-summary'
+      : 'POST /runs',
   status,
   body,
 });
@@ -213,6 +216,41 @@ describe('the provoked refusals', () => {
         rule: 'wire.unknown-suite-refused',
         reason: `POST /runs was answered ${status}, which defers the request rather than answering it`,
       },
+    ]);
+  });
+
+  it('a probe a host fact rules out is inapplicable, with that fact: no finding and nothing unexercised', () => {
+    const judged = judgeHostChecks({ ok: true, document: DISCOVERY }, [
+      ...CORRECT_PROBES,
+      { probe: 'unadvertised-summary', outcome: 'inapplicable', reason: 'the host advertises it' },
+    ]);
+    expect(judged.findings.map((f) => f.rule)).not.toContain(
+      'wire.unadvertised-operation-not-found',
+    );
+    expect(judged.unexercised).toEqual([]);
+    expect(judged.inapplicable).toEqual([
+      { rule: 'wire.unadvertised-operation-not-found', reason: 'the host advertises it' },
+    ]);
+  });
+
+  it('the summary of a made-up run on a host without agents.evalSuite holds at 404 and fails at 422 capability_not_provided, naming the status and the gate', () => {
+    const withheld = { ...DISCOVERY, agents: AGENTS };
+    const held = judgeHostChecks({ ok: true, document: withheld }, [
+      ...CORRECT_PROBES,
+      answered('unadvertised-summary', 404, envelope('not_found')),
+    ]);
+    expect(held.findings.filter((f) => !f.ok)).toEqual([]);
+    expect(held.findings.map((f) => f.rule)).toContain('wire.unadvertised-operation-not-found');
+    expect(
+      failures(withheld, [
+        ...CORRECT_PROBES,
+        answered('unadvertised-summary', 422, envelope('capability_not_provided')),
+      ]),
+    ).toEqual([
+      [
+        'wire.unadvertised-operation-not-found',
+        'GET /runs/t%2Fprobe-1/eval-summary (the summary of a made-up run on a host that does not advertise agents.evalSuite, which gates that operation) SHOULD be answered 404; the status is at fault: it was answered 422 (error "capability_not_provided"), though a gated operation the host does not advertise answers 404, as a path it does not serve',
+      ],
     ]);
   });
 

@@ -276,6 +276,7 @@ describe('the rule catalogue', () => {
       'wire.error-body',
       'wire.event-envelope',
       'wire.poll-page',
+      'wire.unadvertised-operation-not-found',
       'wire.unauthenticated-refused',
       'wire.unknown-run-not-found',
       'wire.unknown-suite-refused',
