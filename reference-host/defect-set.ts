@@ -37,6 +37,7 @@ const RUNLESS_DEFECTS: readonly DefectName[] = [
   'error-body-dialect',
   'unknown-run-bad-request',
   'unknown-suite-server-error',
+  'unadvertised-summary-refused',
 ];
 
 const everyDefectBut = (kept: readonly DefectName[]): DefectName[] =>
@@ -64,6 +65,19 @@ export const OVERRIDES: readonly Override[] = [
       'create-refused',
     ],
     because: 'there is no agents.evalSuite record and every eval run is refused',
+  },
+  {
+    defect: 'unadvertised-summary-refused',
+    overrides: [
+      ...everyDefectBut(RUNLESS_DEFECTS),
+      'withhold-eval-suite',
+      'withhold-trajectory',
+      'withhold-trials',
+      'trials-max-count-1',
+      'discovery-v1-flag',
+      'create-refused',
+    ],
+    because: 'it withholds agents.evalSuite too, so every eval run is refused',
   },
   {
     defect: 'discovery-not-json',
