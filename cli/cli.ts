@@ -64,7 +64,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await expectCommand(args, out);
       case 'diff': {
         const { diffCommand } = await import('./diff.ts');
-        return await diffCommand(args.positionals, args.options.json !== undefined, out);
+        return await diffCommand(args.positionals, args.options, out);
       }
       case 'badge': {
         const { badgeCommand } = await import('./badge.ts');
