@@ -187,11 +187,14 @@ function provenance(before: EvalGateReport, after: EvalGateReport): ValueChange[
   if (suite(before) !== suite(after)) {
     out.push({ what: 'suite', before: suite(before), after: suite(after) });
   }
+  // A fixture only one run drove belongs to a requirement left out of the comparison.
   const a = before.digests.fixtures;
   const b = after.digests.fixtures;
-  for (const id of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    if (a[id] !== b[id]) {
-      out.push({ what: `fixture ${id}`, before: a[id] ?? 'absent', after: b[id] ?? 'absent' });
+  for (const id of Object.keys(a).sort()) {
+    const was = a[id];
+    const now = b[id];
+    if (was !== undefined && now !== undefined && was !== now) {
+      out.push({ what: `fixture ${id}`, before: was, after: now });
     }
   }
   return out;
