@@ -33,6 +33,8 @@ export function renderDiffMarkdown(diff: ReportDiff, all: boolean): string {
   }
   if (diff.rules.length > 0) {
     lines.push(
+      '### Rules',
+      '',
       '| requirement | rule | severity | change | before |',
       '| --- | --- | --- | --- | --- |',
       ...diff.rules.map(
@@ -44,6 +46,8 @@ export function renderDiffMarkdown(diff: ReportDiff, all: boolean): string {
   }
   if (diff.numbers.length > 0) {
     lines.push(
+      '### Numbers',
+      '',
       '| requirement | subject | field | before | after | a correct host reports |',
       '| --- | --- | --- | --- | --- | --- |',
       ...diff.numbers.map(
@@ -59,9 +63,17 @@ export function renderDiffMarkdown(diff: ReportDiff, all: boolean): string {
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
+/** `1 requirement regressed, 2 MUST rules newly fail`, or `no regression, 2 improved`. */
 function headingOf(diff: ReportDiff): string {
-  const r = diff.regressions.length;
-  if (r > 0) return `${r} regression${r === 1 ? '' : 's'}`;
+  const requirements = diff.requirements.filter((x) => x.regressed).length;
+  const rules = diff.rules.filter((x) => x.regressed).length;
+  const parts = [
+    ...(requirements === 0
+      ? []
+      : [`${requirements} requirement${requirements === 1 ? '' : 's'} regressed`]),
+    ...(rules === 0 ? [] : [`${rules} MUST rule${rules === 1 ? ' newly fails' : 's newly fail'}`]),
+  ];
+  if (parts.length > 0) return parts.join(', ');
   const improved = diff.requirements.filter((x) => x.move === 'IMPROVED').length;
   return improved === 0 ? 'no regression' : `no regression, ${improved} improved`;
 }

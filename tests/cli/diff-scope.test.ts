@@ -205,7 +205,7 @@ describe('the Markdown comment', () => {
     );
     expect(renderDiffMarkdown(diff, false)).toBe(
       [
-        '## RFC 0246 eval gate: 1 regression',
+        '## RFC 0246 eval gate: 1 requirement regressed',
         '',
         '| requirement | before | after | change |',
         '| --- | --- | --- | --- |',
