@@ -80,7 +80,11 @@ const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, F
     seed: { takesValue: true, example: '1' },
   },
   expect: { json: { takesValue: false, example: '' } },
-  diff: { json: { takesValue: false, example: '' } },
+  diff: {
+    json: { takesValue: false, example: '' },
+    all: { takesValue: false, example: '' },
+    format: { takesValue: true, example: 'markdown' },
+  },
   badge: { out: { takesValue: true, example: 'badge.json' } },
 };
 

@@ -66,7 +66,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await expectCommand(args, out);
       case 'diff': {
         const { diffCommand } = await import('./diff.ts');
-        return await diffCommand(args.positionals, args.options.json !== undefined, out);
+        return await diffCommand(args.positionals, args.options, out);
       }
       case 'badge': {
         const { badgeCommand } = await import('./badge.ts');
@@ -230,16 +230,7 @@ async function judge(args: ParsedArgs, out: (line: string) => void): Promise<num
     if (error instanceof JudgeInputError) throw new UsageError(error.message);
     throw error;
   }
-  for (const f of judgement.findings) {
-    out(
-      `${f.ok ? 'held  ' : f.severity === 'MUST' ? 'FAILED' : 'warns '} ${f.rule} (${f.ref}): ${f.message}`,
-    );
-  }
-  for (const why of judgement.notJudged) out(`not judged: ${why}`);
-  const failed = judgement.findings.filter((f) => !f.ok && f.severity === 'MUST').length;
-  const warned = judgement.findings.filter((f) => !f.ok && f.severity === 'SHOULD').length;
-  out(
-    `${judgement.disposition}: ${judgement.findings.length} findings, ${failed} MUST failed, ${warned} SHOULD warned`,
-  );
+  const { renderJudgement } = await import('./judge-output.ts');
+  for (const line of renderJudgement(judgement)) out(line);
   return judgement.disposition === 'executed-pass' ? EXIT.ok : EXIT.failed;
 }

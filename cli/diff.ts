@@ -1,25 +1,53 @@
-// `openwop-eval-gate diff OLD.json NEW.json [--json]`: what changed between two verified reports.
-// Exit 0 when nothing regressed, 1 on a regression, 2 when either report is unusable.
+// `openwop-eval-gate diff OLD.json NEW.json [--all] [--json | --format text|markdown]`: what
+// changed between two verified reports. Only changes are listed unless --all; two runs the suite
+// decided by different rules (target kind, strict mode, opt-outs) are refused, other differences
+// are named first. Exit 0 when nothing regressed, 1 on a regression, 2 when either report is
+// unusable or the two cannot be compared.
 
 import type { ReportDiff } from '../lib/report/diff.ts';
 import { diffReports } from '../lib/report/diff.ts';
+import { renderDiffMarkdown } from '../lib/report/diff-markdown.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { Expectations } from '../lib/report/side-by-side.ts';
 import { expectationsOfFixtures } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict.ts';
+import { UsageError } from './args.ts';
 import { readVerifiedReport } from './verified-report.ts';
+
+type Format = 'text' | 'markdown' | 'json';
 
 export async function diffCommand(
   paths: readonly string[],
-  json: boolean,
+  options: Readonly<Record<string, string>>,
   out: (line: string) => void,
 ): Promise<number> {
+  const format = formatOf(options);
+  const all = options.all !== undefined;
   const before = await readVerifiedReport(paths[0] ?? '', 'diff');
   const after = await readVerifiedReport(paths[1] ?? '', 'diff');
   const diff = diffReports(before, after, await expectationsOf([before, after]));
-  if (json) out(JSON.stringify(diff, null, 2));
-  else for (const line of renderDiff(diff)) out(line);
+  if (diff.scope.refusals.length > 0) {
+    throw new UsageError(
+      `diff refuses to compare ${paths[0] ?? ''} (OLD) with ${paths[1] ?? ''} (NEW): ${diff.scope.refusals.join('; ')}`,
+    );
+  }
+  if (format === 'json') out(JSON.stringify(diff, null, 2));
+  else if (format === 'markdown') {
+    for (const line of renderDiffMarkdown(diff, all).trimEnd().split('\n')) out(line);
+  } else for (const line of renderDiff(diff, all)) out(line);
   return diff.regressions.length === 0 ? EXIT.ok : EXIT.failed;
+}
+
+function formatOf(options: Readonly<Record<string, string>>): Format {
+  const format = options.format;
+  if (format !== undefined && format !== 'text' && format !== 'markdown') {
+    throw new UsageError('--format takes text or markdown (--json for JSON)');
+  }
+  if (options.json !== undefined) {
+    if (format !== undefined) throw new UsageError('give --json or --format, not both');
+    return 'json';
+  }
+  return format ?? 'text';
 }
 
 /** What a correct host reports for every fixture either report drove. */
@@ -29,13 +57,15 @@ function expectationsOf(reports: readonly EvalGateReport[]): Promise<Expectation
   );
 }
 
-export function renderDiff(diff: ReportDiff): string[] {
-  const lines: string[] = [];
+/** The move words are padded to one width so the ids line up. */
+const WIDTH = 'REGRESSED'.length;
+
+export function renderDiff(diff: ReportDiff, all: boolean): string[] {
+  const lines = diff.scope.warnings.map((w) => `warning: ${w}`);
   for (const r of diff.requirements) {
-    const same = r.before === r.after;
-    lines.push(
-      `${r.regressed ? 'REGRESSED' : same ? 'unchanged' : 'changed  '} ${r.id}: ${r.before ?? 'absent'}${same ? '' : ` → ${r.after ?? 'absent'}`}`,
-    );
+    if (r.move === 'unchanged' && !all) continue;
+    const to = r.move === 'unchanged' ? '' : ` → ${r.after}`;
+    lines.push(`${r.move.padEnd(WIDTH)} ${r.id}: ${r.before}${to}`);
   }
   for (const r of diff.rules) {
     lines.push(
@@ -48,11 +78,16 @@ export function renderDiff(diff: ReportDiff): string[] {
     );
   }
   for (const p of diff.provenance) lines.push(`${p.what}: ${p.before} → ${p.after}`);
-  const moved = diff.requirements.filter((r) => r.before !== r.after).length;
-  lines.push(
-    diff.regressions.length === 0
-      ? `no regression: ${moved} requirement${moved === 1 ? '' : 's'} changed, ${diff.rules.length} rule change${diff.rules.length === 1 ? '' : 's'}`
-      : `${diff.regressions.length} regression${diff.regressions.length === 1 ? '' : 's'}: ${diff.regressions.join('; ')}`,
-  );
+  lines.push(closingLine(diff));
   return lines;
+}
+
+function closingLine(diff: ReportDiff): string {
+  if (diff.regressions.length > 0) {
+    const n = diff.regressions.length;
+    return `${n} regression${n === 1 ? '' : 's'}: ${diff.regressions.join('; ')}`;
+  }
+  const count = (move: string): number => diff.requirements.filter((r) => r.move === move).length;
+  const rules = diff.rules.length;
+  return `no regression: ${count('IMPROVED')} improved, ${count('CHANGED')} changed, ${count('unchanged')} unchanged of ${diff.requirements.length} compared; ${rules} rule change${rules === 1 ? '' : 's'}`;
 }

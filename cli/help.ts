@@ -11,7 +11,8 @@ Usage
                                            --key, check the signature with the key its --key-id
                                            names in the report's captured discovery signingKeys
   openwop-eval-gate judge SUMMARY.json --fixture ID|FILE.json [--events EVENTS.json]
-                                           judge a recorded EvalSummary offline
+                                           judge a recorded EvalSummary offline: the verdict and
+                                           its cause first, then failures, warnings, holds
   openwop-eval-gate fixtures [--out DIR]   list the fixtures a host seeds, or write them to DIR
                                            with fixtures.manifest.json (id, requirement, file,
                                            SHA-256 of the canonical JSON, as the report records)
@@ -21,9 +22,15 @@ Usage
                                            what a conformant host reports for a fixture, from the
                                            witness: per trial, per task and for the suite; a
                                            generated id is replayed from its seed
-  openwop-eval-gate diff OLD.json NEW.json [--json]
-                                           compare two verified reports: dispositions, rules that
-                                           newly fail or hold, moved numbers, digests, versions
+  openwop-eval-gate diff OLD.json NEW.json [--all] [--json | --format text|markdown]
+                                           compare two verified reports: the requirements that
+                                           moved (IMPROVED, REGRESSED, CHANGED; --all adds the
+                                           unchanged), rules that newly fail or hold, moved
+                                           numbers, digests, versions; markdown is a PR comment.
+                                           Refuses runs of another target kind, strict mode or
+                                           opt-outs; names another address, suite version,
+                                           selection or requirement set, and compares only the
+                                           requirements both runs ran
   openwop-eval-gate badge REPORT [--out FILE]
                                            a shields.io endpoint JSON from a verified report
   openwop-eval-gate --help                 this text
@@ -83,8 +90,8 @@ Exit codes
           2 bad usage or unreadable
   judge   0 every MUST rule holds; 1 a MUST rule failed; 2 bad usage or unreadable input
   fixtures, expect  0 done; 2 unknown fixture, unreadable file or unwritable directory
-  diff    0 nothing regressed; 1 a pass no longer passes or a held MUST rule fails; 2 bad usage, or
-          a report that is unreadable or does not verify
+  diff    0 nothing regressed; 1 a pass no longer passes or a held MUST rule fails; 2 bad usage, a
+          report that is unreadable or does not verify, or two runs it refuses to compare
   badge   0 written; 2 bad usage, or a report that is unreadable or does not verify
   run with CI options: a failure the baseline excuses does not count, a stale entry counts as a
   failure (1), and with --fail-on should so does a SHOULD warning

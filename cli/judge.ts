@@ -26,8 +26,11 @@ export class JudgeInputError extends Error {
 }
 
 export interface Judgement {
+  /** Causes first, each failure that follows from another marked and after them. */
   readonly findings: readonly Finding[];
   readonly disposition: Disposition;
+  /** Why the disposition is not a pass, as a leg's reason says it. */
+  readonly reason?: string;
   /** Rule ids that were not judged, each with why. */
   readonly notJudged: readonly string[];
 }
@@ -94,11 +97,39 @@ export async function judgeRecorded(options: JudgeOptions): Promise<Judgement> {
       );
     }
   }
+  const decision = decide(findings);
   return {
-    findings,
-    disposition: decide(findings).disposition,
+    findings: isRecord(summary) ? decision.findings : followingTheSchema(decision.findings),
+    disposition: decision.disposition,
+    ...(decision.reason === undefined ? {} : { reason: decision.reason }),
     notJudged,
   };
+}
+
+/** The rules that read the summary, beside `summary.schema`, which judges its shape. */
+const READS_SUMMARY = /^(summary\.identity|suite\.|task\.|completed\.)/;
+
+/**
+ * A summary that is no JSON object (`null`, an array, a string) fails `summary.schema`, and every
+ * other rule that reads it can only say the host reported nothing: those failures follow from the
+ * schema's, and are marked and listed after it. The judge holds the summary itself, so it knows
+ * this where the catalogue's declared causes (lib/witness/rules.ts) cannot.
+ */
+function followingTheSchema(findings: readonly Finding[]): Finding[] {
+  if (!findings.some((f) => f.rule === 'summary.schema' && !f.ok)) return [...findings];
+  const marked = findings.map((f): Finding =>
+    !f.ok && f.consequenceOf === undefined && READS_SUMMARY.test(f.rule)
+      ? { ...f, consequenceOf: 'summary.schema' }
+      : f,
+  );
+  return [
+    ...marked.filter((f) => f.consequenceOf === undefined),
+    ...marked.filter((f) => f.consequenceOf !== undefined),
+  ];
+}
+
+function isRecord(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The witness throws only on a fixture it cannot grade, which here is the caller's input. */

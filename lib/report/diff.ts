@@ -1,19 +1,28 @@
 // Two reports of the same suite compared, for a pull request against its base: each requirement's
 // disposition before and after, each rule that newly fails or newly holds, each reported number
 // that moved (with the number a correct host reports), and the fixture digests and suite versions
-// when they differ. A regression is a pass that no longer passes, or a MUST rule that held and
-// now fails. Pure: both reports have been verified before they get here.
+// when they differ. Only the requirements both runs ran are compared (lib/report/diff-scope.ts).
+// A regression is a pass that no longer passes, or a MUST rule that held and now fails. Pure: both
+// reports have been verified before they get here.
 
 import type { Disposition, Severity } from '../types.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
+import type { DiffScope } from './diff-scope.ts';
+import { diffScope } from './diff-scope.ts';
+
+/**
+ * How a requirement's disposition moved: IMPROVED into `executed-pass`, REGRESSED out of it,
+ * CHANGED between two dispositions that are neither (a failure now blocked, say), unchanged.
+ */
+export type Move = 'IMPROVED' | 'REGRESSED' | 'CHANGED' | 'unchanged';
 
 export interface RequirementChange {
   readonly id: string;
-  /** Absent when the report has no row for it (a suite with fewer legs). */
-  readonly before?: Disposition;
-  readonly after?: Disposition;
+  readonly before: Disposition;
+  readonly after: Disposition;
+  readonly move: Move;
   readonly regressed: boolean;
 }
 
@@ -43,6 +52,9 @@ export interface ValueChange {
 }
 
 export interface ReportDiff {
+  /** What was compared, what was left out, and what differs between the two runs' settings. */
+  readonly scope: DiffScope;
+  /** Every compared requirement, unchanged ones included. */
   readonly requirements: readonly RequirementChange[];
   readonly rules: readonly RuleChange[];
   readonly numbers: readonly NumberChange[];
@@ -58,38 +70,52 @@ export function diffReports(
   after: EvalGateReport,
   expectations: Expectations,
 ): ReportDiff {
-  const ids = [...new Set([...after.requirements, ...before.requirements].map((r) => r.id))];
-  const requirements = ids.map((id) => requirementChange(id, rowOf(before, id), rowOf(after, id)));
+  const scope = diffScope(before, after);
+  const ids = scope.compared;
+  const requirements = ids.flatMap((id) => {
+    const was = rowOf(before, id);
+    const now = rowOf(after, id);
+    return was === undefined || now === undefined ? [] : [requirementChange(id, was, now)];
+  });
   const rules = ids.flatMap((id) => ruleChanges(id, rowOf(before, id), rowOf(after, id)));
   const numbers = ids.flatMap((id) =>
     numberChanges(id, rowOf(before, id), rowOf(after, id), expectations),
   );
   const regressions = [
-    ...requirements
-      .filter((r) => r.regressed)
-      .map((r) => `${r.id}: ${r.before ?? 'absent'} → ${r.after ?? 'absent'}`),
+    ...requirements.filter((r) => r.regressed).map((r) => `${r.id}: ${r.before} → ${r.after}`),
     ...rules
       .filter((r) => r.regressed)
       .map((r) => `${r.requirement} ${r.rule} (MUST): held before, fails now`),
   ];
-  return { requirements, rules, numbers, provenance: provenance(before, after), regressions };
+  return {
+    scope,
+    requirements,
+    rules,
+    numbers,
+    provenance: provenance(before, after),
+    regressions,
+  };
 }
 
 function rowOf(report: EvalGateReport, id: string): ReportRow | undefined {
   return report.requirements.find((r) => r.id === id);
 }
 
-function requirementChange(
-  id: string,
-  before: ReportRow | undefined,
-  after: ReportRow | undefined,
-): RequirementChange {
+function requirementChange(id: string, before: ReportRow, after: ReportRow): RequirementChange {
+  const move = moveOf(before.disposition, after.disposition);
   return {
     id,
-    ...(before === undefined ? {} : { before: before.disposition }),
-    ...(after === undefined ? {} : { after: after.disposition }),
-    regressed: before?.disposition === 'executed-pass' && after?.disposition !== 'executed-pass',
+    before: before.disposition,
+    after: after.disposition,
+    move,
+    regressed: move === 'REGRESSED',
   };
+}
+
+export function moveOf(before: Disposition, after: Disposition): Move {
+  if (before === after) return 'unchanged';
+  if (after === 'executed-pass') return 'IMPROVED';
+  return before === 'executed-pass' ? 'REGRESSED' : 'CHANGED';
 }
 
 /** Each rule of a row, held only when every finding with its id held. */
@@ -161,11 +187,14 @@ function provenance(before: EvalGateReport, after: EvalGateReport): ValueChange[
   if (suite(before) !== suite(after)) {
     out.push({ what: 'suite', before: suite(before), after: suite(after) });
   }
+  // A fixture only one run drove belongs to a requirement left out of the comparison.
   const a = before.digests.fixtures;
   const b = after.digests.fixtures;
-  for (const id of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    if (a[id] !== b[id]) {
-      out.push({ what: `fixture ${id}`, before: a[id] ?? 'absent', after: b[id] ?? 'absent' });
+  for (const id of Object.keys(a).sort()) {
+    const was = a[id];
+    const now = b[id];
+    if (was !== undefined && now !== undefined && was !== now) {
+      out.push({ what: `fixture ${id}`, before: was, after: now });
     }
   }
   return out;

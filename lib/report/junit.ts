@@ -13,6 +13,7 @@ import type { RunVerdict } from './run-verdict.ts';
 import { headline, runVerdict } from './run-verdict.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide, sideBySideLines } from './side-by-side.ts';
+import { runWideGaps } from './unexercised.ts';
 
 export const JUNIT_FILE = 'eval-gate-junit.xml';
 
@@ -174,22 +175,23 @@ function hostWarningCase(finding: Finding): Case {
 /**
  * The verdict and the host checks as the suite's <system-out>: the checks are SHOULD findings
  * that decide no requirement, so they are no test case unless they fail the run, yet a CI reader
- * sees them.
+ * sees them. A run-wide rule nothing judged is said here once, never on a test case.
  */
 function hostCheckOutput(report: EvalGateReport, verdict: RunVerdict): string[] {
   const checks = report.hostChecks;
+  const notJudged = [...(checks?.unexercised ?? []), ...runWideGaps(report)];
   const lines = [
     headline(verdict),
-    ...(checks === undefined
+    ...(checks === undefined && notJudged.length === 0
       ? []
       : [
           '',
           'host checks:',
-          ...checks.findings
+          ...(checks?.findings ?? [])
             .filter((f) => !f.ok)
             .map((f) => `SHOULD ${f.rule} (${f.ref}): ${f.message}`),
-          ...checks.unexercised.map((u) => `unexercised ${u.rule}: ${u.reason}`),
-          ...checks.inapplicable.map((u) => `inapplicable ${u.rule}: ${u.reason}`),
+          ...notJudged.map((u) => `unexercised ${u.rule}: ${u.reason}`),
+          ...(checks?.inapplicable ?? []).map((u) => `inapplicable ${u.rule}: ${u.reason}`),
         ]),
   ];
   return [`    <system-out>${escapeXml(lines.join('\n'))}</system-out>`];

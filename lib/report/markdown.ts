@@ -1,5 +1,6 @@
 // The Markdown summary, for a person or a CI step summary: the dispositions, then per leg a table
-// of its tasks with the two axes side by side (the scores the host reported, and the gate).
+// of its tasks with the two axes side by side (the scores the host reported, and the gate). The
+// rows that need something done come first; the passed ones are folded into a <details> block.
 
 import type { EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
@@ -7,7 +8,8 @@ import { sideBySide } from './side-by-side.ts';
 import { baselineSection, cell, certificationSection, gateBullets } from './markdown-ci.ts';
 import { closingLineOf, headline, runVerdict } from './run-verdict.ts';
 import type { RunVerdict } from './run-verdict.ts';
-import { unexercisedLine } from './unexercised.ts';
+import { legGaps, runWideGaps, unexercisedLine } from './unexercised.ts';
+import { focusRows, requirementTable, settledTitle } from './markdown-focus.ts';
 import { warningsOf } from './warnings.ts';
 
 export const MARKDOWN_FILE = 'eval-gate-summary.md';
@@ -29,7 +31,7 @@ export function renderMarkdown(
     `**${closingLineOf(report, verdict)}** · ${report.suite.name} ${report.suite.version}`,
     '',
   );
-  lines.push(`Not exercised: ${unexercisedLine(report.requirements)}.`, '');
+  lines.push(`Not exercised: ${unexercisedLine(report)}.`, '');
   if (report.target.embedded) {
     lines.push(
       '> The embedded reference host was the target: this is no evidence about any other host.',
@@ -42,17 +44,13 @@ export function renderMarkdown(
     `- implementation (advertised): ${impl === undefined ? 'none' : cell(`${impl.name} ${impl.version ?? ''}`.trim())}`,
     `- strict mode: ${report.strict ? 'on' : 'off'}; opted out: ${report.optedOut.length === 0 ? 'none' : report.optedOut.join(', ')}`,
     ...gateBullets(report),
-    '',
-    '| requirement | disposition | assertions | unexercised | reason |',
-    '| --- | --- | --- | --- | --- |',
-    ...report.requirements.map(
-      (r) =>
-        `| ${r.id} | ${r.disposition} | ${r.assertions} | ${r.unexercised?.length ?? '—'} | ${cell(r.reason ?? '')} |`,
-    ),
   );
+  const { attention, settled } = focusRows(report.requirements, verdict);
+  if (attention.length > 0) lines.push('', ...requirementTable(attention));
   lines.push(...baselineSection(report));
   lines.push(...hostCheckSection(report));
-  for (const row of report.requirements) lines.push(...legSection(row, expectations));
+  for (const row of attention) lines.push(...legSection(row, expectations));
+  lines.push(...settledSection(settled, expectations));
   lines.push(
     '',
     "Trajectory verdicts read each trial's `eval.scored.trajectoryMatched`; where the host omits it, the trial's `passed` stands in and is marked †.",
@@ -62,19 +60,48 @@ export function renderMarkdown(
 }
 
 /**
+ * The passed and unselected rows, collapsed: GitHub renders the Markdown inside <details> only
+ * after a blank line, so the summary line stands alone.
+ */
+function settledSection(rows: readonly ReportRow[], expectations: Expectations): string[] {
+  if (rows.length === 0) return [];
+  return [
+    '',
+    '<details>',
+    `<summary>${settledTitle(rows)}</summary>`,
+    '',
+    ...requirementTable(rows),
+    ...rows.flatMap((row) => legSection(row, expectations)),
+    '',
+    '</details>',
+  ];
+}
+
+/**
  * Discovery and the provoked refusals: SHOULD findings that decide no requirement, listed with
  * every rule that could not be judged, so a reader sees what was and was not asked of the host.
+ * A run-wide rule no leg and no check judged is listed here once (lib/report/unexercised.ts).
  */
 function hostCheckSection(report: EvalGateReport): string[] {
   const checks = report.hostChecks;
-  if (checks === undefined) return [];
+  const runWide = runWideGaps(report);
+  const notJudged = [...(checks?.unexercised ?? []), ...runWide];
+  const gaps =
+    notJudged.length === 0
+      ? []
+      : ['', 'Not judged:', '', ...notJudged.map((u) => `- \`${u.rule}\`: ${cell(u.reason)}`)];
+  if (checks === undefined) {
+    return gaps.length === 0
+      ? []
+      : ['', '## Host checks', '', 'The run made no host checks.', ...gaps];
+  }
   const failed = checks.findings.filter((f) => !f.ok);
   const held = checks.findings.length - failed.length;
   return [
     '',
     '## Host checks',
     '',
-    `${held} held, ${failed.length} SHOULD warning${failed.length === 1 ? '' : 's'}, ${checks.unexercised.length} unexercised, ${checks.inapplicable.length} inapplicable. They decide no requirement, and fail the run only under --fail-on should.`,
+    `${held} held, ${failed.length} SHOULD warning${failed.length === 1 ? '' : 's'}, ${notJudged.length} unexercised, ${checks.inapplicable.length} inapplicable. They decide no requirement, and fail the run only under --fail-on should.`,
     ...(failed.length === 0
       ? []
       : [
@@ -83,14 +110,7 @@ function hostCheckSection(report: EvalGateReport): string[] {
           '',
           ...failed.map((f) => `- \`${f.rule}\` (${cell(f.ref)}): ${cell(f.message)}`),
         ]),
-    ...(checks.unexercised.length === 0
-      ? []
-      : [
-          '',
-          'Not judged:',
-          '',
-          ...checks.unexercised.map((u) => `- \`${u.rule}\`: ${cell(u.reason)}`),
-        ]),
+    ...gaps,
     ...(checks.inapplicable.length === 0
       ? []
       : [
@@ -106,9 +126,9 @@ function legSection(row: ReportRow, expectations: Expectations): string[] {
   return [...tasksSection(row, expectations), ...warningSection(row), ...unexercisedSection(row)];
 }
 
-/** The rules that judged nothing on the leg's run, each with why. */
+/** The rules that judged nothing on the leg's run, each with why; run-wide ones are listed once. */
 function unexercisedSection(row: ReportRow): string[] {
-  const gaps = row.unexercised ?? [];
+  const gaps = legGaps(row);
   if (gaps.length === 0) return [];
   return [
     '',

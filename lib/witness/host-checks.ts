@@ -72,6 +72,17 @@ const PROBES: Readonly<Record<ProbeName, ProbeExpectation>> = {
 };
 
 /**
+ * Every rule the host checks can judge: discovery, each probe's status, and the error envelope of
+ * each probe's answer. A leg that also owes one of them (`wire.error-body`) owes it for the run,
+ * not for itself: one judgement anywhere in the run exercises it.
+ */
+export const HOST_CHECK_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
+  'wire.discovery',
+  ...Object.values(PROBES).map((p) => p.rule),
+  'wire.error-body',
+]);
+
+/**
  * Statuses that put a request off (rate limited, unavailable) rather than answer it: the probe is
  * sent once, so such an answer shows nothing about the clause, which is said, not judged.
  */

@@ -126,11 +126,14 @@ describe('parseArgs: the CI options and commands', () => {
     expect(usageError(['run', '--only'])).toBe('--only needs a value, such as --only mean-gated');
   });
 
-  it('diff takes two reports and --json; badge takes one and --out', () => {
+  it('diff takes two reports, --json, --all and --format; badge takes one and --out', () => {
     expect(parseArgs(['diff', 'a.json', 'b.json', '--json'])).toMatchObject({
       command: 'diff',
       positionals: ['a.json', 'b.json'],
       options: { json: 'true' },
+    });
+    expect(parseArgs(['diff', 'a.json', 'b.json', '--all', '--format', 'markdown'])).toMatchObject({
+      options: { all: 'true', format: 'markdown' },
     });
     expect(parseArgs(['badge', 'r.json', '--out', 'badge.json'])).toMatchObject({
       command: 'badge',
@@ -138,7 +141,7 @@ describe('parseArgs: the CI options and commands', () => {
     });
     expect(usageError(['badge'])).toBe('"badge" takes exactly one REPORT; see --help');
     expect(usageError(['diff', 'a.json', '--out', 'x'])).toBe(
-      'unknown flag --out for "diff"; its flags are --json (see --help)',
+      'unknown flag --out for "diff"; its flags are --json, --all, --format (see --help)',
     );
   });
 });

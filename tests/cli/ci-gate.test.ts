@@ -152,14 +152,29 @@ describe('diff on literal reports', () => {
         mean,
       ],
     };
-    const diff = diffReports(base, after, new Map());
+    const before: EvalGateReport = {
+      ...base,
+      digests: {
+        ...base.digests,
+        fixtures: {
+          'conformance-eval-trajectory-gate': 'b'.repeat(64),
+          'conformance-eval-trajectory-gate-mean': 'c'.repeat(64),
+        },
+      },
+    };
+    const diff = diffReports(before, after, new Map());
+    // The mean fixture only the old run drove belongs to no compared change.
     expect(diff.provenance).toEqual([
       {
         what: 'suite',
         before: 'openwop-eval-gate-conformance 0.1.0',
         after: 'openwop-eval-gate-conformance 0.2.0',
       },
-      { what: 'fixture conformance-eval-trajectory-gate', before: 'absent', after: 'a'.repeat(64) },
+      {
+        what: 'fixture conformance-eval-trajectory-gate',
+        before: 'b'.repeat(64),
+        after: 'a'.repeat(64),
+      },
     ]);
     expect(diff.regressions).toEqual([
       `${shape.id}: executed-pass → executed-fail`,

@@ -46,17 +46,32 @@ afterAll(async () => {
 });
 
 describe('diff', () => {
-  it('two reports of the same host: nothing regressed, exit 0, every requirement unchanged', async () => {
+  it('two reports of the same host: nothing regressed, exit 0, only the closing line', async () => {
     const run = await cli(['diff', hosted, hosted]);
     expect(run.code).toBe(0);
-    expect(run.stdout.filter((l) => l.startsWith('unchanged '))).toHaveLength(LEGS.length);
-    expect(run.stdout.at(-1)).toBe('no regression: 0 requirements changed, 0 rule changes');
+    expect(run.stdout).toEqual([
+      `no regression: 0 improved, 0 changed, ${LEGS.length} unchanged of ${LEGS.length} compared; 0 rule changes`,
+    ]);
+    const all = await cli(['diff', hosted, hosted, '--all']);
+    expect(all.stdout.filter((l) => l.startsWith('unchanged '))).toHaveLength(LEGS.length);
   });
 
-  it('the embedded and a hosted report differ in nothing the legs decided', async () => {
+  it('the embedded host against another is refused, naming the difference: exit 2', async () => {
     const run = await cli(['diff', embedded, hosted, '--json']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toEqual([]);
+    expect(run.stderr).toEqual([
+      expect.stringMatching(
+        /^openwop-eval-gate: diff refuses to compare .* \(OLD\) with .* \(NEW\): the targets differ in kind \(OLD the embedded reference host, NEW http:\/\/127\.0\.0\.1:\d+\/?\): a run of the embedded reference host is no evidence about another host$/,
+      ),
+    ]);
+  });
+
+  it('two embedded runs differ in nothing the legs decided', async () => {
+    const run = await cli(['diff', embedded, embedded, '--json']);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout.join('\n'))).toMatchObject({
+      scope: { refusals: [], warnings: [], leftOut: [] },
       rules: [],
       numbers: [],
       regressions: [],

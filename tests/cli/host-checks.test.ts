@@ -102,6 +102,19 @@ describe('host checks in a strict run against a host that checks no key', () => 
     );
   });
 
+  it('the legs saw no error answer, yet the probes judged wire.error-body, so no output lists it unexercised', () => {
+    const legsWithout = report.requirements.filter((r) =>
+      (r.unexercised ?? []).some((u) => u.rule === 'wire.error-body'),
+    );
+    expect(legsWithout.length).toBeGreaterThan(1);
+    expect(report.hostChecks?.findings.map((f) => f.rule)).toContain('wire.error-body');
+    expect(run.stdout).toContain('every applicable rule was exercised');
+    const markdown = files.get('eval-gate-summary.md') ?? '';
+    expect(markdown).toContain('Not exercised: every applicable rule was exercised.');
+    expect(markdown).not.toContain('Not exercised on ');
+    expect(files.get('eval-gate-junit.xml')).not.toContain('unexercised wire.error-body');
+  });
+
   it('verify judges the host checks again and accepts them', async () => {
     const verified = await verifyWritten(dir, report);
     expect(verified.lines.filter((l) => /hostChecks/.test(l))).toEqual([]);

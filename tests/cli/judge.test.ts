@@ -114,18 +114,16 @@ describe('judge against a fixture', () => {
     expect(run.stdout).toContain('not judged: trial.passed: needs --events');
     expect(run.stdout).toContain('not judged: events.cursor: needs the live run');
     expect(run.stdout.filter((l) => l.startsWith('FAILED'))).toEqual([]);
-    expect(run.stdout.at(-1)).toMatch(
-      /^executed-pass: \d+ findings, 0 MUST failed, 0 SHOULD warned$/,
-    );
+    expect(run.stdout[0]).toMatch(/^executed-pass: \d+ findings, 0 MUST failed, 0 SHOULD warned$/);
   });
 
   it('a summary without the cost a declared limit reads is judged on the stated cost all the same', async () => {
     const fixture = 'conformance-eval-trajectory-gate-cost-limit';
     const bare = await cli(['judge', path('cost-bare.json'), '--fixture', fixture]);
     expect(bare.stdout.filter((l) => l.startsWith('FAILED'))).toEqual([]);
-    expect(bare.stdout.at(-1)).toMatch(/^executed-pass: /);
+    expect(bare.stdout[0]).toMatch(/^executed-pass: /);
     const reported = await cli(['judge', path('cost-reported.json'), '--fixture', fixture]);
-    expect(reported.stdout.at(-1)).toMatch(/^executed-pass: /);
+    expect(reported.stdout[0]).toMatch(/^executed-pass: /);
     const ignored = await cli(['judge', path('cost-bare-passed.json'), '--fixture', fixture]);
     expect(
       ignored.stdout.filter((l) => l.startsWith('FAILED')).map((l) => l.split(' ')[1]),
@@ -169,6 +167,46 @@ describe('judge against a fixture', () => {
     ]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContainEqual(expect.stringMatching(/^FAILED trial\.passed /));
+  });
+});
+
+describe('the order judge prints in', () => {
+  it('a summary holding null: the verdict, then the cause, then the failures that follow from it, marked, then what held', async () => {
+    await writeFile(path('null.json'), 'null');
+    const run = await cli(['judge', path('null.json'), '--fixture', FIXTURE]);
+    expect(run.code).toBe(1);
+    expect(run.stdout[0]).toMatch(
+      /^executed-fail: \d+ findings, (\d+) MUST failed, 0 SHOULD warned$/,
+    );
+    const failedCount = Number(/(\d+) MUST failed/.exec(run.stdout[0] ?? '')?.[1]);
+    expect(run.stdout[1]).toBe(
+      `cause: summary.schema (RFC 0081, RFC 0246 §D): the summary MUST validate against eval-summary: eval-summary# type: must be object, host sent null (${failedCount - 1} more follow from it)`,
+    );
+    const marks = run.stdout.map((l) => l.split(' ')[0]);
+    const lastFailed = marks.lastIndexOf('FAILED');
+    expect(marks.slice(2, 2 + failedCount)).toEqual(Array(failedCount).fill('FAILED'));
+    expect(marks.indexOf('held')).toBeGreaterThan(lastFailed);
+    const following = run.stdout.slice(3, 2 + failedCount);
+    expect(run.stdout[2]).toMatch(/^FAILED summary\.schema \(RFC 0081, RFC 0246 §D\): /);
+    for (const l of following)
+      expect(l).toMatch(/^FAILED \S+ \([^)]*\), following from summary\.schema: /);
+  });
+
+  it('a summary that is an object: failures stand alone, the first is the cause, and held lines come after', async () => {
+    const run = await cli(['judge', path('unmigrated.json'), '--fixture', FIXTURE]);
+    expect(run.stdout[0]).toMatch(/^executed-fail: \d+ findings, 4 MUST failed, 0 SHOULD warned$/);
+    expect(run.stdout[1]).toMatch(
+      /^cause: \S+ \(RFC 0246 §[A-D]\): .* \(3 other failures stand alone\)$/,
+    );
+    expect(run.stdout.join('\n')).not.toContain('following from');
+    const marks = run.stdout.map((l) => l.split(' ')[0]);
+    expect(marks.indexOf('held')).toBeGreaterThan(marks.lastIndexOf('FAILED'));
+  });
+
+  it('a pass prints no cause line', async () => {
+    const run = await cli(['judge', path('corrected.json'), '--fixture', FIXTURE]);
+    expect(run.stdout[0]).toMatch(/^executed-pass: /);
+    expect(run.stdout[1]).toMatch(/^held {3}/);
   });
 });
 
