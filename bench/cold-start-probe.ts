@@ -9,8 +9,8 @@ const lap = (name: string): void => {
   mark = now;
 };
 
-await import('../lib/observe/undici-pool.ts');
-lap("import undici's pool and request (not its package root)");
+await import('undici');
+lap('import undici (its package root)');
 await import('../lib/decide/run-leg.ts');
 await import('../lib/decide/target.ts');
 await import('../lib/env.ts');

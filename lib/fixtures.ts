@@ -4,11 +4,11 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from './package-root.ts';
 import { formatSchemaErrors, validate } from './schemas.ts';
 import type { AgentEvalSuite, Fixture } from './types.ts';
 
-export const FIXTURES_DIR: string = fileURLToPath(new URL('../fixtures/', import.meta.url));
+export const FIXTURES_DIR: string = packagePath('fixtures');
 
 export const FIXTURE_IDS = [
   'conformance-eval-trajectory-gate-mean',
