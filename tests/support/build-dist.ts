@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STAMP = join(ROOT, 'dist', '.built');
 const SOURCES = ['cli', 'lib', 'reference-host'];
-const SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'bin/build.mjs'];
 
 function newestChange(path: string): number {
   const stat = statSync(path);
@@ -31,8 +31,7 @@ export default function setup(): void {
   if (isFresh()) return;
   // Stamped with the time the build began, so a file saved while it ran still counts as newer.
   const began = new Date();
-  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+  const build = spawnSync(process.execPath, [join(ROOT, 'bin', 'build.mjs')], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 300_000,
