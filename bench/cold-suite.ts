@@ -105,7 +105,7 @@ export function coldSuiteSections(samples: ColdSuiteSamples, rounds: number): Co
         `${samples.hostLegs} drive a run. ${rounds} runs on the machine as it is, then ${rounds} ` +
         `beside ${LOAD_PROCESSES} busy-loop processes (a load average of about ${LOAD_PROCESSES}). ` +
         `The "before" row is the figure this one replaces: cli/run-suite.ts timed inside a warm ` +
-        `process, and the cold wall − T measured by hand for issue 23.`,
+        `process, and the cold wall − T measured by hand on the same machine before the bins ran compiled code.`,
       headers: ['series', 'min / median / max'],
       rows: [
         ['wall − T (ms)', fmtSummary(beyond)],
@@ -138,7 +138,7 @@ export function coldSuiteSections(samples: ColdSuiteSamples, rounds: number): Co
         `From figure 2's quiet runs: the pass-through notes when each POST /runs answer left ` +
         `with its run id and when the first GET of that run's events arrived. Each cell is the ` +
         `slowest leg of one process run. Before: the first poll came 1950 ms after the runs were ` +
-        `created, once the vitest worker had booted (issue 23's request log).`,
+        `created, once the vitest worker had booted (a request log taken before the bins ran compiled code).`,
       headers: ['series', 'min / median / max'],
       rows: [
         ['slowest first poll per run (ms)', fmtSummary(poll)],
