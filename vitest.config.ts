@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    // The bins run dist/; tests that spawn them need it built from these sources.
+    globalSetup: ['tests/support/build-dist.ts'],
     exclude: ['tests/v2-eval-trajectory-trials.test.ts', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

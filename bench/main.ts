@@ -7,18 +7,18 @@ import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'nod
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureColdCosts } from './cold-costs.ts';
-import { measureConformanceFloor } from './conformance-floor.ts';
+import { coldSuiteSections, sampleColdSuite } from './cold-suite.ts';
+import { installedSizeSection } from './package-install.ts';
 import type { Section } from './report.ts';
 import { renderPage } from './report.ts';
-import { measureSuiteWall } from './suite-wall.ts';
 import { measureVerdictLatency } from './verdict-latency.ts';
 import { measureWitnessScale } from './witness-scale.ts';
 
 const PAGE = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const ROUNDS = 5;
 const LATENCY_ROUNDS = 9;
-/** Whole-process timings swing the most with the machine, so their medians get more samples. */
-const PROCESS_ROUNDS = 9;
+/** Cold process runs per series: each figure a user waits for is a median of at least five. */
+const PROCESS_ROUNDS = 5;
 /** The fixed-cost breakdown explains figures 2 and 4 and has no target of its own. */
 const COLD_ROUNDS = 3;
 
@@ -35,13 +35,12 @@ async function main(): Promise<void> {
     const witness = measureWitnessScale(ROUNDS);
     say('1. verdict latency');
     sections.push(await measureVerdictLatency(LATENCY_ROUNDS));
-    say('2. whole-suite wall time');
-    sections.push(await measureSuiteWall(ROUNDS, join(work, 'suite-wall')));
-    sections.push(witness);
-    say('4. npm run conformance vs. empty vitest');
-    sections.push(await measureConformanceFloor(PROCESS_ROUNDS, work));
+    say('2, 4 and 5. cold runs, as fresh processes');
+    const cold = coldSuiteSections(await sampleColdSuite(PROCESS_ROUNDS, work), PROCESS_ROUNDS);
+    sections.push(cold.coldRun, witness, cold.embedded, cold.firstPoll);
     say('fixed costs');
     sections.push(await measureColdCosts(COLD_ROUNDS));
+    sections.push(await installedSizeSection());
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// Loads the TypeScript CLI through tsx, so the package runs from source on Node 20.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../cli/main.ts');
+// `openwop-eval-gate`: runs the CLI compiled to dist/ by `npm run build` (npm runs it on install
+// from a clone and before packing), with plain Node and no TypeScript loader.
+await import('../dist/cli/main.js');

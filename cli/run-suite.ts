@@ -7,7 +7,6 @@
 // worker and importing the suite there take about a second; a slow host spends it running the
 // legs' runs instead of waiting for them to be created.
 
-import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule } from 'vitest/node';
 import type { DiscoveryResult } from '../lib/observe/discovery.ts';
 import type { SuiteConfig } from '../lib/env.ts';
@@ -19,10 +18,10 @@ import { GENERATED_REQUIREMENT, LEGS } from '../lib/legs.ts';
 import type { PackRequest } from '../lib/decide/generated-pack.ts';
 import type { Selection } from '../lib/report/run-options.ts';
 import { isSelected, NOT_SELECTED } from '../lib/report/run-options.ts';
+import { PACKAGE_ROOT } from '../lib/package-root.ts';
 import { openTarget } from '../lib/decide/target.ts';
 import { warmupPlugin } from './vitest-warmup.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const LEGS_FILE = 'tests/v2-eval-trajectory-trials.test.ts';
 /** Suite modules the worker loads with Node's own import rather than through vite. */
 const NATIVE = /\/lib\/generated\//;
@@ -80,7 +79,7 @@ export async function runSuite(
     'test',
     [],
     {
-      root: ROOT,
+      root: PACKAGE_ROOT,
       config: false,
       watch: false,
       include: [LEGS_FILE],
@@ -175,7 +174,8 @@ function collectOutcomes(
   for (const module of modules) {
     for (const error of module.errors()) problems.push(error.message);
     for (const test of module.children.allTests()) {
-      const outcome = test.meta().evalGate;
+      // The legs file declares `evalGate` on TaskMeta; the compiled CLI is built without it.
+      const outcome = (test.meta() as { evalGate?: LegOutcome }).evalGate;
       if (outcome !== undefined) recorded.set(outcome.requirement, outcome);
     }
   }

@@ -4,12 +4,12 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { LEGS } from './legs.ts';
+import { packagePath } from './package-root.ts';
 import { formatSchemaErrors, validate } from './schemas.ts';
 import type { AgentEvalSuite, Fixture } from './types.ts';
 
-export const FIXTURES_DIR: string = fileURLToPath(new URL('../fixtures/', import.meta.url));
+export const FIXTURES_DIR: string = packagePath('fixtures');
 
 /** Every fixture a leg drives, in the order of `LEGS`: the legs are the one list of them. */
 export const FIXTURE_IDS: readonly string[] = LEGS.flatMap((leg) =>

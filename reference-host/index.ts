@@ -5,9 +5,10 @@
 import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { defectSet } from './defect-set.ts';
 import { defectPredicate, type DefectName } from './defects.ts';
+import { PACKAGE_ROOT } from './package-root.ts';
 import type { PublishedSigningKey } from './discovery.ts';
 import { seedFixtures, type SeededFixture } from './fixtures.ts';
 import { handler, versionHeader, type HostState } from './server.ts';
@@ -54,7 +55,7 @@ export interface ReferenceHost {
   close(): Promise<void>;
 }
 
-export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('../fixtures/', import.meta.url));
+export const DEFAULT_FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures');
 
 export async function startReferenceHost(
   options: ReferenceHostOptions = {},

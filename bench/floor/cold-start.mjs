@@ -1,7 +1,32 @@
 #!/usr/bin/env node
-// Runs bench/cold-start-probe.ts in a fresh process (node + tsx, as the CLI starts), so that each
-// module it times is imported for the first time.
-import { register } from 'tsx/esm/api';
+// Times, in a fresh plain-node process, each fixed cost a run pays once per process, in the order
+// the CLI meets them, importing the compiled modules under dist/ as the bin does. Prints one JSON
+// object of milliseconds to stdout.
+import { performance } from 'node:perf_hooks';
+import { stdout } from 'node:process';
 
-register();
-await import('../cold-start-probe.ts');
+const costs = {};
+let mark = performance.now();
+const lap = (name) => {
+  const now = performance.now();
+  costs[name] = now - mark;
+  mark = now;
+};
+
+await import('undici');
+lap('import undici (its package root)');
+await import('../../dist/lib/decide/run-leg.js');
+await import('../../dist/lib/decide/target.js');
+await import('../../dist/lib/env.js');
+const { validate, SCHEMA_NAMES } = await import('../../dist/lib/schemas.js');
+lap('import lib/ (compiled, with the precompiled validators)');
+for (const name of SCHEMA_NAMES) validate(name, {});
+lap('first validation against every schema (nothing to compile)');
+const { startReferenceHost } = await import('../../dist/reference-host/index.js');
+const host = await startReferenceHost();
+lap('import and start the reference host');
+await host.close();
+await import('vitest/node');
+lap('import vitest/node (the CLI loads it until the in-process engine lands)');
+
+stdout.write(`${JSON.stringify(costs)}\n`);

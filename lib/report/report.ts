@@ -2,12 +2,10 @@
 // verifier re-derives. Every other output (JUnit, Markdown, the console) is rendered from it.
 
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import packageJson from '../../package.json' with { type: 'json' };
 import type { DiscoveryResult } from '../observe/discovery.ts';
 import { advertisedImplementation } from '../observe/discovery.ts';
 import { loadFixture } from '../fixtures.ts';
+import { PACKAGE_MANIFEST, packagePath } from '../package-root.ts';
 import { SCHEMA_FILES } from '../schemas.ts';
 import type {
   Disposition,
@@ -24,11 +22,9 @@ import type { BaselineRecord, RunOptions, SelectionRecord } from './run-record.t
 import { runRecord } from './run-record.ts';
 import type { FailOn } from './run-options.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
 export const REPORT_FILE = 'eval-gate-report.json';
-export const SUITE_NAME: string = packageJson.name;
-export const SUITE_VERSION: string = packageJson.version;
+export const SUITE_NAME: string = PACKAGE_MANIFEST.name;
+export const SUITE_VERSION: string = PACKAGE_MANIFEST.version;
 
 export interface Implementation {
   readonly name: string;
@@ -276,7 +272,7 @@ export async function fixtureDigests(ids: readonly string[]): Promise<Record<str
 export async function schemaDigests(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const path of Object.values(SCHEMA_FILES).sort()) {
-    out[path] = sha256Hex(await readFile(join(ROOT, path)));
+    out[path] = sha256Hex(await readFile(packagePath(path)));
   }
   return out;
 }

@@ -2,7 +2,8 @@
 // repository, keywords, engines) and npm packs it without an error or a warning about the
 // package. It runs offline against a registry address nothing listens on, so it can neither
 // publish nor depend on the network; the one warning npm always gives a dry run, that nobody is
-// logged in, is the only one allowed.
+// logged in, is the only one allowed. Scripts are off: the build that `prepare` would run has
+// already been done from these sources by the tests' globalSetup.
 
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -40,7 +41,15 @@ describe('publishing', () => {
     () => {
       const result = spawnSync(
         'npm',
-        ['publish', '--dry-run', '--offline', '--json', '--registry', DEAD_REGISTRY],
+        [
+          'publish',
+          '--dry-run',
+          '--offline',
+          '--json',
+          '--ignore-scripts',
+          '--registry',
+          DEAD_REGISTRY,
+        ],
         { cwd: ROOT, encoding: 'utf8', env: isolatedEnv(), timeout: 50_000 },
       );
       expect(result.status, result.stderr).toBe(0);

@@ -344,7 +344,7 @@ describe('runs and seeding', () => {
 
 describe('npm run host', () => {
   it('prints one listening line with its defect and pacing, serves, and exits 0 on SIGTERM', async () => {
-    const bin = fileURLToPath(new URL('../../bin/reference-host.mjs', import.meta.url));
+    const bin = fileURLToPath(new URL('../../bin/openwop-eval-gate-host.mjs', import.meta.url));
     const child = spawn(process.execPath, [bin, '--defect', 'score-zeroed', '--pacing', 'slow'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,10 +1,10 @@
-// The reference host as its own process (`bin/reference-host.mjs`), for tests whose client blocks
+// The reference host as its own process (`bin/openwop-eval-gate-host.mjs`), for tests whose client blocks
 // this process (a spawnSync) or that must see the host as a CI job sees it: another program.
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const HOST_BIN = fileURLToPath(new URL('../../bin/reference-host.mjs', import.meta.url));
+const HOST_BIN = fileURLToPath(new URL('../../bin/openwop-eval-gate-host.mjs', import.meta.url));
 
 export interface HostProcess {
   readonly url: string;

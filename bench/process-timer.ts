@@ -1,0 +1,59 @@
+// One fresh process, timed as a user starts it: `node <script> <args>` from spawn to exit, with
+// only the OPENWOP_* settings the caller passes, so no `.env` or shell setting can point the run
+// elsewhere. A child that exits non-zero or outlives its deadline throws: a failed run is no time.
+
+import { spawn } from 'node:child_process';
+
+const CHILD_DEADLINE_MS = 120_000;
+
+export interface TimedProcess {
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** OPENWOP_* settings for the child; every other OPENWOP_* variable is removed. */
+  readonly settings: Readonly<Record<string, string>>;
+}
+
+export function childEnv(settings: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('OPENWOP_')) env[name] = value;
+  }
+  return { ...env, ...settings };
+}
+
+/** Wall milliseconds of one child, from spawn to exit. */
+export function timeProcess({ args, cwd, settings }: TimedProcess): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd,
+      env: childEnv(settings),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-500)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_DEADLINE_MS);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      const elapsed = performance.now() - started;
+      if (code === 0) resolve(elapsed);
+      else reject(new Error(`${args.join(' ')} exited ${code ?? signal}: ${stderr.trim()}`));
+    });
+  });
+}
+
+/**
+ * Runs `work` while `count` child processes spin on the CPU, as a shared CI runner is busy; the
+ * spinners are killed when it ends, however it ends.
+ */
+export async function underLoad<T>(count: number, work: () => Promise<T>): Promise<T> {
+  const spinners = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  );
+  try {
+    return await work();
+  } finally {
+    for (const spinner of spinners) spinner.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm run build`: compiles cli/, lib/ and reference-host/ into dist/ (tsconfig.build.json), then
+// deletes every compiled file whose source is gone, since tsc never removes an output and a
+// leftover module would still be packed and could still be imported.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath, URL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST = join(ROOT, 'dist');
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+function compiledFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return compiledFiles(path);
+    return entry.name.endsWith('.js') ? [path] : [];
+  });
+}
+
+for (const file of compiledFiles(DIST)) {
+  const source = join(ROOT, relative(DIST, file)).replace(/\.js$/, '');
+  if (!existsSync(`${source}.ts`) && !existsSync(`${source}.js`)) {
+    rmSync(file);
+    process.stdout.write(`removed ${relative(ROOT, file)}: its source is gone\n`);
+  }
+}

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// `npm run test:package`: the package as a host team installs it. Packs this checkout, installs
+// the tarball into an empty project with a plain `npm install` (the registry resolves every
+// dependency range afresh; this project's lockfile plays no part), runs both bins there, checks
+// that no installed file of ours reaches into a dependency's lib/ folder, and records the
+// installed size and package count in bench/recorded/package-install.json for
+// docs/benchmarks.md. It needs the registry, so `npm test` does not run it.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { join, relative } from 'node:path';
+import { fileURLToPath, URL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RECORD = join(ROOT, 'bench', 'recorded', 'package-install.json');
+const STEP_DEADLINE_MS = 600_000;
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const failures = [];
+
+function sh(command, args, cwd) {
+  const started = performance.now();
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: STEP_DEADLINE_MS,
+    env: withoutSuiteSettings(),
+  });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stdout.write(`$ ${command} ${args.join(' ')}  (exit ${result.status}, ${seconds} s)\n`);
+  return result;
+}
+
+/** No OPENWOP_* setting of the caller's may point the installed CLI at another host. */
+function withoutSuiteSettings() {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('OPENWOP_')),
+  );
+}
+
+function check(ok, what, detail = '') {
+  process.stdout.write(
+    `${ok ? 'ok  ' : 'FAIL'} ${what}${ok || detail === '' ? '' : `: ${detail}`}\n`,
+  );
+  if (!ok) failures.push(what);
+}
+
+function codeFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : codeFiles(path);
+    return /\.(?:js|mjs|cjs|ts|mts)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** Bare specifiers naming a dependency's lib/ or internal folder, as `file: specifier`. */
+function internalReaches(packageDir) {
+  const pattern = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"\n]+)['"]/g;
+  return codeFiles(packageDir).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(pattern)]
+      .map((m) => m[1])
+      .filter((s) => !s.startsWith('.') && !s.startsWith('node:'))
+      .filter((s) => /^(?:@[^/]+\/)?[^/]+\/(?:.*\/)?(?:lib|internal)\//.test(s))
+      .map((s) => `${relative(packageDir, file)}: ${s}`),
+  );
+}
+
+/** The counts a run's last line gives, and the exit code the help promises for them. */
+function expectedExit(lastLine) {
+  const counts = /(\d+) passed, (\d+) failed, (\d+) blocked/.exec(lastLine);
+  if (counts === null) return undefined;
+  if (Number(counts[2]) > 0) return 1;
+  return Number(counts[3]) > 0 ? 3 : 0;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'eval-gate-package-'));
+try {
+  const pack = sh('npm', ['pack', '--json', '--pack-destination', work], ROOT);
+  if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
+  const [packed] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')));
+  const tarball = join(work, packed.filename);
+  const project = join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'host-project', version: '1.0.0', private: true }),
+  );
+  const install = sh('npm', ['install', '--no-audit', '--no-fund', tarball], project);
+  check(install.status === 0, 'npm install <tarball> into an empty project', install.stderr);
+  // npm names each package with a script it would want allowed, one a line: `name@version (...)`.
+  const flagged = install.stderr
+    .split('\n')
+    .map((l) => /^npm warn install-scripts\s+(\S+)@\S+ \(/.exec(l)?.[1])
+    .filter((name) => name !== undefined);
+  // Ours is listed for `prepare`, the build a clone's `npm ci` runs; npm lists it for a local
+  // tarball, and it is reported, but only a dependency's install script fails the check.
+  if (flagged.includes(manifest.name)) {
+    process.stdout.write(`note npm lists ${manifest.name}'s prepare script (the clone build)\n`);
+  }
+  const scripted = flagged.filter((name) => name !== manifest.name);
+  check(scripted.length === 0, 'no dependency asks to run an install script', scripted.join(', '));
+
+  const version = sh('npx', ['--no-install', 'openwop-eval-gate', '--version'], project);
+  const help =
+    version.status === 0
+      ? version
+      : sh('npx', ['--no-install', 'openwop-eval-gate', '--help'], project);
+  check(help.status === 0, 'npx openwop-eval-gate --version, or --help', help.stderr);
+
+  const run = sh('npx', ['--no-install', 'openwop-eval-gate', 'run'], project);
+  const lastLine = run.stdout.trimEnd().split('\n').at(-1) ?? '';
+  process.stdout.write(`     ${lastLine}\n`);
+  const promised = expectedExit(lastLine);
+  check(
+    promised !== undefined && run.status === promised,
+    'npx openwop-eval-gate run (embedded host) exits as its verdict says',
+    `exit ${run.status}, last line "${lastLine}"\n${run.stderr.slice(-2000)}`,
+  );
+
+  const host = sh('npx', ['--no-install', 'openwop-eval-gate-host', '--help'], project);
+  check(host.status === 0, 'npx openwop-eval-gate-host --help', host.stderr);
+
+  const installed = join(project, 'node_modules', manifest.name);
+  const reaches = internalReaches(installed);
+  check(
+    reaches.length === 0,
+    "no installed file of ours requires a dependency's internal path",
+    reaches.join('\n'),
+  );
+
+  const du = sh('du', ['-sk', join(project, 'node_modules')], project);
+  const sizeKiB = Number(du.stdout.split('\t')[0]);
+  const hidden = JSON.parse(
+    readFileSync(join(project, 'node_modules', '.package-lock.json'), 'utf8'),
+  );
+  const packages = Object.keys(hidden.packages).filter((p) => p.startsWith('node_modules/'));
+  const record = {
+    measuredAt: new Date().toISOString(),
+    node: process.version,
+    npm: sh('npm', ['--version'], project).stdout.trim(),
+    version: manifest.version,
+    tarballKiB: Math.round(packed.size / 1024),
+    packedFiles: packed.entryCount,
+    installedKiB: sizeKiB,
+    packages: packages.length,
+    packageNames: packages.map((p) => p.slice('node_modules/'.length)).sort(),
+    passed: failures.length === 0,
+  };
+  process.stdout.write(
+    `installed: ${(sizeKiB / 1024).toFixed(1)} MiB over ${packages.length} packages ` +
+      `(ours included); tarball ${record.tarballKiB} KiB, ${record.packedFiles} files\n`,
+  );
+  mkdirSync(join(ROOT, 'bench', 'recorded'), { recursive: true });
+  writeFileSync(RECORD, `${JSON.stringify(record, null, 2)}\n`);
+  process.stdout.write(`wrote ${relative(ROOT, RECORD)}\n`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+if (failures.length > 0) {
+  process.stdout.write(`${failures.length} check(s) failed: ${failures.join('; ')}\n`);
+  process.exitCode = 1;
+}
