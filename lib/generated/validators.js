@@ -15653,11 +15653,11 @@ const schema85 = {
     },
     failOn: {
       description:
-        'Which failures fail the exit code (--fail-on): must, or should (SHOULD warnings too). Absent: must.',
-      enum: ['must', 'should'],
+        'Which failures fail the exit code (--fail-on): must; should (SHOULD warnings too); none (nothing a host did, while the verdict still names what failed; a blocked run still exits 3). Absent: must.',
+      enum: ['must', 'should', 'none'],
     },
     selection: {
-      description: 'The requirements --only and --skip selected.',
+      description: 'The requirements --only, --skip and --requirements selected.',
       type: 'object',
       required: ['only', 'skip', 'selected'],
       properties: {
@@ -15679,6 +15679,27 @@ const schema85 = {
           type: 'array',
           items: { $ref: '#/$defs/requirementId' },
           uniqueItems: true,
+        },
+        requirementSet: {
+          description:
+            'The requirement set --requirements pinned: the requirements that suite version shipped, which verify rebuilds from the version. Absent: the current set of suite.version.',
+          type: 'object',
+          required: ['version', 'requirements'],
+          properties: {
+            version: {
+              description: 'The suite version whose set ran.',
+              type: 'string',
+              minLength: 1,
+            },
+            requirements: {
+              description: 'The requirements that version shipped.',
+              type: 'array',
+              items: { $ref: '#/$defs/requirementId' },
+              uniqueItems: true,
+            },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
         },
       },
       additionalProperties: false,
@@ -15705,8 +15726,9 @@ const schema85 = {
             required: ['requirement', 'reason', 'status'],
             properties: {
               requirement: {
-                $ref: '#/$defs/requirementId',
-                description: 'The requirement the entry excuses.',
+                $ref: '#/$defs/faultRequirement',
+                description:
+                  'The requirement the entry excuses; "*": the rule on every requirement; "host-checks": a host check, judged once per run.',
               },
               rule: {
                 description: 'The one rule it excuses; absent: the whole requirement.',
@@ -15714,10 +15736,22 @@ const schema85 = {
                 minLength: 1,
               },
               reason: { description: 'Why the failure is expected.', type: 'string', minLength: 1 },
+              ticket: {
+                description: 'Where the failure is tracked.',
+                type: 'string',
+                minLength: 1,
+              },
+              owner: { description: 'Who answers for the entry.', type: 'string', minLength: 1 },
+              expires: {
+                description:
+                  'The last day the entry excuses a failure (YYYY-MM-DD), read against the day the run started.',
+                type: 'string',
+                format: 'date',
+              },
               status: {
                 description:
-                  'excusing: it matches a failure; stale: its row ran and nothing it names fails (the run fails); unobserved: its row did not run.',
-                enum: ['excusing', 'stale', 'unobserved'],
+                  'excusing: it matches a failure; stale: what it names was judged and nothing it names fails (the run fails); unobserved: what it names was not judged; expired: the run started after its expires day, so it excuses nothing.',
+                enum: ['excusing', 'stale', 'unobserved', 'expired'],
               },
             },
             additionalProperties: false,
@@ -16317,12 +16351,20 @@ const schema85 = {
       type: 'string',
       pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
     },
+    faultRequirement: {
+      description:
+        'A requirement id, "*" (every requirement) or "host-checks" (the checks made once per run).',
+      anyOf: [{ $ref: '#/$defs/requirementId' }, { const: '*' }, { const: 'host-checks' }],
+    },
     fault: {
       description: 'A failure that fails the exit code.',
       type: 'object',
       required: ['requirement'],
       properties: {
-        requirement: { $ref: '#/$defs/requirementId', description: 'The failing requirement.' },
+        requirement: {
+          $ref: '#/$defs/faultRequirement',
+          description: 'The failing requirement; "host-checks" for a failed host check.',
+        },
         rule: {
           description: 'The failing rule; absent when the row failed without a failing rule.',
           type: 'string',
@@ -16390,6 +16432,7 @@ const schema122 = {
 const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
 const pattern90 = new RegExp('^[0-9a-f]{64}$', 'u');
 const pattern98 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const formats10 = require('ajv-formats/dist/formats').fullFormats.date;
 const schema88 = {
   description: 'The decision on one requirement.',
   type: 'object',
@@ -21221,11 +21264,132 @@ function validate61(
 }
 validate61.evaluated = { dynamicProps: true, dynamicItems: false };
 const schema127 = {
+  description:
+    'A requirement id, "*" (every requirement) or "host-checks" (the checks made once per run).',
+  anyOf: [{ $ref: '#/$defs/requirementId' }, { const: '*' }, { const: 'host-checks' }],
+};
+function validate64(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate64.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if (typeof data === 'string') {
+    if (!pattern54.test(data)) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/$defs/requirementId/pattern',
+        keyword: 'pattern',
+        params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+        message: 'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/$defs/requirementId/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  const _errs4 = errors;
+  if ('*' !== data) {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/anyOf/1/const',
+      keyword: 'const',
+      params: { allowedValue: '*' },
+      message: 'must be equal to constant',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  var _valid0 = _errs4 === errors;
+  valid0 = valid0 || _valid0;
+  const _errs5 = errors;
+  if ('host-checks' !== data) {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/anyOf/2/const',
+      keyword: 'const',
+      params: { allowedValue: 'host-checks' },
+      message: 'must be equal to constant',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  var _valid0 = _errs5 === errors;
+  valid0 = valid0 || _valid0;
+  if (!valid0) {
+    const err4 = {
+      instancePath,
+      schemaPath: '#/anyOf',
+      keyword: 'anyOf',
+      params: {},
+      message: 'must match a schema in anyOf',
+    };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate64.errors = vErrors;
+  return errors === 0;
+}
+validate64.evaluated = { dynamicProps: false, dynamicItems: false };
+const schema129 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
   properties: {
-    requirement: { $ref: '#/$defs/requirementId', description: 'The failing requirement.' },
+    requirement: {
+      $ref: '#/$defs/faultRequirement',
+      description: 'The failing requirement; "host-checks" for a failed host check.',
+    },
     rule: {
       description: 'The failing rule; absent when the row failed without a failing rule.',
       type: 'string',
@@ -21235,13 +21399,13 @@ const schema127 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-function validate64(
+function validate66(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate64.evaluated;
+  const evaluated0 = validate66.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -21282,15 +21446,29 @@ function validate64(
       }
     }
     if (data.requirement !== undefined) {
-      let data0 = data.requirement;
-      if (typeof data0 === 'string') {
-        if (!pattern54.test(data0)) {
+      if (
+        !validate64(data.requirement, {
+          instancePath: instancePath + '/requirement',
+          parentData: data,
+          parentDataProperty: 'requirement',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.rule !== undefined) {
+      let data1 = data.rule;
+      if (typeof data1 === 'string') {
+        if (func1(data1) < 1) {
           const err2 = {
-            instancePath: instancePath + '/requirement',
-            schemaPath: '#/$defs/requirementId/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
-            message: 'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+            instancePath: instancePath + '/rule',
+            schemaPath: '#/properties/rule/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
             vErrors = [err2];
@@ -21301,8 +21479,8 @@ function validate64(
         }
       } else {
         const err3 = {
-          instancePath: instancePath + '/requirement',
-          schemaPath: '#/$defs/requirementId/type',
+          instancePath: instancePath + '/rule',
+          schemaPath: '#/properties/rule/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
@@ -21315,42 +21493,8 @@ function validate64(
         errors++;
       }
     }
-    if (data.rule !== undefined) {
-      let data1 = data.rule;
-      if (typeof data1 === 'string') {
-        if (func1(data1) < 1) {
-          const err4 = {
-            instancePath: instancePath + '/rule',
-            schemaPath: '#/properties/rule/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + '/rule',
-          schemaPath: '#/properties/rule/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
   } else {
-    const err6 = {
+    const err4 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -21358,16 +21502,16 @@ function validate64(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err6];
+      vErrors = [err4];
     } else {
-      vErrors.push(err6);
+      vErrors.push(err4);
     }
     errors++;
   }
-  validate64.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 }
-validate64.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate66.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 function validate51(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -24012,7 +24156,7 @@ function validate51(
     }
     if (data.failOn !== undefined) {
       let data60 = data.failOn;
-      if (!(data60 === 'must' || data60 === 'should')) {
+      if (!(data60 === 'must' || data60 === 'should' || data60 === 'none')) {
         const err148 = {
           instancePath: instancePath + '/failOn',
           schemaPath: '#/properties/failOn/enum',
@@ -24081,6 +24225,7 @@ function validate51(
             key15 === 'only' ||
             key15 === 'skip' ||
             key15 === 'selected' ||
+            key15 === 'requirementSet' ||
             pattern13.test(key15)
           )) {
             const err152 = {
@@ -24350,258 +24495,104 @@ function validate51(
             errors++;
           }
         }
-      } else {
-        const err165 = {
-          instancePath: instancePath + '/selection',
-          schemaPath: '#/properties/selection/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err165];
-        } else {
-          vErrors.push(err165);
-        }
-        errors++;
-      }
-    }
-    if (data.baseline !== undefined) {
-      let data68 = data.baseline;
-      if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
-        if (data68.file === undefined) {
-          const err166 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'file' },
-            message: "must have required property '" + 'file' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err166];
-          } else {
-            vErrors.push(err166);
-          }
-          errors++;
-        }
-        if (data68.sha256 === undefined) {
-          const err167 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'sha256' },
-            message: "must have required property '" + 'sha256' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err167];
-          } else {
-            vErrors.push(err167);
-          }
-          errors++;
-        }
-        if (data68.entries === undefined) {
-          const err168 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'entries' },
-            message: "must have required property '" + 'entries' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err168];
-          } else {
-            vErrors.push(err168);
-          }
-          errors++;
-        }
-        if (data68.excused === undefined) {
-          const err169 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'excused' },
-            message: "must have required property '" + 'excused' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err169];
-          } else {
-            vErrors.push(err169);
-          }
-          errors++;
-        }
-        for (const key16 in data68) {
-          if (!(
-            key16 === 'file' ||
-            key16 === 'sha256' ||
-            key16 === 'entries' ||
-            key16 === 'excused' ||
-            pattern13.test(key16)
-          )) {
-            const err170 = {
-              instancePath: instancePath + '/baseline',
-              schemaPath: '#/properties/baseline/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key16 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err170];
-            } else {
-              vErrors.push(err170);
-            }
-            errors++;
-          }
-        }
-        if (data68.file !== undefined) {
-          let data69 = data68.file;
-          if (typeof data69 === 'string') {
-            if (func1(data69) < 1) {
-              const err171 = {
-                instancePath: instancePath + '/baseline/file',
-                schemaPath: '#/properties/baseline/properties/file/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
+        if (data61.requirementSet !== undefined) {
+          let data68 = data61.requirementSet;
+          if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
+            if (data68.version === undefined) {
+              const err165 = {
+                instancePath: instancePath + '/selection/requirementSet',
+                schemaPath: '#/properties/selection/properties/requirementSet/required',
+                keyword: 'required',
+                params: { missingProperty: 'version' },
+                message: "must have required property '" + 'version' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err171];
+                vErrors = [err165];
               } else {
-                vErrors.push(err171);
+                vErrors.push(err165);
               }
               errors++;
             }
-          } else {
-            const err172 = {
-              instancePath: instancePath + '/baseline/file',
-              schemaPath: '#/properties/baseline/properties/file/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err172];
-            } else {
-              vErrors.push(err172);
-            }
-            errors++;
-          }
-        }
-        if (data68.sha256 !== undefined) {
-          let data70 = data68.sha256;
-          if (typeof data70 === 'string') {
-            if (!pattern90.test(data70)) {
-              const err173 = {
-                instancePath: instancePath + '/baseline/sha256',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+            if (data68.requirements === undefined) {
+              const err166 = {
+                instancePath: instancePath + '/selection/requirementSet',
+                schemaPath: '#/properties/selection/properties/requirementSet/required',
+                keyword: 'required',
+                params: { missingProperty: 'requirements' },
+                message: "must have required property '" + 'requirements' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err173];
+                vErrors = [err166];
               } else {
-                vErrors.push(err173);
+                vErrors.push(err166);
               }
               errors++;
             }
-          } else {
-            const err174 = {
-              instancePath: instancePath + '/baseline/sha256',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err174];
-            } else {
-              vErrors.push(err174);
+            for (const key16 in data68) {
+              if (!(key16 === 'version' || key16 === 'requirements' || pattern13.test(key16))) {
+                const err167 = {
+                  instancePath: instancePath + '/selection/requirementSet',
+                  schemaPath:
+                    '#/properties/selection/properties/requirementSet/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key16 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err167];
+                } else {
+                  vErrors.push(err167);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data68.entries !== undefined) {
-          let data71 = data68.entries;
-          if (Array.isArray(data71)) {
-            const len8 = data71.length;
-            for (let i12 = 0; i12 < len8; i12++) {
-              let data72 = data71[i12];
-              if (data72 && typeof data72 == 'object' && !Array.isArray(data72)) {
-                if (data72.requirement === undefined) {
-                  const err175 = {
-                    instancePath: instancePath + '/baseline/entries/' + i12,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'requirement' },
-                    message: "must have required property '" + 'requirement' + "'",
+            if (data68.version !== undefined) {
+              let data69 = data68.version;
+              if (typeof data69 === 'string') {
+                if (func1(data69) < 1) {
+                  const err168 = {
+                    instancePath: instancePath + '/selection/requirementSet/version',
+                    schemaPath:
+                      '#/properties/selection/properties/requirementSet/properties/version/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err175];
+                    vErrors = [err168];
                   } else {
-                    vErrors.push(err175);
+                    vErrors.push(err168);
                   }
                   errors++;
                 }
-                if (data72.reason === undefined) {
-                  const err176 = {
-                    instancePath: instancePath + '/baseline/entries/' + i12,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'reason' },
-                    message: "must have required property '" + 'reason' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err176];
-                  } else {
-                    vErrors.push(err176);
-                  }
-                  errors++;
+              } else {
+                const err169 = {
+                  instancePath: instancePath + '/selection/requirementSet/version',
+                  schemaPath:
+                    '#/properties/selection/properties/requirementSet/properties/version/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err169];
+                } else {
+                  vErrors.push(err169);
                 }
-                if (data72.status === undefined) {
-                  const err177 = {
-                    instancePath: instancePath + '/baseline/entries/' + i12,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'status' },
-                    message: "must have required property '" + 'status' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err177];
-                  } else {
-                    vErrors.push(err177);
-                  }
-                  errors++;
-                }
-                for (const key17 in data72) {
-                  if (!(
-                    key17 === 'requirement' ||
-                    key17 === 'rule' ||
-                    key17 === 'reason' ||
-                    key17 === 'status' ||
-                    pattern13.test(key17)
-                  )) {
-                    const err178 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12,
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key17 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err178];
-                    } else {
-                      vErrors.push(err178);
-                    }
-                    errors++;
-                  }
-                }
-                if (data72.requirement !== undefined) {
-                  let data73 = data72.requirement;
-                  if (typeof data73 === 'string') {
-                    if (!pattern54.test(data73)) {
-                      const err179 = {
-                        instancePath: instancePath + '/baseline/entries/' + i12 + '/requirement',
+                errors++;
+              }
+            }
+            if (data68.requirements !== undefined) {
+              let data70 = data68.requirements;
+              if (Array.isArray(data70)) {
+                const len8 = data70.length;
+                for (let i12 = 0; i12 < len8; i12++) {
+                  let data71 = data70[i12];
+                  if (typeof data71 === 'string') {
+                    if (!pattern54.test(data71)) {
+                      const err170 = {
+                        instancePath:
+                          instancePath + '/selection/requirementSet/requirements/' + i12,
                         schemaPath: '#/$defs/requirementId/pattern',
                         keyword: 'pattern',
                         params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
@@ -24611,34 +24602,361 @@ function validate51(
                           '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err179];
+                        vErrors = [err170];
                       } else {
-                        vErrors.push(err179);
+                        vErrors.push(err170);
                       }
                       errors++;
                     }
                   } else {
-                    const err180 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12 + '/requirement',
+                    const err171 = {
+                      instancePath: instancePath + '/selection/requirementSet/requirements/' + i12,
                       schemaPath: '#/$defs/requirementId/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err180];
+                      vErrors = [err171];
                     } else {
-                      vErrors.push(err180);
+                      vErrors.push(err171);
                     }
                     errors++;
                   }
                 }
-                if (data72.rule !== undefined) {
-                  let data74 = data72.rule;
-                  if (typeof data74 === 'string') {
-                    if (func1(data74) < 1) {
-                      const err181 = {
-                        instancePath: instancePath + '/baseline/entries/' + i12 + '/rule',
+                let i13 = data70.length;
+                let j4;
+                if (i13 > 1) {
+                  outer4: for (; i13--;) {
+                    for (j4 = i13; j4--;) {
+                      if (func0(data70[i13], data70[j4])) {
+                        const err172 = {
+                          instancePath: instancePath + '/selection/requirementSet/requirements',
+                          schemaPath:
+                            '#/properties/selection/properties/requirementSet/properties/requirements/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i13, j: j4 },
+                          message:
+                            'must NOT have duplicate items (items ## ' +
+                            j4 +
+                            ' and ' +
+                            i13 +
+                            ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err172];
+                        } else {
+                          vErrors.push(err172);
+                        }
+                        errors++;
+                        break outer4;
+                      }
+                    }
+                  }
+                }
+              } else {
+                const err173 = {
+                  instancePath: instancePath + '/selection/requirementSet/requirements',
+                  schemaPath:
+                    '#/properties/selection/properties/requirementSet/properties/requirements/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err173];
+                } else {
+                  vErrors.push(err173);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err174 = {
+              instancePath: instancePath + '/selection/requirementSet',
+              schemaPath: '#/properties/selection/properties/requirementSet/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err174];
+            } else {
+              vErrors.push(err174);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err175 = {
+          instancePath: instancePath + '/selection',
+          schemaPath: '#/properties/selection/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err175];
+        } else {
+          vErrors.push(err175);
+        }
+        errors++;
+      }
+    }
+    if (data.baseline !== undefined) {
+      let data72 = data.baseline;
+      if (data72 && typeof data72 == 'object' && !Array.isArray(data72)) {
+        if (data72.file === undefined) {
+          const err176 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'file' },
+            message: "must have required property '" + 'file' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err176];
+          } else {
+            vErrors.push(err176);
+          }
+          errors++;
+        }
+        if (data72.sha256 === undefined) {
+          const err177 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err177];
+          } else {
+            vErrors.push(err177);
+          }
+          errors++;
+        }
+        if (data72.entries === undefined) {
+          const err178 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'entries' },
+            message: "must have required property '" + 'entries' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err178];
+          } else {
+            vErrors.push(err178);
+          }
+          errors++;
+        }
+        if (data72.excused === undefined) {
+          const err179 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'excused' },
+            message: "must have required property '" + 'excused' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err179];
+          } else {
+            vErrors.push(err179);
+          }
+          errors++;
+        }
+        for (const key17 in data72) {
+          if (!(
+            key17 === 'file' ||
+            key17 === 'sha256' ||
+            key17 === 'entries' ||
+            key17 === 'excused' ||
+            pattern13.test(key17)
+          )) {
+            const err180 = {
+              instancePath: instancePath + '/baseline',
+              schemaPath: '#/properties/baseline/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key17 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err180];
+            } else {
+              vErrors.push(err180);
+            }
+            errors++;
+          }
+        }
+        if (data72.file !== undefined) {
+          let data73 = data72.file;
+          if (typeof data73 === 'string') {
+            if (func1(data73) < 1) {
+              const err181 = {
+                instancePath: instancePath + '/baseline/file',
+                schemaPath: '#/properties/baseline/properties/file/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err181];
+              } else {
+                vErrors.push(err181);
+              }
+              errors++;
+            }
+          } else {
+            const err182 = {
+              instancePath: instancePath + '/baseline/file',
+              schemaPath: '#/properties/baseline/properties/file/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err182];
+            } else {
+              vErrors.push(err182);
+            }
+            errors++;
+          }
+        }
+        if (data72.sha256 !== undefined) {
+          let data74 = data72.sha256;
+          if (typeof data74 === 'string') {
+            if (!pattern90.test(data74)) {
+              const err183 = {
+                instancePath: instancePath + '/baseline/sha256',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err183];
+              } else {
+                vErrors.push(err183);
+              }
+              errors++;
+            }
+          } else {
+            const err184 = {
+              instancePath: instancePath + '/baseline/sha256',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err184];
+            } else {
+              vErrors.push(err184);
+            }
+            errors++;
+          }
+        }
+        if (data72.entries !== undefined) {
+          let data75 = data72.entries;
+          if (Array.isArray(data75)) {
+            const len9 = data75.length;
+            for (let i14 = 0; i14 < len9; i14++) {
+              let data76 = data75[i14];
+              if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
+                if (data76.requirement === undefined) {
+                  const err185 = {
+                    instancePath: instancePath + '/baseline/entries/' + i14,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirement' },
+                    message: "must have required property '" + 'requirement' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err185];
+                  } else {
+                    vErrors.push(err185);
+                  }
+                  errors++;
+                }
+                if (data76.reason === undefined) {
+                  const err186 = {
+                    instancePath: instancePath + '/baseline/entries/' + i14,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err186];
+                  } else {
+                    vErrors.push(err186);
+                  }
+                  errors++;
+                }
+                if (data76.status === undefined) {
+                  const err187 = {
+                    instancePath: instancePath + '/baseline/entries/' + i14,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'status' },
+                    message: "must have required property '" + 'status' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err187];
+                  } else {
+                    vErrors.push(err187);
+                  }
+                  errors++;
+                }
+                for (const key18 in data76) {
+                  if (!(
+                    key18 === 'requirement' ||
+                    key18 === 'rule' ||
+                    key18 === 'reason' ||
+                    key18 === 'ticket' ||
+                    key18 === 'owner' ||
+                    key18 === 'expires' ||
+                    key18 === 'status' ||
+                    pattern13.test(key18)
+                  )) {
+                    const err188 = {
+                      instancePath: instancePath + '/baseline/entries/' + i14,
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key18 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err188];
+                    } else {
+                      vErrors.push(err188);
+                    }
+                    errors++;
+                  }
+                }
+                if (data76.requirement !== undefined) {
+                  if (
+                    !validate64(data76.requirement, {
+                      instancePath: instancePath + '/baseline/entries/' + i14 + '/requirement',
+                      parentData: data76,
+                      parentDataProperty: 'requirement',
+                      rootData,
+                      dynamicAnchors,
+                    })
+                  ) {
+                    vErrors =
+                      vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+                    errors = vErrors.length;
+                  }
+                }
+                if (data76.rule !== undefined) {
+                  let data78 = data76.rule;
+                  if (typeof data78 === 'string') {
+                    if (func1(data78) < 1) {
+                      const err189 = {
+                        instancePath: instancePath + '/baseline/entries/' + i14 + '/rule',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/rule/minLength',
                         keyword: 'minLength',
@@ -24646,15 +24964,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err181];
+                        vErrors = [err189];
                       } else {
-                        vErrors.push(err181);
+                        vErrors.push(err189);
                       }
                       errors++;
                     }
                   } else {
-                    const err182 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12 + '/rule',
+                    const err190 = {
+                      instancePath: instancePath + '/baseline/entries/' + i14 + '/rule',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/rule/type',
                       keyword: 'type',
@@ -24662,19 +24980,19 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err182];
+                      vErrors = [err190];
                     } else {
-                      vErrors.push(err182);
+                      vErrors.push(err190);
                     }
                     errors++;
                   }
                 }
-                if (data72.reason !== undefined) {
-                  let data75 = data72.reason;
-                  if (typeof data75 === 'string') {
-                    if (func1(data75) < 1) {
-                      const err183 = {
-                        instancePath: instancePath + '/baseline/entries/' + i12 + '/reason',
+                if (data76.reason !== undefined) {
+                  let data79 = data76.reason;
+                  if (typeof data79 === 'string') {
+                    if (func1(data79) < 1) {
+                      const err191 = {
+                        instancePath: instancePath + '/baseline/entries/' + i14 + '/reason',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/reason/minLength',
                         keyword: 'minLength',
@@ -24682,15 +25000,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err183];
+                        vErrors = [err191];
                       } else {
-                        vErrors.push(err183);
+                        vErrors.push(err191);
                       }
                       errors++;
                     }
                   } else {
-                    const err184 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12 + '/reason',
+                    const err192 = {
+                      instancePath: instancePath + '/baseline/entries/' + i14 + '/reason',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/reason/type',
                       keyword: 'type',
@@ -24698,18 +25016,131 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err184];
+                      vErrors = [err192];
                     } else {
-                      vErrors.push(err184);
+                      vErrors.push(err192);
                     }
                     errors++;
                   }
                 }
-                if (data72.status !== undefined) {
-                  let data76 = data72.status;
-                  if (!(data76 === 'excusing' || data76 === 'stale' || data76 === 'unobserved')) {
-                    const err185 = {
-                      instancePath: instancePath + '/baseline/entries/' + i12 + '/status',
+                if (data76.ticket !== undefined) {
+                  let data80 = data76.ticket;
+                  if (typeof data80 === 'string') {
+                    if (func1(data80) < 1) {
+                      const err193 = {
+                        instancePath: instancePath + '/baseline/entries/' + i14 + '/ticket',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err193];
+                      } else {
+                        vErrors.push(err193);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err194 = {
+                      instancePath: instancePath + '/baseline/entries/' + i14 + '/ticket',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err194];
+                    } else {
+                      vErrors.push(err194);
+                    }
+                    errors++;
+                  }
+                }
+                if (data76.owner !== undefined) {
+                  let data81 = data76.owner;
+                  if (typeof data81 === 'string') {
+                    if (func1(data81) < 1) {
+                      const err195 = {
+                        instancePath: instancePath + '/baseline/entries/' + i14 + '/owner',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err195];
+                      } else {
+                        vErrors.push(err195);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err196 = {
+                      instancePath: instancePath + '/baseline/entries/' + i14 + '/owner',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/owner/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err196];
+                    } else {
+                      vErrors.push(err196);
+                    }
+                    errors++;
+                  }
+                }
+                if (data76.expires !== undefined) {
+                  let data82 = data76.expires;
+                  if (typeof data82 === 'string') {
+                    if (!formats10.validate(data82)) {
+                      const err197 = {
+                        instancePath: instancePath + '/baseline/entries/' + i14 + '/expires',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/expires/format',
+                        keyword: 'format',
+                        params: { format: 'date' },
+                        message: 'must match format "' + 'date' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err197];
+                      } else {
+                        vErrors.push(err197);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err198 = {
+                      instancePath: instancePath + '/baseline/entries/' + i14 + '/expires',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err198];
+                    } else {
+                      vErrors.push(err198);
+                    }
+                    errors++;
+                  }
+                }
+                if (data76.status !== undefined) {
+                  let data83 = data76.status;
+                  if (!(
+                    data83 === 'excusing' ||
+                    data83 === 'stale' ||
+                    data83 === 'unobserved' ||
+                    data83 === 'expired'
+                  )) {
+                    const err199 = {
+                      instancePath: instancePath + '/baseline/entries/' + i14 + '/status',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/status/enum',
                       keyword: 'enum',
@@ -24721,261 +25152,6 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err185];
-                    } else {
-                      vErrors.push(err185);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err186 = {
-                  instancePath: instancePath + '/baseline/entries/' + i12,
-                  schemaPath: '#/properties/baseline/properties/entries/items/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err186];
-                } else {
-                  vErrors.push(err186);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err187 = {
-              instancePath: instancePath + '/baseline/entries',
-              schemaPath: '#/properties/baseline/properties/entries/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err187];
-            } else {
-              vErrors.push(err187);
-            }
-            errors++;
-          }
-        }
-        if (data68.excused !== undefined) {
-          let data77 = data68.excused;
-          if (Array.isArray(data77)) {
-            const len9 = data77.length;
-            for (let i13 = 0; i13 < len9; i13++) {
-              if (
-                !validate64(data77[i13], {
-                  instancePath: instancePath + '/baseline/excused/' + i13,
-                  parentData: data77,
-                  parentDataProperty: i13,
-                  rootData,
-                  dynamicAnchors,
-                })
-              ) {
-                vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-                errors = vErrors.length;
-              }
-            }
-          } else {
-            const err188 = {
-              instancePath: instancePath + '/baseline/excused',
-              schemaPath: '#/properties/baseline/properties/excused/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err188];
-            } else {
-              vErrors.push(err188);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err189 = {
-          instancePath: instancePath + '/baseline',
-          schemaPath: '#/properties/baseline/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err189];
-        } else {
-          vErrors.push(err189);
-        }
-        errors++;
-      }
-    }
-    if (data.certification !== undefined) {
-      let data79 = data.certification;
-      if (data79 && typeof data79 == 'object' && !Array.isArray(data79)) {
-        if (data79.certified === undefined) {
-          const err190 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'certified' },
-            message: "must have required property '" + 'certified' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err190];
-          } else {
-            vErrors.push(err190);
-          }
-          errors++;
-        }
-        if (data79.reasons === undefined) {
-          const err191 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'reasons' },
-            message: "must have required property '" + 'reasons' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err191];
-          } else {
-            vErrors.push(err191);
-          }
-          errors++;
-        }
-        if (data79.optOuts === undefined) {
-          const err192 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'optOuts' },
-            message: "must have required property '" + 'optOuts' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err192];
-          } else {
-            vErrors.push(err192);
-          }
-          errors++;
-        }
-        if (data79.signer === undefined) {
-          const err193 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'signer' },
-            message: "must have required property '" + 'signer' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err193];
-          } else {
-            vErrors.push(err193);
-          }
-          errors++;
-        }
-        for (const key18 in data79) {
-          if (!(
-            key18 === 'certified' ||
-            key18 === 'reasons' ||
-            key18 === 'optOuts' ||
-            key18 === 'signer' ||
-            pattern13.test(key18)
-          )) {
-            const err194 = {
-              instancePath: instancePath + '/certification',
-              schemaPath: '#/properties/certification/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key18 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err194];
-            } else {
-              vErrors.push(err194);
-            }
-            errors++;
-          }
-        }
-        if (data79.certified !== undefined) {
-          if (typeof data79.certified !== 'boolean') {
-            const err195 = {
-              instancePath: instancePath + '/certification/certified',
-              schemaPath: '#/properties/certification/properties/certified/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err195];
-            } else {
-              vErrors.push(err195);
-            }
-            errors++;
-          }
-        }
-        if (data79.reasons !== undefined) {
-          let data81 = data79.reasons;
-          if (Array.isArray(data81)) {
-            const len10 = data81.length;
-            for (let i14 = 0; i14 < len10; i14++) {
-              let data82 = data81[i14];
-              if (data82 && typeof data82 == 'object' && !Array.isArray(data82)) {
-                if (data82.code === undefined) {
-                  const err196 = {
-                    instancePath: instancePath + '/certification/reasons/' + i14,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'code' },
-                    message: "must have required property '" + 'code' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err196];
-                  } else {
-                    vErrors.push(err196);
-                  }
-                  errors++;
-                }
-                if (data82.short === undefined) {
-                  const err197 = {
-                    instancePath: instancePath + '/certification/reasons/' + i14,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'short' },
-                    message: "must have required property '" + 'short' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err197];
-                  } else {
-                    vErrors.push(err197);
-                  }
-                  errors++;
-                }
-                if (data82.text === undefined) {
-                  const err198 = {
-                    instancePath: instancePath + '/certification/reasons/' + i14,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'text' },
-                    message: "must have required property '" + 'text' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err198];
-                  } else {
-                    vErrors.push(err198);
-                  }
-                  errors++;
-                }
-                for (const key19 in data82) {
-                  if (!(key19 === 'code' || key19 === 'short' || key19 === 'text')) {
-                    const err199 = {
-                      instancePath: instancePath + '/certification/reasons/' + i14,
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key19 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
                       vErrors = [err199];
                     } else {
                       vErrors.push(err199);
@@ -24983,23 +25159,278 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data82.code !== undefined) {
-                  let data83 = data82.code;
+              } else {
+                const err200 = {
+                  instancePath: instancePath + '/baseline/entries/' + i14,
+                  schemaPath: '#/properties/baseline/properties/entries/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err200];
+                } else {
+                  vErrors.push(err200);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err201 = {
+              instancePath: instancePath + '/baseline/entries',
+              schemaPath: '#/properties/baseline/properties/entries/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err201];
+            } else {
+              vErrors.push(err201);
+            }
+            errors++;
+          }
+        }
+        if (data72.excused !== undefined) {
+          let data84 = data72.excused;
+          if (Array.isArray(data84)) {
+            const len10 = data84.length;
+            for (let i15 = 0; i15 < len10; i15++) {
+              if (
+                !validate66(data84[i15], {
+                  instancePath: instancePath + '/baseline/excused/' + i15,
+                  parentData: data84,
+                  parentDataProperty: i15,
+                  rootData,
+                  dynamicAnchors,
+                })
+              ) {
+                vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err202 = {
+              instancePath: instancePath + '/baseline/excused',
+              schemaPath: '#/properties/baseline/properties/excused/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err202];
+            } else {
+              vErrors.push(err202);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err203 = {
+          instancePath: instancePath + '/baseline',
+          schemaPath: '#/properties/baseline/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err203];
+        } else {
+          vErrors.push(err203);
+        }
+        errors++;
+      }
+    }
+    if (data.certification !== undefined) {
+      let data86 = data.certification;
+      if (data86 && typeof data86 == 'object' && !Array.isArray(data86)) {
+        if (data86.certified === undefined) {
+          const err204 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'certified' },
+            message: "must have required property '" + 'certified' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err204];
+          } else {
+            vErrors.push(err204);
+          }
+          errors++;
+        }
+        if (data86.reasons === undefined) {
+          const err205 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'reasons' },
+            message: "must have required property '" + 'reasons' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err205];
+          } else {
+            vErrors.push(err205);
+          }
+          errors++;
+        }
+        if (data86.optOuts === undefined) {
+          const err206 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'optOuts' },
+            message: "must have required property '" + 'optOuts' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err206];
+          } else {
+            vErrors.push(err206);
+          }
+          errors++;
+        }
+        if (data86.signer === undefined) {
+          const err207 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'signer' },
+            message: "must have required property '" + 'signer' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err207];
+          } else {
+            vErrors.push(err207);
+          }
+          errors++;
+        }
+        for (const key19 in data86) {
+          if (!(
+            key19 === 'certified' ||
+            key19 === 'reasons' ||
+            key19 === 'optOuts' ||
+            key19 === 'signer' ||
+            pattern13.test(key19)
+          )) {
+            const err208 = {
+              instancePath: instancePath + '/certification',
+              schemaPath: '#/properties/certification/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key19 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err208];
+            } else {
+              vErrors.push(err208);
+            }
+            errors++;
+          }
+        }
+        if (data86.certified !== undefined) {
+          if (typeof data86.certified !== 'boolean') {
+            const err209 = {
+              instancePath: instancePath + '/certification/certified',
+              schemaPath: '#/properties/certification/properties/certified/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err209];
+            } else {
+              vErrors.push(err209);
+            }
+            errors++;
+          }
+        }
+        if (data86.reasons !== undefined) {
+          let data88 = data86.reasons;
+          if (Array.isArray(data88)) {
+            const len11 = data88.length;
+            for (let i16 = 0; i16 < len11; i16++) {
+              let data89 = data88[i16];
+              if (data89 && typeof data89 == 'object' && !Array.isArray(data89)) {
+                if (data89.code === undefined) {
+                  const err210 = {
+                    instancePath: instancePath + '/certification/reasons/' + i16,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'code' },
+                    message: "must have required property '" + 'code' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err210];
+                  } else {
+                    vErrors.push(err210);
+                  }
+                  errors++;
+                }
+                if (data89.short === undefined) {
+                  const err211 = {
+                    instancePath: instancePath + '/certification/reasons/' + i16,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'short' },
+                    message: "must have required property '" + 'short' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err211];
+                  } else {
+                    vErrors.push(err211);
+                  }
+                  errors++;
+                }
+                if (data89.text === undefined) {
+                  const err212 = {
+                    instancePath: instancePath + '/certification/reasons/' + i16,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'text' },
+                    message: "must have required property '" + 'text' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err212];
+                  } else {
+                    vErrors.push(err212);
+                  }
+                  errors++;
+                }
+                for (const key20 in data89) {
+                  if (!(key20 === 'code' || key20 === 'short' || key20 === 'text')) {
+                    const err213 = {
+                      instancePath: instancePath + '/certification/reasons/' + i16,
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key20 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err213];
+                    } else {
+                      vErrors.push(err213);
+                    }
+                    errors++;
+                  }
+                }
+                if (data89.code !== undefined) {
+                  let data90 = data89.code;
                   if (!(
-                    data83 === 'embedded' ||
-                    data83 === 'failed' ||
-                    data83 === 'blocked' ||
-                    data83 === 'run-fails' ||
-                    data83 === 'partial' ||
-                    data83 === 'strict-off' ||
-                    data83 === 'inapplicable' ||
-                    data83 === 'nothing-driven' ||
-                    data83 === 'baseline' ||
-                    data83 === 'unsigned' ||
-                    data83 === 'unverified'
+                    data90 === 'embedded' ||
+                    data90 === 'failed' ||
+                    data90 === 'blocked' ||
+                    data90 === 'run-fails' ||
+                    data90 === 'partial' ||
+                    data90 === 'strict-off' ||
+                    data90 === 'inapplicable' ||
+                    data90 === 'nothing-driven' ||
+                    data90 === 'baseline' ||
+                    data90 === 'unsigned' ||
+                    data90 === 'unverified'
                   )) {
-                    const err200 = {
-                      instancePath: instancePath + '/certification/reasons/' + i14 + '/code',
+                    const err214 = {
+                      instancePath: instancePath + '/certification/reasons/' + i16 + '/code',
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/properties/code/enum',
                       keyword: 'enum',
@@ -25011,265 +25442,6 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err200];
-                    } else {
-                      vErrors.push(err200);
-                    }
-                    errors++;
-                  }
-                }
-                if (data82.short !== undefined) {
-                  let data84 = data82.short;
-                  if (typeof data84 === 'string') {
-                    if (func1(data84) < 1) {
-                      const err201 = {
-                        instancePath: instancePath + '/certification/reasons/' + i14 + '/short',
-                        schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err201];
-                      } else {
-                        vErrors.push(err201);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err202 = {
-                      instancePath: instancePath + '/certification/reasons/' + i14 + '/short',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/short/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err202];
-                    } else {
-                      vErrors.push(err202);
-                    }
-                    errors++;
-                  }
-                }
-                if (data82.text !== undefined) {
-                  let data85 = data82.text;
-                  if (typeof data85 === 'string') {
-                    if (func1(data85) < 1) {
-                      const err203 = {
-                        instancePath: instancePath + '/certification/reasons/' + i14 + '/text',
-                        schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err203];
-                      } else {
-                        vErrors.push(err203);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err204 = {
-                      instancePath: instancePath + '/certification/reasons/' + i14 + '/text',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/text/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err204];
-                    } else {
-                      vErrors.push(err204);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err205 = {
-                  instancePath: instancePath + '/certification/reasons/' + i14,
-                  schemaPath: '#/properties/certification/properties/reasons/items/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err205];
-                } else {
-                  vErrors.push(err205);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err206 = {
-              instancePath: instancePath + '/certification/reasons',
-              schemaPath: '#/properties/certification/properties/reasons/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err206];
-            } else {
-              vErrors.push(err206);
-            }
-            errors++;
-          }
-        }
-        if (data79.optOuts !== undefined) {
-          let data86 = data79.optOuts;
-          if (Array.isArray(data86)) {
-            const len11 = data86.length;
-            for (let i15 = 0; i15 < len11; i15++) {
-              let data87 = data86[i15];
-              if (data87 && typeof data87 == 'object' && !Array.isArray(data87)) {
-                if (data87.gate === undefined) {
-                  const err207 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i15,
-                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'gate' },
-                    message: "must have required property '" + 'gate' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err207];
-                  } else {
-                    vErrors.push(err207);
-                  }
-                  errors++;
-                }
-                if (data87.requirements === undefined) {
-                  const err208 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i15,
-                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'requirements' },
-                    message: "must have required property '" + 'requirements' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err208];
-                  } else {
-                    vErrors.push(err208);
-                  }
-                  errors++;
-                }
-                for (const key20 in data87) {
-                  if (!(key20 === 'gate' || key20 === 'requirements')) {
-                    const err209 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i15,
-                      schemaPath:
-                        '#/properties/certification/properties/optOuts/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key20 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err209];
-                    } else {
-                      vErrors.push(err209);
-                    }
-                    errors++;
-                  }
-                }
-                if (data87.gate !== undefined) {
-                  let data88 = data87.gate;
-                  if (typeof data88 === 'string') {
-                    if (func1(data88) < 1) {
-                      const err210 = {
-                        instancePath: instancePath + '/certification/optOuts/' + i15 + '/gate',
-                        schemaPath:
-                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err210];
-                      } else {
-                        vErrors.push(err210);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err211 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i15 + '/gate',
-                      schemaPath:
-                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err211];
-                    } else {
-                      vErrors.push(err211);
-                    }
-                    errors++;
-                  }
-                }
-                if (data87.requirements !== undefined) {
-                  let data89 = data87.requirements;
-                  if (Array.isArray(data89)) {
-                    const len12 = data89.length;
-                    for (let i16 = 0; i16 < len12; i16++) {
-                      let data90 = data89[i16];
-                      if (typeof data90 === 'string') {
-                        if (func1(data90) < 1) {
-                          const err212 = {
-                            instancePath:
-                              instancePath +
-                              '/certification/optOuts/' +
-                              i15 +
-                              '/requirements/' +
-                              i16,
-                            schemaPath:
-                              '#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
-                            keyword: 'minLength',
-                            params: { limit: 1 },
-                            message: 'must NOT have fewer than 1 characters',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err212];
-                          } else {
-                            vErrors.push(err212);
-                          }
-                          errors++;
-                        }
-                      } else {
-                        const err213 = {
-                          instancePath:
-                            instancePath + '/certification/optOuts/' + i15 + '/requirements/' + i16,
-                          schemaPath:
-                            '#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err213];
-                        } else {
-                          vErrors.push(err213);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err214 = {
-                      instancePath:
-                        instancePath + '/certification/optOuts/' + i15 + '/requirements',
-                      schemaPath:
-                        '#/properties/certification/properties/optOuts/items/properties/requirements/type',
-                      keyword: 'type',
-                      params: { type: 'array' },
-                      message: 'must be array',
-                    };
-                    if (vErrors === null) {
                       vErrors = [err214];
                     } else {
                       vErrors.push(err214);
@@ -25277,87 +25449,85 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data89.short !== undefined) {
+                  let data91 = data89.short;
+                  if (typeof data91 === 'string') {
+                    if (func1(data91) < 1) {
+                      const err215 = {
+                        instancePath: instancePath + '/certification/reasons/' + i16 + '/short',
+                        schemaPath:
+                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err215];
+                      } else {
+                        vErrors.push(err215);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err216 = {
+                      instancePath: instancePath + '/certification/reasons/' + i16 + '/short',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/short/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err216];
+                    } else {
+                      vErrors.push(err216);
+                    }
+                    errors++;
+                  }
+                }
+                if (data89.text !== undefined) {
+                  let data92 = data89.text;
+                  if (typeof data92 === 'string') {
+                    if (func1(data92) < 1) {
+                      const err217 = {
+                        instancePath: instancePath + '/certification/reasons/' + i16 + '/text',
+                        schemaPath:
+                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err217];
+                      } else {
+                        vErrors.push(err217);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err218 = {
+                      instancePath: instancePath + '/certification/reasons/' + i16 + '/text',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/text/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err218];
+                    } else {
+                      vErrors.push(err218);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err215 = {
-                  instancePath: instancePath + '/certification/optOuts/' + i15,
-                  schemaPath: '#/properties/certification/properties/optOuts/items/type',
+                const err219 = {
+                  instancePath: instancePath + '/certification/reasons/' + i16,
+                  schemaPath: '#/properties/certification/properties/reasons/items/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err215];
-                } else {
-                  vErrors.push(err215);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err216 = {
-              instancePath: instancePath + '/certification/optOuts',
-              schemaPath: '#/properties/certification/properties/optOuts/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err216];
-            } else {
-              vErrors.push(err216);
-            }
-            errors++;
-          }
-        }
-        if (data79.signer !== undefined) {
-          let data91 = data79.signer;
-          const _errs220 = errors;
-          let valid73 = false;
-          let passing2 = null;
-          const _errs221 = errors;
-          if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
-            if (data91.state === undefined) {
-              const err217 = {
-                instancePath: instancePath + '/certification/signer',
-                schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
-                keyword: 'required',
-                params: { missingProperty: 'state' },
-                message: "must have required property '" + 'state' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err217];
-              } else {
-                vErrors.push(err217);
-              }
-              errors++;
-            }
-            for (const key21 in data91) {
-              if (!(key21 === 'state')) {
-                const err218 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key21 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err218];
-                } else {
-                  vErrors.push(err218);
-                }
-                errors++;
-              }
-            }
-            if (data91.state !== undefined) {
-              if ('unsigned' !== data91.state) {
-                const err219 = {
-                  instancePath: instancePath + '/certification/signer/state',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
-                  keyword: 'const',
-                  params: { allowedValue: 'unsigned' },
-                  message: 'must be equal to constant',
                 };
                 if (vErrors === null) {
                   vErrors = [err219];
@@ -25369,11 +25539,11 @@ function validate51(
             }
           } else {
             const err220 = {
-              instancePath: instancePath + '/certification/signer',
-              schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
+              instancePath: instancePath + '/certification/reasons',
+              schemaPath: '#/properties/certification/properties/reasons/type',
               keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
+              params: { type: 'array' },
+              message: 'must be array',
             };
             if (vErrors === null) {
               vErrors = [err220];
@@ -25382,167 +25552,169 @@ function validate51(
             }
             errors++;
           }
-          var _valid2 = _errs221 === errors;
-          if (_valid2) {
-            valid73 = true;
-            passing2 = 0;
-            var props2 = true;
-          }
-          const _errs225 = errors;
-          if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
-            if (data91.state === undefined) {
-              const err221 = {
-                instancePath: instancePath + '/certification/signer',
-                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
-                keyword: 'required',
-                params: { missingProperty: 'state' },
-                message: "must have required property '" + 'state' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err221];
-              } else {
-                vErrors.push(err221);
-              }
-              errors++;
-            }
-            if (data91.why === undefined) {
-              const err222 = {
-                instancePath: instancePath + '/certification/signer',
-                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
-                keyword: 'required',
-                params: { missingProperty: 'why' },
-                message: "must have required property '" + 'why' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err222];
-              } else {
-                vErrors.push(err222);
-              }
-              errors++;
-            }
-            for (const key22 in data91) {
-              if (!(key22 === 'state' || key22 === 'why')) {
-                const err223 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key22 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err223];
-                } else {
-                  vErrors.push(err223);
-                }
-                errors++;
-              }
-            }
-            if (data91.state !== undefined) {
-              if ('unverified' !== data91.state) {
-                const err224 = {
-                  instancePath: instancePath + '/certification/signer/state',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
-                  keyword: 'const',
-                  params: { allowedValue: 'unverified' },
-                  message: 'must be equal to constant',
-                };
-                if (vErrors === null) {
-                  vErrors = [err224];
-                } else {
-                  vErrors.push(err224);
-                }
-                errors++;
-              }
-            }
-            if (data91.why !== undefined) {
-              let data94 = data91.why;
-              if (typeof data94 === 'string') {
-                if (func1(data94) < 1) {
-                  const err225 = {
-                    instancePath: instancePath + '/certification/signer/why',
-                    schemaPath:
-                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
+        }
+        if (data86.optOuts !== undefined) {
+          let data93 = data86.optOuts;
+          if (Array.isArray(data93)) {
+            const len12 = data93.length;
+            for (let i17 = 0; i17 < len12; i17++) {
+              let data94 = data93[i17];
+              if (data94 && typeof data94 == 'object' && !Array.isArray(data94)) {
+                if (data94.gate === undefined) {
+                  const err221 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i17,
+                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'gate' },
+                    message: "must have required property '" + 'gate' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err225];
+                    vErrors = [err221];
                   } else {
-                    vErrors.push(err225);
+                    vErrors.push(err221);
                   }
                   errors++;
                 }
+                if (data94.requirements === undefined) {
+                  const err222 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i17,
+                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirements' },
+                    message: "must have required property '" + 'requirements' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err222];
+                  } else {
+                    vErrors.push(err222);
+                  }
+                  errors++;
+                }
+                for (const key21 in data94) {
+                  if (!(key21 === 'gate' || key21 === 'requirements')) {
+                    const err223 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i17,
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key21 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err223];
+                    } else {
+                      vErrors.push(err223);
+                    }
+                    errors++;
+                  }
+                }
+                if (data94.gate !== undefined) {
+                  let data95 = data94.gate;
+                  if (typeof data95 === 'string') {
+                    if (func1(data95) < 1) {
+                      const err224 = {
+                        instancePath: instancePath + '/certification/optOuts/' + i17 + '/gate',
+                        schemaPath:
+                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err224];
+                      } else {
+                        vErrors.push(err224);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err225 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i17 + '/gate',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err225];
+                    } else {
+                      vErrors.push(err225);
+                    }
+                    errors++;
+                  }
+                }
+                if (data94.requirements !== undefined) {
+                  let data96 = data94.requirements;
+                  if (Array.isArray(data96)) {
+                    const len13 = data96.length;
+                    for (let i18 = 0; i18 < len13; i18++) {
+                      let data97 = data96[i18];
+                      if (typeof data97 === 'string') {
+                        if (func1(data97) < 1) {
+                          const err226 = {
+                            instancePath:
+                              instancePath +
+                              '/certification/optOuts/' +
+                              i17 +
+                              '/requirements/' +
+                              i18,
+                            schemaPath:
+                              '#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
+                            keyword: 'minLength',
+                            params: { limit: 1 },
+                            message: 'must NOT have fewer than 1 characters',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err226];
+                          } else {
+                            vErrors.push(err226);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err227 = {
+                          instancePath:
+                            instancePath + '/certification/optOuts/' + i17 + '/requirements/' + i18,
+                          schemaPath:
+                            '#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err227];
+                        } else {
+                          vErrors.push(err227);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err228 = {
+                      instancePath:
+                        instancePath + '/certification/optOuts/' + i17 + '/requirements',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/requirements/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err228];
+                    } else {
+                      vErrors.push(err228);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err226 = {
-                  instancePath: instancePath + '/certification/signer/why',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err226];
-                } else {
-                  vErrors.push(err226);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err227 = {
-              instancePath: instancePath + '/certification/signer',
-              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err227];
-            } else {
-              vErrors.push(err227);
-            }
-            errors++;
-          }
-          var _valid2 = _errs225 === errors;
-          if (_valid2 && valid73) {
-            valid73 = false;
-            passing2 = [passing2, 1];
-          } else {
-            if (_valid2) {
-              valid73 = true;
-              passing2 = 1;
-              if (props2 !== true) {
-                props2 = true;
-              }
-            }
-            const _errs231 = errors;
-            if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
-              if (data91.state === undefined) {
-                const err228 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'state' },
-                  message: "must have required property '" + 'state' + "'",
-                };
-                if (vErrors === null) {
-                  vErrors = [err228];
-                } else {
-                  vErrors.push(err228);
-                }
-                errors++;
-              }
-              if (data91.keyId === undefined) {
                 const err229 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'keyId' },
-                  message: "must have required property '" + 'keyId' + "'",
+                  instancePath: instancePath + '/certification/optOuts/' + i17,
+                  schemaPath: '#/properties/certification/properties/optOuts/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
                 };
                 if (vErrors === null) {
                   vErrors = [err229];
@@ -25551,27 +25723,286 @@ function validate51(
                 }
                 errors++;
               }
-              for (const key23 in data91) {
-                if (!(key23 === 'state' || key23 === 'keyId')) {
-                  const err230 = {
+            }
+          } else {
+            const err230 = {
+              instancePath: instancePath + '/certification/optOuts',
+              schemaPath: '#/properties/certification/properties/optOuts/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err230];
+            } else {
+              vErrors.push(err230);
+            }
+            errors++;
+          }
+        }
+        if (data86.signer !== undefined) {
+          let data98 = data86.signer;
+          const _errs234 = errors;
+          let valid77 = false;
+          let passing2 = null;
+          const _errs235 = errors;
+          if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
+            if (data98.state === undefined) {
+              const err231 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
+                keyword: 'required',
+                params: { missingProperty: 'state' },
+                message: "must have required property '" + 'state' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err231];
+              } else {
+                vErrors.push(err231);
+              }
+              errors++;
+            }
+            for (const key22 in data98) {
+              if (!(key22 === 'state')) {
+                const err232 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key22 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err232];
+                } else {
+                  vErrors.push(err232);
+                }
+                errors++;
+              }
+            }
+            if (data98.state !== undefined) {
+              if ('unsigned' !== data98.state) {
+                const err233 = {
+                  instancePath: instancePath + '/certification/signer/state',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'unsigned' },
+                  message: 'must be equal to constant',
+                };
+                if (vErrors === null) {
+                  vErrors = [err233];
+                } else {
+                  vErrors.push(err233);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err234 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err234];
+            } else {
+              vErrors.push(err234);
+            }
+            errors++;
+          }
+          var _valid2 = _errs235 === errors;
+          if (_valid2) {
+            valid77 = true;
+            passing2 = 0;
+            var props2 = true;
+          }
+          const _errs239 = errors;
+          if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
+            if (data98.state === undefined) {
+              const err235 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
+                keyword: 'required',
+                params: { missingProperty: 'state' },
+                message: "must have required property '" + 'state' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err235];
+              } else {
+                vErrors.push(err235);
+              }
+              errors++;
+            }
+            if (data98.why === undefined) {
+              const err236 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
+                keyword: 'required',
+                params: { missingProperty: 'why' },
+                message: "must have required property '" + 'why' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err236];
+              } else {
+                vErrors.push(err236);
+              }
+              errors++;
+            }
+            for (const key23 in data98) {
+              if (!(key23 === 'state' || key23 === 'why')) {
+                const err237 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key23 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err237];
+                } else {
+                  vErrors.push(err237);
+                }
+                errors++;
+              }
+            }
+            if (data98.state !== undefined) {
+              if ('unverified' !== data98.state) {
+                const err238 = {
+                  instancePath: instancePath + '/certification/signer/state',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'unverified' },
+                  message: 'must be equal to constant',
+                };
+                if (vErrors === null) {
+                  vErrors = [err238];
+                } else {
+                  vErrors.push(err238);
+                }
+                errors++;
+              }
+            }
+            if (data98.why !== undefined) {
+              let data101 = data98.why;
+              if (typeof data101 === 'string') {
+                if (func1(data101) < 1) {
+                  const err239 = {
+                    instancePath: instancePath + '/certification/signer/why',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err239];
+                  } else {
+                    vErrors.push(err239);
+                  }
+                  errors++;
+                }
+              } else {
+                const err240 = {
+                  instancePath: instancePath + '/certification/signer/why',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err240];
+                } else {
+                  vErrors.push(err240);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err241 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err241];
+            } else {
+              vErrors.push(err241);
+            }
+            errors++;
+          }
+          var _valid2 = _errs239 === errors;
+          if (_valid2 && valid77) {
+            valid77 = false;
+            passing2 = [passing2, 1];
+          } else {
+            if (_valid2) {
+              valid77 = true;
+              passing2 = 1;
+              if (props2 !== true) {
+                props2 = true;
+              }
+            }
+            const _errs245 = errors;
+            if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
+              if (data98.state === undefined) {
+                const err242 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'state' },
+                  message: "must have required property '" + 'state' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err242];
+                } else {
+                  vErrors.push(err242);
+                }
+                errors++;
+              }
+              if (data98.keyId === undefined) {
+                const err243 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'keyId' },
+                  message: "must have required property '" + 'keyId' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err243];
+                } else {
+                  vErrors.push(err243);
+                }
+                errors++;
+              }
+              for (const key24 in data98) {
+                if (!(key24 === 'state' || key24 === 'keyId')) {
+                  const err244 = {
                     instancePath: instancePath + '/certification/signer',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/additionalProperties',
                     keyword: 'additionalProperties',
-                    params: { additionalProperty: key23 },
+                    params: { additionalProperty: key24 },
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err230];
+                    vErrors = [err244];
                   } else {
-                    vErrors.push(err230);
+                    vErrors.push(err244);
                   }
                   errors++;
                 }
               }
-              if (data91.state !== undefined) {
-                if ('verified' !== data91.state) {
-                  const err231 = {
+              if (data98.state !== undefined) {
+                if ('verified' !== data98.state) {
+                  const err245 = {
                     instancePath: instancePath + '/certification/signer/state',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/state/const',
@@ -25580,18 +26011,18 @@ function validate51(
                     message: 'must be equal to constant',
                   };
                   if (vErrors === null) {
-                    vErrors = [err231];
+                    vErrors = [err245];
                   } else {
-                    vErrors.push(err231);
+                    vErrors.push(err245);
                   }
                   errors++;
                 }
               }
-              if (data91.keyId !== undefined) {
-                let data96 = data91.keyId;
-                if (typeof data96 === 'string') {
-                  if (func1(data96) < 1) {
-                    const err232 = {
+              if (data98.keyId !== undefined) {
+                let data103 = data98.keyId;
+                if (typeof data103 === 'string') {
+                  if (func1(data103) < 1) {
+                    const err246 = {
                       instancePath: instancePath + '/certification/signer/keyId',
                       schemaPath:
                         '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
@@ -25600,14 +26031,14 @@ function validate51(
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err232];
+                      vErrors = [err246];
                     } else {
-                      vErrors.push(err232);
+                      vErrors.push(err246);
                     }
                     errors++;
                   }
                 } else {
-                  const err233 = {
+                  const err247 = {
                     instancePath: instancePath + '/certification/signer/keyId',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
@@ -25616,15 +26047,15 @@ function validate51(
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err233];
+                    vErrors = [err247];
                   } else {
-                    vErrors.push(err233);
+                    vErrors.push(err247);
                   }
                   errors++;
                 }
               }
             } else {
-              const err234 = {
+              const err248 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/2/type',
                 keyword: 'type',
@@ -25632,19 +26063,19 @@ function validate51(
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err234];
+                vErrors = [err248];
               } else {
-                vErrors.push(err234);
+                vErrors.push(err248);
               }
               errors++;
             }
-            var _valid2 = _errs231 === errors;
-            if (_valid2 && valid73) {
-              valid73 = false;
+            var _valid2 = _errs245 === errors;
+            if (_valid2 && valid77) {
+              valid77 = false;
               passing2 = [passing2, 2];
             } else {
               if (_valid2) {
-                valid73 = true;
+                valid77 = true;
                 passing2 = 2;
                 if (props2 !== true) {
                   props2 = true;
@@ -25652,8 +26083,8 @@ function validate51(
               }
             }
           }
-          if (!valid73) {
-            const err235 = {
+          if (!valid77) {
+            const err249 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf',
               keyword: 'oneOf',
@@ -25661,16 +26092,16 @@ function validate51(
               message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
-              vErrors = [err235];
+              vErrors = [err249];
             } else {
-              vErrors.push(err235);
+              vErrors.push(err249);
             }
             errors++;
           } else {
-            errors = _errs220;
+            errors = _errs234;
             if (vErrors !== null) {
-              if (_errs220) {
-                vErrors.length = _errs220;
+              if (_errs234) {
+                vErrors.length = _errs234;
               } else {
                 vErrors = null;
               }
@@ -25678,7 +26109,7 @@ function validate51(
           }
         }
       } else {
-        const err236 = {
+        const err250 = {
           instancePath: instancePath + '/certification',
           schemaPath: '#/properties/certification/type',
           keyword: 'type',
@@ -25686,15 +26117,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err236];
+          vErrors = [err250];
         } else {
-          vErrors.push(err236);
+          vErrors.push(err250);
         }
         errors++;
       }
     }
   } else {
-    const err237 = {
+    const err251 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -25702,9 +26133,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err237];
+      vErrors = [err251];
     } else {
-      vErrors.push(err237);
+      vErrors.push(err251);
     }
     errors++;
   }

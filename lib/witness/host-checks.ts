@@ -56,6 +56,13 @@ const PROBES: Readonly<Record<ProbeName, ProbeExpectation>> = {
   },
 };
 
+/** Every rule the host checks can record: discovery, each probe's status, and its error body. */
+export const HOST_CHECK_RULES: readonly RuleId[] = [
+  'wire.discovery',
+  ...Object.values(PROBES).map((p) => p.rule),
+  'wire.error-body',
+];
+
 /**
  * Statuses that put a request off (rate limited, unavailable) rather than answer it: the probe is
  * sent once, so such an answer shows nothing about the clause, which is said, not judged.
