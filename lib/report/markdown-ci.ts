@@ -4,6 +4,7 @@
 
 import { faultName } from './baseline.ts';
 import { addedSince, currentSet } from '../requirement-sets.ts';
+import type { RequirementSet } from '../requirement-sets.ts';
 import type { EvalGateReport } from './report.ts';
 import type { FailOn } from './run-options.ts';
 import type { RunVerdict } from './run-verdict.ts';
@@ -46,13 +47,7 @@ const FAILS_ON: Readonly<Record<FailOn, string>> = {
 
 export function gateBullets(report: CiFacts): string[] {
   const lines = [`- fails on: ${FAILS_ON[report.failOn ?? 'must']}`];
-  const pinned = report.selection?.requirementSet;
-  if (pinned !== undefined) {
-    const added = addedSince(pinned);
-    lines.push(
-      `- requirement set: ${pinned.version} (--requirements), ${pinned.requirements.length} requirements; ${added.length === 0 ? 'the current set adds none' : `the current set ${currentSet().version} adds ${added.join(', ')}`}`,
-    );
-  }
+  lines.push(setBullet(report.selection?.requirementSet));
   const s = report.selection;
   if (s !== undefined) {
     lines.push(
@@ -60,6 +55,20 @@ export function gateBullets(report: CiFacts): string[] {
     );
   }
   return lines;
+}
+
+/** Which requirement set ran, and what the current set adds to a pinned one. */
+export function setBullet(pinned: RequirementSet | undefined): string {
+  const current = currentSet();
+  if (pinned === undefined) {
+    return `- requirement set: ${current.version}, the current one (pin it with --requirements ${current.version})`;
+  }
+  const added = addedSince(pinned);
+  const adds =
+    added.length === 0
+      ? 'the current set adds none'
+      : `the current set ${current.version} adds ${added.join(', ')}`;
+  return `- requirement set: ${pinned.version} (--requirements), ${pinned.requirements.length} requirements; ${adds}`;
 }
 
 export function baselineSection(report: CiFacts): string[] {

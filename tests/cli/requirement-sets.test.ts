@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFrom } from '../../cli/run-options.ts';
 import { LEGS, REQUIREMENT_PREFIX } from '../../lib/legs.ts';
 import { gateLimits } from '../../lib/report/gate.ts';
+import { setBullet } from '../../lib/report/markdown-ci.ts';
 import type { GateFacts } from '../../lib/report/gate.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { isSelected, resolveSelection, selectedIds } from '../../lib/report/run-options.ts';
@@ -131,5 +132,21 @@ describe('run --requirements', () => {
     expect(run.stderr).toEqual([
       `openwop-eval-gate: --requirements 0.0.9 names no suite version with a requirement set; the versions are ${REQUIREMENT_SETS.map((s) => s.version).join(', ')}`,
     ]);
+  });
+});
+
+describe('the summary names the set', () => {
+  it('a run that pins nothing ran the current set', () => {
+    const current = REQUIREMENT_SETS.at(-1)?.version ?? '';
+    expect(setBullet(undefined)).toBe(
+      `- requirement set: ${current}, the current one (pin it with --requirements ${current})`,
+    );
+  });
+
+  it('a pinned earlier set lists what the current set adds', () => {
+    const added = LEGS.map((l) => l.id).filter((id) => !EARLIER.requirements.includes(id));
+    expect(setBullet(EARLIER)).toBe(
+      `- requirement set: 0.0.1 (--requirements), 2 requirements; the current set ${PACKAGE.version} adds ${added.join(', ')}`,
+    );
   });
 });
