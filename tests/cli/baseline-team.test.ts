@@ -5,7 +5,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOptionsFrom } from '../../cli/run-options.ts';
 import { LEGS, REQUIREMENT_PREFIX } from '../../lib/legs.ts';
 import type { RowFacts } from '../../lib/report/baseline.ts';
@@ -14,7 +14,9 @@ import type { GateFacts } from '../../lib/report/gate.ts';
 import { gateProblems, gateVerdict } from '../../lib/report/gate.ts';
 import type { ExpectedFailure, FailOn } from '../../lib/report/run-options.ts';
 import { readExpectedFailures } from '../../lib/report/run-options.ts';
+import { validate } from '../../lib/schemas.ts';
 import type { Finding } from '../../lib/types.ts';
+import { cli, readReport, removeDir, verifyWritten } from './support.ts';
 
 const MEAN = `${REQUIREMENT_PREFIX}mean-gated`;
 const SUITE = `${REQUIREMENT_PREFIX}suite-gated`;
@@ -239,4 +241,49 @@ describe('reading a baseline file', () => {
       `expectedFailures[0] names mean-gatd, which is no requirement of this suite; the requirements are ${ids}, "host-checks" and "*"`,
     );
   });
+});
+
+describe('a team baseline through run and verify', () => {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'eval-gate-team-'));
+  });
+  afterAll(async () => {
+    await removeDir(dir);
+  });
+
+  it('records an expired entry with its ticket, owner and day, says so, and verifies', async () => {
+    const file = join(dir, 'team.yml');
+    await writeFile(
+      file,
+      'expectedFailures:\n  - requirement: mean-gated\n    reason: long fixed\n    ticket: HOST-1\n    owner: evals\n    expires: 2020-01-01\n',
+    );
+    const reportDir = join(dir, 'run');
+    const run = await cli([
+      'run',
+      '--only',
+      'mean-gated',
+      '--expected-failures',
+      file,
+      '--report-dir',
+      reportDir,
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.at(-1)).toContain(
+      'baseline: 0 failing requirements excused (0 rules), 0 stale, 1 expired',
+    );
+    const report = await readReport(reportDir);
+    expect(validate('eval-gate-report', report)).toEqual([]);
+    expect(report.baseline?.entries).toEqual([
+      {
+        requirement: MEAN,
+        reason: 'long fixed',
+        ticket: 'HOST-1',
+        owner: 'evals',
+        expires: '2020-01-01',
+        status: 'expired',
+      },
+    ]);
+    expect((await verifyWritten(dir, report)).code).toBe(0);
+  }, 120_000);
 });
