@@ -6,7 +6,16 @@ import type { EnvVar, RawSettings } from '../lib/env.ts';
 import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
 
 export type Command =
-  'run' | 'verify' | 'judge' | 'fixtures' | 'expect' | 'diff' | 'badge' | 'help';
+  | 'run'
+  | 'verify'
+  | 'judge'
+  | 'fixtures'
+  | 'expect'
+  | 'diff'
+  | 'badge'
+  | 'list'
+  | 'help'
+  | 'version';
 
 export interface ParsedArgs {
   readonly command: Command;
@@ -61,13 +70,17 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
   'expected-failures': { takesValue: true, example: 'expected-failures.yml' },
   only: { takesValue: true, repeatable: true, example: 'mean-gated' },
   skip: { takesValue: true, repeatable: true, example: 'all-rule-unchanged' },
+  requirements: { takesValue: true, example: '0.1.0' },
   'fail-on': { takesValue: true, example: 'should' },
   'wait-for-host': { takesValue: true, example: '60' },
   generate: { takesValue: true, example: '200' },
   seed: { takesValue: true, example: '1' },
 };
 
-const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, FlagSpec>>>> = {
+/** The commands that take flags and arguments; help and version take nothing. */
+type Working = Exclude<Command, 'help' | 'version'>;
+
+const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>> = {
   run: RUN_FLAGS,
   verify: { key: { takesValue: true, example: 'host-ed25519.pub.pem' } },
   judge: {
@@ -86,9 +99,10 @@ const FLAGS: Readonly<Record<Exclude<Command, 'help'>, Readonly<Record<string, F
     format: { takesValue: true, example: 'markdown' },
   },
   badge: { out: { takesValue: true, example: 'badge.json' } },
+  list: { json: { takesValue: false, example: '' } },
 };
 
-const POSITIONALS: Readonly<Record<Exclude<Command, 'help'>, { count: number; name: string }>> = {
+const POSITIONALS: Readonly<Record<Working, { count: number; name: string }>> = {
   run: { count: 0, name: '' },
   verify: { count: 1, name: 'REPORT' },
   judge: { count: 1, name: 'SUMMARY.json' },
@@ -96,7 +110,11 @@ const POSITIONALS: Readonly<Record<Exclude<Command, 'help'>, { count: number; na
   expect: { count: 1, name: 'FIXTURE (a shipped fixture id or a FILE.json)' },
   diff: { count: 2, name: 'OLD.json NEW.json' },
   badge: { count: 1, name: 'REPORT' },
+  list: { count: 0, name: '' },
 };
+
+/** Every command, in the order the help lists them; an unknown one is refused naming these. */
+export const COMMANDS: readonly Command[] = [...Object.keys(FLAGS), 'help', 'version'] as Command[];
 
 /** Anything that looks like an attempt to pass the key on the command line. */
 const KEY_FLAG = /^--(api[-_]?key|key[-_]env|token|bearer|secret)/i;
@@ -105,12 +123,16 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
     return { command: 'help', positionals: [], settings: {}, flagFor: {}, options: {} };
   }
+  // Asked of any command, as a bug report asks it: the rest of the line is not checked.
+  if (argv.includes('--version') || argv.includes('-V') || argv[0] === 'version') {
+    return { command: 'version', positionals: [], settings: {}, flagFor: {}, options: {} };
+  }
   const first = argv[0];
   const named = first !== undefined && !first.startsWith('-');
   const command = named ? first : 'run';
   if (!isCommand(command)) {
     throw new UsageError(
-      `unknown command "${command}"; the commands are run, verify, judge, fixtures, expect, diff, badge and help`,
+      `unknown command "${command}"; the commands are ${COMMANDS.slice(0, -1).join(', ')} and ${COMMANDS.at(-1) ?? ''}`,
     );
   }
   const specs = FLAGS[command];
@@ -187,7 +209,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   return { command, positionals, settings, flagFor, options };
 }
 
-function isCommand(name: string): name is Exclude<Command, 'help'> {
+function isCommand(name: string): name is Working {
   return Object.hasOwn(FLAGS, name);
 }
 

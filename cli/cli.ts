@@ -54,6 +54,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'help':
         for (const line of HELP.trimEnd().split('\n')) out(line);
         return EXIT.ok;
+      case 'version': {
+        // The package file alone, so --version answers without loading the suite.
+        const { default: pkg } = await import('../package.json', { with: { type: 'json' } });
+        out(`${pkg.name} ${pkg.version}`);
+        return EXIT.ok;
+      }
+      case 'list': {
+        const { listCommand } = await import('./list.ts');
+        return listCommand(args.options.json !== undefined, out);
+      }
       case 'run':
         return await run(args, io, raw, out);
       case 'verify':

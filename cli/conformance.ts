@@ -71,6 +71,7 @@ export async function runConformance(
   await checkHost(config, {
     log: (line) => options.log(scrubText(line, config.apiKey)),
     ...(options.waitForHostS === undefined ? {} : { waitForHostS: options.waitForHostS }),
+    ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
   });
   // The embedded host seeds the pack the way any host would: from the files `fixtures --out` writes.
   const packDir =

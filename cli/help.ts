@@ -33,7 +33,12 @@ Usage
                                            requirements both runs ran
   openwop-eval-gate badge REPORT [--out FILE]
                                            a shields.io endpoint JSON from a verified report
+  openwop-eval-gate list [--json]          every requirement (RFC section, fixture, capabilities,
+                                           the suite versions whose set holds it) and every rule
+                                           (severity, reference, which requirements record it;
+                                           host-check rules are judged once per run)
   openwop-eval-gate --help                 this text
+  openwop-eval-gate --version              the suite's name and version (on any command)
 
 Settings for run (a flag wins over its variable; variables also come from ./.env)
   --base-url URL            OPENWOP_BASE_URL             the host; absent: the embedded reference host
@@ -60,13 +65,22 @@ Settings for run (a flag wins over its variable; variables also come from ./.env
 
 CI options for run (docs/ci.md)
   --expected-failures FILE  a YAML or JSON baseline: {"expectedFailures": [{"requirement": ID,
-                            "rule": RULE (optional), "reason": TEXT}]}; a listed failure does not
-                            fail the exit code, an entry that now holds fails it as stale, an
-                            unknown requirement or rule is a configuration error
+                            "rule": RULE (optional), "reason": TEXT, "ticket", "owner",
+                            "expires": YYYY-MM-DD (optional)}]}; requirement "*" (or a rule
+                            alone) names the rule on every requirement, "host-checks" a host
+                            check; a listed failure does not fail the exit code, an entry that now
+                            holds fails it as stale, an entry past its expires day excuses
+                            nothing; an unknown id, or a rule its requirement never records, is a
+                            configuration error; an empty list is no baseline
   --only ID, --skip ID      run only these requirements / all but these (repeat or comma list;
                             the ${REQUIREMENT_PREFIX} prefix is optional); the others are
                             skipped as "not selected" and the run is marked partial
-  --fail-on must|should     should: a SHOULD warning fails the exit code too (default must)
+  --requirements VERSION    run exactly the requirement set that suite version shipped (recorded
+                            in the report), so an upgrade adds no leg; default: the current set
+  --fail-on must|should|none
+                            should: a SHOULD warning fails the exit code too (default must);
+                            none: exit 0 whatever failed, while the result still says FAIL and
+                            a failure still withholds certification (a blocked run still exits 3)
   Bounds: OPENWOP_REQUEST_TIMEOUT_MS, OPENWOP_RUN_TIMEOUT_MS, OPENWOP_POLL_TIMEOUT_S,
   OPENWOP_MAX_BODY_BYTES, OPENWOP_RETRY_AFTER_CAP_MS. GITHUB_STEP_SUMMARY, when set, receives the
   Markdown summary; GITHUB_OUTPUT, when set, the outputs result, certified, verdict, passed,
@@ -78,9 +92,9 @@ Outputs (in the report directory)
   eval-gate-junit.xml       failed, errored (blocked) and skipped kept apart
   eval-gate-summary.md      per leg, per task: score, gatedScore, trajectory per trial, passed
   The last line printed is "N passed, N failed, N blocked, N skipped", followed after "; " by
-  what limits it when there is something: "partial: N of M selected", "baseline: N failing
-  requirements excused (R rules), S stale", "fail-on should: N SHOULD warnings", "embedded
-  reference host"; then "certified (...)" or "not certified: REASONS" (docs/report.md).
+  what limits it when there is something: "partial: N of M selected", "requirement set V (the
+  current set adds N)", "baseline: N failing requirements excused (R rules), S stale, E expired",
+  "fail-on should: N SHOULD warnings", "fail-on none", "embedded reference host"; then "certified (...)" or "not certified: REASONS" (docs/report.md).
 
 Exit codes
   run     0 no row executed-fail or blocked; 1 some row executed-fail; 3 rows blocked and none
@@ -90,11 +104,13 @@ Exit codes
           2 bad usage or unreadable
   judge   0 every MUST rule holds; 1 a MUST rule failed; 2 bad usage or unreadable input
   fixtures, expect  0 done; 2 unknown fixture, unreadable file or unwritable directory
+  list, --version  0
   diff    0 nothing regressed; 1 a pass no longer passes or a held MUST rule fails; 2 bad usage, a
           report that is unreadable or does not verify, or two runs it refuses to compare
   badge   0 written; 2 bad usage, or a report that is unreadable or does not verify
   run with CI options: a failure the baseline excuses does not count, a stale entry counts as a
-  failure (1), and with --fail-on should so does a SHOULD warning
+  failure (1), with --fail-on should so does a SHOULD warning, and with --fail-on none nothing
+  does; --key-id must be among the host's discovery signingKeys, checked before any leg (2)
 
 Example
   OPENWOP_API_KEY=... openwop-eval-gate run --base-url https://host.example --require-behavior \\

@@ -1,12 +1,14 @@
 // What must hold before any leg runs, so that a configuration error ends the run in one line with
 // exit 2 instead of coming back as a column of `blocked` rows: the report directory can be
-// written, and a remote host has a key, answers discovery, and accepts the key on one
-// authenticated request. Each failure names the URL or the directory, never the key.
+// written, and a remote host has a key, answers discovery, publishes the --key-id the report will
+// be signed under, and accepts the key on one authenticated request. Each failure names the URL
+// or the directory, never the key.
 
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SuiteConfig } from '../lib/env.ts';
 import { DISCOVERY_PATH, fetchDiscovery, forgetDiscoveries } from '../lib/observe/discovery.ts';
+import type { DiscoveryResult } from '../lib/observe/discovery.ts';
 import { TransportError } from '../lib/observe/errors.ts';
 import type { HostClient } from '../lib/observe/host-client.ts';
 import { createHostClient, encodeRunId } from '../lib/observe/host-client.ts';
@@ -22,6 +24,8 @@ const RETRY_MS = 500;
 export interface PreflightOptions {
   /** Wait up to this many seconds for discovery to answer; absent: ask once. */
   readonly waitForHostS?: number;
+  /** The --key-id the report will be signed under: discovery must publish it. */
+  readonly keyId?: string;
   readonly log: (line: string) => void;
 }
 
@@ -57,7 +61,15 @@ export async function checkHost(config: SuiteConfig, options: PreflightOptions):
     maxBodyBytes: config.bounds.maxBodyBytes,
   });
   try {
-    await discoveryAnswers(client, url, options);
+    const discovery = await discoveryAnswers(client, url, options);
+    // An unreadable discovery is the legs' to report; only a read one can lack the key.
+    if (options.keyId !== undefined && discovery.ok) {
+      const missing = unpublishedKey(discovery.document, options.keyId);
+      if (missing !== undefined)
+        throw new PreflightError(
+          `--key-id ${options.keyId}: ${missing} at ${url}${DISCOVERY_PATH}; publish the key there first, or sign under a key id it lists, so verify can check the signature`,
+        );
+    }
     await keyAccepted(client, url);
   } finally {
     await client.close();
@@ -72,7 +84,7 @@ async function discoveryAnswers(
   client: HostClient,
   url: string,
   options: PreflightOptions,
-): Promise<void> {
+): Promise<DiscoveryResult> {
   const waitMs = (options.waitForHostS ?? 0) * 1000;
   const deadline = Date.now() + waitMs;
   if (waitMs > 0) {
@@ -80,7 +92,7 @@ async function discoveryAnswers(
   }
   for (;;) {
     const discovery = await fetchDiscovery(client, url);
-    if (discovery.ok || discovery.unanswered !== true) return;
+    if (discovery.ok || discovery.unanswered !== true) return discovery;
     if (Date.now() + RETRY_MS >= deadline) {
       const waited = waitMs > 0 ? ` within ${options.waitForHostS} s` : '';
       throw new PreflightError(
@@ -107,4 +119,20 @@ async function keyAccepted(client: HostClient, url: string): Promise<void> {
       `the host at ${url} refused the API key (401 on GET ${path}); check OPENWOP_API_KEY`,
     );
   }
+}
+
+/** Why discovery does not publish `keyId` among its signingKeys, or undefined when it does. */
+export function unpublishedKey(document: unknown, keyId: string): string | undefined {
+  const keys: unknown =
+    typeof document === 'object' && document !== null && !Array.isArray(document)
+      ? (document as Record<string, unknown>).signingKeys
+      : undefined;
+  if (!Array.isArray(keys) || keys.length === 0) return 'discovery publishes no signingKeys';
+  const ids = keys.flatMap((k: unknown) =>
+    typeof k === 'object' && k !== null && typeof (k as Record<string, unknown>).keyId === 'string'
+      ? [(k as Record<string, string>).keyId]
+      : [],
+  );
+  if (ids.includes(keyId)) return undefined;
+  return `discovery's signingKeys list ${ids.length === 0 ? 'no keyId' : ids.join(', ')}, not ${keyId}`;
 }

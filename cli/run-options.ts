@@ -1,6 +1,6 @@
 // The CI options of `run` from the command line: --only and --skip (comma lists, repeatable),
-// --fail-on, and --expected-failures, a YAML or JSON baseline file. Every problem is a
-// configuration error (exit 2) raised before any leg runs.
+// --requirements (a pinned requirement set), --fail-on, and --expected-failures, a YAML or JSON
+// baseline file. Every problem is a configuration error (exit 2) raised before any leg runs.
 
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -11,6 +11,8 @@ import {
   resolveSelection,
   RunOptionError,
 } from '../lib/report/run-options.ts';
+import type { RequirementSet } from '../lib/requirement-sets.ts';
+import { REQUIREMENT_SETS, requirementSetOf } from '../lib/requirement-sets.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
 import { UsageError } from './args.ts';
 
@@ -30,18 +32,41 @@ async function read(options: Readonly<Record<string, string>>): Promise<RunOptio
   const failOn = failOnFrom(options['fail-on']);
   const only = listOf(options.only);
   const skip = listOf(options.skip);
+  const pinned = setFrom(options.requirements);
   const file = options['expected-failures'];
+  const baseline = file === undefined ? undefined : await readBaseline(file);
+  const selected = only.length + skip.length > 0 || pinned !== undefined;
   return {
     ...(failOn === undefined ? {} : { failOn }),
-    ...(only.length + skip.length === 0 ? {} : { selection: resolveSelection(only, skip) }),
-    ...(file === undefined ? {} : { baseline: await readBaseline(file) }),
+    ...(selected ? { selection: resolveSelection(only, skip, pinned) } : {}),
+    // An empty baseline excuses nothing, so the run is what it would be without one.
+    ...(baseline === undefined || baseline.entries.length === 0 ? {} : { baseline }),
   };
 }
 
 function failOnFrom(value: string | undefined): FailOn | undefined {
   if (value === undefined) return undefined;
   const found = FAIL_ON.find((f) => f === value.trim().toLowerCase());
-  if (found === undefined) throw new RunOptionError('--fail-on takes must or should');
+  if (found === undefined) {
+    throw new RunOptionError(
+      `--fail-on takes ${FAIL_ON.slice(0, -1).join(', ')} or ${FAIL_ON.at(-1) ?? ''}`,
+    );
+  }
+  return found;
+}
+
+/** `--requirements VERSION`: the set that version shipped; an unknown one lists the known ones. */
+export function setFrom(
+  version: string | undefined,
+  sets: readonly RequirementSet[] = REQUIREMENT_SETS,
+): RequirementSet | undefined {
+  if (version === undefined) return undefined;
+  const found = requirementSetOf(version, sets);
+  if (found === undefined) {
+    throw new RunOptionError(
+      `--requirements ${version} names no suite version with a requirement set; the versions are ${sets.map((s) => s.version).join(', ')}`,
+    );
+  }
   return found;
 }
 
@@ -70,7 +95,7 @@ async function readBaseline(file: string): Promise<NonNullable<RunOptions['basel
   } catch (error) {
     const what = /\.json$/i.test(file) ? 'JSON' : 'YAML';
     throw new RunOptionError(
-      `the baseline ${file} is not ${what}: ${(error as Error).message.split('\n')[0] ?? ''}`,
+      `the baseline ${file} is not ${what}: ${oneLine((error as Error).message)}`,
     );
   }
   let entries;
@@ -82,4 +107,15 @@ async function readBaseline(file: string): Promise<NonNullable<RunOptions['basel
     throw error;
   }
   return { file, sha256: createHash('sha256').update(bytes).digest('hex'), entries };
+}
+
+/**
+ * A parser's message on one line and whole: the YAML parser ends its first line with a colon and
+ * puts the offending source line, then a caret, on the lines after it.
+ */
+export function oneLine(message: string): string {
+  const [first = '', ...rest] = message.split(/\r?\n/);
+  const source = rest.find((line) => line.trim() !== '' && !/^\s*\^+\s*$/.test(line));
+  const head = first.trim().replace(/:$/, '');
+  return source === undefined ? head : `${head}: ${source.trim()}`;
 }

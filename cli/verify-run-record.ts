@@ -7,9 +7,12 @@ import { canonicalJson } from '../lib/report/canonical.ts';
 import { plain } from '../lib/report/baseline.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
+import type { Selection } from '../lib/report/run-options.ts';
 import { runRecord } from '../lib/report/run-record.ts';
 import { withCertification } from '../lib/report/certification.ts';
 import { signerOf } from '../lib/report/signer.ts';
+import { baselineContext } from '../lib/report/gate.ts';
+import { requirementSetOf } from '../lib/requirement-sets.ts';
 
 export function checkRunRecord(report: EvalGateReport): string[] {
   const { failOn, selection, baseline, certification } = report;
@@ -18,9 +21,7 @@ export function checkRunRecord(report: EvalGateReport): string[] {
   if (none) return [];
   const options: RunOptions = {
     ...(failOn === undefined ? {} : { failOn }),
-    ...(selection === undefined
-      ? {}
-      : { selection: { only: selection.only, skip: selection.skip } }),
+    ...(selection === undefined ? {} : { selection: selectionOf(selection) }),
     ...(baseline === undefined
       ? {}
       : {
@@ -32,7 +33,7 @@ export function checkRunRecord(report: EvalGateReport): string[] {
         }),
   };
   const again = {
-    ...runRecord(options, report.requirements),
+    ...runRecord(options, report.requirements, baselineContext(report)),
     certification: withCertification(report, signerOf(report)).certification,
   };
   const recorded = { failOn: failOn ?? 'must', selection, baseline, certification };
@@ -45,6 +46,20 @@ export function checkRunRecord(report: EvalGateReport): string[] {
     }
   }
   return problems;
+}
+
+/**
+ * The selection as given; a pinned set is rebuilt from the version the suite shipped, so a report
+ * edited to claim a set with fewer requirements than that version holds does not verify.
+ */
+function selectionOf(selection: NonNullable<EvalGateReport['selection']>): Selection {
+  const version = selection.requirementSet?.version;
+  const shipped = version === undefined ? undefined : requirementSetOf(version);
+  return {
+    only: selection.only,
+    skip: selection.skip,
+    ...(shipped === undefined ? {} : { requirementSet: shipped }),
+  };
 }
 
 /** Enough of a member's JSON to see where it differs without flooding the output. */

@@ -15658,11 +15658,11 @@ const schema85 = {
     },
     failOn: {
       description:
-        'Which failures fail the exit code (--fail-on): must, or should (SHOULD warnings too). Absent: must.',
-      enum: ['must', 'should'],
+        'Which failures fail the exit code (--fail-on): must; should (SHOULD warnings too); none (nothing a host did, while the verdict still names what failed; a blocked run still exits 3). Absent: must.',
+      enum: ['must', 'should', 'none'],
     },
     selection: {
-      description: 'The requirements --only and --skip selected.',
+      description: 'The requirements --only, --skip and --requirements selected.',
       type: 'object',
       required: ['only', 'skip', 'selected'],
       properties: {
@@ -15684,6 +15684,27 @@ const schema85 = {
           type: 'array',
           items: { $ref: '#/$defs/requirementId' },
           uniqueItems: true,
+        },
+        requirementSet: {
+          description:
+            'The requirement set --requirements pinned: the requirements that suite version shipped, which verify rebuilds from the version. Absent: the current set of suite.version.',
+          type: 'object',
+          required: ['version', 'requirements'],
+          properties: {
+            version: {
+              description: 'The suite version whose set ran.',
+              type: 'string',
+              minLength: 1,
+            },
+            requirements: {
+              description: 'The requirements that version shipped.',
+              type: 'array',
+              items: { $ref: '#/$defs/requirementId' },
+              uniqueItems: true,
+            },
+          },
+          additionalProperties: false,
+          patternProperties: { '^(openwop-|x-|vendor\\.)': true },
         },
       },
       additionalProperties: false,
@@ -15710,8 +15731,9 @@ const schema85 = {
             required: ['requirement', 'reason', 'status'],
             properties: {
               requirement: {
-                $ref: '#/$defs/requirementId',
-                description: 'The requirement the entry excuses.',
+                $ref: '#/$defs/faultRequirement',
+                description:
+                  'The requirement the entry excuses; "*": the rule on every requirement; "host-checks": a host check, judged once per run.',
               },
               rule: {
                 description: 'The one rule it excuses; absent: the whole requirement.',
@@ -15719,10 +15741,22 @@ const schema85 = {
                 minLength: 1,
               },
               reason: { description: 'Why the failure is expected.', type: 'string', minLength: 1 },
+              ticket: {
+                description: 'Where the failure is tracked.',
+                type: 'string',
+                minLength: 1,
+              },
+              owner: { description: 'Who answers for the entry.', type: 'string', minLength: 1 },
+              expires: {
+                description:
+                  'The last day the entry excuses a failure (YYYY-MM-DD), read against the day the run started.',
+                type: 'string',
+                format: 'date',
+              },
               status: {
                 description:
-                  'excusing: it matches a failure; stale: its row ran and nothing it names fails (the run fails); unobserved: its row did not run.',
-                enum: ['excusing', 'stale', 'unobserved'],
+                  'excusing: it matches a failure; stale: what it names was judged and nothing it names fails (the run fails); unobserved: what it names was not judged; expired: the run started after its expires day, so it excuses nothing.',
+                enum: ['excusing', 'stale', 'unobserved', 'expired'],
               },
             },
             additionalProperties: false,
@@ -16352,12 +16386,20 @@ const schema85 = {
       type: 'string',
       pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
     },
+    faultRequirement: {
+      description:
+        'A requirement id, "*" (every requirement) or "host-checks" (the checks made once per run).',
+      anyOf: [{ $ref: '#/$defs/requirementId' }, { const: '*' }, { const: 'host-checks' }],
+    },
     fault: {
       description: 'A failure that fails the exit code.',
       type: 'object',
       required: ['requirement'],
       properties: {
-        requirement: { $ref: '#/$defs/requirementId', description: 'The failing requirement.' },
+        requirement: {
+          $ref: '#/$defs/faultRequirement',
+          description: 'The failing requirement; "host-checks" for a failed host check.',
+        },
         rule: {
           description: 'The failing rule; absent when the row failed without a failing rule.',
           type: 'string',
@@ -16437,6 +16479,7 @@ const schema127 = {
 const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
 const pattern92 = new RegExp('^[0-9a-f]{64}$', 'u');
 const pattern100 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const formats10 = require('ajv-formats/dist/formats').fullFormats.date;
 const schema88 = {
   description: 'The decision on one requirement.',
   type: 'object',
@@ -21457,11 +21500,132 @@ function validate61(
 }
 validate61.evaluated = { dynamicProps: true, dynamicItems: false };
 const schema132 = {
+  description:
+    'A requirement id, "*" (every requirement) or "host-checks" (the checks made once per run).',
+  anyOf: [{ $ref: '#/$defs/requirementId' }, { const: '*' }, { const: 'host-checks' }],
+};
+function validate64(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate64.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if (typeof data === 'string') {
+    if (!pattern54.test(data)) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/$defs/requirementId/pattern',
+        keyword: 'pattern',
+        params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
+        message: 'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/$defs/requirementId/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  const _errs4 = errors;
+  if ('*' !== data) {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/anyOf/1/const',
+      keyword: 'const',
+      params: { allowedValue: '*' },
+      message: 'must be equal to constant',
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  var _valid0 = _errs4 === errors;
+  valid0 = valid0 || _valid0;
+  const _errs5 = errors;
+  if ('host-checks' !== data) {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/anyOf/2/const',
+      keyword: 'const',
+      params: { allowedValue: 'host-checks' },
+      message: 'must be equal to constant',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  var _valid0 = _errs5 === errors;
+  valid0 = valid0 || _valid0;
+  if (!valid0) {
+    const err4 = {
+      instancePath,
+      schemaPath: '#/anyOf',
+      keyword: 'anyOf',
+      params: {},
+      message: 'must match a schema in anyOf',
+    };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate64.errors = vErrors;
+  return errors === 0;
+}
+validate64.evaluated = { dynamicProps: false, dynamicItems: false };
+const schema134 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
   properties: {
-    requirement: { $ref: '#/$defs/requirementId', description: 'The failing requirement.' },
+    requirement: {
+      $ref: '#/$defs/faultRequirement',
+      description: 'The failing requirement; "host-checks" for a failed host check.',
+    },
     rule: {
       description: 'The failing rule; absent when the row failed without a failing rule.',
       type: 'string',
@@ -21471,13 +21635,13 @@ const schema132 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-function validate64(
+function validate66(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate64.evaluated;
+  const evaluated0 = validate66.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -21518,15 +21682,29 @@ function validate64(
       }
     }
     if (data.requirement !== undefined) {
-      let data0 = data.requirement;
-      if (typeof data0 === 'string') {
-        if (!pattern54.test(data0)) {
+      if (
+        !validate64(data.requirement, {
+          instancePath: instancePath + '/requirement',
+          parentData: data,
+          parentDataProperty: 'requirement',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.rule !== undefined) {
+      let data1 = data.rule;
+      if (typeof data1 === 'string') {
+        if (func1(data1) < 1) {
           const err2 = {
-            instancePath: instancePath + '/requirement',
-            schemaPath: '#/$defs/requirementId/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
-            message: 'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
+            instancePath: instancePath + '/rule',
+            schemaPath: '#/properties/rule/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
             vErrors = [err2];
@@ -21537,8 +21715,8 @@ function validate64(
         }
       } else {
         const err3 = {
-          instancePath: instancePath + '/requirement',
-          schemaPath: '#/$defs/requirementId/type',
+          instancePath: instancePath + '/rule',
+          schemaPath: '#/properties/rule/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
@@ -21551,42 +21729,8 @@ function validate64(
         errors++;
       }
     }
-    if (data.rule !== undefined) {
-      let data1 = data.rule;
-      if (typeof data1 === 'string') {
-        if (func1(data1) < 1) {
-          const err4 = {
-            instancePath: instancePath + '/rule',
-            schemaPath: '#/properties/rule/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + '/rule',
-          schemaPath: '#/properties/rule/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
   } else {
-    const err6 = {
+    const err4 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -21594,16 +21738,16 @@ function validate64(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err6];
+      vErrors = [err4];
     } else {
-      vErrors.push(err6);
+      vErrors.push(err4);
     }
     errors++;
   }
-  validate64.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 }
-validate64.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate66.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 function validate51(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -24418,7 +24562,7 @@ function validate51(
     }
     if (data.failOn !== undefined) {
       let data64 = data.failOn;
-      if (!(data64 === 'must' || data64 === 'should')) {
+      if (!(data64 === 'must' || data64 === 'should' || data64 === 'none')) {
         const err158 = {
           instancePath: instancePath + '/failOn',
           schemaPath: '#/properties/failOn/enum',
@@ -24487,6 +24631,7 @@ function validate51(
             key16 === 'only' ||
             key16 === 'skip' ||
             key16 === 'selected' ||
+            key16 === 'requirementSet' ||
             pattern13.test(key16)
           )) {
             const err162 = {
@@ -24756,258 +24901,104 @@ function validate51(
             errors++;
           }
         }
-      } else {
-        const err175 = {
-          instancePath: instancePath + '/selection',
-          schemaPath: '#/properties/selection/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err175];
-        } else {
-          vErrors.push(err175);
-        }
-        errors++;
-      }
-    }
-    if (data.baseline !== undefined) {
-      let data72 = data.baseline;
-      if (data72 && typeof data72 == 'object' && !Array.isArray(data72)) {
-        if (data72.file === undefined) {
-          const err176 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'file' },
-            message: "must have required property '" + 'file' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err176];
-          } else {
-            vErrors.push(err176);
-          }
-          errors++;
-        }
-        if (data72.sha256 === undefined) {
-          const err177 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'sha256' },
-            message: "must have required property '" + 'sha256' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err177];
-          } else {
-            vErrors.push(err177);
-          }
-          errors++;
-        }
-        if (data72.entries === undefined) {
-          const err178 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'entries' },
-            message: "must have required property '" + 'entries' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err178];
-          } else {
-            vErrors.push(err178);
-          }
-          errors++;
-        }
-        if (data72.excused === undefined) {
-          const err179 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'excused' },
-            message: "must have required property '" + 'excused' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err179];
-          } else {
-            vErrors.push(err179);
-          }
-          errors++;
-        }
-        for (const key17 in data72) {
-          if (!(
-            key17 === 'file' ||
-            key17 === 'sha256' ||
-            key17 === 'entries' ||
-            key17 === 'excused' ||
-            pattern13.test(key17)
-          )) {
-            const err180 = {
-              instancePath: instancePath + '/baseline',
-              schemaPath: '#/properties/baseline/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key17 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err180];
-            } else {
-              vErrors.push(err180);
-            }
-            errors++;
-          }
-        }
-        if (data72.file !== undefined) {
-          let data73 = data72.file;
-          if (typeof data73 === 'string') {
-            if (func1(data73) < 1) {
-              const err181 = {
-                instancePath: instancePath + '/baseline/file',
-                schemaPath: '#/properties/baseline/properties/file/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
+        if (data65.requirementSet !== undefined) {
+          let data72 = data65.requirementSet;
+          if (data72 && typeof data72 == 'object' && !Array.isArray(data72)) {
+            if (data72.version === undefined) {
+              const err175 = {
+                instancePath: instancePath + '/selection/requirementSet',
+                schemaPath: '#/properties/selection/properties/requirementSet/required',
+                keyword: 'required',
+                params: { missingProperty: 'version' },
+                message: "must have required property '" + 'version' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err181];
+                vErrors = [err175];
               } else {
-                vErrors.push(err181);
+                vErrors.push(err175);
               }
               errors++;
             }
-          } else {
-            const err182 = {
-              instancePath: instancePath + '/baseline/file',
-              schemaPath: '#/properties/baseline/properties/file/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err182];
-            } else {
-              vErrors.push(err182);
-            }
-            errors++;
-          }
-        }
-        if (data72.sha256 !== undefined) {
-          let data74 = data72.sha256;
-          if (typeof data74 === 'string') {
-            if (!pattern92.test(data74)) {
-              const err183 = {
-                instancePath: instancePath + '/baseline/sha256',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+            if (data72.requirements === undefined) {
+              const err176 = {
+                instancePath: instancePath + '/selection/requirementSet',
+                schemaPath: '#/properties/selection/properties/requirementSet/required',
+                keyword: 'required',
+                params: { missingProperty: 'requirements' },
+                message: "must have required property '" + 'requirements' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err183];
+                vErrors = [err176];
               } else {
-                vErrors.push(err183);
+                vErrors.push(err176);
               }
               errors++;
             }
-          } else {
-            const err184 = {
-              instancePath: instancePath + '/baseline/sha256',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err184];
-            } else {
-              vErrors.push(err184);
+            for (const key17 in data72) {
+              if (!(key17 === 'version' || key17 === 'requirements' || pattern13.test(key17))) {
+                const err177 = {
+                  instancePath: instancePath + '/selection/requirementSet',
+                  schemaPath:
+                    '#/properties/selection/properties/requirementSet/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key17 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err177];
+                } else {
+                  vErrors.push(err177);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data72.entries !== undefined) {
-          let data75 = data72.entries;
-          if (Array.isArray(data75)) {
-            const len9 = data75.length;
-            for (let i13 = 0; i13 < len9; i13++) {
-              let data76 = data75[i13];
-              if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
-                if (data76.requirement === undefined) {
-                  const err185 = {
-                    instancePath: instancePath + '/baseline/entries/' + i13,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'requirement' },
-                    message: "must have required property '" + 'requirement' + "'",
+            if (data72.version !== undefined) {
+              let data73 = data72.version;
+              if (typeof data73 === 'string') {
+                if (func1(data73) < 1) {
+                  const err178 = {
+                    instancePath: instancePath + '/selection/requirementSet/version',
+                    schemaPath:
+                      '#/properties/selection/properties/requirementSet/properties/version/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err185];
+                    vErrors = [err178];
                   } else {
-                    vErrors.push(err185);
+                    vErrors.push(err178);
                   }
                   errors++;
                 }
-                if (data76.reason === undefined) {
-                  const err186 = {
-                    instancePath: instancePath + '/baseline/entries/' + i13,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'reason' },
-                    message: "must have required property '" + 'reason' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err186];
-                  } else {
-                    vErrors.push(err186);
-                  }
-                  errors++;
+              } else {
+                const err179 = {
+                  instancePath: instancePath + '/selection/requirementSet/version',
+                  schemaPath:
+                    '#/properties/selection/properties/requirementSet/properties/version/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err179];
+                } else {
+                  vErrors.push(err179);
                 }
-                if (data76.status === undefined) {
-                  const err187 = {
-                    instancePath: instancePath + '/baseline/entries/' + i13,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'status' },
-                    message: "must have required property '" + 'status' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err187];
-                  } else {
-                    vErrors.push(err187);
-                  }
-                  errors++;
-                }
-                for (const key18 in data76) {
-                  if (!(
-                    key18 === 'requirement' ||
-                    key18 === 'rule' ||
-                    key18 === 'reason' ||
-                    key18 === 'status' ||
-                    pattern13.test(key18)
-                  )) {
-                    const err188 = {
-                      instancePath: instancePath + '/baseline/entries/' + i13,
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key18 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err188];
-                    } else {
-                      vErrors.push(err188);
-                    }
-                    errors++;
-                  }
-                }
-                if (data76.requirement !== undefined) {
-                  let data77 = data76.requirement;
-                  if (typeof data77 === 'string') {
-                    if (!pattern54.test(data77)) {
-                      const err189 = {
-                        instancePath: instancePath + '/baseline/entries/' + i13 + '/requirement',
+                errors++;
+              }
+            }
+            if (data72.requirements !== undefined) {
+              let data74 = data72.requirements;
+              if (Array.isArray(data74)) {
+                const len9 = data74.length;
+                for (let i13 = 0; i13 < len9; i13++) {
+                  let data75 = data74[i13];
+                  if (typeof data75 === 'string') {
+                    if (!pattern54.test(data75)) {
+                      const err180 = {
+                        instancePath:
+                          instancePath + '/selection/requirementSet/requirements/' + i13,
                         schemaPath: '#/$defs/requirementId/pattern',
                         keyword: 'pattern',
                         params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
@@ -25017,34 +25008,361 @@ function validate51(
                           '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err189];
+                        vErrors = [err180];
                       } else {
-                        vErrors.push(err189);
+                        vErrors.push(err180);
                       }
                       errors++;
                     }
                   } else {
-                    const err190 = {
-                      instancePath: instancePath + '/baseline/entries/' + i13 + '/requirement',
+                    const err181 = {
+                      instancePath: instancePath + '/selection/requirementSet/requirements/' + i13,
                       schemaPath: '#/$defs/requirementId/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err190];
+                      vErrors = [err181];
                     } else {
-                      vErrors.push(err190);
+                      vErrors.push(err181);
                     }
                     errors++;
                   }
                 }
-                if (data76.rule !== undefined) {
-                  let data78 = data76.rule;
-                  if (typeof data78 === 'string') {
-                    if (func1(data78) < 1) {
-                      const err191 = {
-                        instancePath: instancePath + '/baseline/entries/' + i13 + '/rule',
+                let i14 = data74.length;
+                let j4;
+                if (i14 > 1) {
+                  outer4: for (; i14--;) {
+                    for (j4 = i14; j4--;) {
+                      if (func0(data74[i14], data74[j4])) {
+                        const err182 = {
+                          instancePath: instancePath + '/selection/requirementSet/requirements',
+                          schemaPath:
+                            '#/properties/selection/properties/requirementSet/properties/requirements/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i14, j: j4 },
+                          message:
+                            'must NOT have duplicate items (items ## ' +
+                            j4 +
+                            ' and ' +
+                            i14 +
+                            ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err182];
+                        } else {
+                          vErrors.push(err182);
+                        }
+                        errors++;
+                        break outer4;
+                      }
+                    }
+                  }
+                }
+              } else {
+                const err183 = {
+                  instancePath: instancePath + '/selection/requirementSet/requirements',
+                  schemaPath:
+                    '#/properties/selection/properties/requirementSet/properties/requirements/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err183];
+                } else {
+                  vErrors.push(err183);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err184 = {
+              instancePath: instancePath + '/selection/requirementSet',
+              schemaPath: '#/properties/selection/properties/requirementSet/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err184];
+            } else {
+              vErrors.push(err184);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err185 = {
+          instancePath: instancePath + '/selection',
+          schemaPath: '#/properties/selection/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err185];
+        } else {
+          vErrors.push(err185);
+        }
+        errors++;
+      }
+    }
+    if (data.baseline !== undefined) {
+      let data76 = data.baseline;
+      if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
+        if (data76.file === undefined) {
+          const err186 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'file' },
+            message: "must have required property '" + 'file' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err186];
+          } else {
+            vErrors.push(err186);
+          }
+          errors++;
+        }
+        if (data76.sha256 === undefined) {
+          const err187 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err187];
+          } else {
+            vErrors.push(err187);
+          }
+          errors++;
+        }
+        if (data76.entries === undefined) {
+          const err188 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'entries' },
+            message: "must have required property '" + 'entries' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err188];
+          } else {
+            vErrors.push(err188);
+          }
+          errors++;
+        }
+        if (data76.excused === undefined) {
+          const err189 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'excused' },
+            message: "must have required property '" + 'excused' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err189];
+          } else {
+            vErrors.push(err189);
+          }
+          errors++;
+        }
+        for (const key18 in data76) {
+          if (!(
+            key18 === 'file' ||
+            key18 === 'sha256' ||
+            key18 === 'entries' ||
+            key18 === 'excused' ||
+            pattern13.test(key18)
+          )) {
+            const err190 = {
+              instancePath: instancePath + '/baseline',
+              schemaPath: '#/properties/baseline/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key18 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err190];
+            } else {
+              vErrors.push(err190);
+            }
+            errors++;
+          }
+        }
+        if (data76.file !== undefined) {
+          let data77 = data76.file;
+          if (typeof data77 === 'string') {
+            if (func1(data77) < 1) {
+              const err191 = {
+                instancePath: instancePath + '/baseline/file',
+                schemaPath: '#/properties/baseline/properties/file/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err191];
+              } else {
+                vErrors.push(err191);
+              }
+              errors++;
+            }
+          } else {
+            const err192 = {
+              instancePath: instancePath + '/baseline/file',
+              schemaPath: '#/properties/baseline/properties/file/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err192];
+            } else {
+              vErrors.push(err192);
+            }
+            errors++;
+          }
+        }
+        if (data76.sha256 !== undefined) {
+          let data78 = data76.sha256;
+          if (typeof data78 === 'string') {
+            if (!pattern92.test(data78)) {
+              const err193 = {
+                instancePath: instancePath + '/baseline/sha256',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err193];
+              } else {
+                vErrors.push(err193);
+              }
+              errors++;
+            }
+          } else {
+            const err194 = {
+              instancePath: instancePath + '/baseline/sha256',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err194];
+            } else {
+              vErrors.push(err194);
+            }
+            errors++;
+          }
+        }
+        if (data76.entries !== undefined) {
+          let data79 = data76.entries;
+          if (Array.isArray(data79)) {
+            const len10 = data79.length;
+            for (let i15 = 0; i15 < len10; i15++) {
+              let data80 = data79[i15];
+              if (data80 && typeof data80 == 'object' && !Array.isArray(data80)) {
+                if (data80.requirement === undefined) {
+                  const err195 = {
+                    instancePath: instancePath + '/baseline/entries/' + i15,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirement' },
+                    message: "must have required property '" + 'requirement' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err195];
+                  } else {
+                    vErrors.push(err195);
+                  }
+                  errors++;
+                }
+                if (data80.reason === undefined) {
+                  const err196 = {
+                    instancePath: instancePath + '/baseline/entries/' + i15,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err196];
+                  } else {
+                    vErrors.push(err196);
+                  }
+                  errors++;
+                }
+                if (data80.status === undefined) {
+                  const err197 = {
+                    instancePath: instancePath + '/baseline/entries/' + i15,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'status' },
+                    message: "must have required property '" + 'status' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err197];
+                  } else {
+                    vErrors.push(err197);
+                  }
+                  errors++;
+                }
+                for (const key19 in data80) {
+                  if (!(
+                    key19 === 'requirement' ||
+                    key19 === 'rule' ||
+                    key19 === 'reason' ||
+                    key19 === 'ticket' ||
+                    key19 === 'owner' ||
+                    key19 === 'expires' ||
+                    key19 === 'status' ||
+                    pattern13.test(key19)
+                  )) {
+                    const err198 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15,
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key19 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err198];
+                    } else {
+                      vErrors.push(err198);
+                    }
+                    errors++;
+                  }
+                }
+                if (data80.requirement !== undefined) {
+                  if (
+                    !validate64(data80.requirement, {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/requirement',
+                      parentData: data80,
+                      parentDataProperty: 'requirement',
+                      rootData,
+                      dynamicAnchors,
+                    })
+                  ) {
+                    vErrors =
+                      vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+                    errors = vErrors.length;
+                  }
+                }
+                if (data80.rule !== undefined) {
+                  let data82 = data80.rule;
+                  if (typeof data82 === 'string') {
+                    if (func1(data82) < 1) {
+                      const err199 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/rule/minLength',
                         keyword: 'minLength',
@@ -25052,15 +25370,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err191];
+                        vErrors = [err199];
                       } else {
-                        vErrors.push(err191);
+                        vErrors.push(err199);
                       }
                       errors++;
                     }
                   } else {
-                    const err192 = {
-                      instancePath: instancePath + '/baseline/entries/' + i13 + '/rule',
+                    const err200 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/rule/type',
                       keyword: 'type',
@@ -25068,19 +25386,19 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err192];
+                      vErrors = [err200];
                     } else {
-                      vErrors.push(err192);
+                      vErrors.push(err200);
                     }
                     errors++;
                   }
                 }
-                if (data76.reason !== undefined) {
-                  let data79 = data76.reason;
-                  if (typeof data79 === 'string') {
-                    if (func1(data79) < 1) {
-                      const err193 = {
-                        instancePath: instancePath + '/baseline/entries/' + i13 + '/reason',
+                if (data80.reason !== undefined) {
+                  let data83 = data80.reason;
+                  if (typeof data83 === 'string') {
+                    if (func1(data83) < 1) {
+                      const err201 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/reason/minLength',
                         keyword: 'minLength',
@@ -25088,15 +25406,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err193];
+                        vErrors = [err201];
                       } else {
-                        vErrors.push(err193);
+                        vErrors.push(err201);
                       }
                       errors++;
                     }
                   } else {
-                    const err194 = {
-                      instancePath: instancePath + '/baseline/entries/' + i13 + '/reason',
+                    const err202 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/reason/type',
                       keyword: 'type',
@@ -25104,18 +25422,131 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err194];
+                      vErrors = [err202];
                     } else {
-                      vErrors.push(err194);
+                      vErrors.push(err202);
                     }
                     errors++;
                   }
                 }
-                if (data76.status !== undefined) {
-                  let data80 = data76.status;
-                  if (!(data80 === 'excusing' || data80 === 'stale' || data80 === 'unobserved')) {
-                    const err195 = {
-                      instancePath: instancePath + '/baseline/entries/' + i13 + '/status',
+                if (data80.ticket !== undefined) {
+                  let data84 = data80.ticket;
+                  if (typeof data84 === 'string') {
+                    if (func1(data84) < 1) {
+                      const err203 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err203];
+                      } else {
+                        vErrors.push(err203);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err204 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err204];
+                    } else {
+                      vErrors.push(err204);
+                    }
+                    errors++;
+                  }
+                }
+                if (data80.owner !== undefined) {
+                  let data85 = data80.owner;
+                  if (typeof data85 === 'string') {
+                    if (func1(data85) < 1) {
+                      const err205 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err205];
+                      } else {
+                        vErrors.push(err205);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err206 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/owner/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err206];
+                    } else {
+                      vErrors.push(err206);
+                    }
+                    errors++;
+                  }
+                }
+                if (data80.expires !== undefined) {
+                  let data86 = data80.expires;
+                  if (typeof data86 === 'string') {
+                    if (!formats10.validate(data86)) {
+                      const err207 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/expires/format',
+                        keyword: 'format',
+                        params: { format: 'date' },
+                        message: 'must match format "' + 'date' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err207];
+                      } else {
+                        vErrors.push(err207);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err208 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err208];
+                    } else {
+                      vErrors.push(err208);
+                    }
+                    errors++;
+                  }
+                }
+                if (data80.status !== undefined) {
+                  let data87 = data80.status;
+                  if (!(
+                    data87 === 'excusing' ||
+                    data87 === 'stale' ||
+                    data87 === 'unobserved' ||
+                    data87 === 'expired'
+                  )) {
+                    const err209 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/status',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/status/enum',
                       keyword: 'enum',
@@ -25127,261 +25558,6 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err195];
-                    } else {
-                      vErrors.push(err195);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err196 = {
-                  instancePath: instancePath + '/baseline/entries/' + i13,
-                  schemaPath: '#/properties/baseline/properties/entries/items/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err196];
-                } else {
-                  vErrors.push(err196);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err197 = {
-              instancePath: instancePath + '/baseline/entries',
-              schemaPath: '#/properties/baseline/properties/entries/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err197];
-            } else {
-              vErrors.push(err197);
-            }
-            errors++;
-          }
-        }
-        if (data72.excused !== undefined) {
-          let data81 = data72.excused;
-          if (Array.isArray(data81)) {
-            const len10 = data81.length;
-            for (let i14 = 0; i14 < len10; i14++) {
-              if (
-                !validate64(data81[i14], {
-                  instancePath: instancePath + '/baseline/excused/' + i14,
-                  parentData: data81,
-                  parentDataProperty: i14,
-                  rootData,
-                  dynamicAnchors,
-                })
-              ) {
-                vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-                errors = vErrors.length;
-              }
-            }
-          } else {
-            const err198 = {
-              instancePath: instancePath + '/baseline/excused',
-              schemaPath: '#/properties/baseline/properties/excused/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err198];
-            } else {
-              vErrors.push(err198);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err199 = {
-          instancePath: instancePath + '/baseline',
-          schemaPath: '#/properties/baseline/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err199];
-        } else {
-          vErrors.push(err199);
-        }
-        errors++;
-      }
-    }
-    if (data.certification !== undefined) {
-      let data83 = data.certification;
-      if (data83 && typeof data83 == 'object' && !Array.isArray(data83)) {
-        if (data83.certified === undefined) {
-          const err200 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'certified' },
-            message: "must have required property '" + 'certified' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err200];
-          } else {
-            vErrors.push(err200);
-          }
-          errors++;
-        }
-        if (data83.reasons === undefined) {
-          const err201 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'reasons' },
-            message: "must have required property '" + 'reasons' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err201];
-          } else {
-            vErrors.push(err201);
-          }
-          errors++;
-        }
-        if (data83.optOuts === undefined) {
-          const err202 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'optOuts' },
-            message: "must have required property '" + 'optOuts' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err202];
-          } else {
-            vErrors.push(err202);
-          }
-          errors++;
-        }
-        if (data83.signer === undefined) {
-          const err203 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'signer' },
-            message: "must have required property '" + 'signer' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err203];
-          } else {
-            vErrors.push(err203);
-          }
-          errors++;
-        }
-        for (const key19 in data83) {
-          if (!(
-            key19 === 'certified' ||
-            key19 === 'reasons' ||
-            key19 === 'optOuts' ||
-            key19 === 'signer' ||
-            pattern13.test(key19)
-          )) {
-            const err204 = {
-              instancePath: instancePath + '/certification',
-              schemaPath: '#/properties/certification/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key19 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err204];
-            } else {
-              vErrors.push(err204);
-            }
-            errors++;
-          }
-        }
-        if (data83.certified !== undefined) {
-          if (typeof data83.certified !== 'boolean') {
-            const err205 = {
-              instancePath: instancePath + '/certification/certified',
-              schemaPath: '#/properties/certification/properties/certified/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err205];
-            } else {
-              vErrors.push(err205);
-            }
-            errors++;
-          }
-        }
-        if (data83.reasons !== undefined) {
-          let data85 = data83.reasons;
-          if (Array.isArray(data85)) {
-            const len11 = data85.length;
-            for (let i15 = 0; i15 < len11; i15++) {
-              let data86 = data85[i15];
-              if (data86 && typeof data86 == 'object' && !Array.isArray(data86)) {
-                if (data86.code === undefined) {
-                  const err206 = {
-                    instancePath: instancePath + '/certification/reasons/' + i15,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'code' },
-                    message: "must have required property '" + 'code' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err206];
-                  } else {
-                    vErrors.push(err206);
-                  }
-                  errors++;
-                }
-                if (data86.short === undefined) {
-                  const err207 = {
-                    instancePath: instancePath + '/certification/reasons/' + i15,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'short' },
-                    message: "must have required property '" + 'short' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err207];
-                  } else {
-                    vErrors.push(err207);
-                  }
-                  errors++;
-                }
-                if (data86.text === undefined) {
-                  const err208 = {
-                    instancePath: instancePath + '/certification/reasons/' + i15,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'text' },
-                    message: "must have required property '" + 'text' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err208];
-                  } else {
-                    vErrors.push(err208);
-                  }
-                  errors++;
-                }
-                for (const key20 in data86) {
-                  if (!(key20 === 'code' || key20 === 'short' || key20 === 'text')) {
-                    const err209 = {
-                      instancePath: instancePath + '/certification/reasons/' + i15,
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key20 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
                       vErrors = [err209];
                     } else {
                       vErrors.push(err209);
@@ -25389,23 +25565,278 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data86.code !== undefined) {
-                  let data87 = data86.code;
+              } else {
+                const err210 = {
+                  instancePath: instancePath + '/baseline/entries/' + i15,
+                  schemaPath: '#/properties/baseline/properties/entries/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err210];
+                } else {
+                  vErrors.push(err210);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err211 = {
+              instancePath: instancePath + '/baseline/entries',
+              schemaPath: '#/properties/baseline/properties/entries/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err211];
+            } else {
+              vErrors.push(err211);
+            }
+            errors++;
+          }
+        }
+        if (data76.excused !== undefined) {
+          let data88 = data76.excused;
+          if (Array.isArray(data88)) {
+            const len11 = data88.length;
+            for (let i16 = 0; i16 < len11; i16++) {
+              if (
+                !validate66(data88[i16], {
+                  instancePath: instancePath + '/baseline/excused/' + i16,
+                  parentData: data88,
+                  parentDataProperty: i16,
+                  rootData,
+                  dynamicAnchors,
+                })
+              ) {
+                vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err212 = {
+              instancePath: instancePath + '/baseline/excused',
+              schemaPath: '#/properties/baseline/properties/excused/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err212];
+            } else {
+              vErrors.push(err212);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err213 = {
+          instancePath: instancePath + '/baseline',
+          schemaPath: '#/properties/baseline/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err213];
+        } else {
+          vErrors.push(err213);
+        }
+        errors++;
+      }
+    }
+    if (data.certification !== undefined) {
+      let data90 = data.certification;
+      if (data90 && typeof data90 == 'object' && !Array.isArray(data90)) {
+        if (data90.certified === undefined) {
+          const err214 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'certified' },
+            message: "must have required property '" + 'certified' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err214];
+          } else {
+            vErrors.push(err214);
+          }
+          errors++;
+        }
+        if (data90.reasons === undefined) {
+          const err215 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'reasons' },
+            message: "must have required property '" + 'reasons' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err215];
+          } else {
+            vErrors.push(err215);
+          }
+          errors++;
+        }
+        if (data90.optOuts === undefined) {
+          const err216 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'optOuts' },
+            message: "must have required property '" + 'optOuts' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err216];
+          } else {
+            vErrors.push(err216);
+          }
+          errors++;
+        }
+        if (data90.signer === undefined) {
+          const err217 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'signer' },
+            message: "must have required property '" + 'signer' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err217];
+          } else {
+            vErrors.push(err217);
+          }
+          errors++;
+        }
+        for (const key20 in data90) {
+          if (!(
+            key20 === 'certified' ||
+            key20 === 'reasons' ||
+            key20 === 'optOuts' ||
+            key20 === 'signer' ||
+            pattern13.test(key20)
+          )) {
+            const err218 = {
+              instancePath: instancePath + '/certification',
+              schemaPath: '#/properties/certification/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key20 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err218];
+            } else {
+              vErrors.push(err218);
+            }
+            errors++;
+          }
+        }
+        if (data90.certified !== undefined) {
+          if (typeof data90.certified !== 'boolean') {
+            const err219 = {
+              instancePath: instancePath + '/certification/certified',
+              schemaPath: '#/properties/certification/properties/certified/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err219];
+            } else {
+              vErrors.push(err219);
+            }
+            errors++;
+          }
+        }
+        if (data90.reasons !== undefined) {
+          let data92 = data90.reasons;
+          if (Array.isArray(data92)) {
+            const len12 = data92.length;
+            for (let i17 = 0; i17 < len12; i17++) {
+              let data93 = data92[i17];
+              if (data93 && typeof data93 == 'object' && !Array.isArray(data93)) {
+                if (data93.code === undefined) {
+                  const err220 = {
+                    instancePath: instancePath + '/certification/reasons/' + i17,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'code' },
+                    message: "must have required property '" + 'code' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err220];
+                  } else {
+                    vErrors.push(err220);
+                  }
+                  errors++;
+                }
+                if (data93.short === undefined) {
+                  const err221 = {
+                    instancePath: instancePath + '/certification/reasons/' + i17,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'short' },
+                    message: "must have required property '" + 'short' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err221];
+                  } else {
+                    vErrors.push(err221);
+                  }
+                  errors++;
+                }
+                if (data93.text === undefined) {
+                  const err222 = {
+                    instancePath: instancePath + '/certification/reasons/' + i17,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'text' },
+                    message: "must have required property '" + 'text' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err222];
+                  } else {
+                    vErrors.push(err222);
+                  }
+                  errors++;
+                }
+                for (const key21 in data93) {
+                  if (!(key21 === 'code' || key21 === 'short' || key21 === 'text')) {
+                    const err223 = {
+                      instancePath: instancePath + '/certification/reasons/' + i17,
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key21 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err223];
+                    } else {
+                      vErrors.push(err223);
+                    }
+                    errors++;
+                  }
+                }
+                if (data93.code !== undefined) {
+                  let data94 = data93.code;
                   if (!(
-                    data87 === 'embedded' ||
-                    data87 === 'failed' ||
-                    data87 === 'blocked' ||
-                    data87 === 'run-fails' ||
-                    data87 === 'partial' ||
-                    data87 === 'strict-off' ||
-                    data87 === 'inapplicable' ||
-                    data87 === 'nothing-driven' ||
-                    data87 === 'baseline' ||
-                    data87 === 'unsigned' ||
-                    data87 === 'unverified'
+                    data94 === 'embedded' ||
+                    data94 === 'failed' ||
+                    data94 === 'blocked' ||
+                    data94 === 'run-fails' ||
+                    data94 === 'partial' ||
+                    data94 === 'strict-off' ||
+                    data94 === 'inapplicable' ||
+                    data94 === 'nothing-driven' ||
+                    data94 === 'baseline' ||
+                    data94 === 'unsigned' ||
+                    data94 === 'unverified'
                   )) {
-                    const err210 = {
-                      instancePath: instancePath + '/certification/reasons/' + i15 + '/code',
+                    const err224 = {
+                      instancePath: instancePath + '/certification/reasons/' + i17 + '/code',
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/properties/code/enum',
                       keyword: 'enum',
@@ -25417,265 +25848,6 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err210];
-                    } else {
-                      vErrors.push(err210);
-                    }
-                    errors++;
-                  }
-                }
-                if (data86.short !== undefined) {
-                  let data88 = data86.short;
-                  if (typeof data88 === 'string') {
-                    if (func1(data88) < 1) {
-                      const err211 = {
-                        instancePath: instancePath + '/certification/reasons/' + i15 + '/short',
-                        schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err211];
-                      } else {
-                        vErrors.push(err211);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err212 = {
-                      instancePath: instancePath + '/certification/reasons/' + i15 + '/short',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/short/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err212];
-                    } else {
-                      vErrors.push(err212);
-                    }
-                    errors++;
-                  }
-                }
-                if (data86.text !== undefined) {
-                  let data89 = data86.text;
-                  if (typeof data89 === 'string') {
-                    if (func1(data89) < 1) {
-                      const err213 = {
-                        instancePath: instancePath + '/certification/reasons/' + i15 + '/text',
-                        schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err213];
-                      } else {
-                        vErrors.push(err213);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err214 = {
-                      instancePath: instancePath + '/certification/reasons/' + i15 + '/text',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/text/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err214];
-                    } else {
-                      vErrors.push(err214);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err215 = {
-                  instancePath: instancePath + '/certification/reasons/' + i15,
-                  schemaPath: '#/properties/certification/properties/reasons/items/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err215];
-                } else {
-                  vErrors.push(err215);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err216 = {
-              instancePath: instancePath + '/certification/reasons',
-              schemaPath: '#/properties/certification/properties/reasons/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err216];
-            } else {
-              vErrors.push(err216);
-            }
-            errors++;
-          }
-        }
-        if (data83.optOuts !== undefined) {
-          let data90 = data83.optOuts;
-          if (Array.isArray(data90)) {
-            const len12 = data90.length;
-            for (let i16 = 0; i16 < len12; i16++) {
-              let data91 = data90[i16];
-              if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
-                if (data91.gate === undefined) {
-                  const err217 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i16,
-                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'gate' },
-                    message: "must have required property '" + 'gate' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err217];
-                  } else {
-                    vErrors.push(err217);
-                  }
-                  errors++;
-                }
-                if (data91.requirements === undefined) {
-                  const err218 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i16,
-                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'requirements' },
-                    message: "must have required property '" + 'requirements' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err218];
-                  } else {
-                    vErrors.push(err218);
-                  }
-                  errors++;
-                }
-                for (const key21 in data91) {
-                  if (!(key21 === 'gate' || key21 === 'requirements')) {
-                    const err219 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i16,
-                      schemaPath:
-                        '#/properties/certification/properties/optOuts/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key21 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err219];
-                    } else {
-                      vErrors.push(err219);
-                    }
-                    errors++;
-                  }
-                }
-                if (data91.gate !== undefined) {
-                  let data92 = data91.gate;
-                  if (typeof data92 === 'string') {
-                    if (func1(data92) < 1) {
-                      const err220 = {
-                        instancePath: instancePath + '/certification/optOuts/' + i16 + '/gate',
-                        schemaPath:
-                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err220];
-                      } else {
-                        vErrors.push(err220);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err221 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i16 + '/gate',
-                      schemaPath:
-                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err221];
-                    } else {
-                      vErrors.push(err221);
-                    }
-                    errors++;
-                  }
-                }
-                if (data91.requirements !== undefined) {
-                  let data93 = data91.requirements;
-                  if (Array.isArray(data93)) {
-                    const len13 = data93.length;
-                    for (let i17 = 0; i17 < len13; i17++) {
-                      let data94 = data93[i17];
-                      if (typeof data94 === 'string') {
-                        if (func1(data94) < 1) {
-                          const err222 = {
-                            instancePath:
-                              instancePath +
-                              '/certification/optOuts/' +
-                              i16 +
-                              '/requirements/' +
-                              i17,
-                            schemaPath:
-                              '#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
-                            keyword: 'minLength',
-                            params: { limit: 1 },
-                            message: 'must NOT have fewer than 1 characters',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err222];
-                          } else {
-                            vErrors.push(err222);
-                          }
-                          errors++;
-                        }
-                      } else {
-                        const err223 = {
-                          instancePath:
-                            instancePath + '/certification/optOuts/' + i16 + '/requirements/' + i17,
-                          schemaPath:
-                            '#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err223];
-                        } else {
-                          vErrors.push(err223);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err224 = {
-                      instancePath:
-                        instancePath + '/certification/optOuts/' + i16 + '/requirements',
-                      schemaPath:
-                        '#/properties/certification/properties/optOuts/items/properties/requirements/type',
-                      keyword: 'type',
-                      params: { type: 'array' },
-                      message: 'must be array',
-                    };
-                    if (vErrors === null) {
                       vErrors = [err224];
                     } else {
                       vErrors.push(err224);
@@ -25683,87 +25855,85 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data93.short !== undefined) {
+                  let data95 = data93.short;
+                  if (typeof data95 === 'string') {
+                    if (func1(data95) < 1) {
+                      const err225 = {
+                        instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
+                        schemaPath:
+                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err225];
+                      } else {
+                        vErrors.push(err225);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err226 = {
+                      instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/short/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err226];
+                    } else {
+                      vErrors.push(err226);
+                    }
+                    errors++;
+                  }
+                }
+                if (data93.text !== undefined) {
+                  let data96 = data93.text;
+                  if (typeof data96 === 'string') {
+                    if (func1(data96) < 1) {
+                      const err227 = {
+                        instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
+                        schemaPath:
+                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err227];
+                      } else {
+                        vErrors.push(err227);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err228 = {
+                      instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/text/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err228];
+                    } else {
+                      vErrors.push(err228);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err225 = {
-                  instancePath: instancePath + '/certification/optOuts/' + i16,
-                  schemaPath: '#/properties/certification/properties/optOuts/items/type',
+                const err229 = {
+                  instancePath: instancePath + '/certification/reasons/' + i17,
+                  schemaPath: '#/properties/certification/properties/reasons/items/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err225];
-                } else {
-                  vErrors.push(err225);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err226 = {
-              instancePath: instancePath + '/certification/optOuts',
-              schemaPath: '#/properties/certification/properties/optOuts/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err226];
-            } else {
-              vErrors.push(err226);
-            }
-            errors++;
-          }
-        }
-        if (data83.signer !== undefined) {
-          let data95 = data83.signer;
-          const _errs230 = errors;
-          let valid77 = false;
-          let passing2 = null;
-          const _errs231 = errors;
-          if (data95 && typeof data95 == 'object' && !Array.isArray(data95)) {
-            if (data95.state === undefined) {
-              const err227 = {
-                instancePath: instancePath + '/certification/signer',
-                schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
-                keyword: 'required',
-                params: { missingProperty: 'state' },
-                message: "must have required property '" + 'state' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err227];
-              } else {
-                vErrors.push(err227);
-              }
-              errors++;
-            }
-            for (const key22 in data95) {
-              if (!(key22 === 'state')) {
-                const err228 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key22 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err228];
-                } else {
-                  vErrors.push(err228);
-                }
-                errors++;
-              }
-            }
-            if (data95.state !== undefined) {
-              if ('unsigned' !== data95.state) {
-                const err229 = {
-                  instancePath: instancePath + '/certification/signer/state',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
-                  keyword: 'const',
-                  params: { allowedValue: 'unsigned' },
-                  message: 'must be equal to constant',
                 };
                 if (vErrors === null) {
                   vErrors = [err229];
@@ -25775,11 +25945,11 @@ function validate51(
             }
           } else {
             const err230 = {
-              instancePath: instancePath + '/certification/signer',
-              schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
+              instancePath: instancePath + '/certification/reasons',
+              schemaPath: '#/properties/certification/properties/reasons/type',
               keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
+              params: { type: 'array' },
+              message: 'must be array',
             };
             if (vErrors === null) {
               vErrors = [err230];
@@ -25788,167 +25958,169 @@ function validate51(
             }
             errors++;
           }
-          var _valid2 = _errs231 === errors;
-          if (_valid2) {
-            valid77 = true;
-            passing2 = 0;
-            var props2 = true;
-          }
-          const _errs235 = errors;
-          if (data95 && typeof data95 == 'object' && !Array.isArray(data95)) {
-            if (data95.state === undefined) {
-              const err231 = {
-                instancePath: instancePath + '/certification/signer',
-                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
-                keyword: 'required',
-                params: { missingProperty: 'state' },
-                message: "must have required property '" + 'state' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err231];
-              } else {
-                vErrors.push(err231);
-              }
-              errors++;
-            }
-            if (data95.why === undefined) {
-              const err232 = {
-                instancePath: instancePath + '/certification/signer',
-                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
-                keyword: 'required',
-                params: { missingProperty: 'why' },
-                message: "must have required property '" + 'why' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err232];
-              } else {
-                vErrors.push(err232);
-              }
-              errors++;
-            }
-            for (const key23 in data95) {
-              if (!(key23 === 'state' || key23 === 'why')) {
-                const err233 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key23 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err233];
-                } else {
-                  vErrors.push(err233);
-                }
-                errors++;
-              }
-            }
-            if (data95.state !== undefined) {
-              if ('unverified' !== data95.state) {
-                const err234 = {
-                  instancePath: instancePath + '/certification/signer/state',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
-                  keyword: 'const',
-                  params: { allowedValue: 'unverified' },
-                  message: 'must be equal to constant',
-                };
-                if (vErrors === null) {
-                  vErrors = [err234];
-                } else {
-                  vErrors.push(err234);
-                }
-                errors++;
-              }
-            }
-            if (data95.why !== undefined) {
-              let data98 = data95.why;
-              if (typeof data98 === 'string') {
-                if (func1(data98) < 1) {
-                  const err235 = {
-                    instancePath: instancePath + '/certification/signer/why',
-                    schemaPath:
-                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
+        }
+        if (data90.optOuts !== undefined) {
+          let data97 = data90.optOuts;
+          if (Array.isArray(data97)) {
+            const len13 = data97.length;
+            for (let i18 = 0; i18 < len13; i18++) {
+              let data98 = data97[i18];
+              if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
+                if (data98.gate === undefined) {
+                  const err231 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i18,
+                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'gate' },
+                    message: "must have required property '" + 'gate' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err235];
+                    vErrors = [err231];
                   } else {
-                    vErrors.push(err235);
+                    vErrors.push(err231);
                   }
                   errors++;
                 }
+                if (data98.requirements === undefined) {
+                  const err232 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i18,
+                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirements' },
+                    message: "must have required property '" + 'requirements' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err232];
+                  } else {
+                    vErrors.push(err232);
+                  }
+                  errors++;
+                }
+                for (const key22 in data98) {
+                  if (!(key22 === 'gate' || key22 === 'requirements')) {
+                    const err233 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i18,
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key22 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err233];
+                    } else {
+                      vErrors.push(err233);
+                    }
+                    errors++;
+                  }
+                }
+                if (data98.gate !== undefined) {
+                  let data99 = data98.gate;
+                  if (typeof data99 === 'string') {
+                    if (func1(data99) < 1) {
+                      const err234 = {
+                        instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                        schemaPath:
+                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err234];
+                      } else {
+                        vErrors.push(err234);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err235 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err235];
+                    } else {
+                      vErrors.push(err235);
+                    }
+                    errors++;
+                  }
+                }
+                if (data98.requirements !== undefined) {
+                  let data100 = data98.requirements;
+                  if (Array.isArray(data100)) {
+                    const len14 = data100.length;
+                    for (let i19 = 0; i19 < len14; i19++) {
+                      let data101 = data100[i19];
+                      if (typeof data101 === 'string') {
+                        if (func1(data101) < 1) {
+                          const err236 = {
+                            instancePath:
+                              instancePath +
+                              '/certification/optOuts/' +
+                              i18 +
+                              '/requirements/' +
+                              i19,
+                            schemaPath:
+                              '#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
+                            keyword: 'minLength',
+                            params: { limit: 1 },
+                            message: 'must NOT have fewer than 1 characters',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err236];
+                          } else {
+                            vErrors.push(err236);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err237 = {
+                          instancePath:
+                            instancePath + '/certification/optOuts/' + i18 + '/requirements/' + i19,
+                          schemaPath:
+                            '#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err237];
+                        } else {
+                          vErrors.push(err237);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err238 = {
+                      instancePath:
+                        instancePath + '/certification/optOuts/' + i18 + '/requirements',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/requirements/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err238];
+                    } else {
+                      vErrors.push(err238);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err236 = {
-                  instancePath: instancePath + '/certification/signer/why',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err236];
-                } else {
-                  vErrors.push(err236);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err237 = {
-              instancePath: instancePath + '/certification/signer',
-              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err237];
-            } else {
-              vErrors.push(err237);
-            }
-            errors++;
-          }
-          var _valid2 = _errs235 === errors;
-          if (_valid2 && valid77) {
-            valid77 = false;
-            passing2 = [passing2, 1];
-          } else {
-            if (_valid2) {
-              valid77 = true;
-              passing2 = 1;
-              if (props2 !== true) {
-                props2 = true;
-              }
-            }
-            const _errs241 = errors;
-            if (data95 && typeof data95 == 'object' && !Array.isArray(data95)) {
-              if (data95.state === undefined) {
-                const err238 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'state' },
-                  message: "must have required property '" + 'state' + "'",
-                };
-                if (vErrors === null) {
-                  vErrors = [err238];
-                } else {
-                  vErrors.push(err238);
-                }
-                errors++;
-              }
-              if (data95.keyId === undefined) {
                 const err239 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'keyId' },
-                  message: "must have required property '" + 'keyId' + "'",
+                  instancePath: instancePath + '/certification/optOuts/' + i18,
+                  schemaPath: '#/properties/certification/properties/optOuts/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
                 };
                 if (vErrors === null) {
                   vErrors = [err239];
@@ -25957,27 +26129,286 @@ function validate51(
                 }
                 errors++;
               }
-              for (const key24 in data95) {
-                if (!(key24 === 'state' || key24 === 'keyId')) {
-                  const err240 = {
+            }
+          } else {
+            const err240 = {
+              instancePath: instancePath + '/certification/optOuts',
+              schemaPath: '#/properties/certification/properties/optOuts/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err240];
+            } else {
+              vErrors.push(err240);
+            }
+            errors++;
+          }
+        }
+        if (data90.signer !== undefined) {
+          let data102 = data90.signer;
+          const _errs244 = errors;
+          let valid81 = false;
+          let passing2 = null;
+          const _errs245 = errors;
+          if (data102 && typeof data102 == 'object' && !Array.isArray(data102)) {
+            if (data102.state === undefined) {
+              const err241 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
+                keyword: 'required',
+                params: { missingProperty: 'state' },
+                message: "must have required property '" + 'state' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err241];
+              } else {
+                vErrors.push(err241);
+              }
+              errors++;
+            }
+            for (const key23 in data102) {
+              if (!(key23 === 'state')) {
+                const err242 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key23 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err242];
+                } else {
+                  vErrors.push(err242);
+                }
+                errors++;
+              }
+            }
+            if (data102.state !== undefined) {
+              if ('unsigned' !== data102.state) {
+                const err243 = {
+                  instancePath: instancePath + '/certification/signer/state',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'unsigned' },
+                  message: 'must be equal to constant',
+                };
+                if (vErrors === null) {
+                  vErrors = [err243];
+                } else {
+                  vErrors.push(err243);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err244 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err244];
+            } else {
+              vErrors.push(err244);
+            }
+            errors++;
+          }
+          var _valid2 = _errs245 === errors;
+          if (_valid2) {
+            valid81 = true;
+            passing2 = 0;
+            var props2 = true;
+          }
+          const _errs249 = errors;
+          if (data102 && typeof data102 == 'object' && !Array.isArray(data102)) {
+            if (data102.state === undefined) {
+              const err245 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
+                keyword: 'required',
+                params: { missingProperty: 'state' },
+                message: "must have required property '" + 'state' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err245];
+              } else {
+                vErrors.push(err245);
+              }
+              errors++;
+            }
+            if (data102.why === undefined) {
+              const err246 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
+                keyword: 'required',
+                params: { missingProperty: 'why' },
+                message: "must have required property '" + 'why' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err246];
+              } else {
+                vErrors.push(err246);
+              }
+              errors++;
+            }
+            for (const key24 in data102) {
+              if (!(key24 === 'state' || key24 === 'why')) {
+                const err247 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key24 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err247];
+                } else {
+                  vErrors.push(err247);
+                }
+                errors++;
+              }
+            }
+            if (data102.state !== undefined) {
+              if ('unverified' !== data102.state) {
+                const err248 = {
+                  instancePath: instancePath + '/certification/signer/state',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'unverified' },
+                  message: 'must be equal to constant',
+                };
+                if (vErrors === null) {
+                  vErrors = [err248];
+                } else {
+                  vErrors.push(err248);
+                }
+                errors++;
+              }
+            }
+            if (data102.why !== undefined) {
+              let data105 = data102.why;
+              if (typeof data105 === 'string') {
+                if (func1(data105) < 1) {
+                  const err249 = {
+                    instancePath: instancePath + '/certification/signer/why',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err249];
+                  } else {
+                    vErrors.push(err249);
+                  }
+                  errors++;
+                }
+              } else {
+                const err250 = {
+                  instancePath: instancePath + '/certification/signer/why',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err250];
+                } else {
+                  vErrors.push(err250);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err251 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err251];
+            } else {
+              vErrors.push(err251);
+            }
+            errors++;
+          }
+          var _valid2 = _errs249 === errors;
+          if (_valid2 && valid81) {
+            valid81 = false;
+            passing2 = [passing2, 1];
+          } else {
+            if (_valid2) {
+              valid81 = true;
+              passing2 = 1;
+              if (props2 !== true) {
+                props2 = true;
+              }
+            }
+            const _errs255 = errors;
+            if (data102 && typeof data102 == 'object' && !Array.isArray(data102)) {
+              if (data102.state === undefined) {
+                const err252 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'state' },
+                  message: "must have required property '" + 'state' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err252];
+                } else {
+                  vErrors.push(err252);
+                }
+                errors++;
+              }
+              if (data102.keyId === undefined) {
+                const err253 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'keyId' },
+                  message: "must have required property '" + 'keyId' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err253];
+                } else {
+                  vErrors.push(err253);
+                }
+                errors++;
+              }
+              for (const key25 in data102) {
+                if (!(key25 === 'state' || key25 === 'keyId')) {
+                  const err254 = {
                     instancePath: instancePath + '/certification/signer',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/additionalProperties',
                     keyword: 'additionalProperties',
-                    params: { additionalProperty: key24 },
+                    params: { additionalProperty: key25 },
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err240];
+                    vErrors = [err254];
                   } else {
-                    vErrors.push(err240);
+                    vErrors.push(err254);
                   }
                   errors++;
                 }
               }
-              if (data95.state !== undefined) {
-                if ('verified' !== data95.state) {
-                  const err241 = {
+              if (data102.state !== undefined) {
+                if ('verified' !== data102.state) {
+                  const err255 = {
                     instancePath: instancePath + '/certification/signer/state',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/state/const',
@@ -25986,18 +26417,18 @@ function validate51(
                     message: 'must be equal to constant',
                   };
                   if (vErrors === null) {
-                    vErrors = [err241];
+                    vErrors = [err255];
                   } else {
-                    vErrors.push(err241);
+                    vErrors.push(err255);
                   }
                   errors++;
                 }
               }
-              if (data95.keyId !== undefined) {
-                let data100 = data95.keyId;
-                if (typeof data100 === 'string') {
-                  if (func1(data100) < 1) {
-                    const err242 = {
+              if (data102.keyId !== undefined) {
+                let data107 = data102.keyId;
+                if (typeof data107 === 'string') {
+                  if (func1(data107) < 1) {
+                    const err256 = {
                       instancePath: instancePath + '/certification/signer/keyId',
                       schemaPath:
                         '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
@@ -26006,14 +26437,14 @@ function validate51(
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err242];
+                      vErrors = [err256];
                     } else {
-                      vErrors.push(err242);
+                      vErrors.push(err256);
                     }
                     errors++;
                   }
                 } else {
-                  const err243 = {
+                  const err257 = {
                     instancePath: instancePath + '/certification/signer/keyId',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
@@ -26022,15 +26453,15 @@ function validate51(
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err243];
+                    vErrors = [err257];
                   } else {
-                    vErrors.push(err243);
+                    vErrors.push(err257);
                   }
                   errors++;
                 }
               }
             } else {
-              const err244 = {
+              const err258 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/2/type',
                 keyword: 'type',
@@ -26038,19 +26469,19 @@ function validate51(
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err244];
+                vErrors = [err258];
               } else {
-                vErrors.push(err244);
+                vErrors.push(err258);
               }
               errors++;
             }
-            var _valid2 = _errs241 === errors;
-            if (_valid2 && valid77) {
-              valid77 = false;
+            var _valid2 = _errs255 === errors;
+            if (_valid2 && valid81) {
+              valid81 = false;
               passing2 = [passing2, 2];
             } else {
               if (_valid2) {
-                valid77 = true;
+                valid81 = true;
                 passing2 = 2;
                 if (props2 !== true) {
                   props2 = true;
@@ -26058,8 +26489,8 @@ function validate51(
               }
             }
           }
-          if (!valid77) {
-            const err245 = {
+          if (!valid81) {
+            const err259 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf',
               keyword: 'oneOf',
@@ -26067,16 +26498,16 @@ function validate51(
               message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
-              vErrors = [err245];
+              vErrors = [err259];
             } else {
-              vErrors.push(err245);
+              vErrors.push(err259);
             }
             errors++;
           } else {
-            errors = _errs230;
+            errors = _errs244;
             if (vErrors !== null) {
-              if (_errs230) {
-                vErrors.length = _errs230;
+              if (_errs244) {
+                vErrors.length = _errs244;
               } else {
                 vErrors = null;
               }
@@ -26084,7 +26515,7 @@ function validate51(
           }
         }
       } else {
-        const err246 = {
+        const err260 = {
           instancePath: instancePath + '/certification',
           schemaPath: '#/properties/certification/type',
           keyword: 'type',
@@ -26092,15 +26523,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err246];
+          vErrors = [err260];
         } else {
-          vErrors.push(err246);
+          vErrors.push(err260);
         }
         errors++;
       }
     }
   } else {
-    const err247 = {
+    const err261 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -26108,9 +26539,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err247];
+      vErrors = [err261];
     } else {
-      vErrors.push(err247);
+      vErrors.push(err261);
     }
     errors++;
   }

@@ -31,7 +31,8 @@ export function badgeFor(report: EvalGateReport, verdict: RunVerdict = runVerdic
 
 function colorOf(verdict: RunVerdict): string {
   if (verdict.certification.certified) return 'brightgreen';
-  if (verdict.exitCode === EXIT.failed) return 'red';
+  // The result, not the exit code: --fail-on none waives the exit code of a run that failed.
+  if (verdict.result === 'FAIL') return 'red';
   if (verdict.exitCode === EXIT.blocked) return 'orange';
   // The embedded host is the suite's own: its badge is no evidence about any host.
   if (verdict.embedded) return 'lightgrey';

@@ -118,7 +118,8 @@ function scopeReasons(facts: CertificationFacts): CertificationReason[] {
       ran < total,
       'partial',
       `partial ${ran} of ${total}`,
-      () => `partial: ${ran} of ${total} requirements selected; run without --only and --skip`,
+      () =>
+        `partial: ${ran} of ${total} requirements selected; run the current set without --only and --skip`,
     ),
     ...reasonIf(
       !facts.strict,

@@ -1,56 +1,75 @@
 // The exit status and closing line of a run with its CI options (contract §10): the baseline
-// excuses listed failures, a stale entry fails the run, `--fail-on should` makes SHOULD warnings
-// fail it, and a partial or baselined run says so on its last line (lib/report/run-verdict.ts).
+// excuses listed failures, a stale entry fails the run, an expired one excuses nothing,
+// `--fail-on should` makes SHOULD warnings fail it, `--fail-on none` keeps any of them from
+// failing the exit code while the verdict still says FAIL, and a partial, pinned or baselined run
+// says so on its last line (lib/report/run-verdict.ts).
 
-import { faultName, faultsOf, resolveBaseline } from './baseline.ts';
-import type { Fault, ResolvedEntry } from './baseline.ts';
+import { faultName, faultsOf, resolveBaseline, trackingNote } from './baseline.ts';
+import type { BaselineContext, Fault, ResolvedEntry } from './baseline.ts';
 import type { Finding } from '../types.ts';
 import type { EvalGateReport } from './report.ts';
 import { NOT_SELECTED } from './run-options.ts';
+import { HOST_CHECKS } from './run-options.ts';
 import { isPartial } from './run-record.ts';
+import { addedSince } from '../requirement-sets.ts';
 import { EXIT } from './verdict.ts';
 
 export type GateFacts = Pick<
   EvalGateReport,
   'requirements' | 'failOn' | 'selection' | 'baseline' | 'hostChecks'
->;
+> &
+  Partial<Pick<EvalGateReport, 'startedAt'>>;
 
 export interface GateVerdict {
   readonly exitCode: number;
-  /** Failures no baseline entry excuses; they fail the run. */
+  /** Whether the run fails on what the host did: the exit code, unless `--fail-on none` waived it. */
+  readonly failing: boolean;
+  /** Failures of requirements no baseline entry excuses; they fail the run. */
   readonly unexcused: readonly Fault[];
   readonly excused: readonly Fault[];
   readonly stale: readonly ResolvedEntry[];
-  /** Failed host checks, which fail the run only under `--fail-on should`. */
+  /** Entries past their `expires` day: they excuse nothing. */
+  readonly expired: readonly ResolvedEntry[];
+  /** Failed host checks no entry excuses, which fail the run only under `--fail-on should`. */
   readonly hostWarnings: readonly Finding[];
 }
 
-/**
- * The host checks decide no requirement, so no baseline entry can name them; under
- * `--fail-on should` each failed one fails the run like any other SHOULD warning.
- */
-function hostWarningsOf(report: GateFacts): readonly Finding[] {
-  if ((report.failOn ?? 'must') !== 'should') return [];
-  return (report.hostChecks?.findings ?? []).filter((f) => !f.ok);
+/** The run's day and host checks, which an entry's expiry and a host-check entry are judged on. */
+export function baselineContext(report: GateFacts): BaselineContext {
+  return {
+    ...(report.startedAt === undefined ? {} : { day: report.startedAt.slice(0, 10) }),
+    ...(report.hostChecks === undefined ? {} : { hostFindings: report.hostChecks.findings }),
+  };
 }
 
 export function gateVerdict(report: GateFacts): GateVerdict {
   const failOn = report.failOn ?? 'must';
-  const resolution = resolveBaseline(report.baseline?.entries ?? [], report.requirements, failOn);
+  const resolution = resolveBaseline(
+    report.baseline?.entries ?? [],
+    report.requirements,
+    failOn,
+    baselineContext(report),
+  );
   const stale = resolution.entries.filter((e) => e.status === 'stale');
+  const expired = resolution.entries.filter((e) => e.status === 'expired');
   const blocked = report.requirements.some((r) => r.disposition === 'blocked');
-  const hostWarnings = hostWarningsOf(report);
-  const exitCode =
-    resolution.unexcused.length > 0 || stale.length > 0 || hostWarnings.length > 0
-      ? EXIT.failed
-      : blocked
-        ? EXIT.blocked
-        : EXIT.ok;
+  const hostRules = new Set(
+    resolution.unexcused.filter((f) => f.requirement === HOST_CHECKS).map((f) => f.rule),
+  );
+  const hostWarnings = (report.hostChecks?.findings ?? []).filter(
+    (f) => !f.ok && hostRules.has(f.rule),
+  );
+  const unexcused = resolution.unexcused.filter((f) => f.requirement !== HOST_CHECKS);
+  const failing = unexcused.length > 0 || stale.length > 0 || hostWarnings.length > 0;
+  // A blocked run exits 3 even under --fail-on none: a lost response is no verdict to waive.
+  const exitCode = failing && failOn !== 'none' ? EXIT.failed : blocked ? EXIT.blocked : EXIT.ok;
   return {
     exitCode,
-    unexcused: resolution.unexcused,
+    failing,
+    unexcused,
     excused: resolution.excused,
     stale,
+    expired,
     hostWarnings,
   };
 }
@@ -83,16 +102,29 @@ export function gateLimits(report: GateFacts): string[] {
     const ran = report.requirements.filter((r) => !isUnselected(r)).length;
     parts.push(`partial: ${ran} of ${report.requirements.length} selected`);
   }
+  const pinned = selection?.requirementSet;
+  if (pinned !== undefined) {
+    const added = addedSince(pinned);
+    parts.push(
+      `requirement set ${pinned.version}${added.length === 0 ? '' : ` (the current set adds ${added.length})`}`,
+    );
+  }
   if (report.baseline !== undefined) {
     const rows = excusedRows(report, verdict);
+    const expired = verdict.expired.length === 0 ? '' : `, ${verdict.expired.length} expired`;
     parts.push(
-      `baseline: ${rows} failing requirement${rows === 1 ? '' : 's'} excused (${verdict.excused.length} rule${verdict.excused.length === 1 ? '' : 's'}), ${verdict.stale.length} stale`,
+      `baseline: ${rows} failing requirement${rows === 1 ? '' : 's'} excused (${verdict.excused.length} rule${verdict.excused.length === 1 ? '' : 's'}), ${verdict.stale.length} stale${expired}`,
     );
   }
   if (report.failOn === 'should') {
     const warned = faultsOf(report.requirements, 'must').length;
     const all = faultsOf(report.requirements, 'should').length + verdict.hostWarnings.length;
     parts.push(`fail-on should: ${all - warned} SHOULD warning${all - warned === 1 ? '' : 's'}`);
+  }
+  if (report.failOn === 'none') {
+    parts.push(
+      verdict.failing ? 'fail-on none: the exit code ignores the failures' : 'fail-on none',
+    );
   }
   return parts;
 }
@@ -101,10 +133,15 @@ export function gateLimits(report: GateFacts): string[] {
 export function gateProblems(report: GateFacts): string[] {
   const verdict = gateVerdict(report);
   const lines: string[] = [];
-  if (report.baseline !== undefined || report.failOn === 'should') {
+  if (report.baseline !== undefined || report.failOn === 'should' || report.failOn === 'none') {
     for (const f of verdict.unexcused) lines.push(`not excused: ${faultName(f)}`);
   }
   for (const f of verdict.hostWarnings) lines.push(`host check warning: ${f.rule}: ${f.message}`);
+  for (const e of verdict.expired) {
+    lines.push(
+      `expired baseline entry: ${faultName(e)}${trackingNote(e)} excuses nothing since ${e.expires ?? ''}; fix the failure or renew the entry in ${report.baseline?.file ?? 'the baseline'}`,
+    );
+  }
   for (const e of verdict.stale) {
     lines.push(
       `stale baseline entry: ${faultName(e)} now holds; remove it from ${report.baseline?.file ?? 'the baseline'}`,

@@ -1,8 +1,12 @@
 // The Markdown lines for a run's verdict and CI options: the certification with every reason it
-// is withheld and every opt-out it rests on, the severity gate, and the baseline's entries.
+// is withheld and every opt-out it rests on, the severity gate, a pinned requirement set and what
+// the current set adds to it, and the baseline's entries with who tracks each until when.
 
 import { faultName } from './baseline.ts';
+import { addedSince, currentSet } from '../requirement-sets.ts';
+import type { RequirementSet } from '../requirement-sets.ts';
 import type { EvalGateReport } from './report.ts';
+import type { FailOn } from './run-options.ts';
 import type { RunVerdict } from './run-verdict.ts';
 
 type CiFacts = Pick<EvalGateReport, 'failOn' | 'selection' | 'baseline'>;
@@ -35,10 +39,15 @@ export function certificationSection(verdict: RunVerdict): string[] {
   ];
 }
 
+const FAILS_ON: Readonly<Record<FailOn, string>> = {
+  must: 'MUST failures',
+  should: 'MUST failures and SHOULD warnings (--fail-on should)',
+  none: 'nothing: the exit code is 0 whatever failed (--fail-on none); the result still says FAIL',
+};
+
 export function gateBullets(report: CiFacts): string[] {
-  const lines = [
-    `- fails on: ${report.failOn === 'should' ? 'MUST failures and SHOULD warnings (--fail-on should)' : 'MUST failures'}`,
-  ];
+  const lines = [`- fails on: ${FAILS_ON[report.failOn ?? 'must']}`];
+  lines.push(setBullet(report.selection?.requirementSet));
   const s = report.selection;
   if (s !== undefined) {
     lines.push(
@@ -46,6 +55,20 @@ export function gateBullets(report: CiFacts): string[] {
     );
   }
   return lines;
+}
+
+/** Which requirement set ran, and what the current set adds to a pinned one. */
+export function setBullet(pinned: RequirementSet | undefined): string {
+  const current = currentSet();
+  if (pinned === undefined) {
+    return `- requirement set: ${current.version}, the current one (pin it with --requirements ${current.version})`;
+  }
+  const added = addedSince(pinned);
+  const adds =
+    added.length === 0
+      ? 'the current set adds none'
+      : `the current set ${current.version} adds ${added.join(', ')}`;
+  return `- requirement set: ${pinned.version} (--requirements), ${pinned.requirements.length} requirements; ${adds}`;
 }
 
 export function baselineSection(report: CiFacts): string[] {
@@ -57,9 +80,12 @@ export function baselineSection(report: CiFacts): string[] {
     '',
     `sha256 \`${b.sha256}\`; ${b.excused.length} failing rule${b.excused.length === 1 ? '' : 's'} excused. A stale entry fails the run until it is removed.`,
     '',
-    '| expected failure | status | reason |',
-    '| --- | --- | --- |',
-    ...b.entries.map((e) => `| ${faultName(e)} | ${e.status} | ${cell(e.reason)} |`),
+    '| expected failure | status | reason | ticket | owner | expires |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...b.entries.map(
+      (e) =>
+        `| ${faultName(e)} | ${e.status === 'expired' ? '**expired: excuses nothing**' : e.status} | ${cell(e.reason)} | ${cell(e.ticket ?? '')} | ${cell(e.owner ?? '')} | ${e.expires ?? ''} |`,
+    ),
   ];
 }
 

@@ -195,7 +195,11 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
       rows: rowsDigest(rows),
       ...(input.hostChecks === undefined ? {} : { hostChecks: hostChecksDigest(input.hostChecks) }),
     },
-    ...runRecord(input.runOptions ?? {}, rows),
+    // An entry's expiry is read against the day the run started; host-check entries on its checks.
+    ...runRecord(input.runOptions ?? {}, rows, {
+      day: input.startedAt.slice(0, 10),
+      ...(input.hostChecks === undefined ? {} : { hostFindings: input.hostChecks.findings }),
+    }),
   };
   return report;
 }

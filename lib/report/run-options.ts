@@ -4,24 +4,46 @@
 // mistyped id is a configuration error (exit 2), never a silently unexcused or unselected row.
 
 import { GENERATED_REQUIREMENT, LEGS, REQUIREMENT_PREFIX as PREFIX } from '../legs.ts';
+import type { RequirementSet } from '../requirement-sets.ts';
+import { recordedOnLegs } from '../witness/exercised.ts';
+import { HOST_CHECK_RULES } from '../witness/host-checks.ts';
 import { RULES } from '../witness/rules.ts';
 import { judgeGatedFieldsShape } from '../witness/shape-leg.ts';
 
-/** `must`: only MUST failures fail the exit code; `should`: SHOULD warnings fail it too. */
-export type FailOn = 'must' | 'should';
-export const FAIL_ON: readonly FailOn[] = ['must', 'should'];
+/**
+ * `must`: only MUST failures fail the exit code; `should`: SHOULD warnings fail it too; `none`:
+ * nothing a host did fails it (a blocked run still exits 3: a lost response is no verdict).
+ */
+export type FailOn = 'must' | 'should' | 'none';
+export const FAIL_ON: readonly FailOn[] = ['must', 'should', 'none'];
 
-/** One baseline entry: a requirement known to fail, or one rule of it, and why. */
+/** The requirement of a baseline entry that names a rule for every requirement. */
+export const EVERY_REQUIREMENT = '*';
+/** The requirement of a baseline entry that names a host check, judged once per run. */
+export const HOST_CHECKS = 'host-checks';
+
+/**
+ * One baseline entry: a requirement known to fail, or one rule of it (of every requirement under
+ * `*`, of the host checks under `host-checks`), why, and who tracks it until when.
+ */
 export interface ExpectedFailure {
   readonly requirement: string;
   readonly rule?: string;
   readonly reason: string;
+  readonly ticket?: string;
+  readonly owner?: string;
+  /** YYYY-MM-DD: from the day after, the entry excuses nothing. */
+  readonly expires?: string;
 }
 
-/** --only and --skip as given, each id in full; an empty `only` selects every requirement. */
+/**
+ * --only and --skip as given, each id in full; an empty `only` selects every requirement. A
+ * pinned requirement set (--requirements) leaves out every requirement it does not hold.
+ */
 export interface Selection {
   readonly only: readonly string[];
   readonly skip: readonly string[];
+  readonly requirementSet?: RequirementSet;
 }
 
 /** A bad --only, --skip or baseline entry; its message is the one line the CLI prints (exit 2). */
@@ -35,25 +57,46 @@ export function knownRequirement(id: string): string | undefined {
   return LEGS.some((l) => l.id === full) ? full : undefined;
 }
 
-/** Every rule id a requirement's findings can carry. */
+/**
+ * Every rule id a requirement's findings can carry; for `host-checks`, the host checks' rules.
+ * A leg never records a rule judged only once per run as a host check.
+ */
 export function knownRules(requirement: string): ReadonlySet<string> {
   // The generated row carries its cases' findings: the witness's rules and a host fault's.
   if (requirement === GENERATED_REQUIREMENT)
     return new Set([...RULES.map((r) => r.id), 'run.served']);
+  if (requirement === HOST_CHECKS) return new Set(HOST_CHECK_RULES);
   const leg = LEGS.find((l) => l.id === requirement);
   if (leg === undefined) return new Set();
   // The server-free leg judges the schema alone; its rules are the findings it always produces.
   if (leg.fixtureId === undefined) return new Set(judgeGatedFieldsShape().map((f) => f.rule));
-  return new Set([...RULES.map((r) => r.id), 'run.served']);
+  return new Set([...RULES.map((r) => r.id).filter(recordedOnLegs), 'run.served']);
 }
 
-/** Resolves --only and --skip to full ids; throws on an unknown id or an empty selection. */
-export function resolveSelection(only: readonly string[], skip: readonly string[]): Selection {
+/** The requirement ids without their prefix, comma-separated, for a message listing them. */
+function requirementList(): string {
+  return LEGS.map((l) => l.id.slice(PREFIX.length)).join(', ');
+}
+
+/**
+ * Resolves --only and --skip to full ids within the pinned set, if any; throws on an unknown id,
+ * an id the set does not hold, or an empty selection.
+ */
+export function resolveSelection(
+  only: readonly string[],
+  skip: readonly string[],
+  requirementSet?: RequirementSet,
+): Selection {
   const full = (flag: string) => (id: string) => {
     const known = knownRequirement(id);
     if (known === undefined) {
       throw new RunOptionError(
-        `${flag} ${id} names no requirement of this suite; the requirements are ${LEGS.map((l) => l.id.slice(PREFIX.length)).join(', ')}`,
+        `${flag} ${id} names no requirement of this suite; the requirements are ${requirementList()}`,
+      );
+    }
+    if (requirementSet !== undefined && !requirementSet.requirements.includes(known)) {
+      throw new RunOptionError(
+        `${flag} ${id} is not in requirement set ${requirementSet.version}, which --requirements pinned`,
       );
     }
     return known;
@@ -61,6 +104,7 @@ export function resolveSelection(only: readonly string[], skip: readonly string[
   const selection = {
     only: [...new Set(only.map(full('--only')))],
     skip: [...new Set(skip.map(full('--skip')))],
+    ...(requirementSet === undefined ? {} : { requirementSet }),
   };
   if (selectedIds(selection).length === 0) {
     throw new RunOptionError(
@@ -77,6 +121,8 @@ export function selectedIds(selection: Selection | undefined): string[] {
 
 export function isSelected(selection: Selection | undefined, id: string): boolean {
   if (selection === undefined) return true;
+  const pinned = selection.requirementSet;
+  if (pinned !== undefined && !pinned.requirements.includes(id)) return false;
   if (selection.only.length > 0 && !selection.only.includes(id)) return false;
   return !selection.skip.includes(id);
 }
@@ -103,32 +149,111 @@ export function readExpectedFailures(document: unknown): ExpectedFailure[] {
   return entries;
 }
 
+const ENTRY_KEYS = ['requirement', 'rule', 'reason', 'ticket', 'owner', 'expires'];
+
 function readEntry(item: unknown, at: string): ExpectedFailure {
   if (!isRecord(item)) throw new RunOptionError(`${at} is not an object`);
-  const extra = Object.keys(item).filter((k) => !['requirement', 'rule', 'reason'].includes(k));
+  const extra = Object.keys(item).filter((k) => !ENTRY_KEYS.includes(k));
   if (extra.length > 0) {
     throw new RunOptionError(
-      `${at} has ${extra.join(', ')}; an entry has requirement, rule and reason`,
+      `${at} has ${extra.join(', ')}; an entry has ${ENTRY_KEYS.slice(0, -1).join(', ')} and ${ENTRY_KEYS.at(-1) ?? ''}`,
     );
   }
-  const { requirement, rule, reason } = item;
+  const { rule, reason } = item;
+  // A rule alone names it for every requirement.
+  const requirement = item.requirement ?? (rule === undefined ? undefined : EVERY_REQUIREMENT);
   if (typeof requirement !== 'string' || requirement === '') {
-    throw new RunOptionError(`${at} needs a requirement id`);
+    throw new RunOptionError(
+      `${at} needs a requirement id, or a rule to excuse on every requirement`,
+    );
   }
   if (typeof reason !== 'string' || reason.trim() === '') {
     throw new RunOptionError(
       `${at} (${requirement}) needs a reason: say why the failure is expected`,
     );
   }
+  const tracking = trackingOf(item, at);
+  const id = entryRequirement(requirement, rule, at);
+  if (rule === undefined) return { requirement: id, reason, ...tracking };
+  if (typeof rule !== 'string' || !recordable(id, rule)) {
+    throw new RunOptionError(impossibleRule(id, String(rule), at));
+  }
+  return { requirement: id, rule, reason, ...tracking };
+}
+
+/** The entry's requirement in full, `*` or `host-checks`; an unknown one lists the valid ones. */
+function entryRequirement(requirement: string, rule: unknown, at: string): string {
+  if (requirement === EVERY_REQUIREMENT) {
+    if (rule === undefined) {
+      throw new RunOptionError(
+        `${at} names every requirement and no rule, which would excuse every failure; name the rule`,
+      );
+    }
+    return requirement;
+  }
+  if (requirement === HOST_CHECKS) return requirement;
   const full = knownRequirement(requirement) ?? generatedRequirement(requirement);
   if (full === undefined) {
-    throw new RunOptionError(`${at} names ${requirement}, which is no requirement of this suite`);
+    throw new RunOptionError(
+      `${at} names ${requirement}, which is no requirement of this suite; the requirements are ${requirementList()}, "${HOST_CHECKS}" and "${EVERY_REQUIREMENT}"`,
+    );
   }
-  if (rule === undefined) return { requirement: full, reason };
-  if (typeof rule !== 'string' || !knownRules(full).has(rule)) {
-    throw new RunOptionError(`${at} names rule ${String(rule)}, which ${full} never checks`);
+  return full;
+}
+
+/** Whether some failure of `requirement` could carry `rule`. */
+function recordable(requirement: string, rule: string): boolean {
+  if (requirement !== EVERY_REQUIREMENT) return knownRules(requirement).has(rule);
+  return LEGS.some((l) => knownRules(l.id).has(rule));
+}
+
+function recordedRules(requirement: string): string[] {
+  const of = requirement === EVERY_REQUIREMENT ? LEGS.map((l) => l.id) : [requirement];
+  return [...new Set(of.flatMap((id) => [...knownRules(id)]))];
+}
+
+function impossibleRule(requirement: string, rule: string, at: string): string {
+  const where =
+    requirement === EVERY_REQUIREMENT
+      ? 'no requirement ever records'
+      : `${requirement} never records`;
+  const hostCheck = (HOST_CHECK_RULES as ReadonlySet<string>).has(rule);
+  const hint = hostCheck
+    ? `; ${rule} is judged once per run as a host check: list it under requirement "${HOST_CHECKS}"`
+    : `; the rules ${requirement === EVERY_REQUIREMENT ? 'the requirements record' : 'it records'} are ${recordedRules(requirement).join(', ')}`;
+  return `${at} names rule ${rule}, which ${where}${hint}`;
+}
+
+/** ticket, owner and expires, each checked; expires is a calendar date. */
+function trackingOf(
+  item: Readonly<Record<string, unknown>>,
+  at: string,
+): Pick<ExpectedFailure, 'ticket' | 'owner' | 'expires'> {
+  const out: { ticket?: string; owner?: string; expires?: string } = {};
+  for (const key of ['ticket', 'owner'] as const) {
+    const value = item[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value.trim() === '') {
+      throw new RunOptionError(`${at} has a ${key} that is not a non-empty string`);
+    }
+    out[key] = value;
   }
-  return { requirement: full, rule, reason };
+  const expires = item.expires;
+  if (expires !== undefined) {
+    // YAML reads an unquoted 2026-03-01 as a Date; both spellings mean the same day.
+    const day = expires instanceof Date ? expires.toISOString().slice(0, 10) : expires;
+    if (typeof day !== 'string' || !isCalendarDate(day)) {
+      throw new RunOptionError(`${at} expires on ${String(day)}; give a date as YYYY-MM-DD`);
+    }
+    out.expires = day;
+  }
+  return out;
+}
+
+function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
 
 /** A baseline may name the generated row too: `run --generate` adds it beside the legs. */

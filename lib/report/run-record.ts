@@ -3,7 +3,7 @@
 // rebuild it and compare.
 
 import { LEGS } from '../legs.ts';
-import type { Fault, ResolvedEntry, RowFacts } from './baseline.ts';
+import type { BaselineContext, Fault, ResolvedEntry, RowFacts } from './baseline.ts';
 import { resolveBaseline } from './baseline.ts';
 import type { ExpectedFailure, FailOn, Selection } from './run-options.ts';
 import { selectedIds } from './run-options.ts';
@@ -39,14 +39,20 @@ export interface RunOptions {
   };
 }
 
-export function runRecord(options: RunOptions, rows: readonly RowFacts[]): RunRecord {
+export function runRecord(
+  options: RunOptions,
+  rows: readonly RowFacts[],
+  context: BaselineContext = {},
+): RunRecord {
   const failOn = options.failOn ?? 'must';
   const selection =
     options.selection === undefined
       ? undefined
       : { ...options.selection, selected: selectedIds(options.selection) };
   const baseline =
-    options.baseline === undefined ? undefined : baselineRecord(options.baseline, rows, failOn);
+    options.baseline === undefined
+      ? undefined
+      : baselineRecord(options.baseline, rows, failOn, context);
   return {
     failOn,
     ...(selection === undefined ? {} : { selection }),
@@ -58,8 +64,9 @@ function baselineRecord(
   given: NonNullable<RunOptions['baseline']>,
   rows: readonly RowFacts[],
   failOn: FailOn,
+  context: BaselineContext,
 ): BaselineRecord {
-  const resolved = resolveBaseline(given.entries, rows, failOn);
+  const resolved = resolveBaseline(given.entries, rows, failOn, context);
   return {
     file: given.file,
     sha256: given.sha256,

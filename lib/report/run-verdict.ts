@@ -84,6 +84,17 @@ function causesOf(report: EvalGateReport, gate: GateVerdict): string[] {
       `${plural(gate.stale.length, 'stale baseline entry', 'stale baseline entries')}: ${gate.stale.map(faultName).join(', ')} now hold; remove ${gate.stale.length === 1 ? 'it' : 'them'} from ${file}`,
     );
   }
+  if (gate.expired.length > 0) {
+    const file = report.baseline?.file ?? 'the baseline';
+    causes.push(
+      `${plural(gate.expired.length, 'baseline entry', 'baseline entries')} expired and excuse nothing (${gate.expired.map((e) => `${faultName(e)}, ${e.expires ?? ''}`).join('; ')}); fix or renew ${gate.expired.length === 1 ? 'it' : 'them'} in ${file}`,
+    );
+  }
+  if (report.failOn === 'none' && gate.failing) {
+    causes.push(
+      '--fail-on none: the exit code is 0 whatever failed, so this FAIL does not fail the build',
+    );
+  }
   const blocked = report.requirements.filter((r) => r.disposition === 'blocked');
   if (blocked.length > 0 && causes.length === 0) {
     causes.push(
@@ -98,7 +109,8 @@ export function runVerdict(report: EvalGateReport): RunVerdict {
   const exitCode = gate.exitCode;
   return {
     exitCode,
-    result: exitCode === EXIT.ok ? 'PASS' : exitCode === EXIT.blocked ? 'BLOCKED' : 'FAIL',
+    // Under --fail-on none the exit code waives a failure; the result still names it.
+    result: gate.failing ? 'FAIL' : exitCode === EXIT.blocked ? 'BLOCKED' : 'PASS',
     causes: causesOf(report, gate),
     counts: countsOf(report),
     embedded: report.target.embedded,

@@ -201,6 +201,14 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
   },
 };
 
+/**
+ * Whether a leg's run can record `id` at all: a rule a leg never owes is judged only once per run
+ * as a host check, so a baseline entry naming it under a requirement can never match.
+ */
+export function recordedOnLegs(id: RuleId): boolean {
+  return COVERAGE[id].owed !== never;
+}
+
 function errorBodyGap(f: RunFacts): string {
   const kinds = f.observation.errors?.kinds ?? [];
   return kinds.length === 0

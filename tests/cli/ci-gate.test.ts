@@ -125,7 +125,9 @@ describe('reading a baseline and a selection', () => {
       readExpectedFailures({
         expectedFailures: [{ requirement: 'mean-gated', reason: 'r', rules: ['x'] }],
       }),
-    ).toThrow('expectedFailures[0] has rules; an entry has requirement, rule and reason');
+    ).toThrow(
+      'expectedFailures[0] has rules; an entry has requirement, rule, reason, ticket, owner and expires',
+    );
   });
 });
 
