@@ -56,8 +56,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return EXIT.ok;
       case 'version': {
         // The package file alone, so --version answers without loading the suite.
-        const { default: pkg } = await import('../package.json', { with: { type: 'json' } });
-        out(`${pkg.name} ${pkg.version}`);
+        const { PACKAGE_MANIFEST } = await import('../lib/package-root.ts');
+        out(`${PACKAGE_MANIFEST.name} ${PACKAGE_MANIFEST.version}`);
         return EXIT.ok;
       }
       case 'list': {

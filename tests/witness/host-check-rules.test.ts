@@ -11,6 +11,7 @@ const PROBES: readonly ProbeName[] = [
   'wrong-credentials',
   'unknown-run',
   'unknown-suite',
+  'unadvertised-summary',
 ];
 
 const answered = (probe: ProbeName): ObservedProbe => ({
