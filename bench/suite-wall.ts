@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SuiteConfig } from '../lib/env.ts';
 import { readConfig } from '../lib/env.ts';
-import { runSuite } from '../cli/run-suite.ts';
+import { runSuite } from '../lib/decide/run-suite.ts';
 import { LEGS } from '../lib/legs.ts';
 import { startReferenceHost } from '../reference-host/index.ts';
 import type { Section } from './report.ts';
@@ -29,7 +29,7 @@ export async function measureSuiteWall(rounds: number, reportDir: string): Promi
   const summed: number[] = [];
   const suite = async (): Promise<void> => {
     const started = performance.now();
-    const run = await runSuite(config, { reporters: [] });
+    const run = await runSuite(config);
     wall.push(performance.now() - started);
     const bad = run.outcomes.filter((o) => o.disposition !== 'executed-pass');
     if (bad.length > 0) {

@@ -8,7 +8,8 @@ import { GENERATED_REQUIREMENT } from '../legs.ts';
 import { driveEvalRun } from '../observe/driver.ts';
 import { WireRecord } from '../observe/wire-record.ts';
 import type { Disposition, Finding, Fixture, GateName, MatchMode } from '../types.ts';
-import { blocked, decide, decideRun, hostFaultFinding, type Decision } from './decide.ts';
+import { blocked, decideDrive, type Decision } from './decide.ts';
+import { runRequest } from './decide-leg.ts';
 import { checkGates } from './gates.ts';
 import type { LegTarget } from './leg-target.ts';
 
@@ -59,19 +60,9 @@ async function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
   }
   const wire = new WireRecord();
   wire.version('discovery', target.discovery.versionHeader ?? undefined);
-  const request = {
-    evalSuiteRef: `${fixture.suite.suiteId}@${fixture.suite.version}`,
-    agentId: fixture.agentId,
-  };
+  const request = runRequest(fixture);
   const drive = await driveEvalRun(target.client, request, target.config.bounds, Date.now, wire);
-  switch (drive.kind) {
-    case 'unobserved':
-      return blocked(`could not observe the run (${drive.stage}): ${drive.reason}`);
-    case 'host-fault':
-      return decide([hostFaultFinding(drive.stage, drive.reason)]);
-    case 'observed':
-      return decideRun(fixture, drive.observation);
-  }
+  return decideDrive(fixture, drive);
 }
 
 /** Drives every fixture of the pack, at most PACK_CONCURRENCY at once, in pack order. */

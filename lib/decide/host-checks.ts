@@ -14,7 +14,7 @@ export interface HostCheckTarget {
   readonly client: HostClient;
   readonly discovery: DiscoveryResult;
   readonly keyConfigured: boolean;
-  /** A run id the host returned this run (knownRunId), or undefined when it returned none. */
+  /** A run id the host returned this run, or undefined when it returned none. */
   readonly knownRunId: string | undefined;
   readonly timeoutMs: number;
 }
@@ -53,5 +53,3 @@ function observeProbes(target: HostCheckTarget): Promise<readonly ObservedProbe[
     timeoutMs: target.timeoutMs,
   });
 }
-
-export { knownRunId } from './known-run.ts';
