@@ -13,6 +13,7 @@ const UNIT_FOLDERS = [
   'tests/decide/',
   'tests/docs/',
   'tests/upstream/',
+  'tests/report/',
 ];
 /** Files in a unit folder, or at the top of tests/, that start a host or a process all the same. */
 const NOT_UNIT = new Set([
