@@ -17,10 +17,10 @@ export default defineConfig({
       'tests/io/leg-needs.test.ts',
       'tests/verdict.test.ts',
     ],
-    // These drive a host: seconds per mutant, and the literal tests pin the same decisions.
+    // The engine's and the legs file's tests run whole suites: seconds per mutant, and the
+    // literal tests pin the same decisions.
     exclude: [
       'node_modules/**',
-      'tests/decide/generated-leg.test.ts',
       'tests/decide/run-suite.test.ts',
       'tests/decide/legs-file.test.ts',
     ],
