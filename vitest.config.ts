@@ -19,7 +19,6 @@ const UNIT_FOLDERS = [
 const NOT_UNIT = new Set([
   'tests/decide/generated-leg.test.ts',
   'tests/decide/run-suite.test.ts',
-  'tests/decide/legs-file.test.ts',
   'tests/secrets.test.ts',
 ]);
 
