@@ -102,7 +102,9 @@ export async function runConformance(
       ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
       ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
       ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),
-      ...(options.stepSummaryPath === undefined ? {} : { stepSummaryPath: options.stepSummaryPath }),
+      ...(options.stepSummaryPath === undefined
+        ? {}
+        : { stepSummaryPath: options.stepSummaryPath }),
       ...(options.stepOutputPath === undefined ? {} : { stepOutputPath: options.stepOutputPath }),
     });
     if (!published.ok) {

@@ -54,7 +54,8 @@ describe('RFC 0246: a trial that fails its trajectory cannot carry a pass', () =
       }
       expect.hasAssertions();
       for (const f of row.findings) {
-        if (f.severity === 'MUST') expect.soft(f.ok, `${f.rule} (${f.ref}): ${f.message}`).toBe(true);
+        if (f.severity === 'MUST')
+          expect.soft(f.ok, `${f.rule} (${f.ref}): ${f.message}`).toBe(true);
       }
     });
   }

@@ -47,7 +47,11 @@ export async function runSuite(
   const stopProgress =
     options.onProgress === undefined
       ? () => undefined
-      : reportProgress(board, options.progressIntervalMs ?? PROGRESS_INTERVAL_MS, options.onProgress);
+      : reportProgress(
+          board,
+          options.progressIntervalMs ?? PROGRESS_INTERVAL_MS,
+          options.onProgress,
+        );
   // The unknown-run probe looks a run up in the tenant of a run the host minted this run: the
   // first leg's to be created, or none when every leg ends without one.
   let firstRun: (runId: string | undefined) => void = () => undefined;
@@ -61,7 +65,9 @@ export async function runSuite(
       }),
     );
     const pack =
-      options.pack === undefined ? undefined : settled(GENERATED_REQUIREMENT, runPack(options.pack, target));
+      options.pack === undefined
+        ? undefined
+        : settled(GENERATED_REQUIREMENT, runPack(options.pack, target));
     const checks = target === undefined ? undefined : checkHostBeside(config, target, firstRunId);
     // Held until the legs end, so a failure while they run is not an unhandled rejection; the
     // await below still throws it.

@@ -69,18 +69,12 @@ export async function recompute(
     drive: { kind: 'observed', observation: row.observation },
   });
   // Stryker disable next-line ConditionalExpression: with a fixture and a drive, decideLeg decides
-  return after.kind === 'decided' ? withoutFixtureId(after.decision) : undefined;
+  return after.kind === 'decided' ? after.decision : undefined;
 }
 
 /** A report that lost its discovery is recomputed from its drive alone: no gate is read again. */
 function recordedDiscovery(discovery: Discovery): HostDiscovery {
   return discovery.ok ? { kind: 'read', document: discovery.document } : { kind: 'unrecorded' };
-}
-
-/** The row's fixtureId is checked above; the comparison reads the decision's other fields. */
-function withoutFixtureId(decision: Decision): Decision {
-  const { fixtureId: _fixtureId, ...rest } = decision;
-  return rest;
 }
 
 /**

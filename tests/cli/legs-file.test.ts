@@ -53,7 +53,7 @@ function comparable(text: string): unknown {
   const masked = text
     .replace(/run-\d+(\.\d+)?/g, 'run-#')
     .replace(/probe-[0-9a-f]+/g, 'probe-#')
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, 'T');
+    .replace(/\d{4}-\d{2}-\d{2}T[0-9:.]+Z/g, 'T');
   return JSON.parse(masked, (key, value: unknown) =>
     key === 'durationMs' || key === 'rows' || key === 'hostChecks'
       ? typeof value === 'string' || typeof value === 'number'
