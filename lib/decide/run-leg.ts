@@ -6,6 +6,7 @@ import type { LegTarget } from './leg-target.ts';
 import type { LegOutcome } from '../types.ts';
 import type { DriveWatch } from '../observe/drive-watch.ts';
 import { loadFixture } from '../fixtures.ts';
+import type { Decision } from './decide.ts';
 import { decideLeg, type HostDiscovery, type LegFacts } from './decide-leg.ts';
 import { driveEvalRun } from '../observe/driver.ts';
 import { WireRecord } from '../observe/wire-record.ts';
@@ -36,17 +37,29 @@ export async function runLeg(
 ): Promise<LegOutcome> {
   const now = how.now ?? Date.now;
   const started = now();
-  let facts: LegFacts = {
-    leg,
-    selected: how.selected ?? true,
-    settings: target?.config ?? { requireBehavior: false, optedOut: [] },
-    discovery: discoveryOf(target),
-  };
+  const decision = await decideWithHost(
+    {
+      leg,
+      selected: how.selected ?? true,
+      settings: target?.config ?? { requireBehavior: false, optedOut: [] },
+      discovery: discoveryOf(target),
+    },
+    target,
+    how.watch,
+  );
+  return { requirement: leg.id, ...decision, durationMs: Math.max(0, now() - started) };
+}
+
+/** Asks decideLeg until it decides, fetching each fact it asks for: the fixture, then the drive. */
+export async function decideWithHost(
+  known: LegFacts,
+  target: LegTarget | undefined,
+  watch?: DriveWatch,
+): Promise<Decision> {
+  let facts = known;
   for (;;) {
     const step = decideLeg(facts);
-    if (step.kind === 'decided') {
-      return { requirement: leg.id, ...step.decision, durationMs: Math.max(0, now() - started) };
-    }
+    if (step.kind === 'decided') return step.decision;
     if (step.kind === 'load-fixture') {
       facts = { ...facts, fixture: await loadFixture(step.fixtureId) };
       continue;
@@ -62,7 +75,7 @@ export async function runLeg(
       host.config.bounds,
       Date.now,
       wire,
-      how.watch,
+      watch,
     );
     facts = { ...facts, drive };
   }
