@@ -28,8 +28,6 @@ export interface CliIo {
   readonly error: (line: string) => void;
   /** The environment to read; absent: the process environment layered over ./.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** vitest console reporters for `run`; none by default. */
-  readonly reporters?: readonly string[];
 }
 
 const PREFIX = 'openwop-eval-gate: ';
@@ -121,11 +119,11 @@ async function run(
   const stepSummaryPath = readStepSummaryPath(io.env);
   const stepOutputPath = readStepOutputPath(io.env);
   const annotate = readGithubActions(io.env);
-  // Loaded on demand: it pulls in vitest, which --help and a refused flag should not wait for.
+  // Loaded on demand: it pulls in the run engine and the report, which --help and a refused flag
+  // should not wait for.
   const { runConformance } = await import('./conformance.ts');
   const result = await runConformance(config, {
     log: out,
-    ...(io.reporters === undefined ? {} : { reporters: io.reporters }),
     ...(signingKey === undefined ? {} : { signingKey }),
     ...(keyId === undefined ? {} : { keyId }),
     ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),

@@ -3,33 +3,28 @@
 // renderings, and return the exit status of contract §10. The closing line is always printed last.
 
 import type { KeyObject } from 'node:crypto';
-import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PackRequest } from '../lib/decide/generated-pack.ts';
-import { writePackFiles } from './fixture-set.ts';
+import { runSuite } from '../lib/decide/run-suite.ts';
 import type { SuiteConfig } from '../lib/env.ts';
-import { canonicalJson } from '../lib/report/canonical.ts';
-import { formatSchemaErrors, validate } from '../lib/schemas.ts';
-import { holdsSecret, scrubText } from '../lib/secrets.ts';
-import { startEmbeddedHost } from './embedded-host.ts';
-import { checkHost, checkReportDir } from './preflight.ts';
-import { JUNIT_FILE, renderJunit } from '../lib/report/junit.ts';
-import { MARKDOWN_FILE, renderMarkdown } from '../lib/report/markdown.ts';
+import { scrubText } from '../lib/secrets.ts';
+import { MARKDOWN_FILE } from '../lib/report/markdown.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import { buildReport, REPORT_FILE } from '../lib/report/report.ts';
-import { reportText } from '../lib/report/report-text.ts';
-import { describeError, runSuite } from './run-suite.ts';
-import { expectationsFor } from '../lib/report/side-by-side.ts';
+import { publishRun } from '../lib/report/publish.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { gateProblems } from '../lib/report/gate.ts';
 import { errorAnnotations } from '../lib/report/annotations.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
-import { closingLineOf, runVerdict, stepOutputs } from '../lib/report/run-verdict.ts';
-import { certifiedReport, signerOf } from '../lib/report/signer.ts';
+import { closingLineOf } from '../lib/report/run-verdict.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
+import { isSelected } from '../lib/report/run-options.ts';
 import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts';
 import { hostCheckSummary, warningSummary } from '../lib/report/warnings.ts';
+import { writePackFiles } from './fixture-set.ts';
+import { startEmbeddedHost } from './embedded-host.ts';
+import { checkHost, checkReportDir } from './preflight.ts';
 
 export interface ConformanceResult {
   /** Absent when the suite failed to produce a valid report (exit 2, nothing written). */
@@ -43,8 +38,6 @@ export interface ConformanceResult {
 export interface ConformanceOptions {
   /** Every line the run prints; the API key is scrubbed from each before it gets here. */
   readonly log: (line: string) => void;
-  /** vitest console reporters; none by default, since the CLI prints its own lines. */
-  readonly reporters?: readonly string[];
   readonly signingKey?: KeyObject;
   /** Recorded in the signature: the key's id among the host's discovery signingKeys. */
   readonly keyId?: string;
@@ -102,44 +95,27 @@ export async function runConformance(
     );
     const selection = options.runOptions?.selection;
     const run = await runSuite(effective, {
-      reporters: options.reporters ?? [],
-      ...(selection === undefined ? {} : { selection }),
+      ...(selection === undefined ? {} : { selected: (id: string) => isSelected(selection, id) }),
       ...(options.pack === undefined ? {} : { pack: options.pack }),
+      onProgress: log,
     });
-    let unsigned: EvalGateReport;
-    try {
-      unsigned = await buildReport({
-        outcomes: run.outcomes,
-        startedAt: run.startedAt,
-        finishedAt: run.finishedAt,
-        baseUrl,
-        embedded: embedded !== undefined,
-        strict: config.requireBehavior,
-        optedOut: config.optedOut,
-        ...declaredOf(config),
-        discovery: run.discovery ?? { ok: false, reason: 'no base URL' },
-        ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),
-        ...(run.hostChecks === undefined ? {} : { hostChecks: run.hostChecks }),
-      });
-    } catch (error) {
-      // A report that cannot be built (a host document too deep to redact, say) is not written.
-      log(
-        `openwop-eval-gate: the report could not be built (${describeError(error)}); this is a suite bug and nothing was written`,
-      );
+    const published = await publishRun(run, config, {
+      baseUrl,
+      embedded: embedded !== undefined,
+      apiKey,
+      ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
+      ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
+      ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),
+      ...(options.stepSummaryPath === undefined
+        ? {}
+        : { stepSummaryPath: options.stepSummaryPath }),
+      ...(options.stepOutputPath === undefined ? {} : { stepOutputPath: options.stepOutputPath }),
+    });
+    if (!published.ok) {
+      log(`openwop-eval-gate: ${published.problem}; this is a suite bug and nothing was written`);
       return { exitCode: EXIT.badConfiguration, files: [] };
     }
-    const report = certifiedReport(unsigned, options.signingKey, options.keyId);
-    const refusal = refuseToWrite(report, apiKey);
-    if (refusal !== undefined) {
-      log(`openwop-eval-gate: ${refusal}; this is a suite bug and nothing was written`);
-      return { exitCode: EXIT.badConfiguration, files: [] };
-    }
-    // The one verdict every channel below renders; nothing after this line decides again.
-    const verdict = runVerdict(report);
-    const files = await writeOutputs(report, verdict, config.reportDir, options.stepSummaryPath);
-    if (options.stepOutputPath !== undefined) {
-      await appendFile(options.stepOutputPath, `${stepOutputs(verdict).join('\n')}\n`);
-    }
+    const { report, verdict, files } = published;
     for (const row of report.requirements) {
       const warned = warningSummary(row);
       log(
@@ -162,58 +138,4 @@ export async function runConformance(
     await embedded?.close();
     if (packDir !== undefined) await rm(packDir, { recursive: true, force: true });
   }
-}
-
-function declaredOf(config: SuiteConfig): { declared?: { name: string; version?: string } } {
-  if (config.implementationName === undefined) return {};
-  return {
-    declared: {
-      name: config.implementationName,
-      ...(config.implementationVersion === undefined
-        ? {}
-        : { version: config.implementationVersion }),
-    },
-  };
-}
-
-/**
- * Why a report must not be written: it fails its own schema, it still holds the key, or its
- * certification names a signer its signature does not have (checked here, at write time).
- */
-function refuseToWrite(report: EvalGateReport, apiKey: string | undefined): string | undefined {
-  const recorded = canonicalJson(report.certification?.signer ?? null);
-  if (recorded !== canonicalJson(signerOf(report))) {
-    return `the certification records signer ${recorded}, which the signature does not bear out`;
-  }
-  const errors = validate('eval-gate-report', report);
-  if (errors.length > 0) {
-    return `the report does not match its schema (${formatSchemaErrors(errors).replace(/\n/g, '; ')})`;
-  }
-  if (holdsSecret(JSON.stringify(report), apiKey)) {
-    return 'the report still holds the API key after scrubbing';
-  }
-  return undefined;
-}
-
-async function writeOutputs(
-  report: EvalGateReport,
-  verdict: RunVerdict,
-  dir: string,
-  stepSummaryPath: string | undefined,
-): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
-  const expectations = await expectationsFor(report);
-  const markdown = renderMarkdown(report, expectations, verdict);
-  const outputs: readonly (readonly [string, string])[] = [
-    [join(dir, REPORT_FILE), reportText(report)],
-    [join(dir, JUNIT_FILE), renderJunit(report, expectations, verdict)],
-    [join(dir, MARKDOWN_FILE), markdown],
-  ];
-  for (const [path, text] of outputs) await writeFile(path, text);
-  const files = outputs.map(([path]) => path);
-  if (stepSummaryPath !== undefined) {
-    await appendFile(stepSummaryPath, `${markdown}\n`);
-    files.push(stepSummaryPath);
-  }
-  return files;
 }

@@ -1,7 +1,7 @@
 // `openwop-eval-gate verify REPORT`: recompute every verdict in a report from what it recorded,
 // re-derive every digest, and name each thing that does not match. Verdicts are recomputed with
-// the same witness, gates and `decide` the legs used (cli/verify-verdicts.ts); nothing here grades
-// a run on its own.
+// the same decideLeg the run used (lib/report/recompute.ts); this file only reads and compares,
+// and nothing here grades a run on its own.
 
 import type { KeyObject } from 'node:crypto';
 import { loadFixture } from '../lib/fixtures.ts';
@@ -13,8 +13,8 @@ import { checkFixtureDigests } from './fixture-set.ts';
 import { checkHostChecks } from './verify-host-checks.ts';
 import { checkSignature } from '../lib/report/signing.ts';
 import { checkRunRecord } from './verify-run-record.ts';
-import type { Discovery } from './verify-verdicts.ts';
-import { checkConsistency, checkTotals, compareRow, recompute } from './verify-verdicts.ts';
+import type { Discovery } from '../lib/report/recompute.ts';
+import { checkConsistency, checkTotals, compareRow, recompute } from '../lib/report/recompute.ts';
 
 export interface Verification {
   /** Each mismatch, naming the row or digest and the field; empty when the report verifies. */

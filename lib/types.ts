@@ -3,7 +3,7 @@
 // Two families live here: the documents of the wire contract (fixtures, suites, summaries,
 // events), typed as the suite expects them once they validate; and the suite's own data
 // (observations, findings, dispositions, leg outcomes), which is always plain JSON so it can be
-// carried in vitest `meta`, written to a report and recomputed offline.
+// written to a report and recomputed offline.
 
 /** Any JSON value. Host answers are `unknown` until a schema has accepted them. */
 export type Json =

@@ -160,10 +160,10 @@ describe('architecture walls', () => {
     // Guards the guard: if the pattern stopped matching, every wall above would pass vacuously.
     expect(importsOf('lib/decide/decide.ts')).toContain('../eval-gate-witness.ts');
     expect(
-      importEdges(['lib/decide/run-leg.ts', 'lib/decide/head-start.ts']).get(
+      importEdges(['lib/decide/run-leg.ts', 'lib/decide/decide-leg.ts']).get(
         'lib/decide/run-leg.ts',
       ),
-    ).toContain('lib/decide/head-start.ts');
+    ).toContain('lib/decide/decide-leg.ts');
     expect(pointsBackwards('lib/observe/driver.ts', 'lib/report/report.ts')).toBe(true);
     expect(pointsBackwards('lib/report/report.ts', 'lib/observe/driver.ts')).toBe(false);
     expect(pointsBackwards('lib/types.ts', 'lib/decide/gates.ts')).toBe(false);

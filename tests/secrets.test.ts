@@ -63,7 +63,6 @@ async function conformance(baseUrl: string, key = KEY): Promise<Captured> {
   try {
     ({ exitCode } = await runConformance(config, {
       log: (line) => chunks.push(line),
-      reporters: [],
     }));
   } finally {
     process.stdout.write = originals.out;

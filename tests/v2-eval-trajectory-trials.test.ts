@@ -1,103 +1,62 @@
-// The RFC 0246 legs. Each test drives one requirement against the configured host and records
-// its outcome in `meta`, which the report reads: vitest's pass/fail/skip cannot say `blocked` or
-// `inapplicable`, so the runner's state is never used to guess them.
+// The RFC 0246 legs, run the way upstream's conformance suite is run:
 //
-// Run through `npm run conformance`, which provides the configuration (and the embedded host
-// when no OPENWOP_BASE_URL is given). Run directly, it reads the environment through lib/env.ts.
+//   OPENWOP_BASE_URL=http://host:port OPENWOP_API_KEY=... OPENWOP_REQUIRE_BEHAVIOR=true \
+//     npx vitest run tests/v2-eval-trajectory-trials.test.ts
+//
+// It reads the configuration through lib/env.ts, runs the suite with the same engine the CLI runs
+// (lib/decide/run-suite.ts) and publishes the same report files (lib/report/publish.ts) into
+// OPENWOP_REPORT_DIR. Each test then renders its requirement's row: executed-pass passes,
+// executed-fail and blocked fail with the row's reason, inapplicable and skipped are skipped with
+// theirs. Without OPENWOP_BASE_URL it refuses in one line: unlike `npm run conformance` it starts
+// no embedded host, because a run against the suite's own reference host is no evidence about a
+// host the caller meant to test.
 
-import { afterAll, describe, inject, it, type ExpectStatic } from 'vitest';
-import type { DiscoveryResult } from '../lib/observe/discovery.ts';
-import type { SuiteConfig } from '../lib/env.ts';
-import type { HeadStart } from '../lib/decide/leg-target.ts';
-import type { LegOutcome } from '../lib/types.ts';
-import type { LegTarget } from '../lib/decide/leg-target.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../lib/env.ts';
-import { GENERATED_REQUIREMENT, LEGS } from '../lib/legs.ts';
-import { runLeg } from '../lib/decide/run-leg.ts';
-import { PACK_CONCURRENCY, type PackRequest } from '../lib/decide/pack-request.ts';
-import { openTarget } from '../lib/decide/target.ts';
+import { LEGS } from '../lib/legs.ts';
+import { runSuite } from '../lib/decide/run-suite.ts';
+import { publishRun } from '../lib/report/publish.ts';
+import type { ReportRow } from '../lib/report/report.ts';
+import { closingLineOf } from '../lib/report/run-verdict.ts';
 
-declare module 'vitest' {
-  interface ProvidedContext {
-    evalGateConfig: SuiteConfig;
-    evalGateHeadStarts: readonly HeadStart[];
-    evalGateDiscovery: DiscoveryResult | undefined;
-    /** The requirements --only/--skip selected; absent: every one. */
-    evalGateSelected: readonly string[] | undefined;
-    /** The generated pack `run --generate N --seed S` asked for; absent: no generated row. */
-    evalGatePack: PackRequest | undefined;
-  }
-  interface TaskMeta {
-    evalGate?: LegOutcome;
-  }
-}
+const config = readConfig();
+const rows = new Map<string, ReportRow>();
 
-const config: SuiteConfig = inject('evalGateConfig') ?? readConfig();
-let opened: Promise<LegTarget | undefined> | undefined;
-// What the CLI read and created before vitest started: the discovery every leg decides from and
-// the report records, and runs whose time overlapped vitest's start-up.
-const headStarts: readonly HeadStart[] = inject('evalGateHeadStarts') ?? [];
-const discovery = inject('evalGateDiscovery');
-const selected = inject('evalGateSelected');
-const pack = inject('evalGatePack');
-const target = (): Promise<LegTarget | undefined> =>
-  (opened ??= openTarget(config, {
-    headStarts,
-    ...(discovery === undefined ? {} : { discovery }),
-  }));
-
-afterAll(async () => {
-  const t = await opened;
-  await t?.client.close();
-});
-
-describe.concurrent('RFC 0246: a trial that fails its trajectory cannot carry a pass', () => {
-  for (const leg of LEGS) {
-    it(`${leg.id}: ${leg.title}`, async (ctx) => {
-      // The runner records an unselected leg as skipped; it must not drive the host.
-      if (selected !== undefined && !selected.includes(leg.id)) ctx.skip('not selected');
-      const outcome = await runLeg(leg, await target());
-      ctx.task.meta.evalGate = outcome;
-
-      if (outcome.disposition === 'inapplicable' || outcome.disposition === 'skipped') {
-        ctx.skip(`${outcome.disposition}: ${outcome.reason ?? ''}`);
-      }
-      if (outcome.disposition === 'blocked') {
-        throw new Error(`blocked: ${outcome.reason ?? 'no reason recorded'}`);
-      }
-      if (outcome.findings.length === 0) {
-        throw new Error(`${outcome.disposition}: ${outcome.reason ?? 'no finding recorded'}`);
-      }
-      expectFindingsHeld(ctx.expect, outcome);
-    });
-  }
-
-  if (pack !== undefined) {
-    // Each wave of the pack may take a whole run's time; the bound grows with the waves.
-    const waves = Math.ceil(pack.count / PACK_CONCURRENCY);
-    it(
-      `${GENERATED_REQUIREMENT}: every generated fixture of seed ${pack.seed} (${pack.count}) is judged like a leg's`,
-      { timeout: config.bounds.runTimeoutMs * waves + 30_000 },
-      async (ctx) => {
-        // Loaded only when a pack is requested: the generator brings fast-check with it.
-        const { runGeneratedLeg } = await import('../lib/decide/generated-leg.ts');
-        const outcome = await runGeneratedLeg(pack, await target());
-        ctx.task.meta.evalGate = outcome;
-        if (outcome.disposition === 'inapplicable' || outcome.disposition === 'skipped') {
-          ctx.skip(`${outcome.disposition}: ${outcome.reason ?? ''}`);
-        }
-        if (outcome.disposition === 'blocked' || outcome.findings.length === 0) {
-          throw new Error(`${outcome.disposition}: ${outcome.reason ?? 'no finding recorded'}`);
-        }
-        expectFindingsHeld(ctx.expect, outcome);
-      },
+beforeAll(async () => {
+  const baseUrl = config.baseUrl;
+  if (baseUrl === undefined) {
+    throw new Error(
+      'OPENWOP_BASE_URL is not set: point the legs at a host, or run `npm run conformance` for the embedded reference host',
     );
   }
-});
+  const run = await runSuite(config, { onProgress: (line) => console.log(line) });
+  const published = await publishRun(run, config, {
+    baseUrl,
+    embedded: false,
+    apiKey: config.apiKey,
+  });
+  if (!published.ok) throw new Error(`${published.problem}; this is a suite bug`);
+  for (const row of published.report.requirements) rows.set(row.id, row);
+  console.log(closingLineOf(published.report, published.verdict));
+  // Every leg runs at once, so the bound is one run's, plus the requests around it.
+}, config.bounds.runTimeoutMs + 30_000);
 
-function expectFindingsHeld(expect: ExpectStatic, outcome: LegOutcome): void {
-  expect.hasAssertions();
-  for (const f of outcome.findings) {
-    if (f.severity === 'MUST') expect.soft(f.ok, `${f.rule} (${f.ref}): ${f.message}`).toBe(true);
+describe('RFC 0246: a trial that fails its trajectory cannot carry a pass', () => {
+  for (const leg of LEGS) {
+    it(`${leg.id}: ${leg.title}`, (ctx) => {
+      const row = rows.get(leg.id);
+      if (row === undefined) throw new Error(`the report holds no row for ${leg.id}`);
+      if (row.disposition === 'inapplicable' || row.disposition === 'skipped') {
+        ctx.skip(`${row.disposition}: ${row.reason ?? ''}`);
+      }
+      if (row.disposition !== 'executed-pass') {
+        throw new Error(`${row.disposition}: ${row.reason ?? 'no reason recorded'}`);
+      }
+      expect.hasAssertions();
+      for (const f of row.findings) {
+        if (f.severity === 'MUST')
+          expect.soft(f.ok, `${f.rule} (${f.ref}): ${f.message}`).toBe(true);
+      }
+    });
   }
-}
+});

@@ -6,6 +6,7 @@ import { judgeEvalRun } from '../eval-gate-witness.ts';
 import { bindingGaps, unexercisedRules } from '../witness/exercised.ts';
 import type {
   Disposition,
+  DriveResult,
   Finding,
   Fixture,
   LegOutcome,
@@ -17,7 +18,11 @@ import { causesFirst } from '../witness/consequences.ts';
 /** How many failed findings a reason quotes before it says how many more there are. */
 const REASON_FINDINGS = 3;
 
+/** A leg's outcome before it is named and timed: what one decision says about one run. */
 export type Decision = Omit<LegOutcome, 'requirement' | 'durationMs'>;
+
+/** The reason a leg --only/--skip left out is skipped with; it never drives. */
+export const NOT_SELECTED = 'not selected';
 
 export function blocked(reason: string): Decision {
   return { disposition: 'blocked', assertions: 0, reason, findings: [] };
@@ -41,6 +46,22 @@ export function hostFaultFinding(stage: string, reason: string): Finding {
 export function decideRun(fixture: Fixture, observation: RunObservation): Decision {
   const findings = judgeEvalRun(fixture, observation);
   return decide(findings, observation, unexercisedRules(fixture, observation, findings));
+}
+
+/**
+ * How a drive's ending decides a run: a lost answer blocks it (a fact about the suite or the
+ * network, never a verdict), a host that refused or mis-served the run it promised fails it, and
+ * an observed run is judged. The same for a leg's run and a generated case's.
+ */
+export function decideDrive(fixture: Fixture, drive: DriveResult): Decision {
+  switch (drive.kind) {
+    case 'unobserved':
+      return blocked(`could not observe the run (${drive.stage}): ${drive.reason}`);
+    case 'host-fault':
+      return decide([hostFaultFinding(drive.stage, drive.reason)]);
+    case 'observed':
+      return decideRun(fixture, drive.observation);
+  }
 }
 
 /**

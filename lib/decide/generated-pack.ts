@@ -5,12 +5,11 @@
 import type { LegDefinition } from '../legs.ts';
 import { generatePack } from '../generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
-import { driveEvalRun } from '../observe/driver.ts';
-import { WireRecord } from '../observe/wire-record.ts';
 import type { Disposition, Finding, Fixture, GateName, MatchMode } from '../types.ts';
-import { blocked, decide, decideRun, hostFaultFinding, type Decision } from './decide.ts';
-import { checkGates } from './gates.ts';
+import type { Decision } from './decide.ts';
+import type { LegFacts } from './decide-leg.ts';
 import type { LegTarget } from './leg-target.ts';
+import { decideWithHost, discoveryOf } from './run-leg.ts';
 
 export { PACK_CONCURRENCY, type PackRequest } from './pack-request.ts';
 import { PACK_CONCURRENCY, type PackRequest } from './pack-request.ts';
@@ -51,27 +50,16 @@ export function generatedLeg(fixture: Fixture): LegDefinition & { readonly fixtu
   };
 }
 
-async function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
-  if (!target.discovery.ok) return blocked(`discovery unreadable: ${target.discovery.reason}`);
-  const gate = checkGates(generatedLeg(fixture), target.discovery.document, target.config);
-  if (!gate.proceed) {
-    return { disposition: gate.disposition, assertions: 0, reason: gate.reason, findings: [] };
-  }
-  const wire = new WireRecord();
-  wire.version('discovery', target.discovery.versionHeader ?? undefined);
-  const request = {
-    evalSuiteRef: `${fixture.suite.suiteId}@${fixture.suite.version}`,
-    agentId: fixture.agentId,
+/** A generated case is decided as a leg is: decideLeg, with its fixture already in hand. */
+function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
+  const facts: LegFacts = {
+    leg: generatedLeg(fixture),
+    selected: true,
+    settings: target.config,
+    discovery: discoveryOf(target),
+    fixture: { ok: true, fixture, path: `${fixture.id}.json` },
   };
-  const drive = await driveEvalRun(target.client, request, target.config.bounds, Date.now, wire);
-  switch (drive.kind) {
-    case 'unobserved':
-      return blocked(`could not observe the run (${drive.stage}): ${drive.reason}`);
-    case 'host-fault':
-      return decide([hostFaultFinding(drive.stage, drive.reason)]);
-    case 'observed':
-      return decideRun(fixture, drive.observation);
-  }
+  return decideWithHost(facts, target);
 }
 
 /** Drives every fixture of the pack, at most PACK_CONCURRENCY at once, in pack order. */

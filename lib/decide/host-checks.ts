@@ -15,7 +15,7 @@ export interface HostCheckTarget {
   readonly client: HostClient;
   readonly discovery: DiscoveryResult;
   readonly keyConfigured: boolean;
-  /** A run id the host returned this run (knownRunId), or undefined when it returned none. */
+  /** A run id the host returned this run, or undefined when it returned none. */
   readonly knownRunId: string | undefined;
   readonly timeoutMs: number;
 }
@@ -60,5 +60,3 @@ function observeProbes(target: HostCheckTarget): Promise<readonly ObservedProbe[
 function notSent(reason: string): Promise<readonly ObservedProbe[]> {
   return Promise.resolve(PROBE_NAMES.map((probe) => ({ probe, outcome: 'not-made', reason })));
 }
-
-export { knownRunId } from './known-run.ts';

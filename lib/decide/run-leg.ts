@@ -1,71 +1,82 @@
-// One leg, start to finish: gates, fixture, drive, judge, and the disposition that follows.
-// Everything that decides a disposition from findings is in `decide`, which is pure.
+// One leg, start to finish. The decision is decideLeg's alone (decide-leg.ts, pure); this module
+// only fetches the facts it asks for, the fixture file and the drive of the run, and times it.
 
 import type { LegDefinition } from '../legs.ts';
 import type { LegTarget } from './leg-target.ts';
 import type { LegOutcome } from '../types.ts';
-import { blocked, decide, decideRun, hostFaultFinding } from './decide.ts';
-import { planHostLeg, replayingClient } from './head-start.ts';
+import type { DriveWatch } from '../observe/drive-watch.ts';
+import { loadFixture } from '../fixtures.ts';
+import type { Decision } from './decide.ts';
+import { decideLeg, type HostDiscovery, type LegFacts } from './decide-leg.ts';
 import { driveEvalRun } from '../observe/driver.ts';
-import { judgeGatedFieldsShape } from '../witness/shape-leg.ts';
 import { WireRecord } from '../observe/wire-record.ts';
 
-/**
- * Runs one leg. `target` is undefined when the suite has no host to drive (no base URL); host
- * legs are then `blocked`, because that is a fact about how the suite was started.
- */
+export interface LegRun {
+  /** False when the run's selection leaves the leg out; it is then skipped and never drives. */
+  readonly selected?: boolean;
+  /** Told what the leg's drive sees as it runs (progress, the first run id). */
+  readonly watch?: DriveWatch;
+  readonly now?: () => number;
+}
+
+/** No base URL: a fact about how the suite was started, so host legs are `blocked`. */
+export const NO_HOST = 'no host to drive: OPENWOP_BASE_URL is not set for this run';
+
+/** What a target tells a leg about discovery. */
+export function discoveryOf(target: LegTarget | undefined): HostDiscovery {
+  if (target === undefined) return { kind: 'no-host', reason: NO_HOST };
+  return target.discovery.ok
+    ? { kind: 'read', document: target.discovery.document }
+    : { kind: 'unreadable', reason: target.discovery.reason };
+}
+
 export async function runLeg(
   leg: LegDefinition,
   target: LegTarget | undefined,
-  now: () => number = Date.now,
+  how: LegRun = {},
 ): Promise<LegOutcome> {
-  let started = now();
-  const finish = (parts: Omit<LegOutcome, 'requirement' | 'durationMs'>): LegOutcome => ({
-    requirement: leg.id,
-    ...parts,
-    durationMs: Math.max(0, now() - started),
-  });
-
-  if (leg.fixtureId === undefined) return finish(decide(judgeGatedFieldsShape()));
-
-  const plan = await planHostLeg({ ...leg, fixtureId: leg.fixtureId }, target);
-  if (plan.kind === 'blocked') return finish(blocked(plan.reason));
-  if (plan.kind === 'gated') {
-    return finish({
-      disposition: plan.disposition,
-      assertions: 0,
-      reason: plan.reason,
-      findings: [],
-    });
-  }
-  const { fixture, request, target: host } = plan;
-  const head = host.headStarts?.get(leg.id);
-  // The leg's run was created when its head start was taken, so its time counts from then.
-  if (head !== undefined) started = Math.min(started, head.startedAt);
-
-  // Discovery was read once for every leg; its header is part of what each leg's host said.
-  const wire = new WireRecord();
-  if (host.discovery.ok) wire.version('discovery', host.discovery.versionHeader ?? undefined);
-  const drive = await driveEvalRun(
-    head === undefined ? host.client : replayingClient(host.client, head),
-    request,
-    host.config.bounds,
-    Date.now,
-    wire,
+  const now = how.now ?? Date.now;
+  const started = now();
+  const decision = await decideWithHost(
+    {
+      leg,
+      selected: how.selected ?? true,
+      settings: target?.config ?? { requireBehavior: false, optedOut: [] },
+      discovery: discoveryOf(target),
+    },
+    target,
+    how.watch,
   );
-  const base = { fixtureId: fixture.id };
-  switch (drive.kind) {
-    case 'unobserved':
-      return finish({
-        ...base,
-        ...blocked(`could not observe the run (${drive.stage}): ${drive.reason}`),
-      });
-    case 'host-fault':
-      return finish({ ...base, ...decide([hostFaultFinding(drive.stage, drive.reason)]) });
-    case 'observed':
-      return finish({
-        ...base,
-        ...decideRun(fixture, drive.observation),
-      });
+  return { requirement: leg.id, ...decision, durationMs: Math.max(0, now() - started) };
+}
+
+/** Asks decideLeg until it decides, fetching each fact it asks for: the fixture, then the drive. */
+export async function decideWithHost(
+  known: LegFacts,
+  target: LegTarget | undefined,
+  watch?: DriveWatch,
+): Promise<Decision> {
+  let facts = known;
+  for (;;) {
+    const step = decideLeg(facts);
+    if (step.kind === 'decided') return step.decision;
+    if (step.kind === 'load-fixture') {
+      facts = { ...facts, fixture: await loadFixture(step.fixtureId) };
+      continue;
+    }
+    // decideLeg asks for a drive only once discovery was read, so there is a target.
+    const host = target as LegTarget;
+    // Discovery was read once for every leg; its header is part of what each leg's host said.
+    const wire = new WireRecord();
+    if (host.discovery.ok) wire.version('discovery', host.discovery.versionHeader ?? undefined);
+    const drive = await driveEvalRun(
+      host.client,
+      step.request,
+      host.config.bounds,
+      Date.now,
+      wire,
+      watch,
+    );
+    facts = { ...facts, drive };
   }
 }

@@ -7,6 +7,7 @@ import type { HostClient, HostResponse } from './host-client.ts';
 import type { DriveResult, DriveStage } from '../types.ts';
 import { TransportError } from './errors.ts';
 import type { WireRecord } from './wire-record.ts';
+import type { DriveWatch } from './drive-watch.ts';
 
 /**
  * The one waiting schedule: after an empty page answered at once, after a 429/5xx without a
@@ -25,6 +26,8 @@ export interface Run {
   readonly now: () => number;
   readonly deadline: number;
   readonly wire: WireRecord;
+  /** Told what the drive has seen and waits for; it decides nothing. */
+  readonly watch?: DriveWatch;
 }
 
 export type Step<T> =

@@ -10,6 +10,7 @@ import { ask, describe, hostFault, record, type Run } from './ask.ts';
 import { encodeRunId } from './host-client.ts';
 import { readLog, replayLog } from './log-reader.ts';
 import { WireRecord } from './wire-record.ts';
+import type { DriveWatch } from './drive-watch.ts';
 
 export { BACKOFF, retryAfterMs } from './ask.ts';
 export { LOG_LIMIT_IN_BODIES } from './log-reader.ts';
@@ -26,8 +27,11 @@ export async function driveEvalRun(
   now: () => number = Date.now,
   /** Where the wire is recorded; a caller passes one that already holds discovery's header. */
   wire: WireRecord = new WireRecord(),
+  /** Told the run id, the events seen and what the drive waits for, as they happen. */
+  watch: DriveWatch = {},
 ): Promise<DriveResult> {
-  const run: Run = { client, bounds, now, deadline: now() + bounds.runTimeoutMs, wire };
+  const run: Run = { client, bounds, now, deadline: now() + bounds.runTimeoutMs, wire, watch };
+  watch.waiting?.('create');
 
   const created = await ask(
     run,
@@ -45,14 +49,18 @@ export async function driveEvalRun(
   if (typeof runId !== 'string' || runId === '') {
     return hostFault('create', `POST /runs answered ${answer.status} without a string runId`);
   }
+  watch.created?.(runId);
   const runPath = `/runs/${encodeRunId(runId)}`;
 
+  // The first poll goes out at once: no delay is scheduled between the create and the log.
+  watch.waiting?.('terminal-event');
   const eventsPath = `${runPath}/events/poll`;
   const followed = await readLog(run, eventsPath);
   if (!followed.ok) return followed.result;
 
   // The summary first: its 409 retry waits out the host's finalisation, so the status read after
   // it sees the finished run rather than a status that lags the log by a moment.
+  watch.waiting?.('summary');
   const summary = await ask(
     run,
     'summary',
@@ -66,6 +74,7 @@ export async function driveEvalRun(
     return hostFault('summary', `GET ${runPath}/eval-summary ${describe(summary.value)}`);
   }
 
+  watch.waiting?.('status');
   const status = await ask(
     run,
     'status',
@@ -80,6 +89,7 @@ export async function driveEvalRun(
   }
 
   // Last, once the run is finished and read: the cursor is driven now whatever the host's speed.
+  watch.waiting?.('replays');
   const replays = await replayLog(run, eventsPath, followed.value.events);
   if (!replays.ok) return replays.result;
 

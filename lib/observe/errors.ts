@@ -90,3 +90,16 @@ export function describeTransportCode(code: TransportErrorCode): string {
       return 'transport failed';
   }
 }
+
+/**
+ * A line about anything thrown. String() itself throws on an object with no primitive conversion
+ * (a null prototype, a throwing toString), and this runs when something has already gone wrong.
+ */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return 'an error that cannot be described';
+  }
+}

@@ -182,7 +182,7 @@ function flatten(
 
 /**
  * Deepest array/object nesting a body may have. Every consumer of a parsed body (schemas, the
- * witness, structured clone into vitest's meta, report redaction) walks it recursively, so a body
+ * witness, report redaction, canonical JSON) walks it recursively, so a body
  * nested thousands deep would hang or overflow them; no document of the contract needs a tenth of
  * this.
  */

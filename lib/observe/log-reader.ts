@@ -118,6 +118,7 @@ async function follow<T>(run: Run, path: string, how: Reading<T>): Promise<Step<
         cursor = sequence;
       }
     }
+    if (how.pageMembers) run.watch?.events?.(events.length);
     if (!trusted || page.isTerminal === true) return { ok: true, value: { pages, events } };
 
     if (page.events.length > 0) {

@@ -127,8 +127,7 @@ export function isSelected(selection: Selection | undefined, id: string): boolea
   return !selection.skip.includes(id);
 }
 
-/** The reason an unselected row is skipped with. */
-export const NOT_SELECTED = 'not selected';
+export { NOT_SELECTED } from '../decide/decide.ts';
 
 /**
  * Checks a parsed baseline document and returns its entries with full requirement ids. Every

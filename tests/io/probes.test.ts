@@ -4,7 +4,7 @@
 // within the deadline, and the probes not sent when the suite has no grounds for them.
 
 import { describe, expect, it } from 'vitest';
-import { checkHost, knownRunId } from '../../lib/decide/host-checks.ts';
+import { checkHost } from '../../lib/decide/host-checks.ts';
 import type { DiscoveryResult } from '../../lib/observe/discovery.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
 import {
@@ -16,7 +16,7 @@ import {
   wrongKey,
 } from '../../lib/observe/probes.ts';
 import type { ProbeGrounds } from '../../lib/observe/probes.ts';
-import type { LegOutcome, ObservedProbe } from '../../lib/types.ts';
+import type { ObservedProbe } from '../../lib/types.ts';
 import type { Handler, RecordedRequest } from '../support/scripted-server.ts';
 import { sendErrorEnvelope, sendJson, startScriptedServer } from '../support/scripted-server.ts';
 
@@ -367,36 +367,5 @@ describe('the host checks of a run', () => {
       'wire.unknown-suite-refused',
       'wire.unadvertised-operation-not-found',
     ]);
-  });
-});
-
-describe('the run id the unknown run is looked up beside', () => {
-  const outcome = (runId?: string): LegOutcome =>
-    ({
-      requirement: 'r',
-      disposition: 'executed-pass',
-      assertions: 1,
-      findings: [],
-      durationMs: 0,
-      ...(runId === undefined ? {} : { observation: { runId } }),
-    }) as unknown as LegOutcome;
-  const start = (status: number, json: unknown) => ({
-    legId: 'l',
-    startedAt: 0,
-    body: '{}',
-    answer: {
-      kind: 'response' as const,
-      response: { status, headers: {}, text: JSON.stringify(json), json },
-    },
-  });
-
-  it("is a leg's observed run first, then a head start's 2xx answer, else none", () => {
-    expect(knownRunId([outcome(), outcome('t/observed')], [start(201, { runId: 't/head' })])).toBe(
-      't/observed',
-    );
-    expect(
-      knownRunId([outcome()], [start(422, { runId: 't/no' }), start(201, { runId: 't/head' })]),
-    ).toBe('t/head');
-    expect(knownRunId([outcome()], [start(201, { runId: '' }), start(201, [])])).toBeUndefined();
   });
 });

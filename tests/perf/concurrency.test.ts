@@ -1,6 +1,6 @@
 // Legs that drive independent runs overlap: against a host whose runs each take T, every host leg
-// on one shared target finishes in about T, not T once per leg. This is the property the legs file
-// relies on when it runs them with describe.concurrent.
+// on one shared target finishes in about T, not T once per leg. This is the property the run
+// engine (lib/decide/run-suite.ts) relies on when it starts every leg at once.
 
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../lib/env.ts';

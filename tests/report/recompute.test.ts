@@ -1,4 +1,4 @@
-// The verdict half of `verify` on literal rows: what a row recomputes to from its recorded
+// The verdict half of `verify` (lib/report/recompute.ts) on literal rows: what a row recomputes to from its recorded
 // discovery, settings and observation; each field a row can differ in, named exactly; the
 // consistency a row with no observation must keep; and the totals.
 
@@ -10,8 +10,8 @@ import {
   recompute,
   type Discovery,
   type FixtureLoader,
-  type Recomputed,
-} from '../../cli/verify-verdicts.ts';
+} from '../../lib/report/recompute.ts';
+import type { Decision } from '../../lib/decide/decide.ts';
 import type { ReportRow } from '../../lib/report/report.ts';
 import type { Disposition, Finding } from '../../lib/types.ts';
 import { asObservation, GATED, gatedObservation } from '../witness/build.ts';
@@ -67,7 +67,7 @@ describe('recompute', () => {
     const again = await recompute(row({ id: SHAPE }), DEFAULT, V1_HOST, unreachable);
     expect(again).toMatchObject({ disposition: 'executed-pass' });
     expect(again).not.toHaveProperty('reason');
-    expect((again as Recomputed).assertions).toBeGreaterThan(0);
+    expect((again as Decision).assertions).toBeGreaterThan(0);
   });
 
   it('a failing gate decides the row with no assertion and no finding, before any observation', async () => {
@@ -171,7 +171,7 @@ describe('recompute', () => {
       DEFAULT,
       V2_HOST,
       load,
-    )) as Recomputed;
+    )) as Decision;
     // The finding the witness made before replays existed, word for word.
     expect(again.findings.find((f) => f.rule === 'events.cursor')).toEqual({
       rule: 'events.cursor',
@@ -205,7 +205,7 @@ describe('recompute', () => {
 });
 
 describe('compareRow', () => {
-  const held: Recomputed = {
+  const held: Decision = {
     disposition: 'executed-pass',
     assertions: 2,
     findings: [finding('a', true), finding('b', true)],

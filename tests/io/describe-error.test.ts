@@ -1,7 +1,7 @@
-// What the runner says about an error a worker threw: never a second throw while describing it.
+// What the engine says about an error a leg threw: never a second throw while describing it.
 
 import { describe, expect, it } from 'vitest';
-import { describeError } from '../../cli/run-suite.ts';
+import { describeError } from '../../lib/observe/errors.ts';
 
 describe('describeError', () => {
   it('uses an Error message and the string form of anything else', () => {

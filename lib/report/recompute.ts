@@ -1,28 +1,19 @@
 // The verdict half of `verify`: what each recorded row recomputes to, how a row differs from its
-// recomputation, the consistency a row nothing can recompute must keep, and the totals. Pure but
-// for the fixture loader it is handed, so StrykerJS can mutate it against millisecond tests
-// (tests/decide/verify-verdicts.test.ts); cli/verify.ts keeps the file reading and the digests.
+// recomputation, the consistency a row nothing can recompute must keep, and the totals. A row is
+// decided again by decideLeg (lib/decide/decide-leg.ts), the function that decided it in the run,
+// from the facts the report recorded. Pure but for the fixture loader it is handed, so StrykerJS
+// can mutate it against millisecond tests (tests/report/recompute.test.ts); cli/verify.ts keeps
+// the file reading and the digests.
 
-import type { FixtureLoad } from '../lib/fixtures.ts';
-import { checkGates } from '../lib/decide/gates.ts';
-import { LEGS } from '../lib/legs.ts';
-import { GENERATED_REQUIREMENT } from '../lib/legs.ts';
-import { recomputeGenerated } from './verify-generated.ts';
-import { decide, decideRun } from '../lib/decide/decide.ts';
-import { judgeGatedFieldsShape } from '../lib/witness/shape-leg.ts';
-import type { Disposition, Finding, UnexercisedRule } from '../lib/types.ts';
-import type { EvalGateReport, ReportRow } from '../lib/report/report.ts';
-import { totalsOf } from '../lib/report/report.ts';
-import { isSelected, NOT_SELECTED } from '../lib/report/run-options.ts';
-
-/** What a row recomputes to. */
-export interface Recomputed {
-  readonly disposition: Disposition;
-  readonly assertions: number;
-  readonly reason?: string;
-  readonly findings: readonly Finding[];
-  readonly unexercised?: readonly UnexercisedRule[];
-}
+import type { FixtureLoad } from '../fixtures.ts';
+import { GENERATED_REQUIREMENT, LEGS } from '../legs.ts';
+import { decide, type Decision } from '../decide/decide.ts';
+import { decideLeg, type HostDiscovery, type LegFacts } from '../decide/decide-leg.ts';
+import { recomputeGeneratedRow } from '../decide/generated-leg.ts';
+import type { Disposition, Finding, UnexercisedRule } from '../types.ts';
+import type { EvalGateReport, ReportRow } from './report.ts';
+import { totalsOf } from './report.ts';
+import { isSelected } from './run-options.ts';
 
 /** The recorded discovery document, when it was served and parses. */
 export type Discovery = { readonly ok: true; readonly document: unknown } | { readonly ok: false };
@@ -52,35 +43,57 @@ export async function recompute(
   settings: RunSettings,
   discovery: Discovery,
   load: FixtureLoader,
-): Promise<Recomputed | string | undefined> {
+): Promise<Decision | string | undefined> {
   if (row.id === GENERATED_REQUIREMENT) return recomputeGenerated(row, settings, discovery);
   const leg = LEGS.find((l) => l.id === row.id);
   if (leg === undefined) return 'no such requirement in this suite';
-  // An unselected requirement never drove: its row is skipped whatever the host serves.
-  if (!isSelected(settings.selection, row.id)) {
-    return { disposition: 'skipped', assertions: 0, reason: NOT_SELECTED, findings: [] };
+  const facts: LegFacts = {
+    leg,
+    selected: isSelected(settings.selection, row.id),
+    settings: { requireBehavior: settings.strict, optedOut: settings.optedOut },
+    discovery: recordedDiscovery(discovery),
+  };
+  const before = decideLeg(facts);
+  if (before.kind === 'decided') return before.decision;
+  // The gates held, so decideLeg asks for the fixture the requirement drives.
+  if (before.kind !== 'load-fixture' || row.observation === undefined) return undefined;
+  const fixtureId = before.fixtureId;
+  if (row.fixtureId !== fixtureId) {
+    return `fixtureId: recorded ${String(row.fixtureId)}, the requirement drives ${fixtureId}`;
   }
-  if (leg.fixtureId === undefined) return decide(judgeGatedFieldsShape());
-  const gate = discovery.ok
-    ? checkGates(leg, discovery.document, {
-        requireBehavior: settings.strict,
-        optedOut: settings.optedOut,
-      })
-    : undefined;
-  if (gate !== undefined && !gate.proceed) {
-    return { disposition: gate.disposition, assertions: 0, reason: gate.reason, findings: [] };
-  }
-  if (row.observation === undefined) return undefined;
-  if (row.fixtureId !== leg.fixtureId) {
-    return `fixtureId: recorded ${String(row.fixtureId)}, the requirement drives ${leg.fixtureId}`;
-  }
-  const loaded = await load(leg.fixtureId);
-  if (!loaded.ok) return `fixture ${leg.fixtureId} does not load here: ${loaded.reason}`;
-  return decideRun(loaded.fixture, row.observation);
+  const loaded = await load(fixtureId);
+  if (!loaded.ok) return `fixture ${fixtureId} does not load here: ${loaded.reason}`;
+  const after = decideLeg({
+    ...facts,
+    fixture: loaded,
+    drive: { kind: 'observed', observation: row.observation },
+  });
+  // Stryker disable next-line ConditionalExpression: with a fixture and a drive, decideLeg decides
+  return after.kind === 'decided' ? after.decision : undefined;
+}
+
+/** A report that lost its discovery is recomputed from its drive alone: no gate is read again. */
+function recordedDiscovery(discovery: Discovery): HostDiscovery {
+  return discovery.ok ? { kind: 'read', document: discovery.document } : { kind: 'unrecorded' };
+}
+
+/**
+ * The generated row: its pack regenerated from the recorded seed and size, each case decided
+ * again from what it recorded; a string naming every case whose record contradicts the pack or
+ * itself; undefined for a row that drove no pack (no host), whose consistency is checked.
+ */
+function recomputeGenerated(
+  row: ReportRow,
+  settings: RunSettings,
+  discovery: Discovery,
+): Decision | string | undefined {
+  if (row.generated === undefined) return undefined;
+  const again = recomputeGeneratedRow(row.generated, discovery, settings);
+  return again.problems.length > 0 ? again.problems.join('; ') : again.decision;
 }
 
 /** Each field in which a row differs from what it recomputes to, naming the row. */
-export function compareRow(row: ReportRow, again: Recomputed): string[] {
+export function compareRow(row: ReportRow, again: Decision): string[] {
   const out: string[] = [];
   const at = `row ${row.id}`;
   if (row.disposition !== again.disposition) {
@@ -119,7 +132,7 @@ export function compareRow(row: ReportRow, again: Recomputed): string[] {
  * The unexercised rules, compared as lists of rule and reason: a row that drops one would hide
  * what its verdict did not see. An absent list reads as empty.
  */
-function compareUnexercised(row: ReportRow, again: Recomputed): string[] {
+function compareUnexercised(row: ReportRow, again: Decision): string[] {
   const recorded = row.unexercised ?? [];
   const recomputed = again.unexercised ?? [];
   const text = (list: readonly UnexercisedRule[]): string =>

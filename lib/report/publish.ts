@@ -1,0 +1,141 @@
+// A SuiteRun made into the report and its renderings: build the report, certify (and sign) it,
+// refuse it if it fails its schema or still holds the key, take the one verdict, and write the
+// JSON, JUnit and Markdown files. The CLI and the legs file both publish a run through this, so
+// both write the same report for the same run.
+
+import type { KeyObject } from 'node:crypto';
+import { reportText } from './report-text.ts';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SuiteConfig } from '../env.ts';
+import type { SuiteRun } from '../decide/run-suite.ts';
+import { describeError } from '../observe/errors.ts';
+import { formatSchemaErrors, validate } from '../schemas.ts';
+import { holdsSecret } from '../secrets.ts';
+import { canonicalJson } from './canonical.ts';
+import { JUNIT_FILE, renderJunit } from './junit.ts';
+import { MARKDOWN_FILE, renderMarkdown } from './markdown.ts';
+import type { EvalGateReport } from './report.ts';
+import { buildReport, REPORT_FILE } from './report.ts';
+import type { RunOptions } from './run-record.ts';
+import type { RunVerdict } from './run-verdict.ts';
+import { runVerdict, stepOutputs } from './run-verdict.ts';
+import { certifiedReport, signerOf } from './signer.ts';
+import { expectationsFor } from './side-by-side.ts';
+
+export interface PublishOptions {
+  /** The base URL the legs drove, and whether it was the embedded reference host. */
+  readonly baseUrl: string;
+  readonly embedded: boolean;
+  /** The key the report must not hold; the scrubbing is checked, not assumed. */
+  readonly apiKey: string | undefined;
+  readonly signingKey?: KeyObject;
+  /** Recorded in the signature: the key's id among the host's discovery signingKeys. */
+  readonly keyId?: string;
+  /** The selection, baseline and severity gate a CI job chose; recorded in the report. */
+  readonly runOptions?: RunOptions;
+  /** Where a CI system wants the Markdown appended (GITHUB_STEP_SUMMARY). */
+  readonly stepSummaryPath?: string;
+  /** Where a CI system reads the step's outputs (GITHUB_OUTPUT). */
+  readonly stepOutputPath?: string;
+}
+
+export type Published =
+  | {
+      readonly ok: true;
+      readonly report: EvalGateReport;
+      readonly verdict: RunVerdict;
+      readonly files: readonly string[];
+    }
+  /** Nothing was written: `problem` says why, and it is a suite bug, never a verdict. */
+  | { readonly ok: false; readonly problem: string };
+
+export async function publishRun(
+  run: SuiteRun,
+  config: SuiteConfig,
+  options: PublishOptions,
+): Promise<Published> {
+  let unsigned: EvalGateReport;
+  try {
+    unsigned = await buildReport({
+      outcomes: run.outcomes,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      baseUrl: options.baseUrl,
+      embedded: options.embedded,
+      strict: config.requireBehavior,
+      optedOut: config.optedOut,
+      ...declaredOf(config),
+      discovery: run.discovery ?? { ok: false, reason: 'no base URL' },
+      ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),
+      ...(run.hostChecks === undefined ? {} : { hostChecks: run.hostChecks }),
+    });
+  } catch (error) {
+    // A report that cannot be built (a host document too deep to redact, say) is not written.
+    return { ok: false, problem: `the report could not be built (${describeError(error)})` };
+  }
+  const report = certifiedReport(unsigned, options.signingKey, options.keyId);
+  const refusal = refuseToWrite(report, options.apiKey);
+  if (refusal !== undefined) return { ok: false, problem: refusal };
+  // The one verdict every channel below renders; nothing after this line decides again.
+  const verdict = runVerdict(report);
+  const files = await writeOutputs(report, verdict, config.reportDir, options.stepSummaryPath);
+  if (options.stepOutputPath !== undefined) {
+    await appendFile(options.stepOutputPath, `${stepOutputs(verdict).join('\n')}\n`);
+  }
+  return { ok: true, report, verdict, files };
+}
+
+function declaredOf(config: SuiteConfig): { declared?: { name: string; version?: string } } {
+  if (config.implementationName === undefined) return {};
+  return {
+    declared: {
+      name: config.implementationName,
+      ...(config.implementationVersion === undefined
+        ? {}
+        : { version: config.implementationVersion }),
+    },
+  };
+}
+
+/**
+ * Why a report must not be written: it fails its own schema, it still holds the key, or its
+ * certification names a signer its signature does not have (checked here, at write time).
+ */
+function refuseToWrite(report: EvalGateReport, apiKey: string | undefined): string | undefined {
+  const recorded = canonicalJson(report.certification?.signer ?? null);
+  if (recorded !== canonicalJson(signerOf(report))) {
+    return `the certification records signer ${recorded}, which the signature does not bear out`;
+  }
+  const errors = validate('eval-gate-report', report);
+  if (errors.length > 0) {
+    return `the report does not match its schema (${formatSchemaErrors(errors).replace(/\n/g, '; ')})`;
+  }
+  if (holdsSecret(JSON.stringify(report), apiKey)) {
+    return 'the report still holds the API key after scrubbing';
+  }
+  return undefined;
+}
+
+async function writeOutputs(
+  report: EvalGateReport,
+  verdict: RunVerdict,
+  dir: string,
+  stepSummaryPath: string | undefined,
+): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const expectations = await expectationsFor(report);
+  const markdown = renderMarkdown(report, expectations, verdict);
+  const outputs: readonly (readonly [string, string])[] = [
+    [join(dir, REPORT_FILE), reportText(report)],
+    [join(dir, JUNIT_FILE), renderJunit(report, expectations, verdict)],
+    [join(dir, MARKDOWN_FILE), markdown],
+  ];
+  for (const [path, text] of outputs) await writeFile(path, text);
+  const files = outputs.map(([path]) => path);
+  if (stepSummaryPath !== undefined) {
+    await appendFile(stepSummaryPath, `${markdown}\n`);
+    files.push(stepSummaryPath);
+  }
+  return files;
+}
