@@ -62,14 +62,15 @@ export function knownRequirement(id: string): string | undefined {
  * A leg never records a rule judged only once per run as a host check.
  */
 export function knownRules(requirement: string): ReadonlySet<string> {
-  // The generated row carries its cases' findings: the witness's rules and a host fault's.
-  if (requirement === GENERATED_REQUIREMENT)
-    return new Set([...RULES.map((r) => r.id), 'run.served']);
   if (requirement === HOST_CHECKS) return new Set(HOST_CHECK_RULES);
+  // The generated row carries its cases' findings, which are a host leg's: the witness's rules
+  // and a host fault's.
   const leg = LEGS.find((l) => l.id === requirement);
-  if (leg === undefined) return new Set();
+  if (leg === undefined && requirement !== GENERATED_REQUIREMENT) return new Set();
   // The server-free leg judges the schema alone; its rules are the findings it always produces.
-  if (leg.fixtureId === undefined) return new Set(judgeGatedFieldsShape().map((f) => f.rule));
+  if (leg !== undefined && leg.fixtureId === undefined) {
+    return new Set(judgeGatedFieldsShape().map((f) => f.rule));
+  }
   return new Set([...RULES.map((r) => r.id).filter(recordedOnLegs), 'run.served']);
 }
 

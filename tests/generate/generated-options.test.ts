@@ -102,7 +102,7 @@ describe('a baseline naming the generated row', () => {
           { requirement: 'generated', rule: 'shape.base-summary.valid', reason: 'r' },
         ],
       }),
-    ).toThrow(`names rule shape.base-summary.valid, which ${GENERATED_REQUIREMENT} never checks`);
+    ).toThrow(`names rule shape.base-summary.valid, which ${GENERATED_REQUIREMENT} never records`);
   });
 
   it('excuses a failing generated row, and goes stale once the row passes', () => {
