@@ -36,25 +36,34 @@ const isUnit = (file: string): boolean =>
     !file.slice('tests/'.length).includes('/'));
 
 const FILES = testFiles(join(ROOT, 'tests')).filter((file) => file !== LEGS_FILE);
-const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 30_000 };
+/**
+ * Every test file shares its worker's module cache (isolate: false): re-importing the suite for
+ * each of some 140 files cost more than the tests themselves. A test file therefore leaves no
+ * module state behind it (every host it starts is closed, every cache it fills is keyed by its
+ * own URL, fake timers are restored).
+ */
+const SHARED = { testTimeout: 30_000, hookTimeout: 30_000, isolate: false };
 
 // `npm test` runs the `unit` and `e2e` projects. The `legs` project is the RFC 0246 legs file,
 // which needs a host (OPENWOP_BASE_URL): `npx vitest run tests/v2-eval-trajectory-trials.test.ts`
 // finds it there, and `npm run conformance` runs the same legs in process, without vitest.
 export default defineConfig({
   test: {
+    // vitest's default leaves one core of two idle; the end-to-end files wait on sockets as much
+    // as they compute.
+    maxWorkers: 2,
     projects: [
-      { test: { name: 'unit', include: FILES.filter(isUnit), ...TIMEOUTS } },
+      { test: { name: 'unit', include: FILES.filter(isUnit), ...SHARED } },
       {
         test: {
           name: 'e2e',
           include: FILES.filter((f) => !isUnit(f)),
           // The bins run dist/; tests that spawn them need it built from these sources.
           globalSetup: ['tests/support/build-dist.ts'],
-          ...TIMEOUTS,
+          ...SHARED,
         },
       },
-      { test: { name: 'legs', include: [LEGS_FILE], ...TIMEOUTS } },
+      { test: { name: 'legs', include: [LEGS_FILE], ...SHARED } },
     ],
   },
 });

@@ -57,12 +57,17 @@ let asInstalled = { lockfile: true, nodeModules: true };
 let installStatus: number | null = null;
 beforeAll(async () => {
   packed = await mkdtemp(join(tmpdir(), 'eval-gate-action-'));
-  const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', packed], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: isolatedEnv(),
-    timeout: 120_000,
-  });
+  // The globalSetup built dist/ from these sources; `prepare` would only build it again.
+  const pack = spawnSync(
+    'npm',
+    ['pack', '--json', '--ignore-scripts', '--pack-destination', packed],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: isolatedEnv(),
+      timeout: 120_000,
+    },
+  );
   expect(pack.status, pack.stderr).toBe(0);
   const [result] = JSON.parse(pack.stdout) as { filename: string; name: string }[];
   if (result === undefined) throw new Error('npm pack reported no package');
