@@ -18,6 +18,7 @@ lap('import undici (its package root)');
 await import('../../dist/lib/decide/run-leg.js');
 await import('../../dist/lib/decide/target.js');
 await import('../../dist/lib/env.js');
+await import('../../dist/lib/decide/run-suite.js');
 const { validate, SCHEMA_NAMES } = await import('../../dist/lib/schemas.js');
 lap('import lib/ (compiled, with the precompiled validators)');
 for (const name of SCHEMA_NAMES) validate(name, {});
@@ -26,7 +27,5 @@ const { startReferenceHost } = await import('../../dist/reference-host/index.js'
 const host = await startReferenceHost();
 lap('import and start the reference host');
 await host.close();
-await import('vitest/node');
-lap('import vitest/node (the CLI loads it until the in-process engine lands)');
 
 stdout.write(`${JSON.stringify(costs)}\n`);
