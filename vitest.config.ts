@@ -19,6 +19,9 @@ const UNIT_FOLDERS = [
 const NOT_UNIT = new Set([
   'tests/decide/generated-leg.test.ts',
   'tests/decide/run-suite.test.ts',
+  'tests/report/annotations.test.ts',
+  'tests/report/published-key.test.ts',
+  'tests/report/side-by-side.test.ts',
   'tests/secrets.test.ts',
 ]);
 

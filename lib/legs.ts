@@ -5,7 +5,7 @@ import type { GateName, MatchMode, PassRule } from './types.ts';
 
 /**
  * What a leg's fixture asks of a host, declared here so the advertised-limit gates (host facts)
- * are decided before the fixture file (a suite fact) is loaded. tests/io/leg-needs.test.ts pins
+ * are decided before the fixture file (a suite fact) is loaded. tests/decide/leg-needs.test.ts pins
  * each declaration to what the fixture file holds.
  */
 export interface FixtureNeeds {

@@ -13,9 +13,9 @@ export default defineConfig({
     include: [
       'tests/decide/**/*.test.ts',
       'tests/report/recompute.test.ts',
-      'tests/io/gates.test.ts',
-      'tests/io/leg-needs.test.ts',
-      'tests/verdict.test.ts',
+      'tests/decide/gates.test.ts',
+      'tests/decide/leg-needs.test.ts',
+      'tests/report/verdict.test.ts',
     ],
     // The engine's and the legs file's tests run whole suites: seconds per mutant, and the
     // literal tests pin the same decisions.

@@ -12,7 +12,7 @@ export default defineConfig({
   // The test paths are the repository's, one folder up from this file.
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    include: ['tests/witness/**/*.test.ts', 'tests/shape-leg.test.ts', 'tests/cli/judge.test.ts'],
+    include: ['tests/witness/**/*.test.ts', 'tests/cli/judge.test.ts'],
     exclude: ['tests/witness/hostile-scale.test.ts', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -11,10 +11,10 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: [
-      'tests/io/driver.test.ts',
-      'tests/io/driver-endings.test.ts',
-      'tests/io/discovery.test.ts',
-      'tests/io/discovery-edges.test.ts',
+      'tests/observe/driver.test.ts',
+      'tests/observe/driver-endings.test.ts',
+      'tests/observe/discovery.test.ts',
+      'tests/observe/discovery-edges.test.ts',
     ],
     exclude: ['node_modules/**'],
     testTimeout: 30_000,

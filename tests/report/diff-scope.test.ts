@@ -9,7 +9,7 @@ import { diffScope } from '../../lib/report/diff-scope.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import type { Disposition } from '../../lib/types.ts';
 import { renderDiff } from '../../cli/diff.ts';
-import { reportOf } from './report-example.ts';
+import { reportOf } from '../cli/report-example.ts';
 
 const P = 'openwop.requirement.0246.';
 

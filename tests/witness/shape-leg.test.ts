@@ -3,11 +3,11 @@
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import evalSummarySchema from '../schemas/v2/eval-summary.schema.json' with { type: 'json' };
-import idsSchema from '../schemas/v2/ids.schema.json' with { type: 'json' };
-import type { SchemaError } from '../lib/schemas.ts';
-import { judgeGatedFieldsShape, judgeGatedFieldsShapeWith } from '../lib/witness/shape-leg.ts';
-import type { SummaryValidator } from '../lib/witness/shape-leg.ts';
+import evalSummarySchema from '../../schemas/v2/eval-summary.schema.json' with { type: 'json' };
+import idsSchema from '../../schemas/v2/ids.schema.json' with { type: 'json' };
+import type { SchemaError } from '../../lib/schemas.ts';
+import { judgeGatedFieldsShape, judgeGatedFieldsShapeWith } from '../../lib/witness/shape-leg.ts';
+import type { SummaryValidator } from '../../lib/witness/shape-leg.ts';
 
 type Doc = Record<string, unknown>;
 

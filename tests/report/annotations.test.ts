@@ -11,7 +11,7 @@ import type { EvalGateReport } from '../../lib/report/report.ts';
 import type { RunVerdict } from '../../lib/report/run-verdict.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import type { ReferenceHost } from '../../reference-host/index.ts';
-import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
+import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from '../cli/support.ts';
 
 const ENV = { OPENWOP_API_KEY: LEAKY_KEY };
 const PREFIX = 'openwop.requirement.0246.';

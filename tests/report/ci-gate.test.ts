@@ -14,7 +14,7 @@ import {
 import type { ExpectedFailure } from '../../lib/report/run-options.ts';
 import { diffReports } from '../../lib/report/diff.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
-import { validReport } from './report-example.ts';
+import { validReport } from '../cli/report-example.ts';
 
 const A = 'openwop.requirement.0246.mean-gated';
 const B = 'openwop.requirement.0246.suite-gated';

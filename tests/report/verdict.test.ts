@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { closingLine, exitCodeFor, EXIT } from '../lib/report/verdict.ts';
-import { decide } from '../lib/decide/decide.ts';
-import type { Finding } from '../lib/types.ts';
+import { closingLine, exitCodeFor, EXIT } from '../../lib/report/verdict.ts';
+import { decide } from '../../lib/decide/decide.ts';
+import type { Finding } from '../../lib/types.ts';
 
 const must = (ok: boolean, rule = 'task.passed'): Finding => ({
   rule,

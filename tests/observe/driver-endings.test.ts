@@ -1,4 +1,4 @@
-// The driver's endings that tests/io/driver.test.ts does not reach: a poll page that is not a
+// The driver's endings that tests/observe/driver.test.ts does not reach: a poll page that is not a
 // 200 JSON object, the bound on the whole log, the edges of create, summary and status, the
 // wording of a host's refusal, and the retry schedule. Scripted loopback servers on port 0, torn
 // down in each test; a scripted client where the test needs a clock or a thrown error.
@@ -51,7 +51,7 @@ const raw =
 
 /**
  * The first read's polls: those before the summary is asked for. The replays through the cursor
- * come after the status read and are tests/io/driver.test.ts's subject.
+ * come after the status read and are tests/observe/driver.test.ts's subject.
  */
 const polls = (d: Drive) => {
   const summaryAt = d.requests.findIndex((r) => r.path === `${RUN}/eval-summary`);

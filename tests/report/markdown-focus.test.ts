@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../lib/report/markdown.ts';
 import type { ReportRow } from '../../lib/report/report.ts';
 import type { Disposition, Finding } from '../../lib/types.ts';
-import { reportOf } from './report-example.ts';
+import { reportOf } from '../cli/report-example.ts';
 
 const failing: Finding = {
   rule: 'task.passed',

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeXml, renderJunit } from '../../lib/report/junit.ts';
 import { renderMarkdown } from '../../lib/report/markdown.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
-import { reportOf as reportOfRows } from './report-example.ts';
+import { reportOf as reportOfRows } from '../cli/report-example.ts';
 import { warningsOf, warningSummary } from '../../lib/report/warnings.ts';
 import type { Finding } from '../../lib/types.ts';
 

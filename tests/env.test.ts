@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_BOUNDS, readConfig, resolveConfig } from '../../lib/env.ts';
+import { ConfigError, DEFAULT_BOUNDS, readConfig, resolveConfig } from '../lib/env.ts';
 
 const KEY = 'sk-test-7f3a9c-do-not-echo';
 

@@ -1,4 +1,4 @@
-// Discovery's edges that tests/io/discovery.test.ts leaves loose: the memo key, the exact reason
+// Discovery's edges that tests/observe/discovery.test.ts leaves loose: the memo key, the exact reason
 // of each unreadable answer, the digest, a thrown error that is not the transport's, and the
 // readers on documents that are almost right.
 

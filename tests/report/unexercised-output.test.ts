@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../../lib/report/junit.ts';
 import { renderMarkdown } from '../../lib/report/markdown.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
-import { reportOf } from './report-example.ts';
+import { reportOf } from '../cli/report-example.ts';
 import {
   legGaps,
   runWideGaps,

@@ -11,7 +11,7 @@ import type { EvalGateReport } from '../../lib/report/report.ts';
 import { discoveryDigest, hostChecksDigest } from '../../lib/report/report.ts';
 import { judgeHostChecks } from '../../lib/eval-gate-witness.ts';
 import { certifiedReport } from '../../lib/report/signer.ts';
-import { cli, readReport, removeDir, scratchDir, verifyWritten } from './support.ts';
+import { cli, readReport, removeDir, scratchDir, verifyWritten } from '../cli/support.ts';
 
 const KEY_ID = 'host-2026-01';
 

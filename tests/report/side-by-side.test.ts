@@ -10,7 +10,7 @@ import { sideBySide } from '../../lib/report/side-by-side.ts';
 import { expectedView } from '../../lib/report/expect.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
-import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
+import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from '../cli/support.ts';
 
 const MEAN = 'openwop.requirement.0246.mean-gated';
 const MEAN_FIXTURE = 'conformance-eval-trajectory-gate-mean';
