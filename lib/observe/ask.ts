@@ -119,7 +119,7 @@ export function sleep(ms: number): Promise<void> {
   return ms <= 0 ? Promise.resolve() : new Promise((done) => setTimeout(done, ms));
 }
 
-export function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
+export function asRecord(value: unknown): Readonly<Record<string, unknown>> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Readonly<Record<string, unknown>>)
     : undefined;
@@ -130,8 +130,8 @@ export function record(value: unknown): Readonly<Record<string, unknown>> | unde
  * that is not the envelope is quoted as compact JSON instead, so a dialect or a bare string still
  * says what the host meant.
  */
-export function describe(answer: HostResponse): string {
-  const body = record(answer.json);
+export function describeAnswer(answer: HostResponse): string {
+  const body = asRecord(answer.json);
   const code = body?.error;
   const message = body?.message;
   let text = `answered ${answer.status}`;

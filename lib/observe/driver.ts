@@ -6,7 +6,7 @@
 import type { Bounds } from '../env.ts';
 import type { HostClient } from './host-client.ts';
 import type { DriveResult, RunObservation } from '../types.ts';
-import { ask, describe, hostFault, record, type Run } from './ask.ts';
+import { ask, describeAnswer, hostFault, asRecord, type Run } from './ask.ts';
 import { encodeRunId } from './host-client.ts';
 import { readLog, replayLog } from './log-reader.ts';
 import { WireRecord } from './wire-record.ts';
@@ -43,9 +43,9 @@ export async function driveEvalRun(
   if (!created.ok) return created.result;
   const answer = created.value;
   if (answer.status < 200 || answer.status > 299) {
-    return hostFault('create', `POST /runs ${describe(answer)}`);
+    return hostFault('create', `POST /runs ${describeAnswer(answer)}`);
   }
-  const runId = record(answer.json)?.runId;
+  const runId = asRecord(answer.json)?.runId;
   if (typeof runId !== 'string' || runId === '') {
     return hostFault('create', `POST /runs answered ${answer.status} without a string runId`);
   }
@@ -71,7 +71,7 @@ export async function driveEvalRun(
   );
   if (!summary.ok) return summary.result;
   if (summary.value.status !== 200 || summary.value.jsonError !== undefined) {
-    return hostFault('summary', `GET ${runPath}/eval-summary ${describe(summary.value)}`);
+    return hostFault('summary', `GET ${runPath}/eval-summary ${describeAnswer(summary.value)}`);
   }
 
   watch.waiting?.('status');
@@ -83,9 +83,9 @@ export async function driveEvalRun(
     (timeoutMs) => client.get(runPath, { timeoutMs }),
   );
   if (!status.ok) return status.result;
-  const statusBody = record(status.value.json);
+  const statusBody = asRecord(status.value.json);
   if (status.value.status !== 200 || statusBody === undefined) {
-    return hostFault('status', `GET ${runPath} ${describe(status.value)}`);
+    return hostFault('status', `GET ${runPath} ${describeAnswer(status.value)}`);
   }
 
   // Last, once the run is finished and read: the cursor is driven now whatever the host's speed.

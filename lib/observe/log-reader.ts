@@ -12,9 +12,9 @@ import type {
 import {
   ask,
   Backoff,
-  describe,
+  describeAnswer,
   hostFault,
-  record,
+  asRecord,
   remaining,
   sleep,
   unobserved,
@@ -87,9 +87,12 @@ async function follow<T>(run: Run, path: string, how: Reading<T>): Promise<Step<
       const reason = `the event log exceeds the ${logLimit}-byte limit over ${pages.length + 1} pages`;
       return { ok: false, result: unobserved('events', reason) };
     }
-    const page = record(step.value.json);
+    const page = asRecord(step.value.json);
     if (step.value.status !== 200 || page === undefined) {
-      return { ok: true, value: { pages, events, refusal: `GET ${path} ${describe(step.value)}` } };
+      return {
+        ok: true,
+        value: { pages, events, refusal: `GET ${path} ${describeAnswer(step.value)}` },
+      };
     }
     if (!Array.isArray(page.events)) {
       const refusal = `GET ${path} answered 200 without an events array`;
@@ -106,7 +109,7 @@ async function follow<T>(run: Run, path: string, how: Reading<T>): Promise<Step<
     let trusted = true;
     for (const raw of page.events as readonly unknown[]) {
       events.push(how.keep(raw));
-      const sequence = record(raw)?.sequence;
+      const sequence = asRecord(raw)?.sequence;
       if (!trusted) continue;
       if (
         typeof sequence !== 'number' ||
@@ -206,7 +209,7 @@ export async function replayLog(
 
 /** An event as a replay keeps it: the members that say which event it is. */
 function identify(raw: unknown): ReplayedEvent {
-  const event = record(raw);
+  const event = asRecord(raw);
   if (event === undefined) return {};
   const out: { sequence?: unknown; eventId?: unknown; type?: unknown } = {};
   for (const key of ['sequence', 'eventId', 'type'] as const) {
@@ -216,7 +219,7 @@ function identify(raw: unknown): ReplayedEvent {
 }
 
 function observeEvent(raw: unknown): ObservedEvent {
-  const event = record(raw);
+  const event = asRecord(raw);
   if (event === undefined) {
     return {
       sequence: undefined,
@@ -227,7 +230,7 @@ function observeEvent(raw: unknown): ObservedEvent {
   }
   const keep = typeof event.type === 'string' && event.type.startsWith('eval.');
   const payload = Object.hasOwn(event, 'payload') ? jsonTypeOf(event.payload) : 'absent';
-  const body = record(event.payload);
+  const body = asRecord(event.payload);
   const outputs =
     event.type !== 'run.completed'
       ? {}

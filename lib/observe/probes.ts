@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { ObservedProbe, ProbeName } from '../types.ts';
 import type { HostClient, HostResponse } from './host-client.ts';
 import { encodeRunId } from './host-client.ts';
-import { TransportError } from './errors.ts';
+import { describeError, TransportError } from './errors.ts';
 import { bodyOf } from './wire-record.ts';
 
 export interface ProbeGrounds {
@@ -146,11 +146,7 @@ async function ask(
       probe,
       outcome: 'unobserved',
       request,
-      reason: `the suite failed to send it (${describe(error)})`,
+      reason: `the suite failed to send it (${describeError(error)})`,
     };
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : 'an unknown error';
 }

@@ -7,8 +7,8 @@
 import { LEGS } from '../legs.ts';
 import type { GateName } from '../types.ts';
 import type { Fault } from './baseline.ts';
-import { gateVerdict } from './gate.ts';
-import type { GateFacts } from './gate.ts';
+import { ciVerdict } from './ci-verdict.ts';
+import type { CiFacts } from './ci-verdict.ts';
 import type {
   Certification,
   CertificationReason,
@@ -18,7 +18,7 @@ import type {
 } from './report.ts';
 import { NOT_SELECTED } from './run-options.ts';
 
-export type CertificationFacts = GateFacts &
+export type CertificationFacts = CiFacts &
   Pick<EvalGateReport, 'strict' | 'optedOut'> & { readonly embedded: boolean };
 
 type Row = EvalGateReport['requirements'][number];
@@ -66,7 +66,7 @@ function reasonIf(
 function outcomeReasons(facts: CertificationFacts): CertificationReason[] {
   const rows = facts.requirements;
   const total = rows.length;
-  const gate = gateVerdict(facts);
+  const gate = ciVerdict(facts);
   const failed = rows.filter((r) => r.disposition === 'executed-fail');
   const blocked = rows.filter((r) => r.disposition === 'blocked');
   const runFails = [

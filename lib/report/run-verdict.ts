@@ -3,8 +3,8 @@
 // JUnit, the badge, the action's outputs) renders this object and decides nothing again.
 
 import { faultName } from './baseline.ts';
-import { gateLimits, gateVerdict } from './gate.ts';
-import type { GateVerdict } from './gate.ts';
+import { ciLimits, ciVerdict } from './ci-verdict.ts';
+import type { CiVerdict } from './ci-verdict.ts';
 import type { Certification, EvalGateReport } from './report.ts';
 import { EXIT, tally } from './verdict.ts';
 
@@ -26,7 +26,7 @@ export interface RunVerdict {
   readonly causes: readonly string[];
   readonly counts: RunCounts;
   readonly embedded: boolean;
-  readonly gate: GateVerdict;
+  readonly gate: CiVerdict;
   readonly certification: Certification;
 }
 
@@ -55,7 +55,7 @@ function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
 
-function causesOf(report: EvalGateReport, gate: GateVerdict): string[] {
+function causesOf(report: EvalGateReport, gate: CiVerdict): string[] {
   const causes: string[] = [];
   const passedRows = new Set(
     report.requirements.filter((r) => r.disposition === 'executed-pass').map((r) => r.id),
@@ -105,7 +105,7 @@ function causesOf(report: EvalGateReport, gate: GateVerdict): string[] {
 }
 
 export function runVerdict(report: EvalGateReport): RunVerdict {
-  const gate = gateVerdict(report);
+  const gate = ciVerdict(report);
   const exitCode = gate.exitCode;
   return {
     exitCode,
@@ -146,7 +146,7 @@ export function closingLineOf(report: EvalGateReport, verdict: RunVerdict): stri
   const c = verdict.counts;
   return [
     `${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped`,
-    ...gateLimits(report),
+    ...ciLimits(report),
     ...(verdict.embedded ? ['embedded reference host'] : []),
     certificationClause(verdict),
   ].join('; ');

@@ -27,7 +27,7 @@ export function warningSummary(row: ReportRow): string | undefined {
 /**
  * The console line of the host checks: `host checks: 6 held, 1 SHOULD warning
  * (wire.unauthenticated-refused), 1 unexercised, 1 inapplicable`. Warnings change the exit status
- * only under `--fail-on should` (lib/report/gate.ts).
+ * only under `--fail-on should` (lib/report/ci-verdict.ts).
  */
 export function hostCheckSummary(hostChecks: HostChecks): string {
   const held = hostChecks.findings.filter((f) => f.ok).length;

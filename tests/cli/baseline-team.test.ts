@@ -10,8 +10,8 @@ import { runOptionsFrom } from '../../cli/run-options.ts';
 import { LEGS, REQUIREMENT_PREFIX } from '../../lib/legs.ts';
 import type { RowFacts } from '../../lib/report/baseline.ts';
 import { resolveBaseline } from '../../lib/report/baseline.ts';
-import type { GateFacts } from '../../lib/report/gate.ts';
-import { gateProblems, gateVerdict } from '../../lib/report/gate.ts';
+import type { CiFacts } from '../../lib/report/ci-verdict.ts';
+import { ciProblems, ciVerdict } from '../../lib/report/ci-verdict.ts';
 import type { ExpectedFailure, FailOn } from '../../lib/report/run-options.ts';
 import { readExpectedFailures } from '../../lib/report/run-options.ts';
 import { validate } from '../../lib/schemas.ts';
@@ -40,15 +40,15 @@ function facts(
   rows: readonly RowFacts[],
   entries: readonly ExpectedFailure[],
   failOn: FailOn,
-  extra: Partial<GateFacts> = {},
-): GateFacts {
+  extra: Partial<CiFacts> = {},
+): CiFacts {
   // The verdict resolves the entries itself; only their own members matter here.
   return {
     requirements: rows,
     failOn,
     baseline: { file: 'b.yml', sha256: '0'.repeat(64), entries, excused: [] },
     ...extra,
-  } as unknown as GateFacts;
+  } as unknown as CiFacts;
 }
 
 const load = (entries: readonly Record<string, unknown>[]): ExpectedFailure[] =>
@@ -57,8 +57,8 @@ const load = (entries: readonly Record<string, unknown>[]): ExpectedFailure[] =>
 describe('a rule on every requirement', () => {
   it('one entry under "*" excuses the rule on each row that fails it', () => {
     const entries = load([{ requirement: '*', rule: 'wire.version-header', reason: 'proxy' }]);
-    expect(gateVerdict(facts(WARNING_ROWS, [], 'should')).exitCode).toBe(1);
-    const verdict = gateVerdict(facts(WARNING_ROWS, entries, 'should'));
+    expect(ciVerdict(facts(WARNING_ROWS, [], 'should')).exitCode).toBe(1);
+    const verdict = ciVerdict(facts(WARNING_ROWS, entries, 'should'));
     expect(verdict.exitCode).toBe(0);
     expect(verdict.excused.map((f) => f.requirement)).toEqual([MEAN, SUITE]);
   });
@@ -98,8 +98,8 @@ describe('host checks in a baseline', () => {
     const entries = load([
       { requirement: 'host-checks', rule: 'wire.unknown-run-not-found', reason: 'gateway 403' },
     ]);
-    expect(gateVerdict(facts(passing, [], 'should', { hostChecks })).exitCode).toBe(1);
-    const verdict = gateVerdict(facts(passing, entries, 'should', { hostChecks }));
+    expect(ciVerdict(facts(passing, [], 'should', { hostChecks })).exitCode).toBe(1);
+    const verdict = ciVerdict(facts(passing, entries, 'should', { hostChecks }));
     expect(verdict.exitCode).toBe(0);
     expect(verdict.hostWarnings).toEqual([]);
     expect(verdict.excused).toEqual([
@@ -171,11 +171,11 @@ describe('ticket, owner and expiry', () => {
   it('excuses through its last day and nothing the day after, said plainly', () => {
     const on = (day: string) =>
       facts(failingRows, entries, 'must', { startedAt: `${day}T10:00:00.000Z` });
-    expect(gateVerdict(on('2026-03-01')).exitCode).toBe(0);
-    const after = gateVerdict(on('2026-03-02'));
+    expect(ciVerdict(on('2026-03-01')).exitCode).toBe(0);
+    const after = ciVerdict(on('2026-03-02'));
     expect(after.exitCode).toBe(1);
     expect(after.expired.map((e) => e.status)).toEqual(['expired']);
-    expect(gateProblems(on('2026-03-02'))).toContain(
+    expect(ciProblems(on('2026-03-02'))).toContain(
       `expired baseline entry: ${MEAN} task.passed (ticket HOST-7, owner evals-team, expires 2026-03-01) excuses nothing since 2026-03-01; fix the failure or renew the entry in b.yml`,
     );
   });

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFrom } from '../../cli/run-options.ts';
 import { LEGS, REQUIREMENT_PREFIX } from '../../lib/legs.ts';
-import { gateLimits } from '../../lib/report/gate.ts';
+import { ciLimits } from '../../lib/report/ci-verdict.ts';
 import { setBullet } from '../../lib/report/markdown-ci.ts';
-import type { GateFacts } from '../../lib/report/gate.ts';
+import type { CiFacts } from '../../lib/report/ci-verdict.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { isSelected, resolveSelection, selectedIds } from '../../lib/report/run-options.ts';
 import { runRecord } from '../../lib/report/run-record.ts';
@@ -75,8 +75,8 @@ describe('a pinned set as a selection', () => {
     const report = {
       requirements: rows,
       ...runRecord({ selection }, rows),
-    } as unknown as GateFacts;
-    expect(gateLimits(report)).toContain(
+    } as unknown as CiFacts;
+    expect(ciLimits(report)).toContain(
       `requirement set 0.0.1 (the current set adds ${LEGS.length - 2})`,
     );
   });

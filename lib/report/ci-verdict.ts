@@ -14,13 +14,13 @@ import { isPartial } from './run-record.ts';
 import { addedSince } from '../requirement-sets.ts';
 import { EXIT } from './verdict.ts';
 
-export type GateFacts = Pick<
+export type CiFacts = Pick<
   EvalGateReport,
   'requirements' | 'failOn' | 'selection' | 'baseline' | 'hostChecks'
 > &
   Partial<Pick<EvalGateReport, 'startedAt'>>;
 
-export interface GateVerdict {
+export interface CiVerdict {
   readonly exitCode: number;
   /** Whether the run fails on what the host did: the exit code, unless `--fail-on none` waived it. */
   readonly failing: boolean;
@@ -35,14 +35,14 @@ export interface GateVerdict {
 }
 
 /** The run's day and host checks, which an entry's expiry and a host-check entry are judged on. */
-export function baselineContext(report: GateFacts): BaselineContext {
+export function baselineContext(report: CiFacts): BaselineContext {
   return {
     ...(report.startedAt === undefined ? {} : { day: report.startedAt.slice(0, 10) }),
     ...(report.hostChecks === undefined ? {} : { hostFindings: report.hostChecks.findings }),
   };
 }
 
-export function gateVerdict(report: GateFacts): GateVerdict {
+export function ciVerdict(report: CiFacts): CiVerdict {
   const failOn = report.failOn ?? 'must';
   const resolution = resolveBaseline(
     report.baseline?.entries ?? [],
@@ -75,7 +75,7 @@ export function gateVerdict(report: GateFacts): GateVerdict {
 }
 
 /** Rows whose every failure the baseline excused. */
-function excusedRows(report: GateFacts, verdict: GateVerdict): number {
+function excusedRows(report: CiFacts, verdict: CiVerdict): number {
   const failOn = report.failOn ?? 'must';
   return report.requirements.filter((row) => {
     const faults = faultsOf([row], failOn);
@@ -87,13 +87,13 @@ function sameFault(a: Fault, b: Fault): boolean {
   return a.requirement === b.requirement && a.rule === b.rule;
 }
 
-function isUnselected(row: GateFacts['requirements'][number]): boolean {
+function isUnselected(row: CiFacts['requirements'][number]): boolean {
   return row.disposition === 'skipped' && row.reason === NOT_SELECTED;
 }
 
 /** What limits the run beyond its counts: the selection, the baseline, the severity gate. */
-export function gateLimits(report: GateFacts): string[] {
-  const verdict = gateVerdict(report);
+export function ciLimits(report: CiFacts): string[] {
+  const verdict = ciVerdict(report);
   const parts: string[] = [];
   const selection = report.selection;
   if (selection !== undefined && isPartial(selection)) {
@@ -130,8 +130,8 @@ export function gateLimits(report: GateFacts): string[] {
 }
 
 /** One line per reason the run fails that the dispositions alone do not show. */
-export function gateProblems(report: GateFacts): string[] {
-  const verdict = gateVerdict(report);
+export function ciProblems(report: CiFacts): string[] {
+  const verdict = ciVerdict(report);
   const lines: string[] = [];
   if (report.baseline !== undefined || report.failOn === 'should' || report.failOn === 'none') {
     for (const f of verdict.unexcused) lines.push(`not excused: ${faultName(f)}`);

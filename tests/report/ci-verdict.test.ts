@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveBaseline } from '../../lib/report/baseline.ts';
 import type { RowFacts } from '../../lib/report/baseline.ts';
-import { gateVerdict } from '../../lib/report/gate.ts';
-import type { GateFacts } from '../../lib/report/gate.ts';
+import { ciVerdict } from '../../lib/report/ci-verdict.ts';
+import type { CiFacts } from '../../lib/report/ci-verdict.ts';
 import {
   knownRules,
   readExpectedFailures,
@@ -55,8 +55,8 @@ function gate(
       entries: resolved.entries,
       excused: resolved.excused,
     },
-  } as unknown as GateFacts;
-  return gateVerdict(report);
+  } as unknown as CiFacts;
+  return ciVerdict(report);
 }
 
 describe('a baseline on literal rows', () => {
@@ -209,7 +209,7 @@ describe('the severity gate and the host checks', () => {
   const passing: readonly RowFacts[] = [
     { id: A, disposition: 'executed-pass', findings: [must('task.passed', true)] },
   ];
-  const report = (failOn: 'must' | 'should', ok: boolean): GateFacts =>
+  const report = (failOn: 'must' | 'should', ok: boolean): CiFacts =>
     ({
       requirements: passing,
       failOn,
@@ -226,16 +226,16 @@ describe('the severity gate and the host checks', () => {
         ],
         unexercised: [],
       },
-    }) as unknown as GateFacts;
+    }) as unknown as CiFacts;
 
   it('a failed host check fails the run under --fail-on should, naming it', () => {
-    const verdict = gateVerdict(report('should', false));
+    const verdict = ciVerdict(report('should', false));
     expect(verdict.exitCode).toBe(1);
     expect(verdict.hostWarnings.map((f) => f.rule)).toEqual(['wire.unauthenticated-refused']);
   });
 
   it('a failed host check leaves the exit status alone under must, and a held one under should', () => {
-    expect(gateVerdict(report('must', false)).exitCode).toBe(0);
-    expect(gateVerdict(report('should', true)).exitCode).toBe(0);
+    expect(ciVerdict(report('must', false)).exitCode).toBe(0);
+    expect(ciVerdict(report('should', true)).exitCode).toBe(0);
   });
 });
