@@ -43,6 +43,19 @@ const RUNLESS_DEFECTS: readonly DefectName[] = [
 const everyDefectBut = (kept: readonly DefectName[]): DefectName[] =>
   DEFECTS.map((d) => d.name).filter((name) => !kept.includes(name));
 
+/**
+ * What a host without an agents.evalSuite record hides: every defect a run would show, and the
+ * records and flags that only qualify that capability.
+ */
+const HIDDEN_WITHOUT_EVAL_SUITE: readonly DefectName[] = [
+  ...everyDefectBut(RUNLESS_DEFECTS),
+  'withhold-trajectory',
+  'withhold-trials',
+  'trials-max-count-1',
+  'discovery-v1-flag',
+  'create-refused',
+];
+
 export const OVERRIDES: readonly Override[] = [
   {
     defect: 'protocol-v1-only',
@@ -56,27 +69,12 @@ export const OVERRIDES: readonly Override[] = [
   },
   {
     defect: 'withhold-eval-suite',
-    overrides: [
-      ...everyDefectBut(RUNLESS_DEFECTS),
-      'withhold-trajectory',
-      'withhold-trials',
-      'trials-max-count-1',
-      'discovery-v1-flag',
-      'create-refused',
-    ],
+    overrides: HIDDEN_WITHOUT_EVAL_SUITE,
     because: 'there is no agents.evalSuite record and every eval run is refused',
   },
   {
     defect: 'unadvertised-summary-refused',
-    overrides: [
-      ...everyDefectBut(RUNLESS_DEFECTS),
-      'withhold-eval-suite',
-      'withhold-trajectory',
-      'withhold-trials',
-      'trials-max-count-1',
-      'discovery-v1-flag',
-      'create-refused',
-    ],
+    overrides: ['withhold-eval-suite', ...HIDDEN_WITHOUT_EVAL_SUITE],
     because: 'it withholds agents.evalSuite too, so every eval run is refused',
   },
   {

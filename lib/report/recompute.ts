@@ -9,14 +9,15 @@ import type { FixtureLoad } from '../fixtures.ts';
 import { GENERATED_REQUIREMENT, LEGS } from '../legs.ts';
 import { decide, type Decision } from '../decide/decide.ts';
 import { decideLeg, type HostDiscovery, type LegFacts } from '../decide/decide-leg.ts';
-import { recomputeGeneratedRow } from '../decide/generated-leg.ts';
+import { recomputeGeneratedRow, type RecordedDocument } from '../decide/generated-leg.ts';
 import type { Disposition, Finding, UnexercisedRule } from '../types.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
 import { totalsOf } from './report.ts';
 import { isSelected } from './run-options.ts';
 
 /** The recorded discovery document, when it was served and parses. */
-export type Discovery = { readonly ok: true; readonly document: unknown } | { readonly ok: false };
+/** The recorded discovery document, when it was served and parses; the generated row reads the same. */
+export type Discovery = RecordedDocument;
 
 /** The report members a recomputation reads besides the row. */
 export type RunSettings = Pick<EvalGateReport, 'strict' | 'optedOut' | 'selection'>;

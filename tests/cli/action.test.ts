@@ -127,6 +127,14 @@ afterEach(async () => {
   await removeDir(workspace);
 });
 
+/** The outputs of a run the suite refused to start: exit 2 and no file to point at. */
+const NOTHING_WRITTEN = {
+  'report-path': '',
+  'junit-path': '',
+  'summary-path': '',
+  'exit-code': '2',
+};
+
 /** The key in the step's environment, as a workflow sets it from a secret. */
 const KEYED = { OPENWOP_API_KEY: LEAKY_KEY };
 
@@ -324,12 +332,7 @@ describe('action.yml', () => {
     async () => {
       const run = await runAction({ 'base-url': host.url, 'opt-out': 'agents.nope' }, KEYED);
       expect(run.codes).toEqual([0, 2]);
-      expect(run.outputs).toEqual({
-        'report-path': '',
-        'junit-path': '',
-        'summary-path': '',
-        'exit-code': '2',
-      });
+      expect(run.outputs).toEqual(NOTHING_WRITTEN);
       expect(run.summary).toBe('');
     },
   );
@@ -342,12 +345,7 @@ describe('action.yml', () => {
       const run = await runAction({ 'base-url': '' }, KEYED);
       expect(run.codes).toEqual([0, 2]);
       expect(run.stdout).toBe('');
-      expect(run.outputs).toEqual({
-        'report-path': '',
-        'junit-path': '',
-        'summary-path': '',
-        'exit-code': '2',
-      });
+      expect(run.outputs).toEqual(NOTHING_WRITTEN);
       expect(run.summary).toBe('');
     },
   );

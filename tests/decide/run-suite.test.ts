@@ -44,13 +44,14 @@ const tenantOf = (runId: string): string => runId.slice(0, runId.indexOf('/'));
 describe('the run engine', () => {
   it('starts every leg at once, reports the waiting runs, and probes beside a minted run', async () => {
     const runDelayMs = 1_500;
+    const intervalMs = 250;
     const host = await startReferenceHost({ apiKey: API_KEY, runDelayMs });
     try {
       const lines: string[] = [];
       const began = Date.now();
       const run = await runSuite(configFor(host.url), {
         onProgress: (line) => lines.push(line),
-        progressIntervalMs: 250,
+        progressIntervalMs: intervalMs,
       });
       const wall = Date.now() - began;
       const afterEnd = lines.length;
@@ -76,7 +77,9 @@ describe('the run engine', () => {
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) expect(line).toMatch(PROGRESS);
       expect(lines.some((line) => runIds.some((id) => line.includes(`run ${id}: `)))).toBe(true);
-      await new Promise((done) => setTimeout(done, 600));
+      // Nothing is waiting any more: a progress timer left running would print within a few
+      // intervals.
+      await new Promise((done) => setTimeout(done, intervalMs * 3));
       expect(lines).toHaveLength(afterEnd);
     } finally {
       await host.close();

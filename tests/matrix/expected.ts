@@ -187,6 +187,21 @@ const MISGRADED = fail(
   'suite.gated-aggregate-value',
 );
 
+/** A call that must not miss read as a miss: the miss fixture's trial, its task and the suite drop. */
+const WRONGLY_MISSED: Row = {
+  ...everyHostLeg(PASS),
+  'readings-miss': fail(
+    'trial.score-unchanged',
+    'trial.passed',
+    'task.score-unchanged',
+    'task.gated-score-value',
+    'task.passed',
+    'suite.aggregate-unchanged',
+    'suite.gated-aggregate-value',
+    'suite.passed',
+  ),
+};
+
 export const EXPECTED: Readonly<Record<RowName, Row>> = {
   conformant: everyHostLeg(PASS),
 
@@ -638,32 +653,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ),
   },
   // A missed call drops the task to 0 and the suite from 2/3 to 1/3, under passScore 0.6.
-  'absent-responses-miss': {
-    ...everyHostLeg(PASS),
-    'readings-miss': fail(
-      'trial.score-unchanged',
-      'trial.passed',
-      'task.score-unchanged',
-      'task.gated-score-value',
-      'task.passed',
-      'suite.aggregate-unchanged',
-      'suite.gated-aggregate-value',
-      'suite.passed',
-    ),
-  },
-  'response-less-entry-misses': {
-    ...everyHostLeg(PASS),
-    'readings-miss': fail(
-      'trial.score-unchanged',
-      'trial.passed',
-      'task.score-unchanged',
-      'task.gated-score-value',
-      'task.passed',
-      'suite.aggregate-unchanged',
-      'suite.gated-aggregate-value',
-      'suite.passed',
-    ),
-  },
+  'absent-responses-miss': WRONGLY_MISSED,
+  'response-less-entry-misses': WRONGLY_MISSED,
 
   // Wire defects, each one clause of the published v2 shapes. Every host leg drives a run, so
   // every host leg sees the clause: the first summary read of a run is a 409 error body, the
