@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `npm run build`: compiles cli/, lib/ and reference-host/ into dist/ (tsconfig.build.json), then
 // deletes every compiled file whose source is gone, since tsc never removes an output and a
-// leftover module would still be packed and could still be imported.
+// leftover module would still be packed and could still be imported. Last it stamps dist/.built
+// with the time the build began, which the tests' globalSetup reads to skip a second build of
+// the same sources (`npm ci` has just built them through `prepare`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
@@ -11,6 +13,8 @@ import { fileURLToPath, URL } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// Taken before tsc reads anything, so a source saved while it runs still counts as newer.
+const began = new Date();
 
 const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
   cwd: ROOT,
@@ -33,3 +37,7 @@ for (const file of compiledFiles(DIST)) {
     process.stdout.write(`removed ${relative(ROOT, file)}: its source is gone\n`);
   }
 }
+
+const stamp = join(DIST, '.built');
+writeFileSync(stamp, `${began.toISOString()}\n`);
+utimesSync(stamp, began, began);

@@ -36,8 +36,8 @@ export interface ReferenceHostOptions {
   readonly runDelayMs?: number;
   /**
    * `instant` (default) runs a fixture at once and pages the log as far as it goes; `slow` pauses
-   * {@link SLOW_STEP_MS} before every trial and before the end and answers one event per poll
-   * page, so a client reads even a finished log through the cursor.
+   * {@link SLOW_STEP_MS} before every trial and before the end, so a client reads a log that is
+   * still growing, a page per step. (The `varied` variant pages one event at a time.)
    */
   readonly pacing?: Pacing;
   /** The public half of a report-signing key, published in discovery `signingKeys`. */
@@ -103,7 +103,6 @@ export async function startReferenceHost(
       stepDelayMs: slow ? SLOW_STEP_MS : 0,
       signal: lifetime.signal,
     },
-    onePerPage: slow,
     runCounter: 0,
   };
   const server = createServer(handler(state));

@@ -19,7 +19,7 @@ const USAGE = `usage: npm run host -- [options]
                        each name once; a pair that would hide one another is refused;
                        see --list-defects
   --variant varied     serve the same grading in a different wire shape
-  --pacing slow        pause before every trial and page one event per poll (default instant)
+  --pacing slow        pause before every trial, so the log is read as it grows (default instant)
   --fixtures-dir DIR   also seed and list every fixture file in DIR (repeatable), such as a
                        pack from openwop-eval-gate fixtures --generate
   --signing-key PEM    publish this ed25519 public key in discovery signingKeys, so a report

@@ -38,8 +38,6 @@ export interface HostState {
   readonly suites: ReadonlyMap<string, SeededFixture>;
   readonly runs: Map<string, EvalRun>;
   readonly runSettings: RunSettings;
-  /** `slow` pacing: one event per poll page, so even a finished log is read through the cursor. */
-  readonly onePerPage: boolean;
   runCounter: number;
 }
 
@@ -196,7 +194,8 @@ async function poll(state: HostState, run: EvalRun, url: URL): Promise<JsonValue
     await run.waitForChange(left);
     events = cursorEvents(state, run, after);
   }
-  const page = state.varied || state.onePerPage ? events.slice(0, 1) : events;
+  // One event a page, so even a finished log is read through the cursor.
+  const page = state.varied ? events.slice(0, 1) : events;
   const more = run.eventsAfter(page.at(-1)?.sequence ?? after).length > 0;
   return {
     runId: run.runId,

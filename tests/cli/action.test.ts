@@ -5,7 +5,7 @@
 // it, its dependencies beside it (this checkout's, linked, so nothing comes from the network),
 // with no lockfile and no node_modules of its own.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import {
   mkdir,
@@ -20,7 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
@@ -115,17 +115,55 @@ interface ActionRun {
   readonly summary: string;
 }
 
-let workspace = '';
-let host: HostProcess;
-beforeEach(async () => {
-  workspace = await scratchDir();
-  // Its own process: the steps run through spawnSync, which holds this one.
-  host = await startHostProcess(['--api-key', LEAKY_KEY]);
-});
-afterEach(async () => {
-  await host.close();
-  await removeDir(workspace);
-});
+/**
+ * Each test has its own workspace and its own host, so the tests run side by side: a run waits
+ * on child processes, and the machine's cores are better spent on another test than idle.
+ */
+async function inWorkspace(use: (workspace: string) => Promise<void>): Promise<void> {
+  const workspace = await scratchDir();
+  try {
+    await use(workspace);
+  } finally {
+    await removeDir(workspace);
+  }
+}
+
+async function withHost(
+  args: readonly string[],
+  use: (host: HostProcess) => Promise<void>,
+): Promise<void> {
+  const host = await startHostProcess(['--api-key', LEAKY_KEY, ...args]);
+  try {
+    await use(host);
+  } finally {
+    await host.close();
+  }
+}
+
+/** Runs one shell step as the runner does, without holding this process while it runs. */
+function runStep(
+  script: string,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): Promise<{ status: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-e', '-c', script], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout });
+    });
+  });
+}
+/** A step's deadline; a run against a healthy local host takes a few seconds. */
+const STEP_TIMEOUT_MS = 240_000;
 
 /** The outputs of a run the suite refused to start: exit 2 and no file to point at. */
 const NOTHING_WRITTEN = {
@@ -140,6 +178,7 @@ const KEYED = { OPENWOP_API_KEY: LEAKY_KEY };
 
 /** Every step in order, stopping at the first that fails, as a runner does. */
 async function runAction(
+  workspace: string,
   inputs: Readonly<Record<string, string>>,
   env: Readonly<Record<string, string>> = {},
 ): Promise<ActionRun> {
@@ -159,19 +198,14 @@ async function runAction(
       stepEnv[name] = substitute(value, inputs);
     }
     await writeFile(outputFile, '');
-    const result = spawnSync('bash', ['-e', '-c', substitute(step.run ?? '', inputs)], {
-      cwd: workspace,
-      encoding: 'utf8',
-      timeout: 240_000,
-      env: {
-        ...isolatedEnv(),
-        GITHUB_ACTION_PATH: packageDir,
-        GITHUB_ACTIONS: 'true',
-        GITHUB_OUTPUT: outputFile,
-        GITHUB_STEP_SUMMARY: summaryFile,
-        ...env,
-        ...stepEnv,
-      },
+    const result = await runStep(substitute(step.run ?? '', inputs), workspace, {
+      ...isolatedEnv(),
+      GITHUB_ACTION_PATH: packageDir,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      ...env,
+      ...stepEnv,
     });
     codes.push(result.status);
     stdout += result.stdout;
@@ -194,7 +228,7 @@ async function runAction(
   return { codes, stdout, outputs, summary: await readFile(summaryFile, 'utf8') };
 }
 
-describe('action.yml', () => {
+describe.concurrent('action.yml', () => {
   it('is a composite action whose inputs cover the settings and whose outputs are the files, the counts and the verdict', () => {
     expect(action.runs.using).toBe('composite');
     expect(Object.keys(action.inputs).sort()).toEqual(
@@ -241,126 +275,151 @@ describe('action.yml', () => {
   it(
     'its steps run every leg against the host, write the step summary and set every output from the verdict',
     { timeout: 360_000 },
-    async () => {
-      const run = await runAction(
-        {
-          'base-url': host.url,
-          'report-dir': 'out',
-          'impl-name': 'acme-host',
-          strict: 'true',
-          'wait-for-host': '30',
-        },
-        KEYED,
-      );
-      expect(run.codes).toEqual([0, 0]);
-      expect(withoutVerdict(run.stdout.trimEnd().split('\n').at(-1))).toBe(
-        `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped`,
-      );
-      const verdict = 'Result: PASS (exit 0); not certified: not signed';
-      expect(run.outputs).toEqual({
-        'report-path': 'out/eval-gate-report.json',
-        'junit-path': 'out/eval-gate-junit.xml',
-        'summary-path': 'out/eval-gate-summary.md',
-        'exit-code': '0',
-        result: 'PASS',
-        certified: 'false',
-        verdict,
-        passed: String(LEGS.length),
-        failed: '0',
-        blocked: '0',
-        skipped: '0',
-      });
-      for (const path of ['out/eval-gate-junit.xml', 'out/eval-gate-summary.md']) {
-        expect(existsSync(join(workspace, path)), path).toBe(true);
-      }
-      expect(run.stdout).not.toContain('::error');
-      expect(run.summary.split('\n')[0]).toBe(verdict);
-      const report = JSON.parse(
-        await readFile(join(workspace, 'out', 'eval-gate-report.json'), 'utf8'),
-      ) as {
-        strict: boolean;
-        target: { declared?: { name: string } };
-      };
-      expect(report.strict).toBe(true);
-      expect(report.target.declared?.name).toBe('acme-host');
-      expect(run.summary).toContain(
-        `**${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped; not certified: not signed**`,
-      );
-    },
+    () =>
+      inWorkspace((workspace) =>
+        withHost([], async (host) => {
+          const run = await runAction(
+            workspace,
+            {
+              'base-url': host.url,
+              'report-dir': 'out',
+              'impl-name': 'acme-host',
+              strict: 'true',
+              'wait-for-host': '30',
+            },
+            KEYED,
+          );
+          expect(run.codes).toEqual([0, 0]);
+          expect(withoutVerdict(run.stdout.trimEnd().split('\n').at(-1))).toBe(
+            `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped`,
+          );
+          const verdict = 'Result: PASS (exit 0); not certified: not signed';
+          expect(run.outputs).toEqual({
+            'report-path': 'out/eval-gate-report.json',
+            'junit-path': 'out/eval-gate-junit.xml',
+            'summary-path': 'out/eval-gate-summary.md',
+            'exit-code': '0',
+            result: 'PASS',
+            certified: 'false',
+            verdict,
+            passed: String(LEGS.length),
+            failed: '0',
+            blocked: '0',
+            skipped: '0',
+          });
+          for (const path of ['out/eval-gate-junit.xml', 'out/eval-gate-summary.md']) {
+            expect(existsSync(join(workspace, path)), path).toBe(true);
+          }
+          expect(run.stdout).not.toContain('::error');
+          expect(run.summary.split('\n')[0]).toBe(verdict);
+          const report = JSON.parse(
+            await readFile(join(workspace, 'out', 'eval-gate-report.json'), 'utf8'),
+          ) as {
+            strict: boolean;
+            target: { declared?: { name: string } };
+          };
+          expect(report.strict).toBe(true);
+          expect(report.target.declared?.name).toBe('acme-host');
+          expect(run.summary).toContain(
+            `**${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped; not certified: not signed**`,
+          );
+        }),
+      ),
   );
 
   it(
     'the baseline, selection and severity inputs reach the run: an unobserved entry passes, a stale one fails the step',
     { timeout: 360_000 },
-    async () => {
-      const baseline = (requirement: string): string =>
-        `expectedFailures:\n  - requirement: ${requirement}\n    reason: not migrated yet\n`;
-      await writeFile(join(workspace, 'unobserved.yml'), baseline('all-rule-unchanged'));
-      await writeFile(join(workspace, 'stale.yml'), baseline('mean-gated'));
-      const inputs = {
-        'base-url': host.url,
-        only: 'mean-gated, gated-fields-shape',
-        'fail-on': 'should',
-      };
-      const passing = await runAction({ ...inputs, 'expected-failures': 'unobserved.yml' }, KEYED);
-      expect(passing.codes).toEqual([0, 0]);
-      expect(withoutVerdict(passing.stdout.trimEnd().split('\n').at(-1))).toBe(
-        `2 passed, 0 failed, 0 blocked, ${LEGS.length - 2} skipped; partial: 2 of ${LEGS.length} selected; ` +
-          'baseline: 0 failing requirements excused (0 rules), 0 stale; fail-on should: 0 SHOULD warnings',
-      );
-      expect(passing.summary).toContain('> **Not certified.**');
-      const stale = await runAction({ ...inputs, 'expected-failures': 'stale.yml' }, KEYED);
-      expect(stale.codes).toEqual([0, 1]);
-      expect(stale.outputs).toMatchObject({
-        'report-path': 'reports/eval-gate-report.json',
-        'exit-code': '1',
-        result: 'FAIL',
-        certified: 'false',
-      });
-      expect(stale.outputs.verdict).toMatch(
-        /^Result: FAIL \(exit 1\): 1 stale baseline entry: openwop\.requirement\.0246\.mean-gated now hold; remove it from stale\.yml; not certified: /,
-      );
-      expect(stale.stdout).toContain(
-        'stale baseline entry: openwop.requirement.0246.mean-gated now holds; remove it from stale.yml',
-      );
-    },
+    () =>
+      inWorkspace((workspace) =>
+        withHost([], async (host) => {
+          const baseline = (requirement: string): string =>
+            `expectedFailures:\n  - requirement: ${requirement}\n    reason: not migrated yet\n`;
+          await writeFile(join(workspace, 'unobserved.yml'), baseline('all-rule-unchanged'));
+          await writeFile(join(workspace, 'stale.yml'), baseline('mean-gated'));
+          const inputs = {
+            'base-url': host.url,
+            only: 'mean-gated, gated-fields-shape',
+            'fail-on': 'should',
+          };
+          const passing = await runAction(
+            workspace,
+            { ...inputs, 'expected-failures': 'unobserved.yml' },
+            KEYED,
+          );
+          expect(passing.codes).toEqual([0, 0]);
+          expect(withoutVerdict(passing.stdout.trimEnd().split('\n').at(-1))).toBe(
+            `2 passed, 0 failed, 0 blocked, ${LEGS.length - 2} skipped; partial: 2 of ${LEGS.length} selected; ` +
+              'baseline: 0 failing requirements excused (0 rules), 0 stale; fail-on should: 0 SHOULD warnings',
+          );
+          expect(passing.summary).toContain('> **Not certified.**');
+          const stale = await runAction(
+            workspace,
+            { ...inputs, 'expected-failures': 'stale.yml' },
+            KEYED,
+          );
+          expect(stale.codes).toEqual([0, 1]);
+          expect(stale.outputs).toMatchObject({
+            'report-path': 'reports/eval-gate-report.json',
+            'exit-code': '1',
+            result: 'FAIL',
+            certified: 'false',
+          });
+          expect(stale.outputs.verdict).toMatch(
+            /^Result: FAIL \(exit 1\): 1 stale baseline entry: openwop\.requirement\.0246\.mean-gated now hold; remove it from stale\.yml; not certified: /,
+          );
+          expect(stale.stdout).toContain(
+            'stale baseline entry: openwop.requirement.0246.mean-gated now holds; remove it from stale.yml',
+          );
+        }),
+      ),
   );
 
   it(
     'a bad input stops the run with exit 2, an exit-code output of 2 and no report path',
     { timeout: 180_000 },
-    async () => {
-      const run = await runAction({ 'base-url': host.url, 'opt-out': 'agents.nope' }, KEYED);
-      expect(run.codes).toEqual([0, 2]);
-      expect(run.outputs).toEqual(NOTHING_WRITTEN);
-      expect(run.summary).toBe('');
-    },
+    () =>
+      inWorkspace((workspace) =>
+        withHost([], async (host) => {
+          const run = await runAction(
+            workspace,
+            { 'base-url': host.url, 'opt-out': 'agents.nope' },
+            KEYED,
+          );
+          expect(run.codes).toEqual([0, 2]);
+          expect(run.outputs).toEqual(NOTHING_WRITTEN);
+          expect(run.summary).toBe('');
+        }),
+      ),
   );
 
   it(
     'an empty base-url (an unset CI variable) is exit 2 with one line, never a run against the embedded host',
     { timeout: 180_000 },
-    async () => {
-      expect(action.inputs['base-url']).toMatchObject({ required: 'true' });
-      const run = await runAction({ 'base-url': '' }, KEYED);
-      expect(run.codes).toEqual([0, 2]);
-      expect(run.stdout).toBe('');
-      expect(run.outputs).toEqual(NOTHING_WRITTEN);
-      expect(run.summary).toBe('');
-    },
+    () =>
+      inWorkspace(async (workspace) => {
+        expect(action.inputs['base-url']).toMatchObject({ required: 'true' });
+        const run = await runAction(workspace, { 'base-url': '' }, KEYED);
+        expect(run.codes).toEqual([0, 2]);
+        expect(run.stdout).toBe('');
+        expect(run.outputs).toEqual(NOTHING_WRITTEN);
+        expect(run.summary).toBe('');
+      }),
   );
 
   it(
     'reads the API key from the environment, where a key too short to scrub is refused',
     { timeout: 180_000 },
-    async () => {
-      const run = await runAction(
-        { 'base-url': 'https://host.example' },
-        { OPENWOP_API_KEY: 'short' },
-      );
-      expect(run.codes).toEqual([0, 2]);
-      expect(run.outputs['exit-code']).toBe('2');
-    },
+    () =>
+      inWorkspace(async (workspace) => {
+        const run = await runAction(
+          workspace,
+          { 'base-url': 'https://host.example' },
+          { OPENWOP_API_KEY: 'short' },
+        );
+        expect(run.codes).toEqual([0, 2]);
+        expect(run.outputs['exit-code']).toBe('2');
+      }),
   );
 
   it('sets up the Node.js version its node-version input names, 20 unless told, none when empty', () => {
@@ -384,70 +443,74 @@ describe('action.yml', () => {
   it(
     'annotates each failing requirement with one ::error line and counts it in the outputs',
     { timeout: 360_000 },
-    async () => {
-      const broken = await startHostProcess([
-        '--api-key',
-        LEAKY_KEY,
-        '--defect',
-        'cost-limit-dropped,latency-limit-dropped',
-      ]);
-      try {
-        const run = await runAction(
-          { 'base-url': broken.url, only: 'cost-limit-kept,latency-limit-kept' },
-          KEYED,
-        );
-        expect(run.codes).toEqual([0, 1]);
-        const errors = run.stdout.split('\n').filter((line) => line.startsWith('::error'));
-        expect(errors.map((line) => /^::error title=([^:]+)::/.exec(line)?.[1]).sort()).toEqual([
-          'openwop.requirement.0246.cost-limit-kept',
-          'openwop.requirement.0246.latency-limit-kept',
+    () =>
+      inWorkspace(async (workspace) => {
+        const broken = await startHostProcess([
+          '--api-key',
+          LEAKY_KEY,
+          '--defect',
+          'cost-limit-dropped,latency-limit-dropped',
         ]);
-        expect(run.outputs).toMatchObject({
-          result: 'FAIL',
-          passed: '0',
-          failed: '2',
-          blocked: '0',
-          skipped: String(LEGS.length - 2),
-        });
-      } finally {
-        await broken.close();
-      }
-    },
+        try {
+          const run = await runAction(
+            workspace,
+            { 'base-url': broken.url, only: 'cost-limit-kept,latency-limit-kept' },
+            KEYED,
+          );
+          expect(run.codes).toEqual([0, 1]);
+          const errors = run.stdout.split('\n').filter((line) => line.startsWith('::error'));
+          expect(errors.map((line) => /^::error title=([^:]+)::/.exec(line)?.[1]).sort()).toEqual([
+            'openwop.requirement.0246.cost-limit-kept',
+            'openwop.requirement.0246.latency-limit-kept',
+          ]);
+          expect(run.outputs).toMatchObject({
+            result: 'FAIL',
+            passed: '0',
+            failed: '2',
+            blocked: '0',
+            skipped: String(LEGS.length - 2),
+          });
+        } finally {
+          await broken.close();
+        }
+      }),
   );
 
   it(
     'the generate and seed inputs drive the generated pack the host was seeded with',
     { timeout: 360_000 },
-    async () => {
-      const cli = join(packageDir, 'bin', 'openwop-eval-gate.mjs');
-      const seeded = spawnSync(
-        process.execPath,
-        [cli, 'fixtures', '--out', join(workspace, 'pack'), '--generate', '3', '--seed', '5'],
-        { encoding: 'utf8', env: isolatedEnv(), timeout: 120_000 },
-      );
-      expect(seeded.status, seeded.stderr).toBe(0);
-      const packHost = await startHostProcess([
-        '--api-key',
-        LEAKY_KEY,
-        '--fixtures-dir',
-        join(workspace, 'pack'),
-      ]);
-      try {
-        const run = await runAction(
-          { 'base-url': packHost.url, only: 'mean-gated', generate: '3', seed: '5' },
-          KEYED,
+    () =>
+      inWorkspace(async (workspace) => {
+        const cli = join(packageDir, 'bin', 'openwop-eval-gate.mjs');
+        const seeded = spawnSync(
+          process.execPath,
+          [cli, 'fixtures', '--out', join(workspace, 'pack'), '--generate', '3', '--seed', '5'],
+          { encoding: 'utf8', env: isolatedEnv(), timeout: 120_000 },
         );
-        expect(run.codes).toEqual([0, 0]);
-        const report = JSON.parse(
-          await readFile(join(workspace, 'reports', 'eval-gate-report.json'), 'utf8'),
-        ) as { requirements: { id: string; disposition: string }[] };
-        expect(
-          report.requirements.find((r) => r.id === 'openwop.requirement.0246.generated'),
-        ).toMatchObject({ disposition: 'executed-pass' });
-        expect(run.outputs['passed']).toBe('2');
-      } finally {
-        await packHost.close();
-      }
-    },
+        expect(seeded.status, seeded.stderr).toBe(0);
+        const packHost = await startHostProcess([
+          '--api-key',
+          LEAKY_KEY,
+          '--fixtures-dir',
+          join(workspace, 'pack'),
+        ]);
+        try {
+          const run = await runAction(
+            workspace,
+            { 'base-url': packHost.url, only: 'mean-gated', generate: '3', seed: '5' },
+            KEYED,
+          );
+          expect(run.codes).toEqual([0, 0]);
+          const report = JSON.parse(
+            await readFile(join(workspace, 'reports', 'eval-gate-report.json'), 'utf8'),
+          ) as { requirements: { id: string; disposition: string }[] };
+          expect(
+            report.requirements.find((r) => r.id === 'openwop.requirement.0246.generated'),
+          ).toMatchObject({ disposition: 'executed-pass' });
+          expect(run.outputs['passed']).toBe('2');
+        } finally {
+          await packHost.close();
+        }
+      }),
   );
 });

@@ -70,7 +70,8 @@ const legsEnv = (url: string, reportDir: string): Record<string, string> => ({
   OPENWOP_REPORT_DIR: reportDir,
 });
 
-describe('the legs file, run the upstream way', () => {
+// Side by side: each test waits on a process of its own.
+describe.concurrent('the legs file, run the upstream way', () => {
   it(
     'passes a conformant host with a test per leg and writes the report the CLI writes',
     async () => {
@@ -78,9 +79,12 @@ describe('the legs file, run the upstream way', () => {
       const fromCli = await scratchDir();
       const fromLegs = await scratchDir();
       try {
-        const run = await cli(['run'], legsEnv(host.url, fromCli));
+        // One host serves both at once: each run's ids are its own, and the comparison masks them.
+        const [run, legs] = await Promise.all([
+          cli(['run'], legsEnv(host.url, fromCli)),
+          runLegsFile(legsEnv(host.url, fromLegs)),
+        ]);
         expect(run.code, run.stdout.join('\n')).toBe(0);
-        const legs = await runLegsFile(legsEnv(host.url, fromLegs));
         expect(legs.code, legs.output).toBe(0);
         expect(legs.output).toMatch(
           new RegExp(`Tests\\s+${LEGS.length} passed \\(${LEGS.length}\\)`),

@@ -76,13 +76,20 @@ export function withoutVerdict(line: string | undefined): string {
     .join('; ');
 }
 
+let cacheDir: string | undefined;
+/** The caller's npm cache, asked of npm once per process: each `npm config` costs a third of a second. */
+function npmCache(): string {
+  cacheDir ??= spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).stdout.trim();
+  return cacheDir;
+}
+
 /**
  * The environment of a child process that must not see the caller's: no OPENWOP_* setting, no
  * npm lifecycle state (a `npm test` parent exports its project's prefix). It holds only a PATH
  * that finds this node and the npm beside it, HOME, and the npm cache the caller's npm uses.
  */
 export function isolatedEnv(): Record<string, string> {
-  const cache = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).stdout.trim();
+  const cache = npmCache();
   return {
     PATH: [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter),
     HOME: homedir(),

@@ -1,5 +1,8 @@
 // Renders the falsifiability document from the expected table and one run of the matrix. Pure:
-// the same table and results always give the same text, so a test can tell a stale copy.
+// the same table and results always give the same text, so a test can tell a stale copy. A row's
+// two lines depend on that row's results alone and the rest of the page on those lines alone, so
+// the matrix can be checked in parts: each part checks its rows' lines, and one check that the
+// page is the assembly of its own lines covers the rest.
 
 import { hostCheckFailures } from './host-checks-expected.ts';
 import type { Disposition } from '../../lib/types.ts';
@@ -38,9 +41,32 @@ const MARK: Readonly<Record<Disposition, string>> = {
   skipped: 'skip',
 };
 
+/** A row's line in the matrix table and, for a defect, its line in the table of failed rules. */
+export interface RowLines {
+  readonly matrix: string;
+  readonly failed?: string;
+}
+
 export function render(table: readonly TableRow[], results: MatrixResults): string {
+  return assemble(table, new Map(table.map((row) => [row.name, rowLines(row, results)])));
+}
+
+export function rowLines(row: TableRow, results: MatrixResults): RowLines {
+  const matrix = matrixLine(row, results);
+  if (row.name === 'conformant') return { matrix };
+  return {
+    matrix,
+    failed: `| ${row.name} | ${row.description} | ${failures(row.name, results)} |`,
+  };
+}
+
+/** The end of a matrix line for a row that was caught. */
+const CAUGHT_CELL = '| yes |';
+
+/** The page around the rows' lines; a row without lines is left out, which a check then sees. */
+export function assemble(table: readonly TableRow[], rows: ReadonlyMap<RowName, RowLines>): string {
   const defects = table.filter((r) => r.name !== 'conformant');
-  const caughtCount = defects.filter((r) => isCaught(r.name, results)).length;
+  const caughtCount = defects.filter((r) => rows.get(r.name)?.matrix.endsWith(CAUGHT_CELL)).length;
   const percent = defects.length === 0 ? 0 : Math.floor((caughtCount / defects.length) * 100);
   const lines = [
     '# Falsifiability of the RFC 0246 legs',
@@ -52,8 +78,8 @@ export function render(table: readonly TableRow[], results: MatrixResults): stri
     'against it under `OPENWOP_REQUIRE_BEHAVIOR=true` with no opt-outs, once for each host variant',
     '(`plain`, and `varied`: `anon:` tenant run ids sent as `~2F`, one event per page, no long-poll',
     'hold, gapped sequences, optional published members, vendor keys where a hatch exists) at each',
-    'pacing (`instant`, and `slow`: a pause of a few tens of milliseconds before every trial and one',
-    'event per poll page), so no verdict depends on how fast the host runs. A cell names each mode',
+    'pacing (`instant`, and `slow`: a pause of a few tens of milliseconds before every trial, so the',
+    'log is read while it grows), so no verdict depends on how fast the host runs. A cell names each mode',
     '(`variant/pacing`) with its mark when the modes disagree.',
     '',
     `**${caughtCount} of the reference host's ${defects.length} listed defects caught (${percent}%).**`,
@@ -72,7 +98,7 @@ export function render(table: readonly TableRow[], results: MatrixResults): stri
     '',
     `| defect | clause | ${LEG_SLUGS.join(' | ')} | host checks | caught |`,
     `| --- | --- | ${LEG_SLUGS.map(() => '---').join(' | ')} | --- | --- |`,
-    ...table.map((r) => matrixLine(r, results)),
+    ...table.flatMap((r) => rows.get(r.name)?.matrix ?? []),
     '',
     '## What each defect breaks, and the rules that failed',
     '',
@@ -82,7 +108,7 @@ export function render(table: readonly TableRow[], results: MatrixResults): stri
     '',
     '| defect | what it breaks | failed |',
     '| --- | --- | --- |',
-    ...defects.map((r) => `| ${r.name} | ${r.description} | ${failures(r.name, results)} |`),
+    ...defects.flatMap((r) => rows.get(r.name)?.failed ?? []),
     '',
   ];
   return lines.join('\n');
@@ -121,10 +147,10 @@ function matrixLine(row: TableRow, results: MatrixResults): string {
     const want = expectedMark(row.expected[slug]);
     return observed.every((o) => o === want) ? text : `${text} (table: ${want})`;
   });
-  const caughtMark =
-    row.name === 'conformant' ? '-' : isCaught(row.name, results) ? 'yes' : '**no**';
+  const caughtCell =
+    row.name === 'conformant' ? '| - |' : isCaught(row.name, results) ? CAUGHT_CELL : '| **no** |';
   const hostChecks = hostCheckFailures(row.name).join(', ');
-  return `| ${row.name} | ${row.clause === '' ? '-' : row.clause} | ${cells.join(' | ')} | ${hostChecks === '' ? '-' : hostChecks} | ${caughtMark} |`;
+  return `| ${row.name} | ${row.clause === '' ? '-' : row.clause} | ${cells.join(' | ')} | ${hostChecks === '' ? '-' : hostChecks} ${caughtCell}`;
 }
 
 /** Caught by a leg in every mode, or by the host checks its row expects to fail. */
@@ -167,4 +193,21 @@ export function matrixTable(
       expected: expected[name],
     };
   });
+}
+
+/**
+ * The lines a page holds for each row of the table: the line of each table that starts with the
+ * row's name. Read back from a committed page, so that page can be checked row by row.
+ */
+export function linesOnPage(page: string, table: readonly TableRow[]): Map<RowName, RowLines> {
+  const [matrixPart = '', failedPart = ''] = page.split('\n## ');
+  const lineOf = (part: string, name: RowName): string | undefined =>
+    part.split('\n').find((line) => line.startsWith(`| ${name} | `));
+  const out = new Map<RowName, RowLines>();
+  for (const { name } of table) {
+    const matrix = lineOf(matrixPart, name);
+    const failed = lineOf(failedPart, name);
+    if (matrix !== undefined) out.set(name, failed === undefined ? { matrix } : { matrix, failed });
+  }
+  return out;
 }

@@ -99,16 +99,16 @@ describe('long-poll', () => {
 });
 
 describe('pacing', () => {
-  it('slow pauses before every trial and the end and pages one event at a time', async () => {
+  it('slow pauses before every trial and the end, so the log is read over several pages as it grows', async () => {
     host = await startReferenceHost({ pacing: 'slow' });
     const began = Date.now();
     const d = await drive(host.url, 'conformance-eval-trajectory-gate');
     expect(d.terminal).toBe(true);
     expect(d.summaryStatus).toBe(200);
     expect(d.events.map((e) => e.sequence)).toEqual(Array.from({ length: 19 }, (_, i) => i));
-    // The first page is asked before the first trial ends, and no page holds two events.
+    // The first page is asked before the first trial ends, and the log comes in more than one.
     expect(d.pages[0]?.isTerminal).toBe(false);
-    expect(Math.max(...d.pages.map((p) => p.events.length))).toBe(1);
+    expect(d.pages.filter((p) => p.events.length > 0).length).toBeGreaterThan(1);
     // Two trials and the end: three steps.
     expect(Date.now() - began).toBeGreaterThanOrEqual(3 * SLOW_STEP_MS - 5);
   });

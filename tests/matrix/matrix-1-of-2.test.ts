@@ -1,0 +1,4 @@
+// Part 1 of the falsifiability matrix; matrix-part.ts says what a part checks.
+import { describeMatrixPart } from './matrix-part.ts';
+
+describeMatrixPart(1, 2);
