@@ -1,4 +1,5 @@
-// Part 2 of the falsifiability matrix; matrix-part.ts says what a part checks.
+// Part 2 of the matrix's busy rows; matrix-part.ts says what a part checks.
 import { describeMatrixPart } from './matrix-part.ts';
+import { BUSY_PARTS, rowsOfPart } from './run-matrix.ts';
 
-describeMatrixPart(2, 2);
+describeMatrixPart(`busy rows, part 2 of ${BUSY_PARTS}`, rowsOfPart(2, BUSY_PARTS));

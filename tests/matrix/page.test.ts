@@ -2,15 +2,13 @@
 // defect, and that docs/falsifiability.md is the page its own row lines assemble into, so that
 // with every part's rows fresh the whole page is fresh.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFECTS } from '../../reference-host/index.ts';
 import { EXPECTED } from './expected.ts';
 import { assemble, DOC_PATH, linesOnPage, matrixTable, REGENERATE } from './render.ts';
-import { ROW_NAMES, rowsOfPart } from './run-matrix.ts';
-
-const PARTS = 2;
+import { BUSY_PARTS, HANGING_ROWS, ROW_NAMES, rowsOfPart } from './run-matrix.ts';
 
 describe('the falsifiability page', () => {
   it('has one row per reference-host defect, plus the conformant host, and no other', () => {
@@ -20,10 +18,18 @@ describe('the falsifiability page', () => {
     expect(ROW_NAMES[0]).toBe('conformant');
   });
 
-  it(`the ${PARTS} parts of the matrix hold every row once`, () => {
-    const parts = Array.from({ length: PARTS }, (_, i) => rowsOfPart(i + 1, PARTS));
+  it(`the ${BUSY_PARTS} parts of busy rows and the part of hanging rows hold every row once, each in its file`, () => {
+    const parts = [
+      ...Array.from({ length: BUSY_PARTS }, (_, i) => rowsOfPart(i + 1, BUSY_PARTS)),
+      HANGING_ROWS,
+    ];
     expect(parts.flat().sort()).toEqual([...ROW_NAMES].sort());
     for (const part of parts) expect(part.length).toBeGreaterThan(0);
+    const files = [
+      ...Array.from({ length: BUSY_PARTS }, (_, i) => `matrix-${i + 1}-of-${BUSY_PARTS}.test.ts`),
+      'matrix-hanging.test.ts',
+    ];
+    for (const file of files) expect(existsSync(new URL(file, import.meta.url)), file).toBe(true);
   });
 
   it(`${DOC_PATH} is the assembly of its own row lines, one pair per row (else run \`${REGENERATE}\`)`, () => {
