@@ -36,11 +36,11 @@ export async function measureColdCosts(rounds: number): Promise<Section> {
       'The bins run JavaScript compiled by `npm run build`, so no process pays a TypeScript ' +
         'loader. The JSON Schemas are compiled by Ajv at build time into ' +
         'lib/generated/validators.js (`npm run schemas:compile`; a test fails while it is stale), ' +
-        "so no process loads Ajv or compiles a schema. The host client imports undici's package " +
-        'root, its public API, rather than two internal modules; that costs about 0.2 s of CPU ' +
-        'more per process (measured side by side on the 2-core machine: 0.44 s against 0.25 s ' +
-        'of user + system time for the import alone, at a load average near 18), and it no ' +
-        "longer breaks when undici moves a file. The root's share of a run is the first row.",
+        "so no process loads Ajv or compiles a schema. The host client uses Node's own " +
+        "`node:http` (the first row). It used undici's package root before, whose import took " +
+        '130 to 140 ms in a fresh process on the 2-core machine, loading fetch, WebSocket, ' +
+        "cookie and cache modules the suite never calls; before that, two of undici's internal " +
+        'modules, which are not its public API.',
     ],
   };
 }

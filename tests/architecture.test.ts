@@ -191,6 +191,6 @@ describe('architecture walls', () => {
     expect(witnessMayImport('lib/witness/tasks.ts', '../schemas.ts')).toBe(true);
     expect(witnessMayImport('lib/eval-gate-witness.ts', './host-client.ts')).toBe(false);
     expect(witnessMayImport('lib/witness/tasks.ts', '../env.ts')).toBe(false);
-    expect(witnessMayImport('lib/witness/tasks.ts', 'undici')).toBe(false);
+    expect(witnessMayImport('lib/witness/tasks.ts', 'node:http')).toBe(false);
   });
 });

@@ -13,8 +13,8 @@ const lap = (name) => {
   mark = now;
 };
 
-await import('undici');
-lap('import undici (its package root)');
+await import('node:http');
+lap("import node:http (the host client's transport)");
 await import('../../dist/lib/decide/run-leg.js');
 await import('../../dist/lib/decide/target.js');
 await import('../../dist/lib/env.js');

@@ -40,21 +40,14 @@ const SYSTEM_CODES: Readonly<Record<string, TransportErrorCode>> = {
   ECONNREFUSED: 'connection-refused',
   ECONNRESET: 'connection-reset',
   EPIPE: 'connection-reset',
-  UND_ERR_SOCKET: 'connection-reset',
   ENOTFOUND: 'dns',
   EAI_AGAIN: 'dns',
-  UND_ERR_CONNECT_TIMEOUT: 'timeout',
-  UND_ERR_HEADERS_TIMEOUT: 'timeout',
-  UND_ERR_BODY_TIMEOUT: 'timeout',
   ETIMEDOUT: 'timeout',
-  UND_ERR_ABORTED: 'aborted',
-  UND_ERR_DESTROYED: 'aborted',
-  UND_ERR_CLOSED: 'aborted',
   ABORT_ERR: 'aborted',
 };
 
 /**
- * Maps a lower-layer failure to a stable code. undici sometimes wraps the socket's error in
+ * Maps a lower-layer failure to a stable code. A lower layer may wrap the socket's error in
  * `cause`, so the chain is walked; the first recognised code wins.
  */
 export function transportCodeOf(error: unknown): TransportErrorCode {

@@ -2,10 +2,12 @@
 // a hard deadline per request, and the body limit. It judges nothing: any answer is returned as a
 // HostResponse, and no answer is a TransportError (contract §1).
 
-// undici's package root, not its internal modules: a consumer's npm resolves `undici ^7` on its
-// own, and only the root's exports are undici's promise across versions. The root costs about
-// 0.2 s of CPU more per process than the two modules it replaces (docs/benchmarks.md).
-import { Pool } from 'undici';
+// Node's own HTTP client: it keeps connections alive, honours a host's keep-alive hint, follows no
+// redirect and stops on an abort signal, which is all the suite asks. undici's package root, the
+// client this module used before, loads its fetch, WebSocket, cookie and cache modules too: 0.13 s
+// of every run's start on the 2-core machine, for nothing the suite calls (docs/benchmarks.md).
+import type { Agent, IncomingMessage, RequestOptions as NodeRequestOptions } from 'node:http';
+import * as http from 'node:http';
 import type { TransportErrorCode } from './errors.ts';
 import { TransportError, describeTransportCode, transportCodeOf } from './errors.ts';
 import { scrubText } from '../secrets.ts';
@@ -49,14 +51,30 @@ export interface HostClient {
   close(): Promise<void>;
 }
 
+/** The request function and keep-alive agent of `http:` or, loaded only when asked, `https:`. */
+interface Transport {
+  readonly request: typeof http.request;
+  readonly agent: Agent;
+}
+
+async function transportFor(protocol: string): Promise<Transport> {
+  if (protocol === 'https:') {
+    const https = await import('node:https');
+    return { request: https.request, agent: new https.Agent({ keepAlive: true }) };
+  }
+  return { request: http.request, agent: new http.Agent({ keepAlive: true }) };
+}
+
 /**
- * One keep-alive pool per base URL. undici's pool never follows a redirect, so a 3xx comes back
- * as an answer and the bearer key never reaches another origin.
+ * One keep-alive agent per base URL. A 3xx comes back as an answer, never followed, so the bearer
+ * key never reaches another origin.
  */
 export function createHostClient(options: HostClientOptions): HostClient {
   const base = new URL(options.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const pool = new Pool(base.origin);
+  const transport = transportFor(base.protocol);
+  /** Every request in flight, so that close() can end them. */
+  const inFlight = new Set<AbortController>();
   let closed: Promise<void> | undefined;
 
   async function send(
@@ -79,24 +97,40 @@ export function createHostClient(options: HostClientOptions): HostClient {
     } else if (request.auth !== false && options.apiKey !== undefined) {
       headers.authorization = `Bearer ${options.apiKey}`;
     }
-    if (method === 'POST') headers['content-type'] = 'application/json';
+    const payload = method === 'POST' ? JSON.stringify(body) : undefined;
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
 
+    const failure = (code: TransportErrorCode, detail?: string): TransportError =>
+      new TransportError(code, method, path, detail ?? describeTransportCode(code));
+    if (closed !== undefined) throw failure('aborted');
     const controller = new AbortController();
+    inFlight.add(controller);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
-    const failure = (code: TransportErrorCode, detail?: string): TransportError =>
-      new TransportError(code, method, path, detail ?? describeTransportCode(code));
 
     try {
-      const answer = await pool.request({
-        method,
-        path: `${prefix}${path}${queryString(request.query)}`,
-        headers,
-        ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
-        signal: controller.signal,
+      const { request: ask, agent } = await transport;
+      const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+        const target: NodeRequestOptions = {
+          protocol: base.protocol,
+          // A bracketed IPv6 literal is the URL's spelling; the socket wants the bare address.
+          hostname: base.hostname.replace(/^\[(.*)\]$/, '$1'),
+          port: base.port,
+          method,
+          path: `${prefix}${path}${queryString(request.query)}`,
+          headers,
+          agent,
+          signal: controller.signal,
+        };
+        const outgoing = ask(target, resolve);
+        outgoing.on('error', reject);
+        outgoing.end(payload);
       });
       const tooLarge = (bytes: string): TransportError =>
         failure(
@@ -105,15 +139,15 @@ export function createHostClient(options: HostClientOptions): HostClient {
         );
       const declared = Number(answer.headers['content-length']);
       if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
-        // Destroying an unread body makes it emit an abort error; nobody is reading it to care.
-        answer.body.on('error', () => undefined);
-        answer.body.destroy();
+        // An unread body holds its socket; destroying it ends the connection, which no later
+        // request then reuses.
+        answer.destroy();
         throw tooLarge(String(declared));
       }
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of answer.body) {
-        const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      for await (const chunk of answer) {
+        const bytes = chunk as Buffer;
         size += bytes.length;
         // Leaving the loop by throwing destroys the body and with it the connection.
         if (size > options.maxBodyBytes) {
@@ -123,7 +157,7 @@ export function createHostClient(options: HostClientOptions): HostClient {
       }
       const text = scrubText(Buffer.concat(chunks).toString('utf8'), options.apiKey);
       return {
-        status: answer.statusCode,
+        status: answer.statusCode ?? 0,
         headers: flatten(answer.headers, options.apiKey),
         text,
         ...parseJson(text),
@@ -131,17 +165,24 @@ export function createHostClient(options: HostClientOptions): HostClient {
     } catch (error) {
       if (error instanceof TransportError) throw error;
       if (timedOut) throw failure('timeout', `timed out after ${timeoutMs} ms`);
+      if (controller.signal.aborted) throw failure('aborted');
       throw failure(transportCodeOf(error));
     } finally {
       clearTimeout(timer);
+      inFlight.delete(controller);
     }
+  }
+
+  async function close(): Promise<void> {
+    for (const controller of inFlight) controller.abort();
+    (await transport).agent.destroy();
   }
 
   return {
     baseUrl: options.baseUrl,
     get: (path, request = {}) => send('GET', path, undefined, request),
     post: (path, body, request = {}) => send('POST', path, body, request),
-    close: () => (closed ??= pool.destroy()),
+    close: () => (closed ??= close()),
   };
 }
 

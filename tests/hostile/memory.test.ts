@@ -18,7 +18,7 @@ beforeAll(warmUp);
 
 const MIB = 1024 * 1024;
 
-/** Heap and buffers together: undici hands the body over as Buffers, which live outside the heap. */
+/** Heap and buffers together: the host client reads the body as Buffers, which live outside the heap. */
 const footprint = (): number => {
   const usage = process.memoryUsage();
   return usage.heapUsed + usage.arrayBuffers;
