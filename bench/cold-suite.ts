@@ -95,7 +95,8 @@ export function coldSuiteSections(samples: ColdSuiteSamples, rounds: number): Co
   const poll = summarize(samples.worstFirstPoll);
   const fresh =
     'Each run is a fresh `node bin/openwop-eval-gate.mjs run` process timed from spawn to exit ' +
-    '(the compiled CLI under dist/, no TypeScript loader), cold, as `npm run conformance` starts it.';
+    '(the CLI compiled under dist/ and bundled into dist/bundle/, no TypeScript loader), cold, as ' +
+    '`npm run conformance` starts it.';
   return {
     coldRun: {
       title: `2. Cold run against a host whose runs take T = ${SLOW_RUN_MS / 1000} s`,
