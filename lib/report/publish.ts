@@ -131,7 +131,7 @@ async function writeOutputs(
     [join(dir, JUNIT_FILE), renderJunit(report, expectations, verdict)],
     [join(dir, MARKDOWN_FILE), markdown],
   ];
-  for (const [path, text] of outputs) await writeFile(path, text);
+  await Promise.all(outputs.map(([path, text]) => writeFile(path, text)));
   const files = outputs.map(([path]) => path);
   if (stepSummaryPath !== undefined) {
     await appendFile(stepSummaryPath, `${markdown}\n`);
