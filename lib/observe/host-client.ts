@@ -3,9 +3,9 @@
 // HostResponse, and no answer is a TransportError (contract §1).
 
 // Node's own HTTP client: it keeps connections alive, honours a host's keep-alive hint, follows no
-// redirect and stops on an abort signal, which is all the suite asks. undici's package root, the
-// client this module used before, loads its fetch, WebSocket, cookie and cache modules too: 0.13 s
-// of every run's start on the 2-core machine, for nothing the suite calls (docs/benchmarks.md).
+// redirect and stops on an abort signal, which is all the suite asks. undici's package root would
+// load its fetch, WebSocket, cookie and cache modules too: 0.13 s of every run's start on the
+// 2-core machine, for nothing the suite calls (docs/benchmarks.md).
 import type { Agent, IncomingMessage, RequestOptions as NodeRequestOptions } from 'node:http';
 import * as http from 'node:http';
 import type { TransportErrorCode } from './errors.ts';

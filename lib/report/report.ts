@@ -267,19 +267,21 @@ export function reportDigest(report: EvalGateReport): string {
 
 /** The canonical-JSON digest of each fixture; a fixture that will not load has none. */
 export async function fixtureDigests(ids: readonly string[]): Promise<Record<string, string>> {
-  const sorted = [...ids].sort();
-  const loads = await Promise.all(sorted.map((id) => loadFixture(id)));
-  const out: Record<string, string> = {};
-  sorted.forEach((id, i) => {
-    const loaded = loads[i];
-    if (loaded?.ok === true) out[id] = fixtureDigest(loaded.fixture);
-  });
-  return out;
+  const digests = await Promise.all(
+    [...ids].sort().map(async (id) => {
+      const loaded = await loadFixture(id);
+      return loaded.ok ? [[id, fixtureDigest(loaded.fixture)] as const] : [];
+    }),
+  );
+  return Object.fromEntries(digests.flat());
 }
 
 /** Every schema the suite registers: lib/schemas.ts compiles them together, so all were in use. */
 export async function schemaDigests(): Promise<Record<string, string>> {
-  const paths = Object.values(SCHEMA_FILES).sort();
-  const texts = await Promise.all(paths.map((path) => readFile(packagePath(path))));
-  return Object.fromEntries(paths.map((path, i) => [path, sha256Hex(texts[i] ?? '')]));
+  const digests = await Promise.all(
+    Object.values(SCHEMA_FILES)
+      .sort()
+      .map(async (path) => [path, sha256Hex(await readFile(packagePath(path)))] as const),
+  );
+  return Object.fromEntries(digests);
 }

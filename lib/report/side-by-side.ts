@@ -35,19 +35,19 @@ export async function expectationsFor(report: EvalGateReport): Promise<Expectati
 
 /** What a correct host reports for each of these fixtures; one that will not load or grade is left out. */
 export async function expectationsOfFixtures(ids: Iterable<string>): Promise<Expectations> {
-  const unique = [...new Set(ids)];
-  const loads = await Promise.all(unique.map((id) => loadFixture(id)));
-  const out = new Map<string, ExpectedView>();
-  unique.forEach((id, i) => {
-    const loaded = loads[i];
-    if (loaded?.ok !== true) return;
-    try {
-      out.set(id, expectedView(loaded.fixture));
-    } catch {
-      // A fixture the witness cannot grade has no expected numbers; a leg on it says why.
-    }
-  });
-  return out;
+  const views = await Promise.all(
+    [...new Set(ids)].map(async (id) => {
+      const loaded = await loadFixture(id);
+      if (!loaded.ok) return [];
+      try {
+        return [[id, expectedView(loaded.fixture)] as const];
+      } catch {
+        // A fixture the witness cannot grade has no expected numbers; a leg on it says why.
+        return [];
+      }
+    }),
+  );
+  return new Map(views.flat());
 }
 
 /** The comparisons of one row, or none when it has no observation or no graded fixture. */

@@ -1,10 +1,10 @@
 // A reader that closes stdout early (`| head -1`) ends the process quietly: no EPIPE trace, and
 // the exit code the command's verdict gives, which is what `set -o pipefail` reports to CI.
 
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, removeDir, scratchDir } from '../cli/support.ts';
+import { runProcess } from '../support/process.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/openwop-eval-gate.mjs', import.meta.url));
 /** A fresh CLI process, a run of every leg against the embedded host included. */
@@ -17,26 +17,15 @@ interface Headed {
 }
 
 /** The CLI's exit status and stderr when its stdout is piped into `head -1`. */
-function headed(args: readonly string[]): Promise<Headed> {
+async function headed(args: readonly string[]): Promise<Headed> {
   const quoted = [BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const script = `"${process.execPath}" ${quoted} 2>"$ERR" | head -1; echo "status=\${PIPESTATUS[0]}"; cat "$ERR" >&2`;
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-o', 'pipefail', '-c', script], {
-      env: { ...isolatedEnv(), ERR: `${dir}/stderr-${args[0] ?? 'none'}-${args.length}.txt` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), PROCESS_BOUND_MS - 10_000);
-    child.on('error', reject);
-    child.on('close', () => {
-      clearTimeout(timer);
-      const lines = stdout.trimEnd().split('\n');
-      resolve({ first: lines[0] ?? '', status: lines.at(-1) ?? '', stderr });
-    });
+  const { stdout, stderr } = await runProcess('bash', ['-o', 'pipefail', '-c', script], {
+    env: { ...isolatedEnv(), ERR: `${dir}/stderr-${args[0] ?? 'none'}-${args.length}.txt` },
+    deadlineMs: PROCESS_BOUND_MS - 10_000,
   });
+  const lines = stdout.trimEnd().split('\n');
+  return { first: lines[0] ?? '', status: lines.at(-1) ?? '', stderr };
 }
 
 let dir = '';

@@ -5,7 +5,7 @@
 // it, its dependencies beside it (this checkout's, linked, so nothing comes from the network),
 // with no lockfile and no node_modules of its own.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import {
   mkdir,
@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
+import { runProcess } from '../support/process.ts';
 import { readActionYaml } from './action-yaml.ts';
 import type { Node } from './action-yaml.ts';
 import { isolatedEnv, LEAKY_KEY, removeDir, scratchDir, withoutVerdict } from './support.ts';
@@ -140,28 +141,6 @@ async function withHost(
   }
 }
 
-/** Runs one shell step as the runner does, without holding this process while it runs. */
-function runStep(
-  script: string,
-  cwd: string,
-  env: Readonly<Record<string, string>>,
-): Promise<{ status: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-e', '-c', script], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout });
-    });
-  });
-}
 /** A step's deadline; a run against a healthy local host takes a few seconds. */
 const STEP_TIMEOUT_MS = 240_000;
 
@@ -198,14 +177,19 @@ async function runAction(
       stepEnv[name] = substitute(value, inputs);
     }
     await writeFile(outputFile, '');
-    const result = await runStep(substitute(step.run ?? '', inputs), workspace, {
-      ...isolatedEnv(),
-      GITHUB_ACTION_PATH: packageDir,
-      GITHUB_ACTIONS: 'true',
-      GITHUB_OUTPUT: outputFile,
-      GITHUB_STEP_SUMMARY: summaryFile,
-      ...env,
-      ...stepEnv,
+    // Not holding this process while the step runs, so the tests run side by side.
+    const result = await runProcess('bash', ['-e', '-c', substitute(step.run ?? '', inputs)], {
+      cwd: workspace,
+      env: {
+        ...isolatedEnv(),
+        GITHUB_ACTION_PATH: packageDir,
+        GITHUB_ACTIONS: 'true',
+        GITHUB_OUTPUT: outputFile,
+        GITHUB_STEP_SUMMARY: summaryFile,
+        ...env,
+        ...stepEnv,
+      },
+      deadlineMs: STEP_TIMEOUT_MS,
     });
     codes.push(result.status);
     stdout += result.stdout;

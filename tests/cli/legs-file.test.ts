@@ -4,13 +4,14 @@
 // same host (run ids, event ids, timings and digests over them aside), and exits non-zero on a
 // host with one defect. Without a base URL it refuses in one line.
 
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
+import type { Finished } from '../support/process.ts';
+import { runProcess } from '../support/process.ts';
 import { cli, isolatedEnv, removeDir, scratchDir } from './support.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,29 +20,13 @@ const API_KEY = 'legs-file-test-key-0246';
 /** A fresh process loads vitest and the suite, then every leg runs once. */
 const PROCESS_BOUND_MS = 120_000;
 
-interface Finished {
-  readonly code: number | null;
-  readonly output: string;
-}
-
 /** Runs the legs file as a host team would, with exactly `env` (and a PATH) in its environment. */
 function runLegsFile(env: Readonly<Record<string, string>>): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['vitest', 'run', LEGS_FILE], {
-      cwd: ROOT,
-      // Plain text, so the summary line reads the same on any terminal.
-      env: { ...isolatedEnv(), NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), PROCESS_BOUND_MS - 10_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
+  return runProcess('npx', ['vitest', 'run', LEGS_FILE], {
+    cwd: ROOT,
+    // Plain text, so the summary line reads the same on any terminal.
+    env: { ...isolatedEnv(), NO_COLOR: '1', ...env },
+    deadlineMs: PROCESS_BOUND_MS - 10_000,
   });
 }
 
@@ -85,7 +70,7 @@ describe.concurrent('the legs file, run the upstream way', () => {
           runLegsFile(legsEnv(host.url, fromLegs)),
         ]);
         expect(run.code, run.stdout.join('\n')).toBe(0);
-        expect(legs.code, legs.output).toBe(0);
+        expect(legs.status, legs.output).toBe(0);
         expect(legs.output).toMatch(
           new RegExp(`Tests\\s+${LEGS.length} passed \\(${LEGS.length}\\)`),
         );
@@ -114,7 +99,7 @@ describe.concurrent('the legs file, run the upstream way', () => {
       const dir = await scratchDir();
       try {
         const legs = await runLegsFile(legsEnv(host.url, dir));
-        expect(legs.code, legs.output).not.toBe(0);
+        expect(legs.status, legs.output).not.toBe(0);
         expect(legs.output).toMatch(/executed-fail: \d+ MUST findings? failed: /);
       } finally {
         await host.close();
@@ -130,7 +115,7 @@ describe.concurrent('the legs file, run the upstream way', () => {
       const dir = await scratchDir();
       try {
         const legs = await runLegsFile({ OPENWOP_REPORT_DIR: dir });
-        expect(legs.code).not.toBe(0);
+        expect(legs.status).not.toBe(0);
         expect(legs.output).toContain('OPENWOP_BASE_URL is not set: point the legs at a host');
       } finally {
         await removeDir(dir);
