@@ -34,9 +34,11 @@ export async function measureColdCosts(rounds: number): Promise<Section> {
     rows: [...samples].map(([name, ms]) => [name, fmtSummary(summarize(ms))]),
     notes: [
       'The bins run JavaScript compiled by `npm run build`, so no process pays a TypeScript ' +
-        'loader. The JSON Schemas are compiled by Ajv at build time into ' +
-        'lib/generated/validators.js (`npm run schemas:compile`; a test fails while it is stale), ' +
-        "so no process loads Ajv or compiles a schema. The host client uses Node's own " +
+        'loader. The JSON Schemas are compiled by Ajv at build time into lib/generated/ ' +
+        '(`npm run schemas:compile`; a test fails while it is stale), so no process loads Ajv or ' +
+        "compiles a schema. The fixture's validator is a file of its own: a run needs it before " +
+        'it creates its runs, and the file holding the others (about a megabyte) loads once ' +
+        "they are created, while the host works. The host client uses Node's own " +
         "`node:http` (the first row). It used undici's package root before, whose import took " +
         '130 to 140 ms in a fresh process on the 2-core machine, loading fetch, WebSocket, ' +
         "cookie and cache modules the suite never calls; before that, two of undici's internal " +

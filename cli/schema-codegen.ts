@@ -1,7 +1,11 @@
-// Compiles every JSON Schema in schemas/v2/ into one ES module of standalone Ajv validators, so a
-// suite run validates without loading Ajv or compiling anything. lib/schemas.ts imports the result;
-// tests/generated-validators.test.ts regenerates it and demands the committed bytes, so the module
-// cannot drift from the schemas or from the Ajv options below.
+// Compiles every JSON Schema in schemas/v2/ into standalone Ajv validators, so a suite run
+// validates without loading Ajv or compiling anything. Three files: the names table (every
+// validator's \$id and schema file, an ES module read at start), the fixture's validator alone,
+// and every other validator. The two validator files are CommonJS, so lib/schemas.ts can load each
+// synchronously the first time a check needs it: a run checks its fixtures with the small one
+// before it creates its runs, and the other (about a megabyte) loads while the host works.
+// tests/generated-validators.test.ts regenerates all three and demands the committed bytes, so
+// they cannot drift from the schemas or from the Ajv options below.
 
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,8 +18,12 @@ import { format, resolveConfig } from 'prettier';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCHEMA_DIR = 'schemas/v2';
 const SUFFIX = '.schema.json';
-export const GENERATED_JS = 'lib/generated/validators.js';
-export const GENERATED_DTS = 'lib/generated/validators.d.ts';
+export const GENERATED_NAMES = 'lib/generated/schema-names.js';
+export const GENERATED_NAMES_DTS = 'lib/generated/schema-names.d.ts';
+export const GENERATED_FIXTURE_VALIDATOR = 'lib/generated/fixture-validator.cjs';
+export const GENERATED_VALIDATORS = 'lib/generated/validators.cjs';
+/** The validator a run needs before the others, in a file of its own. */
+const FIRST_NEEDED = 'fixture';
 
 // ajv and ajv-formats are CommonJS; under NodeNext their default import is the module object.
 const standaloneCode = standaloneCodeModule.default;
@@ -34,7 +42,7 @@ export interface GeneratedValidators {
  * Every validator the suite exports, by name: the schema file that holds it and, for a definition
  * inside a file (payloads, identifiers), the JSON pointer to it. Published structures keep their
  * published `$id`, so one file can hold several validators; lib/schemas.ts reads this table back
- * through the generated module to digest the files a report used.
+ * through the generated names module to digest the files a report used.
  */
 export const VALIDATOR_SOURCES = {
   'agent-eval-suite': { file: 'agent-eval-suite' },
@@ -84,13 +92,14 @@ export function expectedId(file: string): string {
 
 export async function generateValidators(root: string = ROOT): Promise<GeneratedValidators> {
   const schemas = await readSchemas(root);
-  // The options lib/schemas.ts promises: 2020-12, strict, every error, formats.
-  const ajv = new Ajv2020({ strict: true, allErrors: true, code: { source: true, esm: true } });
+  // The options lib/schemas.ts promises: 2020-12, strict, every error, formats. CommonJS output,
+  // so each file loads with a synchronous require.
+  const ajv = new Ajv2020({ strict: true, allErrors: true, code: { source: true, esm: false } });
   addFormats(ajv);
   // Registering every schema before any compiles lets them `$ref` each other by `$id`.
   for (const { schema } of schemas) ajv.addSchema(schema);
   const byFile = new Map(schemas.map((s) => [s.name, s]));
-  const entries = Object.entries(VALIDATOR_SOURCES).map(([name, source], i) => {
+  const entries = Object.entries(VALIDATOR_SOURCES).map(([name, source]) => {
     const file = byFile.get(source.file);
     if (file === undefined)
       throw new Error(`validator ${name}: no ${SCHEMA_DIR}/${source.file}${SUFFIX}`);
@@ -98,7 +107,7 @@ export async function generateValidators(root: string = ROOT): Promise<Generated
     const ref = pointer === '' ? file.id : `${file.id}#${pointer}`;
     if (ajv.getSchema(ref) === undefined)
       throw new Error(`validator ${name}: ${ref} resolves to nothing`);
-    return { name, ref, path: `${SCHEMA_DIR}/${source.file}${SUFFIX}`, key: `v${i}` };
+    return { name, ref, path: `${SCHEMA_DIR}/${source.file}${SUFFIX}` };
   });
   const unused = schemas.filter(
     (s) => !entries.some((e) => e.path.endsWith(`/${s.name}${SUFFIX}`)),
@@ -106,56 +115,45 @@ export async function generateValidators(root: string = ROOT): Promise<Generated
   if (unused.length > 0) {
     throw new Error(`no validator reads ${unused.map((s) => s.name).join(', ')}`);
   }
-  // Standalone code takes a name → ref map, so a validator can be a definition inside a file.
-  const exportNames = Object.fromEntries(entries.map((e) => [e.key, e.ref]));
-  // An ES module is strict already, and a directive below the imports would be a bare string.
-  const validators = standaloneCode(ajv, exportNames).replace(/^"use strict";/, '');
+  // Standalone code takes a name → ref map, so a validator can be a definition inside a file. Each
+  // file carries every definition its validators reach, so neither needs the other.
+  const validatorFile = (chosen: readonly (typeof entries)[number][]): string =>
+    [
+      HEADER,
+      // Ajv's output is checked by regeneration, not by the style rules written for hand code.
+      '/* eslint-disable */',
+      standaloneCode(ajv, Object.fromEntries(chosen.map((e) => [e.name, e.ref]))),
+    ].join('\n');
 
   const ids = entries.map((e) => `${JSON.stringify(e.name)}: ${JSON.stringify(e.ref)}`);
   const files = entries.map((e) => `${JSON.stringify(e.name)}: ${JSON.stringify(e.path)}`);
-  const table = entries.map((e) => `${JSON.stringify(e.name)}: ${e.key}`);
-  const js = [
+  const names = [
     HEADER,
-    // Ajv's output is checked by regeneration, not by the style rules written for hand code.
-    '/* eslint-disable */',
-    // Standalone code reaches Ajv's small runtime helpers and ajv-formats' format checks through
-    // `require`, which an ES module has to create for itself.
-    "import { createRequire } from 'node:module';",
-    'const require = createRequire(import.meta.url);',
-    validators,
     `export const SCHEMA_IDS = Object.freeze({ ${ids.join(', ')} });`,
     `export const SCHEMA_PATHS = Object.freeze({ ${files.join(', ')} });`,
-    `export const VALIDATORS = Object.freeze({ ${table.join(', ')} });`,
   ].join('\n');
   const dts = [
     HEADER,
-    'export interface CompiledError {',
-    '  readonly instancePath: string;',
-    '  readonly schemaPath?: string;',
-    '  readonly keyword: string;',
-    "  /** Ajv's keyword parameters, e.g. `{ additionalProperty }`, `{ missingProperty }`, `{ allowedValues }`. */",
-    '  readonly params?: Readonly<Record<string, unknown>>;',
-    '  readonly message?: string;',
-    '}',
-    '/** Returns whether `data` is valid; when it is not, `errors` lists why. */',
-    'export interface CompiledValidator {',
-    '  (data: unknown): boolean;',
-    '  readonly errors?: readonly CompiledError[] | null;',
-    '}',
     `export declare const SCHEMA_IDS: { ${entries
       .map((e) => `readonly ${JSON.stringify(e.name)}: ${JSON.stringify(e.ref)}`)
       .join('; ')} };`,
     `export declare const SCHEMA_PATHS: { ${entries
       .map((e) => `readonly ${JSON.stringify(e.name)}: ${JSON.stringify(e.path)}`)
       .join('; ')} };`,
-    'export declare const VALIDATORS: Readonly<Record<keyof typeof SCHEMA_IDS, CompiledValidator>>;',
   ].join('\n');
   // Formatted as the repository formats everything, so `prettier --check .` holds for it too.
-  const options = (await resolveConfig(join(root, GENERATED_JS))) ?? {};
+  const options = (await resolveConfig(join(root, GENERATED_VALIDATORS))) ?? {};
+  const js = (text: string): Promise<string> => format(text, { ...options, parser: 'babel' });
   return {
     files: {
-      [GENERATED_JS]: await format(js, { ...options, parser: 'babel' }),
-      [GENERATED_DTS]: await format(dts, { ...options, parser: 'typescript' }),
+      [GENERATED_NAMES]: await js(names),
+      [GENERATED_NAMES_DTS]: await format(dts, { ...options, parser: 'typescript' }),
+      [GENERATED_FIXTURE_VALIDATOR]: await js(
+        validatorFile(entries.filter((e) => e.name === FIRST_NEEDED)),
+      ),
+      [GENERATED_VALIDATORS]: await js(
+        validatorFile(entries.filter((e) => e.name !== FIRST_NEEDED)),
+      ),
     },
   };
 }

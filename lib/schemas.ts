@@ -1,11 +1,12 @@
 // Every JSON Schema the suite ships, as validators compiled ahead of time by Ajv (2020-12, strict,
-// every error, formats) into lib/generated/validators.js by cli/compile-schemas.ts. A run loads no
-// Ajv and compiles nothing; tests/generated-validators.test.ts keeps the module equal to what the
-// schemas compile to. Errors come back as plain data that names the schema, the failing keyword,
-// where in the instance it failed and Ajv's parameters, so a finding can name the member at fault.
+// every error, formats) into lib/generated/ by cli/compile-schemas.ts. A run loads no Ajv and
+// compiles nothing; tests/generated-validators.test.ts keeps the files equal to what the schemas
+// compile to. Errors come back as plain data that names the schema, the failing keyword, where in
+// the instance it failed and Ajv's parameters, so a finding can name the member at fault.
 
-import { SCHEMA_IDS, SCHEMA_PATHS, VALIDATORS } from './generated/validators.js';
-import type { CompiledError } from './generated/validators.js';
+import { createRequire } from 'node:module';
+import { SCHEMA_IDS, SCHEMA_PATHS } from './generated/schema-names.js';
+import { packagePath } from './package-root.ts';
 
 /**
  * A validator's name. Several names can live in one file: the eval and agent payloads are `$defs`
@@ -32,11 +33,55 @@ export function schemaId(name: SchemaName): string {
   return SCHEMA_IDS[name];
 }
 
+/** One of Ajv's errors, as its standalone code reports them. */
+interface CompiledError {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly params?: Readonly<Record<string, unknown>>;
+  readonly message?: string;
+}
+
+/** Returns whether `data` is valid; when it is not, `errors` lists why. */
+interface CompiledValidator {
+  (data: unknown): boolean;
+  readonly errors?: readonly CompiledError[] | null;
+}
+
+// The fixture's validator is a file of its own: a run checks its fixtures before it creates its
+// runs, and the file holding the others (about a megabyte, a wait of its own on a busy machine)
+// then loads while the host works (preloadValidators). Both are CommonJS, loaded synchronously the
+// first time a check needs them, so `validate` stays a plain function wherever it is called. They
+// are read from the package's lib/generated/, where the sources and dist/ both find them.
+const FIXTURE_VALIDATOR_FILE = 'lib/generated/fixture-validator.cjs';
+const VALIDATORS_FILE = 'lib/generated/validators.cjs';
+const requireFile = createRequire(import.meta.url);
+const loaded = new Map<string, Readonly<Record<string, CompiledValidator | undefined>>>();
+
+function compiled(name: SchemaName): CompiledValidator {
+  const file = name === 'fixture' ? FIXTURE_VALIDATOR_FILE : VALIDATORS_FILE;
+  let validators = loaded.get(file);
+  if (validators === undefined) {
+    validators = requireFile(packagePath(file)) as Record<string, CompiledValidator | undefined>;
+    loaded.set(file, validators);
+  }
+  const fn = validators[name];
+  if (fn === undefined) throw new Error(`${file} holds no validator ${name}`);
+  return fn;
+}
+
+/**
+ * Loads every validator now, so no check waits for them later. A run calls it once its legs have
+ * created their runs, when the process would otherwise sit idle until the host finishes.
+ */
+export function preloadValidators(): void {
+  compiled('run-event');
+}
+
 /** Checks `instance` against the named schema; an empty list means it is valid. */
 export function validate(name: SchemaName, instance: unknown): readonly SchemaError[] {
-  const fn = VALIDATORS[name];
+  const fn = compiled(name);
   if (fn(instance)) return [];
-  return (fn.errors ?? []).map((e: CompiledError) => ({
+  return (fn.errors ?? []).map((e) => ({
     schema: name,
     instancePath: e.instancePath,
     keyword: e.keyword,

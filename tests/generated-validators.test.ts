@@ -10,8 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   expectedId,
-  GENERATED_DTS,
-  GENERATED_JS,
+  GENERATED_FIXTURE_VALIDATOR,
+  GENERATED_NAMES,
+  GENERATED_NAMES_DTS,
+  GENERATED_VALIDATORS,
   generateValidators,
 } from '../cli/schema-codegen.ts';
 import { SCHEMA_FILES, SCHEMA_NAMES } from '../lib/schemas.ts';
@@ -19,9 +21,16 @@ import { SCHEMA_FILES, SCHEMA_NAMES } from '../lib/schemas.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 describe('precompiled validators', () => {
-  it('regenerating from schemas/v2 yields exactly the committed module and its types', async () => {
+  it('regenerating from schemas/v2 yields exactly the committed files', async () => {
     const { files } = await generateValidators(ROOT);
-    expect(Object.keys(files).sort()).toEqual([GENERATED_DTS, GENERATED_JS].sort());
+    expect(Object.keys(files).sort()).toEqual(
+      [
+        GENERATED_NAMES,
+        GENERATED_NAMES_DTS,
+        GENERATED_FIXTURE_VALIDATOR,
+        GENERATED_VALIDATORS,
+      ].sort(),
+    );
     for (const [path, text] of Object.entries(files)) {
       expect(readFileSync(join(ROOT, path), 'utf8'), `${path} is stale`).toBe(text);
     }
@@ -80,14 +89,27 @@ describe('precompiled validators', () => {
     }
   });
 
-  it('at run time the module requires only Ajv runtime helpers and ajv-formats formats', () => {
-    const text = readFileSync(join(ROOT, GENERATED_JS), 'utf8');
-    const required = [...text.matchAll(/require\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
-    const imported = [...text.matchAll(/^import .* from ['"]([^'"]+)['"];$/gm)].map((m) => m[1]);
-    expect(imported).toEqual(['node:module']);
-    expect(required.length).toBeGreaterThan(0);
-    for (const specifier of required) {
-      expect(specifier).toMatch(/^(ajv\/dist\/runtime\/[\w-]+|ajv-formats\/dist\/formats)$/);
+  it('the fixture validator stands alone, and the other file holds every other validator', () => {
+    const exported = (path: string): string[] =>
+      [...readFileSync(join(ROOT, path), 'utf8').matchAll(/^exports(?:\.|\[')([\w-]+)/gm)].map(
+        (m) => m[1] ?? '',
+      );
+    expect(exported(GENERATED_FIXTURE_VALIDATOR)).toEqual(['fixture']);
+    expect(exported(GENERATED_VALIDATORS).sort()).toEqual(
+      SCHEMA_NAMES.filter((n) => n !== 'fixture').sort(),
+    );
+  });
+
+  it('at run time the validator files require only Ajv runtime helpers and ajv-formats formats', () => {
+    for (const path of [GENERATED_FIXTURE_VALIDATOR, GENERATED_VALIDATORS]) {
+      const text = readFileSync(join(ROOT, path), 'utf8');
+      const required = [...text.matchAll(/require\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
+      expect(text, path).not.toMatch(/^import /m);
+      expect(required.length, path).toBeGreaterThan(0);
+      for (const specifier of required) {
+        expect(specifier).toMatch(/^(ajv\/dist\/runtime\/[\w-]+|ajv-formats\/dist\/formats)$/);
+      }
     }
+    expect(readFileSync(join(ROOT, GENERATED_NAMES), 'utf8')).not.toMatch(/\b(import|require)\b/);
   });
 });

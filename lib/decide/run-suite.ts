@@ -1,6 +1,6 @@
 // The run engine: configuration in, a SuiteRun out, in this process. It reads discovery once,
-// starts every leg at once (each creates and follows its own run) and the host checks beside them,
-// and returns every leg's outcome with what the host said. The CLI and the legs file both call it,
+// starts every leg at once (each creates and follows its own run), sends the host checks beside
+// them once the runs are created, and returns every leg's outcome with what the host said. The CLI and the legs file both call it,
 // so a run decides each leg the same way however it was started.
 
 import type { DiscoveryResult } from '../observe/discovery.ts';
@@ -11,6 +11,7 @@ import type { LegTarget } from './leg-target.ts';
 import type { PackRequest } from './pack-request.ts';
 import { GENERATED_REQUIREMENT, LEGS, REQUIREMENT_PREFIX } from '../legs.ts';
 import { describeError } from '../observe/errors.ts';
+import { preloadValidators } from '../schemas.ts';
 import { blocked } from './decide.ts';
 import { checkHost } from './host-checks.ts';
 import { PROGRESS_INTERVAL_MS, ProgressBoard, reportProgress } from './progress.ts';
@@ -52,28 +53,50 @@ export async function runSuite(
           options.progressIntervalMs ?? PROGRESS_INTERVAL_MS,
           options.onProgress,
         );
-  // The unknown-run probe looks a run up in the tenant of a run the host minted this run: the
-  // first leg's to be created, or none when every leg ends without one.
-  let firstRun: (runId: string | undefined) => void = () => undefined;
-  const firstRunId = new Promise<string | undefined>((resolve) => (firstRun = resolve));
+  // Every leg that drives a run starts at once, and nothing else is sent or loaded until each
+  // has created its run or ended without one. Then, while the host works: the host checks go out
+  // (the unknown-run probe looks a run up in the tenant of the first run created, or none when no
+  // leg created one), the validators the legs judge with load (about a megabyte of generated
+  // code, a wait of its own on a busy machine, paid while the process would otherwise sit idle),
+  // and the legs that only judge the shipped schemas are decided.
+  const awaitingRun = new Set(LEGS.flatMap((leg) => (leg.fixtureId === undefined ? [] : [leg.id])));
+  let firstRunId: string | undefined;
+  let allCreated: () => void = () => undefined;
+  const runsCreated = new Promise<void>((resolve) => (allCreated = resolve));
+  const runSent = (requirement: string, runId?: string): void => {
+    firstRunId ??= runId;
+    if (awaitingRun.delete(requirement) && awaitingRun.size === 0) allCreated();
+  };
+  if (awaitingRun.size === 0) allCreated();
+  const validatorsLoaded = runsCreated.then(loadValidators);
   try {
     const legs = Promise.all(
       LEGS.map((leg) => {
-        const watch = board.watch(shortName(leg), { created: (runId) => firstRun(runId) });
         const selected = options.selected?.(leg.id) ?? true;
-        return settled(leg.id, runLeg(leg, target, { selected, watch })).finally(watch.done);
+        if (leg.fixtureId === undefined) {
+          return validatorsLoaded.then(() => settled(leg.id, runLeg(leg, target, { selected })));
+        }
+        const watch = board.watch(shortName(leg), {
+          created: (runId) => runSent(leg.id, runId),
+        });
+        return settled(leg.id, runLeg(leg, target, { selected, watch })).finally(() => {
+          watch.done();
+          runSent(leg.id);
+        });
       }),
     );
     const pack =
       options.pack === undefined
         ? undefined
         : settled(GENERATED_REQUIREMENT, runPack(options.pack, target));
-    const checks = target === undefined ? undefined : checkHostBeside(config, target, firstRunId);
+    const checks =
+      target === undefined
+        ? undefined
+        : runsCreated.then(() => checkHostBeside(config, target, firstRunId));
     // Held until the legs end, so a failure while they run is not an unhandled rejection; the
     // await below still throws it.
     checks?.catch(() => undefined);
     const outcomes = [...(await legs), ...(pack === undefined ? [] : [await pack])];
-    firstRun(undefined);
     const hostChecks = await checks;
     return {
       outcomes,
@@ -88,17 +111,30 @@ export async function runSuite(
   }
 }
 
-/** The host checks, sent once a run id is known (or known not to come), beside the legs. */
-async function checkHostBeside(
+/**
+ * Loads the validators on the next turn of the event loop, once the requests already written have
+ * gone. A load that fails is left to the first check that needs them, which reports it.
+ */
+async function loadValidators(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  try {
+    preloadValidators();
+  } catch {
+    // Reported by the check that needs them.
+  }
+}
+
+/** The host checks, sent once every leg has created its run or ended, beside the legs. */
+function checkHostBeside(
   config: SuiteConfig,
   target: LegTarget,
-  runId: Promise<string | undefined>,
+  knownRunId: string | undefined,
 ): Promise<HostChecks> {
   return checkHost({
     client: target.client,
     discovery: target.discovery,
     keyConfigured: config.apiKey !== undefined,
-    knownRunId: await runId,
+    knownRunId,
     timeoutMs: config.bounds.requestTimeoutMs,
   });
 }

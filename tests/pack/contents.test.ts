@@ -102,7 +102,7 @@ describe('the packed file list', () => {
 
   it('every relative import of a shipped compiled module is itself shipped', () => {
     const compiled = packed.filter((p) => p.startsWith('dist/') && p.endsWith('.js'));
-    expect(compiled).toContain('dist/lib/generated/validators.js');
+    expect(compiled).toContain('dist/lib/generated/schema-names.js');
     const missing = compiled.flatMap((file) =>
       specifiersOf(file)
         .filter((s) => s.startsWith('.'))
@@ -111,6 +111,16 @@ describe('the packed file list', () => {
         .map((target) => `${file} -> ${target}`),
     );
     expect(missing).toEqual([]);
+  });
+
+  it('ships the validator files the compiled code reads from lib/generated/ at run time', () => {
+    // lib/schemas.ts loads them by path from the package root, so no import names them.
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        'lib/generated/fixture-validator.cjs',
+        'lib/generated/validators.cjs',
+      ]),
+    );
   });
 
   it('ships no test of the suite itself, only the legs file and the sources it imports', () => {
@@ -128,7 +138,9 @@ describe('the packed file list', () => {
       ...Object.keys(manifest.peerDependencies ?? {}),
     ]);
     const runnable = packed.filter(
-      (p) => (p.startsWith('dist/') || p.startsWith('bin/')) && CODE.test(p),
+      (p) =>
+        (p.startsWith('dist/') || p.startsWith('bin/') || p.startsWith('lib/generated/')) &&
+        CODE.test(p),
     );
     const strays = runnable.flatMap((file) =>
       specifiersOf(file)

@@ -2,9 +2,8 @@
 // change a schema and regenerate; tests/generated-validators.test.ts fails while they differ.
 
 /* eslint-disable */
-import { createRequire } from 'node:module';
-const require = createRequire(import.meta.url);
-export const v0 = validate20;
+'use strict';
+exports['agent-eval-suite'] = validate20;
 const schema31 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://openwop.dev/spec/v2/agent-eval-suite.schema.json',
@@ -2167,7 +2166,7 @@ function validate20(
   return errors === 0;
 }
 validate20.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v1 = validate22;
+exports['eval-summary'] = validate22;
 const schema34 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://openwop.dev/spec/v2/eval-summary.schema.json',
@@ -4431,7 +4430,7 @@ function validate22(
   return errors === 0;
 }
 validate22.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v2 = validate28;
+exports['eval-started'] = validate28;
 const schema47 = {
   description:
     'eval.started: announces an eval run, once, before every other eval.* event. Beyond the published def this copy adds only `trials` (RFC 0244, as this suite assumes it).',
@@ -4991,7 +4990,7 @@ function validate28(
   return errors === 0;
 }
 validate28.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v3 = validate29;
+exports['eval-scored'] = validate29;
 const schema49 = {
   description:
     "eval.scored: the grade of one task (of one trial of it, with trials), after that task's terminal agent.decided. Content-free. Beyond the published def this copy adds only `trial`, `trajectoryMatched` and `failedClosed` (RFC 0244, as this suite assumes them).",
@@ -5434,7 +5433,7 @@ function validate29(
   return errors === 0;
 }
 validate29.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v4 = validate30;
+exports['eval-completed'] = validate30;
 const schema50 = {
   description:
     'eval.completed: closes an eval run, once, after every eval.scored and before run.completed, with the verdict the EvalSummary reports.',
@@ -5769,7 +5768,7 @@ function validate30(
   return errors === 0;
 }
 validate30.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v5 = validate31;
+exports['run-event'] = validate31;
 const schema51 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://openwop.dev/spec/v2/run-event.schema.json',
@@ -6635,7 +6634,7 @@ function validate31(
   return errors === 0;
 }
 validate31.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v6 = validate32;
+exports['poll-response'] = validate32;
 const schema56 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:poll-response',
@@ -6939,7 +6938,7 @@ function validate32(
   return errors === 0;
 }
 validate32.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v7 = validate34;
+exports['create-run-answer'] = validate34;
 const schema58 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:create-run-answer',
@@ -7193,7 +7192,7 @@ function validate34(
   return errors === 0;
 }
 validate34.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v8 = validate35;
+exports['error-envelope'] = validate35;
 const schema60 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://openwop.dev/spec/v2/error-envelope.schema.json',
@@ -8489,7 +8488,7 @@ function validate35(
   return errors === 0;
 }
 validate35.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v9 = validate36;
+exports.discovery = validate36;
 const schema62 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:discovery',
@@ -12441,7 +12440,7 @@ function validate36(
   return errors === 0;
 }
 validate36.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v10 = validate37;
+exports['run-id'] = validate37;
 function validate37(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -12491,7 +12490,7 @@ function validate37(
   return errors === 0;
 }
 validate37.evaluated = { dynamicProps: false, dynamicItems: false };
-export const v11 = validate38;
+exports['event-id'] = validate38;
 function validate38(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -12540,7 +12539,7 @@ function validate38(
   return errors === 0;
 }
 validate38.evaluated = { dynamicProps: false, dynamicItems: false };
-export const v12 = validate39;
+exports['agent-id'] = validate39;
 function validate39(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -12589,7 +12588,7 @@ function validate39(
   return errors === 0;
 }
 validate39.evaluated = { dynamicProps: false, dynamicItems: false };
-export const v13 = validate40;
+exports['node-id'] = validate40;
 function validate40(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -12638,7 +12637,7 @@ function validate40(
   return errors === 0;
 }
 validate40.evaluated = { dynamicProps: false, dynamicItems: false };
-export const v14 = validate41;
+exports['agent-invocation-started'] = validate41;
 const schema68 = {
   description: 'agent.invocation-started: an agent begins one live invocation.',
   type: 'object',
@@ -13010,7 +13009,7 @@ function validate41(
   return errors === 0;
 }
 validate41.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v15 = validate42;
+exports['agent-invocation-completed'] = validate42;
 const schema70 = {
   description: 'agent.invocation-completed: an agent invocation ends.',
   type: 'object',
@@ -13361,7 +13360,7 @@ function validate42(
   return errors === 0;
 }
 validate42.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v16 = validate43;
+exports['agent-tool-called'] = validate43;
 const schema73 = {
   description: 'agent.tool-called: an agent calls a tool.',
   type: 'object',
@@ -13706,7 +13705,7 @@ function validate43(
   return errors === 0;
 }
 validate43.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v17 = validate44;
+exports['agent-tool-returned'] = validate44;
 const schema75 = {
   description: 'agent.tool-returned: a tool call returns.',
   type: 'object',
@@ -14254,7 +14253,7 @@ function validate44(
   return errors === 0;
 }
 validate44.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v18 = validate45;
+exports['agent-decided'] = validate45;
 const schema78 = {
   description: 'agent.decided: an agent reaches a decision.',
   type: 'object',
@@ -14487,7 +14486,7 @@ function validate45(
   return errors === 0;
 }
 validate45.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v19 = validate46;
+exports['run-completed'] = validate46;
 const schema80 = {
   description: 'run.completed: the run finished successfully.',
   type: 'object',
@@ -14631,818 +14630,7 @@ function validate46(
   return errors === 0;
 }
 validate46.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v20 = validate47;
-const schema82 = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'urn:openwop:v2:fixture',
-  title: 'Eval-gate conformance fixture',
-  description:
-    'A suite plus a script for the deterministic conformance agent. A host seeds it verbatim and lists its id in discovery; every score and verdict of a run follows from this file.',
-  type: 'object',
-  required: ['id', 'requirement', 'agentId', 'suite', 'script'],
-  properties: {
-    id: {
-      description:
-        "The fixture's name, which is also its file name without `.json`; lower-case words joined by hyphens so it is safe as a path segment.",
-      type: 'string',
-      pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
-    },
-    requirement: {
-      description: 'The RFC 0246 requirement this fixture drives.',
-      type: 'string',
-      pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
-    },
-    agentId: {
-      description: 'The scripted agent a run of this fixture names.',
-      type: 'string',
-      minLength: 1,
-    },
-    suite: {
-      description: 'The AgentEvalSuite the host registers.',
-      $ref: 'https://openwop.dev/spec/v2/agent-eval-suite.schema.json',
-    },
-    script: {
-      description:
-        'What the scripted agent does, keyed by taskId: one entry per trial (entry i for trial i), or one entry used for every trial.',
-      type: 'object',
-      propertyNames: { type: 'string', minLength: 1 },
-      additionalProperties: {
-        type: 'array',
-        minItems: 1,
-        maxItems: 100,
-        items: { $ref: '#/$defs/scriptedTrial' },
-      },
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-  $defs: {
-    scriptedTrial: {
-      description: 'One trial of the scripted agent.',
-      type: 'object',
-      required: ['calls', 'output'],
-      properties: {
-        calls: {
-          description:
-            "The tool calls the agent makes, in this order, each answered from the task's recorded tool responses.",
-          type: 'array',
-          items: { $ref: '#/$defs/scriptedCall' },
-        },
-        output: {
-          description: 'What the agent returns as the task output after its calls; any JSON value.',
-        },
-        costUsd: {
-          description:
-            "[0244-assumed] What this trial costs, in US dollars. A host that plays the scripted agent reports this figure as the trial's cost (eval.scored.costUsd) and sums it into the task's costUsd and the summary's totalCostUsd, so a suite's maxCostUsd is decided the same way on every host.",
-          type: 'number',
-          minimum: 0,
-        },
-        latencyMs: {
-          description:
-            "[0244-assumed] How long this trial takes, in milliseconds. A host that plays the scripted agent reports this figure as the trial's latency (eval.scored.latencyMs, and the task's latencyMs), never the wall time it measured, so a suite's maxP95LatencyMs does not depend on timing.",
-          type: 'integer',
-          minimum: 0,
-        },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-    scriptedCall: {
-      description:
-        "[suite-side] One call the scripted agent makes; answered from the task's fixtures.toolResponses (the first entry whose tool is this tool).",
-      type: 'object',
-      required: ['tool'],
-      properties: {
-        tool: {
-          description: 'The tool called, as named in fixtures.toolResponses.',
-          type: 'string',
-          minLength: 1,
-        },
-        args: { description: 'The arguments sent with the call.', type: 'object' },
-      },
-      additionalProperties: false,
-      patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-    },
-  },
-};
-const pattern53 = new RegExp('^[a-z0-9]+(-[a-z0-9]+)*$', 'u');
-const pattern54 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
-const schema83 = {
-  description: 'One trial of the scripted agent.',
-  type: 'object',
-  required: ['calls', 'output'],
-  properties: {
-    calls: {
-      description:
-        "The tool calls the agent makes, in this order, each answered from the task's recorded tool responses.",
-      type: 'array',
-      items: { $ref: '#/$defs/scriptedCall' },
-    },
-    output: {
-      description: 'What the agent returns as the task output after its calls; any JSON value.',
-    },
-    costUsd: {
-      description:
-        "[0244-assumed] What this trial costs, in US dollars. A host that plays the scripted agent reports this figure as the trial's cost (eval.scored.costUsd) and sums it into the task's costUsd and the summary's totalCostUsd, so a suite's maxCostUsd is decided the same way on every host.",
-      type: 'number',
-      minimum: 0,
-    },
-    latencyMs: {
-      description:
-        "[0244-assumed] How long this trial takes, in milliseconds. A host that plays the scripted agent reports this figure as the trial's latency (eval.scored.latencyMs, and the task's latencyMs), never the wall time it measured, so a suite's maxP95LatencyMs does not depend on timing.",
-      type: 'integer',
-      minimum: 0,
-    },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-const schema84 = {
-  description:
-    "[suite-side] One call the scripted agent makes; answered from the task's fixtures.toolResponses (the first entry whose tool is this tool).",
-  type: 'object',
-  required: ['tool'],
-  properties: {
-    tool: {
-      description: 'The tool called, as named in fixtures.toolResponses.',
-      type: 'string',
-      minLength: 1,
-    },
-    args: { description: 'The arguments sent with the call.', type: 'object' },
-  },
-  additionalProperties: false,
-  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
-};
-function validate49(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate49.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.calls === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'calls' },
-        message: "must have required property '" + 'calls' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.output === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'output' },
-        message: "must have required property '" + 'output' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === 'calls' ||
-        key0 === 'output' ||
-        key0 === 'costUsd' ||
-        key0 === 'latencyMs' ||
-        pattern13.test(key0)
-      )) {
-        const err2 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.calls !== undefined) {
-      let data0 = data.calls;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
-            if (data1.tool === undefined) {
-              const err3 = {
-                instancePath: instancePath + '/calls/' + i0,
-                schemaPath: '#/$defs/scriptedCall/required',
-                keyword: 'required',
-                params: { missingProperty: 'tool' },
-                message: "must have required property '" + 'tool' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            for (const key1 in data1) {
-              if (!(key1 === 'tool' || key1 === 'args' || pattern13.test(key1))) {
-                const err4 = {
-                  instancePath: instancePath + '/calls/' + i0,
-                  schemaPath: '#/$defs/scriptedCall/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key1 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err4];
-                } else {
-                  vErrors.push(err4);
-                }
-                errors++;
-              }
-            }
-            if (data1.tool !== undefined) {
-              let data2 = data1.tool;
-              if (typeof data2 === 'string') {
-                if (func1(data2) < 1) {
-                  const err5 = {
-                    instancePath: instancePath + '/calls/' + i0 + '/tool',
-                    schemaPath: '#/$defs/scriptedCall/properties/tool/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err5];
-                  } else {
-                    vErrors.push(err5);
-                  }
-                  errors++;
-                }
-              } else {
-                const err6 = {
-                  instancePath: instancePath + '/calls/' + i0 + '/tool',
-                  schemaPath: '#/$defs/scriptedCall/properties/tool/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
-                }
-                errors++;
-              }
-            }
-            if (data1.args !== undefined) {
-              let data3 = data1.args;
-              if (!(data3 && typeof data3 == 'object' && !Array.isArray(data3))) {
-                const err7 = {
-                  instancePath: instancePath + '/calls/' + i0 + '/args',
-                  schemaPath: '#/$defs/scriptedCall/properties/args/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err7];
-                } else {
-                  vErrors.push(err7);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err8 = {
-              instancePath: instancePath + '/calls/' + i0,
-              schemaPath: '#/$defs/scriptedCall/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err9 = {
-          instancePath: instancePath + '/calls',
-          schemaPath: '#/properties/calls/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.costUsd !== undefined) {
-      let data4 = data.costUsd;
-      if (typeof data4 == 'number' && isFinite(data4)) {
-        if (data4 < 0 || isNaN(data4)) {
-          const err10 = {
-            instancePath: instancePath + '/costUsd',
-            schemaPath: '#/properties/costUsd/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + '/costUsd',
-          schemaPath: '#/properties/costUsd/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.latencyMs !== undefined) {
-      let data5 = data.latencyMs;
-      if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
-        const err12 = {
-          instancePath: instancePath + '/latencyMs',
-          schemaPath: '#/properties/latencyMs/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-      if (typeof data5 == 'number' && isFinite(data5)) {
-        if (data5 < 0 || isNaN(data5)) {
-          const err13 = {
-            instancePath: instancePath + '/latencyMs',
-            schemaPath: '#/properties/latencyMs/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-      }
-    }
-  } else {
-    const err14 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err14];
-    } else {
-      vErrors.push(err14);
-    }
-    errors++;
-  }
-  validate49.errors = vErrors;
-  return errors === 0;
-}
-validate49.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate47(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="urn:openwop:v2:fixture" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate47.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.id === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'id' },
-        message: "must have required property '" + 'id' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.requirement === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'requirement' },
-        message: "must have required property '" + 'requirement' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.agentId === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'agentId' },
-        message: "must have required property '" + 'agentId' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.suite === undefined) {
-      const err3 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'suite' },
-        message: "must have required property '" + 'suite' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.script === undefined) {
-      const err4 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'script' },
-        message: "must have required property '" + 'script' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(
-        key0 === 'id' ||
-        key0 === 'requirement' ||
-        key0 === 'agentId' ||
-        key0 === 'suite' ||
-        key0 === 'script' ||
-        pattern13.test(key0)
-      )) {
-        const err5 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.id !== undefined) {
-      let data0 = data.id;
-      if (typeof data0 === 'string') {
-        if (!pattern53.test(data0)) {
-          const err6 = {
-            instancePath: instancePath + '/id',
-            schemaPath: '#/properties/id/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
-            message: 'must match pattern "' + '^[a-z0-9]+(-[a-z0-9]+)*$' + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      } else {
-        const err7 = {
-          instancePath: instancePath + '/id',
-          schemaPath: '#/properties/id/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.requirement !== undefined) {
-      let data1 = data.requirement;
-      if (typeof data1 === 'string') {
-        if (!pattern54.test(data1)) {
-          const err8 = {
-            instancePath: instancePath + '/requirement',
-            schemaPath: '#/properties/requirement/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' },
-            message: 'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      } else {
-        const err9 = {
-          instancePath: instancePath + '/requirement',
-          schemaPath: '#/properties/requirement/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.agentId !== undefined) {
-      let data2 = data.agentId;
-      if (typeof data2 === 'string') {
-        if (func1(data2) < 1) {
-          const err10 = {
-            instancePath: instancePath + '/agentId',
-            schemaPath: '#/properties/agentId/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = {
-          instancePath: instancePath + '/agentId',
-          schemaPath: '#/properties/agentId/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.suite !== undefined) {
-      if (
-        !validate20(data.suite, {
-          instancePath: instancePath + '/suite',
-          parentData: data,
-          parentDataProperty: 'suite',
-          rootData,
-          dynamicAnchors,
-        })
-      ) {
-        vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.script !== undefined) {
-      let data4 = data.script;
-      if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
-        for (const key1 in data4) {
-          const _errs11 = errors;
-          if (typeof key1 === 'string') {
-            if (func1(key1) < 1) {
-              const err12 = {
-                instancePath: instancePath + '/script',
-                schemaPath: '#/properties/script/propertyNames/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                propertyName: key1,
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-          } else {
-            const err13 = {
-              instancePath: instancePath + '/script',
-              schemaPath: '#/properties/script/propertyNames/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              propertyName: key1,
-            };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-          var valid1 = _errs11 === errors;
-          if (!valid1) {
-            const err14 = {
-              instancePath: instancePath + '/script',
-              schemaPath: '#/properties/script/propertyNames',
-              keyword: 'propertyNames',
-              params: { propertyName: key1 },
-              message: 'property name must be valid',
-            };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
-            }
-            errors++;
-          }
-        }
-        for (const key2 in data4) {
-          let data5 = data4[key2];
-          if (Array.isArray(data5)) {
-            if (data5.length > 100) {
-              const err15 = {
-                instancePath:
-                  instancePath + '/script/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/script/additionalProperties/maxItems',
-                keyword: 'maxItems',
-                params: { limit: 100 },
-                message: 'must NOT have more than 100 items',
-              };
-              if (vErrors === null) {
-                vErrors = [err15];
-              } else {
-                vErrors.push(err15);
-              }
-              errors++;
-            }
-            if (data5.length < 1) {
-              const err16 = {
-                instancePath:
-                  instancePath + '/script/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/script/additionalProperties/minItems',
-                keyword: 'minItems',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 items',
-              };
-              if (vErrors === null) {
-                vErrors = [err16];
-              } else {
-                vErrors.push(err16);
-              }
-              errors++;
-            }
-            const len0 = data5.length;
-            for (let i0 = 0; i0 < len0; i0++) {
-              if (
-                !validate49(data5[i0], {
-                  instancePath:
-                    instancePath +
-                    '/script/' +
-                    key2.replace(/~/g, '~0').replace(/\//g, '~1') +
-                    '/' +
-                    i0,
-                  parentData: data5,
-                  parentDataProperty: i0,
-                  rootData,
-                  dynamicAnchors,
-                })
-              ) {
-                vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-                errors = vErrors.length;
-              }
-            }
-          } else {
-            const err17 = {
-              instancePath:
-                instancePath + '/script/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/script/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err18 = {
-          instancePath: instancePath + '/script',
-          schemaPath: '#/properties/script/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err19 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err19];
-    } else {
-      vErrors.push(err19);
-    }
-    errors++;
-  }
-  validate47.errors = vErrors;
-  return errors === 0;
-}
-validate47.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const v21 = validate51;
+exports['eval-gate-report'] = validate51;
 const schema85 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:eval-gate-report',
@@ -16479,6 +15667,7 @@ const schema127 = {
 const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
 const pattern92 = new RegExp('^[0-9a-f]{64}$', 'u');
 const pattern100 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern54 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
 const formats10 = require('ajv-formats/dist/formats').fullFormats.date;
 const schema88 = {
   description: 'The decision on one requirement.',
@@ -26549,80 +25738,3 @@ function validate51(
   return errors === 0;
 }
 validate51.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-export const SCHEMA_IDS = Object.freeze({
-  'agent-eval-suite': 'https://openwop.dev/spec/v2/agent-eval-suite.schema.json',
-  'eval-summary': 'https://openwop.dev/spec/v2/eval-summary.schema.json',
-  'eval-started': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/evalStarted',
-  'eval-scored': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/evalScored',
-  'eval-completed':
-    'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/evalCompleted',
-  'run-event': 'https://openwop.dev/spec/v2/run-event.schema.json',
-  'poll-response': 'urn:openwop:v2:poll-response',
-  'create-run-answer': 'urn:openwop:v2:create-run-answer',
-  'error-envelope': 'https://openwop.dev/spec/v2/error-envelope.schema.json',
-  discovery: 'urn:openwop:v2:discovery',
-  'run-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId',
-  'event-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/eventId',
-  'agent-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/agentId',
-  'node-id': 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/nodeId',
-  'agent-invocation-started':
-    'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentInvocationStarted',
-  'agent-invocation-completed':
-    'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentInvocationCompleted',
-  'agent-tool-called':
-    'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentToolCalled',
-  'agent-tool-returned':
-    'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentToolReturned',
-  'agent-decided': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/agentDecided',
-  'run-completed': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/runCompleted',
-  fixture: 'urn:openwop:v2:fixture',
-  'eval-gate-report': 'urn:openwop:v2:eval-gate-report',
-});
-export const SCHEMA_PATHS = Object.freeze({
-  'agent-eval-suite': 'schemas/v2/agent-eval-suite.schema.json',
-  'eval-summary': 'schemas/v2/eval-summary.schema.json',
-  'eval-started': 'schemas/v2/run-event-payloads.schema.json',
-  'eval-scored': 'schemas/v2/run-event-payloads.schema.json',
-  'eval-completed': 'schemas/v2/run-event-payloads.schema.json',
-  'run-event': 'schemas/v2/run-event.schema.json',
-  'poll-response': 'schemas/v2/poll-response.schema.json',
-  'create-run-answer': 'schemas/v2/create-run-answer.schema.json',
-  'error-envelope': 'schemas/v2/error-envelope.schema.json',
-  discovery: 'schemas/v2/discovery.schema.json',
-  'run-id': 'schemas/v2/ids.schema.json',
-  'event-id': 'schemas/v2/ids.schema.json',
-  'agent-id': 'schemas/v2/ids.schema.json',
-  'node-id': 'schemas/v2/ids.schema.json',
-  'agent-invocation-started': 'schemas/v2/run-event-payloads.schema.json',
-  'agent-invocation-completed': 'schemas/v2/run-event-payloads.schema.json',
-  'agent-tool-called': 'schemas/v2/run-event-payloads.schema.json',
-  'agent-tool-returned': 'schemas/v2/run-event-payloads.schema.json',
-  'agent-decided': 'schemas/v2/run-event-payloads.schema.json',
-  'run-completed': 'schemas/v2/run-event-payloads.schema.json',
-  fixture: 'schemas/v2/fixture.schema.json',
-  'eval-gate-report': 'schemas/v2/eval-gate-report.schema.json',
-});
-export const VALIDATORS = Object.freeze({
-  'agent-eval-suite': v0,
-  'eval-summary': v1,
-  'eval-started': v2,
-  'eval-scored': v3,
-  'eval-completed': v4,
-  'run-event': v5,
-  'poll-response': v6,
-  'create-run-answer': v7,
-  'error-envelope': v8,
-  discovery: v9,
-  'run-id': v10,
-  'event-id': v11,
-  'agent-id': v12,
-  'node-id': v13,
-  'agent-invocation-started': v14,
-  'agent-invocation-completed': v15,
-  'agent-tool-called': v16,
-  'agent-tool-returned': v17,
-  'agent-decided': v18,
-  'run-completed': v19,
-  fixture: v20,
-  'eval-gate-report': v21,
-});
