@@ -111,17 +111,19 @@ async function run(
     throw new UsageError(`--key-id must match ${KEY_ID.source} (a discovery signingKeys keyId)`);
   }
   const waitForHostS = waitSecondsOf(args.options['wait-for-host']);
+  // Loaded on demand, since --help and a refused flag should not wait for them: the run options
+  // (they read the witness's rule catalogue), the run engine and the report. Both at once: one
+  // after the other, each load waits its own turn on a busy machine.
+  const modules = Promise.all([import('./run-options.ts'), import('./conformance.ts')]);
+  // Awaited below; held so that a key file refused first is not an unhandled rejection as well.
+  modules.catch(() => undefined);
   const signingKey = sign === undefined ? undefined : await readSigningKey(sign);
-  // Loaded on demand, like the run itself: it reads the witness's rule catalogue.
-  const { runOptionsFrom } = await import('./run-options.ts');
+  const [{ runOptionsFrom }, { runConformance }] = await modules;
   const runOptions = await runOptionsFrom(args.options);
   const pack = generatedPack(args);
   const stepSummaryPath = readStepSummaryPath(io.env);
   const stepOutputPath = readStepOutputPath(io.env);
   const annotate = readGithubActions(io.env);
-  // Loaded on demand: it pulls in the run engine and the report, which --help and a refused flag
-  // should not wait for.
-  const { runConformance } = await import('./conformance.ts');
   const result = await runConformance(config, {
     log: out,
     ...(signingKey === undefined ? {} : { signingKey }),

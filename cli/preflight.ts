@@ -61,6 +61,9 @@ export async function checkHost(config: SuiteConfig, options: PreflightOptions):
     maxBodyBytes: config.bounds.maxBodyBytes,
   });
   try {
+    // The key probe goes out beside the first read of discovery, a round trip sooner. Under
+    // --wait-for-host it follows discovery instead: a host still starting answers neither.
+    const early = options.waitForHostS === undefined ? probeKey(client) : undefined;
     const discovery = await discoveryAnswers(client, url, options);
     // An unreadable discovery is the legs' to report; only a read one can lack the key.
     if (options.keyId !== undefined && discovery.ok) {
@@ -70,7 +73,7 @@ export async function checkHost(config: SuiteConfig, options: PreflightOptions):
           `--key-id ${options.keyId}: ${missing} at ${url}${DISCOVERY_PATH}; publish the key there first, or sign under a key id it lists, so verify can check the signature`,
         );
     }
-    await keyAccepted(client, url);
+    keyAccepted(url, await (early ?? probeKey(client)));
   } finally {
     await client.close();
   }
@@ -104,19 +107,26 @@ async function discoveryAnswers(
   }
 }
 
-/** One authenticated read of a run nobody made: any answer but 401 means the key was accepted. */
-async function keyAccepted(client: HostClient, url: string): Promise<void> {
-  const path = `/runs/${encodeRunId('openwop-eval-gate-preflight')}/eval-summary`;
-  let status: number;
+const KEY_PROBE_PATH = `/runs/${encodeRunId('openwop-eval-gate-preflight')}/eval-summary`;
+
+/** One authenticated read of a run nobody made: its status, or what stopped it. Never rejects. */
+async function probeKey(client: HostClient): Promise<{ status: number } | { error: unknown }> {
   try {
-    status = (await client.get(path)).status;
+    return { status: (await client.get(KEY_PROBE_PATH)).status };
   } catch (error) {
-    if (!(error instanceof TransportError)) throw error;
-    throw new PreflightError(`the host at ${url} did not answer ${error.message}`);
+    return { error };
   }
-  if (status === 401) {
+}
+
+/** Any answer to the key probe but 401 means the key was accepted. */
+function keyAccepted(url: string, probe: { status: number } | { error: unknown }): void {
+  if ('error' in probe) {
+    if (!(probe.error instanceof TransportError)) throw probe.error;
+    throw new PreflightError(`the host at ${url} did not answer ${probe.error.message}`);
+  }
+  if (probe.status === 401) {
     throw new PreflightError(
-      `the host at ${url} refused the API key (401 on GET ${path}); check OPENWOP_API_KEY`,
+      `the host at ${url} refused the API key (401 on GET ${KEY_PROBE_PATH}); check OPENWOP_API_KEY`,
     );
   }
 }
