@@ -44,14 +44,27 @@ export function timeProcess({ args, cwd, settings }: TimedProcess): Promise<numb
 }
 
 /**
- * Runs `work` while `count` child processes spin on the CPU, as a shared CI runner is busy; the
- * spinners are killed when it ends, however it ends.
+ * Runs `work` while `count` child processes spin on the CPU, as a shared CI runner is busy. `work`
+ * starts once every spinner says it is spinning, so no sample pays for the spinners' own start;
+ * the spinners are killed when it ends, however it ends.
  */
 export async function underLoad<T>(count: number, work: () => Promise<T>): Promise<T> {
   const spinners = Array.from({ length: count }, () =>
-    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+    spawn(process.execPath, ['-e', 'process.stdout.write("spinning"); for (;;) {}'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
   );
   try {
+    await Promise.all(
+      spinners.map(
+        (spinner) =>
+          new Promise<void>((resolve, reject) => {
+            spinner.stdout.once('data', () => resolve());
+            spinner.once('error', reject);
+            spinner.once('exit', (code) => reject(new Error(`a spinner exited ${code}`)));
+          }),
+      ),
+    );
     return await work();
   } finally {
     for (const spinner of spinners) spinner.kill('SIGKILL');
