@@ -55,17 +55,24 @@ interface CompiledValidator {
 const FIXTURE_VALIDATOR_FILE = 'lib/generated/fixture-validator.cjs';
 const VALIDATORS_FILE = 'lib/generated/validators.cjs';
 const requireFile = createRequire(import.meta.url);
-const loaded = new Map<string, Readonly<Record<string, CompiledValidator | undefined>>>();
+const files = new Map<string, Readonly<Record<string, CompiledValidator | undefined>>>();
+// One lookup per check once a validator is found: a run checks every event it reads.
+const found: Partial<Record<SchemaName, CompiledValidator>> = {};
 
 function compiled(name: SchemaName): CompiledValidator {
+  return found[name] ?? find(name);
+}
+
+function find(name: SchemaName): CompiledValidator {
   const file = name === 'fixture' ? FIXTURE_VALIDATOR_FILE : VALIDATORS_FILE;
-  let validators = loaded.get(file);
+  let validators = files.get(file);
   if (validators === undefined) {
     validators = requireFile(packagePath(file)) as Record<string, CompiledValidator | undefined>;
-    loaded.set(file, validators);
+    files.set(file, validators);
   }
   const fn = validators[name];
   if (fn === undefined) throw new Error(`${file} holds no validator ${name}`);
+  found[name] = fn;
   return fn;
 }
 
