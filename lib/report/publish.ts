@@ -75,11 +75,18 @@ export async function publishRun(
     return { ok: false, problem: `the report could not be built (${describeError(error)})` };
   }
   const report = certifiedReport(unsigned, options.signingKey, options.keyId);
-  const refusal = refuseToWrite(report, options.apiKey);
+  // The text is made once: the key is looked for in the very bytes the report file will hold.
+  const text = reportText(report);
+  const refusal = refuseToWrite(report, text, options.apiKey);
   if (refusal !== undefined) return { ok: false, problem: refusal };
   // The one verdict every channel below renders; nothing after this line decides again.
   const verdict = runVerdict(report);
-  const files = await writeOutputs(report, verdict, config.reportDir, options.stepSummaryPath);
+  const files = await writeOutputs(
+    { report, text },
+    verdict,
+    config.reportDir,
+    options.stepSummaryPath,
+  );
   if (options.stepOutputPath !== undefined) {
     await appendFile(options.stepOutputPath, `${stepOutputs(verdict).join('\n')}\n`);
   }
@@ -102,7 +109,11 @@ function declaredOf(config: SuiteConfig): { declared?: { name: string; version?:
  * Why a report must not be written: it fails its own schema, it still holds the key, or its
  * certification names a signer its signature does not have (checked here, at write time).
  */
-function refuseToWrite(report: EvalGateReport, apiKey: string | undefined): string | undefined {
+function refuseToWrite(
+  report: EvalGateReport,
+  text: string,
+  apiKey: string | undefined,
+): string | undefined {
   const recorded = canonicalJson(report.certification?.signer ?? null);
   if (recorded !== canonicalJson(signerOf(report))) {
     return `the certification records signer ${recorded}, which the signature does not bear out`;
@@ -111,14 +122,14 @@ function refuseToWrite(report: EvalGateReport, apiKey: string | undefined): stri
   if (errors.length > 0) {
     return `the report does not match its schema (${formatSchemaErrors(errors).replace(/\n/g, '; ')})`;
   }
-  if (holdsSecret(JSON.stringify(report), apiKey)) {
+  if (holdsSecret(text, apiKey)) {
     return 'the report still holds the API key after scrubbing';
   }
   return undefined;
 }
 
 async function writeOutputs(
-  report: EvalGateReport,
+  { report, text }: { readonly report: EvalGateReport; readonly text: string },
   verdict: RunVerdict,
   dir: string,
   stepSummaryPath: string | undefined,
@@ -127,7 +138,7 @@ async function writeOutputs(
   const expectations = await expectationsFor(report);
   const markdown = renderMarkdown(report, expectations, verdict);
   const outputs: readonly (readonly [string, string])[] = [
-    [join(dir, REPORT_FILE), reportText(report)],
+    [join(dir, REPORT_FILE), text],
     [join(dir, JUNIT_FILE), renderJunit(report, expectations, verdict)],
     [join(dir, MARKDOWN_FILE), markdown],
   ];
