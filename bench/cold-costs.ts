@@ -17,9 +17,23 @@ function probeOnce(): Promise<Readonly<Record<string, number>>> {
   });
 }
 
+/** Spawn to exit of a process that runs nothing: what Node itself costs before any module. */
+function emptyProcess(): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', '0'], { timeout: 60_000 }, (error) => {
+      if (error !== null) reject(error);
+      else resolve(performance.now() - started);
+    });
+  });
+}
+
+const NODE_ITSELF = 'a process that runs nothing (`node -e 0`), spawn to exit';
+
 export async function measureColdCosts(rounds: number): Promise<Section> {
   const samples = new Map<string, number[]>();
   for (let round = 0; round < rounds; round += 1) {
+    samples.set(NODE_ITSELF, [...(samples.get(NODE_ITSELF) ?? []), await emptyProcess()]);
     for (const [name, ms] of Object.entries(await probeOnce())) {
       samples.set(name, [...(samples.get(name) ?? []), ms]);
     }
@@ -33,13 +47,20 @@ export async function measureColdCosts(rounds: number): Promise<Section> {
     headers: ['once per process', 'ms: min / median / max'],
     rows: [...samples].map(([name, ms]) => [name, fmtSummary(summarize(ms))]),
     notes: [
+      'The first row is Node alone, which every run pays before any module of its own (figure ' +
+        "2's quiet wall − T includes it). " +
+        (process.env.NODE_EXTRA_CA_CERTS === undefined
+          ? 'NODE_EXTRA_CA_CERTS was not set for this bench; where it is, Node reads those ' +
+            'certificates at every start.'
+          : 'NODE_EXTRA_CA_CERTS was set for this bench, so Node read those certificates at ' +
+            'every start, and the first row includes that.'),
       'The bins run JavaScript compiled by `npm run build`, so no process pays a TypeScript ' +
         'loader. The JSON Schemas are compiled by Ajv at build time into lib/generated/ ' +
         '(`npm run schemas:compile`; a test fails while it is stale), so no process loads Ajv or ' +
         "compiles a schema. The fixture's validator is a file of its own: a run needs it before " +
         'it creates its runs, and the file holding the others (about a megabyte) loads once ' +
         "they are created, while the host works. The host client uses Node's own " +
-        "`node:http` (the first row). It used undici's package root before, whose import took " +
+        "`node:http` (the second row). It used undici's package root before, whose import took " +
         '130 to 140 ms in a fresh process on the 2-core machine, loading fetch, WebSocket, ' +
         "cookie and cache modules the suite never calls; before that, two of undici's internal " +
         'modules, which are not its public API.',
