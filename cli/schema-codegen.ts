@@ -1,6 +1,6 @@
 // Compiles every JSON Schema in schemas/v2/ into standalone Ajv validators, so a suite run
 // validates without loading Ajv or compiling anything. Three files: the names table (every
-// validator's \$id and schema file, an ES module read at start), the fixture's validator alone,
+// validator's $id and schema file, an ES module read at start), the fixture's validator alone,
 // and every other validator. The two validator files are CommonJS, so lib/schemas.ts can load each
 // synchronously the first time a check needs it: a run checks its fixtures with the small one
 // before it creates its runs, and the other (about a megabyte) loads while the host works.

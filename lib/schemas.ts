@@ -55,7 +55,6 @@ interface CompiledValidator {
 const FIXTURE_VALIDATOR_FILE = 'lib/generated/fixture-validator.cjs';
 const VALIDATORS_FILE = 'lib/generated/validators.cjs';
 const requireFile = createRequire(import.meta.url);
-const files = new Map<string, Readonly<Record<string, CompiledValidator | undefined>>>();
 // One lookup per check once a validator is found: a run checks every event it reads.
 const found: Partial<Record<SchemaName, CompiledValidator>> = {};
 
@@ -65,11 +64,10 @@ function compiled(name: SchemaName): CompiledValidator {
 
 function find(name: SchemaName): CompiledValidator {
   const file = name === 'fixture' ? FIXTURE_VALIDATOR_FILE : VALIDATORS_FILE;
-  let validators = files.get(file);
-  if (validators === undefined) {
-    validators = requireFile(packagePath(file)) as Record<string, CompiledValidator | undefined>;
-    files.set(file, validators);
-  }
+  // require keeps a file once loaded, so the next validator of the same file is only a lookup.
+  const validators = requireFile(packagePath(file)) as Readonly<
+    Record<string, CompiledValidator | undefined>
+  >;
   const fn = validators[name];
   if (fn === undefined) throw new Error(`${file} holds no validator ${name}`);
   found[name] = fn;
@@ -77,8 +75,9 @@ function find(name: SchemaName): CompiledValidator {
 }
 
 /**
- * Loads every validator now, so no check waits for them later. A run calls it once its legs have
- * created their runs, when the process would otherwise sit idle until the host finishes.
+ * Loads the file of every validator but the fixture's now, so no check waits for it later. A run
+ * calls it once its legs have created their runs, when the process would otherwise sit idle until
+ * the host finishes.
  */
 export function preloadValidators(): void {
   compiled('run-event');

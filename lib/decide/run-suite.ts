@@ -1,7 +1,8 @@
 // The run engine: configuration in, a SuiteRun out, in this process. It reads discovery once,
 // starts every leg at once (each creates and follows its own run), sends the host checks beside
-// them once the runs are created, and returns every leg's outcome with what the host said. The CLI and the legs file both call it,
-// so a run decides each leg the same way however it was started.
+// them once the runs are created, and returns every leg's outcome with what the host said. The
+// CLI and the legs file both call it, so a run decides each leg the same way however it was
+// started.
 
 import type { DiscoveryResult } from '../observe/discovery.ts';
 import type { SuiteConfig } from '../env.ts';
