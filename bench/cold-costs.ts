@@ -8,22 +8,13 @@ import { fmtSummary, summarize } from './stats.ts';
 
 const PROBE = fileURLToPath(new URL('./floor/cold-start.mjs', import.meta.url));
 
-function probeOnce(): Promise<Readonly<Record<string, number>>> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [PROBE], { timeout: 60_000 }, (error, stdout) => {
-      if (error !== null) reject(error);
-      else resolve(JSON.parse(stdout) as Record<string, number>);
-    });
-  });
-}
-
-/** Spawn to exit of a process that runs nothing: what Node itself costs before any module. */
-function emptyProcess(): Promise<number> {
+/** One fresh `node` process run to its end: what it printed, and its wall time from spawn. */
+function nodeOnce(args: readonly string[]): Promise<{ stdout: string; ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['-e', '0'], { timeout: 60_000 }, (error) => {
+    execFile(process.execPath, args, { timeout: 60_000 }, (error, stdout) => {
       if (error !== null) reject(error);
-      else resolve(performance.now() - started);
+      else resolve({ stdout, ms: performance.now() - started });
     });
   });
 }
@@ -33,8 +24,10 @@ const NODE_ITSELF = 'a process that runs nothing (`node -e 0`), spawn to exit';
 export async function measureColdCosts(rounds: number): Promise<Section> {
   const samples = new Map<string, number[]>();
   for (let round = 0; round < rounds; round += 1) {
-    samples.set(NODE_ITSELF, [...(samples.get(NODE_ITSELF) ?? []), await emptyProcess()]);
-    for (const [name, ms] of Object.entries(await probeOnce())) {
+    const { ms: empty } = await nodeOnce(['-e', '0']);
+    samples.set(NODE_ITSELF, [...(samples.get(NODE_ITSELF) ?? []), empty]);
+    const { stdout } = await nodeOnce([PROBE]);
+    for (const [name, ms] of Object.entries(JSON.parse(stdout) as Record<string, number>)) {
       samples.set(name, [...(samples.get(name) ?? []), ms]);
     }
   }

@@ -1,6 +1,7 @@
 // Compiles every JSON Schema in schemas/v2/ into standalone Ajv validators, so a suite run
 // validates without loading Ajv or compiling anything. Three files: the names table (every
-// validator's $id and schema file, an ES module read at start), the fixture's validator alone,
+// validator's $id, schema file and generated file, an ES module read at start), the fixture's
+// validator alone,
 // and every other validator. The two validator files are CommonJS, so lib/schemas.ts can load each
 // synchronously the first time a check needs it: a run checks its fixtures with the small one
 // before it creates its runs, and the other (about a megabyte) loads while the host works.
@@ -125,12 +126,19 @@ export async function generateValidators(root: string = ROOT): Promise<Generated
       standaloneCode(ajv, Object.fromEntries(chosen.map((e) => [e.name, e.ref]))),
     ].join('\n');
 
+  const moduleOf = (name: string): string =>
+    name === FIRST_NEEDED ? GENERATED_FIXTURE_VALIDATOR : GENERATED_VALIDATORS;
   const ids = entries.map((e) => `${JSON.stringify(e.name)}: ${JSON.stringify(e.ref)}`);
   const files = entries.map((e) => `${JSON.stringify(e.name)}: ${JSON.stringify(e.path)}`);
+  const modules = entries.map(
+    (e) => `${JSON.stringify(e.name)}: ${JSON.stringify(moduleOf(e.name))}`,
+  );
   const names = [
     HEADER,
     `export const SCHEMA_IDS = Object.freeze({ ${ids.join(', ')} });`,
     `export const SCHEMA_PATHS = Object.freeze({ ${files.join(', ')} });`,
+    '/** The generated file that exports each validator, by name. */',
+    `export const VALIDATOR_MODULES = Object.freeze({ ${modules.join(', ')} });`,
   ].join('\n');
   const dts = [
     HEADER,
@@ -139,6 +147,9 @@ export async function generateValidators(root: string = ROOT): Promise<Generated
       .join('; ')} };`,
     `export declare const SCHEMA_PATHS: { ${entries
       .map((e) => `readonly ${JSON.stringify(e.name)}: ${JSON.stringify(e.path)}`)
+      .join('; ')} };`,
+    `export declare const VALIDATOR_MODULES: { ${entries
+      .map((e) => `readonly ${JSON.stringify(e.name)}: ${JSON.stringify(moduleOf(e.name))}`)
       .join('; ')} };`,
   ].join('\n');
   // Formatted as the repository formats everything, so `prettier --check .` holds for it too.
@@ -149,10 +160,10 @@ export async function generateValidators(root: string = ROOT): Promise<Generated
       [GENERATED_NAMES]: await js(names),
       [GENERATED_NAMES_DTS]: await format(dts, { ...options, parser: 'typescript' }),
       [GENERATED_FIXTURE_VALIDATOR]: await js(
-        validatorFile(entries.filter((e) => e.name === FIRST_NEEDED)),
+        validatorFile(entries.filter((e) => moduleOf(e.name) === GENERATED_FIXTURE_VALIDATOR)),
       ),
       [GENERATED_VALIDATORS]: await js(
-        validatorFile(entries.filter((e) => e.name !== FIRST_NEEDED)),
+        validatorFile(entries.filter((e) => moduleOf(e.name) === GENERATED_VALIDATORS)),
       ),
     },
   };

@@ -5,7 +5,7 @@
 // the instance it failed and Ajv's parameters, so a finding can name the member at fault.
 
 import { createRequire } from 'node:module';
-import { SCHEMA_IDS, SCHEMA_PATHS } from './generated/schema-names.js';
+import { SCHEMA_IDS, SCHEMA_PATHS, VALIDATOR_MODULES } from './generated/schema-names.js';
 import { packagePath } from './package-root.ts';
 
 /**
@@ -51,9 +51,8 @@ interface CompiledValidator {
 // runs, and the file holding the others (about a megabyte, a wait of its own on a busy machine)
 // then loads while the host works (preloadValidators). Both are CommonJS, loaded synchronously the
 // first time a check needs them, so `validate` stays a plain function wherever it is called. They
-// are read from the package's lib/generated/, where the sources and dist/ both find them.
-const FIXTURE_VALIDATOR_FILE = 'lib/generated/fixture-validator.cjs';
-const VALIDATORS_FILE = 'lib/generated/validators.cjs';
+// are read from the package's lib/generated/, where the sources and dist/ both find them; the
+// generated VALIDATOR_MODULES says which file holds which validator.
 const requireFile = createRequire(import.meta.url);
 // One lookup per check once a validator is found: a run checks every event it reads.
 const found: Partial<Record<SchemaName, CompiledValidator>> = {};
@@ -63,7 +62,7 @@ function compiled(name: SchemaName): CompiledValidator {
 }
 
 function find(name: SchemaName): CompiledValidator {
-  const file = name === 'fixture' ? FIXTURE_VALIDATOR_FILE : VALIDATORS_FILE;
+  const file = VALIDATOR_MODULES[name];
   // require keeps a file once loaded, so the next validator of the same file is only a lookup.
   const validators = requireFile(packagePath(file)) as Readonly<
     Record<string, CompiledValidator | undefined>
@@ -75,12 +74,11 @@ function find(name: SchemaName): CompiledValidator {
 }
 
 /**
- * Loads the file of every validator but the fixture's now, so no check waits for it later. A run
- * calls it once its legs have created their runs, when the process would otherwise sit idle until
- * the host finishes.
+ * Loads every validator file now, so no check waits for one later. A run calls it once its legs
+ * have created their runs, when the process would otherwise sit idle until the host finishes.
  */
 export function preloadValidators(): void {
-  compiled('run-event');
+  for (const file of new Set(Object.values(VALIDATOR_MODULES))) requireFile(packagePath(file));
 }
 
 /** Checks `instance` against the named schema; an empty list means it is valid. */

@@ -16,6 +16,7 @@ import {
   GENERATED_VALIDATORS,
   generateValidators,
 } from '../cli/schema-codegen.ts';
+import { VALIDATOR_MODULES } from '../lib/generated/schema-names.js';
 import { SCHEMA_FILES, SCHEMA_NAMES } from '../lib/schemas.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -98,6 +99,8 @@ describe('precompiled validators', () => {
     expect(exported(GENERATED_VALIDATORS).sort()).toEqual(
       SCHEMA_NAMES.filter((n) => n !== 'fixture').sort(),
     );
+    // The table lib/schemas.ts loads by names, for each validator, the file that exports it.
+    for (const name of SCHEMA_NAMES) expect(exported(VALIDATOR_MODULES[name])).toContain(name);
   });
 
   it('at run time the validator files require only Ajv runtime helpers and ajv-formats formats', () => {

@@ -49,3 +49,27 @@ export declare const SCHEMA_PATHS: {
   readonly fixture: 'schemas/v2/fixture.schema.json';
   readonly 'eval-gate-report': 'schemas/v2/eval-gate-report.schema.json';
 };
+export declare const VALIDATOR_MODULES: {
+  readonly 'agent-eval-suite': 'lib/generated/validators.cjs';
+  readonly 'eval-summary': 'lib/generated/validators.cjs';
+  readonly 'eval-started': 'lib/generated/validators.cjs';
+  readonly 'eval-scored': 'lib/generated/validators.cjs';
+  readonly 'eval-completed': 'lib/generated/validators.cjs';
+  readonly 'run-event': 'lib/generated/validators.cjs';
+  readonly 'poll-response': 'lib/generated/validators.cjs';
+  readonly 'create-run-answer': 'lib/generated/validators.cjs';
+  readonly 'error-envelope': 'lib/generated/validators.cjs';
+  readonly discovery: 'lib/generated/validators.cjs';
+  readonly 'run-id': 'lib/generated/validators.cjs';
+  readonly 'event-id': 'lib/generated/validators.cjs';
+  readonly 'agent-id': 'lib/generated/validators.cjs';
+  readonly 'node-id': 'lib/generated/validators.cjs';
+  readonly 'agent-invocation-started': 'lib/generated/validators.cjs';
+  readonly 'agent-invocation-completed': 'lib/generated/validators.cjs';
+  readonly 'agent-tool-called': 'lib/generated/validators.cjs';
+  readonly 'agent-tool-returned': 'lib/generated/validators.cjs';
+  readonly 'agent-decided': 'lib/generated/validators.cjs';
+  readonly 'run-completed': 'lib/generated/validators.cjs';
+  readonly fixture: 'lib/generated/fixture-validator.cjs';
+  readonly 'eval-gate-report': 'lib/generated/validators.cjs';
+};

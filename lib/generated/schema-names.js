@@ -54,3 +54,28 @@ export const SCHEMA_PATHS = Object.freeze({
   fixture: 'schemas/v2/fixture.schema.json',
   'eval-gate-report': 'schemas/v2/eval-gate-report.schema.json',
 });
+/** The generated file that exports each validator, by name. */
+export const VALIDATOR_MODULES = Object.freeze({
+  'agent-eval-suite': 'lib/generated/validators.cjs',
+  'eval-summary': 'lib/generated/validators.cjs',
+  'eval-started': 'lib/generated/validators.cjs',
+  'eval-scored': 'lib/generated/validators.cjs',
+  'eval-completed': 'lib/generated/validators.cjs',
+  'run-event': 'lib/generated/validators.cjs',
+  'poll-response': 'lib/generated/validators.cjs',
+  'create-run-answer': 'lib/generated/validators.cjs',
+  'error-envelope': 'lib/generated/validators.cjs',
+  discovery: 'lib/generated/validators.cjs',
+  'run-id': 'lib/generated/validators.cjs',
+  'event-id': 'lib/generated/validators.cjs',
+  'agent-id': 'lib/generated/validators.cjs',
+  'node-id': 'lib/generated/validators.cjs',
+  'agent-invocation-started': 'lib/generated/validators.cjs',
+  'agent-invocation-completed': 'lib/generated/validators.cjs',
+  'agent-tool-called': 'lib/generated/validators.cjs',
+  'agent-tool-returned': 'lib/generated/validators.cjs',
+  'agent-decided': 'lib/generated/validators.cjs',
+  'run-completed': 'lib/generated/validators.cjs',
+  fixture: 'lib/generated/fixture-validator.cjs',
+  'eval-gate-report': 'lib/generated/validators.cjs',
+});

@@ -276,7 +276,7 @@ export async function fixtureDigests(ids: readonly string[]): Promise<Record<str
   return Object.fromEntries(digests.flat());
 }
 
-/** Every schema the suite registers: lib/schemas.ts compiles them together, so all were in use. */
+/** Every schema the suite ships: each is compiled into the validators a run loads, so all were in use. */
 export async function schemaDigests(): Promise<Record<string, string>> {
   const digests = await Promise.all(
     Object.values(SCHEMA_FILES)
