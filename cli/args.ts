@@ -14,6 +14,7 @@ export type Command =
   | 'diff'
   | 'badge'
   | 'list'
+  | 'report'
   | 'help'
   | 'version';
 
@@ -100,6 +101,7 @@ const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>> = {
   },
   badge: { out: { takesValue: true, example: 'badge.json' } },
   list: { json: { takesValue: false, example: '' } },
+  report: { html: { takesValue: true, example: 'eval-gate-report.html' } },
 };
 
 const POSITIONALS: Readonly<Record<Working, { count: number; name: string }>> = {
@@ -111,6 +113,7 @@ const POSITIONALS: Readonly<Record<Working, { count: number; name: string }>> = 
   diff: { count: 2, name: 'OLD.json NEW.json' },
   badge: { count: 1, name: 'REPORT' },
   list: { count: 0, name: '' },
+  report: { count: 1, name: 'REPORT' },
 };
 
 /** Every command, in the order the help lists them; an unknown one is refused naming these. */

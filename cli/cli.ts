@@ -76,6 +76,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const { diffCommand } = await import('./diff.ts');
         return await diffCommand(args.positionals, args.options, out);
       }
+      case 'report': {
+        const { reportCommand } = await import('./report-html.ts');
+        return await reportCommand(args.positionals[0] ?? '', args.options.html, out);
+      }
       case 'badge': {
         const { badgeCommand } = await import('./badge.ts');
         return await badgeCommand(args.positionals[0] ?? '', args.options.out, out);

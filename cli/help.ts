@@ -33,6 +33,9 @@ Usage
                                            requirements both runs ran
   openwop-eval-gate badge REPORT [--out FILE]
                                            a shields.io endpoint JSON from a verified report
+  openwop-eval-gate report REPORT --html OUT
+                                           the self-contained HTML page of a verified report (a
+                                           run writes eval-gate-report.html beside the others)
   openwop-eval-gate list [--json]          every requirement (RFC section, fixture, capabilities,
                                            the suite versions whose set holds it) and every rule
                                            (severity, reference, which requirements record it;

@@ -1,6 +1,6 @@
 // A SuiteRun made into the report and its renderings: build the report, certify (and sign) it,
 // refuse it if it fails its schema or still holds the key, take the one verdict, and write the
-// JSON, JUnit and Markdown files. The CLI and the legs file both publish a run through this, so
+// JSON, JUnit, Markdown and HTML files. The CLI and the legs file both publish a run through this, so
 // both write the same report for the same run.
 
 import type { KeyObject } from 'node:crypto';
@@ -22,6 +22,8 @@ import type { RunVerdict } from './run-verdict.ts';
 import { runVerdict, stepOutputs } from './run-verdict.ts';
 import { certifiedReport, signerOf } from './signer.ts';
 import { expectationsFor } from './side-by-side.ts';
+import { HTML_FILE, renderHtml } from './html/render-html.ts';
+import { trialsFor } from './html/inputs.ts';
 
 export interface PublishOptions {
   /** The base URL the legs drove, and whether it was the embedded reference host. */
@@ -135,12 +137,13 @@ async function writeOutputs(
   stepSummaryPath: string | undefined,
 ): Promise<string[]> {
   await mkdir(dir, { recursive: true });
-  const expectations = await expectationsFor(report);
+  const [expectations, trials] = await Promise.all([expectationsFor(report), trialsFor(report)]);
   const markdown = renderMarkdown(report, expectations, verdict);
   const outputs: readonly (readonly [string, string])[] = [
     [join(dir, REPORT_FILE), text],
     [join(dir, JUNIT_FILE), renderJunit(report, expectations, verdict)],
     [join(dir, MARKDOWN_FILE), markdown],
+    [join(dir, HTML_FILE), renderHtml(report, expectations, verdict, trials)],
   ];
   await Promise.all(outputs.map(([path, text]) => writeFile(path, text)));
   const files = outputs.map(([path]) => path);

@@ -54,7 +54,7 @@ describe('publishRun', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  it('writes the report, its JUnit and its Markdown when the key is nowhere in it', async () => {
+  it('writes the report, its JUnit, its Markdown and its HTML when the key is nowhere in it', async () => {
     const published = await publishRun(runQuoting('something else'), config, {
       baseUrl: 'http://127.0.0.1:9',
       embedded: false,
@@ -63,6 +63,7 @@ describe('publishRun', () => {
     expect(published.ok).toBe(true);
     expect((await readdir(dir)).sort()).toEqual([
       'eval-gate-junit.xml',
+      'eval-gate-report.html',
       'eval-gate-report.json',
       'eval-gate-summary.md',
     ]);

@@ -1,0 +1,89 @@
+// eval-gate-report.html: one self-contained page of a run, rendered from the report, the
+// expectations and the run's one verdict, deciding nothing again. The verdict comes first in the
+// closing line's words, then what to do; failing and blocked requirements are open, the rest
+// folded; every finding links to the recorded evidence it was judged on.
+
+import type { EvalGateReport } from '../report.ts';
+import type { RunVerdict } from '../run-verdict.ts';
+import { closingLineOf, headline } from '../run-verdict.ts';
+import type { Expectations } from '../side-by-side.ts';
+import { esc, tag } from './escape.ts';
+import { hostChecksSection } from './host-checks-html.ts';
+import { page } from './page.ts';
+import { requirementBlock, rowAnchor } from './requirement.ts';
+import type { FixtureTrials } from './trajectory.ts';
+
+export const HTML_FILE = 'eval-gate-report.html';
+
+/** The aligned trials of each fixture the rows drove, by fixture id (lib/report/html/inputs.ts). */
+export type TrialsByFixture = ReadonlyMap<string, FixtureTrials>;
+
+/** Failing first, then blocked, then the rest in report order: a reader meets the causes first. */
+const ORDER: Readonly<Record<string, number>> = {
+  'executed-fail': 0,
+  blocked: 1,
+  'executed-pass': 2,
+  inapplicable: 3,
+  skipped: 4,
+};
+
+export function renderHtml(
+  report: EvalGateReport,
+  expectations: Expectations,
+  verdict: RunVerdict,
+  trials: TrialsByFixture = new Map(),
+): string {
+  const rows = report.requirements
+    .map((row, index) => ({ row, index }))
+    .sort(
+      (a, b) =>
+        (ORDER[a.row.disposition] ?? 9) - (ORDER[b.row.disposition] ?? 9) || a.index - b.index,
+    );
+  const todo =
+    verdict.causes.length === 0
+      ? '<p>Nothing to do: the run passed.</p>'
+      : `<ul>${verdict.causes.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>`;
+  const impl = report.target.implementation;
+  const declared = report.target.declared;
+  const index = rows.map(
+    ({ row, index: i }) =>
+      `<tr><td><span class="disp ${esc(row.disposition)}">${esc(row.disposition)}</span></td><td><a href="#${esc(rowAnchor(i))}">${esc(row.id)}</a></td><td>${row.findings.filter((f) => !f.ok && f.severity === 'MUST').length}</td></tr>`,
+  );
+  const certification = verdict.certification;
+  const body = [
+    tag(
+      'header',
+      { id: 'verdict' },
+      [
+        tag('p', { class: `headline ${verdict.result}` }, esc(headline(verdict))),
+        tag('p', { class: 'closing' }, esc(closingLineOf(report, verdict))),
+      ].join(''),
+    ),
+    `<section id="todo"><h2>What to do</h2>${todo}</section>`,
+    '<section id="target"><h2>Target</h2><ul>',
+    `<li>base URL: <code>${esc(report.target.baseUrl)}</code>${report.target.embedded ? ' (the embedded reference host: no evidence about any other host)' : ''}</li>`,
+    `<li>implementation (advertised): ${impl === undefined ? 'none' : esc(`${impl.name} ${impl.version ?? ''}`.trim())}; declared: ${declared === undefined ? 'none' : esc(`${declared.name} ${declared.version ?? ''}`.trim())}</li>`,
+    `<li>strict mode ${report.strict ? 'on' : 'off'}; opted out: ${report.optedOut.length === 0 ? 'none' : esc(report.optedOut.join(', '))}; fail on: ${esc(report.failOn ?? 'must')}</li>`,
+    `<li>certification: ${certification.certified ? 'certified' : 'not certified'}${certification.reasons.map((r) => `<br>· ${esc(r.text)}`).join('')}</li>`,
+    `<li>run: ${esc(report.startedAt)} to ${esc(report.finishedAt)}; ${esc(report.suite.name)} ${esc(report.suite.version)}</li>`,
+    '</ul></section>',
+    '<section id="requirements"><h2>Requirements</h2>',
+    `<table class="index"><thead><tr><th>disposition</th><th>requirement</th><th>MUST failures</th></tr></thead><tbody>${index.join('')}</tbody></table>`,
+    ...rows.map(({ row, index: i }) =>
+      requirementBlock(
+        report,
+        row,
+        i,
+        expectations,
+        row.fixtureId === undefined ? undefined : trials.get(row.fixtureId),
+      ),
+    ),
+    '</section>',
+    hostChecksSection(
+      report.hostChecks,
+      report.discovery.ok ? report.discovery.text : `not read: ${report.discovery.reason}`,
+    ),
+    `<footer><p class="muted">Report digest of rows: <code>sha256:${esc(report.digests.rows)}</code>. This page renders eval-gate-report.json and decides nothing; <code>openwop-eval-gate verify</code> checks the report.</p></footer>`,
+  ].join('\n');
+  return page(`RFC 0246 eval gate: ${verdict.result} · ${report.target.baseUrl}`, body);
+}
