@@ -16,6 +16,7 @@ pre.command { background: #f6f8fa; padding: .5rem; overflow-x: auto; white-space
 table { border-collapse: collapse; margin: .4rem 0 .8rem; }
 th, td { border: 1px solid #ddd; padding: .2rem .45rem; text-align: left; vertical-align: top; }
 td code { word-break: break-all; }
+table.events td:nth-child(-n+4), table.findings td:first-child, table.findings td:first-child code { white-space: nowrap; word-break: normal; }
 details.req { border: 1px solid #ddd; border-radius: 4px; margin: .5rem 0; padding: .3rem .6rem; }
 details.req > summary { cursor: pointer; font-weight: 600; }
 .disp { display: inline-block; min-width: 6.5rem; font-size: .8rem; font-weight: 700; padding: .05rem .4rem; border-radius: 3px; color: #fff; background: var(--muted); }

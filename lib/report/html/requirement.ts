@@ -94,10 +94,14 @@ export function findingsTable(
     failed.length === 0
       ? ''
       : `<table class="findings">${head}<tbody>${failed.map(row).join('')}</tbody></table>`;
+  const heldRows = `<table class="findings">${head}<tbody>${held.map(row).join('')}</tbody></table>`;
+  // Beside failures the rules that held are folded; alone they are what the block has to show.
   const heldTable =
     held.length === 0
       ? ''
-      : `<details><summary>${held.length} rule${held.length === 1 ? '' : 's'} held</summary><table class="findings">${head}<tbody>${held.map(row).join('')}</tbody></table></details>`;
+      : failed.length === 0
+        ? heldRows
+        : `<details><summary>${held.length} rule${held.length === 1 ? '' : 's'} held</summary>${heldRows}</details>`;
   return `<h4>Findings</h4>${failedTable}${heldTable}`;
 }
 
