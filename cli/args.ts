@@ -15,6 +15,7 @@ export type Command =
   | 'badge'
   | 'list'
   | 'report'
+  | 'matrix'
   | 'help'
   | 'version';
 
@@ -102,9 +103,11 @@ const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>> = {
   badge: { out: { takesValue: true, example: 'badge.json' } },
   list: { json: { takesValue: false, example: '' } },
   report: { html: { takesValue: true, example: 'eval-gate-report.html' } },
+  matrix: { out: { takesValue: true, example: 'matrix' } },
 };
 
-const POSITIONALS: Readonly<Record<Working, { count: number; name: string }>> = {
+/** How many arguments a command takes; `some` is one or more. */
+const POSITIONALS: Readonly<Record<Working, { count: number | 'some'; name: string }>> = {
   run: { count: 0, name: '' },
   verify: { count: 1, name: 'REPORT' },
   judge: { count: 1, name: 'SUMMARY.json' },
@@ -114,6 +117,7 @@ const POSITIONALS: Readonly<Record<Working, { count: number; name: string }>> = 
   badge: { count: 1, name: 'REPORT' },
   list: { count: 0, name: '' },
   report: { count: 1, name: 'REPORT' },
+  matrix: { count: 'some', name: 'REPORT' },
 };
 
 /** Every command, in the order the help lists them; an unknown one is refused naming these. */
@@ -202,7 +206,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     flagFor[spec.variable] = `--${name}`;
   }
   const wanted = POSITIONALS[command];
-  if (positionals.length !== wanted.count) {
+  if (wanted.count === 'some') {
+    if (positionals.length === 0) {
+      throw new UsageError(`"${command}" takes one or more ${wanted.name} files; see --help`);
+    }
+  } else if (positionals.length !== wanted.count) {
     throw new UsageError(
       wanted.count === 0
         ? `"${command}" takes no arguments besides flags; see --help`

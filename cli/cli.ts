@@ -80,6 +80,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const { reportCommand } = await import('./report-html.ts');
         return await reportCommand(args.positionals[0] ?? '', args.options.html, out);
       }
+      case 'matrix': {
+        const { matrixCommand } = await import('./matrix.ts');
+        return await matrixCommand(args.positionals, args.options.out, out);
+      }
       case 'badge': {
         const { badgeCommand } = await import('./badge.ts');
         return await badgeCommand(args.positionals[0] ?? '', args.options.out, out);

@@ -36,6 +36,12 @@ Usage
   openwop-eval-gate report REPORT --html OUT
                                            the self-contained HTML page of a verified report (a
                                            run writes eval-gate-report.html beside the others)
+  openwop-eval-gate matrix REPORT... --out DIR
+                                           verify every report and write DIR/matrix.json,
+                                           matrix.md and index.html: a column per implementation
+                                           and version, a row per requirement, host check and the
+                                           certification; a report that does not verify shows as
+                                           unverified, never as its claimed verdict
   openwop-eval-gate list [--json]          every requirement (RFC section, fixture, capabilities,
                                            the suite versions whose set holds it) and every rule
                                            (severity, reference, which requirements record it;

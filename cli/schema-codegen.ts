@@ -74,6 +74,7 @@ export const VALIDATOR_SOURCES = {
   'run-completed': { file: 'run-event-payloads', pointer: '/$defs/runCompleted' },
   fixture: { file: 'fixture' },
   'eval-gate-report': { file: 'eval-gate-report' },
+  matrix: { file: 'matrix' },
 } as const satisfies Readonly<Record<string, { file: string; pointer?: string }>>;
 
 /** The `$id` a schema file must carry: published structures keep theirs, the suite's own a urn. */

@@ -68,6 +68,7 @@ describe('precompiled validators', () => {
         'agent-decided',
         'run-completed',
         'fixture',
+        'matrix',
         'eval-gate-report',
       ].sort(),
     );

@@ -15,6 +15,7 @@ import {
 } from '../lib/schemas.ts';
 import type { SchemaError, SchemaName } from '../lib/schemas.ts';
 import { validReport } from './cli/report-example.ts';
+import { buildMatrix } from '../lib/report/matrix/build.ts';
 import {
   contractSuite,
   EVENT_ID,
@@ -98,6 +99,13 @@ const VALID: Readonly<Record<SchemaName, () => unknown>> = {
   'run-completed': () => ({ outputs: {} }),
   fixture: () => fixtureOf(contractSuite()),
   'eval-gate-report': validReport,
+  matrix: () =>
+    buildMatrix([
+      {
+        verification: { state: 'verified', report: validReport(), problems: [] },
+        file: './a.json',
+      },
+    ]),
 };
 
 /**
@@ -115,6 +123,13 @@ interface Defect {
 }
 
 const INVALID: readonly Defect[] = [
+  {
+    schema: 'matrix',
+    defect: 'a cell showing a verdict no verification stands behind',
+    set: '/rows/0/cells/0/state',
+    to: 'claimed-pass',
+    keyword: 'enum',
+  },
   {
     schema: 'eval-gate-report',
     defect: 'a probe answered without its status',

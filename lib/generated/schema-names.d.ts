@@ -24,6 +24,7 @@ export declare const SCHEMA_IDS: {
   readonly 'run-completed': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/runCompleted';
   readonly fixture: 'urn:openwop:v2:fixture';
   readonly 'eval-gate-report': 'urn:openwop:v2:eval-gate-report';
+  readonly matrix: 'urn:openwop:v2:matrix';
 };
 export declare const SCHEMA_PATHS: {
   readonly 'agent-eval-suite': 'schemas/v2/agent-eval-suite.schema.json';
@@ -48,6 +49,7 @@ export declare const SCHEMA_PATHS: {
   readonly 'run-completed': 'schemas/v2/run-event-payloads.schema.json';
   readonly fixture: 'schemas/v2/fixture.schema.json';
   readonly 'eval-gate-report': 'schemas/v2/eval-gate-report.schema.json';
+  readonly matrix: 'schemas/v2/matrix.schema.json';
 };
 export declare const VALIDATOR_MODULES: {
   readonly 'agent-eval-suite': 'lib/generated/validators.cjs';
@@ -72,4 +74,5 @@ export declare const VALIDATOR_MODULES: {
   readonly 'run-completed': 'lib/generated/validators.cjs';
   readonly fixture: 'lib/generated/fixture-validator.cjs';
   readonly 'eval-gate-report': 'lib/generated/validators.cjs';
+  readonly matrix: 'lib/generated/validators.cjs';
 };

@@ -29,6 +29,7 @@ export const SCHEMA_IDS = Object.freeze({
   'run-completed': 'https://openwop.dev/spec/v2/run-event-payloads.schema.json#/$defs/runCompleted',
   fixture: 'urn:openwop:v2:fixture',
   'eval-gate-report': 'urn:openwop:v2:eval-gate-report',
+  matrix: 'urn:openwop:v2:matrix',
 });
 export const SCHEMA_PATHS = Object.freeze({
   'agent-eval-suite': 'schemas/v2/agent-eval-suite.schema.json',
@@ -53,6 +54,7 @@ export const SCHEMA_PATHS = Object.freeze({
   'run-completed': 'schemas/v2/run-event-payloads.schema.json',
   fixture: 'schemas/v2/fixture.schema.json',
   'eval-gate-report': 'schemas/v2/eval-gate-report.schema.json',
+  matrix: 'schemas/v2/matrix.schema.json',
 });
 /** The generated file that exports each validator, by name. */
 export const VALIDATOR_MODULES = Object.freeze({
@@ -78,4 +80,5 @@ export const VALIDATOR_MODULES = Object.freeze({
   'run-completed': 'lib/generated/validators.cjs',
   fixture: 'lib/generated/fixture-validator.cjs',
   'eval-gate-report': 'lib/generated/validators.cjs',
+  matrix: 'lib/generated/validators.cjs',
 });

@@ -25738,3 +25738,1527 @@ function validate51(
   return errors === 0;
 }
 validate51.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+exports.matrix = validate69;
+const schema135 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'urn:openwop:v2:matrix',
+  title: 'RFC 0246 eval-gate results matrix',
+  description:
+    'matrix.json as `openwop-eval-gate matrix` writes it: one column per report, one row per requirement, host check and the certification; every cell is what verification stands behind (docs/ci.md).',
+  type: 'object',
+  required: ['matrixVersion', 'suite', 'columns', 'rows'],
+  additionalProperties: false,
+  properties: {
+    matrixVersion: { description: 'The version of this format.', const: 1 },
+    suite: {
+      description: 'The suite that built the matrix.',
+      type: 'object',
+      required: ['name', 'version'],
+      additionalProperties: false,
+      properties: {
+        name: { type: 'string', minLength: 1, description: "The suite's package name." },
+        version: { type: 'string', minLength: 1, description: "The suite's package version." },
+      },
+    },
+    columns: {
+      description: 'One per report, sorted by label then digest.',
+      type: 'array',
+      items: { $ref: '#/$defs/column' },
+    },
+    rows: {
+      description:
+        'Requirements in the order of the legs, then host checks by rule, then the certification.',
+      type: 'array',
+      items: { $ref: '#/$defs/row' },
+    },
+  },
+  $defs: {
+    reportState: {
+      description: 'What verifying the report came to.',
+      enum: ['verified', 'unverified', 'unanchored', 'different-referee'],
+    },
+    cellState: {
+      description: 'What one cell shows; see docs/ci.md.',
+      enum: [
+        'pass',
+        'fail',
+        'blocked',
+        'inapplicable',
+        'opted-out',
+        'excused',
+        'skipped',
+        'warning',
+        'not-judged',
+        'absent',
+        'certified',
+        'not-certified',
+        'unverified',
+        'unanchored',
+        'different-referee',
+      ],
+    },
+    column: {
+      type: 'object',
+      additionalProperties: false,
+      required: [
+        'label',
+        'implementation',
+        'version',
+        'embedded',
+        'verification',
+        'problems',
+        'anchor',
+        'digest',
+        'file',
+        'page',
+        'suiteVersion',
+      ],
+      properties: {
+        label: {
+          type: 'string',
+          minLength: 1,
+          description:
+            '`name version`, unique in the matrix; a digest prefix tells two runs of one version apart.',
+        },
+        implementation: {
+          type: 'string',
+          minLength: 1,
+          description: 'The implementation the report names (advertised, else declared).',
+        },
+        version: {
+          type: ['string', 'null'],
+          description: 'Its version, or null when the report names none.',
+        },
+        embedded: {
+          type: 'boolean',
+          description: 'Whether the target was the embedded reference host.',
+        },
+        verification: {
+          $ref: '#/$defs/reportState',
+          description: 'What verifying the report came to.',
+        },
+        problems: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Why the report is not verified, or what limits it; empty when verified.',
+        },
+        anchor: {
+          description: 'Where the key that vouches for the report was found.',
+          type: ['string', 'null'],
+        },
+        digest: {
+          description: 'SHA-256 of the canonical report without its signature, lowercase hex.',
+          type: 'string',
+          pattern: '^[0-9a-f]{64}$',
+        },
+        file: {
+          type: 'string',
+          minLength: 1,
+          description: "The report file, relative to the matrix's folder.",
+        },
+        page: {
+          description:
+            "The report's HTML page beside the matrix; null when its digests do not recompute.",
+          type: ['string', 'null'],
+        },
+        suiteVersion: {
+          type: ['string', 'null'],
+          description: 'The suite version the report names, or null.',
+        },
+      },
+    },
+    row: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind', 'id', 'cells'],
+      properties: {
+        kind: {
+          enum: ['requirement', 'host-check', 'certification'],
+          description: 'A requirement, a host check, or the certification.',
+        },
+        id: {
+          type: 'string',
+          minLength: 1,
+          description: 'The requirement id, the host-check rule, or `certification`.',
+        },
+        cells: {
+          type: 'array',
+          items: { $ref: '#/$defs/cell' },
+          description: 'One per column, in column order.',
+        },
+      },
+    },
+    cell: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['state', 'detail'],
+      properties: {
+        state: { $ref: '#/$defs/cellState', description: 'What the cell shows.' },
+        detail: {
+          type: 'string',
+          description: 'The finding, reason or problem behind the state, in a line.',
+        },
+        anchor: {
+          description: "The fragment of the report's page that holds the finding.",
+          type: 'string',
+          pattern: '^[A-Za-z0-9._-]+$',
+        },
+        recomputed: {
+          $ref: '#/$defs/cellState',
+          description: 'For an unanchored or other-referee report: what the cell recomputes to.',
+        },
+      },
+    },
+  },
+};
+const schema136 = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'label',
+    'implementation',
+    'version',
+    'embedded',
+    'verification',
+    'problems',
+    'anchor',
+    'digest',
+    'file',
+    'page',
+    'suiteVersion',
+  ],
+  properties: {
+    label: {
+      type: 'string',
+      minLength: 1,
+      description:
+        '`name version`, unique in the matrix; a digest prefix tells two runs of one version apart.',
+    },
+    implementation: {
+      type: 'string',
+      minLength: 1,
+      description: 'The implementation the report names (advertised, else declared).',
+    },
+    version: {
+      type: ['string', 'null'],
+      description: 'Its version, or null when the report names none.',
+    },
+    embedded: {
+      type: 'boolean',
+      description: 'Whether the target was the embedded reference host.',
+    },
+    verification: {
+      $ref: '#/$defs/reportState',
+      description: 'What verifying the report came to.',
+    },
+    problems: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Why the report is not verified, or what limits it; empty when verified.',
+    },
+    anchor: {
+      description: 'Where the key that vouches for the report was found.',
+      type: ['string', 'null'],
+    },
+    digest: {
+      description: 'SHA-256 of the canonical report without its signature, lowercase hex.',
+      type: 'string',
+      pattern: '^[0-9a-f]{64}$',
+    },
+    file: {
+      type: 'string',
+      minLength: 1,
+      description: "The report file, relative to the matrix's folder.",
+    },
+    page: {
+      description:
+        "The report's HTML page beside the matrix; null when its digests do not recompute.",
+      type: ['string', 'null'],
+    },
+    suiteVersion: {
+      type: ['string', 'null'],
+      description: 'The suite version the report names, or null.',
+    },
+  },
+};
+const schema137 = {
+  description: 'What verifying the report came to.',
+  enum: ['verified', 'unverified', 'unanchored', 'different-referee'],
+};
+function validate70(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate70.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.label === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'label' },
+        message: "must have required property '" + 'label' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.implementation === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'implementation' },
+        message: "must have required property '" + 'implementation' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.version === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'version' },
+        message: "must have required property '" + 'version' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.embedded === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'embedded' },
+        message: "must have required property '" + 'embedded' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.verification === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'verification' },
+        message: "must have required property '" + 'verification' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.problems === undefined) {
+      const err5 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'problems' },
+        message: "must have required property '" + 'problems' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    if (data.anchor === undefined) {
+      const err6 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'anchor' },
+        message: "must have required property '" + 'anchor' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err6];
+      } else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
+    if (data.digest === undefined) {
+      const err7 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'digest' },
+        message: "must have required property '" + 'digest' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err7];
+      } else {
+        vErrors.push(err7);
+      }
+      errors++;
+    }
+    if (data.file === undefined) {
+      const err8 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'file' },
+        message: "must have required property '" + 'file' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err8];
+      } else {
+        vErrors.push(err8);
+      }
+      errors++;
+    }
+    if (data.page === undefined) {
+      const err9 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'page' },
+        message: "must have required property '" + 'page' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err9];
+      } else {
+        vErrors.push(err9);
+      }
+      errors++;
+    }
+    if (data.suiteVersion === undefined) {
+      const err10 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'suiteVersion' },
+        message: "must have required property '" + 'suiteVersion' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err10];
+      } else {
+        vErrors.push(err10);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!func5.call(schema136.properties, key0)) {
+        const err11 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.label !== undefined) {
+      let data0 = data.label;
+      if (typeof data0 === 'string') {
+        if (func1(data0) < 1) {
+          const err12 = {
+            instancePath: instancePath + '/label',
+            schemaPath: '#/properties/label/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = {
+          instancePath: instancePath + '/label',
+          schemaPath: '#/properties/label/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.implementation !== undefined) {
+      let data1 = data.implementation;
+      if (typeof data1 === 'string') {
+        if (func1(data1) < 1) {
+          const err14 = {
+            instancePath: instancePath + '/implementation',
+            schemaPath: '#/properties/implementation/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+      } else {
+        const err15 = {
+          instancePath: instancePath + '/implementation',
+          schemaPath: '#/properties/implementation/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.version !== undefined) {
+      let data2 = data.version;
+      if (typeof data2 !== 'string' && data2 !== null) {
+        const err16 = {
+          instancePath: instancePath + '/version',
+          schemaPath: '#/properties/version/type',
+          keyword: 'type',
+          params: { type: schema136.properties.version.type },
+          message: 'must be string,null',
+        };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.embedded !== undefined) {
+      if (typeof data.embedded !== 'boolean') {
+        const err17 = {
+          instancePath: instancePath + '/embedded',
+          schemaPath: '#/properties/embedded/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+    if (data.verification !== undefined) {
+      let data4 = data.verification;
+      if (!(
+        data4 === 'verified' ||
+        data4 === 'unverified' ||
+        data4 === 'unanchored' ||
+        data4 === 'different-referee'
+      )) {
+        const err18 = {
+          instancePath: instancePath + '/verification',
+          schemaPath: '#/$defs/reportState/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema137.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.problems !== undefined) {
+      let data5 = data.problems;
+      if (Array.isArray(data5)) {
+        const len0 = data5.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (typeof data5[i0] !== 'string') {
+            const err19 = {
+              instancePath: instancePath + '/problems/' + i0,
+              schemaPath: '#/properties/problems/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err20 = {
+          instancePath: instancePath + '/problems',
+          schemaPath: '#/properties/problems/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.anchor !== undefined) {
+      let data7 = data.anchor;
+      if (typeof data7 !== 'string' && data7 !== null) {
+        const err21 = {
+          instancePath: instancePath + '/anchor',
+          schemaPath: '#/properties/anchor/type',
+          keyword: 'type',
+          params: { type: schema136.properties.anchor.type },
+          message: 'must be string,null',
+        };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
+    if (data.digest !== undefined) {
+      let data8 = data.digest;
+      if (typeof data8 === 'string') {
+        if (!pattern92.test(data8)) {
+          const err22 = {
+            instancePath: instancePath + '/digest',
+            schemaPath: '#/properties/digest/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[0-9a-f]{64}$' },
+            message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
+        }
+      } else {
+        const err23 = {
+          instancePath: instancePath + '/digest',
+          schemaPath: '#/properties/digest/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+    }
+    if (data.file !== undefined) {
+      let data9 = data.file;
+      if (typeof data9 === 'string') {
+        if (func1(data9) < 1) {
+          const err24 = {
+            instancePath: instancePath + '/file',
+            schemaPath: '#/properties/file/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+      } else {
+        const err25 = {
+          instancePath: instancePath + '/file',
+          schemaPath: '#/properties/file/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+    }
+    if (data.page !== undefined) {
+      let data10 = data.page;
+      if (typeof data10 !== 'string' && data10 !== null) {
+        const err26 = {
+          instancePath: instancePath + '/page',
+          schemaPath: '#/properties/page/type',
+          keyword: 'type',
+          params: { type: schema136.properties.page.type },
+          message: 'must be string,null',
+        };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+    }
+    if (data.suiteVersion !== undefined) {
+      let data11 = data.suiteVersion;
+      if (typeof data11 !== 'string' && data11 !== null) {
+        const err27 = {
+          instancePath: instancePath + '/suiteVersion',
+          schemaPath: '#/properties/suiteVersion/type',
+          keyword: 'type',
+          params: { type: schema136.properties.suiteVersion.type },
+          message: 'must be string,null',
+        };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err28 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err28];
+    } else {
+      vErrors.push(err28);
+    }
+    errors++;
+  }
+  validate70.errors = vErrors;
+  return errors === 0;
+}
+validate70.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const schema138 = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kind', 'id', 'cells'],
+  properties: {
+    kind: {
+      enum: ['requirement', 'host-check', 'certification'],
+      description: 'A requirement, a host check, or the certification.',
+    },
+    id: {
+      type: 'string',
+      minLength: 1,
+      description: 'The requirement id, the host-check rule, or `certification`.',
+    },
+    cells: {
+      type: 'array',
+      items: { $ref: '#/$defs/cell' },
+      description: 'One per column, in column order.',
+    },
+  },
+};
+const schema139 = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['state', 'detail'],
+  properties: {
+    state: { $ref: '#/$defs/cellState', description: 'What the cell shows.' },
+    detail: {
+      type: 'string',
+      description: 'The finding, reason or problem behind the state, in a line.',
+    },
+    anchor: {
+      description: "The fragment of the report's page that holds the finding.",
+      type: 'string',
+      pattern: '^[A-Za-z0-9._-]+$',
+    },
+    recomputed: {
+      $ref: '#/$defs/cellState',
+      description: 'For an unanchored or other-referee report: what the cell recomputes to.',
+    },
+  },
+};
+const schema140 = {
+  description: 'What one cell shows; see docs/ci.md.',
+  enum: [
+    'pass',
+    'fail',
+    'blocked',
+    'inapplicable',
+    'opted-out',
+    'excused',
+    'skipped',
+    'warning',
+    'not-judged',
+    'absent',
+    'certified',
+    'not-certified',
+    'unverified',
+    'unanchored',
+    'different-referee',
+  ],
+};
+const pattern114 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
+function validate73(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate73.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.state === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'state' },
+        message: "must have required property '" + 'state' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.detail === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'detail' },
+        message: "must have required property '" + 'detail' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'state' || key0 === 'detail' || key0 === 'anchor' || key0 === 'recomputed')) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.state !== undefined) {
+      let data0 = data.state;
+      if (!(
+        data0 === 'pass' ||
+        data0 === 'fail' ||
+        data0 === 'blocked' ||
+        data0 === 'inapplicable' ||
+        data0 === 'opted-out' ||
+        data0 === 'excused' ||
+        data0 === 'skipped' ||
+        data0 === 'warning' ||
+        data0 === 'not-judged' ||
+        data0 === 'absent' ||
+        data0 === 'certified' ||
+        data0 === 'not-certified' ||
+        data0 === 'unverified' ||
+        data0 === 'unanchored' ||
+        data0 === 'different-referee'
+      )) {
+        const err3 = {
+          instancePath: instancePath + '/state',
+          schemaPath: '#/$defs/cellState/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema140.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.detail !== undefined) {
+      if (typeof data.detail !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/detail',
+          schemaPath: '#/properties/detail/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.anchor !== undefined) {
+      let data2 = data.anchor;
+      if (typeof data2 === 'string') {
+        if (!pattern114.test(data2)) {
+          const err5 = {
+            instancePath: instancePath + '/anchor',
+            schemaPath: '#/properties/anchor/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[A-Za-z0-9._-]+$' },
+            message: 'must match pattern "' + '^[A-Za-z0-9._-]+$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = {
+          instancePath: instancePath + '/anchor',
+          schemaPath: '#/properties/anchor/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.recomputed !== undefined) {
+      let data3 = data.recomputed;
+      if (!(
+        data3 === 'pass' ||
+        data3 === 'fail' ||
+        data3 === 'blocked' ||
+        data3 === 'inapplicable' ||
+        data3 === 'opted-out' ||
+        data3 === 'excused' ||
+        data3 === 'skipped' ||
+        data3 === 'warning' ||
+        data3 === 'not-judged' ||
+        data3 === 'absent' ||
+        data3 === 'certified' ||
+        data3 === 'not-certified' ||
+        data3 === 'unverified' ||
+        data3 === 'unanchored' ||
+        data3 === 'different-referee'
+      )) {
+        const err7 = {
+          instancePath: instancePath + '/recomputed',
+          schemaPath: '#/$defs/cellState/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema140.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err8 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  validate73.errors = vErrors;
+  return errors === 0;
+}
+validate73.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate72(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate72.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.kind === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'kind' },
+        message: "must have required property '" + 'kind' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.cells === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'cells' },
+        message: "must have required property '" + 'cells' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'kind' || key0 === 'id' || key0 === 'cells')) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.kind !== undefined) {
+      let data0 = data.kind;
+      if (!(data0 === 'requirement' || data0 === 'host-check' || data0 === 'certification')) {
+        const err4 = {
+          instancePath: instancePath + '/kind',
+          schemaPath: '#/properties/kind/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema138.properties.kind.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== undefined) {
+      let data1 = data.id;
+      if (typeof data1 === 'string') {
+        if (func1(data1) < 1) {
+          const err5 = {
+            instancePath: instancePath + '/id',
+            schemaPath: '#/properties/id/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = {
+          instancePath: instancePath + '/id',
+          schemaPath: '#/properties/id/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.cells !== undefined) {
+      let data2 = data.cells;
+      if (Array.isArray(data2)) {
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (
+            !validate73(data2[i0], {
+              instancePath: instancePath + '/cells/' + i0,
+              parentData: data2,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err7 = {
+          instancePath: instancePath + '/cells',
+          schemaPath: '#/properties/cells/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err8 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  validate72.errors = vErrors;
+  return errors === 0;
+}
+validate72.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate69(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="urn:openwop:v2:matrix" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate69.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.matrixVersion === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'matrixVersion' },
+        message: "must have required property '" + 'matrixVersion' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.suite === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'suite' },
+        message: "must have required property '" + 'suite' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.columns === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'columns' },
+        message: "must have required property '" + 'columns' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.rows === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'rows' },
+        message: "must have required property '" + 'rows' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'matrixVersion' ||
+        key0 === 'suite' ||
+        key0 === 'columns' ||
+        key0 === 'rows'
+      )) {
+        const err4 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.matrixVersion !== undefined) {
+      if (1 !== data.matrixVersion) {
+        const err5 = {
+          instancePath: instancePath + '/matrixVersion',
+          schemaPath: '#/properties/matrixVersion/const',
+          keyword: 'const',
+          params: { allowedValue: 1 },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.suite !== undefined) {
+      let data1 = data.suite;
+      if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
+        if (data1.name === undefined) {
+          const err6 = {
+            instancePath: instancePath + '/suite',
+            schemaPath: '#/properties/suite/required',
+            keyword: 'required',
+            params: { missingProperty: 'name' },
+            message: "must have required property '" + 'name' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (data1.version === undefined) {
+          const err7 = {
+            instancePath: instancePath + '/suite',
+            schemaPath: '#/properties/suite/required',
+            keyword: 'required',
+            params: { missingProperty: 'version' },
+            message: "must have required property '" + 'version' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+        for (const key1 in data1) {
+          if (!(key1 === 'name' || key1 === 'version')) {
+            const err8 = {
+              instancePath: instancePath + '/suite',
+              schemaPath: '#/properties/suite/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key1 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        if (data1.name !== undefined) {
+          let data2 = data1.name;
+          if (typeof data2 === 'string') {
+            if (func1(data2) < 1) {
+              const err9 = {
+                instancePath: instancePath + '/suite/name',
+                schemaPath: '#/properties/suite/properties/name/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+          } else {
+            const err10 = {
+              instancePath: instancePath + '/suite/name',
+              schemaPath: '#/properties/suite/properties/name/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        if (data1.version !== undefined) {
+          let data3 = data1.version;
+          if (typeof data3 === 'string') {
+            if (func1(data3) < 1) {
+              const err11 = {
+                instancePath: instancePath + '/suite/version',
+                schemaPath: '#/properties/suite/properties/version/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          } else {
+            const err12 = {
+              instancePath: instancePath + '/suite/version',
+              schemaPath: '#/properties/suite/properties/version/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err13 = {
+          instancePath: instancePath + '/suite',
+          schemaPath: '#/properties/suite/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.columns !== undefined) {
+      let data4 = data.columns;
+      if (Array.isArray(data4)) {
+        const len0 = data4.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (
+            !validate70(data4[i0], {
+              instancePath: instancePath + '/columns/' + i0,
+              parentData: data4,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err14 = {
+          instancePath: instancePath + '/columns',
+          schemaPath: '#/properties/columns/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.rows !== undefined) {
+      let data6 = data.rows;
+      if (Array.isArray(data6)) {
+        const len1 = data6.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          if (
+            !validate72(data6[i1], {
+              instancePath: instancePath + '/rows/' + i1,
+              parentData: data6,
+              parentDataProperty: i1,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err15 = {
+          instancePath: instancePath + '/rows',
+          schemaPath: '#/properties/rows/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err16 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err16];
+    } else {
+      vErrors.push(err16);
+    }
+    errors++;
+  }
+  validate69.errors = vErrors;
+  return errors === 0;
+}
+validate69.evaluated = { props: true, dynamicProps: false, dynamicItems: false };

@@ -10,7 +10,7 @@ import type { EvalGateReport } from '../../lib/report/report.ts';
 import { headline, runVerdict } from '../../lib/report/run-verdict.ts';
 import { backgroundOf, openPage, screenshot } from './browser.ts';
 import type { OpenedPage } from './browser.ts';
-import { runAgainstReferenceHost } from './failing-run.ts';
+import { runAgainstReferenceHost } from '../support/reference-run.ts';
 
 const FAILING = 'openwop.requirement.0246.mean-gated';
 const HIGHLIGHT = 'rgb(255, 246, 204)';

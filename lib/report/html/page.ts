@@ -64,10 +64,12 @@ function cspHash(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
-export function page(title: string, body: string): string {
+/** The page; `extraStyle` is a page's own rules beside the shared ones. */
+export function page(title: string, body: string, extraStyle = ''): string {
+  const style = `${STYLE}${extraStyle}`;
   const csp = [
     "default-src 'none'",
-    `style-src ${cspHash(STYLE)}`,
+    `style-src ${cspHash(style)}`,
     `script-src ${cspHash(SCRIPT)}`,
     'img-src data:',
     "base-uri 'none'",
@@ -81,7 +83,7 @@ export function page(title: string, body: string): string {
     `<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${esc(title)}</title>`,
-    `<style>${STYLE}</style>`,
+    `<style>${style}</style>`,
     '</head>',
     '<body>',
     body,

@@ -1,4 +1,4 @@
-// A failing run's report, made as a user makes one: the reference host started with exactly one
+// A run's report, made as a user makes one: the reference host started with at most one
 // defect, the suite run against it through the CLI, the four files written to a scratch folder.
 
 import { mkdtemp } from 'node:fs/promises';

@@ -1,0 +1,97 @@
+// `openwop-eval-gate matrix REPORT... --out DIR`: verifies every report through one injected
+// function, builds the matrix from what verification stands behind, checks it against its
+// schema, and writes matrix.json, matrix.md, index.html and a page per recomputing report. The
+// output depends on the reports alone: the same reports in any order give the same bytes.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { formatSchemaErrors, validate } from '../lib/schemas.ts';
+import { trialsFor } from '../lib/report/html/inputs.ts';
+import { renderHtml } from '../lib/report/html/render-html.ts';
+import type { MatrixInput } from '../lib/report/matrix/build.ts';
+import { buildMatrix, recomputes } from '../lib/report/matrix/build.ts';
+import type { Matrix, MatrixVerifier } from '../lib/report/matrix/model.ts';
+import {
+  MATRIX_HTML,
+  MATRIX_JSON,
+  MATRIX_MARKDOWN,
+  renderMatrixHtml,
+  renderMatrixMarkdown,
+} from '../lib/report/matrix/render.ts';
+import type { EvalGateReport } from '../lib/report/report.ts';
+import { runVerdict } from '../lib/report/run-verdict.ts';
+import { expectationsFor } from '../lib/report/side-by-side.ts';
+import { EXIT } from '../lib/report/verdict.ts';
+import { UsageError } from './args.ts';
+import { recomputingVerifier } from './matrix-verifier.ts';
+
+/** A path as a link from the matrix's folder: relative, forward slashes, never a scheme. */
+function linkPath(outDir: string, path: string): string {
+  const rel = relative(resolve(outDir), resolve(path)).split(sep).join('/');
+  return isAbsolute(rel) || rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+export async function matrixCommand(
+  paths: readonly string[],
+  outDir: string | undefined,
+  out: (line: string) => void,
+  verifier: MatrixVerifier = recomputingVerifier,
+): Promise<number> {
+  if (outDir === undefined) throw new UsageError('matrix needs --out DIR, such as --out matrix');
+  const unique = [...new Set(paths.map((p) => resolve(p)))];
+  const inputs: MatrixInput[] = [];
+  // One at a time: verification recomputes every row, and the machine may be busy.
+  for (const path of unique) {
+    inputs.push({ verification: await verifier(path), file: linkPath(outDir, path) });
+  }
+  const matrix = buildMatrix(inputs);
+  const errors = validate('matrix', matrix);
+  if (errors.length > 0) {
+    throw new Error(
+      `the matrix does not match its schema (${formatSchemaErrors(errors).replace(/\n/g, '; ')})`,
+    );
+  }
+  await writeMatrix(outDir, matrix, inputs);
+  for (const column of matrix.columns) {
+    const why = column.problems[0];
+    out(
+      `${column.verification}: ${column.label} (${column.file})${why === undefined ? '' : `: ${why}`}`,
+    );
+  }
+  out(
+    `wrote ${join(outDir, MATRIX_JSON)}, ${MATRIX_MARKDOWN} and ${MATRIX_HTML}: ${matrix.columns.length} reports, ${matrix.rows.length} rows`,
+  );
+  return EXIT.ok;
+}
+
+async function writeMatrix(
+  outDir: string,
+  matrix: Matrix,
+  inputs: readonly MatrixInput[],
+): Promise<void> {
+  await mkdir(join(outDir, 'reports'), { recursive: true });
+  const pages = await Promise.all(
+    inputs.filter(recomputes).map(async (input) => {
+      const report = input.verification.report as EvalGateReport;
+      const column = matrix.columns.find((c) => c.file === input.file);
+      if (column?.page === null || column === undefined) return [];
+      const [expectations, trials] = await Promise.all([
+        expectationsFor(report),
+        trialsFor(report),
+      ]);
+      return [
+        [
+          join(outDir, column.page),
+          renderHtml(report, expectations, runVerdict(report), trials),
+        ] as const,
+      ];
+    }),
+  );
+  const files: (readonly [string, string])[] = [
+    [join(outDir, MATRIX_JSON), `${JSON.stringify(matrix, null, 2)}\n`],
+    [join(outDir, MATRIX_MARKDOWN), renderMatrixMarkdown(matrix)],
+    [join(outDir, MATRIX_HTML), renderMatrixHtml(matrix)],
+    ...pages.flat(),
+  ];
+  await Promise.all(files.map(([path, text]) => writeFile(path, text)));
+}
