@@ -38,3 +38,15 @@ export async function runAgainstReferenceHost(
     await host.close();
   }
 }
+
+/** Runs every leg against the embedded reference host (no base URL) into a fresh folder. */
+export async function runEmbedded(): Promise<WrittenRun> {
+  const dir = await mkdtemp(join(tmpdir(), 'eval-gate-embedded-'));
+  const lines: string[] = [];
+  const code = await runCli(['run', '--report-dir', dir], {
+    log: (l) => lines.push(l),
+    error: (l) => lines.push(l),
+    env: {},
+  });
+  return { dir, code, lines };
+}
