@@ -64,7 +64,8 @@ async function readKey(
 
 /** The raw public half of an ed25519 key (private or public), as `signingKeys[].publicKey` holds it. */
 export function rawPublicKey(key: KeyObject): string {
-  const jwk = createPublicKey(key).export({ format: 'jwk' });
+  const pub = key.type === 'private' ? createPublicKey(key) : key;
+  const jwk = pub.export({ format: 'jwk' });
   return typeof jwk.x === 'string' ? jwk.x : '';
 }
 
