@@ -134,8 +134,9 @@ async function writeKeyring(name: string, keys: readonly Record<string, unknown>
 }
 
 function withoutSignature(report: EvalGateReport): EvalGateReport {
-  const { signature: _dropped, ...rest } = report;
-  return rest;
+  return Object.fromEntries(
+    Object.entries(report).filter(([member]) => member !== 'signature'),
+  ) as unknown as EvalGateReport;
 }
 
 /** What a forger does: edit, recompute every digest and the certification, sign again. */
@@ -386,5 +387,33 @@ describe('diff compares certification', () => {
     const markdown = await cli(['diff', genuinePath, newer, '--format', 'markdown']);
     expect(markdown.stdout[0]).toBe('## RFC 0246 eval gate: certification lost');
     expect(markdown.stdout[2]).toMatch(/^\*\*Certification lost:\*\* the base was certified/);
+  });
+});
+
+describe('a source that cannot be used as given is one line and exit 2, never a verdict', () => {
+  it.each([
+    [['--key', 'k.pem', '--trusted-keys', 'k.json'], 'give --key or --trusted-keys, not both'],
+    [['--host', 'not-a-url'], '--host takes an http(s) URL, such as --host https://host.example'],
+    [['--host', 'http://h', '--offline'], '--host names the live host to read the key from'],
+    [['--trusted-keys', 'missing.json'], 'the keyring missing.json could not be read (ENOENT)'],
+  ])('%j', async (flags, message) => {
+    const run = await cli(['verify', genuinePath, ...flags]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toEqual([]);
+    expect(run.stderr).toHaveLength(1);
+    expect(run.stderr[0]).toContain(message);
+  });
+
+  it('a keyring that is not JSON, or holds no signingKeys list', async () => {
+    const notJson = join(dir, 'not-json.json');
+    await writeFile(notJson, 'keys:');
+    expect((await cli(['verify', genuinePath, '--trusted-keys', notJson])).stderr).toEqual([
+      `openwop-eval-gate: the keyring ${notJson} is not JSON`,
+    ]);
+    const noList = join(dir, 'no-list.json');
+    await writeFile(noList, '{"keys": []}');
+    const run = await cli(['badge', genuinePath, '--trusted-keys', noList]);
+    expect(run.code).toBe(2);
+    expect(run.stderr[0]).toContain(`the keyring ${noList} holds no signingKeys list`);
   });
 });
