@@ -79,12 +79,20 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
   seed: { takesValue: true, example: '1' },
 };
 
+/** Where the commands that read a certification may find the key (cli/trust-source.ts). */
+const TRUST_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  key: { takesValue: true, example: 'host-ed25519.pub.pem' },
+  'trusted-keys': { takesValue: true, example: 'trusted-keys.json' },
+  host: { takesValue: true, example: 'https://host.example' },
+  offline: { takesValue: false, example: '' },
+};
+
 /** The commands that take flags and arguments; help and version take nothing. */
 type Working = Exclude<Command, 'help' | 'version'>;
 
 const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>> = {
   run: RUN_FLAGS,
-  verify: { key: { takesValue: true, example: 'host-ed25519.pub.pem' } },
+  verify: TRUST_FLAGS,
   judge: {
     fixture: { takesValue: true, example: EXAMPLE_FIXTURE_ID },
     events: { takesValue: true, example: 'events.json' },
@@ -99,11 +107,12 @@ const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>> = {
     json: { takesValue: false, example: '' },
     all: { takesValue: false, example: '' },
     format: { takesValue: true, example: 'markdown' },
+    ...TRUST_FLAGS,
   },
-  badge: { out: { takesValue: true, example: 'badge.json' } },
+  badge: { out: { takesValue: true, example: 'badge.json' }, ...TRUST_FLAGS },
   list: { json: { takesValue: false, example: '' } },
-  report: { html: { takesValue: true, example: 'eval-gate-report.html' } },
-  matrix: { out: { takesValue: true, example: 'matrix' } },
+  report: { html: { takesValue: true, example: 'eval-gate-report.html' }, ...TRUST_FLAGS },
+  matrix: { out: { takesValue: true, example: 'matrix' }, ...TRUST_FLAGS },
 };
 
 /** How many arguments a command takes; `some` is one or more. */

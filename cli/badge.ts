@@ -1,18 +1,23 @@
 // `openwop-eval-gate badge REPORT [--out FILE]`: the shields.io endpoint JSON of a verified
-// report, printed or written to FILE. A report that does not verify gets no badge (exit 2).
+// report, printed or written to FILE, rendered from the anchored verdict: green only when a key
+// outside the report vouches. A report that does not verify gets no badge (exit 2).
 
 import { writeFile } from 'node:fs/promises';
 import { badgeFor } from '../lib/report/badge.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { UsageError } from './args.ts';
+import { TrustSources, trustOptionsOf } from './trust-source.ts';
 import { readVerifiedReport } from './verified-report.ts';
 
 export async function badgeCommand(
   path: string,
-  outFile: string | undefined,
+  options: Readonly<Record<string, string>>,
   out: (line: string) => void,
 ): Promise<number> {
-  const badge = badgeFor(await readVerifiedReport(path, 'badge'));
+  const outFile = options.out;
+  const sources = new TrustSources(trustOptionsOf(options));
+  const { report, verdict } = await readVerifiedReport(path, 'badge', sources);
+  const badge = badgeFor(report, verdict);
   const text = JSON.stringify(badge);
   if (outFile === undefined) {
     out(text);

@@ -17,8 +17,8 @@ import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
 import { HELP } from './help.ts';
 import { FixtureInputError } from './fixture-set.ts';
 import { PreflightError } from './preflight.ts';
-import { KEY_ID } from '../lib/report/published-key.ts';
-import { KeyFileError, readSigningKey, readVerifyingKey } from '../lib/report/signing.ts';
+import { KEY_ID } from '../lib/report/signature.ts';
+import { KeyFileError, readSigningKey } from '../lib/report/signature.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 
 export interface CliIo {
@@ -78,15 +78,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       case 'report': {
         const { reportCommand } = await import('./report-html.ts');
-        return await reportCommand(args.positionals[0] ?? '', args.options.html, out);
+        return await reportCommand(args.positionals[0] ?? '', args.options, out);
       }
       case 'matrix': {
         const { matrixCommand } = await import('./matrix.ts');
-        return await matrixCommand(args.positionals, args.options.out, out);
+        return await matrixCommand(args.positionals, args.options, out);
       }
       case 'badge': {
         const { badgeCommand } = await import('./badge.ts');
-        return await badgeCommand(args.positionals[0] ?? '', args.options.out, out);
+        return await badgeCommand(args.positionals[0] ?? '', args.options, out);
       }
     }
   } catch (error) {
@@ -158,22 +158,35 @@ function waitSecondsOf(given: string | undefined): number | undefined {
 
 async function verify(args: ParsedArgs, out: (line: string) => void): Promise<number> {
   const path = args.positionals[0] ?? '';
-  const keyPath = args.options.key;
-  const given = keyPath === undefined ? undefined : await readVerifyingKey(keyPath);
+  const { TrustSources, trustOptionsOf } = await import('./trust-source.ts');
+  const sources = new TrustSources(trustOptionsOf(args.options));
   // verify and judge load the whole witness, which `run` loads only beside its legs.
-  const { verifyHeadline, verifyWithKeys } = await import('./verify-keys.ts');
+  const { anchoredClause, problemsOf, verifyAnchored, verifyHeadline } =
+    await import('./verify-keys.ts');
+  const { anchorLine } = await import('../lib/report/anchor.ts');
   const { readReportJson } = await import('./verified-report.ts');
-  const parsed = await readReportJson(path);
-  const result = await verifyWithKeys(parsed, given);
-  for (const problem of result.problems) out(problem);
-  const how = `${result.recomputed} rows recomputed, ${result.consistencyOnly} checked for consistency only`;
-  const found =
-    result.problems.length === 0
-      ? `${how}, every digest matches`
-      : `${result.problems.length} mismatch${result.problems.length === 1 ? '' : 'es'} (${how})`;
-  out(`certification: ${result.verdict}`);
-  out(`${verifyHeadline(result)}: ${path}: ${found}; ${result.signature}`);
-  return result.problems.length === 0 ? EXIT.ok : EXIT.failed;
+  const result = await verifyAnchored(await readReportJson(path), sources);
+  const problems = problemsOf(result);
+  for (const problem of problems) out(problem);
+  if (result.kind === 'report') {
+    const { integrity, anchored, report } = result;
+    out(`anchor: ${anchorLine(anchored.anchor)}`);
+    out(
+      `referee: ${anchored.referee ?? `this suite (${report.suite.name} ${report.suite.version}) judged it`}`,
+    );
+    if (anchored.stale !== undefined) out(`stale: ${anchored.stale}`);
+    out(`certification: ${anchoredClause(result)}`);
+    const how = `${integrity.recomputed} rows recomputed, ${integrity.consistencyOnly} checked for consistency only`;
+    const found =
+      problems.length === 0
+        ? `${how}, every digest matches`
+        : `${problems.length} problem${problems.length === 1 ? '' : 's'} (${how})`;
+    out(`${verifyHeadline(result)}: ${path}: ${found}`);
+  } else {
+    out(`certification: ${anchoredClause(result)}`);
+    out(`${verifyHeadline(result)}: ${path}: not a report`);
+  }
+  return problems.length === 0 ? EXIT.ok : EXIT.failed;
 }
 
 async function fixtures(args: ParsedArgs, out: (line: string) => void): Promise<number> {

@@ -65,6 +65,7 @@ export async function runConformance(
     log: (line) => options.log(scrubText(line, config.apiKey)),
     ...(options.waitForHostS === undefined ? {} : { waitForHostS: options.waitForHostS }),
     ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
+    ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
   });
   // The embedded host seeds the pack the way any host would: from the files `fixtures --out` writes.
   const packDir =

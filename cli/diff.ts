@@ -1,7 +1,7 @@
 // `openwop-eval-gate diff OLD.json NEW.json [--all] [--json | --format text|markdown]`: what
 // changed between two verified reports. Only changes are listed unless --all; two runs the suite
 // decided by different rules (target kind, strict mode, opt-outs) are refused, other differences
-// are named first. Exit 0 when nothing regressed, 1 on a regression, 2 when either report is
+// are named first. A certification lost (by the anchored verdicts) leads and is a regression. Exit 0 when nothing regressed, 1 on a regression, 2 when either report is
 // unusable or the two cannot be compared.
 
 import type { ReportDiff } from '../lib/report/diff.ts';
@@ -12,6 +12,7 @@ import type { Expectations } from '../lib/report/side-by-side.ts';
 import { expectationsOfFixtures } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { UsageError } from './args.ts';
+import { TrustSources, trustOptionsOf } from './trust-source.ts';
 import { readVerifiedReport } from './verified-report.ts';
 
 type Format = 'text' | 'markdown' | 'json';
@@ -23,9 +24,14 @@ export async function diffCommand(
 ): Promise<number> {
   const format = formatOf(options);
   const all = options.all !== undefined;
-  const before = await readVerifiedReport(paths[0] ?? '', 'diff');
-  const after = await readVerifiedReport(paths[1] ?? '', 'diff');
-  const diff = diffReports(before, after, await expectationsOf([before, after]));
+  const sources = new TrustSources(trustOptionsOf(options));
+  const old = await readVerifiedReport(paths[0] ?? '', 'diff', sources);
+  const now = await readVerifiedReport(paths[1] ?? '', 'diff', sources);
+  const [before, after] = [old.report, now.report];
+  const diff = diffReports(before, after, await expectationsOf([before, after]), {
+    before: old.verdict.certification,
+    after: now.verdict.certification,
+  });
   if (diff.scope.refusals.length > 0) {
     throw new UsageError(
       `diff refuses to compare ${paths[0] ?? ''} (OLD) with ${paths[1] ?? ''} (NEW): ${diff.scope.refusals.join('; ')}`,
@@ -61,7 +67,12 @@ function expectationsOf(reports: readonly EvalGateReport[]): Promise<Expectation
 const WIDTH = 'REGRESSED'.length;
 
 export function renderDiff(diff: ReportDiff, all: boolean): string[] {
-  const lines = diff.scope.warnings.map((w) => `warning: ${w}`);
+  const lines = [
+    ...(diff.certification.regressed
+      ? [`CERTIFICATION LOST: certified → not certified: ${diff.certification.reasons.join('; ')}`]
+      : []),
+    ...diff.scope.warnings.map((w) => `warning: ${w}`),
+  ];
   for (const r of diff.requirements) {
     if (r.move === 'unchanged' && !all) continue;
     const to = r.move === 'unchanged' ? '' : ` → ${r.after}`;

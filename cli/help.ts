@@ -6,10 +6,13 @@ export const HELP = `openwop-eval-gate: the OpenWOP RFC 0246 eval-gate conforman
 
 Usage
   openwop-eval-gate [run] [flags]          run every leg against a host and write the report
-  openwop-eval-gate verify REPORT [--key PUBKEY.pem]
-                                           recompute every verdict and digest in a report; without
-                                           --key, check the signature with the key its --key-id
-                                           names in the report's captured discovery signingKeys
+  openwop-eval-gate verify REPORT [--trusted-keys FILE | --key PUBKEY.pem | --host URL | --offline]
+                                           recompute every verdict and digest in a report, then
+                                           anchor its signature outside the report: the key its
+                                           --key-id names in the live discovery of the host it is
+                                           about (or at --host URL), a pinned keyring of
+                                           signingKeys, or a key file; never the key the report
+                                           captured. Only an anchored signature certifies
   openwop-eval-gate judge SUMMARY.json --fixture ID|FILE.json [--events EVENTS.json]
                                            judge a recorded EvalSummary offline: the verdict and
                                            its cause first, then failures, warnings, holds
@@ -23,7 +26,9 @@ Usage
                                            witness: per trial, per task and for the suite; a
                                            generated id is replayed from its seed
   openwop-eval-gate diff OLD.json NEW.json [--all] [--json | --format text|markdown]
-                                           compare two verified reports: the requirements that
+                                           compare two verified reports (anchored as verify
+                                           does, with its flags): a certification lost, then
+                                           the requirements that
                                            moved (IMPROVED, REGRESSED, CHANGED; --all adds the
                                            unchanged), rules that newly fail or hold, moved
                                            numbers, digests, versions; markdown is a PR comment.
@@ -32,7 +37,8 @@ Usage
                                            selection or requirement set, and compares only the
                                            requirements both runs ran
   openwop-eval-gate badge REPORT [--out FILE]
-                                           a shields.io endpoint JSON from a verified report
+                                           a shields.io endpoint JSON from a verified report,
+                                           green only when anchored as verify anchors it
   openwop-eval-gate report REPORT --html OUT
                                            the self-contained HTML page of a verified report (a
                                            run writes eval-gate-report.html beside the others)
@@ -108,18 +114,20 @@ Outputs (in the report directory)
 Exit codes
   run     0 no row executed-fail or blocked; 1 some row executed-fail; 3 rows blocked and none
           failed; 2 the suite could not start (bad setting) or could not produce a valid report
-  verify  0 every verdict and digest recomputes (the last line says whether the signature verified
-          or the report has integrity only); 1 something changed or the signature failed;
-          2 bad usage or unreadable
+  verify  0 every verdict and digest recomputes (the last line's first words say which holds:
+          certified, verified not certified, unanchored, unattributed or unsigned); 1 something
+          changed or the signature is invalid under its anchor; 2 bad usage or unreadable
   judge   0 every MUST rule holds; 1 a MUST rule failed; 2 bad usage or unreadable input
   fixtures, expect  0 done; 2 unknown fixture, unreadable file or unwritable directory
   list, --version  0
-  diff    0 nothing regressed; 1 a pass no longer passes or a held MUST rule fails; 2 bad usage, a
+  diff    0 nothing regressed; 1 a certification lost, a pass no longer passes or a held MUST
+          rule fails; 2 bad usage, a
           report that is unreadable or does not verify, or two runs it refuses to compare
   badge   0 written; 2 bad usage, or a report that is unreadable or does not verify
   run with CI options: a failure the baseline excuses does not count, a stale entry counts as a
   failure (1), with --fail-on should so does a SHOULD warning, and with --fail-on none nothing
-  does; --key-id must be among the host's discovery signingKeys, checked before any leg (2)
+  does; discovery must publish the public half of --sign under --key-id, not retired, checked
+  before any leg (2)
 
 Example
   OPENWOP_API_KEY=... openwop-eval-gate run --base-url https://host.example --require-behavior \\

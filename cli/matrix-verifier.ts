@@ -1,18 +1,51 @@
-// The matrix's one verification: whether a report's digests and verdicts recompute (verify's own
-// recomputation). It answers verified or unverified; a check anchored outside the report (live
-// discovery, a pinned keyring) answers unanchored and different-referee as well, behind the same
-// MatrixVerifier type, so the matrix takes it without change.
+// The matrix's one verification, verify's own: digests and verdicts recomputed, the signature
+// anchored outside the report (live discovery, a pinned keyring, a key file). Verified means a
+// key outside the report vouches; a report that recomputes but that no such key vouches for
+// (unsigned, unanchored, unattributed) is unanchored; one another suite judged is a different
+// referee; anything else, an invalid signature included, is unverified.
 
-import type { MatrixVerifier } from '../lib/report/matrix/model.ts';
+import type { MatrixVerifier, ReportVerification } from '../lib/report/matrix/model.ts';
+import type { TrustSources } from './trust-source.ts';
 import { readReportJson } from './verified-report.ts';
-import { verifyWithKeys } from './verify-keys.ts';
+import { problemsOf, verifyAnchored } from './verify-keys.ts';
 
-export const recomputingVerifier: MatrixVerifier = async (path) => {
-  const parsed = await readReportJson(path);
-  const result = await verifyWithKeys(parsed, undefined);
-  return {
-    state: result.problems.length === 0 ? 'verified' : 'unverified',
-    report: parsed,
-    problems: [...result.problems],
+export function anchoredVerifier(sources: TrustSources): MatrixVerifier {
+  return async (path): Promise<ReportVerification> => {
+    const parsed = await readReportJson(path);
+    const result = await verifyAnchored(parsed, sources);
+    const problems = problemsOf(result);
+    if (result.kind === 'malformed' || problems.length > 0) {
+      return { state: 'unverified', report: parsed, problems: [...problems] };
+    }
+    const { anchor, referee } = result.anchored;
+    const certification = result.verdict.certification;
+    if (referee !== undefined) {
+      return { state: 'different-referee', report: parsed, problems: [referee], certification };
+    }
+    switch (anchor.state) {
+      case 'anchored':
+        return {
+          state: 'verified',
+          report: parsed,
+          problems: [],
+          anchor:
+            anchor.keyId === undefined ? anchor.source : `key ${anchor.keyId} at ${anchor.source}`,
+          certification,
+        };
+      case 'unsigned':
+        return {
+          state: 'unanchored',
+          report: parsed,
+          problems: ['unsigned: nobody vouches for it'],
+          certification,
+        };
+      default:
+        return {
+          state: 'unanchored',
+          report: parsed,
+          problems: [`${anchor.state}: ${anchor.why}`],
+          certification,
+        };
+    }
   };
-};
+}

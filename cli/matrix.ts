@@ -23,7 +23,8 @@ import { runVerdict } from '../lib/report/run-verdict.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { UsageError } from './args.ts';
-import { recomputingVerifier } from './matrix-verifier.ts';
+import { anchoredVerifier } from './matrix-verifier.ts';
+import { TrustSources, trustOptionsOf } from './trust-source.ts';
 
 /** A path as a link from the matrix's folder: relative, forward slashes, never a scheme. */
 function linkPath(outDir: string, path: string): string {
@@ -33,10 +34,11 @@ function linkPath(outDir: string, path: string): string {
 
 export async function matrixCommand(
   paths: readonly string[],
-  outDir: string | undefined,
+  options: Readonly<Record<string, string>>,
   out: (line: string) => void,
-  verifier: MatrixVerifier = recomputingVerifier,
+  verifier: MatrixVerifier = anchoredVerifier(new TrustSources(trustOptionsOf(options))),
 ): Promise<number> {
+  const outDir = options.out;
   if (outDir === undefined) throw new UsageError('matrix needs --out DIR, such as --out matrix');
   const unique = [...new Set(paths.map((p) => resolve(p)))];
   const inputs: MatrixInput[] = [];

@@ -1,9 +1,11 @@
 // What must hold before any leg runs, so that a configuration error ends the run in one line with
 // exit 2 instead of coming back as a column of `blocked` rows: the report directory can be
-// written, and a remote host has a key, answers discovery, publishes the --key-id the report will
-// be signed under, and accepts the key on one authenticated request. Each failure names the URL
+// written, and a remote host has a key, answers discovery, publishes the public half of the --sign
+// key under the --key-id the report will be signed under, and accepts the key on one
+// authenticated request. Each failure names the URL
 // or the directory, never the key.
 
+import type { KeyObject } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SuiteConfig } from '../lib/env.ts';
@@ -12,6 +14,7 @@ import type { DiscoveryResult } from '../lib/observe/discovery.ts';
 import { TransportError } from '../lib/observe/errors.ts';
 import type { HostClient } from '../lib/observe/host-client.ts';
 import { createHostClient, encodeRunId } from '../lib/observe/host-client.ts';
+import { lookUpKey, rawPublicKey, signingKeysOf } from '../lib/report/signature.ts';
 
 /** A run that cannot start; the CLI prints its message as one line and exits 2. */
 export class PreflightError extends Error {
@@ -26,6 +29,8 @@ export interface PreflightOptions {
   readonly waitForHostS?: number;
   /** The --key-id the report will be signed under: discovery must publish it. */
   readonly keyId?: string;
+  /** The --sign key: discovery must publish its public half under keyId. */
+  readonly signingKey?: KeyObject;
   readonly log: (line: string) => void;
 }
 
@@ -66,11 +71,11 @@ export async function checkHost(config: SuiteConfig, options: PreflightOptions):
     const early = options.waitForHostS === undefined ? probeKey(client) : undefined;
     const discovery = await discoveryAnswers(client, url, options);
     // An unreadable discovery is the legs' to report; only a read one can lack the key.
-    if (options.keyId !== undefined && discovery.ok) {
-      const missing = unpublishedKey(discovery.document, options.keyId);
+    if (options.keyId !== undefined && options.signingKey !== undefined && discovery.ok) {
+      const missing = unpublishedKey(discovery.document, options.keyId, options.signingKey);
       if (missing !== undefined)
         throw new PreflightError(
-          `--key-id ${options.keyId}: ${missing} at ${url}${DISCOVERY_PATH}; publish the key there first, or sign under a key id it lists, so verify can check the signature`,
+          `--key-id ${options.keyId}: ${missing} at ${url}${DISCOVERY_PATH}; publish the public half of --sign there under that id first, or sign with a key it publishes, so the report can verify as the host's`,
         );
     }
     keyAccepted(url, await (early ?? probeKey(client)));
@@ -131,18 +136,21 @@ function keyAccepted(url: string, probe: { status: number } | { error: unknown }
   }
 }
 
-/** Why discovery does not publish `keyId` among its signingKeys, or undefined when it does. */
-export function unpublishedKey(document: unknown, keyId: string): string | undefined {
-  const keys: unknown =
-    typeof document === 'object' && document !== null && !Array.isArray(document)
-      ? (document as Record<string, unknown>).signingKeys
-      : undefined;
-  if (!Array.isArray(keys) || keys.length === 0) return 'discovery publishes no signingKeys';
-  const ids = keys.flatMap((k: unknown) =>
-    typeof k === 'object' && k !== null && typeof (k as Record<string, unknown>).keyId === 'string'
-      ? [(k as Record<string, string>).keyId]
-      : [],
-  );
-  if (ids.includes(keyId)) return undefined;
-  return `discovery's signingKeys list ${ids.length === 0 ? 'no keyId' : ids.join(', ')}, not ${keyId}`;
+/**
+ * Why discovery does not vouch for reports signed with `key` under `keyId`, or undefined when it
+ * does: the id must be listed, usable for certification, not retired, and hold the public half of
+ * `key`. A run signed otherwise could never verify as the host's.
+ */
+export function unpublishedKey(
+  document: unknown,
+  keyId: string,
+  key: KeyObject,
+  now: string = new Date().toISOString(),
+): string | undefined {
+  const found = lookUpKey(signingKeysOf(document), keyId, now, 'discovery');
+  if (!found.found) return found.why;
+  if (found.publicKey !== rawPublicKey(key)) {
+    return `discovery publishes another public key under ${keyId} than the public half of --sign`;
+  }
+  return undefined;
 }

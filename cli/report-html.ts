@@ -1,27 +1,30 @@
-// `openwop-eval-gate report REPORT.json --html OUT`: the HTML page of a report that verifies, the
-// same page a run writes beside its report. A report that does not verify is refused: a page
-// built on an edited report would show the edit as the suite's verdict.
+// `openwop-eval-gate report REPORT.json --html OUT`: the HTML page of a report that verifies,
+// with the verdict a verifier stands behind (anchored as verify anchors it: the same flags choose
+// where a key may come from). A report that does not verify is refused: a page built on an
+// edited report would show the edit as the suite's verdict.
 
 import { writeFile } from 'node:fs/promises';
 import { trialsFor } from '../lib/report/html/inputs.ts';
 import { renderHtml } from '../lib/report/html/render-html.ts';
-import { runVerdict } from '../lib/report/run-verdict.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { UsageError } from './args.ts';
+import { TrustSources, trustOptionsOf } from './trust-source.ts';
 import { readVerifiedReport } from './verified-report.ts';
 
 export async function reportCommand(
   path: string,
-  htmlPath: string | undefined,
+  options: Readonly<Record<string, string>>,
   out: (line: string) => void,
 ): Promise<number> {
+  const htmlPath = options.html;
   if (htmlPath === undefined) {
     throw new UsageError('report needs --html OUT, such as --html eval-gate-report.html');
   }
-  const report = await readVerifiedReport(path, 'report');
+  const sources = new TrustSources(trustOptionsOf(options));
+  const { report, verdict } = await readVerifiedReport(path, 'report', sources);
   const [expectations, trials] = await Promise.all([expectationsFor(report), trialsFor(report)]);
-  await writeFile(htmlPath, renderHtml(report, expectations, runVerdict(report), trials));
+  await writeFile(htmlPath, renderHtml(report, expectations, verdict, trials));
   out(`wrote ${htmlPath}`);
   return EXIT.ok;
 }

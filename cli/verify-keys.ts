@@ -1,36 +1,66 @@
-// Which key a report's signature is checked with, and what the check came to: a key file given
-// with --key, else the key the signature names in the discovery the report captured. The verdict
-// on the signature is one of three: verified, integrity only (no usable key), or failed.
+// A report verified and anchored: its digests and verdicts recomputed (cli/verify.ts), then its
+// signature resolved in a source outside the report (cli/trust-source.ts, lib/report/anchor.ts),
+// and the one verdict a verifier stands behind built from both. verify, badge, diff and every
+// other command that reads a certification take this verdict, never the one the report claims.
 
-import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import type { AnchoredVerdict } from '../lib/report/anchor.ts';
+import { anchoredVerdict, anchorLine } from '../lib/report/anchor.ts';
+import { thisReferee } from '../lib/report/referee.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import { publishedKeyFor } from '../lib/report/published-key.ts';
+import type { RunVerdict } from '../lib/report/run-verdict.ts';
 import { certificationClause, runVerdict } from '../lib/report/run-verdict.ts';
+import type { TrustSources } from './trust-source.ts';
 import type { Verification } from './verify.ts';
 import { reportShapeProblem, verifyReport } from './verify.ts';
 
-export interface KeyedVerification extends Verification {
-  /** One clause for the summary line: what the signature check came to. */
-  readonly signature: string;
-  /** Whether a usable key verified the signature; false when none was checked or it failed. */
-  readonly signatureVerified: boolean;
-  /** Whether the report carries a signature at all. */
-  readonly signed: boolean;
-  /** The certification clause the verified report renders; `not certified` when it failed. */
-  readonly verdict: string;
+export type AnchoredVerification =
+  /** Not a report: the schema refuses it. */
+  | { readonly kind: 'malformed'; readonly problems: readonly string[] }
+  | {
+      readonly kind: 'report';
+      readonly report: EvalGateReport;
+      readonly integrity: Verification;
+      readonly anchored: AnchoredVerdict;
+      /** The run's verdict with the certification this verifier stands behind. */
+      readonly verdict: RunVerdict;
+    };
+
+/** Every problem that fails verification: integrity, and a signature its anchor refutes. */
+export function problemsOf(result: AnchoredVerification): readonly string[] {
+  if (result.kind === 'malformed') return result.problems;
+  const { anchor } = result.anchored;
+  return anchor.state === 'invalid'
+    ? [...result.integrity.problems, anchorLine(anchor)]
+    : result.integrity.problems;
 }
 
 /**
- * The first words of verify's summary line, so that a reader who stops there knows which of the
- * three outcomes holds: the signature verified, only the digests and verdicts held, or it failed.
+ * The first words of verify's summary line: which outcome holds, so a reader who stops there
+ * knows whether the report is certified, whole but vouched for by nobody, or refused.
  */
-export function verifyHeadline(result: KeyedVerification): string {
-  if (result.problems.length > 0) return 'FAILED';
-  if (result.signatureVerified) return 'signature verified';
-  return result.signed
-    ? 'integrity only, signature not checked'
-    : 'unsigned: integrity only, nobody vouches for it';
+export function verifyHeadline(result: AnchoredVerification): string {
+  if (problemsOf(result).length > 0 || result.kind === 'malformed') return 'FAILED';
+  if (result.verdict.certification.certified) return 'certified';
+  switch (result.anchored.anchor.state) {
+    case 'unsigned':
+      return 'unsigned: integrity only, nobody vouches for it';
+    case 'unanchored':
+      return 'unanchored: integrity only, no key outside the report vouches for it';
+    case 'unattributed':
+      return 'unattributed: integrity only, the host does not publish the signing key';
+    default:
+      return result.anchored.referee === undefined
+        ? 'verified, not certified'
+        : 'different referee: verified, not certified by this verifier';
+  }
+}
+
+/** The certification clause of the anchored verdict, or why a refused report certifies nothing. */
+export function anchoredClause(result: AnchoredVerification): string {
+  return problemsOf(result).length > 0 || result.kind === 'malformed'
+    ? 'not certified: the report does not verify'
+    : certificationClause(result.verdict);
 }
 
 /** Reads and parses a report file. Throws when it cannot be read or is not JSON. */
@@ -38,71 +68,28 @@ export async function readReportFile(path: string): Promise<unknown> {
   return JSON.parse(await readFile(path, 'utf8')) as unknown;
 }
 
-async function verifyOnly(
+export async function verifyAnchored(
   parsed: unknown,
-  given: KeyObject | undefined,
-): Promise<Omit<KeyedVerification, 'verdict'>> {
+  sources: TrustSources,
+): Promise<AnchoredVerification> {
   const shape = reportShapeProblem(parsed);
-  if (shape !== undefined) {
-    return {
-      problems: [shape],
-      signatureProblems: [],
-      recomputed: 0,
-      consistencyOnly: 0,
-      signature: 'signature not checked',
-      signatureVerified: false,
-      signed: false,
-    };
-  }
+  if (shape !== undefined) return { kind: 'malformed', problems: [shape] };
   // The schema has accepted it, so it has the report's shape.
   const report = parsed as EvalGateReport;
-  const signed = report.signature !== undefined;
-  if (given !== undefined) {
-    const result = await verifyReport(report, { key: given, name: 'the given public key' });
-    return {
-      ...result,
-      signed,
-      signatureVerified: signed && result.signatureProblems.length === 0,
-      signature:
-        result.signatureProblems.length === 0
-          ? 'signature verified with the --key given'
-          : 'signature FAILED with the --key given',
-    };
-  }
-  const published = publishedKeyFor(report);
-  if (!published.usable) {
-    return {
-      ...(await verifyReport(report)),
-      signed,
-      signatureVerified: false,
-      signature: `integrity only, no usable key: ${published.why}`,
-    };
-  }
-  const name = `key ${published.keyId} as the captured discovery publishes it`;
-  const result = await verifyReport(report, { key: published.key, name });
+  const [integrity, source, referee] = await Promise.all([
+    verifyReport(report),
+    sources.for(report),
+    thisReferee(),
+  ]);
+  // verifyReport has rebuilt the recorded certification and named any difference, so the
+  // recorded one is the run's claim as the rows bear it out.
+  const recorded = runVerdict(report).certification;
+  const anchored = anchoredVerdict(report, recorded, source, referee);
   return {
-    ...result,
-    signed,
-    signatureVerified: result.signatureProblems.length === 0,
-    signature:
-      result.signatureProblems.length === 0
-        ? `signature verified against the host's published key ${published.keyId} (from the discovery this report captured)`
-        : `signature FAILED against the host's published key ${published.keyId}`,
+    kind: 'report',
+    report,
+    integrity,
+    anchored,
+    verdict: runVerdict(report, anchored.certification),
   };
-}
-
-/**
- * Verifies a report and renders its certification. An edited certification is one of the
- * problems (cli/verify-run-record.ts rebuilds it), so a report that fails is never certified.
- */
-export async function verifyWithKeys(
-  parsed: unknown,
-  given: KeyObject | undefined,
-): Promise<KeyedVerification> {
-  const result = await verifyOnly(parsed, given);
-  const verdict =
-    result.problems.length > 0
-      ? 'not certified: the report does not verify'
-      : certificationClause(runVerdict(parsed as EvalGateReport));
-  return { ...result, verdict };
 }

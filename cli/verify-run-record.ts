@@ -10,7 +10,7 @@ import type { RunOptions } from '../lib/report/run-record.ts';
 import type { Selection } from '../lib/report/run-options.ts';
 import { runRecord } from '../lib/report/run-record.ts';
 import { withCertification } from '../lib/report/certification.ts';
-import { signerOf } from '../lib/report/signer.ts';
+import { signerOf } from '../lib/report/signature.ts';
 import { baselineContext } from '../lib/report/ci-verdict.ts';
 import { requirementSetOf } from '../lib/requirement-sets.ts';
 

@@ -3,7 +3,6 @@
 // the same decideLeg the run used (lib/report/recompute.ts); this file only reads and compares,
 // and nothing here grades a run on its own.
 
-import type { KeyObject } from 'node:crypto';
 import { loadFixture } from '../lib/fixtures.ts';
 import { LEGS } from '../lib/legs.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
@@ -11,7 +10,6 @@ import type { EvalGateReport } from '../lib/report/report.ts';
 import { discoveryDigest, reportDigest, rowsDigest, schemaDigests } from '../lib/report/report.ts';
 import { checkFixtureDigests } from './fixture-set.ts';
 import { checkHostChecks } from './verify-host-checks.ts';
-import { checkSignature } from '../lib/report/signing.ts';
 import { checkRunRecord } from './verify-run-record.ts';
 import type { Discovery } from '../lib/report/recompute.ts';
 import { checkConsistency, checkTotals, compareRow, recompute } from '../lib/report/recompute.ts';
@@ -19,17 +17,9 @@ import { checkConsistency, checkTotals, compareRow, recompute } from '../lib/rep
 export interface Verification {
   /** Each mismatch, naming the row or digest and the field; empty when the report verifies. */
   readonly problems: readonly string[];
-  /** The signature's own problems, also in `problems`; empty when it holds or none was checked. */
-  readonly signatureProblems: readonly string[];
   /** How each row was checked, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
-}
-
-/** The key a signature is checked with, and how a failure names it. */
-export interface SignatureKey {
-  readonly key: KeyObject;
-  readonly name: string;
 }
 
 /** Why a parsed file is not a report, or undefined when its schema accepts it. */
@@ -40,21 +30,16 @@ export function reportShapeProblem(parsed: unknown): string | undefined {
 }
 
 /**
- * Checks a report the schema has accepted. Without a key a signed report's digest is still
- * compared, so an edit shows even where no key can check the signature itself.
+ * Checks a report the schema has accepted. A signed report's digest is compared here, so an edit
+ * shows whatever key checks the signature itself (cli/verify-keys.ts anchors that).
  */
-export async function verifyReport(
-  report: EvalGateReport,
-  key?: SignatureKey,
-): Promise<Verification> {
+export async function verifyReport(report: EvalGateReport): Promise<Verification> {
   const problems: string[] = [];
   problems.push(...(await checkDigests(report)));
   problems.push(...checkTotals(report));
   problems.push(...checkRunRecord(report));
   problems.push(...checkHostChecks(report));
-  const signatureProblems =
-    key === undefined ? checkSignedDigest(report) : checkSignature(report, key.key, key.name);
-  problems.push(...signatureProblems);
+  problems.push(...checkSignedDigest(report));
   const discovery = parseDiscovery(report);
   let recomputed = 0;
   let consistencyOnly = 0;
@@ -76,10 +61,10 @@ export async function verifyReport(
   for (const leg of LEGS) {
     if (!seen.has(leg.id)) problems.push(`row ${leg.id}: missing from the report`);
   }
-  return { problems, signatureProblems, recomputed, consistencyOnly };
+  return { problems, recomputed, consistencyOnly };
 }
 
-/** Without a key, all a signature still proves: the digest it signed is the report's. */
+/** What a signature proves before any key: the digest it signed is the report's. */
 function checkSignedDigest(report: EvalGateReport): string[] {
   const signed = report.signature?.reportDigest;
   if (signed === undefined) return [];

@@ -14,14 +14,16 @@ export interface DiscoveryInput {
   readonly has: HasDefect;
   readonly varied: boolean;
   readonly fixtureIds: readonly string[];
-  /** Published as `signingKeys`, so a report signed with the private half can be certified. */
-  readonly signingKey?: PublishedSigningKey;
+  /** Published as `signingKeys`, so a report signed with a private half can be certified. */
+  readonly signingKey?: PublishedSigningKey | readonly PublishedSigningKey[];
 }
 
 /** The public half of the host's report-signing key: ed25519, 32 bytes base64url. */
 export interface PublishedSigningKey {
   readonly keyId: string;
   readonly publicKey: string;
+  /** A rotated-out key stays listed with the time it stopped vouching. */
+  readonly retiredAt?: string;
 }
 
 type Doc = { [k: string]: JsonValue };
@@ -76,7 +78,10 @@ export function discoveryDocument(input: DiscoveryInput): JsonValue {
     fixtures: has('withhold-fixtures') ? [] : [...fixtureIds],
   };
   if (signingKey !== undefined) {
-    doc['signingKeys'] = [{ ...signingKey, alg: 'ed25519', use: 'certification-bundle' }];
+    const keys: readonly PublishedSigningKey[] = Array.isArray(signingKey)
+      ? signingKey
+      : [signingKey as PublishedSigningKey];
+    doc['signingKeys'] = keys.map((k) => ({ ...k, alg: 'ed25519', use: 'certification-bundle' }));
   }
   if (!varied) return doc;
   // Members the published root defines and the suite does not read: a client must ignore them.

@@ -41,7 +41,7 @@ export interface ReferenceHostOptions {
    */
   readonly pacing?: Pacing;
   /** The public half of a report-signing key, published in discovery `signingKeys`. */
-  readonly signingKey?: PublishedSigningKey;
+  readonly signingKey?: PublishedSigningKey | readonly PublishedSigningKey[];
 }
 
 export type Pacing = 'instant' | 'slow';

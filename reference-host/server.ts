@@ -30,7 +30,7 @@ const VARIED_TENANT = 'anon:guest-7';
 
 export interface HostState {
   readonly apiKey: string | undefined;
-  readonly signingKey?: PublishedSigningKey;
+  readonly signingKey?: PublishedSigningKey | readonly PublishedSigningKey[];
   readonly has: HasDefect;
   readonly varied: boolean;
   readonly fixtures: readonly SeededFixture[];

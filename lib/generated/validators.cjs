@@ -14660,6 +14660,12 @@ const schema85 = {
       properties: {
         name: { description: "The suite's package name.", type: 'string', minLength: 1 },
         version: { description: "The suite's package version.", type: 'string', minLength: 1 },
+        judgingDigest: {
+          description:
+            'sha256 over the paths and contents of the judging code the suite ships (every source file under lib/ and cli/), so a verifier can tell a report judged by a modified copy or another version.',
+          type: 'string',
+          pattern: '^[0-9a-f]{64}$',
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -14991,6 +14997,8 @@ const schema85 = {
                   'baseline',
                   'unsigned',
                   'unverified',
+                  'implementation-mismatch',
+                  'unnamed',
                 ],
               },
               short: {
@@ -15664,9 +15672,9 @@ const schema127 = {
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
-const pattern60 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern92 = new RegExp('^[0-9a-f]{64}$', 'u');
-const pattern100 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern59 = new RegExp('^[0-9a-f]{64}$', 'u');
+const pattern61 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
+const pattern101 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const pattern54 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
 const formats10 = require('ajv-formats/dist/formats').fullFormats.date;
 const schema88 = {
@@ -18110,7 +18118,7 @@ const schema106 = {
   },
   additionalProperties: false,
 };
-const pattern80 = new RegExp('^generated-s[0-9]+-n[0-9]{4,}$', 'u');
+const pattern81 = new RegExp('^generated-s[0-9]+-n[0-9]{4,}$', 'u');
 function validate57(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -18197,7 +18205,7 @@ function validate57(
     if (data.fixtureId !== undefined) {
       let data0 = data.fixtureId;
       if (typeof data0 === 'string') {
-        if (!pattern80.test(data0)) {
+        if (!pattern81.test(data0)) {
           const err4 = {
             instancePath: instancePath + '/fixtureId',
             schemaPath: '#/properties/fixtureId/pattern',
@@ -21184,7 +21192,12 @@ function validate51(
           errors++;
         }
         for (const key1 in data1) {
-          if (!(key1 === 'name' || key1 === 'version' || pattern13.test(key1))) {
+          if (!(
+            key1 === 'name' ||
+            key1 === 'version' ||
+            key1 === 'judgingDigest' ||
+            pattern13.test(key1)
+          )) {
             const err15 = {
               instancePath: instancePath + '/suite',
               schemaPath: '#/properties/suite/additionalProperties',
@@ -21268,8 +21281,42 @@ function validate51(
             errors++;
           }
         }
+        if (data1.judgingDigest !== undefined) {
+          let data4 = data1.judgingDigest;
+          if (typeof data4 === 'string') {
+            if (!pattern59.test(data4)) {
+              const err20 = {
+                instancePath: instancePath + '/suite/judgingDigest',
+                schemaPath: '#/properties/suite/properties/judgingDigest/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err20];
+              } else {
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+          } else {
+            const err21 = {
+              instancePath: instancePath + '/suite/judgingDigest',
+              schemaPath: '#/properties/suite/properties/judgingDigest/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err20 = {
+        const err22 = {
           instancePath: instancePath + '/suite',
           schemaPath: '#/properties/suite/type',
           keyword: 'type',
@@ -21277,18 +21324,18 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err20];
+          vErrors = [err22];
         } else {
-          vErrors.push(err20);
+          vErrors.push(err22);
         }
         errors++;
       }
     }
     if (data.target !== undefined) {
-      let data4 = data.target;
-      if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
-        if (data4.baseUrl === undefined) {
-          const err21 = {
+      let data5 = data.target;
+      if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
+        if (data5.baseUrl === undefined) {
+          const err23 = {
             instancePath: instancePath + '/target',
             schemaPath: '#/properties/target/required',
             keyword: 'required',
@@ -21296,14 +21343,14 @@ function validate51(
             message: "must have required property '" + 'baseUrl' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err21];
+            vErrors = [err23];
           } else {
-            vErrors.push(err21);
+            vErrors.push(err23);
           }
           errors++;
         }
-        if (data4.embedded === undefined) {
-          const err22 = {
+        if (data5.embedded === undefined) {
+          const err24 = {
             instancePath: instancePath + '/target',
             schemaPath: '#/properties/target/required',
             keyword: 'required',
@@ -21311,13 +21358,13 @@ function validate51(
             message: "must have required property '" + 'embedded' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err24];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err24);
           }
           errors++;
         }
-        for (const key2 in data4) {
+        for (const key2 in data5) {
           if (!(
             key2 === 'baseUrl' ||
             key2 === 'embedded' ||
@@ -21325,46 +21372,12 @@ function validate51(
             key2 === 'declared' ||
             pattern13.test(key2)
           )) {
-            const err23 = {
+            const err25 = {
               instancePath: instancePath + '/target',
               schemaPath: '#/properties/target/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key2 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
-        if (data4.baseUrl !== undefined) {
-          let data5 = data4.baseUrl;
-          if (typeof data5 === 'string') {
-            if (!pattern60.test(data5)) {
-              const err24 = {
-                instancePath: instancePath + '/target/baseUrl',
-                schemaPath: '#/properties/target/properties/baseUrl/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^https?://[^/@?#]+(/[^?#]*)?$' },
-                message: 'must match pattern "' + '^https?://[^/@?#]+(/[^?#]*)?$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err24];
-              } else {
-                vErrors.push(err24);
-              }
-              errors++;
-            }
-          } else {
-            const err25 = {
-              instancePath: instancePath + '/target/baseUrl',
-              schemaPath: '#/properties/target/properties/baseUrl/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err25];
@@ -21374,9 +21387,43 @@ function validate51(
             errors++;
           }
         }
-        if (data4.embedded !== undefined) {
-          if (typeof data4.embedded !== 'boolean') {
-            const err26 = {
+        if (data5.baseUrl !== undefined) {
+          let data6 = data5.baseUrl;
+          if (typeof data6 === 'string') {
+            if (!pattern61.test(data6)) {
+              const err26 = {
+                instancePath: instancePath + '/target/baseUrl',
+                schemaPath: '#/properties/target/properties/baseUrl/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^https?://[^/@?#]+(/[^?#]*)?$' },
+                message: 'must match pattern "' + '^https?://[^/@?#]+(/[^?#]*)?$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+          } else {
+            const err27 = {
+              instancePath: instancePath + '/target/baseUrl',
+              schemaPath: '#/properties/target/properties/baseUrl/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err27];
+            } else {
+              vErrors.push(err27);
+            }
+            errors++;
+          }
+        }
+        if (data5.embedded !== undefined) {
+          if (typeof data5.embedded !== 'boolean') {
+            const err28 = {
               instancePath: instancePath + '/target/embedded',
               schemaPath: '#/properties/target/properties/embedded/type',
               keyword: 'type',
@@ -21384,18 +21431,18 @@ function validate51(
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err26];
+              vErrors = [err28];
             } else {
-              vErrors.push(err26);
+              vErrors.push(err28);
             }
             errors++;
           }
         }
-        if (data4.implementation !== undefined) {
-          let data7 = data4.implementation;
-          if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-            if (data7.name === undefined) {
-              const err27 = {
+        if (data5.implementation !== undefined) {
+          let data8 = data5.implementation;
+          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+            if (data8.name === undefined) {
+              const err29 = {
                 instancePath: instancePath + '/target/implementation',
                 schemaPath: '#/$defs/implementation/required',
                 keyword: 'required',
@@ -21403,54 +21450,20 @@ function validate51(
                 message: "must have required property '" + 'name' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err27];
+                vErrors = [err29];
               } else {
-                vErrors.push(err27);
+                vErrors.push(err29);
               }
               errors++;
             }
-            for (const key3 in data7) {
+            for (const key3 in data8) {
               if (!(key3 === 'name' || key3 === 'version' || pattern13.test(key3))) {
-                const err28 = {
+                const err30 = {
                   instancePath: instancePath + '/target/implementation',
                   schemaPath: '#/$defs/implementation/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key3 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err28];
-                } else {
-                  vErrors.push(err28);
-                }
-                errors++;
-              }
-            }
-            if (data7.name !== undefined) {
-              let data8 = data7.name;
-              if (typeof data8 === 'string') {
-                if (func1(data8) < 1) {
-                  const err29 = {
-                    instancePath: instancePath + '/target/implementation/name',
-                    schemaPath: '#/$defs/implementation/properties/name/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err29];
-                  } else {
-                    vErrors.push(err29);
-                  }
-                  errors++;
-                }
-              } else {
-                const err30 = {
-                  instancePath: instancePath + '/target/implementation/name',
-                  schemaPath: '#/$defs/implementation/properties/name/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err30];
@@ -21460,13 +21473,13 @@ function validate51(
                 errors++;
               }
             }
-            if (data7.version !== undefined) {
-              let data9 = data7.version;
+            if (data8.name !== undefined) {
+              let data9 = data8.name;
               if (typeof data9 === 'string') {
                 if (func1(data9) < 1) {
                   const err31 = {
-                    instancePath: instancePath + '/target/implementation/version',
-                    schemaPath: '#/$defs/implementation/properties/version/minLength',
+                    instancePath: instancePath + '/target/implementation/name',
+                    schemaPath: '#/$defs/implementation/properties/name/minLength',
                     keyword: 'minLength',
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
@@ -21480,8 +21493,8 @@ function validate51(
                 }
               } else {
                 const err32 = {
-                  instancePath: instancePath + '/target/implementation/version',
-                  schemaPath: '#/$defs/implementation/properties/version/type',
+                  instancePath: instancePath + '/target/implementation/name',
+                  schemaPath: '#/$defs/implementation/properties/name/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
@@ -21494,8 +21507,42 @@ function validate51(
                 errors++;
               }
             }
+            if (data8.version !== undefined) {
+              let data10 = data8.version;
+              if (typeof data10 === 'string') {
+                if (func1(data10) < 1) {
+                  const err33 = {
+                    instancePath: instancePath + '/target/implementation/version',
+                    schemaPath: '#/$defs/implementation/properties/version/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err33];
+                  } else {
+                    vErrors.push(err33);
+                  }
+                  errors++;
+                }
+              } else {
+                const err34 = {
+                  instancePath: instancePath + '/target/implementation/version',
+                  schemaPath: '#/$defs/implementation/properties/version/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err33 = {
+            const err35 = {
               instancePath: instancePath + '/target/implementation',
               schemaPath: '#/$defs/implementation/type',
               keyword: 'type',
@@ -21503,18 +21550,18 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err33];
+              vErrors = [err35];
             } else {
-              vErrors.push(err33);
+              vErrors.push(err35);
             }
             errors++;
           }
         }
-        if (data4.declared !== undefined) {
-          let data10 = data4.declared;
-          if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
-            if (data10.name === undefined) {
-              const err34 = {
+        if (data5.declared !== undefined) {
+          let data11 = data5.declared;
+          if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
+            if (data11.name === undefined) {
+              const err36 = {
                 instancePath: instancePath + '/target/declared',
                 schemaPath: '#/$defs/implementation/required',
                 keyword: 'required',
@@ -21522,54 +21569,20 @@ function validate51(
                 message: "must have required property '" + 'name' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err34];
+                vErrors = [err36];
               } else {
-                vErrors.push(err34);
+                vErrors.push(err36);
               }
               errors++;
             }
-            for (const key4 in data10) {
+            for (const key4 in data11) {
               if (!(key4 === 'name' || key4 === 'version' || pattern13.test(key4))) {
-                const err35 = {
+                const err37 = {
                   instancePath: instancePath + '/target/declared',
                   schemaPath: '#/$defs/implementation/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key4 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err35];
-                } else {
-                  vErrors.push(err35);
-                }
-                errors++;
-              }
-            }
-            if (data10.name !== undefined) {
-              let data11 = data10.name;
-              if (typeof data11 === 'string') {
-                if (func1(data11) < 1) {
-                  const err36 = {
-                    instancePath: instancePath + '/target/declared/name',
-                    schemaPath: '#/$defs/implementation/properties/name/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err36];
-                  } else {
-                    vErrors.push(err36);
-                  }
-                  errors++;
-                }
-              } else {
-                const err37 = {
-                  instancePath: instancePath + '/target/declared/name',
-                  schemaPath: '#/$defs/implementation/properties/name/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err37];
@@ -21579,13 +21592,13 @@ function validate51(
                 errors++;
               }
             }
-            if (data10.version !== undefined) {
-              let data12 = data10.version;
+            if (data11.name !== undefined) {
+              let data12 = data11.name;
               if (typeof data12 === 'string') {
                 if (func1(data12) < 1) {
                   const err38 = {
-                    instancePath: instancePath + '/target/declared/version',
-                    schemaPath: '#/$defs/implementation/properties/version/minLength',
+                    instancePath: instancePath + '/target/declared/name',
+                    schemaPath: '#/$defs/implementation/properties/name/minLength',
                     keyword: 'minLength',
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
@@ -21599,8 +21612,8 @@ function validate51(
                 }
               } else {
                 const err39 = {
-                  instancePath: instancePath + '/target/declared/version',
-                  schemaPath: '#/$defs/implementation/properties/version/type',
+                  instancePath: instancePath + '/target/declared/name',
+                  schemaPath: '#/$defs/implementation/properties/name/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
@@ -21613,8 +21626,42 @@ function validate51(
                 errors++;
               }
             }
+            if (data11.version !== undefined) {
+              let data13 = data11.version;
+              if (typeof data13 === 'string') {
+                if (func1(data13) < 1) {
+                  const err40 = {
+                    instancePath: instancePath + '/target/declared/version',
+                    schemaPath: '#/$defs/implementation/properties/version/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err40];
+                  } else {
+                    vErrors.push(err40);
+                  }
+                  errors++;
+                }
+              } else {
+                const err41 = {
+                  instancePath: instancePath + '/target/declared/version',
+                  schemaPath: '#/$defs/implementation/properties/version/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err41];
+                } else {
+                  vErrors.push(err41);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err40 = {
+            const err42 = {
               instancePath: instancePath + '/target/declared',
               schemaPath: '#/$defs/implementation/type',
               keyword: 'type',
@@ -21622,15 +21669,15 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err40];
+              vErrors = [err42];
             } else {
-              vErrors.push(err40);
+              vErrors.push(err42);
             }
             errors++;
           }
         }
       } else {
-        const err41 = {
+        const err43 = {
           instancePath: instancePath + '/target',
           schemaPath: '#/properties/target/type',
           keyword: 'type',
@@ -21638,16 +21685,16 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err41];
+          vErrors = [err43];
         } else {
-          vErrors.push(err41);
+          vErrors.push(err43);
         }
         errors++;
       }
     }
     if (data.strict !== undefined) {
       if (typeof data.strict !== 'boolean') {
-        const err42 = {
+        const err44 = {
           instancePath: instancePath + '/strict',
           schemaPath: '#/properties/strict/type',
           keyword: 'type',
@@ -21655,25 +21702,25 @@ function validate51(
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err42];
+          vErrors = [err44];
         } else {
-          vErrors.push(err42);
+          vErrors.push(err44);
         }
         errors++;
       }
     }
     if (data.optedOut !== undefined) {
-      let data14 = data.optedOut;
-      if (Array.isArray(data14)) {
-        const len0 = data14.length;
+      let data15 = data.optedOut;
+      if (Array.isArray(data15)) {
+        const len0 = data15.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data15 = data14[i0];
+          let data16 = data15[i0];
           if (!(
-            data15 === 'agents.evalSuite' ||
-            data15 === 'agents.evalSuite.trajectory' ||
-            data15 === 'agents.evalSuite.trials'
+            data16 === 'agents.evalSuite' ||
+            data16 === 'agents.evalSuite.trajectory' ||
+            data16 === 'agents.evalSuite.trials'
           )) {
-            const err43 = {
+            const err45 = {
               instancePath: instancePath + '/optedOut/' + i0,
               schemaPath: '#/properties/optedOut/items/enum',
               keyword: 'enum',
@@ -21681,20 +21728,20 @@ function validate51(
               message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
-              vErrors = [err43];
+              vErrors = [err45];
             } else {
-              vErrors.push(err43);
+              vErrors.push(err45);
             }
             errors++;
           }
         }
-        let i1 = data14.length;
+        let i1 = data15.length;
         let j0;
         if (i1 > 1) {
           outer0: for (; i1--;) {
             for (j0 = i1; j0--;) {
-              if (func0(data14[i1], data14[j0])) {
-                const err44 = {
+              if (func0(data15[i1], data15[j0])) {
+                const err46 = {
                   instancePath: instancePath + '/optedOut',
                   schemaPath: '#/properties/optedOut/uniqueItems',
                   keyword: 'uniqueItems',
@@ -21707,9 +21754,9 @@ function validate51(
                     ' are identical)',
                 };
                 if (vErrors === null) {
-                  vErrors = [err44];
+                  vErrors = [err46];
                 } else {
-                  vErrors.push(err44);
+                  vErrors.push(err46);
                 }
                 errors++;
                 break outer0;
@@ -21718,46 +21765,12 @@ function validate51(
           }
         }
       } else {
-        const err45 = {
+        const err47 = {
           instancePath: instancePath + '/optedOut',
           schemaPath: '#/properties/optedOut/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err45];
-        } else {
-          vErrors.push(err45);
-        }
-        errors++;
-      }
-    }
-    if (data.startedAt !== undefined) {
-      let data16 = data.startedAt;
-      if (typeof data16 === 'string') {
-        if (!formats0.validate(data16)) {
-          const err46 = {
-            instancePath: instancePath + '/startedAt',
-            schemaPath: '#/properties/startedAt/format',
-            keyword: 'format',
-            params: { format: 'date-time' },
-            message: 'must match format "' + 'date-time' + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err46];
-          } else {
-            vErrors.push(err46);
-          }
-          errors++;
-        }
-      } else {
-        const err47 = {
-          instancePath: instancePath + '/startedAt',
-          schemaPath: '#/properties/startedAt/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
         };
         if (vErrors === null) {
           vErrors = [err47];
@@ -21767,13 +21780,13 @@ function validate51(
         errors++;
       }
     }
-    if (data.finishedAt !== undefined) {
-      let data17 = data.finishedAt;
+    if (data.startedAt !== undefined) {
+      let data17 = data.startedAt;
       if (typeof data17 === 'string') {
         if (!formats0.validate(data17)) {
           const err48 = {
-            instancePath: instancePath + '/finishedAt',
-            schemaPath: '#/properties/finishedAt/format',
+            instancePath: instancePath + '/startedAt',
+            schemaPath: '#/properties/startedAt/format',
             keyword: 'format',
             params: { format: 'date-time' },
             message: 'must match format "' + 'date-time' + '"',
@@ -21787,8 +21800,8 @@ function validate51(
         }
       } else {
         const err49 = {
-          instancePath: instancePath + '/finishedAt',
-          schemaPath: '#/properties/finishedAt/type',
+          instancePath: instancePath + '/startedAt',
+          schemaPath: '#/properties/startedAt/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
@@ -21801,20 +21814,16 @@ function validate51(
         errors++;
       }
     }
-    if (data.discovery !== undefined) {
-      let data18 = data.discovery;
-      const _errs43 = errors;
-      let valid10 = false;
-      let passing0 = null;
-      const _errs44 = errors;
-      if (data18 && typeof data18 == 'object' && !Array.isArray(data18)) {
-        if (data18.ok === undefined) {
+    if (data.finishedAt !== undefined) {
+      let data18 = data.finishedAt;
+      if (typeof data18 === 'string') {
+        if (!formats0.validate(data18)) {
           const err50 = {
-            instancePath: instancePath + '/discovery',
-            schemaPath: '#/properties/discovery/oneOf/0/required',
-            keyword: 'required',
-            params: { missingProperty: 'ok' },
-            message: "must have required property '" + 'ok' + "'",
+            instancePath: instancePath + '/finishedAt',
+            schemaPath: '#/properties/finishedAt/format',
+            keyword: 'format',
+            params: { format: 'date-time' },
+            message: 'must match format "' + 'date-time' + '"',
           };
           if (vErrors === null) {
             vErrors = [err50];
@@ -21823,8 +21832,46 @@ function validate51(
           }
           errors++;
         }
-        if (data18.text === undefined) {
-          const err51 = {
+      } else {
+        const err51 = {
+          instancePath: instancePath + '/finishedAt',
+          schemaPath: '#/properties/finishedAt/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err51];
+        } else {
+          vErrors.push(err51);
+        }
+        errors++;
+      }
+    }
+    if (data.discovery !== undefined) {
+      let data19 = data.discovery;
+      const _errs45 = errors;
+      let valid10 = false;
+      let passing0 = null;
+      const _errs46 = errors;
+      if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
+        if (data19.ok === undefined) {
+          const err52 = {
+            instancePath: instancePath + '/discovery',
+            schemaPath: '#/properties/discovery/oneOf/0/required',
+            keyword: 'required',
+            params: { missingProperty: 'ok' },
+            message: "must have required property '" + 'ok' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err52];
+          } else {
+            vErrors.push(err52);
+          }
+          errors++;
+        }
+        if (data19.text === undefined) {
+          const err53 = {
             instancePath: instancePath + '/discovery',
             schemaPath: '#/properties/discovery/oneOf/0/required',
             keyword: 'required',
@@ -21832,54 +21879,20 @@ function validate51(
             message: "must have required property '" + 'text' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err51];
+            vErrors = [err53];
           } else {
-            vErrors.push(err51);
+            vErrors.push(err53);
           }
           errors++;
         }
-        for (const key5 in data18) {
+        for (const key5 in data19) {
           if (!(key5 === 'ok' || key5 === 'text' || pattern13.test(key5))) {
-            const err52 = {
+            const err54 = {
               instancePath: instancePath + '/discovery',
               schemaPath: '#/properties/discovery/oneOf/0/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key5 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err52];
-            } else {
-              vErrors.push(err52);
-            }
-            errors++;
-          }
-        }
-        if (data18.ok !== undefined) {
-          if (true !== data18.ok) {
-            const err53 = {
-              instancePath: instancePath + '/discovery/ok',
-              schemaPath: '#/properties/discovery/oneOf/0/properties/ok/const',
-              keyword: 'const',
-              params: { allowedValue: true },
-              message: 'must be equal to constant',
-            };
-            if (vErrors === null) {
-              vErrors = [err53];
-            } else {
-              vErrors.push(err53);
-            }
-            errors++;
-          }
-        }
-        if (data18.text !== undefined) {
-          if (typeof data18.text !== 'string') {
-            const err54 = {
-              instancePath: instancePath + '/discovery/text',
-              schemaPath: '#/properties/discovery/oneOf/0/properties/text/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err54];
@@ -21889,8 +21902,42 @@ function validate51(
             errors++;
           }
         }
+        if (data19.ok !== undefined) {
+          if (true !== data19.ok) {
+            const err55 = {
+              instancePath: instancePath + '/discovery/ok',
+              schemaPath: '#/properties/discovery/oneOf/0/properties/ok/const',
+              keyword: 'const',
+              params: { allowedValue: true },
+              message: 'must be equal to constant',
+            };
+            if (vErrors === null) {
+              vErrors = [err55];
+            } else {
+              vErrors.push(err55);
+            }
+            errors++;
+          }
+        }
+        if (data19.text !== undefined) {
+          if (typeof data19.text !== 'string') {
+            const err56 = {
+              instancePath: instancePath + '/discovery/text',
+              schemaPath: '#/properties/discovery/oneOf/0/properties/text/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err56];
+            } else {
+              vErrors.push(err56);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err55 = {
+        const err57 = {
           instancePath: instancePath + '/discovery',
           schemaPath: '#/properties/discovery/oneOf/0/type',
           keyword: 'type',
@@ -21898,22 +21945,22 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err55];
+          vErrors = [err57];
         } else {
-          vErrors.push(err55);
+          vErrors.push(err57);
         }
         errors++;
       }
-      var _valid0 = _errs44 === errors;
+      var _valid0 = _errs46 === errors;
       if (_valid0) {
         valid10 = true;
         passing0 = 0;
         var props0 = true;
       }
-      const _errs50 = errors;
-      if (data18 && typeof data18 == 'object' && !Array.isArray(data18)) {
-        if (data18.ok === undefined) {
-          const err56 = {
+      const _errs52 = errors;
+      if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
+        if (data19.ok === undefined) {
+          const err58 = {
             instancePath: instancePath + '/discovery',
             schemaPath: '#/properties/discovery/oneOf/1/required',
             keyword: 'required',
@@ -21921,14 +21968,14 @@ function validate51(
             message: "must have required property '" + 'ok' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err56];
+            vErrors = [err58];
           } else {
-            vErrors.push(err56);
+            vErrors.push(err58);
           }
           errors++;
         }
-        if (data18.reason === undefined) {
-          const err57 = {
+        if (data19.reason === undefined) {
+          const err59 = {
             instancePath: instancePath + '/discovery',
             schemaPath: '#/properties/discovery/oneOf/1/required',
             keyword: 'required',
@@ -21936,15 +21983,15 @@ function validate51(
             message: "must have required property '" + 'reason' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err57];
+            vErrors = [err59];
           } else {
-            vErrors.push(err57);
+            vErrors.push(err59);
           }
           errors++;
         }
-        for (const key6 in data18) {
+        for (const key6 in data19) {
           if (!(key6 === 'ok' || key6 === 'reason' || pattern13.test(key6))) {
-            const err58 = {
+            const err60 = {
               instancePath: instancePath + '/discovery',
               schemaPath: '#/properties/discovery/oneOf/1/additionalProperties',
               keyword: 'additionalProperties',
@@ -21952,55 +21999,21 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err58];
+              vErrors = [err60];
             } else {
-              vErrors.push(err58);
+              vErrors.push(err60);
             }
             errors++;
           }
         }
-        if (data18.ok !== undefined) {
-          if (false !== data18.ok) {
-            const err59 = {
+        if (data19.ok !== undefined) {
+          if (false !== data19.ok) {
+            const err61 = {
               instancePath: instancePath + '/discovery/ok',
               schemaPath: '#/properties/discovery/oneOf/1/properties/ok/const',
               keyword: 'const',
               params: { allowedValue: false },
               message: 'must be equal to constant',
-            };
-            if (vErrors === null) {
-              vErrors = [err59];
-            } else {
-              vErrors.push(err59);
-            }
-            errors++;
-          }
-        }
-        if (data18.reason !== undefined) {
-          let data22 = data18.reason;
-          if (typeof data22 === 'string') {
-            if (func1(data22) < 1) {
-              const err60 = {
-                instancePath: instancePath + '/discovery/reason',
-                schemaPath: '#/properties/discovery/oneOf/1/properties/reason/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err60];
-              } else {
-                vErrors.push(err60);
-              }
-              errors++;
-            }
-          } else {
-            const err61 = {
-              instancePath: instancePath + '/discovery/reason',
-              schemaPath: '#/properties/discovery/oneOf/1/properties/reason/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err61];
@@ -22010,8 +22023,42 @@ function validate51(
             errors++;
           }
         }
+        if (data19.reason !== undefined) {
+          let data23 = data19.reason;
+          if (typeof data23 === 'string') {
+            if (func1(data23) < 1) {
+              const err62 = {
+                instancePath: instancePath + '/discovery/reason',
+                schemaPath: '#/properties/discovery/oneOf/1/properties/reason/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err62];
+              } else {
+                vErrors.push(err62);
+              }
+              errors++;
+            }
+          } else {
+            const err63 = {
+              instancePath: instancePath + '/discovery/reason',
+              schemaPath: '#/properties/discovery/oneOf/1/properties/reason/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err63];
+            } else {
+              vErrors.push(err63);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err62 = {
+        const err64 = {
           instancePath: instancePath + '/discovery',
           schemaPath: '#/properties/discovery/oneOf/1/type',
           keyword: 'type',
@@ -22019,13 +22066,13 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err62];
+          vErrors = [err64];
         } else {
-          vErrors.push(err62);
+          vErrors.push(err64);
         }
         errors++;
       }
-      var _valid0 = _errs50 === errors;
+      var _valid0 = _errs52 === errors;
       if (_valid0 && valid10) {
         valid10 = false;
         passing0 = [passing0, 1];
@@ -22039,7 +22086,7 @@ function validate51(
         }
       }
       if (!valid10) {
-        const err63 = {
+        const err65 = {
           instancePath: instancePath + '/discovery',
           schemaPath: '#/properties/discovery/oneOf',
           keyword: 'oneOf',
@@ -22047,16 +22094,16 @@ function validate51(
           message: 'must match exactly one schema in oneOf',
         };
         if (vErrors === null) {
-          vErrors = [err63];
+          vErrors = [err65];
         } else {
-          vErrors.push(err63);
+          vErrors.push(err65);
         }
         errors++;
       } else {
-        errors = _errs43;
+        errors = _errs45;
         if (vErrors !== null) {
-          if (_errs43) {
-            vErrors.length = _errs43;
+          if (_errs45) {
+            vErrors.length = _errs45;
           } else {
             vErrors = null;
           }
@@ -22064,14 +22111,14 @@ function validate51(
       }
     }
     if (data.requirements !== undefined) {
-      let data23 = data.requirements;
-      if (Array.isArray(data23)) {
-        const len1 = data23.length;
+      let data24 = data.requirements;
+      if (Array.isArray(data24)) {
+        const len1 = data24.length;
         for (let i2 = 0; i2 < len1; i2++) {
           if (
-            !validate52(data23[i2], {
+            !validate52(data24[i2], {
               instancePath: instancePath + '/requirements/' + i2,
-              parentData: data23,
+              parentData: data24,
               parentDataProperty: i2,
               rootData,
               dynamicAnchors,
@@ -22082,7 +22129,7 @@ function validate51(
           }
         }
       } else {
-        const err64 = {
+        const err66 = {
           instancePath: instancePath + '/requirements',
           schemaPath: '#/properties/requirements/type',
           keyword: 'type',
@@ -22090,53 +22137,23 @@ function validate51(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err64];
+          vErrors = [err66];
         } else {
-          vErrors.push(err64);
+          vErrors.push(err66);
         }
         errors++;
       }
     }
     if (data.hostChecks !== undefined) {
-      let data25 = data.hostChecks;
-      if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
-        if (data25.probes === undefined) {
-          const err65 = {
+      let data26 = data.hostChecks;
+      if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
+        if (data26.probes === undefined) {
+          const err67 = {
             instancePath: instancePath + '/hostChecks',
             schemaPath: '#/properties/hostChecks/required',
             keyword: 'required',
             params: { missingProperty: 'probes' },
             message: "must have required property '" + 'probes' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err65];
-          } else {
-            vErrors.push(err65);
-          }
-          errors++;
-        }
-        if (data25.findings === undefined) {
-          const err66 = {
-            instancePath: instancePath + '/hostChecks',
-            schemaPath: '#/properties/hostChecks/required',
-            keyword: 'required',
-            params: { missingProperty: 'findings' },
-            message: "must have required property '" + 'findings' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err66];
-          } else {
-            vErrors.push(err66);
-          }
-          errors++;
-        }
-        if (data25.unexercised === undefined) {
-          const err67 = {
-            instancePath: instancePath + '/hostChecks',
-            schemaPath: '#/properties/hostChecks/required',
-            keyword: 'required',
-            params: { missingProperty: 'unexercised' },
-            message: "must have required property '" + 'unexercised' + "'",
           };
           if (vErrors === null) {
             vErrors = [err67];
@@ -22145,13 +22162,13 @@ function validate51(
           }
           errors++;
         }
-        if (data25.inapplicable === undefined) {
+        if (data26.findings === undefined) {
           const err68 = {
             instancePath: instancePath + '/hostChecks',
             schemaPath: '#/properties/hostChecks/required',
             keyword: 'required',
-            params: { missingProperty: 'inapplicable' },
-            message: "must have required property '" + 'inapplicable' + "'",
+            params: { missingProperty: 'findings' },
+            message: "must have required property '" + 'findings' + "'",
           };
           if (vErrors === null) {
             vErrors = [err68];
@@ -22160,7 +22177,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key7 in data25) {
+        if (data26.unexercised === undefined) {
+          const err69 = {
+            instancePath: instancePath + '/hostChecks',
+            schemaPath: '#/properties/hostChecks/required',
+            keyword: 'required',
+            params: { missingProperty: 'unexercised' },
+            message: "must have required property '" + 'unexercised' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err69];
+          } else {
+            vErrors.push(err69);
+          }
+          errors++;
+        }
+        if (data26.inapplicable === undefined) {
+          const err70 = {
+            instancePath: instancePath + '/hostChecks',
+            schemaPath: '#/properties/hostChecks/required',
+            keyword: 'required',
+            params: { missingProperty: 'inapplicable' },
+            message: "must have required property '" + 'inapplicable' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err70];
+          } else {
+            vErrors.push(err70);
+          }
+          errors++;
+        }
+        for (const key7 in data26) {
           if (!(
             key7 === 'probes' ||
             key7 === 'findings' ||
@@ -22168,7 +22215,7 @@ function validate51(
             key7 === 'inapplicable' ||
             pattern13.test(key7)
           )) {
-            const err69 = {
+            const err71 = {
               instancePath: instancePath + '/hostChecks',
               schemaPath: '#/properties/hostChecks/additionalProperties',
               keyword: 'additionalProperties',
@@ -22176,22 +22223,22 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err69];
+              vErrors = [err71];
             } else {
-              vErrors.push(err69);
+              vErrors.push(err71);
             }
             errors++;
           }
         }
-        if (data25.probes !== undefined) {
-          let data26 = data25.probes;
-          if (Array.isArray(data26)) {
-            const len2 = data26.length;
+        if (data26.probes !== undefined) {
+          let data27 = data26.probes;
+          if (Array.isArray(data27)) {
+            const len2 = data27.length;
             for (let i3 = 0; i3 < len2; i3++) {
               if (
-                !validate61(data26[i3], {
+                !validate61(data27[i3], {
                   instancePath: instancePath + '/hostChecks/probes/' + i3,
-                  parentData: data26,
+                  parentData: data27,
                   parentDataProperty: i3,
                   rootData,
                   dynamicAnchors,
@@ -22202,7 +22249,7 @@ function validate51(
               }
             }
           } else {
-            const err70 = {
+            const err72 = {
               instancePath: instancePath + '/hostChecks/probes',
               schemaPath: '#/properties/hostChecks/properties/probes/type',
               keyword: 'type',
@@ -22210,57 +22257,27 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err70];
+              vErrors = [err72];
             } else {
-              vErrors.push(err70);
+              vErrors.push(err72);
             }
             errors++;
           }
         }
-        if (data25.findings !== undefined) {
-          let data28 = data25.findings;
-          if (Array.isArray(data28)) {
-            const len3 = data28.length;
+        if (data26.findings !== undefined) {
+          let data29 = data26.findings;
+          if (Array.isArray(data29)) {
+            const len3 = data29.length;
             for (let i4 = 0; i4 < len3; i4++) {
-              let data29 = data28[i4];
-              if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
-                if (data29.rule === undefined) {
-                  const err71 = {
+              let data30 = data29[i4];
+              if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
+                if (data30.rule === undefined) {
+                  const err73 = {
                     instancePath: instancePath + '/hostChecks/findings/' + i4,
                     schemaPath: '#/$defs/finding/required',
                     keyword: 'required',
                     params: { missingProperty: 'rule' },
                     message: "must have required property '" + 'rule' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err71];
-                  } else {
-                    vErrors.push(err71);
-                  }
-                  errors++;
-                }
-                if (data29.ok === undefined) {
-                  const err72 = {
-                    instancePath: instancePath + '/hostChecks/findings/' + i4,
-                    schemaPath: '#/$defs/finding/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'ok' },
-                    message: "must have required property '" + 'ok' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err72];
-                  } else {
-                    vErrors.push(err72);
-                  }
-                  errors++;
-                }
-                if (data29.severity === undefined) {
-                  const err73 = {
-                    instancePath: instancePath + '/hostChecks/findings/' + i4,
-                    schemaPath: '#/$defs/finding/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'severity' },
-                    message: "must have required property '" + 'severity' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err73];
@@ -22269,13 +22286,13 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data29.ref === undefined) {
+                if (data30.ok === undefined) {
                   const err74 = {
                     instancePath: instancePath + '/hostChecks/findings/' + i4,
                     schemaPath: '#/$defs/finding/required',
                     keyword: 'required',
-                    params: { missingProperty: 'ref' },
-                    message: "must have required property '" + 'ref' + "'",
+                    params: { missingProperty: 'ok' },
+                    message: "must have required property '" + 'ok' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err74];
@@ -22284,13 +22301,13 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data29.message === undefined) {
+                if (data30.severity === undefined) {
                   const err75 = {
                     instancePath: instancePath + '/hostChecks/findings/' + i4,
                     schemaPath: '#/$defs/finding/required',
                     keyword: 'required',
-                    params: { missingProperty: 'message' },
-                    message: "must have required property '" + 'message' + "'",
+                    params: { missingProperty: 'severity' },
+                    message: "must have required property '" + 'severity' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err75];
@@ -22299,7 +22316,37 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key8 in data29) {
+                if (data30.ref === undefined) {
+                  const err76 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'ref' },
+                    message: "must have required property '" + 'ref' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err76];
+                  } else {
+                    vErrors.push(err76);
+                  }
+                  errors++;
+                }
+                if (data30.message === undefined) {
+                  const err77 = {
+                    instancePath: instancePath + '/hostChecks/findings/' + i4,
+                    schemaPath: '#/$defs/finding/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'message' },
+                    message: "must have required property '" + 'message' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err77];
+                  } else {
+                    vErrors.push(err77);
+                  }
+                  errors++;
+                }
+                for (const key8 in data30) {
                   if (!(
                     key8 === 'rule' ||
                     key8 === 'ok' ||
@@ -22309,46 +22356,12 @@ function validate51(
                     key8 === 'consequenceOf' ||
                     pattern13.test(key8)
                   )) {
-                    const err76 = {
+                    const err78 = {
                       instancePath: instancePath + '/hostChecks/findings/' + i4,
                       schemaPath: '#/$defs/finding/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key8 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err76];
-                    } else {
-                      vErrors.push(err76);
-                    }
-                    errors++;
-                  }
-                }
-                if (data29.rule !== undefined) {
-                  let data30 = data29.rule;
-                  if (typeof data30 === 'string') {
-                    if (func1(data30) < 1) {
-                      const err77 = {
-                        instancePath: instancePath + '/hostChecks/findings/' + i4 + '/rule',
-                        schemaPath: '#/$defs/finding/properties/rule/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err77];
-                      } else {
-                        vErrors.push(err77);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err78 = {
-                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/rule',
-                      schemaPath: '#/$defs/finding/properties/rule/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err78];
@@ -22358,32 +22371,31 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data29.ok !== undefined) {
-                  if (typeof data29.ok !== 'boolean') {
-                    const err79 = {
-                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ok',
-                      schemaPath: '#/$defs/finding/properties/ok/type',
-                      keyword: 'type',
-                      params: { type: 'boolean' },
-                      message: 'must be boolean',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err79];
-                    } else {
-                      vErrors.push(err79);
+                if (data30.rule !== undefined) {
+                  let data31 = data30.rule;
+                  if (typeof data31 === 'string') {
+                    if (func1(data31) < 1) {
+                      const err79 = {
+                        instancePath: instancePath + '/hostChecks/findings/' + i4 + '/rule',
+                        schemaPath: '#/$defs/finding/properties/rule/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err79];
+                      } else {
+                        vErrors.push(err79);
+                      }
+                      errors++;
                     }
-                    errors++;
-                  }
-                }
-                if (data29.severity !== undefined) {
-                  let data32 = data29.severity;
-                  if (!(data32 === 'MUST' || data32 === 'SHOULD')) {
+                  } else {
                     const err80 = {
-                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/severity',
-                      schemaPath: '#/$defs/finding/properties/severity/enum',
-                      keyword: 'enum',
-                      params: { allowedValues: schema90.properties.severity.enum },
-                      message: 'must be equal to one of the allowed values',
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/rule',
+                      schemaPath: '#/$defs/finding/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err80];
@@ -22393,31 +22405,32 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data29.ref !== undefined) {
-                  let data33 = data29.ref;
-                  if (typeof data33 === 'string') {
-                    if (func1(data33) < 1) {
-                      const err81 = {
-                        instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ref',
-                        schemaPath: '#/$defs/finding/properties/ref/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err81];
-                      } else {
-                        vErrors.push(err81);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err82 = {
-                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ref',
-                      schemaPath: '#/$defs/finding/properties/ref/type',
+                if (data30.ok !== undefined) {
+                  if (typeof data30.ok !== 'boolean') {
+                    const err81 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ok',
+                      schemaPath: '#/$defs/finding/properties/ok/type',
                       keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
+                      params: { type: 'boolean' },
+                      message: 'must be boolean',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err81];
+                    } else {
+                      vErrors.push(err81);
+                    }
+                    errors++;
+                  }
+                }
+                if (data30.severity !== undefined) {
+                  let data33 = data30.severity;
+                  if (!(data33 === 'MUST' || data33 === 'SHOULD')) {
+                    const err82 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/severity',
+                      schemaPath: '#/$defs/finding/properties/severity/enum',
+                      keyword: 'enum',
+                      params: { allowedValues: schema90.properties.severity.enum },
+                      message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
                       vErrors = [err82];
@@ -22427,46 +22440,45 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data29.message !== undefined) {
-                  if (typeof data29.message !== 'string') {
-                    const err83 = {
-                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/message',
-                      schemaPath: '#/$defs/finding/properties/message/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err83];
-                    } else {
-                      vErrors.push(err83);
-                    }
-                    errors++;
-                  }
-                }
-                if (data29.consequenceOf !== undefined) {
-                  let data35 = data29.consequenceOf;
-                  if (typeof data35 === 'string') {
-                    if (func1(data35) < 1) {
-                      const err84 = {
-                        instancePath:
-                          instancePath + '/hostChecks/findings/' + i4 + '/consequenceOf',
-                        schemaPath: '#/$defs/finding/properties/consequenceOf/minLength',
+                if (data30.ref !== undefined) {
+                  let data34 = data30.ref;
+                  if (typeof data34 === 'string') {
+                    if (func1(data34) < 1) {
+                      const err83 = {
+                        instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ref',
+                        schemaPath: '#/$defs/finding/properties/ref/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err84];
+                        vErrors = [err83];
                       } else {
-                        vErrors.push(err84);
+                        vErrors.push(err83);
                       }
                       errors++;
                     }
                   } else {
+                    const err84 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/ref',
+                      schemaPath: '#/$defs/finding/properties/ref/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err84];
+                    } else {
+                      vErrors.push(err84);
+                    }
+                    errors++;
+                  }
+                }
+                if (data30.message !== undefined) {
+                  if (typeof data30.message !== 'string') {
                     const err85 = {
-                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/consequenceOf',
-                      schemaPath: '#/$defs/finding/properties/consequenceOf/type',
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/message',
+                      schemaPath: '#/$defs/finding/properties/message/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -22479,8 +22491,43 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data30.consequenceOf !== undefined) {
+                  let data36 = data30.consequenceOf;
+                  if (typeof data36 === 'string') {
+                    if (func1(data36) < 1) {
+                      const err86 = {
+                        instancePath:
+                          instancePath + '/hostChecks/findings/' + i4 + '/consequenceOf',
+                        schemaPath: '#/$defs/finding/properties/consequenceOf/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err86];
+                      } else {
+                        vErrors.push(err86);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err87 = {
+                      instancePath: instancePath + '/hostChecks/findings/' + i4 + '/consequenceOf',
+                      schemaPath: '#/$defs/finding/properties/consequenceOf/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err87];
+                    } else {
+                      vErrors.push(err87);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err86 = {
+                const err88 = {
                   instancePath: instancePath + '/hostChecks/findings/' + i4,
                   schemaPath: '#/$defs/finding/type',
                   keyword: 'type',
@@ -22488,15 +22535,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err86];
+                  vErrors = [err88];
                 } else {
-                  vErrors.push(err86);
+                  vErrors.push(err88);
                 }
                 errors++;
               }
             }
           } else {
-            const err87 = {
+            const err89 = {
               instancePath: instancePath + '/hostChecks/findings',
               schemaPath: '#/properties/hostChecks/properties/findings/type',
               keyword: 'type',
@@ -22504,22 +22551,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err87];
+              vErrors = [err89];
             } else {
-              vErrors.push(err87);
+              vErrors.push(err89);
             }
             errors++;
           }
         }
-        if (data25.unexercised !== undefined) {
-          let data36 = data25.unexercised;
-          if (Array.isArray(data36)) {
-            const len4 = data36.length;
+        if (data26.unexercised !== undefined) {
+          let data37 = data26.unexercised;
+          if (Array.isArray(data37)) {
+            const len4 = data37.length;
             for (let i5 = 0; i5 < len4; i5++) {
-              let data37 = data36[i5];
-              if (data37 && typeof data37 == 'object' && !Array.isArray(data37)) {
-                if (data37.rule === undefined) {
-                  const err88 = {
+              let data38 = data37[i5];
+              if (data38 && typeof data38 == 'object' && !Array.isArray(data38)) {
+                if (data38.rule === undefined) {
+                  const err90 = {
                     instancePath: instancePath + '/hostChecks/unexercised/' + i5,
                     schemaPath: '#/$defs/unexercised/required',
                     keyword: 'required',
@@ -22527,14 +22574,14 @@ function validate51(
                     message: "must have required property '" + 'rule' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err88];
+                    vErrors = [err90];
                   } else {
-                    vErrors.push(err88);
+                    vErrors.push(err90);
                   }
                   errors++;
                 }
-                if (data37.reason === undefined) {
-                  const err89 = {
+                if (data38.reason === undefined) {
+                  const err91 = {
                     instancePath: instancePath + '/hostChecks/unexercised/' + i5,
                     schemaPath: '#/$defs/unexercised/required',
                     keyword: 'required',
@@ -22542,54 +22589,20 @@ function validate51(
                     message: "must have required property '" + 'reason' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err89];
+                    vErrors = [err91];
                   } else {
-                    vErrors.push(err89);
+                    vErrors.push(err91);
                   }
                   errors++;
                 }
-                for (const key9 in data37) {
+                for (const key9 in data38) {
                   if (!(key9 === 'rule' || key9 === 'reason' || pattern13.test(key9))) {
-                    const err90 = {
+                    const err92 = {
                       instancePath: instancePath + '/hostChecks/unexercised/' + i5,
                       schemaPath: '#/$defs/unexercised/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key9 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err90];
-                    } else {
-                      vErrors.push(err90);
-                    }
-                    errors++;
-                  }
-                }
-                if (data37.rule !== undefined) {
-                  let data38 = data37.rule;
-                  if (typeof data38 === 'string') {
-                    if (func1(data38) < 1) {
-                      const err91 = {
-                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
-                        schemaPath: '#/$defs/unexercised/properties/rule/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err91];
-                      } else {
-                        vErrors.push(err91);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err92 = {
-                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
-                      schemaPath: '#/$defs/unexercised/properties/rule/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err92];
@@ -22599,13 +22612,13 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data37.reason !== undefined) {
-                  let data39 = data37.reason;
+                if (data38.rule !== undefined) {
+                  let data39 = data38.rule;
                   if (typeof data39 === 'string') {
                     if (func1(data39) < 1) {
                       const err93 = {
-                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
-                        schemaPath: '#/$defs/unexercised/properties/reason/minLength',
+                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
+                        schemaPath: '#/$defs/unexercised/properties/rule/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -22619,8 +22632,8 @@ function validate51(
                     }
                   } else {
                     const err94 = {
-                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
-                      schemaPath: '#/$defs/unexercised/properties/reason/type',
+                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/rule',
+                      schemaPath: '#/$defs/unexercised/properties/rule/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -22633,8 +22646,42 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data38.reason !== undefined) {
+                  let data40 = data38.reason;
+                  if (typeof data40 === 'string') {
+                    if (func1(data40) < 1) {
+                      const err95 = {
+                        instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
+                        schemaPath: '#/$defs/unexercised/properties/reason/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err95];
+                      } else {
+                        vErrors.push(err95);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err96 = {
+                      instancePath: instancePath + '/hostChecks/unexercised/' + i5 + '/reason',
+                      schemaPath: '#/$defs/unexercised/properties/reason/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err96];
+                    } else {
+                      vErrors.push(err96);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err95 = {
+                const err97 = {
                   instancePath: instancePath + '/hostChecks/unexercised/' + i5,
                   schemaPath: '#/$defs/unexercised/type',
                   keyword: 'type',
@@ -22642,15 +22689,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err95];
+                  vErrors = [err97];
                 } else {
-                  vErrors.push(err95);
+                  vErrors.push(err97);
                 }
                 errors++;
               }
             }
           } else {
-            const err96 = {
+            const err98 = {
               instancePath: instancePath + '/hostChecks/unexercised',
               schemaPath: '#/properties/hostChecks/properties/unexercised/type',
               keyword: 'type',
@@ -22658,22 +22705,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err96];
+              vErrors = [err98];
             } else {
-              vErrors.push(err96);
+              vErrors.push(err98);
             }
             errors++;
           }
         }
-        if (data25.inapplicable !== undefined) {
-          let data40 = data25.inapplicable;
-          if (Array.isArray(data40)) {
-            const len5 = data40.length;
+        if (data26.inapplicable !== undefined) {
+          let data41 = data26.inapplicable;
+          if (Array.isArray(data41)) {
+            const len5 = data41.length;
             for (let i6 = 0; i6 < len5; i6++) {
-              let data41 = data40[i6];
-              if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
-                if (data41.rule === undefined) {
-                  const err97 = {
+              let data42 = data41[i6];
+              if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
+                if (data42.rule === undefined) {
+                  const err99 = {
                     instancePath: instancePath + '/hostChecks/inapplicable/' + i6,
                     schemaPath: '#/$defs/inapplicableRule/required',
                     keyword: 'required',
@@ -22681,14 +22728,14 @@ function validate51(
                     message: "must have required property '" + 'rule' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err97];
+                    vErrors = [err99];
                   } else {
-                    vErrors.push(err97);
+                    vErrors.push(err99);
                   }
                   errors++;
                 }
-                if (data41.reason === undefined) {
-                  const err98 = {
+                if (data42.reason === undefined) {
+                  const err100 = {
                     instancePath: instancePath + '/hostChecks/inapplicable/' + i6,
                     schemaPath: '#/$defs/inapplicableRule/required',
                     keyword: 'required',
@@ -22696,54 +22743,20 @@ function validate51(
                     message: "must have required property '" + 'reason' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err98];
+                    vErrors = [err100];
                   } else {
-                    vErrors.push(err98);
+                    vErrors.push(err100);
                   }
                   errors++;
                 }
-                for (const key10 in data41) {
+                for (const key10 in data42) {
                   if (!(key10 === 'rule' || key10 === 'reason' || pattern13.test(key10))) {
-                    const err99 = {
+                    const err101 = {
                       instancePath: instancePath + '/hostChecks/inapplicable/' + i6,
                       schemaPath: '#/$defs/inapplicableRule/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key10 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err99];
-                    } else {
-                      vErrors.push(err99);
-                    }
-                    errors++;
-                  }
-                }
-                if (data41.rule !== undefined) {
-                  let data42 = data41.rule;
-                  if (typeof data42 === 'string') {
-                    if (func1(data42) < 1) {
-                      const err100 = {
-                        instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/rule',
-                        schemaPath: '#/$defs/inapplicableRule/properties/rule/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err100];
-                      } else {
-                        vErrors.push(err100);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err101 = {
-                      instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/rule',
-                      schemaPath: '#/$defs/inapplicableRule/properties/rule/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err101];
@@ -22753,13 +22766,13 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data41.reason !== undefined) {
-                  let data43 = data41.reason;
+                if (data42.rule !== undefined) {
+                  let data43 = data42.rule;
                   if (typeof data43 === 'string') {
                     if (func1(data43) < 1) {
                       const err102 = {
-                        instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/reason',
-                        schemaPath: '#/$defs/inapplicableRule/properties/reason/minLength',
+                        instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/rule',
+                        schemaPath: '#/$defs/inapplicableRule/properties/rule/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -22773,8 +22786,8 @@ function validate51(
                     }
                   } else {
                     const err103 = {
-                      instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/reason',
-                      schemaPath: '#/$defs/inapplicableRule/properties/reason/type',
+                      instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/rule',
+                      schemaPath: '#/$defs/inapplicableRule/properties/rule/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -22787,8 +22800,42 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data42.reason !== undefined) {
+                  let data44 = data42.reason;
+                  if (typeof data44 === 'string') {
+                    if (func1(data44) < 1) {
+                      const err104 = {
+                        instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/reason',
+                        schemaPath: '#/$defs/inapplicableRule/properties/reason/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err104];
+                      } else {
+                        vErrors.push(err104);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err105 = {
+                      instancePath: instancePath + '/hostChecks/inapplicable/' + i6 + '/reason',
+                      schemaPath: '#/$defs/inapplicableRule/properties/reason/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err105];
+                    } else {
+                      vErrors.push(err105);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err104 = {
+                const err106 = {
                   instancePath: instancePath + '/hostChecks/inapplicable/' + i6,
                   schemaPath: '#/$defs/inapplicableRule/type',
                   keyword: 'type',
@@ -22796,15 +22843,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err104];
+                  vErrors = [err106];
                 } else {
-                  vErrors.push(err104);
+                  vErrors.push(err106);
                 }
                 errors++;
               }
             }
           } else {
-            const err105 = {
+            const err107 = {
               instancePath: instancePath + '/hostChecks/inapplicable',
               schemaPath: '#/properties/hostChecks/properties/inapplicable/type',
               keyword: 'type',
@@ -22812,15 +22859,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err105];
+              vErrors = [err107];
             } else {
-              vErrors.push(err105);
+              vErrors.push(err107);
             }
             errors++;
           }
         }
       } else {
-        const err106 = {
+        const err108 = {
           instancePath: instancePath + '/hostChecks',
           schemaPath: '#/properties/hostChecks/type',
           keyword: 'type',
@@ -22828,53 +22875,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err106];
+          vErrors = [err108];
         } else {
-          vErrors.push(err106);
+          vErrors.push(err108);
         }
         errors++;
       }
     }
     if (data.totals !== undefined) {
-      let data44 = data.totals;
-      if (data44 && typeof data44 == 'object' && !Array.isArray(data44)) {
-        if (data44['executed-pass'] === undefined) {
-          const err107 = {
+      let data45 = data.totals;
+      if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
+        if (data45['executed-pass'] === undefined) {
+          const err109 = {
             instancePath: instancePath + '/totals',
             schemaPath: '#/properties/totals/required',
             keyword: 'required',
             params: { missingProperty: 'executed-pass' },
             message: "must have required property '" + 'executed-pass' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err107];
-          } else {
-            vErrors.push(err107);
-          }
-          errors++;
-        }
-        if (data44['executed-fail'] === undefined) {
-          const err108 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
-            keyword: 'required',
-            params: { missingProperty: 'executed-fail' },
-            message: "must have required property '" + 'executed-fail' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err108];
-          } else {
-            vErrors.push(err108);
-          }
-          errors++;
-        }
-        if (data44.inapplicable === undefined) {
-          const err109 = {
-            instancePath: instancePath + '/totals',
-            schemaPath: '#/properties/totals/required',
-            keyword: 'required',
-            params: { missingProperty: 'inapplicable' },
-            message: "must have required property '" + 'inapplicable' + "'",
           };
           if (vErrors === null) {
             vErrors = [err109];
@@ -22883,13 +22900,13 @@ function validate51(
           }
           errors++;
         }
-        if (data44.skipped === undefined) {
+        if (data45['executed-fail'] === undefined) {
           const err110 = {
             instancePath: instancePath + '/totals',
             schemaPath: '#/properties/totals/required',
             keyword: 'required',
-            params: { missingProperty: 'skipped' },
-            message: "must have required property '" + 'skipped' + "'",
+            params: { missingProperty: 'executed-fail' },
+            message: "must have required property '" + 'executed-fail' + "'",
           };
           if (vErrors === null) {
             vErrors = [err110];
@@ -22898,13 +22915,13 @@ function validate51(
           }
           errors++;
         }
-        if (data44.blocked === undefined) {
+        if (data45.inapplicable === undefined) {
           const err111 = {
             instancePath: instancePath + '/totals',
             schemaPath: '#/properties/totals/required',
             keyword: 'required',
-            params: { missingProperty: 'blocked' },
-            message: "must have required property '" + 'blocked' + "'",
+            params: { missingProperty: 'inapplicable' },
+            message: "must have required property '" + 'inapplicable' + "'",
           };
           if (vErrors === null) {
             vErrors = [err111];
@@ -22913,7 +22930,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key11 in data44) {
+        if (data45.skipped === undefined) {
+          const err112 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'skipped' },
+            message: "must have required property '" + 'skipped' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err112];
+          } else {
+            vErrors.push(err112);
+          }
+          errors++;
+        }
+        if (data45.blocked === undefined) {
+          const err113 = {
+            instancePath: instancePath + '/totals',
+            schemaPath: '#/properties/totals/required',
+            keyword: 'required',
+            params: { missingProperty: 'blocked' },
+            message: "must have required property '" + 'blocked' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err113];
+          } else {
+            vErrors.push(err113);
+          }
+          errors++;
+        }
+        for (const key11 in data45) {
           if (!(
             key11 === 'executed-pass' ||
             key11 === 'executed-fail' ||
@@ -22922,7 +22969,7 @@ function validate51(
             key11 === 'blocked' ||
             pattern13.test(key11)
           )) {
-            const err112 = {
+            const err114 = {
               instancePath: instancePath + '/totals',
               schemaPath: '#/properties/totals/additionalProperties',
               keyword: 'additionalProperties',
@@ -22930,53 +22977,18 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err112];
+              vErrors = [err114];
             } else {
-              vErrors.push(err112);
+              vErrors.push(err114);
             }
             errors++;
           }
         }
-        if (data44['executed-pass'] !== undefined) {
-          let data45 = data44['executed-pass'];
-          if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
-            const err113 = {
-              instancePath: instancePath + '/totals/executed-pass',
-              schemaPath: '#/$defs/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err113];
-            } else {
-              vErrors.push(err113);
-            }
-            errors++;
-          }
-          if (typeof data45 == 'number' && isFinite(data45)) {
-            if (data45 < 0 || isNaN(data45)) {
-              const err114 = {
-                instancePath: instancePath + '/totals/executed-pass',
-                schemaPath: '#/$defs/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err114];
-              } else {
-                vErrors.push(err114);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data44['executed-fail'] !== undefined) {
-          let data46 = data44['executed-fail'];
+        if (data45['executed-pass'] !== undefined) {
+          let data46 = data45['executed-pass'];
           if (!(typeof data46 == 'number' && !(data46 % 1) && !isNaN(data46) && isFinite(data46))) {
             const err115 = {
-              instancePath: instancePath + '/totals/executed-fail',
+              instancePath: instancePath + '/totals/executed-pass',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
               params: { type: 'integer' },
@@ -22992,7 +23004,7 @@ function validate51(
           if (typeof data46 == 'number' && isFinite(data46)) {
             if (data46 < 0 || isNaN(data46)) {
               const err116 = {
-                instancePath: instancePath + '/totals/executed-fail',
+                instancePath: instancePath + '/totals/executed-pass',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
@@ -23007,11 +23019,11 @@ function validate51(
             }
           }
         }
-        if (data44.inapplicable !== undefined) {
-          let data47 = data44.inapplicable;
+        if (data45['executed-fail'] !== undefined) {
+          let data47 = data45['executed-fail'];
           if (!(typeof data47 == 'number' && !(data47 % 1) && !isNaN(data47) && isFinite(data47))) {
             const err117 = {
-              instancePath: instancePath + '/totals/inapplicable',
+              instancePath: instancePath + '/totals/executed-fail',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
               params: { type: 'integer' },
@@ -23027,7 +23039,7 @@ function validate51(
           if (typeof data47 == 'number' && isFinite(data47)) {
             if (data47 < 0 || isNaN(data47)) {
               const err118 = {
-                instancePath: instancePath + '/totals/inapplicable',
+                instancePath: instancePath + '/totals/executed-fail',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
@@ -23042,11 +23054,11 @@ function validate51(
             }
           }
         }
-        if (data44.skipped !== undefined) {
-          let data48 = data44.skipped;
+        if (data45.inapplicable !== undefined) {
+          let data48 = data45.inapplicable;
           if (!(typeof data48 == 'number' && !(data48 % 1) && !isNaN(data48) && isFinite(data48))) {
             const err119 = {
-              instancePath: instancePath + '/totals/skipped',
+              instancePath: instancePath + '/totals/inapplicable',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
               params: { type: 'integer' },
@@ -23062,7 +23074,7 @@ function validate51(
           if (typeof data48 == 'number' && isFinite(data48)) {
             if (data48 < 0 || isNaN(data48)) {
               const err120 = {
-                instancePath: instancePath + '/totals/skipped',
+                instancePath: instancePath + '/totals/inapplicable',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
@@ -23077,11 +23089,11 @@ function validate51(
             }
           }
         }
-        if (data44.blocked !== undefined) {
-          let data49 = data44.blocked;
+        if (data45.skipped !== undefined) {
+          let data49 = data45.skipped;
           if (!(typeof data49 == 'number' && !(data49 % 1) && !isNaN(data49) && isFinite(data49))) {
             const err121 = {
-              instancePath: instancePath + '/totals/blocked',
+              instancePath: instancePath + '/totals/skipped',
               schemaPath: '#/$defs/count/type',
               keyword: 'type',
               params: { type: 'integer' },
@@ -23097,7 +23109,7 @@ function validate51(
           if (typeof data49 == 'number' && isFinite(data49)) {
             if (data49 < 0 || isNaN(data49)) {
               const err122 = {
-                instancePath: instancePath + '/totals/blocked',
+                instancePath: instancePath + '/totals/skipped',
                 schemaPath: '#/$defs/count/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
@@ -23112,8 +23124,43 @@ function validate51(
             }
           }
         }
+        if (data45.blocked !== undefined) {
+          let data50 = data45.blocked;
+          if (!(typeof data50 == 'number' && !(data50 % 1) && !isNaN(data50) && isFinite(data50))) {
+            const err123 = {
+              instancePath: instancePath + '/totals/blocked',
+              schemaPath: '#/$defs/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err123];
+            } else {
+              vErrors.push(err123);
+            }
+            errors++;
+          }
+          if (typeof data50 == 'number' && isFinite(data50)) {
+            if (data50 < 0 || isNaN(data50)) {
+              const err124 = {
+                instancePath: instancePath + '/totals/blocked',
+                schemaPath: '#/$defs/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err124];
+              } else {
+                vErrors.push(err124);
+              }
+              errors++;
+            }
+          }
+        }
       } else {
-        const err123 = {
+        const err125 = {
           instancePath: instancePath + '/totals',
           schemaPath: '#/properties/totals/type',
           keyword: 'type',
@@ -23121,53 +23168,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err123];
+          vErrors = [err125];
         } else {
-          vErrors.push(err123);
+          vErrors.push(err125);
         }
         errors++;
       }
     }
     if (data.digests !== undefined) {
-      let data50 = data.digests;
-      if (data50 && typeof data50 == 'object' && !Array.isArray(data50)) {
-        if (data50.algorithm === undefined) {
-          const err124 = {
+      let data51 = data.digests;
+      if (data51 && typeof data51 == 'object' && !Array.isArray(data51)) {
+        if (data51.algorithm === undefined) {
+          const err126 = {
             instancePath: instancePath + '/digests',
             schemaPath: '#/properties/digests/required',
             keyword: 'required',
             params: { missingProperty: 'algorithm' },
             message: "must have required property '" + 'algorithm' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err124];
-          } else {
-            vErrors.push(err124);
-          }
-          errors++;
-        }
-        if (data50.discovery === undefined) {
-          const err125 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'discovery' },
-            message: "must have required property '" + 'discovery' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err125];
-          } else {
-            vErrors.push(err125);
-          }
-          errors++;
-        }
-        if (data50.fixtures === undefined) {
-          const err126 = {
-            instancePath: instancePath + '/digests',
-            schemaPath: '#/properties/digests/required',
-            keyword: 'required',
-            params: { missingProperty: 'fixtures' },
-            message: "must have required property '" + 'fixtures' + "'",
           };
           if (vErrors === null) {
             vErrors = [err126];
@@ -23176,13 +23193,13 @@ function validate51(
           }
           errors++;
         }
-        if (data50.schemas === undefined) {
+        if (data51.discovery === undefined) {
           const err127 = {
             instancePath: instancePath + '/digests',
             schemaPath: '#/properties/digests/required',
             keyword: 'required',
-            params: { missingProperty: 'schemas' },
-            message: "must have required property '" + 'schemas' + "'",
+            params: { missingProperty: 'discovery' },
+            message: "must have required property '" + 'discovery' + "'",
           };
           if (vErrors === null) {
             vErrors = [err127];
@@ -23191,13 +23208,13 @@ function validate51(
           }
           errors++;
         }
-        if (data50.rows === undefined) {
+        if (data51.fixtures === undefined) {
           const err128 = {
             instancePath: instancePath + '/digests',
             schemaPath: '#/properties/digests/required',
             keyword: 'required',
-            params: { missingProperty: 'rows' },
-            message: "must have required property '" + 'rows' + "'",
+            params: { missingProperty: 'fixtures' },
+            message: "must have required property '" + 'fixtures' + "'",
           };
           if (vErrors === null) {
             vErrors = [err128];
@@ -23206,7 +23223,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key12 in data50) {
+        if (data51.schemas === undefined) {
+          const err129 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'schemas' },
+            message: "must have required property '" + 'schemas' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err129];
+          } else {
+            vErrors.push(err129);
+          }
+          errors++;
+        }
+        if (data51.rows === undefined) {
+          const err130 = {
+            instancePath: instancePath + '/digests',
+            schemaPath: '#/properties/digests/required',
+            keyword: 'required',
+            params: { missingProperty: 'rows' },
+            message: "must have required property '" + 'rows' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err130];
+          } else {
+            vErrors.push(err130);
+          }
+          errors++;
+        }
+        for (const key12 in data51) {
           if (!(
             key12 === 'algorithm' ||
             key12 === 'discovery' ||
@@ -23216,7 +23263,7 @@ function validate51(
             key12 === 'hostChecks' ||
             pattern13.test(key12)
           )) {
-            const err129 = {
+            const err131 = {
               instancePath: instancePath + '/digests',
               schemaPath: '#/properties/digests/additionalProperties',
               keyword: 'additionalProperties',
@@ -23224,59 +23271,21 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err129];
+              vErrors = [err131];
             } else {
-              vErrors.push(err129);
+              vErrors.push(err131);
             }
             errors++;
           }
         }
-        if (data50.algorithm !== undefined) {
-          if ('sha256' !== data50.algorithm) {
-            const err130 = {
+        if (data51.algorithm !== undefined) {
+          if ('sha256' !== data51.algorithm) {
+            const err132 = {
               instancePath: instancePath + '/digests/algorithm',
               schemaPath: '#/properties/digests/properties/algorithm/const',
               keyword: 'const',
               params: { allowedValue: 'sha256' },
               message: 'must be equal to constant',
-            };
-            if (vErrors === null) {
-              vErrors = [err130];
-            } else {
-              vErrors.push(err130);
-            }
-            errors++;
-          }
-        }
-        if (data50.discovery !== undefined) {
-          let data52 = data50.discovery;
-          const _errs125 = errors;
-          let valid37 = false;
-          let passing1 = null;
-          const _errs126 = errors;
-          if (typeof data52 === 'string') {
-            if (!pattern92.test(data52)) {
-              const err131 = {
-                instancePath: instancePath + '/digests/discovery',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err131];
-              } else {
-                vErrors.push(err131);
-              }
-              errors++;
-            }
-          } else {
-            const err132 = {
-              instancePath: instancePath + '/digests/discovery',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err132];
@@ -23285,14 +23294,52 @@ function validate51(
             }
             errors++;
           }
-          var _valid1 = _errs126 === errors;
+        }
+        if (data51.discovery !== undefined) {
+          let data53 = data51.discovery;
+          const _errs127 = errors;
+          let valid37 = false;
+          let passing1 = null;
+          const _errs128 = errors;
+          if (typeof data53 === 'string') {
+            if (!pattern59.test(data53)) {
+              const err133 = {
+                instancePath: instancePath + '/digests/discovery',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err133];
+              } else {
+                vErrors.push(err133);
+              }
+              errors++;
+            }
+          } else {
+            const err134 = {
+              instancePath: instancePath + '/digests/discovery',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err134];
+            } else {
+              vErrors.push(err134);
+            }
+            errors++;
+          }
+          var _valid1 = _errs128 === errors;
           if (_valid1) {
             valid37 = true;
             passing1 = 0;
           }
-          const _errs129 = errors;
-          if (data52 !== null) {
-            const err133 = {
+          const _errs131 = errors;
+          if (data53 !== null) {
+            const err135 = {
               instancePath: instancePath + '/digests/discovery',
               schemaPath: '#/properties/digests/properties/discovery/oneOf/1/type',
               keyword: 'type',
@@ -23300,13 +23347,13 @@ function validate51(
               message: 'must be null',
             };
             if (vErrors === null) {
-              vErrors = [err133];
+              vErrors = [err135];
             } else {
-              vErrors.push(err133);
+              vErrors.push(err135);
             }
             errors++;
           }
-          var _valid1 = _errs129 === errors;
+          var _valid1 = _errs131 === errors;
           if (_valid1 && valid37) {
             valid37 = false;
             passing1 = [passing1, 1];
@@ -23317,7 +23364,7 @@ function validate51(
             }
           }
           if (!valid37) {
-            const err134 = {
+            const err136 = {
               instancePath: instancePath + '/digests/discovery',
               schemaPath: '#/properties/digests/properties/discovery/oneOf',
               keyword: 'oneOf',
@@ -23325,30 +23372,30 @@ function validate51(
               message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
-              vErrors = [err134];
+              vErrors = [err136];
             } else {
-              vErrors.push(err134);
+              vErrors.push(err136);
             }
             errors++;
           } else {
-            errors = _errs125;
+            errors = _errs127;
             if (vErrors !== null) {
-              if (_errs125) {
-                vErrors.length = _errs125;
+              if (_errs127) {
+                vErrors.length = _errs127;
               } else {
                 vErrors = null;
               }
             }
           }
         }
-        if (data50.fixtures !== undefined) {
-          let data53 = data50.fixtures;
-          if (data53 && typeof data53 == 'object' && !Array.isArray(data53)) {
-            for (const key13 in data53) {
-              let data54 = data53[key13];
-              if (typeof data54 === 'string') {
-                if (!pattern92.test(data54)) {
-                  const err135 = {
+        if (data51.fixtures !== undefined) {
+          let data54 = data51.fixtures;
+          if (data54 && typeof data54 == 'object' && !Array.isArray(data54)) {
+            for (const key13 in data54) {
+              let data55 = data54[key13];
+              if (typeof data55 === 'string') {
+                if (!pattern59.test(data55)) {
+                  const err137 = {
                     instancePath:
                       instancePath +
                       '/digests/fixtures/' +
@@ -23359,14 +23406,14 @@ function validate51(
                     message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err135];
+                    vErrors = [err137];
                   } else {
-                    vErrors.push(err135);
+                    vErrors.push(err137);
                   }
                   errors++;
                 }
               } else {
-                const err136 = {
+                const err138 = {
                   instancePath:
                     instancePath +
                     '/digests/fixtures/' +
@@ -23377,15 +23424,15 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err136];
+                  vErrors = [err138];
                 } else {
-                  vErrors.push(err136);
+                  vErrors.push(err138);
                 }
                 errors++;
               }
             }
           } else {
-            const err137 = {
+            const err139 = {
               instancePath: instancePath + '/digests/fixtures',
               schemaPath: '#/properties/digests/properties/fixtures/type',
               keyword: 'type',
@@ -23393,21 +23440,21 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err137];
+              vErrors = [err139];
             } else {
-              vErrors.push(err137);
+              vErrors.push(err139);
             }
             errors++;
           }
         }
-        if (data50.schemas !== undefined) {
-          let data55 = data50.schemas;
-          if (data55 && typeof data55 == 'object' && !Array.isArray(data55)) {
-            for (const key14 in data55) {
-              let data56 = data55[key14];
-              if (typeof data56 === 'string') {
-                if (!pattern92.test(data56)) {
-                  const err138 = {
+        if (data51.schemas !== undefined) {
+          let data56 = data51.schemas;
+          if (data56 && typeof data56 == 'object' && !Array.isArray(data56)) {
+            for (const key14 in data56) {
+              let data57 = data56[key14];
+              if (typeof data57 === 'string') {
+                if (!pattern59.test(data57)) {
+                  const err140 = {
                     instancePath:
                       instancePath +
                       '/digests/schemas/' +
@@ -23418,14 +23465,14 @@ function validate51(
                     message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err138];
+                    vErrors = [err140];
                   } else {
-                    vErrors.push(err138);
+                    vErrors.push(err140);
                   }
                   errors++;
                 }
               } else {
-                const err139 = {
+                const err141 = {
                   instancePath:
                     instancePath +
                     '/digests/schemas/' +
@@ -23436,54 +23483,20 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err139];
+                  vErrors = [err141];
                 } else {
-                  vErrors.push(err139);
+                  vErrors.push(err141);
                 }
                 errors++;
               }
             }
           } else {
-            const err140 = {
+            const err142 = {
               instancePath: instancePath + '/digests/schemas',
               schemaPath: '#/properties/digests/properties/schemas/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err140];
-            } else {
-              vErrors.push(err140);
-            }
-            errors++;
-          }
-        }
-        if (data50.rows !== undefined) {
-          let data57 = data50.rows;
-          if (typeof data57 === 'string') {
-            if (!pattern92.test(data57)) {
-              const err141 = {
-                instancePath: instancePath + '/digests/rows',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err141];
-              } else {
-                vErrors.push(err141);
-              }
-              errors++;
-            }
-          } else {
-            const err142 = {
-              instancePath: instancePath + '/digests/rows',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err142];
@@ -23493,12 +23506,12 @@ function validate51(
             errors++;
           }
         }
-        if (data50.hostChecks !== undefined) {
-          let data58 = data50.hostChecks;
+        if (data51.rows !== undefined) {
+          let data58 = data51.rows;
           if (typeof data58 === 'string') {
-            if (!pattern92.test(data58)) {
+            if (!pattern59.test(data58)) {
               const err143 = {
-                instancePath: instancePath + '/digests/hostChecks',
+                instancePath: instancePath + '/digests/rows',
                 schemaPath: '#/$defs/sha256/pattern',
                 keyword: 'pattern',
                 params: { pattern: '^[0-9a-f]{64}$' },
@@ -23513,7 +23526,7 @@ function validate51(
             }
           } else {
             const err144 = {
-              instancePath: instancePath + '/digests/hostChecks',
+              instancePath: instancePath + '/digests/rows',
               schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -23527,8 +23540,42 @@ function validate51(
             errors++;
           }
         }
+        if (data51.hostChecks !== undefined) {
+          let data59 = data51.hostChecks;
+          if (typeof data59 === 'string') {
+            if (!pattern59.test(data59)) {
+              const err145 = {
+                instancePath: instancePath + '/digests/hostChecks',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err145];
+              } else {
+                vErrors.push(err145);
+              }
+              errors++;
+            }
+          } else {
+            const err146 = {
+              instancePath: instancePath + '/digests/hostChecks',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err146];
+            } else {
+              vErrors.push(err146);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err145 = {
+        const err147 = {
           instancePath: instancePath + '/digests',
           schemaPath: '#/properties/digests/type',
           keyword: 'type',
@@ -23536,53 +23583,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err145];
+          vErrors = [err147];
         } else {
-          vErrors.push(err145);
+          vErrors.push(err147);
         }
         errors++;
       }
     }
     if (data.signature !== undefined) {
-      let data59 = data.signature;
-      if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
-        if (data59.algorithm === undefined) {
-          const err146 = {
+      let data60 = data.signature;
+      if (data60 && typeof data60 == 'object' && !Array.isArray(data60)) {
+        if (data60.algorithm === undefined) {
+          const err148 = {
             instancePath: instancePath + '/signature',
             schemaPath: '#/properties/signature/required',
             keyword: 'required',
             params: { missingProperty: 'algorithm' },
             message: "must have required property '" + 'algorithm' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err146];
-          } else {
-            vErrors.push(err146);
-          }
-          errors++;
-        }
-        if (data59.reportDigest === undefined) {
-          const err147 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'reportDigest' },
-            message: "must have required property '" + 'reportDigest' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err147];
-          } else {
-            vErrors.push(err147);
-          }
-          errors++;
-        }
-        if (data59.value === undefined) {
-          const err148 = {
-            instancePath: instancePath + '/signature',
-            schemaPath: '#/properties/signature/required',
-            keyword: 'required',
-            params: { missingProperty: 'value' },
-            message: "must have required property '" + 'value' + "'",
           };
           if (vErrors === null) {
             vErrors = [err148];
@@ -23591,7 +23608,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key15 in data59) {
+        if (data60.reportDigest === undefined) {
+          const err149 = {
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
+            keyword: 'required',
+            params: { missingProperty: 'reportDigest' },
+            message: "must have required property '" + 'reportDigest' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err149];
+          } else {
+            vErrors.push(err149);
+          }
+          errors++;
+        }
+        if (data60.value === undefined) {
+          const err150 = {
+            instancePath: instancePath + '/signature',
+            schemaPath: '#/properties/signature/required',
+            keyword: 'required',
+            params: { missingProperty: 'value' },
+            message: "must have required property '" + 'value' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err150];
+          } else {
+            vErrors.push(err150);
+          }
+          errors++;
+        }
+        for (const key15 in data60) {
           if (!(
             key15 === 'algorithm' ||
             key15 === 'keyId' ||
@@ -23599,7 +23646,7 @@ function validate51(
             key15 === 'value' ||
             pattern13.test(key15)
           )) {
-            const err149 = {
+            const err151 = {
               instancePath: instancePath + '/signature',
               schemaPath: '#/properties/signature/additionalProperties',
               keyword: 'additionalProperties',
@@ -23607,55 +23654,21 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err149];
+              vErrors = [err151];
             } else {
-              vErrors.push(err149);
+              vErrors.push(err151);
             }
             errors++;
           }
         }
-        if (data59.algorithm !== undefined) {
-          if ('ed25519' !== data59.algorithm) {
-            const err150 = {
+        if (data60.algorithm !== undefined) {
+          if ('ed25519' !== data60.algorithm) {
+            const err152 = {
               instancePath: instancePath + '/signature/algorithm',
               schemaPath: '#/properties/signature/properties/algorithm/const',
               keyword: 'const',
               params: { allowedValue: 'ed25519' },
               message: 'must be equal to constant',
-            };
-            if (vErrors === null) {
-              vErrors = [err150];
-            } else {
-              vErrors.push(err150);
-            }
-            errors++;
-          }
-        }
-        if (data59.keyId !== undefined) {
-          let data61 = data59.keyId;
-          if (typeof data61 === 'string') {
-            if (!pattern33.test(data61)) {
-              const err151 = {
-                instancePath: instancePath + '/signature/keyId',
-                schemaPath: '#/properties/signature/properties/keyId/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err151];
-              } else {
-                vErrors.push(err151);
-              }
-              errors++;
-            }
-          } else {
-            const err152 = {
-              instancePath: instancePath + '/signature/keyId',
-              schemaPath: '#/properties/signature/properties/keyId/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err152];
@@ -23665,16 +23678,16 @@ function validate51(
             errors++;
           }
         }
-        if (data59.reportDigest !== undefined) {
-          let data62 = data59.reportDigest;
+        if (data60.keyId !== undefined) {
+          let data62 = data60.keyId;
           if (typeof data62 === 'string') {
-            if (!pattern92.test(data62)) {
+            if (!pattern33.test(data62)) {
               const err153 = {
-                instancePath: instancePath + '/signature/reportDigest',
-                schemaPath: '#/$defs/sha256/pattern',
+                instancePath: instancePath + '/signature/keyId',
+                schemaPath: '#/properties/signature/properties/keyId/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                params: { pattern: '^[A-Za-z0-9._~-]{1,128}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9._~-]{1,128}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err153];
@@ -23685,8 +23698,8 @@ function validate51(
             }
           } else {
             const err154 = {
-              instancePath: instancePath + '/signature/reportDigest',
-              schemaPath: '#/$defs/sha256/type',
+              instancePath: instancePath + '/signature/keyId',
+              schemaPath: '#/properties/signature/properties/keyId/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -23699,16 +23712,16 @@ function validate51(
             errors++;
           }
         }
-        if (data59.value !== undefined) {
-          let data63 = data59.value;
+        if (data60.reportDigest !== undefined) {
+          let data63 = data60.reportDigest;
           if (typeof data63 === 'string') {
-            if (!pattern100.test(data63)) {
+            if (!pattern59.test(data63)) {
               const err155 = {
-                instancePath: instancePath + '/signature/value',
-                schemaPath: '#/properties/signature/properties/value/pattern',
+                instancePath: instancePath + '/signature/reportDigest',
+                schemaPath: '#/$defs/sha256/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err155];
@@ -23719,8 +23732,8 @@ function validate51(
             }
           } else {
             const err156 = {
-              instancePath: instancePath + '/signature/value',
-              schemaPath: '#/properties/signature/properties/value/type',
+              instancePath: instancePath + '/signature/reportDigest',
+              schemaPath: '#/$defs/sha256/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -23733,8 +23746,42 @@ function validate51(
             errors++;
           }
         }
+        if (data60.value !== undefined) {
+          let data64 = data60.value;
+          if (typeof data64 === 'string') {
+            if (!pattern101.test(data64)) {
+              const err157 = {
+                instancePath: instancePath + '/signature/value',
+                schemaPath: '#/properties/signature/properties/value/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[A-Za-z0-9+/]+={0,2}$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9+/]+={0,2}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err157];
+              } else {
+                vErrors.push(err157);
+              }
+              errors++;
+            }
+          } else {
+            const err158 = {
+              instancePath: instancePath + '/signature/value',
+              schemaPath: '#/properties/signature/properties/value/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err158];
+            } else {
+              vErrors.push(err158);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err157 = {
+        const err159 = {
           instancePath: instancePath + '/signature',
           schemaPath: '#/properties/signature/type',
           keyword: 'type',
@@ -23742,17 +23789,17 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err157];
+          vErrors = [err159];
         } else {
-          vErrors.push(err157);
+          vErrors.push(err159);
         }
         errors++;
       }
     }
     if (data.failOn !== undefined) {
-      let data64 = data.failOn;
-      if (!(data64 === 'must' || data64 === 'should' || data64 === 'none')) {
-        const err158 = {
+      let data65 = data.failOn;
+      if (!(data65 === 'must' || data65 === 'should' || data65 === 'none')) {
+        const err160 = {
           instancePath: instancePath + '/failOn',
           schemaPath: '#/properties/failOn/enum',
           keyword: 'enum',
@@ -23760,53 +23807,23 @@ function validate51(
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
-          vErrors = [err158];
+          vErrors = [err160];
         } else {
-          vErrors.push(err158);
+          vErrors.push(err160);
         }
         errors++;
       }
     }
     if (data.selection !== undefined) {
-      let data65 = data.selection;
-      if (data65 && typeof data65 == 'object' && !Array.isArray(data65)) {
-        if (data65.only === undefined) {
-          const err159 = {
+      let data66 = data.selection;
+      if (data66 && typeof data66 == 'object' && !Array.isArray(data66)) {
+        if (data66.only === undefined) {
+          const err161 = {
             instancePath: instancePath + '/selection',
             schemaPath: '#/properties/selection/required',
             keyword: 'required',
             params: { missingProperty: 'only' },
             message: "must have required property '" + 'only' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err159];
-          } else {
-            vErrors.push(err159);
-          }
-          errors++;
-        }
-        if (data65.skip === undefined) {
-          const err160 = {
-            instancePath: instancePath + '/selection',
-            schemaPath: '#/properties/selection/required',
-            keyword: 'required',
-            params: { missingProperty: 'skip' },
-            message: "must have required property '" + 'skip' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err160];
-          } else {
-            vErrors.push(err160);
-          }
-          errors++;
-        }
-        if (data65.selected === undefined) {
-          const err161 = {
-            instancePath: instancePath + '/selection',
-            schemaPath: '#/properties/selection/required',
-            keyword: 'required',
-            params: { missingProperty: 'selected' },
-            message: "must have required property '" + 'selected' + "'",
           };
           if (vErrors === null) {
             vErrors = [err161];
@@ -23815,7 +23832,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key16 in data65) {
+        if (data66.skip === undefined) {
+          const err162 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'skip' },
+            message: "must have required property '" + 'skip' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err162];
+          } else {
+            vErrors.push(err162);
+          }
+          errors++;
+        }
+        if (data66.selected === undefined) {
+          const err163 = {
+            instancePath: instancePath + '/selection',
+            schemaPath: '#/properties/selection/required',
+            keyword: 'required',
+            params: { missingProperty: 'selected' },
+            message: "must have required property '" + 'selected' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err163];
+          } else {
+            vErrors.push(err163);
+          }
+          errors++;
+        }
+        for (const key16 in data66) {
           if (!(
             key16 === 'only' ||
             key16 === 'skip' ||
@@ -23823,7 +23870,7 @@ function validate51(
             key16 === 'requirementSet' ||
             pattern13.test(key16)
           )) {
-            const err162 = {
+            const err164 = {
               instancePath: instancePath + '/selection',
               schemaPath: '#/properties/selection/additionalProperties',
               keyword: 'additionalProperties',
@@ -23831,22 +23878,22 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err162];
+              vErrors = [err164];
             } else {
-              vErrors.push(err162);
+              vErrors.push(err164);
             }
             errors++;
           }
         }
-        if (data65.only !== undefined) {
-          let data66 = data65.only;
-          if (Array.isArray(data66)) {
-            const len6 = data66.length;
+        if (data66.only !== undefined) {
+          let data67 = data66.only;
+          if (Array.isArray(data67)) {
+            const len6 = data67.length;
             for (let i7 = 0; i7 < len6; i7++) {
-              let data67 = data66[i7];
-              if (typeof data67 === 'string') {
-                if (!pattern54.test(data67)) {
-                  const err163 = {
+              let data68 = data67[i7];
+              if (typeof data68 === 'string') {
+                if (!pattern54.test(data68)) {
+                  const err165 = {
                     instancePath: instancePath + '/selection/only/' + i7,
                     schemaPath: '#/$defs/requirementId/pattern',
                     keyword: 'pattern',
@@ -23855,14 +23902,14 @@ function validate51(
                       'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err163];
+                    vErrors = [err165];
                   } else {
-                    vErrors.push(err163);
+                    vErrors.push(err165);
                   }
                   errors++;
                 }
               } else {
-                const err164 = {
+                const err166 = {
                   instancePath: instancePath + '/selection/only/' + i7,
                   schemaPath: '#/$defs/requirementId/type',
                   keyword: 'type',
@@ -23870,20 +23917,20 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err164];
+                  vErrors = [err166];
                 } else {
-                  vErrors.push(err164);
+                  vErrors.push(err166);
                 }
                 errors++;
               }
             }
-            let i8 = data66.length;
+            let i8 = data67.length;
             let j1;
             if (i8 > 1) {
               outer1: for (; i8--;) {
                 for (j1 = i8; j1--;) {
-                  if (func0(data66[i8], data66[j1])) {
-                    const err165 = {
+                  if (func0(data67[i8], data67[j1])) {
+                    const err167 = {
                       instancePath: instancePath + '/selection/only',
                       schemaPath: '#/properties/selection/properties/only/uniqueItems',
                       keyword: 'uniqueItems',
@@ -23896,9 +23943,9 @@ function validate51(
                         ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err165];
+                      vErrors = [err167];
                     } else {
-                      vErrors.push(err165);
+                      vErrors.push(err167);
                     }
                     errors++;
                     break outer1;
@@ -23907,7 +23954,7 @@ function validate51(
               }
             }
           } else {
-            const err166 = {
+            const err168 = {
               instancePath: instancePath + '/selection/only',
               schemaPath: '#/properties/selection/properties/only/type',
               keyword: 'type',
@@ -23915,22 +23962,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err166];
+              vErrors = [err168];
             } else {
-              vErrors.push(err166);
+              vErrors.push(err168);
             }
             errors++;
           }
         }
-        if (data65.skip !== undefined) {
-          let data68 = data65.skip;
-          if (Array.isArray(data68)) {
-            const len7 = data68.length;
+        if (data66.skip !== undefined) {
+          let data69 = data66.skip;
+          if (Array.isArray(data69)) {
+            const len7 = data69.length;
             for (let i9 = 0; i9 < len7; i9++) {
-              let data69 = data68[i9];
-              if (typeof data69 === 'string') {
-                if (!pattern54.test(data69)) {
-                  const err167 = {
+              let data70 = data69[i9];
+              if (typeof data70 === 'string') {
+                if (!pattern54.test(data70)) {
+                  const err169 = {
                     instancePath: instancePath + '/selection/skip/' + i9,
                     schemaPath: '#/$defs/requirementId/pattern',
                     keyword: 'pattern',
@@ -23939,14 +23986,14 @@ function validate51(
                       'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err167];
+                    vErrors = [err169];
                   } else {
-                    vErrors.push(err167);
+                    vErrors.push(err169);
                   }
                   errors++;
                 }
               } else {
-                const err168 = {
+                const err170 = {
                   instancePath: instancePath + '/selection/skip/' + i9,
                   schemaPath: '#/$defs/requirementId/type',
                   keyword: 'type',
@@ -23954,20 +24001,20 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err168];
+                  vErrors = [err170];
                 } else {
-                  vErrors.push(err168);
+                  vErrors.push(err170);
                 }
                 errors++;
               }
             }
-            let i10 = data68.length;
+            let i10 = data69.length;
             let j2;
             if (i10 > 1) {
               outer2: for (; i10--;) {
                 for (j2 = i10; j2--;) {
-                  if (func0(data68[i10], data68[j2])) {
-                    const err169 = {
+                  if (func0(data69[i10], data69[j2])) {
+                    const err171 = {
                       instancePath: instancePath + '/selection/skip',
                       schemaPath: '#/properties/selection/properties/skip/uniqueItems',
                       keyword: 'uniqueItems',
@@ -23980,9 +24027,9 @@ function validate51(
                         ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err169];
+                      vErrors = [err171];
                     } else {
-                      vErrors.push(err169);
+                      vErrors.push(err171);
                     }
                     errors++;
                     break outer2;
@@ -23991,7 +24038,7 @@ function validate51(
               }
             }
           } else {
-            const err170 = {
+            const err172 = {
               instancePath: instancePath + '/selection/skip',
               schemaPath: '#/properties/selection/properties/skip/type',
               keyword: 'type',
@@ -23999,22 +24046,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err170];
+              vErrors = [err172];
             } else {
-              vErrors.push(err170);
+              vErrors.push(err172);
             }
             errors++;
           }
         }
-        if (data65.selected !== undefined) {
-          let data70 = data65.selected;
-          if (Array.isArray(data70)) {
-            const len8 = data70.length;
+        if (data66.selected !== undefined) {
+          let data71 = data66.selected;
+          if (Array.isArray(data71)) {
+            const len8 = data71.length;
             for (let i11 = 0; i11 < len8; i11++) {
-              let data71 = data70[i11];
-              if (typeof data71 === 'string') {
-                if (!pattern54.test(data71)) {
-                  const err171 = {
+              let data72 = data71[i11];
+              if (typeof data72 === 'string') {
+                if (!pattern54.test(data72)) {
+                  const err173 = {
                     instancePath: instancePath + '/selection/selected/' + i11,
                     schemaPath: '#/$defs/requirementId/pattern',
                     keyword: 'pattern',
@@ -24023,14 +24070,14 @@ function validate51(
                       'must match pattern "' + '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err171];
+                    vErrors = [err173];
                   } else {
-                    vErrors.push(err171);
+                    vErrors.push(err173);
                   }
                   errors++;
                 }
               } else {
-                const err172 = {
+                const err174 = {
                   instancePath: instancePath + '/selection/selected/' + i11,
                   schemaPath: '#/$defs/requirementId/type',
                   keyword: 'type',
@@ -24038,20 +24085,20 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err172];
+                  vErrors = [err174];
                 } else {
-                  vErrors.push(err172);
+                  vErrors.push(err174);
                 }
                 errors++;
               }
             }
-            let i12 = data70.length;
+            let i12 = data71.length;
             let j3;
             if (i12 > 1) {
               outer3: for (; i12--;) {
                 for (j3 = i12; j3--;) {
-                  if (func0(data70[i12], data70[j3])) {
-                    const err173 = {
+                  if (func0(data71[i12], data71[j3])) {
+                    const err175 = {
                       instancePath: instancePath + '/selection/selected',
                       schemaPath: '#/properties/selection/properties/selected/uniqueItems',
                       keyword: 'uniqueItems',
@@ -24064,9 +24111,9 @@ function validate51(
                         ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err173];
+                      vErrors = [err175];
                     } else {
-                      vErrors.push(err173);
+                      vErrors.push(err175);
                     }
                     errors++;
                     break outer3;
@@ -24075,7 +24122,7 @@ function validate51(
               }
             }
           } else {
-            const err174 = {
+            const err176 = {
               instancePath: instancePath + '/selection/selected',
               schemaPath: '#/properties/selection/properties/selected/type',
               keyword: 'type',
@@ -24083,18 +24130,18 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err174];
+              vErrors = [err176];
             } else {
-              vErrors.push(err174);
+              vErrors.push(err176);
             }
             errors++;
           }
         }
-        if (data65.requirementSet !== undefined) {
-          let data72 = data65.requirementSet;
-          if (data72 && typeof data72 == 'object' && !Array.isArray(data72)) {
-            if (data72.version === undefined) {
-              const err175 = {
+        if (data66.requirementSet !== undefined) {
+          let data73 = data66.requirementSet;
+          if (data73 && typeof data73 == 'object' && !Array.isArray(data73)) {
+            if (data73.version === undefined) {
+              const err177 = {
                 instancePath: instancePath + '/selection/requirementSet',
                 schemaPath: '#/properties/selection/properties/requirementSet/required',
                 keyword: 'required',
@@ -24102,14 +24149,14 @@ function validate51(
                 message: "must have required property '" + 'version' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err175];
+                vErrors = [err177];
               } else {
-                vErrors.push(err175);
+                vErrors.push(err177);
               }
               errors++;
             }
-            if (data72.requirements === undefined) {
-              const err176 = {
+            if (data73.requirements === undefined) {
+              const err178 = {
                 instancePath: instancePath + '/selection/requirementSet',
                 schemaPath: '#/properties/selection/properties/requirementSet/required',
                 keyword: 'required',
@@ -24117,57 +24164,21 @@ function validate51(
                 message: "must have required property '" + 'requirements' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err176];
+                vErrors = [err178];
               } else {
-                vErrors.push(err176);
+                vErrors.push(err178);
               }
               errors++;
             }
-            for (const key17 in data72) {
+            for (const key17 in data73) {
               if (!(key17 === 'version' || key17 === 'requirements' || pattern13.test(key17))) {
-                const err177 = {
+                const err179 = {
                   instancePath: instancePath + '/selection/requirementSet',
                   schemaPath:
                     '#/properties/selection/properties/requirementSet/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key17 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err177];
-                } else {
-                  vErrors.push(err177);
-                }
-                errors++;
-              }
-            }
-            if (data72.version !== undefined) {
-              let data73 = data72.version;
-              if (typeof data73 === 'string') {
-                if (func1(data73) < 1) {
-                  const err178 = {
-                    instancePath: instancePath + '/selection/requirementSet/version',
-                    schemaPath:
-                      '#/properties/selection/properties/requirementSet/properties/version/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err178];
-                  } else {
-                    vErrors.push(err178);
-                  }
-                  errors++;
-                }
-              } else {
-                const err179 = {
-                  instancePath: instancePath + '/selection/requirementSet/version',
-                  schemaPath:
-                    '#/properties/selection/properties/requirementSet/properties/version/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err179];
@@ -24177,15 +24188,51 @@ function validate51(
                 errors++;
               }
             }
-            if (data72.requirements !== undefined) {
-              let data74 = data72.requirements;
-              if (Array.isArray(data74)) {
-                const len9 = data74.length;
+            if (data73.version !== undefined) {
+              let data74 = data73.version;
+              if (typeof data74 === 'string') {
+                if (func1(data74) < 1) {
+                  const err180 = {
+                    instancePath: instancePath + '/selection/requirementSet/version',
+                    schemaPath:
+                      '#/properties/selection/properties/requirementSet/properties/version/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err180];
+                  } else {
+                    vErrors.push(err180);
+                  }
+                  errors++;
+                }
+              } else {
+                const err181 = {
+                  instancePath: instancePath + '/selection/requirementSet/version',
+                  schemaPath:
+                    '#/properties/selection/properties/requirementSet/properties/version/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err181];
+                } else {
+                  vErrors.push(err181);
+                }
+                errors++;
+              }
+            }
+            if (data73.requirements !== undefined) {
+              let data75 = data73.requirements;
+              if (Array.isArray(data75)) {
+                const len9 = data75.length;
                 for (let i13 = 0; i13 < len9; i13++) {
-                  let data75 = data74[i13];
-                  if (typeof data75 === 'string') {
-                    if (!pattern54.test(data75)) {
-                      const err180 = {
+                  let data76 = data75[i13];
+                  if (typeof data76 === 'string') {
+                    if (!pattern54.test(data76)) {
+                      const err182 = {
                         instancePath:
                           instancePath + '/selection/requirementSet/requirements/' + i13,
                         schemaPath: '#/$defs/requirementId/pattern',
@@ -24197,14 +24244,14 @@ function validate51(
                           '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err180];
+                        vErrors = [err182];
                       } else {
-                        vErrors.push(err180);
+                        vErrors.push(err182);
                       }
                       errors++;
                     }
                   } else {
-                    const err181 = {
+                    const err183 = {
                       instancePath: instancePath + '/selection/requirementSet/requirements/' + i13,
                       schemaPath: '#/$defs/requirementId/type',
                       keyword: 'type',
@@ -24212,20 +24259,20 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err181];
+                      vErrors = [err183];
                     } else {
-                      vErrors.push(err181);
+                      vErrors.push(err183);
                     }
                     errors++;
                   }
                 }
-                let i14 = data74.length;
+                let i14 = data75.length;
                 let j4;
                 if (i14 > 1) {
                   outer4: for (; i14--;) {
                     for (j4 = i14; j4--;) {
-                      if (func0(data74[i14], data74[j4])) {
-                        const err182 = {
+                      if (func0(data75[i14], data75[j4])) {
+                        const err184 = {
                           instancePath: instancePath + '/selection/requirementSet/requirements',
                           schemaPath:
                             '#/properties/selection/properties/requirementSet/properties/requirements/uniqueItems',
@@ -24239,9 +24286,9 @@ function validate51(
                             ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err182];
+                          vErrors = [err184];
                         } else {
-                          vErrors.push(err182);
+                          vErrors.push(err184);
                         }
                         errors++;
                         break outer4;
@@ -24250,7 +24297,7 @@ function validate51(
                   }
                 }
               } else {
-                const err183 = {
+                const err185 = {
                   instancePath: instancePath + '/selection/requirementSet/requirements',
                   schemaPath:
                     '#/properties/selection/properties/requirementSet/properties/requirements/type',
@@ -24259,15 +24306,15 @@ function validate51(
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err183];
+                  vErrors = [err185];
                 } else {
-                  vErrors.push(err183);
+                  vErrors.push(err185);
                 }
                 errors++;
               }
             }
           } else {
-            const err184 = {
+            const err186 = {
               instancePath: instancePath + '/selection/requirementSet',
               schemaPath: '#/properties/selection/properties/requirementSet/type',
               keyword: 'type',
@@ -24275,15 +24322,15 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err184];
+              vErrors = [err186];
             } else {
-              vErrors.push(err184);
+              vErrors.push(err186);
             }
             errors++;
           }
         }
       } else {
-        const err185 = {
+        const err187 = {
           instancePath: instancePath + '/selection',
           schemaPath: '#/properties/selection/type',
           keyword: 'type',
@@ -24291,53 +24338,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err185];
+          vErrors = [err187];
         } else {
-          vErrors.push(err185);
+          vErrors.push(err187);
         }
         errors++;
       }
     }
     if (data.baseline !== undefined) {
-      let data76 = data.baseline;
-      if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
-        if (data76.file === undefined) {
-          const err186 = {
+      let data77 = data.baseline;
+      if (data77 && typeof data77 == 'object' && !Array.isArray(data77)) {
+        if (data77.file === undefined) {
+          const err188 = {
             instancePath: instancePath + '/baseline',
             schemaPath: '#/properties/baseline/required',
             keyword: 'required',
             params: { missingProperty: 'file' },
             message: "must have required property '" + 'file' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err186];
-          } else {
-            vErrors.push(err186);
-          }
-          errors++;
-        }
-        if (data76.sha256 === undefined) {
-          const err187 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'sha256' },
-            message: "must have required property '" + 'sha256' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err187];
-          } else {
-            vErrors.push(err187);
-          }
-          errors++;
-        }
-        if (data76.entries === undefined) {
-          const err188 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'entries' },
-            message: "must have required property '" + 'entries' + "'",
           };
           if (vErrors === null) {
             vErrors = [err188];
@@ -24346,13 +24363,13 @@ function validate51(
           }
           errors++;
         }
-        if (data76.excused === undefined) {
+        if (data77.sha256 === undefined) {
           const err189 = {
             instancePath: instancePath + '/baseline',
             schemaPath: '#/properties/baseline/required',
             keyword: 'required',
-            params: { missingProperty: 'excused' },
-            message: "must have required property '" + 'excused' + "'",
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
           };
           if (vErrors === null) {
             vErrors = [err189];
@@ -24361,7 +24378,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key18 in data76) {
+        if (data77.entries === undefined) {
+          const err190 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'entries' },
+            message: "must have required property '" + 'entries' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err190];
+          } else {
+            vErrors.push(err190);
+          }
+          errors++;
+        }
+        if (data77.excused === undefined) {
+          const err191 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'excused' },
+            message: "must have required property '" + 'excused' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err191];
+          } else {
+            vErrors.push(err191);
+          }
+          errors++;
+        }
+        for (const key18 in data77) {
           if (!(
             key18 === 'file' ||
             key18 === 'sha256' ||
@@ -24369,46 +24416,12 @@ function validate51(
             key18 === 'excused' ||
             pattern13.test(key18)
           )) {
-            const err190 = {
+            const err192 = {
               instancePath: instancePath + '/baseline',
               schemaPath: '#/properties/baseline/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key18 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err190];
-            } else {
-              vErrors.push(err190);
-            }
-            errors++;
-          }
-        }
-        if (data76.file !== undefined) {
-          let data77 = data76.file;
-          if (typeof data77 === 'string') {
-            if (func1(data77) < 1) {
-              const err191 = {
-                instancePath: instancePath + '/baseline/file',
-                schemaPath: '#/properties/baseline/properties/file/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err191];
-              } else {
-                vErrors.push(err191);
-              }
-              errors++;
-            }
-          } else {
-            const err192 = {
-              instancePath: instancePath + '/baseline/file',
-              schemaPath: '#/properties/baseline/properties/file/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err192];
@@ -24418,16 +24431,16 @@ function validate51(
             errors++;
           }
         }
-        if (data76.sha256 !== undefined) {
-          let data78 = data76.sha256;
+        if (data77.file !== undefined) {
+          let data78 = data77.file;
           if (typeof data78 === 'string') {
-            if (!pattern92.test(data78)) {
+            if (func1(data78) < 1) {
               const err193 = {
-                instancePath: instancePath + '/baseline/sha256',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                instancePath: instancePath + '/baseline/file',
+                schemaPath: '#/properties/baseline/properties/file/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
                 vErrors = [err193];
@@ -24438,8 +24451,8 @@ function validate51(
             }
           } else {
             const err194 = {
-              instancePath: instancePath + '/baseline/sha256',
-              schemaPath: '#/$defs/sha256/type',
+              instancePath: instancePath + '/baseline/file',
+              schemaPath: '#/properties/baseline/properties/file/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -24452,50 +24465,54 @@ function validate51(
             errors++;
           }
         }
-        if (data76.entries !== undefined) {
-          let data79 = data76.entries;
-          if (Array.isArray(data79)) {
-            const len10 = data79.length;
+        if (data77.sha256 !== undefined) {
+          let data79 = data77.sha256;
+          if (typeof data79 === 'string') {
+            if (!pattern59.test(data79)) {
+              const err195 = {
+                instancePath: instancePath + '/baseline/sha256',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err195];
+              } else {
+                vErrors.push(err195);
+              }
+              errors++;
+            }
+          } else {
+            const err196 = {
+              instancePath: instancePath + '/baseline/sha256',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err196];
+            } else {
+              vErrors.push(err196);
+            }
+            errors++;
+          }
+        }
+        if (data77.entries !== undefined) {
+          let data80 = data77.entries;
+          if (Array.isArray(data80)) {
+            const len10 = data80.length;
             for (let i15 = 0; i15 < len10; i15++) {
-              let data80 = data79[i15];
-              if (data80 && typeof data80 == 'object' && !Array.isArray(data80)) {
-                if (data80.requirement === undefined) {
-                  const err195 = {
+              let data81 = data80[i15];
+              if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
+                if (data81.requirement === undefined) {
+                  const err197 = {
                     instancePath: instancePath + '/baseline/entries/' + i15,
                     schemaPath: '#/properties/baseline/properties/entries/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'requirement' },
                     message: "must have required property '" + 'requirement' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err195];
-                  } else {
-                    vErrors.push(err195);
-                  }
-                  errors++;
-                }
-                if (data80.reason === undefined) {
-                  const err196 = {
-                    instancePath: instancePath + '/baseline/entries/' + i15,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'reason' },
-                    message: "must have required property '" + 'reason' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err196];
-                  } else {
-                    vErrors.push(err196);
-                  }
-                  errors++;
-                }
-                if (data80.status === undefined) {
-                  const err197 = {
-                    instancePath: instancePath + '/baseline/entries/' + i15,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'status' },
-                    message: "must have required property '" + 'status' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err197];
@@ -24504,7 +24521,37 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key19 in data80) {
+                if (data81.reason === undefined) {
+                  const err198 = {
+                    instancePath: instancePath + '/baseline/entries/' + i15,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err198];
+                  } else {
+                    vErrors.push(err198);
+                  }
+                  errors++;
+                }
+                if (data81.status === undefined) {
+                  const err199 = {
+                    instancePath: instancePath + '/baseline/entries/' + i15,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'status' },
+                    message: "must have required property '" + 'status' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err199];
+                  } else {
+                    vErrors.push(err199);
+                  }
+                  errors++;
+                }
+                for (const key19 in data81) {
                   if (!(
                     key19 === 'requirement' ||
                     key19 === 'rule' ||
@@ -24515,7 +24562,7 @@ function validate51(
                     key19 === 'status' ||
                     pattern13.test(key19)
                   )) {
-                    const err198 = {
+                    const err200 = {
                       instancePath: instancePath + '/baseline/entries/' + i15,
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/additionalProperties',
@@ -24524,18 +24571,18 @@ function validate51(
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err198];
+                      vErrors = [err200];
                     } else {
-                      vErrors.push(err198);
+                      vErrors.push(err200);
                     }
                     errors++;
                   }
                 }
-                if (data80.requirement !== undefined) {
+                if (data81.requirement !== undefined) {
                   if (
-                    !validate64(data80.requirement, {
+                    !validate64(data81.requirement, {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/requirement',
-                      parentData: data80,
+                      parentData: data81,
                       parentDataProperty: 'requirement',
                       rootData,
                       dynamicAnchors,
@@ -24546,50 +24593,14 @@ function validate51(
                     errors = vErrors.length;
                   }
                 }
-                if (data80.rule !== undefined) {
-                  let data82 = data80.rule;
-                  if (typeof data82 === 'string') {
-                    if (func1(data82) < 1) {
-                      const err199 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
-                        schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/rule/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err199];
-                      } else {
-                        vErrors.push(err199);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err200 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/rule/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err200];
-                    } else {
-                      vErrors.push(err200);
-                    }
-                    errors++;
-                  }
-                }
-                if (data80.reason !== undefined) {
-                  let data83 = data80.reason;
+                if (data81.rule !== undefined) {
+                  let data83 = data81.rule;
                   if (typeof data83 === 'string') {
                     if (func1(data83) < 1) {
                       const err201 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
+                          '#/properties/baseline/properties/entries/items/properties/rule/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -24603,9 +24614,9 @@ function validate51(
                     }
                   } else {
                     const err202 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/reason/type',
+                        '#/properties/baseline/properties/entries/items/properties/rule/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -24618,14 +24629,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data80.ticket !== undefined) {
-                  let data84 = data80.ticket;
+                if (data81.reason !== undefined) {
+                  let data84 = data81.reason;
                   if (typeof data84 === 'string') {
                     if (func1(data84) < 1) {
                       const err203 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
+                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -24639,9 +24650,9 @@ function validate51(
                     }
                   } else {
                     const err204 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
+                        '#/properties/baseline/properties/entries/items/properties/reason/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -24654,14 +24665,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data80.owner !== undefined) {
-                  let data85 = data80.owner;
+                if (data81.ticket !== undefined) {
+                  let data85 = data81.ticket;
                   if (typeof data85 === 'string') {
                     if (func1(data85) < 1) {
                       const err205 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -24675,9 +24686,9 @@ function validate51(
                     }
                   } else {
                     const err206 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/owner/type',
+                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -24690,17 +24701,17 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data80.expires !== undefined) {
-                  let data86 = data80.expires;
+                if (data81.owner !== undefined) {
+                  let data86 = data81.owner;
                   if (typeof data86 === 'string') {
-                    if (!formats10.validate(data86)) {
+                    if (func1(data86) < 1) {
                       const err207 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/expires/format',
-                        keyword: 'format',
-                        params: { format: 'date' },
-                        message: 'must match format "' + 'date' + '"',
+                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
                         vErrors = [err207];
@@ -24711,9 +24722,9 @@ function validate51(
                     }
                   } else {
                     const err208 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                        '#/properties/baseline/properties/entries/items/properties/owner/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -24726,15 +24737,51 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data80.status !== undefined) {
-                  let data87 = data80.status;
+                if (data81.expires !== undefined) {
+                  let data87 = data81.expires;
+                  if (typeof data87 === 'string') {
+                    if (!formats10.validate(data87)) {
+                      const err209 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/expires/format',
+                        keyword: 'format',
+                        params: { format: 'date' },
+                        message: 'must match format "' + 'date' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err209];
+                      } else {
+                        vErrors.push(err209);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err210 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err210];
+                    } else {
+                      vErrors.push(err210);
+                    }
+                    errors++;
+                  }
+                }
+                if (data81.status !== undefined) {
+                  let data88 = data81.status;
                   if (!(
-                    data87 === 'excusing' ||
-                    data87 === 'stale' ||
-                    data87 === 'unobserved' ||
-                    data87 === 'expired'
+                    data88 === 'excusing' ||
+                    data88 === 'stale' ||
+                    data88 === 'unobserved' ||
+                    data88 === 'expired'
                   )) {
-                    const err209 = {
+                    const err211 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/status',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/status/enum',
@@ -24747,15 +24794,15 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err209];
+                      vErrors = [err211];
                     } else {
-                      vErrors.push(err209);
+                      vErrors.push(err211);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err210 = {
+                const err212 = {
                   instancePath: instancePath + '/baseline/entries/' + i15,
                   schemaPath: '#/properties/baseline/properties/entries/items/type',
                   keyword: 'type',
@@ -24763,15 +24810,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err210];
+                  vErrors = [err212];
                 } else {
-                  vErrors.push(err210);
+                  vErrors.push(err212);
                 }
                 errors++;
               }
             }
           } else {
-            const err211 = {
+            const err213 = {
               instancePath: instancePath + '/baseline/entries',
               schemaPath: '#/properties/baseline/properties/entries/type',
               keyword: 'type',
@@ -24779,22 +24826,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err211];
+              vErrors = [err213];
             } else {
-              vErrors.push(err211);
+              vErrors.push(err213);
             }
             errors++;
           }
         }
-        if (data76.excused !== undefined) {
-          let data88 = data76.excused;
-          if (Array.isArray(data88)) {
-            const len11 = data88.length;
+        if (data77.excused !== undefined) {
+          let data89 = data77.excused;
+          if (Array.isArray(data89)) {
+            const len11 = data89.length;
             for (let i16 = 0; i16 < len11; i16++) {
               if (
-                !validate66(data88[i16], {
+                !validate66(data89[i16], {
                   instancePath: instancePath + '/baseline/excused/' + i16,
-                  parentData: data88,
+                  parentData: data89,
                   parentDataProperty: i16,
                   rootData,
                   dynamicAnchors,
@@ -24805,7 +24852,7 @@ function validate51(
               }
             }
           } else {
-            const err212 = {
+            const err214 = {
               instancePath: instancePath + '/baseline/excused',
               schemaPath: '#/properties/baseline/properties/excused/type',
               keyword: 'type',
@@ -24813,15 +24860,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err212];
+              vErrors = [err214];
             } else {
-              vErrors.push(err212);
+              vErrors.push(err214);
             }
             errors++;
           }
         }
       } else {
-        const err213 = {
+        const err215 = {
           instancePath: instancePath + '/baseline',
           schemaPath: '#/properties/baseline/type',
           keyword: 'type',
@@ -24829,53 +24876,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err213];
+          vErrors = [err215];
         } else {
-          vErrors.push(err213);
+          vErrors.push(err215);
         }
         errors++;
       }
     }
     if (data.certification !== undefined) {
-      let data90 = data.certification;
-      if (data90 && typeof data90 == 'object' && !Array.isArray(data90)) {
-        if (data90.certified === undefined) {
-          const err214 = {
+      let data91 = data.certification;
+      if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
+        if (data91.certified === undefined) {
+          const err216 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
             params: { missingProperty: 'certified' },
             message: "must have required property '" + 'certified' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err214];
-          } else {
-            vErrors.push(err214);
-          }
-          errors++;
-        }
-        if (data90.reasons === undefined) {
-          const err215 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'reasons' },
-            message: "must have required property '" + 'reasons' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err215];
-          } else {
-            vErrors.push(err215);
-          }
-          errors++;
-        }
-        if (data90.optOuts === undefined) {
-          const err216 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'optOuts' },
-            message: "must have required property '" + 'optOuts' + "'",
           };
           if (vErrors === null) {
             vErrors = [err216];
@@ -24884,13 +24901,13 @@ function validate51(
           }
           errors++;
         }
-        if (data90.signer === undefined) {
+        if (data91.reasons === undefined) {
           const err217 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
-            params: { missingProperty: 'signer' },
-            message: "must have required property '" + 'signer' + "'",
+            params: { missingProperty: 'reasons' },
+            message: "must have required property '" + 'reasons' + "'",
           };
           if (vErrors === null) {
             vErrors = [err217];
@@ -24899,7 +24916,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key20 in data90) {
+        if (data91.optOuts === undefined) {
+          const err218 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'optOuts' },
+            message: "must have required property '" + 'optOuts' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err218];
+          } else {
+            vErrors.push(err218);
+          }
+          errors++;
+        }
+        if (data91.signer === undefined) {
+          const err219 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'signer' },
+            message: "must have required property '" + 'signer' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err219];
+          } else {
+            vErrors.push(err219);
+          }
+          errors++;
+        }
+        for (const key20 in data91) {
           if (!(
             key20 === 'certified' ||
             key20 === 'reasons' ||
@@ -24907,7 +24954,7 @@ function validate51(
             key20 === 'signer' ||
             pattern13.test(key20)
           )) {
-            const err218 = {
+            const err220 = {
               instancePath: instancePath + '/certification',
               schemaPath: '#/properties/certification/additionalProperties',
               keyword: 'additionalProperties',
@@ -24915,16 +24962,16 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err218];
+              vErrors = [err220];
             } else {
-              vErrors.push(err218);
+              vErrors.push(err220);
             }
             errors++;
           }
         }
-        if (data90.certified !== undefined) {
-          if (typeof data90.certified !== 'boolean') {
-            const err219 = {
+        if (data91.certified !== undefined) {
+          if (typeof data91.certified !== 'boolean') {
+            const err221 = {
               instancePath: instancePath + '/certification/certified',
               schemaPath: '#/properties/certification/properties/certified/type',
               keyword: 'type',
@@ -24932,57 +24979,27 @@ function validate51(
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err219];
+              vErrors = [err221];
             } else {
-              vErrors.push(err219);
+              vErrors.push(err221);
             }
             errors++;
           }
         }
-        if (data90.reasons !== undefined) {
-          let data92 = data90.reasons;
-          if (Array.isArray(data92)) {
-            const len12 = data92.length;
+        if (data91.reasons !== undefined) {
+          let data93 = data91.reasons;
+          if (Array.isArray(data93)) {
+            const len12 = data93.length;
             for (let i17 = 0; i17 < len12; i17++) {
-              let data93 = data92[i17];
-              if (data93 && typeof data93 == 'object' && !Array.isArray(data93)) {
-                if (data93.code === undefined) {
-                  const err220 = {
+              let data94 = data93[i17];
+              if (data94 && typeof data94 == 'object' && !Array.isArray(data94)) {
+                if (data94.code === undefined) {
+                  const err222 = {
                     instancePath: instancePath + '/certification/reasons/' + i17,
                     schemaPath: '#/properties/certification/properties/reasons/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'code' },
                     message: "must have required property '" + 'code' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err220];
-                  } else {
-                    vErrors.push(err220);
-                  }
-                  errors++;
-                }
-                if (data93.short === undefined) {
-                  const err221 = {
-                    instancePath: instancePath + '/certification/reasons/' + i17,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'short' },
-                    message: "must have required property '" + 'short' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err221];
-                  } else {
-                    vErrors.push(err221);
-                  }
-                  errors++;
-                }
-                if (data93.text === undefined) {
-                  const err222 = {
-                    instancePath: instancePath + '/certification/reasons/' + i17,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'text' },
-                    message: "must have required property '" + 'text' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err222];
@@ -24991,9 +25008,39 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key21 in data93) {
+                if (data94.short === undefined) {
+                  const err223 = {
+                    instancePath: instancePath + '/certification/reasons/' + i17,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'short' },
+                    message: "must have required property '" + 'short' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err223];
+                  } else {
+                    vErrors.push(err223);
+                  }
+                  errors++;
+                }
+                if (data94.text === undefined) {
+                  const err224 = {
+                    instancePath: instancePath + '/certification/reasons/' + i17,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'text' },
+                    message: "must have required property '" + 'text' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err224];
+                  } else {
+                    vErrors.push(err224);
+                  }
+                  errors++;
+                }
+                for (const key21 in data94) {
                   if (!(key21 === 'code' || key21 === 'short' || key21 === 'text')) {
-                    const err223 = {
+                    const err225 = {
                       instancePath: instancePath + '/certification/reasons/' + i17,
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/additionalProperties',
@@ -25002,29 +25049,31 @@ function validate51(
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err223];
+                      vErrors = [err225];
                     } else {
-                      vErrors.push(err223);
+                      vErrors.push(err225);
                     }
                     errors++;
                   }
                 }
-                if (data93.code !== undefined) {
-                  let data94 = data93.code;
+                if (data94.code !== undefined) {
+                  let data95 = data94.code;
                   if (!(
-                    data94 === 'embedded' ||
-                    data94 === 'failed' ||
-                    data94 === 'blocked' ||
-                    data94 === 'run-fails' ||
-                    data94 === 'partial' ||
-                    data94 === 'strict-off' ||
-                    data94 === 'inapplicable' ||
-                    data94 === 'nothing-driven' ||
-                    data94 === 'baseline' ||
-                    data94 === 'unsigned' ||
-                    data94 === 'unverified'
+                    data95 === 'embedded' ||
+                    data95 === 'failed' ||
+                    data95 === 'blocked' ||
+                    data95 === 'run-fails' ||
+                    data95 === 'partial' ||
+                    data95 === 'strict-off' ||
+                    data95 === 'inapplicable' ||
+                    data95 === 'nothing-driven' ||
+                    data95 === 'baseline' ||
+                    data95 === 'unsigned' ||
+                    data95 === 'unverified' ||
+                    data95 === 'implementation-mismatch' ||
+                    data95 === 'unnamed'
                   )) {
-                    const err224 = {
+                    const err226 = {
                       instancePath: instancePath + '/certification/reasons/' + i17 + '/code',
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/properties/code/enum',
@@ -25037,42 +25086,6 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err224];
-                    } else {
-                      vErrors.push(err224);
-                    }
-                    errors++;
-                  }
-                }
-                if (data93.short !== undefined) {
-                  let data95 = data93.short;
-                  if (typeof data95 === 'string') {
-                    if (func1(data95) < 1) {
-                      const err225 = {
-                        instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
-                        schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err225];
-                      } else {
-                        vErrors.push(err225);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err226 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/short/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
                       vErrors = [err226];
                     } else {
                       vErrors.push(err226);
@@ -25080,14 +25093,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data93.text !== undefined) {
-                  let data96 = data93.text;
+                if (data94.short !== undefined) {
+                  let data96 = data94.short;
                   if (typeof data96 === 'string') {
                     if (func1(data96) < 1) {
                       const err227 = {
-                        instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
+                        instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
                         schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
+                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -25101,9 +25114,9 @@ function validate51(
                     }
                   } else {
                     const err228 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
+                      instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
                       schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/text/type',
+                        '#/properties/certification/properties/reasons/items/properties/short/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -25116,8 +25129,44 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data94.text !== undefined) {
+                  let data97 = data94.text;
+                  if (typeof data97 === 'string') {
+                    if (func1(data97) < 1) {
+                      const err229 = {
+                        instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
+                        schemaPath:
+                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err229];
+                      } else {
+                        vErrors.push(err229);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err230 = {
+                      instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/text/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err230];
+                    } else {
+                      vErrors.push(err230);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err229 = {
+                const err231 = {
                   instancePath: instancePath + '/certification/reasons/' + i17,
                   schemaPath: '#/properties/certification/properties/reasons/items/type',
                   keyword: 'type',
@@ -25125,15 +25174,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err229];
+                  vErrors = [err231];
                 } else {
-                  vErrors.push(err229);
+                  vErrors.push(err231);
                 }
                 errors++;
               }
             }
           } else {
-            const err230 = {
+            const err232 = {
               instancePath: instancePath + '/certification/reasons',
               schemaPath: '#/properties/certification/properties/reasons/type',
               keyword: 'type',
@@ -25141,22 +25190,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err230];
+              vErrors = [err232];
             } else {
-              vErrors.push(err230);
+              vErrors.push(err232);
             }
             errors++;
           }
         }
-        if (data90.optOuts !== undefined) {
-          let data97 = data90.optOuts;
-          if (Array.isArray(data97)) {
-            const len13 = data97.length;
+        if (data91.optOuts !== undefined) {
+          let data98 = data91.optOuts;
+          if (Array.isArray(data98)) {
+            const len13 = data98.length;
             for (let i18 = 0; i18 < len13; i18++) {
-              let data98 = data97[i18];
-              if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
-                if (data98.gate === undefined) {
-                  const err231 = {
+              let data99 = data98[i18];
+              if (data99 && typeof data99 == 'object' && !Array.isArray(data99)) {
+                if (data99.gate === undefined) {
+                  const err233 = {
                     instancePath: instancePath + '/certification/optOuts/' + i18,
                     schemaPath: '#/properties/certification/properties/optOuts/items/required',
                     keyword: 'required',
@@ -25164,14 +25213,14 @@ function validate51(
                     message: "must have required property '" + 'gate' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err231];
+                    vErrors = [err233];
                   } else {
-                    vErrors.push(err231);
+                    vErrors.push(err233);
                   }
                   errors++;
                 }
-                if (data98.requirements === undefined) {
-                  const err232 = {
+                if (data99.requirements === undefined) {
+                  const err234 = {
                     instancePath: instancePath + '/certification/optOuts/' + i18,
                     schemaPath: '#/properties/certification/properties/optOuts/items/required',
                     keyword: 'required',
@@ -25179,57 +25228,21 @@ function validate51(
                     message: "must have required property '" + 'requirements' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err232];
+                    vErrors = [err234];
                   } else {
-                    vErrors.push(err232);
+                    vErrors.push(err234);
                   }
                   errors++;
                 }
-                for (const key22 in data98) {
+                for (const key22 in data99) {
                   if (!(key22 === 'gate' || key22 === 'requirements')) {
-                    const err233 = {
+                    const err235 = {
                       instancePath: instancePath + '/certification/optOuts/' + i18,
                       schemaPath:
                         '#/properties/certification/properties/optOuts/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key22 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err233];
-                    } else {
-                      vErrors.push(err233);
-                    }
-                    errors++;
-                  }
-                }
-                if (data98.gate !== undefined) {
-                  let data99 = data98.gate;
-                  if (typeof data99 === 'string') {
-                    if (func1(data99) < 1) {
-                      const err234 = {
-                        instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
-                        schemaPath:
-                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err234];
-                      } else {
-                        vErrors.push(err234);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err235 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
-                      schemaPath:
-                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err235];
@@ -25239,15 +25252,51 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data98.requirements !== undefined) {
-                  let data100 = data98.requirements;
-                  if (Array.isArray(data100)) {
-                    const len14 = data100.length;
+                if (data99.gate !== undefined) {
+                  let data100 = data99.gate;
+                  if (typeof data100 === 'string') {
+                    if (func1(data100) < 1) {
+                      const err236 = {
+                        instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                        schemaPath:
+                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err236];
+                      } else {
+                        vErrors.push(err236);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err237 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err237];
+                    } else {
+                      vErrors.push(err237);
+                    }
+                    errors++;
+                  }
+                }
+                if (data99.requirements !== undefined) {
+                  let data101 = data99.requirements;
+                  if (Array.isArray(data101)) {
+                    const len14 = data101.length;
                     for (let i19 = 0; i19 < len14; i19++) {
-                      let data101 = data100[i19];
-                      if (typeof data101 === 'string') {
-                        if (func1(data101) < 1) {
-                          const err236 = {
+                      let data102 = data101[i19];
+                      if (typeof data102 === 'string') {
+                        if (func1(data102) < 1) {
+                          const err238 = {
                             instancePath:
                               instancePath +
                               '/certification/optOuts/' +
@@ -25261,14 +25310,14 @@ function validate51(
                             message: 'must NOT have fewer than 1 characters',
                           };
                           if (vErrors === null) {
-                            vErrors = [err236];
+                            vErrors = [err238];
                           } else {
-                            vErrors.push(err236);
+                            vErrors.push(err238);
                           }
                           errors++;
                         }
                       } else {
-                        const err237 = {
+                        const err239 = {
                           instancePath:
                             instancePath + '/certification/optOuts/' + i18 + '/requirements/' + i19,
                           schemaPath:
@@ -25278,15 +25327,15 @@ function validate51(
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err237];
+                          vErrors = [err239];
                         } else {
-                          vErrors.push(err237);
+                          vErrors.push(err239);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err238 = {
+                    const err240 = {
                       instancePath:
                         instancePath + '/certification/optOuts/' + i18 + '/requirements',
                       schemaPath:
@@ -25296,15 +25345,15 @@ function validate51(
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err238];
+                      vErrors = [err240];
                     } else {
-                      vErrors.push(err238);
+                      vErrors.push(err240);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err239 = {
+                const err241 = {
                   instancePath: instancePath + '/certification/optOuts/' + i18,
                   schemaPath: '#/properties/certification/properties/optOuts/items/type',
                   keyword: 'type',
@@ -25312,15 +25361,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err239];
+                  vErrors = [err241];
                 } else {
-                  vErrors.push(err239);
+                  vErrors.push(err241);
                 }
                 errors++;
               }
             }
           } else {
-            const err240 = {
+            const err242 = {
               instancePath: instancePath + '/certification/optOuts',
               schemaPath: '#/properties/certification/properties/optOuts/type',
               keyword: 'type',
@@ -25328,22 +25377,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err240];
+              vErrors = [err242];
             } else {
-              vErrors.push(err240);
+              vErrors.push(err242);
             }
             errors++;
           }
         }
-        if (data90.signer !== undefined) {
-          let data102 = data90.signer;
-          const _errs244 = errors;
+        if (data91.signer !== undefined) {
+          let data103 = data91.signer;
+          const _errs246 = errors;
           let valid81 = false;
           let passing2 = null;
-          const _errs245 = errors;
-          if (data102 && typeof data102 == 'object' && !Array.isArray(data102)) {
-            if (data102.state === undefined) {
-              const err241 = {
+          const _errs247 = errors;
+          if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
+            if (data103.state === undefined) {
+              const err243 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
                 keyword: 'required',
@@ -25351,15 +25400,15 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err241];
+                vErrors = [err243];
               } else {
-                vErrors.push(err241);
+                vErrors.push(err243);
               }
               errors++;
             }
-            for (const key23 in data102) {
+            for (const key23 in data103) {
               if (!(key23 === 'state')) {
-                const err242 = {
+                const err244 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
@@ -25368,16 +25417,16 @@ function validate51(
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err242];
+                  vErrors = [err244];
                 } else {
-                  vErrors.push(err242);
+                  vErrors.push(err244);
                 }
                 errors++;
               }
             }
-            if (data102.state !== undefined) {
-              if ('unsigned' !== data102.state) {
-                const err243 = {
+            if (data103.state !== undefined) {
+              if ('unsigned' !== data103.state) {
+                const err245 = {
                   instancePath: instancePath + '/certification/signer/state',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
@@ -25386,15 +25435,15 @@ function validate51(
                   message: 'must be equal to constant',
                 };
                 if (vErrors === null) {
-                  vErrors = [err243];
+                  vErrors = [err245];
                 } else {
-                  vErrors.push(err243);
+                  vErrors.push(err245);
                 }
                 errors++;
               }
             }
           } else {
-            const err244 = {
+            const err246 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
               keyword: 'type',
@@ -25402,22 +25451,22 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err244];
+              vErrors = [err246];
             } else {
-              vErrors.push(err244);
+              vErrors.push(err246);
             }
             errors++;
           }
-          var _valid2 = _errs245 === errors;
+          var _valid2 = _errs247 === errors;
           if (_valid2) {
             valid81 = true;
             passing2 = 0;
             var props2 = true;
           }
-          const _errs249 = errors;
-          if (data102 && typeof data102 == 'object' && !Array.isArray(data102)) {
-            if (data102.state === undefined) {
-              const err245 = {
+          const _errs251 = errors;
+          if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
+            if (data103.state === undefined) {
+              const err247 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
                 keyword: 'required',
@@ -25425,14 +25474,14 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err245];
+                vErrors = [err247];
               } else {
-                vErrors.push(err245);
+                vErrors.push(err247);
               }
               errors++;
             }
-            if (data102.why === undefined) {
-              const err246 = {
+            if (data103.why === undefined) {
+              const err248 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
                 keyword: 'required',
@@ -25440,15 +25489,15 @@ function validate51(
                 message: "must have required property '" + 'why' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err246];
+                vErrors = [err248];
               } else {
-                vErrors.push(err246);
+                vErrors.push(err248);
               }
               errors++;
             }
-            for (const key24 in data102) {
+            for (const key24 in data103) {
               if (!(key24 === 'state' || key24 === 'why')) {
-                const err247 = {
+                const err249 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
@@ -25457,58 +25506,22 @@ function validate51(
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err247];
+                  vErrors = [err249];
                 } else {
-                  vErrors.push(err247);
+                  vErrors.push(err249);
                 }
                 errors++;
               }
             }
-            if (data102.state !== undefined) {
-              if ('unverified' !== data102.state) {
-                const err248 = {
+            if (data103.state !== undefined) {
+              if ('unverified' !== data103.state) {
+                const err250 = {
                   instancePath: instancePath + '/certification/signer/state',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
                   keyword: 'const',
                   params: { allowedValue: 'unverified' },
                   message: 'must be equal to constant',
-                };
-                if (vErrors === null) {
-                  vErrors = [err248];
-                } else {
-                  vErrors.push(err248);
-                }
-                errors++;
-              }
-            }
-            if (data102.why !== undefined) {
-              let data105 = data102.why;
-              if (typeof data105 === 'string') {
-                if (func1(data105) < 1) {
-                  const err249 = {
-                    instancePath: instancePath + '/certification/signer/why',
-                    schemaPath:
-                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err249];
-                  } else {
-                    vErrors.push(err249);
-                  }
-                  errors++;
-                }
-              } else {
-                const err250 = {
-                  instancePath: instancePath + '/certification/signer/why',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err250];
@@ -25518,8 +25531,44 @@ function validate51(
                 errors++;
               }
             }
+            if (data103.why !== undefined) {
+              let data106 = data103.why;
+              if (typeof data106 === 'string') {
+                if (func1(data106) < 1) {
+                  const err251 = {
+                    instancePath: instancePath + '/certification/signer/why',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err251];
+                  } else {
+                    vErrors.push(err251);
+                  }
+                  errors++;
+                }
+              } else {
+                const err252 = {
+                  instancePath: instancePath + '/certification/signer/why',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err252];
+                } else {
+                  vErrors.push(err252);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err251 = {
+            const err253 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
               keyword: 'type',
@@ -25527,13 +25576,13 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err251];
+              vErrors = [err253];
             } else {
-              vErrors.push(err251);
+              vErrors.push(err253);
             }
             errors++;
           }
-          var _valid2 = _errs249 === errors;
+          var _valid2 = _errs251 === errors;
           if (_valid2 && valid81) {
             valid81 = false;
             passing2 = [passing2, 1];
@@ -25545,10 +25594,10 @@ function validate51(
                 props2 = true;
               }
             }
-            const _errs255 = errors;
-            if (data102 && typeof data102 == 'object' && !Array.isArray(data102)) {
-              if (data102.state === undefined) {
-                const err252 = {
+            const _errs257 = errors;
+            if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
+              if (data103.state === undefined) {
+                const err254 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
                   keyword: 'required',
@@ -25556,14 +25605,14 @@ function validate51(
                   message: "must have required property '" + 'state' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err252];
+                  vErrors = [err254];
                 } else {
-                  vErrors.push(err252);
+                  vErrors.push(err254);
                 }
                 errors++;
               }
-              if (data102.keyId === undefined) {
-                const err253 = {
+              if (data103.keyId === undefined) {
+                const err255 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
                   keyword: 'required',
@@ -25571,15 +25620,15 @@ function validate51(
                   message: "must have required property '" + 'keyId' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err253];
+                  vErrors = [err255];
                 } else {
-                  vErrors.push(err253);
+                  vErrors.push(err255);
                 }
                 errors++;
               }
-              for (const key25 in data102) {
+              for (const key25 in data103) {
                 if (!(key25 === 'state' || key25 === 'keyId')) {
-                  const err254 = {
+                  const err256 = {
                     instancePath: instancePath + '/certification/signer',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/additionalProperties',
@@ -25588,58 +25637,22 @@ function validate51(
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err254];
+                    vErrors = [err256];
                   } else {
-                    vErrors.push(err254);
+                    vErrors.push(err256);
                   }
                   errors++;
                 }
               }
-              if (data102.state !== undefined) {
-                if ('verified' !== data102.state) {
-                  const err255 = {
+              if (data103.state !== undefined) {
+                if ('verified' !== data103.state) {
+                  const err257 = {
                     instancePath: instancePath + '/certification/signer/state',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/state/const',
                     keyword: 'const',
                     params: { allowedValue: 'verified' },
                     message: 'must be equal to constant',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err255];
-                  } else {
-                    vErrors.push(err255);
-                  }
-                  errors++;
-                }
-              }
-              if (data102.keyId !== undefined) {
-                let data107 = data102.keyId;
-                if (typeof data107 === 'string') {
-                  if (func1(data107) < 1) {
-                    const err256 = {
-                      instancePath: instancePath + '/certification/signer/keyId',
-                      schemaPath:
-                        '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err256];
-                    } else {
-                      vErrors.push(err256);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err257 = {
-                    instancePath: instancePath + '/certification/signer/keyId',
-                    schemaPath:
-                      '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err257];
@@ -25649,8 +25662,44 @@ function validate51(
                   errors++;
                 }
               }
+              if (data103.keyId !== undefined) {
+                let data108 = data103.keyId;
+                if (typeof data108 === 'string') {
+                  if (func1(data108) < 1) {
+                    const err258 = {
+                      instancePath: instancePath + '/certification/signer/keyId',
+                      schemaPath:
+                        '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err258];
+                    } else {
+                      vErrors.push(err258);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err259 = {
+                    instancePath: instancePath + '/certification/signer/keyId',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err259];
+                  } else {
+                    vErrors.push(err259);
+                  }
+                  errors++;
+                }
+              }
             } else {
-              const err258 = {
+              const err260 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/2/type',
                 keyword: 'type',
@@ -25658,13 +25707,13 @@ function validate51(
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err258];
+                vErrors = [err260];
               } else {
-                vErrors.push(err258);
+                vErrors.push(err260);
               }
               errors++;
             }
-            var _valid2 = _errs255 === errors;
+            var _valid2 = _errs257 === errors;
             if (_valid2 && valid81) {
               valid81 = false;
               passing2 = [passing2, 2];
@@ -25679,7 +25728,7 @@ function validate51(
             }
           }
           if (!valid81) {
-            const err259 = {
+            const err261 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf',
               keyword: 'oneOf',
@@ -25687,16 +25736,16 @@ function validate51(
               message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
-              vErrors = [err259];
+              vErrors = [err261];
             } else {
-              vErrors.push(err259);
+              vErrors.push(err261);
             }
             errors++;
           } else {
-            errors = _errs244;
+            errors = _errs246;
             if (vErrors !== null) {
-              if (_errs244) {
-                vErrors.length = _errs244;
+              if (_errs246) {
+                vErrors.length = _errs246;
               } else {
                 vErrors = null;
               }
@@ -25704,7 +25753,7 @@ function validate51(
           }
         }
       } else {
-        const err260 = {
+        const err262 = {
           instancePath: instancePath + '/certification',
           schemaPath: '#/properties/certification/type',
           keyword: 'type',
@@ -25712,15 +25761,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err260];
+          vErrors = [err262];
         } else {
-          vErrors.push(err260);
+          vErrors.push(err262);
         }
         errors++;
       }
     }
   } else {
-    const err261 = {
+    const err263 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -25728,9 +25777,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err261];
+      vErrors = [err263];
     } else {
-      vErrors.push(err261);
+      vErrors.push(err263);
     }
     errors++;
   }
@@ -26365,7 +26414,7 @@ function validate70(
     if (data.digest !== undefined) {
       let data8 = data.digest;
       if (typeof data8 === 'string') {
-        if (!pattern92.test(data8)) {
+        if (!pattern59.test(data8)) {
           const err22 = {
             instancePath: instancePath + '/digest',
             schemaPath: '#/properties/digest/pattern',
@@ -26547,7 +26596,7 @@ const schema140 = {
     'different-referee',
   ],
 };
-const pattern114 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
+const pattern115 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
 function validate73(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -26663,7 +26712,7 @@ function validate73(
     if (data.anchor !== undefined) {
       let data2 = data.anchor;
       if (typeof data2 === 'string') {
-        if (!pattern114.test(data2)) {
+        if (!pattern115.test(data2)) {
           const err5 = {
             instancePath: instancePath + '/anchor',
             schemaPath: '#/properties/anchor/pattern',

@@ -2,6 +2,7 @@
 // verdict: bright green only for a certified report, and otherwise a message that names what
 // withholds the certification, so a badge never claims more than its report.
 
+import { implementationLabel } from './certification.ts';
 import type { EvalGateReport } from './report.ts';
 import type { RunVerdict } from './run-verdict.ts';
 import { runVerdict } from './run-verdict.ts';
@@ -26,7 +27,12 @@ export function badgeFor(report: EvalGateReport, verdict: RunVerdict = runVerdic
   const message = c.certified
     ? `RFC 0246 certified ${score}${claims}`
     : `RFC 0246 ${score} not certified: ${c.reasons.map((r) => r.short).join(', ')}${claims}`;
-  return { schemaVersion: 1, label: BADGE_LABEL, message, color: colorOf(verdict) };
+  // The label names what the badge speaks of, so a certified badge says which implementation.
+  const label =
+    verdict.implementation === undefined
+      ? BADGE_LABEL
+      : `${BADGE_LABEL}: ${implementationLabel(verdict.implementation)}`;
+  return { schemaVersion: 1, label, message, color: colorOf(verdict) };
 }
 
 function colorOf(verdict: RunVerdict): string {

@@ -13,13 +13,19 @@ import type {
   Certification,
   CertificationReason,
   EvalGateReport,
+  Implementation,
   ReasonCode,
   Signer,
 } from './report.ts';
 import { NOT_SELECTED } from './run-options.ts';
 
 export type CertificationFacts = CiFacts &
-  Pick<EvalGateReport, 'strict' | 'optedOut'> & { readonly embedded: boolean };
+  Pick<EvalGateReport, 'strict' | 'optedOut'> & {
+    readonly embedded: boolean;
+    /** What the host's discovery advertises and what the run declared (--impl, --impl-version). */
+    readonly implementation?: Implementation;
+    readonly declared?: Implementation;
+  };
 
 type Row = EvalGateReport['requirements'][number];
 
@@ -174,6 +180,54 @@ function signerReasons(signer: Signer): CertificationReason[] {
   return [];
 }
 
+/**
+ * The implementation a certification names: the one the host advertises, with the declared
+ * version where the host advertises none; the declared one when the host advertises no name.
+ */
+export function certifiedImplementation(
+  facts: Pick<CertificationFacts, 'implementation' | 'declared'>,
+): Implementation | undefined {
+  const { implementation: advertised, declared } = facts;
+  if (advertised === undefined) return declared;
+  const version = advertised.version ?? declared?.version;
+  return version === undefined ? { name: advertised.name } : { name: advertised.name, version };
+}
+
+/** `acme-host 1.2.0`, or `acme-host` without a version. */
+export function implementationLabel(implementation: Implementation): string {
+  return implementation.version === undefined
+    ? implementation.name
+    : `${implementation.name} ${implementation.version}`;
+}
+
+/** What the certificate would name: nothing, or a declaration the host's discovery contradicts. */
+function implementationReasons(facts: CertificationFacts): CertificationReason[] {
+  const { implementation: advertised, declared } = facts;
+  const differs =
+    advertised !== undefined &&
+    declared !== undefined &&
+    (advertised.name !== declared.name ||
+      (advertised.version !== undefined &&
+        declared.version !== undefined &&
+        advertised.version !== declared.version));
+  return [
+    ...reasonIf(
+      certifiedImplementation(facts) === undefined,
+      'unnamed',
+      'implementation unnamed',
+      () =>
+        "unnamed: the host's discovery advertises no implementation name and none was declared, so a certificate could not say what it certifies; advertise implementation in discovery or give --impl and --impl-version",
+    ),
+    ...reasonIf(
+      differs,
+      'implementation-mismatch',
+      'implementation mismatch',
+      () =>
+        `implementation mismatch: declared ${declared === undefined ? '' : implementationLabel(declared)}, but the host's discovery advertises ${advertised === undefined ? '' : implementationLabel(advertised)}; declare what the host advertises`,
+    ),
+  ];
+}
+
 export function certify(facts: CertificationFacts, signer: Signer): Certification {
   const reasons = [
     ...reasonIf(
@@ -185,6 +239,7 @@ export function certify(facts: CertificationFacts, signer: Signer): Certificatio
     ),
     ...outcomeReasons(facts),
     ...scopeReasons(facts),
+    ...implementationReasons(facts),
     ...signerReasons(signer),
   ];
   const optOuts = facts.optedOut.map((gate) => ({
@@ -198,6 +253,15 @@ export function certify(facts: CertificationFacts, signer: Signer): Certificatio
 
 /** The report with its certification verdict rebuilt for `signer`. */
 export function withCertification(report: EvalGateReport, signer: Signer): EvalGateReport {
-  const certification = certify({ ...report, embedded: report.target.embedded }, signer);
+  const { embedded, implementation, declared } = report.target;
+  const certification = certify(
+    {
+      ...report,
+      embedded,
+      ...(implementation === undefined ? {} : { implementation }),
+      ...(declared === undefined ? {} : { declared }),
+    },
+    signer,
+  );
   return { ...report, certification };
 }

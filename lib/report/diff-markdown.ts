@@ -1,4 +1,5 @@
-// A diff as Markdown, for a pull-request comment: a heading that is the verdict, what differs
+// A diff as Markdown, for a pull-request comment: a heading that is the verdict, a lost
+// certification first, what differs
 // between the two runs' settings, a table of the requirements that moved (every compared one with
 // `all`), then the rules and numbers that moved. An unchanged diff says so in one line.
 
@@ -11,6 +12,12 @@ export function renderDiffMarkdown(diff: ReportDiff, all: boolean): string {
   const shown = all ? diff.requirements : moved;
   const n = diff.scope.compared.length;
   const lines = [`## RFC 0246 eval gate: ${headingOf(diff)}`, ''];
+  if (diff.certification.regressed) {
+    lines.push(
+      `**Certification lost:** the base was certified and this run is not: ${diff.certification.reasons.map(cell).join('; ')}`,
+      '',
+    );
+  }
   if (diff.scope.warnings.length > 0) {
     lines.push(...diff.scope.warnings.map((w) => `> **Note:** ${cell(w)}`), '');
   }
@@ -68,6 +75,7 @@ function headingOf(diff: ReportDiff): string {
   const requirements = diff.requirements.filter((x) => x.regressed).length;
   const rules = diff.rules.filter((x) => x.regressed).length;
   const parts = [
+    ...(diff.certification.regressed ? ['certification lost'] : []),
     ...(requirements === 0
       ? []
       : [`${requirements} requirement${requirements === 1 ? '' : 's'} regressed`]),

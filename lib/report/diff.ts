@@ -6,7 +6,7 @@
 // reports have been verified before they get here.
 
 import type { Disposition, Severity } from '../types.ts';
-import type { EvalGateReport, ReportRow } from './report.ts';
+import type { Certification, EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
 import type { DiffScope } from './diff-scope.ts';
@@ -51,9 +51,20 @@ export interface ValueChange {
   readonly after: string;
 }
 
+/** The two certifications a verifier stands behind, and whether one was lost. */
+export interface CertificationChange {
+  readonly before: boolean;
+  readonly after: boolean;
+  /** Why NEW is not certified, in full; empty when it is. */
+  readonly reasons: readonly string[];
+  /** Certified before and not now: a regression whatever the rows did. */
+  readonly regressed: boolean;
+}
+
 export interface ReportDiff {
   /** What was compared, what was left out, and what differs between the two runs' settings. */
   readonly scope: DiffScope;
+  readonly certification: CertificationChange;
   /** Every compared requirement, unchanged ones included. */
   readonly requirements: readonly RequirementChange[];
   readonly rules: readonly RuleChange[];
@@ -65,10 +76,15 @@ export interface ReportDiff {
 
 export type RuleState = 'held' | 'failed' | 'not checked';
 
+/**
+ * `certifications` are the anchored ones (lib/report/anchor.ts): a report's own claim is not what
+ * a pull request loses or keeps.
+ */
 export function diffReports(
   before: EvalGateReport,
   after: EvalGateReport,
   expectations: Expectations,
+  certifications: { readonly before: Certification; readonly after: Certification },
 ): ReportDiff {
   const scope = diffScope(before, after);
   const ids = scope.compared;
@@ -81,7 +97,18 @@ export function diffReports(
   const numbers = ids.flatMap((id) =>
     numberChanges(id, rowOf(before, id), rowOf(after, id), expectations),
   );
+  const certification: CertificationChange = {
+    before: certifications.before.certified,
+    after: certifications.after.certified,
+    reasons: certifications.after.reasons.map((r) => r.text),
+    regressed: certifications.before.certified && !certifications.after.certified,
+  };
   const regressions = [
+    ...(certification.regressed
+      ? [
+          `certification: certified → not certified (${certifications.after.reasons.map((r) => r.short).join(', ')})`,
+        ]
+      : []),
     ...requirements.filter((r) => r.regressed).map((r) => `${r.id}: ${r.before} → ${r.after}`),
     ...rules
       .filter((r) => r.regressed)
@@ -89,6 +116,7 @@ export function diffReports(
   ];
   return {
     scope,
+    certification,
     requirements,
     rules,
     numbers,

@@ -12,6 +12,7 @@ import type { EvalGateReport, ReportRow } from './report.ts';
 import type { RunVerdict } from './run-verdict.ts';
 import { headline, runVerdict } from './run-verdict.ts';
 import type { Expectations } from './side-by-side.ts';
+import { implementationLabel } from './certification.ts';
 import { sideBySide, sideBySideLines } from './side-by-side.ts';
 import { runWideGaps } from './unexercised.ts';
 
@@ -48,12 +49,37 @@ export function renderJunit(
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${name}" ${suiteAttrs}>`,
     `  <testsuite name="RFC 0246 eval gate: ${escapeXml(report.target.baseUrl)}" ${attrs} timestamp="${escapeXml(report.startedAt)}">`,
+    ...properties(report, verdict),
     ...cases.map((c) => c.xml),
     ...hostCheckOutput(report, verdict),
     '  </testsuite>',
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/** What the run certifies and who judged it, as properties a CI test view shows beside the cases. */
+function properties(report: EvalGateReport, verdict: RunVerdict): string[] {
+  const { implementation: advertised, declared } = report.target;
+  const named: [string, string | undefined][] = [
+    ['certified', String(verdict.certification.certified)],
+    ['implementation.name', verdict.implementation?.name],
+    ['implementation.version', verdict.implementation?.version],
+    [
+      'implementation.advertised',
+      advertised === undefined ? undefined : implementationLabel(advertised),
+    ],
+    ['implementation.declared', declared === undefined ? undefined : implementationLabel(declared)],
+    ['suite', `${report.suite.name} ${report.suite.version}`],
+    ['suite.judgingDigest', report.suite.judgingDigest],
+  ];
+  return [
+    '    <properties>',
+    ...named.flatMap(([name, value]) =>
+      value === undefined ? [] : [`      <property name="${name}" value="${escapeXml(value)}"/>`],
+    ),
+    '    </properties>',
+  ];
 }
 
 interface Case {

@@ -20,7 +20,7 @@ import { buildReport, REPORT_FILE } from './report.ts';
 import type { RunOptions } from './run-record.ts';
 import type { RunVerdict } from './run-verdict.ts';
 import { runVerdict, stepOutputs } from './run-verdict.ts';
-import { certifiedReport, signerOf } from './signer.ts';
+import { certifiedReport, signerOf } from './signature.ts';
 import { expectationsFor } from './side-by-side.ts';
 import { HTML_FILE, renderHtml } from './html/render-html.ts';
 import { trialsFor } from './html/inputs.ts';

@@ -20,6 +20,8 @@ import type {
 import { canonicalDigest, fixtureDigest, redactContent, sha256Hex } from './canonical.ts';
 import type { BaselineRecord, RunOptions, SelectionRecord } from './run-record.ts';
 import { runRecord } from './run-record.ts';
+import type { Referee } from './referee.ts';
+import { thisReferee } from './referee.ts';
 import type { FailOn } from './run-options.ts';
 
 export const REPORT_FILE = 'eval-gate-report.json';
@@ -77,7 +79,15 @@ export type ReasonCode =
   | 'nothing-driven'
   | 'baseline'
   | 'unsigned'
-  | 'unverified';
+  | 'unverified'
+  | 'implementation-mismatch'
+  | 'unnamed'
+  /** The verifier's own reasons (lib/report/anchor.ts); a run never records them. */
+  | 'unanchored'
+  | 'unattributed'
+  | 'signature-invalid'
+  | 'different-referee'
+  | 'stale-version';
 
 export interface CertificationReason {
   readonly code: ReasonCode;
@@ -102,7 +112,7 @@ export interface Certification {
   readonly signer: Signer;
 }
 
-/** Who vouches for a report (lib/report/signer.ts). */
+/** Who vouches for a report (lib/report/signature.ts). */
 export type Signer =
   | { readonly state: 'unsigned' }
   /** Signed, but no key the host publishes verifies it; `why` names the missing link. */
@@ -111,7 +121,8 @@ export type Signer =
 
 export interface EvalGateReport {
   readonly reportVersion: 1;
-  readonly suite: { readonly name: string; readonly version: string };
+  /** Which suite judged the report (lib/report/referee.ts). */
+  readonly suite: Referee;
   readonly target: {
     readonly baseUrl: string;
     readonly embedded: boolean;
@@ -155,7 +166,7 @@ export interface ReportInput {
 
 /**
  * Builds the unsigned report: observations redacted, then digested. Its certification is added by
- * lib/report/signer.ts, which knows who signs it. Nothing here scrubs the API
+ * lib/report/signature.ts, which knows who signs it. Nothing here scrubs the API
  * key: host text was scrubbed where it entered (lib/observe/host-client.ts), configuration refuses the key
  * in any other setting, and cli/conformance.ts refuses to write a report that still holds it.
  */
@@ -172,10 +183,14 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
   ];
   // Every file read at once: one after another, each read waits its turn for the thread pool and
   // then for this thread, which on a busy machine is most of a run's last half second.
-  const [fixtures, schemas] = await Promise.all([fixtureDigests(fixtureIds), schemaDigests()]);
+  const [fixtures, schemas, suite] = await Promise.all([
+    fixtureDigests(fixtureIds),
+    schemaDigests(),
+    thisReferee(),
+  ]);
   const report: EvalGateReport = {
     reportVersion: 1,
-    suite: { name: SUITE_NAME, version: SUITE_VERSION },
+    suite,
     target: {
       baseUrl: input.baseUrl,
       embedded: input.embedded,

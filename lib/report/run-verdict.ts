@@ -5,7 +5,8 @@
 import { faultName } from './baseline.ts';
 import { ciLimits, ciVerdict } from './ci-verdict.ts';
 import type { CiVerdict } from './ci-verdict.ts';
-import type { Certification, EvalGateReport } from './report.ts';
+import { certifiedImplementation, implementationLabel } from './certification.ts';
+import type { Certification, EvalGateReport, Implementation } from './report.ts';
 import { EXIT, tally } from './verdict.ts';
 
 export type RunResult = 'PASS' | 'FAIL' | 'BLOCKED';
@@ -28,6 +29,8 @@ export interface RunVerdict {
   readonly embedded: boolean;
   readonly gate: CiVerdict;
   readonly certification: Certification;
+  /** What a certification of this run names: the host's advertised implementation, or the declared one. */
+  readonly implementation?: Implementation;
 }
 
 /** What a report that recorded no certification (written before it was recorded) comes to. */
@@ -104,9 +107,17 @@ function causesOf(report: EvalGateReport, gate: CiVerdict): string[] {
   return causes;
 }
 
-export function runVerdict(report: EvalGateReport): RunVerdict {
+/**
+ * The verdict of `report`. A run renders the certification it recorded; a verifier passes the
+ * certification it stands behind (lib/report/anchor.ts), which may withhold what the run claimed.
+ */
+export function runVerdict(
+  report: EvalGateReport,
+  certification: Certification = report.certification ?? UNRECORDED,
+): RunVerdict {
   const gate = ciVerdict(report);
   const exitCode = gate.exitCode;
+  const implementation = certifiedImplementation(report.target);
   return {
     exitCode,
     // Under --fail-on none the exit code waives a failure; the result still names it.
@@ -115,16 +126,22 @@ export function runVerdict(report: EvalGateReport): RunVerdict {
     counts: countsOf(report),
     embedded: report.target.embedded,
     gate,
-    certification: report.certification ?? UNRECORDED,
+    certification,
+    ...(implementation === undefined ? {} : { implementation }),
   };
 }
 
-/** `certified (signed by key K; opted out: G for 3 requirements)` or `not certified: A, B`. */
+/**
+ * `certified: acme-host 1.2.0 (signed by key K; opted out: G (3 requirements))`, naming what it
+ * certifies, or `not certified: A, B`.
+ */
 export function certificationClause(verdict: RunVerdict): string {
   const c = verdict.certification;
   if (!c.certified) return `not certified: ${c.reasons.map((r) => r.short).join(', ')}`;
   const signer = c.signer.state === 'verified' ? `signed by key ${c.signer.keyId}` : 'signed';
-  return `certified (${[signer, ...optOutClauses(verdict)].join('; ')})`;
+  const what =
+    verdict.implementation === undefined ? '' : `: ${implementationLabel(verdict.implementation)}`;
+  return `certified${what} (${[signer, ...optOutClauses(verdict)].join('; ')})`;
 }
 
 /** `opted out: agents.evalSuite.trials (3 requirements)`, one per declared opt-out. */
@@ -160,6 +177,7 @@ export function stepOutputs(verdict: RunVerdict): readonly string[] {
   return [
     `result=${verdict.result}`,
     `certified=${verdict.certification.certified}`,
+    `implementation=${verdict.implementation === undefined ? '' : implementationLabel(verdict.implementation).replace(/[\r\n]+/g, ' ')}`,
     `verdict=${headline(verdict).replace(/[\r\n]+/g, ' ')}`,
     `passed=${verdict.counts.passed}`,
     `failed=${verdict.counts.failed}`,

@@ -1,14 +1,20 @@
-// The matrix page of three hosts (the conformant reference host, the reference host with exactly
-// the score-zeroed defect, the embedded host), opened in headless Chromium: it loads cleanly and
-// reaches for nothing, every cell shows the state matrix.json holds, and a failing cell leads to
-// the finding on its report's page.
+// The matrix page of three hosts (the conformant reference host and the reference host with
+// exactly the score-zeroed defect, each signing with a key pinned in a keyring, and the embedded
+// host, unsigned), opened in headless Chromium: it loads cleanly and reaches for nothing, every
+// cell shows the state matrix.json holds, and a failing cell leads to the finding on its report's
+// page.
 
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Matrix } from '../../lib/report/matrix/model.ts';
 import { cli } from '../cli/support.ts';
-import { runAgainstReferenceHost, runEmbedded } from '../support/reference-run.ts';
+import {
+  runAgainstReferenceHost,
+  runEmbedded,
+  signingPair,
+  writeKeyring,
+} from '../support/reference-run.ts';
 import type { WrittenRun } from '../support/reference-run.ts';
 import { backgroundOf, openPage, screenshot } from './browser.ts';
 import type { OpenedPage } from './browser.ts';
@@ -20,17 +26,19 @@ describe('the matrix page of three hosts, in Chromium', () => {
   let opened: OpenedPage | undefined;
 
   beforeAll(async () => {
-    runs.push(await runAgainstReferenceHost(undefined));
-    runs.push(await runAgainstReferenceHost('score-zeroed'));
-    runs.push(await runEmbedded());
-    expect(runs.map((r) => r.code)).toEqual([0, 1, 0]);
-    out = join(runs[0]?.dir ?? '', 'matrix');
-    const made = await cli([
-      'matrix',
-      ...runs.map((r) => join(r.dir, 'eval-gate-report.json')),
-      '--out',
-      out,
-    ]);
+    const embedded = await runEmbedded();
+    runs.push(embedded);
+    const keys = [
+      await signingPair(embedded.dir, 'conformant-1'),
+      await signingPair(embedded.dir, 'defective-1'),
+    ];
+    const keyring = await writeKeyring(join(embedded.dir, 'keyring.json'), keys);
+    runs.push(await runAgainstReferenceHost(undefined, keys[0]));
+    runs.push(await runAgainstReferenceHost('score-zeroed', keys[1]));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 1]);
+    out = join(embedded.dir, 'matrix');
+    const reports = runs.map((r) => join(r.dir, 'eval-gate-report.json'));
+    const made = await cli(['matrix', ...reports, '--out', out, '--trusted-keys', keyring]);
     expect(made.code).toBe(0);
     matrix = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8')) as Matrix;
   });
@@ -45,7 +53,11 @@ describe('the matrix page of three hosts, in Chromium', () => {
     await screenshot(opened.page, 'matrix-three-hosts.png');
     expect(opened.errors).toEqual([]);
     expect(opened.requests).toEqual([`file://${join(out, 'index.html')}`]);
-    expect(matrix.columns).toHaveLength(3);
+    expect(matrix.columns.map((c) => c.verification).sort()).toEqual([
+      'unanchored',
+      'verified',
+      'verified',
+    ]);
   });
 
   it('shows in every cell the state matrix.json holds', async () => {
@@ -63,6 +75,7 @@ describe('the matrix page of three hosts, in Chromium', () => {
     const states = new Set(shown.flatMap((r) => r.states));
     expect(states.has('fail')).toBe(true);
     expect(states.has('pass')).toBe(true);
+    expect(states.has('unanchored')).toBe(true);
   });
 
   it("leads from a failing cell to the finding on its report's page, highlighted", async () => {

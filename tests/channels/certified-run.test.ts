@@ -16,6 +16,8 @@ import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
 
 const KEY_ID = 'ref-host-2026';
+/** What the reference host advertises in discovery, which a certificate names. */
+const IMPL = 'openwop-reference-host 0.2.0';
 
 let dir = '';
 let host: HostProcess | undefined;
@@ -51,7 +53,7 @@ describe('a clean strict run, signed by the key the host publishes', () => {
     const run = await cli([...args, '--sign', join(dir, 'host.pem'), '--key-id', KEY_ID], env);
     expect(run.code, run.stdout.join('\n')).toBe(0);
     expect(run.stdout.at(-1)).toBe(
-      `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped; certified (signed by key ${KEY_ID})`,
+      `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped; certified: ${IMPL} (signed by key ${KEY_ID})`,
     );
     const report = await readReport(reportDir);
     expect(report.certification).toEqual({
@@ -62,24 +64,32 @@ describe('a clean strict run, signed by the key the host publishes', () => {
     });
     const summary = await readFile(join(reportDir, 'eval-gate-summary.md'), 'utf8');
     expect(summary.split('\n')[0]).toBe(
-      `Result: PASS (exit 0); certified (signed by key ${KEY_ID})`,
+      `Result: PASS (exit 0); certified: ${IMPL} (signed by key ${KEY_ID})`,
     );
-    expect(await readFile(outputs, 'utf8')).toContain('certified=true\n');
+    expect(await readFile(outputs, 'utf8')).toContain(`certified=true\nimplementation=${IMPL}\n`);
     const junit = await readFile(join(reportDir, 'eval-gate-junit.xml'), 'utf8');
     expect(await junitProblems(junit)).toEqual([]);
     expect(junit).toContain('failures="0" errors="0"');
     const badge = await cli(['badge', join(reportDir, 'eval-gate-report.json')]);
     expect(JSON.parse(badge.stdout[0] ?? '')).toMatchObject({
+      label: `OpenWOP eval gate: ${IMPL}`,
       message: `RFC 0246 certified ${LEGS.length}/${LEGS.length}`,
       color: 'brightgreen',
     });
+    expect(junit).toContain(
+      `<property name="implementation.name" value="openwop-reference-host"/>`,
+    );
     const verify = await cli(['verify', join(reportDir, 'eval-gate-report.json')]);
     expect(verify.code).toBe(0);
-    expect(verify.stdout).toContain(`certification: certified (signed by key ${KEY_ID})`);
+    expect(verify.stdout).toContain(
+      `anchor: vouched for by key ${KEY_ID} of the live discovery at ${url}`,
+    );
+    expect(verify.stdout).toContain(`certification: certified: ${IMPL} (signed by key ${KEY_ID})`);
+    expect(verify.stdout.at(-1)).toMatch(/^certified: /);
     expect(verify.stdout.join('\n')).not.toContain(LEAKY_KEY);
   }, 60_000);
 
-  it('signed with a key the host does not publish, the same run is not certified', async () => {
+  it('signed with a key the host does not publish under that id, the run is refused before any leg', async () => {
     const reportDir = join(dir, 'foreign-key');
     const other = generateKeyPairSync('ed25519').privateKey;
     await writeFile(join(dir, 'other.pem'), other.export({ type: 'pkcs8', format: 'pem' }));
@@ -87,11 +97,11 @@ describe('a clean strict run, signed by the key the host publishes', () => {
     const run = await cli([...args, '--sign', join(dir, 'other.pem'), '--key-id', KEY_ID], {
       OPENWOP_API_KEY: LEAKY_KEY,
     });
-    expect(run.code).toBe(0);
-    expect(run.stdout.at(-1)).toMatch(/; not certified: signature not verified$/);
-    const report = await readReport(reportDir);
-    expect(report.certification?.signer.state).toBe('unverified');
-    expect((await cli(['verify', join(reportDir, 'eval-gate-report.json')])).code).toBe(1);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toEqual([
+      `openwop-eval-gate: --key-id ${KEY_ID}: discovery publishes another public key under ${KEY_ID} than the public half of --sign at ${url}/.well-known/openwop; publish the public half of --sign there under that id first, or sign with a key it publishes, so the report can verify as the host's`,
+    ]);
+    await expect(readReport(reportDir)).rejects.toThrow();
   }, 60_000);
 });
 

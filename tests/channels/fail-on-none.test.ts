@@ -7,7 +7,7 @@ import { badgeFor } from '../../lib/report/badge.ts';
 import type { ReportRow } from '../../lib/report/report.ts';
 import { runRecord } from '../../lib/report/run-record.ts';
 import { closingLineOf, headline, runVerdict, stepOutputs } from '../../lib/report/run-verdict.ts';
-import { certifiedReport } from '../../lib/report/signer.ts';
+import { certifiedReport } from '../../lib/report/signature.ts';
 import { EXIT } from '../../lib/report/verdict.ts';
 import { broken, HOST_LEGS, hostKey, KEY_ID, passingRows, reportWith } from './support.ts';
 

@@ -19,7 +19,7 @@ import {
   runVerdict,
   stepOutputs,
 } from '../../lib/report/run-verdict.ts';
-import { certifiedReport } from '../../lib/report/signer.ts';
+import { certifiedReport } from '../../lib/report/signature.ts';
 import { EXIT } from '../../lib/report/verdict.ts';
 import type { HostKey } from './support.ts';
 import {
@@ -255,7 +255,11 @@ const CASES: readonly Case[] = [
     name: 'the embedded host',
     build: (key) =>
       reportWith(passingRows(), key, {
-        target: { baseUrl: 'http://127.0.0.1:9', embedded: true },
+        target: {
+          baseUrl: 'http://127.0.0.1:9',
+          embedded: true,
+          implementation: { name: 'acme-host', version: '1.2.0' },
+        },
       }),
     signed: true,
     exit: EXIT.ok,
@@ -373,6 +377,7 @@ describe.each(CASES)('$name', (c) => {
     expect(stepOutputs(verdict)).toEqual([
       `result=${RESULT[c.exit]}`,
       `certified=${c.certified}`,
+      'implementation=acme-host 1.2.0',
       `verdict=${headline(verdict)}`,
       `passed=${passed}`,
       `failed=${failed}`,

@@ -118,7 +118,7 @@ describe('badge', () => {
     const message = `RFC 0246 ${LEGS.length}/${LEGS.length} not certified: strict mode off, not signed`;
     expect(badge).toEqual({
       schemaVersion: 1,
-      label: 'OpenWOP eval gate',
+      label: 'OpenWOP eval gate: openwop-reference-host 0.2.0',
       message,
       color: 'yellow',
     });

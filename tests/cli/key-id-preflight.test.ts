@@ -19,6 +19,7 @@ let dir = '';
 let pem = '';
 let unpublished: ReferenceHost;
 let otherKey: ReferenceHost;
+let rotated: ReferenceHost;
 beforeAll(async () => {
   dir = await scratchDir();
   pem = join(dir, 'host.pem');
@@ -28,10 +29,18 @@ beforeAll(async () => {
     apiKey: LEAKY_KEY,
     signingKey: { keyId: 'host-2025-12', publicKey: rawPublic },
   });
+  rotated = await startReferenceHost({
+    apiKey: LEAKY_KEY,
+    signingKey: {
+      keyId: 'host-2026-01',
+      publicKey: generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x ?? '',
+    },
+  });
 });
 afterAll(async () => {
   await unpublished.close();
   await otherKey.close();
+  await rotated.close();
   await removeDir(dir);
 });
 
@@ -58,7 +67,7 @@ describe('--key-id checked against discovery before any leg', () => {
     const run = await signedRun(unpublished.url, reportDir);
     expect(run.code).toBe(2);
     expect(run.stderr).toEqual([
-      `openwop-eval-gate: --key-id host-2026-01: discovery publishes no signingKeys at ${unpublished.url}/.well-known/openwop; publish the key there first, or sign under a key id it lists, so verify can check the signature`,
+      `openwop-eval-gate: --key-id host-2026-01: discovery lists no signingKeys at ${unpublished.url}/.well-known/openwop; publish the public half of --sign there under that id first, or sign with a key it publishes, so the report can verify as the host's`,
     ]);
     expect(run.stdout.filter((l) => !l.startsWith('target: '))).toEqual([]);
     await expect(access(join(reportDir, 'eval-gate-report.json'))).rejects.toThrow();
@@ -68,17 +77,42 @@ describe('--key-id checked against discovery before any leg', () => {
     const run = await signedRun(otherKey.url, join(dir, 'other'));
     expect(run.code).toBe(2);
     expect(run.stderr[0]).toContain(
-      "--key-id host-2026-01: discovery's signingKeys list host-2025-12, not host-2026-01",
+      "--key-id host-2026-01: key host-2026-01 is not among discovery's signingKeys (host-2025-12)",
     );
   });
 
-  it('a published key id passes the check', () => {
-    const document = {
-      signingKeys: [{ keyId: 'host-2026-01', alg: 'ed25519', publicKey: rawPublic }],
-    };
-    expect(unpublishedKey(document, 'host-2026-01')).toBeUndefined();
-    expect(unpublishedKey(document, 'host-2026-02')).toBe(
-      "discovery's signingKeys list host-2026-01, not host-2026-02",
+  it('a host that publishes another key under the id: refused before any leg', async () => {
+    const reportDir = join(dir, 'rotated');
+    const run = await signedRun(rotated.url, reportDir);
+    expect(run.code).toBe(2);
+    expect(run.stderr[0]).toContain(
+      '--key-id host-2026-01: discovery publishes another public key under host-2026-01 than the public half of --sign',
+    );
+    expect(run.stdout.filter((l) => !l.startsWith('target: '))).toEqual([]);
+    await expect(access(join(reportDir, 'eval-gate-report.json'))).rejects.toThrow();
+  });
+
+  it('the key the host publishes under the id passes; a retired, misused or other key does not', () => {
+    const entry = { keyId: 'host-2026-01', alg: 'ed25519', publicKey: rawPublic };
+    const now = '2026-06-01T00:00:00Z';
+    const check = (extra: Record<string, unknown>, keyId = 'host-2026-01') =>
+      unpublishedKey({ signingKeys: [{ ...entry, ...extra }] }, keyId, pair.privateKey, now);
+    expect(check({})).toBeUndefined();
+    expect(
+      check({ use: 'certification-bundle', retiredAt: '2026-07-01T00:00:00Z' }),
+    ).toBeUndefined();
+    expect(check({}, 'host-2026-02')).toBe(
+      "key host-2026-02 is not among discovery's signingKeys (host-2026-01)",
+    );
+    expect(check({ retiredAt: '2026-01-01T00:00:00Z' })).toBe(
+      'discovery: key host-2026-01 was retired at 2026-01-01T00:00:00Z, at or before the report was signed (2026-06-01T00:00:00Z)',
+    );
+    expect(check({ use: 'transport' })).toBe(
+      'discovery: key host-2026-01 is for use "transport", not certification-bundle',
+    );
+    const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x ?? '';
+    expect(check({ publicKey: other })).toBe(
+      'discovery publishes another public key under host-2026-01 than the public half of --sign',
     );
   });
 });

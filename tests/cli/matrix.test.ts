@@ -1,15 +1,18 @@
-// `openwop-eval-gate matrix REPORT... --out DIR` over real reports: a conformant host, a host
-// with one defect, and an edited copy that no longer verifies. The files are the same bytes for
-// the reports in any order, the edited one shows as unverified, and a verifier that says more
-// (unanchored) is taken through the one injected function.
+// `openwop-eval-gate matrix REPORT... --out DIR` over real reports: a conformant host and a host
+// with one defect, each signing with a key its discovery published, and an edited copy that no
+// longer verifies. Pinned in a keyring, both signed reports are verified; offline, nothing
+// outside them vouches and they are unanchored; the edited one is unverified either way. The
+// files are the same bytes for the reports in any order, and the verification is the one
+// injected function.
 
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matrixCommand } from '../../cli/matrix.ts';
 import type { Matrix, MatrixVerifier } from '../../lib/report/matrix/model.ts';
-import { recomputingVerifier } from '../../cli/matrix-verifier.ts';
-import { runAgainstReferenceHost } from '../support/reference-run.ts';
+import { anchoredVerifier } from '../../cli/matrix-verifier.ts';
+import { TrustSources } from '../../cli/trust-source.ts';
+import { runAgainstReferenceHost, signingPair, writeKeyring } from '../support/reference-run.ts';
 import { cli, readReport, removeDir, scratchDir } from './support.ts';
 
 async function outputs(dir: string): Promise<Record<string, string>> {
@@ -25,11 +28,14 @@ describe('matrix', () => {
   let dir = '';
   const dirs: string[] = [];
   let reports: string[] = [];
+  let keyring = '';
 
   beforeAll(async () => {
     dir = await scratchDir();
-    const conformant = await runAgainstReferenceHost(undefined);
-    const defective = await runAgainstReferenceHost('score-zeroed');
+    const keys = [await signingPair(dir, 'conformant-1'), await signingPair(dir, 'defective-1')];
+    keyring = await writeKeyring(join(dir, 'keyring.json'), keys);
+    const conformant = await runAgainstReferenceHost(undefined, keys[0]);
+    const defective = await runAgainstReferenceHost('score-zeroed', keys[1]);
     dirs.push(conformant.dir, defective.dir);
     expect([conformant.code, defective.code]).toEqual([0, 1]);
     const edited = join(dir, 'edited.json');
@@ -61,12 +67,15 @@ describe('matrix', () => {
   it('writes the same files for the reports in any order, the edited one unverified', async () => {
     const a = join(dir, 'a');
     const b = join(dir, 'b');
-    const run = await cli(['matrix', ...reports, '--out', a]);
+    const run = await cli(['matrix', ...reports, '--out', a, '--trusted-keys', keyring]);
     expect(run.code).toBe(0);
     expect(run.stdout.at(-1)).toMatch(
       /^wrote .*matrix\.json, matrix\.md and index\.html: 3 reports, \d+ rows$/,
     );
-    expect((await cli(['matrix', ...[...reports].reverse(), '--out', b])).code).toBe(0);
+    const reversed = [...reports].reverse();
+    expect((await cli(['matrix', ...reversed, '--out', b, '--trusted-keys', keyring])).code).toBe(
+      0,
+    );
     const first = await outputs(a);
     const second = await outputs(b);
     expect(Object.keys(first)).toHaveLength(5);
@@ -89,18 +98,38 @@ describe('matrix', () => {
     expect(meanGated?.cells[defective]?.detail).toMatch(/^[a-z]+\.[a-z.-]+: /);
   });
 
-  it('takes whatever the injected verifier says: an unanchored report is never shown as verified', async () => {
-    const unanchored: MatrixVerifier = async (path) => ({
-      ...(await recomputingVerifier(path)),
-      state: 'unanchored',
-      problems: ['no key outside the report vouches for it'],
-    });
-    const out = join(dir, 'unanchored');
-    const lines: string[] = [];
-    expect(await matrixCommand([reports[0] ?? ''], out, (l) => lines.push(l), unanchored)).toBe(0);
+  it('shows signed reports nothing outside them vouches for as unanchored, with what they recompute to', async () => {
+    const out = join(dir, 'offline');
+    expect((await cli(['matrix', ...reports, '--out', out, '--offline'])).code).toBe(0);
     const matrix = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8')) as Matrix;
-    expect(new Set(matrix.rows.map((r) => r.cells[0]?.state))).toEqual(new Set(['unanchored']));
-    expect(lines[0]).toMatch(/^unanchored: .*: no key outside the report vouches for it$/);
+    expect(matrix.columns.map((c) => c.verification).sort()).toEqual([
+      'unanchored',
+      'unanchored',
+      'unverified',
+    ]);
+    const meanGated = matrix.rows.find((r) => r.id === 'openwop.requirement.0246.mean-gated');
+    expect(meanGated?.cells.map((c) => `${c.state}/${c.recomputed ?? ''}`).sort()).toEqual([
+      'unanchored/fail',
+      'unanchored/pass',
+      'unverified/',
+    ]);
+  });
+
+  it('takes whatever the injected verifier says', async () => {
+    const anchored = anchoredVerifier(new TrustSources({ trustedKeys: keyring }));
+    const referee: MatrixVerifier = async (path) => ({
+      ...(await anchored(path)),
+      state: 'different-referee',
+      problems: ['judged by suite 0.0.1'],
+    });
+    const out = join(dir, 'referee');
+    const lines: string[] = [];
+    expect(await matrixCommand([reports[0] ?? ''], { out }, (l) => lines.push(l), referee)).toBe(0);
+    const matrix = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8')) as Matrix;
+    expect(new Set(matrix.rows.map((r) => r.cells[0]?.state))).toEqual(
+      new Set(['different-referee']),
+    );
+    expect(lines[0]).toMatch(/^different-referee: .*: judged by suite 0\.0\.1$/);
   });
 
   it('needs --out and at least one report', async () => {

@@ -77,7 +77,11 @@ export function reportOf(
   return {
     reportVersion: 1,
     suite: { name: 'openwop-eval-gate-conformance', version: '0.1.0' },
-    target: { baseUrl: 'http://127.0.0.1:9', embedded: false },
+    target: {
+      baseUrl: 'http://127.0.0.1:9',
+      embedded: false,
+      implementation: { name: 'acme-host', version: '1.2.0' },
+    },
     strict: true,
     optedOut: [],
     startedAt: '2026-10-16T09:00:00.000Z',

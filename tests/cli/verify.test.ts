@@ -91,26 +91,30 @@ describe('verify', () => {
       publicKeyPath,
     ]);
     expect(run.code).toBe(0);
-    expect(run.stdout.at(-1)).toMatch(/^signature verified: /);
+    expect(run.stdout).toContain(`anchor: vouched for by the key file ${publicKeyPath}`);
+    // The embedded host is never certified, however well its report is signed.
+    expect(run.stdout.at(-1)).toMatch(/^verified, not certified: /);
     expect(run.stdout.at(-1)).toContain(
-      `: ${LEGS.length} rows recomputed, 0 checked for consistency only, every digest matches; signature verified with the --key given`,
+      `: ${LEGS.length} rows recomputed, 0 checked for consistency only, every digest matches`,
     );
   });
 
-  it('opens with which of the three outcomes holds, so "verified" never stands for an unsigned report', async () => {
+  it('opens with which outcome holds, so "verified" never stands for an unsigned or unanchored report', async () => {
     const unsigned = await verifyEdited(leaky, () => undefined);
     expect(unsigned.code).toBe(0);
     expect(unsigned.lines.at(-1)).toMatch(
-      /^unsigned: integrity only, nobody vouches for it: .*every digest matches; /,
+      /^unsigned: integrity only, nobody vouches for it: .*every digest matches$/,
     );
     const noKey = await verifyEdited(signed, () => undefined);
     expect(noKey.code).toBe(0);
-    expect(noKey.lines.at(-1)).toMatch(/^integrity only, signature not checked: /);
+    expect(noKey.lines.at(-1)).toMatch(
+      /^unanchored: integrity only, no key outside the report vouches for it: /,
+    );
     const edited = await verifyEdited(signed, (copy) => {
       (copy.totals as Record<string, number>)['executed-pass'] = 0;
     });
     expect(edited.code).toBe(1);
-    expect(edited.lines.at(-1)).toMatch(/^FAILED: .*: \d+ mismatch(es)? \(/);
+    expect(edited.lines.at(-1)).toMatch(/^FAILED: .*: \d+ problems? \(/);
   });
 
   it('rejects a failing row edited to a pass, naming the row and its disposition', async () => {
@@ -222,7 +226,9 @@ describe('verify', () => {
       ['--key', publicKeyPath],
     );
     expect(tampered.code).toBe(1);
-    expect(tampered.lines).toContain('signature.value: does not verify with the given public key');
+    expect(tampered.lines).toContain(
+      `signature INVALID: signature.value: does not verify with the key file ${publicKeyPath}`,
+    );
 
     const otherKey = await cli([
       'verify',
@@ -231,7 +237,9 @@ describe('verify', () => {
       otherPublicKeyPath,
     ]);
     expect(otherKey.code).toBe(1);
-    expect(otherKey.stdout).toContain('signature.value: does not verify with the given public key');
+    expect(otherKey.stdout).toContain(
+      `signature INVALID: signature.value: does not verify with the key file ${otherPublicKeyPath}`,
+    );
 
     const unsigned = await cli([
       'verify',
@@ -240,7 +248,9 @@ describe('verify', () => {
       publicKeyPath,
     ]);
     expect(unsigned.code).toBe(1);
-    expect(unsigned.stdout).toContain('signature: the report is unsigned but a key was given');
+    expect(unsigned.stdout).toContain(
+      'signature INVALID: the report is unsigned but a key was given',
+    );
   });
 
   it('rejects a signed report edited outside the digested rows, by its signature', async () => {

@@ -9,7 +9,7 @@ import type { ReportRow } from '../../lib/report/report.ts';
 import { NOT_SELECTED, readExpectedFailures } from '../../lib/report/run-options.ts';
 import { runRecord } from '../../lib/report/run-record.ts';
 import { closingLineOf, runVerdict } from '../../lib/report/run-verdict.ts';
-import { certifiedReport } from '../../lib/report/signer.ts';
+import { certifiedReport } from '../../lib/report/signature.ts';
 import {
   broken,
   HOST_LEGS,

@@ -12,6 +12,7 @@ import {
   resolveSelection,
 } from '../../lib/report/run-options.ts';
 import type { ExpectedFailure } from '../../lib/report/run-options.ts';
+import { NEITHER_CERTIFIED } from '../support/certifications.ts';
 import { diffReports } from '../../lib/report/diff.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { validReport } from '../cli/report-example.ts';
@@ -164,7 +165,7 @@ describe('diff on literal reports', () => {
         },
       },
     };
-    const diff = diffReports(before, after, new Map());
+    const diff = diffReports(before, after, new Map(), NEITHER_CERTIFIED);
     // The mean fixture only the old run drove belongs to no compared change.
     expect(diff.provenance).toEqual([
       {
@@ -197,7 +198,7 @@ describe('diff on literal reports', () => {
         },
       ],
     };
-    const diff = diffReports(before, after, new Map());
+    const diff = diffReports(before, after, new Map(), NEITHER_CERTIFIED);
     expect(diff.rules).toMatchObject([
       { rule: 'run.served', change: 'newly fails', before: 'not checked', regressed: false },
     ]);

@@ -3,6 +3,7 @@
 // Markdown a pull-request comment gets.
 
 import { describe, expect, it } from 'vitest';
+import { NEITHER_CERTIFIED } from '../support/certifications.ts';
 import { diffReports, moveOf } from '../../lib/report/diff.ts';
 import { renderDiffMarkdown } from '../../lib/report/diff-markdown.ts';
 import { diffScope } from '../../lib/report/diff-scope.ts';
@@ -55,6 +56,7 @@ describe('the move words', () => {
       report({ 'mean-gated': 'executed-fail', 'suite-gated': 'blocked' }),
       report({ 'suite-gated': 'executed-fail', 'any-rule-unchanged': 'executed-fail' }),
       new Map(),
+      NEITHER_CERTIFIED,
     );
     expect(diff.requirements.map((r) => [r.id.slice(P.length), r.move])).toEqual([
       ['mean-gated', 'IMPROVED'],
@@ -115,7 +117,7 @@ describe('what is named and worked around', () => {
       },
       selecting('mean-gated'),
     );
-    const diff = diffReports(report(), only, new Map());
+    const diff = diffReports(report(), only, new Map(), NEITHER_CERTIFIED);
     expect(diff.scope.compared).toEqual([`${P}mean-gated`]);
     expect(diff.regressions).toEqual([]);
     expect(diff.scope.warnings).toEqual([
@@ -174,6 +176,7 @@ describe('the text', () => {
     report({ 'mean-gated': 'executed-fail' }),
     report({ 'suite-gated': 'blocked' }),
     new Map(),
+    NEITHER_CERTIFIED,
   );
 
   it('lists only the changes, and every requirement with --all', () => {
@@ -189,7 +192,12 @@ describe('the text', () => {
   });
 
   it('closes with the counts when nothing regressed', () => {
-    const better = diffReports(report({ 'mean-gated': 'blocked' }), report(), new Map());
+    const better = diffReports(
+      report({ 'mean-gated': 'blocked' }),
+      report(),
+      new Map(),
+      NEITHER_CERTIFIED,
+    );
     expect(renderDiff(better, false).at(-1)).toBe(
       'no regression: 1 improved, 0 changed, 3 unchanged of 4 compared; 0 rule changes',
     );
@@ -202,6 +210,7 @@ describe('the Markdown comment', () => {
       report({ 'mean-gated': 'executed-fail' }),
       report({ 'suite-gated': 'executed-fail' }),
       new Map(),
+      NEITHER_CERTIFIED,
     );
     expect(renderDiffMarkdown(diff, false)).toBe(
       [
@@ -221,7 +230,10 @@ describe('the Markdown comment', () => {
 
   it('a line when nothing changed, and each difference in the settings as a note', () => {
     const other = report({}, { target: { baseUrl: 'http://127.0.0.1:10', embedded: false } });
-    const markdown = renderDiffMarkdown(diffReports(report(), other, new Map()), false);
+    const markdown = renderDiffMarkdown(
+      diffReports(report(), other, new Map(), NEITHER_CERTIFIED),
+      false,
+    );
     expect(markdown).toBe(
       [
         '## RFC 0246 eval gate: no regression',
@@ -235,7 +247,12 @@ describe('the Markdown comment', () => {
   });
 
   it('says how many improved in the heading when nothing regressed', () => {
-    const diff = diffReports(report({ 'mean-gated': 'executed-fail' }), report(), new Map());
+    const diff = diffReports(
+      report({ 'mean-gated': 'executed-fail' }),
+      report(),
+      new Map(),
+      NEITHER_CERTIFIED,
+    );
     expect(renderDiffMarkdown(diff, false).split('\n')[0]).toBe(
       '## RFC 0246 eval gate: no regression, 1 improved',
     );

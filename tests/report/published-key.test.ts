@@ -1,6 +1,7 @@
-// `run --sign KEY.pem --key-id ID` records the key id, and `verify` without `--key` checks the
-// signature with the key the report's captured discovery publishes under that id. Each of the
-// three verdicts is reached: verified, integrity only (no usable key), failed.
+// `run --sign KEY.pem --key-id ID` records the key id, and `verify --trusted-keys` checks the
+// signature with the key a pinned keyring lists under that id, never with the one the report's
+// captured discovery holds. Each outcome is reached: vouched for, unattributed (no usable key in
+// the keyring), and invalid (the keyring's key does not verify the signature).
 
 import { generateKeyPairSync } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { discoveryDigest, hostChecksDigest } from '../../lib/report/report.ts';
 import { judgeHostChecks } from '../../lib/eval-gate-witness.ts';
-import { certifiedReport } from '../../lib/report/signer.ts';
+import { certifiedReport } from '../../lib/report/signature.ts';
 import { cli, readReport, removeDir, scratchDir, verifyWritten } from '../cli/support.ts';
 
 const KEY_ID = 'host-2026-01';
@@ -81,7 +82,18 @@ async function verifyPublished(
       hostChecks: hostChecksDigest(hostChecks),
     },
   };
-  return verifyWritten(dir, certifiedReport(edit(unsigned), privateKey, keyId ?? undefined));
+  const keyring = join(dir, `keyring-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(keyring, JSON.stringify({ signingKeys }));
+  return verifyWritten(dir, certifiedReport(edit(unsigned), privateKey, keyId ?? undefined), [
+    '--trusted-keys',
+    keyring,
+  ]);
+}
+
+/** The keyring path verify named in its anchor line. */
+function keyringOf(lines: readonly string[]): string {
+  const named = lines.join('\n').match(/the keyring (\S+?\.json)/);
+  return named?.[1] ?? '(no keyring named)';
 }
 
 function withoutSignature(signed: EvalGateReport): EvalGateReport {
@@ -110,67 +122,74 @@ describe('verify against the key a host publishes in discovery', () => {
     }));
     expect(code).toBe(1);
     expect(lines).toContain(`row ${report.requirements[0]?.id ?? ''}: missing from the report`);
-    expect(lines.at(-1)).toMatch(
-      /; signature verified against the host's published key host-2026-01 /,
+    expect(lines).toContain(
+      `anchor: vouched for by key ${KEY_ID} of the keyring ${keyringOf(lines)}`,
     );
   });
 
-  it('verifies the signature against the published key named by the key id', async () => {
+  it('verifies the signature against the keyring key named by the key id', async () => {
     const { code, lines } = await verifyPublished([entry()]);
     expect(code).toBe(0);
-    expect(lines.at(-1)).toMatch(
-      /every digest matches; signature verified against the host's published key host-2026-01 \(from the discovery this report captured\)$/,
+    expect(lines).toContain(
+      `anchor: vouched for by key ${KEY_ID} of the keyring ${keyringOf(lines)}`,
     );
+    // The embedded host is never certified, however well its report is signed.
+    expect(lines.at(-1)).toMatch(/^verified, not certified: .*every digest matches$/);
   });
 
-  it('says integrity only when the key id is not among the published keys, naming those that are', async () => {
+  it('says unattributed when the key id is not in the keyring, naming those that are', async () => {
     const { code, lines } = await verifyPublished([entry({ keyId: 'host-2025-07' })]);
     expect(code).toBe(0);
-    expect(lines.at(-1)).toMatch(
-      /; integrity only, no usable key: key host-2026-01 is not among the captured discovery's signingKeys \(host-2025-07\)$/,
+    expect(lines).toContain(
+      `anchor: unattributed: key host-2026-01 is not among the keyring ${keyringOf(lines)}'s signingKeys (host-2025-07); the signature attests integrity only`,
     );
+    expect(lines.at(-1)).toMatch(/^unattributed: integrity only/);
   });
 
-  it('says integrity only for a key retired before the report was signed', async () => {
+  it('says unattributed for a key retired before the report was signed', async () => {
     const retiredAt = new Date(Date.parse(report.finishedAt) - 60_000).toISOString();
     const { code, lines } = await verifyPublished([entry({ retiredAt })]);
     expect(code).toBe(0);
-    expect(lines.at(-1)).toContain(
-      `integrity only, no usable key: key ${KEY_ID} was retired at ${retiredAt}, before this report was signed (finishedAt ${report.finishedAt})`,
+    expect(lines.join('\n')).toContain(
+      `key ${KEY_ID} was retired at ${retiredAt}, at or before the report was signed (${report.finishedAt})`,
     );
+    expect(lines.at(-1)).toMatch(/^unattributed: integrity only/);
   });
 
-  it('still verifies with a key retired after the report was signed', async () => {
+  it('still vouches with a key retired after the report was signed', async () => {
     const retiredAt = new Date(Date.parse(report.finishedAt) + 60_000).toISOString();
     const { code, lines } = await verifyPublished([entry({ retiredAt })]);
     expect(code).toBe(0);
-    expect(lines.at(-1)).toContain("signature verified against the host's published key");
+    expect(lines).toContain(
+      `anchor: vouched for by key ${KEY_ID} of the keyring ${keyringOf(lines)}`,
+    );
   });
 
-  it('fails when the key published under that id does not verify the signature', async () => {
+  it('fails when the key the keyring lists under that id does not verify the signature', async () => {
     const { code, lines } = await verifyPublished([entry({ publicKey: otherRawPublic })]);
     expect(code).toBe(1);
-    expect(lines).toContain(
-      `signature.value: does not verify with key ${KEY_ID} as the captured discovery publishes it`,
+    expect(lines.join('\n')).toContain(
+      `signature INVALID: signature.value: does not verify with key ${KEY_ID} of the keyring ${keyringOf(lines)}`,
     );
-    expect(lines.at(-1)).toMatch(/signature FAILED against the host's published key host-2026-01$/);
+    expect(lines.at(-1)).toMatch(/^FAILED: /);
   });
 
   it.each([
     [{ alg: 'rsa' }, 'has alg "rsa", not ed25519'],
     [{ publicKey: 'too-short' }, 'has no publicKey of 43 base64url characters'],
-  ])('says integrity only for an unusable entry (%j)', async (extra, why) => {
+    [{ use: 'transport' }, 'is for use "transport", not certification-bundle'],
+  ])('says unattributed for an unusable entry (%j)', async (extra, why) => {
     const { code, lines } = await verifyPublished([entry(extra)]);
     expect(code).toBe(0);
-    expect(lines.at(-1)).toContain(
-      `integrity only, no usable key: signingKeys entry ${KEY_ID} ${why}`,
-    );
+    expect(lines.join('\n')).toContain(`: key ${KEY_ID} ${why}`);
+    expect(lines.at(-1)).toMatch(/^unattributed: integrity only/);
   });
 
-  it('says integrity only for a signature that names no key id', async () => {
+  it('says unattributed for a signature that names no key id', async () => {
     const { code, lines } = await verifyPublished([entry()], null);
     expect(code).toBe(0);
-    expect(lines.at(-1)).toContain('integrity only, no usable key: the signature names no key id');
+    expect(lines.join('\n')).toContain('the signature names no key id');
+    expect(lines.at(-1)).toMatch(/^unattributed: integrity only/);
   });
 
   it('run refuses --key-id without --sign, and a key id outside the ids pattern', async () => {

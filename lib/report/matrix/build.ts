@@ -135,7 +135,9 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
       {
         kind: 'certification' as const,
         id: 'certification',
-        cells: prepared.map((p) => cell(p, certificationCell)),
+        cells: prepared.map((p) =>
+          cell(p, (r) => certificationCell(r, p.input.verification.certification)),
+        ),
       },
     ],
   };

@@ -1,7 +1,7 @@
 // One report's cell in a row, from what the report records and verification recomputed: the
 // disposition, told apart from an opt-out the host declared and a failure its baseline excused.
 
-import type { EvalGateReport } from '../report.ts';
+import type { Certification, EvalGateReport } from '../report.ts';
 import type { MatrixCell } from './model.ts';
 
 const MAX_DETAIL = 240;
@@ -88,8 +88,9 @@ export function hostCheckCell(report: EvalGateReport, rule: string): MatrixCell 
   return { state: 'absent', detail: 'the run did not record this check' };
 }
 
-export function certificationCell(report: EvalGateReport): MatrixCell {
-  const c = report.certification;
+/** The certification a verifier stands behind (`anchored`), else the one the report records. */
+export function certificationCell(report: EvalGateReport, anchored?: Certification): MatrixCell {
+  const c = anchored ?? report.certification;
   if (c === undefined)
     return { state: 'not-certified', detail: 'no certification recorded', anchor: 'verdict' };
   return c.certified

@@ -4,6 +4,8 @@
 // verdict it claims. Built from verified inputs alone, with no clock, so the same reports in any
 // order make the same matrix.
 
+import type { Certification } from '../report.ts';
+
 /** What verifying one report came to; the matrix command's one injected function decides it. */
 export type ReportState = 'verified' | 'unverified' | 'unanchored' | 'different-referee';
 
@@ -15,6 +17,8 @@ export interface ReportVerification {
   readonly problems: readonly string[];
   /** Where the key that vouches for it was found (live discovery, a pinned keyring). */
   readonly anchor?: string;
+  /** The certification the verifier stands behind; absent: the one the report records. */
+  readonly certification?: Certification;
 }
 
 /** Verifies the report at a path; the matrix never reads a verdict this did not stand behind. */

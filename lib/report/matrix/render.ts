@@ -46,6 +46,13 @@ export const STATE_MEANING: Readonly<Record<CellState, string>> = {
   'different-referee': 'judged by another suite version or requirement set',
 };
 
+/** The state, and for a report the verifier limits, what it recomputes to: `⚓ unanchored · ✗ fail`. */
+function cellText(cell: MatrixCell): string {
+  return cell.recomputed === undefined
+    ? SYMBOL[cell.state]
+    : `${SYMBOL[cell.state]} · ${SYMBOL[cell.recomputed]}`;
+}
+
 function href(column: MatrixColumn, cell: MatrixCell): string {
   if (column.page === null) return column.file;
   return cell.anchor === undefined ? column.page : `${column.page}#${cell.anchor}`;
@@ -75,7 +82,7 @@ export function renderMatrixMarkdown(matrix: Matrix): string {
       const cells = row.cells.map((cell, i) => {
         const column = matrix.columns[i];
         if (column === undefined || cell.state === 'absent') return '';
-        return `[${SYMBOL[cell.state]}](${href(column, cell)})`;
+        return `[${cellText(cell)}](${href(column, cell)})`;
       });
       return `| ${row.kind === 'requirement' ? '' : `${row.kind}: `}\`${mdCell(row.id)}\` | ${cells.join(' | ')} |`;
     }),
@@ -123,7 +130,7 @@ export function renderMatrixHtml(matrix: Matrix): string {
       const body =
         cell.state === 'absent'
           ? ''
-          : tag('a', { href: href(column, cell), title: cell.detail }, esc(SYMBOL[cell.state]));
+          : tag('a', { href: href(column, cell), title: cell.detail }, esc(cellText(cell)));
       return tag(
         'td',
         { class: `cell ${cell.state}`, 'data-col': i, 'data-state': cell.state },

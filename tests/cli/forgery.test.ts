@@ -1,0 +1,419 @@
+// Forgeries a host team's security reviewer would try, each refused by verify, badge and diff
+// with its reason named, beside the genuine path they imitate. A forger here follows
+// docs/report.md to the letter: edits a report, recomputes every digest and the certification,
+// and signs it again, with a key of its own published by a host of its own. Only a key found
+// outside the report (the named host's live discovery, a pinned keyring) tells the two apart.
+
+import { generateKeyPairSync } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEGS } from '../../lib/legs.ts';
+import type { EvalGateReport } from '../../lib/report/report.ts';
+import { discoveryDigest, rowsDigest } from '../../lib/report/report.ts';
+import { certifiedReport, rawPublicKey } from '../../lib/report/signature.ts';
+import { startReferenceHost } from '../../reference-host/index.ts';
+import type { ReferenceHost } from '../../reference-host/index.ts';
+import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
+
+const ENV = { OPENWOP_API_KEY: LEAKY_KEY };
+const IMPL = 'openwop-reference-host 0.2.0';
+
+interface Pair {
+  readonly privateKey: KeyObject;
+  readonly pem: string;
+  readonly raw: string;
+}
+
+let dir = '';
+let victimKey: Pair;
+let forgerKey: Pair;
+let secondKey: Pair;
+let victim: ReferenceHost | undefined;
+let forger: ReferenceHost | undefined;
+/** The victim's address, kept apart so the table can name it before the host starts. */
+let victimUrl = '';
+/** The victim's report of a run it signed, verified live and while it is down. */
+let genuine: EvalGateReport;
+let genuinePath = '';
+/** A genuine report of a host that is no longer up, with its keyring. */
+let offline: EvalGateReport;
+let offlineUrl = '';
+/** The forger's own genuine, certified report of its own host. */
+let forgersOwn: EvalGateReport;
+let embedded: EvalGateReport;
+let upgraded: Server | undefined;
+let upgradedUrl = '';
+
+async function pair(name: string): Promise<Pair> {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const pem = join(dir, `${name}.pem`);
+  await writeFile(pem, privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  return { privateKey, pem, raw: rawPublicKey(publicKey) };
+}
+
+async function signedRun(url: string | undefined, key: Pair, keyId: string, name: string) {
+  const reportDir = join(dir, name);
+  const target = url === undefined ? [] : ['--base-url', url, '--require-behavior'];
+  const run = await cli(
+    ['run', ...target, '--report-dir', reportDir, '--sign', key.pem, '--key-id', keyId],
+    ENV,
+  );
+  expect(run.code, run.stderr.join('\n')).toBe(0);
+  return readReport(reportDir);
+}
+
+/** A discovery server that answers with `document` and nothing else. */
+async function discoveryServer(document: unknown): Promise<{ server: Server; url: string }> {
+  const server = createServer((request, response) => {
+    response.writeHead(request.url === '/.well-known/openwop' ? 200 : 404, {
+      'content-type': 'application/json',
+    });
+    response.end(JSON.stringify(document));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+beforeAll(async () => {
+  dir = await scratchDir();
+  [victimKey, forgerKey, secondKey] = await Promise.all([
+    pair('victim'),
+    pair('forger'),
+    pair('second'),
+  ]);
+  victim = await startReferenceHost({
+    apiKey: LEAKY_KEY,
+    signingKey: [
+      { keyId: 'host-1', publicKey: victimKey.raw },
+      { keyId: 'host-2', publicKey: secondKey.raw },
+    ],
+  });
+  victimUrl = victim.url;
+  forger = await startReferenceHost({
+    apiKey: LEAKY_KEY,
+    signingKey: { keyId: 'host-1', publicKey: forgerKey.raw },
+  });
+  const gone = await startReferenceHost({
+    apiKey: LEAKY_KEY,
+    signingKey: { keyId: 'host-1', publicKey: victimKey.raw },
+  });
+  offlineUrl = gone.url;
+  [genuine, forgersOwn, embedded, offline] = await Promise.all([
+    signedRun(victimUrl, victimKey, 'host-1', 'genuine'),
+    signedRun(forger.url, forgerKey, 'host-1', 'forgers-own'),
+    signedRun(undefined, forgerKey, 'host-1', 'embedded'),
+    signedRun(gone.url, victimKey, 'host-1', 'offline'),
+  ]);
+  await gone.close();
+  genuinePath = join(dir, 'genuine', 'eval-gate-report.json');
+  await writeKeyring('victim-keyring.json', [{ keyId: 'host-1', publicKey: victimKey.raw }]);
+  ({ server: upgraded, url: upgradedUrl } = await discoveryServer({
+    implementation: { name: 'openwop-reference-host', version: '0.3.0' },
+    signingKeys: [{ keyId: 'host-1', alg: 'ed25519', publicKey: victimKey.raw }],
+  }));
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([victim?.close(), forger?.close()]);
+  upgraded?.close();
+  await removeDir(dir);
+});
+
+async function writeKeyring(name: string, keys: readonly Record<string, unknown>[]) {
+  const path = join(dir, name);
+  await writeFile(
+    path,
+    JSON.stringify({ signingKeys: keys.map((k) => ({ alg: 'ed25519', ...k })) }),
+  );
+  return path;
+}
+
+function withoutSignature(report: EvalGateReport): EvalGateReport {
+  return Object.fromEntries(
+    Object.entries(report).filter(([member]) => member !== 'signature'),
+  ) as unknown as EvalGateReport;
+}
+
+/** What a forger does: edit, recompute every digest and the certification, sign again. */
+function forge(
+  report: EvalGateReport,
+  edit: (unsigned: EvalGateReport) => EvalGateReport,
+  key: Pair,
+  keyId: string,
+): EvalGateReport {
+  const edited = edit(withoutSignature(report));
+  const redigested: EvalGateReport = {
+    ...edited,
+    digests: {
+      ...edited.digests,
+      discovery: discoveryDigest(edited.discovery),
+      rows: rowsDigest(edited.requirements),
+    },
+  };
+  return certifiedReport(redigested, key.privateKey, keyId);
+}
+
+function retarget(url: string): (r: EvalGateReport) => EvalGateReport {
+  return (r) => ({ ...r, target: { ...r.target, baseUrl: url, embedded: false } });
+}
+
+async function written(name: string, report: EvalGateReport): Promise<string> {
+  const path = join(dir, `${name}.json`);
+  await writeFile(path, JSON.stringify(report));
+  return path;
+}
+
+interface Forgery {
+  readonly name: string;
+  readonly report: () => EvalGateReport | Promise<EvalGateReport>;
+  /** Flags for verify, badge and diff alike. */
+  readonly flags?: () => Promise<readonly string[]> | readonly string[];
+  /** Refused outright (exit 1 from verify, no badge, no diff), or only not certified. */
+  readonly refused: boolean;
+  readonly headline: RegExp;
+  readonly says: string | (() => string);
+}
+
+const FORGERIES: readonly Forgery[] = [
+  {
+    name: 'a re-signed report with its target rewritten, the named host up',
+    report: () => forge(forgersOwn, retarget(victimUrl), forgerKey, 'host-1'),
+    refused: true,
+    headline: /^FAILED: /,
+    says: () =>
+      `signature INVALID: signature.value: does not verify with key host-1 of the live discovery at ${victimUrl}`,
+  },
+  {
+    name: 'a re-signed report with its target rewritten, the named host down',
+    report: () => forge(forgersOwn, retarget(offlineUrl), forgerKey, 'host-1'),
+    refused: false,
+    headline: /^unanchored: integrity only, no key outside the report vouches for it: /,
+    says: 'no discovery was read',
+  },
+  {
+    name: 'the same, checked against the pinned keyring while the host is down',
+    report: () => forge(forgersOwn, retarget(offlineUrl), forgerKey, 'host-1'),
+    flags: async () => ['--trusted-keys', join(dir, 'victim-keyring.json')],
+    refused: true,
+    headline: /^FAILED: /,
+    says: 'signature INVALID: signature.value: does not verify with key host-1 of the keyring',
+  },
+  {
+    name: 'a key injected into the captured discovery',
+    report: () =>
+      forge(
+        genuine,
+        (r) => {
+          if (!r.discovery.ok) throw new Error('no captured discovery');
+          const document = JSON.parse(r.discovery.text) as Record<string, unknown>;
+          const injected = { keyId: 'forger-1', alg: 'ed25519', publicKey: forgerKey.raw };
+          const text = JSON.stringify({
+            ...document,
+            signingKeys: [...(document.signingKeys as unknown[]), injected],
+          });
+          return { ...r, discovery: { ok: true, text } };
+        },
+        forgerKey,
+        'forger-1',
+      ),
+    refused: false,
+    headline: /^unattributed: integrity only, the host does not publish the signing key: /,
+    says: 'key forger-1 is not among the live discovery at',
+  },
+  {
+    name: 'a key retired before the report was signed',
+    report: () => genuine,
+    flags: async () => [
+      '--trusted-keys',
+      await writeKeyring('retired.json', [
+        { keyId: 'host-1', publicKey: victimKey.raw, retiredAt: '2026-01-01T00:00:00Z' },
+      ]),
+    ],
+    refused: false,
+    headline: /^unattributed: /,
+    says: 'key host-1 was retired at 2026-01-01T00:00:00Z, at or before the report was signed',
+  },
+  {
+    name: 'a key id swapped for another the host publishes',
+    report: () => ({
+      ...genuine,
+      signature: {
+        ...(genuine.signature ?? { algorithm: 'ed25519', reportDigest: '', value: '' }),
+        keyId: 'host-2',
+      },
+    }),
+    refused: true,
+    headline: /^FAILED: /,
+    says: 'signature INVALID: signature.value: does not verify with key host-2 of the live discovery',
+  },
+  {
+    name: 'an embedded-host report with its target rewritten',
+    report: () => forge(embedded, retarget(victimUrl), forgerKey, 'host-1'),
+    refused: true,
+    headline: /^FAILED: /,
+    says: 'signature INVALID',
+  },
+  {
+    name: 'a genuine signature over another report',
+    report: () => ({
+      ...forge(forgersOwn, retarget(victimUrl), forgerKey, 'host-1'),
+      ...(genuine.signature === undefined ? {} : { signature: genuine.signature }),
+    }),
+    refused: true,
+    headline: /^FAILED: /,
+    says: 'signature.reportDigest: recorded',
+  },
+  {
+    name: 'an old certified report presented for a newer implementation version',
+    report: () => genuine,
+    flags: () => ['--host', upgradedUrl],
+    refused: false,
+    headline: /^verified, not certified: /,
+    says: () =>
+      `stale: the report certifies ${IMPL}, and the live discovery at ${upgradedUrl} (given with --host for the report's ${victimUrl}) now advertises openwop-reference-host 0.3.0`,
+  },
+  {
+    name: 'a keyring that binds the key to another implementation',
+    report: () => genuine,
+    flags: async () => [
+      '--trusted-keys',
+      await writeKeyring('bound.json', [
+        { keyId: 'host-1', publicKey: victimKey.raw, implementation: 'another-host' },
+      ]),
+    ],
+    refused: false,
+    headline: /^unattributed: /,
+    says: 'binds key host-1 to another-host, but the report certifies openwop-reference-host',
+  },
+];
+
+describe('the genuine path', () => {
+  it('a signed strict run against a host that publishes its key verifies as certified, live', async () => {
+    const run = await cli(['verify', genuinePath]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      `anchor: vouched for by key host-1 of the live discovery at ${victimUrl}`,
+    );
+    expect(run.stdout.at(-1)).toMatch(/^certified: /);
+    const badge = await cli(['badge', genuinePath]);
+    expect(JSON.parse(badge.stdout[0] ?? '')).toEqual({
+      schemaVersion: 1,
+      label: `OpenWOP eval gate: ${IMPL}`,
+      message: `RFC 0246 certified ${LEGS.length}/${LEGS.length}`,
+      color: 'brightgreen',
+    });
+  });
+
+  it('and with the pinned keyring while the host is down', async () => {
+    const path = await written('offline', offline);
+    const live = await cli(['verify', path]);
+    expect(live.stdout.at(-1)).toMatch(/^unanchored: /);
+    const pinned = await cli(['verify', path, '--trusted-keys', join(dir, 'victim-keyring.json')]);
+    expect(pinned.code).toBe(0);
+    expect(pinned.stdout.at(-1)).toMatch(/^certified: /);
+    expect(pinned.stdout).toContain(`certification: certified: ${IMPL} (signed by key host-1)`);
+  });
+
+  it("the forger's own report certifies the forger's own host, and only it", async () => {
+    const run = await cli(['verify', await written('forgers-own', forgersOwn)]);
+    expect(run.stdout.at(-1)).toMatch(/^certified: /);
+  });
+});
+
+describe('forgeries are refused by verify, badge and diff, the reason named', () => {
+  it.each(FORGERIES)('$name', async (forgery) => {
+    const path = await written(forgery.name.replace(/\W+/g, '-'), await forgery.report());
+    const flags = (await forgery.flags?.()) ?? [];
+    const says = typeof forgery.says === 'function' ? forgery.says() : forgery.says;
+
+    const verify = await cli(['verify', path, ...flags]);
+    const lines = [...verify.stdout, ...verify.stderr].join('\n');
+    expect(verify.code, lines).toBe(forgery.refused ? 1 : 0);
+    expect(verify.stdout.at(-1)).toMatch(forgery.headline);
+    expect(lines).toContain(says);
+    expect(lines).not.toMatch(/^certified/m);
+
+    const badge = await cli(['badge', path, ...flags]);
+    if (forgery.refused) {
+      expect(badge.code).toBe(2);
+      expect(badge.stderr[0]).toContain('does not verify, so badge refuses it');
+    } else {
+      expect(badge.code).toBe(0);
+      const shown = JSON.parse(badge.stdout[0] ?? '') as { message: string; color: string };
+      expect(shown.color).not.toBe('brightgreen');
+      expect(shown.message).toContain('not certified');
+    }
+
+    // The genuine report as the base, the forgery as the pull request's run.
+    const diff = await cli(['diff', genuinePath, path, ...flags]);
+    if (forgery.refused) {
+      expect(diff.code).toBe(2);
+      expect(diff.stderr[0]).toContain('does not verify, so diff refuses it');
+    } else if (flags.length === 0 || flags[0] === '--host') {
+      // The base is certified under the same source, so losing it is a regression.
+      expect(diff.code).toBe(flags[0] === '--host' ? 0 : 1);
+      if (flags.length === 0) {
+        expect(diff.stdout[0]).toMatch(/^CERTIFICATION LOST: certified → not certified: /);
+      }
+    } else {
+      // Under a keyring that does not vouch, the base is not certified either: nothing to lose.
+      expect(diff.stdout.join('\n')).not.toContain('CERTIFICATION LOST');
+    }
+  });
+});
+
+describe('diff compares certification', () => {
+  it('a certified base against an unsigned run of the same host is a regression, led by it', async () => {
+    const unsignedDir = join(dir, 'unsigned');
+    const run = await cli(
+      ['run', '--base-url', victimUrl, '--require-behavior', '--report-dir', unsignedDir],
+      ENV,
+    );
+    expect(run.code).toBe(0);
+    const newer = join(unsignedDir, 'eval-gate-report.json');
+    const text = await cli(['diff', genuinePath, newer]);
+    expect(text.code).toBe(1);
+    expect(text.stdout[0]).toBe(
+      'CERTIFICATION LOST: certified → not certified: unsigned: integrity only, nobody vouches for it; sign with --sign and --key-id naming a key your discovery publishes',
+    );
+    expect(text.stdout.at(-1)).toMatch(
+      /^1 regression: certification: certified → not certified \(not signed\)$/,
+    );
+    const markdown = await cli(['diff', genuinePath, newer, '--format', 'markdown']);
+    expect(markdown.stdout[0]).toBe('## RFC 0246 eval gate: certification lost');
+    expect(markdown.stdout[2]).toMatch(/^\*\*Certification lost:\*\* the base was certified/);
+  });
+});
+
+describe('a source that cannot be used as given is one line and exit 2, never a verdict', () => {
+  it.each([
+    [['--key', 'k.pem', '--trusted-keys', 'k.json'], 'give --key or --trusted-keys, not both'],
+    [['--host', 'not-a-url'], '--host takes an http(s) URL, such as --host https://host.example'],
+    [['--host', 'http://h', '--offline'], '--host names the live host to read the key from'],
+    [['--trusted-keys', 'missing.json'], 'the keyring missing.json could not be read (ENOENT)'],
+  ])('%j', async (flags, message) => {
+    const run = await cli(['verify', genuinePath, ...flags]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toEqual([]);
+    expect(run.stderr).toHaveLength(1);
+    expect(run.stderr[0]).toContain(message);
+  });
+
+  it('a keyring that is not JSON, or holds no signingKeys list', async () => {
+    const notJson = join(dir, 'not-json.json');
+    await writeFile(notJson, 'keys:');
+    expect((await cli(['verify', genuinePath, '--trusted-keys', notJson])).stderr).toEqual([
+      `openwop-eval-gate: the keyring ${notJson} is not JSON`,
+    ]);
+    const noList = join(dir, 'no-list.json');
+    await writeFile(noList, '{"keys": []}');
+    const run = await cli(['badge', genuinePath, '--trusted-keys', noList]);
+    expect(run.code).toBe(2);
+    expect(run.stderr[0]).toContain(`the keyring ${noList} holds no signingKeys list`);
+  });
+});
