@@ -203,7 +203,7 @@ describe('run: exit 2', () => {
     [
       'an unknown command',
       ['certify'],
-      /unknown command "certify"; the commands are run, verify, judge, fixtures, expect, diff, badge, list, help and version/,
+      /unknown command "certify"; the commands are run, verify, judge, fixtures, expect, diff, badge, list, report, matrix, help and version/,
     ],
     [
       'a signing key file that does not exist',
