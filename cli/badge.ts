@@ -16,8 +16,8 @@ export async function badgeCommand(
 ): Promise<number> {
   const outFile = options.out;
   const sources = new TrustSources(trustOptionsOf(options));
-  const { report, verdict } = await readVerifiedReport(path, 'badge', sources);
-  const badge = badgeFor(report, verdict);
+  const { verdict } = await readVerifiedReport(path, 'badge', sources);
+  const badge = badgeFor(verdict);
   const text = JSON.stringify(badge);
   if (outFile === undefined) {
     out(text);

@@ -14,7 +14,6 @@ import { MARKDOWN_FILE } from '../lib/report/markdown.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { publishRun } from '../lib/report/publish.ts';
 import { EXIT } from '../lib/report/verdict.ts';
-import { ciProblems } from '../lib/report/ci-verdict.ts';
 import { errorAnnotations } from '../lib/report/annotations.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
 import { closingLineOf } from '../lib/report/run-verdict.ts';
@@ -128,12 +127,12 @@ export async function runConformance(
       log(`${hostCheckSummary(report.hostChecks)} (see ${MARKDOWN_FILE})`);
     }
     for (const file of files) log(`wrote ${file}`);
-    for (const problem of ciProblems(report)) log(problem);
+    for (const problem of verdict.problems) log(problem);
     if (options.annotate === true) for (const line of errorAnnotations(report, verdict)) log(line);
     // The count before the closing line, which stays the last: CI parses that one.
     const quiet = unexercisedTally(report).rules;
     log(unexercisedLine(report) + (quiet === 0 ? '' : ` (why: ${MARKDOWN_FILE})`));
-    log(closingLineOf(report, verdict));
+    log(closingLineOf(verdict));
     return { report, verdict, exitCode: verdict.exitCode, files };
   } finally {
     await embedded?.close();

@@ -84,7 +84,7 @@ async function writeMatrix(
       return [
         [
           join(outDir, column.page),
-          renderHtml(report, expectations, runVerdict(report), trials),
+          renderHtml(report, runVerdict(report), expectations, trials),
         ] as const,
       ];
     }),

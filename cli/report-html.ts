@@ -24,7 +24,7 @@ export async function reportCommand(
   const sources = new TrustSources(trustOptionsOf(options));
   const { report, verdict } = await readVerifiedReport(path, 'report', sources);
   const [expectations, trials] = await Promise.all([expectationsFor(report), trialsFor(report)]);
-  await writeFile(htmlPath, renderHtml(report, expectations, verdict, trials));
+  await writeFile(htmlPath, renderHtml(report, verdict, expectations, trials));
   out(`wrote ${htmlPath}`);
   return EXIT.ok;
 }

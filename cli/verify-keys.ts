@@ -9,7 +9,7 @@ import { anchoredVerdict, anchorLine } from '../lib/report/anchor.ts';
 import { thisReferee } from '../lib/report/referee.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
-import { certificationClause, runVerdict } from '../lib/report/run-verdict.ts';
+import { certificationClause, runVerdict, UNRECORDED } from '../lib/report/run-verdict.ts';
 import type { TrustSources } from './trust-source.ts';
 import type { Verification } from './verify.ts';
 import { reportShapeProblem, verifyReport } from './verify.ts';
@@ -83,7 +83,7 @@ export async function verifyAnchored(
   ]);
   // verifyReport has rebuilt the recorded certification and named any difference, so the
   // recorded one is the run's claim as the rows bear it out.
-  const recorded = runVerdict(report).certification;
+  const recorded = report.certification ?? UNRECORDED;
   const anchored = anchoredVerdict(report, recorded, source, referee);
   return {
     kind: 'report',

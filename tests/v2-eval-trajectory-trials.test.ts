@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   if (!published.ok) throw new Error(`${published.problem}; this is a suite bug`);
   for (const row of published.report.requirements) rows.set(row.id, row);
-  console.log(closingLineOf(published.report, published.verdict));
+  console.log(closingLineOf(published.verdict));
   // Every leg runs at once, so the bound is one run's, plus the requests around it.
 }, config.bounds.runTimeoutMs + 30_000);
 

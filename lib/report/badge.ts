@@ -3,9 +3,7 @@
 // withholds the certification, so a badge never claims more than its report.
 
 import { implementationLabel } from './certification.ts';
-import type { EvalGateReport } from './report.ts';
 import type { RunVerdict } from './run-verdict.ts';
-import { runVerdict } from './run-verdict.ts';
 import { EXIT } from './verdict.ts';
 
 export interface Badge {
@@ -17,7 +15,7 @@ export interface Badge {
 
 export const BADGE_LABEL = 'OpenWOP eval gate';
 
-export function badgeFor(report: EvalGateReport, verdict: RunVerdict = runVerdict(report)): Badge {
+export function badgeFor(verdict: RunVerdict): Badge {
   // Out of every requirement, not the selected ones: a partial run must not read as whole.
   const score = `${verdict.counts.passed}/${verdict.counts.total}`;
   const c = verdict.certification;

@@ -8,7 +8,7 @@ import { LEGS } from '../legs.ts';
 import type { GateName } from '../types.ts';
 import type { Fault } from './baseline.ts';
 import { ciVerdict } from './ci-verdict.ts';
-import type { CiFacts } from './ci-verdict.ts';
+import type { CiFacts, CiVerdict } from './ci-verdict.ts';
 import type {
   Certification,
   CertificationReason,
@@ -69,10 +69,9 @@ function reasonIf(
 }
 
 /** What the rows came to: failed, blocked, or failing the run beyond them. */
-function outcomeReasons(facts: CertificationFacts): CertificationReason[] {
+function outcomeReasons(facts: CertificationFacts, gate: CiVerdict): CertificationReason[] {
   const rows = facts.requirements;
   const total = rows.length;
-  const gate = ciVerdict(facts);
   const failed = rows.filter((r) => r.disposition === 'executed-fail');
   const blocked = rows.filter((r) => r.disposition === 'blocked');
   const runFails = [
@@ -228,7 +227,8 @@ function implementationReasons(facts: CertificationFacts): CertificationReason[]
   ];
 }
 
-export function certify(facts: CertificationFacts, signer: Signer): Certification {
+/** `gate` is the run's CI verdict of `facts`, computed once by whoever certifies. */
+export function certify(facts: CertificationFacts, signer: Signer, gate: CiVerdict): Certification {
   const reasons = [
     ...reasonIf(
       facts.embedded,
@@ -237,7 +237,7 @@ export function certify(facts: CertificationFacts, signer: Signer): Certificatio
       () =>
         "embedded: the target was the suite's own reference host, no evidence about any other; give --base-url",
     ),
-    ...outcomeReasons(facts),
+    ...outcomeReasons(facts, gate),
     ...scopeReasons(facts),
     ...implementationReasons(facts),
     ...signerReasons(signer),
@@ -252,7 +252,11 @@ export function certify(facts: CertificationFacts, signer: Signer): Certificatio
 }
 
 /** The report with its certification verdict rebuilt for `signer`. */
-export function withCertification(report: EvalGateReport, signer: Signer): EvalGateReport {
+export function withCertification(
+  report: EvalGateReport,
+  signer: Signer,
+  gate: CiVerdict = ciVerdict(report),
+): EvalGateReport {
   const { embedded, implementation, declared } = report.target;
   const certification = certify(
     {
@@ -262,6 +266,7 @@ export function withCertification(report: EvalGateReport, signer: Signer): EvalG
       ...(declared === undefined ? {} : { declared }),
     },
     signer,
+    gate,
   );
   return { ...report, certification };
 }

@@ -92,8 +92,7 @@ function isUnselected(row: CiFacts['requirements'][number]): boolean {
 }
 
 /** What limits the run beyond its counts: the selection, the baseline, the severity gate. */
-export function ciLimits(report: CiFacts): string[] {
-  const verdict = ciVerdict(report);
+export function ciLimits(report: CiFacts, verdict: CiVerdict): string[] {
   const parts: string[] = [];
   const selection = report.selection;
   if (selection !== undefined && isPartial(selection)) {
@@ -130,8 +129,7 @@ export function ciLimits(report: CiFacts): string[] {
 }
 
 /** One line per reason the run fails that the dispositions alone do not show. */
-export function ciProblems(report: CiFacts): string[] {
-  const verdict = ciVerdict(report);
+export function ciProblems(report: CiFacts, verdict: CiVerdict): string[] {
   const lines: string[] = [];
   if (report.baseline !== undefined || report.failOn === 'should' || report.failOn === 'none') {
     for (const f of verdict.unexcused) lines.push(`not excused: ${faultName(f)}`);

@@ -10,7 +10,7 @@ import type { ResolvedEntry } from './baseline.ts';
 import { faultName } from './baseline.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
 import type { RunVerdict } from './run-verdict.ts';
-import { headline, runVerdict } from './run-verdict.ts';
+import { headline } from './run-verdict.ts';
 import type { Expectations } from './side-by-side.ts';
 import { implementationLabel } from './certification.ts';
 import { sideBySide, sideBySideLines } from './side-by-side.ts';
@@ -25,8 +25,8 @@ export const JUNIT_FILE = 'eval-gate-junit.xml';
  */
 export function renderJunit(
   report: EvalGateReport,
+  verdict: RunVerdict,
   expectations: Expectations = new Map(),
-  verdict: RunVerdict = runVerdict(report),
 ): string {
   const cases = [
     ...report.requirements.map((row) => testcase(row, report, verdict, expectations)),

@@ -6,7 +6,7 @@ import type { EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
 import { baselineSection, cell, certificationSection, gateBullets } from './markdown-ci.ts';
-import { closingLineOf, headline, runVerdict } from './run-verdict.ts';
+import { closingLineOf, headline } from './run-verdict.ts';
 import type { RunVerdict } from './run-verdict.ts';
 import { legGaps, runWideGaps, unexercisedLine } from './unexercised.ts';
 import { focusRows, requirementTable, settledTitle } from './markdown-focus.ts';
@@ -20,17 +20,14 @@ export const MARKDOWN_FILE = 'eval-gate-summary.md';
  */
 export function renderMarkdown(
   report: EvalGateReport,
+  verdict: RunVerdict,
   expectations: Expectations = new Map(),
-  verdict: RunVerdict = runVerdict(report),
 ): string {
   const lines: string[] = [];
   // The first line is the verdict, so a reader who stops there knows the result and its cause.
   lines.push(headline(verdict), '');
   lines.push(`# RFC 0246 eval gate: ${cell(report.target.baseUrl)}`, '');
-  lines.push(
-    `**${closingLineOf(report, verdict)}** · ${report.suite.name} ${report.suite.version}`,
-    '',
-  );
+  lines.push(`**${closingLineOf(verdict)}** · ${report.suite.name} ${report.suite.version}`, '');
   lines.push(`Not exercised: ${unexercisedLine(report)}.`, '');
   if (report.target.embedded) {
     lines.push(

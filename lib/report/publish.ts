@@ -18,6 +18,7 @@ import { MARKDOWN_FILE, renderMarkdown } from './markdown.ts';
 import type { EvalGateReport } from './report.ts';
 import { buildReport, REPORT_FILE } from './report.ts';
 import type { RunOptions } from './run-record.ts';
+import { ciVerdict } from './ci-verdict.ts';
 import type { RunVerdict } from './run-verdict.ts';
 import { runVerdict, stepOutputs } from './run-verdict.ts';
 import { certifiedReport, signerOf } from './signature.ts';
@@ -76,13 +77,15 @@ export async function publishRun(
     // A report that cannot be built (a host document too deep to redact, say) is not written.
     return { ok: false, problem: `the report could not be built (${describeError(error)})` };
   }
-  const report = certifiedReport(unsigned, options.signingKey, options.keyId);
+  // The run's CI verdict, decided once: the certification reads it and so does the verdict below.
+  const gate = ciVerdict(unsigned);
+  const report = certifiedReport(unsigned, options.signingKey, options.keyId, gate);
   // The text is made once: the key is looked for in the very bytes the report file will hold.
   const text = reportText(report);
   const refusal = refuseToWrite(report, text, options.apiKey);
   if (refusal !== undefined) return { ok: false, problem: refusal };
   // The one verdict every channel below renders; nothing after this line decides again.
-  const verdict = runVerdict(report);
+  const verdict = runVerdict(report, report.certification, gate);
   const files = await writeOutputs(
     { report, text },
     verdict,
@@ -138,12 +141,12 @@ async function writeOutputs(
 ): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const [expectations, trials] = await Promise.all([expectationsFor(report), trialsFor(report)]);
-  const markdown = renderMarkdown(report, expectations, verdict);
+  const markdown = renderMarkdown(report, verdict, expectations);
   const outputs: readonly (readonly [string, string])[] = [
     [join(dir, REPORT_FILE), text],
-    [join(dir, JUNIT_FILE), renderJunit(report, expectations, verdict)],
+    [join(dir, JUNIT_FILE), renderJunit(report, verdict, expectations)],
     [join(dir, MARKDOWN_FILE), markdown],
-    [join(dir, HTML_FILE), renderHtml(report, expectations, verdict, trials)],
+    [join(dir, HTML_FILE), renderHtml(report, verdict, expectations, trials)],
   ];
   await Promise.all(outputs.map(([path, text]) => writeFile(path, text)));
   const files = outputs.map(([path]) => path);

@@ -3,7 +3,7 @@
 // JUnit, the badge, the action's outputs) renders this object and decides nothing again.
 
 import { faultName } from './baseline.ts';
-import { ciLimits, ciVerdict } from './ci-verdict.ts';
+import { ciLimits, ciProblems, ciVerdict } from './ci-verdict.ts';
 import type { CiVerdict } from './ci-verdict.ts';
 import { certifiedImplementation, implementationLabel } from './certification.ts';
 import type { Certification, EvalGateReport, Implementation } from './report.ts';
@@ -31,10 +31,14 @@ export interface RunVerdict {
   readonly certification: Certification;
   /** What a certification of this run names: the host's advertised implementation, or the declared one. */
   readonly implementation?: Implementation;
+  /** What limits the run beyond its counts (a selection, a baseline, the severity gate). */
+  readonly limits: readonly string[];
+  /** One line per reason the run fails that the dispositions alone do not show. */
+  readonly problems: readonly string[];
 }
 
 /** What a report that recorded no certification (written before it was recorded) comes to. */
-const UNRECORDED: Certification = {
+export const UNRECORDED: Certification = {
   certified: false,
   reasons: [
     {
@@ -114,8 +118,8 @@ function causesOf(report: EvalGateReport, gate: CiVerdict): string[] {
 export function runVerdict(
   report: EvalGateReport,
   certification: Certification = report.certification ?? UNRECORDED,
+  gate: CiVerdict = ciVerdict(report),
 ): RunVerdict {
-  const gate = ciVerdict(report);
   const exitCode = gate.exitCode;
   const implementation = certifiedImplementation(report.target);
   return {
@@ -128,6 +132,8 @@ export function runVerdict(
     gate,
     certification,
     ...(implementation === undefined ? {} : { implementation }),
+    limits: ciLimits(report, gate),
+    problems: ciProblems(report, gate),
   };
 }
 
@@ -159,11 +165,11 @@ export function headline(verdict: RunVerdict): string {
 }
 
 /** `N passed, N failed, N blocked, N skipped`, then what limits the run, then the certification. */
-export function closingLineOf(report: EvalGateReport, verdict: RunVerdict): string {
+export function closingLineOf(verdict: RunVerdict): string {
   const c = verdict.counts;
   return [
     `${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped`,
-    ...ciLimits(report),
+    ...verdict.limits,
     ...(verdict.embedded ? ['embedded reference host'] : []),
     certificationClause(verdict),
   ].join('; ');

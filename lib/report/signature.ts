@@ -8,6 +8,8 @@ import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { withCertification } from './certification.ts';
+import type { CiVerdict } from './ci-verdict.ts';
+import { ciVerdict } from './ci-verdict.ts';
 import type { EvalGateReport, ReportSignature, Signer } from './report.ts';
 import { reportDigest } from './report.ts';
 
@@ -247,10 +249,11 @@ export function certifiedReport(
   unsigned: EvalGateReport,
   key: KeyObject | undefined,
   keyId?: string,
+  gate: CiVerdict = ciVerdict(unsigned),
 ): EvalGateReport {
-  if (key === undefined) return withCertification(unsigned, UNSIGNED);
+  if (key === undefined) return withCertification(unsigned, UNSIGNED, gate);
   const signer = expectedSigner(unsigned, key, keyId);
-  return signReport(withCertification(unsigned, signer), key, keyId);
+  return signReport(withCertification(unsigned, signer, gate), key, keyId);
 }
 
 function expectedSigner(unsigned: EvalGateReport, key: KeyObject, keyId?: string): Signer {

@@ -1,4 +1,5 @@
-// The exit status and the counts of the closing line (contract §10), from the dispositions alone.
+// The exit statuses (contract §10) and the counts of the closing line, from the dispositions
+// alone. The exit code of a run is ciVerdict's (lib/report/ci-verdict.ts), its one rule.
 
 import type { Disposition } from '../types.ts';
 
@@ -32,15 +33,4 @@ export function tally(dispositions: readonly Disposition[]): Tally {
     else skipped += 1;
   }
   return { passed, failed, blocked, skipped };
-}
-
-export function exitCodeFor(dispositions: readonly Disposition[]): number {
-  if (dispositions.includes('executed-fail')) return EXIT.failed;
-  if (dispositions.includes('blocked')) return EXIT.blocked;
-  return EXIT.ok;
-}
-
-export function closingLine(dispositions: readonly Disposition[]): string {
-  const t = tally(dispositions);
-  return `${t.passed} passed, ${t.failed} failed, ${t.blocked} blocked, ${t.skipped} skipped`;
 }

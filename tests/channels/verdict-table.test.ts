@@ -328,7 +328,7 @@ describe.each(CASES)('$name', (c) => {
   });
 
   it('closes with the counts, blocked apart, then every reason', () => {
-    const line = closingLineOf(report, verdict);
+    const line = closingLineOf(verdict);
     const rows = report.requirements;
     const blocked = rows.filter((r) => r.disposition === 'blocked').length;
     const passed = rows.filter((r) => r.disposition === 'executed-pass').length;
@@ -341,7 +341,7 @@ describe.each(CASES)('$name', (c) => {
   });
 
   it("starts the summary with the result, its exit code and every reason's full text", () => {
-    const markdown = renderMarkdown(report, new Map(), verdict);
+    const markdown = renderMarkdown(report, verdict);
     const first = markdown.split('\n')[0] ?? '';
     expect(first).toBe(headline(verdict));
     expect(first.startsWith(`Result: ${RESULT[c.exit]} (exit ${c.exit})`)).toBe(true);
@@ -350,7 +350,7 @@ describe.each(CASES)('$name', (c) => {
   });
 
   it('renders JUnit that validates and shows the colour the exit code has', async () => {
-    const xml = renderJunit(report, new Map(), verdict);
+    const xml = renderJunit(report, verdict);
     expect(await junitProblems(xml), JUNIT_FILE).toEqual([]);
     const counts = junitCounts(xml);
     expect(counts.failures + counts.errors > 0).toBe(c.exit !== EXIT.ok);
@@ -359,7 +359,7 @@ describe.each(CASES)('$name', (c) => {
   });
 
   it('gives a badge that is bright green only when certified and names the cause', () => {
-    const badge = badgeFor(report, verdict);
+    const badge = badgeFor(verdict);
     expect(badge.color).toBe(c.color);
     expect(badge.message).toContain(c.badge);
     expect(badge.message.includes('not certified')).toBe(!c.certified);
@@ -399,13 +399,14 @@ describe('what the table rests on', () => {
     const c = CASES.find((k) => k.name === 'a baselined failure');
     if (c === undefined) throw new Error('the table lost its baselined case');
     const report = certifiedReport(c.build(KEY), KEY.privateKey, KEY_ID);
-    const xml = renderJunit(report);
+    const xml = renderJunit(report, runVerdict(report));
     expect(xml).toContain('<skipped message="expected failure: tracked as ticket HOST-7"/>');
     expect(xml).not.toContain('<failure');
   });
 
   it('the XSD refuses what a JUnit reader would not read', async () => {
-    const ok = renderJunit(reportWith(passingRows(), KEY));
+    const passing = reportWith(passingRows(), KEY);
+    const ok = renderJunit(passing, runVerdict(passing));
     expect(await junitProblems(ok)).toEqual([]);
     // A failure before a skipped element, and a testcase without a name.
     const misordered = ok.replace(
@@ -424,7 +425,7 @@ describe('what the table rests on', () => {
     const verdict = runVerdict(report);
     expect(verdict.certification.signer.state).toBe('unverified');
     expect(verdict.certification.reasons.map((r) => r.code)).toEqual(['unverified']);
-    expect(badgeFor(report, verdict).color).toBe('yellow');
+    expect(badgeFor(verdict).color).toBe('yellow');
   });
 
   it('a signed strict run with a declared opt-out is certified, and says what was opted out', () => {
@@ -436,8 +437,8 @@ describe('what the table rests on', () => {
     expect(verdict.certification.optOuts).toEqual([
       { gate: 'agents.evalSuite.trials', requirements: TRIAL_LEGS.map((l) => l.id) },
     ]);
-    expect(badgeFor(report, verdict).message).toContain('(opted out: agents.evalSuite.trials)');
-    expect(renderMarkdown(report, new Map(), verdict)).toContain(
+    expect(badgeFor(verdict).message).toContain('(opted out: agents.evalSuite.trials)');
+    expect(renderMarkdown(report, verdict)).toContain(
       '- opt-out claimed by the host: `agents.evalSuite.trials`',
     );
   });

@@ -241,6 +241,7 @@ describe.concurrent('action.yml', () => {
         'certified',
         'exit-code',
         'failed',
+        'implementation',
         'junit-path',
         'passed',
         'report-path',
@@ -277,7 +278,9 @@ describe.concurrent('action.yml', () => {
           expect(withoutVerdict(run.stdout.trimEnd().split('\n').at(-1))).toBe(
             `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped`,
           );
-          const verdict = 'Result: PASS (exit 0); not certified: not signed';
+          // Declared acme-host against a host that advertises another name: a mismatch, named.
+          const verdict =
+            'Result: PASS (exit 0); not certified: implementation mismatch, not signed';
           expect(run.outputs).toEqual({
             'report-path': 'out/eval-gate-report.json',
             'junit-path': 'out/eval-gate-junit.xml',
@@ -285,6 +288,7 @@ describe.concurrent('action.yml', () => {
             'exit-code': '0',
             result: 'PASS',
             certified: 'false',
+            implementation: 'openwop-reference-host 0.2.0',
             verdict,
             passed: String(LEGS.length),
             failed: '0',
@@ -305,7 +309,7 @@ describe.concurrent('action.yml', () => {
           expect(report.strict).toBe(true);
           expect(report.target.declared?.name).toBe('acme-host');
           expect(run.summary).toContain(
-            `**${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped; not certified: not signed**`,
+            `**${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped; not certified: implementation mismatch, not signed**`,
           );
         }),
       ),

@@ -3,6 +3,9 @@
 
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { totalsOf } from '../../lib/report/report.ts';
+import { renderJunit } from '../../lib/report/junit.ts';
+import { renderMarkdown } from '../../lib/report/markdown.ts';
+import { runVerdict } from '../../lib/report/run-verdict.ts';
 
 export function validReport(): Record<string, unknown> {
   return {
@@ -98,4 +101,14 @@ export function reportOf(
     },
     ...overrides,
   };
+}
+
+/** The Markdown summary of a literal report, rendered from its own verdict as a run would. */
+export function markdownOf(report: EvalGateReport): string {
+  return renderMarkdown(report, runVerdict(report));
+}
+
+/** The JUnit file of a literal report, rendered from its own verdict as a run would. */
+export function junitOf(report: EvalGateReport): string {
+  return renderJunit(report, runVerdict(report));
 }

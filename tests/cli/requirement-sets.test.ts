@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFrom } from '../../cli/run-options.ts';
 import { LEGS, REQUIREMENT_PREFIX } from '../../lib/legs.ts';
-import { ciLimits } from '../../lib/report/ci-verdict.ts';
+import { ciLimits, ciVerdict } from '../../lib/report/ci-verdict.ts';
 import { setBullet } from '../../lib/report/markdown-ci.ts';
 import type { CiFacts } from '../../lib/report/ci-verdict.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
@@ -76,7 +76,7 @@ describe('a pinned set as a selection', () => {
       requirements: rows,
       ...runRecord({ selection }, rows),
     } as unknown as CiFacts;
-    expect(ciLimits(report)).toContain(
+    expect(ciLimits(report, ciVerdict(report))).toContain(
       `requirement set 0.0.1 (the current set adds ${LEGS.length - 2})`,
     );
   });

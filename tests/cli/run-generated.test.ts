@@ -120,6 +120,8 @@ describe('run --generate: a host with one defect', () => {
 
         const verified = await verifyWritten(dir, report);
         expect(verified.lines).toEqual([
+          'anchor: unsigned: nobody vouches for the report',
+          'referee: this suite (openwop-eval-gate-conformance 0.1.0) judged it',
           expect.stringMatching(/^certification: not certified: /),
           expect.stringMatching(
             /^unsigned: integrity only, nobody vouches for it: .*every digest matches/,

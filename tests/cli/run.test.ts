@@ -5,7 +5,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../lib/report/report.ts';
-import { exitCodeFor, tally } from '../../lib/report/verdict.ts';
+import { tally } from '../../lib/report/verdict.ts';
+import { runVerdict } from '../../lib/report/run-verdict.ts';
 import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { runLeg } from '../../lib/decide/run-leg.ts';
@@ -34,7 +35,7 @@ const TRIAL_LEGS = LEGS.filter((l) => l.gates.includes('agents.evalSuite.trials'
 function expectAgreement(run: CliRun, report: EvalGateReport): void {
   const dispositions = report.requirements.map((r) => r.disposition);
   expect(closing(run)).toEqual(tally(dispositions));
-  expect(run.code).toBe(exitCodeFor(dispositions));
+  expect(run.code).toBe(runVerdict(report).exitCode);
 }
 
 describe('run: exit 0', () => {

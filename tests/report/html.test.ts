@@ -14,7 +14,7 @@ import { failingReport, HOSTILE } from './html-example.ts';
 
 async function render(report: EvalGateReport): Promise<string> {
   const [expectations, trials] = await Promise.all([expectationsFor(report), trialsFor(report)]);
-  return renderHtml(report, expectations, runVerdict(report), trials);
+  return renderHtml(report, runVerdict(report), expectations, trials);
 }
 
 const unescape = (s: string): string =>

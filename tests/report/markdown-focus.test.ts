@@ -3,10 +3,9 @@
 // and unselected ones are folded into one <details> block, table and legs alike.
 
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../lib/report/markdown.ts';
 import type { ReportRow } from '../../lib/report/report.ts';
 import type { Disposition, Finding } from '../../lib/types.ts';
-import { reportOf } from '../cli/report-example.ts';
+import { markdownOf, reportOf } from '../cli/report-example.ts';
 
 const failing: Finding = {
   rule: 'task.passed',
@@ -54,7 +53,7 @@ function rowAt(markdown: string, id: string): number {
 }
 
 describe('the Markdown summary', () => {
-  const markdown = renderMarkdown(reportOf(ROWS));
+  const markdown = markdownOf(reportOf(ROWS));
   const fold = markdown.indexOf('<details>');
 
   it('tables the failed, then the blocked, then the inapplicable requirements, before any fold', () => {
@@ -83,7 +82,7 @@ describe('the Markdown summary', () => {
   });
 
   it('puts a passed requirement first when its warning fails the run under --fail-on should', () => {
-    const strict = renderMarkdown(reportOf(ROWS, { failOn: 'should' }));
+    const strict = markdownOf(reportOf(ROWS, { failOn: 'should' }));
     const folded = strict.indexOf('<details>');
     expect(rowAt(strict, 'limits-hold')).toBeLessThan(folded);
     expect(rowAt(strict, 'limits-hold')).toBeGreaterThan(rowAt(strict, 'suite-gated'));
@@ -91,10 +90,10 @@ describe('the Markdown summary', () => {
   });
 
   it('has no fold when nothing passed, and no leading table when everything did', () => {
-    expect(
-      renderMarkdown(reportOf([row('readings-exact', 'executed-fail', [failing])])),
-    ).not.toContain('<details>');
-    const clean = renderMarkdown(reportOf([row('mean-gated', 'executed-pass')]));
+    expect(markdownOf(reportOf([row('readings-exact', 'executed-fail', [failing])]))).not.toContain(
+      '<details>',
+    );
+    const clean = markdownOf(reportOf([row('mean-gated', 'executed-pass')]));
     expect(clean.match(/\| requirement \| disposition/g)).toHaveLength(1);
     expect(clean.indexOf('| requirement | disposition')).toBeGreaterThan(
       clean.indexOf('<details>'),

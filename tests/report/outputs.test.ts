@@ -2,10 +2,9 @@
 // per-task table showing the scores and the gate side by side.
 
 import { describe, expect, it } from 'vitest';
-import { escapeXml, renderJunit } from '../../lib/report/junit.ts';
-import { renderMarkdown } from '../../lib/report/markdown.ts';
+import { escapeXml } from '../../lib/report/junit.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
-import { reportOf as reportOfRows } from '../cli/report-example.ts';
+import { junitOf, markdownOf, reportOf as reportOfRows } from '../cli/report-example.ts';
 import { warningsOf, warningSummary } from '../../lib/report/warnings.ts';
 import type { Finding } from '../../lib/types.ts';
 
@@ -36,7 +35,7 @@ const reportOf = (rows: readonly ReportRow[]): EvalGateReport =>
   });
 
 describe('renderJunit', () => {
-  const junit = renderJunit(
+  const junit = junitOf(
     reportOf([
       row('mean-gated', 'executed-pass'),
       row('suite-gated', 'executed-fail', '1 MUST finding failed'),
@@ -108,7 +107,7 @@ describe('renderMarkdown', () => {
         },
       },
     };
-    const markdown = renderMarkdown(reportOf([observed]));
+    const markdown = markdownOf(reportOf([observed]));
     expect(markdown).toContain('Suite: aggregateScore 1, gatedAggregateScore 0.5, passed false');
     expect(markdown).toContain('| wrong\\|then-right | 1 | 0.5 | 1 ✗† · 2 ✓ | true |');
     expect(markdown).toContain('**1 passed, 0 failed, 0 blocked, 0 skipped; not certified: ');
@@ -145,13 +144,13 @@ describe('warnings: SHOULD findings that did not hold', () => {
   });
 
   it('are listed under their leg in the Markdown summary, with rule, clause and message', () => {
-    const markdown = renderMarkdown(reportOf([warned]));
+    const markdown = markdownOf(reportOf([warned]));
     expect(markdown).toContain('Warnings (SHOULD) on openwop.requirement.0246.suite-gated:');
     expect(markdown).toContain(
       '- `wire.error-body` (contract §1): a 409 body SHOULD be the envelope; error \\| is an object',
     );
     expect(markdown).not.toContain('a MUST failure is not a warning');
-    expect(renderMarkdown(reportOf([row('mean-gated', 'executed-pass')]))).not.toContain(
+    expect(markdownOf(reportOf([row('mean-gated', 'executed-pass')]))).not.toContain(
       'Warnings (SHOULD)',
     );
   });

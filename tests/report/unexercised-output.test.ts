@@ -4,10 +4,8 @@
 // counted and listed once, and not at all when any leg or host check judged it.
 
 import { describe, expect, it } from 'vitest';
-import { renderJunit } from '../../lib/report/junit.ts';
-import { renderMarkdown } from '../../lib/report/markdown.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
-import { reportOf } from '../cli/report-example.ts';
+import { junitOf, markdownOf, reportOf } from '../cli/report-example.ts';
 import {
   legGaps,
   runWideGaps,
@@ -127,7 +125,7 @@ describe('the unexercised count', () => {
 });
 
 describe('renderMarkdown', () => {
-  const markdown = renderMarkdown(reportOf(ROWS));
+  const markdown = markdownOf(reportOf(ROWS));
 
   it("gives the count under the closing line, and each leg's own count in the table", () => {
     expect(markdown).toMatch(
@@ -161,13 +159,13 @@ describe('renderMarkdown', () => {
       '## Host checks\n\nThe run made no host checks.\n\nNot judged:\n\n' +
         `- \`wire.error-body\`: ${NO_ERROR} (on 2 legs; the run has no host checks)`,
     );
-    const withChecks = renderMarkdown(reportOf(ROWS, { hostChecks: checks([]) }));
+    const withChecks = markdownOf(reportOf(ROWS, { hostChecks: checks([]) }));
     expect(withChecks).toContain('0 held, 0 SHOULD warnings, 1 unexercised, 0 inapplicable.');
     expect(withChecks.split('`wire.error-body`')).toHaveLength(2);
   });
 
   it('says nothing of a run-wide rule the host checks judged', () => {
-    const judged = renderMarkdown(reportOf(ROWS, { hostChecks: checks([errorBody(true)]) }));
+    const judged = markdownOf(reportOf(ROWS, { hostChecks: checks([errorBody(true)]) }));
     expect(judged).not.toContain('wire.error-body');
     expect(judged).toContain('Not exercised: 3 rules unexercised on 2 legs.');
     expect(judged).toContain('1 held, 0 SHOULD warnings, 0 unexercised, 0 inapplicable.');
@@ -176,14 +174,14 @@ describe('renderMarkdown', () => {
 
 describe('renderJunit', () => {
   it('names a run-wide rule nothing judged once, in the system-out, and in no test case', () => {
-    const junit = renderJunit(reportOf(ROWS));
+    const junit = junitOf(reportOf(ROWS));
     expect(junit.match(/unexercised wire\.error-body: /g)).toHaveLength(1);
     const cases = junit.split('<system-out>')[0] ?? '';
     expect(cases).not.toContain('wire.error-body');
     expect(junit).toMatch(
       /<system-out>[^<]*host checks:\nunexercised wire\.error-body: no error answer was seen/,
     );
-    expect(renderJunit(reportOf(ROWS, { hostChecks: checks([errorBody(true)]) }))).not.toContain(
+    expect(junitOf(reportOf(ROWS, { hostChecks: checks([errorBody(true)]) }))).not.toContain(
       'wire.error-body',
     );
   });

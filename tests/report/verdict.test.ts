@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { closingLine, exitCodeFor, EXIT } from '../../lib/report/verdict.ts';
+import { EXIT } from '../../lib/report/verdict.ts';
+import { closingLineOf, runVerdict } from '../../lib/report/run-verdict.ts';
+import { reportOf } from '../cli/report-example.ts';
 import { decide } from '../../lib/decide/decide.ts';
 import type { Finding } from '../../lib/types.ts';
 
@@ -58,7 +60,15 @@ describe('exit status and closing line (contract §10)', () => {
     [['executed-pass', 'blocked'], EXIT.blocked, '1 passed, 0 failed, 1 blocked, 0 skipped'],
     [[], EXIT.ok, '0 passed, 0 failed, 0 blocked, 0 skipped'],
   ] as const)('%j exits %i with "%s"', (dispositions, code, line) => {
-    expect(exitCodeFor(dispositions)).toBe(code);
-    expect(closingLine(dispositions)).toBe(line);
+    const rows = dispositions.map((disposition, i) => ({
+      id: `row-${i}`,
+      disposition,
+      assertions: 1,
+      durationMs: 1,
+      findings: [],
+    }));
+    const verdict = runVerdict(reportOf(rows));
+    expect(verdict.exitCode).toBe(code);
+    expect(closingLineOf(verdict).split('; ')[0]).toBe(line);
   });
 });

@@ -29,8 +29,8 @@ const ORDER: Readonly<Record<string, number>> = {
 
 export function renderHtml(
   report: EvalGateReport,
-  expectations: Expectations,
   verdict: RunVerdict,
+  expectations: Expectations,
   trials: TrialsByFixture = new Map(),
 ): string {
   const rows = report.requirements
@@ -56,7 +56,7 @@ export function renderHtml(
       { id: 'verdict' },
       [
         tag('p', { class: `headline ${verdict.result}` }, esc(headline(verdict))),
-        tag('p', { class: 'closing' }, esc(closingLineOf(report, verdict))),
+        tag('p', { class: 'closing' }, esc(closingLineOf(verdict))),
       ].join(''),
     ),
     `<section id="todo"><h2>What to do</h2>${todo}</section>`,
