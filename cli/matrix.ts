@@ -84,7 +84,12 @@ async function writeMatrix(
       return [
         [
           join(outDir, column.page),
-          renderHtml(report, runVerdict(report), expectations, trials),
+          renderHtml(
+            report,
+            runVerdict(report, input.verification.certification),
+            expectations,
+            trials,
+          ),
         ] as const,
       ];
     }),
