@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
-import { trialsFor } from '../lib/report/html/inputs.ts';
+import { pageViewsFor } from '../lib/report/html/inputs.ts';
 import { renderHtml } from '../lib/report/html/render-html.ts';
 import type { MatrixInput } from '../lib/report/matrix/build.ts';
 import { buildMatrix, recomputes } from '../lib/report/matrix/build.ts';
@@ -77,9 +77,9 @@ async function writeMatrix(
       const report = input.verification.report as EvalGateReport;
       const column = matrix.columns.find((c) => c.file === input.file);
       if (column?.page === null || column === undefined) return [];
-      const [expectations, trials] = await Promise.all([
+      const [expectations, views] = await Promise.all([
         expectationsFor(report),
-        trialsFor(report),
+        pageViewsFor(report),
       ]);
       return [
         [
@@ -88,7 +88,7 @@ async function writeMatrix(
             report,
             runVerdict(report, input.verification.certification),
             expectations,
-            trials,
+            views,
           ),
         ] as const,
       ];

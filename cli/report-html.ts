@@ -4,7 +4,7 @@
 // edited report would show the edit as the suite's verdict.
 
 import { writeFile } from 'node:fs/promises';
-import { trialsFor } from '../lib/report/html/inputs.ts';
+import { pageViewsFor } from '../lib/report/html/inputs.ts';
 import { renderHtml } from '../lib/report/html/render-html.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict.ts';
@@ -23,8 +23,8 @@ export async function reportCommand(
   }
   const sources = new TrustSources(trustOptionsOf(options));
   const { report, verdict } = await readVerifiedReport(path, 'report', sources);
-  const [expectations, trials] = await Promise.all([expectationsFor(report), trialsFor(report)]);
-  await writeFile(htmlPath, renderHtml(report, verdict, expectations, trials));
+  const [expectations, views] = await Promise.all([expectationsFor(report), pageViewsFor(report)]);
+  await writeFile(htmlPath, renderHtml(report, verdict, expectations, views));
   out(`wrote ${htmlPath}`);
   return EXIT.ok;
 }

@@ -24,7 +24,7 @@ import { runVerdict, stepOutputs } from './run-verdict.ts';
 import { certifiedReport, signerOf } from './signature.ts';
 import { expectationsFor } from './side-by-side.ts';
 import { HTML_FILE, renderHtml } from './html/render-html.ts';
-import { trialsFor } from './html/inputs.ts';
+import { pageViewsFor } from './html/inputs.ts';
 
 export interface PublishOptions {
   /** The base URL the legs drove, and whether it was the embedded reference host. */
@@ -140,13 +140,13 @@ async function writeOutputs(
   stepSummaryPath: string | undefined,
 ): Promise<string[]> {
   await mkdir(dir, { recursive: true });
-  const [expectations, trials] = await Promise.all([expectationsFor(report), trialsFor(report)]);
+  const [expectations, views] = await Promise.all([expectationsFor(report), pageViewsFor(report)]);
   const markdown = renderMarkdown(report, verdict, expectations);
   const outputs: readonly (readonly [string, string])[] = [
     [join(dir, REPORT_FILE), text],
     [join(dir, JUNIT_FILE), renderJunit(report, verdict, expectations)],
     [join(dir, MARKDOWN_FILE), markdown],
-    [join(dir, HTML_FILE), renderHtml(report, verdict, expectations, trials)],
+    [join(dir, HTML_FILE), renderHtml(report, verdict, expectations, views)],
   ];
   await Promise.all(outputs.map(([path, text]) => writeFile(path, text)));
   const files = outputs.map(([path]) => path);

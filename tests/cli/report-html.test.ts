@@ -1,10 +1,13 @@
 // `openwop-eval-gate report REPORT --html OUT`: the page a run writes beside its report, rebuilt
 // from a report that verifies, and refused for one that does not.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli, readReport, removeDir, scratchDir } from './support.ts';
+import { writePackFiles } from '../../cli/fixture-set.ts';
+import { generatePack } from '../../lib/generate/pack.ts';
+import { startReferenceHost } from '../../reference-host/index.ts';
+import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
 
 describe('report --html', () => {
   let dir = '';
@@ -40,6 +43,48 @@ describe('report --html', () => {
     const refused = await cli(['report', edited, '--html', join(dir, 'edited.html')]);
     expect(refused.code).toBe(2);
     expect(refused.stderr.join('\n')).toMatch(/does not verify, so report refuses it/);
+  });
+
+  it('shows a failing generated case judged again: its findings, its trajectory, its evidence', async () => {
+    const packDir = join(dir, 'pack');
+    await mkdir(packDir);
+    await writePackFiles(packDir, generatePack({ count: 3, seed: 7 }));
+    const host = await startReferenceHost({
+      apiKey: LEAKY_KEY,
+      defect: 'score-zeroed',
+      extraFixturesDirs: [packDir],
+    });
+    let html = '';
+    const url = host.url;
+    try {
+      const reportDir = join(dir, 'reports');
+      const argv = ['--base-url', host.url, '--report-dir', reportDir, '--require-behavior'];
+      const run = await cli([...argv, '--generate', '3', '--seed', '7'], {
+        OPENWOP_API_KEY: LEAKY_KEY,
+      });
+      expect(run.code, run.stderr.join('\n')).toBe(1);
+      html = await readFile(join(reportDir, 'eval-gate-report.html'), 'utf8');
+    } finally {
+      await host.close();
+    }
+    // The first failing case's block: from its opening tag to the next case's.
+    const start = html.search(/<details id="req--\d+--case--\d+" class="req executed-fail" open>/);
+    expect(start).toBeGreaterThan(0);
+    const next = html.indexOf('<details id="', start + 1);
+    const block = html.slice(start, next < 0 ? undefined : next);
+    expect(block).toMatch(
+      /<tr class="finding failed"><td><code>[a-z]+\.[a-z-]*score[a-z-]*<\/code>/,
+    );
+    expect(block).toContain('Trajectories, trial by trial');
+    const ids = new Set([...html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]));
+    const targets = [...block.matchAll(/href="#([^"]*)"/g)].map((m) => m[1]);
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets.filter((t) => !ids.has(t))).toEqual([]);
+    // The command the page gives reruns the pack alone: it is the command this test ran, less the
+    // report folder, with --only naming the one leg that talks to no host.
+    expect(html).toContain(
+      `openwop-eval-gate run --only openwop.requirement.0246.gated-fields-shape --base-url ${url} --require-behavior --generate 3 --seed 7`,
+    );
   });
 
   it('needs --html', async () => {

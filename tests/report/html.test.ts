@@ -7,14 +7,14 @@ import { headline, runVerdict } from '../../lib/report/run-verdict.ts';
 import { renderHtml } from '../../lib/report/html/render-html.ts';
 import { alignCalls } from '../../lib/report/html/trajectory.ts';
 import { reproduceCommand, shellWord } from '../../lib/report/html/reproduce.ts';
-import { trialsFor } from '../../lib/report/html/inputs.ts';
+import { pageViewsFor } from '../../lib/report/html/inputs.ts';
 import { expectationsFor } from '../../lib/report/side-by-side.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { failingReport, HOSTILE } from './html-example.ts';
 
 async function render(report: EvalGateReport): Promise<string> {
-  const [expectations, trials] = await Promise.all([expectationsFor(report), trialsFor(report)]);
-  return renderHtml(report, runVerdict(report), expectations, trials);
+  const [expectations, views] = await Promise.all([expectationsFor(report), pageViewsFor(report)]);
+  return renderHtml(report, runVerdict(report), expectations, views);
 }
 
 const unescape = (s: string): string =>

@@ -1,9 +1,12 @@
 // What the page needs beyond the report: each fixture the rows drove, loaded and aligned trial by
 // trial. Read once before rendering, so the renderer stays a pure function of its inputs.
 
+import { decideRun } from '../../decide/decide.ts';
 import { loadFixture } from '../../fixtures.ts';
+import { generatePack } from '../../generate/pack.ts';
+import type { Finding } from '../../types.ts';
 import type { EvalGateReport } from '../report.ts';
-import type { TrialsByFixture } from './render-html.ts';
+import type { CaseViews, PageViews, TrialsByFixture } from './views.ts';
 import type { FixtureTrials } from './trajectory.ts';
 import { alignFixture } from './trajectory.ts';
 
@@ -24,4 +27,41 @@ export async function trialsFor(report: EvalGateReport): Promise<TrialsByFixture
     }),
   );
   return new Map(loaded.flat());
+}
+
+/**
+ * A failing generated case records its observation, not its findings (verify recomputes them):
+ * for the page, each such case is judged again on its recorded observation, with the fixture the
+ * seed regenerates, and its trials aligned. Keyed `ROW-ID#CASE-INDEX`.
+ */
+export function caseViewsFor(report: EvalGateReport): CaseViews {
+  const views = new Map<string, { findings: readonly Finding[]; trials?: FixtureTrials }>();
+  for (const row of report.requirements) {
+    const pack = row.generated;
+    if (pack === undefined) continue;
+    const failing = pack.cases.some(
+      (c) => c.disposition === 'executed-fail' && c.observation !== undefined,
+    );
+    if (!failing) continue;
+    const fixtures = generatePack({ count: pack.count, seed: pack.seed });
+    pack.cases.forEach((recorded, i) => {
+      const fixture = fixtures[i];
+      if (recorded.observation === undefined || recorded.disposition !== 'executed-fail') return;
+      if (fixture === undefined || fixture.id !== recorded.fixtureId) return;
+      try {
+        views.set(`${row.id}#${i}`, {
+          findings: decideRun(fixture, recorded.observation).findings,
+          trials: alignFixture(fixture),
+        });
+      } catch {
+        // A case the witness cannot judge again shows what the report records of it.
+      }
+    });
+  }
+  return views;
+}
+
+/** Everything the page shows beyond the report and its expectations. */
+export async function pageViewsFor(report: EvalGateReport): Promise<PageViews> {
+  return { trials: await trialsFor(report), cases: caseViewsFor(report) };
 }

@@ -11,12 +11,11 @@ import { esc, tag } from './escape.ts';
 import { hostChecksSection } from './host-checks-html.ts';
 import { page } from './page.ts';
 import { requirementBlock, rowAnchor } from './requirement.ts';
-import type { FixtureTrials } from './trajectory.ts';
+import type { PageViews } from './views.ts';
+import { NO_VIEWS } from './views.ts';
 
 export const HTML_FILE = 'eval-gate-report.html';
-
-/** The aligned trials of each fixture the rows drove, by fixture id (lib/report/html/inputs.ts). */
-export type TrialsByFixture = ReadonlyMap<string, FixtureTrials>;
+export type { CaseViews, PageViews, TrialsByFixture } from './views.ts';
 
 /** Failing first, then blocked, then the rest in report order: a reader meets the causes first. */
 const ORDER: Readonly<Record<string, number>> = {
@@ -31,7 +30,7 @@ export function renderHtml(
   report: EvalGateReport,
   verdict: RunVerdict,
   expectations: Expectations,
-  trials: TrialsByFixture = new Map(),
+  views: PageViews = NO_VIEWS,
 ): string {
   const rows = report.requirements
     .map((row, index) => ({ row, index }))
@@ -75,7 +74,8 @@ export function renderHtml(
         row,
         i,
         expectations,
-        row.fixtureId === undefined ? undefined : trials.get(row.fixtureId),
+        row.fixtureId === undefined ? undefined : views.trials.get(row.fixtureId),
+        views.cases,
       ),
     ),
     '</section>',

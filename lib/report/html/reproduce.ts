@@ -2,7 +2,14 @@
 // records: the same host, strict mode, opt-outs, requirement set and generated pack. The base URL
 // is the host's; it is shell-quoted here and HTML-escaped where the page prints it.
 
+import { LEGS } from '../../legs.ts';
 import type { EvalGateReport, ReportRow } from '../report.ts';
+
+/**
+ * --only must name a leg, and a generated pack runs beside whatever legs are selected: the pack
+ * alone is the pack beside the one leg that drives no host, so nothing else talks to the host.
+ */
+const SERVER_FREE_LEG = LEGS.find((l) => l.fixtureId === undefined)?.id;
 
 /** A word as a POSIX shell reads it back unchanged. */
 export function shellWord(word: string): string {
@@ -10,7 +17,8 @@ export function shellWord(word: string): string {
 }
 
 export function reproduceCommand(report: EvalGateReport, row: ReportRow): string {
-  const words = ['openwop-eval-gate', 'run', '--only', row.id];
+  const only = row.generated === undefined ? row.id : SERVER_FREE_LEG;
+  const words = ['openwop-eval-gate', 'run', ...(only === undefined ? [] : ['--only', only])];
   // The embedded reference host is what a run without --base-url drives.
   if (!report.target.embedded) words.push('--base-url', report.target.baseUrl);
   if (report.strict) words.push('--require-behavior');

@@ -15,6 +15,7 @@ import { generatedFixtureCommand, reproduceCommand } from './reproduce.ts';
 import type { FixtureTrials } from './trajectory.ts';
 import { pictures } from './pictures.ts';
 import { trajectorySection } from './trajectory-html.ts';
+import type { CaseViews } from './views.ts';
 
 export function rowAnchor(index: number): string {
   return anchorId('req', index);
@@ -28,6 +29,7 @@ export function requirementBlock(
   index: number,
   expectations: Expectations,
   trials: FixtureTrials | undefined,
+  cases: CaseViews = new Map(),
 ): string {
   const p = rowAnchor(index);
   const open = OPEN.has(row.disposition);
@@ -49,7 +51,7 @@ export function requirementBlock(
     parts.push(pictures(row.observation, row.findings, trials, p));
     if (trials !== undefined) parts.push(trajectorySection(trials, row.observation, p));
   }
-  parts.push(generatedSection(report, row, p));
+  parts.push(generatedSection(report, row, p, cases));
   if (row.observation !== undefined) {
     parts.push(
       tag(
@@ -166,17 +168,27 @@ function expectedTable(row: ReportRow, expectations: Expectations, p: string): s
   );
 }
 
-function generatedSection(report: EvalGateReport, row: ReportRow, p: string): string {
+function generatedSection(
+  report: EvalGateReport,
+  row: ReportRow,
+  p: string,
+  views: CaseViews,
+): string {
   const pack = row.generated;
   if (pack === undefined) return '';
   const cases = pack.cases.map((c, j) => {
     const cp = anchorId(p, 'case', j);
     const open = OPEN.has(c.disposition);
-    const findings = c.findings ?? [];
+    const view = views.get(`${row.id}#${j}`);
+    const findings = c.findings ?? view?.findings ?? [];
     const body = [
       `<summary><span class="disp ${esc(c.disposition)}">${esc(c.disposition)}</span> ${esc(c.fixtureId)} <span class="muted">(${esc(c.file)})</span></summary>`,
       c.reason === undefined ? '' : `<p><strong>Reason:</strong> ${esc(c.reason)}</p>`,
       findings.length === 0 ? '' : findingsTable(findings, c.observation, cp),
+      c.observation === undefined || view?.trials === undefined
+        ? ''
+        : pictures(c.observation, findings, view.trials, cp) +
+          trajectorySection(view.trials, c.observation, cp),
       c.observation === undefined
         ? ''
         : tag(
