@@ -54,19 +54,18 @@ describe('report --html', () => {
       defect: 'score-zeroed',
       extraFixturesDirs: [packDir],
     });
-    let html = '';
     const url = host.url;
+    const reportDir = join(dir, 'reports');
     try {
-      const reportDir = join(dir, 'reports');
       const argv = ['--base-url', host.url, '--report-dir', reportDir, '--require-behavior'];
       const run = await cli([...argv, '--generate', '3', '--seed', '7'], {
         OPENWOP_API_KEY: LEAKY_KEY,
       });
       expect(run.code, run.stderr.join('\n')).toBe(1);
-      html = await readFile(join(reportDir, 'eval-gate-report.html'), 'utf8');
     } finally {
       await host.close();
     }
+    const html = await readFile(join(reportDir, 'eval-gate-report.html'), 'utf8');
     // The first failing case's block: from its opening tag to the next case's.
     const start = html.search(/<details id="req--\d+--case--\d+" class="req executed-fail" open>/);
     expect(start).toBeGreaterThan(0);
