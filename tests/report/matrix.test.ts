@@ -199,6 +199,9 @@ describe('the results matrix', () => {
     const labels = buildMatrix(inputs).columns.map((c) => c.label);
     expect(new Set(labels).size).toBe(3);
     expect(labels.filter((l) => l.startsWith('acme-host 1.2.0 @'))).toHaveLength(2);
+    // The same report at a second path is the same column, whichever path comes first.
+    const copy = verified(everyState('acme-host', '1.2.0'), './z-copy.json');
+    expect(render([copy, ...inputs])).toEqual(first);
   });
 
   it('escapes an implementation name a host chose', () => {

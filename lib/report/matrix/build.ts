@@ -95,13 +95,17 @@ function limited(cell: MatrixCell, input: MatrixInput): MatrixCell {
 }
 
 export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
-  const prepared = inputs
+  const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  const sorted = inputs
     .map(prepare)
     .sort(
       (a, b) =>
         a.column.base.localeCompare(b.column.base, 'en') ||
-        (a.column.digest < b.column.digest ? -1 : a.column.digest > b.column.digest ? 1 : 0),
+        order(a.column.digest, b.column.digest) ||
+        order(a.column.file, b.column.file),
     );
+  // One report copied to two places is one column: the first file in order stands for it.
+  const prepared = sorted.filter((p, i) => sorted[i - 1]?.column.digest !== p.column.digest);
   const counts = new Map<string, number>();
   for (const p of prepared) counts.set(p.column.base, (counts.get(p.column.base) ?? 0) + 1);
   const columns: MatrixColumn[] = prepared.map(({ column: { base, ...rest } }) => ({
