@@ -7,6 +7,7 @@
 // status, the poll cursor, event run ids) are never judged offline; rules about the event log
 // are judged only when the events are given.
 
+import { Refusal } from '../lib/refusal.ts';
 import { judgeEvalRun, judgeSummaryAgainstSuite, RULES } from '../lib/eval-gate-witness.ts';
 import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
 import { decide } from '../lib/decide/decide.ts';
@@ -21,8 +22,8 @@ import type {
 } from '../lib/types.ts';
 
 /** An input that cannot be judged at all; the CLI prints its message and exits 2. */
-export class JudgeInputError extends Error {
-  override readonly name = 'JudgeInputError';
+export class JudgeInputError extends Refusal {
+  override readonly name: string = 'JudgeInputError';
 }
 
 export interface Judgement {
