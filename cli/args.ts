@@ -2,6 +2,7 @@
 // names lib/env.ts reads, so every setting is validated in one place whichever way it was given.
 // Nothing here echoes a flag's value: a mistyped flag may hold a secret.
 
+import { Refusal } from '../lib/refusal.ts';
 import type { EnvVar, RawSettings } from '../lib/env.ts';
 import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
 
@@ -34,8 +35,8 @@ export interface ParsedArgs {
 }
 
 /** A command line that cannot be run; its message is the one line the CLI prints (exit 2). */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
+export class UsageError extends Refusal {
+  override readonly name: string = 'UsageError';
 }
 
 interface FlagSpec {

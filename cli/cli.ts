@@ -3,7 +3,6 @@
 // scrubbed, and a command that cannot start prints one line and exits 2.
 
 import {
-  ConfigError,
   readSettings,
   readGithubActions,
   readStepOutputPath,
@@ -11,14 +10,13 @@ import {
   resolveConfig,
 } from '../lib/env.ts';
 import { nameFlags, parseArgs, UsageError } from './args.ts';
+import { Refusal } from '../lib/refusal.ts';
 import type { ParsedArgs } from './args.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
 import { HELP } from './help.ts';
 import { FixtureInputError } from './fixture-set.ts';
-import { PreflightError } from './preflight.ts';
-import { KEY_ID } from '../lib/report/signature.ts';
-import { KeyFileError, readSigningKey } from '../lib/report/signature.ts';
+import { KEY_ID, readSigningKey } from '../lib/report/signature.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 
 export interface CliIo {
@@ -90,15 +88,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
     }
   } catch (error) {
-    if (
-      error instanceof ConfigError ||
-      error instanceof KeyFileError ||
-      error instanceof UsageError ||
-      error instanceof FixtureInputError ||
-      error instanceof PreflightError
-    ) {
-      return fail(nameFlags(error.message, args.flagFor));
-    }
+    if (error instanceof Refusal) return fail(nameFlags(error.message, args.flagFor));
     return fail(`internal error: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
@@ -248,19 +238,13 @@ async function judge(args: ParsedArgs, out: (line: string) => void): Promise<num
     );
   }
   const events = args.options.events;
-  const { JudgeInputError, judgeRecorded } = await import('./judge.ts');
-  let judgement;
-  try {
-    judgement = await judgeRecorded({
-      summaryPath: args.positionals[0] ?? '',
-      fixture,
-      ...(events === undefined ? {} : { eventsPath: events }),
-    });
-  } catch (error) {
-    // Bad judge input is a usage error: one line, exit 2.
-    if (error instanceof JudgeInputError) throw new UsageError(error.message);
-    throw error;
-  }
+  const { judgeRecorded } = await import('./judge.ts');
+  // Bad judge input is a Refusal: one line, exit 2.
+  const judgement = await judgeRecorded({
+    summaryPath: args.positionals[0] ?? '',
+    fixture,
+    ...(events === undefined ? {} : { eventsPath: events }),
+  });
   const { renderJudgement } = await import('./judge-output.ts');
   for (const line of renderJudgement(judgement)) out(line);
   return judgement.disposition === 'executed-pass' ? EXIT.ok : EXIT.failed;

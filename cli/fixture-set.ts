@@ -3,6 +3,7 @@
 // the same set. A fixture's digest is SHA-256 of its canonical JSON, so a host that re-indents or
 // reorders a file it seeded still holds the same fixture.
 
+import { Refusal } from '../lib/refusal.ts';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
@@ -31,8 +32,8 @@ export interface FixtureManifest {
 }
 
 /** A fixture the command line named that cannot be used; exit 2 with this message. */
-export class FixtureInputError extends Error {
-  override readonly name = 'FixtureInputError';
+export class FixtureInputError extends Refusal {
+  override readonly name: string = 'FixtureInputError';
 }
 
 interface Shipped {

@@ -15,7 +15,8 @@ Usage
                                            captured. Only an anchored signature certifies
   openwop-eval-gate judge SUMMARY.json --fixture ID|FILE.json [--events EVENTS.json]
                                            judge a recorded EvalSummary offline: the verdict and
-                                           its cause first, then failures, warnings, holds
+                                           its cause first, then failures, warnings, holds; ID
+                                           may be a generated case's (generated-sS-nNNNN)
   openwop-eval-gate fixtures [--out DIR]   list the fixtures a host seeds, or write them to DIR
                                            with fixtures.manifest.json (id, requirement, file,
                                            SHA-256 of the canonical JSON, as the report records)

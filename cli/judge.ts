@@ -7,8 +7,10 @@
 // status, the poll cursor, event run ids) are never judged offline; rules about the event log
 // are judged only when the events are given.
 
+import { Refusal } from '../lib/refusal.ts';
 import { judgeEvalRun, judgeSummaryAgainstSuite, RULES } from '../lib/eval-gate-witness.ts';
-import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
+import { fixtureProblem, type UncheckedFixture } from '../lib/fixtures.ts';
+import { readFixtureRef } from './fixture-set.ts';
 import { decide } from '../lib/decide/decide.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import { readJsonInput } from './read-json.ts';
@@ -21,8 +23,8 @@ import type {
 } from '../lib/types.ts';
 
 /** An input that cannot be judged at all; the CLI prints its message and exits 2. */
-export class JudgeInputError extends Error {
-  override readonly name = 'JudgeInputError';
+export class JudgeInputError extends Refusal {
+  override readonly name: string = 'JudgeInputError';
 }
 
 export interface Judgement {
@@ -146,12 +148,9 @@ type Basis =
   | { readonly kind: 'suite'; readonly suite: AgentEvalSuite };
 
 async function loadBasis(ref: string): Promise<Basis> {
-  if (!ref.endsWith('.json')) {
-    const loaded = await loadFixture(ref);
-    if (!loaded.ok)
-      throw new JudgeInputError(`--fixture ${ref}: ${loaded.reason.split('\n')[0] ?? ''}`);
-    return { kind: 'fixture', fixture: loaded.fixture };
-  }
+  // A shipped id, or a generated case's id (generated-sS-nNNNN), replayed from its seed as
+  // `expect` and `run --generate` make it.
+  if (!ref.endsWith('.json')) return { kind: 'fixture', fixture: await readFixtureRef(ref) };
   const doc = await readJson(ref, 'fixture or suite');
   const asFixture = validate('fixture', doc);
   if (asFixture.length === 0) {

@@ -5,6 +5,7 @@
 // authenticated request. Each failure names the URL
 // or the directory, never the key.
 
+import { Refusal } from '../lib/refusal.ts';
 import type { KeyObject } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,8 +18,8 @@ import { createHostClient, encodeRunId } from '../lib/observe/host-client.ts';
 import { lookUpKey, rawPublicKey, signingKeysOf } from '../lib/report/signature.ts';
 
 /** A run that cannot start; the CLI prints its message as one line and exits 2. */
-export class PreflightError extends Error {
-  override readonly name = 'PreflightError';
+export class PreflightError extends Refusal {
+  override readonly name: string = 'PreflightError';
 }
 
 /** How long to wait between discovery attempts under --wait-for-host. */

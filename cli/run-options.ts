@@ -14,21 +14,11 @@ import {
 import type { RequirementSet } from '../lib/requirement-sets.ts';
 import { REQUIREMENT_SETS, requirementSetOf } from '../lib/requirement-sets.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
-import { UsageError } from './args.ts';
 
-/** The run options the flags give; a bad one throws a UsageError with its one line. */
+/** The run options the flags give; a bad one throws a Refusal with its one line (exit 2). */
 export async function runOptionsFrom(
   options: Readonly<Record<string, string>>,
 ): Promise<RunOptions> {
-  try {
-    return await read(options);
-  } catch (error) {
-    if (error instanceof RunOptionError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
-async function read(options: Readonly<Record<string, string>>): Promise<RunOptions> {
   const failOn = failOnFrom(options['fail-on']);
   const only = listOf(options.only);
   const skip = listOf(options.skip);

@@ -5,7 +5,7 @@
 
 import { canonicalJson } from '../lib/report/canonical.ts';
 import { plain } from '../lib/report/baseline.ts';
-import type { EvalGateReport } from '../lib/report/report.ts';
+import type { Certification, EvalGateReport } from '../lib/report/report.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
 import type { Selection } from '../lib/report/run-options.ts';
 import { runRecord } from '../lib/report/run-record.ts';
@@ -34,7 +34,10 @@ export function checkRunRecord(report: EvalGateReport): string[] {
   };
   const again = {
     ...runRecord(options, report.requirements, baselineContext(report)),
-    certification: withCertification(report, signerOf(report)).certification,
+    certification: rulesOfItsTime(
+      report,
+      withCertification(report, signerOf(report)).certification,
+    ),
   };
   const recorded = { failOn: failOn ?? 'must', selection, baseline, certification };
   const problems: string[] = [];
@@ -46,6 +49,24 @@ export function checkRunRecord(report: EvalGateReport): string[] {
     }
   }
   return problems;
+}
+
+/** The reasons a run began to record once it recorded its referee's judging digest. */
+const NAMING_REASONS: ReadonlySet<string> = new Set(['unnamed', 'implementation-mismatch']);
+
+/**
+ * The certification a report's own suite would have recorded: one written before the suite
+ * recorded its judging digest did not yet withhold a certification for an unnamed or mismatched
+ * implementation, so those reasons are not asked of it (verify still withholds its certification:
+ * another referee judged it).
+ */
+function rulesOfItsTime(
+  report: EvalGateReport,
+  rebuilt: Certification | undefined,
+): Certification | undefined {
+  if (rebuilt === undefined || report.suite.judgingDigest !== undefined) return rebuilt;
+  const reasons = rebuilt.reasons.filter((r) => !NAMING_REASONS.has(r.code));
+  return { ...rebuilt, reasons, certified: reasons.length === 0 };
 }
 
 /**

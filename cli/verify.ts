@@ -17,6 +17,12 @@ import { checkConsistency, checkTotals, compareRow, recompute } from '../lib/rep
 export interface Verification {
   /** Each mismatch, naming the row or digest and the field; empty when the report verifies. */
   readonly problems: readonly string[];
+  /**
+   * Each schema the report records that is not the one this suite ships. Every verdict was
+   * recomputed with this suite's schemas, so a difference says another referee judged the run
+   * (it withholds this verifier's certification), not that the report was edited.
+   */
+  readonly schemaDifferences: readonly string[];
   /** How each row was checked, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
@@ -36,6 +42,7 @@ export function reportShapeProblem(parsed: unknown): string | undefined {
 export async function verifyReport(report: EvalGateReport): Promise<Verification> {
   const problems: string[] = [];
   problems.push(...(await checkDigests(report)));
+  const schemaDifferences = await checkSchemaDigests(report);
   problems.push(...checkTotals(report));
   problems.push(...checkRunRecord(report));
   problems.push(...checkHostChecks(report));
@@ -61,7 +68,7 @@ export async function verifyReport(report: EvalGateReport): Promise<Verification
   for (const leg of LEGS) {
     if (!seen.has(leg.id)) problems.push(`row ${leg.id}: missing from the report`);
   }
-  return { problems, recomputed, consistencyOnly };
+  return { problems, schemaDifferences, recomputed, consistencyOnly };
 }
 
 /** What a signature proves before any key: the digest it signed is the report's. */
@@ -97,21 +104,27 @@ async function checkDigests(report: EvalGateReport): Promise<string[]> {
       problems.push(`row ${row.id}: fixture ${row.fixtureId} has no recorded digest`);
     }
   }
+  return problems;
+}
+
+async function checkSchemaDigests(report: EvalGateReport): Promise<string[]> {
+  const recordedSchemas = report.digests.schemas;
   const schemas = await schemaDigests();
-  const paths = new Set([...Object.keys(schemas), ...Object.keys(d.schemas)]);
+  const paths = new Set([...Object.keys(schemas), ...Object.keys(recordedSchemas)]);
+  const differences: string[] = [];
   for (const path of [...paths].sort()) {
-    const recorded = d.schemas[path];
+    const recorded = recordedSchemas[path];
     const now = schemas[path];
     if (recorded === undefined)
-      problems.push(`digests.schemas.${path}: not recorded, but the suite compiles it`);
+      differences.push(`digests.schemas.${path}: not recorded, but this suite compiles it`);
     else if (now === undefined)
-      problems.push(`digests.schemas.${path}: recorded, but the suite ships no such schema`);
+      differences.push(`digests.schemas.${path}: recorded, but this suite ships no such schema`);
     else if (recorded !== now)
-      problems.push(
+      differences.push(
         mismatch(`digests.schemas.${path}`, recorded, now, `${path} is not the schema that ran`),
       );
   }
-  return problems;
+  return differences;
 }
 
 function mismatch(field: string, recorded: string, now: string, meaning: string): string {

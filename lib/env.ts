@@ -1,6 +1,7 @@
 // The only reader of the environment. Every setting is validated here, once, and a bad one stops
 // the suite with a one-line ConfigError saying what is wrong and what would be right (contract §10).
 
+import { Refusal } from './refusal.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'dotenv';
@@ -41,8 +42,8 @@ export interface SuiteConfig {
   readonly bounds: Bounds;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+export class ConfigError extends Refusal {
+  override readonly name: string = 'ConfigError';
 }
 
 /** The variables the suite reads; a CLI may layer its flags over them under the same names. */

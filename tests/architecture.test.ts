@@ -194,3 +194,18 @@ describe('architecture walls', () => {
     expect(witnessMayImport('lib/witness/tasks.ts', 'node:http')).toBe(false);
   });
 });
+
+describe('one error type for a refused command', () => {
+  it('every error class of the suite is a Refusal (exit 2), but the transport error that is never one', () => {
+    const classes = [...sourceFiles('lib'), ...sourceFiles('cli')].flatMap((file) =>
+      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/class (\w+) extends (\w+)/g)].map(
+        (m) => `${m[1] ?? ''} extends ${m[2] ?? ''}`,
+      ),
+    );
+    const errors = classes.filter((c) => /Error$|Refusal$/.test(c.split(' ')[0] ?? ''));
+    expect(errors.filter((c) => !c.endsWith('extends Refusal')).sort()).toEqual([
+      'Refusal extends Error',
+      'TransportError extends Error',
+    ]);
+  });
+});

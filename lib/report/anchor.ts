@@ -143,9 +143,10 @@ export function anchoredVerdict(
   recorded: Certification,
   source: TrustSource,
   ours: Referee,
+  schemaDifferences: readonly string[] = [],
 ): AnchoredVerdict {
   const anchor = anchorSignature(report, source);
-  const referee = differentReferee(report.suite, ours);
+  const referee = differentReferee(report.suite, ours) ?? otherSchemas(schemaDifferences);
   const stale = staleVersion(report, source);
   const reasons: CertificationReason[] = [...recorded.reasons, ...anchorReasons(anchor)];
   if (referee !== undefined) {
@@ -168,6 +169,13 @@ export function anchoredVerdict(
     ...(stale === undefined ? {} : { stale }),
     certification: { ...recorded, certified: reasons.length === 0, reasons },
   };
+}
+
+function otherSchemas(differences: readonly string[]): string | undefined {
+  const [first] = differences;
+  if (first === undefined) return undefined;
+  const more = differences.length - 1;
+  return `judged with schemas other than this suite's (${first}${more > 0 ? `; and ${more} more` : ''})`;
 }
 
 function anchorReasons(anchor: Anchor): CertificationReason[] {

@@ -3,6 +3,7 @@
 // severities fail the exit code (--fail-on). Validation happens before any leg runs, so a
 // mistyped id is a configuration error (exit 2), never a silently unexcused or unselected row.
 
+import { Refusal } from '../refusal.ts';
 import { GENERATED_REQUIREMENT, LEGS, REQUIREMENT_PREFIX as PREFIX } from '../legs.ts';
 import type { RequirementSet } from '../requirement-sets.ts';
 import { recordedOnLegs } from '../witness/exercised.ts';
@@ -47,8 +48,8 @@ export interface Selection {
 }
 
 /** A bad --only, --skip or baseline entry; its message is the one line the CLI prints (exit 2). */
-export class RunOptionError extends Error {
-  override readonly name = 'RunOptionError';
+export class RunOptionError extends Refusal {
+  override readonly name: string = 'RunOptionError';
 }
 
 /** The full requirement id for `id` with or without its prefix, or undefined when none matches. */

@@ -4,6 +4,7 @@
 // discovery a run captured, a host's live discovery, and a certifier's pinned keyring. Which of
 // those may vouch for a report is lib/report/anchor.ts's question, not this file's.
 
+import { Refusal } from '../refusal.ts';
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -21,8 +22,8 @@ const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;
 export const CERTIFICATION_USE = 'certification-bundle';
 
 /** A key file that cannot be used; the CLI turns it into exit 2 with this one-line message. */
-export class KeyFileError extends Error {
-  override readonly name = 'KeyFileError';
+export class KeyFileError extends Refusal {
+  override readonly name: string = 'KeyFileError';
 }
 
 export async function readSigningKey(path: string): Promise<KeyObject> {

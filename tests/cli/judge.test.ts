@@ -309,8 +309,21 @@ describe('judge input errors', () => {
     const unknown = await cli(['judge', path('corrected.json'), '--fixture', 'no-such-fixture']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr[0]).toMatch(
-      /^openwop-eval-gate: --fixture no-such-fixture: fixture file .* could not be read \(ENOENT\)$/,
+      /^openwop-eval-gate: no shipped fixture "no-such-fixture" \(fixture file .* could not be read \(ENOENT\)\); the shipped ids are /,
     );
+  });
+
+  it('judges against a generated case named by its id, replayed from its seed as expect does', async () => {
+    const id = 'generated-s3-n0002';
+    const expected = await cli(['expect', id, '--json']);
+    expect(expected.code).toBe(0);
+    const run = await cli(['judge', path('corrected.json'), '--fixture', id]);
+    // Judged (a summary of another fixture fails it), not refused as an unknown fixture.
+    expect(run.stderr).toEqual([]);
+    expect(run.code).toBe(1);
+    const tasks = (JSON.parse(expected.stdout.join('\n')) as { tasks: { taskId: string }[] }).tasks;
+    const named = tasks.map((t) => t.taskId).filter((t) => run.stdout.join('\n').includes(t));
+    expect(named.length).toBeGreaterThan(0);
   });
 
   it('exits 2 for a fixture file with a task the suite cannot grade, naming the task', async () => {
