@@ -3,8 +3,9 @@
 // the same set. A fixture's digest is SHA-256 of its canonical JSON, so a host that re-indents or
 // reorders a file it seeded still holds the same fixture.
 
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectory, unwritableReason } from '../lib/make-directory.ts';
 import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
 import { LEGS } from '../lib/legs.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
@@ -82,6 +83,11 @@ export async function writeFixtureSet(
   dir: string,
   generated?: { readonly count: number; readonly seed: number },
 ): Promise<readonly string[]> {
+  // Proved writable before a pack of up to 10,000 fixtures is generated for it.
+  const unwritable = await unwritableReason(dir);
+  if (unwritable !== undefined) {
+    throw new FixtureInputError(`--out ${dir} could not be written (${unwritable})`);
+  }
   const shipped = await shippedFixtures();
   const pack = generated === undefined ? [] : (await generator()).generatePack(generated);
   const entries = [
@@ -95,7 +101,7 @@ export async function writeFixtureSet(
   ];
   const written: string[] = [];
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir);
     for (const { entry, path } of shipped) {
       const target = join(dir, entry.file);
       await copyFile(path, target);

@@ -8,6 +8,9 @@ export const TRANSPORT_ERROR_CODES = [
   'dns',
   'body-too-large',
   'aborted',
+  'tls-mismatch',
+  'tls-certificate',
+  'not-http',
   'other',
 ] as const;
 export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[number];
@@ -44,6 +47,16 @@ const SYSTEM_CODES: Readonly<Record<string, TransportErrorCode>> = {
   EAI_AGAIN: 'dns',
   ETIMEDOUT: 'timeout',
   ABORT_ERR: 'aborted',
+  // The TLS client met a port that does not speak TLS (OpenSSL: "wrong version number").
+  EPROTO: 'tls-mismatch',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'tls-mismatch',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'tls-certificate',
+  SELF_SIGNED_CERT_IN_CHAIN: 'tls-certificate',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'tls-certificate',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'tls-certificate',
+  CERT_HAS_EXPIRED: 'tls-certificate',
+  CERT_NOT_YET_VALID: 'tls-certificate',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'tls-certificate',
 };
 
 /**
@@ -57,11 +70,24 @@ export function transportCodeOf(error: unknown): TransportErrorCode {
     if (typeof code === 'string') {
       const mapped = SYSTEM_CODES[code];
       if (mapped !== undefined) return mapped;
+      // llhttp's parse errors: bytes came back, but not an HTTP answer.
+      if (code.startsWith('HPE_')) return 'not-http';
     }
     if ((current as { name?: unknown }).name === 'AbortError') return 'aborted';
     current = (current as { cause?: unknown }).cause;
   }
   return 'other';
+}
+
+/**
+ * The human half of a TransportError message for a lower-layer failure: the code's phrase, and
+ * for a refused certificate the reason OpenSSL gave (a fixed code such as CERT_HAS_EXPIRED).
+ */
+export function describeTransportFailure(error: unknown, code: TransportErrorCode): string {
+  const phrase = describeTransportCode(code);
+  if (code !== 'tls-certificate') return phrase;
+  const raw = (error as { code?: unknown } | undefined)?.code;
+  return typeof raw === 'string' && /^[A-Z0-9_]+$/.test(raw) ? `${phrase} (${raw})` : phrase;
 }
 
 /** The human half of a TransportError message for each code. */
@@ -79,6 +105,12 @@ export function describeTransportCode(code: TransportErrorCode): string {
       return 'answer body too large';
     case 'aborted':
       return 'request aborted';
+    case 'tls-mismatch':
+      return 'TLS mismatch: the port answered without TLS';
+    case 'tls-certificate':
+      return 'TLS certificate refused';
+    case 'not-http':
+      return 'protocol mismatch: the answer is not HTTP';
     case 'other':
       return 'transport failed';
   }

@@ -288,6 +288,11 @@ describe('transportCodeOf', () => {
     [{ code: 'ECONNREFUSED' }, 'connection-refused'],
     [{ cause: { code: 'ECONNRESET' } }, 'connection-reset'],
     [{ name: 'AbortError' }, 'aborted'],
+    [{ code: 'EPROTO' }, 'tls-mismatch'],
+    [{ code: 'ERR_SSL_WRONG_VERSION_NUMBER' }, 'tls-mismatch'],
+    [{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, 'tls-certificate'],
+    [{ code: 'ERR_TLS_CERT_ALTNAME_INVALID' }, 'tls-certificate'],
+    [{ code: 'HPE_INVALID_CONSTANT' }, 'not-http'],
     [new Error('boom'), 'other'],
   ])('maps %j to %s', (error, code) => {
     expect(transportCodeOf(error)).toBe(code);
