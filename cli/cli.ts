@@ -10,7 +10,8 @@ import {
   readStepSummaryPath,
   resolveConfig,
 } from '../lib/env.ts';
-import { nameFlags, parseArgs, UsageError } from './args.ts';
+import { commandWordOf, nameFlags, parseArgs, UsageError } from './args.ts';
+import { announceStartFailure } from './start-failure.ts';
 import type { ParsedArgs } from './args.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
@@ -36,15 +37,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const raw = readSettings(io.env);
   const key = raw.OPENWOP_API_KEY?.trim();
   const out = (line: string): void => io.log(scrubText(line, key));
-  const fail = (line: string): number => {
-    io.error(scrubText(`${PREFIX}${line}`, key));
+  const fail = async (line: string): Promise<number> => {
+    const cause = scrubText(line, key);
+    io.error(`${PREFIX}${cause}`);
+    await announceStartFailure(cause, {
+      log: out,
+      annotate: readGithubActions(io.env),
+      stepSummaryPath: commandWordOf(argv) === 'run' ? readStepSummaryPath(io.env) : undefined,
+    });
     return EXIT.badConfiguration;
   };
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
   } catch (error) {
-    if (error instanceof UsageError) return fail(error.message);
+    if (error instanceof UsageError) return await fail(error.message);
     throw error;
   }
   try {
@@ -89,9 +96,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       error instanceof FixtureInputError ||
       error instanceof PreflightError
     ) {
-      return fail(nameFlags(error.message, args.flagFor));
+      return await fail(nameFlags(error.message, args.flagFor));
     }
-    return fail(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+    return await fail(`internal error: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -372,7 +372,11 @@ describe.concurrent('action.yml', () => {
           );
           expect(run.codes).toEqual([0, 2]);
           expect(run.outputs).toEqual(NOTHING_WRITTEN);
-          expect(run.summary).toBe('');
+          // The cause, in the check's annotations and the step summary, as a failing run's is.
+          expect(run.stdout).toMatch(
+            /^::error title=eval gate NOT RUN \(exit 2\)::.*agents\.nope/m,
+          );
+          expect(run.summary).toMatch(/^Result: NOT RUN \(exit 2\): .*agents\.nope/);
         }),
       ),
   );
@@ -385,9 +389,13 @@ describe.concurrent('action.yml', () => {
         expect(action.inputs['base-url']).toMatchObject({ required: 'true' });
         const run = await runAction(workspace, { 'base-url': '' }, KEYED);
         expect(run.codes).toEqual([0, 2]);
-        expect(run.stdout).toBe('');
+        expect(run.stdout.trim().split('\n')).toEqual([
+          expect.stringMatching(
+            /^::error title=eval gate NOT RUN \(exit 2\)::--base-url needs a value/,
+          ),
+        ]);
         expect(run.outputs).toEqual(NOTHING_WRITTEN);
-        expect(run.summary).toBe('');
+        expect(run.summary).toMatch(/^Result: NOT RUN \(exit 2\): /);
       }),
   );
 
