@@ -40,10 +40,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const fail = async (line: string): Promise<number> => {
     const cause = scrubText(line, key);
     io.error(`${PREFIX}${cause}`);
+    const command = commandWordOf(argv);
     await announceStartFailure(cause, {
       log: out,
       annotate: readGithubActions(io.env),
-      stepSummaryPath: commandWordOf(argv) === 'run' ? readStepSummaryPath(io.env) : undefined,
+      command,
+      stepSummaryPath: command === 'run' ? readStepSummaryPath(io.env) : undefined,
     });
     return EXIT.badConfiguration;
   };

@@ -118,6 +118,7 @@ export async function runConformance(
       await announceStartFailure(scrubText(cause, apiKey), {
         log,
         annotate: options.annotate === true,
+        command: 'run',
         stepSummaryPath: options.stepSummaryPath,
       });
       return { exitCode: EXIT.badConfiguration, files: [] };

@@ -10,15 +10,17 @@ export interface StartFailureChannels {
   readonly log: (line: string) => void;
   /** GITHUB_ACTIONS=true: print the `::error`. */
   readonly annotate: boolean;
+  /** The command word (`run`, `diff`, …), which titles the annotation. */
+  readonly command: string;
   /** GITHUB_STEP_SUMMARY, for `run` only: other commands write no step summary. */
   readonly stepSummaryPath: string | undefined;
 }
 
 export async function announceStartFailure(
   cause: string,
-  { log, annotate, stepSummaryPath }: StartFailureChannels,
+  { log, annotate, command, stepSummaryPath }: StartFailureChannels,
 ): Promise<void> {
-  if (annotate) log(startFailureAnnotation(cause));
+  if (annotate) log(startFailureAnnotation(cause, command));
   if (stepSummaryPath === undefined) return;
   // The cause is the line already printed; a summary file that cannot be written adds nothing.
   await appendFile(stepSummaryPath, `${startFailureSummary(cause)}\n`).catch(() => undefined);

@@ -35,11 +35,15 @@ export function errorAnnotations(report: EvalGateReport, verdict: RunVerdict): r
 }
 
 const BLOCKED_TITLE = 'eval gate BLOCKED (exit 3)';
-const NOT_RUN_TITLE = 'eval gate NOT RUN (exit 2)';
 
-/** The one `::error` of a run that ends without a report (exit 2), its cause as printed. */
-export function startFailureAnnotation(cause: string): string {
-  return `::error title=${escapeProperty(NOT_RUN_TITLE)}::${escapeData(cause)}`;
+/**
+ * The one `::error` of a command that ends in exit 2, its cause as printed: for `run`, a run that
+ * ends without a report; for another command (a `diff` the action runs, say), that command.
+ */
+export function startFailureAnnotation(cause: string, command = 'run'): string {
+  const title =
+    command === 'run' ? 'eval gate NOT RUN (exit 2)' : `openwop-eval-gate ${command} (exit 2)`;
+  return `::error title=${escapeProperty(title)}::${escapeData(cause)}`;
 }
 
 /**

@@ -78,7 +78,7 @@ describe('a run that cannot start (exit 2)', () => {
     const run = await cli(['verify', join(dir, 'missing.json')], inActions());
     expect(run.code).toBe(2);
     expect(annotations(run)).toHaveLength(1);
-    expect(annotations(run)[0]).toMatch(/^::error title=eval gate NOT RUN \(exit 2\)::/);
+    expect(annotations(run)[0]).toMatch(/^::error title=openwop-eval-gate verify \(exit 2\)::/);
     expect(await stepSummary()).toBe('');
   });
 
