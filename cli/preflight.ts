@@ -123,8 +123,8 @@ async function schemeMismatch(
   switch (code) {
     case 'tls-mismatch':
       return `if it serves plain HTTP, give ${url.replace(/^https:/, 'http:')}`;
-    case 'tls-certificate':
-      return 'the host is up; trust the CA that signed its certificate with NODE_EXTRA_CA_CERTS';
+    case 'tls-refused':
+      return 'the host is up, but the TLS handshake failed; for an untrusted certificate, give NODE_EXTRA_CA_CERTS the CA that signed it';
     case 'not-http':
     case 'connection-reset':
       if (url.startsWith('http:') && (await speaksTls(url, TLS_PROBE_MS))) {

@@ -123,7 +123,7 @@ describe('--wait-for-host and the wrong scheme', () => {
     );
     const run = await waitedFor(`https://${hostPort}`);
     expect(refusedInOneLine(run)).toBe(
-      `openwop-eval-gate: the host at https://${hostPort} did not answer discovery (GET /.well-known/openwop: TLS certificate refused (DEPTH_ZERO_SELF_SIGNED_CERT)); the host is up; trust the CA that signed its certificate with NODE_EXTRA_CA_CERTS`,
+      `openwop-eval-gate: the host at https://${hostPort} did not answer discovery (GET /.well-known/openwop: TLS handshake refused (DEPTH_ZERO_SELF_SIGNED_CERT)); the host is up, but the TLS handshake failed; for an untrusted certificate, give NODE_EXTRA_CA_CERTS the CA that signed it`,
     );
     expect(run.ms).toBeLessThan(AT_ONCE_MS);
   });
