@@ -45,7 +45,14 @@ const FILES = testFiles(join(ROOT, 'tests')).filter((file) => file !== LEGS_FILE
  * module state behind it (every host it starts is closed, every cache it fills is keyed by its
  * own URL, fake timers are restored).
  */
-const SHARED = { testTimeout: 30_000, hookTimeout: 30_000, isolate: false };
+const SHARED = {
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  isolate: false,
+  // GitHub's workflow parser imports its JSON schemas without an import attribute, which Node
+  // refuses; through vite's transform, as the suite's own modules are loaded, the import works.
+  server: { deps: { inline: ['@actions/workflow-parser'] } },
+};
 
 // `npm test` runs the `unit` and `e2e` projects. The `legs` project is the RFC 0246 legs file,
 // which needs a host (OPENWOP_BASE_URL): `npx vitest run tests/v2-eval-trajectory-trials.test.ts`

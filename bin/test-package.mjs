@@ -92,13 +92,23 @@ try {
     .split('\n')
     .map((l) => /^npm warn install-scripts\s+(\S+)@\S+ \(/.exec(l)?.[1])
     .filter((name) => name !== undefined);
-  // Ours is listed for `prepare`, the build a clone's `npm ci` runs; npm lists it for a local
-  // tarball, and it is reported, but only a dependency's install script fails the check.
-  if (flagged.includes(manifest.name)) {
-    process.stdout.write(`note npm lists ${manifest.name}'s prepare script (the clone build)\n`);
-  }
-  const scripted = flagged.filter((name) => name !== manifest.name);
-  check(scripted.length === 0, 'no dependency asks to run an install script', scripted.join(', '));
+  // Ours included: the clone's `prepare` build is left out of the packed manifest (prepack).
+  check(
+    flagged.length === 0,
+    'no package, ours included, asks to run an install script',
+    flagged.join(', '),
+  );
+  const installedScripts =
+    JSON.parse(readFileSync(join(project, 'node_modules', manifest.name, 'package.json'), 'utf8'))
+      .scripts ?? {};
+  const lifecycle = Object.keys(installedScripts).filter((name) =>
+    /^(pre|post)?(install|prepare|publish|pack)$/.test(name),
+  );
+  check(
+    lifecycle.length === 0,
+    'the installed package.json has no lifecycle script',
+    lifecycle.join(', '),
+  );
 
   const version = sh('npx', ['--no-install', 'openwop-eval-gate', '--version'], project);
   const help =
@@ -118,7 +128,11 @@ try {
   );
 
   const host = sh('npx', ['--no-install', 'openwop-eval-gate-host', '--help'], project);
-  check(host.status === 0, 'npx openwop-eval-gate-host --help', host.stderr);
+  check(
+    host.status === 0 && host.stdout.startsWith('usage: openwop-eval-gate-host '),
+    'npx openwop-eval-gate-host --help names the bin in its usage',
+    host.stderr || host.stdout.split('\n')[0],
+  );
 
   const installed = join(project, 'node_modules', manifest.name);
   const reaches = internalReaches(installed);

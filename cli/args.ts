@@ -136,6 +136,12 @@ export const COMMANDS: readonly Command[] = [...Object.keys(FLAGS), 'help', 'ver
 /** Anything that looks like an attempt to pass the key on the command line. */
 const KEY_FLAG = /^--(api[-_]?key|key[-_]env|token|bearer|secret)/i;
 
+/** The command word of a command line: its first word, or `run` when it starts with a flag. */
+export function commandWordOf(argv: readonly string[]): string {
+  const first = argv[0];
+  return first !== undefined && !first.startsWith('-') ? first : 'run';
+}
+
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
     return { command: 'help', positionals: [], settings: {}, flagFor: {}, options: {} };
@@ -144,9 +150,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv.includes('--version') || argv.includes('-V') || argv[0] === 'version') {
     return { command: 'version', positionals: [], settings: {}, flagFor: {}, options: {} };
   }
-  const first = argv[0];
-  const named = first !== undefined && !first.startsWith('-');
-  const command = named ? first : 'run';
+  const command = commandWordOf(argv);
   if (!isCommand(command)) {
     throw new UsageError(
       `unknown command "${command}"; the commands are ${COMMANDS.slice(0, -1).join(', ')} and ${COMMANDS.at(-1) ?? ''}`,
@@ -157,7 +161,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flagFor: Partial<Record<EnvVar, string>> = {};
   const options: Record<string, string> = {};
   const positionals: string[] = [];
-  const rest = argv.slice(named ? 1 : 0);
+  const rest = argv.slice(argv[0] === command ? 1 : 0);
   for (let i = 0; i < rest.length; i += 1) {
     const arg = rest[i] ?? '';
     if (!arg.startsWith('--')) {

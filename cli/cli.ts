@@ -9,8 +9,9 @@ import {
   readStepSummaryPath,
   resolveConfig,
 } from '../lib/env.ts';
-import { nameFlags, parseArgs, UsageError } from './args.ts';
+import { commandWordOf, nameFlags, parseArgs, UsageError } from './args.ts';
 import { Refusal } from '../lib/refusal.ts';
+import { announceStartFailure } from './start-failure.ts';
 import type { ParsedArgs } from './args.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
@@ -34,15 +35,23 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const raw = readSettings(io.env);
   const key = raw.OPENWOP_API_KEY?.trim();
   const out = (line: string): void => io.log(scrubText(line, key));
-  const fail = (line: string): number => {
-    io.error(scrubText(`${PREFIX}${line}`, key));
+  const fail = async (line: string): Promise<number> => {
+    const cause = scrubText(line, key);
+    io.error(`${PREFIX}${cause}`);
+    const command = commandWordOf(argv);
+    await announceStartFailure(cause, {
+      log: out,
+      annotate: readGithubActions(io.env),
+      command,
+      stepSummaryPath: command === 'run' ? readStepSummaryPath(io.env) : undefined,
+    });
     return EXIT.badConfiguration;
   };
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
   } catch (error) {
-    if (error instanceof UsageError) return fail(error.message);
+    if (error instanceof UsageError) return await fail(error.message);
     throw error;
   }
   try {
@@ -88,8 +97,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
     }
   } catch (error) {
-    if (error instanceof Refusal) return fail(nameFlags(error.message, args.flagFor));
-    return fail(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof Refusal) return await fail(nameFlags(error.message, args.flagFor));
+    return await fail(`internal error: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

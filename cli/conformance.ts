@@ -23,6 +23,7 @@ import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts'
 import { hostCheckSummary, warningSummary } from '../lib/report/warnings.ts';
 import { writePackFiles } from './fixture-set.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
+import { announceStartFailure } from './start-failure.ts';
 import { checkHost, checkReportDir } from './preflight.ts';
 
 export interface ConformanceResult {
@@ -112,7 +113,14 @@ export async function runConformance(
       ...(options.stepOutputPath === undefined ? {} : { stepOutputPath: options.stepOutputPath }),
     });
     if (!published.ok) {
-      log(`openwop-eval-gate: ${published.problem}; this is a suite bug and nothing was written`);
+      const cause = `${published.problem}; this is a suite bug and nothing was written`;
+      log(`openwop-eval-gate: ${cause}`);
+      await announceStartFailure(scrubText(cause, apiKey), {
+        log,
+        annotate: options.annotate === true,
+        command: 'run',
+        stepSummaryPath: options.stepSummaryPath,
+      });
       return { exitCode: EXIT.badConfiguration, files: [] };
     }
     const { report, verdict, files } = published;

@@ -4,8 +4,9 @@
 // reorders a file it seeded still holds the same fixture.
 
 import { Refusal } from '../lib/refusal.ts';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectory, unwritableReason } from '../lib/make-directory.ts';
 import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
 import { LEGS } from '../lib/legs.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
@@ -83,6 +84,11 @@ export async function writeFixtureSet(
   dir: string,
   generated?: { readonly count: number; readonly seed: number },
 ): Promise<readonly string[]> {
+  // Proved writable before a pack of up to 10,000 fixtures is generated for it.
+  const unwritable = await unwritableReason(dir);
+  if (unwritable !== undefined) {
+    throw new FixtureInputError(`--out ${dir} could not be written (${unwritable})`);
+  }
   const shipped = await shippedFixtures();
   const pack = generated === undefined ? [] : (await generator()).generatePack(generated);
   const entries = [
@@ -96,7 +102,7 @@ export async function writeFixtureSet(
   ];
   const written: string[] = [];
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir);
     for (const { entry, path } of shipped) {
       const target = join(dir, entry.file);
       await copyFile(path, target);

@@ -74,7 +74,8 @@ Settings for run (a flag wins over its variable; variables also come from ./.env
   --allow-insecure-key      OPENWOP_ALLOW_INSECURE_KEY   allow the key over http:// to a non-loopback host
   --sign KEY.pem                                         sign the report digest with an ed25519 private key
   --key-id ID                                            record the key's id in your discovery signingKeys
-  --wait-for-host SECONDS                                wait up to SECONDS for discovery to answer first
+  --wait-for-host SECONDS                                wait up to SECONDS for discovery to answer first;
+                                                         a TLS or protocol mismatch stops it at once
   --generate N [--seed S]                                also drive N generated fixtures (1-10000) from seed S
                                                          (default 1) as ${GENERATED_REQUIREMENT};
                                                          seed them with fixtures --out DIR --generate N --seed S
@@ -101,7 +102,8 @@ CI options for run (docs/ci.md)
   OPENWOP_MAX_BODY_BYTES, OPENWOP_RETRY_AFTER_CAP_MS. GITHUB_STEP_SUMMARY, when set, receives the
   Markdown summary; GITHUB_OUTPUT, when set, the outputs result, certified, verdict, passed,
   failed, blocked and skipped; GITHUB_ACTIONS=true prints an "::error title=ID::REASON" line for
-  each failing requirement no baseline entry excuses.
+  each failing requirement no baseline entry excuses, and one with the cause for a blocked run
+  (exit 3) or a run that could not start (exit 2), whose cause also goes to the step summary.
 
 Outputs (in the report directory)
   eval-gate-report.json     one row per requirement, observations and digests (docs/report.md)

@@ -7,12 +7,13 @@
 
 import { Refusal } from '../lib/refusal.ts';
 import type { KeyObject } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { SuiteConfig } from '../lib/env.ts';
+import { unwritableReason } from '../lib/make-directory.ts';
 import { DISCOVERY_PATH, fetchDiscovery, forgetDiscoveries } from '../lib/observe/discovery.ts';
 import type { DiscoveryResult } from '../lib/observe/discovery.ts';
 import { TransportError } from '../lib/observe/errors.ts';
+import type { TransportErrorCode } from '../lib/observe/errors.ts';
+import { speaksTls } from '../lib/observe/scheme-probe.ts';
 import type { HostClient } from '../lib/observe/host-client.ts';
 import { createHostClient, encodeRunId } from '../lib/observe/host-client.ts';
 import { lookUpKey, rawPublicKey, signingKeysOf } from '../lib/report/signature.ts';
@@ -36,13 +37,8 @@ export interface PreflightOptions {
 }
 
 export async function checkReportDir(dir: string): Promise<void> {
-  const probe = join(dir, `.openwop-eval-gate-write-check-${process.pid}`);
-  try {
-    await mkdir(dir, { recursive: true });
-    await writeFile(probe, '');
-    await rm(probe, { force: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  const code = await unwritableReason(dir);
+  if (code !== undefined) {
     throw new PreflightError(
       `the report directory ${dir} cannot be written (${code}); give OPENWOP_REPORT_DIR a writable directory`,
     );
@@ -102,6 +98,12 @@ async function discoveryAnswers(
   for (;;) {
     const discovery = await fetchDiscovery(client, url);
     if (discovery.ok || discovery.unanswered !== true) return discovery;
+    const mismatch = await schemeMismatch(url, discovery.transportCode);
+    if (mismatch !== undefined) {
+      throw new PreflightError(
+        `the host at ${url} did not answer discovery (${discovery.reason}); ${mismatch}`,
+      );
+    }
     if (Date.now() + RETRY_MS >= deadline) {
       const waited = waitMs > 0 ? ` within ${options.waitForHostS} s` : '';
       throw new PreflightError(
@@ -110,6 +112,33 @@ async function discoveryAnswers(
     }
     forgetDiscoveries();
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+  }
+}
+
+/** How long the one TLS handshake that tells an https port from a starting host may take. */
+const TLS_PROBE_MS = 3000;
+
+/**
+ * Why waiting longer cannot help: the host is up but speaks another protocol than the URL's
+ * scheme asks for, or refuses TLS. Undefined for anything a starting host also does.
+ */
+async function schemeMismatch(
+  url: string,
+  code: TransportErrorCode | undefined,
+): Promise<string | undefined> {
+  switch (code) {
+    case 'tls-mismatch':
+      return `if it serves plain HTTP, give ${url.replace(/^https:/, 'http:')}`;
+    case 'tls-refused':
+      return 'the host is up, but the TLS handshake failed; for an untrusted certificate, give NODE_EXTRA_CA_CERTS the CA that signed it';
+    case 'not-http':
+    case 'connection-reset':
+      if (url.startsWith('http:') && (await speaksTls(url, TLS_PROBE_MS))) {
+        return `TLS mismatch: the port speaks TLS; give ${url.replace(/^http:/, 'https:')}`;
+      }
+      return code === 'not-http' ? 'check the port: it answers, but not in HTTP' : undefined;
+    default:
+      return undefined;
   }
 }
 

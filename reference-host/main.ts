@@ -1,4 +1,5 @@
-// `npm run host`: the reference host as a process. Flags win over the environment.
+// `openwop-eval-gate-host` (`npm run host --` in a checkout): the reference host as a process.
+// Flags win over the environment.
 
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import {
   type ReferenceHostOptions,
 } from './index.ts';
 
-const USAGE = `usage: npm run host -- [options]
+const USAGE = `usage: openwop-eval-gate-host [options]   (in a checkout: npm run host -- [options])
 
   --port N             listen on 127.0.0.1:N (default 0, any free port)
   --api-key KEY        require "Authorization: Bearer KEY" (env OPENWOP_API_KEY)

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { HostClient } from './host-client.ts';
 import { TransportError } from './errors.ts';
+import type { TransportErrorCode } from './errors.ts';
 
 export type DiscoveryResult =
   | {
@@ -19,6 +20,8 @@ export type DiscoveryResult =
       readonly reason: string;
       /** True when no answer came at all (a TransportError), not an answer the suite refused. */
       readonly unanswered?: true;
+      /** With `unanswered`: what stopped the request. */
+      readonly transportCode?: TransportErrorCode;
     };
 
 export const DISCOVERY_PATH = '/.well-known/openwop';
@@ -49,7 +52,7 @@ async function load(client: HostClient): Promise<DiscoveryResult> {
     answer = await client.get(DISCOVERY_PATH, { auth: false });
   } catch (error) {
     if (error instanceof TransportError) {
-      return { ok: false, reason: error.message, unanswered: true };
+      return { ok: false, reason: error.message, unanswered: true, transportCode: error.code };
     }
     throw error;
   }

@@ -8,6 +8,9 @@ export const TRANSPORT_ERROR_CODES = [
   'dns',
   'body-too-large',
   'aborted',
+  'tls-mismatch',
+  'tls-refused',
+  'not-http',
   'other',
 ] as const;
 export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[number];
@@ -44,7 +47,20 @@ const SYSTEM_CODES: Readonly<Record<string, TransportErrorCode>> = {
   EAI_AGAIN: 'dns',
   ETIMEDOUT: 'timeout',
   ABORT_ERR: 'aborted',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'tls-mismatch',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'tls-refused',
+  SELF_SIGNED_CERT_IN_CHAIN: 'tls-refused',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'tls-refused',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'tls-refused',
+  CERT_HAS_EXPIRED: 'tls-refused',
+  CERT_NOT_YET_VALID: 'tls-refused',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'tls-refused',
 };
+
+function messageOf(error: object): string {
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' ? message : '';
+}
 
 /**
  * Maps a lower-layer failure to a stable code. A lower layer may wrap the socket's error in
@@ -57,11 +73,29 @@ export function transportCodeOf(error: unknown): TransportErrorCode {
     if (typeof code === 'string') {
       const mapped = SYSTEM_CODES[code];
       if (mapped !== undefined) return mapped;
+      // OpenSSL's "wrong version number": the port answered, but not in TLS. Any other protocol
+      // error of the handshake is a TLS port the client and the host cannot agree with.
+      if (code === 'EPROTO')
+        return /wrong version number/i.test(messageOf(current)) ? 'tls-mismatch' : 'tls-refused';
+      if (code.startsWith('ERR_SSL_')) return 'tls-refused';
+      // llhttp's parse errors: bytes came back, but not an HTTP answer.
+      if (code.startsWith('HPE_')) return 'not-http';
     }
     if ((current as { name?: unknown }).name === 'AbortError') return 'aborted';
     current = (current as { cause?: unknown }).cause;
   }
   return 'other';
+}
+
+/**
+ * The human half of a TransportError message for a lower-layer failure: the code's phrase, and
+ * for a refused handshake the reason Node gave as its fixed code (CERT_HAS_EXPIRED, EPROTO, …).
+ */
+export function describeTransportFailure(error: unknown, code: TransportErrorCode): string {
+  const phrase = describeTransportCode(code);
+  if (code !== 'tls-refused') return phrase;
+  const raw = (error as { code?: unknown } | undefined)?.code;
+  return typeof raw === 'string' && /^[A-Z0-9_]+$/.test(raw) ? `${phrase} (${raw})` : phrase;
 }
 
 /** The human half of a TransportError message for each code. */
@@ -79,6 +113,12 @@ export function describeTransportCode(code: TransportErrorCode): string {
       return 'answer body too large';
     case 'aborted':
       return 'request aborted';
+    case 'tls-mismatch':
+      return 'TLS mismatch: the port answered without TLS';
+    case 'tls-refused':
+      return 'TLS handshake refused';
+    case 'not-http':
+      return 'protocol mismatch: the answer is not HTTP';
     case 'other':
       return 'transport failed';
   }

@@ -9,7 +9,12 @@
 import type { Agent, IncomingMessage, RequestOptions as NodeRequestOptions } from 'node:http';
 import * as http from 'node:http';
 import type { TransportErrorCode } from './errors.ts';
-import { TransportError, describeTransportCode, transportCodeOf } from './errors.ts';
+import {
+  TransportError,
+  describeTransportCode,
+  describeTransportFailure,
+  transportCodeOf,
+} from './errors.ts';
 import { scrubText } from '../secrets.ts';
 
 export interface HostClientOptions {
@@ -166,7 +171,8 @@ export function createHostClient(options: HostClientOptions): HostClient {
       if (error instanceof TransportError) throw error;
       if (timedOut) throw failure('timeout', `timed out after ${timeoutMs} ms`);
       if (controller.signal.aborted) throw failure('aborted');
-      throw failure(transportCodeOf(error));
+      const code = transportCodeOf(error);
+      throw failure(code, describeTransportFailure(error, code));
     } finally {
       clearTimeout(timer);
       inFlight.delete(controller);

@@ -5,9 +5,10 @@
 
 import type { KeyObject } from 'node:crypto';
 import { reportText } from './report-text.ts';
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SuiteConfig } from '../env.ts';
+import { makeDirectory } from '../make-directory.ts';
 import type { SuiteRun } from '../decide/run-suite.ts';
 import { describeError } from '../observe/errors.ts';
 import { formatSchemaErrors, validate } from '../schemas.ts';
@@ -139,7 +140,7 @@ async function writeOutputs(
   dir: string,
   stepSummaryPath: string | undefined,
 ): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
+  await makeDirectory(dir);
   const [expectations, views] = await Promise.all([expectationsFor(report), pageViewsFor(report)]);
   const markdown = renderMarkdown(report, verdict, expectations);
   const outputs: readonly (readonly [string, string])[] = [

@@ -150,6 +150,8 @@ const NOTHING_WRITTEN = {
   'junit-path': '',
   'summary-path': '',
   'exit-code': '2',
+  'comment-path': '',
+  regressed: '',
 };
 
 /** The key in the step's environment, as a workflow sets it from a secret. */
@@ -233,6 +235,8 @@ describe.concurrent('action.yml', () => {
         'skip',
         'strict',
         'wait-for-host',
+        'compare-to',
+        'comment-path',
       ].sort(),
     );
     expect(Object.keys(action.outputs).sort()).toEqual(
@@ -249,6 +253,8 @@ describe.concurrent('action.yml', () => {
         'skipped',
         'summary-path',
         'verdict',
+        'comment-path',
+        'regressed',
       ].sort(),
     );
     // The key is never an input: it would be logged with the workflow's `with:`.
@@ -294,6 +300,8 @@ describe.concurrent('action.yml', () => {
             failed: '0',
             blocked: '0',
             skipped: '0',
+            'comment-path': '',
+            regressed: '',
           });
           for (const path of ['out/eval-gate-junit.xml', 'out/eval-gate-summary.md']) {
             expect(existsSync(join(workspace, path)), path).toBe(true);
@@ -376,7 +384,11 @@ describe.concurrent('action.yml', () => {
           );
           expect(run.codes).toEqual([0, 2]);
           expect(run.outputs).toEqual(NOTHING_WRITTEN);
-          expect(run.summary).toBe('');
+          // The cause, in the check's annotations and the step summary, as a failing run's is.
+          expect(run.stdout).toMatch(
+            /^::error title=eval gate NOT RUN \(exit 2\)::.*agents\.nope/m,
+          );
+          expect(run.summary).toMatch(/^Result: NOT RUN \(exit 2\): .*agents\.nope/);
         }),
       ),
   );
@@ -389,9 +401,13 @@ describe.concurrent('action.yml', () => {
         expect(action.inputs['base-url']).toMatchObject({ required: 'true' });
         const run = await runAction(workspace, { 'base-url': '' }, KEYED);
         expect(run.codes).toEqual([0, 2]);
-        expect(run.stdout).toBe('');
+        expect(run.stdout.trim().split('\n')).toEqual([
+          expect.stringMatching(
+            /^::error title=eval gate NOT RUN \(exit 2\)::--base-url needs a value/,
+          ),
+        ]);
         expect(run.outputs).toEqual(NOTHING_WRITTEN);
-        expect(run.summary).toBe('');
+        expect(run.summary).toMatch(/^Result: NOT RUN \(exit 2\): /);
       }),
   );
 
@@ -457,6 +473,94 @@ describe.concurrent('action.yml', () => {
             failed: '2',
             blocked: '0',
             skipped: String(LEGS.length - 2),
+          });
+        } finally {
+          await broken.close();
+        }
+      }),
+  );
+
+  it(
+    'compares with a base report: the Markdown comment, and regressed true, false, or empty when diff refuses',
+    { timeout: 360_000 },
+    () =>
+      inWorkspace(async (workspace) => {
+        const only = 'cost-limit-kept,latency-limit-kept';
+        const broken = await startHostProcess([
+          '--api-key',
+          LEAKY_KEY,
+          '--defect',
+          'cost-limit-dropped',
+        ]);
+        try {
+          await withHost([], async (host) => {
+            const base = await runAction(
+              workspace,
+              { 'base-url': host.url, only, 'report-dir': 'base' },
+              KEYED,
+            );
+            expect(base.codes).toEqual([0, 0]);
+            // The base branch's folder, as a downloaded artifact; the comment where it is asked for.
+            const worse = await runAction(
+              workspace,
+              {
+                'base-url': broken.url,
+                only,
+                'report-dir': 'pr',
+                'compare-to': 'base',
+                'comment-path': 'comments/pr.md',
+              },
+              KEYED,
+            );
+            expect(worse.codes).toEqual([0, 1]);
+            expect(worse.outputs).toMatchObject({
+              'exit-code': '1',
+              regressed: 'true',
+              'comment-path': 'comments/pr.md',
+            });
+            const comment = await readFile(join(workspace, 'comments', 'pr.md'), 'utf8');
+            expect(comment.split('\n')[0]).toMatch(/^## RFC 0246 eval gate: /);
+            expect(comment).toContain('cost-limit-kept');
+            expect(comment).toContain('REGRESSED');
+            // The base report's file, and the comment in the report folder by default.
+            const same = await runAction(
+              workspace,
+              {
+                'base-url': host.url,
+                only,
+                'report-dir': 'again',
+                'compare-to': 'base/eval-gate-report.json',
+              },
+              KEYED,
+            );
+            expect(same.codes).toEqual([0, 0]);
+            expect(same.outputs).toMatchObject({
+              regressed: 'false',
+              'comment-path': 'again/eval-gate-comment.md',
+            });
+            expect(existsSync(join(workspace, 'again', 'eval-gate-comment.md'))).toBe(true);
+            // A base that is not there: no comparison, said in the log and the annotations, and
+            // the step's exit code is still the run's.
+            const missing = await runAction(
+              workspace,
+              {
+                'base-url': host.url,
+                only,
+                'report-dir': 'lost',
+                'compare-to': 'nowhere/eval-gate-report.json',
+              },
+              KEYED,
+            );
+            expect(missing.codes).toEqual([0, 0]);
+            expect(missing.outputs).toMatchObject({
+              'exit-code': '0',
+              regressed: '',
+              'comment-path': '',
+            });
+            expect(missing.stdout).toMatch(
+              /^::error title=openwop-eval-gate diff \(exit 2\)::.*nowhere/m,
+            );
+            expect(existsSync(join(workspace, 'lost', 'eval-gate-comment.md'))).toBe(false);
           });
         } finally {
           await broken.close();

@@ -2,6 +2,7 @@
 // a bad flag exits 2 with one line. Everything else is tested in-process.
 
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -51,6 +52,34 @@ describe('bin/openwop-eval-gate.mjs', () => {
       expect(stderr.trimEnd().split('\n')).toEqual([
         'openwop-eval-gate: unknown flag --bogus for "run"; its flags are --base-url, --require-behavior, --opt-out, --report-dir, --impl, --impl-version, --allow-insecure-key, --sign, --key-id, --expected-failures, --only, --skip, --requirements, --fail-on, --wait-for-host, --generate, --seed (see --help)',
       ]);
+    },
+  );
+});
+
+describe('each bin of the package', () => {
+  const bins = (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      bin: Record<string, string>;
+    }
+  ).bin;
+
+  it.each(Object.entries(bins))(
+    '%s --help names itself in its usage, as an installed package runs it',
+    { timeout: 40_000 },
+    (name, path) => {
+      const result = spawnSync(
+        process.execPath,
+        [fileURLToPath(new URL(`../../${path}`, import.meta.url)), '--help'],
+        {
+          encoding: 'utf8',
+          timeout: 25_000,
+          env: {},
+        },
+      );
+      expect(result.status).toBe(0);
+      const usage = result.stdout.split('\n').slice(0, 4).join('\n');
+      expect(usage).toMatch(new RegExp(`(^|\\s)${name} \\[`, 'm'));
+      expect(usage).not.toMatch(/usage:\s+npm run/i);
     },
   );
 });

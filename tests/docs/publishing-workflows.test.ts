@@ -1,8 +1,9 @@
-// docs/ci.md's publishing workflows, read as GitHub would read them: each YAML block parses, is
-// a workflow (triggers, jobs that each name a runner and steps that each run or use one thing, a
-// schedule whose cron has five fields), and every `openwop-eval-gate` command in its steps and in
-// the section's shell blocks is one the CLI accepts, flag for flag. A literal workflow with a
-// mistyped flag shows the check can fail.
+// docs/ci.md's publishing workflows: GitHub's own parser checks them as it checks every workflow
+// the docs show (tests/docs/workflows.test.ts); this file checks what they run. Each YAML block is
+// a workflow of the kind the text says (a release that publishes, a schedule whose cron has five
+// fields), and every `openwop-eval-gate` command in its steps and in the section's shell blocks is
+// one the CLI accepts, flag for flag. A literal workflow with a mistyped flag shows the check can
+// fail.
 
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';

@@ -288,6 +288,16 @@ describe('transportCodeOf', () => {
     [{ code: 'ECONNREFUSED' }, 'connection-refused'],
     [{ cause: { code: 'ECONNRESET' } }, 'connection-reset'],
     [{ name: 'AbortError' }, 'aborted'],
+    [
+      { code: 'EPROTO', message: 'write EPROTO …:ssl3_get_record:wrong version number' },
+      'tls-mismatch',
+    ],
+    [{ code: 'EPROTO', message: 'write EPROTO …:sslv3 alert handshake failure' }, 'tls-refused'],
+    [{ code: 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' }, 'tls-refused'],
+    [{ code: 'ERR_SSL_WRONG_VERSION_NUMBER' }, 'tls-mismatch'],
+    [{ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, 'tls-refused'],
+    [{ code: 'ERR_TLS_CERT_ALTNAME_INVALID' }, 'tls-refused'],
+    [{ code: 'HPE_INVALID_CONSTANT' }, 'not-http'],
     [new Error('boom'), 'other'],
   ])('maps %j to %s', (error, code) => {
     expect(transportCodeOf(error)).toBe(code);

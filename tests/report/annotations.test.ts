@@ -6,7 +6,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorAnnotations } from '../../lib/report/annotations.ts';
+import {
+  errorAnnotations,
+  startFailureAnnotation,
+  startFailureSummary,
+} from '../../lib/report/annotations.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import type { RunVerdict } from '../../lib/report/run-verdict.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
@@ -93,6 +97,30 @@ describe('GitHub Actions annotations', () => {
       expect(lines[0]).toMatch(/^::error title=openwop\.requirement\.0246\.latency-limit-kept::/);
     },
   );
+});
+
+describe('a blocked run and a run without a report', () => {
+  it('a blocked run (exit 3) is one ::error carrying the verdict’s cause', () => {
+    const report = { requirements: [] } as unknown as EvalGateReport;
+    const verdict = {
+      exitCode: 3,
+      causes: ['2 of 16 blocked (GET /x: timed out); the suite could not observe'],
+      gate: { unexcused: [] },
+    } as unknown as RunVerdict;
+    expect(errorAnnotations(report, verdict)).toEqual([
+      '::error title=eval gate BLOCKED (exit 3)::2 of 16 blocked (GET /x: timed out); the suite could not observe',
+    ]);
+    expect(errorAnnotations(report, { ...verdict, exitCode: 1 })).toEqual([]);
+  });
+
+  it('a run that ends without a report (exit 2) has one ::error and a summary led by its cause', () => {
+    expect(startFailureAnnotation('no API key for http://h:1\nsecond')).toBe(
+      '::error title=eval gate NOT RUN (exit 2)::no API key for http://h:1%0Asecond',
+    );
+    expect(startFailureSummary('no API key').split('\n')[0]).toBe(
+      'Result: NOT RUN (exit 2): no API key',
+    );
+  });
 });
 
 describe('an annotation line', () => {

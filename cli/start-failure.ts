@@ -1,0 +1,27 @@
+// A run that ends without a report (exit 2) leaves a trace in the CI's own view, as a finished run
+// does: under GitHub Actions one `::error` with the cause, and the step summary says why there is
+// no verdict. The cause arrives with the API key already scrubbed.
+
+import { appendFile } from 'node:fs/promises';
+import { startFailureAnnotation, startFailureSummary } from '../lib/report/annotations.ts';
+
+export interface StartFailureChannels {
+  /** Standard output, where the runner reads workflow commands. */
+  readonly log: (line: string) => void;
+  /** GITHUB_ACTIONS=true: print the `::error`. */
+  readonly annotate: boolean;
+  /** The command word (`run`, `diff`, …), which titles the annotation. */
+  readonly command: string;
+  /** GITHUB_STEP_SUMMARY, for `run` only: other commands write no step summary. */
+  readonly stepSummaryPath: string | undefined;
+}
+
+export async function announceStartFailure(
+  cause: string,
+  { log, annotate, command, stepSummaryPath }: StartFailureChannels,
+): Promise<void> {
+  if (annotate) log(startFailureAnnotation(cause, command));
+  if (stepSummaryPath === undefined) return;
+  // The cause is the line already printed; a summary file that cannot be written adds nothing.
+  await appendFile(stepSummaryPath, `${startFailureSummary(cause)}\n`).catch(() => undefined);
+}
