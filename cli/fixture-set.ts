@@ -7,7 +7,13 @@ import { Refusal } from '../lib/refusal.ts';
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeDirectory, unwritableReason } from '../lib/make-directory.ts';
-import { fixtureProblem, loadFixture, type UncheckedFixture } from '../lib/fixtures.ts';
+import {
+  archivedFixtureDir,
+  fixtureProblem,
+  loadFixture,
+  type FixtureLoad,
+  type UncheckedFixture,
+} from '../lib/fixtures.ts';
 import { LEGS } from '../lib/legs.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import type { Fixture } from '../lib/types.ts';
@@ -124,15 +130,28 @@ export async function writeFixtureSet(
  * Problems with a report's recorded fixture digests against the shipped set: a digest the set
  * does not have is named with the id, both digests, and what the set holds for that id.
  */
+/**
+ * The recorded fixture digests against the shipped set: `problems` for a digest no version of the
+ * suite shipped under that id (the host ran a fixture of its own), `archived` for one an earlier
+ * version shipped and this one changed (the report verifies against that file, judged by another
+ * referee).
+ */
 export async function checkFixtureDigests(
   recorded: Readonly<Record<string, string>>,
-): Promise<string[]> {
+): Promise<{ problems: string[]; archived: string[] }> {
   const shipped = new Map((await shippedFixtures()).map((s) => [s.entry.id, s.entry.sha256]));
   const known = new Set(shipped.values());
   const problems: string[] = [];
+  const archived: string[] = [];
   for (const [id, digest] of Object.entries(recorded)) {
     const ours = shipped.get(id);
     if (ours === digest) continue;
+    if (await isArchived(id, digest)) {
+      archived.push(
+        `digests.fixtures.${id}: the fixture an earlier version of this suite shipped (archived), not the one it ships now`,
+      );
+      continue;
+    }
     const elsewhere = known.has(digest) ? ' (it is the digest of another shipped fixture)' : '';
     problems.push(
       ours === undefined
@@ -140,7 +159,30 @@ export async function checkFixtureDigests(
         : `digests.fixtures.${id}: ${digest} is not in the shipped fixture set${elsewhere}; the shipped ${id} digests to ${ours}, so the host ran a different fixture (openwop-eval-gate fixtures lists the set)`,
     );
   }
-  return problems;
+  return { problems, archived };
+}
+
+/** Whether the archive holds fixture `id` exactly as `digest` names it. */
+async function isArchived(id: string, digest: string): Promise<boolean> {
+  const loaded = await loadFixture(id, archivedFixtureDir(digest));
+  return loaded.ok && fixtureDigest(loaded.fixture) === digest;
+}
+
+/**
+ * The loader `verify` recomputes a report's rows with: the fixture the report recorded, from the
+ * archive when an earlier version shipped it, else the shipped one (whose digest check names any
+ * difference).
+ */
+export function recordedFixtureLoader(
+  recorded: Readonly<Record<string, string>>,
+): (id: string) => Promise<FixtureLoad> {
+  return async (id) => {
+    const digest = recorded[id];
+    if (digest !== undefined && (await isArchived(id, digest))) {
+      return loadFixture(id, archivedFixtureDir(digest));
+    }
+    return loadFixture(id);
+  };
 }
 
 /** Each generated fixture as `<id>.json` in `dir`, which must exist; the paths written. */

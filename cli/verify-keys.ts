@@ -84,7 +84,7 @@ export async function verifyAnchored(
   // verifyReport has rebuilt the recorded certification and named any difference, so the
   // recorded one is the run's claim as the rows bear it out.
   const recorded = report.certification ?? UNRECORDED;
-  const anchored = anchoredVerdict(report, recorded, source, referee, integrity.schemaDifferences);
+  const anchored = anchoredVerdict(report, recorded, source, referee, integrity.refereeDifferences);
   return {
     kind: 'report',
     report,

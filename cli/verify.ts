@@ -3,12 +3,11 @@
 // the same decideLeg the run used (lib/report/recompute.ts); this file only reads and compares,
 // and nothing here grades a run on its own.
 
-import { loadFixture } from '../lib/fixtures.ts';
 import { LEGS } from '../lib/legs.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { discoveryDigest, reportDigest, rowsDigest, schemaDigests } from '../lib/report/report.ts';
-import { checkFixtureDigests } from './fixture-set.ts';
+import { checkFixtureDigests, recordedFixtureLoader } from './fixture-set.ts';
 import { checkHostChecks } from './verify-host-checks.ts';
 import { checkRunRecord } from './verify-run-record.ts';
 import type { Discovery } from '../lib/report/recompute.ts';
@@ -18,11 +17,12 @@ export interface Verification {
   /** Each mismatch, naming the row or digest and the field; empty when the report verifies. */
   readonly problems: readonly string[];
   /**
-   * Each schema the report records that is not the one this suite ships. Every verdict was
-   * recomputed with this suite's schemas, so a difference says another referee judged the run
-   * (it withholds this verifier's certification), not that the report was edited.
+   * Each schema the report records that is not the one this suite ships, and each fixture it
+   * recorded that an earlier version shipped (recomputed with that archived file). A difference
+   * says another referee judged the run (it withholds this verifier's certification), not that
+   * the report was edited.
    */
-  readonly schemaDifferences: readonly string[];
+  readonly refereeDifferences: readonly string[];
   /** How each row was checked, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
@@ -41,20 +41,22 @@ export function reportShapeProblem(parsed: unknown): string | undefined {
  */
 export async function verifyReport(report: EvalGateReport): Promise<Verification> {
   const problems: string[] = [];
-  problems.push(...(await checkDigests(report)));
-  const schemaDifferences = await checkSchemaDigests(report);
+  const digests = await checkDigests(report);
+  problems.push(...digests.problems);
+  const refereeDifferences = [...digests.archived, ...(await checkSchemaDigests(report))];
   problems.push(...checkTotals(report));
   problems.push(...checkRunRecord(report));
   problems.push(...checkHostChecks(report));
   problems.push(...checkSignedDigest(report));
   const discovery = parseDiscovery(report);
+  const load = recordedFixtureLoader(report.digests.fixtures);
   let recomputed = 0;
   let consistencyOnly = 0;
   const seen = new Set<string>();
   for (const row of report.requirements) {
     if (seen.has(row.id)) problems.push(`row ${row.id}: appears more than once`);
     seen.add(row.id);
-    const result = await recompute(row, report, discovery, loadFixture);
+    const result = await recompute(row, report, discovery, load);
     if (typeof result === 'string') {
       problems.push(`row ${row.id}: ${result}`);
     } else if (result === undefined) {
@@ -68,7 +70,7 @@ export async function verifyReport(report: EvalGateReport): Promise<Verification
   for (const leg of LEGS) {
     if (!seen.has(leg.id)) problems.push(`row ${leg.id}: missing from the report`);
   }
-  return { problems, schemaDifferences, recomputed, consistencyOnly };
+  return { problems, refereeDifferences, recomputed, consistencyOnly };
 }
 
 /** What a signature proves before any key: the digest it signed is the report's. */
@@ -81,7 +83,9 @@ function checkSignedDigest(report: EvalGateReport): string[] {
     : [`signature.reportDigest: recorded ${signed}, the report now digests to ${now}`];
 }
 
-async function checkDigests(report: EvalGateReport): Promise<string[]> {
+async function checkDigests(
+  report: EvalGateReport,
+): Promise<{ problems: string[]; archived: string[] }> {
   const problems: string[] = [];
   const d = report.digests;
   const rows = rowsDigest(report.requirements);
@@ -98,13 +102,14 @@ async function checkDigests(report: EvalGateReport): Promise<string[]> {
       ),
     );
   }
-  problems.push(...(await checkFixtureDigests(d.fixtures)));
+  const fixtures = await checkFixtureDigests(d.fixtures);
+  problems.push(...fixtures.problems);
   for (const row of report.requirements) {
     if (row.fixtureId !== undefined && d.fixtures[row.fixtureId] === undefined) {
       problems.push(`row ${row.id}: fixture ${row.fixtureId} has no recorded digest`);
     }
   }
-  return problems;
+  return { problems, archived: fixtures.archived };
 }
 
 async function checkSchemaDigests(report: EvalGateReport): Promise<string[]> {

@@ -11,6 +11,18 @@ import type { AgentEvalSuite, Fixture } from './types.ts';
 
 export const FIXTURES_DIR: string = packagePath('fixtures');
 
+/**
+ * Fixtures an earlier version of the suite shipped and this one changed, kept so a report judged
+ * with one can still be recomputed: `archive/<first 16 hex of its digest>/<id>.json`. Nothing
+ * drives a host with them; `verify` loads one only for a report that recorded its digest.
+ */
+export const FIXTURE_ARCHIVE_DIR: string = join(FIXTURES_DIR, 'archive');
+
+/** Where the archived fixture `id` with canonical digest `digest` lives, if it was archived. */
+export function archivedFixtureDir(digest: string): string {
+  return join(FIXTURE_ARCHIVE_DIR, digest.slice(0, 16));
+}
+
 /** Every fixture a leg drives, in the order of `LEGS`: the legs are the one list of them. */
 export const FIXTURE_IDS: readonly string[] = LEGS.flatMap((leg) =>
   leg.fixtureId === undefined ? [] : [leg.fixtureId],

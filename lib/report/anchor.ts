@@ -143,10 +143,10 @@ export function anchoredVerdict(
   recorded: Certification,
   source: TrustSource,
   ours: Referee,
-  schemaDifferences: readonly string[] = [],
+  refereeDifferences: readonly string[] = [],
 ): AnchoredVerdict {
   const anchor = anchorSignature(report, source);
-  const referee = differentReferee(report.suite, ours) ?? otherSchemas(schemaDifferences);
+  const referee = differentReferee(report.suite, ours) ?? otherFiles(refereeDifferences);
   const stale = staleVersion(report, source);
   const reasons: CertificationReason[] = [...recorded.reasons, ...anchorReasons(anchor)];
   if (referee !== undefined) {
@@ -171,11 +171,11 @@ export function anchoredVerdict(
   };
 }
 
-function otherSchemas(differences: readonly string[]): string | undefined {
+function otherFiles(differences: readonly string[]): string | undefined {
   const [first] = differences;
   if (first === undefined) return undefined;
   const more = differences.length - 1;
-  return `judged with schemas other than this suite's (${first}${more > 0 ? `; and ${more} more` : ''})`;
+  return `judged with schemas or fixtures other than this suite's (${first}${more > 0 ? `; and ${more} more` : ''})`;
 }
 
 function anchorReasons(anchor: Anchor): CertificationReason[] {
