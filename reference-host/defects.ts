@@ -176,6 +176,23 @@ export const DEFECTS = [
       'any bearer token is served as if it were the key; a request without an Authorization header is still refused 401',
   },
   {
+    name: 'key-prefix-accepted',
+    clause: 'contract §1',
+    description:
+      'a bearer token that starts with the key is served, so the key with anything appended authenticates',
+  },
+  {
+    name: 'key-case-insensitive',
+    clause: 'contract §1',
+    description: 'the bearer token is compared with the key ignoring case',
+  },
+  {
+    name: 'key-last-character-unchecked',
+    clause: 'contract §1',
+    description:
+      'a bearer token as long as the key is served when all but its last character match the key',
+  },
+  {
     name: 'discovery-no-witness',
     clause: 'contract §2',
     description: 'the agents record has no witness; every other member is as published',

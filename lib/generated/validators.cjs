@@ -14742,7 +14742,7 @@ const schema85 = {
     },
     hostChecks: {
       description:
-        "The suite-level host checks: discovery judged against the published v2 root and the refusals provoked once per run, as SHOULD findings that decide no requirement, with the probes they were judged from (discovery is the report's own `discovery`).",
+        "The suite-level host checks: discovery judged against the published v2 root and the refusals provoked once per run, as findings that decide no requirement (SHOULD, but for an authentication bypass, a MUST that fails the run), with the probes they were judged from (discovery is the report's own `discovery`).",
       type: 'object',
       required: ['probes', 'findings', 'unexercised', 'inapplicable'],
       properties: {
@@ -15169,6 +15169,9 @@ const schema85 = {
       enum: [
         'no-credentials',
         'wrong-credentials',
+        'near-miss-last-character',
+        'near-miss-extended',
+        'near-miss-case-flipped',
         'unknown-run',
         'unknown-suite',
         'unadvertised-summary',
@@ -19811,6 +19814,9 @@ const schema109 = {
   enum: [
     'no-credentials',
     'wrong-credentials',
+    'near-miss-last-character',
+    'near-miss-extended',
+    'near-miss-case-flipped',
     'unknown-run',
     'unknown-suite',
     'unadvertised-summary',
@@ -19938,6 +19944,9 @@ function validate61(
       if (!(
         data0 === 'no-credentials' ||
         data0 === 'wrong-credentials' ||
+        data0 === 'near-miss-last-character' ||
+        data0 === 'near-miss-extended' ||
+        data0 === 'near-miss-case-flipped' ||
         data0 === 'unknown-run' ||
         data0 === 'unknown-suite' ||
         data0 === 'unadvertised-summary'
@@ -20183,6 +20192,9 @@ function validate61(
       if (!(
         data5 === 'no-credentials' ||
         data5 === 'wrong-credentials' ||
+        data5 === 'near-miss-last-character' ||
+        data5 === 'near-miss-extended' ||
+        data5 === 'near-miss-case-flipped' ||
         data5 === 'unknown-run' ||
         data5 === 'unknown-suite' ||
         data5 === 'unadvertised-summary'
@@ -20388,6 +20400,9 @@ function validate61(
         if (!(
           data9 === 'no-credentials' ||
           data9 === 'wrong-credentials' ||
+          data9 === 'near-miss-last-character' ||
+          data9 === 'near-miss-extended' ||
+          data9 === 'near-miss-case-flipped' ||
           data9 === 'unknown-run' ||
           data9 === 'unknown-suite' ||
           data9 === 'unadvertised-summary'
@@ -20559,6 +20574,9 @@ function validate61(
           if (!(
             data12 === 'no-credentials' ||
             data12 === 'wrong-credentials' ||
+            data12 === 'near-miss-last-character' ||
+            data12 === 'near-miss-extended' ||
+            data12 === 'near-miss-case-flipped' ||
             data12 === 'unknown-run' ||
             data12 === 'unknown-suite' ||
             data12 === 'unadvertised-summary'

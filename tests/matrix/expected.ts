@@ -473,6 +473,9 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // (host-checks-expected.ts).
   'no-key-check': everyHostLeg(PASS),
   'any-bearer-accepted': everyHostLeg(PASS),
+  'key-prefix-accepted': everyHostLeg(PASS),
+  'key-case-insensitive': everyHostLeg(PASS),
+  'key-last-character-unchecked': everyHostLeg(PASS),
   'discovery-no-witness': everyHostLeg(PASS),
   'discovery-v1-flag': everyHostLeg(PASS),
   'unknown-run-bad-request': everyHostLeg(PASS),

@@ -247,6 +247,9 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   // the defect does change, a request without a key served, is the test below the table.
   { defect: 'no-key-check', fixture: SUITE, changes: {} },
   { defect: 'any-bearer-accepted', fixture: SUITE, changes: {} },
+  { defect: 'key-prefix-accepted', fixture: SUITE, changes: {} },
+  { defect: 'key-case-insensitive', fixture: SUITE, changes: {} },
+  { defect: 'key-last-character-unchecked', fixture: SUITE, changes: {} },
   // Nor does a run ask for a run or a suite the host lacks: the refusals are tested below.
   { defect: 'unknown-run-bad-request', fixture: SUITE, changes: {} },
   { defect: 'unknown-suite-server-error', fixture: SUITE, changes: {} },
@@ -670,6 +673,19 @@ describe('reference host defects', () => {
       apiKey: 'w'.repeat(32),
       body: undefined,
     },
+    ...(
+      [
+        ['key extended', `${KEY}x`],
+        ['key in upper case', KEY.toUpperCase()],
+        ['last character changed', `${KEY.slice(0, -1)}x`],
+      ] as const
+    ).map(([name, apiKey]) => ({
+      name,
+      method: 'GET',
+      path: UNKNOWN_RUN,
+      apiKey,
+      body: undefined,
+    })),
     { name: 'unknown run', method: 'GET', path: UNKNOWN_RUN, apiKey: KEY, body: undefined },
     { name: 'unknown suite', method: 'POST', path: '/runs', apiKey: KEY, body: UNKNOWN_SUITE },
   ] as const;
@@ -687,8 +703,18 @@ describe('reference host defects', () => {
   const CONFORMING = {
     keyless: [401, 'unauthenticated'],
     'wrong key': [401, 'unauthenticated'],
+    'key extended': [401, 'unauthenticated'],
+    'key in upper case': [401, 'unauthenticated'],
+    'last character changed': [401, 'unauthenticated'],
     'unknown run': [404, 'not_found'],
     'unknown suite': [404, 'not_found'],
+  };
+
+  const NEAR_AND_WRONG_SERVED = {
+    'wrong key': [404, 'not_found'],
+    'key extended': [404, 'not_found'],
+    'key in upper case': [404, 'not_found'],
+    'last character changed': [404, 'not_found'],
   };
 
   it('a conforming host answers every provoked refusal as the contract says', async () => {
@@ -703,9 +729,15 @@ describe('reference host defects', () => {
   it.each([
     {
       defect: 'no-key-check',
-      changes: { keyless: [404, 'not_found'], 'wrong key': [404, 'not_found'] },
+      changes: { keyless: [404, 'not_found'], ...NEAR_AND_WRONG_SERVED },
     },
-    { defect: 'any-bearer-accepted', changes: { 'wrong key': [404, 'not_found'] } },
+    { defect: 'any-bearer-accepted', changes: NEAR_AND_WRONG_SERVED },
+    { defect: 'key-prefix-accepted', changes: { 'key extended': [404, 'not_found'] } },
+    { defect: 'key-case-insensitive', changes: { 'key in upper case': [404, 'not_found'] } },
+    {
+      defect: 'key-last-character-unchecked',
+      changes: { 'last character changed': [404, 'not_found'] },
+    },
     { defect: 'unknown-run-bad-request', changes: { 'unknown run': [400, 'validation_error'] } },
     { defect: 'unknown-suite-server-error', changes: { 'unknown suite': [500, 'internal_error'] } },
   ] as const)('$defect changes only its provoked refusals', async ({ defect, changes }) => {
