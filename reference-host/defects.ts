@@ -340,6 +340,18 @@ export const DEFECTS = [
     description: 'the p95 latency the maxP95LatencyMs condition reads is the mean trial latency',
   },
   {
+    name: 'p95-over-task-means',
+    clause: 'RFC 0246 §B',
+    description:
+      'the p95 latency is taken over one figure per task, the mean of its trial latencies, not over every trial latency',
+  },
+  {
+    name: 'p95-over-task-sums',
+    clause: 'RFC 0246 §B',
+    description:
+      'the p95 latency is taken over one figure per task, the sum of its trial latencies, not over every trial latency',
+  },
+  {
     name: 'limits-exclusive',
     clause: 'RFC 0246 §B, contract §4',
     description:
@@ -361,6 +373,50 @@ export const DEFECTS = [
     clause: 'contract §4',
     description:
       'json-match compares the JSON text of output and golden value, so the same members in another order differ',
+  },
+  {
+    name: 'exact-trims-whitespace',
+    clause: 'contract §4',
+    description: 'exact compares the two texts with leading and trailing whitespace trimmed',
+  },
+  {
+    name: 'golden-case-insensitive',
+    clause: 'contract §4',
+    description: 'exact and contains compare the two texts with every letter in lower case',
+  },
+  {
+    name: 'exact-members-sorted',
+    clause: 'contract §4',
+    description:
+      "exact writes a non-string value's JSON text with its members sorted by key, not in their own order",
+  },
+  {
+    name: 'exact-compared-as-values',
+    clause: 'contract §4',
+    description:
+      'exact compares the two JSON values, so an object output never equals a string value spelling its JSON text',
+  },
+  {
+    name: 'contains-strings-only',
+    clause: 'contract §4',
+    description: 'contains scores a non-string output 0 instead of searching its JSON text',
+  },
+  {
+    name: 'json-match-parses-string',
+    clause: 'contract §4',
+    description:
+      'json-match parses a string output as JSON before comparing, so a string spelling the value matches it',
+  },
+  {
+    name: 'json-match-arrays-unordered',
+    clause: 'contract §4',
+    description: 'json-match compares arrays as unordered collections, so reordered items match',
+  },
+  {
+    name: 'args-subset',
+    clause: 'contract §4 [0244-assumed]',
+    description:
+      'an expected call with args matches an observed call whose args hold those members, extra ones allowed',
   },
   {
     name: 'trial-verdict-strict',

@@ -442,7 +442,26 @@ describe('loadFixture refuses a broken fixture with a reason', () => {
 });
 
 describe('the limit fixtures tell each reading of a limit apart, and the miss fixture leaves none to choose', () => {
-  const trialsOf = (fixture: Fixture): ScriptedTrial[] => Object.values(fixture.script).flat();
+  /** Every trial a host runs: a one-entry script is played in each of `trials.count` trials. */
+  const trialsOf = (fixture: Fixture): ScriptedTrial[] =>
+    Object.values(fixture.script).flatMap((entries) =>
+      entries.length === 1
+        ? Array.from(
+            { length: fixture.suite.trials?.count ?? 1 },
+            () => entries[0] as ScriptedTrial,
+          )
+        : entries,
+    );
+  /** Each task's trials, in the same way. */
+  const tasksOf = (fixture: Fixture): (readonly ScriptedTrial[])[] =>
+    Object.values(fixture.script).map((entries) =>
+      entries.length === 1
+        ? Array.from(
+            { length: fixture.suite.trials?.count ?? 1 },
+            () => entries[0] as ScriptedTrial,
+          )
+        : entries,
+    );
   const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
   it('cost-limit: no trial alone exceeds maxCostUsd, and the total does', async () => {
@@ -472,6 +491,11 @@ describe('the limit fixtures tell each reading of a limit apart, and the miss fi
     const median = n % 2 === 1 ? at((n - 1) / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
     for (const within of [sum(sorted) / n, median, at(0)])
       expect(within).toBeLessThanOrEqual(limit);
+    // Over one figure per task, its trials' mean, even the maximum is within the limit: only the
+    // p95 over trial latencies exceeds it.
+    const taskMeans = tasksOf(fixture).map((t) => sum(t.map((r) => r.latencyMs ?? NaN)) / t.length);
+    expect(fixture.suite.trials?.count).toBeGreaterThan(1);
+    expect(Math.max(...taskMeans)).toBeLessThanOrEqual(limit);
   });
 
   it('limits-hold: the total cost and the p95 latency sit exactly on their limits, in numbers a double holds exactly', async () => {
@@ -479,10 +503,16 @@ describe('the limit fixtures tell each reading of a limit apart, and the miss fi
     const { maxCostUsd = NaN, maxP95LatencyMs = NaN } = fixture.suite.thresholds;
     const trials = trialsOf(fixture);
     const costs = trials.map((t) => t.costUsd ?? NaN);
-    // Quarters and whole milliseconds add without rounding, so every reading lands on the limit.
-    for (const cost of costs) expect(Number.isInteger(cost * 4)).toBe(true);
+    // Eighths and whole milliseconds add without rounding, so every reading lands on the limit.
+    for (const cost of costs) expect(Number.isInteger(cost * 8)).toBe(true);
     expect(sum(costs)).toBe(maxCostUsd);
     for (const trial of trials) expect(trial.latencyMs).toBe(maxP95LatencyMs);
+    // Over one figure per task, its trials' sum, the p95 is over the limit: only the p95 over
+    // trial latencies keeps the suite passing.
+    expect(fixture.suite.trials?.count).toBeGreaterThan(1);
+    for (const task of tasksOf(fixture)) {
+      expect(sum(task.map((r) => r.latencyMs ?? NaN))).toBeGreaterThan(maxP95LatencyMs);
+    }
   });
 
   it('miss: only trial 1 calls a tool without a recorded response, and every output is golden', async () => {

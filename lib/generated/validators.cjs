@@ -6661,7 +6661,8 @@ const schema56 = {
     },
     status: { description: "The run's status, as its snapshot reports it.", type: 'string' },
     isTerminal: {
-      description: 'True once nothing more will be appended to the log.',
+      description:
+        'Whether the run is terminal (upstream events.md, Poll). It says nothing about the page: events up to lastSequence may still come on later pages.',
       type: 'boolean',
     },
   },

@@ -77,6 +77,41 @@ function flipped(
   };
 }
 
+/** Measured's eval.completed payload: after eval.started and one eval.scored per task. */
+const MEASURED_COMPLETED = 16;
+/** Measured's tasks whose one trial scores 1 and matches, passing exactly on passScore 1. */
+const MEASURED_ON_PASS_SCORE = [3, 4, 10, 11];
+
+/**
+ * Measured's tasks whose output is graded `to` instead of the other score: each one's score,
+ * verdict and gating score (its path matches), and the suite's aggregates and count in the
+ * summary and in eval.completed. Correctly graded, 6 of 15 score 1 and 4 of 15 gate to 1.
+ */
+function regraded(tasks: readonly number[], to: 0 | 1): Expected {
+  const delta = to === 1 ? tasks.length : -tasks.length;
+  return {
+    ...scoresOf(tasks, to),
+    'summary.aggregateScore': (6 + delta) / 15,
+    'summary.gatedAggregateScore': (4 + delta) / 15,
+    'summary.passedCount': 4 + delta,
+    [`evalPayloads.${MEASURED_COMPLETED}.aggregateScore`]: (6 + delta) / 15,
+    [`evalPayloads.${MEASURED_COMPLETED}.passedCount`]: 4 + delta,
+  };
+}
+
+/** The per-task part of `regraded`: the suite's figures left out. */
+function scoresOf(tasks: readonly number[], to: 0 | 1): Expected {
+  return Object.fromEntries(
+    tasks.flatMap((task) => [
+      [`evalPayloads.${task + 1}.score`, to],
+      [`evalPayloads.${task + 1}.passed`, to === 1],
+      [`summary.tasks.${task}.score`, to],
+      [`summary.tasks.${task}.gatedScore`, to],
+      [`summary.tasks.${task}.passed`, to === 1],
+    ]),
+  );
+}
+
 const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expected }[] = [
   {
     defect: 'unmigrated-0244',
@@ -445,61 +480,57 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     },
   },
   {
-    // The three outputs that miss their golden value score 1 and pass (payloads 1-3, tasks 0-2).
+    // The nine outputs that miss their golden value score 1 and pass.
     defect: 'golden-never-graded',
     fixture: MEASURED,
-    changes: {
-      ...Object.fromEntries(
-        [0, 1, 2].flatMap((task) => [
-          [`evalPayloads.${task + 1}.score`, 1],
-          [`evalPayloads.${task + 1}.passed`, true],
-          [`summary.tasks.${task}.score`, 1],
-          [`summary.tasks.${task}.gatedScore`, 1],
-          [`summary.tasks.${task}.passed`, true],
-        ]),
-      ),
-      'summary.aggregateScore': 1,
-      'summary.gatedAggregateScore': 5 / 6,
-      'summary.passedCount': 5,
-      'evalPayloads.7.aggregateScore': 1,
-      'evalPayloads.7.passedCount': 5,
-    },
+    changes: regraded([0, 1, 2, 6, 7, 8, 9, 12, 13], 1),
   },
+  // json-members-reordered no longer matches as text.
+  { defect: 'json-match-as-text', fixture: MEASURED, changes: regraded([3], 0) },
   {
-    // json-members-reordered (payload 4, task 3) no longer matches as text.
-    defect: 'json-match-as-text',
-    fixture: MEASURED,
-    changes: {
-      'evalPayloads.4.score': 0,
-      'evalPayloads.4.passed': false,
-      'summary.tasks.3.score': 0,
-      'summary.tasks.3.gatedScore': 0,
-      'summary.tasks.3.passed': false,
-      'summary.aggregateScore': 1 / 3,
-      'summary.gatedAggregateScore': 1 / 6,
-      'summary.passedCount': 1,
-      'evalPayloads.7.aggregateScore': 1 / 3,
-      'evalPayloads.7.passedCount': 1,
-    },
-  },
-  {
-    // The two trials that score exactly passScore 1 no longer pass, nor do their tasks.
+    // The four trials exactly on passScore 1 no longer pass.
     defect: 'trial-verdict-strict',
     fixture: MEASURED,
     changes: {
-      'evalPayloads.4.passed': false,
-      'evalPayloads.5.passed': false,
-      'summary.tasks.3.passed': false,
-      'summary.tasks.4.passed': false,
+      ...Object.fromEntries(
+        MEASURED_ON_PASS_SCORE.flatMap((task) => [
+          [`evalPayloads.${task + 1}.passed`, false],
+          [`summary.tasks.${task}.passed`, false],
+        ]),
+      ),
       'summary.passedCount': 0,
-      'evalPayloads.7.passedCount': 0,
+      [`evalPayloads.${MEASURED_COMPLETED}.passedCount`]: 0,
     },
   },
   {
     defect: 'args-case-insensitive',
     fixture: MEASURED,
-    changes: flipped([5], true, 7, { gatedAggregateScore: 0.5, passedCount: 3 }),
+    changes: flipped([5], true, MEASURED_COMPLETED, {
+      gatedAggregateScore: 5 / 15,
+      passedCount: 5,
+    }),
   },
+  {
+    defect: 'args-subset',
+    fixture: MEASURED,
+    changes: flipped([14], true, MEASURED_COMPLETED, {
+      gatedAggregateScore: 5 / 15,
+      passedCount: 5,
+    }),
+  },
+  { defect: 'exact-trims-whitespace', fixture: MEASURED, changes: regraded([6], 1) },
+  { defect: 'golden-case-insensitive', fixture: MEASURED, changes: regraded([7, 8], 1) },
+  { defect: 'exact-members-sorted', fixture: MEASURED, changes: regraded([9], 1) },
+  {
+    // Values, not texts: the reordered object now equals its value, the object no longer equals
+    // the string spelling it, so the two scores swap and every aggregate stays as it was.
+    defect: 'exact-compared-as-values',
+    fixture: MEASURED,
+    changes: { ...scoresOf([9], 1), ...scoresOf([10], 0) },
+  },
+  { defect: 'contains-strings-only', fixture: MEASURED, changes: regraded([11], 0) },
+  { defect: 'json-match-parses-string', fixture: MEASURED, changes: regraded([12], 1) },
+  { defect: 'json-match-arrays-unordered', fixture: MEASURED, changes: regraded([13], 1) },
   {
     // empty-list-misses is answered: it scores 1 and the suite reads 1 (passing either way).
     defect: 'empty-responses-never-miss',
