@@ -84,7 +84,15 @@ export function scriptedCalls(kind: PathKind, base: readonly ToolCall[], pick: n
   const insert = (call: ToolCall): ToolCall[] => [...base.slice(0, at), call, ...base.slice(at)];
   switch (kind) {
     case 'match':
-      return [...base];
+      // Contract §4 reads a call without args as `args: {}`, so on odd picks an expected
+      // `args: {}` is met by a call that sends none.
+      return pick % 2 === 1
+        ? base.map((call) =>
+            call.args !== undefined && Object.keys(call.args).length === 0
+              ? { tool: call.tool }
+              : call,
+          )
+        : [...base];
     case 'drop':
       return base.filter((_, i) => i !== one);
     case 'reorder':
