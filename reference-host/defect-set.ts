@@ -112,6 +112,8 @@ export const OVERRIDES: readonly Override[] = [
       'latency-limit-dropped',
       'cost-limit-per-trial',
       'p95-as-mean',
+      'p95-over-task-means',
+      'p95-over-task-sums',
       'limits-exclusive',
       'latency-reported-in-seconds',
     ],
@@ -124,7 +126,7 @@ export const OVERRIDES: readonly Override[] = [
   },
   {
     defect: 'latency-limit-dropped',
-    overrides: ['p95-as-mean'],
+    overrides: ['p95-as-mean', 'p95-over-task-means', 'p95-over-task-sums'],
     because: 'the latency condition is not read at all',
   },
   {

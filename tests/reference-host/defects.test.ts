@@ -421,7 +421,7 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   {
     defect: 'latency-limit-dropped',
     fixture: LATENCY,
-    changes: { 'summary.passed': true, 'evalPayloads.5.passed': true },
+    changes: { 'summary.passed': true, 'evalPayloads.9.passed': true },
   },
   {
     // Each trial costs 0.03, within maxCostUsd 0.05; only the total 0.06 is over it.
@@ -433,13 +433,25 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     // The mean latency 1750 is within maxP95LatencyMs 2000; the p95 3000 is not.
     defect: 'p95-as-mean',
     fixture: LATENCY,
-    changes: { 'summary.passed': true, 'evalPayloads.5.passed': true },
+    changes: { 'summary.passed': true, 'evalPayloads.9.passed': true },
+  },
+  {
+    // Every task's mean latency, 1750, is within the limit; the p95 of the trials, 3000, is not.
+    defect: 'p95-over-task-means',
+    fixture: LATENCY,
+    changes: { 'summary.passed': true, 'evalPayloads.9.passed': true },
+  },
+  {
+    // Every task's summed latency, 200, is over the limit of 100 its trials sit on.
+    defect: 'p95-over-task-sums',
+    fixture: HOLD,
+    changes: { 'summary.passed': false, 'evalPayloads.5.passed': false },
   },
   {
     // The total cost and the p95 sit exactly on their limits, which an exclusive reading breaks.
     defect: 'limits-exclusive',
     fixture: HOLD,
-    changes: { 'summary.passed': false, 'evalPayloads.3.passed': false },
+    changes: { 'summary.passed': false, 'evalPayloads.5.passed': false },
   },
   {
     // Trial 1's missed call is answered: it scores and passes, and so do the task and the suite.
@@ -590,15 +602,12 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   {
     defect: 'latency-reported-in-seconds',
     fixture: LATENCY,
+    // Each task's trials take 500 and 3000 ms, in turn; each task reports its slowest, 3000.
     changes: {
-      'evalPayloads.1.latencyMs': 1,
-      'evalPayloads.2.latencyMs': 3,
-      'evalPayloads.3.latencyMs': 1,
-      'evalPayloads.4.latencyMs': 3,
-      'summary.tasks.0.latencyMs': 1,
-      'summary.tasks.1.latencyMs': 3,
-      'summary.tasks.2.latencyMs': 1,
-      'summary.tasks.3.latencyMs': 3,
+      ...Object.fromEntries(
+        [1, 3, 3, 1, 1, 3, 3, 1].map((s, i) => [`evalPayloads.${i + 1}.latencyMs`, s]),
+      ),
+      ...Object.fromEntries([0, 1, 2, 3].map((t) => [`summary.tasks.${t}.latencyMs`, 3])),
     },
   },
   {
