@@ -58,6 +58,11 @@ const HIDDEN_WITHOUT_EVAL_SUITE: readonly DefectName[] = [
 
 export const OVERRIDES: readonly Override[] = [
   {
+    defect: 'gated-aggregate-omitted',
+    overrides: ['gated-aggregate-omitted-when-zero'],
+    because: 'the gated aggregate is never reported, zero or not',
+  },
+  {
     defect: 'protocol-v1-only',
     overrides: everyDefectBut([...DISCOVERY_DEFECTS, 'protocol-v1-only']),
     because: 'every request but discovery is answered 406 before it is served',
@@ -100,6 +105,7 @@ export const OVERRIDES: readonly Override[] = [
       'gated-fields-but-old-passed',
       'gated-score-omitted-when-equal',
       'gated-aggregate-omitted',
+      'gated-aggregate-omitted-when-zero',
       'gated-fields-on-ungated-tasks',
       'gated-out-of-range',
     ],

@@ -30,6 +30,11 @@ export const DEFECTS = [
       'a trajectory-failed trial reports score 0 (eval.scored and the task) instead of gating it',
   },
   {
+    name: 'gated-aggregate-omitted-when-zero',
+    clause: 'RFC 0246 §D',
+    description: 'the summary leaves gatedAggregateScore out when it is 0, as if it were unset',
+  },
+  {
     name: 'gated-score-omitted-when-equal',
     clause: 'RFC 0246 §D',
     description: 'a trajectory task omits gatedScore when it equals its score',
@@ -101,6 +106,12 @@ export const DEFECTS = [
     name: 'protocol-v1-only',
     clause: 'contract §2',
     description: 'discovery lists protocolVersions ["1.11"], no 2.x, and answers 2.0 requests 406',
+  },
+  {
+    name: 'trials-from-script-length',
+    clause: 'contract §3, §7',
+    description:
+      'a task runs as many trials as its script has entries, so a one-entry script is played once instead of trials.count times',
   },
   {
     name: 'trials-max-count-1',

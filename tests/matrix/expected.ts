@@ -324,6 +324,17 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...measureLegs(fail('task.gated-score-present')),
   },
 
+  // Only mean's gated aggregate is 0.
+  'gated-aggregate-omitted-when-zero': {
+    ...everyHostLeg(PASS),
+    'mean-gated': fail('suite.gated-aggregate-present'),
+  },
+  // Only limits-hold plays a one-entry script in each of its trials.
+  'trials-from-script-length': {
+    ...everyHostLeg(PASS),
+    'limits-hold': fail('events.scored-count'),
+  },
+
   'gated-aggregate-omitted': {
     ...everyHostLeg(fail('suite.gated-aggregate-present')),
     'no-trajectory-ungated': PASS,

@@ -151,6 +151,27 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     fixture: MEAN,
     changes: { 'summary.gatedAggregateScore': undefined },
   },
+  // Mean's gated aggregate is 0, the one shipped suite whose gated aggregate is.
+  {
+    defect: 'gated-aggregate-omitted-when-zero',
+    fixture: MEAN,
+    changes: { 'summary.gatedAggregateScore': undefined },
+  },
+  // limits-hold's one-entry scripts are played once each: two eval.scored, not four.
+  {
+    defect: 'trials-from-script-length',
+    fixture: HOLD,
+    changes: {
+      evalPayloads: DIFFERS,
+      log: DIFFERS,
+      'rereads.lastSequences': DIFFERS,
+      'summary.totalCostUsd': 0.25,
+      'summary.tasks.0.costUsd': 0.125,
+      'summary.tasks.1.costUsd': 0.125,
+      'summary.tasks.0.trials': DIFFERS,
+      'summary.tasks.1.trials': DIFFERS,
+    },
+  },
   {
     defect: 'task-gated-all-or-nothing',
     fixture: BOUNDARY,
