@@ -132,19 +132,19 @@ export const LEGS: readonly LegDefinition[] = [
   {
     id: `${REQUIREMENT_PREFIX}latency-limit-kept`,
     title:
-      'a gated aggregate that clears passScore still fails the suite when its p95 latency exceeds the limit though its mean and median do not',
+      'a gated aggregate that clears passScore still fails the suite when the p95 of its trial latencies exceeds the limit though their mean, their median and each task mean do not',
     fixtureId: 'conformance-eval-trajectory-gate-latency-limit',
-    needs: { taskCount: 4, trialCount: 1, matchModes: ['in-order'] },
-    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    needs: { taskCount: 4, trialCount: 2, passRule: 'mean', matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §B',
   },
   {
     id: `${REQUIREMENT_PREFIX}limits-hold`,
     title:
-      'a gated aggregate that clears passScore passes the suite with its cost and p95 latency exactly on their inclusive limits',
+      'a gated aggregate that clears passScore passes the suite with its cost and the p95 of its trial latencies exactly on their inclusive limits',
     fixtureId: 'conformance-eval-trajectory-gate-limits-hold',
-    needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
-    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    needs: { taskCount: 2, trialCount: 2, passRule: 'mean', matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §B',
   },
   {
@@ -159,9 +159,9 @@ export const LEGS: readonly LegDefinition[] = [
   {
     id: `${REQUIREMENT_PREFIX}outputs-measured`,
     title:
-      'outputs are graded under exact, contains and json-match, args by case, and a score exactly on passScore passes its trial',
+      'each golden strategy scores near misses 0 and outputs written differently but equal 1, args match deep-equal, and a score exactly on passScore passes its trial',
     fixtureId: 'conformance-eval-trajectory-measured',
-    needs: { taskCount: 6, trialCount: 1, matchModes: ['in-order'] },
+    needs: { taskCount: 15, trialCount: 1, matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
     ref: 'RFC 0246 §A, §C, contract §4',
   },

@@ -402,7 +402,14 @@ export interface GeneratedRecord {
  * on a host that does not advertise `agents.evalSuite`, the summary operation that capability gates.
  */
 export type ProbeName =
-  'no-credentials' | 'wrong-credentials' | 'unknown-run' | 'unknown-suite' | 'unadvertised-summary';
+  | 'no-credentials'
+  | 'wrong-credentials'
+  | 'near-miss-last-character'
+  | 'near-miss-extended'
+  | 'near-miss-case-flipped'
+  | 'unknown-run'
+  | 'unknown-suite'
+  | 'unadvertised-summary';
 
 /**
  * One provoked request as the suite saw it: the answer, or why there is none. `unobserved` is the

@@ -58,6 +58,11 @@ const HIDDEN_WITHOUT_EVAL_SUITE: readonly DefectName[] = [
 
 export const OVERRIDES: readonly Override[] = [
   {
+    defect: 'gated-aggregate-omitted',
+    overrides: ['gated-aggregate-omitted-when-zero'],
+    because: 'the gated aggregate is never reported, zero or not',
+  },
+  {
     defect: 'protocol-v1-only',
     overrides: everyDefectBut([...DISCOVERY_DEFECTS, 'protocol-v1-only']),
     because: 'every request but discovery is answered 406 before it is served',
@@ -100,6 +105,7 @@ export const OVERRIDES: readonly Override[] = [
       'gated-fields-but-old-passed',
       'gated-score-omitted-when-equal',
       'gated-aggregate-omitted',
+      'gated-aggregate-omitted-when-zero',
       'gated-fields-on-ungated-tasks',
       'gated-out-of-range',
     ],
@@ -112,6 +118,8 @@ export const OVERRIDES: readonly Override[] = [
       'latency-limit-dropped',
       'cost-limit-per-trial',
       'p95-as-mean',
+      'p95-over-task-means',
+      'p95-over-task-sums',
       'limits-exclusive',
       'latency-reported-in-seconds',
     ],
@@ -124,7 +132,7 @@ export const OVERRIDES: readonly Override[] = [
   },
   {
     defect: 'latency-limit-dropped',
-    overrides: ['p95-as-mean'],
+    overrides: ['p95-as-mean', 'p95-over-task-means', 'p95-over-task-sums'],
     because: 'the latency condition is not read at all',
   },
   {

@@ -30,6 +30,11 @@ export const DEFECTS = [
       'a trajectory-failed trial reports score 0 (eval.scored and the task) instead of gating it',
   },
   {
+    name: 'gated-aggregate-omitted-when-zero',
+    clause: 'RFC 0246 §D',
+    description: 'the summary leaves gatedAggregateScore out when it is 0, as if it were unset',
+  },
+  {
     name: 'gated-score-omitted-when-equal',
     clause: 'RFC 0246 §D',
     description: 'a trajectory task omits gatedScore when it equals its score',
@@ -103,6 +108,12 @@ export const DEFECTS = [
     description: 'discovery lists protocolVersions ["1.11"], no 2.x, and answers 2.0 requests 406',
   },
   {
+    name: 'trials-from-script-length',
+    clause: 'contract §3, §7',
+    description:
+      'a task runs as many trials as its script has entries, so a one-entry script is played once instead of trials.count times',
+  },
+  {
     name: 'trials-max-count-1',
     clause: 'contract §2',
     description: 'discovery advertises agents.evalSuite.trials.maxCount 1',
@@ -174,6 +185,23 @@ export const DEFECTS = [
     clause: 'contract §1, openwop/openwop spec/v2/errors.json',
     description:
       'any bearer token is served as if it were the key; a request without an Authorization header is still refused 401',
+  },
+  {
+    name: 'key-prefix-accepted',
+    clause: 'contract §1',
+    description:
+      'a bearer token that starts with the key is served, so the key with anything appended authenticates',
+  },
+  {
+    name: 'key-case-insensitive',
+    clause: 'contract §1',
+    description: 'the bearer token is compared with the key ignoring case',
+  },
+  {
+    name: 'key-last-character-unchecked',
+    clause: 'contract §1',
+    description:
+      'a bearer token as long as the key is served when all but its last character match the key',
   },
   {
     name: 'discovery-no-witness',
@@ -323,6 +351,18 @@ export const DEFECTS = [
     description: 'the p95 latency the maxP95LatencyMs condition reads is the mean trial latency',
   },
   {
+    name: 'p95-over-task-means',
+    clause: 'RFC 0246 §B',
+    description:
+      'the p95 latency is taken over one figure per task, the mean of its trial latencies, not over every trial latency',
+  },
+  {
+    name: 'p95-over-task-sums',
+    clause: 'RFC 0246 §B',
+    description:
+      'the p95 latency is taken over one figure per task, the sum of its trial latencies, not over every trial latency',
+  },
+  {
     name: 'limits-exclusive',
     clause: 'RFC 0246 §B, contract §4',
     description:
@@ -344,6 +384,50 @@ export const DEFECTS = [
     clause: 'contract §4',
     description:
       'json-match compares the JSON text of output and golden value, so the same members in another order differ',
+  },
+  {
+    name: 'exact-trims-whitespace',
+    clause: 'contract §4',
+    description: 'exact compares the two texts with leading and trailing whitespace trimmed',
+  },
+  {
+    name: 'golden-case-insensitive',
+    clause: 'contract §4',
+    description: 'exact and contains compare the two texts with every letter in lower case',
+  },
+  {
+    name: 'exact-members-sorted',
+    clause: 'contract §4',
+    description:
+      "exact writes a non-string value's JSON text with its members sorted by key, not in their own order",
+  },
+  {
+    name: 'exact-compared-as-values',
+    clause: 'contract §4',
+    description:
+      'exact compares the two JSON values, so an object output never equals a string value spelling its JSON text',
+  },
+  {
+    name: 'contains-strings-only',
+    clause: 'contract §4',
+    description: 'contains scores a non-string output 0 instead of searching its JSON text',
+  },
+  {
+    name: 'json-match-parses-string',
+    clause: 'contract §4',
+    description:
+      'json-match parses a string output as JSON before comparing, so a string spelling the value matches it',
+  },
+  {
+    name: 'json-match-arrays-unordered',
+    clause: 'contract §4',
+    description: 'json-match compares arrays as unordered collections, so reordered items match',
+  },
+  {
+    name: 'args-subset',
+    clause: 'contract §4 [0244-assumed]',
+    description:
+      'an expected call with args matches an observed call whose args hold those members, extra ones allowed',
   },
   {
     name: 'trial-verdict-strict',

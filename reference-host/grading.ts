@@ -86,10 +86,61 @@ function foldedEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolea
   return jsonEqual(fold(a), fold(b));
 }
 
+/** A JSON value with every object's members in key order, as `exact-members-sorted` reads it. */
+function sortedMembers(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(sortedMembers);
+  if (typeof v !== 'object' || v === null) return v;
+  const o = v as { readonly [k: string]: JsonValue };
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, sortedMembers(o[k] as JsonValue)]),
+  );
+}
+
+/** Deep equality that pairs array items in any order, as `json-match-arrays-unordered` reads it. */
+function unorderedEqual(a: JsonValue, b: JsonValue): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    const left = [...b];
+    return a.every((item) => {
+      const i = left.findIndex((other) => unorderedEqual(item, other));
+      if (i >= 0) left.splice(i, 1);
+      return i >= 0;
+    });
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) return false;
+  const ao = a as { readonly [k: string]: JsonValue };
+  const bo = b as { readonly [k: string]: JsonValue };
+  const keys = Object.keys(ao);
+  return (
+    keys.length === Object.keys(bo).length &&
+    keys.every(
+      (k) => Object.hasOwn(bo, k) && unorderedEqual(ao[k] as JsonValue, bo[k] as JsonValue),
+    )
+  );
+}
+
+/** The text `exact` and `contains` compare (host guide §6), as each reading defect writes it. */
+function textOf(v: JsonValue, has: HasDefect): string {
+  const text = stringify(has('exact-members-sorted') ? sortedMembers(v) : v);
+  return has('golden-case-insensitive') ? text.toLowerCase() : text;
+}
+
+/** A string output read as the JSON it spells, as `json-match-parses-string` reads it. */
+function parsedString(output: JsonValue): JsonValue {
+  if (typeof output !== 'string') return output;
+  try {
+    return JSON.parse(output) as JsonValue;
+  } catch {
+    return output;
+  }
+}
+
 /**
- * RFC 0081 golden match: 1 or 0. An unknown match mode scores 0 rather than guessing. The two
- * grading defects sit here: `golden-never-graded` scores every output 1, `json-match-as-text`
- * compares JSON text, so members in another order differ.
+ * RFC 0081 golden match: 1 or 0, by the table of host guide §6. An unknown match mode scores 0
+ * rather than guessing. Each grading defect reads one cell of that table another way.
  */
 export function goldenScore(
   match: string,
@@ -102,22 +153,33 @@ export function goldenScore(
     return JSON.stringify(output) === JSON.stringify(value) ? 1 : 0;
   }
   switch (match) {
-    case 'exact':
-      return stringify(output) === stringify(value) ? 1 : 0;
+    case 'exact': {
+      if (has('exact-compared-as-values')) return jsonEqual(output, value) ? 1 : 0;
+      const trim = (t: string): string => (has('exact-trims-whitespace') ? t.trim() : t);
+      return trim(textOf(output, has)) === trim(textOf(value, has)) ? 1 : 0;
+    }
     case 'contains':
-      return stringify(output).includes(stringify(value)) ? 1 : 0;
+      if (has('contains-strings-only') && typeof output !== 'string') return 0;
+      return textOf(output, has).includes(textOf(value, has)) ? 1 : 0;
     case 'json-match': {
-      if (jsonEqual(output, value)) return 1;
-      if (typeof output !== 'string') return 0;
-      try {
-        return jsonEqual(JSON.parse(output) as JsonValue, value) ? 1 : 0;
-      } catch {
-        return 0;
-      }
+      const seen = has('json-match-parses-string') ? parsedString(output) : output;
+      const equal = has('json-match-arrays-unordered') ? unorderedEqual : jsonEqual;
+      return equal(seen, value) ? 1 : 0;
     }
     default:
       return 0;
   }
+}
+
+/** Whether every member of `expected` is in `seen` with an equal value, as `args-subset` reads args. */
+function subsetOf(expected: JsonValue, seen: JsonValue | undefined): boolean {
+  if (typeof expected !== 'object' || expected === null || Array.isArray(expected)) {
+    return jsonEqual(expected, seen);
+  }
+  if (typeof seen !== 'object' || seen === null || Array.isArray(seen)) return false;
+  const e = expected as { readonly [k: string]: JsonValue };
+  const s = seen as { readonly [k: string]: JsonValue };
+  return Object.keys(e).every((k) => Object.hasOwn(s, k) && jsonEqual(e[k], s[k]));
 }
 
 /** A call without `args` is a call with no arguments: `{}` and an absent member agree. */
@@ -127,6 +189,7 @@ function callMatches(expected: HostCall, observed: HostCall, has: HasDefect): bo
   if (expected.tool !== observed.tool) return false;
   if (expected.args === undefined || has('args-ignored')) return true;
   const seen = has('absent-args-not-empty') ? observed.args : (observed.args ?? NO_ARGS);
+  if (has('args-subset')) return subsetOf(expected.args, seen);
   return has('args-case-insensitive')
     ? foldedEqual(expected.args, seen)
     : jsonEqual(expected.args, seen);
@@ -298,6 +361,17 @@ function p95(values: readonly number[], has: HasDefect): number {
   return sorted[Math.ceil(0.95 * sorted.length) - 1] ?? 0;
 }
 
+/**
+ * The latencies the p95 is taken over: every trial's (RFC 0246 §B keeps RFC 0081's per-trial
+ * figure), or under a defect one per task, its trials' mean or sum.
+ */
+function latenciesRead(tasks: readonly TaskVerdict[], has: HasDefect): number[] {
+  const per = (t: TaskVerdict): number[] => t.trials.map((r) => r.latencyMs);
+  if (has('p95-over-task-means')) return tasks.map((t) => mean(per(t)));
+  if (has('p95-over-task-sums')) return tasks.map((t) => per(t).reduce((a, b) => a + b, 0));
+  return tasks.flatMap(per);
+}
+
 /** The figure the cost condition reads: the run's total, or under a defect its costliest trial. */
 function costFigure(trials: readonly TrialVerdict[], has: HasDefect): number {
   if (!has('cost-limit-per-trial')) return totalCost(trials);
@@ -327,14 +401,7 @@ export function gradeSuite(
     suite.maxP95LatencyMs === undefined ||
     has('latency-limit-dropped') ||
     limitsIgnored ||
-    within(
-      p95(
-        trials.map((r) => r.latencyMs),
-        has,
-      ),
-      suite.maxP95LatencyMs,
-      has,
-    );
+    within(p95(latenciesRead(tasks, has), has), suite.maxP95LatencyMs, has);
   const withinCost =
     suite.maxCostUsd === undefined ||
     has('cost-limit-dropped') ||

@@ -160,6 +160,7 @@ export function evalSummary(suite: HostSuite, verdict: SuiteVerdict, style: Repo
   const carriesAggregate =
     !style.has('unmigrated-0244') &&
     !style.has('gated-aggregate-omitted') &&
+    !(style.has('gated-aggregate-omitted-when-zero') && verdict.gatedAggregateScore === 0) &&
     (anyTrajectory || anyGatedTask || style.has('gated-fields-on-ungated-tasks'));
   return {
     suiteId: suite.suiteId,

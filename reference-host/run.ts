@@ -231,12 +231,16 @@ export class EvalRun {
     const { has, signal } = this.settings;
     const suite = this.fixture.suite;
     const began = Date.now();
-    const n = suite.trials?.count ?? 1;
+    const count = suite.trials?.count ?? 1;
     const lastTask = suite.tasks.length - 1;
     let deferredScored: Payload | undefined;
     this.append('eval.started', startedPayload(suite, this.style));
     const verdicts: TaskVerdict[] = [];
     for (const [t, task] of suite.tasks.entries()) {
+      // `trials-from-script-length` runs as many trials as the task's script has entries.
+      const n = has('trials-from-script-length')
+        ? (this.fixture.script[task.taskId] ?? []).length
+        : count;
       const trials: TrialVerdict[] = [];
       for (let i = 1; i <= n; i += 1) {
         const pause = t > 0 || i > 1 ? this.settings.trialDelayMs : 0;

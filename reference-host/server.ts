@@ -64,14 +64,29 @@ function send(reply: Reply, status: number, body: unknown, headers = {}): void {
   reply.res.end(text);
 }
 
-/** `any-bearer-accepted` lets any bearer token through; a request without one is still refused. */
+/**
+ * `any-bearer-accepted` lets any bearer token through; a request without one is still refused.
+ * The three near-miss defects each loosen the comparison one way a hurried one does.
+ */
 function authorized(req: IncomingMessage, apiKey: string | undefined, has: HasDefect): boolean {
   if (apiKey === undefined) return true;
   const header = req.headers.authorization ?? '';
   if (has('any-bearer-accepted')) return /^Bearer \S+$/.test(header);
+  const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined;
+  if (token !== undefined && nearlyTheKey(token, apiKey, has)) return true;
   const given = Buffer.from(header);
   const wanted = Buffer.from(`Bearer ${apiKey}`);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+function nearlyTheKey(token: string, apiKey: string, has: HasDefect): boolean {
+  if (has('key-prefix-accepted') && token.startsWith(apiKey)) return true;
+  if (has('key-case-insensitive') && token.toLowerCase() === apiKey.toLowerCase()) return true;
+  return (
+    has('key-last-character-unchecked') &&
+    token.length === apiKey.length &&
+    token.slice(0, -1) === apiKey.slice(0, -1)
+  );
 }
 
 function readJson(req: IncomingMessage): Promise<unknown> {

@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_IDS, FIXTURES_DIR, loadFixture } from '../lib/fixtures.ts';
+import {
+  archivedFixtureDir,
+  FIXTURE_ARCHIVE_DIR,
+  FIXTURE_IDS,
+  FIXTURES_DIR,
+  loadFixture,
+} from '../lib/fixtures.ts';
+import { fixtureDigest } from '../lib/report/canonical.ts';
 import { LEGS } from '../lib/legs.ts';
 import type { ExpectedTrajectory, Fixture, ScriptedTrial, ToolCall } from '../lib/types.ts';
 
@@ -23,6 +30,24 @@ describe('shipped fixtures', () => {
     const legFixtures = LEGS.flatMap((l) => (l.fixtureId === undefined ? [] : [l.fixtureId]));
     expect(files.sort()).toEqual(legFixtures.map((id) => `${id}.json`).sort());
     expect(new Set(FIXTURE_IDS).size, 'two legs drive one fixture').toBe(FIXTURE_IDS.length);
+  });
+
+  it('each archived fixture is an earlier version of a shipped one, filed under its own digest', async () => {
+    const folders = readdirSync(FIXTURE_ARCHIVE_DIR);
+    expect(folders.length).toBeGreaterThan(0);
+    for (const folder of folders) {
+      for (const file of readdirSync(join(FIXTURE_ARCHIVE_DIR, folder))) {
+        const id = file.replace(/\.json$/, '');
+        expect(FIXTURE_IDS, `${folder}/${file} archives no shipped fixture`).toContain(id);
+        const archived = await loadFixture(id, join(FIXTURE_ARCHIVE_DIR, folder));
+        if (!archived.ok) throw new Error(archived.reason);
+        const digest = fixtureDigest(archived.fixture);
+        expect(archivedFixtureDir(digest)).toBe(join(FIXTURE_ARCHIVE_DIR, folder));
+        expect(digest, `${folder}/${file} is the shipped fixture itself`).not.toBe(
+          fixtureDigest(await load(id)),
+        );
+      }
+    }
   });
 
   it.each(FIXTURE_IDS)('%s loads, with its path', async (id) => {
@@ -442,7 +467,26 @@ describe('loadFixture refuses a broken fixture with a reason', () => {
 });
 
 describe('the limit fixtures tell each reading of a limit apart, and the miss fixture leaves none to choose', () => {
-  const trialsOf = (fixture: Fixture): ScriptedTrial[] => Object.values(fixture.script).flat();
+  /** Every trial a host runs: a one-entry script is played in each of `trials.count` trials. */
+  const trialsOf = (fixture: Fixture): ScriptedTrial[] =>
+    Object.values(fixture.script).flatMap((entries) =>
+      entries.length === 1
+        ? Array.from(
+            { length: fixture.suite.trials?.count ?? 1 },
+            () => entries[0] as ScriptedTrial,
+          )
+        : entries,
+    );
+  /** Each task's trials, in the same way. */
+  const tasksOf = (fixture: Fixture): (readonly ScriptedTrial[])[] =>
+    Object.values(fixture.script).map((entries) =>
+      entries.length === 1
+        ? Array.from(
+            { length: fixture.suite.trials?.count ?? 1 },
+            () => entries[0] as ScriptedTrial,
+          )
+        : entries,
+    );
   const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
   it('cost-limit: no trial alone exceeds maxCostUsd, and the total does', async () => {
@@ -472,6 +516,11 @@ describe('the limit fixtures tell each reading of a limit apart, and the miss fi
     const median = n % 2 === 1 ? at((n - 1) / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
     for (const within of [sum(sorted) / n, median, at(0)])
       expect(within).toBeLessThanOrEqual(limit);
+    // Over one figure per task, its trials' mean, even the maximum is within the limit: only the
+    // p95 over trial latencies exceeds it.
+    const taskMeans = tasksOf(fixture).map((t) => sum(t.map((r) => r.latencyMs ?? NaN)) / t.length);
+    expect(fixture.suite.trials?.count).toBeGreaterThan(1);
+    expect(Math.max(...taskMeans)).toBeLessThanOrEqual(limit);
   });
 
   it('limits-hold: the total cost and the p95 latency sit exactly on their limits, in numbers a double holds exactly', async () => {
@@ -479,10 +528,16 @@ describe('the limit fixtures tell each reading of a limit apart, and the miss fi
     const { maxCostUsd = NaN, maxP95LatencyMs = NaN } = fixture.suite.thresholds;
     const trials = trialsOf(fixture);
     const costs = trials.map((t) => t.costUsd ?? NaN);
-    // Quarters and whole milliseconds add without rounding, so every reading lands on the limit.
-    for (const cost of costs) expect(Number.isInteger(cost * 4)).toBe(true);
+    // Eighths and whole milliseconds add without rounding, so every reading lands on the limit.
+    for (const cost of costs) expect(Number.isInteger(cost * 8)).toBe(true);
     expect(sum(costs)).toBe(maxCostUsd);
     for (const trial of trials) expect(trial.latencyMs).toBe(maxP95LatencyMs);
+    // Over one figure per task, its trials' sum, the p95 is over the limit: only the p95 over
+    // trial latencies keeps the suite passing.
+    expect(fixture.suite.trials?.count).toBeGreaterThan(1);
+    for (const task of tasksOf(fixture)) {
+      expect(sum(task.map((r) => r.latencyMs ?? NaN))).toBeGreaterThan(maxP95LatencyMs);
+    }
   });
 
   it('miss: only trial 1 calls a tool without a recorded response, and every output is golden', async () => {

@@ -82,9 +82,12 @@ async function conformance(baseUrl: string, key = KEY): Promise<Captured> {
 function expectNoKey(run: Captured): void {
   expect(run.output).not.toContain(KEY);
   for (const [path, text] of run.files) expect(text, path).not.toContain(KEY);
-  // Also the key's tell-tale fragments, in case it was cut or re-encoded on the way out.
-  expect(run.output).not.toContain('DO-NOT-LEAK');
-  for (const [path, text] of run.files) expect(text, path).not.toContain('DO-NOT-LEAK');
+  // Also the key's tell-tale fragments, in case it was cut, re-encoded or had its case flipped on
+  // the way out (the near-miss probes send the key changed in those ways).
+  expect(run.output.toUpperCase()).not.toContain('DO-NOT-LEAK');
+  for (const [path, text] of run.files) {
+    expect(text.toUpperCase(), path).not.toContain('DO-NOT-LEAK');
+  }
 }
 
 describe('the API key never leaves the suite', () => {
@@ -130,6 +133,36 @@ describe('the API key never leaves the suite', () => {
       ),
     );
     expect(refused).not.toContain(KEY);
+  });
+
+  it('a host that echoes every bearer token it refuses shows none of the near-miss tokens made from the key', async () => {
+    const host = await startHostileHost({
+      routes: {
+        create: (exchange) => {
+          const sent = exchange.request.headers.authorization;
+          if (sent === `Bearer ${KEY}`) return exchange.correct();
+          return sendJson(exchange.response, 401, {
+            error: 'unauthenticated',
+            message: `refused ${String(sent)}`,
+          });
+        },
+      },
+    });
+    try {
+      const run = await conformance(host.url);
+      const sent = host.requests.map((r) => r.headers.authorization ?? '');
+      // The near-miss tokens went out, each the key missed one way, and came back in the bodies.
+      expect(sent).toContain(`Bearer ${KEY}A`);
+      expect(sent).toContain(`Bearer ${KEY.slice(0, -1)}A`);
+      expect(
+        sent.some(
+          (a) => a !== `Bearer ${KEY}` && a.toUpperCase() === `BEARER ${KEY.toUpperCase()}`,
+        ),
+      ).toBe(true);
+      expectNoKey(run);
+    } finally {
+      await host.close();
+    }
   });
 
   it('a redirect to another origin is not followed, so that origin never receives the key', async () => {

@@ -23,6 +23,9 @@ export interface HostCheckTarget {
 const PROBE_NAMES: readonly ProbeName[] = [
   'no-credentials',
   'wrong-credentials',
+  'near-miss-last-character',
+  'near-miss-extended',
+  'near-miss-case-flipped',
   'unknown-run',
   'unknown-suite',
   'unadvertised-summary',

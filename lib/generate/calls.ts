@@ -18,8 +18,10 @@ const ARG_VALUES = ['A', 'B', 'Acct-7'] as const;
 
 /**
  * How a scripted path departs from the expected calls. `wrong-value` and `wrong-case` change one
- * argument's value (to another value, or to the same letters in another case); `collapse` makes a
- * repeated expected call once; `repeat` makes one expected call twice.
+ * argument's value (to another value, or to the same letters in another case); `superset` adds an
+ * argument to one call's args (deep equality refuses it where args are expected, a subset reading
+ * would not); `collapse` makes a repeated expected call once; `repeat` makes one expected call
+ * twice.
  */
 export const PATH_KINDS = [
   'match',
@@ -30,6 +32,7 @@ export const PATH_KINDS = [
   'unanswered',
   'wrong-value',
   'wrong-case',
+  'superset',
   'collapse',
   'repeat',
 ] as const;
@@ -81,7 +84,15 @@ export function scriptedCalls(kind: PathKind, base: readonly ToolCall[], pick: n
   const insert = (call: ToolCall): ToolCall[] => [...base.slice(0, at), call, ...base.slice(at)];
   switch (kind) {
     case 'match':
-      return [...base];
+      // Contract §4 reads a call without args as `args: {}`, so on odd picks an expected
+      // `args: {}` is met by a call that sends none.
+      return pick % 2 === 1
+        ? base.map((call) =>
+            call.args !== undefined && Object.keys(call.args).length === 0
+              ? { tool: call.tool }
+              : call,
+          )
+        : [...base];
     case 'drop':
       return base.filter((_, i) => i !== one);
     case 'reorder':
@@ -95,6 +106,10 @@ export function scriptedCalls(kind: PathKind, base: readonly ToolCall[], pick: n
     case 'wrong-value':
     case 'wrong-case':
       return base.map((call, i) => (i === one ? withChangedArg(call, kind) : call));
+    case 'superset':
+      return base.map((call, i) =>
+        i === one ? { ...call, args: { ...call.args, verbose: true } } : call,
+      );
     case 'collapse':
       // The second of two equal adjacent-or-not calls is left out; without a repeat, one call is.
       return base.filter((_, i) => i !== (repeatIndex(base) ?? one));

@@ -6661,7 +6661,8 @@ const schema56 = {
     },
     status: { description: "The run's status, as its snapshot reports it.", type: 'string' },
     isTerminal: {
-      description: 'True once nothing more will be appended to the log.',
+      description:
+        'Whether the run is terminal (upstream events.md, Poll). It says nothing about the page: events up to lastSequence may still come on later pages.',
       type: 'boolean',
     },
   },
@@ -14748,7 +14749,7 @@ const schema85 = {
     },
     hostChecks: {
       description:
-        "The suite-level host checks: discovery judged against the published v2 root and the refusals provoked once per run, as SHOULD findings that decide no requirement, with the probes they were judged from (discovery is the report's own `discovery`).",
+        "The suite-level host checks: discovery judged against the published v2 root and the refusals provoked once per run, as findings that decide no requirement (SHOULD, but for an authentication bypass, a MUST that fails the run), with the probes they were judged from (discovery is the report's own `discovery`).",
       type: 'object',
       required: ['probes', 'findings', 'unexercised', 'inapplicable'],
       properties: {
@@ -15177,6 +15178,9 @@ const schema85 = {
       enum: [
         'no-credentials',
         'wrong-credentials',
+        'near-miss-last-character',
+        'near-miss-extended',
+        'near-miss-case-flipped',
         'unknown-run',
         'unknown-suite',
         'unadvertised-summary',
@@ -19819,6 +19823,9 @@ const schema109 = {
   enum: [
     'no-credentials',
     'wrong-credentials',
+    'near-miss-last-character',
+    'near-miss-extended',
+    'near-miss-case-flipped',
     'unknown-run',
     'unknown-suite',
     'unadvertised-summary',
@@ -19946,6 +19953,9 @@ function validate61(
       if (!(
         data0 === 'no-credentials' ||
         data0 === 'wrong-credentials' ||
+        data0 === 'near-miss-last-character' ||
+        data0 === 'near-miss-extended' ||
+        data0 === 'near-miss-case-flipped' ||
         data0 === 'unknown-run' ||
         data0 === 'unknown-suite' ||
         data0 === 'unadvertised-summary'
@@ -20191,6 +20201,9 @@ function validate61(
       if (!(
         data5 === 'no-credentials' ||
         data5 === 'wrong-credentials' ||
+        data5 === 'near-miss-last-character' ||
+        data5 === 'near-miss-extended' ||
+        data5 === 'near-miss-case-flipped' ||
         data5 === 'unknown-run' ||
         data5 === 'unknown-suite' ||
         data5 === 'unadvertised-summary'
@@ -20396,6 +20409,9 @@ function validate61(
         if (!(
           data9 === 'no-credentials' ||
           data9 === 'wrong-credentials' ||
+          data9 === 'near-miss-last-character' ||
+          data9 === 'near-miss-extended' ||
+          data9 === 'near-miss-case-flipped' ||
           data9 === 'unknown-run' ||
           data9 === 'unknown-suite' ||
           data9 === 'unadvertised-summary'
@@ -20567,6 +20583,9 @@ function validate61(
           if (!(
             data12 === 'no-credentials' ||
             data12 === 'wrong-credentials' ||
+            data12 === 'near-miss-last-character' ||
+            data12 === 'near-miss-extended' ||
+            data12 === 'near-miss-case-flipped' ||
             data12 === 'unknown-run' ||
             data12 === 'unknown-suite' ||
             data12 === 'unadvertised-summary'

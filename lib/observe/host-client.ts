@@ -16,6 +16,8 @@ import {
   transportCodeOf,
 } from './errors.ts';
 import { scrubText } from '../secrets.ts';
+import type { NearMissKind } from './near-miss-keys.ts';
+import { nearMissKey } from './near-miss-keys.ts';
 
 export interface HostClientOptions {
   /** Absolute http(s) URL without a trailing slash; may carry a path prefix. */
@@ -36,6 +38,12 @@ export interface RequestOptions {
    * the key, so the probe can never send the key under another name.
    */
   readonly wrongBearer?: string;
+  /**
+   * Sends a token derived from the key in place of it (lib/observe/near-miss-keys.ts), for the
+   * near-miss probes: the client owns the key, so only it makes the token, and it scrubs the token
+   * from the answer as it scrubs the key. Refused when no key is configured.
+   */
+  readonly nearMissKey?: NearMissKind;
 }
 
 export interface HostResponse {
@@ -94,11 +102,9 @@ export function createHostClient(options: HostClientOptions): HostClient {
       'openwop-version': '2.0',
       accept: 'application/json',
     };
-    if (request.wrongBearer !== undefined) {
-      if (request.wrongBearer === options.apiKey) {
-        throw new Error('the wrong-key probe was handed the key itself');
-      }
-      headers.authorization = `Bearer ${request.wrongBearer}`;
+    const sentInstead = tokenInstead(request, options.apiKey);
+    if (sentInstead !== undefined) {
+      headers.authorization = `Bearer ${sentInstead}`;
     } else if (request.auth !== false && options.apiKey !== undefined) {
       headers.authorization = `Bearer ${options.apiKey}`;
     }
@@ -160,10 +166,12 @@ export function createHostClient(options: HostClientOptions): HostClient {
         }
         chunks.push(bytes);
       }
-      const text = scrubText(Buffer.concat(chunks).toString('utf8'), options.apiKey);
+      // A host may echo the token it was sent; one derived from the key is as secret as the key.
+      const scrub = (t: string): string => scrubText(scrubText(t, sentInstead), options.apiKey);
+      const text = scrub(Buffer.concat(chunks).toString('utf8'));
       return {
         status: answer.statusCode ?? 0,
-        headers: flatten(answer.headers, options.apiKey),
+        headers: flatten(answer.headers, scrub),
         text,
         ...parseJson(text),
       };
@@ -217,14 +225,31 @@ function queryString(query: RequestOptions['query']): string {
 /** Header values scrubbed like the body: this is where host text enters the suite. */
 function flatten(
   headers: Readonly<Record<string, string | string[] | undefined>>,
-  apiKey: string | undefined,
+  scrub: (text: string) => string,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined)
-      out[name.toLowerCase()] = scrubText(Array.isArray(value) ? value.join(', ') : value, apiKey);
+      out[name.toLowerCase()] = scrub(Array.isArray(value) ? value.join(', ') : value);
   }
   return out;
+}
+
+/**
+ * The bearer token a probe sends in place of the key, or undefined to send the key (or none). A
+ * wrong token that is the key itself is refused, so a probe can never send the key under another
+ * name; a near-miss token is made here from the key, which never leaves this module.
+ */
+function tokenInstead(request: RequestOptions, apiKey: string | undefined): string | undefined {
+  if (request.wrongBearer !== undefined) {
+    if (request.wrongBearer === apiKey) {
+      throw new Error('the wrong-key probe was handed the key itself');
+    }
+    return request.wrongBearer;
+  }
+  if (request.nearMissKey === undefined) return undefined;
+  if (apiKey === undefined) throw new Error('a near-miss probe needs a configured key');
+  return nearMissKey(request.nearMissKey, apiKey);
 }
 
 /**

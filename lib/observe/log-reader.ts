@@ -53,9 +53,13 @@ interface Reading<T> {
 }
 
 /**
- * Follows the long-poll cursor until the log says it is terminal, or until a page shows the log
- * cannot be trusted to progress (a sequence that is not an integer or does not exceed the
- * cursor). In that case following stops and the pages so far go to the witness, which judges them.
+ * Follows the long-poll cursor until the log is complete: a page says the run is terminal and no
+ * event up to its `lastSequence` is still to come. Upstream's `isTerminal` says only that the run
+ * is terminal (openwop/openwop spec/v2/core/events.md, Poll), so a host paging a finished log may
+ * mark every page terminal; the reader reads on while such a page brings events and its
+ * `lastSequence` lies beyond them. It also stops when a page shows the log cannot be trusted to
+ * progress (a sequence that is not an integer or does not exceed the cursor). Either way the
+ * pages so far go to the witness, which judges them.
  */
 async function follow<T>(run: Run, path: string, how: Reading<T>): Promise<Step<Log<T>>> {
   const pages: ObservedPage[] = [];
@@ -122,7 +126,10 @@ async function follow<T>(run: Run, path: string, how: Reading<T>): Promise<Step<
       }
     }
     if (how.pageMembers) run.watch?.events?.(events.length);
-    if (!trusted || page.isTerminal === true) return { ok: true, value: { pages, events } };
+    if (!trusted) return { ok: true, value: { pages, events } };
+    if (page.isTerminal === true && !moreToCome(page.events.length, page.lastSequence, cursor)) {
+      return { ok: true, value: { pages, events } };
+    }
 
     if (page.events.length > 0) {
       emptyWait.reset();
@@ -134,6 +141,21 @@ async function follow<T>(run: Run, path: string, how: Reading<T>): Promise<Step<
       await sleep(Math.min(emptyWait.take(), remaining(run)));
     }
   }
+}
+
+/**
+ * Whether a terminal page leaves events to read: it brought some, and its `lastSequence` (the
+ * log's highest) lies beyond the last one. An empty terminal page ends the read whatever it says,
+ * so a `lastSequence` the host never delivers is judged (`events.last-sequence`), not waited for.
+ */
+function moreToCome(delivered: number, last: unknown, cursor: number | null): boolean {
+  return (
+    delivered > 0 &&
+    typeof last === 'number' &&
+    Number.isSafeInteger(last) &&
+    cursor !== null &&
+    last > cursor
+  );
 }
 
 /** The first read of the log, from its start, keeping what the witness and the wire rules read. */

@@ -1,5 +1,6 @@
 // The refusals the suite provokes once per run (contract §1, §6): a create without credentials,
-// one with a bearer token that is not the key, the summary of a run the host never made, a
+// one with a bearer token that is not the key, three with tokens that miss the key by a little
+// (its last character changed, a character appended, its case flipped), the summary of a run the host never made, a
 // create naming a suite the host does not have, and, on a host that does not advertise
 // agents.evalSuite, the summary that capability gates. Each is one bounded request through the
 // host client, so the key goes only to the target origin and never with the two credential
@@ -13,6 +14,15 @@ import type { HostClient, HostResponse } from './host-client.ts';
 import { encodeRunId } from './host-client.ts';
 import { describeError, TransportError } from './errors.ts';
 import { bodyOf } from './wire-record.ts';
+import type { NearMissKind } from './near-miss-keys.ts';
+import { NEAR_MISS_KINDS, NoNearMissToken } from './near-miss-keys.ts';
+
+/** The probe that sends each near-miss token. */
+export const NEAR_MISS_PROBES: Readonly<Record<NearMissKind, ProbeName>> = {
+  'last-character': 'near-miss-last-character',
+  extended: 'near-miss-extended',
+  'case-flipped': 'near-miss-case-flipped',
+};
 
 export interface ProbeGrounds {
   /** Whether a key is configured: without one, a missing key proves nothing. */
@@ -90,6 +100,19 @@ export async function provokeRefusals(
           'no API key is configured, so the host is not expected to check one',
         ),
       );
+  // The client makes each token from the key it holds; this module never sees either.
+  const nearMisses: Promise<ObservedProbe>[] = NEAR_MISS_KINDS.map((kind) =>
+    grounds.keyConfigured
+      ? ask(NEAR_MISS_PROBES[kind], 'POST /runs', () =>
+          client.post('/runs', create, { nearMissKey: kind, timeoutMs }),
+        )
+      : Promise.resolve(
+          notMade(
+            NEAR_MISS_PROBES[kind],
+            'no API key is configured, so there is no key to miss narrowly',
+          ),
+        ),
+  );
   const unknownRunPath =
     grounds.knownRunId === undefined
       ? undefined
@@ -118,6 +141,7 @@ export async function provokeRefusals(
   return Promise.all([
     noCredentials,
     wrongCredentials,
+    ...nearMisses,
     unknownRun,
     unknownSuite,
     unadvertisedSummary,
@@ -137,6 +161,7 @@ async function ask(
     const answer = await send();
     return { probe, outcome: 'answered', request, status: answer.status, body: bodyOf(answer) };
   } catch (error) {
+    if (error instanceof NoNearMissToken) return notMade(probe, error.message);
     if (error instanceof TransportError) {
       return { probe, outcome: 'unobserved', request, reason: error.message };
     }

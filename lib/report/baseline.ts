@@ -71,10 +71,14 @@ export function faultsOf(rows: readonly RowFacts[], failOn: FailOn): Fault[] {
   return rows.flatMap((row) => faultsOfRow(row, failOn));
 }
 
-/** Each failed host check once; they are SHOULD warnings, so they count only under `should`. */
+/**
+ * Each failed host check once. A SHOULD warning counts only under `should`; a MUST one (an
+ * authentication bypass) counts whatever the gate, as a failed MUST of a leg does.
+ */
 export function hostFaults(findings: readonly FindingFacts[] | undefined, failOn: FailOn): Fault[] {
-  if (failOn !== 'should') return [];
-  const failed = (findings ?? []).filter((f) => !f.ok).map((f) => f.rule);
+  const counts = (f: FindingFacts): boolean =>
+    !f.ok && (f.severity === 'MUST' || failOn === 'should');
+  const failed = (findings ?? []).filter(counts).map((f) => f.rule);
   return [...new Set(failed)].map((rule) => ({ requirement: HOST_CHECKS, rule }));
 }
 

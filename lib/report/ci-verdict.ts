@@ -13,6 +13,7 @@ import { HOST_CHECKS } from './run-options.ts';
 import { isPartial } from './run-record.ts';
 import { addedSince } from '../requirement-sets.ts';
 import { EXIT } from './verdict.ts';
+import { isBypass } from './warnings.ts';
 
 export type CiFacts = Pick<
   EvalGateReport,
@@ -30,7 +31,11 @@ export interface CiVerdict {
   readonly stale: readonly ResolvedEntry[];
   /** Entries past their `expires` day: they excuse nothing. */
   readonly expired: readonly ResolvedEntry[];
-  /** Failed host checks no entry excuses, which fail the run only under `--fail-on should`. */
+  /**
+   * Failed host checks no entry excuses: SHOULD warnings, which fail the run only under
+   * `--fail-on should`, and any authentication bypass (a MUST, lib/report/warnings.ts), which
+   * always does.
+   */
   readonly hostWarnings: readonly Finding[];
 }
 
@@ -134,7 +139,9 @@ export function ciProblems(report: CiFacts, verdict: CiVerdict): string[] {
   if (report.baseline !== undefined || report.failOn === 'should' || report.failOn === 'none') {
     for (const f of verdict.unexcused) lines.push(`not excused: ${faultName(f)}`);
   }
-  for (const f of verdict.hostWarnings) lines.push(`host check warning: ${f.rule}: ${f.message}`);
+  for (const f of verdict.hostWarnings) {
+    lines.push(`host check ${isBypass(f) ? 'failure (MUST)' : 'warning'}: ${f.rule}: ${f.message}`);
+  }
   for (const e of verdict.expired) {
     lines.push(
       `expired baseline entry: ${faultName(e)}${trackingNote(e)} excuses nothing since ${e.expires ?? ''}; fix the failure or renew the entry in ${report.baseline?.file ?? 'the baseline'}`,

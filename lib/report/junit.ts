@@ -15,6 +15,7 @@ import type { Expectations } from './side-by-side.ts';
 import { implementationLabel } from './certification.ts';
 import { sideBySide, sideBySideLines } from './side-by-side.ts';
 import { runWideGaps } from './unexercised.ts';
+import { isBypass } from './warnings.ts';
 
 export const JUNIT_FILE = 'eval-gate-junit.xml';
 
@@ -186,14 +187,17 @@ function staleCase(entry: ResolvedEntry, report: EvalGateReport): Case {
 }
 
 function hostWarningCase(finding: Finding): Case {
+  const bypass = isBypass(finding);
   const message = escapeXml(
-    `${finding.rule} (${finding.ref}) fails the run under --fail-on should`,
+    bypass
+      ? `${finding.rule} (${finding.ref}): an authentication bypass, which fails the run`
+      : `${finding.rule} (${finding.ref}) fails the run under --fail-on should`,
   );
   return {
     kind: 'failure',
     xml: withChild(
       open('openwop.host-checks', finding.rule, 0),
-      `<failure type="should-warning" message="${message}">${escapeXml(finding.message)}</failure>`,
+      `<failure type="${bypass ? 'must-failure' : 'should-warning'}" message="${message}">${escapeXml(finding.message)}</failure>`,
     ),
   };
 }
@@ -215,7 +219,7 @@ function hostCheckOutput(report: EvalGateReport, verdict: RunVerdict): string[] 
           'host checks:',
           ...(checks?.findings ?? [])
             .filter((f) => !f.ok)
-            .map((f) => `SHOULD ${f.rule} (${f.ref}): ${f.message}`),
+            .map((f) => `${f.severity} ${f.rule} (${f.ref}): ${f.message}`),
           ...notJudged.map((u) => `unexercised ${u.rule}: ${u.reason}`),
           ...(checks?.inapplicable ?? []).map((u) => `inapplicable ${u.rule}: ${u.reason}`),
         ]),

@@ -10,7 +10,7 @@ import { closingLineOf, headline } from './run-verdict.ts';
 import type { RunVerdict } from './run-verdict.ts';
 import { legGaps, runWideGaps, unexercisedLine } from './unexercised.ts';
 import { focusRows, requirementTable, settledTitle } from './markdown-focus.ts';
-import { warningsOf } from './warnings.ts';
+import { isBypass, warningsOf } from './warnings.ts';
 
 export const MARKDOWN_FILE = 'eval-gate-summary.md';
 
@@ -92,13 +92,22 @@ function hostCheckSection(report: EvalGateReport): string[] {
       ? []
       : ['', '## Host checks', '', 'The run made no host checks.', ...gaps];
   }
-  const failed = checks.findings.filter((f) => !f.ok);
-  const held = checks.findings.length - failed.length;
+  const bypasses = checks.findings.filter(isBypass);
+  const failed = checks.findings.filter((f) => !f.ok && !isBypass(f));
+  const held = checks.findings.length - failed.length - bypasses.length;
   return [
     '',
     '## Host checks',
     '',
-    `${held} held, ${failed.length} SHOULD warning${failed.length === 1 ? '' : 's'}, ${notJudged.length} unexercised, ${checks.inapplicable.length} inapplicable. They decide no requirement, and fail the run only under --fail-on should.`,
+    `${held} held, ${bypasses.length === 0 ? '' : `${bypasses.length} MUST failed (authentication bypass), `}${failed.length} SHOULD warning${failed.length === 1 ? '' : 's'}, ${notJudged.length} unexercised, ${checks.inapplicable.length} inapplicable. They decide no requirement; an authentication bypass fails the run, a warning only under --fail-on should.`,
+    ...(bypasses.length === 0
+      ? []
+      : [
+          '',
+          'Authentication bypass (MUST):',
+          '',
+          ...bypasses.map((f) => `- \`${f.rule}\` (${cell(f.ref)}): ${cell(f.message)}`),
+        ]),
     ...(failed.length === 0
       ? []
       : [

@@ -4,6 +4,7 @@
 
 import { faultName } from './baseline.ts';
 import { ciLimits, ciProblems, ciVerdict } from './ci-verdict.ts';
+import { bypassSummary, isBypass } from './warnings.ts';
 import type { CiVerdict } from './ci-verdict.ts';
 import { certifiedImplementation, implementationLabel } from './certification.ts';
 import type { Certification, EvalGateReport, Implementation } from './report.ts';
@@ -80,9 +81,15 @@ function causesOf(report: EvalGateReport, gate: CiVerdict): string[] {
       `${plural(warned.length, 'SHOULD warning')} fail the run under --fail-on should (${warned.map(faultName).join(', ')})`,
     );
   }
-  if (gate.hostWarnings.length > 0) {
+  const bypass = bypassSummary(gate.hostWarnings);
+  if (bypass !== undefined) {
+    const verb = gate.hostWarnings.filter(isBypass).length === 1 ? 'fails' : 'fail';
+    causes.push(`${bypass} ${verb} the run: a token that is not the key was served`);
+  }
+  const warnings = gate.hostWarnings.filter((f) => !isBypass(f));
+  if (warnings.length > 0) {
     causes.push(
-      `${plural(gate.hostWarnings.length, 'host-check warning')} fail the run under --fail-on should (${gate.hostWarnings.map((f) => f.rule).join(', ')})`,
+      `${plural(warnings.length, 'host-check warning')} fail the run under --fail-on should (${warnings.map((f) => f.rule).join(', ')})`,
     );
   }
   if (gate.stale.length > 0) {

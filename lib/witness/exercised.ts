@@ -192,6 +192,7 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
   'wire.discovery': { owed: never, why: suiteLevel },
   'wire.unauthenticated-refused': { owed: never, why: suiteLevel },
   'wire.wrong-key-refused': { owed: never, why: suiteLevel },
+  'auth.no-bypass': { owed: never, why: suiteLevel },
   'wire.unknown-run-not-found': { owed: never, why: suiteLevel },
   'wire.unknown-suite-refused': { owed: never, why: suiteLevel },
   'wire.unadvertised-operation-not-found': { owed: never, why: suiteLevel },

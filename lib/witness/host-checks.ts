@@ -16,7 +16,7 @@ import type {
 import { validate } from '../schemas.ts';
 import { schemaProblems } from './schema-words.ts';
 import { describe, finding, member } from './finding.ts';
-import type { RuleId } from './rules.ts';
+import { ruleById, type RuleId } from './rules.ts';
 import { judgeErrorAnswer } from './wire.ts';
 
 /** The discovery the run read: its parsed document, or why there is none. */
@@ -38,38 +38,79 @@ interface ProbeExpectation {
   readonly holds: (status: number) => boolean;
 }
 
-const PROBES: Readonly<Record<ProbeName, ProbeExpectation>> = {
-  'no-credentials': {
-    rule: 'wire.unauthenticated-refused',
-    what: 'a create sent without an Authorization header',
-    expected: '401',
-    holds: (status) => status === 401,
-  },
-  'wrong-credentials': {
-    rule: 'wire.wrong-key-refused',
-    what: 'a create sent with a bearer token that is not the key',
-    expected: '401',
-    holds: (status) => status === 401,
-  },
-  'unknown-run': {
-    rule: 'wire.unknown-run-not-found',
-    what: "the summary of a run id the host never minted, in the host's own tenant",
-    expected: '404',
-    holds: (status) => status === 404,
-  },
-  'unknown-suite': {
-    rule: 'wire.unknown-suite-refused',
-    what: 'a create naming an eval suite the host does not have',
-    expected: 'a 4xx (404 not_found in the v2 registry)',
-    holds: (status) => status >= 400 && status <= 499,
-  },
-  'unadvertised-summary': {
-    rule: 'wire.unadvertised-operation-not-found',
-    what: 'the summary of a made-up run on a host that does not advertise agents.evalSuite, which gates that operation',
-    expected: '404',
-    holds: (status) => status === 404,
-  },
+/**
+ * Contract §1: a token that is not the key is refused before anything else is looked up. Any other
+ * answer served it past authentication, which no status can excuse: a MUST, unlike the SHOULD
+ * that asks for exactly 401.
+ */
+const noBypass = (what: string): ProbeExpectation => ({
+  rule: 'auth.no-bypass',
+  what,
+  expected: 'refused 401 or 403, before anything else is looked up',
+  holds: (status) => status === 401 || status === 403,
+});
+
+const NOT_THE_KEY = 'a create sent with a bearer token that is not the key';
+
+/** What each probe's answer is judged by; the token a near-miss probe sent is never named. */
+const PROBES: Readonly<Record<ProbeName, readonly ProbeExpectation[]>> = {
+  'no-credentials': [
+    {
+      rule: 'wire.unauthenticated-refused',
+      what: 'a create sent without an Authorization header',
+      expected: '401',
+      holds: (status) => status === 401,
+    },
+  ],
+  'wrong-credentials': [
+    {
+      rule: 'wire.wrong-key-refused',
+      what: NOT_THE_KEY,
+      expected: '401',
+      holds: (status) => status === 401,
+    },
+    noBypass(NOT_THE_KEY),
+  ],
+  'near-miss-last-character': [
+    noBypass('a create sent with the key, its last character changed, as the bearer token'),
+  ],
+  'near-miss-extended': [
+    noBypass('a create sent with the key and one more character as the bearer token'),
+  ],
+  'near-miss-case-flipped': [
+    noBypass('a create sent with the key, the case of every letter flipped, as the bearer token'),
+  ],
+  'unknown-run': [
+    {
+      rule: 'wire.unknown-run-not-found',
+      what: "the summary of a run id the host never minted, in the host's own tenant",
+      expected: '404',
+      holds: (status) => status === 404,
+    },
+  ],
+  'unknown-suite': [
+    {
+      rule: 'wire.unknown-suite-refused',
+      what: 'a create naming an eval suite the host does not have',
+      expected: 'a 4xx (404 not_found in the v2 registry)',
+      holds: (status) => status >= 400 && status <= 499,
+    },
+  ],
+  'unadvertised-summary': [
+    {
+      rule: 'wire.unadvertised-operation-not-found',
+      what: 'the summary of a made-up run on a host that does not advertise agents.evalSuite, which gates that operation',
+      expected: '404',
+      holds: (status) => status === 404,
+    },
+  ],
 };
+
+const NEAR_MISS_PROBES: ReadonlySet<ProbeName> = new Set([
+  'near-miss-last-character',
+  'near-miss-extended',
+  'near-miss-case-flipped',
+]);
 
 /**
  * Every rule the host checks can judge: discovery, each probe's status, and the error envelope of
@@ -78,7 +119,7 @@ const PROBES: Readonly<Record<ProbeName, ProbeExpectation>> = {
  */
 export const HOST_CHECK_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
   'wire.discovery',
-  ...Object.values(PROBES).map((p) => p.rule),
+  ...Object.values(PROBES).flatMap((expectations) => expectations.map((p) => p.rule)),
   'wire.error-body',
 ]);
 
@@ -104,30 +145,41 @@ export function judgeHostChecks(
       rule: 'wire.discovery',
       reason: `discovery was not read: ${discovery.reason}`,
     });
+  const bypassProbed = probes.some((p) => NEAR_MISS_PROBES.has(p.probe));
   for (const probe of probes) {
-    const expectation = PROBES[probe.probe];
+    // A record made before the near-miss keys were probed holds none of them: the bypass rule,
+    // which reads the wrong key beside them, was not part of what that run judged, so a replay of
+    // it judges the wrong key as that run did.
+    const expectations = PROBES[probe.probe].filter(
+      (e) => bypassProbed || e.rule !== 'auth.no-bypass',
+    );
+    const each = (why: string, into: { rule: string; reason: string }[]): void => {
+      // A rule judged on several probes is listed once for each distinct reason it was left open.
+      for (const e of expectations) {
+        if (!into.some((u) => u.rule === e.rule && u.reason === why)) {
+          into.push({ rule: e.rule, reason: why });
+        }
+      }
+    };
     switch (probe.outcome) {
       case 'answered':
         if (DEFERRING.has(probe.status)) {
-          unexercised.push({
-            rule: expectation.rule,
-            reason: `${probe.request} was answered ${probe.status}, which defers the request rather than answering it`,
-          });
+          each(
+            `${probe.request} was answered ${probe.status}, which defers the request rather than answering it`,
+            unexercised,
+          );
         } else {
-          findings.push(...judgeProbe(expectation, probe.request, probe.status, probe.body));
+          findings.push(...judgeProbe(expectations, probe.request, probe.status, probe.body));
         }
         break;
       case 'unobserved':
-        unexercised.push({
-          rule: expectation.rule,
-          reason: `${probe.request} was sent and not observed: ${probe.reason}`,
-        });
+        each(`${probe.request} was sent and not observed: ${probe.reason}`, unexercised);
         break;
       case 'not-made':
-        unexercised.push({ rule: expectation.rule, reason: `not sent: ${probe.reason}` });
+        each(`not sent: ${probe.reason}`, unexercised);
         break;
       case 'inapplicable':
-        inapplicable.push({ rule: expectation.rule, reason: probe.reason });
+        each(probe.reason, inapplicable);
         break;
     }
   }
@@ -157,22 +209,24 @@ function judgeDiscovery(document: unknown): Finding {
 }
 
 function judgeProbe(
-  expectation: ProbeExpectation,
+  expectations: readonly ProbeExpectation[],
   request: string,
   status: number,
   body: ObservedBody,
 ): Finding[] {
-  const held = expectation.holds(status);
   const seen = `answered ${status}${codeOf(body)}`;
-  const out: Finding[] = [
-    finding(
+  const out: Finding[] = expectations.map((expectation) => {
+    const held = expectation.holds(status);
+    if (held)
+      return finding(expectation.rule, true, `${request} (${expectation.what}) was ${seen}`);
+    const severity = ruleById(expectation.rule).severity;
+    const lead = expectation.rule === 'auth.no-bypass' ? 'authentication bypass: ' : '';
+    return finding(
       expectation.rule,
-      held,
-      held
-        ? `${request} (${expectation.what}) was ${seen}`
-        : `${request} (${expectation.what}) SHOULD be answered ${expectation.expected}; the status is at fault: it was ${seen}${consequence(expectation.rule, status)}`,
-    ),
-  ];
+      false,
+      `${lead}${request} (${expectation.what}) ${severity} be ${expectation.rule === 'auth.no-bypass' ? '' : 'answered '}${expectation.expected}; the status is at fault: it was ${seen}${consequence(expectation.rule, status)}`,
+    );
+  });
   const bodyFinding = judgeErrorAnswer(request, status, body);
   if (bodyFinding !== undefined) out.push(bodyFinding);
   return out;
@@ -200,6 +254,7 @@ const CREDENTIAL_WORDS: Partial<Record<RuleId, { readonly sent: string; readonly
   {
     'wire.unauthenticated-refused': { sent: 'no key', past: 'the missing key' },
     'wire.wrong-key-refused': { sent: 'a wrong key', past: 'the wrong key' },
+    'auth.no-bypass': { sent: 'a token that is not the key', past: 'a token that is not the key' },
   };
 
 /** ` (error "not_found")` when the body names a string code, else nothing. */

@@ -276,6 +276,12 @@ export const RULES = [
     'a request whose bearer token is not the key is refused with status 401 unauthenticated, before anything else is looked up',
   ),
   rule(
+    'auth.no-bypass',
+    'MUST',
+    'contract §1',
+    'a request whose bearer token is not the key (a wholly different token, or the key with its last character changed, a character appended or its case flipped) is refused 401 or 403 before anything else is looked up; serving it in any way is an authentication bypass',
+  ),
+  rule(
     'wire.unknown-run-not-found',
     'SHOULD',
     'contract §6',

@@ -1,6 +1,7 @@
-// The host checks through the CLI: a run against a host that checks no key passes every leg and
-// exits 0, yet the written report, the Markdown, the JUnit and the console all show the failed
-// SHOULD check; `verify` judges the recorded probes and discovery again, and names an edit.
+// The host checks through the CLI: a run against a host that checks no key passes every leg, yet
+// serving a token that is not the key is an authentication bypass, a MUST that fails the run, and
+// the written report, the Markdown, the JUnit and the console all name it beside the failed SHOULD
+// checks; `verify` judges the recorded probes and discovery again, and names an edit.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../lib/report/report.ts';
@@ -47,21 +48,34 @@ const failing = (r: EvalGateReport): string[] =>
   (r.hostChecks?.findings ?? []).filter((f) => !f.ok).map((f) => f.rule);
 
 describe('host checks in a strict run against a host that checks no key', () => {
-  it('every leg passes and the run exits 0: a failed SHOULD host check is a warning', () => {
-    expect(run.code).toBe(0);
+  it('every leg passes, yet the run exits 1: an authentication bypass fails it whatever the legs say', () => {
+    expect(run.code).toBe(1);
     expect(withoutVerdict(run.stdout.at(-1))).toBe(
       `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped`,
     );
     expect(report.totals['executed-pass']).toBe(LEGS.length);
+    const bypasses = run.stdout.filter((l) => l.startsWith('host check failure (MUST): '));
+    expect(bypasses).toHaveLength(4);
+    for (const line of bypasses) expect(line).toContain('auth.no-bypass: authentication bypass: ');
   });
 
   it('the report records the probes and exactly the failed credential checks', () => {
     expect(validate('eval-gate-report', report)).toEqual([]);
-    expect(failing(report)).toEqual(['wire.unauthenticated-refused', 'wire.wrong-key-refused']);
+    expect(failing(report)).toEqual([
+      'wire.unauthenticated-refused',
+      'wire.wrong-key-refused',
+      'auth.no-bypass',
+      'auth.no-bypass',
+      'auth.no-bypass',
+      'auth.no-bypass',
+    ]);
     expect(report.hostChecks?.unexercised).toEqual([]);
     expect(report.hostChecks?.probes.map((p) => [p.probe, p.outcome])).toEqual([
       ['no-credentials', 'answered'],
       ['wrong-credentials', 'answered'],
+      ['near-miss-last-character', 'answered'],
+      ['near-miss-extended', 'answered'],
+      ['near-miss-case-flipped', 'answered'],
       ['unknown-run', 'answered'],
       ['unknown-suite', 'answered'],
       ['unadvertised-summary', 'inapplicable'],
@@ -80,22 +94,26 @@ describe('host checks in a strict run against a host that checks no key', () => 
   it('the console counts the host checks before the closing line', () => {
     const line = run.stdout.find((l) => l.startsWith('host checks: '));
     expect(line).toMatch(
-      /^host checks: \d+ held, 2 SHOULD warnings \(wire\.unauthenticated-refused, wire\.wrong-key-refused\), 0 unexercised, 1 inapplicable/,
+      /^host checks: \d+ held, 4 authentication bypasses \(auth\.no-bypass, MUST\), 2 SHOULD warnings \(wire\.unauthenticated-refused, wire\.wrong-key-refused\), 0 unexercised, 1 inapplicable/,
     );
     expect(run.stdout.join('\n')).not.toContain(LEAKY_KEY);
   });
 
-  it('the Markdown has a host-checks section and the JUnit its system-out, no test case more under --fail-on must', () => {
+  it('the Markdown has a host-checks section leading with the bypass, and the JUnit a failing case for each bypass and its system-out', () => {
     const markdown = files.get('eval-gate-summary.md') ?? '';
     expect(markdown).toContain('## Host checks');
+    expect(markdown).toMatch(
+      /4 MUST failed \(authentication bypass\)[^\n]*\n\nAuthentication bypass \(MUST\):\n\n- `auth\.no-bypass` \(contract §1\): authentication bypass: POST \/runs/,
+    );
     expect(markdown).toMatch(/- `wire\.unauthenticated-refused` \(contract §1\): POST \/runs/);
     expect(markdown).toMatch(
       /Inapplicable \(a host fact, neither a pass nor a gap\):\n\n- `wire\.unadvertised-operation-not-found`: the host advertises agents\.evalSuite/,
     );
     const junit = files.get('eval-gate-junit.xml') ?? '';
-    expect(junit.match(/<testcase /g)).toHaveLength(LEGS.length);
+    expect(junit.match(/<testcase /g)).toHaveLength(LEGS.length + 4);
+    expect(junit.match(/<failure type="must-failure" message="auth\.no-bypass/g)).toHaveLength(4);
     expect(junit).toMatch(
-      /<system-out>Result: PASS \(exit 0\)[^\n]*\n\nhost checks:\nSHOULD wire\.unauthenticated-refused/,
+      /<system-out>Result: FAIL \(exit 1\): 4 authentication bypasses \(auth\.no-bypass, MUST\) fail the run[^\n]*\n\nhost checks:\nSHOULD wire\.unauthenticated-refused/,
     );
     expect(junit).toMatch(
       /\ninapplicable wire\.unadvertised-operation-not-found: the host advertises/,

@@ -63,8 +63,29 @@ function documentFeatures(f: Fixture, task: EvalTask, seen: Set<string>): void {
       const hit = goldenMatches(match, e.output);
       seen.add(`golden:${match.strategy}:${hit ? 'matched' : 'missed'}`);
       if (!hit && missedByCase(match.value, e.output)) seen.add('golden-missed-by-case');
+      for (const reading of goldenReadings(match.strategy, match.value, e.output, hit)) {
+        seen.add(reading);
+      }
     }
   }
+  if (trajectory !== undefined && trajectory.calls.length === 0) {
+    seen.add('empty-expected-trajectory');
+  }
+  if (trajectory !== undefined) {
+    for (const e of entries) {
+      // A superset of one expected call's args that is not itself another expected call.
+      const expectedTexts = trajectory.calls.map((c) => JSON.stringify(c));
+      const supersets = e.calls.filter(
+        (c) =>
+          !expectedTexts.includes(JSON.stringify(c)) &&
+          trajectory.calls.some((want) => argsSuperset(want, c)),
+      );
+      if (supersets.length > 0) {
+        seen.add('args-superset');
+      }
+    }
+  }
+  if (task.fixtures === undefined && calls.length > 0) seen.add('call-where-no-fixtures');
   const responses = task.fixtures?.toolResponses;
   if (calls.length > 0) {
     if (responses !== undefined && responses.length === 0) seen.add('miss:empty-tool-responses');
@@ -84,6 +105,97 @@ function documentFeatures(f: Fixture, task: EvalTask, seen: Set<string>): void {
   const trials = f.suite.trials?.count ?? 1;
   if (trials > 1 && entries.length === 1) seen.add('script-entry-for-every-trial');
   if (trials > 1 && entries.length === trials) seen.add('script-entry-per-trial');
+}
+
+/** Observed args that hold every expected member, and more. */
+function argsSuperset(want: ToolCall, seen: ToolCall): boolean {
+  if (want.tool !== seen.tool || want.args === undefined || seen.args === undefined) return false;
+  const expected = want.args;
+  const observed = seen.args;
+  return (
+    Object.keys(observed).length > Object.keys(expected).length &&
+    Object.keys(expected).every((k) => JSON.stringify(expected[k]) === JSON.stringify(observed[k]))
+  );
+}
+
+/**
+ * The cells of the host guide's golden table an output reaches beyond a plain match or miss: the
+ * readings a host can take of them (trimmed, reordered, parsed, compared as values) that the
+ * correct one tells apart.
+ */
+function goldenReadings(strategy: string, golden: Json, output: Json, hit: boolean): string[] {
+  const out: string[] = [];
+  const parse = (text: string): Json | undefined => {
+    try {
+      return JSON.parse(text) as Json;
+    } catch {
+      return undefined;
+    }
+  };
+  if (strategy === 'exact' && typeof golden === 'string') {
+    if (typeof output === 'string' && !hit && output.trim() === golden) {
+      out.push('exact:missed-by-whitespace');
+    }
+    if (typeof output !== 'string' && hit) out.push('exact:object-equals-its-text');
+    const spelled = parse(golden);
+    if (isObject(output) && !hit && spelled !== undefined && sameMembers(spelled, output)) {
+      out.push('exact:object-members-reordered');
+    }
+  }
+  if (strategy === 'contains' && typeof output !== 'string' && hit) {
+    out.push('contains:object-text-holds-value');
+  }
+  if (strategy === 'json-match' && !hit) {
+    if (typeof output === 'string' && sameMembers(parse(output) ?? null, golden)) {
+      out.push('json-match:string-spells-value');
+    }
+    if (isObject(output) && isObject(golden) && arraysReordered(golden, output)) {
+      out.push('json-match:array-reordered');
+    }
+  }
+  return out;
+}
+
+/** Equal JSON whatever the order of object members. */
+function sameMembers(a: Json, b: Json): boolean {
+  const sorted = (v: Json): Json =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : isObject(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted(v[k] as Json)]),
+          )
+        : v;
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+}
+
+/** Every member equal but an array whose items are the golden one's in another order. */
+function arraysReordered(
+  golden: { readonly [k: string]: Json },
+  output: { readonly [k: string]: Json },
+): boolean {
+  const keys = Object.keys(golden);
+  return (
+    keys.length === Object.keys(output).length &&
+    keys.some((k) => {
+      const a = golden[k];
+      const b = output[k];
+      return (
+        Array.isArray(a) &&
+        Array.isArray(b) &&
+        JSON.stringify(a) !== JSON.stringify(b) &&
+        JSON.stringify([...a].map((x) => JSON.stringify(x)).sort()) ===
+          JSON.stringify([...b].map((x) => JSON.stringify(x)).sort())
+      );
+    }) &&
+    keys.every((k) => {
+      const a = golden[k];
+      const b = output[k];
+      return Array.isArray(a) || JSON.stringify(a) === JSON.stringify(b);
+    })
+  );
 }
 
 /** The output misses the golden value, yet equals it (or its label) when case is ignored. */
@@ -116,9 +228,41 @@ function trialFigures(f: Fixture): { costs: number[]; latencies: number[] } {
   };
 }
 
+/** Nearest-rank p95, as the witness takes it. */
+function p95(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil(0.95 * sorted.length) - 1] ?? 0;
+}
+
+/**
+ * Multi-trial tasks whose latencies differ, so a p95 over one figure per task (its trials' mean,
+ * or their sum) is not the p95 over the trial latencies.
+ */
+function taskLatencyFeatures(f: Fixture, seen: Set<string>): void {
+  const n = f.suite.trials?.count ?? 1;
+  if (n < 2) return;
+  const perTask = f.suite.tasks.map((task) => {
+    const list = entriesOf(f, task);
+    return Array.from({ length: n }, (_, i) => (list.length === 1 ? list[0] : list[i])).map(
+      (e) => e?.latencyMs,
+    );
+  });
+  if (perTask.some((l) => l.some((x) => x === undefined))) return;
+  const tasks = perTask as number[][];
+  if (!tasks.some((l) => new Set(l).size > 1)) return;
+  const overTrials = p95(tasks.flat());
+  const sum = (l: readonly number[]): number => l.reduce((a, b) => a + b, 0);
+  if (p95(tasks.map((l) => sum(l) / l.length)) !== overTrials)
+    seen.add('p95-over-task-means-differs');
+  if (p95(tasks.map(sum)) !== overTrials) seen.add('p95-over-task-sums-differs');
+}
+
 function figureFeatures(f: Fixture, seen: Set<string>): void {
   const { maxCostUsd, maxP95LatencyMs } = f.suite.thresholds;
   const { costs, latencies } = trialFigures(f);
+  taskLatencyFeatures(f, seen);
+  if (f.suite.thresholds.passScore === 0) seen.add('pass-score:0');
+  if (f.suite.thresholds.passScore === 1) seen.add('pass-score:1');
   if (new Set(costs).size > 1) seen.add('varied-costs');
   if (new Set(latencies).size > 1) seen.add('varied-latencies');
   if (costs.length > 0 && maxCostUsd === undefined) seen.add('costs-without-limit');

@@ -180,3 +180,55 @@ describe.concurrent('run ids that are not plain path segments still address thei
     expect(host.calls('summary')).toBe(1);
   });
 });
+
+describe.concurrent('a finished log paged with every page terminal is read to its end', () => {
+  // Upstream's isTerminal says the run is terminal (openwop/openwop spec/v2/core/events.md,
+  // Poll), not that the page ends the log, so a host paging a finished log may say it on each.
+  const everyPageTerminal = (): HostileOptions => {
+    const log = correctEvents(HOSTILE_RUN_ID);
+    const highest = log.length - 1;
+    return {
+      routes: {
+        poll: ({ response, afterSequence }) => {
+          const rest = log.slice(afterSequence === null ? 0 : afterSequence + 1);
+          sendJson(response, 200, {
+            runId: HOSTILE_RUN_ID,
+            events: rest.slice(0, 2),
+            lastSequence: highest,
+            status: 'completed',
+            isTerminal: true,
+          });
+        },
+      },
+    };
+  };
+
+  it('follows the pages up to lastSequence and passes the leg', async () => {
+    const { run, host } = await runOnHostileHost(everyPageTerminal());
+    expect(run.outcome.disposition, JSON.stringify(failedRules(run.outcome.findings))).toBe(
+      'executed-pass',
+    );
+    // Three pages of two make the whole log of the first read, before the replays.
+    expect(host.calls('poll')).toBeGreaterThanOrEqual(3);
+  });
+
+  it('stops at an empty terminal page whose lastSequence was never delivered, and judges it', async () => {
+    const log = correctEvents(HOSTILE_RUN_ID);
+    const { run } = await runOnHostileHost({
+      routes: {
+        poll: ({ response, afterSequence }) => {
+          const rest = log.slice(afterSequence === null ? 0 : afterSequence + 1);
+          sendJson(response, 200, {
+            runId: HOSTILE_RUN_ID,
+            events: rest.slice(0, 2),
+            lastSequence: log.length + 5,
+            status: 'completed',
+            isTerminal: true,
+          });
+        },
+      },
+    });
+    expectOutcome(run, 'executed-fail', /MUST finding/);
+    expect(failedRules(run.outcome.findings)).toContain('events.last-sequence');
+  });
+});

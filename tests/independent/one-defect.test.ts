@@ -307,6 +307,8 @@ const ROWS: readonly Row[] = [
         'mean-partial-inclusive',
         'any-rule-unchanged',
         'all-rule-unchanged',
+        'latency-limit-kept',
+        'limits-hold',
         'miss-gated',
       ],
       'events.scored-count',
@@ -438,7 +440,8 @@ const ROWS: readonly Row[] = [
     defect: 'task costs reported at twice what the script states',
     mutate: (s) =>
       withTasks(s, (t) => (t.costUsd === undefined ? t : { ...t, costUsd: 2 * t.costUsd })),
-    fails: every(['cost-limit-kept', 'limits-hold'], 'limits.figures'),
+    // limits-hold runs two trials a task, and a task's figures are compared only where it runs once.
+    fails: { 'cost-limit-kept': 'limits.figures' },
   },
   {
     defect: 'a missed call answered and graded on its output',

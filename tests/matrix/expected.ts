@@ -28,21 +28,28 @@
 //             A defect that accepts one more path lifts exact to 2/3 and in-order to 0.4, so
 //             both suites pass; one that rejects one more drops any-order to 1/3, which fails.
 //   cost-limit, latency-limit, limits-hold
-//             no trials block, every task matches (score 1, gated 1, passed); aggregate and
-//             gated 1 ≥ 0.6. cost-limit: 2 tasks at cost 0.03, each within maxCostUsd 0.05 and
-//             the total 0.06 over it: suite false. latency-limit: 4 tasks at 500, 3000, 500 and
-//             3000 ms, so the p95 is 3000 (nearest-rank, interpolated and maximum) > 2000 while the
-//             mean and median 1750 and the minimum 500 are not: suite false. limits-hold: 2 tasks
-//             at 0.25 and 100 ms, exactly on maxCostUsd 0.5 and maxP95LatencyMs 100: suite true.
+//             every trial matches (score 1, gated 1, passed); aggregate and gated 1 ≥ 0.6.
+//             cost-limit (no trials block): 2 tasks at cost 0.03, each within maxCostUsd 0.05
+//             and the total 0.06 over it: suite false. latency-limit (2 trials, rule mean): 4
+//             tasks whose trials take 500 and 3000 ms, so the p95 of the 8 trial latencies is 3000
+//             (nearest-rank, interpolated and maximum) > 2000 while their mean and median 1750,
+//             their minimum 500 and every task's mean 1750 are not: suite false. limits-hold (2
+//             trials, rule mean, one script entry played in both): 2 tasks whose trials cost
+//             0.125 and take 100 ms, exactly on maxCostUsd 0.5 and maxP95LatencyMs 100 while
+//             each task's sum of latencies, 200, is over it: suite true.
 //   miss      1 task, 2 trials, rule mean: trial 1 calls a tool with no recorded response and
 //             fails closed (score 0, gating 0), trial 2 is clean (1); task score 0.5, gatedScore
 //             0.5, passed false; aggregate and gated 0.5, suite false, passedCount 0.
-//   measured  6 tasks, no trials block, passScore 1, one in-order call each: the outputs of
-//             exact-output-differs, contains-output-lacks and json-member-differs miss their
-//             golden value (score 0, gated 0, not passed); json-members-reordered and
-//             contains-output-inside match only as documented (score 1, gated 1, passed exactly
-//             on passScore); args-differ-in-case calls with "c-8006" for "C-8006" (score 1,
-//             gated 0, not passed). Aggregate 0.5, gated 1/3, suite false, passedCount 2.
+//   measured  15 tasks, no trials block, passScore 1, one in-order call each: the outputs of
+//             exact-output-differs, contains-output-lacks, json-member-differs and the near
+//             misses of host guide §6 (exact-whitespace-kept, exact-case-kept,
+//             contains-case-kept, exact-members-in-own-order, json-string-not-parsed,
+//             json-array-order-kept) miss their golden value (score 0, gated 0, not passed);
+//             json-members-reordered, contains-output-inside, exact-json-text-matches and
+//             contains-json-text-inside match only as documented (score 1, gated 1, passed
+//             exactly on passScore); args-differ-in-case calls with "c-8006" for "C-8006" and
+//             args-superset with a member more than expected (score 1, gated 0, not passed).
+//             Aggregate 6/15, gated 4/15, suite false, passedCount 4.
 //   readings-miss
 //             3 tasks, no trials block, passScore 0.6, outputs golden: empty-list-misses fails
 //             closed (0, 0); no-list-never-misses and entry-without-response-records do not
@@ -144,9 +151,6 @@ const limitLegs = (leg: LegExpectation) =>
 /** The two columns that measure grading and misses: no trials block, one in-order call a task. */
 const measureLegs = (leg: LegExpectation) =>
   ({ 'outputs-measured': leg, 'readings-miss': leg }) as const;
-/** The three limit fixtures have no trials block and no trajectory-failed trial. */
-const limitFixtures = (leg: LegExpectation) =>
-  ({ 'cost-limit-kept': leg, 'latency-limit-kept': leg, 'limits-hold': leg }) as const;
 
 /** Every host leg, with the server-free shape leg passing: it reads no host at all. */
 const everyHostLeg = (leg: LegExpectation): Row => ({
@@ -320,6 +324,17 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...measureLegs(fail('task.gated-score-present')),
   },
 
+  // Only mean's gated aggregate is 0.
+  'gated-aggregate-omitted-when-zero': {
+    ...everyHostLeg(PASS),
+    'mean-gated': fail('suite.gated-aggregate-present'),
+  },
+  // Only limits-hold plays a one-entry script in each of its trials.
+  'trials-from-script-length': {
+    ...everyHostLeg(PASS),
+    'limits-hold': fail('events.scored-count'),
+  },
+
   'gated-aggregate-omitted': {
     ...everyHostLeg(fail('suite.gated-aggregate-present')),
     'no-trajectory-ungated': PASS,
@@ -391,7 +406,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'suite-gated': PASS,
     'no-trajectory-ungated': PASS,
     ...readingLegs(PASS),
-    ...limitFixtures(PASS),
+    'cost-limit-kept': PASS,
     ...measureLegs(PASS),
   },
 
@@ -438,7 +453,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'suite-gated': PASS,
     'no-trajectory-ungated': PASS,
     ...readingLegs(PASS),
-    ...limitFixtures(PASS),
+    'cost-limit-kept': PASS,
     ...measureLegs(PASS),
   },
 
@@ -452,7 +467,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'suite-gated': PASS,
     'no-trajectory-ungated': PASS,
     ...readingLegs(PASS),
-    ...limitFixtures(PASS),
+    'cost-limit-kept': PASS,
     ...measureLegs(PASS),
   },
   'withhold-fixtures': everyHostLeg(NO_FIXTURE),
@@ -473,6 +488,9 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // (host-checks-expected.ts).
   'no-key-check': everyHostLeg(PASS),
   'any-bearer-accepted': everyHostLeg(PASS),
+  'key-prefix-accepted': everyHostLeg(PASS),
+  'key-case-insensitive': everyHostLeg(PASS),
+  'key-last-character-unchecked': everyHostLeg(PASS),
   'discovery-no-witness': everyHostLeg(PASS),
   'discovery-v1-flag': everyHostLeg(PASS),
   'unknown-run-bad-request': everyHostLeg(PASS),
@@ -602,6 +620,10 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // limits-hold sits exactly on its limits, and the broken ones fail either way.
   'cost-limit-per-trial': { ...everyHostLeg(PASS), 'cost-limit-kept': fail('suite.passed') },
   'p95-as-mean': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
+  // One figure per task: latency-limit's tasks each take 500 and 3000 ms, a mean of 1750 under
+  // its limit of 2000; limits-hold's take 100 twice, a sum of 200 over its limit of 100.
+  'p95-over-task-means': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
+  'p95-over-task-sums': { ...everyHostLeg(PASS), 'limits-hold': fail('suite.passed') },
   'limits-exclusive': { ...everyHostLeg(PASS), 'limits-hold': fail('suite.passed') },
 
   // Reported bare and decided without the limits: passed is still judged on the stated figures,
@@ -637,6 +659,31 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'outputs-measured': fail('trial.passed', 'task.passed'),
   },
   'args-case-insensitive': { ...everyHostLeg(PASS), 'outputs-measured': misread() },
+
+  // The readings of host guide §6's golden table: every other fixture's output is its golden value
+  // written alike, so only measured's near misses and differently written equals tell them apart.
+  // Each flips one task's score (near misses to 1, equals to 0), its verdict and both aggregates.
+  'exact-trims-whitespace': { ...everyHostLeg(PASS), 'outputs-measured': MISGRADED },
+  'golden-case-insensitive': { ...everyHostLeg(PASS), 'outputs-measured': MISGRADED },
+  'exact-members-sorted': { ...everyHostLeg(PASS), 'outputs-measured': MISGRADED },
+  // Two scores swap (a reordered object now equals, an object no longer equals its text), so
+  // the aggregates and the count stay as they were.
+  'exact-compared-as-values': {
+    ...everyHostLeg(PASS),
+    'outputs-measured': fail(
+      'trial.score-unchanged',
+      'trial.passed',
+      'task.score-unchanged',
+      'task.gated-score-value',
+      'task.passed',
+    ),
+  },
+  'contains-strings-only': { ...everyHostLeg(PASS), 'outputs-measured': MISGRADED },
+  'json-match-parses-string': { ...everyHostLeg(PASS), 'outputs-measured': MISGRADED },
+  'json-match-arrays-unordered': { ...everyHostLeg(PASS), 'outputs-measured': MISGRADED },
+  // The reading fixtures tell args apart by value only; measured's args-superset calls with one
+  // member more than expected, so a subset reading matches its path.
+  'args-subset': { ...everyHostLeg(PASS), 'outputs-measured': misread() },
 
   // The miss readings: only readings-miss has an empty list, a response-less entry, and a task
   // without toolResponses that makes a call (control's makes none).

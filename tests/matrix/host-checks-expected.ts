@@ -4,11 +4,15 @@
 // whose table is per leg: host checks belong to no leg.
 //
 // Why each listed row fails what it does:
-//   no-key-check        the creates sent without Authorization and with a wrong bearer token are
-//                       answered 404 not_found (the unknown suite they name), not 401:
-//                       wire.unauthenticated-refused and wire.wrong-key-refused.
-//   any-bearer-accepted the create with a wrong bearer token is answered 404 not_found, the
-//                       keyless one 401: only wire.wrong-key-refused.
+//   no-key-check        the creates sent without Authorization, with a wrong bearer token and
+//                       with the three near-miss tokens are answered 404 not_found (the unknown
+//                       suite they name), not 401: wire.unauthenticated-refused,
+//                       wire.wrong-key-refused, and auth.no-bypass for every token served.
+//   any-bearer-accepted the creates with a wrong or a near-miss bearer token are answered 404
+//                       not_found, the keyless one 401: wire.wrong-key-refused and auth.no-bypass.
+//   key-prefix-accepted, key-case-insensitive, key-last-character-unchecked
+//                       the one near-miss token each lets through is answered 404 not_found,
+//                       every other credential probe 401: only auth.no-bypass.
 //   discovery-no-witness  agents has no witness: one wire.discovery finding naming it.
 //   discovery-v1-flag     agents.evalSuite has supported: true: one wire.discovery finding
 //                       naming it.
@@ -30,6 +34,7 @@ export type HostCheckRule = Extract<
   | 'wire.discovery'
   | 'wire.unauthenticated-refused'
   | 'wire.wrong-key-refused'
+  | 'auth.no-bypass'
   | 'wire.unknown-run-not-found'
   | 'wire.unknown-suite-refused'
   | 'wire.unadvertised-operation-not-found'
@@ -37,8 +42,11 @@ export type HostCheckRule = Extract<
 >;
 
 export const HOST_CHECK_FAILURES: Readonly<Partial<Record<RowName, readonly HostCheckRule[]>>> = {
-  'no-key-check': ['wire.unauthenticated-refused', 'wire.wrong-key-refused'],
-  'any-bearer-accepted': ['wire.wrong-key-refused'],
+  'no-key-check': ['wire.unauthenticated-refused', 'wire.wrong-key-refused', 'auth.no-bypass'],
+  'any-bearer-accepted': ['wire.wrong-key-refused', 'auth.no-bypass'],
+  'key-prefix-accepted': ['auth.no-bypass'],
+  'key-case-insensitive': ['auth.no-bypass'],
+  'key-last-character-unchecked': ['auth.no-bypass'],
   'discovery-no-witness': ['wire.discovery'],
   'discovery-v1-flag': ['wire.discovery'],
   'unknown-run-bad-request': ['wire.unknown-run-not-found'],

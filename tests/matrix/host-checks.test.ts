@@ -74,6 +74,7 @@ const HOST_CHECK_RULES: ReadonlySet<string> = new Set([
   'wire.discovery',
   'wire.unauthenticated-refused',
   'wire.wrong-key-refused',
+  'auth.no-bypass',
   'wire.unknown-run-not-found',
   'wire.unknown-suite-refused',
   'wire.unadvertised-operation-not-found',
@@ -96,7 +97,12 @@ describe('the host checks of the falsifiability matrix', () => {
           expect(failedRules(checks), JSON.stringify(checks.findings)).toEqual(
             hostCheckFailures(row),
           );
-          expect(checks.findings.every((f) => f.severity === 'SHOULD')).toBe(true);
+          // Only an authentication bypass is a MUST among the host checks.
+          expect(
+            checks.findings
+              .filter((f) => f.severity === 'MUST')
+              .every((f) => f.rule === 'auth.no-bypass'),
+          ).toBe(true);
         });
       }
     });
@@ -107,6 +113,9 @@ describe('the host checks of the falsifiability matrix', () => {
       const checks = await hostChecksOf('conformant', variant);
       expect(checks.unexercised, variant).toEqual([]);
       expect(checks.probes.map((p) => p.outcome)).toEqual([
+        'answered',
+        'answered',
+        'answered',
         'answered',
         'answered',
         'answered',
@@ -123,6 +132,7 @@ describe('the host checks of the falsifiability matrix', () => {
           'wire.discovery',
           'wire.unauthenticated-refused',
           'wire.wrong-key-refused',
+          'auth.no-bypass',
           'wire.unknown-run-not-found',
           'wire.unknown-suite-refused',
           'wire.error-body',

@@ -163,6 +163,8 @@ export function rowsOfPart(index: number, of: number): readonly RowName[] {
 export async function runMatrix(
   rows: readonly RowName[] = ROW_NAMES,
   run: (options: RowOptions) => Promise<readonly LegResult[]> = runRow,
+  /** Each mode's busy rows run in this many shares, one after another (the whole table: BUSY_PARTS). */
+  shares = 1,
 ): Promise<MatrixResults> {
   const results = Object.fromEntries(MODE_NAMES.map((m) => [m, {}])) as Record<
     ModeName,
@@ -181,11 +183,14 @@ export async function runMatrix(
         });
       }),
     );
+  const busy = rows.filter((row) => !HANGING.has(row));
   for (const mode of MODES) {
-    await runMode(
-      mode,
-      rows.filter((row) => !HANGING.has(row)),
-    );
+    for (let share = 0; share < shares; share += 1) {
+      await runMode(
+        mode,
+        busy.filter((_, i) => i % shares === share),
+      );
+    }
   }
   const hanging = rows.filter((row) => HANGING.has(row));
   await Promise.all(MODES.map((mode) => runMode(mode, hanging)));

@@ -1,6 +1,7 @@
 // The provoked refusals (lib/observe/probes.ts, lib/decide/host-checks.ts) against scripted
 // loopback hosts: what each probe sends (the keyless one no Authorization at all, the wrong-key
-// one a token that names itself and is not the key, the others the key to the target alone), what is recorded of each answer, a lost answer kept as unobserved
+// one a token that names itself and is not the key, the near-miss ones tokens made from the key
+// and scrubbed from every answer, the others the key to the target alone), what is recorded of each answer, a lost answer kept as unobserved
 // within the deadline, and the probes not sent when the suite has no grounds for them.
 
 import { describe, expect, it } from 'vitest';
@@ -68,7 +69,13 @@ describe('the probes a run sends', () => {
     const { probes, requests } = await probe(CORRECT);
     const body = { mode: 'eval', evalSuiteRef: unknownSuiteRef(NONCE), agentId: 'no-such-agent' };
     const sent = requests.map((r) => [r.method, r.path, r.headers.authorization, r.body]);
-    expect(sent).toHaveLength(4);
+    expect(sent).toHaveLength(7);
+    // The near-miss tokens, each the key missed one way; the scripted host saw them, the probes
+    // record none of them.
+    for (const token of ['sk-probe-key-012345678A', `${KEY}A`, 'SK-PROBE-KEY-0123456789']) {
+      expect(sent).toContainEqual(['POST', '/runs', `Bearer ${token}`, JSON.stringify(body)]);
+      expect(JSON.stringify(probes)).not.toContain(token);
+    }
     expect(sent).toContainEqual(['POST', '/runs', undefined, JSON.stringify(body)]);
     expect(sent).toContainEqual([
       'POST',
@@ -91,13 +98,18 @@ describe('the probes a run sends', () => {
         status: 401,
         body: { json: { error: 'unauthenticated', message: 'a bearer key is required' } },
       },
-      {
-        probe: 'wrong-credentials',
+      ...[
+        'wrong-credentials',
+        'near-miss-last-character',
+        'near-miss-extended',
+        'near-miss-case-flipped',
+      ].map((name) => ({
+        probe: name,
         outcome: 'answered',
         request: 'POST /runs',
         status: 401,
         body: { json: { error: 'unauthenticated', message: 'a bearer key is required' } },
-      },
+      })),
       {
         probe: 'unknown-run',
         outcome: 'answered',
@@ -122,7 +134,7 @@ describe('the probes a run sends', () => {
 
   it('asks a host that does not advertise agents.evalSuite for the summary that capability gates, with the key', async () => {
     const { probes, requests } = await probe(CORRECT, { evalSuiteAdvertised: false });
-    expect(requests).toHaveLength(5);
+    expect(requests).toHaveLength(8);
     const summaries = requests.filter((r) => r.path.endsWith('/eval-summary'));
     expect(summaries.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
       ['GET', '/runs/acme%2Fprobe-00000000deadbeef/eval-summary', `Bearer ${KEY}`],
@@ -150,6 +162,9 @@ describe('the probes a run sends', () => {
     expect(probes.map((p) => [p.probe, p.outcome])).toEqual([
       ['no-credentials', 'answered'],
       ['wrong-credentials', 'answered'],
+      ['near-miss-last-character', 'answered'],
+      ['near-miss-extended', 'answered'],
+      ['near-miss-case-flipped', 'answered'],
       ['unknown-run', 'not-made'],
       ['unknown-suite', 'answered'],
       ['unadvertised-summary', 'answered'],
@@ -194,6 +209,9 @@ describe('the probes a run sends', () => {
     expect(probes.map((p) => (p.outcome === 'answered' ? [p.status, p.body] : p.outcome))).toEqual([
       [201, { json: { runId: 'x' } }],
       [201, { json: { runId: 'x' } }],
+      [201, { json: { runId: 'x' } }],
+      [201, { json: { runId: 'x' } }],
+      [201, { json: { runId: 'x' } }],
       [404, { notJson: 'not valid JSON' }],
       [404, { notJson: 'not valid JSON' }],
       'inapplicable',
@@ -228,6 +246,9 @@ describe('the probes a run sends', () => {
     expect(probes.map((p) => [p.probe, p.outcome])).toEqual([
       ['no-credentials', 'not-made'],
       ['wrong-credentials', 'not-made'],
+      ['near-miss-last-character', 'not-made'],
+      ['near-miss-extended', 'not-made'],
+      ['near-miss-case-flipped', 'not-made'],
       ['unknown-run', 'not-made'],
       ['unknown-suite', 'answered'],
       ['unadvertised-summary', 'inapplicable'],
@@ -294,6 +315,13 @@ describe('the host checks of a run', () => {
       'wire.unauthenticated-refused',
       'wire.error-body',
       'wire.wrong-key-refused',
+      'auth.no-bypass',
+      'wire.error-body',
+      'auth.no-bypass',
+      'wire.error-body',
+      'auth.no-bypass',
+      'wire.error-body',
+      'auth.no-bypass',
       'wire.error-body',
       'wire.unknown-run-not-found',
       'wire.error-body',
@@ -345,6 +373,7 @@ describe('the host checks of a run', () => {
     expect(checks.unexercised.map((u) => u.rule)).toEqual([
       'wire.unauthenticated-refused',
       'wire.wrong-key-refused',
+      'auth.no-bypass',
       'wire.unknown-run-not-found',
       'wire.unknown-suite-refused',
       'wire.unadvertised-operation-not-found',
@@ -363,9 +392,51 @@ describe('the host checks of a run', () => {
       'wire.discovery',
       'wire.unauthenticated-refused',
       'wire.wrong-key-refused',
+      'auth.no-bypass',
       'wire.unknown-run-not-found',
       'wire.unknown-suite-refused',
       'wire.unadvertised-operation-not-found',
     ]);
+  });
+});
+
+describe('the near-miss probes', () => {
+  it('a host that echoes the token it was sent shows none of the near-miss tokens, nor the key', async () => {
+    const { probes } = await probe((req, res) => {
+      sendErrorEnvelope(res, 401, 'unauthenticated', `no such key: ${req.headers.authorization}`);
+    });
+    const recorded = JSON.stringify(probes);
+    for (const token of ['sk-probe-key-012345678A', `${KEY}A`, 'SK-PROBE-KEY-0123456789']) {
+      expect(recorded).not.toContain(token);
+    }
+    expect(recorded).not.toContain(KEY);
+    expect(recorded).toContain('no such key: Bearer [redacted]');
+  });
+
+  it('a key without a letter has no case-flipped token, so that probe is not made, saying why', async () => {
+    const server = await startScriptedServer(CORRECT);
+    const client = createHostClient({
+      baseUrl: server.url,
+      apiKey: '0123456789-0123',
+      requestTimeoutMs: 500,
+      maxBodyBytes: 4096,
+    });
+    try {
+      const probes = await provokeRefusals(
+        client,
+        { keyConfigured: true, knownRunId: RUN, evalSuiteAdvertised: true, timeoutMs: 500 },
+        NONCE,
+      );
+      expect(probes.find((p) => p.probe === 'near-miss-case-flipped')).toEqual({
+        probe: 'near-miss-case-flipped',
+        outcome: 'not-made',
+        reason: 'the key holds no letter, so no token differs from it in case alone',
+      });
+      // Keyless, wrong key, two near misses, the unknown run and the unknown suite.
+      expect(server.requests).toHaveLength(6);
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });

@@ -77,6 +77,41 @@ function flipped(
   };
 }
 
+/** Measured's eval.completed payload: after eval.started and one eval.scored per task. */
+const MEASURED_COMPLETED = 16;
+/** Measured's tasks whose one trial scores 1 and matches, passing exactly on passScore 1. */
+const MEASURED_ON_PASS_SCORE = [3, 4, 10, 11];
+
+/**
+ * Measured's tasks whose output is graded `to` instead of the other score: each one's score,
+ * verdict and gating score (its path matches), and the suite's aggregates and count in the
+ * summary and in eval.completed. Correctly graded, 6 of 15 score 1 and 4 of 15 gate to 1.
+ */
+function regraded(tasks: readonly number[], to: 0 | 1): Expected {
+  const delta = to === 1 ? tasks.length : -tasks.length;
+  return {
+    ...scoresOf(tasks, to),
+    'summary.aggregateScore': (6 + delta) / 15,
+    'summary.gatedAggregateScore': (4 + delta) / 15,
+    'summary.passedCount': 4 + delta,
+    [`evalPayloads.${MEASURED_COMPLETED}.aggregateScore`]: (6 + delta) / 15,
+    [`evalPayloads.${MEASURED_COMPLETED}.passedCount`]: 4 + delta,
+  };
+}
+
+/** The per-task part of `regraded`: the suite's figures left out. */
+function scoresOf(tasks: readonly number[], to: 0 | 1): Expected {
+  return Object.fromEntries(
+    tasks.flatMap((task) => [
+      [`evalPayloads.${task + 1}.score`, to],
+      [`evalPayloads.${task + 1}.passed`, to === 1],
+      [`summary.tasks.${task}.score`, to],
+      [`summary.tasks.${task}.gatedScore`, to],
+      [`summary.tasks.${task}.passed`, to === 1],
+    ]),
+  );
+}
+
 const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expected }[] = [
   {
     defect: 'unmigrated-0244',
@@ -115,6 +150,27 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     defect: 'gated-aggregate-omitted',
     fixture: MEAN,
     changes: { 'summary.gatedAggregateScore': undefined },
+  },
+  // Mean's gated aggregate is 0, the one shipped suite whose gated aggregate is.
+  {
+    defect: 'gated-aggregate-omitted-when-zero',
+    fixture: MEAN,
+    changes: { 'summary.gatedAggregateScore': undefined },
+  },
+  // limits-hold's one-entry scripts are played once each: two eval.scored, not four.
+  {
+    defect: 'trials-from-script-length',
+    fixture: HOLD,
+    changes: {
+      evalPayloads: DIFFERS,
+      log: DIFFERS,
+      'rereads.lastSequences': DIFFERS,
+      'summary.totalCostUsd': 0.25,
+      'summary.tasks.0.costUsd': 0.125,
+      'summary.tasks.1.costUsd': 0.125,
+      'summary.tasks.0.trials': DIFFERS,
+      'summary.tasks.1.trials': DIFFERS,
+    },
   },
   {
     defect: 'task-gated-all-or-nothing',
@@ -247,6 +303,9 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   // the defect does change, a request without a key served, is the test below the table.
   { defect: 'no-key-check', fixture: SUITE, changes: {} },
   { defect: 'any-bearer-accepted', fixture: SUITE, changes: {} },
+  { defect: 'key-prefix-accepted', fixture: SUITE, changes: {} },
+  { defect: 'key-case-insensitive', fixture: SUITE, changes: {} },
+  { defect: 'key-last-character-unchecked', fixture: SUITE, changes: {} },
   // Nor does a run ask for a run or a suite the host lacks: the refusals are tested below.
   { defect: 'unknown-run-bad-request', fixture: SUITE, changes: {} },
   { defect: 'unknown-suite-server-error', fixture: SUITE, changes: {} },
@@ -383,7 +442,7 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   {
     defect: 'latency-limit-dropped',
     fixture: LATENCY,
-    changes: { 'summary.passed': true, 'evalPayloads.5.passed': true },
+    changes: { 'summary.passed': true, 'evalPayloads.9.passed': true },
   },
   {
     // Each trial costs 0.03, within maxCostUsd 0.05; only the total 0.06 is over it.
@@ -395,13 +454,25 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     // The mean latency 1750 is within maxP95LatencyMs 2000; the p95 3000 is not.
     defect: 'p95-as-mean',
     fixture: LATENCY,
-    changes: { 'summary.passed': true, 'evalPayloads.5.passed': true },
+    changes: { 'summary.passed': true, 'evalPayloads.9.passed': true },
+  },
+  {
+    // Every task's mean latency, 1750, is within the limit; the p95 of the trials, 3000, is not.
+    defect: 'p95-over-task-means',
+    fixture: LATENCY,
+    changes: { 'summary.passed': true, 'evalPayloads.9.passed': true },
+  },
+  {
+    // Every task's summed latency, 200, is over the limit of 100 its trials sit on.
+    defect: 'p95-over-task-sums',
+    fixture: HOLD,
+    changes: { 'summary.passed': false, 'evalPayloads.5.passed': false },
   },
   {
     // The total cost and the p95 sit exactly on their limits, which an exclusive reading breaks.
     defect: 'limits-exclusive',
     fixture: HOLD,
-    changes: { 'summary.passed': false, 'evalPayloads.3.passed': false },
+    changes: { 'summary.passed': false, 'evalPayloads.5.passed': false },
   },
   {
     // Trial 1's missed call is answered: it scores and passes, and so do the task and the suite.
@@ -442,61 +513,57 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     },
   },
   {
-    // The three outputs that miss their golden value score 1 and pass (payloads 1-3, tasks 0-2).
+    // The nine outputs that miss their golden value score 1 and pass.
     defect: 'golden-never-graded',
     fixture: MEASURED,
-    changes: {
-      ...Object.fromEntries(
-        [0, 1, 2].flatMap((task) => [
-          [`evalPayloads.${task + 1}.score`, 1],
-          [`evalPayloads.${task + 1}.passed`, true],
-          [`summary.tasks.${task}.score`, 1],
-          [`summary.tasks.${task}.gatedScore`, 1],
-          [`summary.tasks.${task}.passed`, true],
-        ]),
-      ),
-      'summary.aggregateScore': 1,
-      'summary.gatedAggregateScore': 5 / 6,
-      'summary.passedCount': 5,
-      'evalPayloads.7.aggregateScore': 1,
-      'evalPayloads.7.passedCount': 5,
-    },
+    changes: regraded([0, 1, 2, 6, 7, 8, 9, 12, 13], 1),
   },
+  // json-members-reordered no longer matches as text.
+  { defect: 'json-match-as-text', fixture: MEASURED, changes: regraded([3], 0) },
   {
-    // json-members-reordered (payload 4, task 3) no longer matches as text.
-    defect: 'json-match-as-text',
-    fixture: MEASURED,
-    changes: {
-      'evalPayloads.4.score': 0,
-      'evalPayloads.4.passed': false,
-      'summary.tasks.3.score': 0,
-      'summary.tasks.3.gatedScore': 0,
-      'summary.tasks.3.passed': false,
-      'summary.aggregateScore': 1 / 3,
-      'summary.gatedAggregateScore': 1 / 6,
-      'summary.passedCount': 1,
-      'evalPayloads.7.aggregateScore': 1 / 3,
-      'evalPayloads.7.passedCount': 1,
-    },
-  },
-  {
-    // The two trials that score exactly passScore 1 no longer pass, nor do their tasks.
+    // The four trials exactly on passScore 1 no longer pass.
     defect: 'trial-verdict-strict',
     fixture: MEASURED,
     changes: {
-      'evalPayloads.4.passed': false,
-      'evalPayloads.5.passed': false,
-      'summary.tasks.3.passed': false,
-      'summary.tasks.4.passed': false,
+      ...Object.fromEntries(
+        MEASURED_ON_PASS_SCORE.flatMap((task) => [
+          [`evalPayloads.${task + 1}.passed`, false],
+          [`summary.tasks.${task}.passed`, false],
+        ]),
+      ),
       'summary.passedCount': 0,
-      'evalPayloads.7.passedCount': 0,
+      [`evalPayloads.${MEASURED_COMPLETED}.passedCount`]: 0,
     },
   },
   {
     defect: 'args-case-insensitive',
     fixture: MEASURED,
-    changes: flipped([5], true, 7, { gatedAggregateScore: 0.5, passedCount: 3 }),
+    changes: flipped([5], true, MEASURED_COMPLETED, {
+      gatedAggregateScore: 5 / 15,
+      passedCount: 5,
+    }),
   },
+  {
+    defect: 'args-subset',
+    fixture: MEASURED,
+    changes: flipped([14], true, MEASURED_COMPLETED, {
+      gatedAggregateScore: 5 / 15,
+      passedCount: 5,
+    }),
+  },
+  { defect: 'exact-trims-whitespace', fixture: MEASURED, changes: regraded([6], 1) },
+  { defect: 'golden-case-insensitive', fixture: MEASURED, changes: regraded([7, 8], 1) },
+  { defect: 'exact-members-sorted', fixture: MEASURED, changes: regraded([9], 1) },
+  {
+    // Values, not texts: the reordered object now equals its value, the object no longer equals
+    // the string spelling it, so the two scores swap and every aggregate stays as it was.
+    defect: 'exact-compared-as-values',
+    fixture: MEASURED,
+    changes: { ...scoresOf([9], 1), ...scoresOf([10], 0) },
+  },
+  { defect: 'contains-strings-only', fixture: MEASURED, changes: regraded([11], 0) },
+  { defect: 'json-match-parses-string', fixture: MEASURED, changes: regraded([12], 1) },
+  { defect: 'json-match-arrays-unordered', fixture: MEASURED, changes: regraded([13], 1) },
   {
     // empty-list-misses is answered: it scores 1 and the suite reads 1 (passing either way).
     defect: 'empty-responses-never-miss',
@@ -556,15 +623,12 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   {
     defect: 'latency-reported-in-seconds',
     fixture: LATENCY,
+    // Each task's trials take 500 and 3000 ms, in turn; each task reports its slowest, 3000.
     changes: {
-      'evalPayloads.1.latencyMs': 1,
-      'evalPayloads.2.latencyMs': 3,
-      'evalPayloads.3.latencyMs': 1,
-      'evalPayloads.4.latencyMs': 3,
-      'summary.tasks.0.latencyMs': 1,
-      'summary.tasks.1.latencyMs': 3,
-      'summary.tasks.2.latencyMs': 1,
-      'summary.tasks.3.latencyMs': 3,
+      ...Object.fromEntries(
+        [1, 3, 3, 1, 1, 3, 3, 1].map((s, i) => [`evalPayloads.${i + 1}.latencyMs`, s]),
+      ),
+      ...Object.fromEntries([0, 1, 2, 3].map((t) => [`summary.tasks.${t}.latencyMs`, 3])),
     },
   },
   {
@@ -670,6 +734,19 @@ describe('reference host defects', () => {
       apiKey: 'w'.repeat(32),
       body: undefined,
     },
+    ...(
+      [
+        ['key extended', `${KEY}x`],
+        ['key in upper case', KEY.toUpperCase()],
+        ['last character changed', `${KEY.slice(0, -1)}x`],
+      ] as const
+    ).map(([name, apiKey]) => ({
+      name,
+      method: 'GET',
+      path: UNKNOWN_RUN,
+      apiKey,
+      body: undefined,
+    })),
     { name: 'unknown run', method: 'GET', path: UNKNOWN_RUN, apiKey: KEY, body: undefined },
     { name: 'unknown suite', method: 'POST', path: '/runs', apiKey: KEY, body: UNKNOWN_SUITE },
   ] as const;
@@ -687,8 +764,18 @@ describe('reference host defects', () => {
   const CONFORMING = {
     keyless: [401, 'unauthenticated'],
     'wrong key': [401, 'unauthenticated'],
+    'key extended': [401, 'unauthenticated'],
+    'key in upper case': [401, 'unauthenticated'],
+    'last character changed': [401, 'unauthenticated'],
     'unknown run': [404, 'not_found'],
     'unknown suite': [404, 'not_found'],
+  };
+
+  const NEAR_AND_WRONG_SERVED = {
+    'wrong key': [404, 'not_found'],
+    'key extended': [404, 'not_found'],
+    'key in upper case': [404, 'not_found'],
+    'last character changed': [404, 'not_found'],
   };
 
   it('a conforming host answers every provoked refusal as the contract says', async () => {
@@ -703,9 +790,15 @@ describe('reference host defects', () => {
   it.each([
     {
       defect: 'no-key-check',
-      changes: { keyless: [404, 'not_found'], 'wrong key': [404, 'not_found'] },
+      changes: { keyless: [404, 'not_found'], ...NEAR_AND_WRONG_SERVED },
     },
-    { defect: 'any-bearer-accepted', changes: { 'wrong key': [404, 'not_found'] } },
+    { defect: 'any-bearer-accepted', changes: NEAR_AND_WRONG_SERVED },
+    { defect: 'key-prefix-accepted', changes: { 'key extended': [404, 'not_found'] } },
+    { defect: 'key-case-insensitive', changes: { 'key in upper case': [404, 'not_found'] } },
+    {
+      defect: 'key-last-character-unchecked',
+      changes: { 'last character changed': [404, 'not_found'] },
+    },
     { defect: 'unknown-run-bad-request', changes: { 'unknown run': [400, 'validation_error'] } },
     { defect: 'unknown-suite-server-error', changes: { 'unknown suite': [500, 'internal_error'] } },
   ] as const)('$defect changes only its provoked refusals', async ({ defect, changes }) => {

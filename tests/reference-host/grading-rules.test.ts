@@ -27,7 +27,13 @@ describe('golden match', () => {
     ['contains', 'it is done now', 'done', 1],
     ['contains', 'it is finished', 'done', 0],
     ['json-match', { x: [1, { y: 2 }], z: null }, { z: null, x: [1, { y: 2 }] }, 1],
-    ['json-match', '{"z":null,"x":[1,{"y":2}]}', { x: [1, { y: 2 }], z: null }, 1],
+    // A string output is a string: it is not parsed first (host guide §6).
+    ['json-match', '{"z":null,"x":[1,{"y":2}]}', { x: [1, { y: 2 }], z: null }, 0],
+    ['exact', { a: 1, b: 2 }, { b: 2, a: 1 }, 0],
+    ['exact', { a: 1 }, '{"a":1}', 1],
+    ['exact', 'done ', 'done', 0],
+    ['exact', 'DONE', 'done', 0],
+    ['contains', { a: 1, b: true }, '"b":true', 1],
     ['json-match', { x: [1, 2] }, { x: [2, 1] }, 0],
     ['regex', 'done', 'done', 0],
   ] as const)('%s of %j against %j scores %d', (match, output, value, score) => {

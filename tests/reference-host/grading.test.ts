@@ -48,6 +48,16 @@ function reading(
   };
 }
 
+/** A task's trials block when both of its trials score 1 and match, under rule mean. */
+const TWO_CLEAN_TRIALS = {
+  count: 2,
+  passRule: 'mean',
+  meanScore: 1,
+  passAtK: 1,
+  passHatK: 1,
+  trialStats: { passed: 2, trajectoryFailed: 0, failedClosed: 0, minScore: 1, maxScore: 1 },
+};
+
 /** Contract §8, written out: the summary each fixture must produce, and its eval.scored verdicts. */
 interface Grading {
   readonly summary: Body;
@@ -273,7 +283,8 @@ const EXPECTED: Readonly<Record<FixtureId, Grading>> = {
     ],
     log: 'S icrdes icrdes C R',
   },
-  // The latencies vary so that only a p95 reading exceeds the limit (mean and median 1750).
+  // The latencies vary so that only a p95 over trial latencies exceeds the limit (their mean and
+  // median, and each task's mean, 1750); each task reports its slowest trial's.
   'conformance-eval-trajectory-gate-latency-limit': {
     summary: {
       suiteId: 'conformance.evals.trajectory-gate-latency-limit',
@@ -283,29 +294,19 @@ const EXPECTED: Readonly<Record<FixtureId, Grading>> = {
       passed: false,
       taskCount: 4,
       passedCount: 4,
-      tasks: (
-        [
-          ['first', 500],
-          ['second', 3000],
-          ['third', 500],
-          ['fourth', 3000],
-        ] as const
-      ).map(([which, latencyMs]) => ({
+      tasks: ['first', 'second', 'third', 'fourth'].map((which) => ({
         taskId: `tier-of-${which}-customer`,
         score: 1,
         gatedScore: 1,
         passed: true,
-        latencyMs,
+        latencyMs: 3000,
+        trials: TWO_CLEAN_TRIALS,
       })),
     },
-    scored: [
-      [1, true],
-      [1, true],
-      [1, true],
-      [1, true],
-    ],
-    log: 'S icrdes icrdes icrdes icrdes C R',
+    scored: Array.from({ length: 8 }, () => [1, true]),
+    log: `S ${'icrdes '.repeat(8)}C R`,
   },
+  // One script entry played in both trials: each task's cost is the sum of its two trials'.
   'conformance-eval-trajectory-gate-limits-hold': {
     summary: {
       suiteId: 'conformance.evals.trajectory-gate-limits-hold',
@@ -316,30 +317,18 @@ const EXPECTED: Readonly<Record<FixtureId, Grading>> = {
       taskCount: 2,
       passedCount: 2,
       totalCostUsd: 0.5,
-      tasks: [
-        {
-          taskId: 'tier-of-first-customer',
-          score: 1,
-          gatedScore: 1,
-          passed: true,
-          costUsd: 0.25,
-          latencyMs: 100,
-        },
-        {
-          taskId: 'tier-of-second-customer',
-          score: 1,
-          gatedScore: 1,
-          passed: true,
-          costUsd: 0.25,
-          latencyMs: 100,
-        },
-      ],
+      tasks: ['first', 'second'].map((which) => ({
+        taskId: `tier-of-${which}-customer`,
+        score: 1,
+        gatedScore: 1,
+        passed: true,
+        costUsd: 0.25,
+        latencyMs: 100,
+        trials: TWO_CLEAN_TRIALS,
+      })),
     },
-    scored: [
-      [1, true],
-      [1, true],
-    ],
-    log: 'S icrdes icrdes C R',
+    scored: Array.from({ length: 4 }, () => [1, true]),
+    log: `S ${'icrdes '.repeat(4)}C R`,
   },
   // Trial 1 fails closed on its unrecorded call and stops there; trial 2 is clean.
   'conformance-eval-trajectory-gate-miss': {
@@ -386,11 +375,11 @@ const EXPECTED: Readonly<Record<FixtureId, Grading>> = {
     summary: {
       suiteId: 'conformance.evals.trajectory-measured',
       suiteVersion: '1.0.0',
-      aggregateScore: 0.5,
-      gatedAggregateScore: 1 / 3,
+      aggregateScore: 6 / 15,
+      gatedAggregateScore: 4 / 15,
       passed: false,
-      taskCount: 6,
-      passedCount: 2,
+      taskCount: 15,
+      passedCount: 4,
       tasks: (
         [
           ['exact-output-differs', 0, 0],
@@ -399,6 +388,15 @@ const EXPECTED: Readonly<Record<FixtureId, Grading>> = {
           ['json-members-reordered', 1, 1],
           ['contains-output-inside', 1, 1],
           ['args-differ-in-case', 1, 0],
+          ['exact-whitespace-kept', 0, 0],
+          ['exact-case-kept', 0, 0],
+          ['contains-case-kept', 0, 0],
+          ['exact-members-in-own-order', 0, 0],
+          ['exact-json-text-matches', 1, 1],
+          ['contains-json-text-inside', 1, 1],
+          ['json-string-not-parsed', 0, 0],
+          ['json-array-order-kept', 0, 0],
+          ['args-superset', 1, 0],
         ] as const
       ).map(([taskId, score, gatedScore]) => ({
         taskId,
@@ -414,8 +412,17 @@ const EXPECTED: Readonly<Record<FixtureId, Grading>> = {
       [1, true],
       [1, true],
       [1, false],
+      [0, false],
+      [0, false],
+      [0, false],
+      [0, false],
+      [1, true],
+      [1, true],
+      [0, false],
+      [0, false],
+      [1, false],
     ],
-    log: 'S icrdes icrdes icrdes icrdes icrdes icrdes C R',
+    log: `S ${'icrdes '.repeat(15)}C R`,
   },
   // The empty list misses its one call and fails closed; the other two tasks do not miss.
   'conformance-eval-trajectory-readings-miss': {
@@ -540,8 +547,17 @@ describe('the conforming reference host', () => {
       const trials = evalPayloads(d.events).flatMap((p) =>
         p['trial'] === undefined ? [] : [p['trial']],
       );
-      const n = /-gate-(mean|any|all|miss)$/.test(id) ? 2 : id.endsWith('-boundary') ? 4 : 0;
-      expect(trials, id).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+      const [tasks, n] = /-gate-(mean|any|all|miss)$/.test(id)
+        ? [1, 2]
+        : id.endsWith('-boundary')
+          ? [1, 4]
+          : id.endsWith('-latency-limit')
+            ? [4, 2]
+            : id.endsWith('-limits-hold')
+              ? [2, 2]
+              : [0, 0];
+      const oneTask = Array.from({ length: n }, (_, i) => i + 1);
+      expect(trials, id).toEqual(Array.from({ length: tasks }, () => oneTask).flat());
     }
   });
 

@@ -239,4 +239,33 @@ describe('the severity gate and the host checks', () => {
     expect(ciVerdict(report('must', false)).exitCode).toBe(0);
     expect(ciVerdict(report('should', true)).exitCode).toBe(0);
   });
+  const bypassed = (failOn: 'must' | 'should' | 'none', ok: boolean): CiFacts =>
+    ({
+      requirements: passing,
+      failOn,
+      hostChecks: {
+        probes: [],
+        findings: [
+          {
+            rule: 'auth.no-bypass',
+            ok,
+            severity: 'MUST',
+            ref: 'contract §1',
+            message: 'authentication bypass: POST /runs (the key extended) was answered 201',
+          },
+        ],
+        unexercised: [],
+      },
+    }) as unknown as CiFacts;
+
+  it('an authentication bypass fails the run under every gate, and none waives that it failed', () => {
+    for (const failOn of ['must', 'should'] as const) {
+      const verdict = ciVerdict(bypassed(failOn, false));
+      expect(verdict.exitCode, failOn).toBe(1);
+      expect(verdict.hostWarnings.map((f) => f.rule)).toEqual(['auth.no-bypass']);
+    }
+    const waived = ciVerdict(bypassed('none', false));
+    expect([waived.exitCode, waived.failing]).toEqual([0, true]);
+    expect(ciVerdict(bypassed('must', true)).exitCode).toBe(0);
+  });
 });

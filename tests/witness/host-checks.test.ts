@@ -31,6 +31,9 @@ const envelope = (error: string): ObservedBody => ({ json: { error, message: 're
 const CORRECT_PROBES: readonly ObservedProbe[] = [
   answered('no-credentials', 401, envelope('unauthenticated')),
   answered('wrong-credentials', 401, envelope('unauthenticated')),
+  answered('near-miss-last-character', 401, envelope('unauthenticated')),
+  answered('near-miss-extended', 401, envelope('unauthenticated')),
+  answered('near-miss-case-flipped', 401, envelope('unauthenticated')),
   answered('unknown-run', 404, envelope('not_found')),
   answered('unknown-suite', 404, envelope('not_found')),
 ];
@@ -45,11 +48,13 @@ const failedRules = (document: unknown, probes?: readonly ObservedProbe[]): stri
   failures(document, probes).map(([rule]) => rule);
 
 describe('discovery', () => {
-  it('a correct discovery and correct refusals hold every check, all SHOULD', () => {
+  it('a correct discovery and correct refusals hold every check, SHOULD but for the bypass rule', () => {
     const judged = judgeHostChecks({ ok: true, document: DISCOVERY }, CORRECT_PROBES);
     expect(judged.findings.filter((f) => !f.ok)).toEqual([]);
-    expect(judged.findings).toHaveLength(9);
-    expect(judged.findings.every((f) => f.severity === 'SHOULD')).toBe(true);
+    expect(judged.findings).toHaveLength(16);
+    const must = judged.findings.filter((f) => f.severity === 'MUST');
+    expect(new Set(must.map((f) => f.rule))).toEqual(new Set(['auth.no-bypass']));
+    expect(must).toHaveLength(4);
     expect(judged.unexercised).toEqual([]);
   });
 
@@ -135,21 +140,63 @@ describe('the provoked refusals', () => {
   );
 
   it.each([
-    [200, { json: { runId: 't/x' } }, '200, so the host served a caller that sent a wrong key'],
-    [404, envelope('not_found'), '404 (error "not_found"), so the host looked past the wrong key'],
-    [403, envelope('forbidden'), '403 (error "forbidden")'],
+    [200, { json: { runId: 't/x' } }, '200', 'served a caller that sent', 'a wrong key'],
+    [404, envelope('not_found'), '404 (error "not_found")', 'looked past', 'the wrong key'],
   ] as const)(
-    'a create with a wrong bearer token answered %i fails the wrong-key rule alone',
-    (status, body, seen) => {
+    'a create with a wrong bearer token answered %i fails the wrong-key rule and is an authentication bypass',
+    (status, body, seen, consequence, key) => {
       const probes = withProbe(answered('wrong-credentials', status, body));
       expect(failures(DISCOVERY, probes)).toEqual([
         [
           'wire.wrong-key-refused',
-          `POST /runs (a create sent with a bearer token that is not the key) SHOULD be answered 401; the status is at fault: it was answered ${seen}`,
+          `POST /runs (a create sent with a bearer token that is not the key) SHOULD be answered 401; the status is at fault: it was answered ${seen}, so the host ${consequence} ${key}`,
+        ],
+        [
+          'auth.no-bypass',
+          `authentication bypass: POST /runs (a create sent with a bearer token that is not the key) MUST be refused 401 or 403, before anything else is looked up; the status is at fault: it was answered ${seen}, so the host ${consequence} a token that is not the key`,
         ],
       ]);
     },
   );
+
+  it('a create with a wrong bearer token refused 403 fails only the SHOULD that asks for 401', () => {
+    const probes = withProbe(answered('wrong-credentials', 403, envelope('forbidden')));
+    expect(failedRules(DISCOVERY, probes)).toEqual(['wire.wrong-key-refused']);
+  });
+
+  it.each([
+    ['near-miss-last-character', 'the key, its last character changed,'],
+    ['near-miss-extended', 'the key and one more character'],
+    ['near-miss-case-flipped', 'the key, the case of every letter flipped,'],
+  ] as const)(
+    'a %s token served is a MUST authentication bypass, naming how it missed the key',
+    (probe, words) => {
+      const found = failures(DISCOVERY, withProbe(answered(probe, 404, envelope('not_found'))));
+      expect(found.map(([rule]) => rule)).toEqual(['auth.no-bypass']);
+      expect(found[0]?.[1]).toMatch(/^authentication bypass: POST \/runs \(a create sent with /);
+      expect(found[0]?.[1]).toContain(words);
+      expect(found[0]?.[1]).toContain('MUST be refused 401 or 403');
+      const judged = judgeHostChecks(
+        { ok: true, document: DISCOVERY },
+        withProbe(answered(probe, 201, { json: { runId: 't/x' } })),
+      );
+      expect(judged.findings.filter((f) => !f.ok).map((f) => f.severity)).toEqual(['MUST']);
+    },
+  );
+
+  it('a near-miss token refused 403 holds, and one answered 429 is unexercised, not judged', () => {
+    expect(
+      failures(DISCOVERY, withProbe(answered('near-miss-extended', 403, envelope('forbidden')))),
+    ).toEqual([]);
+    const judged = judgeHostChecks(
+      { ok: true, document: DISCOVERY },
+      CORRECT_PROBES.filter((p) => p.probe !== 'near-miss-case-flipped').concat([
+        answered('near-miss-case-flipped', 429, envelope('rate_limited')),
+      ]),
+    );
+    expect(judged.findings.filter((f) => !f.ok)).toEqual([]);
+    expect(judged.unexercised.map((u) => u.rule)).toEqual(['auth.no-bypass']);
+  });
 
   it.each([400, 200, 500])(
     'the summary of an unknown run answered %i fails the not-found rule',
@@ -312,6 +359,25 @@ describe('the words of a host check', () => {
       [
         'wire.wrong-key-refused',
         'POST /runs (a create sent with a bearer token that is not the key) was answered 401 (error "unauthenticated")',
+      ],
+      [
+        'auth.no-bypass',
+        'POST /runs (a create sent with a bearer token that is not the key) was answered 401 (error "unauthenticated")',
+      ],
+      ['wire.error-body', expect.stringMatching(/^POST \/runs answered 401: /) as unknown],
+      [
+        'auth.no-bypass',
+        'POST /runs (a create sent with the key, its last character changed, as the bearer token) was answered 401 (error "unauthenticated")',
+      ],
+      ['wire.error-body', expect.stringMatching(/^POST \/runs answered 401: /) as unknown],
+      [
+        'auth.no-bypass',
+        'POST /runs (a create sent with the key and one more character as the bearer token) was answered 401 (error "unauthenticated")',
+      ],
+      ['wire.error-body', expect.stringMatching(/^POST \/runs answered 401: /) as unknown],
+      [
+        'auth.no-bypass',
+        'POST /runs (a create sent with the key, the case of every letter flipped, as the bearer token) was answered 401 (error "unauthenticated")',
       ],
       ['wire.error-body', expect.stringMatching(/^POST \/runs answered 401: /) as unknown],
       [

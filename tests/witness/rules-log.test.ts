@@ -14,6 +14,7 @@ import {
   type Draft,
 } from './build.ts';
 import { judgeEvalRun, mustFailures, RULES } from '../../lib/eval-gate-witness.ts';
+import { HOST_CHECK_RULES } from '../../lib/witness/host-checks.ts';
 import { failing, gated, ungated } from './mutate.ts';
 
 const payloadOf = (d: Draft, type: string): Record<string, unknown> =>
@@ -26,9 +27,10 @@ describe('a correct host', () => {
     const checked = new Set(findings.map((f) => f.rule));
     // The gated fixture states no cost or latency, so no figure is compared (limits.test.ts).
     const notApplicable = ['suite.gated-aggregate-absent', 'limits.figures'];
-    // The draft carries no wire record, so the wire rules (tests/witness/wire.test.ts) judge none.
+    // The draft carries no wire record, so the wire rules (tests/witness/wire.test.ts) judge none,
+    // and the host checks are judged once per run, on no leg (tests/witness/host-checks.test.ts).
     const applicable = RULES.map((r) => r.id).filter(
-      (id) => !notApplicable.includes(id) && !id.startsWith('wire.'),
+      (id) => !notApplicable.includes(id) && !id.startsWith('wire.') && !HOST_CHECK_RULES.has(id),
     );
     expect([...checked].sort()).toEqual([...applicable].sort());
   });
