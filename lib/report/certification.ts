@@ -8,6 +8,7 @@ import { LEGS } from '../legs.ts';
 import type { GateName } from '../types.ts';
 import type { Fault } from './baseline.ts';
 import { ciVerdict } from './ci-verdict.ts';
+import { isBypass } from './warnings.ts';
 import type { CiFacts, CiVerdict } from './ci-verdict.ts';
 import type {
   Certification,
@@ -74,9 +75,12 @@ function outcomeReasons(facts: CertificationFacts, gate: CiVerdict): Certificati
   const total = rows.length;
   const failed = rows.filter((r) => r.disposition === 'executed-fail');
   const blocked = rows.filter((r) => r.disposition === 'blocked');
+  const bypasses = gate.hostWarnings.filter(isBypass);
+  const warnings = gate.hostWarnings.filter((f) => !isBypass(f));
   const runFails = [
+    ...(bypasses.length > 0 ? ['authentication bypass'] : []),
     ...(gate.stale.length > 0 ? ['stale baseline'] : []),
-    ...(gate.hostWarnings.length > 0 || gate.unexcused.some((f) => shouldOnly(f, facts))
+    ...(warnings.length > 0 || gate.unexcused.some((f) => shouldOnly(f, facts))
       ? ['SHOULD warnings']
       : []),
   ];
@@ -100,7 +104,13 @@ function outcomeReasons(facts: CertificationFacts, gate: CiVerdict): Certificati
       'run-fails',
       runFails.join(', '),
       () =>
-        `the run fails on ${runFails.join(' and ')} (${plural(gate.stale.length, 'stale entry')}, ${plural(gate.hostWarnings.length, 'host-check warning')}); see the closing line`,
+        `the run fails on ${runFails.join(' and ')} (${[
+          ...(bypasses.length > 0
+            ? [`${bypasses.length} authentication bypass${bypasses.length === 1 ? '' : 'es'}`]
+            : []),
+          plural(gate.stale.length, 'stale entry'),
+          plural(warnings.length, 'host-check warning'),
+        ].join(', ')}); see the closing line`,
     ),
   ];
 }

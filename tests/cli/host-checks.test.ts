@@ -57,6 +57,11 @@ describe('host checks in a strict run against a host that checks no key', () => 
     const bypasses = run.stdout.filter((l) => l.startsWith('host check failure (MUST): '));
     expect(bypasses).toHaveLength(4);
     for (const line of bypasses) expect(line).toContain('auth.no-bypass: authentication bypass: ');
+    // The certification names the bypass: the SHOULD warnings beside it fail nothing under must.
+    const reasons = report.certification?.reasons ?? [];
+    expect(reasons.find((r) => r.code === 'run-fails')?.short).toBe('authentication bypass');
+    expect(run.stdout.at(-1)).toContain('not certified: ');
+    expect(run.stdout.at(-1)).toContain('authentication bypass');
   });
 
   it('the report records the probes and exactly the failed credential checks', () => {
