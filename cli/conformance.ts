@@ -12,7 +12,7 @@ import type { SuiteConfig } from '../lib/env.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { MARKDOWN_FILE } from '../lib/report/markdown.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import { publishRun } from '../lib/report/publish.ts';
+import { preparePublishing, publishRun } from '../lib/report/publish.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { errorAnnotations } from '../lib/report/annotations.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
@@ -99,6 +99,7 @@ export async function runConformance(
       ...(selection === undefined ? {} : { selected: (id: string) => isSelected(selection, id) }),
       ...(options.pack === undefined ? {} : { pack: options.pack }),
       onProgress: log,
+      whileHostWorks: preparePublishing,
     });
     const published = await publishRun(run, config, {
       baseUrl,

@@ -37,6 +37,11 @@ export interface RunSuiteOptions {
   /** Told a line per waiting leg every `progressIntervalMs` while any leg still waits. */
   readonly onProgress?: (line: string) => void;
   readonly progressIntervalMs?: number;
+  /**
+   * Called once every leg has created its run, beside the validators' load: work the caller
+   * will need at the end (the report's renderers, say) is done while the host works.
+   */
+  readonly whileHostWorks?: () => void;
 }
 
 export async function runSuite(
@@ -70,6 +75,7 @@ export async function runSuite(
   };
   if (awaitingRun.size === 0) allCreated();
   const validatorsLoaded = runsCreated.then(loadValidators);
+  if (options.whileHostWorks !== undefined) void validatorsLoaded.then(options.whileHostWorks);
   try {
     const legs = Promise.all(
       LEGS.map((leg) => {

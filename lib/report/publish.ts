@@ -24,8 +24,7 @@ import type { RunVerdict } from './run-verdict.ts';
 import { runVerdict, stepOutputs } from './run-verdict.ts';
 import { certifiedReport, signerOf } from './signature.ts';
 import { expectationsFor } from './side-by-side.ts';
-import { HTML_FILE, renderHtml } from './html/render-html.ts';
-import { pageViewsFor } from './html/inputs.ts';
+import { thisReferee } from './referee.ts';
 
 export interface PublishOptions {
   /** The base URL the legs drove, and whether it was the embedded reference host. */
@@ -134,6 +133,24 @@ function refuseToWrite(
   return undefined;
 }
 
+/** The HTML page's modules, the largest of the renderers, loaded once and only by a run. */
+const loadHtml = (() => {
+  let loading: ReturnType<typeof load> | undefined;
+  const load = () => Promise.all([import('./html/render-html.ts'), import('./html/inputs.ts')]);
+  return () => (loading ??= load());
+})();
+
+/**
+ * What publishing a run needs besides the run itself, started early: the HTML page's modules and
+ * the referee's digest of the judging code. `runSuite` calls this once the runs are created, so the
+ * work is done while the host works instead of after it answers.
+ */
+export function preparePublishing(): void {
+  // A failed load is reported where it is awaited, by the write that needs it.
+  loadHtml().catch(() => undefined);
+  void thisReferee();
+}
+
 async function writeOutputs(
   { report, text }: { readonly report: EvalGateReport; readonly text: string },
   verdict: RunVerdict,
@@ -141,7 +158,13 @@ async function writeOutputs(
   stepSummaryPath: string | undefined,
 ): Promise<string[]> {
   await makeDirectory(dir);
-  const [expectations, views] = await Promise.all([expectationsFor(report), pageViewsFor(report)]);
+  const page = loadHtml().then(
+    async ([html, inputs]) => [html, await inputs.pageViewsFor(report)] as const,
+  );
+  const [expectations, [{ HTML_FILE, renderHtml }, views]] = await Promise.all([
+    expectationsFor(report),
+    page,
+  ]);
   const markdown = renderMarkdown(report, verdict, expectations);
   const outputs: readonly (readonly [string, string])[] = [
     [join(dir, REPORT_FILE), text],
