@@ -51,15 +51,13 @@ export function anchorSignature(report: EvalGateReport, source: TrustSource): An
       ? { state: 'invalid', source: where, why: 'the report is unsigned but a key was given' }
       : { state: 'unsigned', source: where };
   }
-  if (source.kind === 'none') {
-    return { state: 'unanchored', source: where, why: 'no source outside the report was read' };
-  }
+  if (source.kind === 'none') return { state: 'unanchored', source: where, why: where };
   if (source.kind === 'key-file') return checked(report, source.key, where, undefined);
   if (source.kind === 'live' && !source.read.ok) {
     return {
       state: 'unanchored',
       source: where,
-      why: `no discovery was read (${source.read.why})`,
+      why: `no discovery was read: ${where} could not be read (${source.read.why})`,
     };
   }
   const keyId = signature.keyId;
@@ -106,7 +104,7 @@ export function anchorLine(anchor: Anchor): string {
     case 'anchored':
       return `vouched for by ${anchor.keyId === undefined ? '' : `key ${anchor.keyId} of `}${anchor.source}`;
     case 'unanchored':
-      return `unanchored: ${anchor.why} at ${anchor.source}; the signature attests integrity only`;
+      return `unanchored: ${anchor.why}; the signature attests integrity only`;
     case 'unattributed':
       return `unattributed: ${anchor.why}; the signature attests integrity only`;
     case 'invalid':
@@ -188,7 +186,7 @@ function anchorReasons(anchor: Anchor): CertificationReason[] {
         {
           code: 'unanchored',
           short: 'unanchored',
-          text: `unanchored: ${anchor.why} at ${anchor.source}, so no key outside the report vouches for it; verify while the host answers, or give --trusted-keys`,
+          text: `unanchored: ${anchor.why}, so no key outside the report vouches for it; verify while the host answers, or give --trusted-keys`,
         },
       ];
     case 'unattributed':

@@ -62,7 +62,7 @@ describe('anchorSignature', () => {
     };
     expect(anchorSignature(signed, down)).toMatchObject({
       state: 'unanchored',
-      why: 'no discovery was read (connection refused)',
+      why: 'no discovery was read: the live discovery at http://h could not be read (connection refused)',
     });
     expect(anchorSignature(signed, live({}))).toMatchObject({ state: 'unattributed' });
     expect(
