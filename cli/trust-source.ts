@@ -6,8 +6,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_BOUNDS } from '../lib/env.ts';
-import { DISCOVERY_PATH } from '../lib/observe/discovery.ts';
-import { TransportError } from '../lib/observe/errors.ts';
+import { readDiscovery } from '../lib/observe/discovery.ts';
 import { createHostClient } from '../lib/observe/host-client.ts';
 import type { TrustSource } from '../lib/report/anchor.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
@@ -138,7 +137,10 @@ export async function readKeyring(path: string): Promise<readonly unknown[]> {
   return list as readonly unknown[];
 }
 
-/** Reads `url`'s discovery without credentials; no answer is an outcome of its own. */
+/**
+ * Reads `url`'s discovery afresh (never the process's memo of it), without credentials; no answer
+ * is an outcome of its own.
+ */
 async function liveSource(url: string, aboutUrl: string | undefined): Promise<TrustSource> {
   const name =
     aboutUrl === undefined
@@ -159,27 +161,12 @@ async function liveSource(url: string, aboutUrl: string | undefined): Promise<Tr
     };
   }
   try {
-    const answer = await client.get(DISCOVERY_PATH, { auth: false });
-    if (answer.status !== 200) {
-      return {
-        kind: 'live',
-        name,
-        read: { ok: false, why: `GET ${DISCOVERY_PATH} answered ${answer.status}` },
-      };
-    }
-    if (answer.jsonError !== undefined || typeof answer.json !== 'object' || answer.json === null) {
-      return {
-        kind: 'live',
-        name,
-        read: { ok: false, why: `GET ${DISCOVERY_PATH} is not a JSON object` },
-      };
-    }
-    return { kind: 'live', name, read: { ok: true, document: answer.json } };
-  } catch (error) {
-    if (error instanceof TransportError) {
-      return { kind: 'live', name, read: { ok: false, why: error.message } };
-    }
-    throw error;
+    const read = await readDiscovery(client);
+    return {
+      kind: 'live',
+      name,
+      read: read.ok ? { ok: true, document: read.document } : { ok: false, why: read.reason },
+    };
   } finally {
     await client.close();
   }

@@ -35,7 +35,7 @@ export function fetchDiscovery(client: HostClient, baseUrl: string): Promise<Dis
   const key = baseUrl.replace(/\/+$/, '');
   let pending = cache.get(key);
   if (pending === undefined) {
-    pending = load(client);
+    pending = readDiscovery(client);
     cache.set(key, pending);
   }
   return pending;
@@ -46,7 +46,11 @@ export function forgetDiscoveries(): void {
   cache.clear();
 }
 
-async function load(client: HostClient): Promise<DiscoveryResult> {
+/**
+ * One read of discovery, not memoized: for a reader that must see the host as it is now (a
+ * verifier anchoring a signature), not as this process first saw it.
+ */
+export async function readDiscovery(client: HostClient): Promise<DiscoveryResult> {
   let answer;
   try {
     answer = await client.get(DISCOVERY_PATH, { auth: false });

@@ -134,11 +134,9 @@ function refuseToWrite(
 }
 
 /** The HTML page's modules, the largest of the renderers, loaded once and only by a run. */
-const loadHtml = (() => {
-  let loading: ReturnType<typeof load> | undefined;
-  const load = () => Promise.all([import('./html/render-html.ts'), import('./html/inputs.ts')]);
-  return () => (loading ??= load());
-})();
+const importHtml = () => Promise.all([import('./html/render-html.ts'), import('./html/inputs.ts')]);
+let htmlLoading: ReturnType<typeof importHtml> | undefined;
+const loadHtml = (): ReturnType<typeof importHtml> => (htmlLoading ??= importHtml());
 
 /**
  * What publishing a run needs besides the run itself, started early: the HTML page's modules and

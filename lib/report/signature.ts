@@ -200,14 +200,17 @@ export function signingKeysOf(document: unknown): unknown {
 export function capturedKeyFor(report: EvalGateReport): KeyLookup {
   const signature = report.signature;
   if (signature === undefined) return missing('the report is unsigned');
-  if (signature.keyId === undefined) {
-    return missing(
-      'the signature names no key id (sign with --key-id), so no published key applies',
-    );
-  }
+  if (signature.keyId === undefined) return missing(NO_KEY_ID);
+  return capturedKey(report, signature.keyId);
+}
+
+const NO_KEY_ID = 'the signature names no key id (sign with --key-id), so no published key applies';
+
+/** `keyId` looked up in the discovery `report` captured, for a report signed when it was written. */
+function capturedKey(report: EvalGateReport, keyId: string): KeyLookup {
   if (!report.discovery.ok) {
     return missing(
-      `the report captured no discovery (${report.discovery.reason}) to find key ${signature.keyId} in`,
+      `the report captured no discovery (${report.discovery.reason}) to find key ${keyId} in`,
     );
   }
   let document: unknown;
@@ -216,12 +219,7 @@ export function capturedKeyFor(report: EvalGateReport): KeyLookup {
   } catch {
     return missing('the captured discovery is not JSON');
   }
-  return lookUpKey(
-    signingKeysOf(document),
-    signature.keyId,
-    report.finishedAt,
-    'the captured discovery',
-  );
+  return lookUpKey(signingKeysOf(document), keyId, report.finishedAt, 'the captured discovery');
 }
 
 export const UNSIGNED: Signer = { state: 'unsigned' };
@@ -258,16 +256,8 @@ export function certifiedReport(
 }
 
 function expectedSigner(unsigned: EvalGateReport, key: KeyObject, keyId?: string): Signer {
-  if (keyId === undefined) {
-    return {
-      state: 'unverified',
-      why: 'the signature names no key id (sign with --key-id), so no published key applies',
-    };
-  }
-  const published = capturedKeyFor({
-    ...unsigned,
-    signature: { algorithm: 'ed25519', keyId, reportDigest: '', value: '' },
-  });
+  if (keyId === undefined) return { state: 'unverified', why: NO_KEY_ID };
+  const published = capturedKey(unsigned, keyId);
   if (!published.found) return { state: 'unverified', why: published.why };
   if (published.publicKey !== rawPublicKey(key)) {
     return {
