@@ -1,17 +1,14 @@
-// `openwop-eval-gate verify REPORT`: recompute every verdict in a report from what it recorded,
-// re-derive every digest, and name each thing that does not match. Verdicts are recomputed with
-// the same decideLeg the run used (lib/report/recompute.ts); this file only reads and compares,
-// and nothing here grades a run on its own.
+// `openwop-eval-gate verify REPORT`: replay the report from what it recorded and name each member
+// the replay does not rebuild as recorded (lib/report/replay.ts decides, with the run's own code);
+// this file reads the files the report names and checks them against the ones this suite ships.
+// Nothing here grades a run on its own.
 
-import { LEGS } from '../lib/legs.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
+import { describeDifference, jsonDifferences } from '../lib/report/json-diff.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import { discoveryDigest, reportDigest, rowsDigest, schemaDigests } from '../lib/report/report.ts';
+import { schemaDigests } from '../lib/report/report.ts';
+import { replayReport } from '../lib/report/replay.ts';
 import { checkFixtureDigests, recordedFixtureLoader } from './fixture-set.ts';
-import { checkHostChecks } from './verify-host-checks.ts';
-import { checkRunRecord } from './verify-run-record.ts';
-import type { Discovery } from '../lib/report/recompute.ts';
-import { checkConsistency, checkTotals, compareRow, recompute } from '../lib/report/recompute.ts';
 
 export interface Verification {
   /** Each mismatch, naming the row or digest and the field; empty when the report verifies. */
@@ -36,80 +33,26 @@ export function reportShapeProblem(parsed: unknown): string | undefined {
 }
 
 /**
- * Checks a report the schema has accepted. A signed report's digest is compared here, so an edit
- * shows whatever key checks the signature itself (cli/verify-keys.ts anchors that).
+ * Checks a report the schema has accepted: the files it names are the files this suite ships (or
+ * archived), and the report is what a replay of its recorded facts rebuilds (lib/report/replay.ts),
+ * compared member by member. A signed report's digest is part of that comparison, so an edit shows
+ * whatever key checks the signature itself (cli/verify-keys.ts anchors that).
  */
 export async function verifyReport(report: EvalGateReport): Promise<Verification> {
-  const problems: string[] = [];
-  const digests = await checkDigests(report);
-  problems.push(...digests.problems);
-  const refereeDifferences = [...digests.archived, ...(await checkSchemaDigests(report))];
-  problems.push(...checkTotals(report));
-  problems.push(...checkRunRecord(report));
-  problems.push(...checkHostChecks(report));
-  problems.push(...checkSignedDigest(report));
-  const discovery = parseDiscovery(report);
-  const load = recordedFixtureLoader(report.digests.fixtures);
-  let recomputed = 0;
-  let consistencyOnly = 0;
-  const seen = new Set<string>();
-  for (const row of report.requirements) {
-    if (seen.has(row.id)) problems.push(`row ${row.id}: appears more than once`);
-    seen.add(row.id);
-    const result = await recompute(row, report, discovery, load);
-    if (typeof result === 'string') {
-      problems.push(`row ${row.id}: ${result}`);
-    } else if (result === undefined) {
-      consistencyOnly += 1;
-      problems.push(...checkConsistency(row));
-    } else {
-      recomputed += 1;
-      problems.push(...compareRow(row, result));
-    }
-  }
-  for (const leg of LEGS) {
-    if (!seen.has(leg.id)) problems.push(`row ${leg.id}: missing from the report`);
-  }
-  return { problems, refereeDifferences, recomputed, consistencyOnly };
-}
-
-/** What a signature proves before any key: the digest it signed is the report's. */
-function checkSignedDigest(report: EvalGateReport): string[] {
-  const signed = report.signature?.reportDigest;
-  if (signed === undefined) return [];
-  const now = reportDigest(report);
-  return signed === now
-    ? []
-    : [`signature.reportDigest: recorded ${signed}, the report now digests to ${now}`];
-}
-
-async function checkDigests(
-  report: EvalGateReport,
-): Promise<{ problems: string[]; archived: string[] }> {
-  const problems: string[] = [];
-  const d = report.digests;
-  const rows = rowsDigest(report.requirements);
-  if (rows !== d.rows)
-    problems.push(mismatch('digests.rows', d.rows, rows, 'the rows were edited'));
-  const discovery = discoveryDigest(report.discovery);
-  if (discovery !== d.discovery) {
-    problems.push(
-      mismatch(
-        'digests.discovery',
-        String(d.discovery),
-        String(discovery),
-        'the recorded discovery was edited',
-      ),
-    );
-  }
-  const fixtures = await checkFixtureDigests(d.fixtures);
-  problems.push(...fixtures.problems);
-  for (const row of report.requirements) {
-    if (row.fixtureId !== undefined && d.fixtures[row.fixtureId] === undefined) {
-      problems.push(`row ${row.id}: fixture ${row.fixtureId} has no recorded digest`);
-    }
-  }
-  return { problems, archived: fixtures.archived };
+  const fixtures = await checkFixtureDigests(report.digests.fixtures);
+  const refereeDifferences = [...fixtures.archived, ...(await checkSchemaDigests(report))];
+  const replay = await replayReport(report, recordedFixtureLoader(report.digests.fixtures));
+  const problems = [
+    ...fixtures.problems,
+    ...replay.contradictions,
+    ...jsonDifferences(report, replay.rebuilt).map(describeDifference),
+  ];
+  return {
+    problems,
+    refereeDifferences,
+    recomputed: replay.recomputed,
+    consistencyOnly: replay.consistencyOnly,
+  };
 }
 
 async function checkSchemaDigests(report: EvalGateReport): Promise<string[]> {
@@ -134,13 +77,4 @@ async function checkSchemaDigests(report: EvalGateReport): Promise<string[]> {
 
 function mismatch(field: string, recorded: string, now: string, meaning: string): string {
   return `${field}: recorded ${recorded}, recomputed ${now} (${meaning})`;
-}
-
-function parseDiscovery(report: EvalGateReport): Discovery {
-  if (!report.discovery.ok) return { ok: false };
-  try {
-    return { ok: true, document: JSON.parse(report.discovery.text) as unknown };
-  } catch {
-    return { ok: false };
-  }
 }

@@ -13,6 +13,7 @@ export default defineConfig({
     include: [
       'tests/decide/**/*.test.ts',
       'tests/report/recompute.test.ts',
+      'tests/report/json-diff.test.ts',
       'tests/decide/gates.test.ts',
       'tests/decide/leg-needs.test.ts',
       'tests/report/verdict.test.ts',

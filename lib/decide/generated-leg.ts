@@ -6,6 +6,7 @@
 import { generatePack } from '../generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type {
+  DriveResult,
   Finding,
   Fixture,
   GateName,
@@ -13,7 +14,7 @@ import type {
   GeneratedRecord,
   LegOutcome,
 } from '../types.ts';
-import { blocked, decide, decideRun, type Decision } from './decide.ts';
+import { blocked, decide, type Decision } from './decide.ts';
 import {
   decidePack,
   driveGeneratedPack,
@@ -21,7 +22,7 @@ import {
   type GeneratedCase,
   type PackRequest,
 } from './generated-pack.ts';
-import { checkGates } from './gates.ts';
+import { decideLeg, type LegFacts } from './decide-leg.ts';
 import type { LegTarget } from './leg-target.ts';
 
 /** Drives the pack and decides its row; with no host to drive, the row is blocked. */
@@ -71,14 +72,19 @@ export interface GateSettings {
 
 export interface PackRecomputation {
   readonly decision: Decision;
-  /** Each case whose record contradicts the pack or its own recomputation. */
+  /**
+   * The pack's record as the run would have written it from these decisions: each case decided
+   * again, with what it recorded. A case whose record contradicts the pack is kept as recorded.
+   */
+  readonly record: GeneratedRecord;
+  /** What the record contradicts that no rebuilt case can show: a case missing, or misplaced. */
   readonly problems: readonly string[];
 }
 
 /**
- * The row again from its records: the pack regenerated from the seed, each case gated against the
- * recorded discovery and judged on its recorded observation, then the pack decided as a run
- * decides it. A case with neither observation nor findings can only be checked for consistency.
+ * The row again from its records: the pack regenerated from the seed, and each case decided as
+ * the run decides it (decideLeg, with the fixture in hand and the recorded drive), then the pack
+ * decided as a run decides it. `verify` compares the rebuilt record with the recorded one.
  */
 export function recomputeGeneratedRow(
   record: GeneratedRecord,
@@ -87,51 +93,66 @@ export function recomputeGeneratedRow(
 ): PackRecomputation {
   const pack = generatePack({ count: record.count, seed: record.seed });
   const problems: string[] = [];
-  if (record.cases.length !== pack.length) {
+  if (record.cases.length < pack.length) {
     problems.push(
       `generated: ${record.cases.length} cases recorded, the pack of ${record.count} at seed ${record.seed} has ${pack.length}`,
     );
   }
   const cases: GeneratedCase[] = [];
+  const rebuilt: GeneratedCaseRecord[] = [];
   pack.forEach((fixture, i) => {
     const recorded = record.cases[i];
     if (recorded === undefined) return;
     const at = `generated case ${i + 1} (${recorded.fixtureId})`;
-    if (recorded.fixtureId !== fixture.id || recorded.file !== `${fixture.id}.json`) {
-      problems.push(`${at}: recorded as ${recorded.file}, the pack places ${fixture.id} there`);
-      return;
-    }
-    const again = recomputeCase(fixture, recorded, discovery, settings);
+    const again =
+      recorded.fixtureId !== fixture.id || recorded.file !== `${fixture.id}.json`
+        ? `recorded as ${recorded.file}, the pack places ${fixture.id} there`
+        : recomputeCase(fixture, recorded, discovery, settings);
     if (typeof again === 'string') {
       problems.push(`${at}: ${again}`);
+      rebuilt.push(recorded);
       return;
     }
-    if (again.disposition !== recorded.disposition) {
-      problems.push(
-        `${at}: disposition recorded ${recorded.disposition}, recomputed ${again.disposition}`,
-      );
-    }
-    cases.push({ fixtureId: fixture.id, seed: record.seed, file: recorded.file, decision: again });
+    const replayed = {
+      fixtureId: fixture.id,
+      seed: record.seed,
+      file: recorded.file,
+      decision: again,
+    };
+    cases.push(replayed);
+    rebuilt.push(caseRecord(replayed));
   });
-  return { decision: decidePack(cases), problems };
+  return {
+    decision: decidePack(cases),
+    record: { seed: record.seed, count: record.count, cases: rebuilt },
+    problems,
+  };
 }
 
+/**
+ * One case decided again with decideLeg, from the drive it recorded: its observation, or its host
+ * fault (one failing run.served finding), or, for a case that never drove, its recorded reason.
+ */
 function recomputeCase(
   fixture: Fixture,
   recorded: GeneratedCaseRecord,
   discovery: RecordedDocument,
   settings: GateSettings,
 ): Decision | string {
-  if (discovery.ok) {
-    const gate = checkGates(generatedLeg(fixture), discovery.document, {
-      requireBehavior: settings.strict,
-      optedOut: settings.optedOut,
-    });
-    if (!gate.proceed) {
-      return { disposition: gate.disposition, assertions: 0, reason: gate.reason, findings: [] };
-    }
+  const facts: LegFacts = {
+    leg: generatedLeg(fixture),
+    selected: true,
+    settings: { requireBehavior: settings.strict, optedOut: settings.optedOut },
+    discovery: discovery.ok
+      ? { kind: 'read', document: discovery.document }
+      : { kind: 'unrecorded' },
+    fixture: { ok: true, fixture, path: recorded.file },
+  };
+  const gated = decideLeg(facts);
+  if (gated.kind === 'decided') return gated.decision;
+  if (recorded.observation !== undefined) {
+    return decidedWith(facts, { kind: 'observed', observation: recorded.observation });
   }
-  if (recorded.observation !== undefined) return decideRun(fixture, recorded.observation);
   if (recorded.findings !== undefined) {
     return isHostFault(recorded.findings)
       ? decide(recorded.findings)
@@ -141,6 +162,14 @@ function recomputeCase(
     return blocked(recorded.reason);
   }
   return `disposition ${recorded.disposition} with no observation, finding or gate that explains it`;
+}
+
+function decidedWith(facts: LegFacts, drive: DriveResult): Decision | string {
+  const step = decideLeg({ ...facts, drive });
+  // Stryker disable next-line ConditionalExpression: with a fixture and a drive, decideLeg decides
+  return step.kind === 'decided'
+    ? step.decision
+    : `decideLeg asked for ${step.kind} after the drive`;
 }
 
 function isHostFault(findings: readonly Finding[]): boolean {

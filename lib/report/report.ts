@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { DiscoveryResult } from '../observe/discovery.ts';
 import { advertisedImplementation } from '../observe/discovery.ts';
-import { loadFixture } from '../fixtures.ts';
+import { loadFixture, type FixtureLoad } from '../fixtures.ts';
 import { PACKAGE_MANIFEST, packagePath } from '../package-root.ts';
 import { SCHEMA_FILES } from '../schemas.ts';
 import type {
@@ -159,10 +159,33 @@ export interface ReportInput {
   readonly strict: boolean;
   readonly optedOut: readonly GateName[];
   readonly declared?: Implementation;
-  readonly discovery: DiscoveryResult;
+  readonly discovery: DiscoveryRecord;
   readonly runOptions?: RunOptions;
   readonly hostChecks?: HostChecks;
 }
+
+/** What the report records of discovery: the text as served and its parse, or why there is none. */
+export type DiscoveryRecord =
+  | Pick<Extract<DiscoveryResult, { ok: true }>, 'ok' | 'text' | 'document'>
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Where the report's digests and referee come from. A run reads the files this suite ships; the
+ * replay in `verify` hands in what the report recorded of them, each checked against the files on
+ * its own (cli/verify.ts), so the rebuilt report differs from the recorded one only where a
+ * verdict or a digest of the run's own data does.
+ */
+export interface ReportSources {
+  readonly fixtureDigests: (ids: readonly string[]) => Promise<Record<string, string>>;
+  readonly schemaDigests: () => Promise<Record<string, string>>;
+  readonly referee: () => Promise<Referee>;
+}
+
+const SHIPPED: ReportSources = {
+  fixtureDigests: (ids) => fixtureDigests(ids),
+  schemaDigests,
+  referee: thisReferee,
+};
 
 /**
  * Builds the unsigned report: observations redacted, then digested. Its certification is added by
@@ -170,7 +193,10 @@ export interface ReportInput {
  * key: host text was scrubbed where it entered (lib/observe/host-client.ts), configuration refuses the key
  * in any other setting, and cli/conformance.ts refuses to write a report that still holds it.
  */
-export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
+export async function buildReport(
+  input: ReportInput,
+  sources: ReportSources = SHIPPED,
+): Promise<EvalGateReport> {
   const rows = input.outcomes.map(toRow);
   const discovery: RecordedDiscovery = input.discovery.ok
     ? { ok: true, text: input.discovery.text }
@@ -184,9 +210,9 @@ export async function buildReport(input: ReportInput): Promise<EvalGateReport> {
   // Every file read at once: one after another, each read waits its turn for the thread pool and
   // then for this thread, which on a busy machine is most of a run's last half second.
   const [fixtures, schemas, suite] = await Promise.all([
-    fixtureDigests(fixtureIds),
-    schemaDigests(),
-    thisReferee(),
+    sources.fixtureDigests(fixtureIds),
+    sources.schemaDigests(),
+    sources.referee(),
   ]);
   const report: EvalGateReport = {
     reportVersion: 1,
@@ -281,10 +307,13 @@ export function reportDigest(report: EvalGateReport): string {
 }
 
 /** The canonical-JSON digest of each fixture; a fixture that will not load has none. */
-export async function fixtureDigests(ids: readonly string[]): Promise<Record<string, string>> {
+export async function fixtureDigests(
+  ids: readonly string[],
+  load: (id: string) => Promise<FixtureLoad> = loadFixture,
+): Promise<Record<string, string>> {
   const digests = await Promise.all(
     [...ids].sort().map(async (id) => {
-      const loaded = await loadFixture(id);
+      const loaded = await load(id);
       return loaded.ok ? [[id, fixtureDigest(loaded.fixture)] as const] : [];
     }),
   );

@@ -122,7 +122,9 @@ describe('run --requirements', () => {
     };
     const checked = await verifyWritten(dir, edited);
     expect(checked.code).toBe(1);
-    expect(checked.lines.some((l) => l.startsWith('selection: recorded '))).toBe(true);
+    expect(checked.lines).toContainEqual(
+      expect.stringMatching(/^selection\.requirementSet\.requirements\[\d+\]: recorded /),
+    );
   });
 
   it('an unknown version is one line and exit 2, before any leg runs', async () => {

@@ -142,7 +142,7 @@ describe('run --generate: a host with one defect', () => {
         const refused = await verifyWritten(dir, relabelled);
         expect(refused.code).toBe(1);
         expect(refused.lines.join('\n')).toContain(
-          `(${id}): disposition recorded executed-pass, recomputed executed-fail`,
+          `.generated.cases[fixtureId=${id}].disposition: recorded "executed-pass", rebuilt "executed-fail"`,
         );
 
         // A case whose observation lost its events no longer decides as recorded.
@@ -160,8 +160,8 @@ describe('run --generate: a host with one defect', () => {
         }));
         const refusedAgain = await verifyWritten(dir, emptied);
         expect(refusedAgain.code).toBe(1);
-        expect(refusedAgain.lines.join('\n')).toMatch(
-          new RegExp(`row ${GENERATED_REQUIREMENT.replace(/\./g, '\\.')}: `),
+        expect(refusedAgain.lines.join('\n')).toContain(
+          `requirements[id=${GENERATED_REQUIREMENT}].assertions: recorded `,
         );
       } finally {
         await host.close();

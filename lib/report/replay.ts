@@ -1,0 +1,259 @@
+// `verify` as a replay: the report a run would have written from the facts this report recorded
+// (its discovery text, each row's drive or gates, the probes, the pack's cases, the options the
+// job chose), built by the very code the run builds its report with: decideLeg for every row and
+// every generated case, the host-check judge, buildReport, the certification. The caller compares
+// the recorded report with the rebuilt one member by member (lib/report/json-diff.ts), so a member
+// the run writes is a member the replay checks, with no comparer written for it.
+
+import { LEGS } from '../legs.ts';
+import type { FixtureLoad } from '../fixtures.ts';
+import type { LegOutcome } from '../types.ts';
+import { judgeHostChecks, type DiscoveryRead } from '../witness/host-checks.ts';
+import type { Decision } from '../decide/decide.ts';
+import { plain } from './baseline.ts';
+import { withCertification } from './certification.ts';
+import type { Certification, DiscoveryRecord, EvalGateReport, ReportRow } from './report.ts';
+import { buildReport, fixtureDigests, reportDigest } from './report.ts';
+import { impliedDecision, recompute, type Discovery } from './recompute.ts';
+import type { RunOptions } from './run-record.ts';
+import type { Selection } from './run-options.ts';
+import { signerOf } from './signature.ts';
+import { requirementSetOf } from '../requirement-sets.ts';
+
+export interface Replay {
+  /** The report as the run would have written it from what this one recorded. */
+  readonly rebuilt: EvalGateReport;
+  /**
+   * What the record contradicts that no rebuilt member can show: a row twice, a requirement this
+   * suite lacks or a leg the report lacks, a record that cannot be decided again.
+   */
+  readonly contradictions: readonly string[];
+  /** How each row was rebuilt, for the summary line. */
+  readonly recomputed: number;
+  readonly consistencyOnly: number;
+}
+
+type FixtureLoader = (id: string) => Promise<FixtureLoad>;
+
+/**
+ * Replays a report its schema has accepted. `load` reads the fixture each row drove, as the
+ * report's recorded digest names it (an archived fixture for a report an earlier version wrote).
+ */
+export async function replayReport(report: EvalGateReport, load: FixtureLoader): Promise<Replay> {
+  const discovery = discoveryOf(report);
+  const contradictions = rowIdentity(report);
+  let recomputed = 0;
+  let consistencyOnly = 0;
+  const outcomes: LegOutcome[] = [];
+  for (const row of report.requirements) {
+    const again = await recompute(row, report, discovery.document, load);
+    if (typeof again === 'string') {
+      contradictions.push(`row ${row.id}: ${again}`);
+      outcomes.push(recordedOutcome(row));
+      continue;
+    }
+    if (again !== undefined) {
+      recomputed += 1;
+      outcomes.push(outcomeOf(row, again));
+      continue;
+    }
+    consistencyOnly += 1;
+    const implied = impliedDecision(row);
+    if (typeof implied === 'string') contradictions.push(`row ${row.id}: ${implied}`);
+    outcomes.push(typeof implied === 'string' ? recordedOutcome(row) : outcomeOf(row, implied));
+  }
+  const built = await buildReport(
+    {
+      outcomes,
+      startedAt: report.startedAt,
+      finishedAt: report.finishedAt,
+      baseUrl: report.target.baseUrl,
+      embedded: report.target.embedded,
+      strict: report.strict,
+      optedOut: report.optedOut,
+      ...(report.target.declared === undefined ? {} : { declared: report.target.declared }),
+      discovery: discovery.record,
+      runOptions: runOptionsOf(report),
+      ...(report.hostChecks === undefined
+        ? {}
+        : {
+            hostChecks: {
+              probes: report.hostChecks.probes,
+              ...judgeHostChecks(discovery.read, report.hostChecks.probes),
+            },
+          }),
+    },
+    {
+      fixtureDigests: (ids) => fixtureDigests(ids, load),
+      // Checked against the files this suite ships by the caller, as a difference of referee.
+      schemaDigests: () => Promise.resolve({ ...report.digests.schemas }),
+      referee: () => Promise.resolve(report.suite),
+    },
+  );
+  return {
+    rebuilt: asItsTimeWrote(report, certified(report, built)),
+    contradictions,
+    recomputed,
+    consistencyOnly,
+  };
+}
+
+/** The discovery as the report recorded it, in the three forms its readers take. */
+function discoveryOf(report: EvalGateReport): {
+  readonly record: DiscoveryRecord;
+  readonly document: Discovery;
+  readonly read: DiscoveryRead;
+} {
+  const recorded = report.discovery;
+  if (!recorded.ok) {
+    return {
+      record: recorded,
+      document: { ok: false },
+      read: { ok: false, reason: recorded.reason },
+    };
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(recorded.text) as unknown;
+  } catch {
+    return {
+      record: { ok: true, text: recorded.text, document: undefined },
+      document: { ok: false },
+      read: { ok: false, reason: 'the recorded discovery text is not JSON' },
+    };
+  }
+  return {
+    record: { ok: true, text: recorded.text, document },
+    document: { ok: true, document },
+    read: { ok: true, document },
+  };
+}
+
+/** Each row id once, each a requirement of this suite, and every leg of it present. */
+function rowIdentity(report: EvalGateReport): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const row of report.requirements) {
+    if (seen.has(row.id)) out.push(`row ${row.id}: appears more than once`);
+    seen.add(row.id);
+  }
+  for (const leg of LEGS) {
+    if (!seen.has(leg.id)) out.push(`row ${leg.id}: missing from the report`);
+  }
+  return out;
+}
+
+/** A row decided again: the decision's members, and the facts the run recorded beside it. */
+function outcomeOf(
+  row: ReportRow,
+  decision: Decision & { generated?: ReportRow['generated'] },
+): LegOutcome {
+  return {
+    requirement: row.id,
+    disposition: decision.disposition,
+    assertions: decision.assertions,
+    ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+    findings: decision.findings,
+    ...(decision.unexercised === undefined ? {} : { unexercised: decision.unexercised }),
+    ...facts(row),
+    ...(decision.generated === undefined ? {} : { generated: decision.generated }),
+  };
+}
+
+/** A row whose record contradicts itself, kept as recorded: its contradiction is named instead. */
+function recordedOutcome(row: ReportRow): LegOutcome {
+  return {
+    requirement: row.id,
+    disposition: row.disposition,
+    assertions: row.assertions,
+    ...(row.reason === undefined ? {} : { reason: row.reason }),
+    findings: row.findings,
+    ...(row.unexercised === undefined ? {} : { unexercised: row.unexercised }),
+    ...facts(row),
+  };
+}
+
+/** What a row records of the run itself, which nothing decides: its timing, fixture and drive. */
+function facts(
+  row: ReportRow,
+): Pick<LegOutcome, 'durationMs' | 'fixtureId' | 'observation' | 'generated'> {
+  return {
+    durationMs: row.durationMs,
+    ...(row.fixtureId === undefined ? {} : { fixtureId: row.fixtureId }),
+    ...(row.observation === undefined ? {} : { observation: row.observation }),
+    ...(row.generated === undefined ? {} : { generated: row.generated }),
+  };
+}
+
+/**
+ * The options the job chose, as recorded. A pinned requirement set is taken from the version the
+ * suite shipped, so a report edited to claim a set with fewer requirements does not replay to itself.
+ */
+function runOptionsOf(report: EvalGateReport): RunOptions {
+  const { failOn, selection, baseline } = report;
+  return {
+    ...(failOn === undefined ? {} : { failOn }),
+    ...(selection === undefined ? {} : { selection: selectionOf(selection) }),
+    ...(baseline === undefined
+      ? {}
+      : {
+          baseline: {
+            file: baseline.file,
+            sha256: baseline.sha256,
+            entries: baseline.entries.map(plain),
+          },
+        }),
+  };
+}
+
+function selectionOf(selection: NonNullable<EvalGateReport['selection']>): Selection {
+  const version = selection.requirementSet?.version;
+  const shipped = version === undefined ? undefined : requirementSetOf(version);
+  return {
+    only: selection.only,
+    skip: selection.skip,
+    ...(shipped === undefined ? {} : { requirementSet: shipped }),
+  };
+}
+
+/** The rebuilt report certified as the run certifies it, bearing the recorded signature. */
+function certified(recorded: EvalGateReport, built: EvalGateReport): EvalGateReport {
+  const withVerdict = withCertification(built, signerOf(recorded));
+  const signature = recorded.signature;
+  if (signature === undefined) return withVerdict;
+  // What a signature signs is the report as it now is: an edit after signing shows here.
+  return { ...withVerdict, signature: { ...signature, reportDigest: reportDigest(recorded) } };
+}
+
+/** The reasons a run began to record once it recorded its referee's judging digest. */
+const NAMING_REASONS: ReadonlySet<string> = new Set(['unnamed', 'implementation-mismatch']);
+
+/**
+ * The rebuilt report under the rules of the suite that wrote the recorded one. A report written
+ * before the run options and the certification were recorded has none of them, and ran with none;
+ * one written before the judging digest was recorded did not yet withhold a certification for an
+ * unnamed or mismatched implementation. Such a report was judged by another referee, which
+ * withholds this verifier's certification all the same (lib/report/anchor.ts).
+ */
+function asItsTimeWrote(recorded: EvalGateReport, rebuilt: EvalGateReport): EvalGateReport {
+  const runOptionsRecorded = [
+    recorded.failOn,
+    recorded.selection,
+    recorded.baseline,
+    recorded.certification,
+  ].some((member) => member !== undefined);
+  if (!runOptionsRecorded) {
+    const { failOn: _f, selection: _s, baseline: _b, certification: _c, ...before } = rebuilt;
+    return before;
+  }
+  if (recorded.suite.judgingDigest !== undefined || rebuilt.certification === undefined) {
+    return rebuilt;
+  }
+  const reasons = rebuilt.certification.reasons.filter((r) => !NAMING_REASONS.has(r.code));
+  const certification: Certification = {
+    ...rebuilt.certification,
+    reasons,
+    certified: reasons.length === 0,
+  };
+  return { ...rebuilt, certification };
+}
