@@ -1,24 +1,14 @@
-// Command-line parsing. Flags that configure the suite are mapped onto the environment variable
-// names lib/env.ts reads, so every setting is validated in one place whichever way it was given.
-// Nothing here echoes a flag's value: a mistyped flag may hold a secret.
+// Command-line parsing, with node:util's parseArgs over the flag table of cli/flags.ts. Flags that
+// configure the suite are mapped onto the environment variable names lib/env.ts reads, so every
+// setting is validated in one place whichever way it was given. Nothing here echoes a flag's
+// value: a mistyped flag may hold a secret.
 
+import { parseArgs as parseTokens } from 'node:util';
 import { Refusal } from '../lib/refusal.ts';
 import type { EnvVar, RawSettings } from '../lib/env.ts';
-import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
+import { FLAGS, POSITIONALS, type Command, type FlagSpec, type Working } from './flags.ts';
 
-export type Command =
-  | 'run'
-  | 'verify'
-  | 'judge'
-  | 'fixtures'
-  | 'expect'
-  | 'diff'
-  | 'badge'
-  | 'list'
-  | 'report'
-  | 'matrix'
-  | 'help'
-  | 'version';
+export type { Command } from './flags.ts';
 
 export interface ParsedArgs {
   readonly command: Command;
@@ -38,97 +28,6 @@ export interface ParsedArgs {
 export class UsageError extends Refusal {
   override readonly name: string = 'UsageError';
 }
-
-interface FlagSpec {
-  readonly takesValue: boolean;
-  /** The variable a setting flag stands for; absent for a command option. */
-  readonly variable?: EnvVar;
-  readonly repeatable?: boolean;
-  readonly example: string;
-}
-
-const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
-  'base-url': { takesValue: true, variable: 'OPENWOP_BASE_URL', example: 'http://127.0.0.1:8080' },
-  'require-behavior': { takesValue: false, variable: 'OPENWOP_REQUIRE_BEHAVIOR', example: 'true' },
-  'opt-out': {
-    takesValue: true,
-    variable: 'OPENWOP_OPTED_OUT_PROFILES',
-    repeatable: true,
-    example: 'agents.evalSuite.trials',
-  },
-  'report-dir': { takesValue: true, variable: 'OPENWOP_REPORT_DIR', example: 'reports' },
-  impl: { takesValue: true, variable: 'OPENWOP_IMPLEMENTATION_NAME', example: 'acme-host' },
-  'impl-version': {
-    takesValue: true,
-    variable: 'OPENWOP_IMPLEMENTATION_VERSION',
-    example: '3.2.0',
-  },
-  'allow-insecure-key': {
-    takesValue: false,
-    variable: 'OPENWOP_ALLOW_INSECURE_KEY',
-    example: 'true',
-  },
-  sign: { takesValue: true, example: 'host-ed25519.pem' },
-  'key-id': { takesValue: true, example: 'host-2026-01' },
-  'expected-failures': { takesValue: true, example: 'expected-failures.yml' },
-  only: { takesValue: true, repeatable: true, example: 'mean-gated' },
-  skip: { takesValue: true, repeatable: true, example: 'all-rule-unchanged' },
-  requirements: { takesValue: true, example: '0.1.0' },
-  'fail-on': { takesValue: true, example: 'should' },
-  'wait-for-host': { takesValue: true, example: '60' },
-  generate: { takesValue: true, example: '200' },
-  seed: { takesValue: true, example: '1' },
-};
-
-/** Where the commands that read a certification may find the key (cli/trust-source.ts). */
-const TRUST_FLAGS: Readonly<Record<string, FlagSpec>> = {
-  key: { takesValue: true, example: 'host-ed25519.pub.pem' },
-  'trusted-keys': { takesValue: true, example: 'trusted-keys.json' },
-  host: { takesValue: true, example: 'https://host.example' },
-  offline: { takesValue: false, example: '' },
-};
-
-/** The commands that take flags and arguments; help and version take nothing. */
-type Working = Exclude<Command, 'help' | 'version'>;
-
-const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>> = {
-  run: RUN_FLAGS,
-  verify: TRUST_FLAGS,
-  judge: {
-    fixture: { takesValue: true, example: EXAMPLE_FIXTURE_ID },
-    events: { takesValue: true, example: 'events.json' },
-  },
-  fixtures: {
-    out: { takesValue: true, example: 'seed/fixtures' },
-    generate: { takesValue: true, example: '200' },
-    seed: { takesValue: true, example: '1' },
-  },
-  expect: { json: { takesValue: false, example: '' } },
-  diff: {
-    json: { takesValue: false, example: '' },
-    all: { takesValue: false, example: '' },
-    format: { takesValue: true, example: 'markdown' },
-    ...TRUST_FLAGS,
-  },
-  badge: { out: { takesValue: true, example: 'badge.json' }, ...TRUST_FLAGS },
-  list: { json: { takesValue: false, example: '' } },
-  report: { html: { takesValue: true, example: 'eval-gate-report.html' }, ...TRUST_FLAGS },
-  matrix: { out: { takesValue: true, example: 'matrix' }, ...TRUST_FLAGS },
-};
-
-/** How many arguments a command takes; `some` is one or more. */
-const POSITIONALS: Readonly<Record<Working, { count: number | 'some'; name: string }>> = {
-  run: { count: 0, name: '' },
-  verify: { count: 1, name: 'REPORT' },
-  judge: { count: 1, name: 'SUMMARY.json' },
-  fixtures: { count: 0, name: '' },
-  expect: { count: 1, name: 'FIXTURE (a shipped fixture id or a FILE.json)' },
-  diff: { count: 2, name: 'OLD.json NEW.json' },
-  badge: { count: 1, name: 'REPORT' },
-  list: { count: 0, name: '' },
-  report: { count: 1, name: 'REPORT' },
-  matrix: { count: 'some', name: 'REPORT' },
-};
 
 /** Every command, in the order the help lists them; an unknown one is refused naming these. */
 export const COMMANDS: readonly Command[] = [...Object.keys(FLAGS), 'help', 'version'] as Command[];
@@ -161,41 +60,32 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flagFor: Partial<Record<EnvVar, string>> = {};
   const options: Record<string, string> = {};
   const positionals: string[] = [];
-  const rest = argv.slice(argv[0] === command ? 1 : 0);
-  for (let i = 0; i < rest.length; i += 1) {
-    const arg = rest[i] ?? '';
-    if (!arg.startsWith('--')) {
-      positionals.push(arg);
+  for (const token of tokensOf(argv.slice(argv[0] === command ? 1 : 0), specs)) {
+    if (token.kind === 'positional') {
+      positionals.push(token.value);
       continue;
     }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (KEY_FLAG.test(arg)) {
+    if (token.kind !== 'option') continue;
+    const { name } = token;
+    if (KEY_FLAG.test(token.rawName)) {
       throw new UsageError(
-        `--${name} is not accepted: the API key is read only from OPENWOP_API_KEY (environment or .env), ` +
+        `${token.rawName} is not accepted: the API key is read only from OPENWOP_API_KEY (environment or .env), ` +
           'never from the command line, which shell history and process listings keep',
       );
     }
     const spec = specs[name];
-    if (spec === undefined) {
+    if (spec === undefined || !token.rawName.startsWith('--')) {
       const valid = Object.keys(specs)
         .map((f) => `--${f}`)
         .join(', ');
       throw new UsageError(
-        `unknown flag --${name} for "${command}"; its flags are ${valid} (see --help)`,
+        `unknown flag ${token.rawName} for "${command}"; its flags are ${valid} (see --help)`,
       );
     }
-    let value: string;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else if (!spec.takesValue) value = 'true';
-    else {
-      const next = rest[i + 1];
-      if (next === undefined || next.startsWith('--')) value = '';
-      else {
-        value = next;
-        i += 1;
-      }
-    }
+    // parseArgs takes the next word as the value even when it is a flag; the suite reads that as
+    // no value (a flag's value never starts with --), as a user who left the value out meant.
+    const taken = token.inlineValue === true || !(token.value ?? '').startsWith('--');
+    const value = spec.takesValue ? (taken ? (token.value ?? '') : '') : (token.value ?? 'true');
     if (value.trim() === '') {
       // An empty base URL is most often an unset CI variable: it must not become the embedded host.
       const why =
@@ -204,20 +94,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
           : '';
       throw new UsageError(`--${name} needs a value, such as --${name} ${spec.example}${why}`);
     }
-    if (spec.variable === undefined) {
-      const given = options[name];
-      if (given !== undefined && spec.repeatable !== true) {
-        throw new UsageError(`--${name} was given twice; give it once`);
-      }
-      options[name] = given === undefined ? value : `${given},${value}`;
-      continue;
-    }
-    const previous = settings[spec.variable];
-    if (previous !== undefined && spec.repeatable !== true) {
+    const store: Record<string, string> = spec.variable === undefined ? options : settings;
+    const key = spec.variable ?? name;
+    const given = store[key];
+    if (given !== undefined && spec.repeatable !== true) {
       throw new UsageError(`--${name} was given twice; give it once`);
     }
-    settings[spec.variable] = previous === undefined ? value : `${previous},${value}`;
-    flagFor[spec.variable] = `--${name}`;
+    store[key] = given === undefined ? value : `${given},${value}`;
+    if (spec.variable !== undefined) flagFor[spec.variable] = `--${name}`;
   }
   const wanted = POSITIONALS[command];
   if (wanted.count === 'some') {
@@ -233,6 +117,34 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   return { command, positionals, settings, flagFor, options };
 }
+
+/**
+ * The command line in tokens, read by node:util's parseArgs with the command's flags. It reads
+ * leniently (an unknown flag is a token, not a throw) so the refusal can name the command's flags
+ * in the suite's own words. A flag that takes a value and is followed by another flag, or by
+ * nothing, has no value, which the caller refuses with an example.
+ */
+function tokensOf(
+  args: readonly string[],
+  specs: Readonly<Record<string, FlagSpec>>,
+): readonly Token[] {
+  const options = Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [
+      name,
+      { type: spec.takesValue ? ('string' as const) : ('boolean' as const) },
+    ]),
+  );
+  const { tokens } = parseTokens({
+    args: [...args],
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  return tokens;
+}
+
+type Token = ReturnType<typeof parseTokens>['tokens'] extends (infer T)[] | undefined ? T : never;
 
 function isCommand(name: string): name is Working {
   return Object.hasOwn(FLAGS, name);

@@ -1,6 +1,45 @@
 // The text of `openwop-eval-gate --help`: commands, settings, exit codes and an example.
 
-import { GENERATED_REQUIREMENT, REQUIREMENT_PREFIX } from '../lib/legs.ts';
+import { FLAGS, type FlagSpec } from './flags.ts';
+
+const WIDTH = 100;
+const FLAG_COLUMN = 28;
+const VARIABLE_COLUMN = 29;
+
+/** The flags of `run` the help lists in one section, each with its variable and words. */
+function flagLines(section: NonNullable<FlagSpec['section']>): string {
+  return Object.entries(FLAGS.run)
+    .filter(([, spec]) => spec.section === section)
+    .map(([name, spec]) => {
+      const label = `  --${name}${spec.value === undefined ? '' : ` ${spec.value}`}`;
+      // The settings have a column for the variable a flag stands for, which a flag without one
+      // leaves blank; the CI options stand for no variable and have no such column.
+      const head =
+        section === 'settings' ? `${label.padEnd(FLAG_COLUMN)}${spec.variable ?? ''}` : label;
+      const indent = section === 'settings' ? FLAG_COLUMN + VARIABLE_COLUMN : FLAG_COLUMN;
+      return wrapped(head, indent, spec.help ?? '');
+    })
+    .join('\n');
+}
+
+/** A head, then words wrapped to the help's width from `indent`; a head too wide starts a line. */
+function wrapped(head: string, indent: number, words: string): string {
+  const lines: string[] = [];
+  let line = head.length < indent ? head.padEnd(indent) : head;
+  if (head.length >= indent) {
+    lines.push(line);
+    line = ' '.repeat(indent);
+  }
+  for (const word of words.split(' ')) {
+    if (line.length + word.length > WIDTH && line.trim().length > 0 && line.length > indent) {
+      lines.push(line.trimEnd());
+      line = ' '.repeat(indent);
+    }
+    line += `${word} `;
+  }
+  lines.push(line.trimEnd());
+  return lines.join('\n');
+}
 
 export const HELP = `openwop-eval-gate: the OpenWOP RFC 0246 eval-gate conformance suite
 
@@ -57,47 +96,14 @@ Usage
   openwop-eval-gate --version              the suite's name and version (on any command)
 
 Settings for run (a flag wins over its variable; variables also come from ./.env)
-  --base-url URL            OPENWOP_BASE_URL             the host; absent: the embedded reference host
-                                                         (never certified); given but empty: exit 2
+${flagLines('settings')}
   (no flag)                 OPENWOP_API_KEY              bearer key, read only from the environment
                                                          or .env so it never appears in argv; at
                                                          least 8 visible ASCII characters, so it
                                                          can be scrubbed
-  --require-behavior        OPENWOP_REQUIRE_BEHAVIOR     strict mode: a failing gate fails the leg
-  --opt-out NAME            OPENWOP_OPTED_OUT_PROFILES   gate excused in strict mode; repeat or comma
-                                                         list: agents.evalSuite,
-                                                         agents.evalSuite.trajectory,
-                                                         agents.evalSuite.trials
-  --report-dir DIR          OPENWOP_REPORT_DIR           where outputs go (default reports)
-  --impl NAME               OPENWOP_IMPLEMENTATION_NAME  the implementation you certify
-  --impl-version VERSION    OPENWOP_IMPLEMENTATION_VERSION
-  --allow-insecure-key      OPENWOP_ALLOW_INSECURE_KEY   allow the key over http:// to a non-loopback host
-  --sign KEY.pem                                         sign the report digest with an ed25519 private key
-  --key-id ID                                            record the key's id in your discovery signingKeys
-  --wait-for-host SECONDS                                wait up to SECONDS for discovery to answer first;
-                                                         a TLS or protocol mismatch stops it at once
-  --generate N [--seed S]                                also drive N generated fixtures (1-10000) from seed S
-                                                         (default 1) as ${GENERATED_REQUIREMENT};
-                                                         seed them with fixtures --out DIR --generate N --seed S
 
 CI options for run (docs/ci.md)
-  --expected-failures FILE  a YAML or JSON baseline: {"expectedFailures": [{"requirement": ID,
-                            "rule": RULE (optional), "reason": TEXT, "ticket", "owner",
-                            "expires": YYYY-MM-DD (optional)}]}; requirement "*" (or a rule
-                            alone) names the rule on every requirement, "host-checks" a host
-                            check; a listed failure does not fail the exit code, an entry that now
-                            holds fails it as stale, an entry past its expires day excuses
-                            nothing; an unknown id, or a rule its requirement never records, is a
-                            configuration error; an empty list is no baseline
-  --only ID, --skip ID      run only these requirements / all but these (repeat or comma list;
-                            the ${REQUIREMENT_PREFIX} prefix is optional); the others are
-                            skipped as "not selected" and the run is marked partial
-  --requirements VERSION    run exactly the requirement set that suite version shipped (recorded
-                            in the report), so an upgrade adds no leg; default: the current set
-  --fail-on must|should|none
-                            should: a SHOULD warning fails the exit code too (default must);
-                            none: exit 0 whatever failed, while the result still says FAIL and
-                            a failure still withholds certification (a blocked run still exits 3)
+${flagLines('ci')}
   Bounds: OPENWOP_REQUEST_TIMEOUT_MS, OPENWOP_RUN_TIMEOUT_MS, OPENWOP_POLL_TIMEOUT_S,
   OPENWOP_MAX_BODY_BYTES, OPENWOP_RETRY_AFTER_CAP_MS. GITHUB_STEP_SUMMARY, when set, receives the
   Markdown summary; GITHUB_OUTPUT, when set, the outputs result, certified, verdict, passed,

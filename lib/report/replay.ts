@@ -243,8 +243,13 @@ function asItsTimeWrote(recorded: EvalGateReport, rebuilt: EvalGateReport): Eval
     recorded.certification,
   ].some((member) => member !== undefined);
   if (!runOptionsRecorded) {
-    const { failOn: _f, selection: _s, baseline: _b, certification: _c, ...before } = rebuilt;
-    return before;
+    return {
+      ...rebuilt,
+      failOn: undefined,
+      selection: undefined,
+      baseline: undefined,
+      certification: undefined,
+    };
   }
   if (recorded.suite.judgingDigest !== undefined || rebuilt.certification === undefined) {
     return rebuilt;

@@ -3,6 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { nameFlags, parseArgs, UsageError } from '../../cli/args.ts';
+import { FLAGS } from '../../cli/flags.ts';
+import { HELP } from '../../cli/help.ts';
 
 function usageError(argv: readonly string[]): string {
   try {
@@ -70,6 +72,14 @@ describe('parseArgs', () => {
     [
       ['--base-url='],
       '--base-url needs a value, such as --base-url http://127.0.0.1:8080 (an unset CI variable?); leave the flag out entirely to run the embedded reference host',
+    ],
+    [
+      ['--base-url', '--require-behavior'],
+      '--base-url needs a value, such as --base-url http://127.0.0.1:8080 (an unset CI variable?); leave the flag out entirely to run the embedded reference host',
+    ],
+    [
+      ['run', '-x'],
+      'unknown flag -x for "run"; its flags are --base-url, --require-behavior, --opt-out, --report-dir, --impl, --impl-version, --allow-insecure-key, --sign, --key-id, --expected-failures, --only, --skip, --requirements, --fail-on, --wait-for-host, --generate, --seed (see --help)',
     ],
     [['--impl', 'a', '--impl', 'b'], '--impl was given twice; give it once'],
     [['verify'], '"verify" takes exactly one REPORT; see --help'],
@@ -143,5 +153,22 @@ describe('parseArgs: the CI options and commands', () => {
     expect(usageError(['diff', 'a.json', '--out', 'x'])).toBe(
       'unknown flag --out for "diff"; its flags are --json, --all, --format, --key, --trusted-keys, --host, --offline (see --help)',
     );
+  });
+});
+
+describe('the help is rendered from the flag table', () => {
+  it('names every flag of every command, and gives each flag of run its own words', () => {
+    for (const [command, specs] of Object.entries(FLAGS)) {
+      for (const name of Object.keys(specs)) {
+        expect(HELP, `--${name} of ${command}`).toContain(`--${name}`);
+      }
+    }
+    for (const [name, spec] of Object.entries(FLAGS.run)) {
+      const firstWords = (spec.help ?? '').split(' ').slice(0, 3).join(' ');
+      expect(firstWords.length, `--${name} has words in the table`).toBeGreaterThan(0);
+      const line = HELP.split('\n').find((l) => l.startsWith(`  --${name}`)) ?? '';
+      expect(line, `--${name} heads its own help line`).not.toBe('');
+      expect(HELP.replace(/\s+/g, ' ')).toContain(firstWords);
+    }
   });
 });
