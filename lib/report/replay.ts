@@ -243,13 +243,12 @@ function asItsTimeWrote(recorded: EvalGateReport, rebuilt: EvalGateReport): Eval
     recorded.certification,
   ].some((member) => member !== undefined);
   if (!runOptionsRecorded) {
-    return {
-      ...rebuilt,
-      failOn: undefined,
-      selection: undefined,
-      baseline: undefined,
-      certification: undefined,
-    };
+    const before: { -readonly [K in keyof EvalGateReport]: EvalGateReport[K] } = { ...rebuilt };
+    delete before.failOn;
+    delete before.selection;
+    delete before.baseline;
+    delete before.certification;
+    return before;
   }
   if (recorded.suite.judgingDigest !== undefined || rebuilt.certification === undefined) {
     return rebuilt;
