@@ -61,7 +61,7 @@ export async function runConformance(
 ): Promise<ConformanceResult> {
   // Configuration errors end the run here, in one line with exit 2, before any leg or host starts.
   await checkReportDir(config.reportDir);
-  await checkHost(config, {
+  const discovery = await checkHost(config, {
     log: (line) => options.log(scrubText(line, config.apiKey)),
     ...(options.waitForHostS === undefined ? {} : { waitForHostS: options.waitForHostS }),
     ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
@@ -98,6 +98,7 @@ export async function runConformance(
     const run = await runSuite(effective, {
       ...(selection === undefined ? {} : { selected: (id: string) => isSelected(selection, id) }),
       ...(options.pack === undefined ? {} : { pack: options.pack }),
+      ...(discovery === undefined ? {} : { discovery }),
       onProgress: log,
       whileHostWorks: preparePublishing,
     });

@@ -9,7 +9,7 @@ import { Refusal } from '../lib/refusal.ts';
 import type { KeyObject } from 'node:crypto';
 import type { SuiteConfig } from '../lib/env.ts';
 import { unwritableReason } from '../lib/make-directory.ts';
-import { DISCOVERY_PATH, fetchDiscovery, forgetDiscoveries } from '../lib/observe/discovery.ts';
+import { DISCOVERY_PATH, readDiscovery } from '../lib/observe/discovery.ts';
 import type { DiscoveryResult } from '../lib/observe/discovery.ts';
 import { TransportError } from '../lib/observe/errors.ts';
 import type { TransportErrorCode } from '../lib/observe/errors.ts';
@@ -45,10 +45,16 @@ export async function checkReportDir(dir: string): Promise<void> {
   }
 }
 
-/** Checks a remote host before the legs; the embedded host (no base URL) needs none of this. */
-export async function checkHost(config: SuiteConfig, options: PreflightOptions): Promise<void> {
+/**
+ * Checks a remote host before the legs, and returns the discovery it read, which the run hands to
+ * every leg; the embedded host (no base URL) needs none of this.
+ */
+export async function checkHost(
+  config: SuiteConfig,
+  options: PreflightOptions,
+): Promise<DiscoveryResult | undefined> {
   const url = config.baseUrl;
-  if (url === undefined) return;
+  if (url === undefined) return undefined;
   if (config.apiKey === undefined) {
     throw new PreflightError(
       `no API key for ${url}: set OPENWOP_API_KEY (the runs the legs create are authenticated)`,
@@ -76,14 +82,15 @@ export async function checkHost(config: SuiteConfig, options: PreflightOptions):
         );
     }
     keyAccepted(url, await (early ?? probeKey(client)));
+    return discovery;
   } finally {
     await client.close();
   }
 }
 
 /**
- * Reads discovery through the per-process memo, so the run that follows reuses this very read.
- * Under --wait-for-host an unanswered read is forgotten and asked again until the deadline.
+ * Reads discovery, which the run that follows reuses. Under --wait-for-host an unanswered read is
+ * asked again until the deadline.
  */
 async function discoveryAnswers(
   client: HostClient,
@@ -96,7 +103,7 @@ async function discoveryAnswers(
     options.log(`waiting up to ${options.waitForHostS} s for ${url}${DISCOVERY_PATH} to answer`);
   }
   for (;;) {
-    const discovery = await fetchDiscovery(client, url);
+    const discovery = await readDiscovery(client);
     if (discovery.ok || discovery.unanswered !== true) return discovery;
     const mismatch = await schemeMismatch(url, discovery.transportCode);
     if (mismatch !== undefined) {
@@ -110,7 +117,6 @@ async function discoveryAnswers(
         `the host at ${url} did not answer discovery${waited} (${discovery.reason}); check the URL and its scheme (http or https), or give --wait-for-host SECONDS`,
       );
     }
-    forgetDiscoveries();
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
 }

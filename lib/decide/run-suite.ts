@@ -32,6 +32,8 @@ export interface SuiteRun {
 export interface RunSuiteOptions {
   /** Whether --only/--skip select a requirement; absent: every one. Others are skipped. */
   readonly selected?: (requirement: string) => boolean;
+  /** The host's discovery as the caller read it before the run; absent: the run reads it. */
+  readonly discovery?: DiscoveryResult;
   /** A generated pack to drive as one more requirement (`run --generate N --seed S`). */
   readonly pack?: PackRequest;
   /** Told a line per waiting leg every `progressIntervalMs` while any leg still waits. */
@@ -49,7 +51,7 @@ export async function runSuite(
   options: RunSuiteOptions = {},
 ): Promise<SuiteRun> {
   const startedAt = new Date().toISOString();
-  const target = await openTarget(config);
+  const target = await openTarget(config, options.discovery);
   const board = new ProgressBoard(config.bounds.runTimeoutMs);
   const stopProgress =
     options.onProgress === undefined

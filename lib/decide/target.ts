@@ -4,10 +4,16 @@
 import type { SuiteConfig } from '../env.ts';
 import type { LegTarget } from './leg-target.ts';
 import { createHostClient } from '../observe/host-client.ts';
-import { fetchDiscovery } from '../observe/discovery.ts';
+import { readDiscovery, type DiscoveryResult } from '../observe/discovery.ts';
 
-/** Undefined when the suite was given no base URL: host legs then end `blocked`. */
-export async function openTarget(config: SuiteConfig): Promise<LegTarget | undefined> {
+/**
+ * Undefined when the suite was given no base URL: host legs then end `blocked`. `discovery` is the
+ * read the caller already made of this host (the CLI's pre-flight); without one it is read here.
+ */
+export async function openTarget(
+  config: SuiteConfig,
+  discovery?: DiscoveryResult,
+): Promise<LegTarget | undefined> {
   if (config.baseUrl === undefined) return undefined;
   const client = createHostClient({
     baseUrl: config.baseUrl,
@@ -15,6 +21,5 @@ export async function openTarget(config: SuiteConfig): Promise<LegTarget | undef
     requestTimeoutMs: config.bounds.requestTimeoutMs,
     maxBodyBytes: config.bounds.maxBodyBytes,
   });
-  const discovery = await fetchDiscovery(client, config.baseUrl);
-  return { client, discovery, config };
+  return { client, discovery: discovery ?? (await readDiscovery(client)), config };
 }

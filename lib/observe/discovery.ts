@@ -26,29 +26,10 @@ export type DiscoveryResult =
 
 export const DISCOVERY_PATH = '/.well-known/openwop';
 
-// Failures are kept too: every leg of one process then sees the same discovery, so one dropped
-// packet cannot make some legs inapplicable and others blocked.
-const cache = new Map<string, Promise<DiscoveryResult>>();
-
-/** Memoized per base URL for the life of the process; a second call makes no request. */
-export function fetchDiscovery(client: HostClient, baseUrl: string): Promise<DiscoveryResult> {
-  const key = baseUrl.replace(/\/+$/, '');
-  let pending = cache.get(key);
-  if (pending === undefined) {
-    pending = readDiscovery(client);
-    cache.set(key, pending);
-  }
-  return pending;
-}
-
-/** Forgets every memoized discovery; for tests that start a fresh host on a reused URL. */
-export function forgetDiscoveries(): void {
-  cache.clear();
-}
-
 /**
- * One read of discovery, not memoized: for a reader that must see the host as it is now (a
- * verifier anchoring a signature), not as this process first saw it.
+ * One read of discovery. A run reads it once, before any leg (cli/preflight.ts), and hands that
+ * read to every leg through its target, so every leg, the host checks and the report see one
+ * document; a verifier reads it afresh, to see the host as it is now.
  */
 export async function readDiscovery(client: HostClient): Promise<DiscoveryResult> {
   let answer;

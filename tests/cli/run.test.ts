@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { tally } from '../../lib/report/verdict.ts';
 import { runVerdict } from '../../lib/report/run-verdict.ts';
-import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { runLeg } from '../../lib/decide/run-leg.ts';
 import { validate } from '../../lib/schemas.ts';
@@ -152,7 +151,6 @@ describe('run: exit 1', () => {
       expect(byId.get('openwop.requirement.0246.suite-gated')).toBe('executed-fail');
 
       // The same legs, run here without vitest, decide the same rows.
-      forgetDiscoveries();
       const target = await openTarget(readConfig({ OPENWOP_BASE_URL: host.url, ...env }));
       try {
         const direct = await Promise.all(LEGS.map((leg) => runLeg(leg, target)));

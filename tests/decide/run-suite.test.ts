@@ -6,7 +6,6 @@
 
 import { describe, expect, it } from 'vitest';
 import { readConfig, type SuiteConfig } from '../../lib/env.ts';
-import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { driveEvalRun } from '../../lib/observe/driver.ts';
 import type { HostClient, HostResponse } from '../../lib/observe/host-client.ts';
 import { encodeRunId } from '../../lib/observe/host-client.ts';
@@ -32,7 +31,6 @@ const PROGRESS =
   /^waiting: [a-z-]+ (no run yet|run \S+: \d+ events), waiting for .+ \(\d+ s of \d+ s\)$/;
 
 function configFor(url: string, extra: Record<string, string> = {}): SuiteConfig {
-  forgetDiscoveries();
   return readConfig(
     { OPENWOP_BASE_URL: url, OPENWOP_API_KEY: API_KEY, OPENWOP_RUN_TIMEOUT_MS: '30000', ...extra },
     { envFile: false },
@@ -83,7 +81,6 @@ describe('the run engine', () => {
       expect(lines).toHaveLength(afterEnd);
     } finally {
       await host.close();
-      forgetDiscoveries();
     }
   });
 
@@ -107,7 +104,6 @@ describe('the run engine', () => {
       });
     } finally {
       await server.close();
-      forgetDiscoveries();
     }
   });
 
@@ -125,7 +121,6 @@ describe('the run engine', () => {
       ).toEqual(new Set(['not selected']));
     } finally {
       await host.close();
-      forgetDiscoveries();
     }
   });
 });
@@ -145,7 +140,6 @@ describe('a leg run by the engine', () => {
       expect(outcome.reason).toMatch(/^could not observe the run \(create\): POST \/runs: /);
     } finally {
       await server.close();
-      forgetDiscoveries();
     }
   });
 
@@ -165,7 +159,6 @@ describe('a leg run by the engine', () => {
       expect(server.requests.filter((r) => r.path === '/runs')).toEqual([]);
     } finally {
       await server.close();
-      forgetDiscoveries();
     }
   });
 });
@@ -230,7 +223,6 @@ describe('the first poll of a run', () => {
       expect(polledAt - createdAt).toBeLessThan(1_000);
     } finally {
       await server.close();
-      forgetDiscoveries();
     }
   });
 });

@@ -10,7 +10,7 @@ import { driveGeneratedPack, type GeneratedCase } from '../../lib/decide/generat
 import { checkHost } from '../../lib/decide/host-checks.ts';
 import { resolveConfig } from '../../lib/env.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
-import { fetchDiscovery, forgetDiscoveries } from '../../lib/observe/discovery.ts';
+import { readDiscovery } from '../../lib/observe/discovery.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
 import type { HostChecks } from '../../lib/types.ts';
 import { startReferenceHost, type DefectName } from '../../reference-host/index.ts';
@@ -90,8 +90,7 @@ async function runPack(
     maxBodyBytes: config.bounds.maxBodyBytes,
   });
   try {
-    forgetDiscoveries();
-    const discovery = await fetchDiscovery(client, host.url);
+    const discovery = await readDiscovery(client);
     const cases = await driveGeneratedPack(request, { client, discovery, config });
     if (!withHostChecks) return { cases, hostChecks: undefined };
     const hostChecks = await checkHost({

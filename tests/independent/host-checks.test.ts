@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { checkHost } from '../../lib/decide/host-checks.ts';
-import { fetchDiscovery, forgetDiscoveries } from '../../lib/observe/discovery.ts';
+import { readDiscovery } from '../../lib/observe/discovery.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
 import { ORACLE_MODES, startOracleHost, type OracleMode } from '../support/oracle-host.ts';
 
@@ -22,8 +22,7 @@ describe('host checks against the oracle host', () => {
         maxBodyBytes: 1024 * 1024,
       });
       try {
-        forgetDiscoveries();
-        const discovery = await fetchDiscovery(client, host.url);
+        const discovery = await readDiscovery(client);
         const checks = await checkHost({
           client,
           discovery,

@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import type { DefectName } from '../../reference-host/index.ts';
 import { resolveConfig } from '../../lib/env.ts';
-import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { RULES } from '../../lib/eval-gate-witness.ts';
 import { checkHost } from '../../lib/decide/host-checks.ts';
@@ -49,7 +48,6 @@ async function hostChecksOf(row: RowName, variant: Variant): Promise<HostChecks>
   try {
     const config = resolveConfig({ OPENWOP_BASE_URL: host.url, OPENWOP_API_KEY: apiKey });
     // As in run-matrix.ts: forgetting and fetching happen in one synchronous step.
-    forgetDiscoveries();
     const target = await openTarget(config);
     if (target === undefined) throw new Error('no target for a configured base URL');
     try {

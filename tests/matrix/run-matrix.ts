@@ -7,7 +7,6 @@ import type { DefectName, Pacing } from '../../reference-host/index.ts';
 import type { GateName, LegOutcome } from '../../lib/types.ts';
 import { PACINGS, startReferenceHost } from '../../reference-host/index.ts';
 import { resolveConfig } from '../../lib/env.ts';
-import { forgetDiscoveries } from '../../lib/observe/discovery.ts';
 import { LEGS, REQUIREMENT_PREFIX } from '../../lib/legs.ts';
 import { runLeg } from '../../lib/decide/run-leg.ts';
 import { openTarget } from '../../lib/decide/target.ts';
@@ -100,7 +99,6 @@ export async function runRow(options: RowOptions): Promise<readonly LegResult[]>
     });
     // Discovery is memoized per base URL, and a closed host's port can be handed to a later one.
     // Forgetting and fetching happen in one synchronous step, so no other row's entry is lost.
-    forgetDiscoveries();
     const target = await openTarget(config);
     try {
       const outcomes = await Promise.all(LEGS.map((leg) => runLeg(leg, target)));

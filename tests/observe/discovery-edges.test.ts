@@ -3,22 +3,19 @@
 // readers on documents that are almost right.
 
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   advertisedImplementation,
   advertisedLimits,
   advertisesGolden,
   DISCOVERY_PATH,
-  fetchDiscovery,
-  forgetDiscoveries,
+  readDiscovery,
   isAdvertised,
   listedFixtures,
   majorTwoMissing,
 } from '../../lib/observe/discovery.ts';
 import { TransportError } from '../../lib/observe/errors.ts';
 import type { HostClient, HostResponse } from '../../lib/observe/host-client.ts';
-
-afterEach(() => forgetDiscoveries());
 
 /** A client that answers every request with `reply`, counting the requests and their options. */
 function client(reply: () => Promise<HostResponse>) {
@@ -49,41 +46,32 @@ const answer = (
   return Promise.resolve({ status, headers, text, ...parsed });
 };
 
-describe('fetchDiscovery', () => {
+describe('readDiscovery', () => {
   it('reads discovery without credentials, at the well-known path', async () => {
     const { client: c, seen } = client(() => answer(200, '{}'));
-    await fetchDiscovery(c, 'http://a.example');
+    await readDiscovery(c);
     expect(DISCOVERY_PATH).toBe('/.well-known/openwop');
     expect(seen).toEqual([{ path: '/.well-known/openwop', auth: false }]);
   });
 
-  it('keys the memo by the base URL without trailing slashes, and forgets on request', async () => {
-    const { client: c, seen } = client(() => answer(200, '{}'));
-    const first = await fetchDiscovery(c, 'http://a.example');
-    expect(await fetchDiscovery(c, 'http://a.example//')).toBe(first);
-    expect(seen).toHaveLength(1);
-    await fetchDiscovery(c, 'http://b.example');
-    expect(seen).toHaveLength(2);
-    forgetDiscoveries();
-    expect(await fetchDiscovery(c, 'http://a.example')).not.toBe(first);
-    expect(seen).toHaveLength(3);
-  });
-
-  it('keeps a failure too, so every leg sees the same discovery', async () => {
+  it('reads afresh on every call: what a run reuses, it is handed (cli/preflight.ts)', async () => {
     let n = 0;
-    const { client: c } = client(() => {
+    const { client: c, seen } = client(() => {
       n += 1;
       return n === 1 ? answer(503, '{}') : answer(200, '{}');
     });
-    const first = await fetchDiscovery(c, 'http://a.example');
-    expect(await fetchDiscovery(c, 'http://a.example')).toBe(first);
-    expect(first).toEqual({ ok: false, reason: 'GET /.well-known/openwop answered 503' });
+    expect(await readDiscovery(c)).toEqual({
+      ok: false,
+      reason: 'GET /.well-known/openwop answered 503',
+    });
+    expect(await readDiscovery(c)).toMatchObject({ ok: true });
+    expect(seen).toHaveLength(2);
   });
 
   it('hashes the exact text and keeps the document, the text and the header', async () => {
     const text = '{ "protocolVersions": ["2.0"] }';
     const { client: c } = client(() => answer(200, text, { 'openwop-version': '2.3' }));
-    expect(await fetchDiscovery(c, 'http://a.example')).toEqual({
+    expect(await readDiscovery(c)).toEqual({
       ok: true,
       document: { protocolVersions: ['2.0'] },
       sha256: createHash('sha256').update(text).digest('hex'),
@@ -116,7 +104,7 @@ describe('fetchDiscovery', () => {
     ],
   ])('gives %s exactly its reason', async (_name, reply, reason) => {
     const { client: c } = client(reply);
-    const result = await fetchDiscovery(c, 'http://a.example');
+    const result = await readDiscovery(c);
     expect(result).toMatchObject({ ok: false, reason });
     // Only a lost answer is unanswered: the CLI ends the run on it before any leg.
     expect(result.ok === false && result.unanswered === true).toBe(
@@ -126,7 +114,7 @@ describe('fetchDiscovery', () => {
 
   it('throws an error that is not the transport failing: that is the suite', async () => {
     const { client: c } = client(() => Promise.reject(new RangeError('suite bug')));
-    await expect(fetchDiscovery(c, 'http://a.example')).rejects.toThrow('suite bug');
+    await expect(readDiscovery(c)).rejects.toThrow('suite bug');
   });
 });
 

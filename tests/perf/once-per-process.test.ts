@@ -1,12 +1,13 @@
-// Work a process must do at most once, however many legs ask for it: reading discovery once, and
-// compiling the JSON Schemas never (they are compiled ahead of time).
+// Work a process must do at most once, however many legs ask for it: reading discovery once (the
+// pre-flight's read, handed to every leg), and compiling the JSON Schemas never (they are compiled
+// ahead of time).
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DISCOVERY_PATH, forgetDiscoveries } from '../../lib/observe/discovery.ts';
+import { DISCOVERY_PATH } from '../../lib/observe/discovery.ts';
 import { readConfig } from '../../lib/env.ts';
 import { SCHEMA_NAMES, validate } from '../../lib/schemas.ts';
 import { openTarget } from '../../lib/decide/target.ts';
@@ -19,26 +20,23 @@ afterEach(() => {
 });
 
 describe('once per process', () => {
-  it('discovery is fetched once however many legs open the target', async () => {
-    forgetDiscoveries();
+  it('a target opened with the discovery the pre-flight read asks the host nothing more', async () => {
     const server = await startScriptedServer((_req, res) =>
       sendJson(res, 200, { agents: { evalSuite: { modes: ['golden'] } }, fixtures: [] }),
     );
     try {
       const config = readConfig({ OPENWOP_BASE_URL: server.url }, { envFile: false });
-      const targets = await Promise.all(Array.from({ length: 6 }, () => openTarget(config)));
-      const again = await openTarget(config);
-      for (const t of [...targets, again]) await t?.client.close();
-      expect(targets.every((t) => t?.discovery.ok === true)).toBe(true);
+      const first = await openTarget(config);
+      const handed = await openTarget(config, first?.discovery);
+      for (const t of [first, handed]) await t?.client.close();
+      expect(handed?.discovery).toBe(first?.discovery);
       expect(server.requests.filter((r) => r.path === DISCOVERY_PATH)).toHaveLength(1);
     } finally {
       await server.close();
-      forgetDiscoveries();
     }
   });
 
   it('a whole conformance run reads discovery once, and the legs decide from that very read', async () => {
-    forgetDiscoveries();
     const host = await startHostileHost();
     const reportDir = await mkdtemp(join(tmpdir(), 'once-'));
     try {
@@ -57,7 +55,6 @@ describe('once per process', () => {
     } finally {
       await host.close();
       await rm(reportDir, { recursive: true, force: true });
-      forgetDiscoveries();
     }
   });
 

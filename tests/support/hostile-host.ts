@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import type { Bounds } from '../../lib/env.ts';
 import type { LegOutcome } from '../../lib/types.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
-import { fetchDiscovery, forgetDiscoveries } from '../../lib/observe/discovery.ts';
+import { readDiscovery } from '../../lib/observe/discovery.ts';
 import { legById } from '../../lib/legs.ts';
 import { runLeg } from '../../lib/decide/run-leg.ts';
 import type { RecordedRequest } from './scripted-server.ts';
@@ -345,8 +345,7 @@ export async function runMeanLeg(
   try {
     const discoveryStarted = Date.now();
     // A port freed by an earlier test may be reused; the memo is keyed by URL, so forget it first.
-    forgetDiscoveries();
-    const discovery = await fetchDiscovery(client, baseUrl);
+    const discovery = await readDiscovery(client);
     const discoveryMs = Date.now() - discoveryStarted;
     const legStarted = Date.now();
     const config = { requireBehavior: false, optedOut: [], bounds };

@@ -5,7 +5,7 @@
 
 import { expect } from 'vitest';
 import type { LegOutcome, RunObservation } from '../../lib/types.ts';
-import { fetchDiscovery, forgetDiscoveries } from '../../lib/observe/discovery.ts';
+import { readDiscovery } from '../../lib/observe/discovery.ts';
 import { resolveConfig } from '../../lib/env.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
 import { LEGS, type LegDefinition } from '../../lib/legs.ts';
@@ -38,8 +38,7 @@ export async function runEveryLeg(
   const client = exchanges === undefined ? direct : recordingClient(direct, exchanges);
   try {
     // Ports are reused between hosts; forgetting and fetching happen in one synchronous step.
-    forgetDiscoveries();
-    const target: LegTarget = { client, discovery: await fetchDiscovery(client, baseUrl), config };
+    const target: LegTarget = { client, discovery: await readDiscovery(client), config };
     return await Promise.all(legs.map((leg) => runLeg(leg, target)));
   } finally {
     await client.close();
