@@ -1,5 +1,5 @@
 // The RFC 0246 witness: a pure judge of one observed eval run against the fixture that scripted
-// it. It grades the run itself from the fixture (lib/witness/expected.ts), then checks the host's
+// it, and the one door to lib/witness/ for the rest of the suite (tests/architecture.test.ts). It grades the run itself from the fixture (lib/witness/expected.ts), then checks the host's
 // events and summary rule by rule (lib/witness/rules.ts). It does no I/O and never throws on what
 // the host sent: a malformed answer yields failing findings.
 
@@ -15,11 +15,27 @@ import { judgeTrials } from './witness/trials.ts';
 import { judgeWire } from './witness/wire.ts';
 
 export { expectRun } from './witness/expected.ts';
-export type { ExpectedRun, ExpectedTask, ExpectedTrial, Presence } from './witness/expected.ts';
+export type {
+  ExpectedLimit,
+  ExpectedRun,
+  ExpectedTask,
+  ExpectedTrial,
+  Presence,
+} from './witness/expected.ts';
+export { jsonEqual } from './witness/match.ts';
 export { RULES, type Rule, type RuleId } from './witness/rules.ts';
 export { judgeSummaryAgainstSuite } from './witness/suite-judge.ts';
 export { cursorWasDriven } from './witness/replays.ts';
-export { judgeHostChecks, type DiscoveryRead } from './witness/host-checks.ts';
+export {
+  HOST_CHECK_RULES,
+  judgeHostChecks,
+  type DiscoveryRead,
+  type HostCheckJudgement,
+} from './witness/host-checks.ts';
+export { judgeGatedFieldsShape } from './witness/shape-leg.ts';
+export { bindingGaps, recordedOnLegs, unexercisedRules } from './witness/exercised.ts';
+export { causesFirst } from './witness/consequences.ts';
+export { isContentKey } from './witness/content.ts';
 
 /**
  * Every finding on the run: one per rule per subject it applies to (the run, the log, each

@@ -148,6 +148,18 @@ describe('architecture walls', () => {
     expect(foreign).toEqual([]);
   });
 
+  it('the suite reaches the witness through its one door, lib/eval-gate-witness.ts', () => {
+    const around = ['lib', 'cli']
+      .flatMap((d) => sourceFiles(d))
+      .filter((f) => !WITNESS_FILES.includes(f))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((s) => resolvesInto(f, s, 'lib/witness'))
+          .map((s) => `${f} -> ${s}`),
+      );
+    expect(around).toEqual([]);
+  });
+
   it('only lib/env.ts reads process.env', () => {
     const readers = ['lib', 'cli', 'tests']
       .flatMap((d) => sourceFiles(d))

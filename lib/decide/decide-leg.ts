@@ -8,7 +8,7 @@ import type { FixtureLoad } from '../fixtures.ts';
 import type { LegDefinition } from '../legs.ts';
 import type { EvalRunRequest } from '../observe/driver.ts';
 import type { DriveResult, Fixture } from '../types.ts';
-import { judgeGatedFieldsShape } from '../witness/shape-leg.ts';
+import { judgeGatedFieldsShape } from '../eval-gate-witness.ts';
 import { blocked, decide, decideDrive, NOT_SELECTED, type Decision } from './decide.ts';
 import { checkGates, type GateConfig } from './gates.ts';
 

@@ -2,8 +2,7 @@
 // the two findings-free outcomes (blocked, and a host that refused a run it promised). Kept apart
 // from run-leg.ts, which does the I/O, so that every line here can be mutation-tested.
 
-import { judgeEvalRun } from '../eval-gate-witness.ts';
-import { bindingGaps, unexercisedRules } from '../witness/exercised.ts';
+import { judgeEvalRun, bindingGaps, unexercisedRules, causesFirst } from '../eval-gate-witness.ts';
 import type {
   Disposition,
   DriveResult,
@@ -13,7 +12,6 @@ import type {
   RunObservation,
   UnexercisedRule,
 } from '../types.ts';
-import { causesFirst } from '../witness/consequences.ts';
 
 /** How many failed findings a reason quotes before it says how many more there are. */
 const REASON_FINDINGS = 3;

@@ -9,7 +9,7 @@ import { isAdvertised, majorTwoMissing } from '../observe/discovery.ts';
 import type { HostClient } from '../observe/host-client.ts';
 import { provokeRefusals } from '../observe/probes.ts';
 import type { HostChecks, ObservedProbe, ProbeName } from '../types.ts';
-import { judgeHostChecks, type DiscoveryRead } from '../witness/host-checks.ts';
+import { judgeHostChecks, type DiscoveryRead } from '../eval-gate-witness.ts';
 
 export interface HostCheckTarget {
   readonly client: HostClient;

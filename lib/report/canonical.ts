@@ -3,7 +3,7 @@
 // document whatever whitespace or key order a tool used when it saved the file.
 
 import { createHash } from 'node:crypto';
-import { isContentKey } from '../witness/content.ts';
+import { isContentKey } from '../eval-gate-witness.ts';
 import { REDACTED } from '../secrets.ts';
 import type { Fixture } from '../types.ts';
 

@@ -6,8 +6,7 @@
 import { LEGS } from '../legs.ts';
 import { REQUIREMENT_SETS } from '../requirement-sets.ts';
 import type { GateName, Severity } from '../types.ts';
-import { HOST_CHECK_RULES } from '../witness/host-checks.ts';
-import { RULES } from '../witness/rules.ts';
+import { HOST_CHECK_RULES, RULES } from '../eval-gate-witness.ts';
 import { knownRules } from './run-options.ts';
 
 export interface RequirementEntry {

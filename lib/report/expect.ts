@@ -3,8 +3,12 @@
 // a leg's verdict cannot disagree.
 
 // The grading alone, not the whole witness: the CLI renders expectations on every run.
-import { expectRun } from '../witness/expected.ts';
-import type { ExpectedRun, ExpectedTask, Presence } from '../witness/expected.ts';
+import {
+  expectRun,
+  type ExpectedRun,
+  type ExpectedTask,
+  type Presence,
+} from '../eval-gate-witness.ts';
 import type { Fixture } from '../types.ts';
 
 export interface ExpectedTrialView {

@@ -8,7 +8,7 @@
 import { LEGS } from '../legs.ts';
 import type { FixtureLoad } from '../fixtures.ts';
 import type { LegOutcome } from '../types.ts';
-import { judgeHostChecks, type DiscoveryRead } from '../witness/host-checks.ts';
+import { judgeHostChecks, type DiscoveryRead } from '../eval-gate-witness.ts';
 import type { Decision } from '../decide/decide.ts';
 import { plain } from './baseline.ts';
 import { withCertification } from './certification.ts';

@@ -6,10 +6,12 @@
 import { Refusal } from '../refusal.ts';
 import { GENERATED_REQUIREMENT, LEGS, REQUIREMENT_PREFIX as PREFIX } from '../legs.ts';
 import type { RequirementSet } from '../requirement-sets.ts';
-import { recordedOnLegs } from '../witness/exercised.ts';
-import { HOST_CHECK_RULES } from '../witness/host-checks.ts';
-import { RULES } from '../witness/rules.ts';
-import { judgeGatedFieldsShape } from '../witness/shape-leg.ts';
+import {
+  recordedOnLegs,
+  HOST_CHECK_RULES,
+  RULES,
+  judgeGatedFieldsShape,
+} from '../eval-gate-witness.ts';
 
 /**
  * `must`: only MUST failures fail the exit code; `should`: SHOULD warnings fail it too; `none`:

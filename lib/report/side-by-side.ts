@@ -4,7 +4,7 @@
 // JUnit failure text print these for every failing leg.
 
 import { loadFixture } from '../fixtures.ts';
-import type { Presence } from '../witness/expected.ts';
+import type { Presence } from '../eval-gate-witness.ts';
 import type { ExpectedView } from './expect.ts';
 import { expectedView, gatedText, num, trajectoryText } from './expect.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';

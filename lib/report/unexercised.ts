@@ -5,7 +5,7 @@
 // host checks, rather than on every leg that happened to see no error answer.
 
 import type { UnexercisedRule } from '../types.ts';
-import { HOST_CHECK_RULES } from '../witness/host-checks.ts';
+import { HOST_CHECK_RULES } from '../eval-gate-witness.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
 
 export type UnexercisedFacts = Pick<EvalGateReport, 'requirements' | 'hostChecks'>;

@@ -3,9 +3,7 @@
 // shows where the calls part: a forbidden call, an expected call missing, a call whose tool
 // matches but whose arguments do not, a call the fixture has no recorded response for (a miss).
 
-import { jsonEqual } from '../../witness/match.ts';
-import { expectRun } from '../../witness/expected.ts';
-import type { ExpectedLimit } from '../../witness/expected.ts';
+import { expectRun, jsonEqual, type ExpectedLimit } from '../../eval-gate-witness.ts';
 import type { Fixture, MatchMode, ToolCall } from '../../types.ts';
 
 export type StepMark = 'match' | 'args' | 'missing' | 'extra' | 'forbidden' | 'miss';
