@@ -8,7 +8,13 @@
 // are judged only when the events are given.
 
 import { Refusal } from '../lib/refusal.ts';
-import { judgeEvalRun, judgeSummaryAgainstSuite, RULES } from '../lib/eval-gate-witness.ts';
+import {
+  EVENT_LOG_RULES,
+  judgeEvalRun,
+  judgeSummaryAgainstSuite,
+  LIVE_RUN_RULES,
+  SUMMARY_READING_RULES,
+} from '../lib/eval-gate-witness.ts';
 import { fixtureProblem, type UncheckedFixture } from '../lib/fixtures.ts';
 import { readFixtureRef } from './fixture-set.ts';
 import { decide } from '../lib/decide/decide.ts';
@@ -37,25 +43,10 @@ export interface Judgement {
   readonly notJudged: readonly string[];
 }
 
-/**
- * Rules about the live run, which a recorded summary and event list cannot show: the poll pages
- * (cursor, lastSequence), the run's status and id, and the end of its whole log, since a recorded
- * list may hold only the eval.* events.
- */
-const LIVE_RULES: ReadonlySet<string> = new Set([
-  'run.completed-status',
-  'events.cursor',
-  'events.last-sequence',
-  'events.run-id',
-  'events.run-completed',
-]);
-
-/** Rules that read the event log. */
-const EVENT_RULES: ReadonlySet<string> = new Set(
-  RULES.map((r) => r.id).filter(
-    (id) => !LIVE_RULES.has(id) && /^(events|trial|completed)\./.test(id),
-  ),
-);
+/** What a recorded summary and event list cannot show (the rule catalogue says which rules). */
+const LIVE_RULES: ReadonlySet<string> = new Set(LIVE_RUN_RULES);
+const EVENT_RULES: ReadonlySet<string> = new Set(EVENT_LOG_RULES);
+const READS_SUMMARY: ReadonlySet<string> = new Set(SUMMARY_READING_RULES);
 
 export interface JudgeOptions {
   readonly summaryPath: string;
@@ -108,9 +99,6 @@ export async function judgeRecorded(options: JudgeOptions): Promise<Judgement> {
   };
 }
 
-/** The rules that read the summary, beside `summary.schema`, which judges its shape. */
-const READS_SUMMARY = /^(summary\.identity|suite\.|task\.|completed\.)/;
-
 /**
  * A summary that is no JSON object (`null`, an array, a string) fails `summary.schema`, and every
  * other rule that reads it can only say the host reported nothing: those failures follow from the
@@ -120,7 +108,7 @@ const READS_SUMMARY = /^(summary\.identity|suite\.|task\.|completed\.)/;
 function followingTheSchema(findings: readonly Finding[]): Finding[] {
   if (!findings.some((f) => f.rule === 'summary.schema' && !f.ok)) return [...findings];
   const marked = findings.map((f): Finding =>
-    !f.ok && f.consequenceOf === undefined && READS_SUMMARY.test(f.rule)
+    !f.ok && f.consequenceOf === undefined && READS_SUMMARY.has(f.rule)
       ? { ...f, consequenceOf: 'summary.schema' }
       : f,
   );

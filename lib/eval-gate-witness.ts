@@ -23,7 +23,14 @@ export type {
   Presence,
 } from './witness/expected.ts';
 export { jsonEqual } from './witness/match.ts';
-export { RULES, type Rule, type RuleId } from './witness/rules.ts';
+export {
+  EVENT_LOG_RULES,
+  LIVE_RUN_RULES,
+  RULES,
+  SUMMARY_READING_RULES,
+  type Rule,
+  type RuleId,
+} from './witness/rules.ts';
 export { judgeSummaryAgainstSuite } from './witness/suite-judge.ts';
 export { cursorWasDriven } from './witness/replays.ts';
 export {

@@ -323,6 +323,32 @@ function rule<const Id extends string>(
 
 const BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]));
 
+/**
+ * Rules about the live run, which a recorded summary and event list cannot show: the poll pages
+ * (cursor, lastSequence), the run's status and id, and the end of its whole log, since a recorded
+ * list may hold only the eval.* events. `judge` leaves them unjudged.
+ */
+export const LIVE_RUN_RULES: readonly RuleId[] = [
+  'run.completed-status',
+  'events.cursor',
+  'events.last-sequence',
+  'events.run-id',
+  'events.run-completed',
+];
+
+/** Rules that read the eval.* event log, apart from the live run's: `judge` needs --events for them. */
+export const EVENT_LOG_RULES: readonly RuleId[] = RULES.map((r) => r.id).filter(
+  (id) => !LIVE_RUN_RULES.includes(id) && /^(events|trial|completed)\./.test(id),
+);
+
+/**
+ * Rules that read the summary, beside `summary.schema`, which judges its shape: a summary that is
+ * no JSON object fails each of them only because it fails the schema.
+ */
+export const SUMMARY_READING_RULES: readonly RuleId[] = RULES.map((r) => r.id).filter((id) =>
+  /^(summary\.identity|suite\.|task\.|completed\.)/.test(id),
+);
+
 export function ruleById(id: RuleId): Rule {
   return BY_ID.get(id) as Rule;
 }
