@@ -98,21 +98,9 @@ export function createHostClient(options: HostClientOptions): HostClient {
   ): Promise<HostResponse> {
     if (!path.startsWith('/')) throw new Error(`host paths start with "/"; got "${path}"`);
     const timeoutMs = request.timeoutMs ?? options.requestTimeoutMs;
-    const headers: Record<string, string> = {
-      'openwop-version': '2.0',
-      accept: 'application/json',
-    };
     const sentInstead = tokenInstead(request, options.apiKey);
-    if (sentInstead !== undefined) {
-      headers.authorization = `Bearer ${sentInstead}`;
-    } else if (request.auth !== false && options.apiKey !== undefined) {
-      headers.authorization = `Bearer ${options.apiKey}`;
-    }
     const payload = method === 'POST' ? JSON.stringify(body) : undefined;
-    if (payload !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(payload));
-    }
+    const headers = requestHeaders(request, options.apiKey, sentInstead, payload);
 
     const failure = (code: TransportErrorCode, detail?: string): TransportError =>
       new TransportError(code, method, path, detail ?? describeTransportCode(code));
@@ -143,32 +131,15 @@ export function createHostClient(options: HostClientOptions): HostClient {
         outgoing.on('error', reject);
         outgoing.end(payload);
       });
-      const tooLarge = (bytes: string): TransportError =>
+      const raw = await boundedBody(answer, options.maxBodyBytes, (bytes) =>
         failure(
           'body-too-large',
           `answer body of ${bytes} bytes exceeds the ${options.maxBodyBytes}-byte limit`,
-        );
-      const declared = Number(answer.headers['content-length']);
-      if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
-        // An unread body holds its socket; destroying it ends the connection, which no later
-        // request then reuses.
-        answer.destroy();
-        throw tooLarge(String(declared));
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of answer) {
-        const bytes = chunk as Buffer;
-        size += bytes.length;
-        // Leaving the loop by throwing destroys the body and with it the connection.
-        if (size > options.maxBodyBytes) {
-          throw tooLarge(`more than ${options.maxBodyBytes}`);
-        }
-        chunks.push(bytes);
-      }
+        ),
+      );
       // A host may echo the token it was sent; one derived from the key is as secret as the key.
       const scrub = (t: string): string => scrubText(scrubText(t, sentInstead), options.apiKey);
-      const text = scrub(Buffer.concat(chunks).toString('utf8'));
+      const text = scrub(raw);
       return {
         status: answer.statusCode ?? 0,
         headers: flatten(answer.headers, scrub),
@@ -198,6 +169,57 @@ export function createHostClient(options: HostClientOptions): HostClient {
     post: (path, body, request = {}) => send('POST', path, body, request),
     close: () => (closed ??= close()),
   };
+}
+
+/** The headers of one request: the version, the credentials it is to carry, and the body's type. */
+function requestHeaders(
+  request: RequestOptions,
+  apiKey: string | undefined,
+  sentInstead: string | undefined,
+  payload: string | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'openwop-version': '2.0',
+    accept: 'application/json',
+  };
+  if (sentInstead !== undefined) {
+    headers.authorization = `Bearer ${sentInstead}`;
+  } else if (request.auth !== false && apiKey !== undefined) {
+    headers.authorization = `Bearer ${apiKey}`;
+  }
+  if (payload !== undefined) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(payload));
+  }
+  return headers;
+}
+
+/**
+ * An answer's body as text, read only up to `limit` bytes: a declared length over it is refused
+ * before a byte is read, and a body that grows past it is cut off where it does.
+ */
+async function boundedBody(
+  answer: IncomingMessage,
+  limit: number,
+  tooLarge: (bytes: string) => TransportError,
+): Promise<string> {
+  const declared = Number(answer.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    // An unread body holds its socket; destroying it ends the connection, which no later
+    // request then reuses.
+    answer.destroy();
+    throw tooLarge(String(declared));
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of answer) {
+    const bytes = chunk as Buffer;
+    size += bytes.length;
+    // Leaving the loop by throwing destroys the body and with it the connection.
+    if (size > limit) throw tooLarge(`more than ${limit}`);
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
