@@ -98,7 +98,10 @@ const noBypass = (what: string) =>
 const NOT_THE_KEY = 'a create sent with a bearer token that is not the key';
 const NO_KEY_TO_MISS = 'no API key is configured, so there is no key to miss narrowly';
 
-/** The probes, in the order they are sent and recorded. */
+/**
+ * The probes, in the order they are sent and recorded. A near-miss probe's `what` says how its token
+ * differs from the key, never the token.
+ */
 export const HOST_PROBES = [
   {
     name: 'no-credentials',
