@@ -13,7 +13,7 @@ import type {
   ProbeName,
   UnexercisedRule,
 } from '../types.ts';
-import { HOST_PROBES, PROBE_RULES, probeNamed, type ProbeCheck } from '../host-probes.ts';
+import { PROBE_RULES, probeNamed, type ProbeCheck } from '../host-probes.ts';
 import { validate } from '../schemas.ts';
 import { schemaProblems } from './schema-words.ts';
 import { describe, finding, member } from './finding.ts';
@@ -31,12 +31,11 @@ export interface HostCheckJudgement {
   readonly inapplicable: readonly InapplicableRule[];
 }
 
-/** The probes that send a near-miss token, beside which the wrong key is judged for a bypass. */
-const NEAR_MISS_PROBES: ReadonlySet<ProbeName> = new Set(
-  HOST_PROBES.flatMap((p) =>
-    p.request.send === 'create' && p.request.credential.send === 'near-miss' ? [p.name] : [],
-  ),
-);
+/** Whether a probe sends a near-miss token, beside which the wrong key is judged for a bypass. */
+function sendsNearMiss(name: ProbeName): boolean {
+  const request = probeNamed(name).request;
+  return request.send === 'create' && request.credential.send === 'near-miss';
+}
 
 /**
  * Every rule the host checks can judge: discovery, each probe's status, and the error envelope of
@@ -71,7 +70,7 @@ export function judgeHostChecks(
       rule: 'wire.discovery',
       reason: `discovery was not read: ${discovery.reason}`,
     });
-  const bypassProbed = probes.some((p) => NEAR_MISS_PROBES.has(p.probe));
+  const bypassProbed = probes.some((p) => sendsNearMiss(p.probe));
   for (const probe of probes) {
     // A record made before the near-miss keys were probed holds none of them: the bypass rule,
     // which reads the wrong key beside them, was not part of what that run judged, so a replay of
