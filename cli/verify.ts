@@ -8,6 +8,7 @@ import { describeDifference, jsonDifferences } from '../lib/report/json-diff.ts'
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { schemaDigests } from '../lib/report/report.ts';
 import { replayReport } from '../lib/report/replay.ts';
+import { differentReferee, thisReferee } from '../lib/report/referee.ts';
 import { checkFixtureDigests, recordedFixtureLoader } from './fixture-set.ts';
 
 export interface Verification {
@@ -42,8 +43,12 @@ export async function verifyReport(report: EvalGateReport): Promise<Verification
   const fixtures = await checkFixtureDigests(report.digests.fixtures);
   const refereeDifferences = [...fixtures.archived, ...(await checkSchemaDigests(report))];
   const replay = await replayReport(report, recordedFixtureLoader(report.digests.fixtures));
+  // A suite with fewer legs wrote no row for a leg added since; this suite's own report must have all.
+  const ours = differentReferee(report.suite, await thisReferee()) === undefined;
+  if (!ours) refereeDifferences.push(...replay.missingLegs);
   const problems = [
     ...fixtures.problems,
+    ...(ours ? replay.missingLegs : []),
     ...replay.contradictions,
     ...jsonDifferences(report, replay.rebuilt).map(describeDifference),
   ];

@@ -37,7 +37,11 @@ export const REQUIREMENT_PREFIX = 'openwop.requirement.0246.';
 /** The requirement a generated pack drives (`run --generate`); it is not a leg of `LEGS`. */
 export const GENERATED_REQUIREMENT = `${REQUIREMENT_PREFIX}generated`;
 
-export const LEGS: readonly LegDefinition[] = [
+/**
+ * The legs, kept literal so their ids make a type: a test table keyed by `LegSlug` is incomplete,
+ * and fails to compile, until it states the new leg's column.
+ */
+const LEG_TABLE = [
   {
     id: `${REQUIREMENT_PREFIX}mean-gated`,
     title: 'a forbidden tool in every trial gates the task mean to 0 and fails task and suite',
@@ -174,7 +178,21 @@ export const LEGS: readonly LegDefinition[] = [
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
     ref: 'contract §4, RFC 0246 §A',
   },
-];
+] as const satisfies readonly LegDefinition[];
+
+export const LEGS: readonly LegDefinition[] = LEG_TABLE;
+
+/** Every leg's id, as a type. */
+export type LegId = (typeof LEG_TABLE)[number]['id'];
+
+/** A leg's id without the requirement prefix: the name the matrix and the CLI's selection use. */
+export type LegSlug = SlugOf<LegId>;
+type SlugOf<Id> = Id extends `${typeof REQUIREMENT_PREFIX}${infer Slug}` ? Slug : never;
+
+/** A requirement id's slug; the id of a leg of `LEGS` gives a `LegSlug`. */
+export function slugOfLeg(leg: LegDefinition): LegSlug {
+  return leg.id.slice(REQUIREMENT_PREFIX.length) as LegSlug;
+}
 
 /** A fixture id for usage messages to show: the first leg's that drives one. */
 export const EXAMPLE_FIXTURE_ID: string = LEGS.flatMap((leg) => leg.fixtureId ?? [])[0] ?? '';

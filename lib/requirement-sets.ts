@@ -1,9 +1,9 @@
 // The requirement set each suite version shipped, frozen once released, so a host that pins a
 // version (`run --requirements VERSION`) runs exactly the legs it was green on and an upgrade
-// never adds a red leg by surprise. A leg added after a release goes into the next version's set;
-// tests/cli/requirement-sets.test.ts holds the newest set to every leg and the package version.
+// never adds a red leg by surprise. The newest set is the unreleased one, every leg of `LEGS`;
+// tests/cli/requirement-sets.test.ts holds it to the package version.
 
-import { REQUIREMENT_PREFIX } from './legs.ts';
+import { LEGS } from './legs.ts';
 
 export interface RequirementSet {
   /** The suite version that shipped the set. */
@@ -12,33 +12,23 @@ export interface RequirementSet {
   readonly requirements: readonly string[];
 }
 
-const full = (ids: readonly string[]): readonly string[] =>
-  ids.map((id) => REQUIREMENT_PREFIX + id);
+/**
+ * The sets released versions shipped, oldest first, each written out and never edited again.
+ * None yet: CHANGELOG.md records no release, so 0.1.0, the first, is the unreleased set below.
+ */
+const RELEASED: readonly RequirementSet[] = [];
 
-/** Oldest first. 0.1.0 is the first release: CHANGELOG.md records no earlier version. */
-export const REQUIREMENT_SETS: readonly RequirementSet[] = [
-  {
-    version: '0.1.0',
-    requirements: full([
-      'mean-gated',
-      'suite-gated',
-      'gated-fields-shape',
-      'no-trajectory-ungated',
-      'mean-partial-inclusive',
-      'any-rule-unchanged',
-      'all-rule-unchanged',
-      'readings-exact',
-      'readings-in-order',
-      'readings-any-order',
-      'cost-limit-kept',
-      'latency-limit-kept',
-      'limits-hold',
-      'miss-gated',
-      'outputs-measured',
-      'readings-miss',
-    ]),
-  },
-];
+/**
+ * The set the next release ships: every leg, derived, so a leg added before the release is in it
+ * without a second list. Releasing writes it out into `RELEASED` under its version.
+ */
+const UNRELEASED: RequirementSet = {
+  version: '0.1.0',
+  requirements: LEGS.map((leg) => leg.id),
+};
+
+/** Oldest first; the last is the unreleased set. */
+export const REQUIREMENT_SETS: readonly RequirementSet[] = [...RELEASED, UNRELEASED];
 
 /** The set a version shipped, or undefined for a version that shipped none. */
 export function requirementSetOf(

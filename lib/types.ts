@@ -5,6 +5,8 @@
 // (observations, findings, dispositions, leg outcomes), which is always plain JSON so it can be
 // written to a report and recomputed offline.
 
+import type { ProbeName } from './host-probes.ts';
+
 /** Any JSON value. Host answers are `unknown` until a schema has accepted them. */
 export type Json =
   null | boolean | number | string | readonly Json[] | { readonly [k: string]: Json };
@@ -397,19 +399,10 @@ export interface GeneratedRecord {
 // §6). They are SHOULD findings: they never decide an RFC 0246 leg.
 
 /**
- * A refusal the suite provokes once per run: a request without credentials, the summary of a run
- * the host never made (in the host's own tenant), a create naming a suite the host lacks, and,
- * on a host that does not advertise `agents.evalSuite`, the summary operation that capability gates.
+ * A refusal the suite provokes once per run, by the name of its object in the probe table
+ * (lib/host-probes.ts), which says what each one sends and what its answer is judged by.
  */
-export type ProbeName =
-  | 'no-credentials'
-  | 'wrong-credentials'
-  | 'near-miss-last-character'
-  | 'near-miss-extended'
-  | 'near-miss-case-flipped'
-  | 'unknown-run'
-  | 'unknown-suite'
-  | 'unadvertised-summary';
+export type { ProbeName };
 
 /**
  * One provoked request as the suite saw it: the answer, or why there is none. `unobserved` is the

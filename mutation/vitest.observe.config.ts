@@ -15,6 +15,7 @@ export default defineConfig({
       'tests/observe/driver-endings.test.ts',
       'tests/observe/discovery.test.ts',
       'tests/observe/discovery-edges.test.ts',
+      'tests/observe/probes.test.ts',
     ],
     exclude: ['node_modules/**'],
     testTimeout: 30_000,

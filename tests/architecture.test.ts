@@ -37,14 +37,23 @@ function resolvesInto(file: string, specifier: string, folder: string): boolean 
 
 const WITNESS_FILES = ['lib/eval-gate-witness.ts', ...sourceFiles('lib/witness')];
 
-/** The only modules the witness may reach: its own, the vocabulary and the schema validators. */
+/**
+ * The only modules the witness may reach: its own, the vocabulary, the schema validators and the
+ * probe table, whose checks are the witness's and which runs nothing (held below).
+ */
 function witnessMayImport(file: string, specifier: string): boolean {
   if (!specifier.startsWith('.')) return false;
   const target = relative(ROOT, join(ROOT, file, '..', specifier));
   return (
-    target.startsWith('lib/witness/') || target === 'lib/types.ts' || target === 'lib/schemas.ts'
+    target.startsWith('lib/witness/') ||
+    target === 'lib/types.ts' ||
+    target === 'lib/schemas.ts' ||
+    target === PROBE_TABLE
   );
 }
+
+/** The host checks' one table: the observer reads its requests, the witness its checks. */
+const PROBE_TABLE = 'lib/host-probes.ts';
 
 /** The stages of lib/, in the order the data flows; a stage may import only earlier ones. */
 const STAGES = ['lib/observe', 'lib/witness', 'lib/decide', 'lib/report'] as const;
@@ -166,6 +175,23 @@ describe('architecture walls', () => {
       .filter((f) => f !== 'lib/env.ts' && f !== 'tests/architecture.test.ts')
       .filter((f) => /\bprocess\.env\b/.test(readFileSync(join(ROOT, f), 'utf8')));
     expect(readers).toEqual([]);
+  });
+
+  it('the probe table imports only types, so the witness reading it stays pure', () => {
+    const text = readFileSync(join(ROOT, PROBE_TABLE), 'utf8');
+    const imports = [...text.matchAll(/^import\b[^;]*;/gm)].map((m) => m[0]);
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter((line) => !line.startsWith('import type '))).toEqual([]);
+  });
+
+  it("the observer sends the probe table's requests and never reads its checks", () => {
+    const observe = sourceFiles('lib/observe').filter((f) =>
+      importsOf(f).includes(`../host-probes.ts`),
+    );
+    expect(observe).toEqual(['lib/observe/probes.ts']);
+    for (const f of observe) {
+      expect(readFileSync(join(ROOT, f), 'utf8'), f).not.toMatch(/\.checks\b|\.holds\b/);
+    }
   });
 
   it('the import scanner sees the imports it is meant to police', () => {

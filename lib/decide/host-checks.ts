@@ -8,7 +8,8 @@ import type { DiscoveryResult } from '../observe/discovery.ts';
 import { isAdvertised, majorTwoMissing } from '../observe/discovery.ts';
 import type { HostClient } from '../observe/host-client.ts';
 import { provokeRefusals } from '../observe/probes.ts';
-import type { HostChecks, ObservedProbe, ProbeName } from '../types.ts';
+import { PROBE_NAMES } from '../host-probes.ts';
+import type { HostChecks, ObservedProbe } from '../types.ts';
 import { judgeHostChecks, type DiscoveryRead } from '../eval-gate-witness.ts';
 
 export interface HostCheckTarget {
@@ -19,17 +20,6 @@ export interface HostCheckTarget {
   readonly knownRunId: string | undefined;
   readonly timeoutMs: number;
 }
-
-const PROBE_NAMES: readonly ProbeName[] = [
-  'no-credentials',
-  'wrong-credentials',
-  'near-miss-last-character',
-  'near-miss-extended',
-  'near-miss-case-flipped',
-  'unknown-run',
-  'unknown-suite',
-  'unadvertised-summary',
-];
 
 export async function checkHost(target: HostCheckTarget): Promise<HostChecks> {
   const probes = await observeProbes(target);

@@ -1,12 +1,12 @@
-// The refusals the suite provokes once per run (contract §1, §6): a create without credentials,
-// one with a bearer token that is not the key, three with tokens that miss the key by a little
-// (its last character changed, a character appended, its case flipped), the summary of a run the host never made, a
-// create naming a suite the host does not have, and, on a host that does not advertise
-// agents.evalSuite, the summary that capability gates. Each is one bounded request through the
-// host client, so the key goes only to the target origin and never with the two credential
-// probes. It judges nothing: an answer is recorded as it came, a lost one is `unobserved`, a
-// probe without grounds is `not-made` with the reason, and one a host fact rules out is
-// `inapplicable` with that fact.
+// The refusals the suite provokes once per run (contract §1, §6), each the `request` of a probe
+// of lib/host-probes.ts: creates naming a suite no host has, without credentials, with a bearer
+// token that is not the key, with tokens that miss the key by a little, and with the key; the
+// summary of a run the host never made; and, on a host that does not advertise agents.evalSuite,
+// the summary that capability gates. Each is one bounded request through the host client, so the
+// key goes only to the target origin and never with the credential probes. It judges nothing (the
+// table's `checks` are the witness's): an answer is recorded as it came, a lost one is
+// `unobserved`, a probe without grounds is `not-made` with the reason, and one a host fact rules
+// out is `inapplicable` with that fact.
 
 import { randomBytes } from 'node:crypto';
 import type { ObservedProbe, ProbeName } from '../types.ts';
@@ -14,15 +14,8 @@ import type { HostClient, HostResponse } from './host-client.ts';
 import { encodeRunId } from './host-client.ts';
 import { describeError, TransportError } from './errors.ts';
 import { bodyOf } from './wire-record.ts';
-import type { NearMissKind } from './near-miss-keys.ts';
-import { NEAR_MISS_KINDS, NoNearMissToken } from './near-miss-keys.ts';
-
-/** The probe that sends each near-miss token. */
-export const NEAR_MISS_PROBES: Readonly<Record<NearMissKind, ProbeName>> = {
-  'last-character': 'near-miss-last-character',
-  extended: 'near-miss-extended',
-  'case-flipped': 'near-miss-case-flipped',
-};
+import { NoNearMissToken } from './near-miss-keys.ts';
+import { HOST_PROBES, type ProbeRequest } from '../host-probes.ts';
 
 export interface ProbeGrounds {
   /** Whether a key is configured: without one, a missing key proves nothing. */
@@ -72,80 +65,64 @@ export function madeUpRunId(knownRunId: string | undefined, nonce: string): stri
   return unknownRunId(knownRunId ?? '', nonce);
 }
 
-/** Sends the probes at once; never throws for anything the host or the network does. */
+/**
+ * Sends every probe of the table at once, each as its `request` says; never throws for anything
+ * the host or the network does. The answers are recorded in the table's order.
+ */
 export async function provokeRefusals(
   client: HostClient,
   grounds: ProbeGrounds,
   nonce: string = randomBytes(8).toString('hex'),
 ): Promise<readonly ObservedProbe[]> {
-  const create = { mode: 'eval', evalSuiteRef: unknownSuiteRef(nonce), agentId: 'no-such-agent' };
+  return Promise.all(HOST_PROBES.map((p) => send(client, grounds, nonce, p.name, p.request)));
+}
+
+function send(
+  client: HostClient,
+  grounds: ProbeGrounds,
+  nonce: string,
+  probe: ProbeName,
+  request: ProbeRequest,
+): Promise<ObservedProbe> {
   const timeoutMs = grounds.timeoutMs;
-  const noCredentials: Promise<ObservedProbe> = grounds.keyConfigured
-    ? ask('no-credentials', 'POST /runs', () =>
-        client.post('/runs', create, { auth: false, timeoutMs }),
-      )
-    : Promise.resolve(
-        notMade(
-          'no-credentials',
-          'no API key is configured, so a request without one shows nothing',
-        ),
-      );
-  const wrongCredentials: Promise<ObservedProbe> = grounds.keyConfigured
-    ? ask('wrong-credentials', 'POST /runs', () =>
-        client.post('/runs', create, { wrongBearer: wrongKey(nonce), timeoutMs }),
-      )
-    : Promise.resolve(
-        notMade(
-          'wrong-credentials',
-          'no API key is configured, so the host is not expected to check one',
-        ),
-      );
-  // The client makes each token from the key it holds; this module never sees either.
-  const nearMisses: Promise<ObservedProbe>[] = NEAR_MISS_KINDS.map((kind) =>
-    grounds.keyConfigured
-      ? ask(NEAR_MISS_PROBES[kind], 'POST /runs', () =>
-          client.post('/runs', create, { nearMissKey: kind, timeoutMs }),
-        )
-      : Promise.resolve(
-          notMade(
-            NEAR_MISS_PROBES[kind],
-            'no API key is configured, so there is no key to miss narrowly',
-          ),
-        ),
-  );
-  const unknownRunPath =
-    grounds.knownRunId === undefined
-      ? undefined
-      : `/runs/${encodeRunId(unknownRunId(grounds.knownRunId, nonce))}/eval-summary`;
-  const unknownRun: Promise<ObservedProbe> =
-    unknownRunPath === undefined
-      ? Promise.resolve(
-          notMade('unknown-run', 'the host returned no run id this run, so its tenant is unknown'),
-        )
-      : ask('unknown-run', `GET ${unknownRunPath}`, () =>
-          client.get(unknownRunPath, { timeoutMs }),
+  switch (request.send) {
+    case 'create': {
+      const create = {
+        mode: 'eval',
+        evalSuiteRef: unknownSuiteRef(nonce),
+        agentId: 'no-such-agent',
+      };
+      const credential = request.credential;
+      if (credential.send === 'key') {
+        return ask(probe, 'POST /runs', () => client.post('/runs', create, { timeoutMs }));
+      }
+      if (!grounds.keyConfigured) return Promise.resolve(notMade(probe, credential.withoutKey));
+      // The client makes each token from the key it holds; this module never sees either.
+      const auth =
+        credential.send === 'none'
+          ? { auth: false }
+          : credential.send === 'wrong-key'
+            ? { wrongBearer: wrongKey(nonce) }
+            : { nearMissKey: credential.kind };
+      return ask(probe, 'POST /runs', () => client.post('/runs', create, { ...auth, timeoutMs }));
+    }
+    case 'unknown-run-summary': {
+      if (grounds.knownRunId === undefined) {
+        return Promise.resolve(
+          notMade(probe, 'the host returned no run id this run, so its tenant is unknown'),
         );
-  const unknownSuite = ask('unknown-suite', 'POST /runs', () =>
-    client.post('/runs', create, { timeoutMs }),
-  );
-  const unadvertisedPath = `/runs/${encodeRunId(madeUpRunId(grounds.knownRunId, nonce))}/eval-summary`;
-  const unadvertisedSummary: Promise<ObservedProbe> = grounds.evalSuiteAdvertised
-    ? Promise.resolve({
-        probe: 'unadvertised-summary',
-        outcome: 'inapplicable',
-        reason: EVAL_SUITE_ADVERTISED,
-      })
-    : ask('unadvertised-summary', `GET ${unadvertisedPath}`, () =>
-        client.get(unadvertisedPath, { timeoutMs }),
-      );
-  return Promise.all([
-    noCredentials,
-    wrongCredentials,
-    ...nearMisses,
-    unknownRun,
-    unknownSuite,
-    unadvertisedSummary,
-  ]);
+      }
+      const path = `/runs/${encodeRunId(unknownRunId(grounds.knownRunId, nonce))}/eval-summary`;
+      return ask(probe, `GET ${path}`, () => client.get(path, { timeoutMs }));
+    }
+    case 'unadvertised-summary': {
+      if (grounds.evalSuiteAdvertised) {
+        return Promise.resolve({ probe, outcome: 'inapplicable', reason: EVAL_SUITE_ADVERTISED });
+      }
+      const path = `/runs/${encodeRunId(madeUpRunId(grounds.knownRunId, nonce))}/eval-summary`;
+      return ask(probe, `GET ${path}`, () => client.get(path, { timeoutMs }));
+    }
+  }
 }
 
 function notMade(probe: ProbeName, reason: string): ObservedProbe {

@@ -28,6 +28,11 @@ export interface Replay {
    * suite lacks or a leg the report lacks, a record that cannot be decided again.
    */
   readonly contradictions: readonly string[];
+  /**
+   * Each leg of this suite the report has no row for: an edit for a report this suite wrote, and
+   * a difference of referee for one an earlier suite with fewer legs wrote (the caller knows which).
+   */
+  readonly missingLegs: readonly string[];
   /** How each row was rebuilt, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
@@ -41,7 +46,11 @@ type FixtureLoader = (id: string) => Promise<FixtureLoad>;
  */
 export async function replayReport(report: EvalGateReport, load: FixtureLoader): Promise<Replay> {
   const discovery = discoveryOf(report);
-  const contradictions = rowIdentity(report);
+  const contradictions = repeatedRows(report);
+  const recordedIds = new Set(report.requirements.map((r) => r.id));
+  const missingLegs = LEGS.filter((leg) => !recordedIds.has(leg.id)).map(
+    (leg) => `row ${leg.id}: missing from the report`,
+  );
   let recomputed = 0;
   let consistencyOnly = 0;
   const outcomes: LegOutcome[] = [];
@@ -93,6 +102,7 @@ export async function replayReport(report: EvalGateReport, load: FixtureLoader):
   return {
     rebuilt: asItsTimeWrote(report, certified(report, built)),
     contradictions,
+    missingLegs,
     recomputed,
     consistencyOnly,
   };
@@ -129,16 +139,13 @@ function discoveryOf(report: EvalGateReport): {
   };
 }
 
-/** Each row id once, each a requirement of this suite, and every leg of it present. */
-function rowIdentity(report: EvalGateReport): string[] {
+/** Each row id once. */
+function repeatedRows(report: EvalGateReport): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const row of report.requirements) {
     if (seen.has(row.id)) out.push(`row ${row.id}: appears more than once`);
     seen.add(row.id);
-  }
-  for (const leg of LEGS) {
-    if (!seen.has(leg.id)) out.push(`row ${leg.id}: missing from the report`);
   }
   return out;
 }

@@ -9,6 +9,7 @@ import { cursorWasDriven } from './replays.ts';
 import type { Finding, Fixture, RunObservation, UnexercisedRule } from '../types.ts';
 import { expectRun, type ExpectedRun } from './expected.ts';
 import { member } from './finding.ts';
+import { PROBE_RULES } from '../host-probes.ts';
 import { RULES, type RuleId } from './rules.ts';
 
 /** What the owed counts and the reasons read. */
@@ -64,7 +65,13 @@ const someTasks =
 const noStarted = (rule: RuleId) =>
   nothing(`no eval.started event was seen, so ${rule} had no payload to compare with the suite`);
 
-const COVERAGE: { readonly [R in RuleId]: Coverage } = {
+/** The rules the probe table declares: judged once per run, beside the legs. */
+type ProbeRuleId = (typeof PROBE_RULES)[number]['id'];
+
+/** A rule judged once per suite run as a host check: a leg owes it nothing. */
+const ONCE_PER_RUN: Coverage = { owed: never, why: suiteLevel };
+
+const LEG_COVERAGE: { readonly [R in Exclude<RuleId, ProbeRuleId>]: Coverage } = {
   'run.completed-status': { owed: once, why: nothing('the run status was never read') },
   'events.envelope': { owed: once, why: nothing('no event log was recorded') },
   'events.run-id': { owed: once, why: nothing('no event log was recorded') },
@@ -188,18 +195,20 @@ const COVERAGE: { readonly [R in RuleId]: Coverage } = {
     ),
   },
   // The host checks are judged once per suite run, beside the legs (lib/witness/host-checks.ts),
-  // and list their own unexercised rules there: a leg owes them nothing.
-  'wire.discovery': { owed: never, why: suiteLevel },
-  'wire.unauthenticated-refused': { owed: never, why: suiteLevel },
-  'wire.wrong-key-refused': { owed: never, why: suiteLevel },
-  'auth.no-bypass': { owed: never, why: suiteLevel },
-  'wire.unknown-run-not-found': { owed: never, why: suiteLevel },
-  'wire.unknown-suite-refused': { owed: never, why: suiteLevel },
-  'wire.unadvertised-operation-not-found': { owed: never, why: suiteLevel },
+  // and list their own unexercised rules there: a leg owes them nothing. The probes' rules are
+  // added below from the probe table; discovery's is judged there too.
+  'wire.discovery': ONCE_PER_RUN,
   'wire.version-header': {
     owed: once,
     why: nothing('no response header was recorded, so wire.version-header had nothing to judge'),
   },
+};
+
+const COVERAGE: { readonly [R in RuleId]: Coverage } = {
+  ...LEG_COVERAGE,
+  ...(Object.fromEntries(PROBE_RULES.map((r) => [r.id, ONCE_PER_RUN])) as {
+    readonly [R in ProbeRuleId]: Coverage;
+  }),
 };
 
 /**

@@ -3,6 +3,7 @@
 // detail RFC 0246 does not need is SHOULD (docs/decisions.md), so it warns and never fails a leg;
 // so are the wire rules, which judge how the host speaks v2, not how it grades.
 
+import { PROBE_RULES } from '../host-probes.ts';
 import type { Severity } from '../types.ts';
 
 export interface Rule {
@@ -263,42 +264,8 @@ export const RULES = [
     'contract §2',
     'discovery validates as the published v2 root for the members the suite reads (agents a closed capability record with status, since and witness; agents.evalSuite a closed facet with no supported key), and preferredVersion is one of protocolVersions',
   ),
-  rule(
-    'wire.unauthenticated-refused',
-    'SHOULD',
-    'contract §1',
-    'a request without an Authorization header is refused with status 401, before anything else is looked up',
-  ),
-  rule(
-    'wire.wrong-key-refused',
-    'SHOULD',
-    'contract §1, openwop/openwop spec/v2/errors.json',
-    'a request whose bearer token is not the key is refused with status 401 unauthenticated, before anything else is looked up',
-  ),
-  rule(
-    'auth.no-bypass',
-    'MUST',
-    'contract §1',
-    'a request whose bearer token is not the key (a wholly different token, or the key with its last character changed, a character appended or its case flipped) is refused 401 or 403 before anything else is looked up; serving it in any way is an authentication bypass',
-  ),
-  rule(
-    'wire.unknown-run-not-found',
-    'SHOULD',
-    'contract §6',
-    "the summary of a run id the host never minted, in the host's own tenant, is answered 404",
-  ),
-  rule(
-    'wire.unknown-suite-refused',
-    'SHOULD',
-    'contract §6',
-    'a create naming an eval suite the host does not have is refused with a 4xx status (404 not_found in the v2 registry)',
-  ),
-  rule(
-    'wire.unadvertised-operation-not-found',
-    'SHOULD',
-    'contract §6, openwop/openwop spec/v2/core/runs.md',
-    'on a host that does not advertise agents.evalSuite, the operation it gates, GET /runs/{runId}/eval-summary, is answered 404, not a capability refusal such as 422 capability_not_provided',
-  ),
+  // The rules the provoked refusals are judged by, declared with their probes.
+  ...PROBE_RULES,
 ] as const satisfies readonly Rule[];
 
 export type RuleId = (typeof RULES)[number]['id'];

@@ -224,13 +224,20 @@ describe('run --fail-on', () => {
   });
 });
 
+/** Every leg's slug, in the order of the legs, as a pattern: the list a refusal names. */
+const LEG_NAMES = LEGS.map((l) =>
+  l.id.replace(/^.*\.0246\./, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+).join(', ');
+
 describe('run --expected-failures: configuration errors', () => {
   const cases: readonly (readonly [string, string, string, RegExp])[] = [
     [
       'an unknown requirement',
       'b1.yml',
       'expectedFailures:\n  - requirement: mean-gatd\n    reason: typo\n',
-      /b1\.yml: expectedFailures\[0\] names mean-gatd, which is no requirement of this suite; the requirements are mean-gated, suite-gated, .*, readings-miss, "host-checks" and "\*"$/,
+      new RegExp(
+        `b1\\.yml: expectedFailures\\[0\\] names mean-gatd, which is no requirement of this suite; the requirements are ${LEG_NAMES}, "host-checks" and "\\*"$`,
+      ),
     ],
     [
       'a rule the requirement never checks',

@@ -59,7 +59,9 @@ describe('the generated blocks of the docs match LEGS', () => {
     for (const path of Object.keys(GENERATED)) {
       const text = await regenerated(path, more);
       expect(text, path).not.toBe(readRepoFile(path));
-      expect(text, path).toContain('added-later');
+      // docs/ci.md restates only how many legs there are.
+      if (path === 'docs/ci.md') expect(text, path).toContain(`of ${more.length} failed`);
+      else expect(text, path).toContain('added-later');
     }
   });
 

@@ -18,6 +18,7 @@ export const GENERATED: Readonly<Record<string, Readonly<Record<string, Render>>
   'docs/architecture.md': { legs: legsTable },
   'README.md': { requirements: requirementsTable },
   'docs/host-guide.md': { 'discovery-example': discoveryExample },
+  'docs/ci.md': { 'halfway-output': halfwayOutput, 'migrated-output': migratedOutput },
 };
 
 export function beginMarker(name: string): string {
@@ -147,4 +148,32 @@ export async function regenerated(
   for (const [name, render] of Object.entries(tables)) text = fillTable(text, name, render(legs));
   const options = (await resolveConfig(`${ROOT}${path}`)) ?? {};
   return format(text, { ...options, parser: 'markdown' });
+}
+
+/** The two legs docs/ci.md's worked example leaves failing, excused by its baseline. */
+const EXCUSED_LINES = [
+  'executed-fail openwop.requirement.0246.cost-limit-kept: 1 MUST finding failed: suite.passed (RFC 0246 §B): suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, stated cost 0.06 > maxCostUsd 0.05: the maxCostUsd condition decides it); host reported true',
+  'executed-fail openwop.requirement.0246.latency-limit-kept: 1 MUST finding failed: suite.passed (RFC 0246 §B): suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, stated p95 latency 3000 > maxP95LatencyMs 2000: the maxP95LatencyMs condition decides it); host reported true',
+];
+
+/** docs/ci.md: the worked example's first run, two legs failing and excused; its counts are the legs'. */
+export function halfwayOutput(legs: readonly LegDefinition[]): string {
+  const n = legs.length;
+  return [
+    '```text',
+    ...EXCUSED_LINES,
+    `${n - 2} passed, 2 failed, 0 blocked, 0 skipped; baseline: 2 failing requirements excused (2 rules), 0 stale; not certified: 2 of ${n} failed, baseline, not signed`,
+    '```',
+  ].join('\n');
+}
+
+/** docs/ci.md: the worked example's second run, every leg passing and both baseline entries stale. */
+export function migratedOutput(legs: readonly LegDefinition[]): string {
+  return [
+    '```text',
+    'stale baseline entry: openwop.requirement.0246.cost-limit-kept now holds; remove it from eval-gate/expected-failures.yml',
+    'stale baseline entry: openwop.requirement.0246.latency-limit-kept now holds; remove it from eval-gate/expected-failures.yml',
+    `${legs.length} passed, 0 failed, 0 blocked, 0 skipped; baseline: 0 failing requirements excused (0 rules), 2 stale; not certified: stale baseline, baseline, not signed`,
+    '```',
+  ].join('\n');
 }

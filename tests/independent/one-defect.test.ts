@@ -16,28 +16,13 @@ import type {
   SummaryTask,
   ToolCall,
 } from '../../lib/types.ts';
+import type { LegSlug } from '../../lib/legs.ts';
 import { above, atLeast, deepEqual, grade } from '../property/oracle.ts';
 import { startOracleHost } from '../support/oracle-host.ts';
 import type { DraftEvent, OracleHostOptions, OracleMode } from '../support/oracle-host.ts';
 import { runEveryLeg } from '../support/run-every-leg.ts';
 
-type Slug =
-  | 'mean-gated'
-  | 'suite-gated'
-  | 'gated-fields-shape'
-  | 'no-trajectory-ungated'
-  | 'mean-partial-inclusive'
-  | 'any-rule-unchanged'
-  | 'all-rule-unchanged'
-  | 'readings-exact'
-  | 'readings-in-order'
-  | 'readings-any-order'
-  | 'cost-limit-kept'
-  | 'latency-limit-kept'
-  | 'limits-hold'
-  | 'miss-gated'
-  | 'outputs-measured'
-  | 'readings-miss';
+type Slug = LegSlug;
 
 interface Row {
   readonly defect: string;

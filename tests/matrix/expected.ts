@@ -58,26 +58,14 @@
 import type { DefectName } from '../../reference-host/index.ts';
 import type { RuleId } from '../../lib/eval-gate-witness.ts';
 import type { Disposition } from '../../lib/types.ts';
+import { LEGS, slugOfLeg, type LegSlug } from '../../lib/legs.ts';
 
-export const LEG_SLUGS = [
-  'mean-gated',
-  'suite-gated',
-  'gated-fields-shape',
-  'no-trajectory-ungated',
-  'mean-partial-inclusive',
-  'any-rule-unchanged',
-  'all-rule-unchanged',
-  'readings-exact',
-  'readings-in-order',
-  'readings-any-order',
-  'cost-limit-kept',
-  'latency-limit-kept',
-  'limits-hold',
-  'miss-gated',
-  'outputs-measured',
-  'readings-miss',
-] as const;
-export type LegSlug = (typeof LEG_SLUGS)[number];
+/**
+ * The columns: every leg of `LEGS`. `Row` is keyed by their type, so a new leg does not compile
+ * until `everyHostLeg` and every row written out leg by leg state its expectation.
+ */
+export const LEG_SLUGS: readonly LegSlug[] = LEGS.map(slugOfLeg);
+export type { LegSlug };
 
 /** `run.served` is the finding run-leg makes when a host refuses or mis-serves a listed fixture. */
 export type FailingRule = RuleId | 'run.served';

@@ -27,18 +27,13 @@
 //                       message}} body: wire.error-body on each, and no status rule.
 
 import type { RuleId } from '../../lib/eval-gate-witness.ts';
+import type { PROBE_RULES } from '../../lib/host-probes.ts';
 import type { RowName } from './expected.ts';
 
+/** Discovery's rule, the error envelope's, and every rule a probe of the probe table judges. */
 export type HostCheckRule = Extract<
   RuleId,
-  | 'wire.discovery'
-  | 'wire.unauthenticated-refused'
-  | 'wire.wrong-key-refused'
-  | 'auth.no-bypass'
-  | 'wire.unknown-run-not-found'
-  | 'wire.unknown-suite-refused'
-  | 'wire.unadvertised-operation-not-found'
-  | 'wire.error-body'
+  'wire.discovery' | 'wire.error-body' | (typeof PROBE_RULES)[number]['id']
 >;
 
 export const HOST_CHECK_FAILURES: Readonly<Partial<Record<RowName, readonly HostCheckRule[]>>> = {

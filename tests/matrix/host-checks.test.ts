@@ -10,6 +10,7 @@ import { startReferenceHost } from '../../reference-host/index.ts';
 import type { DefectName } from '../../reference-host/index.ts';
 import { resolveConfig } from '../../lib/env.ts';
 import { LEGS } from '../../lib/legs.ts';
+import { HOST_PROBES, PROBE_RULES } from '../../lib/host-probes.ts';
 import { RULES } from '../../lib/eval-gate-witness.ts';
 import { checkHost } from '../../lib/decide/host-checks.ts';
 import { runRequest } from '../../lib/decide/decide-leg.ts';
@@ -70,13 +71,11 @@ async function hostChecksOf(row: RowName, variant: Variant): Promise<HostChecks>
 /** The rules only the host checks judge; wire.error-body is the drive's rule too. */
 const HOST_CHECK_RULES: ReadonlySet<string> = new Set([
   'wire.discovery',
-  'wire.unauthenticated-refused',
-  'wire.wrong-key-refused',
-  'auth.no-bypass',
-  'wire.unknown-run-not-found',
-  'wire.unknown-suite-refused',
-  'wire.unadvertised-operation-not-found',
+  ...PROBE_RULES.map((r) => r.id),
 ]);
+
+/** The probes a host that advertises agents.evalSuite gives no grounds to ask: inapplicable. */
+const UNADVERTISED = HOST_PROBES.filter((p) => p.request.send === 'unadvertised-summary');
 
 const failedRules = (checks: HostChecks): string[] =>
   [...new Set(checks.findings.filter((f) => !f.ok).map((f) => f.rule))].sort();
@@ -110,31 +109,16 @@ describe('the host checks of the falsifiability matrix', () => {
     for (const variant of VARIANTS) {
       const checks = await hostChecksOf('conformant', variant);
       expect(checks.unexercised, variant).toEqual([]);
-      expect(checks.probes.map((p) => p.outcome)).toEqual([
-        'answered',
-        'answered',
-        'answered',
-        'answered',
-        'answered',
-        'answered',
-        'answered',
-        'inapplicable',
-      ]);
+      expect(checks.probes.map((p) => p.outcome)).toEqual(
+        HOST_PROBES.map((p) => (UNADVERTISED.includes(p) ? 'inapplicable' : 'answered')),
+      );
       // It advertises agents.evalSuite, so no gated operation is unadvertised: inapplicable.
-      expect(checks.inapplicable.map((i) => i.rule)).toEqual([
-        'wire.unadvertised-operation-not-found',
-      ]);
+      const inapplicable = UNADVERTISED.flatMap((p) => p.checks.map((c) => c.rule.id as string));
+      expect(inapplicable.length).toBeGreaterThan(0);
+      expect(checks.inapplicable.map((i) => i.rule)).toEqual(inapplicable);
       expect(checks.inapplicable[0]?.reason).toMatch(/advertises agents\.evalSuite/);
       expect(new Set(checks.findings.map((f) => f.rule))).toEqual(
-        new Set([
-          'wire.discovery',
-          'wire.unauthenticated-refused',
-          'wire.wrong-key-refused',
-          'auth.no-bypass',
-          'wire.unknown-run-not-found',
-          'wire.unknown-suite-refused',
-          'wire.error-body',
-        ]),
+        new Set([...HOST_CHECK_RULES, 'wire.error-body'].filter((r) => !inapplicable.includes(r))),
       );
     }
   });

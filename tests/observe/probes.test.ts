@@ -253,6 +253,15 @@ describe('the probes a run sends', () => {
       ['unknown-suite', 'answered'],
       ['unadvertised-summary', 'inapplicable'],
     ]);
+    // Each says why it was not sent, in the words of what it would have shown.
+    expect(probes.slice(0, 6).map((p) => ('reason' in p ? p.reason : ''))).toEqual([
+      'no API key is configured, so a request without one shows nothing',
+      'no API key is configured, so the host is not expected to check one',
+      'no API key is configured, so there is no key to miss narrowly',
+      'no API key is configured, so there is no key to miss narrowly',
+      'no API key is configured, so there is no key to miss narrowly',
+      'the host returned no run id this run, so its tenant is unknown',
+    ]);
   });
 });
 

@@ -4,18 +4,11 @@
 
 import { describe, expect, it } from 'vitest';
 import { HOST_CHECK_RULES, judgeHostChecks } from '../../lib/witness/host-checks.ts';
+import { PROBE_NAMES } from '../../lib/host-probes.ts';
 import type { ObservedProbe, ProbeName } from '../../lib/types.ts';
 
-const PROBES: readonly ProbeName[] = [
-  'no-credentials',
-  'wrong-credentials',
-  'near-miss-last-character',
-  'near-miss-extended',
-  'near-miss-case-flipped',
-  'unknown-run',
-  'unknown-suite',
-  'unadvertised-summary',
-];
+/** Every probe of the table. */
+const PROBES: readonly ProbeName[] = PROBE_NAMES;
 
 const answered = (probe: ProbeName): ObservedProbe => ({
   probe,

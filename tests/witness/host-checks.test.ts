@@ -224,6 +224,40 @@ describe('the provoked refusals', () => {
     expect(rules).toEqual(holds ? [] : ['wire.unknown-suite-refused']);
   });
 
+  it('a record made before the near-miss probes judges the wrong key without the bypass rule, as that run did', () => {
+    const served = answered('wrong-credentials', 201, { json: { runId: 't/run-1' } });
+    const withoutNearMisses = CORRECT_PROBES.filter(
+      (p) => !p.probe.startsWith('near-miss-') && p.probe !== 'wrong-credentials',
+    ).concat([served]);
+    expect(failedRules(DISCOVERY, withoutNearMisses)).toEqual(['wire.wrong-key-refused']);
+    const judged = judgeHostChecks({ ok: true, document: DISCOVERY }, withoutNearMisses);
+    expect(judged.findings.map((f) => f.rule)).not.toContain('auth.no-bypass');
+    // One near-miss probe in the record brings the bypass rule back for the wrong key too.
+    const withOne = withoutNearMisses.concat([
+      answered('near-miss-extended', 401, envelope('unauthenticated')),
+    ]);
+    expect(failedRules(DISCOVERY, withOne).sort()).toEqual([
+      'auth.no-bypass',
+      'wire.wrong-key-refused',
+    ]);
+  });
+
+  it('a rule several probes share is listed unexercised once for each distinct reason', () => {
+    const judged = judgeHostChecks(
+      { ok: true, document: DISCOVERY },
+      CORRECT_PROBES.filter(
+        (p) => p.probe !== 'near-miss-extended' && p.probe !== 'near-miss-case-flipped',
+      ).concat([
+        { probe: 'near-miss-extended', outcome: 'not-made', reason: 'first reason' },
+        { probe: 'near-miss-case-flipped', outcome: 'not-made', reason: 'second reason' },
+      ]),
+    );
+    expect(judged.unexercised).toEqual([
+      { rule: 'auth.no-bypass', reason: 'not sent: first reason' },
+      { rule: 'auth.no-bypass', reason: 'not sent: second reason' },
+    ]);
+  });
+
   it('an unknown-suite create accepted with 201 fails, saying the host accepted it', () => {
     const [only] = failures(
       DISCOVERY,

@@ -1,18 +1,21 @@
 // The host checks: discovery judged and the refusals provoked once per run. SHOULD findings that
 // decide no requirement, each linked to the probe answer it was judged on.
 
+import { HOST_PROBES } from '../../host-probes.ts';
 import type { HostChecks, ObservedProbe, ProbeName } from '../../types.ts';
 import { anchorId, esc, shown, tag } from './escape.ts';
 
 export const HOST_CHECKS_ID = 'host-checks';
 
-const PROBE_OF_RULE: Readonly<Record<string, ProbeName>> = {
-  'wire.unauthenticated-refused': 'no-credentials',
-  'wire.wrong-key-refused': 'wrong-credentials',
-  'wire.unknown-run-not-found': 'unknown-run',
-  'wire.unknown-suite-refused': 'unknown-suite',
-  'wire.unadvertised-operation-not-found': 'unadvertised-summary',
-};
+/**
+ * The probe a rule's finding was judged on, for the rules only one probe judges; a rule several
+ * probes judge (the bypass) names no one answer.
+ */
+const PROBE_OF_RULE: ReadonlyMap<string, ProbeName> = new Map(
+  HOST_PROBES.flatMap((p) => p.checks.map((c) => [c.rule.id, p.name] as const)).filter(
+    ([rule], _, all) => all.filter(([other]) => other === rule).length === 1,
+  ),
+);
 
 export function probeAnchor(probe: string): string {
   return anchorId(HOST_CHECKS_ID, 'probe', probe);
@@ -39,7 +42,7 @@ export function hostChecksSection(checks: HostChecks | undefined, discovery: str
   const rows = [...checks.findings]
     .sort((a, b) => Number(a.ok) - Number(b.ok))
     .map((f) => {
-      const probe = PROBE_OF_RULE[f.rule];
+      const probe = PROBE_OF_RULE.get(f.rule);
       const target =
         probe !== undefined && probes.has(probe)
           ? probeAnchor(probe)
