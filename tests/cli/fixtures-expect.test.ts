@@ -175,10 +175,10 @@ describe('expect', () => {
   it('the miss fixture names the trial that fails closed', async () => {
     const run = await cli(['expect', 'conformance-eval-trajectory-gate-miss']);
     expect(run.stdout).toContain(
-      'failed closed on a fixture miss (score 0, gating 0, whatever the output): miss-then-clean trial 1',
+      'failed closed on a fixture miss (score 0, gating 0, whatever the output): miss-then-clean trial 1, no-path-miss-then-clean trial 1',
     );
     expect(run.stdout).toContain(
-      'suite: aggregateScore 0.5, gatedAggregateScore 0.5, passed false, passedCount 0 of 1',
+      'suite: aggregateScore 0.5, gatedAggregateScore 0.5, passed false, passedCount 0 of 2',
     );
   });
 
