@@ -1,6 +1,7 @@
 // The text of `openwop-eval-gate --help`: commands, settings, exit codes and an example.
 
 import { GENERATED_REQUIREMENT, REQUIREMENT_PREFIX } from '../lib/legs.ts';
+import { currentSet } from '../lib/requirement-sets.ts';
 
 export const HELP = `openwop-eval-gate: the OpenWOP RFC 0246 eval-gate conformance suite
 
@@ -20,8 +21,9 @@ Usage
   openwop-eval-gate fixtures [--out DIR]   list the fixtures a host seeds, or write them to DIR
                                            with fixtures.manifest.json (id, requirement, file,
                                            SHA-256 of the canonical JSON, as the report records)
-                  [--generate N [--seed S]]  also write N generated fixtures, drawn from seed S
-                                           (default 1), each named generated-sS-nNNNN
+                  [--generate N [--seed S]]  write N generated fixtures, drawn from seed S
+                                           (default 1), each named generated-sS-nNNNN, in place
+                                           of the pack a strict run drives (${currentSet().pack.count} at seed ${currentSet().pack.seed})
   openwop-eval-gate expect ID|FILE.json [--json]
                                            what a conformant host reports for a fixture, from the
                                            witness: per trial, per task and for the suite; a
@@ -63,11 +65,13 @@ Settings for run (a flag wins over its variable; variables also come from ./.env
                                                          or .env so it never appears in argv; at
                                                          least 8 visible ASCII characters, so it
                                                          can be scrubbed
-  --require-behavior        OPENWOP_REQUIRE_BEHAVIOR     strict mode: a failing gate fails the leg
+  --require-behavior        OPENWOP_REQUIRE_BEHAVIOR     strict mode: a failing gate fails the leg, and
+                                                         the requirement set's generated pack is driven
   --opt-out NAME            OPENWOP_OPTED_OUT_PROFILES   gate excused in strict mode; repeat or comma
                                                          list: agents.evalSuite,
                                                          agents.evalSuite.trajectory,
-                                                         agents.evalSuite.trials
+                                                         agents.evalSuite.trials, generated-pack (the
+                                                         host cannot seed the pack)
   --report-dir DIR          OPENWOP_REPORT_DIR           where outputs go (default reports)
   --impl NAME               OPENWOP_IMPLEMENTATION_NAME  the implementation you certify
   --impl-version VERSION    OPENWOP_IMPLEMENTATION_VERSION
@@ -78,7 +82,9 @@ Settings for run (a flag wins over its variable; variables also come from ./.env
                                                          a TLS or protocol mismatch stops it at once
   --generate N [--seed S]                                also drive N generated fixtures (1-10000) from seed S
                                                          (default 1) as ${GENERATED_REQUIREMENT};
-                                                         seed them with fixtures --out DIR --generate N --seed S
+                                                         seed them with fixtures --out DIR --generate N --seed S;
+                                                         without it a strict run drives the pack its
+                                                         requirement set names (${currentSet().pack.count} at seed ${currentSet().pack.seed})
 
 CI options for run (docs/ci.md)
   --expected-failures FILE  a YAML or JSON baseline: {"expectedFailures": [{"requirement": ID,

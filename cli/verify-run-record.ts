@@ -51,14 +51,21 @@ export function checkRunRecord(report: EvalGateReport): string[] {
   return problems;
 }
 
-/** The reasons a run began to record once it recorded its referee's judging digest. */
-const NAMING_REASONS: ReadonlySet<string> = new Set(['unnamed', 'implementation-mismatch']);
+/**
+ * The reasons a run began to record once it recorded its referee's judging digest: naming the
+ * implementation, and driving the requirement set's generated pack.
+ */
+const NAMING_REASONS: ReadonlySet<string> = new Set([
+  'unnamed',
+  'implementation-mismatch',
+  'pack-not-driven',
+]);
 
 /**
  * The certification a report's own suite would have recorded: one written before the suite
  * recorded its judging digest did not yet withhold a certification for an unnamed or mismatched
- * implementation, so those reasons are not asked of it (verify still withholds its certification:
- * another referee judged it).
+ * implementation or an undriven pack, so those reasons are not asked of it (verify still
+ * withholds its certification: another referee judged it).
  */
 function rulesOfItsTime(
   report: EvalGateReport,

@@ -8,10 +8,10 @@ import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type {
   Finding,
   Fixture,
-  GateName,
   GeneratedCaseRecord,
   GeneratedRecord,
   LegOutcome,
+  OptOutName,
 } from '../types.ts';
 import { blocked, decide, decideRun, type Decision } from './decide.ts';
 import {
@@ -66,7 +66,7 @@ export type RecordedDocument =
 
 export interface GateSettings {
   readonly strict: boolean;
-  readonly optedOut: readonly GateName[];
+  readonly optedOut: readonly OptOutName[];
 }
 
 export interface PackRecomputation {
