@@ -125,9 +125,9 @@ async function run(
   // Awaited below; held so that a key file refused first is not an unhandled rejection as well.
   modules.catch(() => undefined);
   const signingKey = sign === undefined ? undefined : await readSigningKey(sign);
-  const [{ runOptionsFrom }, { runConformance }] = await modules;
+  const [{ packToDrive, runOptionsFrom }, { runConformance }] = await modules;
   const runOptions = await runOptionsFrom(args.options);
-  const pack = generatedPack(args);
+  const pack = packToDrive(generatedPack(args), config, runOptions);
   const stepSummaryPath = readStepSummaryPath(io.env);
   const stepOutputPath = readStepOutputPath(io.env);
   const annotate = readGithubActions(io.env);
@@ -199,7 +199,9 @@ async function fixtures(args: ParsedArgs, out: (line: string) => void): Promise<
     out(`${manifest.fixtures.length} fixtures; --out DIR writes them with ${MANIFEST_FILE}`);
     return EXIT.ok;
   }
-  const written = await writeFixtureSet(dir, generatedPack(args));
+  // The pack a strict run drives is written beside the hand fixtures unless --generate names another.
+  const { currentSet } = await import('../lib/requirement-sets.ts');
+  const written = await writeFixtureSet(dir, generatedPack(args) ?? currentSet().pack);
   for (const file of written) out(`wrote ${file}`);
   out(`${written.length - 1} fixtures and ${MANIFEST_FILE} in ${dir}; seed the fixtures verbatim`);
   return EXIT.ok;

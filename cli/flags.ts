@@ -3,6 +3,7 @@
 
 import type { EnvVar } from '../lib/env.ts';
 import { EXAMPLE_FIXTURE_ID, GENERATED_REQUIREMENT, REQUIREMENT_PREFIX } from '../lib/legs.ts';
+import { currentSet } from '../lib/requirement-sets.ts';
 
 export type Command =
   | 'run'
@@ -47,7 +48,7 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
     variable: 'OPENWOP_REQUIRE_BEHAVIOR',
     example: 'true',
     section: 'settings',
-    help: 'strict mode: a failing gate fails the leg',
+    help: "strict mode: a failing gate fails the leg, and the requirement set's generated pack is driven",
   },
   'opt-out': {
     takesValue: true,
@@ -56,7 +57,7 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
     example: 'agents.evalSuite.trials',
     value: 'NAME',
     section: 'settings',
-    help: 'gate excused in strict mode; repeat or comma list: agents.evalSuite, agents.evalSuite.trajectory, agents.evalSuite.trials',
+    help: 'gate excused in strict mode; repeat or comma list: agents.evalSuite, agents.evalSuite.trajectory, agents.evalSuite.trials, generated-pack (the host cannot seed the pack)',
   },
   'report-dir': {
     takesValue: true,
@@ -152,7 +153,7 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
     example: '200',
     value: 'N',
     section: 'settings',
-    help: `also drive N generated fixtures (1-10000) as ${GENERATED_REQUIREMENT}; seed them with fixtures --out DIR --generate N --seed S`,
+    help: `also drive N generated fixtures (1-10000) as ${GENERATED_REQUIREMENT}; seed them with fixtures --out DIR --generate N --seed S; without it a strict run drives the pack its requirement set names (${currentSet().pack.count} at seed ${currentSet().pack.seed})`,
   },
   seed: {
     takesValue: true,

@@ -1,5 +1,6 @@
 // The text of `openwop-eval-gate --help`: commands, settings, exit codes and an example.
 
+import { currentSet } from '../lib/requirement-sets.ts';
 import { FLAGS, type FlagSpec } from './flags.ts';
 
 const WIDTH = 100;
@@ -59,8 +60,9 @@ Usage
   openwop-eval-gate fixtures [--out DIR]   list the fixtures a host seeds, or write them to DIR
                                            with fixtures.manifest.json (id, requirement, file,
                                            SHA-256 of the canonical JSON, as the report records)
-                  [--generate N [--seed S]]  also write N generated fixtures, drawn from seed S
-                                           (default 1), each named generated-sS-nNNNN
+                  [--generate N [--seed S]]  write N generated fixtures, drawn from seed S
+                                           (default 1), each named generated-sS-nNNNN, in place
+                                           of the pack a strict run drives (${currentSet().pack.count} at seed ${currentSet().pack.seed})
   openwop-eval-gate expect ID|FILE.json [--json]
                                            what a conformant host reports for a fixture, from the
                                            witness: per trial, per task and for the suite; a

@@ -11,9 +11,12 @@ import {
   resolveSelection,
   RunOptionError,
 } from '../lib/report/run-options.ts';
+import type { PackRequest } from '../lib/decide/pack-request.ts';
+import type { SuiteConfig } from '../lib/env.ts';
 import type { RequirementSet } from '../lib/requirement-sets.ts';
-import { REQUIREMENT_SETS, requirementSetOf } from '../lib/requirement-sets.ts';
+import { currentSet, REQUIREMENT_SETS, requirementSetOf } from '../lib/requirement-sets.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
+import { PACK_OPT_OUT } from '../lib/types.ts';
 
 /** The run options the flags give; a bad one throws a Refusal with its one line (exit 2). */
 export async function runOptionsFrom(
@@ -32,6 +35,25 @@ export async function runOptionsFrom(
     // An empty baseline excuses nothing, so the run is what it would be without one.
     ...(baseline === undefined || baseline.entries.length === 0 ? {} : { baseline }),
   };
+}
+
+/**
+ * The generated pack a run drives: the one `--generate N --seed S` names; else, in strict mode,
+ * the one the run's requirement set names, which a certification asks for. A host that opted out
+ * of the pack, and a run that --only or --skip narrows (it certifies nothing), drive none.
+ */
+export function packToDrive(
+  given: PackRequest | undefined,
+  config: Pick<SuiteConfig, 'requireBehavior' | 'optedOut'>,
+  options: RunOptions,
+): PackRequest | undefined {
+  if (given !== undefined) return given;
+  if (!config.requireBehavior || config.optedOut.includes(PACK_OPT_OUT)) return undefined;
+  const selection = options.selection;
+  if (selection !== undefined && selection.only.length + selection.skip.length > 0) {
+    return undefined;
+  }
+  return (selection?.requirementSet ?? currentSet()).pack;
 }
 
 function failOnFrom(value: string | undefined): FailOn | undefined {

@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'dotenv';
 import { holdsSecret, scrubText, unscrubbableSecret } from './secrets.ts';
-import type { GateName } from './types.ts';
-import { GATE_NAMES } from './types.ts';
+import type { OptOutName } from './types.ts';
+import { OPT_OUT_NAMES } from './types.ts';
 
 /** Every deadline and limit the suite applies to a host. */
 export interface Bounds {
@@ -34,7 +34,7 @@ export interface SuiteConfig {
   readonly baseUrl: string | undefined;
   readonly apiKey: string | undefined;
   readonly requireBehavior: boolean;
-  readonly optedOut: readonly GateName[];
+  readonly optedOut: readonly OptOutName[];
   readonly implementationName?: string;
   readonly implementationVersion?: string;
   readonly reportDir: string;
@@ -231,16 +231,16 @@ function parseBoolean(
   return fail(`${name} must be true, false, 1 or 0; got "${value}"`);
 }
 
-function parseOptedOut(value: string | undefined, fail: Fail): readonly GateName[] {
+function parseOptedOut(value: string | undefined, fail: Fail): readonly OptOutName[] {
   if (value === undefined) return [];
-  const out: GateName[] = [];
+  const out: OptOutName[] = [];
   for (const entry of value.split(',').map((e) => e.trim())) {
     if (entry === '') continue;
-    const gate = GATE_NAMES.find((g) => g === entry);
+    const gate = OPT_OUT_NAMES.find((g) => g === entry);
     if (gate === undefined) {
       return fail(
-        `OPENWOP_OPTED_OUT_PROFILES lists unknown gate "${entry}"; valid names are ` +
-          GATE_NAMES.join(', '),
+        `OPENWOP_OPTED_OUT_PROFILES lists unknown name "${entry}"; valid names are ` +
+          OPT_OUT_NAMES.join(', '),
       );
     }
     if (!out.includes(gate)) out.push(gate);

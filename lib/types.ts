@@ -345,6 +345,17 @@ export const GATE_NAMES = [
 ] as const;
 export type GateName = (typeof GATE_NAMES)[number];
 
+/**
+ * The one opt-out that is not a capability: a host that cannot seed the generated pack its
+ * requirement set names declares so, and a strict run then neither drives the pack nor withholds
+ * its certification for it; the certification lists the claim as it lists a gate.
+ */
+export const PACK_OPT_OUT = 'generated-pack';
+
+/** Every name OPENWOP_OPTED_OUT_PROFILES takes: the capability gates, then the pack. */
+export const OPT_OUT_NAMES = [...GATE_NAMES, PACK_OPT_OUT] as const;
+export type OptOutName = (typeof OPT_OUT_NAMES)[number];
+
 /** A catalogue rule that judged nothing (or too little) on a run, and why, in a host's terms. */
 export interface UnexercisedRule {
   readonly rule: string;

@@ -108,6 +108,7 @@ export const OVERRIDES: readonly Override[] = [
       'gated-aggregate-omitted-when-zero',
       'gated-fields-on-ungated-tasks',
       'gated-out-of-range',
+      'miss-gates-ungated-task',
     ],
     because: 'no gated field is reported and every decision reads raw scores',
   },
@@ -137,13 +138,32 @@ export const OVERRIDES: readonly Override[] = [
   },
   {
     defect: 'score-zeroed',
-    overrides: ['trial-passed-ignores-trajectory', 'rule-counts-trajectory-failed'],
+    overrides: [
+      'trial-passed-ignores-trajectory',
+      'rule-counts-trajectory-failed',
+      'any-rule-counts-scores',
+    ],
     because: 'a trajectory-failed trial scores 0 and so never clears passScore',
   },
   {
     defect: 'trial-passed-ignores-trajectory',
-    overrides: ['rule-counts-trajectory-failed'],
+    overrides: ['rule-counts-trajectory-failed', 'any-rule-counts-scores'],
     because: 'a trial that clears passScore already passes, whatever its trajectory',
+  },
+  {
+    defect: 'rule-counts-trajectory-failed',
+    overrides: ['any-rule-counts-scores'],
+    because: 'rules all and any both count a trial by its score already',
+  },
+  {
+    defect: 'any-rule-gated-by-mean',
+    overrides: ['any-rule-counts-scores'],
+    because: 'rule any reads the gated mean and counts no trial at all',
+  },
+  {
+    defect: 'gated-fields-on-ungated-tasks',
+    overrides: ['miss-gates-ungated-task'],
+    because: 'every task without a trajectory carries gatedScore, missed or not',
   },
   {
     defect: 'golden-never-graded',

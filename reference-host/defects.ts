@@ -103,6 +103,24 @@ export const DEFECTS = [
       'rules all/any count a trial as passed when its score clears passScore, trajectory or not; eval.scored.passed stays right',
   },
   {
+    name: 'any-rule-counts-scores',
+    clause: 'RFC 0246 §B',
+    description:
+      'rule any counts a trial as passed when its score clears passScore, trajectory or not; rule all and eval.scored.passed stay right',
+  },
+  {
+    name: 'empty-trajectory-ungated',
+    clause: 'RFC 0246 §D, contract §4',
+    description:
+      'a task whose expected trajectory lists no calls is graded and reported as a task without a trajectory',
+  },
+  {
+    name: 'miss-gates-ungated-task',
+    clause: 'RFC 0246 §D',
+    description:
+      'a task without a trajectory carries gatedScore when one of its trials failed closed on a fixture miss',
+  },
+  {
     name: 'protocol-v1-only',
     clause: 'contract §2',
     description: 'discovery lists protocolVersions ["1.11"], no 2.x, and answers 2.0 requests 406',

@@ -189,14 +189,17 @@ export function readFixture(doc: unknown): SeededFixture {
   };
 }
 
+/** The manifest `fixtures --out` writes beside the fixtures: a list of them, not one. */
+const MANIFEST = 'fixtures.manifest.json';
+
 /**
- * Seeds every `*.json` file in `dir`. A file that cannot be read, parsed or run is skipped with
- * one warning, so one bad fixture never keeps the host from serving the others.
+ * Seeds every `*.json` file in `dir` but the manifest. A file that cannot be read, parsed or run
+ * is skipped with one warning, so one bad fixture never keeps the host from serving the others.
  */
 export function seedFixtures(dir: string, warn: (line: string) => void): SeededFixture[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    names = readdirSync(dir).filter((n) => n.endsWith('.json') && n !== MANIFEST);
   } catch (err) {
     warn(`reference host: cannot read fixtures directory ${dir}: ${(err as Error).message}`);
     return [];

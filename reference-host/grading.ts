@@ -279,6 +279,15 @@ export function trajectoryMatches(
   }
 }
 
+/**
+ * The task as the host reads it: as written, or under `empty-trajectory-ungated` without an
+ * expected trajectory that lists no calls. Grading and reporting both read it from here.
+ */
+export function taskRead(task: HostTask, has: HasDefect): HostTask {
+  const { trajectory, ...rest } = task;
+  return has('empty-trajectory-ungated') && trajectory?.calls.length === 0 ? rest : task;
+}
+
 export function gradeTrial(
   task: HostTask,
   trial: number,
@@ -287,8 +296,9 @@ export function gradeTrial(
   has: HasDefect,
 ): TrialVerdict {
   const raw = run.failedClosed ? 0 : goldenScore(task.match, run.output, task.value, has);
+  const trajectory = taskRead(task, has).trajectory;
   const matched =
-    task.trajectory === undefined ? undefined : trajectoryMatches(task.trajectory, run.calls, has);
+    trajectory === undefined ? undefined : trajectoryMatches(trajectory, run.calls, has);
   const trajectoryFailed = matched === false;
   // RFC 0246 §C: the reported score stays the output score even when the path was wrong.
   const score = has('score-zeroed') && trajectoryFailed ? 0 : raw;
@@ -324,8 +334,11 @@ export function gradeTask(
       : mean(trials.map((t) => t.gating));
   const oldRule = has('unmigrated-0244') || has('gated-fields-but-old-passed');
   // RFC 0246 §B: all and any count trial verdicts, and a trajectory-failed trial did not pass.
+  const byScore =
+    has('rule-counts-trajectory-failed') ||
+    (suite.trials?.passRule === 'any' && has('any-rule-counts-scores'));
   const countsAsPassed = (t: TrialVerdict): boolean =>
-    has('rule-counts-trajectory-failed') ? t.score >= suite.passScore - EPSILON : t.passed;
+    byScore ? t.score >= suite.passScore - EPSILON : t.passed;
   let passed: boolean;
   switch (suite.trials?.passRule) {
     case undefined:
@@ -345,7 +358,7 @@ export function gradeTask(
     default:
       passed = false;
   }
-  return { task, trials, score, gatedScore, passed };
+  return { task: taskRead(task, has), trials, score, gatedScore, passed };
 }
 
 /** What the run cost: the sum of every trial's stated cost; a trial without one costs nothing. */

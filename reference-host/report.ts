@@ -33,7 +33,8 @@ function carriesGatedScore(t: TaskVerdict, style: ReportStyle): boolean {
   if (t.task.trajectory !== undefined) {
     return !(style.has('gated-score-omitted-when-equal') && t.gatedScore === t.score);
   }
-  return t.gatedScore !== t.score || style.has('gated-fields-on-ungated-tasks');
+  const missed = style.has('miss-gates-ungated-task') && t.trials.some((r) => r.failedClosed);
+  return t.gatedScore !== t.score || missed || style.has('gated-fields-on-ungated-tasks');
 }
 
 /** A latency as reported: milliseconds, or whole seconds under `latency-reported-in-seconds`. */
@@ -155,7 +156,7 @@ function taskEntry(suite: HostSuite, t: TaskVerdict, style: ReportStyle): Doc {
 
 export function evalSummary(suite: HostSuite, verdict: SuiteVerdict, style: ReportStyle): Doc {
   const tasks = verdict.tasks.map((t) => taskEntry(suite, t, style));
-  const anyTrajectory = suite.tasks.some((t) => t.trajectory !== undefined);
+  const anyTrajectory = verdict.tasks.some((t) => t.task.trajectory !== undefined);
   const anyGatedTask = tasks.some((t) => t['gatedScore'] !== undefined);
   const carriesAggregate =
     !style.has('unmigrated-0244') &&

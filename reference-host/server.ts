@@ -217,7 +217,9 @@ async function poll(state: HostState, run: EvalRun, url: URL): Promise<JsonValue
     events: page as unknown as JsonValue,
     lastSequence: lastSequenceOf(state, run, page, after),
     status: run.status,
-    isTerminal: run.terminal && !more,
+    // Upstream's isTerminal says the run is terminal: the varied host says it on every page of a
+    // finished log, as events.md allows, so a client must read on to lastSequence.
+    isTerminal: run.terminal && (state.varied || !more),
     ...(state.has('poll-page-extra-member') ? { hasMore: more } : {}),
   };
 }

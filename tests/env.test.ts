@@ -141,7 +141,7 @@ describe('readConfig', () => {
     [
       'OPENWOP_OPTED_OUT_PROFILES',
       'agents.evalSuite,trials',
-      'OPENWOP_OPTED_OUT_PROFILES lists unknown gate "trials"; valid names are agents.evalSuite, agents.evalSuite.trajectory, agents.evalSuite.trials',
+      'OPENWOP_OPTED_OUT_PROFILES lists unknown name "trials"; valid names are agents.evalSuite, agents.evalSuite.trajectory, agents.evalSuite.trials, generated-pack',
     ],
     [
       'OPENWOP_REQUEST_TIMEOUT_MS',

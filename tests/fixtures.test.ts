@@ -219,10 +219,13 @@ describe('each fixture yields the numbers of contract §8', () => {
     [
       'conformance-eval-trajectory-gate-any',
       {
-        paths: { 'wrong-path-then-match': ['wrong-path', 'match'] },
-        gated: { 'wrong-path-then-match': 0.5 },
-        taskPassed: { 'wrong-path-then-match': true },
-        gatedAggregate: 0.5,
+        paths: {
+          'wrong-path-then-match': ['wrong-path', 'match'],
+          'wrong-path-twice': ['wrong-path', 'wrong-path'],
+        },
+        gated: { 'wrong-path-then-match': 0.5, 'wrong-path-twice': 0 },
+        taskPassed: { 'wrong-path-then-match': true, 'wrong-path-twice': false },
+        gatedAggregate: 0.25,
         suitePassed: false,
       },
     ],
@@ -243,14 +246,21 @@ describe('each fixture yields the numbers of contract §8', () => {
           'exact-absent-args-are-empty': ['match'],
           'exact-extra-call': ['wrong-path'],
           'exact-args-differ': ['wrong-path'],
+          'exact-empty-path': ['match'],
         },
-        gated: { 'exact-absent-args-are-empty': 1, 'exact-extra-call': 0, 'exact-args-differ': 0 },
+        gated: {
+          'exact-absent-args-are-empty': 1,
+          'exact-extra-call': 0,
+          'exact-args-differ': 0,
+          'exact-empty-path': 1,
+        },
         taskPassed: {
           'exact-absent-args-are-empty': true,
           'exact-extra-call': false,
           'exact-args-differ': false,
+          'exact-empty-path': true,
         },
-        gatedAggregate: 1 / 3,
+        gatedAggregate: 0.5,
         suitePassed: false,
       },
     ],
@@ -540,17 +550,22 @@ describe('the limit fixtures tell each reading of a limit apart, and the miss fi
     }
   });
 
-  it('miss: only trial 1 calls a tool without a recorded response, and every output is golden', async () => {
+  it('miss: in each task only trial 1 calls a tool without a recorded response, every output is golden, and one task has no trajectory', async () => {
     const fixture = await load('conformance-eval-trajectory-gate-miss');
-    const [task] = fixture.suite.tasks;
-    const recorded = (task?.fixtures?.toolResponses ?? []).map((r) => r.tool);
-    const missed = (fixture.script[task?.taskId ?? ''] ?? []).map((trial) =>
-      trial.calls.filter((c) => !recorded.includes(c.tool)).map((c) => c.tool),
-    );
-    expect(missed).toEqual([['crm:lookup-orders'], []]);
-    expect(task?.expected.trajectory?.forbidden).toBeUndefined();
-    for (const trial of fixture.script[task?.taskId ?? ''] ?? []) {
-      expect(trial.output).toEqual(task?.expected.match?.value);
+    expect(fixture.suite.tasks.map((t) => t.expected.trajectory !== undefined)).toEqual([
+      true,
+      false,
+    ]);
+    for (const task of fixture.suite.tasks) {
+      const recorded = (task.fixtures?.toolResponses ?? []).map((r) => r.tool);
+      const missed = (fixture.script[task.taskId] ?? []).map((trial) =>
+        trial.calls.filter((c) => !recorded.includes(c.tool)).map((c) => c.tool),
+      );
+      expect(missed).toEqual([['crm:lookup-orders'], []]);
+      expect(task.expected.trajectory?.forbidden).toBeUndefined();
+      for (const trial of fixture.script[task.taskId] ?? []) {
+        expect(trial.output).toEqual(task.expected.match?.value);
+      }
     }
   });
 });

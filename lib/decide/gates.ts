@@ -4,7 +4,7 @@
 // disposition. The fixture file itself (a suite fact) is loaded only after every gate holds.
 
 import type { FixtureNeeds, LegDefinition } from '../legs.ts';
-import type { Disposition, GateName } from '../types.ts';
+import type { Disposition, GateName, OptOutName } from '../types.ts';
 import {
   advertisedLimits,
   advertisesGolden,
@@ -25,7 +25,7 @@ export type GateDecision =
 
 export interface GateConfig {
   readonly requireBehavior: boolean;
-  readonly optedOut: readonly GateName[];
+  readonly optedOut: readonly OptOutName[];
 }
 
 const OPT_OUT_VARIABLE = 'OPENWOP_OPTED_OUT_PROFILES';

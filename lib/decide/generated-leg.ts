@@ -9,10 +9,10 @@ import type {
   DriveResult,
   Finding,
   Fixture,
-  GateName,
   GeneratedCaseRecord,
   GeneratedRecord,
   LegOutcome,
+  OptOutName,
 } from '../types.ts';
 import { blocked, decide, type Decision } from './decide.ts';
 import {
@@ -67,7 +67,7 @@ export type RecordedDocument =
 
 export interface GateSettings {
   readonly strict: boolean;
-  readonly optedOut: readonly GateName[];
+  readonly optedOut: readonly OptOutName[];
 }
 
 export interface PackRecomputation {

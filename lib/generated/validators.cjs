@@ -14704,10 +14704,16 @@ const schema85 = {
       type: 'boolean',
     },
     optedOut: {
-      description: 'The gate names opted out (OPENWOP_OPTED_OUT_PROFILES).',
+      description:
+        'The names opted out (OPENWOP_OPTED_OUT_PROFILES): capability gates, and generated-pack for a host that cannot seed the generated pack its requirement set names.',
       type: 'array',
       items: {
-        enum: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
+        enum: [
+          'agents.evalSuite',
+          'agents.evalSuite.trajectory',
+          'agents.evalSuite.trials',
+          'generated-pack',
+        ],
       },
       uniqueItems: true,
     },
@@ -14897,6 +14903,27 @@ const schema85 = {
               items: { $ref: '#/$defs/requirementId' },
               uniqueItems: true,
             },
+            pack: {
+              description:
+                "The generated pack that version's certification drives: run --generate count --seed seed.",
+              type: 'object',
+              required: ['count', 'seed'],
+              properties: {
+                count: {
+                  description: 'How many generated fixtures the pack holds.',
+                  type: 'integer',
+                  minimum: 1,
+                  maximum: 10000,
+                },
+                seed: {
+                  description: 'The seed the pack is drawn from.',
+                  type: 'integer',
+                  minimum: 0,
+                  maximum: 2147483647,
+                },
+              },
+              additionalProperties: false,
+            },
           },
           additionalProperties: false,
           patternProperties: { '^(openwop-|x-|vendor\\.)': true },
@@ -14995,6 +15022,7 @@ const schema85 = {
                   'strict-off',
                   'inapplicable',
                   'nothing-driven',
+                  'pack-not-driven',
                   'baseline',
                   'unsigned',
                   'unverified',
@@ -21737,7 +21765,8 @@ function validate51(
           if (!(
             data16 === 'agents.evalSuite' ||
             data16 === 'agents.evalSuite.trajectory' ||
-            data16 === 'agents.evalSuite.trials'
+            data16 === 'agents.evalSuite.trials' ||
+            data16 === 'generated-pack'
           )) {
             const err45 = {
               instancePath: instancePath + '/optedOut/' + i0,
@@ -24190,7 +24219,12 @@ function validate51(
               errors++;
             }
             for (const key17 in data73) {
-              if (!(key17 === 'version' || key17 === 'requirements' || pattern13.test(key17))) {
+              if (!(
+                key17 === 'version' ||
+                key17 === 'requirements' ||
+                key17 === 'pack' ||
+                pattern13.test(key17)
+              )) {
                 const err179 = {
                   instancePath: instancePath + '/selection/requirementSet',
                   schemaPath:
@@ -24332,183 +24366,199 @@ function validate51(
                 errors++;
               }
             }
+            if (data73.pack !== undefined) {
+              let data77 = data73.pack;
+              if (data77 && typeof data77 == 'object' && !Array.isArray(data77)) {
+                if (data77.count === undefined) {
+                  const err186 = {
+                    instancePath: instancePath + '/selection/requirementSet/pack',
+                    schemaPath:
+                      '#/properties/selection/properties/requirementSet/properties/pack/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'count' },
+                    message: "must have required property '" + 'count' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err186];
+                  } else {
+                    vErrors.push(err186);
+                  }
+                  errors++;
+                }
+                if (data77.seed === undefined) {
+                  const err187 = {
+                    instancePath: instancePath + '/selection/requirementSet/pack',
+                    schemaPath:
+                      '#/properties/selection/properties/requirementSet/properties/pack/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'seed' },
+                    message: "must have required property '" + 'seed' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err187];
+                  } else {
+                    vErrors.push(err187);
+                  }
+                  errors++;
+                }
+                for (const key18 in data77) {
+                  if (!(key18 === 'count' || key18 === 'seed')) {
+                    const err188 = {
+                      instancePath: instancePath + '/selection/requirementSet/pack',
+                      schemaPath:
+                        '#/properties/selection/properties/requirementSet/properties/pack/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key18 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err188];
+                    } else {
+                      vErrors.push(err188);
+                    }
+                    errors++;
+                  }
+                }
+                if (data77.count !== undefined) {
+                  let data78 = data77.count;
+                  if (!(
+                    typeof data78 == 'number' &&
+                    !(data78 % 1) &&
+                    !isNaN(data78) &&
+                    isFinite(data78)
+                  )) {
+                    const err189 = {
+                      instancePath: instancePath + '/selection/requirementSet/pack/count',
+                      schemaPath:
+                        '#/properties/selection/properties/requirementSet/properties/pack/properties/count/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err189];
+                    } else {
+                      vErrors.push(err189);
+                    }
+                    errors++;
+                  }
+                  if (typeof data78 == 'number' && isFinite(data78)) {
+                    if (data78 > 10000 || isNaN(data78)) {
+                      const err190 = {
+                        instancePath: instancePath + '/selection/requirementSet/pack/count',
+                        schemaPath:
+                          '#/properties/selection/properties/requirementSet/properties/pack/properties/count/maximum',
+                        keyword: 'maximum',
+                        params: { comparison: '<=', limit: 10000 },
+                        message: 'must be <= 10000',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err190];
+                      } else {
+                        vErrors.push(err190);
+                      }
+                      errors++;
+                    }
+                    if (data78 < 1 || isNaN(data78)) {
+                      const err191 = {
+                        instancePath: instancePath + '/selection/requirementSet/pack/count',
+                        schemaPath:
+                          '#/properties/selection/properties/requirementSet/properties/pack/properties/count/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 1 },
+                        message: 'must be >= 1',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err191];
+                      } else {
+                        vErrors.push(err191);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data77.seed !== undefined) {
+                  let data79 = data77.seed;
+                  if (!(
+                    typeof data79 == 'number' &&
+                    !(data79 % 1) &&
+                    !isNaN(data79) &&
+                    isFinite(data79)
+                  )) {
+                    const err192 = {
+                      instancePath: instancePath + '/selection/requirementSet/pack/seed',
+                      schemaPath:
+                        '#/properties/selection/properties/requirementSet/properties/pack/properties/seed/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err192];
+                    } else {
+                      vErrors.push(err192);
+                    }
+                    errors++;
+                  }
+                  if (typeof data79 == 'number' && isFinite(data79)) {
+                    if (data79 > 2147483647 || isNaN(data79)) {
+                      const err193 = {
+                        instancePath: instancePath + '/selection/requirementSet/pack/seed',
+                        schemaPath:
+                          '#/properties/selection/properties/requirementSet/properties/pack/properties/seed/maximum',
+                        keyword: 'maximum',
+                        params: { comparison: '<=', limit: 2147483647 },
+                        message: 'must be <= 2147483647',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err193];
+                      } else {
+                        vErrors.push(err193);
+                      }
+                      errors++;
+                    }
+                    if (data79 < 0 || isNaN(data79)) {
+                      const err194 = {
+                        instancePath: instancePath + '/selection/requirementSet/pack/seed',
+                        schemaPath:
+                          '#/properties/selection/properties/requirementSet/properties/pack/properties/seed/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err194];
+                      } else {
+                        vErrors.push(err194);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err195 = {
+                  instancePath: instancePath + '/selection/requirementSet/pack',
+                  schemaPath:
+                    '#/properties/selection/properties/requirementSet/properties/pack/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err195];
+                } else {
+                  vErrors.push(err195);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err186 = {
+            const err196 = {
               instancePath: instancePath + '/selection/requirementSet',
               schemaPath: '#/properties/selection/properties/requirementSet/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err186];
-            } else {
-              vErrors.push(err186);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err187 = {
-          instancePath: instancePath + '/selection',
-          schemaPath: '#/properties/selection/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err187];
-        } else {
-          vErrors.push(err187);
-        }
-        errors++;
-      }
-    }
-    if (data.baseline !== undefined) {
-      let data77 = data.baseline;
-      if (data77 && typeof data77 == 'object' && !Array.isArray(data77)) {
-        if (data77.file === undefined) {
-          const err188 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'file' },
-            message: "must have required property '" + 'file' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err188];
-          } else {
-            vErrors.push(err188);
-          }
-          errors++;
-        }
-        if (data77.sha256 === undefined) {
-          const err189 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'sha256' },
-            message: "must have required property '" + 'sha256' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err189];
-          } else {
-            vErrors.push(err189);
-          }
-          errors++;
-        }
-        if (data77.entries === undefined) {
-          const err190 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'entries' },
-            message: "must have required property '" + 'entries' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err190];
-          } else {
-            vErrors.push(err190);
-          }
-          errors++;
-        }
-        if (data77.excused === undefined) {
-          const err191 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'excused' },
-            message: "must have required property '" + 'excused' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err191];
-          } else {
-            vErrors.push(err191);
-          }
-          errors++;
-        }
-        for (const key18 in data77) {
-          if (!(
-            key18 === 'file' ||
-            key18 === 'sha256' ||
-            key18 === 'entries' ||
-            key18 === 'excused' ||
-            pattern13.test(key18)
-          )) {
-            const err192 = {
-              instancePath: instancePath + '/baseline',
-              schemaPath: '#/properties/baseline/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key18 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err192];
-            } else {
-              vErrors.push(err192);
-            }
-            errors++;
-          }
-        }
-        if (data77.file !== undefined) {
-          let data78 = data77.file;
-          if (typeof data78 === 'string') {
-            if (func1(data78) < 1) {
-              const err193 = {
-                instancePath: instancePath + '/baseline/file',
-                schemaPath: '#/properties/baseline/properties/file/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err193];
-              } else {
-                vErrors.push(err193);
-              }
-              errors++;
-            }
-          } else {
-            const err194 = {
-              instancePath: instancePath + '/baseline/file',
-              schemaPath: '#/properties/baseline/properties/file/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err194];
-            } else {
-              vErrors.push(err194);
-            }
-            errors++;
-          }
-        }
-        if (data77.sha256 !== undefined) {
-          let data79 = data77.sha256;
-          if (typeof data79 === 'string') {
-            if (!pattern59.test(data79)) {
-              const err195 = {
-                instancePath: instancePath + '/baseline/sha256',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err195];
-              } else {
-                vErrors.push(err195);
-              }
-              errors++;
-            }
-          } else {
-            const err196 = {
-              instancePath: instancePath + '/baseline/sha256',
-              schemaPath: '#/$defs/sha256/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err196];
@@ -24518,15 +24568,185 @@ function validate51(
             errors++;
           }
         }
-        if (data77.entries !== undefined) {
-          let data80 = data77.entries;
-          if (Array.isArray(data80)) {
-            const len10 = data80.length;
+      } else {
+        const err197 = {
+          instancePath: instancePath + '/selection',
+          schemaPath: '#/properties/selection/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err197];
+        } else {
+          vErrors.push(err197);
+        }
+        errors++;
+      }
+    }
+    if (data.baseline !== undefined) {
+      let data80 = data.baseline;
+      if (data80 && typeof data80 == 'object' && !Array.isArray(data80)) {
+        if (data80.file === undefined) {
+          const err198 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'file' },
+            message: "must have required property '" + 'file' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err198];
+          } else {
+            vErrors.push(err198);
+          }
+          errors++;
+        }
+        if (data80.sha256 === undefined) {
+          const err199 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err199];
+          } else {
+            vErrors.push(err199);
+          }
+          errors++;
+        }
+        if (data80.entries === undefined) {
+          const err200 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'entries' },
+            message: "must have required property '" + 'entries' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err200];
+          } else {
+            vErrors.push(err200);
+          }
+          errors++;
+        }
+        if (data80.excused === undefined) {
+          const err201 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'excused' },
+            message: "must have required property '" + 'excused' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err201];
+          } else {
+            vErrors.push(err201);
+          }
+          errors++;
+        }
+        for (const key19 in data80) {
+          if (!(
+            key19 === 'file' ||
+            key19 === 'sha256' ||
+            key19 === 'entries' ||
+            key19 === 'excused' ||
+            pattern13.test(key19)
+          )) {
+            const err202 = {
+              instancePath: instancePath + '/baseline',
+              schemaPath: '#/properties/baseline/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key19 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err202];
+            } else {
+              vErrors.push(err202);
+            }
+            errors++;
+          }
+        }
+        if (data80.file !== undefined) {
+          let data81 = data80.file;
+          if (typeof data81 === 'string') {
+            if (func1(data81) < 1) {
+              const err203 = {
+                instancePath: instancePath + '/baseline/file',
+                schemaPath: '#/properties/baseline/properties/file/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err203];
+              } else {
+                vErrors.push(err203);
+              }
+              errors++;
+            }
+          } else {
+            const err204 = {
+              instancePath: instancePath + '/baseline/file',
+              schemaPath: '#/properties/baseline/properties/file/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err204];
+            } else {
+              vErrors.push(err204);
+            }
+            errors++;
+          }
+        }
+        if (data80.sha256 !== undefined) {
+          let data82 = data80.sha256;
+          if (typeof data82 === 'string') {
+            if (!pattern59.test(data82)) {
+              const err205 = {
+                instancePath: instancePath + '/baseline/sha256',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err205];
+              } else {
+                vErrors.push(err205);
+              }
+              errors++;
+            }
+          } else {
+            const err206 = {
+              instancePath: instancePath + '/baseline/sha256',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err206];
+            } else {
+              vErrors.push(err206);
+            }
+            errors++;
+          }
+        }
+        if (data80.entries !== undefined) {
+          let data83 = data80.entries;
+          if (Array.isArray(data83)) {
+            const len10 = data83.length;
             for (let i15 = 0; i15 < len10; i15++) {
-              let data81 = data80[i15];
-              if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
-                if (data81.requirement === undefined) {
-                  const err197 = {
+              let data84 = data83[i15];
+              if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
+                if (data84.requirement === undefined) {
+                  const err207 = {
                     instancePath: instancePath + '/baseline/entries/' + i15,
                     schemaPath: '#/properties/baseline/properties/entries/items/required',
                     keyword: 'required',
@@ -24534,14 +24754,14 @@ function validate51(
                     message: "must have required property '" + 'requirement' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err197];
+                    vErrors = [err207];
                   } else {
-                    vErrors.push(err197);
+                    vErrors.push(err207);
                   }
                   errors++;
                 }
-                if (data81.reason === undefined) {
-                  const err198 = {
+                if (data84.reason === undefined) {
+                  const err208 = {
                     instancePath: instancePath + '/baseline/entries/' + i15,
                     schemaPath: '#/properties/baseline/properties/entries/items/required',
                     keyword: 'required',
@@ -24549,14 +24769,14 @@ function validate51(
                     message: "must have required property '" + 'reason' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err198];
+                    vErrors = [err208];
                   } else {
-                    vErrors.push(err198);
+                    vErrors.push(err208);
                   }
                   errors++;
                 }
-                if (data81.status === undefined) {
-                  const err199 = {
+                if (data84.status === undefined) {
+                  const err209 = {
                     instancePath: instancePath + '/baseline/entries/' + i15,
                     schemaPath: '#/properties/baseline/properties/entries/items/required',
                     keyword: 'required',
@@ -24564,44 +24784,44 @@ function validate51(
                     message: "must have required property '" + 'status' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err199];
+                    vErrors = [err209];
                   } else {
-                    vErrors.push(err199);
+                    vErrors.push(err209);
                   }
                   errors++;
                 }
-                for (const key19 in data81) {
+                for (const key20 in data84) {
                   if (!(
-                    key19 === 'requirement' ||
-                    key19 === 'rule' ||
-                    key19 === 'reason' ||
-                    key19 === 'ticket' ||
-                    key19 === 'owner' ||
-                    key19 === 'expires' ||
-                    key19 === 'status' ||
-                    pattern13.test(key19)
+                    key20 === 'requirement' ||
+                    key20 === 'rule' ||
+                    key20 === 'reason' ||
+                    key20 === 'ticket' ||
+                    key20 === 'owner' ||
+                    key20 === 'expires' ||
+                    key20 === 'status' ||
+                    pattern13.test(key20)
                   )) {
-                    const err200 = {
+                    const err210 = {
                       instancePath: instancePath + '/baseline/entries/' + i15,
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key19 },
+                      params: { additionalProperty: key20 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err200];
+                      vErrors = [err210];
                     } else {
-                      vErrors.push(err200);
+                      vErrors.push(err210);
                     }
                     errors++;
                   }
                 }
-                if (data81.requirement !== undefined) {
+                if (data84.requirement !== undefined) {
                   if (
-                    !validate64(data81.requirement, {
+                    !validate64(data84.requirement, {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/requirement',
-                      parentData: data81,
+                      parentData: data84,
                       parentDataProperty: 'requirement',
                       rootData,
                       dynamicAnchors,
@@ -24612,11 +24832,11 @@ function validate51(
                     errors = vErrors.length;
                   }
                 }
-                if (data81.rule !== undefined) {
-                  let data83 = data81.rule;
-                  if (typeof data83 === 'string') {
-                    if (func1(data83) < 1) {
-                      const err201 = {
+                if (data84.rule !== undefined) {
+                  let data86 = data84.rule;
+                  if (typeof data86 === 'string') {
+                    if (func1(data86) < 1) {
+                      const err211 = {
                         instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/rule/minLength',
@@ -24625,14 +24845,14 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err201];
+                        vErrors = [err211];
                       } else {
-                        vErrors.push(err201);
+                        vErrors.push(err211);
                       }
                       errors++;
                     }
                   } else {
-                    const err202 = {
+                    const err212 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/rule/type',
@@ -24641,18 +24861,18 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err202];
+                      vErrors = [err212];
                     } else {
-                      vErrors.push(err202);
+                      vErrors.push(err212);
                     }
                     errors++;
                   }
                 }
-                if (data81.reason !== undefined) {
-                  let data84 = data81.reason;
-                  if (typeof data84 === 'string') {
-                    if (func1(data84) < 1) {
-                      const err203 = {
+                if (data84.reason !== undefined) {
+                  let data87 = data84.reason;
+                  if (typeof data87 === 'string') {
+                    if (func1(data87) < 1) {
+                      const err213 = {
                         instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/reason/minLength',
@@ -24661,14 +24881,14 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err203];
+                        vErrors = [err213];
                       } else {
-                        vErrors.push(err203);
+                        vErrors.push(err213);
                       }
                       errors++;
                     }
                   } else {
-                    const err204 = {
+                    const err214 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/reason/type',
@@ -24677,18 +24897,18 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err204];
+                      vErrors = [err214];
                     } else {
-                      vErrors.push(err204);
+                      vErrors.push(err214);
                     }
                     errors++;
                   }
                 }
-                if (data81.ticket !== undefined) {
-                  let data85 = data81.ticket;
-                  if (typeof data85 === 'string') {
-                    if (func1(data85) < 1) {
-                      const err205 = {
+                if (data84.ticket !== undefined) {
+                  let data88 = data84.ticket;
+                  if (typeof data88 === 'string') {
+                    if (func1(data88) < 1) {
+                      const err215 = {
                         instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
@@ -24697,14 +24917,14 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err205];
+                        vErrors = [err215];
                       } else {
-                        vErrors.push(err205);
+                        vErrors.push(err215);
                       }
                       errors++;
                     }
                   } else {
-                    const err206 = {
+                    const err216 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/ticket/type',
@@ -24713,18 +24933,18 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err206];
+                      vErrors = [err216];
                     } else {
-                      vErrors.push(err206);
+                      vErrors.push(err216);
                     }
                     errors++;
                   }
                 }
-                if (data81.owner !== undefined) {
-                  let data86 = data81.owner;
-                  if (typeof data86 === 'string') {
-                    if (func1(data86) < 1) {
-                      const err207 = {
+                if (data84.owner !== undefined) {
+                  let data89 = data84.owner;
+                  if (typeof data89 === 'string') {
+                    if (func1(data89) < 1) {
+                      const err217 = {
                         instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/owner/minLength',
@@ -24733,14 +24953,14 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err207];
+                        vErrors = [err217];
                       } else {
-                        vErrors.push(err207);
+                        vErrors.push(err217);
                       }
                       errors++;
                     }
                   } else {
-                    const err208 = {
+                    const err218 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/owner/type',
@@ -24749,18 +24969,18 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err208];
+                      vErrors = [err218];
                     } else {
-                      vErrors.push(err208);
+                      vErrors.push(err218);
                     }
                     errors++;
                   }
                 }
-                if (data81.expires !== undefined) {
-                  let data87 = data81.expires;
-                  if (typeof data87 === 'string') {
-                    if (!formats10.validate(data87)) {
-                      const err209 = {
+                if (data84.expires !== undefined) {
+                  let data90 = data84.expires;
+                  if (typeof data90 === 'string') {
+                    if (!formats10.validate(data90)) {
+                      const err219 = {
                         instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/expires/format',
@@ -24769,14 +24989,14 @@ function validate51(
                         message: 'must match format "' + 'date' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err209];
+                        vErrors = [err219];
                       } else {
-                        vErrors.push(err209);
+                        vErrors.push(err219);
                       }
                       errors++;
                     }
                   } else {
-                    const err210 = {
+                    const err220 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/expires/type',
@@ -24785,22 +25005,22 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err210];
+                      vErrors = [err220];
                     } else {
-                      vErrors.push(err210);
+                      vErrors.push(err220);
                     }
                     errors++;
                   }
                 }
-                if (data81.status !== undefined) {
-                  let data88 = data81.status;
+                if (data84.status !== undefined) {
+                  let data91 = data84.status;
                   if (!(
-                    data88 === 'excusing' ||
-                    data88 === 'stale' ||
-                    data88 === 'unobserved' ||
-                    data88 === 'expired'
+                    data91 === 'excusing' ||
+                    data91 === 'stale' ||
+                    data91 === 'unobserved' ||
+                    data91 === 'expired'
                   )) {
-                    const err211 = {
+                    const err221 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/status',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/status/enum',
@@ -24813,15 +25033,15 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err211];
+                      vErrors = [err221];
                     } else {
-                      vErrors.push(err211);
+                      vErrors.push(err221);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err212 = {
+                const err222 = {
                   instancePath: instancePath + '/baseline/entries/' + i15,
                   schemaPath: '#/properties/baseline/properties/entries/items/type',
                   keyword: 'type',
@@ -24829,15 +25049,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err212];
+                  vErrors = [err222];
                 } else {
-                  vErrors.push(err212);
+                  vErrors.push(err222);
                 }
                 errors++;
               }
             }
           } else {
-            const err213 = {
+            const err223 = {
               instancePath: instancePath + '/baseline/entries',
               schemaPath: '#/properties/baseline/properties/entries/type',
               keyword: 'type',
@@ -24845,22 +25065,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err213];
+              vErrors = [err223];
             } else {
-              vErrors.push(err213);
+              vErrors.push(err223);
             }
             errors++;
           }
         }
-        if (data77.excused !== undefined) {
-          let data89 = data77.excused;
-          if (Array.isArray(data89)) {
-            const len11 = data89.length;
+        if (data80.excused !== undefined) {
+          let data92 = data80.excused;
+          if (Array.isArray(data92)) {
+            const len11 = data92.length;
             for (let i16 = 0; i16 < len11; i16++) {
               if (
-                !validate66(data89[i16], {
+                !validate66(data92[i16], {
                   instancePath: instancePath + '/baseline/excused/' + i16,
-                  parentData: data89,
+                  parentData: data92,
                   parentDataProperty: i16,
                   rootData,
                   dynamicAnchors,
@@ -24871,7 +25091,7 @@ function validate51(
               }
             }
           } else {
-            const err214 = {
+            const err224 = {
               instancePath: instancePath + '/baseline/excused',
               schemaPath: '#/properties/baseline/properties/excused/type',
               keyword: 'type',
@@ -24879,15 +25099,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err214];
+              vErrors = [err224];
             } else {
-              vErrors.push(err214);
+              vErrors.push(err224);
             }
             errors++;
           }
         }
       } else {
-        const err215 = {
+        const err225 = {
           instancePath: instancePath + '/baseline',
           schemaPath: '#/properties/baseline/type',
           keyword: 'type',
@@ -24895,18 +25115,18 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err215];
+          vErrors = [err225];
         } else {
-          vErrors.push(err215);
+          vErrors.push(err225);
         }
         errors++;
       }
     }
     if (data.certification !== undefined) {
-      let data91 = data.certification;
-      if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
-        if (data91.certified === undefined) {
-          const err216 = {
+      let data94 = data.certification;
+      if (data94 && typeof data94 == 'object' && !Array.isArray(data94)) {
+        if (data94.certified === undefined) {
+          const err226 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
@@ -24914,14 +25134,14 @@ function validate51(
             message: "must have required property '" + 'certified' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err216];
+            vErrors = [err226];
           } else {
-            vErrors.push(err216);
+            vErrors.push(err226);
           }
           errors++;
         }
-        if (data91.reasons === undefined) {
-          const err217 = {
+        if (data94.reasons === undefined) {
+          const err227 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
@@ -24929,14 +25149,14 @@ function validate51(
             message: "must have required property '" + 'reasons' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err217];
+            vErrors = [err227];
           } else {
-            vErrors.push(err217);
+            vErrors.push(err227);
           }
           errors++;
         }
-        if (data91.optOuts === undefined) {
-          const err218 = {
+        if (data94.optOuts === undefined) {
+          const err228 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
@@ -24944,14 +25164,14 @@ function validate51(
             message: "must have required property '" + 'optOuts' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err218];
+            vErrors = [err228];
           } else {
-            vErrors.push(err218);
+            vErrors.push(err228);
           }
           errors++;
         }
-        if (data91.signer === undefined) {
-          const err219 = {
+        if (data94.signer === undefined) {
+          const err229 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
@@ -24959,38 +25179,38 @@ function validate51(
             message: "must have required property '" + 'signer' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err219];
+            vErrors = [err229];
           } else {
-            vErrors.push(err219);
+            vErrors.push(err229);
           }
           errors++;
         }
-        for (const key20 in data91) {
+        for (const key21 in data94) {
           if (!(
-            key20 === 'certified' ||
-            key20 === 'reasons' ||
-            key20 === 'optOuts' ||
-            key20 === 'signer' ||
-            pattern13.test(key20)
+            key21 === 'certified' ||
+            key21 === 'reasons' ||
+            key21 === 'optOuts' ||
+            key21 === 'signer' ||
+            pattern13.test(key21)
           )) {
-            const err220 = {
+            const err230 = {
               instancePath: instancePath + '/certification',
               schemaPath: '#/properties/certification/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key20 },
+              params: { additionalProperty: key21 },
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err220];
+              vErrors = [err230];
             } else {
-              vErrors.push(err220);
+              vErrors.push(err230);
             }
             errors++;
           }
         }
-        if (data91.certified !== undefined) {
-          if (typeof data91.certified !== 'boolean') {
-            const err221 = {
+        if (data94.certified !== undefined) {
+          if (typeof data94.certified !== 'boolean') {
+            const err231 = {
               instancePath: instancePath + '/certification/certified',
               schemaPath: '#/properties/certification/properties/certified/type',
               keyword: 'type',
@@ -24998,22 +25218,22 @@ function validate51(
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err221];
+              vErrors = [err231];
             } else {
-              vErrors.push(err221);
+              vErrors.push(err231);
             }
             errors++;
           }
         }
-        if (data91.reasons !== undefined) {
-          let data93 = data91.reasons;
-          if (Array.isArray(data93)) {
-            const len12 = data93.length;
+        if (data94.reasons !== undefined) {
+          let data96 = data94.reasons;
+          if (Array.isArray(data96)) {
+            const len12 = data96.length;
             for (let i17 = 0; i17 < len12; i17++) {
-              let data94 = data93[i17];
-              if (data94 && typeof data94 == 'object' && !Array.isArray(data94)) {
-                if (data94.code === undefined) {
-                  const err222 = {
+              let data97 = data96[i17];
+              if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
+                if (data97.code === undefined) {
+                  const err232 = {
                     instancePath: instancePath + '/certification/reasons/' + i17,
                     schemaPath: '#/properties/certification/properties/reasons/items/required',
                     keyword: 'required',
@@ -25021,215 +25241,19 @@ function validate51(
                     message: "must have required property '" + 'code' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err222];
+                    vErrors = [err232];
                   } else {
-                    vErrors.push(err222);
+                    vErrors.push(err232);
                   }
                   errors++;
                 }
-                if (data94.short === undefined) {
-                  const err223 = {
+                if (data97.short === undefined) {
+                  const err233 = {
                     instancePath: instancePath + '/certification/reasons/' + i17,
                     schemaPath: '#/properties/certification/properties/reasons/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'short' },
                     message: "must have required property '" + 'short' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err223];
-                  } else {
-                    vErrors.push(err223);
-                  }
-                  errors++;
-                }
-                if (data94.text === undefined) {
-                  const err224 = {
-                    instancePath: instancePath + '/certification/reasons/' + i17,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'text' },
-                    message: "must have required property '" + 'text' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err224];
-                  } else {
-                    vErrors.push(err224);
-                  }
-                  errors++;
-                }
-                for (const key21 in data94) {
-                  if (!(key21 === 'code' || key21 === 'short' || key21 === 'text')) {
-                    const err225 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17,
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key21 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err225];
-                    } else {
-                      vErrors.push(err225);
-                    }
-                    errors++;
-                  }
-                }
-                if (data94.code !== undefined) {
-                  let data95 = data94.code;
-                  if (!(
-                    data95 === 'embedded' ||
-                    data95 === 'failed' ||
-                    data95 === 'blocked' ||
-                    data95 === 'run-fails' ||
-                    data95 === 'partial' ||
-                    data95 === 'strict-off' ||
-                    data95 === 'inapplicable' ||
-                    data95 === 'nothing-driven' ||
-                    data95 === 'baseline' ||
-                    data95 === 'unsigned' ||
-                    data95 === 'unverified' ||
-                    data95 === 'implementation-mismatch' ||
-                    data95 === 'unnamed'
-                  )) {
-                    const err226 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17 + '/code',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/code/enum',
-                      keyword: 'enum',
-                      params: {
-                        allowedValues:
-                          schema85.properties.certification.properties.reasons.items.properties.code
-                            .enum,
-                      },
-                      message: 'must be equal to one of the allowed values',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err226];
-                    } else {
-                      vErrors.push(err226);
-                    }
-                    errors++;
-                  }
-                }
-                if (data94.short !== undefined) {
-                  let data96 = data94.short;
-                  if (typeof data96 === 'string') {
-                    if (func1(data96) < 1) {
-                      const err227 = {
-                        instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
-                        schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err227];
-                      } else {
-                        vErrors.push(err227);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err228 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/short/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err228];
-                    } else {
-                      vErrors.push(err228);
-                    }
-                    errors++;
-                  }
-                }
-                if (data94.text !== undefined) {
-                  let data97 = data94.text;
-                  if (typeof data97 === 'string') {
-                    if (func1(data97) < 1) {
-                      const err229 = {
-                        instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
-                        schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err229];
-                      } else {
-                        vErrors.push(err229);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err230 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/text/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err230];
-                    } else {
-                      vErrors.push(err230);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err231 = {
-                  instancePath: instancePath + '/certification/reasons/' + i17,
-                  schemaPath: '#/properties/certification/properties/reasons/items/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err231];
-                } else {
-                  vErrors.push(err231);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err232 = {
-              instancePath: instancePath + '/certification/reasons',
-              schemaPath: '#/properties/certification/properties/reasons/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err232];
-            } else {
-              vErrors.push(err232);
-            }
-            errors++;
-          }
-        }
-        if (data91.optOuts !== undefined) {
-          let data98 = data91.optOuts;
-          if (Array.isArray(data98)) {
-            const len13 = data98.length;
-            for (let i18 = 0; i18 < len13; i18++) {
-              let data99 = data98[i18];
-              if (data99 && typeof data99 == 'object' && !Array.isArray(data99)) {
-                if (data99.gate === undefined) {
-                  const err233 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i18,
-                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'gate' },
-                    message: "must have required property '" + 'gate' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err233];
@@ -25238,13 +25262,13 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data99.requirements === undefined) {
+                if (data97.text === undefined) {
                   const err234 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i18,
-                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    instancePath: instancePath + '/certification/reasons/' + i17,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
                     keyword: 'required',
-                    params: { missingProperty: 'requirements' },
-                    message: "must have required property '" + 'requirements' + "'",
+                    params: { missingProperty: 'text' },
+                    message: "must have required property '" + 'text' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err234];
@@ -25253,12 +25277,12 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key22 in data99) {
-                  if (!(key22 === 'gate' || key22 === 'requirements')) {
+                for (const key22 in data97) {
+                  if (!(key22 === 'code' || key22 === 'short' || key22 === 'text')) {
                     const err235 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i18,
+                      instancePath: instancePath + '/certification/reasons/' + i17,
                       schemaPath:
-                        '#/properties/certification/properties/optOuts/items/additionalProperties',
+                        '#/properties/certification/properties/reasons/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key22 },
                       message: 'must NOT have additional properties',
@@ -25271,97 +25295,107 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data99.gate !== undefined) {
-                  let data100 = data99.gate;
-                  if (typeof data100 === 'string') {
-                    if (func1(data100) < 1) {
-                      const err236 = {
-                        instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                if (data97.code !== undefined) {
+                  let data98 = data97.code;
+                  if (!(
+                    data98 === 'embedded' ||
+                    data98 === 'failed' ||
+                    data98 === 'blocked' ||
+                    data98 === 'run-fails' ||
+                    data98 === 'partial' ||
+                    data98 === 'strict-off' ||
+                    data98 === 'inapplicable' ||
+                    data98 === 'nothing-driven' ||
+                    data98 === 'pack-not-driven' ||
+                    data98 === 'baseline' ||
+                    data98 === 'unsigned' ||
+                    data98 === 'unverified' ||
+                    data98 === 'implementation-mismatch' ||
+                    data98 === 'unnamed'
+                  )) {
+                    const err236 = {
+                      instancePath: instancePath + '/certification/reasons/' + i17 + '/code',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/code/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema85.properties.certification.properties.reasons.items.properties.code
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err236];
+                    } else {
+                      vErrors.push(err236);
+                    }
+                    errors++;
+                  }
+                }
+                if (data97.short !== undefined) {
+                  let data99 = data97.short;
+                  if (typeof data99 === 'string') {
+                    if (func1(data99) < 1) {
+                      const err237 = {
+                        instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
                         schemaPath:
-                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
+                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err236];
+                        vErrors = [err237];
                       } else {
-                        vErrors.push(err236);
+                        vErrors.push(err237);
                       }
                       errors++;
                     }
                   } else {
-                    const err237 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                    const err238 = {
+                      instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
                       schemaPath:
-                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
+                        '#/properties/certification/properties/reasons/items/properties/short/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err237];
+                      vErrors = [err238];
                     } else {
-                      vErrors.push(err237);
+                      vErrors.push(err238);
                     }
                     errors++;
                   }
                 }
-                if (data99.requirements !== undefined) {
-                  let data101 = data99.requirements;
-                  if (Array.isArray(data101)) {
-                    const len14 = data101.length;
-                    for (let i19 = 0; i19 < len14; i19++) {
-                      let data102 = data101[i19];
-                      if (typeof data102 === 'string') {
-                        if (func1(data102) < 1) {
-                          const err238 = {
-                            instancePath:
-                              instancePath +
-                              '/certification/optOuts/' +
-                              i18 +
-                              '/requirements/' +
-                              i19,
-                            schemaPath:
-                              '#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
-                            keyword: 'minLength',
-                            params: { limit: 1 },
-                            message: 'must NOT have fewer than 1 characters',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err238];
-                          } else {
-                            vErrors.push(err238);
-                          }
-                          errors++;
-                        }
+                if (data97.text !== undefined) {
+                  let data100 = data97.text;
+                  if (typeof data100 === 'string') {
+                    if (func1(data100) < 1) {
+                      const err239 = {
+                        instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
+                        schemaPath:
+                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err239];
                       } else {
-                        const err239 = {
-                          instancePath:
-                            instancePath + '/certification/optOuts/' + i18 + '/requirements/' + i19,
-                          schemaPath:
-                            '#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err239];
-                        } else {
-                          vErrors.push(err239);
-                        }
-                        errors++;
+                        vErrors.push(err239);
                       }
+                      errors++;
                     }
                   } else {
                     const err240 = {
-                      instancePath:
-                        instancePath + '/certification/optOuts/' + i18 + '/requirements',
+                      instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
                       schemaPath:
-                        '#/properties/certification/properties/optOuts/items/properties/requirements/type',
+                        '#/properties/certification/properties/reasons/items/properties/text/type',
                       keyword: 'type',
-                      params: { type: 'array' },
-                      message: 'must be array',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err240];
@@ -25373,8 +25407,8 @@ function validate51(
                 }
               } else {
                 const err241 = {
-                  instancePath: instancePath + '/certification/optOuts/' + i18,
-                  schemaPath: '#/properties/certification/properties/optOuts/items/type',
+                  instancePath: instancePath + '/certification/reasons/' + i17,
+                  schemaPath: '#/properties/certification/properties/reasons/items/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
@@ -25389,8 +25423,8 @@ function validate51(
             }
           } else {
             const err242 = {
-              instancePath: instancePath + '/certification/optOuts',
-              schemaPath: '#/properties/certification/properties/optOuts/type',
+              instancePath: instancePath + '/certification/reasons',
+              schemaPath: '#/properties/certification/properties/reasons/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
@@ -25403,15 +25437,202 @@ function validate51(
             errors++;
           }
         }
-        if (data91.signer !== undefined) {
-          let data103 = data91.signer;
-          const _errs246 = errors;
-          let valid81 = false;
+        if (data94.optOuts !== undefined) {
+          let data101 = data94.optOuts;
+          if (Array.isArray(data101)) {
+            const len13 = data101.length;
+            for (let i18 = 0; i18 < len13; i18++) {
+              let data102 = data101[i18];
+              if (data102 && typeof data102 == 'object' && !Array.isArray(data102)) {
+                if (data102.gate === undefined) {
+                  const err243 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i18,
+                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'gate' },
+                    message: "must have required property '" + 'gate' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err243];
+                  } else {
+                    vErrors.push(err243);
+                  }
+                  errors++;
+                }
+                if (data102.requirements === undefined) {
+                  const err244 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i18,
+                    schemaPath: '#/properties/certification/properties/optOuts/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirements' },
+                    message: "must have required property '" + 'requirements' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err244];
+                  } else {
+                    vErrors.push(err244);
+                  }
+                  errors++;
+                }
+                for (const key23 in data102) {
+                  if (!(key23 === 'gate' || key23 === 'requirements')) {
+                    const err245 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i18,
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key23 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err245];
+                    } else {
+                      vErrors.push(err245);
+                    }
+                    errors++;
+                  }
+                }
+                if (data102.gate !== undefined) {
+                  let data103 = data102.gate;
+                  if (typeof data103 === 'string') {
+                    if (func1(data103) < 1) {
+                      const err246 = {
+                        instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                        schemaPath:
+                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err246];
+                      } else {
+                        vErrors.push(err246);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err247 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err247];
+                    } else {
+                      vErrors.push(err247);
+                    }
+                    errors++;
+                  }
+                }
+                if (data102.requirements !== undefined) {
+                  let data104 = data102.requirements;
+                  if (Array.isArray(data104)) {
+                    const len14 = data104.length;
+                    for (let i19 = 0; i19 < len14; i19++) {
+                      let data105 = data104[i19];
+                      if (typeof data105 === 'string') {
+                        if (func1(data105) < 1) {
+                          const err248 = {
+                            instancePath:
+                              instancePath +
+                              '/certification/optOuts/' +
+                              i18 +
+                              '/requirements/' +
+                              i19,
+                            schemaPath:
+                              '#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
+                            keyword: 'minLength',
+                            params: { limit: 1 },
+                            message: 'must NOT have fewer than 1 characters',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err248];
+                          } else {
+                            vErrors.push(err248);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err249 = {
+                          instancePath:
+                            instancePath + '/certification/optOuts/' + i18 + '/requirements/' + i19,
+                          schemaPath:
+                            '#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err249];
+                        } else {
+                          vErrors.push(err249);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err250 = {
+                      instancePath:
+                        instancePath + '/certification/optOuts/' + i18 + '/requirements',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/requirements/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err250];
+                    } else {
+                      vErrors.push(err250);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err251 = {
+                  instancePath: instancePath + '/certification/optOuts/' + i18,
+                  schemaPath: '#/properties/certification/properties/optOuts/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err251];
+                } else {
+                  vErrors.push(err251);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err252 = {
+              instancePath: instancePath + '/certification/optOuts',
+              schemaPath: '#/properties/certification/properties/optOuts/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err252];
+            } else {
+              vErrors.push(err252);
+            }
+            errors++;
+          }
+        }
+        if (data94.signer !== undefined) {
+          let data106 = data94.signer;
+          const _errs253 = errors;
+          let valid82 = false;
           let passing2 = null;
-          const _errs247 = errors;
-          if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
-            if (data103.state === undefined) {
-              const err243 = {
+          const _errs254 = errors;
+          if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
+            if (data106.state === undefined) {
+              const err253 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
                 keyword: 'required',
@@ -25419,209 +25640,21 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err243];
+                vErrors = [err253];
               } else {
-                vErrors.push(err243);
+                vErrors.push(err253);
               }
               errors++;
             }
-            for (const key23 in data103) {
-              if (!(key23 === 'state')) {
-                const err244 = {
+            for (const key24 in data106) {
+              if (!(key24 === 'state')) {
+                const err254 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key23 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err244];
-                } else {
-                  vErrors.push(err244);
-                }
-                errors++;
-              }
-            }
-            if (data103.state !== undefined) {
-              if ('unsigned' !== data103.state) {
-                const err245 = {
-                  instancePath: instancePath + '/certification/signer/state',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
-                  keyword: 'const',
-                  params: { allowedValue: 'unsigned' },
-                  message: 'must be equal to constant',
-                };
-                if (vErrors === null) {
-                  vErrors = [err245];
-                } else {
-                  vErrors.push(err245);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err246 = {
-              instancePath: instancePath + '/certification/signer',
-              schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err246];
-            } else {
-              vErrors.push(err246);
-            }
-            errors++;
-          }
-          var _valid2 = _errs247 === errors;
-          if (_valid2) {
-            valid81 = true;
-            passing2 = 0;
-            var props2 = true;
-          }
-          const _errs251 = errors;
-          if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
-            if (data103.state === undefined) {
-              const err247 = {
-                instancePath: instancePath + '/certification/signer',
-                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
-                keyword: 'required',
-                params: { missingProperty: 'state' },
-                message: "must have required property '" + 'state' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err247];
-              } else {
-                vErrors.push(err247);
-              }
-              errors++;
-            }
-            if (data103.why === undefined) {
-              const err248 = {
-                instancePath: instancePath + '/certification/signer',
-                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
-                keyword: 'required',
-                params: { missingProperty: 'why' },
-                message: "must have required property '" + 'why' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err248];
-              } else {
-                vErrors.push(err248);
-              }
-              errors++;
-            }
-            for (const key24 in data103) {
-              if (!(key24 === 'state' || key24 === 'why')) {
-                const err249 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
-                  keyword: 'additionalProperties',
                   params: { additionalProperty: key24 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err249];
-                } else {
-                  vErrors.push(err249);
-                }
-                errors++;
-              }
-            }
-            if (data103.state !== undefined) {
-              if ('unverified' !== data103.state) {
-                const err250 = {
-                  instancePath: instancePath + '/certification/signer/state',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
-                  keyword: 'const',
-                  params: { allowedValue: 'unverified' },
-                  message: 'must be equal to constant',
-                };
-                if (vErrors === null) {
-                  vErrors = [err250];
-                } else {
-                  vErrors.push(err250);
-                }
-                errors++;
-              }
-            }
-            if (data103.why !== undefined) {
-              let data106 = data103.why;
-              if (typeof data106 === 'string') {
-                if (func1(data106) < 1) {
-                  const err251 = {
-                    instancePath: instancePath + '/certification/signer/why',
-                    schemaPath:
-                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err251];
-                  } else {
-                    vErrors.push(err251);
-                  }
-                  errors++;
-                }
-              } else {
-                const err252 = {
-                  instancePath: instancePath + '/certification/signer/why',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err252];
-                } else {
-                  vErrors.push(err252);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err253 = {
-              instancePath: instancePath + '/certification/signer',
-              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err253];
-            } else {
-              vErrors.push(err253);
-            }
-            errors++;
-          }
-          var _valid2 = _errs251 === errors;
-          if (_valid2 && valid81) {
-            valid81 = false;
-            passing2 = [passing2, 1];
-          } else {
-            if (_valid2) {
-              valid81 = true;
-              passing2 = 1;
-              if (props2 !== true) {
-                props2 = true;
-              }
-            }
-            const _errs257 = errors;
-            if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
-              if (data103.state === undefined) {
-                const err254 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'state' },
-                  message: "must have required property '" + 'state' + "'",
                 };
                 if (vErrors === null) {
                   vErrors = [err254];
@@ -25630,13 +25663,16 @@ function validate51(
                 }
                 errors++;
               }
-              if (data103.keyId === undefined) {
+            }
+            if (data106.state !== undefined) {
+              if ('unsigned' !== data106.state) {
                 const err255 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'keyId' },
-                  message: "must have required property '" + 'keyId' + "'",
+                  instancePath: instancePath + '/certification/signer/state',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'unsigned' },
+                  message: 'must be equal to constant',
                 };
                 if (vErrors === null) {
                   vErrors = [err255];
@@ -25645,27 +25681,212 @@ function validate51(
                 }
                 errors++;
               }
-              for (const key25 in data103) {
-                if (!(key25 === 'state' || key25 === 'keyId')) {
-                  const err256 = {
+            }
+          } else {
+            const err256 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err256];
+            } else {
+              vErrors.push(err256);
+            }
+            errors++;
+          }
+          var _valid2 = _errs254 === errors;
+          if (_valid2) {
+            valid82 = true;
+            passing2 = 0;
+            var props2 = true;
+          }
+          const _errs258 = errors;
+          if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
+            if (data106.state === undefined) {
+              const err257 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
+                keyword: 'required',
+                params: { missingProperty: 'state' },
+                message: "must have required property '" + 'state' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err257];
+              } else {
+                vErrors.push(err257);
+              }
+              errors++;
+            }
+            if (data106.why === undefined) {
+              const err258 = {
+                instancePath: instancePath + '/certification/signer',
+                schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
+                keyword: 'required',
+                params: { missingProperty: 'why' },
+                message: "must have required property '" + 'why' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err258];
+              } else {
+                vErrors.push(err258);
+              }
+              errors++;
+            }
+            for (const key25 in data106) {
+              if (!(key25 === 'state' || key25 === 'why')) {
+                const err259 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key25 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err259];
+                } else {
+                  vErrors.push(err259);
+                }
+                errors++;
+              }
+            }
+            if (data106.state !== undefined) {
+              if ('unverified' !== data106.state) {
+                const err260 = {
+                  instancePath: instancePath + '/certification/signer/state',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'unverified' },
+                  message: 'must be equal to constant',
+                };
+                if (vErrors === null) {
+                  vErrors = [err260];
+                } else {
+                  vErrors.push(err260);
+                }
+                errors++;
+              }
+            }
+            if (data106.why !== undefined) {
+              let data109 = data106.why;
+              if (typeof data109 === 'string') {
+                if (func1(data109) < 1) {
+                  const err261 = {
+                    instancePath: instancePath + '/certification/signer/why',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err261];
+                  } else {
+                    vErrors.push(err261);
+                  }
+                  errors++;
+                }
+              } else {
+                const err262 = {
+                  instancePath: instancePath + '/certification/signer/why',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err262];
+                } else {
+                  vErrors.push(err262);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err263 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err263];
+            } else {
+              vErrors.push(err263);
+            }
+            errors++;
+          }
+          var _valid2 = _errs258 === errors;
+          if (_valid2 && valid82) {
+            valid82 = false;
+            passing2 = [passing2, 1];
+          } else {
+            if (_valid2) {
+              valid82 = true;
+              passing2 = 1;
+              if (props2 !== true) {
+                props2 = true;
+              }
+            }
+            const _errs264 = errors;
+            if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
+              if (data106.state === undefined) {
+                const err264 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'state' },
+                  message: "must have required property '" + 'state' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err264];
+                } else {
+                  vErrors.push(err264);
+                }
+                errors++;
+              }
+              if (data106.keyId === undefined) {
+                const err265 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'keyId' },
+                  message: "must have required property '" + 'keyId' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err265];
+                } else {
+                  vErrors.push(err265);
+                }
+                errors++;
+              }
+              for (const key26 in data106) {
+                if (!(key26 === 'state' || key26 === 'keyId')) {
+                  const err266 = {
                     instancePath: instancePath + '/certification/signer',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/additionalProperties',
                     keyword: 'additionalProperties',
-                    params: { additionalProperty: key25 },
+                    params: { additionalProperty: key26 },
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err256];
+                    vErrors = [err266];
                   } else {
-                    vErrors.push(err256);
+                    vErrors.push(err266);
                   }
                   errors++;
                 }
               }
-              if (data103.state !== undefined) {
-                if ('verified' !== data103.state) {
-                  const err257 = {
+              if (data106.state !== undefined) {
+                if ('verified' !== data106.state) {
+                  const err267 = {
                     instancePath: instancePath + '/certification/signer/state',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/state/const',
@@ -25674,18 +25895,18 @@ function validate51(
                     message: 'must be equal to constant',
                   };
                   if (vErrors === null) {
-                    vErrors = [err257];
+                    vErrors = [err267];
                   } else {
-                    vErrors.push(err257);
+                    vErrors.push(err267);
                   }
                   errors++;
                 }
               }
-              if (data103.keyId !== undefined) {
-                let data108 = data103.keyId;
-                if (typeof data108 === 'string') {
-                  if (func1(data108) < 1) {
-                    const err258 = {
+              if (data106.keyId !== undefined) {
+                let data111 = data106.keyId;
+                if (typeof data111 === 'string') {
+                  if (func1(data111) < 1) {
+                    const err268 = {
                       instancePath: instancePath + '/certification/signer/keyId',
                       schemaPath:
                         '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
@@ -25694,14 +25915,14 @@ function validate51(
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err258];
+                      vErrors = [err268];
                     } else {
-                      vErrors.push(err258);
+                      vErrors.push(err268);
                     }
                     errors++;
                   }
                 } else {
-                  const err259 = {
+                  const err269 = {
                     instancePath: instancePath + '/certification/signer/keyId',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
@@ -25710,15 +25931,15 @@ function validate51(
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err259];
+                    vErrors = [err269];
                   } else {
-                    vErrors.push(err259);
+                    vErrors.push(err269);
                   }
                   errors++;
                 }
               }
             } else {
-              const err260 = {
+              const err270 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/2/type',
                 keyword: 'type',
@@ -25726,19 +25947,19 @@ function validate51(
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err260];
+                vErrors = [err270];
               } else {
-                vErrors.push(err260);
+                vErrors.push(err270);
               }
               errors++;
             }
-            var _valid2 = _errs257 === errors;
-            if (_valid2 && valid81) {
-              valid81 = false;
+            var _valid2 = _errs264 === errors;
+            if (_valid2 && valid82) {
+              valid82 = false;
               passing2 = [passing2, 2];
             } else {
               if (_valid2) {
-                valid81 = true;
+                valid82 = true;
                 passing2 = 2;
                 if (props2 !== true) {
                   props2 = true;
@@ -25746,8 +25967,8 @@ function validate51(
               }
             }
           }
-          if (!valid81) {
-            const err261 = {
+          if (!valid82) {
+            const err271 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf',
               keyword: 'oneOf',
@@ -25755,16 +25976,16 @@ function validate51(
               message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
-              vErrors = [err261];
+              vErrors = [err271];
             } else {
-              vErrors.push(err261);
+              vErrors.push(err271);
             }
             errors++;
           } else {
-            errors = _errs246;
+            errors = _errs253;
             if (vErrors !== null) {
-              if (_errs246) {
-                vErrors.length = _errs246;
+              if (_errs253) {
+                vErrors.length = _errs253;
               } else {
                 vErrors = null;
               }
@@ -25772,7 +25993,7 @@ function validate51(
           }
         }
       } else {
-        const err262 = {
+        const err272 = {
           instancePath: instancePath + '/certification',
           schemaPath: '#/properties/certification/type',
           keyword: 'type',
@@ -25780,15 +26001,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err262];
+          vErrors = [err272];
         } else {
-          vErrors.push(err262);
+          vErrors.push(err272);
         }
         errors++;
       }
     }
   } else {
-    const err263 = {
+    const err273 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -25796,9 +26017,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err263];
+      vErrors = [err273];
     } else {
-      vErrors.push(err263);
+      vErrors.push(err273);
     }
     errors++;
   }

@@ -4,8 +4,9 @@
 // nothing, the target is not the embedded host, and a key the host publishes signs the report.
 // Otherwise every reason that applies is listed, in the order a reader should fix them.
 
-import { LEGS } from '../legs.ts';
-import type { GateName } from '../types.ts';
+import { GENERATED_REQUIREMENT, LEGS } from '../legs.ts';
+import { currentSet, requirementSetOf } from '../requirement-sets.ts';
+import { PACK_OPT_OUT, type GateName } from '../types.ts';
 import type { Fault } from './baseline.ts';
 import { ciVerdict } from './ci-verdict.ts';
 import { isBypass } from './warnings.ts';
@@ -167,6 +168,35 @@ function scopeReasons(facts: CertificationFacts): CertificationReason[] {
   ];
 }
 
+/** The pack the run's requirement set names: the pinned set's, else the current one's. */
+function packOf(facts: CertificationFacts): { version: string; count: number; seed: number } {
+  const pinned = facts.selection?.requirementSet?.version;
+  const set = (pinned === undefined ? undefined : requirementSetOf(pinned)) ?? currentSet();
+  return { version: set.version, ...set.pack };
+}
+
+/** The generated row, when it drove at least the set's pack (packs are prefix-stable). */
+function drovePack(facts: CertificationFacts): boolean {
+  const { count, seed } = packOf(facts);
+  const driven = facts.requirements.find((r) => r.id === GENERATED_REQUIREMENT)?.generated;
+  return driven !== undefined && driven.seed === seed && driven.count >= count;
+}
+
+/**
+ * A strict run that did not drive its requirement set's pack, and declared no opt-out of it:
+ * the hand fixtures alone leave readings unchecked that the pack's cases reach.
+ */
+function packReasons(facts: CertificationFacts): CertificationReason[] {
+  const pack = packOf(facts);
+  return reasonIf(
+    facts.strict && !facts.optedOut.includes(PACK_OPT_OUT) && !drovePack(facts),
+    'pack-not-driven',
+    'generated pack not driven',
+    () =>
+      `generated pack not driven: requirement set ${pack.version} certifies with its generated pack (${pack.count} fixtures at seed ${pack.seed}) driven as ${GENERATED_REQUIREMENT}; seed what fixtures --out writes and run without --generate, or declare ${PACK_OPT_OUT} in OPENWOP_OPTED_OUT_PROFILES if the host cannot seed it`,
+  );
+}
+
 /** Who vouches for the report: nobody, or a signature no published key verifies. */
 function signerReasons(signer: Signer): CertificationReason[] {
   if (signer.state === 'unsigned') {
@@ -249,14 +279,18 @@ export function certify(facts: CertificationFacts, signer: Signer, gate: CiVerdi
     ),
     ...outcomeReasons(facts, gate),
     ...scopeReasons(facts),
+    ...packReasons(facts),
     ...implementationReasons(facts),
     ...signerReasons(signer),
   ];
   const optOuts = facts.optedOut.map((gate) => ({
     gate,
-    requirements: facts.requirements
-      .filter((r) => optOutsOf(r, facts).includes(gate))
-      .map((r) => r.id),
+    requirements:
+      gate === PACK_OPT_OUT
+        ? drovePack(facts) || !facts.strict
+          ? []
+          : [GENERATED_REQUIREMENT]
+        : facts.requirements.filter((r) => optOutsOf(r, facts).includes(gate)).map((r) => r.id),
   }));
   return { certified: reasons.length === 0, reasons, optOuts, signer };
 }

@@ -232,14 +232,21 @@ function certified(recorded: EvalGateReport, built: EvalGateReport): EvalGateRep
   return { ...withVerdict, signature: { ...signature, reportDigest: reportDigest(recorded) } };
 }
 
-/** The reasons a run began to record once it recorded its referee's judging digest. */
-const NAMING_REASONS: ReadonlySet<string> = new Set(['unnamed', 'implementation-mismatch']);
+/**
+ * The reasons a run began to record once it recorded its referee's judging digest: naming the
+ * implementation, and driving the requirement set's generated pack.
+ */
+const NAMING_REASONS: ReadonlySet<string> = new Set([
+  'unnamed',
+  'implementation-mismatch',
+  'pack-not-driven',
+]);
 
 /**
  * The rebuilt report under the rules of the suite that wrote the recorded one. A report written
  * before the run options and the certification were recorded has none of them, and ran with none;
  * one written before the judging digest was recorded did not yet withhold a certification for an
- * unnamed or mismatched implementation. Such a report was judged by another referee, which
+ * unnamed or mismatched implementation or an undriven pack. Such a report was judged by another referee, which
  * withholds this verifier's certification all the same (lib/report/anchor.ts).
  */
 function asItsTimeWrote(recorded: EvalGateReport, rebuilt: EvalGateReport): EvalGateReport {

@@ -10,10 +10,10 @@ import { SCHEMA_FILES } from '../schemas.ts';
 import type {
   Disposition,
   Finding,
-  GateName,
   GeneratedRecord,
   HostChecks,
   LegOutcome,
+  OptOutName,
   RunObservation,
   UnexercisedRule,
 } from '../types.ts';
@@ -77,6 +77,7 @@ export type ReasonCode =
   | 'strict-off'
   | 'inapplicable'
   | 'nothing-driven'
+  | 'pack-not-driven'
   | 'baseline'
   | 'unsigned'
   | 'unverified'
@@ -99,7 +100,7 @@ export interface CertificationReason {
 
 /** A declared opt-out: a claim the host makes, and the requirements it left out. */
 export interface OptOut {
-  readonly gate: GateName;
+  readonly gate: OptOutName;
   readonly requirements: readonly string[];
 }
 
@@ -130,7 +131,7 @@ export interface EvalGateReport {
     readonly declared?: Implementation;
   };
   readonly strict: boolean;
-  readonly optedOut: readonly GateName[];
+  readonly optedOut: readonly OptOutName[];
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly discovery: RecordedDiscovery;
@@ -157,7 +158,7 @@ export interface ReportInput {
   readonly baseUrl: string;
   readonly embedded: boolean;
   readonly strict: boolean;
-  readonly optedOut: readonly GateName[];
+  readonly optedOut: readonly OptOutName[];
   readonly declared?: Implementation;
   readonly discovery: DiscoveryRecord;
   readonly runOptions?: RunOptions;

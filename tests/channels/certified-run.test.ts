@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEGS } from '../../lib/legs.ts';
+import { GENERATED_REQUIREMENT, LEGS } from '../../lib/legs.ts';
+import { currentSet } from '../../lib/requirement-sets.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from '../cli/support.ts';
 import { junitProblems } from './support.ts';
 import type { HostProcess } from '../support/host-process.ts';
@@ -28,6 +29,10 @@ beforeAll(async () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   await writeFile(join(dir, 'host.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
   await writeFile(join(dir, 'host.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+  // Seeded as a host team seeds: every file `fixtures --out` writes, the generated pack a
+  // certification drives among them.
+  const seeded = join(dir, 'fixtures');
+  expect((await cli(['fixtures', '--out', seeded])).code).toBe(0);
   host = await startHostProcess([
     '--api-key',
     LEAKY_KEY,
@@ -35,6 +40,8 @@ beforeAll(async () => {
     join(dir, 'host.pub.pem'),
     '--key-id',
     KEY_ID,
+    '--fixtures-dir',
+    seeded,
   ]);
   url = host.url;
 }, 30_000);
@@ -53,9 +60,15 @@ describe('a clean strict run, signed by the key the host publishes', () => {
     const run = await cli([...args, '--sign', join(dir, 'host.pem'), '--key-id', KEY_ID], env);
     expect(run.code, run.stdout.join('\n')).toBe(0);
     expect(run.stdout.at(-1)).toBe(
-      `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped; certified: ${IMPL} (signed by key ${KEY_ID})`,
+      `${LEGS.length + 1} passed, 0 failed, 0 blocked, 0 skipped; certified: ${IMPL} (signed by key ${KEY_ID})`,
     );
     const report = await readReport(reportDir);
+    const pack = report.requirements.find((r) => r.id === GENERATED_REQUIREMENT);
+    expect([pack?.disposition, pack?.generated?.count, pack?.generated?.seed]).toEqual([
+      'executed-pass',
+      currentSet().pack.count,
+      currentSet().pack.seed,
+    ]);
     expect(report.certification).toEqual({
       certified: true,
       reasons: [],
@@ -73,7 +86,7 @@ describe('a clean strict run, signed by the key the host publishes', () => {
     const badge = await cli(['badge', join(reportDir, 'eval-gate-report.json')]);
     expect(JSON.parse(badge.stdout[0] ?? '')).toMatchObject({
       label: `OpenWOP eval gate: ${IMPL}`,
-      message: `RFC 0246 certified ${LEGS.length}/${LEGS.length}`,
+      message: `RFC 0246 certified ${LEGS.length + 1}/${LEGS.length + 1}`,
       color: 'brightgreen',
     });
     expect(junit).toContain(

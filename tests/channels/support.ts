@@ -5,7 +5,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { validateXML } from 'xmllint-wasm';
-import { LEGS } from '../../lib/legs.ts';
+import { GENERATED_REQUIREMENT, LEGS } from '../../lib/legs.ts';
+import { currentSet } from '../../lib/requirement-sets.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import type { Finding } from '../../lib/types.ts';
 import { reportOf } from '../cli/report-example.ts';
@@ -26,16 +27,39 @@ export const broken = (rule: string, severity: Finding['severity'] = 'MUST'): Fi
   message: `${rule}: expected 0, the host reported 1`,
 });
 
-/** Every leg as a passing row: host legs with their fixture, the server-free leg without. */
+/**
+ * Every leg as a passing row (host legs with their fixture, the server-free leg without), and
+ * the generated pack the requirement set names, driven and passing, as a strict run drives it.
+ */
 export function passingRows(): ReportRow[] {
-  return LEGS.map((leg) => ({
-    id: leg.id,
+  return [
+    ...LEGS.map((leg): ReportRow => ({
+      id: leg.id,
+      disposition: 'executed-pass',
+      assertions: 1,
+      durationMs: 5,
+      ...(leg.fixtureId === undefined ? {} : { fixtureId: leg.fixtureId }),
+      findings: [held('task.passed')],
+    })),
+    passingPack(),
+  ];
+}
+
+/** The requirement set's pack as a passing row; its cases carry no observation to re-judge. */
+export function passingPack(): ReportRow {
+  const { count, seed } = currentSet().pack;
+  const cases = Array.from({ length: count }, (_, i) => {
+    const fixtureId = `generated-s${seed}-n${String(i + 1).padStart(4, '0')}`;
+    return { fixtureId, file: `${fixtureId}.json`, disposition: 'executed-pass' as const };
+  });
+  return {
+    id: GENERATED_REQUIREMENT,
     disposition: 'executed-pass',
-    assertions: 1,
+    assertions: count,
     durationMs: 5,
-    ...(leg.fixtureId === undefined ? {} : { fixtureId: leg.fixtureId }),
     findings: [held('task.passed')],
-  }));
+    generated: { seed, count, cases },
+  };
 }
 
 export const HOST_LEGS = LEGS.filter((l) => l.fixtureId !== undefined);

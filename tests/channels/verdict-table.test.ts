@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { badgeFor } from '../../lib/report/badge.ts';
+import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
 import { JUNIT_FILE, renderJunit } from '../../lib/report/junit.ts';
 import { renderMarkdown } from '../../lib/report/markdown.ts';
 import type { EvalGateReport, ReasonCode, ReportRow } from '../../lib/report/report.ts';
@@ -156,6 +157,58 @@ const CASES: readonly Case[] = [
     certified: false,
     reasons: ['unsigned'],
     badge: 'opted out: agents.evalSuite.trials',
+    color: 'yellow',
+  },
+  {
+    name: 'strict without the pack',
+    build: (key) =>
+      reportWith(
+        withRows((rows) => rows.filter((r) => r.id !== GENERATED_REQUIREMENT)),
+        key,
+      ),
+    signed: true,
+    exit: EXIT.ok,
+    certified: false,
+    reasons: ['pack-not-driven'],
+    badge: 'generated pack not driven',
+    color: 'yellow',
+  },
+  {
+    name: 'strict with a smaller pack than the set names',
+    build: (key) =>
+      reportWith(
+        withRows((rows) =>
+          rows.map((r) =>
+            r.generated === undefined
+              ? r
+              : {
+                  ...r,
+                  generated: { ...r.generated, count: 2, cases: r.generated.cases.slice(0, 2) },
+                },
+          ),
+        ),
+        key,
+      ),
+    signed: true,
+    exit: EXIT.ok,
+    certified: false,
+    reasons: ['pack-not-driven'],
+    badge: 'generated pack not driven',
+    color: 'yellow',
+  },
+  {
+    name: 'strict with the pack opted out',
+    build: (key) =>
+      reportWith(
+        withRows((rows) => rows.filter((r) => r.id !== GENERATED_REQUIREMENT)),
+        key,
+        { optedOut: ['generated-pack'] },
+      ),
+    signed: false,
+    exit: EXIT.ok,
+    certified: false,
+    reasons: ['unsigned'],
+    badge: 'opted out: generated-pack',
     color: 'yellow',
   },
   {
@@ -441,5 +494,15 @@ describe('what the table rests on', () => {
     expect(renderMarkdown(report, verdict)).toContain(
       '- opt-out claimed by the host: `agents.evalSuite.trials`',
     );
+  });
+
+  it('a signed strict run that opted out of the pack is certified, and lists the claim and the requirement it left out', () => {
+    const c = CASES.find((k) => k.name === 'strict with the pack opted out');
+    if (c === undefined) throw new Error('the table lost its pack opt-out case');
+    const verdict = runVerdict(certifiedReport(c.build(KEY), KEY.privateKey, KEY_ID));
+    expect(verdict.certification.certified).toBe(true);
+    expect(verdict.certification.optOuts).toEqual([
+      { gate: 'generated-pack', requirements: [GENERATED_REQUIREMENT] },
+    ]);
   });
 });

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
+import { certificationFixtures } from '../support/certification-pack.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
 import { runProcess } from '../support/process.ts';
@@ -140,6 +141,9 @@ async function withHost(
     await host.close();
   }
 }
+
+/** A strict run's rows: every leg, and the generated pack it drives. */
+const ROWS = LEGS.length + 1;
 
 /** A step's deadline; a run against a healthy local host takes a few seconds. */
 const STEP_TIMEOUT_MS = 240_000;
@@ -267,8 +271,9 @@ describe.concurrent('action.yml', () => {
     'its steps run every leg against the host, write the step summary and set every output from the verdict',
     { timeout: 360_000 },
     () =>
-      inWorkspace((workspace) =>
-        withHost([], async (host) => {
+      inWorkspace(async (workspace) => {
+        // A strict run drives the requirement set's pack, which the host seeds as it seeds the rest.
+        await withHost(['--fixtures-dir', await certificationFixtures()], async (host) => {
           const run = await runAction(
             workspace,
             {
@@ -282,7 +287,7 @@ describe.concurrent('action.yml', () => {
           );
           expect(run.codes).toEqual([0, 0]);
           expect(withoutVerdict(run.stdout.trimEnd().split('\n').at(-1))).toBe(
-            `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped`,
+            `${ROWS} passed, 0 failed, 0 blocked, 0 skipped`,
           );
           // Declared acme-host against a host that advertises another name: a mismatch, named.
           const verdict =
@@ -296,7 +301,7 @@ describe.concurrent('action.yml', () => {
             certified: 'false',
             implementation: 'openwop-reference-host 0.2.0',
             verdict,
-            passed: String(LEGS.length),
+            passed: String(ROWS),
             failed: '0',
             blocked: '0',
             skipped: '0',
@@ -317,10 +322,10 @@ describe.concurrent('action.yml', () => {
           expect(report.strict).toBe(true);
           expect(report.target.declared?.name).toBe('acme-host');
           expect(run.summary).toContain(
-            `**${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped; not certified: implementation mismatch, not signed**`,
+            `**${ROWS} passed, 0 failed, 0 blocked, 0 skipped; not certified: implementation mismatch, not signed**`,
           );
-        }),
-      ),
+        });
+      }),
   );
 
   it(

@@ -9,7 +9,9 @@ import { canonicalDigest, canonicalJson } from '../../lib/report/canonical.ts';
 import type { ExpectedView } from '../../lib/report/expect.ts';
 import { expectRun } from '../../lib/eval-gate-witness.ts';
 import { FIXTURE_IDS, FIXTURES_DIR, loadFixture } from '../../lib/fixtures.ts';
-import { LEGS } from '../../lib/legs.ts';
+import { generatePack } from '../../lib/generate/pack.ts';
+import { GENERATED_REQUIREMENT, LEGS } from '../../lib/legs.ts';
+import { currentSet } from '../../lib/requirement-sets.ts';
 import type { Fixture } from '../../lib/types.ts';
 import { cli, removeDir, scratchDir } from './support.ts';
 
@@ -44,12 +46,17 @@ describe('fixtures', () => {
     expect(new Set(driven.map((l) => l.fixtureId))).toEqual(new Set(FIXTURE_IDS));
   });
 
-  it('--out writes the files byte for byte and a manifest whose digests a run records', async () => {
+  it('--out writes the files byte for byte, the pack a strict run drives beside them, and a manifest whose digests a run records', async () => {
     const out = join(dir, 'seed', 'nested');
     const run = await cli(['fixtures', '--out', out]);
     expect(run.code).toBe(0);
+    const pack = generatePack(currentSet().pack).map((f) => f.id);
+    expect(pack).toHaveLength(currentSet().pack.count);
     expect((await readdir(out)).sort()).toEqual(
-      [...FIXTURE_IDS.map((id) => `${id}.json`), 'fixtures.manifest.json'].sort(),
+      [...FIXTURE_IDS, ...pack]
+        .map((id) => `${id}.json`)
+        .concat('fixtures.manifest.json')
+        .sort(),
     );
     for (const id of FIXTURE_IDS) {
       expect(await readFile(join(out, `${id}.json`))).toEqual(
@@ -64,13 +71,15 @@ describe('fixtures', () => {
     const report = JSON.parse(
       await readFile(join(dir, 'reports', 'eval-gate-report.json'), 'utf8'),
     ) as { digests: { fixtures: Record<string, string> } };
-    expect(Object.fromEntries(manifest.fixtures.map((f) => [f.id, f.sha256]))).toEqual(
-      report.digests.fixtures,
-    );
-    for (const f of manifest.fixtures) {
+    const hand = manifest.fixtures.filter((f) => !pack.includes(f.id));
+    expect(Object.fromEntries(hand.map((f) => [f.id, f.sha256]))).toEqual(report.digests.fixtures);
+    for (const f of hand) {
       expect(LEGS.find((l) => l.id === f.requirement)?.fixtureId).toBe(f.id);
       expect(f.file).toBe(`${f.id}.json`);
     }
+    expect(manifest.fixtures.filter((f) => pack.includes(f.id)).map((f) => f.requirement)).toEqual(
+      pack.map(() => GENERATED_REQUIREMENT),
+    );
   }, 60_000);
 
   it('a fixture re-indented by the host keeps its digest', async () => {
@@ -175,10 +184,10 @@ describe('expect', () => {
   it('the miss fixture names the trial that fails closed', async () => {
     const run = await cli(['expect', 'conformance-eval-trajectory-gate-miss']);
     expect(run.stdout).toContain(
-      'failed closed on a fixture miss (score 0, gating 0, whatever the output): miss-then-clean trial 1',
+      'failed closed on a fixture miss (score 0, gating 0, whatever the output): miss-then-clean trial 1, no-path-miss-then-clean trial 1',
     );
     expect(run.stdout).toContain(
-      'suite: aggregateScore 0.5, gatedAggregateScore 0.5, passed false, passedCount 0 of 1',
+      'suite: aggregateScore 0.5, gatedAggregateScore 0.5, passed false, passedCount 0 of 2',
     );
   });
 

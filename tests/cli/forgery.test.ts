@@ -17,6 +17,7 @@ import type { EvalGateReport } from '../../lib/report/report.ts';
 import { discoveryDigest, rowsDigest } from '../../lib/report/report.ts';
 import { certifiedReport, rawPublicKey } from '../../lib/report/signature.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
+import { certificationFixtures } from '../support/certification-pack.ts';
 import type { ReferenceHost } from '../../reference-host/index.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
 
@@ -86,8 +87,11 @@ beforeAll(async () => {
     pair('forger'),
     pair('second'),
   ]);
+  // Each host seeds the pack a strict run drives, as a host that wants a certificate does.
+  const seeded = [await certificationFixtures()];
   victim = await startReferenceHost({
     apiKey: LEAKY_KEY,
+    extraFixturesDirs: seeded,
     signingKey: [
       { keyId: 'host-1', publicKey: victimKey.raw },
       { keyId: 'host-2', publicKey: secondKey.raw },
@@ -96,10 +100,12 @@ beforeAll(async () => {
   victimUrl = victim.url;
   forger = await startReferenceHost({
     apiKey: LEAKY_KEY,
+    extraFixturesDirs: seeded,
     signingKey: { keyId: 'host-1', publicKey: forgerKey.raw },
   });
   const gone = await startReferenceHost({
     apiKey: LEAKY_KEY,
+    extraFixturesDirs: seeded,
     signingKey: { keyId: 'host-1', publicKey: victimKey.raw },
   });
   offlineUrl = gone.url;
@@ -304,7 +310,8 @@ describe('the genuine path', () => {
     expect(JSON.parse(badge.stdout[0] ?? '')).toEqual({
       schemaVersion: 1,
       label: `OpenWOP eval gate: ${IMPL}`,
-      message: `RFC 0246 certified ${LEGS.length}/${LEGS.length}`,
+      // Every leg and the generated pack the strict run drove.
+      message: `RFC 0246 certified ${LEGS.length + 1}/${LEGS.length + 1}`,
       color: 'brightgreen',
     });
   });

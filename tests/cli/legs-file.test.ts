@@ -52,6 +52,8 @@ const legsEnv = (url: string, reportDir: string): Record<string, string> => ({
   OPENWOP_BASE_URL: url,
   OPENWOP_API_KEY: API_KEY,
   OPENWOP_REQUIRE_BEHAVIOR: 'true',
+  // The legs file drives the legs alone; the CLI's strict run would add the generated pack.
+  OPENWOP_OPTED_OUT_PROFILES: 'generated-pack',
   OPENWOP_REPORT_DIR: reportDir,
 });
 

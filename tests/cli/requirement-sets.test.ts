@@ -26,7 +26,11 @@ const PACKAGE = JSON.parse(
 const MEAN = `${REQUIREMENT_PREFIX}mean-gated`;
 const SUITE = `${REQUIREMENT_PREFIX}suite-gated`;
 /** A set as an earlier version with two legs would have recorded it. */
-const EARLIER: RequirementSet = { version: '0.0.1', requirements: [MEAN, SUITE] };
+const EARLIER: RequirementSet = {
+  version: '0.0.1',
+  requirements: [MEAN, SUITE],
+  pack: { count: 10, seed: 1 },
+};
 
 describe('the recorded sets', () => {
   it('the newest is the package version and holds every leg, in the order of the legs', () => {

@@ -74,7 +74,11 @@ describe('run: strict mode with an opt-out', () => {
     const dir = await scratchDir();
     const host = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'withhold-trials' });
     try {
-      const argv = ['--base-url', host.url, '--report-dir', dir, '--require-behavior'];
+      // The host seeds no generated pack, which is not what this run is about.
+      const argv = [
+        ...['--base-url', host.url, '--report-dir', dir, '--require-behavior'],
+        ...['--opt-out', 'generated-pack'],
+      ];
       const run = await cli([...argv, '--opt-out', 'agents.evalSuite.trials'], {
         OPENWOP_API_KEY: LEAKY_KEY,
       });
@@ -86,7 +90,7 @@ describe('run: strict mode with an opt-out', () => {
       );
       expectAgreement(run, report);
       expect(report.strict).toBe(true);
-      expect(report.optedOut).toEqual(['agents.evalSuite.trials']);
+      expect(report.optedOut).toEqual(['generated-pack', 'agents.evalSuite.trials']);
       const skipped = report.requirements.filter((r) => r.disposition === 'skipped');
       for (const row of skipped)
         expect(row.reason).toMatch(/agents\.evalSuite\.trials is opted out/);
@@ -187,7 +191,7 @@ describe('run: exit 2', () => {
     [
       'an opt-out that is no gate',
       ['--opt-out', 'agents.nope'],
-      /--opt-out lists unknown gate "agents.nope"; valid names are agents.evalSuite/,
+      /--opt-out lists unknown name "agents.nope"; valid names are agents.evalSuite/,
     ],
     [
       'the key over http to a remote host',

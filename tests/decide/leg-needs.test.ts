@@ -49,7 +49,7 @@ describe('declared fixture needs', () => {
 
 describe('the reading legs', () => {
   it.each([
-    ['exact', 3],
+    ['exact', 4],
     ['in-order', 5],
     ['any-order', 6],
   ] as const)(

@@ -156,24 +156,28 @@ const EXCUSED_LINES = [
   'executed-fail openwop.requirement.0246.latency-limit-kept: 1 MUST finding failed: suite.passed (RFC 0246 §B): suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, stated p95 latency 3000 > maxP95LatencyMs 2000: the maxP95LatencyMs condition decides it); host reported true',
 ];
 
-/** docs/ci.md: the worked example's first run, two legs failing and excused; its counts are the legs'. */
+/**
+ * docs/ci.md: the worked example's first run, strict, so it drives the requirement set's pack as
+ * one more requirement; two legs and the pack fail and are excused. Its counts are the legs'.
+ */
 export function halfwayOutput(legs: readonly LegDefinition[]): string {
-  const n = legs.length;
+  const n = legs.length + 1;
   return [
     '```text',
     ...EXCUSED_LINES,
-    `${n - 2} passed, 2 failed, 0 blocked, 0 skipped; baseline: 2 failing requirements excused (2 rules), 0 stale; not certified: 2 of ${n} failed, baseline, not signed`,
+    `${n - 3} passed, 3 failed, 0 blocked, 0 skipped; baseline: 3 failing requirements excused (3 rules), 0 stale; not certified: 3 of ${n} failed, baseline, not signed`,
     '```',
   ].join('\n');
 }
 
-/** docs/ci.md: the worked example's second run, every leg passing and both baseline entries stale. */
+/** docs/ci.md: the worked example's second run, every requirement passing and each entry stale. */
 export function migratedOutput(legs: readonly LegDefinition[]): string {
   return [
     '```text',
     'stale baseline entry: openwop.requirement.0246.cost-limit-kept now holds; remove it from eval-gate/expected-failures.yml',
     'stale baseline entry: openwop.requirement.0246.latency-limit-kept now holds; remove it from eval-gate/expected-failures.yml',
-    `${legs.length} passed, 0 failed, 0 blocked, 0 skipped; baseline: 0 failing requirements excused (0 rules), 2 stale; not certified: stale baseline, baseline, not signed`,
+    'stale baseline entry: openwop.requirement.0246.generated suite.passed now holds; remove it from eval-gate/expected-failures.yml',
+    `${legs.length + 1} passed, 0 failed, 0 blocked, 0 skipped; baseline: 0 failing requirements excused (0 rules), 3 stale; not certified: stale baseline, baseline, not signed`,
     '```',
   ].join('\n');
 }

@@ -308,7 +308,10 @@ const ROWS: readonly Row[] = [
           : { ...s, gatedAggregateScore: Math.min(...s.tasks.map((t) => t.gatedScore ?? t.score)) },
         f,
       ),
-    fails: every(['suite-gated', ...READING_LEGS, ...MEASURE_LEGS], 'suite.gated-aggregate-value'),
+    fails: every(
+      ['suite-gated', 'any-rule-unchanged', ...READING_LEGS, ...MEASURE_LEGS],
+      'suite.gated-aggregate-value',
+    ),
   },
   {
     defect: 'rule all counting a trajectory-failed trial as passed',
@@ -350,12 +353,46 @@ const ROWS: readonly Row[] = [
     fails: { 'any-rule-unchanged': 'task.passed' },
   },
   {
-    defect: 'gated fields carried on a suite without any trajectory',
+    defect: 'rule any passing a task on a trial that scores, whatever its trajectory',
+    mutate: (s, _id, f) =>
+      ruleOf(f) !== 'any'
+        ? s
+        : withTasks(s, (t) => ({
+            ...t,
+            passed: atLeast(t.trials?.trialStats?.maxScore ?? t.score, pass(f)),
+          })),
+    fails: { 'any-rule-unchanged': 'task.passed' },
+  },
+  {
+    defect: 'gated fields carried on tasks and suites without a trajectory',
     mutate: (s) => ({
       ...withTasks(s, (t) => ({ ...t, gatedScore: t.gatedScore ?? t.score })),
       gatedAggregateScore: s.gatedAggregateScore ?? s.aggregateScore,
     }),
-    fails: { 'no-trajectory-ungated': 'task.gated-score-absent' },
+    fails: {
+      'no-trajectory-ungated': 'task.gated-score-absent',
+      'miss-gated': 'task.gated-score-absent',
+    },
+  },
+  {
+    defect: 'a gatedScore on a task without a trajectory whose trial failed closed',
+    mutate: (s) =>
+      withTasks(s, (t) =>
+        t.gatedScore === undefined && (t.trials?.trialStats?.failedClosed ?? 0) > 0
+          ? { ...t, gatedScore: t.score }
+          : t,
+      ),
+    fails: { 'miss-gated': 'task.gated-score-absent' },
+  },
+  {
+    defect: 'an expected trajectory that lists no calls read as no trajectory',
+    mutate: (s, _id, f) => {
+      const empty = new Set(
+        f.suite.tasks.filter((t) => t.expected.trajectory?.calls.length === 0).map((t) => t.taskId),
+      );
+      return withTasks(s, (t) => (empty.has(t.taskId) ? omit(t, 'gatedScore') : t));
+    },
+    fails: { 'readings-exact': 'task.gated-score-present' },
   },
   {
     defect: 'eval.scored.passed decided on the score alone',

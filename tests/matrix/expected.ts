@@ -13,19 +13,21 @@
 //   control   2 tasks without trajectories, both score 1 and pass; no gated field; suite true.
 //   boundary  1 task, 4 trials, rule mean, passScore 0.75: trial 3 hits a forbidden tool; task
 //             score 1, gatedScore 0.75, passed true (≥ is inclusive); gated 0.75, suite true.
-//   any       1 task, 2 trials, rule any: trial 1 wrong path, trial 2 matches; task passed true,
-//             gatedScore 0.5; gated aggregate 0.5 < 0.6, suite false.
+//   any       2 tasks, 2 trials, rule any, every output golden: wrong-path-then-match takes the
+//             wrong path in trial 1 and matches in trial 2 (passed true, gatedScore 0.5);
+//             wrong-path-twice takes it in both (passed false, gatedScore 0); gated aggregate
+//             0.25 < 0.6, suite false, passedCount 1.
 //   all       1 task, 2 trials, rule all: trial 1 matches, trial 2 hits a forbidden tool; task
 //             score 1, gatedScore 0.5, passed false; gated 0.5, suite false, passedCount 0.
 //   readings  one trial per task, every output golden, so each task's gatedScore is 1 exactly
 //             when its path matched (docs/host-guide.md, "Trajectory readings"):
-//             exact     absent-args-are-empty 1, extra-call 0, args-differ 0; gated 1/3 < 0.6,
-//                       suite false.
+//             exact     absent-args-are-empty 1, extra-call 0, args-differ 0, empty-path
+//                       (no call expected, none made) 1; gated 0.5 < 0.6, suite false.
 //             in-order  extra-call 1, swapped 0, args-differ 0, forbidden-inside 0,
 //                       repeat-once 0; gated 0.2 < 0.35, suite false.
 //             any-order swapped 1, extra-call 1, pairs-args-first 1, args-differ 0,
 //                       forbidden-inside 0, repeat-once 0; gated 0.5 ≥ 0.45, suite true.
-//             A defect that accepts one more path lifts exact to 2/3 and in-order to 0.4, so
+//             A defect that accepts one more path lifts exact to 0.75 and in-order to 0.4, so
 //             both suites pass; one that rejects one more drops any-order to 1/3, which fails.
 //   cost-limit, latency-limit, limits-hold
 //             every trial matches (score 1, gated 1, passed); aggregate and gated 1 ≥ 0.6.
@@ -37,9 +39,11 @@
 //             trials, rule mean, one script entry played in both): 2 tasks whose trials cost
 //             0.125 and take 100 ms, exactly on maxCostUsd 0.5 and maxP95LatencyMs 100 while
 //             each task's sum of latencies, 200, is over it: suite true.
-//   miss      1 task, 2 trials, rule mean: trial 1 calls a tool with no recorded response and
-//             fails closed (score 0, gating 0), trial 2 is clean (1); task score 0.5, gatedScore
-//             0.5, passed false; aggregate and gated 0.5, suite false, passedCount 0.
+//   miss      2 tasks, 2 trials, rule mean: in each, trial 1 calls a tool with no recorded
+//             response and fails closed (score 0, gating 0), trial 2 is clean (1); task score
+//             0.5, passed false; miss-then-clean has a trajectory (gatedScore 0.5),
+//             no-path-miss-then-clean has none (no gatedScore); aggregate and gated 0.5, suite
+//             false, passedCount 0.
 //   measured  15 tasks, no trials block, passScore 1, one in-order call each: the outputs of
 //             exact-output-differs, contains-output-lacks, json-member-differs and the near
 //             misses of host guide §6 (exact-whitespace-kept, exact-case-kept,
@@ -353,9 +357,12 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'mean-partial-inclusive': fail('task.passed', 'suite.passed'),
   },
 
+  // Control's tasks, and the miss fixture's no-path-miss-then-clean (its suite has a trajectory
+  // task, so the aggregate is due anyway).
   'gated-fields-on-ungated-tasks': {
     ...everyHostLeg(PASS),
     'no-trajectory-ungated': fail('task.gated-score-absent', 'suite.gated-aggregate-absent'),
+    'miss-gated': fail('task.gated-score-absent'),
   },
 
   // The old rule differs from the summary wherever the aggregate (1) clears passScore and the
@@ -398,23 +405,26 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...measureLegs(PASS),
   },
 
-  // Min and mean differ only over two or more tasks with different gating scores: gate (0, 1)
-  // and every reading fixture (0s and 1s).
+  // Min and mean differ only over two or more tasks with different gating scores: gate (0, 1),
+  // any (0.5, 0) and every reading fixture (0s and 1s).
   'gated-aggregate-other-aggregation': {
     ...everyHostLeg(PASS),
     'suite-gated': fail('suite.gated-aggregate-value'),
+    // any: min 0, mean 0.25.
+    'any-rule-unchanged': fail('suite.gated-aggregate-value'),
     ...readingLegs(fail('suite.gated-aggregate-value')),
     // measured: min 0, mean 1/3; readings-miss: min 0, mean 2/3.
     ...measureLegs(fail('suite.gated-aggregate-value')),
   },
 
   // Every trajectory fixture has a failed trial whose event now says passed. Gate's wrong-path
-  // task has no trials block, so its verdict is that trial's and turns true as well, and rule all
-  // now sees two passed trials. Rule mean reads gated scores and any already passes, so those
-  // task verdicts stay right.
+  // task has no trials block, so its verdict is that trial's and turns true as well, rule all
+  // now sees two passed trials and any's wrong-path-twice one. Rule mean reads gated scores, so
+  // those task verdicts stay right.
   'trial-passed-ignores-trajectory': {
     ...everyHostLeg(fail('trial.passed')),
     'suite-gated': fail('trial.passed', 'task.passed'),
+    'any-rule-unchanged': fail('trial.passed', 'task.passed'),
     'no-trajectory-ungated': PASS,
     'all-rule-unchanged': fail('trial.passed', 'task.passed'),
     ...readingLegs(fail('trial.passed', 'task.passed')),
@@ -426,11 +436,28 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
 
   // Every event verdict stays right; only a rule that counts trials can go wrong, and only where
-  // a trajectory-failed trial decides it: all (trial 2 scores 1, so the task passes). Any's
-  // trial 2 matches, so it passes either way; gate has no trials block.
+  // a trajectory-failed trial decides it: all (trial 2 scores 1, so the task passes) and any's
+  // wrong-path-twice (both trials score 1); gate has no trials block.
   'rule-counts-trajectory-failed': {
     ...everyHostLeg(PASS),
     'all-rule-unchanged': fail('task.passed'),
+    'any-rule-unchanged': fail('task.passed'),
+  },
+  // Rule any alone: only wrong-path-twice has no trial that both matches and scores.
+  'any-rule-counts-scores': {
+    ...everyHostLeg(PASS),
+    'any-rule-unchanged': fail('task.passed'),
+  },
+  // Only readings-exact's empty-path expects an empty list of calls; read as no trajectory it
+  // loses its gatedScore, and its gating score (1) and verdict stay as they were.
+  'empty-trajectory-ungated': {
+    ...everyHostLeg(PASS),
+    'readings-exact': fail('task.gated-score-present'),
+  },
+  // Only the miss fixture has a task without a trajectory whose trial fails closed.
+  'miss-gates-ungated-task': {
+    ...everyHostLeg(PASS),
+    'miss-gated': fail('task.gated-score-absent'),
   },
 
   'protocol-v1-only': everyHostLeg(NO_MAJOR_2),
@@ -488,11 +515,13 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'unadvertised-summary-refused': everyHostLeg(NO_EVAL_SUITE),
 
   // passedCount by score counts every task (all score 1): mean and all say 1 of 0 passed, gate
-  // 2 of 1, each reading fixture all of its tasks; control, boundary and any pass every task.
+  // 2 of 1, any 2 of 1, each reading fixture all of its tasks; control and boundary pass every
+  // task.
   'passed-count-wrong': {
     ...everyHostLeg(PASS),
     'mean-gated': fail('suite.counts'),
     'suite-gated': fail('suite.counts'),
+    'any-rule-unchanged': fail('suite.counts'),
     'all-rule-unchanged': fail('suite.counts'),
     ...readingLegs(fail('suite.counts')),
     // measured: args-differ-in-case scores 1 on a failed path, so 3 tasks clear passScore, 2 pass.

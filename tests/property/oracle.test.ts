@@ -65,10 +65,13 @@ describe('the oracle on the shipped fixtures (contract §8)', () => {
     expect([strict.tasks[0]?.passed, strict.passed]).toEqual([false, false]);
   });
 
-  it('any-rule-unchanged: one matching trial passes the task, the 0.5 gated aggregate fails the suite', () => {
+  it('any-rule-unchanged: one matching trial passes a task, two wrong paths at score 1 fail the other, the 0.25 gated aggregate fails the suite', () => {
     const d = decisions(shipped('conformance-eval-trajectory-gate-any'));
-    expect(d.tasks).toEqual([{ score: 1, gatedScore: 0.5, passed: true, meanScore: 1 }]);
-    expect([d.gatedAggregateScore, d.passed]).toEqual([0.5, false]);
+    expect(d.tasks).toEqual([
+      { score: 1, gatedScore: 0.5, passed: true, meanScore: 1 },
+      { score: 1, gatedScore: 0, passed: false, meanScore: 1 },
+    ]);
+    expect([d.gatedAggregateScore, d.passed]).toEqual([0.25, false]);
   });
 
   it('all-rule-unchanged: one trial with a forbidden tool fails the task at score 1, and the suite at 0.5', () => {

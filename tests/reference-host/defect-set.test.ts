@@ -108,6 +108,7 @@ describe('the override table', () => {
     // What each of these breaks is read beside the limit conditions, not instead of them.
     expect(combining.sort()).toEqual(
       [
+        'any-rule-counts-scores',
         'any-rule-gated-by-mean',
         'completed-passed-old-rule',
         'gated-fields-but-old-passed',

@@ -191,8 +191,33 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     changes: {
       'summary.tasks.0.passed': false,
       'summary.passedCount': 0,
-      'evalPayloads.3.passedCount': 0,
+      'evalPayloads.5.passedCount': 0,
     },
+  },
+  {
+    // wrong-path-twice scores 1 in both trials, on a wrong path each time.
+    defect: 'any-rule-counts-scores',
+    fixture: ANY,
+    changes: {
+      'summary.tasks.1.passed': true,
+      'summary.passedCount': 2,
+      'evalPayloads.5.passedCount': 2,
+    },
+  },
+  {
+    // empty-path, the fourth task, loses its trajectory: no trajectoryMatched, no gatedScore.
+    defect: 'empty-trajectory-ungated',
+    fixture: EXACT,
+    changes: {
+      'evalPayloads.4.trajectoryMatched': undefined,
+      'summary.tasks.3.gatedScore': undefined,
+    },
+  },
+  {
+    // no-path-miss-then-clean: its gating score equals its score, so only the member is new.
+    defect: 'miss-gates-ungated-task',
+    fixture: MISS,
+    changes: { 'summary.tasks.1.gatedScore': 0.5 },
   },
   {
     defect: 'strict-greater-than',
@@ -324,21 +349,21 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     fixture: SUITE,
     changes: { 'summary.passedCount': 2, 'evalPayloads.3.passedCount': 2 },
   },
-  // The readings: exact's eval.completed is payload 4, in-order's 6, any-order's 7.
+  // The readings: exact's eval.completed is payload 5, in-order's 6, any-order's 7.
   {
     defect: 'args-ignored',
     fixture: EXACT,
-    changes: flipped([2], true, 4, { gatedAggregateScore: 2 / 3, passedCount: 2, passed: true }),
+    changes: flipped([2], true, 5, { gatedAggregateScore: 3 / 4, passedCount: 3, passed: true }),
   },
   {
     defect: 'absent-args-not-empty',
     fixture: EXACT,
-    changes: flipped([0], false, 4, { gatedAggregateScore: 0, passedCount: 0 }),
+    changes: flipped([0], false, 5, { gatedAggregateScore: 1 / 4, passedCount: 1 }),
   },
   {
     defect: 'exact-read-as-in-order',
     fixture: EXACT,
-    changes: flipped([1], true, 4, { gatedAggregateScore: 2 / 3, passedCount: 2, passed: true }),
+    changes: flipped([1], true, 5, { gatedAggregateScore: 3 / 4, passedCount: 3, passed: true }),
   },
   {
     defect: 'in-order-read-as-exact',
@@ -475,28 +500,36 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     changes: { 'summary.passed': false, 'evalPayloads.5.passed': false },
   },
   {
-    // Trial 1's missed call is answered: it scores and passes, and so do the task and the suite.
+    // Each task's trial 1 has its missed call answered: it scores and passes, and so do the
+    // tasks and the suite.
     defect: 'miss-not-failed-closed',
     fixture: MISS,
     changes: {
       'evalPayloads.1.score': 1,
       'evalPayloads.1.passed': true,
       'evalPayloads.1.failedClosed': false,
-      'evalPayloads.3.aggregateScore': 1,
+      'evalPayloads.3.score': 1,
       'evalPayloads.3.passed': true,
-      'evalPayloads.3.passedCount': 1,
+      'evalPayloads.3.failedClosed': false,
+      'evalPayloads.5.aggregateScore': 1,
+      'evalPayloads.5.passed': true,
+      'evalPayloads.5.passedCount': 2,
       'summary.aggregateScore': 1,
       'summary.gatedAggregateScore': 1,
       'summary.passed': true,
-      'summary.passedCount': 1,
-      'summary.tasks.0.score': 1,
+      'summary.passedCount': 2,
+      ...Object.fromEntries(
+        [0, 1].flatMap((task) => [
+          [`summary.tasks.${task}.score`, 1],
+          [`summary.tasks.${task}.passed`, true],
+          [`summary.tasks.${task}.trials.meanScore`, 1],
+          [`summary.tasks.${task}.trials.passHatK`, 1],
+          [`summary.tasks.${task}.trials.trialStats.passed`, 2],
+          [`summary.tasks.${task}.trials.trialStats.failedClosed`, 0],
+          [`summary.tasks.${task}.trials.trialStats.minScore`, 1],
+        ]),
+      ),
       'summary.tasks.0.gatedScore': 1,
-      'summary.tasks.0.passed': true,
-      'summary.tasks.0.trials.meanScore': 1,
-      'summary.tasks.0.trials.passHatK': 1,
-      'summary.tasks.0.trials.trialStats.passed': 2,
-      'summary.tasks.0.trials.trialStats.failedClosed': 0,
-      'summary.tasks.0.trials.trialStats.minScore': 1,
     },
   },
   {

@@ -163,9 +163,9 @@ const EXPECTED: Readonly<Partial<Record<FixtureId, Grading>>> = {
       suiteId: 'conformance.evals.trajectory-gate-any',
       suiteVersion: '1.0.0',
       aggregateScore: 1,
-      gatedAggregateScore: 0.5,
+      gatedAggregateScore: 0.25,
       passed: false,
-      taskCount: 1,
+      taskCount: 2,
       passedCount: 1,
       tasks: [
         {
@@ -188,13 +188,35 @@ const EXPECTED: Readonly<Partial<Record<FixtureId, Grading>>> = {
             },
           },
         },
+        {
+          taskId: 'wrong-path-twice',
+          score: 1,
+          gatedScore: 0,
+          passed: false,
+          trials: {
+            count: 2,
+            passRule: 'any',
+            meanScore: 1,
+            passAtK: 0,
+            passHatK: 0,
+            trialStats: {
+              passed: 0,
+              trajectoryFailed: 2,
+              failedClosed: 0,
+              minScore: 1,
+              maxScore: 1,
+            },
+          },
+        },
       ],
     },
     scored: [
       [1, false],
       [1, true],
+      [1, false],
+      [1, false],
     ],
-    log: 'S icrcrdes icrcrcrdes C R',
+    log: 'S icrcrdes icrcrcrdes icrcrdes icrcrdes C R',
   },
   'conformance-eval-trajectory-gate-all': {
     summary: {
@@ -236,11 +258,12 @@ const EXPECTED: Readonly<Partial<Record<FixtureId, Grading>>> = {
   },
   'conformance-eval-trajectory-readings-exact': reading(
     'exact',
-    { gatedAggregateScore: 1 / 3, passed: false },
+    { gatedAggregateScore: 0.5, passed: false },
     [
       ['exact-absent-args-are-empty', 1, 3],
       ['exact-extra-call', 0, 3],
       ['exact-args-differ', 0, 2],
+      ['exact-empty-path', 1, 0],
     ],
   ),
   'conformance-eval-trajectory-readings-in-order': reading(
@@ -335,7 +358,8 @@ const EXPECTED: Readonly<Partial<Record<FixtureId, Grading>>> = {
     scored: Array.from({ length: 4 }, () => [1, true]),
     log: `S ${'icrdes '.repeat(4)}C R`,
   },
-  // Trial 1 fails closed on its unrecorded call and stops there; trial 2 is clean.
+  // In each task trial 1 fails closed on its unrecorded call and stops there; trial 2 is clean.
+  // The second task has no trajectory, so it carries no gatedScore.
   'conformance-eval-trajectory-gate-miss': {
     summary: {
       suiteId: 'conformance.evals.trajectory-gate-miss',
@@ -343,7 +367,7 @@ const EXPECTED: Readonly<Partial<Record<FixtureId, Grading>>> = {
       aggregateScore: 0.5,
       gatedAggregateScore: 0.5,
       passed: false,
-      taskCount: 1,
+      taskCount: 2,
       passedCount: 0,
       tasks: [
         {
@@ -366,13 +390,34 @@ const EXPECTED: Readonly<Partial<Record<FixtureId, Grading>>> = {
             },
           },
         },
+        {
+          taskId: 'no-path-miss-then-clean',
+          score: 0.5,
+          passed: false,
+          trials: {
+            count: 2,
+            passRule: 'mean',
+            meanScore: 0.5,
+            passAtK: 1,
+            passHatK: 0,
+            trialStats: {
+              passed: 1,
+              trajectoryFailed: 0,
+              failedClosed: 1,
+              minScore: 0,
+              maxScore: 1,
+            },
+          },
+        },
       ],
     },
     scored: [
       [0, false],
       [1, true],
+      [0, false],
+      [1, true],
     ],
-    log: 'S icrcrdes icrdes C R',
+    log: 'S icrcrdes icrdes icrcrdes icrdes C R',
   },
   // Three outputs miss their golden value, two match only as documented (exactly on passScore 1),
   // and one golden output comes from a call whose args differ only in case.

@@ -152,7 +152,10 @@ export async function drive(
     // The next cursor is the last event received: lastSequence is the log's highest, which a
     // page that holds only part of the log has not delivered yet.
     after = page.events.at(-1)?.sequence ?? after;
-    terminal = page.isTerminal;
+    // isTerminal says the run is terminal (events.md, Poll): a terminal page that brought events
+    // and names a higher lastSequence is followed, as the suite's log reader follows it.
+    const more = page.events.length > 0 && page.lastSequence > (after ?? -1);
+    terminal = page.isTerminal && !more;
   }
   const run = await ask('GET', runPath(runId));
   // A 409 means "not yet" (the host finalises the summary on its first read): ask again.

@@ -79,7 +79,7 @@ describe('expectRun on the shipped fixtures gives the numbers of contract §8', 
     expect([r.gatedAggregateScore, r.gatePassed, r.scoredCount]).toEqual([0.75, true, 4]);
   });
 
-  it('any-rule-unchanged: trial 2 passes the task, gatedScore 0.5, suite fails at 0.5 < 0.6', () => {
+  it('any-rule-unchanged: trial 2 passes one task, two wrong paths at score 1 fail the other, suite fails at 0.25 < 0.6', () => {
     const r = run(any);
     const t = task(r, 'wrong-path-then-match');
     expect(t.trials.map((x) => [x.trajectoryMatched, x.passed])).toEqual([
@@ -87,7 +87,13 @@ describe('expectRun on the shipped fixtures gives the numbers of contract §8', 
       [true, true],
     ]);
     expect([t.score, t.gatedScore, t.passed, t.passAtK, t.passHatK]).toEqual([1, 0.5, true, 1, 0]);
-    expect([r.gatedAggregateScore, r.gatePassed]).toEqual([0.5, false]);
+    const twice = task(r, 'wrong-path-twice');
+    expect(twice.trials.map((x) => [x.score, x.trajectoryMatched, x.passed])).toEqual([
+      [1, false, false],
+      [1, false, false],
+    ]);
+    expect([twice.score, twice.gatedScore, twice.passed]).toEqual([1, 0, false]);
+    expect([r.gatedAggregateScore, r.gatePassed, r.passedCount]).toEqual([0.25, false, 1]);
   });
 
   it('all-rule-unchanged: a forbidden tool in trial 2 fails the task at score 1, suite fails at 0.5', () => {
@@ -107,18 +113,20 @@ describe('expectRun on the reading fixtures: each task one trial at score 1, its
   const verdicts = (r: ExpectedRun) =>
     r.tasks.map((t) => [t.taskId, t.score, t.gatedScore, t.passed, t.trials[0]?.forbiddenHit]);
 
-  it('readings-exact: absent args read as {} match; an extra call and another order id do not', () => {
+  it('readings-exact: absent args read as {} match, and so does no call where none is expected; an extra call and another order id do not', () => {
     const r = run(readingsExact);
     expect(verdicts(r)).toEqual([
       ['exact-absent-args-are-empty', 1, 1, true, null],
       ['exact-extra-call', 1, 0, false, null],
       ['exact-args-differ', 1, 0, false, null],
+      ['exact-empty-path', 1, 1, true, null],
     ]);
+    expect(task(r, 'exact-empty-path').gatedScorePresence).toBe('required');
     expect([r.aggregateScore, r.gatedAggregateScore, r.gatePassed, r.passedCount]).toEqual([
       1,
-      1 / 3,
+      0.5,
       false,
-      1,
+      2,
     ]);
   });
 
