@@ -75,6 +75,7 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
   skip: { takesValue: true, repeatable: true, example: 'all-rule-unchanged' },
   requirements: { takesValue: true, example: '0.1.0' },
   'fail-on': { takesValue: true, example: 'should' },
+  repeat: { takesValue: true, example: '3' },
   'wait-for-host': { takesValue: true, example: '60' },
   generate: { takesValue: true, example: '200' },
   seed: { takesValue: true, example: '1' },

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PackRequest } from '../lib/decide/generated-pack.ts';
+import type { SuiteRun } from '../lib/decide/run-suite.ts';
 import { runSuite } from '../lib/decide/run-suite.ts';
 import type { SuiteConfig } from '../lib/env.ts';
 import { scrubText } from '../lib/secrets.ts';
@@ -95,13 +96,25 @@ export async function runConformance(
         : `target: the embedded reference host at ${baseUrl} (no OPENWOP_BASE_URL given; this is not evidence about any other host)`,
     );
     const selection = options.runOptions?.selection;
-    const run = await runSuite(effective, {
+    const suiteOptions = {
       ...(selection === undefined ? {} : { selected: (id: string) => isSelected(selection, id) }),
       ...(options.pack === undefined ? {} : { pack: options.pack }),
       onProgress: log,
       whileHostWorks: preparePublishing,
-    });
-    const published = await publishRun(run, config, {
+    };
+    const run = await runSuite(effective, suiteOptions);
+    // --repeat: every requirement driven again, one whole suite run after another, so a
+    // repetition sees the host as the first did; the report keeps the first run's discovery and
+    // host checks, and each later run's outcomes on the rows.
+    const later: SuiteRun[] = [];
+    const repeat = options.runOptions?.repeat ?? 1;
+    for (let i = 2; i <= repeat; i += 1) {
+      log(`repeat ${i} of ${repeat}`);
+      later.push(await runSuite(effective, suiteOptions));
+    }
+    const finishedAt = later.at(-1)?.finishedAt ?? run.finishedAt;
+    const published = await publishRun({ ...run, finishedAt }, config, {
+      ...(later.length === 0 ? {} : { repetitions: later.map((r) => r.outcomes) }),
       baseUrl,
       embedded: embedded !== undefined,
       apiKey,
@@ -127,9 +140,13 @@ export async function runConformance(
     const { report, verdict, files } = published;
     for (const row of report.requirements) {
       const warned = warningSummary(row);
+      const flaky = report.repeat?.rows.find(
+        (r) => r.requirement === row.id && r.stability === 'flaky',
+      );
       log(
         `${row.disposition.padEnd(13)} ${row.id}${row.reason === undefined ? '' : `: ${row.reason}`}` +
-          (warned === undefined ? '' : ` (${warned}; see ${MARKDOWN_FILE})`),
+          (warned === undefined ? '' : ` (${warned}; see ${MARKDOWN_FILE})`) +
+          (flaky === undefined ? '' : ` [flaky: ${flaky.outcomes.join(', ')}]`),
       );
     }
     if (report.hostChecks !== undefined) {

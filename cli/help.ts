@@ -98,6 +98,15 @@ CI options for run (docs/ci.md)
                             should: a SHOULD warning fails the exit code too (default must);
                             none: exit 0 whatever failed, while the result still says FAIL and
                             a failure still withholds certification (a blocked run still exits 3)
+  --repeat N                drive every requirement N times (2-20); a row is stable (one
+                            disposition every time) or flaky (the outcomes seen); a flaky row
+                            fails the run unless a baseline entry lists its outcomes
+                            ({"requirement": ID, "outcomes": [executed-pass, executed-fail],
+                            "reason": TEXT}), and withholds certification either way
+  Baseline "severity" section: [{"rule": RULE, "requirements": [ID, ...] or "*", "severity":
+                            MUST or SHOULD, "reason": TEXT}] raises or lowers a rule for those
+                            requirements; dispositions stay, the exit code follows the new
+                            severity, and any override withholds certification
   Bounds: OPENWOP_REQUEST_TIMEOUT_MS, OPENWOP_RUN_TIMEOUT_MS, OPENWOP_POLL_TIMEOUT_S,
   OPENWOP_MAX_BODY_BYTES, OPENWOP_RETRY_AFTER_CAP_MS. GITHUB_STEP_SUMMARY, when set, receives the
   Markdown summary; GITHUB_OUTPUT, when set, the outputs result, certified, verdict, passed,

@@ -5,6 +5,7 @@
 
 import { canonicalJson } from '../lib/report/canonical.ts';
 import { plain } from '../lib/report/baseline.ts';
+import { plainOverride } from '../lib/report/severity.ts';
 import type { Certification, EvalGateReport } from '../lib/report/report.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
 import type { Selection } from '../lib/report/run-options.ts';
@@ -15,9 +16,9 @@ import { baselineContext } from '../lib/report/ci-verdict.ts';
 import { requirementSetOf } from '../lib/requirement-sets.ts';
 
 export function checkRunRecord(report: EvalGateReport): string[] {
-  const { failOn, selection, baseline, certification } = report;
+  const { failOn, selection, baseline, repeat, certification } = report;
   // A report written before these were recorded has none of them and ran with none.
-  const none = [failOn, selection, baseline, certification].every((m) => m === undefined);
+  const none = [failOn, selection, baseline, repeat, certification].every((m) => m === undefined);
   if (none) return [];
   const options: RunOptions = {
     ...(failOn === undefined ? {} : { failOn }),
@@ -29,8 +30,13 @@ export function checkRunRecord(report: EvalGateReport): string[] {
             file: baseline.file,
             sha256: baseline.sha256,
             entries: baseline.entries.map(plain),
+            ...(baseline.severity === undefined
+              ? {}
+              : { severity: baseline.severity.map(plainOverride) }),
           },
         }),
+    // The count is what the run asked for; the rows' repetitions say what it came to.
+    ...(repeat === undefined ? {} : { repeat: repeat.count }),
   };
   const again = {
     ...runRecord(options, report.requirements, baselineContext(report)),
@@ -39,9 +45,9 @@ export function checkRunRecord(report: EvalGateReport): string[] {
       withCertification(report, signerOf(report)).certification,
     ),
   };
-  const recorded = { failOn: failOn ?? 'must', selection, baseline, certification };
-  const problems: string[] = [];
-  for (const member of ['failOn', 'selection', 'baseline', 'certification'] as const) {
+  const recorded = { failOn: failOn ?? 'must', selection, baseline, repeat, certification };
+  const problems: string[] = [...checkRepetitionCounts(report)];
+  for (const member of ['failOn', 'selection', 'baseline', 'repeat', 'certification'] as const) {
     const was = canonicalJson(recorded[member] ?? null);
     const now = canonicalJson(again[member] ?? null);
     if (was !== now) {
@@ -49,6 +55,30 @@ export function checkRunRecord(report: EvalGateReport): string[] {
     }
   }
   return problems;
+}
+
+/**
+ * Every row of a repeated run holds one repetition fewer than the count, each of its own
+ * requirement; a run that did not repeat holds none.
+ */
+function checkRepetitionCounts(report: EvalGateReport): string[] {
+  const expected = (report.repeat?.count ?? 1) - 1;
+  return report.requirements.flatMap((row) => {
+    const held = row.repetitions ?? [];
+    const problems =
+      held.length === expected
+        ? []
+        : [
+            `row ${row.id}: ${held.length} repetitions recorded, the run's repeat count gives ${expected}`,
+          ];
+    held.forEach((r, i) => {
+      if (r.id !== row.id || r.fixtureId !== row.fixtureId) {
+        problems.push(`row ${row.id}: repetitions[${i}] is of ${r.id}, not of its row`);
+      }
+      if ('repetitions' in r) problems.push(`row ${row.id}: repetitions[${i}] holds repetitions`);
+    });
+    return problems;
+  });
 }
 
 /** The reasons a run began to record once it recorded its referee's judging digest. */

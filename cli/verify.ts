@@ -56,15 +56,21 @@ export async function verifyReport(report: EvalGateReport): Promise<Verification
   for (const row of report.requirements) {
     if (seen.has(row.id)) problems.push(`row ${row.id}: appears more than once`);
     seen.add(row.id);
-    const result = await recompute(row, report, discovery, load);
-    if (typeof result === 'string') {
-      problems.push(`row ${row.id}: ${result}`);
-    } else if (result === undefined) {
-      consistencyOnly += 1;
-      problems.push(...checkConsistency(row));
-    } else {
-      recomputed += 1;
-      problems.push(...compareRow(row, result));
+    // Each repetition (--repeat) is decided again as its row is, and named by its place.
+    const drives = [row, ...(row.repetitions ?? [])];
+    for (const [i, drive] of drives.entries()) {
+      const at = (p: string): string =>
+        i === 0 ? p : p.replace(`row ${row.id}`, `row ${row.id} repetitions[${i - 1}]`);
+      const result = await recompute(drive, report, discovery, load);
+      if (typeof result === 'string') {
+        problems.push(at(`row ${row.id}: ${result}`));
+      } else if (result === undefined) {
+        if (i === 0) consistencyOnly += 1;
+        problems.push(...checkConsistency(drive).map(at));
+      } else {
+        if (i === 0) recomputed += 1;
+        problems.push(...compareRow(drive, result).map(at));
+      }
     }
   }
   for (const leg of LEGS) {

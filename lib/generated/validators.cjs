@@ -14935,6 +14935,14 @@ const schema85 = {
                 type: 'string',
                 minLength: 1,
               },
+              outcomes: {
+                description:
+                  'On an intermittent requirement under --repeat: the dispositions it may come to; the entry allows the row to be flaky among them and excuses its failures while every outcome is listed.',
+                type: 'array',
+                minItems: 2,
+                uniqueItems: true,
+                items: { $ref: '#/$defs/disposition' },
+              },
               reason: { description: 'Why the failure is expected.', type: 'string', minLength: 1 },
               ticket: {
                 description: 'Where the failure is tracked.',
@@ -14950,7 +14958,7 @@ const schema85 = {
               },
               status: {
                 description:
-                  'excusing: it matches a failure; stale: what it names was judged and nothing it names fails (the run fails); unobserved: what it names was not judged; expired: the run started after its expires day, so it excuses nothing.',
+                  'excusing: it matches a failure; stale: what it names was judged and nothing it names fails (the run fails); unobserved: what it names was not judged; expired: the run started after its expires day, so it excuses nothing. An outcomes entry is excusing while its row was flaky or failed, unobserved otherwise, and never stale.',
                 enum: ['excusing', 'stale', 'unobserved', 'expired'],
               },
             },
@@ -14963,9 +14971,89 @@ const schema85 = {
           type: 'array',
           items: { $ref: '#/$defs/fault' },
         },
+        severity: {
+          description:
+            "The baseline's scoped severities: each raises or lowers one rule for the requirements it names. Dispositions and findings keep the RFC's severities; the exit code follows the override; any override withholds certification.",
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['rule', 'requirements', 'severity', 'reason'],
+            properties: {
+              rule: {
+                description: 'The rule whose severity is set.',
+                type: 'string',
+                minLength: 1,
+              },
+              requirements: {
+                description: 'Full requirement ids, "*" (every requirement) or "host-checks".',
+                type: 'array',
+                minItems: 1,
+                items: { $ref: '#/$defs/faultRequirement' },
+              },
+              severity: {
+                description: 'The severity a failure of the rule counts at on those requirements.',
+                enum: ['MUST', 'SHOULD'],
+              },
+              reason: { description: 'Why the severity differs.', type: 'string', minLength: 1 },
+              ticket: {
+                description: 'Where the override is tracked.',
+                type: 'string',
+                minLength: 1,
+              },
+              owner: { description: 'Who answers for it.', type: 'string', minLength: 1 },
+            },
+            additionalProperties: false,
+          },
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    repeat: {
+      description:
+        'Present when --repeat drove every requirement more than once: whether each row came to one disposition every time. verify rebuilds it from the rows and the baseline.',
+      type: 'object',
+      required: ['count', 'rows'],
+      properties: {
+        count: {
+          description: 'How many times every requirement was driven.',
+          type: 'integer',
+          minimum: 2,
+        },
+        rows: {
+          description: 'One entry per row, in row order.',
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['requirement', 'stability', 'outcomes'],
+            properties: {
+              requirement: {
+                description: "The row's requirement id.",
+                type: 'string',
+                minLength: 1,
+              },
+              stability: {
+                description: 'stable: one disposition every time; flaky: more than one.',
+                enum: ['stable', 'flaky'],
+              },
+              outcomes: {
+                description: 'Each disposition the repetitions came to, in the order first seen.',
+                type: 'array',
+                minItems: 1,
+                items: { $ref: '#/$defs/disposition' },
+              },
+              allowed: {
+                description:
+                  "On a flaky row: whether a baseline entry's outcomes allow every outcome seen.",
+                type: 'boolean',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      additionalProperties: false,
     },
     certification: {
       description:
@@ -15000,6 +15088,8 @@ const schema85 = {
                   'unverified',
                   'implementation-mismatch',
                   'unnamed',
+                  'flaky',
+                  'severity-override',
                 ],
               },
               short: {
@@ -15095,6 +15185,10 @@ const schema85 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
   $defs: {
+    disposition: {
+      description: 'Contract §9.',
+      enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
+    },
     probe: {
       description:
         'One refusal the suite provoked: the answer, or why there is none (docs/report.md).',
@@ -15339,6 +15433,12 @@ const schema85 = {
             },
           },
           additionalProperties: false,
+        },
+        repetitions: {
+          description:
+            'Under --repeat: the second and later drives of the requirement, in order, each recorded as a row is; verify decides each again.',
+          type: 'array',
+          items: { $ref: '#/$defs/row' },
         },
       },
       additionalProperties: false,
@@ -15676,6 +15776,10 @@ const schema127 = {
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
+const schema134 = {
+  description: 'Contract §9.',
+  enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
+};
 const pattern59 = new RegExp('^[0-9a-f]{64}$', 'u');
 const pattern61 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
 const pattern101 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
@@ -15739,6 +15843,12 @@ const schema88 = {
         },
       },
       additionalProperties: false,
+    },
+    repetitions: {
+      description:
+        'Under --repeat: the second and later drives of the requirement, in order, each recorded as a row is; verify decides each again.',
+      type: 'array',
+      items: { $ref: '#/$defs/row' },
     },
   },
   additionalProperties: false,
@@ -18658,6 +18768,7 @@ function validate57(
   return errors === 0;
 }
 validate57.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const wrapper0 = { validate: validate52 };
 function validate52(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -19726,8 +19837,45 @@ function validate52(
         errors++;
       }
     }
+    if (data.repetitions !== undefined) {
+      let data26 = data.repetitions;
+      if (Array.isArray(data26)) {
+        const len3 = data26.length;
+        for (let i3 = 0; i3 < len3; i3++) {
+          if (
+            !wrapper0.validate(data26[i3], {
+              instancePath: instancePath + '/repetitions/' + i3,
+              parentData: data26,
+              parentDataProperty: i3,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors =
+              vErrors === null
+                ? wrapper0.validate.errors
+                : vErrors.concat(wrapper0.validate.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err59 = {
+          instancePath: instancePath + '/repetitions',
+          schemaPath: '#/properties/repetitions/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err59];
+        } else {
+          vErrors.push(err59);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err59 = {
+    const err60 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -19735,9 +19883,9 @@ function validate52(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err59];
+      vErrors = [err60];
     } else {
-      vErrors.push(err59);
+      vErrors.push(err60);
     }
     errors++;
   }
@@ -20833,7 +20981,7 @@ function validate64(
   return errors === 0;
 }
 validate64.evaluated = { dynamicProps: false, dynamicItems: false };
-const schema134 = {
+const schema135 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
@@ -24433,6 +24581,7 @@ function validate51(
             key18 === 'sha256' ||
             key18 === 'entries' ||
             key18 === 'excused' ||
+            key18 === 'severity' ||
             pattern13.test(key18)
           )) {
             const err192 = {
@@ -24574,6 +24723,7 @@ function validate51(
                   if (!(
                     key19 === 'requirement' ||
                     key19 === 'rule' ||
+                    key19 === 'outcomes' ||
                     key19 === 'reason' ||
                     key19 === 'ticket' ||
                     key19 === 'owner' ||
@@ -24648,17 +24798,17 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data81.reason !== undefined) {
-                  let data84 = data81.reason;
-                  if (typeof data84 === 'string') {
-                    if (func1(data84) < 1) {
+                if (data81.outcomes !== undefined) {
+                  let data84 = data81.outcomes;
+                  if (Array.isArray(data84)) {
+                    if (data84.length < 2) {
                       const err203 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
+                          '#/properties/baseline/properties/entries/items/properties/outcomes/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 2 },
+                        message: 'must NOT have fewer than 2 items',
                       };
                       if (vErrors === null) {
                         vErrors = [err203];
@@ -24667,50 +24817,70 @@ function validate51(
                       }
                       errors++;
                     }
-                  } else {
-                    const err204 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/reason/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err204];
-                    } else {
-                      vErrors.push(err204);
-                    }
-                    errors++;
-                  }
-                }
-                if (data81.ticket !== undefined) {
-                  let data85 = data81.ticket;
-                  if (typeof data85 === 'string') {
-                    if (func1(data85) < 1) {
-                      const err205 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
-                        schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err205];
-                      } else {
-                        vErrors.push(err205);
+                    const len11 = data84.length;
+                    for (let i16 = 0; i16 < len11; i16++) {
+                      let data85 = data84[i16];
+                      if (!(
+                        data85 === 'executed-pass' ||
+                        data85 === 'executed-fail' ||
+                        data85 === 'inapplicable' ||
+                        data85 === 'skipped' ||
+                        data85 === 'blocked'
+                      )) {
+                        const err204 = {
+                          instancePath:
+                            instancePath + '/baseline/entries/' + i15 + '/outcomes/' + i16,
+                          schemaPath: '#/$defs/disposition/enum',
+                          keyword: 'enum',
+                          params: { allowedValues: schema134.enum },
+                          message: 'must be equal to one of the allowed values',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err204];
+                        } else {
+                          vErrors.push(err204);
+                        }
+                        errors++;
                       }
-                      errors++;
+                    }
+                    let i17 = data84.length;
+                    let j5;
+                    if (i17 > 1) {
+                      outer5: for (; i17--;) {
+                        for (j5 = i17; j5--;) {
+                          if (func0(data84[i17], data84[j5])) {
+                            const err205 = {
+                              instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
+                              schemaPath:
+                                '#/properties/baseline/properties/entries/items/properties/outcomes/uniqueItems',
+                              keyword: 'uniqueItems',
+                              params: { i: i17, j: j5 },
+                              message:
+                                'must NOT have duplicate items (items ## ' +
+                                j5 +
+                                ' and ' +
+                                i17 +
+                                ' are identical)',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err205];
+                            } else {
+                              vErrors.push(err205);
+                            }
+                            errors++;
+                            break outer5;
+                          }
+                        }
+                      }
                     }
                   } else {
                     const err206 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
+                        '#/properties/baseline/properties/entries/items/properties/outcomes/type',
                       keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
+                      params: { type: 'array' },
+                      message: 'must be array',
                     };
                     if (vErrors === null) {
                       vErrors = [err206];
@@ -24720,14 +24890,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data81.owner !== undefined) {
-                  let data86 = data81.owner;
+                if (data81.reason !== undefined) {
+                  let data86 = data81.reason;
                   if (typeof data86 === 'string') {
                     if (func1(data86) < 1) {
                       const err207 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -24741,9 +24911,9 @@ function validate51(
                     }
                   } else {
                     const err208 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/owner/type',
+                        '#/properties/baseline/properties/entries/items/properties/reason/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -24756,17 +24926,17 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data81.expires !== undefined) {
-                  let data87 = data81.expires;
+                if (data81.ticket !== undefined) {
+                  let data87 = data81.ticket;
                   if (typeof data87 === 'string') {
-                    if (!formats10.validate(data87)) {
+                    if (func1(data87) < 1) {
                       const err209 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/expires/format',
-                        keyword: 'format',
-                        params: { format: 'date' },
-                        message: 'must match format "' + 'date' + '"',
+                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
                         vErrors = [err209];
@@ -24777,9 +24947,9 @@ function validate51(
                     }
                   } else {
                     const err210 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -24792,15 +24962,87 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data81.owner !== undefined) {
+                  let data88 = data81.owner;
+                  if (typeof data88 === 'string') {
+                    if (func1(data88) < 1) {
+                      const err211 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err211];
+                      } else {
+                        vErrors.push(err211);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err212 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/owner/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err212];
+                    } else {
+                      vErrors.push(err212);
+                    }
+                    errors++;
+                  }
+                }
+                if (data81.expires !== undefined) {
+                  let data89 = data81.expires;
+                  if (typeof data89 === 'string') {
+                    if (!formats10.validate(data89)) {
+                      const err213 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/expires/format',
+                        keyword: 'format',
+                        params: { format: 'date' },
+                        message: 'must match format "' + 'date' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err213];
+                      } else {
+                        vErrors.push(err213);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err214 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err214];
+                    } else {
+                      vErrors.push(err214);
+                    }
+                    errors++;
+                  }
+                }
                 if (data81.status !== undefined) {
-                  let data88 = data81.status;
+                  let data90 = data81.status;
                   if (!(
-                    data88 === 'excusing' ||
-                    data88 === 'stale' ||
-                    data88 === 'unobserved' ||
-                    data88 === 'expired'
+                    data90 === 'excusing' ||
+                    data90 === 'stale' ||
+                    data90 === 'unobserved' ||
+                    data90 === 'expired'
                   )) {
-                    const err211 = {
+                    const err215 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/status',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/status/enum',
@@ -24813,15 +25055,15 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err211];
+                      vErrors = [err215];
                     } else {
-                      vErrors.push(err211);
+                      vErrors.push(err215);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err212 = {
+                const err216 = {
                   instancePath: instancePath + '/baseline/entries/' + i15,
                   schemaPath: '#/properties/baseline/properties/entries/items/type',
                   keyword: 'type',
@@ -24829,15 +25071,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err212];
+                  vErrors = [err216];
                 } else {
-                  vErrors.push(err212);
+                  vErrors.push(err216);
                 }
                 errors++;
               }
             }
           } else {
-            const err213 = {
+            const err217 = {
               instancePath: instancePath + '/baseline/entries',
               schemaPath: '#/properties/baseline/properties/entries/type',
               keyword: 'type',
@@ -24845,23 +25087,23 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err213];
+              vErrors = [err217];
             } else {
-              vErrors.push(err213);
+              vErrors.push(err217);
             }
             errors++;
           }
         }
         if (data77.excused !== undefined) {
-          let data89 = data77.excused;
-          if (Array.isArray(data89)) {
-            const len11 = data89.length;
-            for (let i16 = 0; i16 < len11; i16++) {
+          let data91 = data77.excused;
+          if (Array.isArray(data91)) {
+            const len12 = data91.length;
+            for (let i18 = 0; i18 < len12; i18++) {
               if (
-                !validate66(data89[i16], {
-                  instancePath: instancePath + '/baseline/excused/' + i16,
-                  parentData: data89,
-                  parentDataProperty: i16,
+                !validate66(data91[i18], {
+                  instancePath: instancePath + '/baseline/excused/' + i18,
+                  parentData: data91,
+                  parentDataProperty: i18,
                   rootData,
                   dynamicAnchors,
                 })
@@ -24871,7 +25113,7 @@ function validate51(
               }
             }
           } else {
-            const err214 = {
+            const err218 = {
               instancePath: instancePath + '/baseline/excused',
               schemaPath: '#/properties/baseline/properties/excused/type',
               keyword: 'type',
@@ -24879,146 +25121,72 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err214];
+              vErrors = [err218];
             } else {
-              vErrors.push(err214);
+              vErrors.push(err218);
             }
             errors++;
           }
         }
-      } else {
-        const err215 = {
-          instancePath: instancePath + '/baseline',
-          schemaPath: '#/properties/baseline/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err215];
-        } else {
-          vErrors.push(err215);
-        }
-        errors++;
-      }
-    }
-    if (data.certification !== undefined) {
-      let data91 = data.certification;
-      if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
-        if (data91.certified === undefined) {
-          const err216 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'certified' },
-            message: "must have required property '" + 'certified' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err216];
-          } else {
-            vErrors.push(err216);
-          }
-          errors++;
-        }
-        if (data91.reasons === undefined) {
-          const err217 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'reasons' },
-            message: "must have required property '" + 'reasons' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err217];
-          } else {
-            vErrors.push(err217);
-          }
-          errors++;
-        }
-        if (data91.optOuts === undefined) {
-          const err218 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'optOuts' },
-            message: "must have required property '" + 'optOuts' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err218];
-          } else {
-            vErrors.push(err218);
-          }
-          errors++;
-        }
-        if (data91.signer === undefined) {
-          const err219 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'signer' },
-            message: "must have required property '" + 'signer' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err219];
-          } else {
-            vErrors.push(err219);
-          }
-          errors++;
-        }
-        for (const key20 in data91) {
-          if (!(
-            key20 === 'certified' ||
-            key20 === 'reasons' ||
-            key20 === 'optOuts' ||
-            key20 === 'signer' ||
-            pattern13.test(key20)
-          )) {
-            const err220 = {
-              instancePath: instancePath + '/certification',
-              schemaPath: '#/properties/certification/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key20 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err220];
-            } else {
-              vErrors.push(err220);
-            }
-            errors++;
-          }
-        }
-        if (data91.certified !== undefined) {
-          if (typeof data91.certified !== 'boolean') {
-            const err221 = {
-              instancePath: instancePath + '/certification/certified',
-              schemaPath: '#/properties/certification/properties/certified/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err221];
-            } else {
-              vErrors.push(err221);
-            }
-            errors++;
-          }
-        }
-        if (data91.reasons !== undefined) {
-          let data93 = data91.reasons;
+        if (data77.severity !== undefined) {
+          let data93 = data77.severity;
           if (Array.isArray(data93)) {
-            const len12 = data93.length;
-            for (let i17 = 0; i17 < len12; i17++) {
-              let data94 = data93[i17];
+            if (data93.length < 1) {
+              const err219 = {
+                instancePath: instancePath + '/baseline/severity',
+                schemaPath: '#/properties/baseline/properties/severity/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+              };
+              if (vErrors === null) {
+                vErrors = [err219];
+              } else {
+                vErrors.push(err219);
+              }
+              errors++;
+            }
+            const len13 = data93.length;
+            for (let i19 = 0; i19 < len13; i19++) {
+              let data94 = data93[i19];
               if (data94 && typeof data94 == 'object' && !Array.isArray(data94)) {
-                if (data94.code === undefined) {
-                  const err222 = {
-                    instancePath: instancePath + '/certification/reasons/' + i17,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                if (data94.rule === undefined) {
+                  const err220 = {
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
                     keyword: 'required',
-                    params: { missingProperty: 'code' },
-                    message: "must have required property '" + 'code' + "'",
+                    params: { missingProperty: 'rule' },
+                    message: "must have required property '" + 'rule' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err220];
+                  } else {
+                    vErrors.push(err220);
+                  }
+                  errors++;
+                }
+                if (data94.requirements === undefined) {
+                  const err221 = {
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirements' },
+                    message: "must have required property '" + 'requirements' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err221];
+                  } else {
+                    vErrors.push(err221);
+                  }
+                  errors++;
+                }
+                if (data94.severity === undefined) {
+                  const err222 = {
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'severity' },
+                    message: "must have required property '" + 'severity' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err222];
@@ -25027,13 +25195,13 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data94.short === undefined) {
+                if (data94.reason === undefined) {
                   const err223 = {
-                    instancePath: instancePath + '/certification/reasons/' + i17,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
                     keyword: 'required',
-                    params: { missingProperty: 'short' },
-                    message: "must have required property '" + 'short' + "'",
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err223];
@@ -25042,58 +25210,843 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data94.text === undefined) {
-                  const err224 = {
-                    instancePath: instancePath + '/certification/reasons/' + i17,
+                for (const key20 in data94) {
+                  if (!(
+                    key20 === 'rule' ||
+                    key20 === 'requirements' ||
+                    key20 === 'severity' ||
+                    key20 === 'reason' ||
+                    key20 === 'ticket' ||
+                    key20 === 'owner'
+                  )) {
+                    const err224 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19,
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key20 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err224];
+                    } else {
+                      vErrors.push(err224);
+                    }
+                    errors++;
+                  }
+                }
+                if (data94.rule !== undefined) {
+                  let data95 = data94.rule;
+                  if (typeof data95 === 'string') {
+                    if (func1(data95) < 1) {
+                      const err225 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/rule/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err225];
+                      } else {
+                        vErrors.push(err225);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err226 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err226];
+                    } else {
+                      vErrors.push(err226);
+                    }
+                    errors++;
+                  }
+                }
+                if (data94.requirements !== undefined) {
+                  let data96 = data94.requirements;
+                  if (Array.isArray(data96)) {
+                    if (data96.length < 1) {
+                      const err227 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/requirements',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/requirements/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 items',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err227];
+                      } else {
+                        vErrors.push(err227);
+                      }
+                      errors++;
+                    }
+                    const len14 = data96.length;
+                    for (let i20 = 0; i20 < len14; i20++) {
+                      if (
+                        !validate64(data96[i20], {
+                          instancePath:
+                            instancePath + '/baseline/severity/' + i19 + '/requirements/' + i20,
+                          parentData: data96,
+                          parentDataProperty: i20,
+                          rootData,
+                          dynamicAnchors,
+                        })
+                      ) {
+                        vErrors =
+                          vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+                        errors = vErrors.length;
+                      }
+                    }
+                  } else {
+                    const err228 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/requirements',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/requirements/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err228];
+                    } else {
+                      vErrors.push(err228);
+                    }
+                    errors++;
+                  }
+                }
+                if (data94.severity !== undefined) {
+                  let data98 = data94.severity;
+                  if (!(data98 === 'MUST' || data98 === 'SHOULD')) {
+                    const err229 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/severity',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/severity/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema85.properties.baseline.properties.severity.items.properties.severity
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err229];
+                    } else {
+                      vErrors.push(err229);
+                    }
+                    errors++;
+                  }
+                }
+                if (data94.reason !== undefined) {
+                  let data99 = data94.reason;
+                  if (typeof data99 === 'string') {
+                    if (func1(data99) < 1) {
+                      const err230 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/reason/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err230];
+                      } else {
+                        vErrors.push(err230);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err231 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/reason/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err231];
+                    } else {
+                      vErrors.push(err231);
+                    }
+                    errors++;
+                  }
+                }
+                if (data94.ticket !== undefined) {
+                  let data100 = data94.ticket;
+                  if (typeof data100 === 'string') {
+                    if (func1(data100) < 1) {
+                      const err232 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/ticket/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err232];
+                      } else {
+                        vErrors.push(err232);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err233 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/ticket/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err233];
+                    } else {
+                      vErrors.push(err233);
+                    }
+                    errors++;
+                  }
+                }
+                if (data94.owner !== undefined) {
+                  let data101 = data94.owner;
+                  if (typeof data101 === 'string') {
+                    if (func1(data101) < 1) {
+                      const err234 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/owner/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err234];
+                      } else {
+                        vErrors.push(err234);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err235 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/owner/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err235];
+                    } else {
+                      vErrors.push(err235);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err236 = {
+                  instancePath: instancePath + '/baseline/severity/' + i19,
+                  schemaPath: '#/properties/baseline/properties/severity/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err236];
+                } else {
+                  vErrors.push(err236);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err237 = {
+              instancePath: instancePath + '/baseline/severity',
+              schemaPath: '#/properties/baseline/properties/severity/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err237];
+            } else {
+              vErrors.push(err237);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err238 = {
+          instancePath: instancePath + '/baseline',
+          schemaPath: '#/properties/baseline/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err238];
+        } else {
+          vErrors.push(err238);
+        }
+        errors++;
+      }
+    }
+    if (data.repeat !== undefined) {
+      let data102 = data.repeat;
+      if (data102 && typeof data102 == 'object' && !Array.isArray(data102)) {
+        if (data102.count === undefined) {
+          const err239 = {
+            instancePath: instancePath + '/repeat',
+            schemaPath: '#/properties/repeat/required',
+            keyword: 'required',
+            params: { missingProperty: 'count' },
+            message: "must have required property '" + 'count' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err239];
+          } else {
+            vErrors.push(err239);
+          }
+          errors++;
+        }
+        if (data102.rows === undefined) {
+          const err240 = {
+            instancePath: instancePath + '/repeat',
+            schemaPath: '#/properties/repeat/required',
+            keyword: 'required',
+            params: { missingProperty: 'rows' },
+            message: "must have required property '" + 'rows' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err240];
+          } else {
+            vErrors.push(err240);
+          }
+          errors++;
+        }
+        for (const key21 in data102) {
+          if (!(key21 === 'count' || key21 === 'rows')) {
+            const err241 = {
+              instancePath: instancePath + '/repeat',
+              schemaPath: '#/properties/repeat/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key21 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err241];
+            } else {
+              vErrors.push(err241);
+            }
+            errors++;
+          }
+        }
+        if (data102.count !== undefined) {
+          let data103 = data102.count;
+          if (!(
+            typeof data103 == 'number' &&
+            !(data103 % 1) &&
+            !isNaN(data103) &&
+            isFinite(data103)
+          )) {
+            const err242 = {
+              instancePath: instancePath + '/repeat/count',
+              schemaPath: '#/properties/repeat/properties/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err242];
+            } else {
+              vErrors.push(err242);
+            }
+            errors++;
+          }
+          if (typeof data103 == 'number' && isFinite(data103)) {
+            if (data103 < 2 || isNaN(data103)) {
+              const err243 = {
+                instancePath: instancePath + '/repeat/count',
+                schemaPath: '#/properties/repeat/properties/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
+              };
+              if (vErrors === null) {
+                vErrors = [err243];
+              } else {
+                vErrors.push(err243);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data102.rows !== undefined) {
+          let data104 = data102.rows;
+          if (Array.isArray(data104)) {
+            const len15 = data104.length;
+            for (let i21 = 0; i21 < len15; i21++) {
+              let data105 = data104[i21];
+              if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
+                if (data105.requirement === undefined) {
+                  const err244 = {
+                    instancePath: instancePath + '/repeat/rows/' + i21,
+                    schemaPath: '#/properties/repeat/properties/rows/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirement' },
+                    message: "must have required property '" + 'requirement' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err244];
+                  } else {
+                    vErrors.push(err244);
+                  }
+                  errors++;
+                }
+                if (data105.stability === undefined) {
+                  const err245 = {
+                    instancePath: instancePath + '/repeat/rows/' + i21,
+                    schemaPath: '#/properties/repeat/properties/rows/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'stability' },
+                    message: "must have required property '" + 'stability' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err245];
+                  } else {
+                    vErrors.push(err245);
+                  }
+                  errors++;
+                }
+                if (data105.outcomes === undefined) {
+                  const err246 = {
+                    instancePath: instancePath + '/repeat/rows/' + i21,
+                    schemaPath: '#/properties/repeat/properties/rows/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'outcomes' },
+                    message: "must have required property '" + 'outcomes' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err246];
+                  } else {
+                    vErrors.push(err246);
+                  }
+                  errors++;
+                }
+                for (const key22 in data105) {
+                  if (!(
+                    key22 === 'requirement' ||
+                    key22 === 'stability' ||
+                    key22 === 'outcomes' ||
+                    key22 === 'allowed'
+                  )) {
+                    const err247 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21,
+                      schemaPath: '#/properties/repeat/properties/rows/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key22 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err247];
+                    } else {
+                      vErrors.push(err247);
+                    }
+                    errors++;
+                  }
+                }
+                if (data105.requirement !== undefined) {
+                  let data106 = data105.requirement;
+                  if (typeof data106 === 'string') {
+                    if (func1(data106) < 1) {
+                      const err248 = {
+                        instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
+                        schemaPath:
+                          '#/properties/repeat/properties/rows/items/properties/requirement/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err248];
+                      } else {
+                        vErrors.push(err248);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err249 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
+                      schemaPath:
+                        '#/properties/repeat/properties/rows/items/properties/requirement/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err249];
+                    } else {
+                      vErrors.push(err249);
+                    }
+                    errors++;
+                  }
+                }
+                if (data105.stability !== undefined) {
+                  let data107 = data105.stability;
+                  if (!(data107 === 'stable' || data107 === 'flaky')) {
+                    const err250 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21 + '/stability',
+                      schemaPath:
+                        '#/properties/repeat/properties/rows/items/properties/stability/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema85.properties.repeat.properties.rows.items.properties.stability
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err250];
+                    } else {
+                      vErrors.push(err250);
+                    }
+                    errors++;
+                  }
+                }
+                if (data105.outcomes !== undefined) {
+                  let data108 = data105.outcomes;
+                  if (Array.isArray(data108)) {
+                    if (data108.length < 1) {
+                      const err251 = {
+                        instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes',
+                        schemaPath:
+                          '#/properties/repeat/properties/rows/items/properties/outcomes/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 items',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err251];
+                      } else {
+                        vErrors.push(err251);
+                      }
+                      errors++;
+                    }
+                    const len16 = data108.length;
+                    for (let i22 = 0; i22 < len16; i22++) {
+                      let data109 = data108[i22];
+                      if (!(
+                        data109 === 'executed-pass' ||
+                        data109 === 'executed-fail' ||
+                        data109 === 'inapplicable' ||
+                        data109 === 'skipped' ||
+                        data109 === 'blocked'
+                      )) {
+                        const err252 = {
+                          instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes/' + i22,
+                          schemaPath: '#/$defs/disposition/enum',
+                          keyword: 'enum',
+                          params: { allowedValues: schema134.enum },
+                          message: 'must be equal to one of the allowed values',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err252];
+                        } else {
+                          vErrors.push(err252);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err253 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes',
+                      schemaPath:
+                        '#/properties/repeat/properties/rows/items/properties/outcomes/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err253];
+                    } else {
+                      vErrors.push(err253);
+                    }
+                    errors++;
+                  }
+                }
+                if (data105.allowed !== undefined) {
+                  if (typeof data105.allowed !== 'boolean') {
+                    const err254 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21 + '/allowed',
+                      schemaPath:
+                        '#/properties/repeat/properties/rows/items/properties/allowed/type',
+                      keyword: 'type',
+                      params: { type: 'boolean' },
+                      message: 'must be boolean',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err254];
+                    } else {
+                      vErrors.push(err254);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err255 = {
+                  instancePath: instancePath + '/repeat/rows/' + i21,
+                  schemaPath: '#/properties/repeat/properties/rows/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err255];
+                } else {
+                  vErrors.push(err255);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err256 = {
+              instancePath: instancePath + '/repeat/rows',
+              schemaPath: '#/properties/repeat/properties/rows/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err256];
+            } else {
+              vErrors.push(err256);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err257 = {
+          instancePath: instancePath + '/repeat',
+          schemaPath: '#/properties/repeat/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err257];
+        } else {
+          vErrors.push(err257);
+        }
+        errors++;
+      }
+    }
+    if (data.certification !== undefined) {
+      let data111 = data.certification;
+      if (data111 && typeof data111 == 'object' && !Array.isArray(data111)) {
+        if (data111.certified === undefined) {
+          const err258 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'certified' },
+            message: "must have required property '" + 'certified' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err258];
+          } else {
+            vErrors.push(err258);
+          }
+          errors++;
+        }
+        if (data111.reasons === undefined) {
+          const err259 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'reasons' },
+            message: "must have required property '" + 'reasons' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err259];
+          } else {
+            vErrors.push(err259);
+          }
+          errors++;
+        }
+        if (data111.optOuts === undefined) {
+          const err260 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'optOuts' },
+            message: "must have required property '" + 'optOuts' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err260];
+          } else {
+            vErrors.push(err260);
+          }
+          errors++;
+        }
+        if (data111.signer === undefined) {
+          const err261 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'signer' },
+            message: "must have required property '" + 'signer' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err261];
+          } else {
+            vErrors.push(err261);
+          }
+          errors++;
+        }
+        for (const key23 in data111) {
+          if (!(
+            key23 === 'certified' ||
+            key23 === 'reasons' ||
+            key23 === 'optOuts' ||
+            key23 === 'signer' ||
+            pattern13.test(key23)
+          )) {
+            const err262 = {
+              instancePath: instancePath + '/certification',
+              schemaPath: '#/properties/certification/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key23 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err262];
+            } else {
+              vErrors.push(err262);
+            }
+            errors++;
+          }
+        }
+        if (data111.certified !== undefined) {
+          if (typeof data111.certified !== 'boolean') {
+            const err263 = {
+              instancePath: instancePath + '/certification/certified',
+              schemaPath: '#/properties/certification/properties/certified/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err263];
+            } else {
+              vErrors.push(err263);
+            }
+            errors++;
+          }
+        }
+        if (data111.reasons !== undefined) {
+          let data113 = data111.reasons;
+          if (Array.isArray(data113)) {
+            const len17 = data113.length;
+            for (let i23 = 0; i23 < len17; i23++) {
+              let data114 = data113[i23];
+              if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
+                if (data114.code === undefined) {
+                  const err264 = {
+                    instancePath: instancePath + '/certification/reasons/' + i23,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'code' },
+                    message: "must have required property '" + 'code' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err264];
+                  } else {
+                    vErrors.push(err264);
+                  }
+                  errors++;
+                }
+                if (data114.short === undefined) {
+                  const err265 = {
+                    instancePath: instancePath + '/certification/reasons/' + i23,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'short' },
+                    message: "must have required property '" + 'short' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err265];
+                  } else {
+                    vErrors.push(err265);
+                  }
+                  errors++;
+                }
+                if (data114.text === undefined) {
+                  const err266 = {
+                    instancePath: instancePath + '/certification/reasons/' + i23,
                     schemaPath: '#/properties/certification/properties/reasons/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'text' },
                     message: "must have required property '" + 'text' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err224];
+                    vErrors = [err266];
                   } else {
-                    vErrors.push(err224);
+                    vErrors.push(err266);
                   }
                   errors++;
                 }
-                for (const key21 in data94) {
-                  if (!(key21 === 'code' || key21 === 'short' || key21 === 'text')) {
-                    const err225 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17,
+                for (const key24 in data114) {
+                  if (!(key24 === 'code' || key24 === 'short' || key24 === 'text')) {
+                    const err267 = {
+                      instancePath: instancePath + '/certification/reasons/' + i23,
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key21 },
+                      params: { additionalProperty: key24 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err225];
+                      vErrors = [err267];
                     } else {
-                      vErrors.push(err225);
+                      vErrors.push(err267);
                     }
                     errors++;
                   }
                 }
-                if (data94.code !== undefined) {
-                  let data95 = data94.code;
+                if (data114.code !== undefined) {
+                  let data115 = data114.code;
                   if (!(
-                    data95 === 'embedded' ||
-                    data95 === 'failed' ||
-                    data95 === 'blocked' ||
-                    data95 === 'run-fails' ||
-                    data95 === 'partial' ||
-                    data95 === 'strict-off' ||
-                    data95 === 'inapplicable' ||
-                    data95 === 'nothing-driven' ||
-                    data95 === 'baseline' ||
-                    data95 === 'unsigned' ||
-                    data95 === 'unverified' ||
-                    data95 === 'implementation-mismatch' ||
-                    data95 === 'unnamed'
+                    data115 === 'embedded' ||
+                    data115 === 'failed' ||
+                    data115 === 'blocked' ||
+                    data115 === 'run-fails' ||
+                    data115 === 'partial' ||
+                    data115 === 'strict-off' ||
+                    data115 === 'inapplicable' ||
+                    data115 === 'nothing-driven' ||
+                    data115 === 'baseline' ||
+                    data115 === 'unsigned' ||
+                    data115 === 'unverified' ||
+                    data115 === 'implementation-mismatch' ||
+                    data115 === 'unnamed' ||
+                    data115 === 'flaky' ||
+                    data115 === 'severity-override'
                   )) {
-                    const err226 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17 + '/code',
+                    const err268 = {
+                      instancePath: instancePath + '/certification/reasons/' + i23 + '/code',
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/properties/code/enum',
                       keyword: 'enum',
@@ -25105,19 +26058,19 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err226];
+                      vErrors = [err268];
                     } else {
-                      vErrors.push(err226);
+                      vErrors.push(err268);
                     }
                     errors++;
                   }
                 }
-                if (data94.short !== undefined) {
-                  let data96 = data94.short;
-                  if (typeof data96 === 'string') {
-                    if (func1(data96) < 1) {
-                      const err227 = {
-                        instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
+                if (data114.short !== undefined) {
+                  let data116 = data114.short;
+                  if (typeof data116 === 'string') {
+                    if (func1(data116) < 1) {
+                      const err269 = {
+                        instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
                         schemaPath:
                           '#/properties/certification/properties/reasons/items/properties/short/minLength',
                         keyword: 'minLength',
@@ -25125,15 +26078,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err227];
+                        vErrors = [err269];
                       } else {
-                        vErrors.push(err227);
+                        vErrors.push(err269);
                       }
                       errors++;
                     }
                   } else {
-                    const err228 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
+                    const err270 = {
+                      instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/properties/short/type',
                       keyword: 'type',
@@ -25141,19 +26094,19 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err228];
+                      vErrors = [err270];
                     } else {
-                      vErrors.push(err228);
+                      vErrors.push(err270);
                     }
                     errors++;
                   }
                 }
-                if (data94.text !== undefined) {
-                  let data97 = data94.text;
-                  if (typeof data97 === 'string') {
-                    if (func1(data97) < 1) {
-                      const err229 = {
-                        instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
+                if (data114.text !== undefined) {
+                  let data117 = data114.text;
+                  if (typeof data117 === 'string') {
+                    if (func1(data117) < 1) {
+                      const err271 = {
+                        instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
                         schemaPath:
                           '#/properties/certification/properties/reasons/items/properties/text/minLength',
                         keyword: 'minLength',
@@ -25161,15 +26114,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err229];
+                        vErrors = [err271];
                       } else {
-                        vErrors.push(err229);
+                        vErrors.push(err271);
                       }
                       errors++;
                     }
                   } else {
-                    const err230 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
+                    const err272 = {
+                      instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/properties/text/type',
                       keyword: 'type',
@@ -25177,31 +26130,31 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err230];
+                      vErrors = [err272];
                     } else {
-                      vErrors.push(err230);
+                      vErrors.push(err272);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err231 = {
-                  instancePath: instancePath + '/certification/reasons/' + i17,
+                const err273 = {
+                  instancePath: instancePath + '/certification/reasons/' + i23,
                   schemaPath: '#/properties/certification/properties/reasons/items/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err231];
+                  vErrors = [err273];
                 } else {
-                  vErrors.push(err231);
+                  vErrors.push(err273);
                 }
                 errors++;
               }
             }
           } else {
-            const err232 = {
+            const err274 = {
               instancePath: instancePath + '/certification/reasons',
               schemaPath: '#/properties/certification/properties/reasons/type',
               keyword: 'type',
@@ -25209,74 +26162,74 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err232];
+              vErrors = [err274];
             } else {
-              vErrors.push(err232);
+              vErrors.push(err274);
             }
             errors++;
           }
         }
-        if (data91.optOuts !== undefined) {
-          let data98 = data91.optOuts;
-          if (Array.isArray(data98)) {
-            const len13 = data98.length;
-            for (let i18 = 0; i18 < len13; i18++) {
-              let data99 = data98[i18];
-              if (data99 && typeof data99 == 'object' && !Array.isArray(data99)) {
-                if (data99.gate === undefined) {
-                  const err233 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i18,
+        if (data111.optOuts !== undefined) {
+          let data118 = data111.optOuts;
+          if (Array.isArray(data118)) {
+            const len18 = data118.length;
+            for (let i24 = 0; i24 < len18; i24++) {
+              let data119 = data118[i24];
+              if (data119 && typeof data119 == 'object' && !Array.isArray(data119)) {
+                if (data119.gate === undefined) {
+                  const err275 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i24,
                     schemaPath: '#/properties/certification/properties/optOuts/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'gate' },
                     message: "must have required property '" + 'gate' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err233];
+                    vErrors = [err275];
                   } else {
-                    vErrors.push(err233);
+                    vErrors.push(err275);
                   }
                   errors++;
                 }
-                if (data99.requirements === undefined) {
-                  const err234 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i18,
+                if (data119.requirements === undefined) {
+                  const err276 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i24,
                     schemaPath: '#/properties/certification/properties/optOuts/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'requirements' },
                     message: "must have required property '" + 'requirements' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err234];
+                    vErrors = [err276];
                   } else {
-                    vErrors.push(err234);
+                    vErrors.push(err276);
                   }
                   errors++;
                 }
-                for (const key22 in data99) {
-                  if (!(key22 === 'gate' || key22 === 'requirements')) {
-                    const err235 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i18,
+                for (const key25 in data119) {
+                  if (!(key25 === 'gate' || key25 === 'requirements')) {
+                    const err277 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i24,
                       schemaPath:
                         '#/properties/certification/properties/optOuts/items/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key22 },
+                      params: { additionalProperty: key25 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err235];
+                      vErrors = [err277];
                     } else {
-                      vErrors.push(err235);
+                      vErrors.push(err277);
                     }
                     errors++;
                   }
                 }
-                if (data99.gate !== undefined) {
-                  let data100 = data99.gate;
-                  if (typeof data100 === 'string') {
-                    if (func1(data100) < 1) {
-                      const err236 = {
-                        instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                if (data119.gate !== undefined) {
+                  let data120 = data119.gate;
+                  if (typeof data120 === 'string') {
+                    if (func1(data120) < 1) {
+                      const err278 = {
+                        instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
                         schemaPath:
                           '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
                         keyword: 'minLength',
@@ -25284,15 +26237,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err236];
+                        vErrors = [err278];
                       } else {
-                        vErrors.push(err236);
+                        vErrors.push(err278);
                       }
                       errors++;
                     }
                   } else {
-                    const err237 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                    const err279 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
                       schemaPath:
                         '#/properties/certification/properties/optOuts/items/properties/gate/type',
                       keyword: 'type',
@@ -25300,28 +26253,28 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err237];
+                      vErrors = [err279];
                     } else {
-                      vErrors.push(err237);
+                      vErrors.push(err279);
                     }
                     errors++;
                   }
                 }
-                if (data99.requirements !== undefined) {
-                  let data101 = data99.requirements;
-                  if (Array.isArray(data101)) {
-                    const len14 = data101.length;
-                    for (let i19 = 0; i19 < len14; i19++) {
-                      let data102 = data101[i19];
-                      if (typeof data102 === 'string') {
-                        if (func1(data102) < 1) {
-                          const err238 = {
+                if (data119.requirements !== undefined) {
+                  let data121 = data119.requirements;
+                  if (Array.isArray(data121)) {
+                    const len19 = data121.length;
+                    for (let i25 = 0; i25 < len19; i25++) {
+                      let data122 = data121[i25];
+                      if (typeof data122 === 'string') {
+                        if (func1(data122) < 1) {
+                          const err280 = {
                             instancePath:
                               instancePath +
                               '/certification/optOuts/' +
-                              i18 +
+                              i24 +
                               '/requirements/' +
-                              i19,
+                              i25,
                             schemaPath:
                               '#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
                             keyword: 'minLength',
@@ -25329,16 +26282,16 @@ function validate51(
                             message: 'must NOT have fewer than 1 characters',
                           };
                           if (vErrors === null) {
-                            vErrors = [err238];
+                            vErrors = [err280];
                           } else {
-                            vErrors.push(err238);
+                            vErrors.push(err280);
                           }
                           errors++;
                         }
                       } else {
-                        const err239 = {
+                        const err281 = {
                           instancePath:
-                            instancePath + '/certification/optOuts/' + i18 + '/requirements/' + i19,
+                            instancePath + '/certification/optOuts/' + i24 + '/requirements/' + i25,
                           schemaPath:
                             '#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
                           keyword: 'type',
@@ -25346,17 +26299,17 @@ function validate51(
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err239];
+                          vErrors = [err281];
                         } else {
-                          vErrors.push(err239);
+                          vErrors.push(err281);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err240 = {
+                    const err282 = {
                       instancePath:
-                        instancePath + '/certification/optOuts/' + i18 + '/requirements',
+                        instancePath + '/certification/optOuts/' + i24 + '/requirements',
                       schemaPath:
                         '#/properties/certification/properties/optOuts/items/properties/requirements/type',
                       keyword: 'type',
@@ -25364,31 +26317,31 @@ function validate51(
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err240];
+                      vErrors = [err282];
                     } else {
-                      vErrors.push(err240);
+                      vErrors.push(err282);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err241 = {
-                  instancePath: instancePath + '/certification/optOuts/' + i18,
+                const err283 = {
+                  instancePath: instancePath + '/certification/optOuts/' + i24,
                   schemaPath: '#/properties/certification/properties/optOuts/items/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err241];
+                  vErrors = [err283];
                 } else {
-                  vErrors.push(err241);
+                  vErrors.push(err283);
                 }
                 errors++;
               }
             }
           } else {
-            const err242 = {
+            const err284 = {
               instancePath: instancePath + '/certification/optOuts',
               schemaPath: '#/properties/certification/properties/optOuts/type',
               keyword: 'type',
@@ -25396,22 +26349,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err242];
+              vErrors = [err284];
             } else {
-              vErrors.push(err242);
+              vErrors.push(err284);
             }
             errors++;
           }
         }
-        if (data91.signer !== undefined) {
-          let data103 = data91.signer;
-          const _errs246 = errors;
-          let valid81 = false;
+        if (data111.signer !== undefined) {
+          let data123 = data111.signer;
+          const _errs286 = errors;
+          let valid97 = false;
           let passing2 = null;
-          const _errs247 = errors;
-          if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
-            if (data103.state === undefined) {
-              const err243 = {
+          const _errs287 = errors;
+          if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
+            if (data123.state === undefined) {
+              const err285 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
                 keyword: 'required',
@@ -25419,33 +26372,33 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err243];
+                vErrors = [err285];
               } else {
-                vErrors.push(err243);
+                vErrors.push(err285);
               }
               errors++;
             }
-            for (const key23 in data103) {
-              if (!(key23 === 'state')) {
-                const err244 = {
+            for (const key26 in data123) {
+              if (!(key26 === 'state')) {
+                const err286 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key23 },
+                  params: { additionalProperty: key26 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err244];
+                  vErrors = [err286];
                 } else {
-                  vErrors.push(err244);
+                  vErrors.push(err286);
                 }
                 errors++;
               }
             }
-            if (data103.state !== undefined) {
-              if ('unsigned' !== data103.state) {
-                const err245 = {
+            if (data123.state !== undefined) {
+              if ('unsigned' !== data123.state) {
+                const err287 = {
                   instancePath: instancePath + '/certification/signer/state',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
@@ -25454,15 +26407,15 @@ function validate51(
                   message: 'must be equal to constant',
                 };
                 if (vErrors === null) {
-                  vErrors = [err245];
+                  vErrors = [err287];
                 } else {
-                  vErrors.push(err245);
+                  vErrors.push(err287);
                 }
                 errors++;
               }
             }
           } else {
-            const err246 = {
+            const err288 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
               keyword: 'type',
@@ -25470,22 +26423,22 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err246];
+              vErrors = [err288];
             } else {
-              vErrors.push(err246);
+              vErrors.push(err288);
             }
             errors++;
           }
-          var _valid2 = _errs247 === errors;
+          var _valid2 = _errs287 === errors;
           if (_valid2) {
-            valid81 = true;
+            valid97 = true;
             passing2 = 0;
             var props2 = true;
           }
-          const _errs251 = errors;
-          if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
-            if (data103.state === undefined) {
-              const err247 = {
+          const _errs291 = errors;
+          if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
+            if (data123.state === undefined) {
+              const err289 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
                 keyword: 'required',
@@ -25493,14 +26446,14 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err247];
+                vErrors = [err289];
               } else {
-                vErrors.push(err247);
+                vErrors.push(err289);
               }
               errors++;
             }
-            if (data103.why === undefined) {
-              const err248 = {
+            if (data123.why === undefined) {
+              const err290 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
                 keyword: 'required',
@@ -25508,33 +26461,33 @@ function validate51(
                 message: "must have required property '" + 'why' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err248];
+                vErrors = [err290];
               } else {
-                vErrors.push(err248);
+                vErrors.push(err290);
               }
               errors++;
             }
-            for (const key24 in data103) {
-              if (!(key24 === 'state' || key24 === 'why')) {
-                const err249 = {
+            for (const key27 in data123) {
+              if (!(key27 === 'state' || key27 === 'why')) {
+                const err291 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key24 },
+                  params: { additionalProperty: key27 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err249];
+                  vErrors = [err291];
                 } else {
-                  vErrors.push(err249);
+                  vErrors.push(err291);
                 }
                 errors++;
               }
             }
-            if (data103.state !== undefined) {
-              if ('unverified' !== data103.state) {
-                const err250 = {
+            if (data123.state !== undefined) {
+              if ('unverified' !== data123.state) {
+                const err292 = {
                   instancePath: instancePath + '/certification/signer/state',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
@@ -25543,18 +26496,18 @@ function validate51(
                   message: 'must be equal to constant',
                 };
                 if (vErrors === null) {
-                  vErrors = [err250];
+                  vErrors = [err292];
                 } else {
-                  vErrors.push(err250);
+                  vErrors.push(err292);
                 }
                 errors++;
               }
             }
-            if (data103.why !== undefined) {
-              let data106 = data103.why;
-              if (typeof data106 === 'string') {
-                if (func1(data106) < 1) {
-                  const err251 = {
+            if (data123.why !== undefined) {
+              let data126 = data123.why;
+              if (typeof data126 === 'string') {
+                if (func1(data126) < 1) {
+                  const err293 = {
                     instancePath: instancePath + '/certification/signer/why',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
@@ -25563,14 +26516,14 @@ function validate51(
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err251];
+                    vErrors = [err293];
                   } else {
-                    vErrors.push(err251);
+                    vErrors.push(err293);
                   }
                   errors++;
                 }
               } else {
-                const err252 = {
+                const err294 = {
                   instancePath: instancePath + '/certification/signer/why',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
@@ -25579,15 +26532,15 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err252];
+                  vErrors = [err294];
                 } else {
-                  vErrors.push(err252);
+                  vErrors.push(err294);
                 }
                 errors++;
               }
             }
           } else {
-            const err253 = {
+            const err295 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
               keyword: 'type',
@@ -25595,28 +26548,28 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err253];
+              vErrors = [err295];
             } else {
-              vErrors.push(err253);
+              vErrors.push(err295);
             }
             errors++;
           }
-          var _valid2 = _errs251 === errors;
-          if (_valid2 && valid81) {
-            valid81 = false;
+          var _valid2 = _errs291 === errors;
+          if (_valid2 && valid97) {
+            valid97 = false;
             passing2 = [passing2, 1];
           } else {
             if (_valid2) {
-              valid81 = true;
+              valid97 = true;
               passing2 = 1;
               if (props2 !== true) {
                 props2 = true;
               }
             }
-            const _errs257 = errors;
-            if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
-              if (data103.state === undefined) {
-                const err254 = {
+            const _errs297 = errors;
+            if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
+              if (data123.state === undefined) {
+                const err296 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
                   keyword: 'required',
@@ -25624,14 +26577,14 @@ function validate51(
                   message: "must have required property '" + 'state' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err254];
+                  vErrors = [err296];
                 } else {
-                  vErrors.push(err254);
+                  vErrors.push(err296);
                 }
                 errors++;
               }
-              if (data103.keyId === undefined) {
-                const err255 = {
+              if (data123.keyId === undefined) {
+                const err297 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
                   keyword: 'required',
@@ -25639,33 +26592,33 @@ function validate51(
                   message: "must have required property '" + 'keyId' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err255];
+                  vErrors = [err297];
                 } else {
-                  vErrors.push(err255);
+                  vErrors.push(err297);
                 }
                 errors++;
               }
-              for (const key25 in data103) {
-                if (!(key25 === 'state' || key25 === 'keyId')) {
-                  const err256 = {
+              for (const key28 in data123) {
+                if (!(key28 === 'state' || key28 === 'keyId')) {
+                  const err298 = {
                     instancePath: instancePath + '/certification/signer',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/additionalProperties',
                     keyword: 'additionalProperties',
-                    params: { additionalProperty: key25 },
+                    params: { additionalProperty: key28 },
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err256];
+                    vErrors = [err298];
                   } else {
-                    vErrors.push(err256);
+                    vErrors.push(err298);
                   }
                   errors++;
                 }
               }
-              if (data103.state !== undefined) {
-                if ('verified' !== data103.state) {
-                  const err257 = {
+              if (data123.state !== undefined) {
+                if ('verified' !== data123.state) {
+                  const err299 = {
                     instancePath: instancePath + '/certification/signer/state',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/state/const',
@@ -25674,18 +26627,18 @@ function validate51(
                     message: 'must be equal to constant',
                   };
                   if (vErrors === null) {
-                    vErrors = [err257];
+                    vErrors = [err299];
                   } else {
-                    vErrors.push(err257);
+                    vErrors.push(err299);
                   }
                   errors++;
                 }
               }
-              if (data103.keyId !== undefined) {
-                let data108 = data103.keyId;
-                if (typeof data108 === 'string') {
-                  if (func1(data108) < 1) {
-                    const err258 = {
+              if (data123.keyId !== undefined) {
+                let data128 = data123.keyId;
+                if (typeof data128 === 'string') {
+                  if (func1(data128) < 1) {
+                    const err300 = {
                       instancePath: instancePath + '/certification/signer/keyId',
                       schemaPath:
                         '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
@@ -25694,14 +26647,14 @@ function validate51(
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err258];
+                      vErrors = [err300];
                     } else {
-                      vErrors.push(err258);
+                      vErrors.push(err300);
                     }
                     errors++;
                   }
                 } else {
-                  const err259 = {
+                  const err301 = {
                     instancePath: instancePath + '/certification/signer/keyId',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
@@ -25710,15 +26663,15 @@ function validate51(
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err259];
+                    vErrors = [err301];
                   } else {
-                    vErrors.push(err259);
+                    vErrors.push(err301);
                   }
                   errors++;
                 }
               }
             } else {
-              const err260 = {
+              const err302 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/2/type',
                 keyword: 'type',
@@ -25726,19 +26679,19 @@ function validate51(
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err260];
+                vErrors = [err302];
               } else {
-                vErrors.push(err260);
+                vErrors.push(err302);
               }
               errors++;
             }
-            var _valid2 = _errs257 === errors;
-            if (_valid2 && valid81) {
-              valid81 = false;
+            var _valid2 = _errs297 === errors;
+            if (_valid2 && valid97) {
+              valid97 = false;
               passing2 = [passing2, 2];
             } else {
               if (_valid2) {
-                valid81 = true;
+                valid97 = true;
                 passing2 = 2;
                 if (props2 !== true) {
                   props2 = true;
@@ -25746,8 +26699,8 @@ function validate51(
               }
             }
           }
-          if (!valid81) {
-            const err261 = {
+          if (!valid97) {
+            const err303 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf',
               keyword: 'oneOf',
@@ -25755,16 +26708,16 @@ function validate51(
               message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
-              vErrors = [err261];
+              vErrors = [err303];
             } else {
-              vErrors.push(err261);
+              vErrors.push(err303);
             }
             errors++;
           } else {
-            errors = _errs246;
+            errors = _errs286;
             if (vErrors !== null) {
-              if (_errs246) {
-                vErrors.length = _errs246;
+              if (_errs286) {
+                vErrors.length = _errs286;
               } else {
                 vErrors = null;
               }
@@ -25772,7 +26725,7 @@ function validate51(
           }
         }
       } else {
-        const err262 = {
+        const err304 = {
           instancePath: instancePath + '/certification',
           schemaPath: '#/properties/certification/type',
           keyword: 'type',
@@ -25780,15 +26733,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err262];
+          vErrors = [err304];
         } else {
-          vErrors.push(err262);
+          vErrors.push(err304);
         }
         errors++;
       }
     }
   } else {
-    const err263 = {
+    const err305 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -25796,9 +26749,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err263];
+      vErrors = [err305];
     } else {
-      vErrors.push(err263);
+      vErrors.push(err305);
     }
     errors++;
   }
@@ -25806,8 +26759,8 @@ function validate51(
   return errors === 0;
 }
 validate51.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-exports.matrix = validate69;
-const schema135 = {
+exports.matrix = validate70;
+const schema137 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:matrix',
   title: 'RFC 0246 eval-gate results matrix',
@@ -25979,7 +26932,7 @@ const schema135 = {
     },
   },
 };
-const schema136 = {
+const schema138 = {
   type: 'object',
   additionalProperties: false,
   required: [
@@ -26049,17 +27002,17 @@ const schema136 = {
     },
   },
 };
-const schema137 = {
+const schema139 = {
   description: 'What verifying the report came to.',
   enum: ['verified', 'unverified', 'unanchored', 'different-referee'],
 };
-function validate70(
+function validate71(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate70.evaluated;
+  const evaluated0 = validate71.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -26233,7 +27186,7 @@ function validate70(
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema136.properties, key0)) {
+      if (!func5.call(schema138.properties, key0)) {
         const err11 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -26324,7 +27277,7 @@ function validate70(
           instancePath: instancePath + '/version',
           schemaPath: '#/properties/version/type',
           keyword: 'type',
-          params: { type: schema136.properties.version.type },
+          params: { type: schema138.properties.version.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -26364,7 +27317,7 @@ function validate70(
           instancePath: instancePath + '/verification',
           schemaPath: '#/$defs/reportState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema137.enum },
+          params: { allowedValues: schema139.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -26419,7 +27372,7 @@ function validate70(
           instancePath: instancePath + '/anchor',
           schemaPath: '#/properties/anchor/type',
           keyword: 'type',
-          params: { type: schema136.properties.anchor.type },
+          params: { type: schema138.properties.anchor.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -26505,7 +27458,7 @@ function validate70(
           instancePath: instancePath + '/page',
           schemaPath: '#/properties/page/type',
           keyword: 'type',
-          params: { type: schema136.properties.page.type },
+          params: { type: schema138.properties.page.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -26523,7 +27476,7 @@ function validate70(
           instancePath: instancePath + '/suiteVersion',
           schemaPath: '#/properties/suiteVersion/type',
           keyword: 'type',
-          params: { type: schema136.properties.suiteVersion.type },
+          params: { type: schema138.properties.suiteVersion.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -26549,11 +27502,11 @@ function validate70(
     }
     errors++;
   }
-  validate70.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
-validate70.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema138 = {
+validate71.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const schema140 = {
   type: 'object',
   additionalProperties: false,
   required: ['kind', 'id', 'cells'],
@@ -26574,7 +27527,7 @@ const schema138 = {
     },
   },
 };
-const schema139 = {
+const schema141 = {
   type: 'object',
   additionalProperties: false,
   required: ['state', 'detail'],
@@ -26595,7 +27548,7 @@ const schema139 = {
     },
   },
 };
-const schema140 = {
+const schema142 = {
   description: 'What one cell shows; see docs/ci.md.',
   enum: [
     'pass',
@@ -26616,13 +27569,13 @@ const schema140 = {
   ],
 };
 const pattern115 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
-function validate73(
+function validate74(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate73.evaluated;
+  const evaluated0 = validate74.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -26700,7 +27653,7 @@ function validate73(
           instancePath: instancePath + '/state',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema140.enum },
+          params: { allowedValues: schema142.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -26785,7 +27738,7 @@ function validate73(
           instancePath: instancePath + '/recomputed',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema140.enum },
+          params: { allowedValues: schema142.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -26811,17 +27764,17 @@ function validate73(
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate74.errors = vErrors;
   return errors === 0;
 }
-validate73.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate72(
+validate74.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate73(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate72.evaluated;
+  const evaluated0 = validate73.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -26898,7 +27851,7 @@ function validate72(
           instancePath: instancePath + '/kind',
           schemaPath: '#/properties/kind/enum',
           keyword: 'enum',
-          params: { allowedValues: schema138.properties.kind.enum },
+          params: { allowedValues: schema140.properties.kind.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -26949,7 +27902,7 @@ function validate72(
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate73(data2[i0], {
+            !validate74(data2[i0], {
               instancePath: instancePath + '/cells/' + i0,
               parentData: data2,
               parentDataProperty: i0,
@@ -26957,7 +27910,7 @@ function validate72(
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+            vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
             errors = vErrors.length;
           }
         }
@@ -26992,17 +27945,17 @@ function validate72(
     }
     errors++;
   }
-  validate72.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
-validate72.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate69(
+validate73.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate70(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="urn:openwop:v2:matrix" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate69.evaluated;
+  const evaluated0 = validate70.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -27249,7 +28202,7 @@ function validate69(
         const len0 = data4.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate70(data4[i0], {
+            !validate71(data4[i0], {
               instancePath: instancePath + '/columns/' + i0,
               parentData: data4,
               parentDataProperty: i0,
@@ -27257,7 +28210,7 @@ function validate69(
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+            vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
             errors = vErrors.length;
           }
         }
@@ -27283,7 +28236,7 @@ function validate69(
         const len1 = data6.length;
         for (let i1 = 0; i1 < len1; i1++) {
           if (
-            !validate72(data6[i1], {
+            !validate73(data6[i1], {
               instancePath: instancePath + '/rows/' + i1,
               parentData: data6,
               parentDataProperty: i1,
@@ -27291,7 +28244,7 @@ function validate69(
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
             errors = vErrors.length;
           }
         }
@@ -27326,7 +28279,7 @@ function validate69(
     }
     errors++;
   }
-  validate69.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
-validate69.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate70.evaluated = { props: true, dynamicProps: false, dynamicItems: false };

@@ -5,7 +5,7 @@
 // says so on its last line (lib/report/run-verdict.ts).
 
 import { faultName, faultsOf, resolveBaseline, trackingNote } from './baseline.ts';
-import type { BaselineContext, Fault, ResolvedEntry } from './baseline.ts';
+import type { BaselineContext, Fault, FlakyRow, ResolvedEntry } from './baseline.ts';
 import type { Finding } from '../types.ts';
 import type { EvalGateReport } from './report.ts';
 import { NOT_SELECTED } from './run-options.ts';
@@ -14,12 +14,13 @@ import { isPartial } from './run-record.ts';
 import { addedSince } from '../requirement-sets.ts';
 import { EXIT } from './verdict.ts';
 import { isBypass } from './warnings.ts';
+import { overrideName } from './severity.ts';
 
 export type CiFacts = Pick<
   EvalGateReport,
   'requirements' | 'failOn' | 'selection' | 'baseline' | 'hostChecks'
 > &
-  Partial<Pick<EvalGateReport, 'startedAt'>>;
+  Partial<Pick<EvalGateReport, 'startedAt' | 'repeat'>>;
 
 export interface CiVerdict {
   readonly exitCode: number;
@@ -37,6 +38,9 @@ export interface CiVerdict {
    * always does.
    */
   readonly hostWarnings: readonly Finding[];
+  /** Under --repeat: flaky rows no baseline entry allows (each fails the run), and those it allows. */
+  readonly flaky: readonly FlakyRow[];
+  readonly allowedFlaky: readonly FlakyRow[];
 }
 
 /** The run's day and host checks, which an entry's expiry and a host-check entry are judged on. */
@@ -44,6 +48,7 @@ export function baselineContext(report: CiFacts): BaselineContext {
   return {
     ...(report.startedAt === undefined ? {} : { day: report.startedAt.slice(0, 10) }),
     ...(report.hostChecks === undefined ? {} : { hostFindings: report.hostChecks.findings }),
+    ...(report.baseline?.severity === undefined ? {} : { overrides: report.baseline.severity }),
   };
 }
 
@@ -65,7 +70,11 @@ export function ciVerdict(report: CiFacts): CiVerdict {
     (f) => !f.ok && hostRules.has(f.rule),
   );
   const unexcused = resolution.unexcused.filter((f) => f.requirement !== HOST_CHECKS);
-  const failing = unexcused.length > 0 || stale.length > 0 || hostWarnings.length > 0;
+  const failing =
+    unexcused.length > 0 ||
+    stale.length > 0 ||
+    hostWarnings.length > 0 ||
+    resolution.flaky.length > 0;
   // A blocked run exits 3 even under --fail-on none: a lost response is no verdict to waive.
   const exitCode = failing && failOn !== 'none' ? EXIT.failed : blocked ? EXIT.blocked : EXIT.ok;
   return {
@@ -76,6 +85,8 @@ export function ciVerdict(report: CiFacts): CiVerdict {
     stale,
     expired,
     hostWarnings,
+    flaky: resolution.flaky,
+    allowedFlaky: resolution.allowedFlaky,
   };
 }
 
@@ -120,6 +131,16 @@ export function ciLimits(report: CiFacts, verdict: CiVerdict): string[] {
       `baseline: ${rows} failing requirement${rows === 1 ? '' : 's'} excused (${verdict.excused.length} rule${verdict.excused.length === 1 ? '' : 's'}), ${verdict.stale.length} stale${expired}`,
     );
   }
+  const overrides = report.baseline?.severity ?? [];
+  if (overrides.length > 0) {
+    parts.push(`severity: ${overrides.map(overrideName).join(', ')}`);
+  }
+  if (report.repeat !== undefined) {
+    const all = verdict.flaky.length + verdict.allowedFlaky.length;
+    const allowed =
+      verdict.allowedFlaky.length === 0 ? '' : ` (${verdict.allowedFlaky.length} allowed)`;
+    parts.push(`repeat ${report.repeat.count}: ${all} flaky${allowed}`);
+  }
   if (report.failOn === 'should') {
     const warned = faultsOf(report.requirements, 'must').length;
     const all = faultsOf(report.requirements, 'should').length + verdict.hostWarnings.length;
@@ -141,6 +162,14 @@ export function ciProblems(report: CiFacts, verdict: CiVerdict): string[] {
   }
   for (const f of verdict.hostWarnings) {
     lines.push(`host check ${isBypass(f) ? 'failure (MUST)' : 'warning'}: ${f.rule}: ${f.message}`);
+  }
+  for (const f of verdict.flaky) {
+    lines.push(`flaky: ${f.requirement} came to ${f.outcomes.join(', ')} across the repetitions`);
+  }
+  for (const f of verdict.allowedFlaky) {
+    lines.push(
+      `flaky (allowed by the baseline): ${f.requirement} came to ${f.outcomes.join(', ')} across the repetitions`,
+    );
   }
   for (const e of verdict.expired) {
     lines.push(

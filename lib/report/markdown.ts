@@ -5,7 +5,13 @@
 import type { EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
-import { baselineSection, cell, certificationSection, gateBullets } from './markdown-ci.ts';
+import {
+  baselineSection,
+  cell,
+  certificationSection,
+  gateBullets,
+  repeatSection,
+} from './markdown-ci.ts';
 import { closingLineOf, headline } from './run-verdict.ts';
 import type { RunVerdict } from './run-verdict.ts';
 import { legGaps, runWideGaps, unexercisedLine } from './unexercised.ts';
@@ -45,6 +51,7 @@ export function renderMarkdown(
   const { attention, settled } = focusRows(report.requirements, verdict);
   if (attention.length > 0) lines.push('', ...requirementTable(attention));
   lines.push(...baselineSection(report));
+  lines.push(...repeatSection(report));
   lines.push(...hostCheckSection(report));
   for (const row of attention) lines.push(...legSection(row, expectations));
   lines.push(...settledSection(settled, expectations));

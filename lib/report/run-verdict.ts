@@ -19,6 +19,8 @@ export interface RunCounts {
   /** Inapplicable and skipped rows, the unselected among them. */
   readonly skipped: number;
   readonly total: number;
+  /** Under --repeat: rows whose repetitions came to more than one disposition, allowed or not. */
+  readonly flaky: number;
 }
 
 export interface RunVerdict {
@@ -52,10 +54,11 @@ export const UNRECORDED: Certification = {
   signer: { state: 'unsigned' },
 };
 
-function countsOf(report: EvalGateReport): RunCounts {
+function countsOf(report: EvalGateReport, gate: CiVerdict): RunCounts {
   return {
     ...tally(report.requirements.map((r) => r.disposition)),
     total: report.requirements.length,
+    flaky: gate.flaky.length + gate.allowedFlaky.length,
   };
 }
 
@@ -73,6 +76,11 @@ function causesOf(report: EvalGateReport, gate: CiVerdict): string[] {
   if (failingRows.size > 0) {
     causes.push(
       `${plural(failingRows.size, 'requirement')} failed (${[...failingRows].join(', ')}); the summary shows each failing rule`,
+    );
+  }
+  if (gate.flaky.length > 0) {
+    causes.push(
+      `${plural(gate.flaky.length, 'requirement')} flaky across ${report.repeat?.count ?? 'the'} repetitions (${gate.flaky.map((f) => `${f.requirement}: ${f.outcomes.join(', ')}`).join('; ')}); fix the host, or list the outcomes in the baseline`,
     );
   }
   const warned = gate.unexcused.filter((f) => passedRows.has(f.requirement));
@@ -134,7 +142,7 @@ export function runVerdict(
     // Under --fail-on none the exit code waives a failure; the result still names it.
     result: gate.failing ? 'FAIL' : exitCode === EXIT.blocked ? 'BLOCKED' : 'PASS',
     causes: causesOf(report, gate),
-    counts: countsOf(report),
+    counts: countsOf(report, gate),
     embedded: report.target.embedded,
     gate,
     certification,
@@ -196,5 +204,6 @@ export function stepOutputs(verdict: RunVerdict): readonly string[] {
     `failed=${verdict.counts.failed}`,
     `blocked=${verdict.counts.blocked}`,
     `skipped=${verdict.counts.skipped}`,
+    `flaky=${verdict.counts.flaky}`,
   ];
 }

@@ -383,6 +383,7 @@ describe.each(CASES)('$name', (c) => {
       `failed=${failed}`,
       `blocked=${blocked}`,
       `skipped=${skipped}`,
+      'flaky=0',
     ]);
   });
 });
