@@ -113,11 +113,14 @@ function testcase(
   switch (row.disposition) {
     case 'executed-pass': {
       if (unexcused.length === 0) return { kind: 'pass', xml: `${head}/>` };
-      const text = escapeXml(
-        unexcused.map((f) => `${faultName(f)} fails the run under --fail-on should`).join('\n'),
-      );
+      // A passed row fails the run on SHOULD findings: under --fail-on should, or raised to MUST.
+      const why =
+        report.failOn === 'should'
+          ? 'under --fail-on should'
+          : "raised to MUST by the baseline's severity section";
+      const text = escapeXml(unexcused.map((f) => `${faultName(f)} fails the run ${why}`).join('\n'));
       const message = escapeXml(
-        `${unexcused.length} SHOULD warning${unexcused.length === 1 ? '' : 's'} under --fail-on should`,
+        `${unexcused.length} SHOULD warning${unexcused.length === 1 ? '' : 's'} ${why}`,
       );
       return {
         kind: 'failure',
@@ -171,7 +174,11 @@ function excuseOf(row: ReportRow, report: EvalGateReport): string {
   const entries = (report.baseline?.entries ?? []).filter(
     (e) => e.requirement === row.id && e.status === 'excusing',
   );
-  return [...new Set(entries.map((e) => e.reason))].join('; ') || 'listed in the baseline';
+  const lowered = (report.baseline?.severity ?? [])
+    .filter((o) => o.severity === 'SHOULD' && row.findings.some((f) => !f.ok && f.rule === o.rule))
+    .map((o) => `${o.rule} counted as SHOULD: ${o.reason}`);
+  const reasons = [...entries.map((e) => e.reason), ...lowered];
+  return [...new Set(reasons)].join('; ') || 'listed in the baseline';
 }
 
 function staleCase(entry: ResolvedEntry, report: EvalGateReport): Case {

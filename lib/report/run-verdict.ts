@@ -85,8 +85,13 @@ function causesOf(report: EvalGateReport, gate: CiVerdict): string[] {
   }
   const warned = gate.unexcused.filter((f) => passedRows.has(f.requirement));
   if (warned.length > 0) {
+    // Under must, a passed row fails the run only on a SHOULD rule the baseline raised to MUST.
+    const why =
+      report.failOn === 'should'
+        ? 'under --fail-on should'
+        : "raised to MUST by the baseline's severity section";
     causes.push(
-      `${plural(warned.length, 'SHOULD warning')} fail the run under --fail-on should (${warned.map(faultName).join(', ')})`,
+      `${plural(warned.length, 'SHOULD warning')} fail the run ${why} (${warned.map(faultName).join(', ')})`,
     );
   }
   const bypass = bypassSummary(gate.hostWarnings);
