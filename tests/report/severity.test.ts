@@ -198,7 +198,12 @@ describe('verify and the severity section', () => {
     const report = signed(failing, withOverride([LOWER]));
     const baseline = report.baseline;
     if (baseline === undefined) throw new Error('no baseline recorded');
-    const rest = { ...baseline, severity: undefined };
+    const rest = {
+      file: baseline.file,
+      sha256: baseline.sha256,
+      entries: baseline.entries,
+      excused: baseline.excused,
+    };
     expect(checkRunRecord({ ...report, baseline: rest }).join('\n')).toMatch(
       /^certification: recorded /m,
     );
