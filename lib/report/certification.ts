@@ -109,7 +109,7 @@ function outcomeReasons(facts: CertificationFacts, gate: CiVerdict): Certificati
           ...(bypasses.length > 0
             ? [`${bypasses.length} authentication bypass${bypasses.length === 1 ? '' : 'es'}`]
             : []),
-          plural(gate.stale.length, 'stale entry'),
+          `${gate.stale.length} stale ${gate.stale.length === 1 ? 'entry' : 'entries'}`,
           plural(warnings.length, 'host-check warning'),
         ].join(', ')}); see the closing line`,
     ),

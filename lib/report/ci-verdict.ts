@@ -14,6 +14,7 @@ import { isPartial } from './run-record.ts';
 import { addedSince } from '../requirement-sets.ts';
 import { EXIT } from './verdict.ts';
 import { isBypass } from './warnings.ts';
+import { effectiveSeverity } from './severity.ts';
 import { overrideName } from './severity.ts';
 
 export type CiFacts = Pick<
@@ -90,13 +91,62 @@ export function ciVerdict(report: CiFacts): CiVerdict {
   };
 }
 
-/** Rows whose every failure the baseline excused. */
-function excusedRows(report: CiFacts, verdict: CiVerdict): number {
+/**
+ * The counts the gate's lines and every channel state, taken once from the rows and the gate
+ * (lib/report/run-verdict.ts carries them in the run's one verdict).
+ */
+export interface GateCounts {
+  /** Failed rows whose every failure the baseline excused. */
+  readonly excusedFailed: number;
+  /** Failing rules the baseline excused, the host checks' included. */
+  readonly excusedRules: number;
+  /**
+   * SHOULD warnings: each rule of an executed row that failed at SHOULD (after any scoped
+   * severity), once per row, and each host check that failed at SHOULD.
+   */
+  readonly shouldWarnings: number;
+  /** Of those, the ones a baseline entry excused. */
+  readonly excusedWarnings: number;
+  readonly stale: number;
+  readonly expired: number;
+}
+
+export function gateCounts(report: CiFacts, verdict: CiVerdict): GateCounts {
+  const overrides = report.baseline?.severity ?? [];
+  const excused = (f: Fault): boolean => verdict.excused.some((e) => sameFault(e, f));
   const failOn = report.failOn ?? 'must';
-  return report.requirements.filter((row) => {
-    const faults = faultsOf([row], failOn);
-    return faults.length > 0 && faults.every((f) => verdict.excused.some((e) => sameFault(e, f)));
+  const excusedFailed = report.requirements.filter((row) => {
+    const faults = faultsOf([row], failOn, overrides);
+    return row.disposition === 'executed-fail' && faults.length > 0 && faults.every(excused);
   }).length;
+  const warnings: Fault[] = [
+    ...report.requirements.flatMap((row) => {
+      if (row.disposition !== 'executed-pass' && row.disposition !== 'executed-fail') return [];
+      const rules = row.findings
+        .filter((f) => !f.ok && effectiveSeverity(f, row.id, overrides) === 'SHOULD')
+        .map((f) => f.rule);
+      return [...new Set(rules)].map((rule) => ({ requirement: row.id, rule }));
+    }),
+    ...[
+      ...new Set(
+        (report.hostChecks?.findings ?? [])
+          .filter((f) => !f.ok && effectiveSeverity(f, HOST_CHECKS, overrides) === 'SHOULD')
+          .map((f) => f.rule),
+      ),
+    ].map((rule) => ({ requirement: HOST_CHECKS, rule })),
+  ];
+  return {
+    excusedFailed,
+    excusedRules: verdict.excused.length,
+    shouldWarnings: warnings.length,
+    excusedWarnings: warnings.filter(excused).length,
+    stale: verdict.stale.length,
+    expired: verdict.expired.length,
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function sameFault(a: Fault, b: Fault): boolean {
@@ -108,7 +158,11 @@ function isUnselected(row: CiFacts['requirements'][number]): boolean {
 }
 
 /** What limits the run beyond its counts: the selection, the baseline, the severity gate. */
-export function ciLimits(report: CiFacts, verdict: CiVerdict): string[] {
+export function ciLimits(
+  report: CiFacts,
+  verdict: CiVerdict,
+  counts: GateCounts = gateCounts(report, verdict),
+): string[] {
   const parts: string[] = [];
   const selection = report.selection;
   if (selection !== undefined && isPartial(selection)) {
@@ -125,10 +179,9 @@ export function ciLimits(report: CiFacts, verdict: CiVerdict): string[] {
     );
   }
   if (report.baseline !== undefined) {
-    const rows = excusedRows(report, verdict);
-    const expired = verdict.expired.length === 0 ? '' : `, ${verdict.expired.length} expired`;
+    const expired = counts.expired === 0 ? '' : `, ${counts.expired} expired`;
     parts.push(
-      `baseline: ${rows} failing requirement${rows === 1 ? '' : 's'} excused (${verdict.excused.length} rule${verdict.excused.length === 1 ? '' : 's'}), ${verdict.stale.length} stale${expired}`,
+      `baseline: ${plural(counts.excusedFailed, 'failing requirement')} excused (${plural(counts.excusedRules, 'rule')}), ${counts.stale} stale${expired}`,
     );
   }
   const overrides = report.baseline?.severity ?? [];
@@ -142,9 +195,8 @@ export function ciLimits(report: CiFacts, verdict: CiVerdict): string[] {
     parts.push(`repeat ${report.repeat.count}: ${all} flaky${allowed}`);
   }
   if (report.failOn === 'should') {
-    const warned = faultsOf(report.requirements, 'must').length;
-    const all = faultsOf(report.requirements, 'should').length + verdict.hostWarnings.length;
-    parts.push(`fail-on should: ${all - warned} SHOULD warning${all - warned === 1 ? '' : 's'}`);
+    const excused = counts.excusedWarnings === 0 ? '' : ` (${counts.excusedWarnings} excused)`;
+    parts.push(`fail-on should: ${plural(counts.shouldWarnings, 'SHOULD warning')}${excused}`);
   }
   if (report.failOn === 'none') {
     parts.push(

@@ -118,7 +118,9 @@ function testcase(
         report.failOn === 'should'
           ? 'under --fail-on should'
           : "raised to MUST by the baseline's severity section";
-      const text = escapeXml(unexcused.map((f) => `${faultName(f)} fails the run ${why}`).join('\n'));
+      const text = escapeXml(
+        unexcused.map((f) => `${faultName(f)} fails the run ${why}`).join('\n'),
+      );
       const message = escapeXml(
         `${unexcused.length} SHOULD warning${unexcused.length === 1 ? '' : 's'} ${why}`,
       );

@@ -73,14 +73,14 @@ export function setBullet(pinned: RequirementSet | undefined): string {
   return `- requirement set: ${pinned.version} (--requirements), ${pinned.requirements.length} requirements; ${adds}`;
 }
 
-export function baselineSection(report: CiFacts): string[] {
+export function baselineSection(report: CiFacts, verdict: RunVerdict): string[] {
   const b = report.baseline;
   if (b === undefined) return [];
   return [
     '',
     `## Baseline: ${b.file}`,
     '',
-    `sha256 \`${b.sha256}\`; ${b.excused.length} failing rule${b.excused.length === 1 ? '' : 's'} excused. A stale entry fails the run until it is removed.`,
+    `sha256 \`${b.sha256}\`; ${verdict.counts.excusedRules} failing rule${verdict.counts.excusedRules === 1 ? '' : 's'} excused. A stale entry fails the run until it is removed.`,
     '',
     '| expected failure | status | reason | ticket | owner | expires |',
     '| --- | --- | --- | --- | --- | --- |',

@@ -32,6 +32,8 @@ export function renderMarkdown(
   const lines: string[] = [];
   // The first line is the verdict, so a reader who stops there knows the result and its cause.
   lines.push(headline(verdict), '');
+  // The one cause leads; every cause follows, each with what to do.
+  if (verdict.causes.length > 0) lines.push(...verdict.causes.map((c) => `- ${cell(c)}`), '');
   lines.push(`# RFC 0246 eval gate: ${cell(report.target.baseUrl)}`, '');
   lines.push(`**${closingLineOf(verdict)}** · ${report.suite.name} ${report.suite.version}`, '');
   lines.push(`Not exercised: ${unexercisedLine(report)}.`, '');
@@ -50,7 +52,7 @@ export function renderMarkdown(
   );
   const { attention, settled } = focusRows(report.requirements, verdict);
   if (attention.length > 0) lines.push('', ...requirementTable(attention));
-  lines.push(...baselineSection(report));
+  lines.push(...baselineSection(report, verdict));
   lines.push(...repeatSection(report));
   lines.push(...hostCheckSection(report));
   for (const row of attention) lines.push(...legSection(row, expectations));
