@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PackRequest } from '../lib/decide/generated-pack.ts';
+import type { SuiteRun } from '../lib/decide/run-suite.ts';
 import { runSuite } from '../lib/decide/run-suite.ts';
 import type { SuiteConfig } from '../lib/env.ts';
 import { scrubText } from '../lib/secrets.ts';
@@ -16,7 +17,7 @@ import { preparePublishing, publishRun } from '../lib/report/publish.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { errorAnnotations } from '../lib/report/annotations.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
-import { closingLineOf } from '../lib/report/run-verdict.ts';
+import { closingLineOf, headline } from '../lib/report/run-verdict.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
 import { isSelected } from '../lib/report/run-options.ts';
 import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts';
@@ -95,14 +96,26 @@ export async function runConformance(
         : `target: the embedded reference host at ${baseUrl} (no OPENWOP_BASE_URL given; this is not evidence about any other host)`,
     );
     const selection = options.runOptions?.selection;
-    const run = await runSuite(effective, {
+    const suiteOptions = {
       ...(selection === undefined ? {} : { selected: (id: string) => isSelected(selection, id) }),
       ...(options.pack === undefined ? {} : { pack: options.pack }),
       ...(discovery === undefined ? {} : { discovery }),
       onProgress: log,
       whileHostWorks: preparePublishing,
-    });
-    const published = await publishRun(run, config, {
+    };
+    const run = await runSuite(effective, suiteOptions);
+    // --repeat: every requirement driven again, one whole suite run after another, so a
+    // repetition sees the host as the first did; the report keeps the first run's discovery and
+    // host checks, and each later run's outcomes on the rows.
+    const later: SuiteRun[] = [];
+    const repeat = options.runOptions?.repeat ?? 1;
+    for (let i = 2; i <= repeat; i += 1) {
+      log(`repeat ${i} of ${repeat}`);
+      later.push(await runSuite(effective, suiteOptions));
+    }
+    const finishedAt = later.at(-1)?.finishedAt ?? run.finishedAt;
+    const published = await publishRun({ ...run, finishedAt }, config, {
+      ...(later.length === 0 ? {} : { repetitions: later.map((r) => r.outcomes) }),
       baseUrl,
       embedded: embedded !== undefined,
       apiKey,
@@ -128,9 +141,13 @@ export async function runConformance(
     const { report, verdict, files } = published;
     for (const row of report.requirements) {
       const warned = warningSummary(row);
+      const flaky = report.repeat?.rows.find(
+        (r) => r.requirement === row.id && r.stability === 'flaky',
+      );
       log(
         `${row.disposition.padEnd(13)} ${row.id}${row.reason === undefined ? '' : `: ${row.reason}`}` +
-          (warned === undefined ? '' : ` (${warned}; see ${MARKDOWN_FILE})`),
+          (warned === undefined ? '' : ` (${warned}; see ${MARKDOWN_FILE})`) +
+          (flaky === undefined ? '' : ` [flaky: ${flaky.outcomes.join(', ')}]`),
       );
     }
     if (report.hostChecks !== undefined) {
@@ -139,7 +156,9 @@ export async function runConformance(
     for (const file of files) log(`wrote ${file}`);
     for (const problem of verdict.problems) log(problem);
     if (options.annotate === true) for (const line of errorAnnotations(report, verdict)) log(line);
-    // The count before the closing line, which stays the last: CI parses that one.
+    // The result and its one leading cause, then the count before the closing line, which stays
+    // the last: CI parses that one.
+    log(headline(verdict));
     const quiet = unexercisedTally(report).rules;
     log(unexercisedLine(report) + (quiet === 0 ? '' : ` (why: ${MARKDOWN_FILE})`));
     log(closingLineOf(verdict));

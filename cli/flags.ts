@@ -141,6 +141,13 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
     section: 'ci',
     help: 'should: a SHOULD warning fails the exit code too (default must); none: exit 0 whatever failed, while the result still says FAIL and a failure still withholds certification (a blocked run still exits 3)',
   },
+  repeat: {
+    takesValue: true,
+    example: '3',
+    value: 'N',
+    section: 'ci',
+    help: 'drive every requirement N times (2-20); a row is stable (one disposition every time) or flaky (the outcomes seen); a flaky row fails the run unless a baseline entry lists its outcomes ({"requirement": ID, "outcomes": [executed-pass, executed-fail], "reason": TEXT}), and withholds certification either way',
+  },
   'wait-for-host': {
     takesValue: true,
     example: '60',

@@ -106,6 +106,10 @@ ${flagLines('settings')}
 
 CI options for run (docs/ci.md)
 ${flagLines('ci')}
+  Baseline "severity" section: [{"rule": RULE, "requirements": [ID, ...] or "*", "severity":
+                            MUST or SHOULD, "reason": TEXT}] raises or lowers a rule for those
+                            requirements; dispositions stay, the exit code follows the new
+                            severity, and any override withholds certification
   Bounds: OPENWOP_REQUEST_TIMEOUT_MS, OPENWOP_RUN_TIMEOUT_MS, OPENWOP_POLL_TIMEOUT_S,
   OPENWOP_MAX_BODY_BYTES, OPENWOP_RETRY_AFTER_CAP_MS. GITHUB_STEP_SUMMARY, when set, receives the
   Markdown summary; GITHUB_OUTPUT, when set, the outputs result, certified, verdict, passed,
@@ -120,7 +124,10 @@ Outputs (in the report directory)
   The last line printed is "N passed, N failed, N blocked, N skipped", followed after "; " by
   what limits it when there is something: "partial: N of M selected", "requirement set V (the
   current set adds N)", "baseline: N failing requirements excused (R rules), S stale, E expired",
-  "fail-on should: N SHOULD warnings", "fail-on none", "embedded reference host"; then "certified (...)" or "not certified: REASONS" (docs/report.md).
+  "severity: RULE raised to MUST on IDS", "repeat N: F flaky (A allowed)", "fail-on should: N SHOULD
+  warnings (E excused)", "fail-on none", "embedded reference host"; then "certified (...)" or "not
+  certified: REASONS" (docs/report.md). The line before it is "Result: RESULT (exit N): CAUSE",
+  the one leading cause in at most 160 characters, which also leads the summary.
 
 Exit codes
   run     0 no row executed-fail or blocked; 1 some row executed-fail; 3 rows blocked and none

@@ -5,14 +5,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FailOn } from '../lib/report/run-options.ts';
-import {
-  FAIL_ON,
-  readExpectedFailures,
-  resolveSelection,
-  RunOptionError,
-} from '../lib/report/run-options.ts';
 import type { PackRequest } from '../lib/decide/pack-request.ts';
 import type { SuiteConfig } from '../lib/env.ts';
+import { FAIL_ON, resolveSelection, RunOptionError } from '../lib/report/run-options.ts';
+import { readBaselineDocument } from '../lib/report/baseline-file.ts';
+import { MAX_REPEAT } from '../lib/report/repeat.ts';
 import type { RequirementSet } from '../lib/requirement-sets.ts';
 import { currentSet, REQUIREMENT_SETS, requirementSetOf } from '../lib/requirement-sets.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
@@ -29,11 +26,15 @@ export async function runOptionsFrom(
   const file = options['expected-failures'];
   const baseline = file === undefined ? undefined : await readBaseline(file);
   const selected = only.length + skip.length > 0 || pinned !== undefined;
+  const repeat = repeatFrom(options.repeat);
+  const empty =
+    baseline === undefined || baseline.entries.length + (baseline.severity?.length ?? 0) === 0;
   return {
     ...(failOn === undefined ? {} : { failOn }),
     ...(selected ? { selection: resolveSelection(only, skip, pinned) } : {}),
     // An empty baseline excuses nothing, so the run is what it would be without one.
-    ...(baseline === undefined || baseline.entries.length === 0 ? {} : { baseline }),
+    ...(empty ? {} : { baseline }),
+    ...(repeat === undefined ? {} : { repeat }),
   };
 }
 
@@ -54,6 +55,18 @@ export function packToDrive(
     return undefined;
   }
   return (selection?.requirementSet ?? currentSet()).pack;
+}
+
+/** `--repeat N`: 2 to MAX_REPEAT drives of every requirement; 1 is a plain run. */
+function repeatFrom(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || count < 1 || count > MAX_REPEAT) {
+    throw new RunOptionError(
+      `--repeat takes how many times to drive every requirement, 1 to ${MAX_REPEAT}, such as --repeat 3`,
+    );
+  }
+  return count === 1 ? undefined : count;
 }
 
 function failOnFrom(value: string | undefined): FailOn | undefined {
@@ -110,15 +123,20 @@ async function readBaseline(file: string): Promise<NonNullable<RunOptions['basel
       `the baseline ${file} is not ${what}: ${oneLine((error as Error).message)}`,
     );
   }
-  let entries;
+  let read;
   try {
-    entries = readExpectedFailures(document);
+    read = readBaselineDocument(document);
   } catch (error) {
     // Name the file, so the line says which baseline holds the entry.
     if (error instanceof RunOptionError) throw new RunOptionError(`${file}: ${error.message}`);
     throw error;
   }
-  return { file, sha256: createHash('sha256').update(bytes).digest('hex'), entries };
+  return {
+    file,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    entries: read.entries,
+    ...(read.severity.length === 0 ? {} : { severity: read.severity }),
+  };
 }
 
 /**

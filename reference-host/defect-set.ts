@@ -116,6 +116,7 @@ export const OVERRIDES: readonly Override[] = [
     defect: 'limits-hidden-and-ignored',
     overrides: [
       'cost-limit-dropped',
+      'cost-limit-dropped-on-odd-runs',
       'latency-limit-dropped',
       'cost-limit-per-trial',
       'p95-as-mean',
@@ -128,7 +129,7 @@ export const OVERRIDES: readonly Override[] = [
   },
   {
     defect: 'cost-limit-dropped',
-    overrides: ['cost-limit-per-trial'],
+    overrides: ['cost-limit-per-trial', 'cost-limit-dropped-on-odd-runs'],
     because: 'the cost condition is not read at all',
   },
   {

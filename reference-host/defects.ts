@@ -346,6 +346,12 @@ export const DEFECTS = [
       'suite passed reads the gating aggregate and the latency limit, and drops the maxCostUsd condition',
   },
   {
+    name: 'cost-limit-dropped-on-odd-runs',
+    clause: 'RFC 0246 §B',
+    description:
+      'a race: the maxCostUsd condition is dropped on the first run of each suite and every other one after it, so the same host answers differently from one suite run to the next',
+  },
+  {
     name: 'latency-limit-dropped',
     clause: 'RFC 0246 §B',
     description:

@@ -14962,6 +14962,14 @@ const schema85 = {
                 type: 'string',
                 minLength: 1,
               },
+              outcomes: {
+                description:
+                  'On an intermittent requirement under --repeat: the dispositions it may come to; the entry allows the row to be flaky among them and excuses its failures while every outcome is listed.',
+                type: 'array',
+                minItems: 2,
+                uniqueItems: true,
+                items: { $ref: '#/$defs/disposition' },
+              },
               reason: { description: 'Why the failure is expected.', type: 'string', minLength: 1 },
               ticket: {
                 description: 'Where the failure is tracked.',
@@ -14977,7 +14985,7 @@ const schema85 = {
               },
               status: {
                 description:
-                  'excusing: it matches a failure; stale: what it names was judged and nothing it names fails (the run fails); unobserved: what it names was not judged; expired: the run started after its expires day, so it excuses nothing.',
+                  'excusing: it matches a failure; stale: what it names was judged and nothing it names fails (the run fails); unobserved: what it names was not judged; expired: the run started after its expires day, so it excuses nothing. An outcomes entry is excusing while its row was flaky or failed, unobserved otherwise, and never stale.',
                 enum: ['excusing', 'stale', 'unobserved', 'expired'],
               },
             },
@@ -14990,9 +14998,89 @@ const schema85 = {
           type: 'array',
           items: { $ref: '#/$defs/fault' },
         },
+        severity: {
+          description:
+            "The baseline's scoped severities: each raises or lowers one rule for the requirements it names. Dispositions and findings keep the RFC's severities; the exit code follows the override; any override withholds certification.",
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['rule', 'requirements', 'severity', 'reason'],
+            properties: {
+              rule: {
+                description: 'The rule whose severity is set.',
+                type: 'string',
+                minLength: 1,
+              },
+              requirements: {
+                description: 'Full requirement ids, "*" (every requirement) or "host-checks".',
+                type: 'array',
+                minItems: 1,
+                items: { $ref: '#/$defs/faultRequirement' },
+              },
+              severity: {
+                description: 'The severity a failure of the rule counts at on those requirements.',
+                enum: ['MUST', 'SHOULD'],
+              },
+              reason: { description: 'Why the severity differs.', type: 'string', minLength: 1 },
+              ticket: {
+                description: 'Where the override is tracked.',
+                type: 'string',
+                minLength: 1,
+              },
+              owner: { description: 'Who answers for it.', type: 'string', minLength: 1 },
+            },
+            additionalProperties: false,
+          },
+        },
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    repeat: {
+      description:
+        'Present when --repeat drove every requirement more than once: whether each row came to one disposition every time. verify rebuilds it from the rows and the baseline.',
+      type: 'object',
+      required: ['count', 'rows'],
+      properties: {
+        count: {
+          description: 'How many times every requirement was driven.',
+          type: 'integer',
+          minimum: 2,
+        },
+        rows: {
+          description: 'One entry per row, in row order.',
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['requirement', 'stability', 'outcomes'],
+            properties: {
+              requirement: {
+                description: "The row's requirement id.",
+                type: 'string',
+                minLength: 1,
+              },
+              stability: {
+                description: 'stable: one disposition every time; flaky: more than one.',
+                enum: ['stable', 'flaky'],
+              },
+              outcomes: {
+                description: 'Each disposition the repetitions came to, in the order first seen.',
+                type: 'array',
+                minItems: 1,
+                items: { $ref: '#/$defs/disposition' },
+              },
+              allowed: {
+                description:
+                  "On a flaky row: whether a baseline entry's outcomes allow every outcome seen.",
+                type: 'boolean',
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      additionalProperties: false,
     },
     certification: {
       description:
@@ -15028,6 +15116,8 @@ const schema85 = {
                   'unverified',
                   'implementation-mismatch',
                   'unnamed',
+                  'flaky',
+                  'severity-override',
                 ],
               },
               short: {
@@ -15123,6 +15213,10 @@ const schema85 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
   $defs: {
+    disposition: {
+      description: 'Contract §9.',
+      enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
+    },
     probe: {
       description:
         'One refusal the suite provoked: the answer, or why there is none (docs/report.md).',
@@ -15367,6 +15461,12 @@ const schema85 = {
             },
           },
           additionalProperties: false,
+        },
+        repetitions: {
+          description:
+            'Under --repeat: the second and later drives of the requirement, in order, each recorded as a row is; verify decides each again.',
+          type: 'array',
+          items: { $ref: '#/$defs/row' },
         },
       },
       additionalProperties: false,
@@ -15704,6 +15804,10 @@ const schema127 = {
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
+const schema134 = {
+  description: 'Contract §9.',
+  enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
+};
 const pattern59 = new RegExp('^[0-9a-f]{64}$', 'u');
 const pattern61 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
 const pattern101 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
@@ -15767,6 +15871,12 @@ const schema88 = {
         },
       },
       additionalProperties: false,
+    },
+    repetitions: {
+      description:
+        'Under --repeat: the second and later drives of the requirement, in order, each recorded as a row is; verify decides each again.',
+      type: 'array',
+      items: { $ref: '#/$defs/row' },
     },
   },
   additionalProperties: false,
@@ -18686,6 +18796,7 @@ function validate57(
   return errors === 0;
 }
 validate57.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const wrapper0 = { validate: validate52 };
 function validate52(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -19754,8 +19865,45 @@ function validate52(
         errors++;
       }
     }
+    if (data.repetitions !== undefined) {
+      let data26 = data.repetitions;
+      if (Array.isArray(data26)) {
+        const len3 = data26.length;
+        for (let i3 = 0; i3 < len3; i3++) {
+          if (
+            !wrapper0.validate(data26[i3], {
+              instancePath: instancePath + '/repetitions/' + i3,
+              parentData: data26,
+              parentDataProperty: i3,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors =
+              vErrors === null
+                ? wrapper0.validate.errors
+                : vErrors.concat(wrapper0.validate.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err59 = {
+          instancePath: instancePath + '/repetitions',
+          schemaPath: '#/properties/repetitions/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err59];
+        } else {
+          vErrors.push(err59);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err59 = {
+    const err60 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -19763,9 +19911,9 @@ function validate52(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err59];
+      vErrors = [err60];
     } else {
-      vErrors.push(err59);
+      vErrors.push(err60);
     }
     errors++;
   }
@@ -20861,7 +21009,7 @@ function validate64(
   return errors === 0;
 }
 validate64.evaluated = { dynamicProps: false, dynamicItems: false };
-const schema134 = {
+const schema135 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
@@ -24653,6 +24801,7 @@ function validate51(
             key19 === 'sha256' ||
             key19 === 'entries' ||
             key19 === 'excused' ||
+            key19 === 'severity' ||
             pattern13.test(key19)
           )) {
             const err202 = {
@@ -24794,6 +24943,7 @@ function validate51(
                   if (!(
                     key20 === 'requirement' ||
                     key20 === 'rule' ||
+                    key20 === 'outcomes' ||
                     key20 === 'reason' ||
                     key20 === 'ticket' ||
                     key20 === 'owner' ||
@@ -24868,17 +25018,17 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data84.reason !== undefined) {
-                  let data87 = data84.reason;
-                  if (typeof data87 === 'string') {
-                    if (func1(data87) < 1) {
+                if (data84.outcomes !== undefined) {
+                  let data87 = data84.outcomes;
+                  if (Array.isArray(data87)) {
+                    if (data87.length < 2) {
                       const err213 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
+                          '#/properties/baseline/properties/entries/items/properties/outcomes/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 2 },
+                        message: 'must NOT have fewer than 2 items',
                       };
                       if (vErrors === null) {
                         vErrors = [err213];
@@ -24887,50 +25037,70 @@ function validate51(
                       }
                       errors++;
                     }
-                  } else {
-                    const err214 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/reason/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err214];
-                    } else {
-                      vErrors.push(err214);
-                    }
-                    errors++;
-                  }
-                }
-                if (data84.ticket !== undefined) {
-                  let data88 = data84.ticket;
-                  if (typeof data88 === 'string') {
-                    if (func1(data88) < 1) {
-                      const err215 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
-                        schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err215];
-                      } else {
-                        vErrors.push(err215);
+                    const len11 = data87.length;
+                    for (let i16 = 0; i16 < len11; i16++) {
+                      let data88 = data87[i16];
+                      if (!(
+                        data88 === 'executed-pass' ||
+                        data88 === 'executed-fail' ||
+                        data88 === 'inapplicable' ||
+                        data88 === 'skipped' ||
+                        data88 === 'blocked'
+                      )) {
+                        const err214 = {
+                          instancePath:
+                            instancePath + '/baseline/entries/' + i15 + '/outcomes/' + i16,
+                          schemaPath: '#/$defs/disposition/enum',
+                          keyword: 'enum',
+                          params: { allowedValues: schema134.enum },
+                          message: 'must be equal to one of the allowed values',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err214];
+                        } else {
+                          vErrors.push(err214);
+                        }
+                        errors++;
                       }
-                      errors++;
+                    }
+                    let i17 = data87.length;
+                    let j5;
+                    if (i17 > 1) {
+                      outer5: for (; i17--;) {
+                        for (j5 = i17; j5--;) {
+                          if (func0(data87[i17], data87[j5])) {
+                            const err215 = {
+                              instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
+                              schemaPath:
+                                '#/properties/baseline/properties/entries/items/properties/outcomes/uniqueItems',
+                              keyword: 'uniqueItems',
+                              params: { i: i17, j: j5 },
+                              message:
+                                'must NOT have duplicate items (items ## ' +
+                                j5 +
+                                ' and ' +
+                                i17 +
+                                ' are identical)',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err215];
+                            } else {
+                              vErrors.push(err215);
+                            }
+                            errors++;
+                            break outer5;
+                          }
+                        }
+                      }
                     }
                   } else {
                     const err216 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
+                        '#/properties/baseline/properties/entries/items/properties/outcomes/type',
                       keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
+                      params: { type: 'array' },
+                      message: 'must be array',
                     };
                     if (vErrors === null) {
                       vErrors = [err216];
@@ -24940,14 +25110,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data84.owner !== undefined) {
-                  let data89 = data84.owner;
+                if (data84.reason !== undefined) {
+                  let data89 = data84.reason;
                   if (typeof data89 === 'string') {
                     if (func1(data89) < 1) {
                       const err217 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -24961,9 +25131,9 @@ function validate51(
                     }
                   } else {
                     const err218 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/owner/type',
+                        '#/properties/baseline/properties/entries/items/properties/reason/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -24976,17 +25146,17 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data84.expires !== undefined) {
-                  let data90 = data84.expires;
+                if (data84.ticket !== undefined) {
+                  let data90 = data84.ticket;
                   if (typeof data90 === 'string') {
-                    if (!formats10.validate(data90)) {
+                    if (func1(data90) < 1) {
                       const err219 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/expires/format',
-                        keyword: 'format',
-                        params: { format: 'date' },
-                        message: 'must match format "' + 'date' + '"',
+                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
                         vErrors = [err219];
@@ -24997,9 +25167,9 @@ function validate51(
                     }
                   } else {
                     const err220 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -25012,15 +25182,87 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data84.owner !== undefined) {
+                  let data91 = data84.owner;
+                  if (typeof data91 === 'string') {
+                    if (func1(data91) < 1) {
+                      const err221 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err221];
+                      } else {
+                        vErrors.push(err221);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err222 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/owner/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err222];
+                    } else {
+                      vErrors.push(err222);
+                    }
+                    errors++;
+                  }
+                }
+                if (data84.expires !== undefined) {
+                  let data92 = data84.expires;
+                  if (typeof data92 === 'string') {
+                    if (!formats10.validate(data92)) {
+                      const err223 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/expires/format',
+                        keyword: 'format',
+                        params: { format: 'date' },
+                        message: 'must match format "' + 'date' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err223];
+                      } else {
+                        vErrors.push(err223);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err224 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err224];
+                    } else {
+                      vErrors.push(err224);
+                    }
+                    errors++;
+                  }
+                }
                 if (data84.status !== undefined) {
-                  let data91 = data84.status;
+                  let data93 = data84.status;
                   if (!(
-                    data91 === 'excusing' ||
-                    data91 === 'stale' ||
-                    data91 === 'unobserved' ||
-                    data91 === 'expired'
+                    data93 === 'excusing' ||
+                    data93 === 'stale' ||
+                    data93 === 'unobserved' ||
+                    data93 === 'expired'
                   )) {
-                    const err221 = {
+                    const err225 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/status',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/status/enum',
@@ -25033,15 +25275,15 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err221];
+                      vErrors = [err225];
                     } else {
-                      vErrors.push(err221);
+                      vErrors.push(err225);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err222 = {
+                const err226 = {
                   instancePath: instancePath + '/baseline/entries/' + i15,
                   schemaPath: '#/properties/baseline/properties/entries/items/type',
                   keyword: 'type',
@@ -25049,15 +25291,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err222];
+                  vErrors = [err226];
                 } else {
-                  vErrors.push(err222);
+                  vErrors.push(err226);
                 }
                 errors++;
               }
             }
           } else {
-            const err223 = {
+            const err227 = {
               instancePath: instancePath + '/baseline/entries',
               schemaPath: '#/properties/baseline/properties/entries/type',
               keyword: 'type',
@@ -25065,23 +25307,23 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err223];
+              vErrors = [err227];
             } else {
-              vErrors.push(err223);
+              vErrors.push(err227);
             }
             errors++;
           }
         }
         if (data80.excused !== undefined) {
-          let data92 = data80.excused;
-          if (Array.isArray(data92)) {
-            const len11 = data92.length;
-            for (let i16 = 0; i16 < len11; i16++) {
+          let data94 = data80.excused;
+          if (Array.isArray(data94)) {
+            const len12 = data94.length;
+            for (let i18 = 0; i18 < len12; i18++) {
               if (
-                !validate66(data92[i16], {
-                  instancePath: instancePath + '/baseline/excused/' + i16,
-                  parentData: data92,
-                  parentDataProperty: i16,
+                !validate66(data94[i18], {
+                  instancePath: instancePath + '/baseline/excused/' + i18,
+                  parentData: data94,
+                  parentDataProperty: i18,
                   rootData,
                   dynamicAnchors,
                 })
@@ -25091,7 +25333,7 @@ function validate51(
               }
             }
           } else {
-            const err224 = {
+            const err228 = {
               instancePath: instancePath + '/baseline/excused',
               schemaPath: '#/properties/baseline/properties/excused/type',
               keyword: 'type',
@@ -25099,146 +25341,72 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err224];
+              vErrors = [err228];
             } else {
-              vErrors.push(err224);
+              vErrors.push(err228);
             }
             errors++;
           }
         }
-      } else {
-        const err225 = {
-          instancePath: instancePath + '/baseline',
-          schemaPath: '#/properties/baseline/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err225];
-        } else {
-          vErrors.push(err225);
-        }
-        errors++;
-      }
-    }
-    if (data.certification !== undefined) {
-      let data94 = data.certification;
-      if (data94 && typeof data94 == 'object' && !Array.isArray(data94)) {
-        if (data94.certified === undefined) {
-          const err226 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'certified' },
-            message: "must have required property '" + 'certified' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err226];
-          } else {
-            vErrors.push(err226);
-          }
-          errors++;
-        }
-        if (data94.reasons === undefined) {
-          const err227 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'reasons' },
-            message: "must have required property '" + 'reasons' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err227];
-          } else {
-            vErrors.push(err227);
-          }
-          errors++;
-        }
-        if (data94.optOuts === undefined) {
-          const err228 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'optOuts' },
-            message: "must have required property '" + 'optOuts' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err228];
-          } else {
-            vErrors.push(err228);
-          }
-          errors++;
-        }
-        if (data94.signer === undefined) {
-          const err229 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'signer' },
-            message: "must have required property '" + 'signer' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err229];
-          } else {
-            vErrors.push(err229);
-          }
-          errors++;
-        }
-        for (const key21 in data94) {
-          if (!(
-            key21 === 'certified' ||
-            key21 === 'reasons' ||
-            key21 === 'optOuts' ||
-            key21 === 'signer' ||
-            pattern13.test(key21)
-          )) {
-            const err230 = {
-              instancePath: instancePath + '/certification',
-              schemaPath: '#/properties/certification/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key21 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err230];
-            } else {
-              vErrors.push(err230);
-            }
-            errors++;
-          }
-        }
-        if (data94.certified !== undefined) {
-          if (typeof data94.certified !== 'boolean') {
-            const err231 = {
-              instancePath: instancePath + '/certification/certified',
-              schemaPath: '#/properties/certification/properties/certified/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err231];
-            } else {
-              vErrors.push(err231);
-            }
-            errors++;
-          }
-        }
-        if (data94.reasons !== undefined) {
-          let data96 = data94.reasons;
+        if (data80.severity !== undefined) {
+          let data96 = data80.severity;
           if (Array.isArray(data96)) {
-            const len12 = data96.length;
-            for (let i17 = 0; i17 < len12; i17++) {
-              let data97 = data96[i17];
+            if (data96.length < 1) {
+              const err229 = {
+                instancePath: instancePath + '/baseline/severity',
+                schemaPath: '#/properties/baseline/properties/severity/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+              };
+              if (vErrors === null) {
+                vErrors = [err229];
+              } else {
+                vErrors.push(err229);
+              }
+              errors++;
+            }
+            const len13 = data96.length;
+            for (let i19 = 0; i19 < len13; i19++) {
+              let data97 = data96[i19];
               if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
-                if (data97.code === undefined) {
-                  const err232 = {
-                    instancePath: instancePath + '/certification/reasons/' + i17,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                if (data97.rule === undefined) {
+                  const err230 = {
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
                     keyword: 'required',
-                    params: { missingProperty: 'code' },
-                    message: "must have required property '" + 'code' + "'",
+                    params: { missingProperty: 'rule' },
+                    message: "must have required property '" + 'rule' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err230];
+                  } else {
+                    vErrors.push(err230);
+                  }
+                  errors++;
+                }
+                if (data97.requirements === undefined) {
+                  const err231 = {
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirements' },
+                    message: "must have required property '" + 'requirements' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err231];
+                  } else {
+                    vErrors.push(err231);
+                  }
+                  errors++;
+                }
+                if (data97.severity === undefined) {
+                  const err232 = {
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'severity' },
+                    message: "must have required property '" + 'severity' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err232];
@@ -25247,13 +25415,13 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data97.short === undefined) {
+                if (data97.reason === undefined) {
                   const err233 = {
-                    instancePath: instancePath + '/certification/reasons/' + i17,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
                     keyword: 'required',
-                    params: { missingProperty: 'short' },
-                    message: "must have required property '" + 'short' + "'",
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err233];
@@ -25262,59 +25430,844 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data97.text === undefined) {
-                  const err234 = {
-                    instancePath: instancePath + '/certification/reasons/' + i17,
+                for (const key21 in data97) {
+                  if (!(
+                    key21 === 'rule' ||
+                    key21 === 'requirements' ||
+                    key21 === 'severity' ||
+                    key21 === 'reason' ||
+                    key21 === 'ticket' ||
+                    key21 === 'owner'
+                  )) {
+                    const err234 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19,
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key21 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err234];
+                    } else {
+                      vErrors.push(err234);
+                    }
+                    errors++;
+                  }
+                }
+                if (data97.rule !== undefined) {
+                  let data98 = data97.rule;
+                  if (typeof data98 === 'string') {
+                    if (func1(data98) < 1) {
+                      const err235 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/rule/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err235];
+                      } else {
+                        vErrors.push(err235);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err236 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err236];
+                    } else {
+                      vErrors.push(err236);
+                    }
+                    errors++;
+                  }
+                }
+                if (data97.requirements !== undefined) {
+                  let data99 = data97.requirements;
+                  if (Array.isArray(data99)) {
+                    if (data99.length < 1) {
+                      const err237 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/requirements',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/requirements/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 items',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err237];
+                      } else {
+                        vErrors.push(err237);
+                      }
+                      errors++;
+                    }
+                    const len14 = data99.length;
+                    for (let i20 = 0; i20 < len14; i20++) {
+                      if (
+                        !validate64(data99[i20], {
+                          instancePath:
+                            instancePath + '/baseline/severity/' + i19 + '/requirements/' + i20,
+                          parentData: data99,
+                          parentDataProperty: i20,
+                          rootData,
+                          dynamicAnchors,
+                        })
+                      ) {
+                        vErrors =
+                          vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+                        errors = vErrors.length;
+                      }
+                    }
+                  } else {
+                    const err238 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/requirements',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/requirements/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err238];
+                    } else {
+                      vErrors.push(err238);
+                    }
+                    errors++;
+                  }
+                }
+                if (data97.severity !== undefined) {
+                  let data101 = data97.severity;
+                  if (!(data101 === 'MUST' || data101 === 'SHOULD')) {
+                    const err239 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/severity',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/severity/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema85.properties.baseline.properties.severity.items.properties.severity
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err239];
+                    } else {
+                      vErrors.push(err239);
+                    }
+                    errors++;
+                  }
+                }
+                if (data97.reason !== undefined) {
+                  let data102 = data97.reason;
+                  if (typeof data102 === 'string') {
+                    if (func1(data102) < 1) {
+                      const err240 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/reason/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err240];
+                      } else {
+                        vErrors.push(err240);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err241 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/reason/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err241];
+                    } else {
+                      vErrors.push(err241);
+                    }
+                    errors++;
+                  }
+                }
+                if (data97.ticket !== undefined) {
+                  let data103 = data97.ticket;
+                  if (typeof data103 === 'string') {
+                    if (func1(data103) < 1) {
+                      const err242 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/ticket/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err242];
+                      } else {
+                        vErrors.push(err242);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err243 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/ticket/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err243];
+                    } else {
+                      vErrors.push(err243);
+                    }
+                    errors++;
+                  }
+                }
+                if (data97.owner !== undefined) {
+                  let data104 = data97.owner;
+                  if (typeof data104 === 'string') {
+                    if (func1(data104) < 1) {
+                      const err244 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/owner/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err244];
+                      } else {
+                        vErrors.push(err244);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err245 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/owner/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err245];
+                    } else {
+                      vErrors.push(err245);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err246 = {
+                  instancePath: instancePath + '/baseline/severity/' + i19,
+                  schemaPath: '#/properties/baseline/properties/severity/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err246];
+                } else {
+                  vErrors.push(err246);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err247 = {
+              instancePath: instancePath + '/baseline/severity',
+              schemaPath: '#/properties/baseline/properties/severity/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err247];
+            } else {
+              vErrors.push(err247);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err248 = {
+          instancePath: instancePath + '/baseline',
+          schemaPath: '#/properties/baseline/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err248];
+        } else {
+          vErrors.push(err248);
+        }
+        errors++;
+      }
+    }
+    if (data.repeat !== undefined) {
+      let data105 = data.repeat;
+      if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
+        if (data105.count === undefined) {
+          const err249 = {
+            instancePath: instancePath + '/repeat',
+            schemaPath: '#/properties/repeat/required',
+            keyword: 'required',
+            params: { missingProperty: 'count' },
+            message: "must have required property '" + 'count' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err249];
+          } else {
+            vErrors.push(err249);
+          }
+          errors++;
+        }
+        if (data105.rows === undefined) {
+          const err250 = {
+            instancePath: instancePath + '/repeat',
+            schemaPath: '#/properties/repeat/required',
+            keyword: 'required',
+            params: { missingProperty: 'rows' },
+            message: "must have required property '" + 'rows' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err250];
+          } else {
+            vErrors.push(err250);
+          }
+          errors++;
+        }
+        for (const key22 in data105) {
+          if (!(key22 === 'count' || key22 === 'rows')) {
+            const err251 = {
+              instancePath: instancePath + '/repeat',
+              schemaPath: '#/properties/repeat/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key22 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err251];
+            } else {
+              vErrors.push(err251);
+            }
+            errors++;
+          }
+        }
+        if (data105.count !== undefined) {
+          let data106 = data105.count;
+          if (!(
+            typeof data106 == 'number' &&
+            !(data106 % 1) &&
+            !isNaN(data106) &&
+            isFinite(data106)
+          )) {
+            const err252 = {
+              instancePath: instancePath + '/repeat/count',
+              schemaPath: '#/properties/repeat/properties/count/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err252];
+            } else {
+              vErrors.push(err252);
+            }
+            errors++;
+          }
+          if (typeof data106 == 'number' && isFinite(data106)) {
+            if (data106 < 2 || isNaN(data106)) {
+              const err253 = {
+                instancePath: instancePath + '/repeat/count',
+                schemaPath: '#/properties/repeat/properties/count/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
+              };
+              if (vErrors === null) {
+                vErrors = [err253];
+              } else {
+                vErrors.push(err253);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data105.rows !== undefined) {
+          let data107 = data105.rows;
+          if (Array.isArray(data107)) {
+            const len15 = data107.length;
+            for (let i21 = 0; i21 < len15; i21++) {
+              let data108 = data107[i21];
+              if (data108 && typeof data108 == 'object' && !Array.isArray(data108)) {
+                if (data108.requirement === undefined) {
+                  const err254 = {
+                    instancePath: instancePath + '/repeat/rows/' + i21,
+                    schemaPath: '#/properties/repeat/properties/rows/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'requirement' },
+                    message: "must have required property '" + 'requirement' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err254];
+                  } else {
+                    vErrors.push(err254);
+                  }
+                  errors++;
+                }
+                if (data108.stability === undefined) {
+                  const err255 = {
+                    instancePath: instancePath + '/repeat/rows/' + i21,
+                    schemaPath: '#/properties/repeat/properties/rows/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'stability' },
+                    message: "must have required property '" + 'stability' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err255];
+                  } else {
+                    vErrors.push(err255);
+                  }
+                  errors++;
+                }
+                if (data108.outcomes === undefined) {
+                  const err256 = {
+                    instancePath: instancePath + '/repeat/rows/' + i21,
+                    schemaPath: '#/properties/repeat/properties/rows/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'outcomes' },
+                    message: "must have required property '" + 'outcomes' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err256];
+                  } else {
+                    vErrors.push(err256);
+                  }
+                  errors++;
+                }
+                for (const key23 in data108) {
+                  if (!(
+                    key23 === 'requirement' ||
+                    key23 === 'stability' ||
+                    key23 === 'outcomes' ||
+                    key23 === 'allowed'
+                  )) {
+                    const err257 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21,
+                      schemaPath: '#/properties/repeat/properties/rows/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key23 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err257];
+                    } else {
+                      vErrors.push(err257);
+                    }
+                    errors++;
+                  }
+                }
+                if (data108.requirement !== undefined) {
+                  let data109 = data108.requirement;
+                  if (typeof data109 === 'string') {
+                    if (func1(data109) < 1) {
+                      const err258 = {
+                        instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
+                        schemaPath:
+                          '#/properties/repeat/properties/rows/items/properties/requirement/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err258];
+                      } else {
+                        vErrors.push(err258);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err259 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
+                      schemaPath:
+                        '#/properties/repeat/properties/rows/items/properties/requirement/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err259];
+                    } else {
+                      vErrors.push(err259);
+                    }
+                    errors++;
+                  }
+                }
+                if (data108.stability !== undefined) {
+                  let data110 = data108.stability;
+                  if (!(data110 === 'stable' || data110 === 'flaky')) {
+                    const err260 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21 + '/stability',
+                      schemaPath:
+                        '#/properties/repeat/properties/rows/items/properties/stability/enum',
+                      keyword: 'enum',
+                      params: {
+                        allowedValues:
+                          schema85.properties.repeat.properties.rows.items.properties.stability
+                            .enum,
+                      },
+                      message: 'must be equal to one of the allowed values',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err260];
+                    } else {
+                      vErrors.push(err260);
+                    }
+                    errors++;
+                  }
+                }
+                if (data108.outcomes !== undefined) {
+                  let data111 = data108.outcomes;
+                  if (Array.isArray(data111)) {
+                    if (data111.length < 1) {
+                      const err261 = {
+                        instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes',
+                        schemaPath:
+                          '#/properties/repeat/properties/rows/items/properties/outcomes/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 items',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err261];
+                      } else {
+                        vErrors.push(err261);
+                      }
+                      errors++;
+                    }
+                    const len16 = data111.length;
+                    for (let i22 = 0; i22 < len16; i22++) {
+                      let data112 = data111[i22];
+                      if (!(
+                        data112 === 'executed-pass' ||
+                        data112 === 'executed-fail' ||
+                        data112 === 'inapplicable' ||
+                        data112 === 'skipped' ||
+                        data112 === 'blocked'
+                      )) {
+                        const err262 = {
+                          instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes/' + i22,
+                          schemaPath: '#/$defs/disposition/enum',
+                          keyword: 'enum',
+                          params: { allowedValues: schema134.enum },
+                          message: 'must be equal to one of the allowed values',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err262];
+                        } else {
+                          vErrors.push(err262);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err263 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes',
+                      schemaPath:
+                        '#/properties/repeat/properties/rows/items/properties/outcomes/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err263];
+                    } else {
+                      vErrors.push(err263);
+                    }
+                    errors++;
+                  }
+                }
+                if (data108.allowed !== undefined) {
+                  if (typeof data108.allowed !== 'boolean') {
+                    const err264 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21 + '/allowed',
+                      schemaPath:
+                        '#/properties/repeat/properties/rows/items/properties/allowed/type',
+                      keyword: 'type',
+                      params: { type: 'boolean' },
+                      message: 'must be boolean',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err264];
+                    } else {
+                      vErrors.push(err264);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err265 = {
+                  instancePath: instancePath + '/repeat/rows/' + i21,
+                  schemaPath: '#/properties/repeat/properties/rows/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err265];
+                } else {
+                  vErrors.push(err265);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err266 = {
+              instancePath: instancePath + '/repeat/rows',
+              schemaPath: '#/properties/repeat/properties/rows/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err266];
+            } else {
+              vErrors.push(err266);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err267 = {
+          instancePath: instancePath + '/repeat',
+          schemaPath: '#/properties/repeat/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err267];
+        } else {
+          vErrors.push(err267);
+        }
+        errors++;
+      }
+    }
+    if (data.certification !== undefined) {
+      let data114 = data.certification;
+      if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
+        if (data114.certified === undefined) {
+          const err268 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'certified' },
+            message: "must have required property '" + 'certified' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err268];
+          } else {
+            vErrors.push(err268);
+          }
+          errors++;
+        }
+        if (data114.reasons === undefined) {
+          const err269 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'reasons' },
+            message: "must have required property '" + 'reasons' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err269];
+          } else {
+            vErrors.push(err269);
+          }
+          errors++;
+        }
+        if (data114.optOuts === undefined) {
+          const err270 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'optOuts' },
+            message: "must have required property '" + 'optOuts' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err270];
+          } else {
+            vErrors.push(err270);
+          }
+          errors++;
+        }
+        if (data114.signer === undefined) {
+          const err271 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'signer' },
+            message: "must have required property '" + 'signer' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err271];
+          } else {
+            vErrors.push(err271);
+          }
+          errors++;
+        }
+        for (const key24 in data114) {
+          if (!(
+            key24 === 'certified' ||
+            key24 === 'reasons' ||
+            key24 === 'optOuts' ||
+            key24 === 'signer' ||
+            pattern13.test(key24)
+          )) {
+            const err272 = {
+              instancePath: instancePath + '/certification',
+              schemaPath: '#/properties/certification/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key24 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err272];
+            } else {
+              vErrors.push(err272);
+            }
+            errors++;
+          }
+        }
+        if (data114.certified !== undefined) {
+          if (typeof data114.certified !== 'boolean') {
+            const err273 = {
+              instancePath: instancePath + '/certification/certified',
+              schemaPath: '#/properties/certification/properties/certified/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err273];
+            } else {
+              vErrors.push(err273);
+            }
+            errors++;
+          }
+        }
+        if (data114.reasons !== undefined) {
+          let data116 = data114.reasons;
+          if (Array.isArray(data116)) {
+            const len17 = data116.length;
+            for (let i23 = 0; i23 < len17; i23++) {
+              let data117 = data116[i23];
+              if (data117 && typeof data117 == 'object' && !Array.isArray(data117)) {
+                if (data117.code === undefined) {
+                  const err274 = {
+                    instancePath: instancePath + '/certification/reasons/' + i23,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'code' },
+                    message: "must have required property '" + 'code' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err274];
+                  } else {
+                    vErrors.push(err274);
+                  }
+                  errors++;
+                }
+                if (data117.short === undefined) {
+                  const err275 = {
+                    instancePath: instancePath + '/certification/reasons/' + i23,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'short' },
+                    message: "must have required property '" + 'short' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err275];
+                  } else {
+                    vErrors.push(err275);
+                  }
+                  errors++;
+                }
+                if (data117.text === undefined) {
+                  const err276 = {
+                    instancePath: instancePath + '/certification/reasons/' + i23,
                     schemaPath: '#/properties/certification/properties/reasons/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'text' },
                     message: "must have required property '" + 'text' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err234];
+                    vErrors = [err276];
                   } else {
-                    vErrors.push(err234);
+                    vErrors.push(err276);
                   }
                   errors++;
                 }
-                for (const key22 in data97) {
-                  if (!(key22 === 'code' || key22 === 'short' || key22 === 'text')) {
-                    const err235 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17,
+                for (const key25 in data117) {
+                  if (!(key25 === 'code' || key25 === 'short' || key25 === 'text')) {
+                    const err277 = {
+                      instancePath: instancePath + '/certification/reasons/' + i23,
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key22 },
+                      params: { additionalProperty: key25 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err235];
+                      vErrors = [err277];
                     } else {
-                      vErrors.push(err235);
+                      vErrors.push(err277);
                     }
                     errors++;
                   }
                 }
-                if (data97.code !== undefined) {
-                  let data98 = data97.code;
+                if (data117.code !== undefined) {
+                  let data118 = data117.code;
                   if (!(
-                    data98 === 'embedded' ||
-                    data98 === 'failed' ||
-                    data98 === 'blocked' ||
-                    data98 === 'run-fails' ||
-                    data98 === 'partial' ||
-                    data98 === 'strict-off' ||
-                    data98 === 'inapplicable' ||
-                    data98 === 'nothing-driven' ||
-                    data98 === 'pack-not-driven' ||
-                    data98 === 'baseline' ||
-                    data98 === 'unsigned' ||
-                    data98 === 'unverified' ||
-                    data98 === 'implementation-mismatch' ||
-                    data98 === 'unnamed'
+                    data118 === 'embedded' ||
+                    data118 === 'failed' ||
+                    data118 === 'blocked' ||
+                    data118 === 'run-fails' ||
+                    data118 === 'partial' ||
+                    data118 === 'strict-off' ||
+                    data118 === 'inapplicable' ||
+                    data118 === 'nothing-driven' ||
+                    data118 === 'pack-not-driven' ||
+                    data118 === 'baseline' ||
+                    data118 === 'unsigned' ||
+                    data118 === 'unverified' ||
+                    data118 === 'implementation-mismatch' ||
+                    data118 === 'unnamed' ||
+                    data118 === 'flaky' ||
+                    data118 === 'severity-override'
                   )) {
-                    const err236 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17 + '/code',
+                    const err278 = {
+                      instancePath: instancePath + '/certification/reasons/' + i23 + '/code',
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/properties/code/enum',
                       keyword: 'enum',
@@ -25326,19 +26279,19 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err236];
+                      vErrors = [err278];
                     } else {
-                      vErrors.push(err236);
+                      vErrors.push(err278);
                     }
                     errors++;
                   }
                 }
-                if (data97.short !== undefined) {
-                  let data99 = data97.short;
-                  if (typeof data99 === 'string') {
-                    if (func1(data99) < 1) {
-                      const err237 = {
-                        instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
+                if (data117.short !== undefined) {
+                  let data119 = data117.short;
+                  if (typeof data119 === 'string') {
+                    if (func1(data119) < 1) {
+                      const err279 = {
+                        instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
                         schemaPath:
                           '#/properties/certification/properties/reasons/items/properties/short/minLength',
                         keyword: 'minLength',
@@ -25346,15 +26299,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err237];
+                        vErrors = [err279];
                       } else {
-                        vErrors.push(err237);
+                        vErrors.push(err279);
                       }
                       errors++;
                     }
                   } else {
-                    const err238 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17 + '/short',
+                    const err280 = {
+                      instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/properties/short/type',
                       keyword: 'type',
@@ -25362,19 +26315,19 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err238];
+                      vErrors = [err280];
                     } else {
-                      vErrors.push(err238);
+                      vErrors.push(err280);
                     }
                     errors++;
                   }
                 }
-                if (data97.text !== undefined) {
-                  let data100 = data97.text;
-                  if (typeof data100 === 'string') {
-                    if (func1(data100) < 1) {
-                      const err239 = {
-                        instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
+                if (data117.text !== undefined) {
+                  let data120 = data117.text;
+                  if (typeof data120 === 'string') {
+                    if (func1(data120) < 1) {
+                      const err281 = {
+                        instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
                         schemaPath:
                           '#/properties/certification/properties/reasons/items/properties/text/minLength',
                         keyword: 'minLength',
@@ -25382,15 +26335,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err239];
+                        vErrors = [err281];
                       } else {
-                        vErrors.push(err239);
+                        vErrors.push(err281);
                       }
                       errors++;
                     }
                   } else {
-                    const err240 = {
-                      instancePath: instancePath + '/certification/reasons/' + i17 + '/text',
+                    const err282 = {
+                      instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/properties/text/type',
                       keyword: 'type',
@@ -25398,31 +26351,31 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err240];
+                      vErrors = [err282];
                     } else {
-                      vErrors.push(err240);
+                      vErrors.push(err282);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err241 = {
-                  instancePath: instancePath + '/certification/reasons/' + i17,
+                const err283 = {
+                  instancePath: instancePath + '/certification/reasons/' + i23,
                   schemaPath: '#/properties/certification/properties/reasons/items/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err241];
+                  vErrors = [err283];
                 } else {
-                  vErrors.push(err241);
+                  vErrors.push(err283);
                 }
                 errors++;
               }
             }
           } else {
-            const err242 = {
+            const err284 = {
               instancePath: instancePath + '/certification/reasons',
               schemaPath: '#/properties/certification/properties/reasons/type',
               keyword: 'type',
@@ -25430,74 +26383,74 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err242];
+              vErrors = [err284];
             } else {
-              vErrors.push(err242);
+              vErrors.push(err284);
             }
             errors++;
           }
         }
-        if (data94.optOuts !== undefined) {
-          let data101 = data94.optOuts;
-          if (Array.isArray(data101)) {
-            const len13 = data101.length;
-            for (let i18 = 0; i18 < len13; i18++) {
-              let data102 = data101[i18];
-              if (data102 && typeof data102 == 'object' && !Array.isArray(data102)) {
-                if (data102.gate === undefined) {
-                  const err243 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i18,
+        if (data114.optOuts !== undefined) {
+          let data121 = data114.optOuts;
+          if (Array.isArray(data121)) {
+            const len18 = data121.length;
+            for (let i24 = 0; i24 < len18; i24++) {
+              let data122 = data121[i24];
+              if (data122 && typeof data122 == 'object' && !Array.isArray(data122)) {
+                if (data122.gate === undefined) {
+                  const err285 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i24,
                     schemaPath: '#/properties/certification/properties/optOuts/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'gate' },
                     message: "must have required property '" + 'gate' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err243];
+                    vErrors = [err285];
                   } else {
-                    vErrors.push(err243);
+                    vErrors.push(err285);
                   }
                   errors++;
                 }
-                if (data102.requirements === undefined) {
-                  const err244 = {
-                    instancePath: instancePath + '/certification/optOuts/' + i18,
+                if (data122.requirements === undefined) {
+                  const err286 = {
+                    instancePath: instancePath + '/certification/optOuts/' + i24,
                     schemaPath: '#/properties/certification/properties/optOuts/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'requirements' },
                     message: "must have required property '" + 'requirements' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err244];
+                    vErrors = [err286];
                   } else {
-                    vErrors.push(err244);
+                    vErrors.push(err286);
                   }
                   errors++;
                 }
-                for (const key23 in data102) {
-                  if (!(key23 === 'gate' || key23 === 'requirements')) {
-                    const err245 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i18,
+                for (const key26 in data122) {
+                  if (!(key26 === 'gate' || key26 === 'requirements')) {
+                    const err287 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i24,
                       schemaPath:
                         '#/properties/certification/properties/optOuts/items/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key23 },
+                      params: { additionalProperty: key26 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err245];
+                      vErrors = [err287];
                     } else {
-                      vErrors.push(err245);
+                      vErrors.push(err287);
                     }
                     errors++;
                   }
                 }
-                if (data102.gate !== undefined) {
-                  let data103 = data102.gate;
-                  if (typeof data103 === 'string') {
-                    if (func1(data103) < 1) {
-                      const err246 = {
-                        instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                if (data122.gate !== undefined) {
+                  let data123 = data122.gate;
+                  if (typeof data123 === 'string') {
+                    if (func1(data123) < 1) {
+                      const err288 = {
+                        instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
                         schemaPath:
                           '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
                         keyword: 'minLength',
@@ -25505,15 +26458,15 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err246];
+                        vErrors = [err288];
                       } else {
-                        vErrors.push(err246);
+                        vErrors.push(err288);
                       }
                       errors++;
                     }
                   } else {
-                    const err247 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i18 + '/gate',
+                    const err289 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
                       schemaPath:
                         '#/properties/certification/properties/optOuts/items/properties/gate/type',
                       keyword: 'type',
@@ -25521,28 +26474,28 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err247];
+                      vErrors = [err289];
                     } else {
-                      vErrors.push(err247);
+                      vErrors.push(err289);
                     }
                     errors++;
                   }
                 }
-                if (data102.requirements !== undefined) {
-                  let data104 = data102.requirements;
-                  if (Array.isArray(data104)) {
-                    const len14 = data104.length;
-                    for (let i19 = 0; i19 < len14; i19++) {
-                      let data105 = data104[i19];
-                      if (typeof data105 === 'string') {
-                        if (func1(data105) < 1) {
-                          const err248 = {
+                if (data122.requirements !== undefined) {
+                  let data124 = data122.requirements;
+                  if (Array.isArray(data124)) {
+                    const len19 = data124.length;
+                    for (let i25 = 0; i25 < len19; i25++) {
+                      let data125 = data124[i25];
+                      if (typeof data125 === 'string') {
+                        if (func1(data125) < 1) {
+                          const err290 = {
                             instancePath:
                               instancePath +
                               '/certification/optOuts/' +
-                              i18 +
+                              i24 +
                               '/requirements/' +
-                              i19,
+                              i25,
                             schemaPath:
                               '#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
                             keyword: 'minLength',
@@ -25550,16 +26503,16 @@ function validate51(
                             message: 'must NOT have fewer than 1 characters',
                           };
                           if (vErrors === null) {
-                            vErrors = [err248];
+                            vErrors = [err290];
                           } else {
-                            vErrors.push(err248);
+                            vErrors.push(err290);
                           }
                           errors++;
                         }
                       } else {
-                        const err249 = {
+                        const err291 = {
                           instancePath:
-                            instancePath + '/certification/optOuts/' + i18 + '/requirements/' + i19,
+                            instancePath + '/certification/optOuts/' + i24 + '/requirements/' + i25,
                           schemaPath:
                             '#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
                           keyword: 'type',
@@ -25567,17 +26520,17 @@ function validate51(
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err249];
+                          vErrors = [err291];
                         } else {
-                          vErrors.push(err249);
+                          vErrors.push(err291);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err250 = {
+                    const err292 = {
                       instancePath:
-                        instancePath + '/certification/optOuts/' + i18 + '/requirements',
+                        instancePath + '/certification/optOuts/' + i24 + '/requirements',
                       schemaPath:
                         '#/properties/certification/properties/optOuts/items/properties/requirements/type',
                       keyword: 'type',
@@ -25585,31 +26538,31 @@ function validate51(
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err250];
+                      vErrors = [err292];
                     } else {
-                      vErrors.push(err250);
+                      vErrors.push(err292);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err251 = {
-                  instancePath: instancePath + '/certification/optOuts/' + i18,
+                const err293 = {
+                  instancePath: instancePath + '/certification/optOuts/' + i24,
                   schemaPath: '#/properties/certification/properties/optOuts/items/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err251];
+                  vErrors = [err293];
                 } else {
-                  vErrors.push(err251);
+                  vErrors.push(err293);
                 }
                 errors++;
               }
             }
           } else {
-            const err252 = {
+            const err294 = {
               instancePath: instancePath + '/certification/optOuts',
               schemaPath: '#/properties/certification/properties/optOuts/type',
               keyword: 'type',
@@ -25617,22 +26570,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err252];
+              vErrors = [err294];
             } else {
-              vErrors.push(err252);
+              vErrors.push(err294);
             }
             errors++;
           }
         }
-        if (data94.signer !== undefined) {
-          let data106 = data94.signer;
-          const _errs253 = errors;
-          let valid82 = false;
+        if (data114.signer !== undefined) {
+          let data126 = data114.signer;
+          const _errs293 = errors;
+          let valid98 = false;
           let passing2 = null;
-          const _errs254 = errors;
-          if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
-            if (data106.state === undefined) {
-              const err253 = {
+          const _errs294 = errors;
+          if (data126 && typeof data126 == 'object' && !Array.isArray(data126)) {
+            if (data126.state === undefined) {
+              const err295 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
                 keyword: 'required',
@@ -25640,33 +26593,33 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err253];
+                vErrors = [err295];
               } else {
-                vErrors.push(err253);
+                vErrors.push(err295);
               }
               errors++;
             }
-            for (const key24 in data106) {
-              if (!(key24 === 'state')) {
-                const err254 = {
+            for (const key27 in data126) {
+              if (!(key27 === 'state')) {
+                const err296 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key24 },
+                  params: { additionalProperty: key27 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err254];
+                  vErrors = [err296];
                 } else {
-                  vErrors.push(err254);
+                  vErrors.push(err296);
                 }
                 errors++;
               }
             }
-            if (data106.state !== undefined) {
-              if ('unsigned' !== data106.state) {
-                const err255 = {
+            if (data126.state !== undefined) {
+              if ('unsigned' !== data126.state) {
+                const err297 = {
                   instancePath: instancePath + '/certification/signer/state',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
@@ -25675,15 +26628,15 @@ function validate51(
                   message: 'must be equal to constant',
                 };
                 if (vErrors === null) {
-                  vErrors = [err255];
+                  vErrors = [err297];
                 } else {
-                  vErrors.push(err255);
+                  vErrors.push(err297);
                 }
                 errors++;
               }
             }
           } else {
-            const err256 = {
+            const err298 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
               keyword: 'type',
@@ -25691,22 +26644,22 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err256];
+              vErrors = [err298];
             } else {
-              vErrors.push(err256);
+              vErrors.push(err298);
             }
             errors++;
           }
-          var _valid2 = _errs254 === errors;
+          var _valid2 = _errs294 === errors;
           if (_valid2) {
-            valid82 = true;
+            valid98 = true;
             passing2 = 0;
             var props2 = true;
           }
-          const _errs258 = errors;
-          if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
-            if (data106.state === undefined) {
-              const err257 = {
+          const _errs298 = errors;
+          if (data126 && typeof data126 == 'object' && !Array.isArray(data126)) {
+            if (data126.state === undefined) {
+              const err299 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
                 keyword: 'required',
@@ -25714,14 +26667,14 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err257];
+                vErrors = [err299];
               } else {
-                vErrors.push(err257);
+                vErrors.push(err299);
               }
               errors++;
             }
-            if (data106.why === undefined) {
-              const err258 = {
+            if (data126.why === undefined) {
+              const err300 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
                 keyword: 'required',
@@ -25729,33 +26682,33 @@ function validate51(
                 message: "must have required property '" + 'why' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err258];
+                vErrors = [err300];
               } else {
-                vErrors.push(err258);
+                vErrors.push(err300);
               }
               errors++;
             }
-            for (const key25 in data106) {
-              if (!(key25 === 'state' || key25 === 'why')) {
-                const err259 = {
+            for (const key28 in data126) {
+              if (!(key28 === 'state' || key28 === 'why')) {
+                const err301 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key25 },
+                  params: { additionalProperty: key28 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err259];
+                  vErrors = [err301];
                 } else {
-                  vErrors.push(err259);
+                  vErrors.push(err301);
                 }
                 errors++;
               }
             }
-            if (data106.state !== undefined) {
-              if ('unverified' !== data106.state) {
-                const err260 = {
+            if (data126.state !== undefined) {
+              if ('unverified' !== data126.state) {
+                const err302 = {
                   instancePath: instancePath + '/certification/signer/state',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
@@ -25764,18 +26717,18 @@ function validate51(
                   message: 'must be equal to constant',
                 };
                 if (vErrors === null) {
-                  vErrors = [err260];
+                  vErrors = [err302];
                 } else {
-                  vErrors.push(err260);
+                  vErrors.push(err302);
                 }
                 errors++;
               }
             }
-            if (data106.why !== undefined) {
-              let data109 = data106.why;
-              if (typeof data109 === 'string') {
-                if (func1(data109) < 1) {
-                  const err261 = {
+            if (data126.why !== undefined) {
+              let data129 = data126.why;
+              if (typeof data129 === 'string') {
+                if (func1(data129) < 1) {
+                  const err303 = {
                     instancePath: instancePath + '/certification/signer/why',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
@@ -25784,14 +26737,14 @@ function validate51(
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err261];
+                    vErrors = [err303];
                   } else {
-                    vErrors.push(err261);
+                    vErrors.push(err303);
                   }
                   errors++;
                 }
               } else {
-                const err262 = {
+                const err304 = {
                   instancePath: instancePath + '/certification/signer/why',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
@@ -25800,15 +26753,15 @@ function validate51(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err262];
+                  vErrors = [err304];
                 } else {
-                  vErrors.push(err262);
+                  vErrors.push(err304);
                 }
                 errors++;
               }
             }
           } else {
-            const err263 = {
+            const err305 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
               keyword: 'type',
@@ -25816,28 +26769,28 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err263];
+              vErrors = [err305];
             } else {
-              vErrors.push(err263);
+              vErrors.push(err305);
             }
             errors++;
           }
-          var _valid2 = _errs258 === errors;
-          if (_valid2 && valid82) {
-            valid82 = false;
+          var _valid2 = _errs298 === errors;
+          if (_valid2 && valid98) {
+            valid98 = false;
             passing2 = [passing2, 1];
           } else {
             if (_valid2) {
-              valid82 = true;
+              valid98 = true;
               passing2 = 1;
               if (props2 !== true) {
                 props2 = true;
               }
             }
-            const _errs264 = errors;
-            if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
-              if (data106.state === undefined) {
-                const err264 = {
+            const _errs304 = errors;
+            if (data126 && typeof data126 == 'object' && !Array.isArray(data126)) {
+              if (data126.state === undefined) {
+                const err306 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
                   keyword: 'required',
@@ -25845,14 +26798,14 @@ function validate51(
                   message: "must have required property '" + 'state' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err264];
+                  vErrors = [err306];
                 } else {
-                  vErrors.push(err264);
+                  vErrors.push(err306);
                 }
                 errors++;
               }
-              if (data106.keyId === undefined) {
-                const err265 = {
+              if (data126.keyId === undefined) {
+                const err307 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
                   keyword: 'required',
@@ -25860,33 +26813,33 @@ function validate51(
                   message: "must have required property '" + 'keyId' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err265];
+                  vErrors = [err307];
                 } else {
-                  vErrors.push(err265);
+                  vErrors.push(err307);
                 }
                 errors++;
               }
-              for (const key26 in data106) {
-                if (!(key26 === 'state' || key26 === 'keyId')) {
-                  const err266 = {
+              for (const key29 in data126) {
+                if (!(key29 === 'state' || key29 === 'keyId')) {
+                  const err308 = {
                     instancePath: instancePath + '/certification/signer',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/additionalProperties',
                     keyword: 'additionalProperties',
-                    params: { additionalProperty: key26 },
+                    params: { additionalProperty: key29 },
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err266];
+                    vErrors = [err308];
                   } else {
-                    vErrors.push(err266);
+                    vErrors.push(err308);
                   }
                   errors++;
                 }
               }
-              if (data106.state !== undefined) {
-                if ('verified' !== data106.state) {
-                  const err267 = {
+              if (data126.state !== undefined) {
+                if ('verified' !== data126.state) {
+                  const err309 = {
                     instancePath: instancePath + '/certification/signer/state',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/state/const',
@@ -25895,18 +26848,18 @@ function validate51(
                     message: 'must be equal to constant',
                   };
                   if (vErrors === null) {
-                    vErrors = [err267];
+                    vErrors = [err309];
                   } else {
-                    vErrors.push(err267);
+                    vErrors.push(err309);
                   }
                   errors++;
                 }
               }
-              if (data106.keyId !== undefined) {
-                let data111 = data106.keyId;
-                if (typeof data111 === 'string') {
-                  if (func1(data111) < 1) {
-                    const err268 = {
+              if (data126.keyId !== undefined) {
+                let data131 = data126.keyId;
+                if (typeof data131 === 'string') {
+                  if (func1(data131) < 1) {
+                    const err310 = {
                       instancePath: instancePath + '/certification/signer/keyId',
                       schemaPath:
                         '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
@@ -25915,14 +26868,14 @@ function validate51(
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err268];
+                      vErrors = [err310];
                     } else {
-                      vErrors.push(err268);
+                      vErrors.push(err310);
                     }
                     errors++;
                   }
                 } else {
-                  const err269 = {
+                  const err311 = {
                     instancePath: instancePath + '/certification/signer/keyId',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
@@ -25931,15 +26884,15 @@ function validate51(
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err269];
+                    vErrors = [err311];
                   } else {
-                    vErrors.push(err269);
+                    vErrors.push(err311);
                   }
                   errors++;
                 }
               }
             } else {
-              const err270 = {
+              const err312 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/2/type',
                 keyword: 'type',
@@ -25947,19 +26900,19 @@ function validate51(
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err270];
+                vErrors = [err312];
               } else {
-                vErrors.push(err270);
+                vErrors.push(err312);
               }
               errors++;
             }
-            var _valid2 = _errs264 === errors;
-            if (_valid2 && valid82) {
-              valid82 = false;
+            var _valid2 = _errs304 === errors;
+            if (_valid2 && valid98) {
+              valid98 = false;
               passing2 = [passing2, 2];
             } else {
               if (_valid2) {
-                valid82 = true;
+                valid98 = true;
                 passing2 = 2;
                 if (props2 !== true) {
                   props2 = true;
@@ -25967,8 +26920,8 @@ function validate51(
               }
             }
           }
-          if (!valid82) {
-            const err271 = {
+          if (!valid98) {
+            const err313 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf',
               keyword: 'oneOf',
@@ -25976,16 +26929,16 @@ function validate51(
               message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
-              vErrors = [err271];
+              vErrors = [err313];
             } else {
-              vErrors.push(err271);
+              vErrors.push(err313);
             }
             errors++;
           } else {
-            errors = _errs253;
+            errors = _errs293;
             if (vErrors !== null) {
-              if (_errs253) {
-                vErrors.length = _errs253;
+              if (_errs293) {
+                vErrors.length = _errs293;
               } else {
                 vErrors = null;
               }
@@ -25993,7 +26946,7 @@ function validate51(
           }
         }
       } else {
-        const err272 = {
+        const err314 = {
           instancePath: instancePath + '/certification',
           schemaPath: '#/properties/certification/type',
           keyword: 'type',
@@ -26001,15 +26954,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err272];
+          vErrors = [err314];
         } else {
-          vErrors.push(err272);
+          vErrors.push(err314);
         }
         errors++;
       }
     }
   } else {
-    const err273 = {
+    const err315 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -26017,9 +26970,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err273];
+      vErrors = [err315];
     } else {
-      vErrors.push(err273);
+      vErrors.push(err315);
     }
     errors++;
   }
@@ -26027,8 +26980,8 @@ function validate51(
   return errors === 0;
 }
 validate51.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-exports.matrix = validate69;
-const schema135 = {
+exports.matrix = validate70;
+const schema137 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:matrix',
   title: 'RFC 0246 eval-gate results matrix',
@@ -26200,7 +27153,7 @@ const schema135 = {
     },
   },
 };
-const schema136 = {
+const schema138 = {
   type: 'object',
   additionalProperties: false,
   required: [
@@ -26270,17 +27223,17 @@ const schema136 = {
     },
   },
 };
-const schema137 = {
+const schema139 = {
   description: 'What verifying the report came to.',
   enum: ['verified', 'unverified', 'unanchored', 'different-referee'],
 };
-function validate70(
+function validate71(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate70.evaluated;
+  const evaluated0 = validate71.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -26454,7 +27407,7 @@ function validate70(
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema136.properties, key0)) {
+      if (!func5.call(schema138.properties, key0)) {
         const err11 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -26545,7 +27498,7 @@ function validate70(
           instancePath: instancePath + '/version',
           schemaPath: '#/properties/version/type',
           keyword: 'type',
-          params: { type: schema136.properties.version.type },
+          params: { type: schema138.properties.version.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -26585,7 +27538,7 @@ function validate70(
           instancePath: instancePath + '/verification',
           schemaPath: '#/$defs/reportState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema137.enum },
+          params: { allowedValues: schema139.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -26640,7 +27593,7 @@ function validate70(
           instancePath: instancePath + '/anchor',
           schemaPath: '#/properties/anchor/type',
           keyword: 'type',
-          params: { type: schema136.properties.anchor.type },
+          params: { type: schema138.properties.anchor.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -26726,7 +27679,7 @@ function validate70(
           instancePath: instancePath + '/page',
           schemaPath: '#/properties/page/type',
           keyword: 'type',
-          params: { type: schema136.properties.page.type },
+          params: { type: schema138.properties.page.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -26744,7 +27697,7 @@ function validate70(
           instancePath: instancePath + '/suiteVersion',
           schemaPath: '#/properties/suiteVersion/type',
           keyword: 'type',
-          params: { type: schema136.properties.suiteVersion.type },
+          params: { type: schema138.properties.suiteVersion.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -26770,11 +27723,11 @@ function validate70(
     }
     errors++;
   }
-  validate70.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
-validate70.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema138 = {
+validate71.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const schema140 = {
   type: 'object',
   additionalProperties: false,
   required: ['kind', 'id', 'cells'],
@@ -26795,7 +27748,7 @@ const schema138 = {
     },
   },
 };
-const schema139 = {
+const schema141 = {
   type: 'object',
   additionalProperties: false,
   required: ['state', 'detail'],
@@ -26816,7 +27769,7 @@ const schema139 = {
     },
   },
 };
-const schema140 = {
+const schema142 = {
   description: 'What one cell shows; see docs/ci.md.',
   enum: [
     'pass',
@@ -26837,13 +27790,13 @@ const schema140 = {
   ],
 };
 const pattern115 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
-function validate73(
+function validate74(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate73.evaluated;
+  const evaluated0 = validate74.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -26921,7 +27874,7 @@ function validate73(
           instancePath: instancePath + '/state',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema140.enum },
+          params: { allowedValues: schema142.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -27006,7 +27959,7 @@ function validate73(
           instancePath: instancePath + '/recomputed',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema140.enum },
+          params: { allowedValues: schema142.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -27032,17 +27985,17 @@ function validate73(
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate74.errors = vErrors;
   return errors === 0;
 }
-validate73.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate72(
+validate74.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate73(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate72.evaluated;
+  const evaluated0 = validate73.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -27119,7 +28072,7 @@ function validate72(
           instancePath: instancePath + '/kind',
           schemaPath: '#/properties/kind/enum',
           keyword: 'enum',
-          params: { allowedValues: schema138.properties.kind.enum },
+          params: { allowedValues: schema140.properties.kind.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -27170,7 +28123,7 @@ function validate72(
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate73(data2[i0], {
+            !validate74(data2[i0], {
               instancePath: instancePath + '/cells/' + i0,
               parentData: data2,
               parentDataProperty: i0,
@@ -27178,7 +28131,7 @@ function validate72(
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+            vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
             errors = vErrors.length;
           }
         }
@@ -27213,17 +28166,17 @@ function validate72(
     }
     errors++;
   }
-  validate72.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
-validate72.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate69(
+validate73.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate70(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="urn:openwop:v2:matrix" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate69.evaluated;
+  const evaluated0 = validate70.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -27470,7 +28423,7 @@ function validate69(
         const len0 = data4.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate70(data4[i0], {
+            !validate71(data4[i0], {
               instancePath: instancePath + '/columns/' + i0,
               parentData: data4,
               parentDataProperty: i0,
@@ -27478,7 +28431,7 @@ function validate69(
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+            vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
             errors = vErrors.length;
           }
         }
@@ -27504,7 +28457,7 @@ function validate69(
         const len1 = data6.length;
         for (let i1 = 0; i1 < len1; i1++) {
           if (
-            !validate72(data6[i1], {
+            !validate73(data6[i1], {
               instancePath: instancePath + '/rows/' + i1,
               parentData: data6,
               parentDataProperty: i1,
@@ -27512,7 +28465,7 @@ function validate69(
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
             errors = vErrors.length;
           }
         }
@@ -27547,7 +28500,7 @@ function validate69(
     }
     errors++;
   }
-  validate69.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
-validate69.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate70.evaluated = { props: true, dynamicProps: false, dynamicItems: false };

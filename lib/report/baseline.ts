@@ -5,8 +5,12 @@
 // failure it excuses; an entry past its `expires` day excuses nothing, so neither can a deadline.
 
 import type { Finding } from '../types.ts';
+import type { RepeatFacts } from './repeat.ts';
+import { isFlaky, outcomesOf } from './repeat.ts';
 import type { ExpectedFailure, FailOn } from './run-options.ts';
 import { EVERY_REQUIREMENT, HOST_CHECKS } from './run-options.ts';
+import type { SeverityOverride } from './severity.ts';
+import { effectiveSeverity } from './severity.ts';
 
 /**
  * A failure that fails the exit code: one rule of a requirement, or the requirement as a whole;
@@ -31,9 +35,7 @@ export interface ResolvedEntry extends ExpectedFailure {
 
 type FindingFacts = Pick<Finding, 'rule' | 'ok' | 'severity'>;
 
-export interface RowFacts {
-  readonly id: string;
-  readonly disposition: string;
+export interface RowFacts extends RepeatFacts {
   readonly findings: readonly FindingFacts[];
 }
 
@@ -43,23 +45,44 @@ export interface BaselineContext {
   readonly day?: string;
   /** The host checks' findings; absent when the run made none. */
   readonly hostFindings?: readonly FindingFacts[];
+  /** The baseline's scoped severities; absent: every finding counts at its own severity. */
+  readonly overrides?: readonly SeverityOverride[];
+}
+
+/** A row whose repetitions came to more than one disposition. */
+export interface FlakyRow {
+  readonly requirement: string;
+  readonly outcomes: readonly string[];
 }
 
 export interface Resolution {
   readonly entries: readonly ResolvedEntry[];
   readonly excused: readonly Fault[];
   readonly unexcused: readonly Fault[];
+  /** Flaky rows no live entry's `outcomes` allows: each fails the run. */
+  readonly flaky: readonly FlakyRow[];
+  /** Flaky rows an entry allows: they fail nothing, and still withhold the certification. */
+  readonly allowedFlaky: readonly FlakyRow[];
 }
 
 function executed(row: RowFacts): boolean {
   return row.disposition === 'executed-pass' || row.disposition === 'executed-fail';
 }
 
-/** The faults of one row, each failing rule once, in the order the rules were judged. */
-export function faultsOfRow(row: RowFacts, failOn: FailOn): Fault[] {
+/**
+ * The faults of one row, each failing rule once, in the order the rules were judged. A failure
+ * counts at its severity after the scoped overrides; a row that failed only on MUST findings an
+ * override lowered fails the exit code only as SHOULD warnings do.
+ */
+export function faultsOfRow(
+  row: RowFacts,
+  failOn: FailOn,
+  overrides: readonly SeverityOverride[] = [],
+): Fault[] {
   if (!executed(row)) return [];
+  const severity = (f: FindingFacts) => effectiveSeverity(f, row.id, overrides);
   const counts = (f: FindingFacts): boolean =>
-    !f.ok && (f.severity === 'MUST' || failOn === 'should');
+    !f.ok && (severity(f) === 'MUST' || failOn === 'should');
   const rules = [...new Set(row.findings.filter(counts).map((f) => f.rule))];
   const out: Fault[] = rules.map((rule) => ({ requirement: row.id, rule }));
   const mustFailed = row.findings.some((f) => !f.ok && f.severity === 'MUST');
@@ -67,17 +90,25 @@ export function faultsOfRow(row: RowFacts, failOn: FailOn): Fault[] {
   return out;
 }
 
-export function faultsOf(rows: readonly RowFacts[], failOn: FailOn): Fault[] {
-  return rows.flatMap((row) => faultsOfRow(row, failOn));
+export function faultsOf(
+  rows: readonly RowFacts[],
+  failOn: FailOn,
+  overrides: readonly SeverityOverride[] = [],
+): Fault[] {
+  return rows.flatMap((row) => faultsOfRow(row, failOn, overrides));
 }
 
 /**
  * Each failed host check once. A SHOULD warning counts only under `should`; a MUST one (an
  * authentication bypass) counts whatever the gate, as a failed MUST of a leg does.
  */
-export function hostFaults(findings: readonly FindingFacts[] | undefined, failOn: FailOn): Fault[] {
+export function hostFaults(
+  findings: readonly FindingFacts[] | undefined,
+  failOn: FailOn,
+  overrides: readonly SeverityOverride[] = [],
+): Fault[] {
   const counts = (f: FindingFacts): boolean =>
-    !f.ok && (f.severity === 'MUST' || failOn === 'should');
+    !f.ok && (effectiveSeverity(f, HOST_CHECKS, overrides) === 'MUST' || failOn === 'should');
   const failed = (findings ?? []).filter(counts).map((f) => f.rule);
   return [...new Set(failed)].map((rule) => ({ requirement: HOST_CHECKS, rule }));
 }
@@ -92,7 +123,21 @@ function names(entry: ExpectedFailure, requirement: string): boolean {
   return entry.requirement === requirement;
 }
 
-function excuses(entry: ExpectedFailure, fault: Fault): boolean {
+/** Whether an `outcomes` entry allows the row: every disposition it came to is one it lists. */
+export function allowsOutcomes(entry: ExpectedFailure, row: RepeatFacts): boolean {
+  const allowed = entry.outcomes;
+  return (
+    allowed !== undefined &&
+    names(entry, row.id) &&
+    outcomesOf(row).every((d) => (allowed as readonly string[]).includes(d))
+  );
+}
+
+function excuses(entry: ExpectedFailure, fault: Fault, rows: readonly RowFacts[]): boolean {
+  if (entry.outcomes !== undefined) {
+    // An intermittent row's failures are among the outcomes the entry allows.
+    return rows.some((r) => r.id === fault.requirement && allowsOutcomes(entry, r));
+  }
   return names(entry, fault.requirement) && (entry.rule === undefined || entry.rule === fault.rule);
 }
 
@@ -114,13 +159,16 @@ function statusOf(
   context: BaselineContext,
 ): EntryStatus {
   if (isExpired(entry, context.day)) return 'expired';
+  if (entry.outcomes !== undefined) return outcomesStatus(entry, rows, failOn, context);
   const findings = judgedFindings(entry, rows, context);
   if (findings === undefined) return 'unobserved';
   if (entry.rule === undefined) {
     const failing =
       entry.requirement === HOST_CHECKS
         ? findings.some((f) => !f.ok)
-        : rows.some((r) => names(entry, r.id) && faultsOfRow(r, failOn).length > 0);
+        : rows.some(
+            (r) => names(entry, r.id) && faultsOfRow(r, failOn, context.overrides).length > 0,
+          );
     return failing ? 'excusing' : 'stale';
   }
   const judged = findings.filter((f) => f.rule === entry.rule);
@@ -132,18 +180,51 @@ function statusOf(
     : 'unobserved';
 }
 
+/**
+ * An `outcomes` entry names an intermittent row, which passing every time does not contradict:
+ * it is excusing while the row it allows was flaky or failed, and unobserved otherwise. It is
+ * never stale.
+ */
+function outcomesStatus(
+  entry: ExpectedFailure,
+  rows: readonly RowFacts[],
+  failOn: FailOn,
+  context: BaselineContext,
+): EntryStatus {
+  const matched = rows.some(
+    (r) =>
+      allowsOutcomes(entry, r) &&
+      (isFlaky(r) || faultsOfRow(r, failOn, context.overrides).length > 0),
+  );
+  return matched ? 'excusing' : 'unobserved';
+}
+
 export function resolveBaseline(
   entries: readonly ExpectedFailure[],
   rows: readonly RowFacts[],
   failOn: FailOn,
   context: BaselineContext = {},
 ): Resolution {
-  const faults = [...faultsOf(rows, failOn), ...hostFaults(context.hostFindings, failOn)];
+  const overrides = context.overrides ?? [];
+  const faults = [
+    ...faultsOf(rows, failOn, overrides),
+    ...hostFaults(context.hostFindings, failOn, overrides),
+  ];
   const live = entries.filter((e) => !isExpired(e, context.day));
+  const excused = (f: Fault): boolean => live.some((e) => excuses(e, f, rows));
+  const flaky = rows
+    .filter(isFlaky)
+    .map((r) => ({ row: r, allowed: live.some((e) => allowsOutcomes(e, r)) }));
+  const flakyRow = ({ row }: { row: RowFacts }): FlakyRow => ({
+    requirement: row.id,
+    outcomes: outcomesOf(row),
+  });
   return {
     entries: entries.map((e) => ({ ...plain(e), status: statusOf(e, rows, failOn, context) })),
-    excused: faults.filter((f) => live.some((e) => excuses(e, f))),
-    unexcused: faults.filter((f) => !live.some((e) => excuses(e, f))),
+    excused: faults.filter(excused),
+    unexcused: faults.filter((f) => !excused(f)),
+    flaky: flaky.filter((f) => !f.allowed).map(flakyRow),
+    allowedFlaky: flaky.filter((f) => f.allowed).map(flakyRow),
   };
 }
 
@@ -152,6 +233,7 @@ export function plain(entry: ExpectedFailure): ExpectedFailure {
   return {
     requirement: entry.requirement,
     ...(entry.rule === undefined ? {} : { rule: entry.rule }),
+    ...(entry.outcomes === undefined ? {} : { outcomes: [...entry.outcomes] }),
     reason: entry.reason,
     ...(entry.ticket === undefined ? {} : { ticket: entry.ticket }),
     ...(entry.owner === undefined ? {} : { owner: entry.owner }),
@@ -160,7 +242,8 @@ export function plain(entry: ExpectedFailure): ExpectedFailure {
 }
 
 /** `openwop.requirement.0246.mean-gated task.passed`, or the id alone for a whole requirement. */
-export function faultName(fault: Fault): string {
+export function faultName(fault: Fault & Pick<ExpectedFailure, 'outcomes'>): string {
+  if (fault.outcomes !== undefined) return `${fault.requirement} (${fault.outcomes.join(' or ')})`;
   return fault.rule === undefined ? fault.requirement : `${fault.requirement} ${fault.rule}`;
 }
 

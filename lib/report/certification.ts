@@ -20,6 +20,7 @@ import type {
   Signer,
 } from './report.ts';
 import { NOT_SELECTED } from './run-options.ts';
+import { overrideName } from './severity.ts';
 
 export type CertificationFacts = CiFacts &
   Pick<EvalGateReport, 'strict' | 'optedOut'> & {
@@ -109,15 +110,20 @@ function outcomeReasons(facts: CertificationFacts, gate: CiVerdict): Certificati
           ...(bypasses.length > 0
             ? [`${bypasses.length} authentication bypass${bypasses.length === 1 ? '' : 'es'}`]
             : []),
-          plural(gate.stale.length, 'stale entry'),
+          `${gate.stale.length} stale ${gate.stale.length === 1 ? 'entry' : 'entries'}`,
           plural(warnings.length, 'host-check warning'),
         ].join(', ')}); see the closing line`,
     ),
   ];
 }
 
-/** What the run left untested: a selection, strict mode off, rows neither passed nor opted out. */
-function scopeReasons(facts: CertificationFacts): CertificationReason[] {
+/**
+ * What the run left untested or judged otherwise: a selection, strict mode off, rows neither
+ * passed nor opted out, a baseline, a flaky row (allowed or not), a scoped severity.
+ */
+function scopeReasons(facts: CertificationFacts, gate: CiVerdict): CertificationReason[] {
+  const flaky = [...gate.flaky, ...gate.allowedFlaky];
+  const overrides = facts.baseline?.severity ?? [];
   const rows = facts.requirements;
   const total = rows.length;
   const ran = total - rows.filter(notSelected).length;
@@ -164,6 +170,20 @@ function scopeReasons(facts: CertificationFacts): CertificationReason[] {
       'baseline',
       () =>
         `baseline: failures listed in ${facts.baseline?.file ?? 'the baseline'} do not fail the run; certify without --expected-failures`,
+    ),
+    ...reasonIf(
+      flaky.length > 0,
+      'flaky',
+      `${flaky.length} flaky`,
+      () =>
+        `flaky: ${flaky.length} of ${total} requirements came to different dispositions across the repetitions (${flaky.map((f) => `${f.requirement}: ${f.outcomes.join(', ')}`).join('; ')}); a verdict that depends on the day certifies nothing`,
+    ),
+    ...reasonIf(
+      overrides.length > 0,
+      'severity-override',
+      'severity overridden',
+      () =>
+        `severity overridden: ${overrides.map(overrideName).join('; ')}; the run was not judged at the RFC's severities; certify without the baseline's severity section`,
     ),
   ];
 }
@@ -278,7 +298,7 @@ export function certify(facts: CertificationFacts, signer: Signer, gate: CiVerdi
         "embedded: the target was the suite's own reference host, no evidence about any other; give --base-url",
     ),
     ...outcomeReasons(facts, gate),
-    ...scopeReasons(facts),
+    ...scopeReasons(facts, gate),
     ...packReasons(facts),
     ...implementationReasons(facts),
     ...signerReasons(signer),

@@ -5,7 +5,7 @@
 // says so on its last line (lib/report/run-verdict.ts).
 
 import { faultName, faultsOf, resolveBaseline, trackingNote } from './baseline.ts';
-import type { BaselineContext, Fault, ResolvedEntry } from './baseline.ts';
+import type { BaselineContext, Fault, FlakyRow, ResolvedEntry } from './baseline.ts';
 import type { Finding } from '../types.ts';
 import type { EvalGateReport } from './report.ts';
 import { NOT_SELECTED } from './run-options.ts';
@@ -14,12 +14,14 @@ import { isPartial } from './run-record.ts';
 import { addedSince } from '../requirement-sets.ts';
 import { EXIT } from './verdict.ts';
 import { isBypass } from './warnings.ts';
+import { effectiveSeverity } from './severity.ts';
+import { overrideName } from './severity.ts';
 
 export type CiFacts = Pick<
   EvalGateReport,
   'requirements' | 'failOn' | 'selection' | 'baseline' | 'hostChecks'
 > &
-  Partial<Pick<EvalGateReport, 'startedAt'>>;
+  Partial<Pick<EvalGateReport, 'startedAt' | 'repeat'>>;
 
 export interface CiVerdict {
   readonly exitCode: number;
@@ -37,6 +39,9 @@ export interface CiVerdict {
    * always does.
    */
   readonly hostWarnings: readonly Finding[];
+  /** Under --repeat: flaky rows no baseline entry allows (each fails the run), and those it allows. */
+  readonly flaky: readonly FlakyRow[];
+  readonly allowedFlaky: readonly FlakyRow[];
 }
 
 /** The run's day and host checks, which an entry's expiry and a host-check entry are judged on. */
@@ -44,6 +49,7 @@ export function baselineContext(report: CiFacts): BaselineContext {
   return {
     ...(report.startedAt === undefined ? {} : { day: report.startedAt.slice(0, 10) }),
     ...(report.hostChecks === undefined ? {} : { hostFindings: report.hostChecks.findings }),
+    ...(report.baseline?.severity === undefined ? {} : { overrides: report.baseline.severity }),
   };
 }
 
@@ -65,7 +71,11 @@ export function ciVerdict(report: CiFacts): CiVerdict {
     (f) => !f.ok && hostRules.has(f.rule),
   );
   const unexcused = resolution.unexcused.filter((f) => f.requirement !== HOST_CHECKS);
-  const failing = unexcused.length > 0 || stale.length > 0 || hostWarnings.length > 0;
+  const failing =
+    unexcused.length > 0 ||
+    stale.length > 0 ||
+    hostWarnings.length > 0 ||
+    resolution.flaky.length > 0;
   // A blocked run exits 3 even under --fail-on none: a lost response is no verdict to waive.
   const exitCode = failing && failOn !== 'none' ? EXIT.failed : blocked ? EXIT.blocked : EXIT.ok;
   return {
@@ -76,16 +86,67 @@ export function ciVerdict(report: CiFacts): CiVerdict {
     stale,
     expired,
     hostWarnings,
+    flaky: resolution.flaky,
+    allowedFlaky: resolution.allowedFlaky,
   };
 }
 
-/** Rows whose every failure the baseline excused. */
-function excusedRows(report: CiFacts, verdict: CiVerdict): number {
+/**
+ * The counts the gate's lines and every channel state, taken once from the rows and the gate
+ * (lib/report/run-verdict.ts carries them in the run's one verdict).
+ */
+export interface GateCounts {
+  /** Failed rows whose every failure the baseline excused. */
+  readonly excusedFailed: number;
+  /** Failing rules the baseline excused, the host checks' included. */
+  readonly excusedRules: number;
+  /**
+   * SHOULD warnings: each rule of an executed row that failed at SHOULD (after any scoped
+   * severity), once per row, and each host check that failed at SHOULD.
+   */
+  readonly shouldWarnings: number;
+  /** Of those, the ones a baseline entry excused. */
+  readonly excusedWarnings: number;
+  readonly stale: number;
+  readonly expired: number;
+}
+
+export function gateCounts(report: CiFacts, verdict: CiVerdict): GateCounts {
+  const overrides = report.baseline?.severity ?? [];
+  const excused = (f: Fault): boolean => verdict.excused.some((e) => sameFault(e, f));
   const failOn = report.failOn ?? 'must';
-  return report.requirements.filter((row) => {
-    const faults = faultsOf([row], failOn);
-    return faults.length > 0 && faults.every((f) => verdict.excused.some((e) => sameFault(e, f)));
+  const excusedFailed = report.requirements.filter((row) => {
+    const faults = faultsOf([row], failOn, overrides);
+    return row.disposition === 'executed-fail' && faults.length > 0 && faults.every(excused);
   }).length;
+  const warnings: Fault[] = [
+    ...report.requirements.flatMap((row) => {
+      if (row.disposition !== 'executed-pass' && row.disposition !== 'executed-fail') return [];
+      const rules = row.findings
+        .filter((f) => !f.ok && effectiveSeverity(f, row.id, overrides) === 'SHOULD')
+        .map((f) => f.rule);
+      return [...new Set(rules)].map((rule) => ({ requirement: row.id, rule }));
+    }),
+    ...[
+      ...new Set(
+        (report.hostChecks?.findings ?? [])
+          .filter((f) => !f.ok && effectiveSeverity(f, HOST_CHECKS, overrides) === 'SHOULD')
+          .map((f) => f.rule),
+      ),
+    ].map((rule) => ({ requirement: HOST_CHECKS, rule })),
+  ];
+  return {
+    excusedFailed,
+    excusedRules: verdict.excused.length,
+    shouldWarnings: warnings.length,
+    excusedWarnings: warnings.filter(excused).length,
+    stale: verdict.stale.length,
+    expired: verdict.expired.length,
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function sameFault(a: Fault, b: Fault): boolean {
@@ -97,7 +158,11 @@ function isUnselected(row: CiFacts['requirements'][number]): boolean {
 }
 
 /** What limits the run beyond its counts: the selection, the baseline, the severity gate. */
-export function ciLimits(report: CiFacts, verdict: CiVerdict): string[] {
+export function ciLimits(
+  report: CiFacts,
+  verdict: CiVerdict,
+  counts: GateCounts = gateCounts(report, verdict),
+): string[] {
   const parts: string[] = [];
   const selection = report.selection;
   if (selection !== undefined && isPartial(selection)) {
@@ -114,16 +179,24 @@ export function ciLimits(report: CiFacts, verdict: CiVerdict): string[] {
     );
   }
   if (report.baseline !== undefined) {
-    const rows = excusedRows(report, verdict);
-    const expired = verdict.expired.length === 0 ? '' : `, ${verdict.expired.length} expired`;
+    const expired = counts.expired === 0 ? '' : `, ${counts.expired} expired`;
     parts.push(
-      `baseline: ${rows} failing requirement${rows === 1 ? '' : 's'} excused (${verdict.excused.length} rule${verdict.excused.length === 1 ? '' : 's'}), ${verdict.stale.length} stale${expired}`,
+      `baseline: ${plural(counts.excusedFailed, 'failing requirement')} excused (${plural(counts.excusedRules, 'rule')}), ${counts.stale} stale${expired}`,
     );
   }
+  const overrides = report.baseline?.severity ?? [];
+  if (overrides.length > 0) {
+    parts.push(`severity: ${overrides.map(overrideName).join(', ')}`);
+  }
+  if (report.repeat !== undefined) {
+    const all = verdict.flaky.length + verdict.allowedFlaky.length;
+    const allowed =
+      verdict.allowedFlaky.length === 0 ? '' : ` (${verdict.allowedFlaky.length} allowed)`;
+    parts.push(`repeat ${report.repeat.count}: ${all} flaky${allowed}`);
+  }
   if (report.failOn === 'should') {
-    const warned = faultsOf(report.requirements, 'must').length;
-    const all = faultsOf(report.requirements, 'should').length + verdict.hostWarnings.length;
-    parts.push(`fail-on should: ${all - warned} SHOULD warning${all - warned === 1 ? '' : 's'}`);
+    const excused = counts.excusedWarnings === 0 ? '' : ` (${counts.excusedWarnings} excused)`;
+    parts.push(`fail-on should: ${plural(counts.shouldWarnings, 'SHOULD warning')}${excused}`);
   }
   if (report.failOn === 'none') {
     parts.push(
@@ -141,6 +214,14 @@ export function ciProblems(report: CiFacts, verdict: CiVerdict): string[] {
   }
   for (const f of verdict.hostWarnings) {
     lines.push(`host check ${isBypass(f) ? 'failure (MUST)' : 'warning'}: ${f.rule}: ${f.message}`);
+  }
+  for (const f of verdict.flaky) {
+    lines.push(`flaky: ${f.requirement} came to ${f.outcomes.join(', ')} across the repetitions`);
+  }
+  for (const f of verdict.allowedFlaky) {
+    lines.push(
+      `flaky (allowed by the baseline): ${f.requirement} came to ${f.outcomes.join(', ')} across the repetitions`,
+    );
   }
   for (const e of verdict.expired) {
     lines.push(

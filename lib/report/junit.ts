@@ -6,7 +6,7 @@
 
 import { REQUIREMENT_PREFIX } from '../legs.ts';
 import type { Finding } from '../types.ts';
-import type { ResolvedEntry } from './baseline.ts';
+import type { FlakyRow, ResolvedEntry } from './baseline.ts';
 import { faultName } from './baseline.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
 import type { RunVerdict } from './run-verdict.ts';
@@ -33,6 +33,8 @@ export function renderJunit(
     ...report.requirements.map((row) => testcase(row, report, verdict, expectations)),
     ...verdict.gate.stale.map((entry) => staleCase(entry, report)),
     ...verdict.gate.hostWarnings.map(hostWarningCase),
+    ...verdict.gate.flaky.map((f) => flakyCase(f, report, false)),
+    ...verdict.gate.allowedFlaky.map((f) => flakyCase(f, report, true)),
   ];
   const counts = {
     tests: cases.length,
@@ -111,11 +113,16 @@ function testcase(
   switch (row.disposition) {
     case 'executed-pass': {
       if (unexcused.length === 0) return { kind: 'pass', xml: `${head}/>` };
+      // A passed row fails the run on SHOULD findings: under --fail-on should, or raised to MUST.
+      const why =
+        report.failOn === 'should'
+          ? 'under --fail-on should'
+          : "raised to MUST by the baseline's severity section";
       const text = escapeXml(
-        unexcused.map((f) => `${faultName(f)} fails the run under --fail-on should`).join('\n'),
+        unexcused.map((f) => `${faultName(f)} fails the run ${why}`).join('\n'),
       );
       const message = escapeXml(
-        `${unexcused.length} SHOULD warning${unexcused.length === 1 ? '' : 's'} under --fail-on should`,
+        `${unexcused.length} SHOULD warning${unexcused.length === 1 ? '' : 's'} ${why}`,
       );
       return {
         kind: 'failure',
@@ -169,7 +176,11 @@ function excuseOf(row: ReportRow, report: EvalGateReport): string {
   const entries = (report.baseline?.entries ?? []).filter(
     (e) => e.requirement === row.id && e.status === 'excusing',
   );
-  return [...new Set(entries.map((e) => e.reason))].join('; ') || 'listed in the baseline';
+  const lowered = (report.baseline?.severity ?? [])
+    .filter((o) => o.severity === 'SHOULD' && row.findings.some((f) => !f.ok && f.rule === o.rule))
+    .map((o) => `${o.rule} counted as SHOULD: ${o.reason}`);
+  const reasons = [...entries.map((e) => e.reason), ...lowered];
+  return [...new Set(reasons)].join('; ') || 'listed in the baseline';
 }
 
 function staleCase(entry: ResolvedEntry, report: EvalGateReport): Case {
@@ -183,6 +194,24 @@ function staleCase(entry: ResolvedEntry, report: EvalGateReport): Case {
       open('openwop.baseline', `stale: ${faultName(entry)}`, 0),
       `<failure type="stale-baseline-entry" message="${message}">${escapeXml(entry.reason)}</failure>`,
     ),
+  };
+}
+
+/**
+ * A flaky row under --repeat: a failing case naming the outcomes, or a skipped one when a
+ * baseline entry allows them (which still withholds the certification).
+ */
+function flakyCase(flaky: FlakyRow, report: EvalGateReport, allowed: boolean): Case {
+  const seen = `${flaky.requirement} came to ${flaky.outcomes.join(', ')} across ${report.repeat?.count ?? 'its'} repetitions`;
+  const head = open('openwop.repeat', `flaky: ${flaky.requirement}`, 0);
+  if (allowed) {
+    const message = escapeXml(`flaky, allowed by the baseline: ${seen}`);
+    return { kind: 'skipped', xml: withChild(head, `<skipped message="${message}"/>`) };
+  }
+  const message = escapeXml(`flaky: ${flaky.outcomes.join(', ')}`);
+  return {
+    kind: 'failure',
+    xml: withChild(head, `<failure type="flaky" message="${message}">${escapeXml(seen)}</failure>`),
   };
 }
 

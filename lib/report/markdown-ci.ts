@@ -8,8 +8,10 @@ import type { RequirementSet } from '../requirement-sets.ts';
 import type { EvalGateReport } from './report.ts';
 import type { FailOn } from './run-options.ts';
 import type { RunVerdict } from './run-verdict.ts';
+import type { SeverityOverride } from './severity.ts';
 
-type CiFacts = Pick<EvalGateReport, 'failOn' | 'selection' | 'baseline'>;
+type CiFacts = Pick<EvalGateReport, 'failOn' | 'selection' | 'baseline'> &
+  Partial<Pick<EvalGateReport, 'repeat'>>;
 
 /** The certification: what it rests on when given, and every reason when withheld. */
 export function certificationSection(verdict: RunVerdict): string[] {
@@ -71,14 +73,14 @@ export function setBullet(pinned: RequirementSet | undefined): string {
   return `- requirement set: ${pinned.version} (--requirements), ${pinned.requirements.length} requirements; ${adds}`;
 }
 
-export function baselineSection(report: CiFacts): string[] {
+export function baselineSection(report: CiFacts, verdict: RunVerdict): string[] {
   const b = report.baseline;
   if (b === undefined) return [];
   return [
     '',
     `## Baseline: ${b.file}`,
     '',
-    `sha256 \`${b.sha256}\`; ${b.excused.length} failing rule${b.excused.length === 1 ? '' : 's'} excused. A stale entry fails the run until it is removed.`,
+    `sha256 \`${b.sha256}\`; ${verdict.counts.excusedRules} failing rule${verdict.counts.excusedRules === 1 ? '' : 's'} excused. A stale entry fails the run until it is removed.`,
     '',
     '| expected failure | status | reason | ticket | owner | expires |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -86,6 +88,47 @@ export function baselineSection(report: CiFacts): string[] {
       (e) =>
         `| ${faultName(e)} | ${e.status === 'expired' ? '**expired: excuses nothing**' : e.status} | ${cell(e.reason)} | ${cell(e.ticket ?? '')} | ${cell(e.owner ?? '')} | ${e.expires ?? ''} |`,
     ),
+    ...severitySection(b.severity ?? []),
+  ];
+}
+
+/** The scoped severities: each rule, where it applies, the severity it counts at, and why. */
+function severitySection(overrides: readonly SeverityOverride[]): string[] {
+  if (overrides.length === 0) return [];
+  return [
+    '',
+    "Scoped severity: these failures count at the severity below, not the RFC's; dispositions and findings keep the RFC's, and the run is not certified.",
+    '',
+    '| rule | requirements | counts as | reason | ticket | owner |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...overrides.map(
+      (o) =>
+        `| ${o.rule} | ${cell(o.requirements.join(', '))} | ${o.severity} | ${cell(o.reason)} | ${cell(o.ticket ?? '')} | ${cell(o.owner ?? '')} |`,
+    ),
+  ];
+}
+
+/** Under --repeat: every flaky row with the outcomes seen, and whether the baseline allows it. */
+export function repeatSection(report: CiFacts): string[] {
+  const r = report.repeat;
+  if (r === undefined) return [];
+  const flaky = r.rows.filter((row) => row.stability === 'flaky');
+  return [
+    '',
+    `## Repeated ${r.count} times: ${flaky.length} flaky, ${r.rows.length - flaky.length} stable`,
+    '',
+    ...(flaky.length === 0
+      ? ['Every requirement came to the same disposition every time.']
+      : [
+          'A flaky requirement is never certified; it fails the run unless a baseline entry lists its outcomes.',
+          '',
+          '| requirement | outcomes seen | allowed by the baseline |',
+          '| --- | --- | --- |',
+          ...flaky.map(
+            (row) =>
+              `| ${row.requirement} | ${row.outcomes.join(', ')} | ${row.allowed === true ? 'yes' : '**no: fails the run**'} |`,
+          ),
+        ]),
   ];
 }
 

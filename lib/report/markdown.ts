@@ -5,7 +5,13 @@
 import type { EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
-import { baselineSection, cell, certificationSection, gateBullets } from './markdown-ci.ts';
+import {
+  baselineSection,
+  cell,
+  certificationSection,
+  gateBullets,
+  repeatSection,
+} from './markdown-ci.ts';
 import { closingLineOf, headline } from './run-verdict.ts';
 import type { RunVerdict } from './run-verdict.ts';
 import { legGaps, runWideGaps, unexercisedLine } from './unexercised.ts';
@@ -26,6 +32,8 @@ export function renderMarkdown(
   const lines: string[] = [];
   // The first line is the verdict, so a reader who stops there knows the result and its cause.
   lines.push(headline(verdict), '');
+  // The one cause leads; every cause follows, each with what to do.
+  if (verdict.causes.length > 0) lines.push(...verdict.causes.map((c) => `- ${cell(c)}`), '');
   lines.push(`# RFC 0246 eval gate: ${cell(report.target.baseUrl)}`, '');
   lines.push(`**${closingLineOf(verdict)}** · ${report.suite.name} ${report.suite.version}`, '');
   lines.push(`Not exercised: ${unexercisedLine(report)}.`, '');
@@ -44,7 +52,8 @@ export function renderMarkdown(
   );
   const { attention, settled } = focusRows(report.requirements, verdict);
   if (attention.length > 0) lines.push('', ...requirementTable(attention));
-  lines.push(...baselineSection(report));
+  lines.push(...baselineSection(report, verdict));
+  lines.push(...repeatSection(report));
   lines.push(...hostCheckSection(report));
   for (const row of attention) lines.push(...legSection(row, expectations));
   lines.push(...settledSection(settled, expectations));

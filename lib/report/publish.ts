@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { SuiteConfig } from '../env.ts';
 import { makeDirectory } from '../make-directory.ts';
 import type { SuiteRun } from '../decide/run-suite.ts';
+import type { LegOutcome } from '../types.ts';
 import { describeError } from '../observe/errors.ts';
 import { formatSchemaErrors, validate } from '../schemas.ts';
 import { holdsSecret } from '../secrets.ts';
@@ -41,6 +42,8 @@ export interface PublishOptions {
   readonly stepSummaryPath?: string;
   /** Where a CI system reads the step's outputs (GITHUB_OUTPUT). */
   readonly stepOutputPath?: string;
+  /** Under --repeat: the outcomes of every later run of the suite, in order. */
+  readonly repetitions?: readonly (readonly LegOutcome[])[];
 }
 
 export type Published =
@@ -72,6 +75,7 @@ export async function publishRun(
       discovery: run.discovery ?? { ok: false, reason: 'no base URL' },
       ...(options.runOptions === undefined ? {} : { runOptions: options.runOptions }),
       ...(run.hostChecks === undefined ? {} : { hostChecks: run.hostChecks }),
+      ...(options.repetitions === undefined ? {} : { repetitions: options.repetitions }),
     });
   } catch (error) {
     // A report that cannot be built (a host document too deep to redact, say) is not written.

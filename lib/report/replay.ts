@@ -11,6 +11,7 @@ import type { LegOutcome } from '../types.ts';
 import { judgeHostChecks, type DiscoveryRead } from '../eval-gate-witness.ts';
 import type { Decision } from '../decide/decide.ts';
 import { plain } from './baseline.ts';
+import { plainOverride } from './severity.ts';
 import { withCertification } from './certification.ts';
 import type { Certification, DiscoveryRecord, EvalGateReport, ReportRow } from './report.ts';
 import { buildReport, fixtureDigests, reportDigest } from './report.ts';
@@ -55,21 +56,34 @@ export async function replayReport(report: EvalGateReport, load: FixtureLoader):
   let consistencyOnly = 0;
   const outcomes: LegOutcome[] = [];
   for (const row of report.requirements) {
-    const again = await recompute(row, report, discovery.document, load);
-    if (typeof again === 'string') {
-      contradictions.push(`row ${row.id}: ${again}`);
-      outcomes.push(recordedOutcome(row));
-      continue;
+    const again = await replayRow(row, report, discovery.document, load);
+    if (again.contradiction !== undefined) contradictions.push(again.contradiction);
+    if (again.how === 'recomputed') recomputed += 1;
+    if (again.how === 'consistency') consistencyOnly += 1;
+    outcomes.push(again.outcome);
+  }
+  // Under --repeat each row holds the later drives of its requirement, decided as the row is.
+  const drives = report.requirements.map((r) => r.repetitions?.length ?? 0);
+  const repeated = Math.min(...drives, Number.MAX_SAFE_INTEGER);
+  if (drives.some((n) => n !== repeated)) {
+    contradictions.push(
+      `requirements: the rows hold ${[...new Set(drives)].join(', ')} repetitions; every row of one run holds the same number`,
+    );
+  }
+  const repetitions: LegOutcome[][] = [];
+  for (let k = 0; k < (drives.length === 0 ? 0 : repeated); k += 1) {
+    const later: LegOutcome[] = [];
+    for (const row of report.requirements) {
+      const drive = { ...(row.repetitions?.[k] as ReportRow), id: row.id };
+      const again = await replayRow(drive, report, discovery.document, load);
+      if (again.contradiction !== undefined) {
+        contradictions.push(
+          again.contradiction.replace(`row ${row.id}`, `row ${row.id} repetitions[${k}]`),
+        );
+      }
+      later.push(again.outcome);
     }
-    if (again !== undefined) {
-      recomputed += 1;
-      outcomes.push(outcomeOf(row, again));
-      continue;
-    }
-    consistencyOnly += 1;
-    const implied = impliedDecision(row);
-    if (typeof implied === 'string') contradictions.push(`row ${row.id}: ${implied}`);
-    outcomes.push(typeof implied === 'string' ? recordedOutcome(row) : outcomeOf(row, implied));
+    repetitions.push(later);
   }
   const built = await buildReport(
     {
@@ -83,6 +97,7 @@ export async function replayReport(report: EvalGateReport, load: FixtureLoader):
       ...(report.target.declared === undefined ? {} : { declared: report.target.declared }),
       discovery: discovery.record,
       runOptions: runOptionsOf(report),
+      ...(repetitions.length === 0 ? {} : { repetitions }),
       ...(report.hostChecks === undefined
         ? {}
         : {
@@ -150,6 +165,36 @@ function repeatedRows(report: EvalGateReport): string[] {
   return out;
 }
 
+/** One drive of a requirement decided again, or rebuilt from what its findings imply. */
+async function replayRow(
+  row: ReportRow,
+  report: EvalGateReport,
+  discovery: Discovery,
+  load: FixtureLoader,
+): Promise<{
+  readonly outcome: LegOutcome;
+  readonly how: 'recomputed' | 'consistency' | 'contradicted';
+  readonly contradiction?: string;
+}> {
+  const again = await recompute(row, report, discovery, load);
+  if (typeof again === 'string') {
+    return {
+      outcome: recordedOutcome(row),
+      how: 'contradicted',
+      contradiction: `row ${row.id}: ${again}`,
+    };
+  }
+  if (again !== undefined) return { outcome: outcomeOf(row, again), how: 'recomputed' };
+  const implied = impliedDecision(row);
+  return typeof implied === 'string'
+    ? {
+        outcome: recordedOutcome(row),
+        how: 'consistency',
+        contradiction: `row ${row.id}: ${implied}`,
+      }
+    : { outcome: outcomeOf(row, implied), how: 'consistency' };
+}
+
 /** A row decided again: the decision's members, and the facts the run recorded beside it. */
 function outcomeOf(
   row: ReportRow,
@@ -197,9 +242,10 @@ function facts(
  * suite shipped, so a report edited to claim a set with fewer requirements does not replay to itself.
  */
 function runOptionsOf(report: EvalGateReport): RunOptions {
-  const { failOn, selection, baseline } = report;
+  const { failOn, selection, baseline, repeat } = report;
   return {
     ...(failOn === undefined ? {} : { failOn }),
+    ...(repeat === undefined ? {} : { repeat: repeat.count }),
     ...(selection === undefined ? {} : { selection: selectionOf(selection) }),
     ...(baseline === undefined
       ? {}
@@ -208,6 +254,9 @@ function runOptionsOf(report: EvalGateReport): RunOptions {
             file: baseline.file,
             sha256: baseline.sha256,
             entries: baseline.entries.map(plain),
+            ...(baseline.severity === undefined
+              ? {}
+              : { severity: baseline.severity.map(plainOverride) }),
           },
         }),
   };

@@ -21,6 +21,7 @@ import { canonicalDigest, fixtureDigest, redactContent, sha256Hex } from './cano
 import type { BaselineRecord, RunOptions, SelectionRecord } from './run-record.ts';
 import { runRecord } from './run-record.ts';
 import type { Referee } from './referee.ts';
+import type { RepeatRecord } from './repeat.ts';
 import { thisReferee } from './referee.ts';
 import type { FailOn } from './run-options.ts';
 
@@ -45,7 +46,12 @@ export interface ReportRow {
   readonly observation?: RunObservation;
   /** The generated requirement's cases, observations redacted like a row's. */
   readonly generated?: GeneratedRecord;
+  /** Under --repeat: the second and later repetitions, each decided as the row is (lib/report/repeat.ts). */
+  readonly repetitions?: readonly Repetition[];
 }
+
+/** One more drive of a row's requirement, recorded as the row is (its id and fixture the row's). */
+export type Repetition = Omit<ReportRow, 'repetitions'>;
 
 export type RecordedDiscovery =
   { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
@@ -83,6 +89,8 @@ export type ReasonCode =
   | 'unverified'
   | 'implementation-mismatch'
   | 'unnamed'
+  | 'flaky'
+  | 'severity-override'
   /** The verifier's own reasons (lib/report/anchor.ts); a run never records them. */
   | 'unanchored'
   | 'unattributed'
@@ -147,6 +155,8 @@ export interface EvalGateReport {
   readonly selection?: SelectionRecord;
   /** Present when --expected-failures gave a baseline. */
   readonly baseline?: BaselineRecord;
+  /** Present when --repeat drove every requirement more than once: each row stable or flaky. */
+  readonly repeat?: RepeatRecord;
   /** The certification verdict (lib/report/certification.ts); absent in reports written before it. */
   readonly certification?: Certification;
 }
@@ -163,6 +173,8 @@ export interface ReportInput {
   readonly discovery: DiscoveryRecord;
   readonly runOptions?: RunOptions;
   readonly hostChecks?: HostChecks;
+  /** Under --repeat: the outcomes of the second and later drives of every requirement, in order. */
+  readonly repetitions?: readonly (readonly LegOutcome[])[];
 }
 
 /** What the report records of discovery: the text as served and its parse, or why there is none. */
@@ -198,7 +210,7 @@ export async function buildReport(
   input: ReportInput,
   sources: ReportSources = SHIPPED,
 ): Promise<EvalGateReport> {
-  const rows = input.outcomes.map(toRow);
+  const rows = input.outcomes.map((o) => withRepetitions(toRow(o), input.repetitions ?? []));
   const discovery: RecordedDiscovery = input.discovery.ok
     ? { ok: true, text: input.discovery.text }
     : { ok: false, reason: input.discovery.reason };
@@ -247,6 +259,17 @@ export async function buildReport(
     }),
   };
   return report;
+}
+
+/** The row with the later drives of its requirement, each recorded as the row is. */
+function withRepetitions(row: ReportRow, later: readonly (readonly LegOutcome[])[]): ReportRow {
+  if (later.length === 0) return row;
+  const repetitions = later.map((outcomes): Repetition => {
+    const outcome = outcomes.find((o) => o.requirement === row.id);
+    if (outcome === undefined) throw new Error(`repetition without ${row.id}`);
+    return toRow(outcome);
+  });
+  return { ...row, repetitions };
 }
 
 function toRow(outcome: LegOutcome): ReportRow {

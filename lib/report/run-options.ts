@@ -12,6 +12,7 @@ import {
   RULES,
   judgeGatedFieldsShape,
 } from '../eval-gate-witness.ts';
+import type { Disposition } from '../types.ts';
 
 /**
  * `must`: only MUST failures fail the exit code; `should`: SHOULD warnings fail it too; `none`:
@@ -32,6 +33,11 @@ export const HOST_CHECKS = 'host-checks';
 export interface ExpectedFailure {
   readonly requirement: string;
   readonly rule?: string;
+  /**
+   * The dispositions an intermittent requirement may come to under `--repeat`: the entry allows
+   * the row to be flaky among them, and excuses its failures while every outcome is listed.
+   */
+  readonly outcomes?: readonly Disposition[];
   readonly reason: string;
   readonly ticket?: string;
   readonly owner?: string;
@@ -138,21 +144,39 @@ export { NOT_SELECTED } from '../decide/decide.ts';
  * problem throws with the entry's index, so the one line the CLI prints says which entry.
  */
 export function readExpectedFailures(document: unknown): ExpectedFailure[] {
-  const list = isRecord(document) ? document.expectedFailures : undefined;
-  if (!Array.isArray(list) || Object.keys(document as object).length !== 1) {
+  const keys = isRecord(document) ? Object.keys(document) : [];
+  const list = isRecord(document) ? (document.expectedFailures ?? []) : undefined;
+  const known = keys.every((k) => BASELINE_SECTIONS.includes(k));
+  if (!Array.isArray(list) || keys.length === 0 || !known) {
     throw new RunOptionError(
-      'the baseline must be {"expectedFailures": [{"requirement": ID, "rule"?: RULE, "reason": TEXT}, ...]} and nothing else',
+      'the baseline must be {"expectedFailures"?: [{"requirement": ID, "rule"?: RULE, "reason": TEXT}, ...], "severity"?: [{"rule": RULE, "requirements": [ID, ...] or "*", "severity": "MUST" or "SHOULD", "reason": TEXT}, ...]} and nothing else',
     );
   }
+  return readEntries(list);
+}
+
+/** The sections a baseline file may have (lib/report/baseline-file.ts reads `severity`). */
+export const BASELINE_SECTIONS: readonly string[] = ['expectedFailures', 'severity'];
+
+function readEntries(list: readonly unknown[]): ExpectedFailure[] {
   const entries = list.map((item: unknown, i) => readEntry(item, `expectedFailures[${i}]`));
-  const keys = entries.map((e) => `${e.requirement} ${e.rule ?? '*'}`);
+  const keys = entries.map(
+    (e) => `${e.requirement} ${e.outcomes === undefined ? (e.rule ?? '*') : 'outcomes'}`,
+  );
   const twice = keys.find((k, i) => keys.indexOf(k) !== i);
   if (twice !== undefined)
     throw new RunOptionError(`the baseline lists ${twice} twice; list it once`);
   return entries;
 }
 
-const ENTRY_KEYS = ['requirement', 'rule', 'reason', 'ticket', 'owner', 'expires'];
+const ENTRY_KEYS = ['requirement', 'rule', 'outcomes', 'reason', 'ticket', 'owner', 'expires'];
+const OUTCOMES: readonly Disposition[] = [
+  'executed-pass',
+  'executed-fail',
+  'inapplicable',
+  'skipped',
+  'blocked',
+];
 
 function readEntry(item: unknown, at: string): ExpectedFailure {
   if (!isRecord(item)) throw new RunOptionError(`${at} is not an object`);
@@ -176,6 +200,7 @@ function readEntry(item: unknown, at: string): ExpectedFailure {
     );
   }
   const tracking = trackingOf(item, at);
+  if (item.outcomes !== undefined) return outcomesEntry(item, requirement, reason, tracking, at);
   const id = entryRequirement(requirement, rule, at);
   if (rule === undefined) return { requirement: id, reason, ...tracking };
   if (typeof rule !== 'string' || !recordable(id, rule)) {
@@ -184,8 +209,44 @@ function readEntry(item: unknown, at: string): ExpectedFailure {
   return { requirement: id, rule, reason, ...tracking };
 }
 
+/**
+ * An entry that allows an intermittent requirement: one named requirement (a flaky row is a row),
+ * no rule, and two or more distinct dispositions.
+ */
+function outcomesEntry(
+  item: Readonly<Record<string, unknown>>,
+  requirement: string,
+  reason: string,
+  tracking: Pick<ExpectedFailure, 'ticket' | 'owner' | 'expires'>,
+  at: string,
+): ExpectedFailure {
+  if (item.rule !== undefined) {
+    throw new RunOptionError(
+      `${at} has outcomes and a rule; outcomes allow a whole requirement to flip, so drop the rule`,
+    );
+  }
+  if (requirement === EVERY_REQUIREMENT || requirement === HOST_CHECKS) {
+    throw new RunOptionError(
+      `${at} allows outcomes on "${requirement}"; name the one requirement that is intermittent`,
+    );
+  }
+  const list = item.outcomes;
+  const valid =
+    Array.isArray(list) &&
+    list.length >= 2 &&
+    new Set(list).size === list.length &&
+    list.every((d) => OUTCOMES.includes(d as Disposition));
+  if (!valid) {
+    throw new RunOptionError(
+      `${at} outcomes must list two or more distinct dispositions of ${OUTCOMES.join(', ')}`,
+    );
+  }
+  const id = entryRequirement(requirement, undefined, at);
+  return { requirement: id, outcomes: list as Disposition[], reason, ...tracking };
+}
+
 /** The entry's requirement in full, `*` or `host-checks`; an unknown one lists the valid ones. */
-function entryRequirement(requirement: string, rule: unknown, at: string): string {
+export function entryRequirement(requirement: string, rule: unknown, at: string): string {
   if (requirement === EVERY_REQUIREMENT) {
     if (rule === undefined) {
       throw new RunOptionError(
@@ -205,7 +266,7 @@ function entryRequirement(requirement: string, rule: unknown, at: string): strin
 }
 
 /** Whether some failure of `requirement` could carry `rule`. */
-function recordable(requirement: string, rule: string): boolean {
+export function recordable(requirement: string, rule: string): boolean {
   if (requirement !== EVERY_REQUIREMENT) return knownRules(requirement).has(rule);
   return LEGS.some((l) => knownRules(l.id).has(rule));
 }
@@ -215,7 +276,7 @@ function recordedRules(requirement: string): string[] {
   return [...new Set(of.flatMap((id) => [...knownRules(id)]))];
 }
 
-function impossibleRule(requirement: string, rule: string, at: string): string {
+export function impossibleRule(requirement: string, rule: string, at: string): string {
   const where =
     requirement === EVERY_REQUIREMENT
       ? 'no requirement ever records'
@@ -228,7 +289,7 @@ function impossibleRule(requirement: string, rule: string, at: string): string {
 }
 
 /** ticket, owner and expires, each checked; expires is a calendar date. */
-function trackingOf(
+export function trackingOf(
   item: Readonly<Record<string, unknown>>,
   at: string,
 ): Pick<ExpectedFailure, 'ticket' | 'owner' | 'expires'> {
@@ -266,6 +327,6 @@ function generatedRequirement(id: string): string | undefined {
     : undefined;
 }
 
-function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

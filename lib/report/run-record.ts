@@ -4,7 +4,10 @@
 
 import { LEGS } from '../legs.ts';
 import type { BaselineContext, Fault, ResolvedEntry, RowFacts } from './baseline.ts';
-import { resolveBaseline } from './baseline.ts';
+import { allowsOutcomes, isExpired, resolveBaseline } from './baseline.ts';
+import type { RepeatRecord } from './repeat.ts';
+import { repeatRecord } from './repeat.ts';
+import type { SeverityOverride } from './severity.ts';
 import type { ExpectedFailure, FailOn, Selection } from './run-options.ts';
 import { selectedIds } from './run-options.ts';
 
@@ -16,6 +19,8 @@ export interface BaselineRecord {
   readonly entries: readonly ResolvedEntry[];
   /** Each failure this run had that an entry excused. */
   readonly excused: readonly Fault[];
+  /** The file's scoped severities, each with its reason; absent when it sets none. */
+  readonly severity?: readonly SeverityOverride[];
 }
 
 export interface SelectionRecord extends Selection {
@@ -27,6 +32,8 @@ export interface RunRecord {
   readonly failOn: FailOn;
   readonly selection?: SelectionRecord;
   readonly baseline?: BaselineRecord;
+  /** Present when --repeat drove every requirement more than once. */
+  readonly repeat?: RepeatRecord;
 }
 
 export interface RunOptions {
@@ -36,7 +43,10 @@ export interface RunOptions {
     readonly file: string;
     readonly sha256: string;
     readonly entries: readonly ExpectedFailure[];
+    readonly severity?: readonly SeverityOverride[];
   };
+  /** --repeat: how many times every requirement is driven; 1 (or absent) is once. */
+  readonly repeat?: number;
 }
 
 export function runRecord(
@@ -49,14 +59,23 @@ export function runRecord(
     options.selection === undefined
       ? undefined
       : { ...options.selection, selected: selectedIds(options.selection) };
+  const severity = options.baseline?.severity ?? [];
+  const judged: BaselineContext =
+    severity.length === 0 ? context : { ...context, overrides: severity };
   const baseline =
     options.baseline === undefined
       ? undefined
-      : baselineRecord(options.baseline, rows, failOn, context);
+      : baselineRecord(options.baseline, rows, failOn, judged);
+  const live = (options.baseline?.entries ?? []).filter((e) => !isExpired(e, context.day));
+  const repeat =
+    options.repeat === undefined || options.repeat < 2
+      ? undefined
+      : repeatRecord(options.repeat, rows, (row) => live.some((e) => allowsOutcomes(e, row)));
   return {
     failOn,
     ...(selection === undefined ? {} : { selection }),
     ...(baseline === undefined ? {} : { baseline }),
+    ...(repeat === undefined ? {} : { repeat }),
   };
 }
 
@@ -72,6 +91,7 @@ function baselineRecord(
     sha256: given.sha256,
     entries: resolved.entries,
     excused: resolved.excused,
+    ...(context.overrides === undefined ? {} : { severity: context.overrides }),
   };
 }
 

@@ -3,7 +3,9 @@
 // JUnit, the badge, the action's outputs) renders this object and decides nothing again.
 
 import { faultName } from './baseline.ts';
-import { ciLimits, ciProblems, ciVerdict } from './ci-verdict.ts';
+import { ciLimits, ciProblems, ciVerdict, gateCounts } from './ci-verdict.ts';
+import type { GateCounts } from './ci-verdict.ts';
+import { clip, failingFaults, LEAD_LIMIT, leadCause } from './lead.ts';
 import { bypassSummary, isBypass } from './warnings.ts';
 import type { CiVerdict } from './ci-verdict.ts';
 import { certifiedImplementation, implementationLabel } from './certification.ts';
@@ -12,13 +14,16 @@ import { EXIT, tally } from './verdict.ts';
 
 export type RunResult = 'PASS' | 'FAIL' | 'BLOCKED';
 
-export interface RunCounts {
+/** Every count a channel states; each channel reads them here and counts nothing itself. */
+export interface RunCounts extends GateCounts {
   readonly passed: number;
   readonly failed: number;
   readonly blocked: number;
   /** Inapplicable and skipped rows, the unselected among them. */
   readonly skipped: number;
   readonly total: number;
+  /** Under --repeat: rows whose repetitions came to more than one disposition, allowed or not. */
+  readonly flaky: number;
 }
 
 export interface RunVerdict {
@@ -26,6 +31,8 @@ export interface RunVerdict {
   readonly result: RunResult;
   /** Why the exit code is not 0, each with what to do; empty on a pass. */
   readonly causes: readonly string[];
+  /** The one leading cause, short (lib/report/lead.ts); absent when nothing fails or blocks the run. */
+  readonly lead?: string;
   readonly counts: RunCounts;
   readonly embedded: boolean;
   readonly gate: CiVerdict;
@@ -52,10 +59,12 @@ export const UNRECORDED: Certification = {
   signer: { state: 'unsigned' },
 };
 
-function countsOf(report: EvalGateReport): RunCounts {
+function countsOf(report: EvalGateReport, gate: CiVerdict): RunCounts {
   return {
     ...tally(report.requirements.map((r) => r.disposition)),
     total: report.requirements.length,
+    flaky: gate.flaky.length + gate.allowedFlaky.length,
+    ...gateCounts(report, gate),
   };
 }
 
@@ -65,17 +74,23 @@ function plural(n: number, word: string, many = `${word}s`): string {
 
 function causesOf(report: EvalGateReport, gate: CiVerdict): string[] {
   const causes: string[] = [];
-  const passedRows = new Set(
-    report.requirements.filter((r) => r.disposition === 'executed-pass').map((r) => r.id),
-  );
-  const failing = gate.unexcused.filter((f) => !passedRows.has(f.requirement));
+  const { failing, warned, raised } = failingFaults(report, gate);
   const failingRows = new Set(failing.map((f) => f.requirement));
   if (failingRows.size > 0) {
     causes.push(
       `${plural(failingRows.size, 'requirement')} failed (${[...failingRows].join(', ')}); the summary shows each failing rule`,
     );
   }
-  const warned = gate.unexcused.filter((f) => passedRows.has(f.requirement));
+  if (gate.flaky.length > 0) {
+    causes.push(
+      `${plural(gate.flaky.length, 'requirement')} flaky across ${report.repeat?.count ?? 'the'} repetitions (${gate.flaky.map((f) => `${f.requirement}: ${f.outcomes.join(', ')}`).join('; ')}); fix the host, or list the outcomes in the baseline`,
+    );
+  }
+  if (raised.length > 0) {
+    causes.push(
+      `${plural(raised.length, 'SHOULD warning')} fail the run raised to MUST by the baseline's severity section (${raised.map(faultName).join(', ')})`,
+    );
+  }
   if (warned.length > 0) {
     causes.push(
       `${plural(warned.length, 'SHOULD warning')} fail the run under --fail-on should (${warned.map(faultName).join(', ')})`,
@@ -129,17 +144,20 @@ export function runVerdict(
 ): RunVerdict {
   const exitCode = gate.exitCode;
   const implementation = certifiedImplementation(report.target);
+  const counts = countsOf(report, gate);
+  const lead = leadCause(report, gate);
   return {
     exitCode,
     // Under --fail-on none the exit code waives a failure; the result still names it.
     result: gate.failing ? 'FAIL' : exitCode === EXIT.blocked ? 'BLOCKED' : 'PASS',
     causes: causesOf(report, gate),
-    counts: countsOf(report),
+    ...(lead === undefined ? {} : { lead }),
+    counts,
     embedded: report.target.embedded,
     gate,
     certification,
     ...(implementation === undefined ? {} : { implementation }),
-    limits: ciLimits(report, gate),
+    limits: ciLimits(report, gate, counts),
     problems: ciProblems(report, gate),
   };
 }
@@ -164,11 +182,24 @@ export function optOutClauses(verdict: RunVerdict): string[] {
   );
 }
 
-/** `Result: FAIL (exit 1): 1 stale baseline entry: ...; not certified: ...`, the summary's first line. */
+/**
+ * `Result: FAIL (exit 1): 12 requirements failed, first suite.passed in mean-gated`: the result
+ * and its one leading cause, with the certification when it fits, in at most LEAD_LIMIT
+ * characters. The summary's first line and the action's `verdict` output; the causes in full
+ * follow it in the summary.
+ */
 export function headline(verdict: RunVerdict): string {
-  const causes = verdict.causes.length === 0 ? '' : `: ${verdict.causes.join('; ')}`;
   const target = verdict.embedded ? ' against the embedded reference host' : '';
-  return `Result: ${verdict.result} (exit ${verdict.exitCode})${target}${causes}; ${certificationClause(verdict)}`;
+  const head = `Result: ${verdict.result} (exit ${verdict.exitCode})${target}`;
+  const certification = certificationClause(verdict);
+  if (verdict.lead === undefined) return clip(`${head}; ${certification}`);
+  const waived =
+    verdict.result === 'FAIL' && verdict.exitCode === EXIT.ok
+      ? '; exit 0 under --fail-on none'
+      : '';
+  const line = `${head}: ${verdict.lead}${waived}`;
+  const whole = `${line}; ${certification}`;
+  return clip(whole.length <= LEAD_LIMIT ? whole : line);
 }
 
 /** `N passed, N failed, N blocked, N skipped`, then what limits the run, then the certification. */
@@ -196,5 +227,6 @@ export function stepOutputs(verdict: RunVerdict): readonly string[] {
     `failed=${verdict.counts.failed}`,
     `blocked=${verdict.counts.blocked}`,
     `skipped=${verdict.counts.skipped}`,
+    `flaky=${verdict.counts.flaky}`,
   ];
 }

@@ -436,6 +436,7 @@ describe.each(CASES)('$name', (c) => {
       `failed=${failed}`,
       `blocked=${blocked}`,
       `skipped=${skipped}`,
+      'flaky=0',
     ]);
   });
 });

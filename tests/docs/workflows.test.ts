@@ -11,6 +11,8 @@ import {
 } from '@actions/workflow-parser';
 import { parseAction } from '@actions/workflow-parser/actions/index';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { readBaselineDocument } from '../../lib/report/baseline-file.ts';
 import { readRepoFile } from './markdown.ts';
 
 const trace = new NoOperationTraceWriter();
@@ -54,7 +56,7 @@ function yamlBlocks(path: string): Block[] {
     const where = `${path}:${line}`;
     if (/^jobs:/m.test(body)) return { where, kind: 'workflow', text: body };
     if (/^- /.test(body)) return { where, kind: 'steps', text: body };
-    if (/^expectedFailures:/.test(body)) return { where, kind: 'baseline', text: body };
+    if (/^(expectedFailures|severity):/.test(body)) return { where, kind: 'baseline', text: body };
     throw new Error(`${where}: a yaml block that is neither a workflow, steps nor a baseline`);
   });
 }
@@ -83,6 +85,13 @@ describe('the action and the documented workflows, by GitHub’s workflow parser
     async (_where, block) => {
       const content = block.kind === 'workflow' ? block.text : asWorkflow(block.text);
       expect(await workflowProblems(block.where, content)).toEqual([]);
+    },
+  );
+
+  it.each(blocks.filter((b) => b.kind === 'baseline').map((b) => [b.where, b] as const))(
+    '%s is a baseline the run reads',
+    (_where, block) => {
+      expect(() => readBaselineDocument(parse(block.text))).not.toThrow();
     },
   );
 

@@ -127,7 +127,7 @@ describe('reading a baseline and a selection', () => {
         expectedFailures: [{ requirement: 'mean-gated', reason: 'r', rules: ['x'] }],
       }),
     ).toThrow(
-      'expectedFailures[0] has rules; an entry has requirement, rule, reason, ticket, owner and expires',
+      'expectedFailures[0] has rules; an entry has requirement, rule, outcomes, reason, ticket, owner and expires',
     );
   });
 });

@@ -46,7 +46,7 @@ export function renderHtml(
   const declared = report.target.declared;
   const index = rows.map(
     ({ row, index: i }) =>
-      `<tr><td><span class="disp ${esc(row.disposition)}">${esc(row.disposition)}</span></td><td><a href="#${esc(rowAnchor(i))}">${esc(row.id)}</a></td><td>${row.findings.filter((f) => !f.ok && f.severity === 'MUST').length}</td></tr>`,
+      `<tr><td><span class="disp ${esc(row.disposition)}">${esc(row.disposition)}</span>${flakyNote(report, row.id)}</td><td><a href="#${esc(rowAnchor(i))}">${esc(row.id)}</a></td><td>${row.findings.filter((f) => !f.ok && f.severity === 'MUST').length}</td></tr>`,
   );
   const certification = verdict.certification;
   const body = [
@@ -63,6 +63,7 @@ export function renderHtml(
     `<li>base URL: <code>${esc(report.target.baseUrl)}</code>${report.target.embedded ? ' (the embedded reference host: no evidence about any other host)' : ''}</li>`,
     `<li>implementation (advertised): ${impl === undefined ? 'none' : esc(`${impl.name} ${impl.version ?? ''}`.trim())}; declared: ${declared === undefined ? 'none' : esc(`${declared.name} ${declared.version ?? ''}`.trim())}</li>`,
     `<li>strict mode ${report.strict ? 'on' : 'off'}; opted out: ${report.optedOut.length === 0 ? 'none' : esc(report.optedOut.join(', '))}; fail on: ${esc(report.failOn ?? 'must')}</li>`,
+    ...severityItems(report),
     `<li>certification: ${certification.certified ? 'certified' : 'not certified'}${certification.reasons.map((r) => `<br>· ${esc(r.text)}`).join('')}</li>`,
     `<li>run: ${esc(report.startedAt)} to ${esc(report.finishedAt)}; ${esc(report.suite.name)} ${esc(report.suite.version)}</li>`,
     '</ul></section>',
@@ -86,4 +87,20 @@ export function renderHtml(
     `<footer><p class="muted">Report digest of rows: <code>sha256:${esc(report.digests.rows)}</code>. This page renders eval-gate-report.json and decides nothing; <code>openwop-eval-gate verify</code> checks the report.</p></footer>`,
   ].join('\n');
   return page(`RFC 0246 eval gate: ${verdict.result} · ${report.target.baseUrl}`, body);
+}
+
+/** Under --repeat, a flaky row's outcomes beside its disposition, and whether the baseline allows them. */
+function flakyNote(report: EvalGateReport, id: string): string {
+  const row = report.repeat?.rows.find((r) => r.requirement === id && r.stability === 'flaky');
+  if (row === undefined) return '';
+  const allowed = row.allowed === true ? ', allowed by the baseline' : '';
+  return ` <span class="disp executed-fail">flaky: ${esc(row.outcomes.join(', '))}${allowed}</span>`;
+}
+
+/** The baseline's scoped severities, each with its reason. */
+function severityItems(report: EvalGateReport): string[] {
+  return (report.baseline?.severity ?? []).map(
+    (o) =>
+      `<li>severity override: ${esc(o.rule)} counts as ${o.severity} on ${esc(o.requirements.join(', '))}: ${esc(o.reason)}</li>`,
+  );
 }
