@@ -35,17 +35,20 @@ function generatedRow(row: Partial<ReportRow> = {}): ReportRow {
 
 /** Only the first host leg selected, the generated row beside it. */
 function onlyOneLeg(): ReportRow[] {
-  const legs = passingRows().map((r) =>
-    r.id === FIRST_HOST
-      ? r
-      : {
-          ...r,
-          disposition: 'skipped' as const,
-          assertions: 0,
-          findings: [],
-          reason: NOT_SELECTED,
-        },
-  );
+  // passingRows() holds a passing generated row too; this run's is the one added below.
+  const legs = passingRows()
+    .filter((r) => r.id !== GENERATED_REQUIREMENT)
+    .map((r) =>
+      r.id === FIRST_HOST
+        ? r
+        : {
+            ...r,
+            disposition: 'skipped' as const,
+            assertions: 0,
+            findings: [],
+            reason: NOT_SELECTED,
+          },
+    );
   return [...legs, generatedRow()];
 }
 
