@@ -32,7 +32,7 @@ function wrapped(head: string, indent: number, words: string): string {
     line = ' '.repeat(indent);
   }
   for (const word of words.split(' ')) {
-    if (line.length + word.length > WIDTH && line.trim().length > 0 && line.length > indent) {
+    if (line.length + word.length > WIDTH && line.length > indent) {
       lines.push(line.trimEnd());
       line = ' '.repeat(indent);
     }

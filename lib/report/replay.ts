@@ -64,14 +64,14 @@ export async function replayReport(report: EvalGateReport, load: FixtureLoader):
   }
   // Under --repeat each row holds the later drives of its requirement, decided as the row is.
   const drives = report.requirements.map((r) => r.repetitions?.length ?? 0);
-  const repeated = Math.min(...drives, Number.MAX_SAFE_INTEGER);
+  const repeated = drives.length === 0 ? 0 : Math.min(...drives);
   if (drives.some((n) => n !== repeated)) {
     contradictions.push(
       `requirements: the rows hold ${[...new Set(drives)].join(', ')} repetitions; every row of one run holds the same number`,
     );
   }
   const repetitions: LegOutcome[][] = [];
-  for (let k = 0; k < (drives.length === 0 ? 0 : repeated); k += 1) {
+  for (let k = 0; k < repeated; k += 1) {
     const later: LegOutcome[] = [];
     for (const row of report.requirements) {
       const drive = { ...(row.repetitions?.[k] as ReportRow), id: row.id };
@@ -214,15 +214,7 @@ function outcomeOf(
 
 /** A row whose record contradicts itself, kept as recorded: its contradiction is named instead. */
 function recordedOutcome(row: ReportRow): LegOutcome {
-  return {
-    requirement: row.id,
-    disposition: row.disposition,
-    assertions: row.assertions,
-    ...(row.reason === undefined ? {} : { reason: row.reason }),
-    findings: row.findings,
-    ...(row.unexercised === undefined ? {} : { unexercised: row.unexercised }),
-    ...facts(row),
-  };
+  return outcomeOf(row, row);
 }
 
 /** What a row records of the run itself, which nothing decides: its timing, fixture and drive. */

@@ -8,13 +8,6 @@ import { withCertification } from '../../lib/report/certification.ts';
 import { describeDifference, jsonDifferences } from '../../lib/report/json-diff.ts';
 import { signerOf } from '../../lib/report/signature.ts';
 
-/** What verify's replay says of the certification: the recorded one beside the one rebuilt. */
-function checkRunRecord(report: EvalGateReport): string[] {
-  const rebuilt = withCertification(report, signerOf(report)).certification;
-  return jsonDifferences({ certification: report.certification }, { certification: rebuilt }).map(
-    describeDifference,
-  );
-}
 import { readBaselineDocument } from '../../lib/report/baseline-file.ts';
 import { badgeFor } from '../../lib/report/badge.ts';
 import { renderJunit } from '../../lib/report/junit.ts';
@@ -34,6 +27,14 @@ import {
   passingRows,
   reportWith,
 } from '../channels/support.ts';
+
+/** What verify's replay says of the certification: the recorded one beside the one rebuilt. */
+function checkRunRecord(report: EvalGateReport): string[] {
+  const rebuilt = withCertification(report, signerOf(report)).certification;
+  return jsonDifferences({ certification: report.certification }, { certification: rebuilt }).map(
+    describeDifference,
+  );
+}
 
 const KEY = hostKey();
 const FIRST = HOST_LEGS[0]?.id ?? '';
