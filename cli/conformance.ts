@@ -17,7 +17,7 @@ import { preparePublishing, publishRun } from '../lib/report/publish.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { errorAnnotations } from '../lib/report/annotations.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
-import { closingLineOf, headline } from '../lib/report/run-verdict.ts';
+import { closingLineOf } from '../lib/report/run-verdict.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
 import { isSelected } from '../lib/report/run-options.ts';
 import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts';
@@ -156,9 +156,8 @@ export async function runConformance(
     for (const file of files) log(`wrote ${file}`);
     for (const problem of verdict.problems) log(problem);
     if (options.annotate === true) for (const line of errorAnnotations(report, verdict)) log(line);
-    // The result and its one leading cause, then the count before the closing line, which stays
-    // the last: CI parses that one.
-    log(headline(verdict));
+    // The closing line stays the last: CI reads it. It leads with the result and its one cause,
+    // so the summary's first line is not printed again above it.
     const quiet = unexercisedTally(report).rules;
     log(unexercisedLine(report) + (quiet === 0 ? '' : ` (why: ${MARKDOWN_FILE})`));
     log(closingLineOf(verdict));

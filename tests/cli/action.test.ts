@@ -325,7 +325,7 @@ describe.concurrent('action.yml', () => {
           expect(report.strict).toBe(true);
           expect(report.target.declared?.name).toBe('acme-host');
           expect(run.summary).toContain(
-            `**${ROWS} passed, 0 failed, 0 blocked, 0 skipped; not certified: implementation mismatch, not signed**`,
+            `**PASS; ${ROWS} passed, 0 failed, 0 blocked, 0 skipped; not certified: implementation mismatch, not signed**`,
           );
         });
       }),
