@@ -578,6 +578,48 @@ describe.concurrent('action.yml', () => {
   );
 
   it(
+    'the repeat input reaches --repeat: a row that flips between repetitions is flaky in the outputs and fails the step',
+    { timeout: 360_000 },
+    () =>
+      inWorkspace((workspace) =>
+        // The host drops the cost condition on every other suite run: fail, then pass.
+        withHost(['--defect', 'cost-limit-dropped-on-odd-runs'], async (host) => {
+          const only = 'cost-limit-kept,mean-gated';
+          const run = await runAction(
+            workspace,
+            { 'base-url': host.url, only, repeat: '2' },
+            KEYED,
+          );
+          expect(run.codes).toEqual([0, 1]);
+          const report = JSON.parse(
+            await readFile(join(workspace, 'reports', 'eval-gate-report.json'), 'utf8'),
+          ) as {
+            repeat?: { count: number; rows: { requirement: string; stability: string }[] };
+          };
+          expect(report.repeat?.count).toBe(2);
+          expect(
+            report.repeat?.rows.filter((r) => r.stability === 'flaky').map((r) => r.requirement),
+          ).toEqual(['openwop.requirement.0246.cost-limit-kept']);
+          expect(run.outputs).toMatchObject({ 'exit-code': '1', result: 'FAIL', flaky: '1' });
+          expect(run.stdout).toContain(
+            'flaky: openwop.requirement.0246.cost-limit-kept came to executed-fail, executed-pass across the repetitions',
+          );
+          const closing = run.stdout.trimEnd().split('\n').at(-1) ?? '';
+          expect(closing).toMatch(/^FAIL: [^;]*cost-limit-kept/);
+          expect(closing).toContain('; repeat 2: 1 flaky;');
+          // Without the input the same host is driven once: nothing can be flaky.
+          const once = await runAction(
+            workspace,
+            { 'base-url': host.url, only, 'report-dir': 'once' },
+            KEYED,
+          );
+          expect(once.outputs).toMatchObject({ flaky: '0' });
+          expect(once.stdout).not.toMatch(/repeat \d/);
+        }),
+      ),
+  );
+
+  it(
     'the generate and seed inputs drive the generated pack the host was seeded with',
     { timeout: 360_000 },
     () =>
