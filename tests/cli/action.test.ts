@@ -25,6 +25,7 @@ import { LEGS } from '../../lib/legs.ts';
 import { certificationFixtures } from '../support/certification-pack.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
+import { resetMidBody, startHostileHost } from '../support/hostile-host.ts';
 import { runProcess } from '../support/process.ts';
 import { readActionYaml } from './action-yaml.ts';
 import type { Node } from './action-yaml.ts';
@@ -400,6 +401,45 @@ describe.concurrent('action.yml', () => {
           expect(run.summary).toMatch(/^Result: NOT RUN \(exit 2\): .*agents\.nope/);
         }),
       ),
+  );
+
+  it(
+    'a blocked run fails the step with exit 3, one ::error with its cause, the step summary and the outputs',
+    { timeout: 180_000 },
+    () =>
+      inWorkspace(async (workspace) => {
+        // Every run the host is asked to create is cut off mid-answer: the suite cannot observe.
+        const host = await startHostileHost({
+          routes: { create: ({ response }) => resetMidBody(response, '{"runId":') },
+        });
+        try {
+          const run = await runAction(
+            workspace,
+            { 'base-url': host.url, only: 'mean-gated' },
+            { ...KEYED, OPENWOP_REQUEST_TIMEOUT_MS: '2000', OPENWOP_RUN_TIMEOUT_MS: '3000' },
+          );
+          expect(run.codes).toEqual([0, 3]);
+          expect(run.outputs).toMatchObject({
+            'exit-code': '3',
+            result: 'BLOCKED',
+            blocked: '1',
+            failed: '0',
+            'report-path': 'reports/eval-gate-report.json',
+          });
+          const errors = run.stdout.split('\n').filter((line) => line.startsWith('::error'));
+          expect(errors).toHaveLength(1);
+          expect(errors[0]).toMatch(
+            /^::error title=eval gate BLOCKED \(exit 3\)::1 of \d+ blocked \(.*connection reset/,
+          );
+          expect(run.summary).toMatch(/^Result: BLOCKED \(exit 3\): 1 of \d+ blocked /);
+          expect(run.outputs.verdict).toBe(run.summary.split('\n')[0]);
+          expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(
+            /^BLOCKED: 1 of \d+ blocked \(.*; 0 passed, 0 failed, 1 blocked, /,
+          );
+        } finally {
+          await host.close();
+        }
+      }),
   );
 
   it(
