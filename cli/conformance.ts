@@ -25,7 +25,7 @@ import { hostCheckSummary, warningSummary } from '../lib/report/warnings.ts';
 import { writePackFiles } from './fixture-set.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { announceStartFailure } from './start-failure.ts';
-import { checkHost, checkReportDir } from './preflight.ts';
+import { checkHost, checkReportDir, checkStepFiles } from './preflight.ts';
 
 export interface ConformanceResult {
   /** Absent when the suite failed to produce a valid report (exit 2, nothing written). */
@@ -62,6 +62,10 @@ export async function runConformance(
 ): Promise<ConformanceResult> {
   // Configuration errors end the run here, in one line with exit 2, before any leg or host starts.
   await checkReportDir(config.reportDir);
+  await checkStepFiles({
+    GITHUB_STEP_SUMMARY: options.stepSummaryPath,
+    GITHUB_OUTPUT: options.stepOutputPath,
+  });
   const discovery = await checkHost(config, {
     log: (line) => options.log(scrubText(line, config.apiKey)),
     ...(options.waitForHostS === undefined ? {} : { waitForHostS: options.waitForHostS }),

@@ -100,6 +100,23 @@ describe('an output folder under /proc', () => {
   });
 });
 
+describe("the CI's step files", () => {
+  it.each(['GITHUB_STEP_SUMMARY', 'GITHUB_OUTPUT'])(
+    'a %s that cannot be written is one line and exit 2, before any leg',
+    async (name) => {
+      const file = join(dir, 'missing', 'step-file');
+      const started = Date.now();
+      const run = await cli(['run', '--report-dir', join(dir, 'reports')], { [name]: file });
+      expect(refusedInOneLine(run)).toBe(
+        `openwop-eval-gate: ${name} names ${file}, which cannot be written (ENOENT); point it at a writable file, or unset it`,
+      );
+      expect(run.stdout).toEqual([]);
+      expect(existsSync(join(dir, 'reports', 'eval-gate-report.json'))).toBe(false);
+      expect(Date.now() - started).toBeLessThan(AT_ONCE_MS);
+    },
+  );
+});
+
 describe('--wait-for-host and the wrong scheme', () => {
   it('https:// to a plain HTTP port stops at once and says TLS mismatch', async () => {
     const hostPort = await listening(createHttpServer((_request, response) => response.end('{}')));
