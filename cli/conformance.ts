@@ -17,7 +17,7 @@ import { preparePublishing, publishRun } from '../lib/report/publish.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { errorAnnotations } from '../lib/report/annotations.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
-import { closingLineOf, headline } from '../lib/report/run-verdict.ts';
+import { closingLineOf } from '../lib/report/run-verdict.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
 import { isSelected } from '../lib/report/run-options.ts';
 import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts';
@@ -25,7 +25,7 @@ import { hostCheckSummary, warningSummary } from '../lib/report/warnings.ts';
 import { writePackFiles } from './fixture-set.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { announceStartFailure } from './start-failure.ts';
-import { checkHost, checkReportDir } from './preflight.ts';
+import { checkHost, checkReportDir, checkStepFiles } from './preflight.ts';
 
 export interface ConformanceResult {
   /** Absent when the suite failed to produce a valid report (exit 2, nothing written). */
@@ -62,6 +62,10 @@ export async function runConformance(
 ): Promise<ConformanceResult> {
   // Configuration errors end the run here, in one line with exit 2, before any leg or host starts.
   await checkReportDir(config.reportDir);
+  await checkStepFiles({
+    GITHUB_STEP_SUMMARY: options.stepSummaryPath,
+    GITHUB_OUTPUT: options.stepOutputPath,
+  });
   const discovery = await checkHost(config, {
     log: (line) => options.log(scrubText(line, config.apiKey)),
     ...(options.waitForHostS === undefined ? {} : { waitForHostS: options.waitForHostS }),
@@ -156,9 +160,8 @@ export async function runConformance(
     for (const file of files) log(`wrote ${file}`);
     for (const problem of verdict.problems) log(problem);
     if (options.annotate === true) for (const line of errorAnnotations(report, verdict)) log(line);
-    // The result and its one leading cause, then the count before the closing line, which stays
-    // the last: CI parses that one.
-    log(headline(verdict));
+    // The closing line stays the last: CI reads it. It leads with the result and its one cause,
+    // so the summary's first line is not printed again above it.
     const quiet = unexercisedTally(report).rules;
     log(unexercisedLine(report) + (quiet === 0 ? '' : ` (why: ${MARKDOWN_FILE})`));
     log(closingLineOf(verdict));

@@ -121,13 +121,14 @@ Outputs (in the report directory)
   eval-gate-report.json     one row per requirement, observations and digests (docs/report.md)
   eval-gate-junit.xml       failed, errored (blocked) and skipped kept apart
   eval-gate-summary.md      per leg, per task: score, gatedScore, trajectory per trial, passed
-  The last line printed is "N passed, N failed, N blocked, N skipped", followed after "; " by
-  what limits it when there is something: "partial: N of M selected", "requirement set V (the
-  current set adds N)", "baseline: N failing requirements excused (R rules), S stale, E expired",
-  "severity: RULE raised to MUST on IDS", "repeat N: F flaky (A allowed)", "fail-on should: N SHOULD
-  warnings (E excused)", "fail-on none", "embedded reference host"; then "certified (...)" or "not
-  certified: REASONS" (docs/report.md). The line before it is "Result: RESULT (exit N): CAUSE",
-  the one leading cause in at most 160 characters, which also leads the summary.
+  The last line printed is "RESULT[: CAUSE]; N passed, N failed, N blocked, N skipped[; LIMITS];
+  CERTIFICATION": PASS, FAIL or BLOCKED and the one leading cause, together at most 160
+  characters (the summary's first line states the same), then the counts, then what limits the
+  run when there is something: "partial: N of M selected", "requirement set V (the current set
+  adds N)", "baseline: N failing requirements excused (R rules), S stale, E expired", "severity:
+  RULE raised to MUST on IDS", "repeat N: F flaky (A allowed)", "fail-on should: N SHOULD warnings
+  (E excused)", "fail-on none", "embedded reference host"; then "certified (...)" or "not
+  certified: REASONS" (docs/report.md).
 
 Exit codes
   run     0 no row executed-fail or blocked; 1 some row executed-fail; 3 rows blocked and none

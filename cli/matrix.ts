@@ -3,8 +3,10 @@
 // schema, and writes matrix.json, matrix.md, index.html and a page per recomputing report. The
 // output depends on the reports alone: the same reports in any order give the same bytes.
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { makeDirectory, unwritableReason } from '../lib/make-directory.ts';
+import { Refusal } from '../lib/refusal.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import { pageViewsFor } from '../lib/report/html/inputs.ts';
 import { renderHtml } from '../lib/report/html/render-html.ts';
@@ -32,6 +34,11 @@ function linkPath(outDir: string, path: string): string {
   return isAbsolute(rel) || rel.startsWith('.') ? rel : `./${rel}`;
 }
 
+/** An --out folder the matrix cannot be written to. */
+export class MatrixOutError extends Refusal {
+  override readonly name: string = 'MatrixOutError';
+}
+
 export async function matrixCommand(
   paths: readonly string[],
   options: Readonly<Record<string, string>>,
@@ -40,6 +47,13 @@ export async function matrixCommand(
 ): Promise<number> {
   const outDir = options.out;
   if (outDir === undefined) throw new UsageError('matrix needs --out DIR, such as --out matrix');
+  // Proved writable, in steps bounded by the path's depth, before any report is verified.
+  const unwritable = await unwritableReason(join(outDir, 'reports'));
+  if (unwritable !== undefined) {
+    throw new MatrixOutError(
+      `--out ${outDir} could not be written (${unwritable}); give --out a writable folder`,
+    );
+  }
   const unique = [...new Set(paths.map((p) => resolve(p)))];
   const inputs: MatrixInput[] = [];
   // One at a time: verification recomputes every row, and the machine may be busy.
@@ -71,7 +85,7 @@ async function writeMatrix(
   matrix: Matrix,
   inputs: readonly MatrixInput[],
 ): Promise<void> {
-  await mkdir(join(outDir, 'reports'), { recursive: true });
+  await makeDirectory(join(outDir, 'reports'));
   const pages = await Promise.all(
     inputs.filter(recomputes).map(async (input) => {
       const report = input.verification.report as EvalGateReport;

@@ -1,10 +1,11 @@
 // What must hold before any leg runs, so that a configuration error ends the run in one line with
-// exit 2 instead of coming back as a column of `blocked` rows: the report directory can be
-// written, and a remote host has a key, answers discovery, publishes the public half of the --sign
+// exit 2 instead of coming back as a column of `blocked` rows: the report directory and the CI's
+// step files can be written, and a remote host has a key, answers discovery, publishes the public half of the --sign
 // key under the --key-id the report will be signed under, and accepts the key on one
 // authenticated request. Each failure names the URL
 // or the directory, never the key.
 
+import { appendFile } from 'node:fs/promises';
 import { Refusal } from '../lib/refusal.ts';
 import type { KeyObject } from 'node:crypto';
 import type { SuiteConfig } from '../lib/env.ts';
@@ -34,6 +35,26 @@ export interface PreflightOptions {
   /** The --sign key: discovery must publish its public half under keyId. */
   readonly signingKey?: KeyObject;
   readonly log: (line: string) => void;
+}
+
+/**
+ * GITHUB_STEP_SUMMARY and GITHUB_OUTPUT, when set, take an append before any leg: the run writes
+ * to them only at its end, and a file it cannot write there would throw the run's work away.
+ */
+export async function checkStepFiles(
+  files: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  for (const [name, path] of Object.entries(files)) {
+    if (path === undefined) continue;
+    try {
+      await appendFile(path, '');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      throw new PreflightError(
+        `${name} names ${path}, which cannot be written (${code}); point it at a writable file, or unset it`,
+      );
+    }
+  }
 }
 
 export async function checkReportDir(dir: string): Promise<void> {

@@ -24,7 +24,12 @@ export async function reportCommand(
   const sources = new TrustSources(trustOptionsOf(options));
   const { report, verdict } = await readVerifiedReport(path, 'report', sources);
   const [expectations, views] = await Promise.all([expectationsFor(report), pageViewsFor(report)]);
-  await writeFile(htmlPath, renderHtml(report, verdict, expectations, views));
+  try {
+    await writeFile(htmlPath, renderHtml(report, verdict, expectations, views));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new UsageError(`the page could not be written to ${htmlPath} (${code})`);
+  }
   out(`wrote ${htmlPath}`);
   return EXIT.ok;
 }

@@ -202,16 +202,33 @@ export function headline(verdict: RunVerdict): string {
   return clip(whole.length <= LEAD_LIMIT ? whole : line);
 }
 
-/** `N passed, N failed, N blocked, N skipped`, then what limits the run, then the certification. */
+/**
+ * `FAIL: 12 requirements failed, first suite.passed in mean-gated`, or `PASS`: the result and its
+ * one leading cause, in at most LEAD_LIMIT characters. The closing line's first clause.
+ */
+export function verdictClause(verdict: RunVerdict): string {
+  return clip(verdict.lead === undefined ? verdict.result : `${verdict.result}: ${verdict.lead}`);
+}
+
+/**
+ * The closing line, the console's last (CI reads it) and the summary's and the page's: the
+ * verdict and its one leading cause first, then `N passed, N failed, N blocked, N skipped`, what
+ * limits the run and the certification. CLOSING_LINE_FORMAT is its shape as the docs state it.
+ */
 export function closingLineOf(verdict: RunVerdict): string {
   const c = verdict.counts;
   return [
+    verdictClause(verdict),
     `${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped`,
     ...verdict.limits,
     ...(verdict.embedded ? ['embedded reference host'] : []),
     certificationClause(verdict),
   ].join('; ');
 }
+
+/** The closing line's shape, in the words README.md, the help and docs/*.md state it. */
+export const CLOSING_LINE_FORMAT =
+  'RESULT[: CAUSE]; N passed, N failed, N blocked, N skipped[; LIMITS]; CERTIFICATION';
 
 /**
  * The action's step outputs beside `exit-code` (which the process exit status carries):

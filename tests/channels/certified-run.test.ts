@@ -60,7 +60,7 @@ describe('a clean strict run, signed by the key the host publishes', () => {
     const run = await cli([...args, '--sign', join(dir, 'host.pem'), '--key-id', KEY_ID], env);
     expect(run.code, run.stdout.join('\n')).toBe(0);
     expect(run.stdout.at(-1)).toBe(
-      `${LEGS.length + 1} passed, 0 failed, 0 blocked, 0 skipped; certified: ${IMPL} (signed by key ${KEY_ID})`,
+      `PASS; ${LEGS.length + 1} passed, 0 failed, 0 blocked, 0 skipped; certified: ${IMPL} (signed by key ${KEY_ID})`,
     );
     const report = await readReport(reportDir);
     const pack = report.requirements.find((r) => r.id === GENERATED_REQUIREMENT);

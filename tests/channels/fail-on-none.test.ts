@@ -44,6 +44,9 @@ describe('run --fail-on none', () => {
     expect(headline(verdict)).toContain(FIRST.split('.').at(-1));
     expect(headline(verdict)).toContain('--fail-on none');
     expect(verdict.causes.join('\n')).toContain(FIRST);
+    expect(closingLineOf(verdict)).toMatch(
+      /^FAIL: 1 requirement failed, first [^;]+; \d+ passed, 1 failed, /,
+    );
     expect(closingLineOf(verdict)).toContain('fail-on none: the exit code ignores the failures');
     expect(stepOutputs(verdict)[0]).toBe('result=FAIL');
     expect(badgeFor(verdict).color).toBe('red');

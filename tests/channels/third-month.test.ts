@@ -39,9 +39,12 @@ interface Counts {
   readonly shouldWarnings: number;
 }
 
-/** The counts a closing line states (the console's last line, the summary's, the page's). */
+/**
+ * The counts a closing line states (the console's last line, the summary's, the page's): they
+ * follow its first clause, the result and its one leading cause.
+ */
 function countsIn(line: string): Counts {
-  const base = /^(\d+) passed, (\d+) failed, (\d+) blocked, (\d+) skipped/.exec(line);
+  const base = /^[^;]+; (\d+) passed, (\d+) failed, (\d+) blocked, (\d+) skipped/.exec(line);
   const excused = /baseline: (\d+) failing requirements? excused \((\d+) rules?\)/.exec(line);
   const should = /fail-on should: (\d+) SHOULD warnings?/.exec(line);
   if (base === null || excused === null || should === null) {
@@ -127,7 +130,8 @@ async function expectOneStory(
 ): Promise<{ code: number; excusedFailed: number }> {
   const { run, report, summary, junit, html, outputs, badge } = await thirdMonth(name, baseline);
   const verdict = runVerdict(report);
-  const printed = countsIn(run.stdout.at(-1) ?? '');
+  const closingLine = run.stdout.at(-1) ?? '';
+  const printed = countsIn(closingLine);
   // The summary's bold line and the page's closing paragraph are the closing line.
   const inSummary = countsIn(/^\*\*(.*)\*\* · /m.exec(summary)?.[1] ?? '');
   const inPage = countsIn(/<p class="closing">([^<]*)<\/p>/.exec(html)?.[1] ?? '');
@@ -170,10 +174,17 @@ async function expectOneStory(
     Number(new RegExp(`<testsuite [^>]*${a}="(\\d+)"`).exec(junit)?.[1]);
   expect(attr('errors')).toBe(c.blocked);
   expect(attr('skipped')).toBe(c.skipped + c.excusedFailed);
-  // The first line states the result and its one cause, short.
+  // The first line and the closing line state the result and its one cause, short, the list after.
   const first = summary.split('\n')[0] ?? '';
   expect(first.length).toBeLessThanOrEqual(160);
   expect(outputs).toContain(`verdict=${first}`);
+  const lead = closingLine.slice(0, closingLine.indexOf(`; ${c.passed} passed, `));
+  expect(lead.length).toBeLessThanOrEqual(160);
+  expect(lead).toBe(
+    verdict.result === 'PASS' ? 'PASS' : `${verdict.result}: ${verdict.lead ?? ''}`,
+  );
+  expect(first).toContain(lead.replace(/^\w+: /, ''));
+
   return { code: run.code, excusedFailed: c.excusedFailed };
 }
 

@@ -38,6 +38,8 @@ import {
 const KEY = hostKey();
 const TOTAL = passingRows().length;
 const FIRST_HOST = HOST_LEGS[0]?.id ?? '';
+/** FIRST_HOST as a leading cause names it, without the prefix every id shares. */
+const SHORT_HOST = FIRST_HOST.split('.').at(-1) ?? '';
 
 interface Case {
   readonly name: string;
@@ -51,6 +53,8 @@ interface Case {
   /** Words the badge must show: the cause, named. */
   readonly badge: string;
   readonly color: string;
+  /** The one leading cause the closing line opens with after the result; none when it passes. */
+  readonly lead?: RegExp;
 }
 
 function withRows(edit: (rows: ReportRow[]) => ReportRow[]): ReportRow[] {
@@ -240,6 +244,7 @@ const CASES: readonly Case[] = [
     reasons: ['run-fails', 'baseline'],
     badge: 'stale baseline',
     color: 'red',
+    lead: new RegExp(`^1 stale baseline entry, first ${SHORT_HOST}: remove it from `),
   },
   {
     name: 'the SHOULD gate with a leg warning',
@@ -259,6 +264,7 @@ const CASES: readonly Case[] = [
     reasons: ['run-fails'],
     badge: 'SHOULD warnings',
     color: 'red',
+    lead: new RegExp(`^2 SHOULD warnings fail the run, first task\\.passed in ${SHORT_HOST}$`),
   },
   {
     name: 'the SHOULD gate with a host-check warning',
@@ -282,6 +288,7 @@ const CASES: readonly Case[] = [
     reasons: ['run-fails'],
     badge: 'SHOULD warnings',
     color: 'red',
+    lead: /^1 SHOULD warning fail the run, first wire\.unauthenticated-refused \(host check\)$/,
   },
   {
     name: 'a partial run',
@@ -346,6 +353,9 @@ const CASES: readonly Case[] = [
     reasons: ['blocked', 'nothing-driven'],
     badge: `${HOST_LEGS.length} of ${TOTAL} blocked`,
     color: 'orange',
+    lead: new RegExp(
+      `^${HOST_LEGS.length} of ${TOTAL} blocked \\(POST /v1/runs: connection reset\\)$`,
+    ),
   },
   {
     name: 'a failed requirement',
@@ -360,6 +370,7 @@ const CASES: readonly Case[] = [
     reasons: ['failed'],
     badge: `1 of ${TOTAL} failed`,
     color: 'red',
+    lead: new RegExp(`^1 requirement failed, first [\\w.-]+ in ${SHORT_HOST}$`),
   },
 ];
 
@@ -380,13 +391,21 @@ describe.each(CASES)('$name', (c) => {
     expect(verdict.certification.signer.state).toBe(c.signed ? 'verified' : 'unsigned');
   });
 
-  it('closes with the counts, blocked apart, then every reason', () => {
+  it('closes with the result and its one cause, then the counts, blocked apart, then every reason', () => {
     const line = closingLineOf(verdict);
     const rows = report.requirements;
     const blocked = rows.filter((r) => r.disposition === 'blocked').length;
     const passed = rows.filter((r) => r.disposition === 'executed-pass').length;
-    expect(line).toMatch(
-      new RegExp(`^${passed} passed, \\d+ failed, ${blocked} blocked, \\d+ skipped`),
+    const [result = '', ...rest] = line.split('; ');
+    const [counts = ''] = rest.filter((part) => / passed, /.test(part));
+    // The result and its one cause lead, short; the counts and every reason follow.
+    expect(result.length).toBeLessThanOrEqual(160);
+    if (c.lead === undefined) expect(result).toBe(RESULT[c.exit]);
+    else expect(result.slice(`${RESULT[c.exit] ?? ''}: `.length)).toMatch(c.lead);
+    expect(result.startsWith(RESULT[c.exit] ?? '?')).toBe(true);
+    expect(rest.indexOf(counts)).toBe(0);
+    expect(counts).toMatch(
+      new RegExp(`^${passed} passed, \\d+ failed, ${blocked} blocked, \\d+ skipped$`),
     );
     expect(line.endsWith(certificationClause(verdict))).toBe(true);
     expect(line.includes('embedded reference host')).toBe(report.target.embedded);

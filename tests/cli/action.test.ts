@@ -25,6 +25,7 @@ import { LEGS } from '../../lib/legs.ts';
 import { certificationFixtures } from '../support/certification-pack.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
+import { resetMidBody, startHostileHost } from '../support/hostile-host.ts';
 import { runProcess } from '../support/process.ts';
 import { readActionYaml } from './action-yaml.ts';
 import type { Node } from './action-yaml.ts';
@@ -325,7 +326,7 @@ describe.concurrent('action.yml', () => {
           expect(report.strict).toBe(true);
           expect(report.target.declared?.name).toBe('acme-host');
           expect(run.summary).toContain(
-            `**${ROWS} passed, 0 failed, 0 blocked, 0 skipped; not certified: implementation mismatch, not signed**`,
+            `**PASS; ${ROWS} passed, 0 failed, 0 blocked, 0 skipped; not certified: implementation mismatch, not signed**`,
           );
         });
       }),
@@ -400,6 +401,45 @@ describe.concurrent('action.yml', () => {
           expect(run.summary).toMatch(/^Result: NOT RUN \(exit 2\): .*agents\.nope/);
         }),
       ),
+  );
+
+  it(
+    'a blocked run fails the step with exit 3, one ::error with its cause, the step summary and the outputs',
+    { timeout: 180_000 },
+    () =>
+      inWorkspace(async (workspace) => {
+        // Every run the host is asked to create is cut off mid-answer: the suite cannot observe.
+        const host = await startHostileHost({
+          routes: { create: ({ response }) => resetMidBody(response, '{"runId":') },
+        });
+        try {
+          const run = await runAction(
+            workspace,
+            { 'base-url': host.url, only: 'mean-gated' },
+            { ...KEYED, OPENWOP_REQUEST_TIMEOUT_MS: '2000', OPENWOP_RUN_TIMEOUT_MS: '3000' },
+          );
+          expect(run.codes).toEqual([0, 3]);
+          expect(run.outputs).toMatchObject({
+            'exit-code': '3',
+            result: 'BLOCKED',
+            blocked: '1',
+            failed: '0',
+            'report-path': 'reports/eval-gate-report.json',
+          });
+          const errors = run.stdout.split('\n').filter((line) => line.startsWith('::error'));
+          expect(errors).toHaveLength(1);
+          expect(errors[0]).toMatch(
+            /^::error title=eval gate BLOCKED \(exit 3\)::1 of \d+ blocked \(.*connection reset/,
+          );
+          expect(run.summary).toMatch(/^Result: BLOCKED \(exit 3\): 1 of \d+ blocked /);
+          expect(run.outputs.verdict).toBe(run.summary.split('\n')[0]);
+          expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(
+            /^BLOCKED: 1 of \d+ blocked \(.*; 0 passed, 0 failed, 1 blocked, /,
+          );
+        } finally {
+          await host.close();
+        }
+      }),
   );
 
   it(
@@ -575,6 +615,48 @@ describe.concurrent('action.yml', () => {
           await broken.close();
         }
       }),
+  );
+
+  it(
+    'the repeat input reaches --repeat: a row that flips between repetitions is flaky in the outputs and fails the step',
+    { timeout: 360_000 },
+    () =>
+      inWorkspace((workspace) =>
+        // The host drops the cost condition on every other suite run: fail, then pass.
+        withHost(['--defect', 'cost-limit-dropped-on-odd-runs'], async (host) => {
+          const only = 'cost-limit-kept,mean-gated';
+          const run = await runAction(
+            workspace,
+            { 'base-url': host.url, only, repeat: '2' },
+            KEYED,
+          );
+          expect(run.codes).toEqual([0, 1]);
+          const report = JSON.parse(
+            await readFile(join(workspace, 'reports', 'eval-gate-report.json'), 'utf8'),
+          ) as {
+            repeat?: { count: number; rows: { requirement: string; stability: string }[] };
+          };
+          expect(report.repeat?.count).toBe(2);
+          expect(
+            report.repeat?.rows.filter((r) => r.stability === 'flaky').map((r) => r.requirement),
+          ).toEqual(['openwop.requirement.0246.cost-limit-kept']);
+          expect(run.outputs).toMatchObject({ 'exit-code': '1', result: 'FAIL', flaky: '1' });
+          expect(run.stdout).toContain(
+            'flaky: openwop.requirement.0246.cost-limit-kept came to executed-fail, executed-pass across the repetitions',
+          );
+          const closing = run.stdout.trimEnd().split('\n').at(-1) ?? '';
+          expect(closing).toMatch(/^FAIL: [^;]*cost-limit-kept/);
+          expect(closing).toContain('; repeat 2: 1 flaky;');
+          // Without the input the same host is driven once: nothing can be flaky.
+          const once = await runAction(
+            workspace,
+            { 'base-url': host.url, only, 'report-dir': 'once' },
+            KEYED,
+          );
+          expect(once.outputs).toMatchObject({ flaky: '0' });
+          expect(once.stdout).not.toMatch(/repeat \d/);
+        }),
+      ),
   );
 
   it(

@@ -112,7 +112,9 @@ describe('a blocked run (exit 3)', () => {
       const summary = await stepSummary();
       expect(summary.split('\n')[0]).toMatch(/^Result: BLOCKED \(exit 3\): \d+ of \d+ blocked /);
       // The closing line stays last: CI parses it.
-      expect(run.stdout.at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ blocked, /);
+      expect(run.stdout.at(-1)).toMatch(
+        /^BLOCKED: \d+ of \d+ blocked \(.*; \d+ passed, 0 failed, \d+ blocked, /,
+      );
       holdsNoKey(run, summary);
     } finally {
       await host.close();

@@ -52,6 +52,9 @@ const failing = (r: EvalGateReport): string[] =>
 describe('host checks in a strict run against a host that checks no key', () => {
   it('every leg passes, yet the run exits 1: an authentication bypass fails it whatever the legs say', () => {
     expect(run.code).toBe(1);
+    expect(run.stdout.at(-1)).toMatch(
+      /^FAIL: 4 authentication bypasses, first auth\.no-bypass[\w.-]*; \d+ passed, /,
+    );
     expect(withoutVerdict(run.stdout.at(-1))).toBe(
       `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped`,
     );

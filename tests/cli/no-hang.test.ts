@@ -84,6 +84,37 @@ describe('an output folder under /proc', () => {
     expect(run.stdout).toEqual([]);
     expect(run.ms).toBeLessThan(AT_ONCE_MS);
   });
+
+  it('matrix --out /proc/nope is one line and exit 2, before any report is verified', async (ctx) => {
+    if (!existsSync('/proc/self')) ctx.skip('no /proc on this system');
+    // A report that verifies, so only the folder can stop the matrix.
+    const made = await cli(['run', '--report-dir', join(dir, 'reports')]);
+    expect(made.code, made.stderr.join('\n')).toBe(0);
+    const report = join(dir, 'reports', 'eval-gate-report.json');
+    const run = await timed(['matrix', report, '--out', '/proc/nope', '--offline']);
+    expect(refusedInOneLine(run)).toBe(
+      'openwop-eval-gate: --out /proc/nope could not be written (ENOENT); give --out a writable folder',
+    );
+    expect(run.stdout).toEqual([]);
+    expect(run.ms).toBeLessThan(AT_ONCE_MS);
+  });
+});
+
+describe("the CI's step files", () => {
+  it.each(['GITHUB_STEP_SUMMARY', 'GITHUB_OUTPUT'])(
+    'a %s that cannot be written is one line and exit 2, before any leg',
+    async (name) => {
+      const file = join(dir, 'missing', 'step-file');
+      const started = Date.now();
+      const run = await cli(['run', '--report-dir', join(dir, 'reports')], { [name]: file });
+      expect(refusedInOneLine(run)).toBe(
+        `openwop-eval-gate: ${name} names ${file}, which cannot be written (ENOENT); point it at a writable file, or unset it`,
+      );
+      expect(run.stdout).toEqual([]);
+      expect(existsSync(join(dir, 'reports', 'eval-gate-report.json'))).toBe(false);
+      expect(Date.now() - started).toBeLessThan(AT_ONCE_MS);
+    },
+  );
 });
 
 describe('--wait-for-host and the wrong scheme', () => {

@@ -43,6 +43,15 @@ describe('report --html', () => {
     const refused = await cli(['report', edited, '--html', join(dir, 'edited.html')]);
     expect(refused.code).toBe(2);
     expect(refused.stderr.join('\n')).toMatch(/does not verify, so report refuses it/);
+
+    // A page that cannot be written is the user's folder, said in one line, not a suite bug.
+    const nowhere = join(dir, 'missing', 'page.html');
+    const unwritable = await cli(['report', join(dir, 'eval-gate-report.json'), '--html', nowhere]);
+    expect(unwritable).toEqual({
+      code: 2,
+      stdout: [],
+      stderr: [`openwop-eval-gate: the page could not be written to ${nowhere} (ENOENT)`],
+    });
   });
 
   it('shows a failing generated case judged again: its findings, its trajectory, its evidence', async () => {

@@ -56,7 +56,7 @@ describe('a 12-character key', () => {
       );
       expect(result.status, result.stderr).toBe(0);
       expect(result.stdout.trimEnd().split('\n').at(-1)).toMatch(
-        /^\d+ passed, 0 failed, 0 blocked, 0 skipped; embedded reference host; not certified: /,
+        /^PASS; \d+ passed, 0 failed, 0 blocked, 0 skipped; embedded reference host; not certified: /,
       );
       const texts: [string, string][] = [
         ['stdout', result.stdout],

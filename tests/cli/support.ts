@@ -47,6 +47,9 @@ export async function filesIn(dir: string): Promise<ReadonlyMap<string, string>>
   return out;
 }
 
+/** The counts clause of a closing line: it follows the result and its cause. */
+const COUNTS = /(?:^|; )(\d+) passed, (\d+) failed, (\d+) blocked, (\d+) skipped(?:;|$)/;
+
 /** `N passed, N failed, N blocked, N skipped` parsed from the last stdout line. */
 export function closing(run: CliRun): {
   passed: number;
@@ -55,7 +58,7 @@ export function closing(run: CliRun): {
   skipped: number;
 } {
   const last = run.stdout.at(-1) ?? '';
-  const match = /^(\d+) passed, (\d+) failed, (\d+) blocked, (\d+) skipped(;|$)/.exec(last);
+  const match = COUNTS.exec(last);
   if (match === null) throw new Error(`the last line is not a closing line: ${last}`);
   return {
     passed: Number(match[1]),
@@ -66,11 +69,15 @@ export function closing(run: CliRun): {
 }
 
 /**
- * A closing line without its last clauses, the embedded host and the certification, which
- * tests/channels/verdict-table.test.ts holds: the counts and the run's limits are left.
+ * A closing line without its verdict clauses, the result with its cause before the counts and the
+ * embedded host and the certification after, which tests/channels/verdict-table.test.ts holds:
+ * the counts and the run's limits are left.
  */
 export function withoutVerdict(line: string | undefined): string {
-  return (line ?? '')
+  const text = line ?? '';
+  const counts = COUNTS.exec(text);
+  const rest = counts === null ? text : text.slice(counts.index).replace(/^; /, '');
+  return rest
     .split('; ')
     .filter((part) => !/^(embedded reference host$|certified|not certified)/.test(part))
     .join('; ');

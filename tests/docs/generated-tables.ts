@@ -165,7 +165,7 @@ export function halfwayOutput(legs: readonly LegDefinition[]): string {
   return [
     '```text',
     ...EXCUSED_LINES,
-    `${n - 3} passed, 3 failed, 0 blocked, 0 skipped; baseline: 3 failing requirements excused (3 rules), 0 stale; not certified: 3 of ${n} failed, baseline, not signed`,
+    `PASS; ${n - 3} passed, 3 failed, 0 blocked, 0 skipped; baseline: 3 failing requirements excused (3 rules), 0 stale; not certified: 3 of ${n} failed, baseline, not signed`,
     '```',
   ].join('\n');
 }
@@ -177,7 +177,7 @@ export function migratedOutput(legs: readonly LegDefinition[]): string {
     'stale baseline entry: openwop.requirement.0246.cost-limit-kept now holds; remove it from eval-gate/expected-failures.yml',
     'stale baseline entry: openwop.requirement.0246.latency-limit-kept now holds; remove it from eval-gate/expected-failures.yml',
     'stale baseline entry: openwop.requirement.0246.generated suite.passed now holds; remove it from eval-gate/expected-failures.yml',
-    `${legs.length + 1} passed, 0 failed, 0 blocked, 0 skipped; baseline: 0 failing requirements excused (0 rules), 3 stale; not certified: stale baseline, baseline, not signed`,
+    `FAIL: 3 stale baseline entries, first cost-limit-kept: remove it from eval-gate/expected-failures.yml; ${legs.length + 1} passed, 0 failed, 0 blocked, 0 skipped; baseline: 0 failing requirements excused (0 rules), 3 stale; not certified: stale baseline, baseline, not signed`,
     '```',
   ].join('\n');
 }

@@ -68,7 +68,9 @@ describe('GitHub Actions annotations', () => {
       expect(lines.join('\n')).toContain('maxCostUsd');
       expect(lines.join('\n')).toContain('maxP95LatencyMs');
       // The closing line stays last: CI parses it.
-      expect(result.stdout.at(-1)).toMatch(/^\d+ passed, 2 failed, /);
+      expect(result.stdout.at(-1)).toMatch(
+        /^FAIL: 2 requirements failed, first suite\.passed in [\w-]+; \d+ passed, 2 failed, /,
+      );
     },
   );
 

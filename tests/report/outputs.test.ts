@@ -110,7 +110,7 @@ describe('renderMarkdown', () => {
     const markdown = markdownOf(reportOf([observed]));
     expect(markdown).toContain('Suite: aggregateScore 1, gatedAggregateScore 0.5, passed false');
     expect(markdown).toContain('| wrong\\|then-right | 1 | 0.5 | 1 ✗† · 2 ✓ | true |');
-    expect(markdown).toContain('**1 passed, 0 failed, 0 blocked, 0 skipped; not certified: ');
+    expect(markdown).toContain('**PASS; 1 passed, 0 failed, 0 blocked, 0 skipped; not certified: ');
     expect(markdown).toContain('strict mode: on; opted out: agents.evalSuite.trials');
   });
 });

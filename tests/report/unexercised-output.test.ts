@@ -129,7 +129,7 @@ describe('renderMarkdown', () => {
 
   it("gives the count under the closing line, and each leg's own count in the table", () => {
     expect(markdown).toMatch(
-      /\*\*4 passed, 0 failed, 0 blocked, 0 skipped; not certified: [^*]+\*\* · openwop-eval-gate-conformance 0\.1\.0\n\nNot exercised: 3 rules unexercised on 2 legs, and 1 run-wide rule\.\n/,
+      /\*\*PASS; 4 passed, 0 failed, 0 blocked, 0 skipped; not certified: [^*]+\*\* · openwop-eval-gate-conformance 0\.1\.0\n\nNot exercised: 3 rules unexercised on 2 legs, and 1 run-wide rule\.\n/,
     );
     expect(markdown).toContain('| requirement | disposition | assertions | unexercised | reason |');
     expect(markdown).toContain(
