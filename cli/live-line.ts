@@ -14,7 +14,9 @@ export class LiveLine {
 
   /** Replaces the line, cut to the terminal's width so it never wraps onto a second row. */
   show(text: string): void {
-    const width = Math.max(20, (this.stream.columns ?? 80) - 1);
+    // A terminal that reports no width (0, as some pseudo-terminals do) is taken as 80 wide.
+    const columns = this.stream.columns ?? 0;
+    const width = Math.max(20, (columns > 0 ? columns : 80) - 1);
     this.stream.write(`\r${text.length > width ? text.slice(0, width) : text}\x1b[K`);
     this.shown = true;
   }

@@ -30,6 +30,15 @@ describe('LiveLine', () => {
     expect(written).toEqual(['\rgenerated pack: 37 of 2\x1b[K']);
   });
 
+  it('takes a terminal that reports no width as 80 wide', () => {
+    const text = `generated pack: ${'x'.repeat(100)}`;
+    for (const columns of [0, undefined]) {
+      const { written, line } = terminal(columns);
+      line.show(text);
+      expect(written).toEqual([`\r${text.slice(0, 79)}\x1b[K`]);
+    }
+  });
+
   it('clears only a line it shows, once', () => {
     const { written, line } = terminal();
     line.clear();
