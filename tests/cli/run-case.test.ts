@@ -77,13 +77,16 @@ describe('one generated case, alone', () => {
       const aloneReports = join(dir, 'alone-reports');
       const alone = await cli(
         [...argv, ...PACK, '--case', id, '--silent', '--report-dir', aloneReports],
-        env,
+        { ...env, GITHUB_ACTIONS: 'true' },
       );
       const aloneReport = await readReport(aloneReports);
       const aloneRow = generatedRow(aloneReport);
       expect(alone.code).toBe(1);
-      // --silent: the closing line alone.
-      expect(alone.stdout).toEqual([expect.stringMatching(/^1 passed, 1 failed, 0 blocked/)]);
+      // --silent: the closing line alone, after the workflow commands GitHub reads.
+      expect(alone.stdout).toEqual([
+        expect.stringMatching(`^::error title=${GENERATED_REQUIREMENT}::`),
+        expect.stringMatching(/^1 passed, 1 failed, 0 blocked/),
+      ]);
       expect(aloneRow.disposition).toBe('executed-fail');
       expect(aloneRow.generated?.case).toBe(id);
       expect(aloneRow.generated?.cases.map((c) => [c.fixtureId, c.disposition])).toEqual([
@@ -95,7 +98,7 @@ describe('one generated case, alone', () => {
       // The pack's reason names the case with the rule that fails it alone.
       expect(packRow.reason).toContain(`${id} (seed 1, ${id}.json): ${rules[0] ?? ''}: `);
       // A case alone is not the pack: the run certifies nothing.
-      expect(alone.stdout[0]).toContain('generated pack not driven');
+      expect(alone.stdout.at(-1)).toContain('generated pack not driven');
 
       const verified = await verifyWritten(dir, aloneReport);
       expect(verified.lines.at(-1)).toMatch(/every digest matches/);
