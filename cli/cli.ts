@@ -19,12 +19,16 @@ import { HELP } from './help.ts';
 import { FixtureInputError } from './fixture-set.ts';
 import { KEY_ID, readSigningKey } from '../lib/report/signature.ts';
 import { EXIT } from '../lib/report/verdict.ts';
+import { MAX_PACK_CONCURRENCY, PACK_CONCURRENCY } from '../lib/decide/pack-request.ts';
+import { caseOfPack } from './generated-case.ts';
 
 export interface CliIo {
   /** One line of standard output. */
   readonly log: (line: string) => void;
   /** One line of standard error. */
   readonly error: (line: string) => void;
+  /** Rewrites one live line in place; given only when the output is a terminal. */
+  readonly live?: (line: string) => void;
   /** The environment to read; absent: the process environment layered over ./.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -118,6 +122,14 @@ async function run(
     throw new UsageError(`--key-id must match ${KEY_ID.source} (a discovery signingKeys keyId)`);
   }
   const waitForHostS = waitSecondsOf(args.options['wait-for-host']);
+  const given = generatedPack(args);
+  const caseId = args.options.case;
+  if (caseId !== undefined && given === undefined) {
+    throw new UsageError(
+      '--case names a case of a generated pack: give --generate N and --seed S, the pack it was drawn from, with it',
+    );
+  }
+  const concurrency = concurrencyOf(args.options.concurrency);
   // Loaded on demand, since --help and a refused flag should not wait for them: the run options
   // (they read the witness's rule catalogue), the run engine and the report. Both at once: one
   // after the other, each load waits its own turn on a busy machine.
@@ -127,7 +139,15 @@ async function run(
   const signingKey = sign === undefined ? undefined : await readSigningKey(sign);
   const [{ packToDrive, runOptionsFrom }, { runConformance }] = await modules;
   const runOptions = await runOptionsFrom(args.options);
-  const pack = packToDrive(generatedPack(args), config, runOptions);
+  const chosen = packToDrive(given, config, runOptions);
+  const pack =
+    chosen === undefined
+      ? undefined
+      : {
+          ...chosen,
+          ...(caseId === undefined ? {} : { case: await caseOfPack('--case', caseId, chosen) }),
+          ...(concurrency === undefined ? {} : { concurrency }),
+        };
   const stepSummaryPath = readStepSummaryPath(io.env);
   const stepOutputPath = readStepOutputPath(io.env);
   const annotate = readGithubActions(io.env);
@@ -140,9 +160,23 @@ async function run(
     ...(annotate ? { annotate } : {}),
     ...(waitForHostS === undefined ? {} : { waitForHostS }),
     ...(pack === undefined ? {} : { pack }),
+    ...(args.options.silent === undefined ? {} : { silent: true }),
+    ...(io.live === undefined ? {} : { live: io.live }),
     runOptions,
   });
   return result.exitCode;
+}
+
+/** `--concurrency N`: a whole number of cases in flight, bounded so a run never floods a host. */
+function concurrencyOf(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  const count = Number(given);
+  if (!/^\d+$/.test(given) || count < 1 || count > MAX_PACK_CONCURRENCY) {
+    throw new UsageError(
+      `--concurrency takes how many generated cases are in flight at once, 1 to ${MAX_PACK_CONCURRENCY}, such as --concurrency ${PACK_CONCURRENCY}`,
+    );
+  }
+  return count;
 }
 
 /** `--wait-for-host SECONDS`: a whole number of seconds, bounded so the wait always ends. */
@@ -249,6 +283,9 @@ async function judge(args: ParsedArgs, out: (line: string) => void): Promise<num
     );
   }
   const events = args.options.events;
+  // `--generate N --seed S`: the fixture is that pack's case, refused when it is not one.
+  const pack = generatedPack(args);
+  if (pack !== undefined) await caseOfPack('--fixture', fixture, pack);
   const { judgeRecorded } = await import('./judge.ts');
   // Bad judge input is a Refusal: one line, exit 2.
   const judgement = await judgeRecorded({

@@ -26,6 +26,8 @@ import { writePackFiles } from './fixture-set.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { announceStartFailure } from './start-failure.ts';
 import { checkHost, checkReportDir, checkStepFiles } from './preflight.ts';
+import { costLineOf, PackProgress, showPackProgress } from '../lib/decide/pack-progress.ts';
+import { PROGRESS_INTERVAL_MS } from '../lib/decide/progress.ts';
 
 export interface ConformanceResult {
   /** Absent when the suite failed to produce a valid report (exit 2, nothing written). */
@@ -54,6 +56,10 @@ export interface ConformanceOptions {
   readonly runOptions?: RunOptions;
   /** A generated pack to drive as one more requirement; the embedded host is seeded with it. */
   readonly pack?: PackRequest;
+  /** `--silent`: print the closing line alone (and the ::error lines, when annotating). */
+  readonly silent?: boolean;
+  /** Rewrites one live line in place; given only when the output is a terminal. */
+  readonly live?: (line: string) => void;
 }
 
 export async function runConformance(
@@ -66,8 +72,9 @@ export async function runConformance(
     GITHUB_STEP_SUMMARY: options.stepSummaryPath,
     GITHUB_OUTPUT: options.stepOutputPath,
   });
+  const print = options.silent === true ? () => undefined : options.log;
   const discovery = await checkHost(config, {
-    log: (line) => options.log(scrubText(line, config.apiKey)),
+    log: (line) => print(scrubText(line, config.apiKey)),
     ...(options.waitForHostS === undefined ? {} : { waitForHostS: options.waitForHostS }),
     ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
     ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
@@ -78,8 +85,8 @@ export async function runConformance(
       ? await mkdtemp(join(tmpdir(), 'openwop-eval-gate-pack-'))
       : undefined;
   if (packDir !== undefined && options.pack !== undefined) {
-    const { generatePack } = await import('../lib/generate/pack.ts');
-    await writePackFiles(packDir, generatePack(options.pack)).catch(async (error: unknown) => {
+    const { packFixtures } = await import('../lib/generate/pack.ts');
+    await writePackFiles(packDir, packFixtures(options.pack)).catch(async (error: unknown) => {
       await rm(packDir, { recursive: true, force: true });
       throw error;
     });
@@ -87,7 +94,17 @@ export async function runConformance(
   const embedded =
     config.baseUrl === undefined ? await startEmbeddedHost(config.apiKey, packDir) : undefined;
   const apiKey = embedded?.apiKey ?? config.apiKey;
-  const log = (line: string): void => options.log(scrubText(line, apiKey));
+  const log = (line: string): void => print(scrubText(line, apiKey));
+  const closing = (line: string): void => options.log(scrubText(line, apiKey));
+  const progress = options.pack === undefined ? undefined : new PackProgress();
+  const stopProgress =
+    progress === undefined || options.silent === true
+      ? () => undefined
+      : showPackProgress(progress, {
+          ...(options.live === undefined ? {} : { live: options.live }),
+          log,
+          intervalMs: PROGRESS_INTERVAL_MS,
+        });
   try {
     const effective: SuiteConfig =
       embedded === undefined
@@ -105,6 +122,7 @@ export async function runConformance(
       ...(options.pack === undefined ? {} : { pack: options.pack }),
       ...(discovery === undefined ? {} : { discovery }),
       onProgress: log,
+      ...(progress === undefined ? {} : { packWatch: progress.watch }),
       whileHostWorks: preparePublishing,
     };
     const run = await runSuite(effective, suiteOptions);
@@ -117,6 +135,7 @@ export async function runConformance(
       log(`repeat ${i} of ${repeat}`);
       later.push(await runSuite(effective, suiteOptions));
     }
+    stopProgress();
     const finishedAt = later.at(-1)?.finishedAt ?? run.finishedAt;
     const published = await publishRun({ ...run, finishedAt }, config, {
       ...(later.length === 0 ? {} : { repetitions: later.map((r) => r.outcomes) }),
@@ -133,9 +152,9 @@ export async function runConformance(
     });
     if (!published.ok) {
       const cause = `${published.problem}; this is a suite bug and nothing was written`;
-      log(`openwop-eval-gate: ${cause}`);
+      closing(`openwop-eval-gate: ${cause}`);
       await announceStartFailure(scrubText(cause, apiKey), {
-        log,
+        log: closing,
         annotate: options.annotate === true,
         command: 'run',
         stepSummaryPath: options.stepSummaryPath,
@@ -157,17 +176,35 @@ export async function runConformance(
     if (report.hostChecks !== undefined) {
       log(`${hostCheckSummary(report.hostChecks)} (see ${MARKDOWN_FILE})`);
     }
+    if (progress !== undefined && progress.tally().total > 0) {
+      log(packCostLine(progress, options.pack, embedded !== undefined));
+    }
     for (const file of files) log(`wrote ${file}`);
     for (const problem of verdict.problems) log(problem);
-    if (options.annotate === true) for (const line of errorAnnotations(report, verdict)) log(line);
+    // Workflow commands, not text for a reader: GitHub reads them even from a silent run.
+    if (options.annotate === true) {
+      for (const line of errorAnnotations(report, verdict)) closing(line);
+    }
     // The closing line stays the last: CI reads it. It leads with the result and its one cause,
     // so the summary's first line is not printed again above it.
     const quiet = unexercisedTally(report).rules;
     log(unexercisedLine(report) + (quiet === 0 ? '' : ` (why: ${MARKDOWN_FILE})`));
-    log(closingLineOf(verdict));
+    closing(closingLineOf(verdict));
     return { report, verdict, exitCode: verdict.exitCode, files };
   } finally {
+    stopProgress();
     await embedded?.close();
     if (packDir !== undefined) await rm(packDir, { recursive: true, force: true });
   }
+}
+
+/** The pack's cost for the closing part; a case driven alone says which case of which pack. */
+function packCostLine(
+  progress: PackProgress,
+  pack: PackRequest | undefined,
+  embedded: boolean,
+): string {
+  const cost = costLineOf(progress.tally(), embedded);
+  if (pack?.case === undefined) return cost;
+  return `${cost}; ${pack.case} of the pack of ${pack.count} at seed ${pack.seed}, driven alone`;
 }

@@ -4,6 +4,7 @@
 import type { EnvVar } from '../lib/env.ts';
 import { EXAMPLE_FIXTURE_ID, GENERATED_REQUIREMENT, REQUIREMENT_PREFIX } from '../lib/legs.ts';
 import { currentSet } from '../lib/requirement-sets.ts';
+import { MAX_PACK_CONCURRENCY, PACK_CONCURRENCY } from '../lib/decide/pack-request.ts';
 
 export type Command =
   | 'run'
@@ -169,6 +170,26 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
     section: 'settings',
     help: 'the seed the generated fixtures are drawn from (default 1)',
   },
+  case: {
+    takesValue: true,
+    example: 'generated-s1-n0137',
+    value: 'ID',
+    section: 'settings',
+    help: "drive only this case of the --generate N --seed S pack, alone, with the same fixture and expectations; the report's generated row names every case's id",
+  },
+  concurrency: {
+    takesValue: true,
+    example: String(PACK_CONCURRENCY),
+    value: 'N',
+    section: 'settings',
+    help: `how many generated cases are in flight at once (1-${MAX_PACK_CONCURRENCY}, default ${PACK_CONCURRENCY})`,
+  },
+  silent: {
+    takesValue: false,
+    example: '',
+    section: 'ci',
+    help: 'print nothing but the closing line (and, under GITHUB_ACTIONS, the ::error lines); without it a pack shows its progress: a live line on a terminal, a line every 10 s otherwise',
+  },
 };
 
 /** Where the commands that read a certification may find the key (cli/trust-source.ts). */
@@ -188,6 +209,8 @@ export const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>
   judge: {
     fixture: { takesValue: true, example: EXAMPLE_FIXTURE_ID },
     events: { takesValue: true, example: 'events.json' },
+    generate: { takesValue: true, example: '200' },
+    seed: { takesValue: true, example: '1' },
   },
   fixtures: {
     out: { takesValue: true, example: 'seed/fixtures' },

@@ -56,7 +56,8 @@ Usage
   openwop-eval-gate judge SUMMARY.json --fixture ID|FILE.json [--events EVENTS.json]
                                            judge a recorded EvalSummary offline: the verdict and
                                            its cause first, then failures, warnings, holds; ID
-                                           may be a generated case's (generated-sS-nNNNN)
+                                           may be a generated case's (generated-sS-nNNNN),
+                  [--generate N --seed S]  held to be a case of that pack
   openwop-eval-gate fixtures [--out DIR]   list the fixtures a host seeds, or write them to DIR
                                            with fixtures.manifest.json (id, requirement, file,
                                            SHA-256 of the canonical JSON, as the report records)

@@ -402,6 +402,8 @@ export interface GeneratedCaseRecord {
 export interface GeneratedRecord {
   readonly seed: number;
   readonly count: number;
+  /** `run --case ID`: the one case of the pack this run drove alone; `cases` holds it alone. */
+  readonly case?: string;
   readonly cases: readonly GeneratedCaseRecord[];
 }
 

@@ -3,7 +3,7 @@
 // its decision was made from (the observation, or a host fault's finding), so the row can be
 // decided again without the host.
 
-import { generatePack } from '../generate/pack.ts';
+import { packFixtures } from '../generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type {
   DriveResult,
@@ -21,6 +21,7 @@ import {
   generatedLeg,
   type GeneratedCase,
   type PackRequest,
+  type PackWatch,
 } from './generated-pack.ts';
 import { decideLeg, type LegFacts } from './decide-leg.ts';
 import type { LegTarget } from './leg-target.ts';
@@ -30,6 +31,7 @@ export async function runGeneratedLeg(
   request: PackRequest,
   target: LegTarget | undefined,
   now: () => number = Date.now,
+  watch?: PackWatch,
 ): Promise<LegOutcome> {
   const started = now();
   if (target === undefined) {
@@ -39,11 +41,12 @@ export async function runGeneratedLeg(
       durationMs: 0,
     };
   }
-  const cases = await driveGeneratedPack(request, target);
+  const cases = await driveGeneratedPack(request, target, watch);
+  const alone = request.case === undefined ? {} : { case: request.case };
   return {
     requirement: GENERATED_REQUIREMENT,
     ...decidePack(cases),
-    generated: { seed: request.seed, count: request.count, cases: cases.map(caseRecord) },
+    generated: { seed: request.seed, count: request.count, ...alone, cases: cases.map(caseRecord) },
     durationMs: Math.max(0, now() - started),
   };
 }
@@ -91,9 +94,13 @@ export function recomputeGeneratedRow(
   discovery: RecordedDocument,
   settings: GateSettings,
 ): PackRecomputation {
-  const pack = generatePack({ count: record.count, seed: record.seed });
+  const pack = packFixtures(record);
   const problems: string[] = [];
-  if (record.cases.length < pack.length) {
+  if (record.case !== undefined && pack.length === 0) {
+    problems.push(
+      `generated: case ${record.case} is not in the pack of ${record.count} at seed ${record.seed}`,
+    );
+  } else if (record.cases.length < pack.length) {
     problems.push(
       `generated: ${record.cases.length} cases recorded, the pack of ${record.count} at seed ${record.seed} has ${pack.length}`,
     );
@@ -122,9 +129,10 @@ export function recomputeGeneratedRow(
     cases.push(replayed);
     rebuilt.push(caseRecord(replayed));
   });
+  const alone = record.case === undefined ? {} : { case: record.case };
   return {
     decision: decidePack(cases),
-    record: { seed: record.seed, count: record.count, cases: rebuilt },
+    record: { seed: record.seed, count: record.count, ...alone, cases: rebuilt },
     problems,
   };
 }

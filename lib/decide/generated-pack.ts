@@ -3,7 +3,7 @@
 // the seed that replays it and the file a host team can add to its own tests.
 
 import type { LegDefinition } from '../legs.ts';
-import { generatePack } from '../generate/pack.ts';
+import { packFixtures } from '../generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type { Disposition, Finding, Fixture, GateName, MatchMode } from '../types.ts';
 import type { Decision } from './decide.ts';
@@ -13,6 +13,16 @@ import { decideWithHost, discoveryOf } from './run-leg.ts';
 
 export { PACK_CONCURRENCY, type PackRequest } from './pack-request.ts';
 import { PACK_CONCURRENCY, type PackRequest } from './pack-request.ts';
+
+/** Told how the pack advances, so a caller can show progress; it decides nothing. */
+export interface PackWatch {
+  /** The pack is about to drive `total` cases, `concurrency` at once. */
+  readonly started?: (total: number, concurrency: number) => void;
+  /** One case was decided, `ms` after its drive began. */
+  readonly decided?: (c: GeneratedCase, ms: number) => void;
+  /** Every case was decided. */
+  readonly finished?: () => void;
+}
 
 export interface GeneratedCase {
   readonly fixtureId: string;
@@ -62,28 +72,38 @@ function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
   return decideWithHost(facts, target);
 }
 
-/** Drives every fixture of the pack, at most PACK_CONCURRENCY at once, in pack order. */
+/**
+ * Drives every fixture the request names (the pack, or its one case), `request.concurrency` at
+ * once, recorded in pack order. Each worker judges its case as soon as the case's run ends, while
+ * the other workers' runs are still being played, so the host is never idle on the witness.
+ */
 export async function driveGeneratedPack(
   request: PackRequest,
   target: LegTarget,
-  concurrency: number = PACK_CONCURRENCY,
+  watch: PackWatch = {},
 ): Promise<GeneratedCase[]> {
-  const pack = generatePack(request);
+  const pack = packFixtures(request);
   const cases: GeneratedCase[] = new Array<GeneratedCase>(pack.length);
+  const concurrency = Math.max(1, Math.min(request.concurrency ?? PACK_CONCURRENCY, pack.length));
+  watch.started?.(pack.length, concurrency);
   let next = 0;
   const worker = async (): Promise<void> => {
     for (let i = next++; i < pack.length; i = next++) {
       const fixture = pack[i] as Fixture;
+      const began = performance.now();
       const decision = await runCase(fixture, target);
-      cases[i] = {
+      const decided = {
         fixtureId: fixture.id,
         seed: request.seed,
         file: `${fixture.id}.json`,
         decision,
       };
+      cases[i] = decided;
+      watch.decided?.(decided, performance.now() - began);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  watch.finished?.();
   return cases;
 }
 

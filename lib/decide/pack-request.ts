@@ -4,7 +4,20 @@
 export interface PackRequest {
   readonly count: number;
   readonly seed: number;
+  /** `--case ID`: the one case of the pack driven, alone, as a run of its own. */
+  readonly case?: string;
+  /** `--concurrency N`: how many cases are in flight at once; absent: PACK_CONCURRENCY. */
+  readonly concurrency?: number;
 }
 
-/** How many generated runs are in flight at once: enough to overlap a slow host's run time. */
-export const PACK_CONCURRENCY = 8;
+/**
+ * How many generated runs are in flight at once by default. Against the reference host as its own
+ * process on two cores, four in flight is where the rate stops growing: from two to four it rose
+ * by half while a case's time grew by a quarter; from four to eight it rose within the noise while
+ * a case's time grew by three quarters, the cases queueing behind each other (the figures are in
+ * docs/generated-suites.md).
+ */
+export const PACK_CONCURRENCY = 4;
+
+/** The most `--concurrency` accepts: beyond it a run opens more connections than it gains. */
+export const MAX_PACK_CONCURRENCY = 64;

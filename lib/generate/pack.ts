@@ -51,3 +51,23 @@ export function generatePack(request: PackRequest): Fixture[] {
   const drawn = fc.sample(fixtureArb(request), { seed: request.seed, numRuns: request.count });
   return drawn.map((fixture, i) => named(fixture, request.seed, i + 1));
 }
+
+/** A pack as a run names it: its seed and size, and, when one case is driven alone, that case. */
+export interface PackSelection {
+  readonly count: number;
+  readonly seed: number;
+  readonly case?: string;
+}
+
+/**
+ * The fixtures a run drives: the whole pack, or only the case it names. Drawing is prefix-stable,
+ * so the case is the last of the pack cut at its place, the same fixture the whole pack holds.
+ * Empty when the named case is not in the pack.
+ */
+export function packFixtures(selection: PackSelection): Fixture[] {
+  if (selection.case === undefined) return generatePack(selection);
+  const place = parseGeneratedId(selection.case);
+  if (place === null || generatedId(place.seed, place.index) !== selection.case) return [];
+  if (place.seed !== selection.seed || place.index < 1 || place.index > selection.count) return [];
+  return generatePack({ count: place.index, seed: selection.seed }).slice(-1);
+}

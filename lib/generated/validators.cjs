@@ -15454,6 +15454,12 @@ const schema85 = {
               minimum: 1,
               maximum: 10000,
             },
+            case: {
+              description:
+                "Present when the run drove one case of the pack alone (run --case ID): that case's id; cases then holds it alone.",
+              type: 'string',
+              pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
+            },
             cases: {
               description: 'One entry per generated fixture, in pack order.',
               type: 'array',
@@ -15810,7 +15816,7 @@ const schema134 = {
 };
 const pattern59 = new RegExp('^[0-9a-f]{64}$', 'u');
 const pattern61 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern101 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern102 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const pattern54 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
 const formats10 = require('ajv-formats/dist/formats').fullFormats.date;
 const schema88 = {
@@ -15864,6 +15870,12 @@ const schema88 = {
           minimum: 1,
           maximum: 10000,
         },
+        case: {
+          description:
+            "Present when the run drove one case of the pack alone (run --case ID): that case's id; cases then holds it alone.",
+          type: 'string',
+          pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
+        },
         cases: {
           description: 'One entry per generated fixture, in pack order.',
           type: 'array',
@@ -15885,6 +15897,7 @@ const schema88 = {
   then: { properties: { reason: false } },
   else: { required: ['reason'] },
 };
+const pattern81 = new RegExp('^generated-s[0-9]+-n[0-9]{4,}$', 'u');
 const schema92 = {
   description: 'One observed eval run. Values under content deny-list keys read "[redacted]".',
   type: 'object',
@@ -18260,7 +18273,6 @@ const schema106 = {
   },
   additionalProperties: false,
 };
-const pattern81 = new RegExp('^generated-s[0-9]+-n[0-9]{4,}$', 'u');
 function validate57(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -19699,7 +19711,7 @@ function validate52(
           errors++;
         }
         for (const key3 in data21) {
-          if (!(key3 === 'seed' || key3 === 'count' || key3 === 'cases')) {
+          if (!(key3 === 'seed' || key3 === 'count' || key3 === 'case' || key3 === 'cases')) {
             const err50 = {
               instancePath: instancePath + '/generated',
               schemaPath: '#/properties/generated/additionalProperties',
@@ -19815,15 +19827,49 @@ function validate52(
             }
           }
         }
+        if (data21.case !== undefined) {
+          let data24 = data21.case;
+          if (typeof data24 === 'string') {
+            if (!pattern81.test(data24)) {
+              const err57 = {
+                instancePath: instancePath + '/generated/case',
+                schemaPath: '#/properties/generated/properties/case/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
+                message: 'must match pattern "' + '^generated-s[0-9]+-n[0-9]{4,}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err57];
+              } else {
+                vErrors.push(err57);
+              }
+              errors++;
+            }
+          } else {
+            const err58 = {
+              instancePath: instancePath + '/generated/case',
+              schemaPath: '#/properties/generated/properties/case/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err58];
+            } else {
+              vErrors.push(err58);
+            }
+            errors++;
+          }
+        }
         if (data21.cases !== undefined) {
-          let data24 = data21.cases;
-          if (Array.isArray(data24)) {
-            const len2 = data24.length;
+          let data25 = data21.cases;
+          if (Array.isArray(data25)) {
+            const len2 = data25.length;
             for (let i2 = 0; i2 < len2; i2++) {
               if (
-                !validate57(data24[i2], {
+                !validate57(data25[i2], {
                   instancePath: instancePath + '/generated/cases/' + i2,
-                  parentData: data24,
+                  parentData: data25,
                   parentDataProperty: i2,
                   rootData,
                   dynamicAnchors,
@@ -19834,7 +19880,7 @@ function validate52(
               }
             }
           } else {
-            const err57 = {
+            const err59 = {
               instancePath: instancePath + '/generated/cases',
               schemaPath: '#/properties/generated/properties/cases/type',
               keyword: 'type',
@@ -19842,15 +19888,15 @@ function validate52(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err57];
+              vErrors = [err59];
             } else {
-              vErrors.push(err57);
+              vErrors.push(err59);
             }
             errors++;
           }
         }
       } else {
-        const err58 = {
+        const err60 = {
           instancePath: instancePath + '/generated',
           schemaPath: '#/properties/generated/type',
           keyword: 'type',
@@ -19858,22 +19904,22 @@ function validate52(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err58];
+          vErrors = [err60];
         } else {
-          vErrors.push(err58);
+          vErrors.push(err60);
         }
         errors++;
       }
     }
     if (data.repetitions !== undefined) {
-      let data26 = data.repetitions;
-      if (Array.isArray(data26)) {
-        const len3 = data26.length;
+      let data27 = data.repetitions;
+      if (Array.isArray(data27)) {
+        const len3 = data27.length;
         for (let i3 = 0; i3 < len3; i3++) {
           if (
-            !wrapper0.validate(data26[i3], {
+            !wrapper0.validate(data27[i3], {
               instancePath: instancePath + '/repetitions/' + i3,
-              parentData: data26,
+              parentData: data27,
               parentDataProperty: i3,
               rootData,
               dynamicAnchors,
@@ -19887,7 +19933,7 @@ function validate52(
           }
         }
       } else {
-        const err59 = {
+        const err61 = {
           instancePath: instancePath + '/repetitions',
           schemaPath: '#/properties/repetitions/type',
           keyword: 'type',
@@ -19895,15 +19941,15 @@ function validate52(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err59];
+          vErrors = [err61];
         } else {
-          vErrors.push(err59);
+          vErrors.push(err61);
         }
         errors++;
       }
     }
   } else {
-    const err60 = {
+    const err62 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -19911,9 +19957,9 @@ function validate52(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err60];
+      vErrors = [err62];
     } else {
-      vErrors.push(err60);
+      vErrors.push(err62);
     }
     errors++;
   }
@@ -23945,7 +23991,7 @@ function validate51(
         if (data60.value !== undefined) {
           let data64 = data60.value;
           if (typeof data64 === 'string') {
-            if (!pattern101.test(data64)) {
+            if (!pattern102.test(data64)) {
               const err157 = {
                 instancePath: instancePath + '/signature/value',
                 schemaPath: '#/properties/signature/properties/value/pattern',
@@ -27789,7 +27835,7 @@ const schema142 = {
     'different-referee',
   ],
 };
-const pattern115 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
+const pattern116 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
 function validate74(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -27905,7 +27951,7 @@ function validate74(
     if (data.anchor !== undefined) {
       let data2 = data.anchor;
       if (typeof data2 === 'string') {
-        if (!pattern115.test(data2)) {
+        if (!pattern116.test(data2)) {
           const err5 = {
             instancePath: instancePath + '/anchor',
             schemaPath: '#/properties/anchor/pattern',

@@ -195,11 +195,19 @@ function packOf(facts: CertificationFacts): { version: string; count: number; se
   return { version: set.version, ...set.pack };
 }
 
-/** The generated row, when it drove at least the set's pack (packs are prefix-stable). */
+/**
+ * The generated row, when it drove at least the set's pack (packs are prefix-stable); one case
+ * driven alone (--case) is not the pack.
+ */
 function drovePack(facts: CertificationFacts): boolean {
   const { count, seed } = packOf(facts);
   const driven = facts.requirements.find((r) => r.id === GENERATED_REQUIREMENT)?.generated;
-  return driven !== undefined && driven.seed === seed && driven.count >= count;
+  return (
+    driven !== undefined &&
+    driven.case === undefined &&
+    driven.seed === seed &&
+    driven.count >= count
+  );
 }
 
 /**

@@ -201,6 +201,33 @@ const CASES: readonly Case[] = [
     color: 'yellow',
   },
   {
+    name: 'strict with one case of the pack driven alone',
+    build: (key) =>
+      reportWith(
+        withRows((rows) =>
+          rows.map((r) =>
+            r.generated === undefined
+              ? r
+              : {
+                  ...r,
+                  generated: {
+                    ...r.generated,
+                    case: r.generated.cases[0]?.fixtureId ?? '',
+                    cases: r.generated.cases.slice(0, 1),
+                  },
+                },
+          ),
+        ),
+        key,
+      ),
+    signed: true,
+    exit: EXIT.ok,
+    certified: false,
+    reasons: ['pack-not-driven'],
+    badge: 'generated pack not driven',
+    color: 'yellow',
+  },
+  {
     name: 'strict with the pack opted out',
     build: (key) =>
       reportWith(

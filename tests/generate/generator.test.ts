@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixtureProblem } from '../../lib/fixtures.ts';
 import { PATH_KINDS, scriptedCalls } from '../../lib/generate/calls.ts';
-import { generatePack, parseGeneratedId } from '../../lib/generate/pack.ts';
+import { generatePack, packFixtures, parseGeneratedId } from '../../lib/generate/pack.ts';
 import { fixtureArb } from '../../lib/generate/suite.ts';
 import { formatSchemaErrors, validate } from '../../lib/schemas.ts';
 import { goldenMatches } from '../../lib/witness/match.ts';
@@ -161,5 +161,33 @@ describe('the pack of 200 at seed 1 reaches every feature', () => {
     'suite-passed:false',
   ])('%s', (feature) => {
     expect(seen.has(feature)).toBe(true);
+  });
+});
+
+describe('one case of a pack, alone', () => {
+  const pack = generatePack({ count: 40, seed: 3 });
+
+  it('is the very fixture the whole pack holds at its place', () => {
+    for (const place of [1, 17, 40]) {
+      const id = `generated-s3-n${String(place).padStart(4, '0')}`;
+      expect(packFixtures({ count: 40, seed: 3, case: id })).toEqual([pack[place - 1]]);
+    }
+  });
+
+  it('is nothing for an id outside the pack, of another seed, or spelled another way', () => {
+    for (const id of [
+      'generated-s3-n0041',
+      'generated-s3-n0000',
+      'generated-s4-n0001',
+      'generated-s3-n00017',
+      'generated-s3-n017',
+      'mean-gated',
+    ]) {
+      expect(packFixtures({ count: 40, seed: 3, case: id })).toEqual([]);
+    }
+  });
+
+  it('without a case, is the whole pack', () => {
+    expect(packFixtures({ count: 40, seed: 3 })).toEqual(pack);
   });
 });

@@ -102,6 +102,19 @@ describe('the HTML report', () => {
     expect(shellWord("http://h/'x y")).toBe(`'http://h/'\\''x y'`);
   });
 
+  it('gives a generated case driven alone its --case, so the command drives that case alone again', () => {
+    const report = failingReport();
+    const row = report.requirements[1];
+    if (row === undefined) throw new Error('no row');
+    const alone = {
+      ...row,
+      generated: { seed: 1, count: 12, case: 'generated-s1-n0011', cases: [] },
+    };
+    expect(reproduceCommand(report, alone)).toMatch(
+      / --generate 12 --seed 1 --case generated-s1-n0011$/,
+    );
+  });
+
   it('draws the pictures inline and loads nothing: no src, no external link', async () => {
     const html = await render(failingReport());
     expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(2);

@@ -3,7 +3,7 @@
 
 import { decideRun } from '../../decide/decide.ts';
 import { loadFixture } from '../../fixtures.ts';
-import { generatePack } from '../../generate/pack.ts';
+import { packFixtures } from '../../generate/pack.ts';
 import type { Finding } from '../../types.ts';
 import type { EvalGateReport } from '../report.ts';
 import type { CaseViews, PageViews, TrialsByFixture } from './views.ts';
@@ -43,7 +43,7 @@ export function caseViewsFor(report: EvalGateReport): CaseViews {
       (c) => c.disposition === 'executed-fail' && c.observation !== undefined,
     );
     if (!failing) continue;
-    const fixtures = generatePack({ count: pack.count, seed: pack.seed });
+    const fixtures = packFixtures(pack);
     pack.cases.forEach((recorded, i) => {
       const fixture = fixtures[i];
       if (recorded.observation === undefined || recorded.disposition !== 'executed-fail') return;

@@ -27,6 +27,7 @@ export function reproduceCommand(report: EvalGateReport, row: ReportRow): string
   if (set !== undefined) words.push('--requirements', set.version);
   if (row.generated !== undefined) {
     words.push('--generate', String(row.generated.count), '--seed', String(row.generated.seed));
+    if (row.generated.case !== undefined) words.push('--case', row.generated.case);
   }
   return words.map(shellWord).join(' ');
 }
