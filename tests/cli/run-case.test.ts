@@ -85,7 +85,7 @@ describe('one generated case, alone', () => {
       // --silent: the closing line alone, after the workflow commands GitHub reads.
       expect(alone.stdout).toEqual([
         expect.stringMatching(`^::error title=${GENERATED_REQUIREMENT}::`),
-        expect.stringMatching(/^1 passed, 1 failed, 0 blocked/),
+        expect.stringMatching(/^FAIL: [^;]+; 1 passed, 1 failed, 0 blocked,/),
       ]);
       expect(aloneRow.disposition).toBe('executed-fail');
       expect(aloneRow.generated?.case).toBe(id);
