@@ -23,6 +23,7 @@ import { isSelected } from '../lib/report/run-options.ts';
 import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts';
 import { hostCheckSummary, warningSummary } from '../lib/report/warnings.ts';
 import { writePackFiles } from './fixture-set.ts';
+import { sidecarSinks } from '../lib/report/generated-sidecar.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { announceStartFailure } from './start-failure.ts';
 import { checkHost, checkReportDir } from './preflight.ts';
@@ -74,8 +75,8 @@ export async function runConformance(
       ? await mkdtemp(join(tmpdir(), 'openwop-eval-gate-pack-'))
       : undefined;
   if (packDir !== undefined && options.pack !== undefined) {
-    const { generatePack } = await import('../lib/generate/pack.ts');
-    await writePackFiles(packDir, generatePack(options.pack)).catch(async (error: unknown) => {
+    const { packFixtures } = await import('../lib/generate/pack.ts');
+    await writePackFiles(packDir, packFixtures(options.pack)).catch(async (error: unknown) => {
       await rm(packDir, { recursive: true, force: true });
       throw error;
     });
@@ -98,7 +99,9 @@ export async function runConformance(
     const selection = options.runOptions?.selection;
     const suiteOptions = {
       ...(selection === undefined ? {} : { selected: (id: string) => isSelected(selection, id) }),
-      ...(options.pack === undefined ? {} : { pack: options.pack }),
+      ...(options.pack === undefined
+        ? {}
+        : { pack: options.pack, packSink: sidecarSinks(config.reportDir, apiKey) }),
       ...(discovery === undefined ? {} : { discovery }),
       onProgress: log,
       whileHostWorks: preparePublishing,

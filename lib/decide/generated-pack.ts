@@ -3,24 +3,19 @@
 // the seed that replays it and the file a host team can add to its own tests.
 
 import type { LegDefinition } from '../legs.ts';
-import { generatePack } from '../generate/pack.ts';
+import { packFixtures } from '../generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
-import type { Disposition, Finding, Fixture, GateName, MatchMode } from '../types.ts';
+import type { Fixture, GateName, MatchMode } from '../types.ts';
 import type { Decision } from './decide.ts';
 import type { LegFacts } from './decide-leg.ts';
 import type { LegTarget } from './leg-target.ts';
 import { decideWithHost, discoveryOf } from './run-leg.ts';
+import { PackTally, type GeneratedCase } from './pack-tally.ts';
+
+export { caseLine, type GeneratedCase } from './pack-tally.ts';
 
 export { PACK_CONCURRENCY, type PackRequest } from './pack-request.ts';
 import { PACK_CONCURRENCY, type PackRequest } from './pack-request.ts';
-
-export interface GeneratedCase {
-  readonly fixtureId: string;
-  readonly seed: number;
-  /** The fixture's file name in a pack `openwop-eval-gate fixtures --generate` writes. */
-  readonly file: string;
-  readonly decision: Decision;
-}
 
 /** The leg a generated fixture stands in: its gates and needs follow from the document. */
 export function generatedLeg(fixture: Fixture): LegDefinition & { readonly fixtureId: string } {
@@ -62,84 +57,69 @@ function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
   return decideWithHost(facts, target);
 }
 
-/** Drives every fixture of the pack, at most PACK_CONCURRENCY at once, in pack order. */
+/**
+ * Drives every fixture of the pack, at most `concurrency` at once, and hands each case with its
+ * fixture to `onCase` in pack order as soon as every case before it has finished. A case waits
+ * for its predecessors' `onCase` before its worker takes another, so what is held at once is
+ * bounded by the cases in flight, never by the pack.
+ */
+export async function streamGeneratedPack(
+  request: PackRequest,
+  target: LegTarget,
+  onCase: (c: GeneratedCase, fixture: Fixture) => void | Promise<void>,
+  concurrency: number = PACK_CONCURRENCY,
+): Promise<void> {
+  const fixtures = packFixtures(request);
+  const done = new Map<number, readonly [GeneratedCase, Fixture]>();
+  let taken = 0;
+  let handed = 0;
+  let handing: Promise<void> = Promise.resolve();
+  const handReady = async (): Promise<void> => {
+    for (let ready = done.get(handed); ready !== undefined; ready = done.get(handed)) {
+      done.delete(handed);
+      handed += 1;
+      await onCase(...ready);
+    }
+  };
+  const worker = async (): Promise<void> => {
+    for (let drawn = fixtures.next(); drawn.done !== true; drawn = fixtures.next()) {
+      const i = taken++;
+      const fixture = drawn.value;
+      const decision = await runCase(fixture, target);
+      done.set(i, [
+        { fixtureId: fixture.id, seed: request.seed, file: `${fixture.id}.json`, decision },
+        fixture,
+      ]);
+      handing = handing.then(handReady);
+      await handing;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  await handing;
+}
+
+/** Every case of the pack, in pack order: for a pack small enough to hold (tests, searches). */
 export async function driveGeneratedPack(
   request: PackRequest,
   target: LegTarget,
   concurrency: number = PACK_CONCURRENCY,
 ): Promise<GeneratedCase[]> {
-  const pack = generatePack(request);
-  const cases: GeneratedCase[] = new Array<GeneratedCase>(pack.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < pack.length; i = next++) {
-      const fixture = pack[i] as Fixture;
-      const decision = await runCase(fixture, target);
-      cases[i] = {
-        fixtureId: fixture.id,
-        seed: request.seed,
-        file: `${fixture.id}.json`,
-        decision,
-      };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  const cases: GeneratedCase[] = [];
+  await streamGeneratedPack(request, target, (c) => void cases.push(c), concurrency);
   return cases;
 }
 
-const FIRST_FAILURES = 3;
-
-function caseLine(c: GeneratedCase): string {
-  const failed: Finding | undefined = c.decision.findings.find(
-    (f) => !f.ok && f.severity === 'MUST',
-  );
-  const what =
-    failed === undefined ? (c.decision.reason ?? '') : `${failed.rule}: ${failed.message}`;
-  return `${c.fixtureId} (seed ${c.seed}, ${c.file}): ${what}`;
-}
-
 /**
- * The requirement's disposition over every case: a failing case fails it, then a blocked one
- * blocks it; it passes when every case passed, and is inapplicable when none could be driven.
+ * The requirement's disposition over every case of a pack held whole, every finding kept: how a
+ * row that records its cases inline was decided, and is decided again.
  */
 export function decidePack(cases: readonly GeneratedCase[]): Decision {
-  const findings = cases.flatMap((c) => c.decision.findings);
-  const assertions = cases.reduce((sum, c) => sum + c.decision.assertions, 0);
-  const having = (d: Disposition): GeneratedCase[] =>
-    cases.filter((c) => c.decision.disposition === d);
-  const summary = (d: Disposition, verb: string): string => {
-    const hit = having(d);
-    const lines = hit.slice(0, FIRST_FAILURES).map(caseLine);
-    const more = hit.length > FIRST_FAILURES ? `; and ${hit.length - FIRST_FAILURES} more` : '';
-    return `${hit.length} of ${cases.length} generated fixtures ${verb}: ${lines.join('; ')}${more}`;
-  };
-  if (cases.length === 0) {
-    return {
-      disposition: 'blocked',
-      assertions: 0,
-      reason: 'the generated pack is empty',
-      findings,
-    };
-  }
-  if (having('executed-fail').length > 0) {
-    return {
-      disposition: 'executed-fail',
-      assertions,
-      reason: summary('executed-fail', 'failed'),
-      findings,
-    };
-  }
-  if (having('blocked').length > 0) {
-    return {
-      disposition: 'blocked',
-      assertions,
-      reason: summary('blocked', 'were blocked'),
-      findings,
-    };
-  }
-  if (having('executed-pass').length === 0) {
-    const gated = having('inapplicable').length > 0 ? 'inapplicable' : 'skipped';
-    return { disposition: gated, assertions, reason: summary(gated, `were ${gated}`), findings };
-  }
-  return { disposition: 'executed-pass', assertions, findings };
+  const first = cases[0];
+  const tally = new PackTally({
+    count: cases.length,
+    seed: first?.seed ?? 0,
+    keepEveryFinding: true,
+  });
+  for (const c of cases) tally.add(c);
+  return tally.decision();
 }

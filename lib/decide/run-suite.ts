@@ -10,6 +10,7 @@ import type { HostChecks, LegOutcome } from '../types.ts';
 import type { LegDefinition } from '../legs.ts';
 import type { LegTarget } from './leg-target.ts';
 import type { PackRequest } from './pack-request.ts';
+import type { CaseSink } from './generated-leg.ts';
 import { GENERATED_REQUIREMENT, LEGS, REQUIREMENT_PREFIX } from '../legs.ts';
 import { describeError } from '../observe/errors.ts';
 import { preloadValidators } from '../schemas.ts';
@@ -36,6 +37,8 @@ export interface RunSuiteOptions {
   readonly discovery?: DiscoveryResult;
   /** A generated pack to drive as one more requirement (`run --generate N --seed S`). */
   readonly pack?: PackRequest;
+  /** Where each pack case's record goes as it finishes; absent: the records are held inline. */
+  readonly packSink?: () => Promise<CaseSink>;
   /** Told a line per waiting leg every `progressIntervalMs` while any leg still waits. */
   readonly onProgress?: (line: string) => void;
   readonly progressIntervalMs?: number;
@@ -97,7 +100,7 @@ export async function runSuite(
     const pack =
       options.pack === undefined
         ? undefined
-        : settled(GENERATED_REQUIREMENT, runPack(options.pack, target));
+        : settled(GENERATED_REQUIREMENT, runPack(options.pack, target, options.packSink));
     const checks =
       target === undefined
         ? undefined
@@ -149,9 +152,13 @@ function checkHostBeside(
 }
 
 /** The generated pack's row; the generator (and fast-check) load only when a pack is asked for. */
-async function runPack(request: PackRequest, target: LegTarget | undefined): Promise<LegOutcome> {
+async function runPack(
+  request: PackRequest,
+  target: LegTarget | undefined,
+  sink: (() => Promise<CaseSink>) | undefined,
+): Promise<LegOutcome> {
   const { runGeneratedLeg } = await import('./generated-leg.ts');
-  return runGeneratedLeg(request, target);
+  return runGeneratedLeg(request, target, sink);
 }
 
 /**

@@ -51,3 +51,20 @@ export function generatePack(request: PackRequest): Fixture[] {
   const drawn = fc.sample(fixtureArb(request), { seed: request.seed, numRuns: request.count });
   return drawn.map((fixture, i) => named(fixture, request.seed, i + 1));
 }
+
+/** Fixtures drawn per call in packFixtures: few enough that a chunk's memory does not show. */
+const DRAW_CHUNK = 32;
+
+/**
+ * The pack's fixtures one at a time, the same as generatePack's, never all held at once: each
+ * chunk is drawn from the seed with fast-check's replay path skipping the fixtures before it.
+ */
+export function* packFixtures(request: PackRequest): Generator<Fixture> {
+  generatePack({ ...request, count: 0 });
+  const arb = fixtureArb(request);
+  for (let start = 0; start < request.count; start += DRAW_CHUNK) {
+    const numRuns = Math.min(DRAW_CHUNK, request.count - start);
+    const drawn = fc.sample(arb, { seed: request.seed, path: String(start), numRuns });
+    for (const [i, fixture] of drawn.entries()) yield named(fixture, request.seed, start + i + 1);
+  }
+}

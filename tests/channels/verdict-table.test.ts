@@ -183,7 +183,10 @@ const CASES: readonly Case[] = [
               ? r
               : {
                   ...r,
-                  generated: { ...r.generated, count: 2, cases: r.generated.cases.slice(0, 2) },
+                  generated:
+                    'cases' in r.generated
+                      ? { ...r.generated, count: 2, cases: r.generated.cases.slice(0, 2) }
+                      : { ...r.generated, count: 2 },
                 },
           ),
         ),

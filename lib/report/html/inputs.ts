@@ -38,7 +38,8 @@ export function caseViewsFor(report: EvalGateReport): CaseViews {
   const views = new Map<string, { findings: readonly Finding[]; trials?: FixtureTrials }>();
   for (const row of report.requirements) {
     const pack = row.generated;
-    if (pack === undefined) continue;
+    // A streamed pack's cases are in its sidecar; the page shows its tally and smallest cases.
+    if (pack === undefined || !('cases' in pack)) continue;
     const failing = pack.cases.some(
       (c) => c.disposition === 'executed-fail' && c.observation !== undefined,
     );

@@ -3,7 +3,7 @@
 // each trial's trajectory aligned, generated cases, and the recorded evidence itself. Failing
 // and blocked blocks are open; the rest are folded.
 
-import type { Finding, RunObservation } from '../../types.ts';
+import type { Finding, RunObservation, StreamedGeneratedRecord } from '../../types.ts';
 import type { ReportRow, EvalGateReport } from '../report.ts';
 import type { Expectations } from '../side-by-side.ts';
 import { sideBySide } from '../side-by-side.ts';
@@ -176,6 +176,7 @@ function generatedSection(
 ): string {
   const pack = row.generated;
   if (pack === undefined) return '';
+  if (!('cases' in pack)) return streamedSection(report, row, pack);
   const cases = pack.cases.map((c, j) => {
     const cp = anchorId(p, 'case', j);
     const open = OPEN.has(c.disposition);
@@ -205,5 +206,34 @@ function generatedSection(
     `<p>The pack is replayed whole by <code>${esc(reproduceCommand(report, row))}</code>; ` +
     `<code>${esc(fixtures)}</code> writes each case's fixture under the file name shown.</p>` +
     cases.join('\n')
+  );
+}
+
+/** A pack whose cases are in its sidecar: the tally, and each failing rule's smallest case. */
+function streamedSection(
+  report: EvalGateReport,
+  row: ReportRow,
+  pack: StreamedGeneratedRecord,
+): string {
+  const tally = Object.entries(pack.tally)
+    .filter(([, n]) => n > 0)
+    .map(([d, n]) => `<span class="disp ${esc(d)}">${esc(d)}</span> ${n}`)
+    .join(' ');
+  const smallest =
+    pack.smallest.length === 0
+      ? ''
+      : `<table><thead><tr><th>Rule</th><th>Smallest failing case</th><th>Tasks</th><th>Trials</th><th>Calls</th><th>Drive it alone</th></tr></thead><tbody>` +
+        pack.smallest
+          .map(
+            (s) =>
+              `<tr><td><code>${esc(s.rule)}</code></td><td>${esc(s.fixtureId)}</td><td>${s.tasks}</td><td>${s.trials}</td><td>${s.calls}</td><td><code>${esc(s.command)}</code></td></tr>`,
+          )
+          .join('') +
+        '</tbody></table>';
+  return (
+    `<h4>Generated cases (seed ${pack.seed}, ${pack.count} cases)</h4>` +
+    `<p>${tally}</p>` +
+    `<p>Each case's record is in <code>${esc(pack.sidecar.file)}</code> (${pack.sidecar.bytes} bytes, sha256 <code>${esc(pack.sidecar.sha256)}</code>), one JSON line a case; the pack is replayed whole by <code>${esc(reproduceCommand(report, row))}</code>.</p>` +
+    smallest
   );
 }
