@@ -10,6 +10,7 @@ import type { Decision } from './decide.ts';
 import type { LegFacts } from './decide-leg.ts';
 import type { LegTarget } from './leg-target.ts';
 import { decideWithHost, discoveryOf } from './run-leg.ts';
+import { inOrder, type PoolStats } from './ordered-pool.ts';
 import { PackTally, type GeneratedCase } from './pack-tally.ts';
 
 export { caseLine, type GeneratedCase } from './pack-tally.ts';
@@ -57,45 +58,31 @@ function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
   return decideWithHost(facts, target);
 }
 
+/** How many cases may be driven or waiting for an earlier one, per case in flight. */
+const WINDOW_PER_WORKER = 4;
+
 /**
  * Drives every fixture of the pack, at most `concurrency` at once, and hands each case with its
- * fixture to `onCase` in pack order as soon as every case before it has finished. A case waits
- * for its predecessors' `onCase` before its worker takes another, so what is held at once is
- * bounded by the cases in flight, never by the pack.
+ * fixture to `onCase` in pack order once every case before it has been handed on. Only the cases
+ * in the pool's window are held at once, never the pack (lib/decide/ordered-pool.ts).
  */
 export async function streamGeneratedPack(
   request: PackRequest,
   target: LegTarget,
   onCase: (c: GeneratedCase, fixture: Fixture) => void | Promise<void>,
   concurrency: number = PACK_CONCURRENCY,
-): Promise<void> {
-  const fixtures = packFixtures(request);
-  const done = new Map<number, readonly [GeneratedCase, Fixture]>();
-  let taken = 0;
-  let handed = 0;
-  let handing: Promise<void> = Promise.resolve();
-  const handReady = async (): Promise<void> => {
-    for (let ready = done.get(handed); ready !== undefined; ready = done.get(handed)) {
-      done.delete(handed);
-      handed += 1;
-      await onCase(...ready);
-    }
-  };
-  const worker = async (): Promise<void> => {
-    for (let drawn = fixtures.next(); drawn.done !== true; drawn = fixtures.next()) {
-      const i = taken++;
-      const fixture = drawn.value;
-      const decision = await runCase(fixture, target);
-      done.set(i, [
-        { fixtureId: fixture.id, seed: request.seed, file: `${fixture.id}.json`, decision },
-        fixture,
-      ]);
-      handing = handing.then(handReady);
-      await handing;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
-  await handing;
+): Promise<PoolStats> {
+  return inOrder(
+    packFixtures(request),
+    async (fixture): Promise<GeneratedCase> => ({
+      fixtureId: fixture.id,
+      seed: request.seed,
+      file: `${fixture.id}.json`,
+      decision: await runCase(fixture, target),
+    }),
+    onCase,
+    { concurrency, window: concurrency * WINDOW_PER_WORKER },
+  );
 }
 
 /** Every case of the pack, in pack order: for a pack small enough to hold (tests, searches). */

@@ -15471,8 +15471,8 @@ const schema85 = {
       type: 'object',
       required: ['seed', 'count', 'cases'],
       properties: {
-        seed: { $ref: '#/$defs/packSeed' },
-        count: { $ref: '#/$defs/packCount' },
+        seed: { $ref: '#/$defs/packSeed', description: 'The seed the pack was drawn from.' },
+        count: { $ref: '#/$defs/packCount', description: 'How many fixtures the pack holds.' },
         cases: {
           description: 'One entry per generated fixture, in pack order.',
           type: 'array',
@@ -15487,8 +15487,8 @@ const schema85 = {
       type: 'object',
       required: ['seed', 'count', 'sidecar', 'tally', 'smallest'],
       properties: {
-        seed: { $ref: '#/$defs/packSeed' },
-        count: { $ref: '#/$defs/packCount' },
+        seed: { $ref: '#/$defs/packSeed', description: 'The seed the pack was drawn from.' },
+        count: { $ref: '#/$defs/packCount', description: 'How many fixtures the pack holds.' },
         sidecar: {
           description:
             'The sidecar file; the signature covers the report, and through this digest the file.',
@@ -15514,11 +15514,23 @@ const schema85 = {
           type: 'object',
           required: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
           properties: {
-            'executed-pass': { type: 'integer', minimum: 0 },
-            'executed-fail': { type: 'integer', minimum: 0 },
-            inapplicable: { type: 'integer', minimum: 0 },
-            skipped: { type: 'integer', minimum: 0 },
-            blocked: { type: 'integer', minimum: 0 },
+            'executed-pass': {
+              description: 'Cases that came to executed-pass.',
+              type: 'integer',
+              minimum: 0,
+            },
+            'executed-fail': {
+              description: 'Cases that came to executed-fail.',
+              type: 'integer',
+              minimum: 0,
+            },
+            inapplicable: {
+              description: 'Cases that came to inapplicable.',
+              type: 'integer',
+              minimum: 0,
+            },
+            skipped: { description: 'Cases that came to skipped.', type: 'integer', minimum: 0 },
+            blocked: { description: 'Cases that came to blocked.', type: 'integer', minimum: 0 },
           },
           additionalProperties: false,
         },
@@ -15530,12 +15542,28 @@ const schema85 = {
             type: 'object',
             required: ['rule', 'fixtureId', 'tasks', 'trials', 'calls', 'command'],
             properties: {
-              rule: { type: 'string', minLength: 1 },
-              fixtureId: { type: 'string', pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
-              tasks: { type: 'integer', minimum: 1 },
-              trials: { type: 'integer', minimum: 1 },
-              calls: { type: 'integer', minimum: 0 },
-              command: { type: 'string', minLength: 1 },
+              rule: {
+                description: 'The rule id, as findings name it.',
+                type: 'string',
+                minLength: 1,
+              },
+              fixtureId: {
+                description: 'The case, by its generated id.',
+                type: 'string',
+                pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
+              },
+              tasks: { description: "The case suite's task count.", type: 'integer', minimum: 1 },
+              trials: { description: 'Trials per task.', type: 'integer', minimum: 1 },
+              calls: {
+                description: 'Scripted tool calls over every task and trial.',
+                type: 'integer',
+                minimum: 0,
+              },
+              command: {
+                description: 'The command that drives this case alone.',
+                type: 'string',
+                minLength: 1,
+              },
             },
             additionalProperties: false,
           },
@@ -18279,8 +18307,8 @@ const schema106 = {
   type: 'object',
   required: ['seed', 'count', 'cases'],
   properties: {
-    seed: { $ref: '#/$defs/packSeed' },
-    count: { $ref: '#/$defs/packCount' },
+    seed: { $ref: '#/$defs/packSeed', description: 'The seed the pack was drawn from.' },
+    count: { $ref: '#/$defs/packCount', description: 'How many fixtures the pack holds.' },
     cases: {
       description: 'One entry per generated fixture, in pack order.',
       type: 'array',
@@ -19105,8 +19133,8 @@ const schema111 = {
   type: 'object',
   required: ['seed', 'count', 'sidecar', 'tally', 'smallest'],
   properties: {
-    seed: { $ref: '#/$defs/packSeed' },
-    count: { $ref: '#/$defs/packCount' },
+    seed: { $ref: '#/$defs/packSeed', description: 'The seed the pack was drawn from.' },
+    count: { $ref: '#/$defs/packCount', description: 'How many fixtures the pack holds.' },
     sidecar: {
       description:
         'The sidecar file; the signature covers the report, and through this digest the file.',
@@ -19132,11 +19160,23 @@ const schema111 = {
       type: 'object',
       required: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
       properties: {
-        'executed-pass': { type: 'integer', minimum: 0 },
-        'executed-fail': { type: 'integer', minimum: 0 },
-        inapplicable: { type: 'integer', minimum: 0 },
-        skipped: { type: 'integer', minimum: 0 },
-        blocked: { type: 'integer', minimum: 0 },
+        'executed-pass': {
+          description: 'Cases that came to executed-pass.',
+          type: 'integer',
+          minimum: 0,
+        },
+        'executed-fail': {
+          description: 'Cases that came to executed-fail.',
+          type: 'integer',
+          minimum: 0,
+        },
+        inapplicable: {
+          description: 'Cases that came to inapplicable.',
+          type: 'integer',
+          minimum: 0,
+        },
+        skipped: { description: 'Cases that came to skipped.', type: 'integer', minimum: 0 },
+        blocked: { description: 'Cases that came to blocked.', type: 'integer', minimum: 0 },
       },
       additionalProperties: false,
     },
@@ -19148,12 +19188,24 @@ const schema111 = {
         type: 'object',
         required: ['rule', 'fixtureId', 'tasks', 'trials', 'calls', 'command'],
         properties: {
-          rule: { type: 'string', minLength: 1 },
-          fixtureId: { type: 'string', pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
-          tasks: { type: 'integer', minimum: 1 },
-          trials: { type: 'integer', minimum: 1 },
-          calls: { type: 'integer', minimum: 0 },
-          command: { type: 'string', minLength: 1 },
+          rule: { description: 'The rule id, as findings name it.', type: 'string', minLength: 1 },
+          fixtureId: {
+            description: 'The case, by its generated id.',
+            type: 'string',
+            pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
+          },
+          tasks: { description: "The case suite's task count.", type: 'integer', minimum: 1 },
+          trials: { description: 'Trials per task.', type: 'integer', minimum: 1 },
+          calls: {
+            description: 'Scripted tool calls over every task and trial.',
+            type: 'integer',
+            minimum: 0,
+          },
+          command: {
+            description: 'The command that drives this case alone.',
+            type: 'string',
+            minLength: 1,
+          },
         },
         additionalProperties: false,
       },
