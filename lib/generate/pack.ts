@@ -68,3 +68,11 @@ export function* packFixtures(request: PackRequest): Generator<Fixture> {
     for (const [i, fixture] of drawn.entries()) yield named(fixture, request.seed, start + i + 1);
   }
 }
+
+/** The fixture at `place` (1-based) of the seed's pack, drawn alone: packFixtures' and generatePack's. */
+export function packFixtureAt(seed: number, place: number): Fixture {
+  generatePack({ seed, count: 0 });
+  const [drawn] = fc.sample(fixtureArb({}), { seed, path: String(place - 1), numRuns: 1 });
+  if (drawn === undefined) throw new Error(`the pack at seed ${seed} has no fixture ${place}`);
+  return named(drawn, seed, place);
+}

@@ -24,6 +24,7 @@ import { ciVerdict } from './ci-verdict.ts';
 import type { RunVerdict } from './run-verdict.ts';
 import { runVerdict, stepOutputs } from './run-verdict.ts';
 import { certifiedReport, signerOf } from './signature.ts';
+import { sidecarReader } from './generated-sidecar.ts';
 import { expectationsFor } from './side-by-side.ts';
 import { thisReferee } from './referee.ts';
 
@@ -161,7 +162,8 @@ async function writeOutputs(
 ): Promise<string[]> {
   await makeDirectory(dir);
   const page = loadHtml().then(
-    async ([html, inputs]) => [html, await inputs.pageViewsFor(report)] as const,
+    async ([html, inputs]) =>
+      [html, await inputs.pageViewsFor(report, sidecarReader(dir))] as const,
   );
   const [expectations, [{ HTML_FILE, renderHtml }, views]] = await Promise.all([
     expectationsFor(report),
