@@ -204,13 +204,23 @@ export class PackTally {
     return { disposition: 'executed-pass', assertions, findings };
   }
 
+  /** Each smallest case once, with every rule it is the smallest for. */
   #smallestText(): string {
-    const all = this.smallest();
-    if (all.length === 0) return '';
-    const each = all.map(
-      (s) =>
-        `${s.rule}: ${s.fixtureId} (${s.tasks} tasks, ${s.trials} trials, ${s.calls} calls): ${s.command}`,
+    const byCase = new Map<string, { rules: string[]; size: SmallestFailingCase }>();
+    for (const s of this.smallest()) {
+      const held = byCase.get(s.fixtureId);
+      if (held === undefined) byCase.set(s.fixtureId, { rules: [s.rule], size: s });
+      else held.rules.push(s.rule);
+    }
+    if (byCase.size === 0) return '';
+    const each = [...byCase.values()].map(
+      ({ rules, size: s }) =>
+        `${rules.join(', ')}: ${s.fixtureId} (${counted(s.tasks, 'task')}, ${counted(s.trials, 'trial')}, ${counted(s.calls, 'call')}): ${s.command}`,
     );
     return `. Smallest failing case per rule: ${each.join('; ')}`;
   }
+}
+
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -105,11 +105,20 @@ describe('PackTally', () => {
     ]);
     const decision = tally.decision();
     expect(decision.reason).toContain(
-      'Smallest failing case per rule: rule.a: generated-s3-n0004 (1 tasks, 2 trials, 8 calls): openwop-eval-gate run --generate 6 --seed 3 --case generated-s3-n0004',
+      'Smallest failing case per rule: rule.a: generated-s3-n0004 (1 task, 2 trials, 8 calls): openwop-eval-gate run --generate 6 --seed 3 --case generated-s3-n0004; rule.b: generated-s3-n0003',
     );
     // The row's one finding for a failing rule is its smallest case's, named by the case.
     expect(decision.findings.find((f) => f.rule === 'rule.a')?.message).toBe(
       'generated-s3-n0004: rule.a was broken',
+    );
+  });
+
+  it('a case smallest for several rules is named once, with each of them', () => {
+    const tally = new PackTally({ count: 2, seed: 3, keepEveryFinding: false });
+    tally.add(generatedCase(1, [failing('rule.a')]), sized(2, 1, 1));
+    tally.add(generatedCase(2, [failing('rule.a'), failing('rule.b')]), sized(1, 1, 1));
+    expect(tally.decision().reason).toContain(
+      'Smallest failing case per rule: rule.a, rule.b: generated-s3-n0002 (1 task, 1 trial, 1 call): openwop-eval-gate run --generate 2 --seed 3 --case generated-s3-n0002',
     );
   });
 
