@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyReport } from '../../cli/verify.ts';
+import { reportShapeProblem, verifyReport } from '../../cli/verify.ts';
 import { writePackFiles } from '../../cli/fixture-set.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
@@ -145,6 +145,47 @@ describe('verify of a streamed pack', () => {
     for (const [shape, [n, at]] of shapes) {
       const problems = await verifyWith('leaf', gz(editedLines(n, at)), false);
       if (!problems.some((p) => p.includes('recorded sha256'))) unnoticed.push(shape);
+    }
+    expect(unnoticed).toEqual([]);
+  }, 120_000);
+
+  it('each leaf of the row’s pack record, edited alone with the rows digest made to match, is named', async () => {
+    const record = pack(report);
+    const leaves: (readonly (string | number)[])[] = [];
+    const walk = (v: unknown, at: readonly (string | number)[]): void => {
+      if (Array.isArray(v)) v.forEach((item: unknown, i) => walk(item, [...at, i]));
+      else if (typeof v === 'object' && v !== null) {
+        for (const [key, item] of Object.entries(v)) walk(item, [...at, key]);
+      } else leaves.push(at);
+    };
+    walk(record, []);
+    expect(leaves.length).toBeGreaterThan(10);
+    const folder = join(dir, 'verify', 'record');
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, record.sidecar.file), gz(lines));
+    const unnoticed: string[] = [];
+    for (const at of leaves) {
+      const copy = structuredClone(record) as unknown as Record<string | number, unknown>;
+      let parent = copy;
+      for (const key of at.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+      const last = at.at(-1) as string | number;
+      const value = parent[last];
+      parent[last] = typeof value === 'number' ? value + 1 : `${String(value)}0`;
+      const requirements = report.requirements.map((r) =>
+        r.id === GENERATED_REQUIREMENT
+          ? { ...r, generated: copy as unknown as StreamedGeneratedRecord }
+          : r,
+      );
+      const edited = {
+        ...report,
+        requirements,
+        digests: { ...report.digests, rows: rowsDigest(requirements) },
+      };
+      const problems =
+        reportShapeProblem(edited) !== undefined
+          ? ['shape']
+          : (await verifyReport(edited, folder)).problems;
+      if (problems.length === 0) unnoticed.push(at.join('.'));
     }
     expect(unnoticed).toEqual([]);
   }, 120_000);
