@@ -177,10 +177,19 @@ async function writeOutputs(
     [join(dir, HTML_FILE), renderHtml(report, verdict, expectations, views)],
   ];
   await Promise.all(outputs.map(([path, text]) => writeFile(path, text)));
-  const files = outputs.map(([path]) => path);
+  // The pack sidecars were written as the cases finished; they are named here so a job keeps them.
+  const files = [...outputs.map(([path]) => path), ...sidecarsOf(report).map((f) => join(dir, f))];
   if (stepSummaryPath !== undefined) {
     await appendFile(stepSummaryPath, `${markdown}\n`);
     files.push(stepSummaryPath);
   }
   return files;
+}
+
+/** The sidecar files the report's streamed packs name, its repetitions' included. */
+function sidecarsOf(report: EvalGateReport): string[] {
+  const rows = report.requirements.flatMap((r) => [r, ...(r.repetitions ?? [])]);
+  return rows.flatMap((r) =>
+    r.generated !== undefined && 'sidecar' in r.generated ? [r.generated.sidecar.file] : [],
+  );
 }

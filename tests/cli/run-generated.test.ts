@@ -94,6 +94,8 @@ describe('run --generate: a conformant host', () => {
         expect(cases).toHaveLength(200);
         expect(cases.filter((c) => c.disposition !== 'executed-pass')).toEqual([]);
         expect(pack.sidecar.bytes).toBe((await stat(join(dir, pack.sidecar.file))).size);
+        // The run names the sidecar among the files it wrote, so a job knows to keep it.
+        expect(run.stdout).toContain(`wrote ${join(dir, pack.sidecar.file)}`);
         expect(row.assertions).toBeGreaterThan(200);
         expect(report.requirements.filter((r) => r.disposition !== 'executed-pass')).toEqual([]);
 
