@@ -61,7 +61,12 @@ async function main(): Promise<void> {
     sections.push(await measureColdCosts(COLD_ROUNDS));
     sections.push(await installedSizeSection());
     say('6. generated packs at scale');
-    sections.push(packScaleSection(await samplePackScale(work, say)));
+    sections.push(
+      packScaleSection(await samplePackScale(work, say), {
+        date: new Date().toISOString(),
+        loadAverage: loadavg()[0] ?? 0,
+      }),
+    );
   } finally {
     await rm(work, { recursive: true, force: true });
   }
@@ -93,7 +98,8 @@ async function packScaleOnly(began: number): Promise<void> {
     process.stdout.write(`bench: ${line} (${((performance.now() - began) / 1000).toFixed(1)} s)\n`);
   };
   try {
-    const section = packScaleSection(await samplePackScale(work, say));
+    const taken = { date: new Date().toISOString(), loadAverage: loadavg()[0] ?? 0 };
+    const section = packScaleSection(await samplePackScale(work, say), taken);
     await writeFile(PAGE, spliceSection(await readFile(PAGE, 'utf8'), section));
     say(`wrote ${PAGE}: ${section.judged?.met === true ? 'met' : 'MISSED'} ${section.title}`);
   } finally {

@@ -151,7 +151,13 @@ export async function samplePackScale(
 
 const kb = (bytes: number): string => fmt(bytes / 1024);
 
-export function packScaleSection(scale: PackScale): Section {
+/** When and under what load the figure was taken: it may be measured apart from the page. */
+export interface Taken {
+  readonly date: string;
+  readonly loadAverage: number;
+}
+
+export function packScaleSection(scale: PackScale, taken: Taken): Section {
   const { samples, verify } = scale;
   const at = (n: number): PackSample | undefined => samples.find((s) => s.count === n);
   const smallest = samples[0];
@@ -204,7 +210,8 @@ export function packScaleSection(scale: PackScale): Section {
       'the default mode; then one fresh `verify` of the 10,000-case report. Peak RSS is the ' +
       "child's own `process.resourceUsage().maxRSS`, written at exit by a preloaded probe. " +
       'Bytes are the report file plus its gzip JSON Lines sidecar. One run per size: the ' +
-      'largest takes minutes. Run this section alone with `BENCH_ONLY=pack-scale npm run bench`.',
+      'largest takes minutes. Run this section alone with `BENCH_ONLY=pack-scale npm run bench`. ' +
+      `Taken ${taken.date}, load average (1 min) ${taken.loadAverage.toFixed(2)} at its start.`,
     headers: [
       'run',
       'wall (s)',
