@@ -2,7 +2,7 @@
 // process run, and rewrites that file. The order puts the CPU-bound witness first, before the
 // measurements that start child processes and servers.
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,8 @@ import { measureColdCosts } from './cold-costs.ts';
 import { coldSuiteSections, sampleColdSuite } from './cold-suite.ts';
 import { installedSizeSection } from './package-install.ts';
 import type { Section } from './report.ts';
-import { renderPage } from './report.ts';
+import { renderPage, spliceSection } from './report.ts';
+import { packScaleSection, samplePackScale } from './pack-scale.ts';
 import { measureVerdictLatency } from './verdict-latency.ts';
 import { measureWitnessScale } from './witness-scale.ts';
 
@@ -28,8 +29,16 @@ const LOADED_ROUNDS = 9;
 /** The fixed-cost breakdown explains figures 2 and 4 and has no target of its own. */
 const COLD_ROUNDS = 3;
 
+/** `BENCH_ONLY=pack-scale npm run bench`: figure 6 alone, spliced into the page as it stands. */
+const ONLY = process.env.BENCH_ONLY;
+
 async function main(): Promise<void> {
   const began = performance.now();
+  if (ONLY === 'pack-scale') {
+    await packScaleOnly(began);
+    return;
+  }
+  if (ONLY !== undefined) throw new Error(`BENCH_ONLY takes pack-scale, not ${ONLY}`);
   const [loadAverage = 0] = loadavg();
   const work = await mkdtemp(join(tmpdir(), 'openwop-bench-'));
   const say = (line: string): void => {
@@ -51,6 +60,13 @@ async function main(): Promise<void> {
     say('fixed costs');
     sections.push(await measureColdCosts(COLD_ROUNDS));
     sections.push(await installedSizeSection());
+    say('6. generated packs at scale');
+    sections.push(
+      packScaleSection(await samplePackScale(work, say), {
+        date: new Date().toISOString(),
+        loadAverage: loadavg()[0] ?? 0,
+      }),
+    );
   } finally {
     await rm(work, { recursive: true, force: true });
   }
@@ -73,6 +89,21 @@ async function main(): Promise<void> {
   for (const s of sections) {
     if (s.judged !== undefined)
       say(`${s.judged.met ? 'met   ' : 'MISSED'} ${s.title}: ${s.judged.ratio}`);
+  }
+}
+
+async function packScaleOnly(began: number): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'openwop-bench-'));
+  const say = (line: string): void => {
+    process.stdout.write(`bench: ${line} (${((performance.now() - began) / 1000).toFixed(1)} s)\n`);
+  };
+  try {
+    const taken = { date: new Date().toISOString(), loadAverage: loadavg()[0] ?? 0 };
+    const section = packScaleSection(await samplePackScale(work, say), taken);
+    await writeFile(PAGE, spliceSection(await readFile(PAGE, 'utf8'), section));
+    say(`wrote ${PAGE}: ${section.judged?.met === true ? 'met' : 'MISSED'} ${section.title}`);
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
 }
 

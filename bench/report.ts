@@ -55,13 +55,49 @@ export function renderPage(machine: Machine, sections: readonly Section[]): stri
       j === undefined ? [] : [`| ${title} | ${j.ratio} | ${j.target} | ${outcome(j)} |`],
     ),
   ];
-  for (const s of sections) {
-    lines.push('', `## ${s.title}`, '', s.method, '', table(s.headers, s.rows));
-    const j = s.judged;
-    if (j !== undefined) {
-      lines.push('', `**Target ${j.target}: ${j.met ? 'met' : 'missed'}.** ${j.verdict}`);
+  for (const s of sections) lines.push('', ...sectionLines(s));
+  return `${lines.join('\n')}\n`;
+}
+
+function sectionLines(s: Section): string[] {
+  const lines = [`## ${s.title}`, '', s.method, '', table(s.headers, s.rows)];
+  const j = s.judged;
+  if (j !== undefined) {
+    lines.push('', `**Target ${j.target}: ${j.met ? 'met' : 'missed'}.** ${j.verdict}`);
+  }
+  for (const note of s.notes ?? []) lines.push('', note);
+  return lines;
+}
+
+function summaryRow(s: Section): string | undefined {
+  const j = s.judged;
+  return j === undefined ? undefined : `| ${s.title} | ${j.ratio} | ${j.target} | ${outcome(j)} |`;
+}
+
+/**
+ * The page with one section measured again (a bench run of that section alone): its block and its
+ * summary row replaced, or added at the end of the page and of the summary table.
+ */
+export function spliceSection(page: string, s: Section): string {
+  const lines = page.replace(/\n$/, '').split('\n');
+  const heading = `## ${s.title}`;
+  const start = lines.indexOf(heading);
+  const block = sectionLines(s);
+  if (start < 0) lines.push('', ...block);
+  else {
+    const next = lines.findIndex((line, i) => i > start && line.startsWith('## '));
+    lines.splice(start, (next < 0 ? lines.length : next - 1) - start, ...block);
+  }
+  const row = summaryRow(s);
+  if (row !== undefined) {
+    const at = lines.findIndex((line) => line.startsWith(`| ${s.title} |`));
+    if (at >= 0) lines[at] = row;
+    else {
+      const header = lines.indexOf('| --- | --- | --- | --- |');
+      let end = header + 1;
+      while (lines[end]?.startsWith('| ') === true) end += 1;
+      if (header >= 0) lines.splice(end, 0, row);
     }
-    for (const note of s.notes ?? []) lines.push('', note);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,6 +2,7 @@
 // the process shell around it; tests call it directly. Every line it prints has the API key
 // scrubbed, and a command that cannot start prints one line and exits 2.
 
+import { dirname } from 'node:path';
 import {
   readSettings,
   readGithubActions,
@@ -198,7 +199,7 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
     await import('./verify-keys.ts');
   const { anchorLine } = await import('../lib/report/anchor.ts');
   const { readReportJson } = await import('./verified-report.ts');
-  const result = await verifyAnchored(await readReportJson(path), sources);
+  const result = await verifyAnchored(await readReportJson(path), sources, dirname(path));
   const problems = problemsOf(result);
   for (const problem of problems) out(problem);
   if (result.kind === 'report') {

@@ -23,6 +23,7 @@ import { isSelected } from '../lib/report/run-options.ts';
 import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts';
 import { hostCheckSummary, warningSummary } from '../lib/report/warnings.ts';
 import { writePackFiles } from './fixture-set.ts';
+import { sidecarSinks } from '../lib/report/generated-sidecar.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { announceStartFailure } from './start-failure.ts';
 import { checkHost, checkReportDir, checkStepFiles } from './preflight.ts';
@@ -119,7 +120,9 @@ export async function runConformance(
     const selection = options.runOptions?.selection;
     const suiteOptions = {
       ...(selection === undefined ? {} : { selected: (id: string) => isSelected(selection, id) }),
-      ...(options.pack === undefined ? {} : { pack: options.pack }),
+      ...(options.pack === undefined
+        ? {}
+        : { pack: options.pack, packSink: sidecarSinks(config.reportDir, apiKey) }),
       ...(discovery === undefined ? {} : { discovery }),
       onProgress: log,
       ...(progress === undefined ? {} : { packWatch: progress.watch }),

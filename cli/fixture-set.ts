@@ -186,7 +186,7 @@ export function recordedFixtureLoader(
 }
 
 /** Each generated fixture as `<id>.json` in `dir`, which must exist; the paths written. */
-export async function writePackFiles(dir: string, pack: readonly Fixture[]): Promise<string[]> {
+export async function writePackFiles(dir: string, pack: Iterable<Fixture>): Promise<string[]> {
   const written: string[] = [];
   for (const fixture of pack) {
     const target = join(dir, `${fixture.id}.json`);

@@ -4,6 +4,7 @@
 // (unsigned, unanchored, unattributed) is unanchored; one another suite judged is a different
 // referee; anything else, an invalid signature included, is unverified.
 
+import { dirname } from 'node:path';
 import type { MatrixVerifier, ReportVerification } from '../lib/report/matrix/model.ts';
 import type { TrustSources } from './trust-source.ts';
 import { readReportJson } from './verified-report.ts';
@@ -12,7 +13,7 @@ import { problemsOf, verifyAnchored } from './verify-keys.ts';
 export function anchoredVerifier(sources: TrustSources): MatrixVerifier {
   return async (path): Promise<ReportVerification> => {
     const parsed = await readReportJson(path);
-    const result = await verifyAnchored(parsed, sources);
+    const result = await verifyAnchored(parsed, sources, dirname(path));
     const problems = problemsOf(result);
     if (result.kind === 'malformed' || problems.length > 0) {
       return { state: 'unverified', report: parsed, problems: [...problems] };

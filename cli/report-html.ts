@@ -4,6 +4,8 @@
 // edited report would show the edit as the suite's verdict.
 
 import { writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { sidecarReader } from '../lib/report/generated-sidecar.ts';
 import { pageViewsFor } from '../lib/report/html/inputs.ts';
 import { renderHtml } from '../lib/report/html/render-html.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
@@ -23,7 +25,10 @@ export async function reportCommand(
   }
   const sources = new TrustSources(trustOptionsOf(options));
   const { report, verdict } = await readVerifiedReport(path, 'report', sources);
-  const [expectations, views] = await Promise.all([expectationsFor(report), pageViewsFor(report)]);
+  const [expectations, views] = await Promise.all([
+    expectationsFor(report),
+    pageViewsFor(report, sidecarReader(dirname(path))),
+  ]);
   try {
     await writeFile(htmlPath, renderHtml(report, verdict, expectations, views));
   } catch (error) {

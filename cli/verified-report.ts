@@ -3,6 +3,7 @@
 // problem, since a comparison or a badge built on an edited report would launder the edit; one
 // that verifies comes with the verdict a verifier stands behind, never the one it claims.
 
+import { dirname } from 'node:path';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
 import { UsageError } from './args.ts';
@@ -34,7 +35,7 @@ export async function readVerifiedReport(
   command: string,
   sources: TrustSources,
 ): Promise<VerifiedReport> {
-  const result = await verifyAnchored(await readReportJson(path), sources);
+  const result = await verifyAnchored(await readReportJson(path), sources, dirname(path));
   const problems = problemsOf(result);
   const [first] = problems;
   if (first !== undefined || result.kind === 'malformed') {

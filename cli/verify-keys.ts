@@ -71,13 +71,15 @@ export async function readReportFile(path: string): Promise<unknown> {
 export async function verifyAnchored(
   parsed: unknown,
   sources: TrustSources,
+  /** The report's folder, where a generated pack's sidecar sits. */
+  reportDir?: string,
 ): Promise<AnchoredVerification> {
   const shape = reportShapeProblem(parsed);
   if (shape !== undefined) return { kind: 'malformed', problems: [shape] };
   // The schema has accepted it, so it has the report's shape.
   const report = parsed as EvalGateReport;
   const [integrity, source, referee] = await Promise.all([
-    verifyReport(report),
+    verifyReport(report, reportDir),
     sources.for(report),
     thisReferee(),
   ]);

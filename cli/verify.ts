@@ -8,6 +8,7 @@ import { describeDifference, jsonDifferences } from '../lib/report/json-diff.ts'
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { schemaDigests } from '../lib/report/report.ts';
 import { replayReport } from '../lib/report/replay.ts';
+import { sidecarReader } from '../lib/report/generated-sidecar.ts';
 import { differentReferee, thisReferee } from '../lib/report/referee.ts';
 import { checkFixtureDigests, recordedFixtureLoader } from './fixture-set.ts';
 
@@ -36,13 +37,21 @@ export function reportShapeProblem(parsed: unknown): string | undefined {
 /**
  * Checks a report the schema has accepted: the files it names are the files this suite ships (or
  * archived), and the report is what a replay of its recorded facts rebuilds (lib/report/replay.ts),
- * compared member by member. A signed report's digest is part of that comparison, so an edit shows
+ * compared member by member; a generated pack's sidecar is read from `reportDir`, the report's
+ * folder. A signed report's digest is part of that comparison, so an edit shows
  * whatever key checks the signature itself (cli/verify-keys.ts anchors that).
  */
-export async function verifyReport(report: EvalGateReport): Promise<Verification> {
+export async function verifyReport(
+  report: EvalGateReport,
+  reportDir?: string,
+): Promise<Verification> {
   const fixtures = await checkFixtureDigests(report.digests.fixtures);
   const refereeDifferences = [...fixtures.archived, ...(await checkSchemaDigests(report))];
-  const replay = await replayReport(report, recordedFixtureLoader(report.digests.fixtures));
+  const replay = await replayReport(
+    report,
+    recordedFixtureLoader(report.digests.fixtures),
+    sidecarReader(reportDir),
+  );
   // A suite with fewer legs wrote no row for a leg added since; this suite's own report must have all.
   const ours = differentReferee(report.suite, await thisReferee()) === undefined;
   if (!ours) refereeDifferences.push(...replay.missingLegs);

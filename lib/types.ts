@@ -398,14 +398,52 @@ export interface GeneratedCaseRecord {
   readonly observation?: RunObservation;
 }
 
-/** The generated pack a run drove: its seed and size replay every fixture. */
-export interface GeneratedRecord {
+/** The generated pack a run drove, its cases inline: what reports before the sidecar wrote. */
+export interface InlineGeneratedRecord {
   readonly seed: number;
   readonly count: number;
   /** `run --case ID`: the one case of the pack this run drove alone; `cases` holds it alone. */
   readonly case?: string;
   readonly cases: readonly GeneratedCaseRecord[];
 }
+
+/** The gzip-compressed JSON Lines file beside the report, one GeneratedCaseRecord a line. */
+export interface GeneratedSidecar {
+  /** The file's name in the report's folder. */
+  readonly file: string;
+  /** Lowercase hex SHA-256 of the compressed bytes: the signature covers the report, hence them. */
+  readonly sha256: string;
+  readonly bytes: number;
+}
+
+/** The smallest case in which a MUST rule failed: fewest tasks, then trials, then calls. */
+export interface SmallestFailingCase {
+  readonly rule: string;
+  readonly fixtureId: string;
+  readonly tasks: number;
+  readonly trials: number;
+  readonly calls: number;
+  /** The one command that drives this case alone. */
+  readonly command: string;
+}
+
+/**
+ * The generated pack a run drove, its cases streamed to a sidecar as each finished: the seed and
+ * size replay every fixture, the sidecar holds what each case observed, and the tally and smallest
+ * failing cases are what a reader needs without opening it.
+ */
+export interface StreamedGeneratedRecord {
+  readonly seed: number;
+  readonly count: number;
+  /** `run --case ID`: the one case of the pack this run drove alone; the sidecar holds it alone. */
+  readonly case?: string;
+  readonly sidecar: GeneratedSidecar;
+  readonly tally: Readonly<Record<Disposition, number>>;
+  /** One per MUST rule that failed in the pack, by rule. */
+  readonly smallest: readonly SmallestFailingCase[];
+}
+
+export type GeneratedRecord = InlineGeneratedRecord | StreamedGeneratedRecord;
 
 // ---------------------------------------------------------------------------------------------
 // Host checks: what the suite asks of the host once per run, apart from any leg (contract §1, §2,

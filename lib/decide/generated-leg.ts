@@ -1,9 +1,11 @@
 // The generated pack as a row of the report: the requirement's outcome with every case recorded
 // beside it, and the recomputation `verify` runs from those records. A case's record holds what
 // its decision was made from (the observation, or a host fault's finding), so the row can be
-// decided again without the host.
+// decided again without the host. A run streams each case's record to a sink (the sidecar file
+// beside the report) as the case finishes and keeps only the pack's tally; reports before the
+// sidecar hold every record inline, and are decided again as they were.
 
-import { packFixtures } from '../generate/pack.ts';
+import { selectedFixtures } from '../generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type {
   DriveResult,
@@ -11,6 +13,8 @@ import type {
   Fixture,
   GeneratedCaseRecord,
   GeneratedRecord,
+  GeneratedSidecar,
+  InlineGeneratedRecord,
   LegOutcome,
   OptOutName,
 } from '../types.ts';
@@ -20,18 +24,32 @@ import {
   driveGeneratedPack,
   generatedLeg,
   type GeneratedCase,
+  streamGeneratedPack,
   type PackRequest,
   type PackWatch,
 } from './generated-pack.ts';
+import { PackTally } from './pack-tally.ts';
 import { decideLeg, type LegFacts } from './decide-leg.ts';
 import type { LegTarget } from './leg-target.ts';
 
-/** Drives the pack and decides its row; with no host to drive, the row is blocked. */
+/** Where a run writes each case's record as it finishes, in pack order. */
+export interface CaseSink {
+  write(record: GeneratedCaseRecord): Promise<void>;
+  /** Ends the file; what the report records of it. */
+  close(): Promise<GeneratedSidecar>;
+}
+
+/**
+ * Drives the pack and decides its row; with no host to drive, the row is blocked. With a sink,
+ * each case's record goes to it as the case finishes and the row keeps only the pack's tally;
+ * without one (a caller that writes no files), the records are held and recorded inline.
+ */
 export async function runGeneratedLeg(
   request: PackRequest,
   target: LegTarget | undefined,
+  openSink?: () => Promise<CaseSink>,
   now: () => number = Date.now,
-  watch?: PackWatch,
+  watch: PackWatch = {},
 ): Promise<LegOutcome> {
   const started = now();
   if (target === undefined) {
@@ -41,17 +59,52 @@ export async function runGeneratedLeg(
       durationMs: 0,
     };
   }
-  const cases = await driveGeneratedPack(request, target, watch);
-  const alone = request.case === undefined ? {} : { case: request.case };
+  if (openSink === undefined) {
+    const cases = await driveGeneratedPack(request, target, watch);
+    const alone = request.case === undefined ? {} : { case: request.case };
+    return {
+      requirement: GENERATED_REQUIREMENT,
+      ...decidePack(cases),
+      generated: {
+        seed: request.seed,
+        count: request.count,
+        ...alone,
+        cases: cases.map(caseRecord),
+      },
+      durationMs: Math.max(0, now() - started),
+    };
+  }
+  const tally = new PackTally({
+    count: request.count,
+    seed: request.seed,
+    ...(request.case === undefined ? {} : { case: request.case }),
+    keepEveryFinding: false,
+  });
+  const sink = await openSink();
+  let sidecar: GeneratedSidecar;
+  try {
+    await streamGeneratedPack(
+      request,
+      target,
+      async (c, fixture) => {
+        tally.add(c, fixture);
+        await sink.write(caseRecord(c));
+      },
+      watch,
+    );
+  } finally {
+    sidecar = await sink.close();
+  }
   return {
     requirement: GENERATED_REQUIREMENT,
-    ...decidePack(cases),
-    generated: { seed: request.seed, count: request.count, ...alone, cases: cases.map(caseRecord) },
+    ...tally.decision(),
+    generated: tally.record(sidecar),
     durationMs: Math.max(0, now() - started),
   };
 }
 
-function caseRecord(c: GeneratedCase): GeneratedCaseRecord {
+/** What a case records of itself: enough to decide it again without the host. */
+export function caseRecord(c: GeneratedCase): GeneratedCaseRecord {
   const { decision } = c;
   const judgedWithout = decision.observation === undefined && decision.findings.length > 0;
   return {
@@ -73,13 +126,13 @@ export interface GateSettings {
   readonly optedOut: readonly OptOutName[];
 }
 
-export interface PackRecomputation {
+export interface PackRecomputation<R extends GeneratedRecord = GeneratedRecord> {
   readonly decision: Decision;
   /**
    * The pack's record as the run would have written it from these decisions: each case decided
    * again, with what it recorded. A case whose record contradicts the pack is kept as recorded.
    */
-  readonly record: GeneratedRecord;
+  readonly record: R;
   /** What the record contradicts that no rebuilt case can show: a case missing, or misplaced. */
   readonly problems: readonly string[];
 }
@@ -90,11 +143,11 @@ export interface PackRecomputation {
  * decided as a run decides it. `verify` compares the rebuilt record with the recorded one.
  */
 export function recomputeGeneratedRow(
-  record: GeneratedRecord,
+  record: InlineGeneratedRecord,
   discovery: RecordedDocument,
   settings: GateSettings,
-): PackRecomputation {
-  const pack = packFixtures(record);
+): PackRecomputation<InlineGeneratedRecord> {
+  const pack = [...selectedFixtures(record)];
   const problems: string[] = [];
   if (record.case !== undefined && pack.length === 0) {
     problems.push(
@@ -129,10 +182,14 @@ export function recomputeGeneratedRow(
     cases.push(replayed);
     rebuilt.push(caseRecord(replayed));
   });
-  const alone = record.case === undefined ? {} : { case: record.case };
   return {
     decision: decidePack(cases),
-    record: { seed: record.seed, count: record.count, ...alone, cases: rebuilt },
+    record: {
+      seed: record.seed,
+      count: record.count,
+      ...(record.case === undefined ? {} : { case: record.case }),
+      cases: rebuilt,
+    },
     problems,
   };
 }
@@ -141,7 +198,7 @@ export function recomputeGeneratedRow(
  * One case decided again with decideLeg, from the drive it recorded: its observation, or its host
  * fault (one failing run.served finding), or, for a case that never drove, its recorded reason.
  */
-function recomputeCase(
+export function recomputeCase(
   fixture: Fixture,
   recorded: GeneratedCaseRecord,
   discovery: RecordedDocument,

@@ -3,13 +3,17 @@
 // the seed that replays it and the file a host team can add to its own tests.
 
 import type { LegDefinition } from '../legs.ts';
-import { packFixtures } from '../generate/pack.ts';
+import { selectedFixtures } from '../generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
-import type { Disposition, Finding, Fixture, GateName, MatchMode } from '../types.ts';
+import type { Fixture, GateName, MatchMode } from '../types.ts';
 import type { Decision } from './decide.ts';
 import type { LegFacts } from './decide-leg.ts';
 import type { LegTarget } from './leg-target.ts';
 import { decideWithHost, discoveryOf } from './run-leg.ts';
+import { inOrder, type PoolStats } from './ordered-pool.ts';
+import { PackTally, type GeneratedCase } from './pack-tally.ts';
+
+export { caseLine, type GeneratedCase } from './pack-tally.ts';
 
 export { PACK_CONCURRENCY, type PackRequest } from './pack-request.ts';
 import { PACK_CONCURRENCY, type PackRequest } from './pack-request.ts';
@@ -22,14 +26,6 @@ export interface PackWatch {
   readonly decided?: (c: GeneratedCase, ms: number) => void;
   /** Every case was decided. */
   readonly finished?: () => void;
-}
-
-export interface GeneratedCase {
-  readonly fixtureId: string;
-  readonly seed: number;
-  /** The fixture's file name in a pack `openwop-eval-gate fixtures --generate` writes. */
-  readonly file: string;
-  readonly decision: Decision;
 }
 
 /** The leg a generated fixture stands in: its gates and needs follow from the document. */
@@ -72,94 +68,67 @@ function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
   return decideWithHost(facts, target);
 }
 
+/** How many cases may be driven or waiting for an earlier one, per case in flight. */
+const WINDOW_PER_WORKER = 4;
+
 /**
  * Drives every fixture the request names (the pack, or its one case), `request.concurrency` at
- * once, recorded in pack order. Each worker judges its case as soon as the case's run ends, while
- * the other workers' runs are still being played, so the host is never idle on the witness.
+ * once, and hands each case with its fixture to `onCase` in pack order once every case before it
+ * has been handed on. Each worker judges its case as soon as the case's run ends, while the other
+ * workers' runs are still being played; only the cases in the pool's window are held at once,
+ * never the pack (lib/decide/ordered-pool.ts).
  */
+export async function streamGeneratedPack(
+  request: PackRequest,
+  target: LegTarget,
+  onCase: (c: GeneratedCase, fixture: Fixture) => void | Promise<void>,
+  watch: PackWatch = {},
+): Promise<PoolStats> {
+  const total = request.case === undefined ? request.count : 1;
+  const concurrency = Math.max(1, Math.min(request.concurrency ?? PACK_CONCURRENCY, total));
+  watch.started?.(total, concurrency);
+  const stats = await inOrder(
+    selectedFixtures(request)[Symbol.iterator](),
+    async (fixture): Promise<GeneratedCase> => {
+      const began = performance.now();
+      const decided: GeneratedCase = {
+        fixtureId: fixture.id,
+        seed: request.seed,
+        file: `${fixture.id}.json`,
+        decision: await runCase(fixture, target),
+      };
+      watch.decided?.(decided, performance.now() - began);
+      return decided;
+    },
+    onCase,
+    { concurrency, window: concurrency * WINDOW_PER_WORKER },
+  );
+  watch.finished?.();
+  return stats;
+}
+
+/** Every case the request names, in pack order: for a pack small enough to hold (tests, searches). */
 export async function driveGeneratedPack(
   request: PackRequest,
   target: LegTarget,
   watch: PackWatch = {},
 ): Promise<GeneratedCase[]> {
-  const pack = packFixtures(request);
-  const cases: GeneratedCase[] = new Array<GeneratedCase>(pack.length);
-  const concurrency = Math.max(1, Math.min(request.concurrency ?? PACK_CONCURRENCY, pack.length));
-  watch.started?.(pack.length, concurrency);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let i = next++; i < pack.length; i = next++) {
-      const fixture = pack[i] as Fixture;
-      const began = performance.now();
-      const decision = await runCase(fixture, target);
-      const decided = {
-        fixtureId: fixture.id,
-        seed: request.seed,
-        file: `${fixture.id}.json`,
-        decision,
-      };
-      cases[i] = decided;
-      watch.decided?.(decided, performance.now() - began);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  watch.finished?.();
+  const cases: GeneratedCase[] = [];
+  await streamGeneratedPack(request, target, (c) => void cases.push(c), watch);
   return cases;
 }
 
-const FIRST_FAILURES = 3;
-
-function caseLine(c: GeneratedCase): string {
-  const failed: Finding | undefined = c.decision.findings.find(
-    (f) => !f.ok && f.severity === 'MUST',
-  );
-  const what =
-    failed === undefined ? (c.decision.reason ?? '') : `${failed.rule}: ${failed.message}`;
-  return `${c.fixtureId} (seed ${c.seed}, ${c.file}): ${what}`;
-}
-
 /**
- * The requirement's disposition over every case: a failing case fails it, then a blocked one
- * blocks it; it passes when every case passed, and is inapplicable when none could be driven.
+ * The requirement's disposition over every case of a pack held whole, every finding kept: how a
+ * row that records its cases inline was decided, and is decided again.
  */
 export function decidePack(cases: readonly GeneratedCase[]): Decision {
-  const findings = cases.flatMap((c) => c.decision.findings);
-  const assertions = cases.reduce((sum, c) => sum + c.decision.assertions, 0);
-  const having = (d: Disposition): GeneratedCase[] =>
-    cases.filter((c) => c.decision.disposition === d);
-  const summary = (d: Disposition, verb: string): string => {
-    const hit = having(d);
-    const lines = hit.slice(0, FIRST_FAILURES).map(caseLine);
-    const more = hit.length > FIRST_FAILURES ? `; and ${hit.length - FIRST_FAILURES} more` : '';
-    return `${hit.length} of ${cases.length} generated fixtures ${verb}: ${lines.join('; ')}${more}`;
-  };
-  if (cases.length === 0) {
-    return {
-      disposition: 'blocked',
-      assertions: 0,
-      reason: 'the generated pack is empty',
-      findings,
-    };
-  }
-  if (having('executed-fail').length > 0) {
-    return {
-      disposition: 'executed-fail',
-      assertions,
-      reason: summary('executed-fail', 'failed'),
-      findings,
-    };
-  }
-  if (having('blocked').length > 0) {
-    return {
-      disposition: 'blocked',
-      assertions,
-      reason: summary('blocked', 'were blocked'),
-      findings,
-    };
-  }
-  if (having('executed-pass').length === 0) {
-    const gated = having('inapplicable').length > 0 ? 'inapplicable' : 'skipped';
-    return { disposition: gated, assertions, reason: summary(gated, `were ${gated}`), findings };
-  }
-  return { disposition: 'executed-pass', assertions, findings };
+  const first = cases[0];
+  const tally = new PackTally({
+    count: cases.length,
+    seed: first?.seed ?? 0,
+    keepEveryFinding: true,
+  });
+  for (const c of cases) tally.add(c);
+  return tally.decision();
 }

@@ -11,6 +11,7 @@ import type { LegDefinition } from '../legs.ts';
 import type { LegTarget } from './leg-target.ts';
 import type { PackRequest } from './pack-request.ts';
 import type { PackWatch } from './generated-pack.ts';
+import type { CaseSink } from './generated-leg.ts';
 import { GENERATED_REQUIREMENT, LEGS, REQUIREMENT_PREFIX } from '../legs.ts';
 import { describeError } from '../observe/errors.ts';
 import { preloadValidators } from '../schemas.ts';
@@ -39,6 +40,8 @@ export interface RunSuiteOptions {
   readonly pack?: PackRequest;
   /** Told how the generated pack advances, case by case. */
   readonly packWatch?: PackWatch;
+  /** Where each pack case's record goes as it finishes; absent: the records are held inline. */
+  readonly packSink?: () => Promise<CaseSink>;
   /** Told a line per waiting leg every `progressIntervalMs` while any leg still waits. */
   readonly onProgress?: (line: string) => void;
   readonly progressIntervalMs?: number;
@@ -100,7 +103,10 @@ export async function runSuite(
     const pack =
       options.pack === undefined
         ? undefined
-        : settled(GENERATED_REQUIREMENT, runPack(options.pack, target, options.packWatch));
+        : settled(
+            GENERATED_REQUIREMENT,
+            runPack(options.pack, target, options.packSink, options.packWatch),
+          );
     const checks =
       target === undefined
         ? undefined
@@ -155,10 +161,11 @@ function checkHostBeside(
 async function runPack(
   request: PackRequest,
   target: LegTarget | undefined,
+  sink: (() => Promise<CaseSink>) | undefined,
   watch: PackWatch | undefined,
 ): Promise<LegOutcome> {
   const { runGeneratedLeg } = await import('./generated-leg.ts');
-  return runGeneratedLeg(request, target, Date.now, watch);
+  return runGeneratedLeg(request, target, sink, Date.now, watch);
 }
 
 /**

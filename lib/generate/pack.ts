@@ -52,6 +52,31 @@ export function generatePack(request: PackRequest): Fixture[] {
   return drawn.map((fixture, i) => named(fixture, request.seed, i + 1));
 }
 
+/** Fixtures drawn per call in packFixtures: few enough that a chunk's memory does not show. */
+const DRAW_CHUNK = 32;
+
+/**
+ * The pack's fixtures one at a time, the same as generatePack's, never all held at once: each
+ * chunk is drawn from the seed with fast-check's replay path skipping the fixtures before it.
+ */
+export function* packFixtures(request: PackRequest): Generator<Fixture> {
+  generatePack({ ...request, count: 0 });
+  const arb = fixtureArb(request);
+  for (let start = 0; start < request.count; start += DRAW_CHUNK) {
+    const numRuns = Math.min(DRAW_CHUNK, request.count - start);
+    const drawn = fc.sample(arb, { seed: request.seed, path: String(start), numRuns });
+    for (const [i, fixture] of drawn.entries()) yield named(fixture, request.seed, start + i + 1);
+  }
+}
+
+/** The fixture at `place` (1-based) of the seed's pack, drawn alone: packFixtures' and generatePack's. */
+export function packFixtureAt(seed: number, place: number): Fixture {
+  generatePack({ seed, count: 0 });
+  const [drawn] = fc.sample(fixtureArb({}), { seed, path: String(place - 1), numRuns: 1 });
+  if (drawn === undefined) throw new Error(`the pack at seed ${seed} has no fixture ${place}`);
+  return named(drawn, seed, place);
+}
+
 /** A pack as a run names it: its seed and size, and, when one case is driven alone, that case. */
 export interface PackSelection {
   readonly count: number;
@@ -60,14 +85,14 @@ export interface PackSelection {
 }
 
 /**
- * The fixtures a run drives: the whole pack, or only the case it names. Drawing is prefix-stable,
- * so the case is the last of the pack cut at its place, the same fixture the whole pack holds.
- * Empty when the named case is not in the pack.
+ * The fixtures a run drives: the whole pack, drawn lazily, or only the case it names, the same
+ * fixture the whole pack holds at that place. Empty when the named case is not in the pack.
  */
-export function packFixtures(selection: PackSelection): Fixture[] {
-  if (selection.case === undefined) return generatePack(selection);
+export function selectedFixtures(selection: PackSelection): Iterable<Fixture> {
+  if (selection.case === undefined)
+    return packFixtures({ count: selection.count, seed: selection.seed });
   const place = parseGeneratedId(selection.case);
   if (place === null || generatedId(place.seed, place.index) !== selection.case) return [];
   if (place.seed !== selection.seed || place.index < 1 || place.index > selection.count) return [];
-  return generatePack({ count: place.index, seed: selection.seed }).slice(-1);
+  return [packFixtureAt(selection.seed, place.index)];
 }

@@ -15438,35 +15438,8 @@ const schema85 = {
         },
         generated: {
           description:
-            "On the generated requirement only: the pack's seed and size, which replay every fixture, and each case with what it was decided from.",
-          type: 'object',
-          required: ['seed', 'count', 'cases'],
-          properties: {
-            seed: {
-              description: 'The seed the pack was drawn from.',
-              type: 'integer',
-              minimum: 0,
-              maximum: 2147483647,
-            },
-            count: {
-              description: 'How many fixtures the pack holds.',
-              type: 'integer',
-              minimum: 1,
-              maximum: 10000,
-            },
-            case: {
-              description:
-                "Present when the run drove one case of the pack alone (run --case ID): that case's id; cases then holds it alone.",
-              type: 'string',
-              pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
-            },
-            cases: {
-              description: 'One entry per generated fixture, in pack order.',
-              type: 'array',
-              items: { $ref: '#/$defs/generatedCase' },
-            },
-          },
-          additionalProperties: false,
+            "On the generated requirement only: the pack's seed and size, which replay every fixture, and either each case inline with what it was decided from (reports before the sidecar), or the sidecar that holds each case a line, with the pack's tally and each failing rule's smallest case.",
+          oneOf: [{ $ref: '#/$defs/inlinePack' }, { $ref: '#/$defs/streamedPack' }],
         },
         repetitions: {
           description:
@@ -15480,6 +15453,137 @@ const schema85 = {
       if: { properties: { disposition: { const: 'executed-pass' } } },
       then: { properties: { reason: false } },
       else: { required: ['reason'] },
+    },
+    packSeed: {
+      description: 'The seed the pack was drawn from.',
+      type: 'integer',
+      minimum: 0,
+      maximum: 2147483647,
+    },
+    packCount: {
+      description: 'How many fixtures the pack holds.',
+      type: 'integer',
+      minimum: 1,
+      maximum: 10000,
+    },
+    packCase: {
+      description:
+        "Present when the run drove one case of the pack alone (run --case ID): that case's id; the run's record then holds that case alone.",
+      type: 'string',
+      pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
+    },
+    inlinePack: {
+      description: 'A pack with every case recorded in the report.',
+      type: 'object',
+      required: ['seed', 'count', 'cases'],
+      properties: {
+        seed: { $ref: '#/$defs/packSeed', description: 'The seed the pack was drawn from.' },
+        count: { $ref: '#/$defs/packCount', description: 'How many fixtures the pack holds.' },
+        case: {
+          $ref: '#/$defs/packCase',
+          description: 'The one case this run drove alone, when it drove one.',
+        },
+        cases: {
+          description: 'One entry per generated fixture, in pack order.',
+          type: 'array',
+          items: { $ref: '#/$defs/generatedCase' },
+        },
+      },
+      additionalProperties: false,
+    },
+    streamedPack: {
+      description:
+        "A pack whose cases were written, a JSON line each (a generatedCase) in pack order, to a gzip-compressed sidecar in the report's folder as each finished.",
+      type: 'object',
+      required: ['seed', 'count', 'sidecar', 'tally', 'smallest'],
+      properties: {
+        seed: { $ref: '#/$defs/packSeed', description: 'The seed the pack was drawn from.' },
+        count: { $ref: '#/$defs/packCount', description: 'How many fixtures the pack holds.' },
+        case: {
+          $ref: '#/$defs/packCase',
+          description: 'The one case this run drove alone, when it drove one.',
+        },
+        sidecar: {
+          description:
+            'The sidecar file; the signature covers the report, and through this digest the file.',
+          type: 'object',
+          required: ['file', 'sha256', 'bytes'],
+          properties: {
+            file: {
+              description: "The file's name in the report's folder.",
+              type: 'string',
+              pattern: '^[A-Za-z0-9._-]+\\.jsonl\\.gz$',
+            },
+            sha256: {
+              description: 'Lowercase hex SHA-256 of the compressed file.',
+              type: 'string',
+              pattern: '^[0-9a-f]{64}$',
+            },
+            bytes: { description: "The compressed file's size.", type: 'integer', minimum: 0 },
+          },
+          additionalProperties: false,
+        },
+        tally: {
+          description: 'How many cases came to each disposition.',
+          type: 'object',
+          required: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
+          properties: {
+            'executed-pass': {
+              description: 'Cases that came to executed-pass.',
+              type: 'integer',
+              minimum: 0,
+            },
+            'executed-fail': {
+              description: 'Cases that came to executed-fail.',
+              type: 'integer',
+              minimum: 0,
+            },
+            inapplicable: {
+              description: 'Cases that came to inapplicable.',
+              type: 'integer',
+              minimum: 0,
+            },
+            skipped: { description: 'Cases that came to skipped.', type: 'integer', minimum: 0 },
+            blocked: { description: 'Cases that came to blocked.', type: 'integer', minimum: 0 },
+          },
+          additionalProperties: false,
+        },
+        smallest: {
+          description:
+            'For each MUST rule that failed in the pack, by rule: the failing case with the fewest tasks, then trials, then tool calls (the first in pack order among equals), and the command that drives it alone.',
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['rule', 'fixtureId', 'tasks', 'trials', 'calls', 'command'],
+            properties: {
+              rule: {
+                description: 'The rule id, as findings name it.',
+                type: 'string',
+                minLength: 1,
+              },
+              fixtureId: {
+                description: 'The case, by its generated id.',
+                type: 'string',
+                pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
+              },
+              tasks: { description: "The case suite's task count.", type: 'integer', minimum: 1 },
+              trials: { description: 'Trials per task.', type: 'integer', minimum: 1 },
+              calls: {
+                description: 'Scripted tool calls over every task and trial.',
+                type: 'integer',
+                minimum: 0,
+              },
+              command: {
+                description: 'The command that drives this case alone.',
+                type: 'string',
+                minLength: 1,
+              },
+            },
+            additionalProperties: false,
+          },
+        },
+      },
+      additionalProperties: false,
     },
     generatedCase: {
       description: 'One generated fixture as the generated requirement decided it.',
@@ -15787,7 +15891,7 @@ const schema91 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-const schema115 = {
+const schema123 = {
   description:
     'A rule a host fact puts out of reach, and that fact: neither a pass nor unexercised.',
   type: 'object',
@@ -15800,23 +15904,23 @@ const schema115 = {
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
 const schema89 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema121 = {
+const schema129 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
-const schema127 = {
+const schema135 = {
   description: 'A requirement id.',
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
-const schema134 = {
+const schema142 = {
   description: 'Contract §9.',
   enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
 };
 const pattern59 = new RegExp('^[0-9a-f]{64}$', 'u');
 const pattern61 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern102 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern106 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const pattern54 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
 const formats10 = require('ajv-formats/dist/formats').fullFormats.date;
 const schema88 = {
@@ -15854,35 +15958,8 @@ const schema88 = {
     },
     generated: {
       description:
-        "On the generated requirement only: the pack's seed and size, which replay every fixture, and each case with what it was decided from.",
-      type: 'object',
-      required: ['seed', 'count', 'cases'],
-      properties: {
-        seed: {
-          description: 'The seed the pack was drawn from.',
-          type: 'integer',
-          minimum: 0,
-          maximum: 2147483647,
-        },
-        count: {
-          description: 'How many fixtures the pack holds.',
-          type: 'integer',
-          minimum: 1,
-          maximum: 10000,
-        },
-        case: {
-          description:
-            "Present when the run drove one case of the pack alone (run --case ID): that case's id; cases then holds it alone.",
-          type: 'string',
-          pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
-        },
-        cases: {
-          description: 'One entry per generated fixture, in pack order.',
-          type: 'array',
-          items: { $ref: '#/$defs/generatedCase' },
-        },
-      },
-      additionalProperties: false,
+        "On the generated requirement only: the pack's seed and size, which replay every fixture, and either each case inline with what it was decided from (reports before the sidecar), or the sidecar that holds each case a line, with the pack's tally and each failing rule's smallest case.",
+      oneOf: [{ $ref: '#/$defs/inlinePack' }, { $ref: '#/$defs/streamedPack' }],
     },
     repetitions: {
       description:
@@ -15897,7 +15974,6 @@ const schema88 = {
   then: { properties: { reason: false } },
   else: { required: ['reason'] },
 };
-const pattern81 = new RegExp('^generated-s[0-9]+-n[0-9]{4,}$', 'u');
 const schema92 = {
   description: 'One observed eval run. Values under content deny-list keys read "[redacted]".',
   type: 'object',
@@ -18241,6 +18317,44 @@ function validate53(
 }
 validate53.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 const schema106 = {
+  description: 'A pack with every case recorded in the report.',
+  type: 'object',
+  required: ['seed', 'count', 'cases'],
+  properties: {
+    seed: { $ref: '#/$defs/packSeed', description: 'The seed the pack was drawn from.' },
+    count: { $ref: '#/$defs/packCount', description: 'How many fixtures the pack holds.' },
+    case: {
+      $ref: '#/$defs/packCase',
+      description: 'The one case this run drove alone, when it drove one.',
+    },
+    cases: {
+      description: 'One entry per generated fixture, in pack order.',
+      type: 'array',
+      items: { $ref: '#/$defs/generatedCase' },
+    },
+  },
+  additionalProperties: false,
+};
+const schema107 = {
+  description: 'The seed the pack was drawn from.',
+  type: 'integer',
+  minimum: 0,
+  maximum: 2147483647,
+};
+const schema108 = {
+  description: 'How many fixtures the pack holds.',
+  type: 'integer',
+  minimum: 1,
+  maximum: 10000,
+};
+const schema109 = {
+  description:
+    "Present when the run drove one case of the pack alone (run --case ID): that case's id; the run's record then holds that case alone.",
+  type: 'string',
+  pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
+};
+const pattern81 = new RegExp('^generated-s[0-9]+-n[0-9]{4,}$', 'u');
+const schema110 = {
   description: 'One generated fixture as the generated requirement decided it.',
   type: 'object',
   required: ['fixtureId', 'file', 'disposition'],
@@ -18273,13 +18387,13 @@ const schema106 = {
   },
   additionalProperties: false,
 };
-function validate57(
+function validate58(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate57.evaluated;
+  const evaluated0 = validate58.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -18437,7 +18551,7 @@ function validate57(
           instancePath: instancePath + '/disposition',
           schemaPath: '#/properties/disposition/enum',
           keyword: 'enum',
-          params: { allowedValues: schema106.properties.disposition.enum },
+          params: { allowedValues: schema110.properties.disposition.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -18804,10 +18918,1481 @@ function validate57(
     }
     errors++;
   }
+  validate58.errors = vErrors;
+  return errors === 0;
+}
+validate58.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate57(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate57.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.seed === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'seed' },
+        message: "must have required property '" + 'seed' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.count === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'count' },
+        message: "must have required property '" + 'count' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.cases === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'cases' },
+        message: "must have required property '" + 'cases' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'seed' || key0 === 'count' || key0 === 'case' || key0 === 'cases')) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.seed !== undefined) {
+      let data0 = data.seed;
+      if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
+        const err4 = {
+          instancePath: instancePath + '/seed',
+          schemaPath: '#/$defs/packSeed/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (typeof data0 == 'number' && isFinite(data0)) {
+        if (data0 > 2147483647 || isNaN(data0)) {
+          const err5 = {
+            instancePath: instancePath + '/seed',
+            schemaPath: '#/$defs/packSeed/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 2147483647 },
+            message: 'must be <= 2147483647',
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (data0 < 0 || isNaN(data0)) {
+          const err6 = {
+            instancePath: instancePath + '/seed',
+            schemaPath: '#/$defs/packSeed/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.count !== undefined) {
+      let data1 = data.count;
+      if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
+        const err7 = {
+          instancePath: instancePath + '/count',
+          schemaPath: '#/$defs/packCount/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      if (typeof data1 == 'number' && isFinite(data1)) {
+        if (data1 > 10000 || isNaN(data1)) {
+          const err8 = {
+            instancePath: instancePath + '/count',
+            schemaPath: '#/$defs/packCount/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 10000 },
+            message: 'must be <= 10000',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (data1 < 1 || isNaN(data1)) {
+          const err9 = {
+            instancePath: instancePath + '/count',
+            schemaPath: '#/$defs/packCount/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.case !== undefined) {
+      let data2 = data.case;
+      if (typeof data2 === 'string') {
+        if (!pattern81.test(data2)) {
+          const err10 = {
+            instancePath: instancePath + '/case',
+            schemaPath: '#/$defs/packCase/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
+            message: 'must match pattern "' + '^generated-s[0-9]+-n[0-9]{4,}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = {
+          instancePath: instancePath + '/case',
+          schemaPath: '#/$defs/packCase/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.cases !== undefined) {
+      let data3 = data.cases;
+      if (Array.isArray(data3)) {
+        const len0 = data3.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (
+            !validate58(data3[i0], {
+              instancePath: instancePath + '/cases/' + i0,
+              parentData: data3,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err12 = {
+          instancePath: instancePath + '/cases',
+          schemaPath: '#/properties/cases/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err13 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err13];
+    } else {
+      vErrors.push(err13);
+    }
+    errors++;
+  }
   validate57.errors = vErrors;
   return errors === 0;
 }
 validate57.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const schema112 = {
+  description:
+    "A pack whose cases were written, a JSON line each (a generatedCase) in pack order, to a gzip-compressed sidecar in the report's folder as each finished.",
+  type: 'object',
+  required: ['seed', 'count', 'sidecar', 'tally', 'smallest'],
+  properties: {
+    seed: { $ref: '#/$defs/packSeed', description: 'The seed the pack was drawn from.' },
+    count: { $ref: '#/$defs/packCount', description: 'How many fixtures the pack holds.' },
+    case: {
+      $ref: '#/$defs/packCase',
+      description: 'The one case this run drove alone, when it drove one.',
+    },
+    sidecar: {
+      description:
+        'The sidecar file; the signature covers the report, and through this digest the file.',
+      type: 'object',
+      required: ['file', 'sha256', 'bytes'],
+      properties: {
+        file: {
+          description: "The file's name in the report's folder.",
+          type: 'string',
+          pattern: '^[A-Za-z0-9._-]+\\.jsonl\\.gz$',
+        },
+        sha256: {
+          description: 'Lowercase hex SHA-256 of the compressed file.',
+          type: 'string',
+          pattern: '^[0-9a-f]{64}$',
+        },
+        bytes: { description: "The compressed file's size.", type: 'integer', minimum: 0 },
+      },
+      additionalProperties: false,
+    },
+    tally: {
+      description: 'How many cases came to each disposition.',
+      type: 'object',
+      required: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
+      properties: {
+        'executed-pass': {
+          description: 'Cases that came to executed-pass.',
+          type: 'integer',
+          minimum: 0,
+        },
+        'executed-fail': {
+          description: 'Cases that came to executed-fail.',
+          type: 'integer',
+          minimum: 0,
+        },
+        inapplicable: {
+          description: 'Cases that came to inapplicable.',
+          type: 'integer',
+          minimum: 0,
+        },
+        skipped: { description: 'Cases that came to skipped.', type: 'integer', minimum: 0 },
+        blocked: { description: 'Cases that came to blocked.', type: 'integer', minimum: 0 },
+      },
+      additionalProperties: false,
+    },
+    smallest: {
+      description:
+        'For each MUST rule that failed in the pack, by rule: the failing case with the fewest tasks, then trials, then tool calls (the first in pack order among equals), and the command that drives it alone.',
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['rule', 'fixtureId', 'tasks', 'trials', 'calls', 'command'],
+        properties: {
+          rule: { description: 'The rule id, as findings name it.', type: 'string', minLength: 1 },
+          fixtureId: {
+            description: 'The case, by its generated id.',
+            type: 'string',
+            pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
+          },
+          tasks: { description: "The case suite's task count.", type: 'integer', minimum: 1 },
+          trials: { description: 'Trials per task.', type: 'integer', minimum: 1 },
+          calls: {
+            description: 'Scripted tool calls over every task and trial.',
+            type: 'integer',
+            minimum: 0,
+          },
+          command: {
+            description: 'The command that drives this case alone.',
+            type: 'string',
+            minLength: 1,
+          },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+};
+const pattern85 = new RegExp('^[A-Za-z0-9._-]+\\.jsonl\\.gz$', 'u');
+function validate62(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate62.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.seed === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'seed' },
+        message: "must have required property '" + 'seed' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.count === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'count' },
+        message: "must have required property '" + 'count' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.sidecar === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'sidecar' },
+        message: "must have required property '" + 'sidecar' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.tally === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'tally' },
+        message: "must have required property '" + 'tally' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.smallest === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'smallest' },
+        message: "must have required property '" + 'smallest' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'seed' ||
+        key0 === 'count' ||
+        key0 === 'case' ||
+        key0 === 'sidecar' ||
+        key0 === 'tally' ||
+        key0 === 'smallest'
+      )) {
+        const err5 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.seed !== undefined) {
+      let data0 = data.seed;
+      if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
+        const err6 = {
+          instancePath: instancePath + '/seed',
+          schemaPath: '#/$defs/packSeed/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (typeof data0 == 'number' && isFinite(data0)) {
+        if (data0 > 2147483647 || isNaN(data0)) {
+          const err7 = {
+            instancePath: instancePath + '/seed',
+            schemaPath: '#/$defs/packSeed/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 2147483647 },
+            message: 'must be <= 2147483647',
+          };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+        if (data0 < 0 || isNaN(data0)) {
+          const err8 = {
+            instancePath: instancePath + '/seed',
+            schemaPath: '#/$defs/packSeed/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.count !== undefined) {
+      let data1 = data.count;
+      if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
+        const err9 = {
+          instancePath: instancePath + '/count',
+          schemaPath: '#/$defs/packCount/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if (typeof data1 == 'number' && isFinite(data1)) {
+        if (data1 > 10000 || isNaN(data1)) {
+          const err10 = {
+            instancePath: instancePath + '/count',
+            schemaPath: '#/$defs/packCount/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 10000 },
+            message: 'must be <= 10000',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (data1 < 1 || isNaN(data1)) {
+          const err11 = {
+            instancePath: instancePath + '/count',
+            schemaPath: '#/$defs/packCount/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.case !== undefined) {
+      let data2 = data.case;
+      if (typeof data2 === 'string') {
+        if (!pattern81.test(data2)) {
+          const err12 = {
+            instancePath: instancePath + '/case',
+            schemaPath: '#/$defs/packCase/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
+            message: 'must match pattern "' + '^generated-s[0-9]+-n[0-9]{4,}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      } else {
+        const err13 = {
+          instancePath: instancePath + '/case',
+          schemaPath: '#/$defs/packCase/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.sidecar !== undefined) {
+      let data3 = data.sidecar;
+      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
+        if (data3.file === undefined) {
+          const err14 = {
+            instancePath: instancePath + '/sidecar',
+            schemaPath: '#/properties/sidecar/required',
+            keyword: 'required',
+            params: { missingProperty: 'file' },
+            message: "must have required property '" + 'file' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+        if (data3.sha256 === undefined) {
+          const err15 = {
+            instancePath: instancePath + '/sidecar',
+            schemaPath: '#/properties/sidecar/required',
+            keyword: 'required',
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+        if (data3.bytes === undefined) {
+          const err16 = {
+            instancePath: instancePath + '/sidecar',
+            schemaPath: '#/properties/sidecar/required',
+            keyword: 'required',
+            params: { missingProperty: 'bytes' },
+            message: "must have required property '" + 'bytes' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+        for (const key1 in data3) {
+          if (!(key1 === 'file' || key1 === 'sha256' || key1 === 'bytes')) {
+            const err17 = {
+              instancePath: instancePath + '/sidecar',
+              schemaPath: '#/properties/sidecar/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key1 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err17];
+            } else {
+              vErrors.push(err17);
+            }
+            errors++;
+          }
+        }
+        if (data3.file !== undefined) {
+          let data4 = data3.file;
+          if (typeof data4 === 'string') {
+            if (!pattern85.test(data4)) {
+              const err18 = {
+                instancePath: instancePath + '/sidecar/file',
+                schemaPath: '#/properties/sidecar/properties/file/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[A-Za-z0-9._-]+\\.jsonl\\.gz$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9._-]+\\.jsonl\\.gz$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+          } else {
+            const err19 = {
+              instancePath: instancePath + '/sidecar/file',
+              schemaPath: '#/properties/sidecar/properties/file/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+        }
+        if (data3.sha256 !== undefined) {
+          let data5 = data3.sha256;
+          if (typeof data5 === 'string') {
+            if (!pattern59.test(data5)) {
+              const err20 = {
+                instancePath: instancePath + '/sidecar/sha256',
+                schemaPath: '#/properties/sidecar/properties/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err20];
+              } else {
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+          } else {
+            const err21 = {
+              instancePath: instancePath + '/sidecar/sha256',
+              schemaPath: '#/properties/sidecar/properties/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        if (data3.bytes !== undefined) {
+          let data6 = data3.bytes;
+          if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+            const err22 = {
+              instancePath: instancePath + '/sidecar/bytes',
+              schemaPath: '#/properties/sidecar/properties/bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+          if (typeof data6 == 'number' && isFinite(data6)) {
+            if (data6 < 0 || isNaN(data6)) {
+              const err23 = {
+                instancePath: instancePath + '/sidecar/bytes',
+                schemaPath: '#/properties/sidecar/properties/bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err24 = {
+          instancePath: instancePath + '/sidecar',
+          schemaPath: '#/properties/sidecar/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err24];
+        } else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
+    }
+    if (data.tally !== undefined) {
+      let data7 = data.tally;
+      if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
+        if (data7['executed-pass'] === undefined) {
+          const err25 = {
+            instancePath: instancePath + '/tally',
+            schemaPath: '#/properties/tally/required',
+            keyword: 'required',
+            params: { missingProperty: 'executed-pass' },
+            message: "must have required property '" + 'executed-pass' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+        if (data7['executed-fail'] === undefined) {
+          const err26 = {
+            instancePath: instancePath + '/tally',
+            schemaPath: '#/properties/tally/required',
+            keyword: 'required',
+            params: { missingProperty: 'executed-fail' },
+            message: "must have required property '" + 'executed-fail' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+        if (data7.inapplicable === undefined) {
+          const err27 = {
+            instancePath: instancePath + '/tally',
+            schemaPath: '#/properties/tally/required',
+            keyword: 'required',
+            params: { missingProperty: 'inapplicable' },
+            message: "must have required property '" + 'inapplicable' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+        if (data7.skipped === undefined) {
+          const err28 = {
+            instancePath: instancePath + '/tally',
+            schemaPath: '#/properties/tally/required',
+            keyword: 'required',
+            params: { missingProperty: 'skipped' },
+            message: "must have required property '" + 'skipped' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
+        }
+        if (data7.blocked === undefined) {
+          const err29 = {
+            instancePath: instancePath + '/tally',
+            schemaPath: '#/properties/tally/required',
+            keyword: 'required',
+            params: { missingProperty: 'blocked' },
+            message: "must have required property '" + 'blocked' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
+        for (const key2 in data7) {
+          if (!(
+            key2 === 'executed-pass' ||
+            key2 === 'executed-fail' ||
+            key2 === 'inapplicable' ||
+            key2 === 'skipped' ||
+            key2 === 'blocked'
+          )) {
+            const err30 = {
+              instancePath: instancePath + '/tally',
+              schemaPath: '#/properties/tally/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key2 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err30];
+            } else {
+              vErrors.push(err30);
+            }
+            errors++;
+          }
+        }
+        if (data7['executed-pass'] !== undefined) {
+          let data8 = data7['executed-pass'];
+          if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
+            const err31 = {
+              instancePath: instancePath + '/tally/executed-pass',
+              schemaPath: '#/properties/tally/properties/executed-pass/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err31];
+            } else {
+              vErrors.push(err31);
+            }
+            errors++;
+          }
+          if (typeof data8 == 'number' && isFinite(data8)) {
+            if (data8 < 0 || isNaN(data8)) {
+              const err32 = {
+                instancePath: instancePath + '/tally/executed-pass',
+                schemaPath: '#/properties/tally/properties/executed-pass/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err32];
+              } else {
+                vErrors.push(err32);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data7['executed-fail'] !== undefined) {
+          let data9 = data7['executed-fail'];
+          if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
+            const err33 = {
+              instancePath: instancePath + '/tally/executed-fail',
+              schemaPath: '#/properties/tally/properties/executed-fail/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+          if (typeof data9 == 'number' && isFinite(data9)) {
+            if (data9 < 0 || isNaN(data9)) {
+              const err34 = {
+                instancePath: instancePath + '/tally/executed-fail',
+                schemaPath: '#/properties/tally/properties/executed-fail/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data7.inapplicable !== undefined) {
+          let data10 = data7.inapplicable;
+          if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
+            const err35 = {
+              instancePath: instancePath + '/tally/inapplicable',
+              schemaPath: '#/properties/tally/properties/inapplicable/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+          if (typeof data10 == 'number' && isFinite(data10)) {
+            if (data10 < 0 || isNaN(data10)) {
+              const err36 = {
+                instancePath: instancePath + '/tally/inapplicable',
+                schemaPath: '#/properties/tally/properties/inapplicable/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err36];
+              } else {
+                vErrors.push(err36);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data7.skipped !== undefined) {
+          let data11 = data7.skipped;
+          if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
+            const err37 = {
+              instancePath: instancePath + '/tally/skipped',
+              schemaPath: '#/properties/tally/properties/skipped/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+          if (typeof data11 == 'number' && isFinite(data11)) {
+            if (data11 < 0 || isNaN(data11)) {
+              const err38 = {
+                instancePath: instancePath + '/tally/skipped',
+                schemaPath: '#/properties/tally/properties/skipped/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err38];
+              } else {
+                vErrors.push(err38);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data7.blocked !== undefined) {
+          let data12 = data7.blocked;
+          if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
+            const err39 = {
+              instancePath: instancePath + '/tally/blocked',
+              schemaPath: '#/properties/tally/properties/blocked/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+          if (typeof data12 == 'number' && isFinite(data12)) {
+            if (data12 < 0 || isNaN(data12)) {
+              const err40 = {
+                instancePath: instancePath + '/tally/blocked',
+                schemaPath: '#/properties/tally/properties/blocked/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err40];
+              } else {
+                vErrors.push(err40);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err41 = {
+          instancePath: instancePath + '/tally',
+          schemaPath: '#/properties/tally/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err41];
+        } else {
+          vErrors.push(err41);
+        }
+        errors++;
+      }
+    }
+    if (data.smallest !== undefined) {
+      let data13 = data.smallest;
+      if (Array.isArray(data13)) {
+        const len0 = data13.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data14 = data13[i0];
+          if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
+            if (data14.rule === undefined) {
+              const err42 = {
+                instancePath: instancePath + '/smallest/' + i0,
+                schemaPath: '#/properties/smallest/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'rule' },
+                message: "must have required property '" + 'rule' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err42];
+              } else {
+                vErrors.push(err42);
+              }
+              errors++;
+            }
+            if (data14.fixtureId === undefined) {
+              const err43 = {
+                instancePath: instancePath + '/smallest/' + i0,
+                schemaPath: '#/properties/smallest/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'fixtureId' },
+                message: "must have required property '" + 'fixtureId' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err43];
+              } else {
+                vErrors.push(err43);
+              }
+              errors++;
+            }
+            if (data14.tasks === undefined) {
+              const err44 = {
+                instancePath: instancePath + '/smallest/' + i0,
+                schemaPath: '#/properties/smallest/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'tasks' },
+                message: "must have required property '" + 'tasks' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err44];
+              } else {
+                vErrors.push(err44);
+              }
+              errors++;
+            }
+            if (data14.trials === undefined) {
+              const err45 = {
+                instancePath: instancePath + '/smallest/' + i0,
+                schemaPath: '#/properties/smallest/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'trials' },
+                message: "must have required property '" + 'trials' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err45];
+              } else {
+                vErrors.push(err45);
+              }
+              errors++;
+            }
+            if (data14.calls === undefined) {
+              const err46 = {
+                instancePath: instancePath + '/smallest/' + i0,
+                schemaPath: '#/properties/smallest/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'calls' },
+                message: "must have required property '" + 'calls' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err46];
+              } else {
+                vErrors.push(err46);
+              }
+              errors++;
+            }
+            if (data14.command === undefined) {
+              const err47 = {
+                instancePath: instancePath + '/smallest/' + i0,
+                schemaPath: '#/properties/smallest/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'command' },
+                message: "must have required property '" + 'command' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err47];
+              } else {
+                vErrors.push(err47);
+              }
+              errors++;
+            }
+            for (const key3 in data14) {
+              if (!(
+                key3 === 'rule' ||
+                key3 === 'fixtureId' ||
+                key3 === 'tasks' ||
+                key3 === 'trials' ||
+                key3 === 'calls' ||
+                key3 === 'command'
+              )) {
+                const err48 = {
+                  instancePath: instancePath + '/smallest/' + i0,
+                  schemaPath: '#/properties/smallest/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key3 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+            }
+            if (data14.rule !== undefined) {
+              let data15 = data14.rule;
+              if (typeof data15 === 'string') {
+                if (func1(data15) < 1) {
+                  const err49 = {
+                    instancePath: instancePath + '/smallest/' + i0 + '/rule',
+                    schemaPath: '#/properties/smallest/items/properties/rule/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err49];
+                  } else {
+                    vErrors.push(err49);
+                  }
+                  errors++;
+                }
+              } else {
+                const err50 = {
+                  instancePath: instancePath + '/smallest/' + i0 + '/rule',
+                  schemaPath: '#/properties/smallest/items/properties/rule/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+            }
+            if (data14.fixtureId !== undefined) {
+              let data16 = data14.fixtureId;
+              if (typeof data16 === 'string') {
+                if (!pattern81.test(data16)) {
+                  const err51 = {
+                    instancePath: instancePath + '/smallest/' + i0 + '/fixtureId',
+                    schemaPath: '#/properties/smallest/items/properties/fixtureId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
+                    message: 'must match pattern "' + '^generated-s[0-9]+-n[0-9]{4,}$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err51];
+                  } else {
+                    vErrors.push(err51);
+                  }
+                  errors++;
+                }
+              } else {
+                const err52 = {
+                  instancePath: instancePath + '/smallest/' + i0 + '/fixtureId',
+                  schemaPath: '#/properties/smallest/items/properties/fixtureId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+            }
+            if (data14.tasks !== undefined) {
+              let data17 = data14.tasks;
+              if (!(
+                typeof data17 == 'number' &&
+                !(data17 % 1) &&
+                !isNaN(data17) &&
+                isFinite(data17)
+              )) {
+                const err53 = {
+                  instancePath: instancePath + '/smallest/' + i0 + '/tasks',
+                  schemaPath: '#/properties/smallest/items/properties/tasks/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err53];
+                } else {
+                  vErrors.push(err53);
+                }
+                errors++;
+              }
+              if (typeof data17 == 'number' && isFinite(data17)) {
+                if (data17 < 1 || isNaN(data17)) {
+                  const err54 = {
+                    instancePath: instancePath + '/smallest/' + i0 + '/tasks',
+                    schemaPath: '#/properties/smallest/items/properties/tasks/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err54];
+                  } else {
+                    vErrors.push(err54);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data14.trials !== undefined) {
+              let data18 = data14.trials;
+              if (!(
+                typeof data18 == 'number' &&
+                !(data18 % 1) &&
+                !isNaN(data18) &&
+                isFinite(data18)
+              )) {
+                const err55 = {
+                  instancePath: instancePath + '/smallest/' + i0 + '/trials',
+                  schemaPath: '#/properties/smallest/items/properties/trials/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+              if (typeof data18 == 'number' && isFinite(data18)) {
+                if (data18 < 1 || isNaN(data18)) {
+                  const err56 = {
+                    instancePath: instancePath + '/smallest/' + i0 + '/trials',
+                    schemaPath: '#/properties/smallest/items/properties/trials/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err56];
+                  } else {
+                    vErrors.push(err56);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data14.calls !== undefined) {
+              let data19 = data14.calls;
+              if (!(
+                typeof data19 == 'number' &&
+                !(data19 % 1) &&
+                !isNaN(data19) &&
+                isFinite(data19)
+              )) {
+                const err57 = {
+                  instancePath: instancePath + '/smallest/' + i0 + '/calls',
+                  schemaPath: '#/properties/smallest/items/properties/calls/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+              if (typeof data19 == 'number' && isFinite(data19)) {
+                if (data19 < 0 || isNaN(data19)) {
+                  const err58 = {
+                    instancePath: instancePath + '/smallest/' + i0 + '/calls',
+                    schemaPath: '#/properties/smallest/items/properties/calls/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err58];
+                  } else {
+                    vErrors.push(err58);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data14.command !== undefined) {
+              let data20 = data14.command;
+              if (typeof data20 === 'string') {
+                if (func1(data20) < 1) {
+                  const err59 = {
+                    instancePath: instancePath + '/smallest/' + i0 + '/command',
+                    schemaPath: '#/properties/smallest/items/properties/command/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err59];
+                  } else {
+                    vErrors.push(err59);
+                  }
+                  errors++;
+                }
+              } else {
+                const err60 = {
+                  instancePath: instancePath + '/smallest/' + i0 + '/command',
+                  schemaPath: '#/properties/smallest/items/properties/command/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err61 = {
+              instancePath: instancePath + '/smallest/' + i0,
+              schemaPath: '#/properties/smallest/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err61];
+            } else {
+              vErrors.push(err61);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err62 = {
+          instancePath: instancePath + '/smallest',
+          schemaPath: '#/properties/smallest/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err62];
+        } else {
+          vErrors.push(err62);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err63 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err63];
+    } else {
+      vErrors.push(err63);
+    }
+    errors++;
+  }
+  validate62.errors = vErrors;
+  return errors === 0;
+}
+validate62.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 const wrapper0 = { validate: validate52 };
 function validate52(
   data,
@@ -19664,263 +21249,89 @@ function validate52(
     }
     if (data.generated !== undefined) {
       let data21 = data.generated;
-      if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
-        if (data21.seed === undefined) {
-          const err47 = {
-            instancePath: instancePath + '/generated',
-            schemaPath: '#/properties/generated/required',
-            keyword: 'required',
-            params: { missingProperty: 'seed' },
-            message: "must have required property '" + 'seed' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err47];
-          } else {
-            vErrors.push(err47);
-          }
-          errors++;
-        }
-        if (data21.count === undefined) {
-          const err48 = {
-            instancePath: instancePath + '/generated',
-            schemaPath: '#/properties/generated/required',
-            keyword: 'required',
-            params: { missingProperty: 'count' },
-            message: "must have required property '" + 'count' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err48];
-          } else {
-            vErrors.push(err48);
-          }
-          errors++;
-        }
-        if (data21.cases === undefined) {
-          const err49 = {
-            instancePath: instancePath + '/generated',
-            schemaPath: '#/properties/generated/required',
-            keyword: 'required',
-            params: { missingProperty: 'cases' },
-            message: "must have required property '" + 'cases' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err49];
-          } else {
-            vErrors.push(err49);
-          }
-          errors++;
-        }
-        for (const key3 in data21) {
-          if (!(key3 === 'seed' || key3 === 'count' || key3 === 'case' || key3 === 'cases')) {
-            const err50 = {
-              instancePath: instancePath + '/generated',
-              schemaPath: '#/properties/generated/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key3 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err50];
-            } else {
-              vErrors.push(err50);
-            }
-            errors++;
-          }
-        }
-        if (data21.seed !== undefined) {
-          let data22 = data21.seed;
-          if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
-            const err51 = {
-              instancePath: instancePath + '/generated/seed',
-              schemaPath: '#/properties/generated/properties/seed/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err51];
-            } else {
-              vErrors.push(err51);
-            }
-            errors++;
-          }
-          if (typeof data22 == 'number' && isFinite(data22)) {
-            if (data22 > 2147483647 || isNaN(data22)) {
-              const err52 = {
-                instancePath: instancePath + '/generated/seed',
-                schemaPath: '#/properties/generated/properties/seed/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 2147483647 },
-                message: 'must be <= 2147483647',
-              };
-              if (vErrors === null) {
-                vErrors = [err52];
-              } else {
-                vErrors.push(err52);
-              }
-              errors++;
-            }
-            if (data22 < 0 || isNaN(data22)) {
-              const err53 = {
-                instancePath: instancePath + '/generated/seed',
-                schemaPath: '#/properties/generated/properties/seed/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err53];
-              } else {
-                vErrors.push(err53);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data21.count !== undefined) {
-          let data23 = data21.count;
-          if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
-            const err54 = {
-              instancePath: instancePath + '/generated/count',
-              schemaPath: '#/properties/generated/properties/count/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err54];
-            } else {
-              vErrors.push(err54);
-            }
-            errors++;
-          }
-          if (typeof data23 == 'number' && isFinite(data23)) {
-            if (data23 > 10000 || isNaN(data23)) {
-              const err55 = {
-                instancePath: instancePath + '/generated/count',
-                schemaPath: '#/properties/generated/properties/count/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 10000 },
-                message: 'must be <= 10000',
-              };
-              if (vErrors === null) {
-                vErrors = [err55];
-              } else {
-                vErrors.push(err55);
-              }
-              errors++;
-            }
-            if (data23 < 1 || isNaN(data23)) {
-              const err56 = {
-                instancePath: instancePath + '/generated/count',
-                schemaPath: '#/properties/generated/properties/count/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err56];
-              } else {
-                vErrors.push(err56);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data21.case !== undefined) {
-          let data24 = data21.case;
-          if (typeof data24 === 'string') {
-            if (!pattern81.test(data24)) {
-              const err57 = {
-                instancePath: instancePath + '/generated/case',
-                schemaPath: '#/properties/generated/properties/case/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
-                message: 'must match pattern "' + '^generated-s[0-9]+-n[0-9]{4,}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err57];
-              } else {
-                vErrors.push(err57);
-              }
-              errors++;
-            }
-          } else {
-            const err58 = {
-              instancePath: instancePath + '/generated/case',
-              schemaPath: '#/properties/generated/properties/case/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err58];
-            } else {
-              vErrors.push(err58);
-            }
-            errors++;
-          }
-        }
-        if (data21.cases !== undefined) {
-          let data25 = data21.cases;
-          if (Array.isArray(data25)) {
-            const len2 = data25.length;
-            for (let i2 = 0; i2 < len2; i2++) {
-              if (
-                !validate57(data25[i2], {
-                  instancePath: instancePath + '/generated/cases/' + i2,
-                  parentData: data25,
-                  parentDataProperty: i2,
-                  rootData,
-                  dynamicAnchors,
-                })
-              ) {
-                vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-                errors = vErrors.length;
-              }
-            }
-          } else {
-            const err59 = {
-              instancePath: instancePath + '/generated/cases',
-              schemaPath: '#/properties/generated/properties/cases/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err59];
-            } else {
-              vErrors.push(err59);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err60 = {
+      const _errs48 = errors;
+      let valid13 = false;
+      let passing0 = null;
+      const _errs49 = errors;
+      if (
+        !validate57(data21, {
           instancePath: instancePath + '/generated',
-          schemaPath: '#/properties/generated/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
+          parentData: data,
+          parentDataProperty: 'generated',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+        errors = vErrors.length;
+      }
+      var _valid1 = _errs49 === errors;
+      if (_valid1) {
+        valid13 = true;
+        passing0 = 0;
+        var props1 = true;
+      }
+      const _errs50 = errors;
+      if (
+        !validate62(data21, {
+          instancePath: instancePath + '/generated',
+          parentData: data,
+          parentDataProperty: 'generated',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+        errors = vErrors.length;
+      }
+      var _valid1 = _errs50 === errors;
+      if (_valid1 && valid13) {
+        valid13 = false;
+        passing0 = [passing0, 1];
+      } else {
+        if (_valid1) {
+          valid13 = true;
+          passing0 = 1;
+          if (props1 !== true) {
+            props1 = true;
+          }
+        }
+      }
+      if (!valid13) {
+        const err47 = {
+          instancePath: instancePath + '/generated',
+          schemaPath: '#/properties/generated/oneOf',
+          keyword: 'oneOf',
+          params: { passingSchemas: passing0 },
+          message: 'must match exactly one schema in oneOf',
         };
         if (vErrors === null) {
-          vErrors = [err60];
+          vErrors = [err47];
         } else {
-          vErrors.push(err60);
+          vErrors.push(err47);
         }
         errors++;
+      } else {
+        errors = _errs48;
+        if (vErrors !== null) {
+          if (_errs48) {
+            vErrors.length = _errs48;
+          } else {
+            vErrors = null;
+          }
+        }
       }
     }
     if (data.repetitions !== undefined) {
-      let data27 = data.repetitions;
-      if (Array.isArray(data27)) {
-        const len3 = data27.length;
-        for (let i3 = 0; i3 < len3; i3++) {
+      let data22 = data.repetitions;
+      if (Array.isArray(data22)) {
+        const len2 = data22.length;
+        for (let i2 = 0; i2 < len2; i2++) {
           if (
-            !wrapper0.validate(data27[i3], {
-              instancePath: instancePath + '/repetitions/' + i3,
-              parentData: data27,
-              parentDataProperty: i3,
+            !wrapper0.validate(data22[i2], {
+              instancePath: instancePath + '/repetitions/' + i2,
+              parentData: data22,
+              parentDataProperty: i2,
               rootData,
               dynamicAnchors,
             })
@@ -19933,7 +21344,7 @@ function validate52(
           }
         }
       } else {
-        const err61 = {
+        const err48 = {
           instancePath: instancePath + '/repetitions',
           schemaPath: '#/properties/repetitions/type',
           keyword: 'type',
@@ -19941,15 +21352,15 @@ function validate52(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err61];
+          vErrors = [err48];
         } else {
-          vErrors.push(err61);
+          vErrors.push(err48);
         }
         errors++;
       }
     }
   } else {
-    const err62 = {
+    const err49 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -19957,9 +21368,9 @@ function validate52(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err62];
+      vErrors = [err49];
     } else {
-      vErrors.push(err62);
+      vErrors.push(err49);
     }
     errors++;
   }
@@ -19967,7 +21378,7 @@ function validate52(
   return errors === 0;
 }
 validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema108 = {
+const schema116 = {
   description: 'One refusal the suite provoked: the answer, or why there is none (docs/report.md).',
   oneOf: [
     {
@@ -20040,7 +21451,7 @@ const schema108 = {
     },
   ],
 };
-const schema109 = {
+const schema117 = {
   description: 'Which refusal was provoked.',
   enum: [
     'no-credentials',
@@ -20053,13 +21464,13 @@ const schema109 = {
     'unadvertised-summary',
   ],
 };
-function validate61(
+function validate65(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate61.evaluated;
+  const evaluated0 = validate65.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -20186,7 +21597,7 @@ function validate61(
           instancePath: instancePath + '/probe',
           schemaPath: '#/$defs/probeName/enum',
           keyword: 'enum',
-          params: { allowedValues: schema109.enum },
+          params: { allowedValues: schema117.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -20434,7 +21845,7 @@ function validate61(
           instancePath: instancePath + '/probe',
           schemaPath: '#/$defs/probeName/enum',
           keyword: 'enum',
-          params: { allowedValues: schema109.enum },
+          params: { allowedValues: schema117.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -20642,7 +22053,7 @@ function validate61(
             instancePath: instancePath + '/probe',
             schemaPath: '#/$defs/probeName/enum',
             keyword: 'enum',
-            params: { allowedValues: schema109.enum },
+            params: { allowedValues: schema117.enum },
             message: 'must be equal to one of the allowed values',
           };
           if (vErrors === null) {
@@ -20816,7 +22227,7 @@ function validate61(
               instancePath: instancePath + '/probe',
               schemaPath: '#/$defs/probeName/enum',
               keyword: 'enum',
-              params: { allowedValues: schema109.enum },
+              params: { allowedValues: schema117.enum },
               message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
@@ -20932,23 +22343,23 @@ function validate61(
       }
     }
   }
-  validate61.errors = vErrors;
+  validate65.errors = vErrors;
   evaluated0.props = props1;
   return errors === 0;
 }
-validate61.evaluated = { dynamicProps: true, dynamicItems: false };
-const schema132 = {
+validate65.evaluated = { dynamicProps: true, dynamicItems: false };
+const schema140 = {
   description:
     'A requirement id, "*" (every requirement) or "host-checks" (the checks made once per run).',
   anyOf: [{ $ref: '#/$defs/requirementId' }, { const: '*' }, { const: 'host-checks' }],
 };
-function validate64(
+function validate68(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate64.evaluated;
+  const evaluated0 = validate68.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -21051,11 +22462,11 @@ function validate64(
       }
     }
   }
-  validate64.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
-validate64.evaluated = { dynamicProps: false, dynamicItems: false };
-const schema135 = {
+validate68.evaluated = { dynamicProps: false, dynamicItems: false };
+const schema143 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
@@ -21073,13 +22484,13 @@ const schema135 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-function validate66(
+function validate70(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate66.evaluated;
+  const evaluated0 = validate70.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -21121,7 +22532,7 @@ function validate66(
     }
     if (data.requirement !== undefined) {
       if (
-        !validate64(data.requirement, {
+        !validate68(data.requirement, {
           instancePath: instancePath + '/requirement',
           parentData: data,
           parentDataProperty: 'requirement',
@@ -21129,7 +22540,7 @@ function validate66(
           dynamicAnchors,
         })
       ) {
-        vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
         errors = vErrors.length;
       }
     }
@@ -21182,10 +22593,10 @@ function validate66(
     }
     errors++;
   }
-  validate66.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
-validate66.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate70.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 function validate51(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -22478,7 +23889,7 @@ function validate51(
             const len2 = data27.length;
             for (let i3 = 0; i3 < len2; i3++) {
               if (
-                !validate61(data27[i3], {
+                !validate65(data27[i3], {
                   instancePath: instancePath + '/hostChecks/probes/' + i3,
                   parentData: data27,
                   parentDataProperty: i3,
@@ -22486,7 +23897,7 @@ function validate51(
                   dynamicAnchors,
                 })
               ) {
-                vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+                vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
                 errors = vErrors.length;
               }
             }
@@ -23991,7 +25402,7 @@ function validate51(
         if (data60.value !== undefined) {
           let data64 = data60.value;
           if (typeof data64 === 'string') {
-            if (!pattern102.test(data64)) {
+            if (!pattern106.test(data64)) {
               const err157 = {
                 instancePath: instancePath + '/signature/value',
                 schemaPath: '#/properties/signature/properties/value/pattern',
@@ -25015,7 +26426,7 @@ function validate51(
                 }
                 if (data84.requirement !== undefined) {
                   if (
-                    !validate64(data84.requirement, {
+                    !validate68(data84.requirement, {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/requirement',
                       parentData: data84,
                       parentDataProperty: 'requirement',
@@ -25024,7 +26435,7 @@ function validate51(
                     })
                   ) {
                     vErrors =
-                      vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+                      vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
                     errors = vErrors.length;
                   }
                 }
@@ -25098,7 +26509,7 @@ function validate51(
                             instancePath + '/baseline/entries/' + i15 + '/outcomes/' + i16,
                           schemaPath: '#/$defs/disposition/enum',
                           keyword: 'enum',
-                          params: { allowedValues: schema134.enum },
+                          params: { allowedValues: schema142.enum },
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
@@ -25366,7 +26777,7 @@ function validate51(
             const len12 = data94.length;
             for (let i18 = 0; i18 < len12; i18++) {
               if (
-                !validate66(data94[i18], {
+                !validate70(data94[i18], {
                   instancePath: instancePath + '/baseline/excused/' + i18,
                   parentData: data94,
                   parentDataProperty: i18,
@@ -25374,7 +26785,7 @@ function validate51(
                   dynamicAnchors,
                 })
               ) {
-                vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
+                vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
                 errors = vErrors.length;
               }
             }
@@ -25559,7 +26970,7 @@ function validate51(
                     const len14 = data99.length;
                     for (let i20 = 0; i20 < len14; i20++) {
                       if (
-                        !validate64(data99[i20], {
+                        !validate68(data99[i20], {
                           instancePath:
                             instancePath + '/baseline/severity/' + i19 + '/requirements/' + i20,
                           parentData: data99,
@@ -25569,7 +26980,7 @@ function validate51(
                         })
                       ) {
                         vErrors =
-                          vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+                          vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
                         errors = vErrors.length;
                       }
                     }
@@ -26025,7 +27436,7 @@ function validate51(
                           instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes/' + i22,
                           schemaPath: '#/$defs/disposition/enum',
                           keyword: 'enum',
-                          params: { allowedValues: schema134.enum },
+                          params: { allowedValues: schema142.enum },
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
@@ -27026,8 +28437,8 @@ function validate51(
   return errors === 0;
 }
 validate51.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-exports.matrix = validate70;
-const schema137 = {
+exports.matrix = validate74;
+const schema145 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:matrix',
   title: 'RFC 0246 eval-gate results matrix',
@@ -27199,7 +28610,7 @@ const schema137 = {
     },
   },
 };
-const schema138 = {
+const schema146 = {
   type: 'object',
   additionalProperties: false,
   required: [
@@ -27269,17 +28680,17 @@ const schema138 = {
     },
   },
 };
-const schema139 = {
+const schema147 = {
   description: 'What verifying the report came to.',
   enum: ['verified', 'unverified', 'unanchored', 'different-referee'],
 };
-function validate71(
+function validate75(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate71.evaluated;
+  const evaluated0 = validate75.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -27453,7 +28864,7 @@ function validate71(
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema138.properties, key0)) {
+      if (!func5.call(schema146.properties, key0)) {
         const err11 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -27544,7 +28955,7 @@ function validate71(
           instancePath: instancePath + '/version',
           schemaPath: '#/properties/version/type',
           keyword: 'type',
-          params: { type: schema138.properties.version.type },
+          params: { type: schema146.properties.version.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -27584,7 +28995,7 @@ function validate71(
           instancePath: instancePath + '/verification',
           schemaPath: '#/$defs/reportState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema139.enum },
+          params: { allowedValues: schema147.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -27639,7 +29050,7 @@ function validate71(
           instancePath: instancePath + '/anchor',
           schemaPath: '#/properties/anchor/type',
           keyword: 'type',
-          params: { type: schema138.properties.anchor.type },
+          params: { type: schema146.properties.anchor.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -27725,7 +29136,7 @@ function validate71(
           instancePath: instancePath + '/page',
           schemaPath: '#/properties/page/type',
           keyword: 'type',
-          params: { type: schema138.properties.page.type },
+          params: { type: schema146.properties.page.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -27743,7 +29154,7 @@ function validate71(
           instancePath: instancePath + '/suiteVersion',
           schemaPath: '#/properties/suiteVersion/type',
           keyword: 'type',
-          params: { type: schema138.properties.suiteVersion.type },
+          params: { type: schema146.properties.suiteVersion.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -27769,11 +29180,11 @@ function validate71(
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
-validate71.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema140 = {
+validate75.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const schema148 = {
   type: 'object',
   additionalProperties: false,
   required: ['kind', 'id', 'cells'],
@@ -27794,7 +29205,7 @@ const schema140 = {
     },
   },
 };
-const schema141 = {
+const schema149 = {
   type: 'object',
   additionalProperties: false,
   required: ['state', 'detail'],
@@ -27815,7 +29226,7 @@ const schema141 = {
     },
   },
 };
-const schema142 = {
+const schema150 = {
   description: 'What one cell shows; see docs/ci.md.',
   enum: [
     'pass',
@@ -27835,14 +29246,14 @@ const schema142 = {
     'different-referee',
   ],
 };
-const pattern116 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
-function validate74(
+const pattern120 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
+function validate78(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate74.evaluated;
+  const evaluated0 = validate78.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -27920,7 +29331,7 @@ function validate74(
           instancePath: instancePath + '/state',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema142.enum },
+          params: { allowedValues: schema150.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -27951,7 +29362,7 @@ function validate74(
     if (data.anchor !== undefined) {
       let data2 = data.anchor;
       if (typeof data2 === 'string') {
-        if (!pattern116.test(data2)) {
+        if (!pattern120.test(data2)) {
           const err5 = {
             instancePath: instancePath + '/anchor',
             schemaPath: '#/properties/anchor/pattern',
@@ -28005,7 +29416,7 @@ function validate74(
           instancePath: instancePath + '/recomputed',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema142.enum },
+          params: { allowedValues: schema150.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -28031,17 +29442,17 @@ function validate74(
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate78.errors = vErrors;
   return errors === 0;
 }
-validate74.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate73(
+validate78.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate77(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate73.evaluated;
+  const evaluated0 = validate77.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -28118,7 +29529,7 @@ function validate73(
           instancePath: instancePath + '/kind',
           schemaPath: '#/properties/kind/enum',
           keyword: 'enum',
-          params: { allowedValues: schema140.properties.kind.enum },
+          params: { allowedValues: schema148.properties.kind.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -28169,7 +29580,7 @@ function validate73(
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate74(data2[i0], {
+            !validate78(data2[i0], {
               instancePath: instancePath + '/cells/' + i0,
               parentData: data2,
               parentDataProperty: i0,
@@ -28177,7 +29588,7 @@ function validate73(
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+            vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
             errors = vErrors.length;
           }
         }
@@ -28212,17 +29623,17 @@ function validate73(
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 }
-validate73.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-function validate70(
+validate77.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate74(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="urn:openwop:v2:matrix" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate70.evaluated;
+  const evaluated0 = validate74.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -28469,7 +29880,7 @@ function validate70(
         const len0 = data4.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate71(data4[i0], {
+            !validate75(data4[i0], {
               instancePath: instancePath + '/columns/' + i0,
               parentData: data4,
               parentDataProperty: i0,
@@ -28477,7 +29888,7 @@ function validate70(
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+            vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
             errors = vErrors.length;
           }
         }
@@ -28503,7 +29914,7 @@ function validate70(
         const len1 = data6.length;
         for (let i1 = 0; i1 < len1; i1++) {
           if (
-            !validate73(data6[i1], {
+            !validate77(data6[i1], {
               instancePath: instancePath + '/rows/' + i1,
               parentData: data6,
               parentDataProperty: i1,
@@ -28511,7 +29922,7 @@ function validate70(
               dynamicAnchors,
             })
           ) {
-            vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+            vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
             errors = vErrors.length;
           }
         }
@@ -28546,7 +29957,7 @@ function validate70(
     }
     errors++;
   }
-  validate70.errors = vErrors;
+  validate74.errors = vErrors;
   return errors === 0;
 }
-validate70.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate74.evaluated = { props: true, dynamicProps: false, dynamicItems: false };

@@ -24,6 +24,7 @@ import { ciVerdict } from './ci-verdict.ts';
 import type { RunVerdict } from './run-verdict.ts';
 import { runVerdict, stepOutputs } from './run-verdict.ts';
 import { certifiedReport, signerOf } from './signature.ts';
+import { sidecarReader } from './generated-sidecar.ts';
 import { expectationsFor } from './side-by-side.ts';
 import { thisReferee } from './referee.ts';
 
@@ -161,7 +162,8 @@ async function writeOutputs(
 ): Promise<string[]> {
   await makeDirectory(dir);
   const page = loadHtml().then(
-    async ([html, inputs]) => [html, await inputs.pageViewsFor(report)] as const,
+    async ([html, inputs]) =>
+      [html, await inputs.pageViewsFor(report, sidecarReader(dir))] as const,
   );
   const [expectations, [{ HTML_FILE, renderHtml }, views]] = await Promise.all([
     expectationsFor(report),
@@ -175,10 +177,19 @@ async function writeOutputs(
     [join(dir, HTML_FILE), renderHtml(report, verdict, expectations, views)],
   ];
   await Promise.all(outputs.map(([path, text]) => writeFile(path, text)));
-  const files = outputs.map(([path]) => path);
+  // The pack sidecars were written as the cases finished; they are named here so a job keeps them.
+  const files = [...outputs.map(([path]) => path), ...sidecarsOf(report).map((f) => join(dir, f))];
   if (stepSummaryPath !== undefined) {
     await appendFile(stepSummaryPath, `${markdown}\n`);
     files.push(stepSummaryPath);
   }
   return files;
+}
+
+/** The sidecar files the report's streamed packs name, its repetitions' included. */
+function sidecarsOf(report: EvalGateReport): string[] {
+  const rows = report.requirements.flatMap((r) => [r, ...(r.repetitions ?? [])]);
+  return rows.flatMap((r) =>
+    r.generated !== undefined && 'sidecar' in r.generated ? [r.generated.sidecar.file] : [],
+  );
 }

@@ -10,6 +10,7 @@ import { GENERATED_REQUIREMENT, LEGS } from '../legs.ts';
 import { blocked, decide, type Decision } from '../decide/decide.ts';
 import { decideLeg, type HostDiscovery, type LegFacts } from '../decide/decide-leg.ts';
 import { recomputeGeneratedRow, type RecordedDocument } from '../decide/generated-leg.ts';
+import { recomputeStreamedRow, type SidecarOpener } from '../decide/streamed-pack.ts';
 import type { GeneratedRecord } from '../types.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
 import { isSelected } from './run-options.ts';
@@ -35,8 +36,11 @@ export async function recompute(
   settings: RunSettings,
   discovery: Discovery,
   load: FixtureLoader,
+  openSidecar: SidecarOpener = noSidecar,
 ): Promise<RowDecision | string | undefined> {
-  if (row.id === GENERATED_REQUIREMENT) return recomputeGenerated(row, settings, discovery);
+  if (row.id === GENERATED_REQUIREMENT) {
+    return recomputeGenerated(row, settings, discovery, openSidecar);
+  }
   const leg = LEGS.find((l) => l.id === row.id);
   if (leg === undefined) return 'no such requirement in this suite';
   const facts: LegFacts = {
@@ -74,16 +78,32 @@ function recordedDiscovery(discovery: Discovery): HostDiscovery {
  * again from what it recorded, and the record rebuilt; a string naming every case whose record
  * contradicts the pack or itself; undefined for a row that drove no pack (no host).
  */
-function recomputeGenerated(
+async function recomputeGenerated(
   row: ReportRow,
   settings: RunSettings,
   discovery: Discovery,
-): RowDecision | string | undefined {
-  if (row.generated === undefined) return undefined;
-  const again = recomputeGeneratedRow(row.generated, discovery, settings);
+  openSidecar: SidecarOpener,
+): Promise<RowDecision | string | undefined> {
+  const pack = row.generated;
+  if (pack === undefined) return undefined;
+  const again =
+    'cases' in pack
+      ? recomputeGeneratedRow(pack, discovery, settings)
+      : await recomputeStreamedRow(pack, discovery, settings, openSidecar);
   if (again.problems.length > 0) return again.problems.join('; ');
   return { ...again.decision, generated: again.record };
 }
+
+/** A recomputation handed no sidecar reader: a streamed pack's row is then not borne out. */
+const noSidecar: SidecarOpener = (file) => ({
+  lines: {
+    // eslint-disable-next-line require-yield
+    async *[Symbol.asyncIterator]() {
+      throw new Error(`no sidecar reader was given, so ${file} cannot be read`);
+    },
+  },
+  digest: () => ({ sha256: '', bytes: 0 }),
+});
 
 /**
  * What a row no recorded data can decide again comes to: what its own findings imply, or a string

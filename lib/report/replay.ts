@@ -16,6 +16,7 @@ import { withCertification } from './certification.ts';
 import type { Certification, DiscoveryRecord, EvalGateReport, ReportRow } from './report.ts';
 import { buildReport, fixtureDigests, reportDigest } from './report.ts';
 import { impliedDecision, recompute, type Discovery } from './recompute.ts';
+import type { SidecarOpener } from '../decide/streamed-pack.ts';
 import type { RunOptions } from './run-record.ts';
 import type { Selection } from './run-options.ts';
 import { signerOf } from './signature.ts';
@@ -45,7 +46,11 @@ type FixtureLoader = (id: string) => Promise<FixtureLoad>;
  * Replays a report its schema has accepted. `load` reads the fixture each row drove, as the
  * report's recorded digest names it (an archived fixture for a report an earlier version wrote).
  */
-export async function replayReport(report: EvalGateReport, load: FixtureLoader): Promise<Replay> {
+export async function replayReport(
+  report: EvalGateReport,
+  load: FixtureLoader,
+  openSidecar?: SidecarOpener,
+): Promise<Replay> {
   const discovery = discoveryOf(report);
   const contradictions = repeatedRows(report);
   const recordedIds = new Set(report.requirements.map((r) => r.id));
@@ -56,7 +61,7 @@ export async function replayReport(report: EvalGateReport, load: FixtureLoader):
   let consistencyOnly = 0;
   const outcomes: LegOutcome[] = [];
   for (const row of report.requirements) {
-    const again = await replayRow(row, report, discovery.document, load);
+    const again = await replayRow(row, report, discovery.document, load, openSidecar);
     if (again.contradiction !== undefined) contradictions.push(again.contradiction);
     if (again.how === 'recomputed') recomputed += 1;
     if (again.how === 'consistency') consistencyOnly += 1;
@@ -75,7 +80,7 @@ export async function replayReport(report: EvalGateReport, load: FixtureLoader):
     const later: LegOutcome[] = [];
     for (const row of report.requirements) {
       const drive = { ...(row.repetitions?.[k] as ReportRow), id: row.id };
-      const again = await replayRow(drive, report, discovery.document, load);
+      const again = await replayRow(drive, report, discovery.document, load, openSidecar);
       if (again.contradiction !== undefined) {
         contradictions.push(
           again.contradiction.replace(`row ${row.id}`, `row ${row.id} repetitions[${k}]`),
@@ -171,12 +176,13 @@ async function replayRow(
   report: EvalGateReport,
   discovery: Discovery,
   load: FixtureLoader,
+  openSidecar: SidecarOpener | undefined,
 ): Promise<{
   readonly outcome: LegOutcome;
   readonly how: 'recomputed' | 'consistency' | 'contradicted';
   readonly contradiction?: string;
 }> {
-  const again = await recompute(row, report, discovery, load);
+  const again = await recompute(row, report, discovery, load, openSidecar);
   if (typeof again === 'string') {
     return {
       outcome: recordedOutcome(row),

@@ -187,7 +187,10 @@ const CASES: readonly Case[] = [
               ? r
               : {
                   ...r,
-                  generated: { ...r.generated, count: 2, cases: r.generated.cases.slice(0, 2) },
+                  generated:
+                    'cases' in r.generated
+                      ? { ...r.generated, count: 2, cases: r.generated.cases.slice(0, 2) }
+                      : { ...r.generated, count: 2 },
                 },
           ),
         ),
@@ -210,11 +213,14 @@ const CASES: readonly Case[] = [
               ? r
               : {
                   ...r,
-                  generated: {
-                    ...r.generated,
-                    case: r.generated.cases[0]?.fixtureId ?? '',
-                    cases: r.generated.cases.slice(0, 1),
-                  },
+                  generated:
+                    'cases' in r.generated
+                      ? {
+                          ...r.generated,
+                          case: r.generated.cases[0]?.fixtureId ?? '',
+                          cases: r.generated.cases.slice(0, 1),
+                        }
+                      : { ...r.generated, case: `generated-s${r.generated.seed}-n0001` },
                 },
           ),
         ),

@@ -9,7 +9,7 @@ import type { KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
@@ -65,8 +65,16 @@ async function signedRun(url: string | undefined, key: Pair, keyId: string, name
     ENV,
   );
   expect(run.code, run.stderr.join('\n')).toBe(0);
-  return readReport(reportDir);
+  const report = await readReport(reportDir);
+  const pack = report.requirements.find((r) => r.generated !== undefined)?.generated;
+  if (pack !== undefined && 'sidecar' in pack) {
+    sidecars.set(pack.sidecar.sha256, join(reportDir, pack.sidecar.file));
+  }
+  return report;
 }
+
+/** The pack sidecars the runs wrote, by digest: a report written elsewhere takes its own along. */
+const sidecars = new Map<string, string>();
 
 /** A discovery server that answers with `document` and nothing else. */
 async function discoveryServer(document: unknown): Promise<{ server: Server; url: string }> {
@@ -169,8 +177,16 @@ function retarget(url: string): (r: EvalGateReport) => EvalGateReport {
 }
 
 async function written(name: string, report: EvalGateReport): Promise<string> {
-  const path = join(dir, `${name}.json`);
+  const folder = join(dir, 'written', name);
+  await mkdir(folder, { recursive: true });
+  const path = join(folder, `${name}.json`);
   await writeFile(path, JSON.stringify(report));
+  const pack = report.requirements.find((r) => r.generated !== undefined)?.generated;
+  const sidecar = pack !== undefined && 'sidecar' in pack ? pack.sidecar : undefined;
+  const from = sidecar === undefined ? undefined : sidecars.get(sidecar.sha256);
+  if (sidecar !== undefined && from !== undefined) {
+    await copyFile(from, join(folder, sidecar.file));
+  }
   return path;
 }
 

@@ -1,9 +1,10 @@
 // `run --generate N --seed S`: the generated pack as one more requirement, end to end through the
 // CLI. A conformant host passes a pack of 200 in strict mode; a one-clause defect fails the row,
-// which names the fixture, the seed and the file; verify recomputes the row from its cases and
-// refuses an edited one; a host that does not list the pack fails it in strict mode.
+// which names the fixture, the seed and the file, and each failing rule's smallest case; verify
+// recomputes the row from the sidecar its cases were streamed to and refuses an edited one; a
+// host that does not list the pack fails it in strict mode.
 
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePackFiles } from '../../cli/fixture-set.ts';
@@ -12,7 +13,17 @@ import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { rowsDigest } from '../../lib/report/report.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
-import { cli, LEAKY_KEY, readReport, removeDir, scratchDir, verifyWritten } from './support.ts';
+import type { StreamedGeneratedRecord } from '../../lib/types.ts';
+import {
+  cli,
+  LEAKY_KEY,
+  readReport,
+  readSidecar,
+  removeDir,
+  scratchDir,
+  verifyWritten,
+  writeSidecar,
+} from './support.ts';
 
 /** A full run per test: the pack of 200 drives 200 runs on the embedded host. */
 const FULL_RUN_MS = 300_000;
@@ -21,6 +32,25 @@ function generatedRow(report: EvalGateReport): ReportRow {
   const row = report.requirements.find((r) => r.id === GENERATED_REQUIREMENT);
   if (row === undefined) throw new Error('the report has no generated row');
   return row;
+}
+
+const NONE = { 'executed-pass': 0, 'executed-fail': 0, inapplicable: 0, skipped: 0, blocked: 0 };
+
+function streamed(row: ReportRow): StreamedGeneratedRecord {
+  const pack = row.generated;
+  if (pack === undefined || 'cases' in pack) throw new Error('the row records no sidecar');
+  return pack;
+}
+
+/** The report pointing at `lines` written as a new sidecar, its digest recorded to match. */
+async function resealed(
+  report: EvalGateReport,
+  dir: string,
+  file: string,
+  lines: readonly string[],
+): Promise<EvalGateReport> {
+  const sidecar = await writeSidecar(dir, file, lines);
+  return edited(report, (r) => ({ ...r, generated: { ...streamed(r), sidecar } }));
 }
 
 /** The report with `edit` applied to the generated row, its rows digest made to match again. */
@@ -57,10 +87,15 @@ describe('run --generate: a conformant host', () => {
         expect(run.stderr).toEqual([]);
         expect(run.code).toBe(0);
         expect(row.disposition).toBe('executed-pass');
-        expect(row.generated?.seed).toBe(1);
-        expect(row.generated?.cases).toHaveLength(200);
-        const notPassed = row.generated?.cases.filter((c) => c.disposition !== 'executed-pass');
-        expect(notPassed).toEqual([]);
+        const pack = streamed(row);
+        expect(pack.seed).toBe(1);
+        expect(pack.tally).toEqual({ ...NONE, 'executed-pass': 200 });
+        const cases = await readSidecar(dir, pack.sidecar.file);
+        expect(cases).toHaveLength(200);
+        expect(cases.filter((c) => c.disposition !== 'executed-pass')).toEqual([]);
+        expect(pack.sidecar.bytes).toBe((await stat(join(dir, pack.sidecar.file))).size);
+        // The run names the sidecar among the files it wrote, so a job knows to keep it.
+        expect(run.stdout).toContain(`wrote ${join(dir, pack.sidecar.file)}`);
         expect(row.assertions).toBeGreaterThan(200);
         expect(report.requirements.filter((r) => r.disposition !== 'executed-pass')).toEqual([]);
 
@@ -101,7 +136,9 @@ describe('run --generate: a host with one defect', () => {
 
         expect(run.code).toBe(1);
         expect(row.disposition).toBe('executed-fail');
-        const failing = row.generated?.cases.find((c) => c.disposition === 'executed-fail');
+        const pack = streamed(row);
+        const cases = await readSidecar(reportDir, pack.sidecar.file);
+        const failing = cases.find((c) => c.disposition === 'executed-fail');
         expect(failing).toBeDefined();
         const id = failing?.fixtureId ?? '';
         expect(id).toMatch(/^generated-s7-n000[1-3]$/);
@@ -118,7 +155,20 @@ describe('run --generate: a host with one defect', () => {
         expect(junit).toContain(named);
         expect(summary).toContain(named);
 
-        const verified = await verifyWritten(dir, report);
+        // Each failing MUST rule names its smallest case and the command that drives it alone.
+        expect(pack.smallest.length).toBeGreaterThan(0);
+        for (const s of pack.smallest) {
+          expect(s.command).toBe(
+            `openwop-eval-gate run --generate 3 --seed 7 --case ${s.fixtureId}`,
+          );
+          const smallestPart = row.reason?.split('Smallest failing case per rule: ')[1] ?? '';
+          expect(smallestPart).toMatch(
+            new RegExp(`${s.rule.replace(/\./g, '\\.')}[a-z.,\\s-]*: ${s.fixtureId} \\(`),
+          );
+        }
+        expect(summary).toContain(pack.smallest[0]?.command);
+
+        const verified = await verifyWritten(reportDir, report);
         expect(verified.lines).toEqual([
           'anchor: unsigned: nobody vouches for the report',
           'referee: this suite (openwop-eval-gate-conformance 0.1.0) judged it',
@@ -129,39 +179,52 @@ describe('run --generate: a host with one defect', () => {
         ]);
         expect(verified.code).toBe(0);
 
-        const relabelled = edited(report, (r) => ({
-          ...r,
-          generated: {
-            seed: 7,
-            count: 3,
-            cases: (r.generated?.cases ?? []).map((c) =>
-              c.fixtureId === id ? { ...c, disposition: 'executed-pass' as const } : c,
-            ),
-          },
-        }));
-        const refused = await verifyWritten(dir, relabelled);
+        // A sidecar edited and its digest recorded again: the line no longer decides as written.
+        const relabelledLines = cases.map((c) =>
+          JSON.stringify(c.fixtureId === id ? { ...c, disposition: 'executed-pass' } : c),
+        );
+        const relabelled = await resealed(
+          report,
+          reportDir,
+          'relabelled.jsonl.gz',
+          relabelledLines,
+        );
+        const refused = await verifyWritten(reportDir, relabelled);
         expect(refused.code).toBe(1);
+        const place = cases.findIndex((c) => c.fixtureId === id) + 1;
         expect(refused.lines.join('\n')).toContain(
-          `.generated.cases[fixtureId=${id}].disposition: recorded "executed-pass", rebuilt "executed-fail"`,
+          `relabelled.jsonl.gz line ${place} (${id}): the line is not the record its case decides to again`,
         );
 
         // A case whose observation lost its events no longer decides as recorded.
-        const emptied = edited(report, (r) => ({
-          ...r,
-          generated: {
-            seed: 7,
-            count: 3,
-            cases: (r.generated?.cases ?? []).map((c) =>
-              c.observation === undefined
-                ? c
-                : { ...c, observation: { ...c.observation, events: [] } },
-            ),
-          },
-        }));
-        const refusedAgain = await verifyWritten(dir, emptied);
+        const emptiedLines = cases.map((c) =>
+          JSON.stringify(
+            c.observation === undefined
+              ? c
+              : { ...c, observation: { ...c.observation, events: [] } },
+          ),
+        );
+        const emptied = await resealed(report, reportDir, 'emptied.jsonl.gz', emptiedLines);
+        const refusedAgain = await verifyWritten(reportDir, emptied);
         expect(refusedAgain.code).toBe(1);
         expect(refusedAgain.lines.join('\n')).toContain(
-          `requirements[id=${GENERATED_REQUIREMENT}].assertions: recorded `,
+          `emptied.jsonl.gz line 1 (generated-s7-n0001): the line is not the record its case decides to again`,
+        );
+
+        // The sidecar as written, but not the file the report's digest names.
+        const other = await writeSidecar(
+          reportDir,
+          'other.jsonl.gz',
+          cases.slice(0, 2).map((c) => JSON.stringify(c)),
+        );
+        const unsealed = edited(report, (r) => ({
+          ...r,
+          generated: { ...pack, sidecar: { ...pack.sidecar, file: other.file } },
+        }));
+        const refusedDigest = await verifyWritten(reportDir, unsealed);
+        expect(refusedDigest.code).toBe(1);
+        expect(refusedDigest.lines.join('\n')).toContain(
+          `other.jsonl.gz: recorded sha256 ${pack.sidecar.sha256} (${pack.sidecar.bytes} bytes), read ${other.sha256} (${other.bytes} bytes)`,
         );
       } finally {
         await host.close();

@@ -2,11 +2,14 @@
 // directory per test, and the report a run wrote, read back or handed to verify.
 
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { runCli } from '../../cli/cli.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
+import type { GeneratedCaseRecord, GeneratedSidecar } from '../../lib/types.ts';
 
 /** Recognisable, so a leak anywhere is found by a plain substring search. */
 export const LEAKY_KEY = 'sk-test-DO-NOT-LEAK-4242';
@@ -121,4 +124,27 @@ export async function verifyWritten(
   await writeFile(path, JSON.stringify(report));
   const run = await cli(['verify', path, ...extra]);
   return { code: run.code, lines: [...run.stdout, ...run.stderr] };
+}
+
+/** The case records a run streamed to a pack's sidecar, a parsed line each. */
+export async function readSidecar(dir: string, file: string): Promise<GeneratedCaseRecord[]> {
+  const text = gunzipSync(await readFile(join(dir, file))).toString('utf8');
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as GeneratedCaseRecord);
+}
+
+/**
+ * Writes `lines` as a sidecar (gzip, a line each) and returns what a report records of it, so a
+ * test can edit the lines and leave the report's digest matching them.
+ */
+export async function writeSidecar(
+  dir: string,
+  file: string,
+  lines: readonly string[],
+): Promise<GeneratedSidecar> {
+  const bytes = gzipSync(lines.map((line) => `${line}\n`).join(''));
+  await writeFile(join(dir, file), bytes);
+  return { file, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { hostFaultFinding } from '../../lib/decide/decide.ts';
 import { recomputeGeneratedRow, runGeneratedLeg } from '../../lib/decide/generated-leg.ts';
 import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
-import type { GeneratedCaseRecord, GeneratedRecord } from '../../lib/types.ts';
+import type { GeneratedCaseRecord, InlineGeneratedRecord } from '../../lib/types.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 
 const LENIENT = { strict: false, optedOut: [] } as const;
@@ -16,7 +16,7 @@ const UNREAD = { ok: false } as const;
 const FIRST = 'generated-s1-n0001';
 const SECOND = 'generated-s1-n0002';
 
-function record(...cases: GeneratedCaseRecord[]): GeneratedRecord {
+function record(...cases: GeneratedCaseRecord[]): InlineGeneratedRecord {
   return { seed: 1, count: 2, cases };
 }
 

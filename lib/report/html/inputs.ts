@@ -3,10 +3,11 @@
 
 import { decideRun } from '../../decide/decide.ts';
 import { loadFixture } from '../../fixtures.ts';
-import { packFixtures } from '../../generate/pack.ts';
-import type { Finding } from '../../types.ts';
+import type { SidecarOpener } from '../../decide/streamed-pack.ts';
+import { packFixtureAt, parseGeneratedId, selectedFixtures } from '../../generate/pack.ts';
+import type { Finding, GeneratedCaseRecord } from '../../types.ts';
 import type { EvalGateReport } from '../report.ts';
-import type { CaseViews, PageViews, TrialsByFixture } from './views.ts';
+import type { CaseViews, PageViews, SidecarCases, TrialsByFixture } from './views.ts';
 import type { FixtureTrials } from './trajectory.ts';
 import { alignFixture } from './trajectory.ts';
 
@@ -38,12 +39,13 @@ export function caseViewsFor(report: EvalGateReport): CaseViews {
   const views = new Map<string, { findings: readonly Finding[]; trials?: FixtureTrials }>();
   for (const row of report.requirements) {
     const pack = row.generated;
-    if (pack === undefined) continue;
+    // A streamed pack's cases are in its sidecar; the page shows its tally and smallest cases.
+    if (pack === undefined || !('cases' in pack)) continue;
     const failing = pack.cases.some(
       (c) => c.disposition === 'executed-fail' && c.observation !== undefined,
     );
     if (!failing) continue;
-    const fixtures = packFixtures(pack);
+    const fixtures = [...selectedFixtures(pack)];
     pack.cases.forEach((recorded, i) => {
       const fixture = fixtures[i];
       if (recorded.observation === undefined || recorded.disposition !== 'executed-fail') return;
@@ -61,7 +63,60 @@ export function caseViewsFor(report: EvalGateReport): CaseViews {
   return views;
 }
 
+/**
+ * A streamed pack's smallest failing cases, the one case per failing rule a reader starts from:
+ * their lines read from the sidecar (the rest are passed over by their first characters, without
+ * parsing), each judged again with the fixture drawn alone from the seed. A sidecar that cannot
+ * be read leaves the page with the report's table of smallest cases.
+ */
+export async function sidecarCaseViewsFor(
+  report: EvalGateReport,
+  open: SidecarOpener,
+): Promise<{ readonly cases: CaseViews; readonly sidecarCases: SidecarCases }> {
+  const views = new Map<string, { findings: readonly Finding[]; trials?: FixtureTrials }>();
+  const records = new Map<string, { index: number; record: GeneratedCaseRecord }[]>();
+  for (const row of report.requirements) {
+    const pack = row.generated;
+    if (pack === undefined || 'cases' in pack || pack.smallest.length === 0) continue;
+    const wanted = new Set(pack.smallest.map((s) => s.fixtureId));
+    const found: { index: number; record: GeneratedCaseRecord }[] = [];
+    try {
+      for await (const line of open(pack.sidecar.file).lines) {
+        const id = [...wanted].find((w) => line.startsWith(`{"fixtureId":${JSON.stringify(w)}`));
+        if (id === undefined) continue;
+        wanted.delete(id);
+        const record = JSON.parse(line) as GeneratedCaseRecord;
+        const place = parseGeneratedId(id)?.index ?? 0;
+        found.push({ index: place - 1, record });
+        if (record.observation !== undefined) {
+          const fixture = packFixtureAt(pack.seed, place);
+          views.set(`${row.id}#${place - 1}`, {
+            findings: decideRun(fixture, record.observation).findings,
+            trials: alignFixture(fixture),
+          });
+        }
+        if (wanted.size === 0) break;
+      }
+    } catch {
+      // The page shows the report's table of smallest cases; verify names what is wrong.
+    }
+    records.set(row.id, found);
+  }
+  return { cases: views, sidecarCases: records };
+}
+
 /** Everything the page shows beyond the report and its expectations. */
-export async function pageViewsFor(report: EvalGateReport): Promise<PageViews> {
-  return { trials: await trialsFor(report), cases: caseViewsFor(report) };
+export async function pageViewsFor(
+  report: EvalGateReport,
+  openSidecar?: SidecarOpener,
+): Promise<PageViews> {
+  const trials = await trialsFor(report);
+  const inline = caseViewsFor(report);
+  if (openSidecar === undefined) return { trials, cases: inline };
+  const streamed = await sidecarCaseViewsFor(report, openSidecar);
+  return {
+    trials,
+    cases: new Map([...inline, ...streamed.cases]),
+    sidecarCases: streamed.sidecarCases,
+  };
 }

@@ -77,6 +77,7 @@ export function renderHtml(
         expectations,
         row.fixtureId === undefined ? undefined : views.trials.get(row.fixtureId),
         views.cases,
+        views.sidecarCases,
       ),
     ),
     '</section>',

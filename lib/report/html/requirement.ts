@@ -3,7 +3,12 @@
 // each trial's trajectory aligned, generated cases, and the recorded evidence itself. Failing
 // and blocked blocks are open; the rest are folded.
 
-import type { Finding, RunObservation } from '../../types.ts';
+import type {
+  Finding,
+  GeneratedCaseRecord,
+  RunObservation,
+  StreamedGeneratedRecord,
+} from '../../types.ts';
 import type { ReportRow, EvalGateReport } from '../report.ts';
 import type { Expectations } from '../side-by-side.ts';
 import { sideBySide } from '../side-by-side.ts';
@@ -15,7 +20,7 @@ import { generatedFixtureCommand, reproduceCommand } from './reproduce.ts';
 import type { FixtureTrials } from './trajectory.ts';
 import { pictures } from './pictures.ts';
 import { trajectorySection } from './trajectory-html.ts';
-import type { CaseViews } from './views.ts';
+import type { CaseViews, SidecarCases } from './views.ts';
 
 export function rowAnchor(index: number): string {
   return anchorId('req', index);
@@ -30,6 +35,7 @@ export function requirementBlock(
   expectations: Expectations,
   trials: FixtureTrials | undefined,
   cases: CaseViews = new Map(),
+  sidecarCases: SidecarCases = new Map(),
 ): string {
   const p = rowAnchor(index);
   const open = OPEN.has(row.disposition);
@@ -51,7 +57,7 @@ export function requirementBlock(
     parts.push(pictures(row.observation, row.findings, trials, p));
     if (trials !== undefined) parts.push(trajectorySection(trials, row.observation, p));
   }
-  parts.push(generatedSection(report, row, p, cases));
+  parts.push(generatedSection(report, row, p, cases, sidecarCases));
   if (row.observation !== undefined) {
     parts.push(
       tag(
@@ -173,37 +179,82 @@ function generatedSection(
   row: ReportRow,
   p: string,
   views: CaseViews,
+  sidecarCases: SidecarCases,
 ): string {
   const pack = row.generated;
   if (pack === undefined) return '';
-  const cases = pack.cases.map((c, j) => {
-    const cp = anchorId(p, 'case', j);
-    const open = OPEN.has(c.disposition);
-    const view = views.get(`${row.id}#${j}`);
-    const findings = c.findings ?? view?.findings ?? [];
-    const body = [
-      `<summary><span class="disp ${esc(c.disposition)}">${esc(c.disposition)}</span> ${esc(c.fixtureId)} <span class="muted">(${esc(c.file)})</span></summary>`,
-      c.reason === undefined ? '' : `<p><strong>Reason:</strong> ${esc(c.reason)}</p>`,
-      findings.length === 0 ? '' : findingsTable(findings, c.observation, cp),
-      c.observation === undefined || view?.trials === undefined
-        ? ''
-        : pictures(c.observation, findings, view.trials, cp) +
-          trajectorySection(view.trials, c.observation, cp),
-      c.observation === undefined
-        ? ''
-        : tag(
-            'details',
-            { class: 'recorded', open },
-            `<summary>Recorded evidence</summary>${recordedEvidence(c.observation, cp)}`,
-          ),
-    ];
-    return tag('details', { id: cp, class: `req ${c.disposition}`, open }, body.join('\n'));
-  });
+  if (!('cases' in pack)) {
+    const shown = (sidecarCases.get(row.id) ?? []).map(({ index, record }) =>
+      caseBlock(record, index, row.id, p, views),
+    );
+    return streamedSection(report, row, pack) + shown.join('\n');
+  }
+  const cases = pack.cases.map((c, j) => caseBlock(c, j, row.id, p, views));
   const fixtures = generatedFixtureCommand(row) ?? '';
   return (
     `<h4>Generated cases (seed ${pack.seed}, ${pack.count} cases)</h4>` +
     `<p>The pack is replayed whole by <code>${esc(reproduceCommand(report, row))}</code>; ` +
     `<code>${esc(fixtures)}</code> writes each case's fixture under the file name shown.</p>` +
     cases.join('\n')
+  );
+}
+
+/** One generated case: its disposition, reason, findings, trajectories and recorded evidence. */
+function caseBlock(
+  c: GeneratedCaseRecord,
+  j: number,
+  rowId: string,
+  p: string,
+  views: CaseViews,
+): string {
+  const cp = anchorId(p, 'case', j);
+  const open = OPEN.has(c.disposition);
+  const view = views.get(`${rowId}#${j}`);
+  const findings = c.findings ?? view?.findings ?? [];
+  const body = [
+    `<summary><span class="disp ${esc(c.disposition)}">${esc(c.disposition)}</span> ${esc(c.fixtureId)} <span class="muted">(${esc(c.file)})</span></summary>`,
+    c.reason === undefined ? '' : `<p><strong>Reason:</strong> ${esc(c.reason)}</p>`,
+    findings.length === 0 ? '' : findingsTable(findings, c.observation, cp),
+    c.observation === undefined || view?.trials === undefined
+      ? ''
+      : pictures(c.observation, findings, view.trials, cp) +
+        trajectorySection(view.trials, c.observation, cp),
+    c.observation === undefined
+      ? ''
+      : tag(
+          'details',
+          { class: 'recorded', open },
+          `<summary>Recorded evidence</summary>${recordedEvidence(c.observation, cp)}`,
+        ),
+  ];
+  return tag('details', { id: cp, class: `req ${c.disposition}`, open }, body.join('\n'));
+}
+
+/** A pack whose cases are in its sidecar: the tally, and each failing rule's smallest case, shown below it. */
+function streamedSection(
+  report: EvalGateReport,
+  row: ReportRow,
+  pack: StreamedGeneratedRecord,
+): string {
+  const tally = Object.entries(pack.tally)
+    .filter(([, n]) => n > 0)
+    .map(([d, n]) => `<span class="disp ${esc(d)}">${esc(d)}</span> ${n}`)
+    .join(' ');
+  const smallest =
+    pack.smallest.length === 0
+      ? ''
+      : `<table><thead><tr><th>Rule</th><th>Smallest failing case</th><th>Tasks</th><th>Trials</th><th>Calls</th><th>Drive it alone</th></tr></thead><tbody>` +
+        pack.smallest
+          .map(
+            (s) =>
+              `<tr><td><code>${esc(s.rule)}</code></td><td>${esc(s.fixtureId)}</td><td>${s.tasks}</td><td>${s.trials}</td><td>${s.calls}</td><td><code>${esc(s.command)}</code></td></tr>`,
+          )
+          .join('') +
+        '</tbody></table>';
+  return (
+    `<h4>Generated cases (seed ${pack.seed}, ${pack.count} cases)</h4>` +
+    `<p>${tally}</p>` +
+    `<p>Each case's record is in <code>${esc(pack.sidecar.file)}</code> (${pack.sidecar.bytes} bytes, sha256 <code>${esc(pack.sidecar.sha256)}</code>), one JSON line a case; the pack is replayed whole by <code>${esc(reproduceCommand(report, row))}</code>.</p>` +
+    smallest
   );
 }

@@ -1,0 +1,229 @@
+// The generated pack's decision made case by case, as the cases finish in pack order: counts, the
+// first few case lines a reason quotes, one finding per rule, and each failing MUST rule's smallest
+// case. What it keeps does not grow with the pack, so a pack of any size is decided in the memory
+// of a small one. A pack recorded inline (reports before the sidecar) keeps every finding, as its
+// row did then, so it replays to what it recorded.
+
+import type {
+  Disposition,
+  Finding,
+  Fixture,
+  SmallestFailingCase,
+  StreamedGeneratedRecord,
+} from '../types.ts';
+import type { Decision } from './decide.ts';
+
+export interface GeneratedCase {
+  readonly fixtureId: string;
+  readonly seed: number;
+  /** The fixture's file name in a pack `openwop-eval-gate fixtures --generate` writes. */
+  readonly file: string;
+  readonly decision: Decision;
+}
+
+/** How many cases of one disposition a reason quotes before it says how many more there are. */
+export const FIRST_FAILURES = 3;
+
+const DISPOSITION_ORDER: readonly Disposition[] = [
+  'executed-pass',
+  'executed-fail',
+  'inapplicable',
+  'skipped',
+  'blocked',
+];
+
+/** How large a generated case is: what a person re-driving it has to read. */
+export interface CaseSize {
+  readonly tasks: number;
+  readonly trials: number;
+  readonly calls: number;
+}
+
+/** Tasks, trials per task, and every scripted tool call the host makes over all of them. */
+export function caseSize(fixture: Fixture): CaseSize {
+  const trials = fixture.suite.trials?.count ?? 1;
+  let calls = 0;
+  for (const task of fixture.suite.tasks) {
+    const entries = fixture.script[task.taskId] ?? [];
+    for (let t = 0; t < trials; t += 1) {
+      calls += (entries.length === 1 ? entries[0] : entries[t])?.calls.length ?? 0;
+    }
+  }
+  return { tasks: fixture.suite.tasks.length, trials, calls };
+}
+
+function smaller(a: CaseSize, b: CaseSize): boolean {
+  if (a.tasks !== b.tasks) return a.tasks < b.tasks;
+  if (a.trials !== b.trials) return a.trials < b.trials;
+  return a.calls < b.calls;
+}
+
+/** The command that drives one generated case of a pack alone. */
+export function caseCommand(count: number, seed: number, fixtureId: string): string {
+  return `openwop-eval-gate run --generate ${count} --seed ${seed} --case ${fixtureId}`;
+}
+
+export function caseLine(c: GeneratedCase): string {
+  const failed: Finding | undefined = c.decision.findings.find(
+    (f) => !f.ok && f.severity === 'MUST',
+  );
+  const what =
+    failed === undefined ? (c.decision.reason ?? '') : `${failed.rule}: ${failed.message}`;
+  return `${c.fixtureId} (seed ${c.seed}, ${c.file}): ${what}`;
+}
+
+export interface PackTallyOptions {
+  readonly count: number;
+  readonly seed: number;
+  /** `run --case ID`: the one case driven alone, recorded beside the seed and size. */
+  readonly case?: string;
+  /** Every case's findings on the row, as an inline record's row holds them. */
+  readonly keepEveryFinding: boolean;
+}
+
+/** The pack decided incrementally; `add` takes the cases in pack order. */
+export class PackTally {
+  readonly #options: PackTallyOptions;
+  readonly #counts = new Map<Disposition, number>(DISPOSITION_ORDER.map((d) => [d, 0]));
+  readonly #lines = new Map<Disposition, string[]>();
+  readonly #findings: Finding[] = [];
+  /** One finding a rule: a failing rule's from its smallest case, else the first seen. */
+  readonly #byRule = new Map<string, Finding>();
+  readonly #smallest = new Map<string, SmallestFailingCase & { readonly size: CaseSize }>();
+  #assertions = 0;
+  #cases = 0;
+
+  constructor(options: PackTallyOptions) {
+    this.#options = options;
+  }
+
+  get cases(): number {
+    return this.#cases;
+  }
+
+  /** `fixture` sizes the case; an inline record's tally, which keeps no smallest, goes without. */
+  add(c: GeneratedCase, fixture?: Fixture): void {
+    const { disposition, findings, assertions } = c.decision;
+    this.#cases += 1;
+    this.#assertions += assertions;
+    this.#counts.set(disposition, (this.#counts.get(disposition) ?? 0) + 1);
+    const lines = this.#lines.get(disposition) ?? [];
+    if (lines.length < FIRST_FAILURES) lines.push(caseLine(c));
+    this.#lines.set(disposition, lines);
+    if (this.#options.keepEveryFinding || fixture === undefined) {
+      this.#findings.push(...findings);
+      return;
+    }
+    const size = caseSize(fixture);
+    for (const f of findings) {
+      const named = { ...f, message: `${c.fixtureId}: ${f.message}` };
+      const held = this.#byRule.get(f.rule);
+      if (held === undefined || (held.ok && !f.ok)) this.#byRule.set(f.rule, named);
+      if (f.ok || f.severity !== 'MUST') continue;
+      const best = this.#smallest.get(f.rule);
+      if (best !== undefined && (best.fixtureId === c.fixtureId || !smaller(size, best.size))) {
+        continue;
+      }
+      this.#byRule.set(f.rule, named);
+      this.#smallest.set(f.rule, {
+        rule: f.rule,
+        fixtureId: c.fixtureId,
+        ...size,
+        command: caseCommand(this.#options.count, this.#options.seed, c.fixtureId),
+        size,
+      });
+    }
+  }
+
+  tally(): Record<Disposition, number> {
+    return Object.fromEntries(
+      DISPOSITION_ORDER.map((d) => [d, this.#counts.get(d) ?? 0]),
+    ) as Record<Disposition, number>;
+  }
+
+  /** Each failing MUST rule's smallest case, by rule. */
+  smallest(): SmallestFailingCase[] {
+    return [...this.#smallest.values()]
+      .sort((a, b) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))
+      .map(({ size: _size, ...rest }) => rest);
+  }
+
+  /** The record a streamed row carries beside its sidecar. */
+  record(sidecar: StreamedGeneratedRecord['sidecar']): StreamedGeneratedRecord {
+    return {
+      seed: this.#options.seed,
+      count: this.#options.count,
+      ...(this.#options.case === undefined ? {} : { case: this.#options.case }),
+      sidecar,
+      tally: this.tally(),
+      smallest: this.smallest(),
+    };
+  }
+
+  /**
+   * The requirement's disposition over every case: a failing case fails it, then a blocked one
+   * blocks it; it passes when every case passed, and is inapplicable when none could be driven.
+   */
+  decision(): Decision {
+    const findings = this.#options.keepEveryFinding ? this.#findings : [...this.#byRule.values()];
+    const assertions = this.#assertions;
+    const count = (d: Disposition): number => this.#counts.get(d) ?? 0;
+    const summary = (d: Disposition, verb: string): string => {
+      const hit = count(d);
+      const lines = this.#lines.get(d) ?? [];
+      const more = hit > FIRST_FAILURES ? `; and ${hit - FIRST_FAILURES} more` : '';
+      const least =
+        d === 'executed-fail' && !this.#options.keepEveryFinding ? this.#smallestText() : '';
+      return `${hit} of ${this.#cases} generated fixtures ${verb}: ${lines.join('; ')}${more}${least}`;
+    };
+    if (this.#cases === 0) {
+      return {
+        disposition: 'blocked',
+        assertions: 0,
+        reason: 'the generated pack is empty',
+        findings,
+      };
+    }
+    if (count('executed-fail') > 0) {
+      return {
+        disposition: 'executed-fail',
+        assertions,
+        reason: summary('executed-fail', 'failed'),
+        findings,
+      };
+    }
+    if (count('blocked') > 0) {
+      return {
+        disposition: 'blocked',
+        assertions,
+        reason: summary('blocked', 'were blocked'),
+        findings,
+      };
+    }
+    if (count('executed-pass') === 0) {
+      const gated = count('inapplicable') > 0 ? 'inapplicable' : 'skipped';
+      return { disposition: gated, assertions, reason: summary(gated, `were ${gated}`), findings };
+    }
+    return { disposition: 'executed-pass', assertions, findings };
+  }
+
+  /** Each smallest case once, with every rule it is the smallest for. */
+  #smallestText(): string {
+    const byCase = new Map<string, { rules: string[]; size: SmallestFailingCase }>();
+    for (const s of this.smallest()) {
+      const held = byCase.get(s.fixtureId);
+      if (held === undefined) byCase.set(s.fixtureId, { rules: [s.rule], size: s });
+      else held.rules.push(s.rule);
+    }
+    if (byCase.size === 0) return '';
+    const each = [...byCase.values()].map(
+      ({ rules, size: s }) =>
+        `${rules.join(', ')}: ${s.fixtureId} (${counted(s.tasks, 'task')}, ${counted(s.trials, 'trial')}, ${counted(s.calls, 'call')}): ${s.command}`,
+    );
+    return `. Smallest failing case per rule: ${each.join('; ')}`;
+  }
+}
+
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
