@@ -121,6 +121,12 @@ export const DEFECTS = [
       'a task without a trajectory carries gatedScore when one of its trials failed closed on a fixture miss',
   },
   {
+    name: 'single-trial-passed-by-gated-score',
+    clause: 'contract §4, RFC 0246 §B',
+    description:
+      'a task without a trials block passes when gatedScore >= passScore instead of by its one trial, so at passScore 0 a trajectory-failed trial carries its task',
+  },
+  {
     name: 'protocol-v1-only',
     clause: 'contract §2',
     description: 'discovery lists protocolVersions ["1.11"], no 2.x, and answers 2.0 requests 406',

@@ -342,7 +342,11 @@ export function gradeTask(
   let passed: boolean;
   switch (suite.trials?.passRule) {
     case undefined:
-      passed = trials.every((t) => t.passed);
+      // Contract §4: without a trials block the task's verdict is its one trial's. Reading the
+      // gating score instead agrees above passScore 0 and differs at it, where a gating 0 clears.
+      passed = has('single-trial-passed-by-gated-score')
+        ? clears(gatedScore, suite.passScore, has)
+        : trials.every((t) => t.passed);
       break;
     case 'all':
       passed = trials.every(countsAsPassed);

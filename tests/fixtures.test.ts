@@ -60,12 +60,14 @@ describe('shipped fixtures', () => {
 
   /**
    * The fixtures that mean to miss or to measure (contract §3): the miss fixtures call tools they
-   * record no answer for, and the measured one scripts outputs that differ from the golden value.
+   * record no answer for, and the measured and zero-pass-score ones script outputs that differ
+   * from the golden value.
    */
   const MEASURING: readonly string[] = [
     'conformance-eval-trajectory-gate-miss',
     'conformance-eval-trajectory-readings-miss',
     'conformance-eval-trajectory-measured',
+    'conformance-eval-trajectory-zero-pass-score',
   ];
 
   it.each(FIXTURE_IDS.filter((id) => !MEASURING.includes(id)))(
@@ -635,6 +637,34 @@ describe('the measuring fixtures are built to tell each reading apart', () => {
     expect(tools('entry-without-response-records')).toEqual(['crm:lookup-customer']);
     for (const task of fixture.suite.tasks) {
       expect(only(fixture, task.taskId).output).toEqual(task.expected.match?.value);
+    }
+  });
+
+  it('zero-pass-score: at passScore 0 with one trial, a golden output on a wrong path and a missed output on a matching one, every call answered', async () => {
+    const fixture = await load('conformance-eval-trajectory-zero-pass-score');
+    expect(fixture.suite.thresholds.passScore).toBe(0);
+    expect(fixture.suite.trials).toBeUndefined();
+    const path = (taskId: string) => {
+      const trajectory = taskOf(fixture, taskId).expected.trajectory;
+      if (trajectory === undefined) throw new Error(`${taskId} has no trajectory`);
+      return judgePath(trajectory, only(fixture, taskId).calls);
+    };
+    const golden = (taskId: string) => taskOf(fixture, taskId).expected.match;
+    // Score 1 on a path that fails: gated 0, which clears passScore 0, and the trial fails.
+    expect(path('wrong-path-golden')).toBe('wrong-path');
+    expect(golden('wrong-path-golden')?.strategy).toBe('exact');
+    expect(only(fixture, 'wrong-path-golden').output).toBe(golden('wrong-path-golden')?.value);
+    // Score 0 on a path that holds: 0 clears passScore 0, and the trial passes.
+    expect(path('matching-path-misses')).toBe('match');
+    expect(golden('matching-path-misses')?.strategy).toBe('exact');
+    expect(only(fixture, 'matching-path-misses').output).not.toBe(
+      golden('matching-path-misses')?.value,
+    );
+    for (const task of fixture.suite.tasks) {
+      const answered = (task.fixtures?.toolResponses ?? [])
+        .filter((r) => r.response !== undefined)
+        .map((r) => r.tool);
+      for (const call of only(fixture, task.taskId).calls) expect(answered).toContain(call.tool);
     }
   });
 });

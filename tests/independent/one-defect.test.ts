@@ -140,8 +140,8 @@ const TRAJECTORY_LEGS = [
 ] as const;
 /** The limit and miss legs: trajectories that all match, and gated scores equal to scores. */
 const LIMIT_LEGS = ['cost-limit-kept', 'latency-limit-kept', 'limits-hold', 'miss-gated'] as const;
-/** The measuring legs: no trials block, one in-order call a task, gated fields on every task. */
-const MEASURE_LEGS = ['outputs-measured', 'readings-miss'] as const;
+/** The measuring legs: no trials block, in-order paths, gated fields on every task. */
+const MEASURE_LEGS = ['outputs-measured', 'readings-miss', 'zero-pass-score'] as const;
 const every = (legs: readonly Slug[], rule: string): Partial<Record<Slug, string>> =>
   Object.fromEntries(legs.map((leg) => [leg, rule]));
 
@@ -192,8 +192,9 @@ const ROWS: readonly Row[] = [
       ...every(TRAJECTORY_LEGS, 'trial.score-unchanged'),
       'suite-gated': 'suite.aggregate-unchanged',
       'any-rule-unchanged': 'task.mean-score',
-      // args-differ-in-case scores 1 on a failed path.
+      // args-differ-in-case and wrong-path-golden score 1 on a failed path.
       'outputs-measured': 'trial.score-unchanged',
+      'zero-pass-score': 'trial.score-unchanged',
     },
   },
   {
@@ -216,8 +217,13 @@ const ROWS: readonly Row[] = [
   {
     defect: '> instead of ≥ in the gated comparisons',
     mutate: (_s, _id, f) => grade(f, above).summary,
-    // measured's two matching outputs score exactly passScore 1.
-    fails: { 'mean-partial-inclusive': 'task.passed', 'outputs-measured': 'task.passed' },
+    // measured's two matching outputs score exactly passScore 1, and zero-pass-score's
+    // matching-path-misses scores exactly passScore 0.
+    fails: {
+      'mean-partial-inclusive': 'task.passed',
+      'outputs-measured': 'task.passed',
+      'zero-pass-score': 'task.passed',
+    },
   },
   {
     defect: 'eval.completed.passed left on the old rule',
@@ -269,7 +275,8 @@ const ROWS: readonly Row[] = [
         'all-rule-unchanged',
         ...READING_LEGS,
         ...LIMIT_LEGS,
-        ...MEASURE_LEGS,
+        'outputs-measured',
+        'readings-miss',
       ],
       'summary.schema',
     ),
@@ -309,7 +316,7 @@ const ROWS: readonly Row[] = [
         f,
       ),
     fails: every(
-      ['suite-gated', 'any-rule-unchanged', ...READING_LEGS, ...MEASURE_LEGS],
+      ['suite-gated', 'any-rule-unchanged', ...READING_LEGS, 'outputs-measured', 'readings-miss'],
       'suite.gated-aggregate-value',
     ),
   },
@@ -395,12 +402,20 @@ const ROWS: readonly Row[] = [
     fails: { 'readings-exact': 'task.gated-score-present' },
   },
   {
+    defect: 'a task without a trials block decided on gatedScore ≥ passScore',
+    mutate: (s, _id, f) =>
+      ruleOf(f) !== undefined
+        ? s
+        : withTasks(s, (t) => ({ ...t, passed: atLeast(t.gatedScore ?? t.score, pass(f)) })),
+    fails: { 'zero-pass-score': 'task.passed' },
+  },
+  {
     defect: 'eval.scored.passed decided on the score alone',
     mutateEvents: mapEvents('eval.scored', (p, f) => ({
       ...p,
       passed: atLeast(Number(p.score), pass(f)),
     })),
-    fails: every([...TRAJECTORY_LEGS, 'outputs-measured'], 'trial.passed'),
+    fails: every([...TRAJECTORY_LEGS, 'outputs-measured', 'zero-pass-score'], 'trial.passed'),
   },
   // The trajectory readings (docs/host-guide.md), each written as the fixture a host misreads.
   {
@@ -482,7 +497,10 @@ const ROWS: readonly Row[] = [
       ...task,
       expected: { ...task.expected, match: { strategy: 'contains', value: '' } },
     })),
-    fails: { 'outputs-measured': 'task.score-unchanged' },
+    fails: {
+      'outputs-measured': 'task.score-unchanged',
+      'zero-pass-score': 'task.score-unchanged',
+    },
   },
   {
     defect: 'json-match compared as JSON text',

@@ -58,6 +58,15 @@
 //             3 tasks, no trials block, passScore 0.6, outputs golden: empty-list-misses fails
 //             closed (0, 0); no-list-never-misses and entry-without-response-records do not
 //             (1, 1). Aggregate and gated 2/3, suite true, passedCount 2.
+//   zero-pass-score
+//             2 tasks, no trials block, passScore 0, in-order paths: wrong-path-golden makes
+//             one of its two expected calls with a golden output (score 1, gated 0, passed
+//             false: its one trial failed its trajectory); matching-path-misses matches and
+//             misses its golden value (score 0, gated 0, passed true: 0 ≥ 0 and the path held).
+//             Without a trials block a task's verdict is its one trial's (contract §4), not
+//             gatedScore ≥ passScore, which at passScore 0 passes the wrong path too. The suite
+//             reads gatedAggregateScore ≥ passScore (RFC 0246 §B): aggregate 0.5, gated 0 ≥ 0,
+//             suite true, passedCount 1.
 
 import type { DefectName } from '../../reference-host/index.ts';
 import type { RuleId } from '../../lib/eval-gate-witness.ts';
@@ -156,6 +165,7 @@ const everyHostLeg = (leg: LegExpectation): Row => ({
   ...readingLegs(leg),
   ...limitLegs(leg),
   ...measureLegs(leg),
+  'zero-pass-score': leg,
 });
 
 /**
@@ -238,6 +248,9 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...limitLegs(fail('task.gated-score-present', 'suite.gated-aggregate-present')),
     // Raw and gated aggregates fall on the same side of passScore: 0.5 and 1/3 below 1, 2/3 twice.
     ...measureLegs(fail('task.gated-score-present', 'suite.gated-aggregate-present')),
+    // Without a trials block the old rule and the new decide each task alike, and the raw 0.5
+    // and the gated 0 both clear passScore 0.
+    'zero-pass-score': fail('task.gated-score-present', 'suite.gated-aggregate-present'),
   },
 
   // Right fields, old verdicts: wrong wherever the raw score (1) clears passScore and the gated
@@ -256,6 +269,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     // raw 0.5 fails its passScore 1 as its gated 1/3 does, and readings-miss has no path to gate.
     ...limitLegs(PASS),
     ...measureLegs(PASS),
+    // Raw 0.5 and gated 0 both clear passScore 0.
+    'zero-pass-score': PASS,
   },
 
   // Every fixture but control has a trajectory-failed trial, whose zeroed score lowers the trial,
@@ -303,6 +318,12 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'suite.aggregate-unchanged',
     ),
     'readings-miss': PASS,
+    // wrong-path-golden's golden output on a failed path drops to 0, and the aggregate with it.
+    'zero-pass-score': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'suite.aggregate-unchanged',
+    ),
   },
 
   // gatedScore equals score (1 = 1) on gate's matching task, the reading tasks whose path matched
@@ -314,12 +335,15 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(fail('task.gated-score-present')),
     ...limitLegs(fail('task.gated-score-present')),
     ...measureLegs(fail('task.gated-score-present')),
+    // matching-path-misses scores 0 and gates to 0.
+    'zero-pass-score': fail('task.gated-score-present'),
   },
 
-  // Only mean's gated aggregate is 0.
+  // Only mean's and zero-pass-score's gated aggregates are 0.
   'gated-aggregate-omitted-when-zero': {
     ...everyHostLeg(PASS),
     'mean-gated': fail('suite.gated-aggregate-present'),
+    'zero-pass-score': fail('suite.gated-aggregate-present'),
   },
   // Only limits-hold plays a one-entry script in each of its trials.
   'trials-from-script-length': {
@@ -350,11 +374,13 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // Only the any fixture has rule any; its gatedScore 0.5 < 0.6 turns a passing task to failed.
   'any-rule-gated-by-mean': { ...everyHostLeg(PASS), 'any-rule-unchanged': fail('task.passed') },
 
-  // Only boundary lands exactly on passScore (0.75 = 0.75); every other comparison is strict anyway,
-  // and rule all counts trial verdicts, which compare a score of 1 with 0.6.
+  // Only boundary lands exactly on passScore (0.75 = 0.75), and zero-pass-score's gated aggregate
+  // (0 = 0); every other comparison is strict anyway, and rule all counts trial verdicts, which
+  // compare a score of 1 with 0.6.
   'strict-greater-than': {
     ...everyHostLeg(PASS),
     'mean-partial-inclusive': fail('task.passed', 'suite.passed'),
+    'zero-pass-score': fail('suite.passed'),
   },
 
   // Control's tasks, and the miss fixture's no-path-miss-then-clean (its suite has a trajectory
@@ -377,8 +403,9 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'limits-hold': PASS,
     'miss-gated': PASS,
     // measured's aggregate 0.5 fails passScore 1 and readings-miss's 2/3 clears 0.6, both as
-    // their suites do.
+    // their suites do; zero-pass-score's 0.5 clears 0 as its suite does.
     ...measureLegs(PASS),
+    'zero-pass-score': PASS,
   },
 
   'content-leak': everyHostLeg(fail('content-free')),
@@ -391,6 +418,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ),
     'mean-gated': PASS,
     'no-trajectory-ungated': PASS,
+    // Both of its gating scores are 0 as well.
+    'zero-pass-score': PASS,
   },
 
   // Without a trials block a task has one trial, so one event per task is one per trial; the
@@ -403,6 +432,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(PASS),
     'cost-limit-kept': PASS,
     ...measureLegs(PASS),
+    'zero-pass-score': PASS,
   },
 
   // Min and mean differ only over two or more tasks with different gating scores: gate (0, 1),
@@ -433,6 +463,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...limitLegs(PASS),
     'outputs-measured': fail('trial.passed', 'task.passed'),
     'readings-miss': PASS,
+    // wrong-path-golden's trial scores 1 ≥ 0 on a failed path; no trials block, so its task too.
+    'zero-pass-score': fail('trial.passed', 'task.passed'),
   },
 
   // Every event verdict stays right; only a rule that counts trials can go wrong, and only where
@@ -459,6 +491,13 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...everyHostLeg(PASS),
     'miss-gated': fail('task.gated-score-absent'),
   },
+  // Above passScore 0 a single trial's verdict and its gating score ≥ passScore agree; only
+  // zero-pass-score's wrong-path-golden (gated 0 ≥ 0, trial not passed) tells them apart. Its
+  // passedCount, 2, agrees with the task verdicts it reports, so suite.counts holds.
+  'single-trial-passed-by-gated-score': {
+    ...everyHostLeg(PASS),
+    'zero-pass-score': fail('task.passed'),
+  },
 
   'protocol-v1-only': everyHostLeg(NO_MAJOR_2),
   // The legs whose fixtures have a trials block (count 2 or 4); gate, control, the readings and
@@ -470,6 +509,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(PASS),
     'cost-limit-kept': PASS,
     ...measureLegs(PASS),
+    'zero-pass-score': PASS,
   },
 
   'withhold-eval-suite': everyHostLeg(NO_EVAL_SUITE),
@@ -484,6 +524,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(PASS),
     'cost-limit-kept': PASS,
     ...measureLegs(PASS),
+    'zero-pass-score': PASS,
   },
   'withhold-fixtures': everyHostLeg(NO_FIXTURE),
   'create-refused': everyHostLeg(REFUSED),
@@ -526,6 +567,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(fail('suite.counts')),
     // measured: args-differ-in-case scores 1 on a failed path, so 3 tasks clear passScore, 2 pass.
     'outputs-measured': fail('suite.counts'),
+    // zero-pass-score: both scores (1 and 0) clear passScore 0, so 2 tasks, where 1 passed.
+    'zero-pass-score': fail('suite.counts'),
   },
 
   // The trajectory readings (docs/host-guide.md). Each defect flips the tasks whose one trial
@@ -599,6 +642,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'readings-any-order': PASS,
     'limits-hold': PASS,
     'readings-miss': PASS,
+    'zero-pass-score': PASS,
   },
 
   // Only the cost fixture exceeds a cost limit: its gated aggregate (1) then passes the suite.
@@ -670,15 +714,25 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...everyHostLeg(PASS),
     // The three missing outputs score 1 and pass; gated 5/6 stays under passScore 1.
     'outputs-measured': MISGRADED,
+    // matching-path-misses scores 1 and gates to 1; it passes either way, and so does the suite.
+    'zero-pass-score': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'task.gated-score-value',
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+    ),
   },
   'json-match-as-text': {
     ...everyHostLeg(PASS),
     'outputs-measured': MISGRADED,
   },
-  // Every other fixture's passing trials score 1 against a passScore below 1.
+  // Every other fixture's passing trials score 1 against a passScore below 1; zero-pass-score's
+  // matching-path-misses scores 0, exactly its passScore 0.
   'trial-verdict-strict': {
     ...everyHostLeg(PASS),
     'outputs-measured': fail('trial.passed', 'task.passed'),
+    'zero-pass-score': fail('trial.passed', 'task.passed'),
   },
   'args-case-insensitive': { ...everyHostLeg(PASS), 'outputs-measured': misread() },
 

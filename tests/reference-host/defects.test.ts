@@ -30,6 +30,7 @@ const HOLD = 'conformance-eval-trajectory-gate-limits-hold';
 const MISS = 'conformance-eval-trajectory-gate-miss';
 const MEASURED = 'conformance-eval-trajectory-measured';
 const READINGS_MISS = 'conformance-eval-trajectory-readings-miss';
+const ZERO_PASS_SCORE = 'conformance-eval-trajectory-zero-pass-score';
 
 /** Everything a run would have shown, for a defect under which no run starts. */
 const NOTHING_RUN: Expected = {
@@ -218,6 +219,17 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     defect: 'miss-gates-ungated-task',
     fixture: MISS,
     changes: { 'summary.tasks.1.gatedScore': 0.5 },
+  },
+  {
+    // wrong-path-golden gates to 0, which clears passScore 0: its task passes though its one
+    // trial, and so its eval.scored, still says it did not.
+    defect: 'single-trial-passed-by-gated-score',
+    fixture: ZERO_PASS_SCORE,
+    changes: {
+      'summary.tasks.0.passed': true,
+      'summary.passedCount': 2,
+      'evalPayloads.3.passedCount': 2,
+    },
   },
   {
     defect: 'strict-greater-than',
