@@ -131,6 +131,8 @@ describe('the pack of 200 at seed 1 reaches every feature', () => {
     'call-where-no-fixtures',
     'pass-score:0',
     'pass-score:1',
+    'pass-score:0-no-trials-gated-0-not-passed',
+    'pass-score:0-no-trials-score-0-passed',
     'p95-over-task-means-differs',
     'p95-over-task-sums-differs',
     'miss:empty-tool-responses',
