@@ -181,9 +181,9 @@ const LEG_TABLE = [
   {
     id: `${REQUIREMENT_PREFIX}zero-pass-score`,
     title:
-      "at passScore 0 without a trials block, a task's verdict is its one trial's: a wrong path with a golden output fails, a matching path scoring 0 passes, and the suite passes on a gated aggregate of 0",
+      "at passScore 0 without a trials block, a task's verdict is its one trial's: a wrong path with a golden output fails, a trial that failed closed fails, a matching path scoring 0 passes, and the suite passes on a gated aggregate of 0",
     fixtureId: 'conformance-eval-trajectory-zero-pass-score',
-    needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
+    needs: { taskCount: 3, trialCount: 1, matchModes: ['in-order'] },
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
     ref: 'contract §4, RFC 0246 §B',
   },

@@ -127,6 +127,12 @@ export const DEFECTS = [
       'a task without a trials block passes when gatedScore >= passScore instead of by its one trial, so at passScore 0 a trajectory-failed trial carries its task',
   },
   {
+    name: 'trial-passed-ignores-fail-closed',
+    clause: 'contract §4, RFC 0244 §D',
+    description:
+      "a trial's verdict reads its score and path only, so a trial that failed closed passes where its score 0 clears passScore 0",
+  },
+  {
     name: 'protocol-v1-only',
     clause: 'contract §2',
     description: 'discovery lists protocolVersions ["1.11"], no 2.x, and answers 2.0 requests 406',

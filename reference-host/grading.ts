@@ -305,7 +305,9 @@ export function gradeTrial(
   const pathOk = !trajectoryFailed || has('trial-passed-ignores-trajectory');
   // Contract §4: a trial's score clears passScore inclusively; `trial-verdict-strict` uses `>`.
   const cleared = has('trial-verdict-strict') ? score > passScore : score >= passScore - EPSILON;
-  const passed = cleared && pathOk && !run.failedClosed;
+  // Contract §4: a trial that failed closed never passes, even where its score 0 clears passScore.
+  const closedOk = !run.failedClosed || has('trial-passed-ignores-fail-closed');
+  const passed = cleared && pathOk && closedOk;
   const gating = trajectoryFailed || run.failedClosed ? 0 : score;
   return {
     trial,

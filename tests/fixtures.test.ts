@@ -640,7 +640,7 @@ describe('the measuring fixtures are built to tell each reading apart', () => {
     }
   });
 
-  it('zero-pass-score: at passScore 0 with one trial, a golden output on a wrong path and a missed output on a matching one, every call answered', async () => {
+  it('zero-pass-score: at passScore 0 with one trial, a golden output on a wrong path, a missed output on a matching one, and a miss on a matching one', async () => {
     const fixture = await load('conformance-eval-trajectory-zero-pass-score');
     expect(fixture.suite.thresholds.passScore).toBe(0);
     expect(fixture.suite.trials).toBeUndefined();
@@ -660,11 +660,18 @@ describe('the measuring fixtures are built to tell each reading apart', () => {
     expect(only(fixture, 'matching-path-misses').output).not.toBe(
       golden('matching-path-misses')?.value,
     );
-    for (const task of fixture.suite.tasks) {
-      const answered = (task.fixtures?.toolResponses ?? [])
+    // A path that holds and a call its task records no answer for: it fails closed, score 0.
+    expect(path('miss-on-matching-path')).toBe('match');
+    const recorded = (taskId: string) =>
+      (taskOf(fixture, taskId).fixtures?.toolResponses ?? [])
         .filter((r) => r.response !== undefined)
         .map((r) => r.tool);
-      for (const call of only(fixture, task.taskId).calls) expect(answered).toContain(call.tool);
+    const missed = only(fixture, 'miss-on-matching-path').calls.map((c) => c.tool);
+    expect(missed.filter((tool) => !recorded('miss-on-matching-path').includes(tool))).toEqual([
+      'crm:lookup-customer',
+    ]);
+    for (const taskId of ['wrong-path-golden', 'matching-path-misses']) {
+      for (const call of only(fixture, taskId).calls) expect(recorded(taskId)).toContain(call.tool);
     }
   });
 });

@@ -314,8 +314,11 @@ function gradedFeatures(f: Fixture, graded: ReturnType<Grader>, seen: Set<string
   const zeroNoTrials = f.suite.trials === undefined && f.suite.thresholds.passScore === 0;
   for (const task of inclusive.tasks) {
     for (const trial of task.trials) {
-      if (zeroNoTrials && !trial.passed && (trial.matched === false || trial.failedClosed)) {
-        seen.add('pass-score:0-no-trials-gated-0-not-passed');
+      if (zeroNoTrials && trial.matched === false && !trial.failedClosed) {
+        seen.add('pass-score:0-no-trials-trajectory-failed');
+      }
+      if (zeroNoTrials && trial.failedClosed && trial.matched !== false) {
+        seen.add('pass-score:0-no-trials-failed-closed');
       }
       if (zeroNoTrials && trial.passed && trial.score === 0) {
         seen.add('pass-score:0-no-trials-score-0-passed');

@@ -410,6 +410,20 @@ const ROWS: readonly Row[] = [
     fails: { 'zero-pass-score': 'task.passed' },
   },
   {
+    defect: 'a failed-closed trial passed on its score and path alone',
+    mutate: (s, _id, f) => {
+      const closedPasses = passesClosed(f);
+      return ruleOf(f) !== undefined
+        ? s
+        : withTasks(s, (t) => (closedPasses.has(t.taskId) ? { ...t, passed: true } : t));
+    },
+    mutateEvents: mapEvents('eval.scored', (p, f) =>
+      passesClosed(f).has(String(p.taskId)) && p.trial === undefined ? { ...p, passed: true } : p,
+    ),
+    // Its score 0 clears passScore only at 0.
+    fails: { 'zero-pass-score': 'trial.passed' },
+  },
+  {
     defect: 'eval.scored.passed decided on the score alone',
     mutateEvents: mapEvents('eval.scored', (p, f) => ({
       ...p,
@@ -558,6 +572,17 @@ function regrading(read: (task: EvalTask) => EvalTask): Pick<Row, 'mutate' | 'mu
       return { ...p, score: trial.score, passed: trial.passed, ...closed };
     }),
   };
+}
+
+/** Tasks of one trial that failed closed on a path that held, with a score that clears passScore. */
+function passesClosed(f: Fixture): ReadonlySet<string> {
+  return new Set(
+    grade(f)
+      .tasks.filter((task) =>
+        task.trials.some((t) => t.failedClosed && t.matched !== false && atLeast(t.score, pass(f))),
+      )
+      .map((task) => task.taskId),
+  );
 }
 
 /** The fixture as a host that ignores misses sees it: every called tool has a recorded answer. */

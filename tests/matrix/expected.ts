@@ -59,13 +59,15 @@
 //             closed (0, 0); no-list-never-misses and entry-without-response-records do not
 //             (1, 1). Aggregate and gated 2/3, suite true, passedCount 2.
 //   zero-pass-score
-//             2 tasks, no trials block, passScore 0, in-order paths: wrong-path-golden makes
+//             3 tasks, no trials block, passScore 0, in-order paths: wrong-path-golden makes
 //             one of its two expected calls with a golden output (score 1, gated 0, passed
 //             false: its one trial failed its trajectory); matching-path-misses matches and
-//             misses its golden value (score 0, gated 0, passed true: 0 ≥ 0 and the path held).
+//             misses its golden value (score 0, gated 0, passed true: 0 ≥ 0 and the path held);
+//             miss-on-matching-path matches but calls a tool its task does not record, so it
+//             fails closed (score 0, gated 0, passed false, though 0 ≥ 0).
 //             Without a trials block a task's verdict is its one trial's (contract §4), not
-//             gatedScore ≥ passScore, which at passScore 0 passes the wrong path too. The suite
-//             reads gatedAggregateScore ≥ passScore (RFC 0246 §B): aggregate 0.5, gated 0 ≥ 0,
+//             gatedScore ≥ passScore, which at passScore 0 passes the failed ones too. The suite
+//             reads gatedAggregateScore ≥ passScore (RFC 0246 §B): aggregate 1/3, gated 0 ≥ 0,
 //             suite true, passedCount 1.
 
 import type { DefectName } from '../../reference-host/index.ts';
@@ -269,7 +271,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     // raw 0.5 fails its passScore 1 as its gated 1/3 does, and readings-miss has no path to gate.
     ...limitLegs(PASS),
     ...measureLegs(PASS),
-    // Raw 0.5 and gated 0 both clear passScore 0.
+    // Raw 1/3 and gated 0 both clear passScore 0.
     'zero-pass-score': PASS,
   },
 
@@ -335,7 +337,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(fail('task.gated-score-present')),
     ...limitLegs(fail('task.gated-score-present')),
     ...measureLegs(fail('task.gated-score-present')),
-    // matching-path-misses scores 0 and gates to 0.
+    // matching-path-misses and miss-on-matching-path score 0 and gate to 0.
     'zero-pass-score': fail('task.gated-score-present'),
   },
 
@@ -403,7 +405,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'limits-hold': PASS,
     'miss-gated': PASS,
     // measured's aggregate 0.5 fails passScore 1 and readings-miss's 2/3 clears 0.6, both as
-    // their suites do; zero-pass-score's 0.5 clears 0 as its suite does.
+    // their suites do; zero-pass-score's 1/3 clears 0 as its suite does.
     ...measureLegs(PASS),
     'zero-pass-score': PASS,
   },
@@ -492,11 +494,19 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'miss-gated': fail('task.gated-score-absent'),
   },
   // Above passScore 0 a single trial's verdict and its gating score ≥ passScore agree; only
-  // zero-pass-score's wrong-path-golden (gated 0 ≥ 0, trial not passed) tells them apart. Its
-  // passedCount, 2, agrees with the task verdicts it reports, so suite.counts holds.
+  // zero-pass-score's wrong-path-golden and miss-on-matching-path (gated 0 ≥ 0, trial not
+  // passed) tell them apart. Its passedCount, 3, agrees with the task verdicts it reports, so
+  // suite.counts holds.
   'single-trial-passed-by-gated-score': {
     ...everyHostLeg(PASS),
     'zero-pass-score': fail('task.passed'),
+  },
+  // A failed-closed trial scores 0, which clears passScore only at 0: only zero-pass-score's
+  // miss-on-matching-path passes then, its event and (no trials block) its task. The miss
+  // fixture's trials score 0 against 0.6, and readings-miss's against 0.6.
+  'trial-passed-ignores-fail-closed': {
+    ...everyHostLeg(PASS),
+    'zero-pass-score': fail('trial.passed', 'task.passed'),
   },
 
   'protocol-v1-only': everyHostLeg(NO_MAJOR_2),
@@ -567,7 +577,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(fail('suite.counts')),
     // measured: args-differ-in-case scores 1 on a failed path, so 3 tasks clear passScore, 2 pass.
     'outputs-measured': fail('suite.counts'),
-    // zero-pass-score: both scores (1 and 0) clear passScore 0, so 2 tasks, where 1 passed.
+    // zero-pass-score: every score (1, 0, 0) clears passScore 0, so 3 tasks, where 1 passed.
     'zero-pass-score': fail('suite.counts'),
   },
 
@@ -671,6 +681,17 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ),
     // empty-list-misses, answered, scores 1 and lifts the suite from 2/3 to 1 (passing either way).
     'readings-miss': fail(
+      'trial.score-unchanged',
+      'trial.passed',
+      'task.score-unchanged',
+      'task.gated-score-value',
+      'task.passed',
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+    ),
+    // miss-on-matching-path, answered, scores 1 on its matched path and passes; the suite passes
+    // either way (gated 1/3 or 0 against passScore 0).
+    'zero-pass-score': fail(
       'trial.score-unchanged',
       'trial.passed',
       'task.score-unchanged',

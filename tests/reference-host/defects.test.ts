@@ -221,14 +221,26 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     changes: { 'summary.tasks.1.gatedScore': 0.5 },
   },
   {
-    // wrong-path-golden gates to 0, which clears passScore 0: its task passes though its one
-    // trial, and so its eval.scored, still says it did not.
+    // wrong-path-golden and miss-on-matching-path gate to 0, which clears passScore 0: their
+    // tasks pass though their one trial, and so its eval.scored, still says it did not.
     defect: 'single-trial-passed-by-gated-score',
     fixture: ZERO_PASS_SCORE,
     changes: {
       'summary.tasks.0.passed': true,
+      'summary.tasks.2.passed': true,
+      'summary.passedCount': 3,
+      'evalPayloads.4.passedCount': 3,
+    },
+  },
+  {
+    // miss-on-matching-path failed closed with a score of 0, which clears passScore 0.
+    defect: 'trial-passed-ignores-fail-closed',
+    fixture: ZERO_PASS_SCORE,
+    changes: {
+      'evalPayloads.3.passed': true,
+      'summary.tasks.2.passed': true,
       'summary.passedCount': 2,
-      'evalPayloads.3.passedCount': 2,
+      'evalPayloads.4.passedCount': 2,
     },
   },
   {
