@@ -187,6 +187,15 @@ const LEG_TABLE = [
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
     ref: 'contract §4, RFC 0246 §B',
   },
+  {
+    id: `${REQUIREMENT_PREFIX}readings-args`,
+    title:
+      'args match as deep-equal JSON: members sent in another order match, array items in another order do not',
+    fixtureId: 'conformance-eval-trajectory-readings-args',
+    needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'contract §4, RFC 0246 §A',
+  },
 ] as const satisfies readonly LegDefinition[];
 
 export const LEGS: readonly LegDefinition[] = LEG_TABLE;

@@ -173,8 +173,23 @@ export const OVERRIDES: readonly Override[] = [
   },
   {
     defect: 'args-ignored',
-    overrides: ['absent-args-not-empty', 'args-case-insensitive'],
+    overrides: [
+      'absent-args-not-empty',
+      'args-case-insensitive',
+      'args-compared-as-text',
+      'args-arrays-unordered',
+    ],
     because: 'call args are never compared',
+  },
+  {
+    defect: 'args-compared-as-text',
+    overrides: ['args-subset', 'args-case-insensitive', 'args-arrays-unordered'],
+    because: 'args compare by their JSON text and by nothing else',
+  },
+  {
+    defect: 'args-arrays-unordered',
+    overrides: ['args-subset', 'args-case-insensitive'],
+    because: 'args compare as values with arrays unordered and by nothing else',
   },
   {
     defect: 'in-order-read-as-exact',

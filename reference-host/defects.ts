@@ -133,6 +133,17 @@ export const DEFECTS = [
       "a trial's verdict reads its score and path only, so a trial that failed closed passes where its score 0 clears passScore 0",
   },
   {
+    name: 'args-compared-as-text',
+    clause: 'contract §4 [0244-assumed]',
+    description:
+      'args match only when their JSON texts are equal, so the same members sent in another order do not match',
+  },
+  {
+    name: 'args-arrays-unordered',
+    clause: 'contract §4 [0244-assumed]',
+    description: 'an array in args matches the same items in any order',
+  },
+  {
     name: 'protocol-v1-only',
     clause: 'contract §2',
     description: 'discovery lists protocolVersions ["1.11"], no 2.x, and answers 2.0 requests 406',

@@ -189,6 +189,9 @@ function callMatches(expected: HostCall, observed: HostCall, has: HasDefect): bo
   if (expected.tool !== observed.tool) return false;
   if (expected.args === undefined || has('args-ignored')) return true;
   const seen = has('absent-args-not-empty') ? observed.args : (observed.args ?? NO_ARGS);
+  if (has('args-compared-as-text')) return JSON.stringify(expected.args) === JSON.stringify(seen);
+  if (has('args-arrays-unordered'))
+    return seen !== undefined && unorderedEqual(expected.args, seen);
   if (has('args-subset')) return subsetOf(expected.args, seen);
   return has('args-case-insensitive')
     ? foldedEqual(expected.args, seen)

@@ -179,6 +179,16 @@ function derive(fixture: Fixture): Derived {
 describe('each fixture yields the numbers of contract §8', () => {
   it.each<[string, Derived]>([
     [
+      'conformance-eval-trajectory-readings-args',
+      {
+        paths: { 'args-members-reordered': ['match'], 'args-array-reordered': ['wrong-path'] },
+        gated: { 'args-members-reordered': 1, 'args-array-reordered': 0 },
+        taskPassed: { 'args-members-reordered': true, 'args-array-reordered': false },
+        gatedAggregate: 0.5,
+        suitePassed: true,
+      },
+    ],
+    [
       'conformance-eval-trajectory-gate-mean',
       {
         paths: { 'forbidden-in-every-trial': ['forbidden', 'forbidden'] },

@@ -115,6 +115,21 @@ function misreading(
   };
 }
 
+/** As `misreading`, for a reading that needs the whole fixture, script included. */
+function misreadingFixture(read: (f: Fixture) => Fixture): Pick<Row, 'mutate' | 'mutateEvents'> {
+  const regrade = (f: Fixture) => grade(read(f));
+  return {
+    mutate: (_s, _id, f) => regrade(f).summary,
+    mutateEvents: mapEvents('eval.scored', (p, f) => {
+      const task = regrade(f).tasks.find((t) => t.taskId === p.taskId);
+      const trial = task?.trials[Number(p.trial ?? 1) - 1];
+      if (trial === undefined || trial.matched === null) return p;
+      const flag = 'trajectoryMatched' in p ? { trajectoryMatched: trial.matched } : {};
+      return { ...p, passed: trial.passed, ...flag };
+    }),
+  };
+}
+
 const asMode =
   (from: ExpectedTrajectory['match'], to: ExpectedTrajectory['match']) =>
   (t: ExpectedTrajectory): ExpectedTrajectory =>
@@ -127,7 +142,12 @@ const collapseRepeats = (t: ExpectedTrajectory): ExpectedTrajectory => ({
 });
 
 /** One trial per task, a matching task and a wrong-path task in each; any-order's suite passes. */
-const READING_LEGS = ['readings-exact', 'readings-in-order', 'readings-any-order'] as const;
+const READING_LEGS = [
+  'readings-exact',
+  'readings-in-order',
+  'readings-any-order',
+  'readings-args',
+] as const;
 /** The reading suites that fail while every score is 1. */
 const FAILING_READINGS = ['readings-exact', 'readings-in-order'] as const;
 const TRAJECTORY_LEGS = [
@@ -223,6 +243,8 @@ const ROWS: readonly Row[] = [
       'mean-partial-inclusive': 'task.passed',
       'outputs-measured': 'task.passed',
       'zero-pass-score': 'task.passed',
+      // readings-args's gated aggregate 0.5 sits exactly on its passScore.
+      'readings-args': 'suite.passed',
     },
   },
   {
@@ -436,6 +458,23 @@ const ROWS: readonly Row[] = [
     defect: 'args of an expected call ignored',
     ...misreading((t) => ({ ...t, calls: t.calls.map((c) => ({ tool: c.tool })) })),
     fails: every([...READING_LEGS, 'outputs-measured'], 'task.gated-score-value'),
+  },
+  {
+    defect: 'args compared by their JSON text, so members in another order differ',
+    ...misreadingFixture((f) => {
+      const sent = Object.values(f.script).flatMap((trials) => trials.flatMap((t) => t.calls));
+      // An expected call only some call meets as a value and none as text cannot match as text.
+      const asText = (want: ToolCall): ToolCall =>
+        want.args !== undefined &&
+        sent.some((c) => c.tool === want.tool && deepEqual(c.args ?? {}, want.args)) &&
+        !sent.some(
+          (c) => c.tool === want.tool && JSON.stringify(c.args ?? {}) === JSON.stringify(want.args),
+        )
+          ? { ...want, args: { unmatched: true } }
+          : want;
+      return withTrajectories(f, (t) => ({ ...t, calls: t.calls.map(asText) }));
+    }),
+    fails: { 'readings-args': 'task.gated-score-value' },
   },
   {
     defect: 'exact read as in-order',

@@ -69,6 +69,13 @@
 //             gatedScore ≥ passScore, which at passScore 0 passes the failed ones too. The suite
 //             reads gatedAggregateScore ≥ passScore (RFC 0246 §B): aggregate 1/3, gated 0 ≥ 0,
 //             suite true, passedCount 1.
+//   readings-args
+//             2 tasks, no trials block, passScore 0.5, outputs golden, one in-order call each:
+//             args-members-reordered sends its two expected members in the other order (match,
+//             gated 1, passed); args-array-reordered sends its expected list in the other order
+//             (no match, gated 0, not passed). Aggregate 1, gated 0.5 ≥ 0.5, suite true,
+//             passedCount 1. Args read as text drop the first (gated 0, suite false); arrays read
+//             as sets lift the second (gated 1).
 
 import type { DefectName } from '../../reference-host/index.ts';
 import type { RuleId } from '../../lib/eval-gate-witness.ts';
@@ -168,6 +175,7 @@ const everyHostLeg = (leg: LegExpectation): Row => ({
   ...limitLegs(leg),
   ...measureLegs(leg),
   'zero-pass-score': leg,
+  'readings-args': leg,
 });
 
 /**
@@ -253,6 +261,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     // Without a trials block the old rule and the new decide each task alike, and the raw 0.5
     // and the gated 0 both clear passScore 0.
     'zero-pass-score': fail('task.gated-score-present', 'suite.gated-aggregate-present'),
+    // Raw 1 and gated 0.5 both clear passScore 0.5.
+    'readings-args': fail('task.gated-score-present', 'suite.gated-aggregate-present'),
   },
 
   // Right fields, old verdicts: wrong wherever the raw score (1) clears passScore and the gated
@@ -271,8 +281,9 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     // raw 0.5 fails its passScore 1 as its gated 1/3 does, and readings-miss has no path to gate.
     ...limitLegs(PASS),
     ...measureLegs(PASS),
-    // Raw 1/3 and gated 0 both clear passScore 0.
+    // Raw 1/3 and gated 0 both clear passScore 0; raw 1 and gated 0.5 clear 0.5.
     'zero-pass-score': PASS,
+    'readings-args': PASS,
   },
 
   // Every fixture but control has a trajectory-failed trial, whose zeroed score lowers the trial,
@@ -326,6 +337,12 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'task.score-unchanged',
       'suite.aggregate-unchanged',
     ),
+    // args-array-reordered's golden output on a failed path drops to 0.
+    'readings-args': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'suite.aggregate-unchanged',
+    ),
   },
 
   // gatedScore equals score (1 = 1) on gate's matching task, the reading tasks whose path matched
@@ -339,6 +356,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...measureLegs(fail('task.gated-score-present')),
     // matching-path-misses and miss-on-matching-path score 0 and gate to 0.
     'zero-pass-score': fail('task.gated-score-present'),
+    // args-members-reordered scores and gates 1.
+    'readings-args': fail('task.gated-score-present'),
   },
 
   // Only mean's and zero-pass-score's gated aggregates are 0.
@@ -383,6 +402,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...everyHostLeg(PASS),
     'mean-partial-inclusive': fail('task.passed', 'suite.passed'),
     'zero-pass-score': fail('suite.passed'),
+    // Its gated aggregate 0.5 sits exactly on passScore 0.5.
+    'readings-args': fail('suite.passed'),
   },
 
   // Control's tasks, and the miss fixture's no-path-miss-then-clean (its suite has a trajectory
@@ -408,6 +429,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     // their suites do; zero-pass-score's 1/3 clears 0 as its suite does.
     ...measureLegs(PASS),
     'zero-pass-score': PASS,
+    // Its aggregate 1 clears 0.5 as its suite does.
+    'readings-args': PASS,
   },
 
   'content-leak': everyHostLeg(fail('content-free')),
@@ -435,6 +458,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'cost-limit-kept': PASS,
     ...measureLegs(PASS),
     'zero-pass-score': PASS,
+    'readings-args': PASS,
   },
 
   // Min and mean differ only over two or more tasks with different gating scores: gate (0, 1),
@@ -447,6 +471,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(fail('suite.gated-aggregate-value')),
     // measured: min 0, mean 1/3; readings-miss: min 0, mean 2/3.
     ...measureLegs(fail('suite.gated-aggregate-value')),
+    // readings-args: min 0, mean 0.5.
+    'readings-args': fail('suite.gated-aggregate-value'),
   },
 
   // Every trajectory fixture has a failed trial whose event now says passed. Gate's wrong-path
@@ -467,6 +493,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'readings-miss': PASS,
     // wrong-path-golden's trial scores 1 ≥ 0 on a failed path; no trials block, so its task too.
     'zero-pass-score': fail('trial.passed', 'task.passed'),
+    'readings-args': fail('trial.passed', 'task.passed'),
   },
 
   // Every event verdict stays right; only a rule that counts trials can go wrong, and only where
@@ -520,6 +547,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'cost-limit-kept': PASS,
     ...measureLegs(PASS),
     'zero-pass-score': PASS,
+    'readings-args': PASS,
   },
 
   'withhold-eval-suite': everyHostLeg(NO_EVAL_SUITE),
@@ -535,6 +563,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'cost-limit-kept': PASS,
     ...measureLegs(PASS),
     'zero-pass-score': PASS,
+    'readings-args': PASS,
   },
   'withhold-fixtures': everyHostLeg(NO_FIXTURE),
   'create-refused': everyHostLeg(REFUSED),
@@ -579,6 +608,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'outputs-measured': fail('suite.counts'),
     // zero-pass-score: every score (1, 0, 0) clears passScore 0, so 3 tasks, where 1 passed.
     'zero-pass-score': fail('suite.counts'),
+    // readings-args: both score 1 ≥ 0.5, where 1 passed.
+    'readings-args': fail('suite.counts'),
   },
 
   // The trajectory readings (docs/host-guide.md). Each defect flips the tasks whose one trial
@@ -589,6 +620,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'readings-in-order': misread('suite.passed'),
     'readings-any-order': misread(),
     'outputs-measured': misread(),
+    // args-array-reordered matches: gated 1, passing either way.
+    'readings-args': misread(),
   },
   // Only exact-absent-args-are-empty expects `args: {}`; it drops to 0 (suite false either way).
   'absent-args-not-empty': { ...everyHostLeg(PASS), 'readings-exact': misread() },
@@ -653,6 +686,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'limits-hold': PASS,
     'readings-miss': PASS,
     'zero-pass-score': PASS,
+    'readings-args': PASS,
   },
 
   // Only the cost fixture exceeds a cost limit: its gated aggregate (1) then passes the suite.
@@ -781,6 +815,10 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // The reading fixtures tell args apart by value only; measured's args-superset calls with one
   // member more than expected, so a subset reading matches its path.
   'args-subset': { ...everyHostLeg(PASS), 'outputs-measured': misread() },
+  // Only readings-args sends expected args with their members in another order (every other
+  // fixture's args have one member) or expects an array in args.
+  'args-compared-as-text': { ...everyHostLeg(PASS), 'readings-args': misread('suite.passed') },
+  'args-arrays-unordered': { ...everyHostLeg(PASS), 'readings-args': misread() },
 
   // The miss readings: only readings-miss has an empty list, a response-less entry, and a task
   // without toolResponses that makes a call (control's makes none).

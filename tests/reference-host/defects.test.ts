@@ -31,6 +31,7 @@ const MISS = 'conformance-eval-trajectory-gate-miss';
 const MEASURED = 'conformance-eval-trajectory-measured';
 const READINGS_MISS = 'conformance-eval-trajectory-readings-miss';
 const ZERO_PASS_SCORE = 'conformance-eval-trajectory-zero-pass-score';
+const ARGS = 'conformance-eval-trajectory-readings-args';
 
 /** Everything a run would have shown, for a defect under which no run starts. */
 const NOTHING_RUN: Expected = {
@@ -613,6 +614,18 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
       gatedAggregateScore: 5 / 15,
       passedCount: 5,
     }),
+  },
+  // args-members-reordered no longer matches: gated 0 < 0.5 fails the suite.
+  {
+    defect: 'args-compared-as-text',
+    fixture: ARGS,
+    changes: flipped([0], false, 3, { gatedAggregateScore: 0, passedCount: 0, passed: false }),
+  },
+  // args-array-reordered now matches: gated 1, the suite passing either way.
+  {
+    defect: 'args-arrays-unordered',
+    fixture: ARGS,
+    changes: flipped([1], true, 3, { gatedAggregateScore: 1, passedCount: 2 }),
   },
   { defect: 'exact-trims-whitespace', fixture: MEASURED, changes: regraded([6], 1) },
   { defect: 'golden-case-insensitive', fixture: MEASURED, changes: regraded([7, 8], 1) },
