@@ -196,6 +196,15 @@ const LEG_TABLE = [
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
     ref: 'contract §4, RFC 0246 §A',
   },
+  {
+    id: `${REQUIREMENT_PREFIX}cost-limit-over-trials`,
+    title:
+      "a gated aggregate that clears passScore still fails the suite when the sum of every trial's cost exceeds maxCostUsd though one figure per task does not",
+    fixtureId: 'conformance-eval-trajectory-gate-cost-trials',
+    needs: { taskCount: 2, trialCount: 2, passRule: 'mean', matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
+    ref: 'RFC 0246 §B',
+  },
 ] as const satisfies readonly LegDefinition[];
 
 export const LEGS: readonly LegDefinition[] = LEG_TABLE;

@@ -124,13 +124,19 @@ export const OVERRIDES: readonly Override[] = [
       'p95-over-task-sums',
       'limits-exclusive',
       'latency-reported-in-seconds',
+      'cost-over-task-means',
     ],
     because: 'no cost or latency is reported and neither limit condition is read',
   },
   {
     defect: 'cost-limit-dropped',
-    overrides: ['cost-limit-per-trial', 'cost-limit-dropped-on-odd-runs'],
+    overrides: ['cost-limit-per-trial', 'cost-limit-dropped-on-odd-runs', 'cost-over-task-means'],
     because: 'the cost condition is not read at all',
+  },
+  {
+    defect: 'cost-over-task-means',
+    overrides: ['cost-limit-per-trial'],
+    because: 'the cost condition reads one figure per task, not any trial',
   },
   {
     defect: 'latency-limit-dropped',

@@ -144,6 +144,12 @@ export const DEFECTS = [
     description: 'an array in args matches the same items in any order',
   },
   {
+    name: 'cost-over-task-means',
+    clause: 'RFC 0246 §B',
+    description:
+      "the cost condition reads the sum of one figure per task, its trials' mean cost, instead of every trial's cost",
+  },
+  {
     name: 'protocol-v1-only',
     clause: 'contract §2',
     description: 'discovery lists protocolVersions ["1.11"], no 2.x, and answers 2.0 requests 406',

@@ -395,7 +395,13 @@ function latenciesRead(tasks: readonly TaskVerdict[], has: HasDefect): number[] 
 }
 
 /** The figure the cost condition reads: the run's total, or under a defect its costliest trial. */
-function costFigure(trials: readonly TrialVerdict[], has: HasDefect): number {
+function costFigure(
+  tasks: readonly TaskVerdict[],
+  trials: readonly TrialVerdict[],
+  has: HasDefect,
+): number {
+  if (has('cost-over-task-means'))
+    return tasks.reduce((sum, t) => sum + mean(t.trials.map((r) => r.costUsd ?? 0)), 0);
   if (!has('cost-limit-per-trial')) return totalCost(trials);
   return trials.reduce((most, t) => Math.max(most, t.costUsd ?? 0), 0);
 }
@@ -428,7 +434,7 @@ export function gradeSuite(
     suite.maxCostUsd === undefined ||
     has('cost-limit-dropped') ||
     limitsIgnored ||
-    within(costFigure(trials, has), suite.maxCostUsd, has);
+    within(costFigure(tasks, trials, has), suite.maxCostUsd, has);
   const oldRule = has('unmigrated-0244') || has('gated-fields-but-old-passed');
   const passed =
     clears(oldRule ? aggregateScore : gatedAggregateScore, suite.passScore, has) &&

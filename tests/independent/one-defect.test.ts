@@ -159,7 +159,13 @@ const TRAJECTORY_LEGS = [
   ...READING_LEGS,
 ] as const;
 /** The limit and miss legs: trajectories that all match, and gated scores equal to scores. */
-const LIMIT_LEGS = ['cost-limit-kept', 'latency-limit-kept', 'limits-hold', 'miss-gated'] as const;
+const LIMIT_LEGS = [
+  'cost-limit-kept',
+  'latency-limit-kept',
+  'limits-hold',
+  'miss-gated',
+  'cost-limit-over-trials',
+] as const;
 /** The measuring legs: no trials block, in-order paths, gated fields on every task. */
 const MEASURE_LEGS = ['outputs-measured', 'readings-miss', 'zero-pass-score'] as const;
 const every = (legs: readonly Slug[], rule: string): Partial<Record<Slug, string>> =>
@@ -262,6 +268,7 @@ const ROWS: readonly Row[] = [
         ...FAILING_READINGS,
         'cost-limit-kept',
         'latency-limit-kept',
+        'cost-limit-over-trials',
       ],
       'completed.consistent',
     ),
@@ -324,6 +331,7 @@ const ROWS: readonly Row[] = [
         'latency-limit-kept',
         'limits-hold',
         'miss-gated',
+        'cost-limit-over-trials',
       ],
       'events.scored-count',
     ),
@@ -524,7 +532,23 @@ const ROWS: readonly Row[] = [
       ...s,
       passed: atLeast(s.gatedAggregateScore ?? s.aggregateScore, pass(f)),
     }),
-    fails: every(['cost-limit-kept', 'latency-limit-kept'], 'suite.passed'),
+    fails: every(
+      ['cost-limit-kept', 'latency-limit-kept', 'cost-limit-over-trials'],
+      'suite.passed',
+    ),
+  },
+  {
+    defect: "the cost limit read on the sum of each task's mean trial cost",
+    mutate: (s, _id, f) => {
+      const { maxCostUsd, maxP95LatencyMs } = f.suite.thresholds;
+      // Only a suite whose one limit is the cost: its passed then rests on the gate and the cost.
+      if (maxCostUsd === undefined || maxP95LatencyMs !== undefined) return s;
+      const means = grade(f).tasks.map((t) => mean(t.trials.map((r) => r.costUsd ?? 0)));
+      const total = means.reduce((a, b) => a + b, 0);
+      const gate = s.gatedAggregateScore ?? s.aggregateScore;
+      return { ...s, passed: atLeast(gate, pass(f)) && total <= maxCostUsd + 1e-9 };
+    },
+    fails: { 'cost-limit-over-trials': 'suite.passed' },
   },
   {
     defect: 'task costs reported at twice what the script states',

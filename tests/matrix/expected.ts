@@ -39,6 +39,11 @@
 //             trials, rule mean, one script entry played in both): 2 tasks whose trials cost
 //             0.125 and take 100 ms, exactly on maxCostUsd 0.5 and maxP95LatencyMs 100 while
 //             each task's sum of latencies, 200, is over it: suite true.
+//   cost-limit-over-trials
+//             2 tasks, 2 trials, rule mean, maxCostUsd 0.1: every trial matches and costs 0.03,
+//             so the total 0.12 is over the limit while each trial (0.03), each task's mean
+//             (0.03) and their sum (0.06), and each task's sum (0.06) are not: aggregate and
+//             gated 1 ≥ 0.6, suite false, passedCount 2.
 //   miss      2 tasks, 2 trials, rule mean: in each, trial 1 calls a tool with no recorded
 //             response and fails closed (score 0, gating 0), trial 2 is clean (1); task score
 //             0.5, passed false; miss-then-clean has a trajectory (gatedScore 0.5),
@@ -157,6 +162,7 @@ const limitLegs = (leg: LegExpectation) =>
     'latency-limit-kept': leg,
     'limits-hold': leg,
     'miss-gated': leg,
+    'cost-limit-over-trials': leg,
   }) as const;
 /** The two columns that measure grading and misses: no trials block, one in-order call a task. */
 const measureLegs = (leg: LegExpectation) =>
@@ -689,13 +695,18 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'readings-args': PASS,
   },
 
-  // Only the cost fixture exceeds a cost limit: its gated aggregate (1) then passes the suite.
-  'cost-limit-dropped': { ...everyHostLeg(PASS), 'cost-limit-kept': fail('suite.passed') },
+  // Only the two cost fixtures exceed a cost limit: their gated aggregate (1) then passes the suite.
+  'cost-limit-dropped': {
+    ...everyHostLeg(PASS),
+    'cost-limit-kept': fail('suite.passed'),
+    'cost-limit-over-trials': fail('suite.passed'),
+  },
   'latency-limit-dropped': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
-  // A fresh host's first run of each suite is an odd one: the cost fixture's fails as above.
+  // A fresh host's first run of each suite is an odd one: the cost fixtures' fail as above.
   'cost-limit-dropped-on-odd-runs': {
     ...everyHostLeg(PASS),
     'cost-limit-kept': fail('suite.passed'),
+    'cost-limit-over-trials': fail('suite.passed'),
   },
 
   // Only the miss fixture scripts a miss: answered, trial 1 scores 1 and gates 1, so the task and
@@ -739,7 +750,17 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // Each limit condition read another way: only the fixture built to tell that reading apart
   // sees it. No single cost trial exceeds the limit; the mean latency 1750 is within 2000; only
   // limits-hold sits exactly on its limits, and the broken ones fail either way.
-  'cost-limit-per-trial': { ...everyHostLeg(PASS), 'cost-limit-kept': fail('suite.passed') },
+  'cost-limit-per-trial': {
+    ...everyHostLeg(PASS),
+    'cost-limit-kept': fail('suite.passed'),
+    'cost-limit-over-trials': fail('suite.passed'),
+  },
+  // One figure per task: only cost-limit-over-trials runs a costed task more than once; its
+  // tasks' means (0.03 each) sum to 0.06, within its limit of 0.1.
+  'cost-over-task-means': {
+    ...everyHostLeg(PASS),
+    'cost-limit-over-trials': fail('suite.passed'),
+  },
   'p95-as-mean': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
   // One figure per task: latency-limit's tasks each take 500 and 3000 ms, a mean of 1750 under
   // its limit of 2000; limits-hold's take 100 twice, a sum of 200 over its limit of 100.
@@ -753,6 +774,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...everyHostLeg(PASS),
     'cost-limit-kept': fail('suite.passed'),
     'latency-limit-kept': fail('suite.passed'),
+    'cost-limit-over-trials': fail('suite.passed'),
   },
 
   // The fixtures that state a latency: latency-limit (3000 reads 3) and limits-hold (100 reads 0).

@@ -32,6 +32,7 @@ const MEASURED = 'conformance-eval-trajectory-measured';
 const READINGS_MISS = 'conformance-eval-trajectory-readings-miss';
 const ZERO_PASS_SCORE = 'conformance-eval-trajectory-zero-pass-score';
 const ARGS = 'conformance-eval-trajectory-readings-args';
+const COST_TRIALS = 'conformance-eval-trajectory-gate-cost-trials';
 
 /** Everything a run would have shown, for a defect under which no run starts. */
 const NOTHING_RUN: Expected = {
@@ -505,6 +506,12 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     defect: 'cost-limit-per-trial',
     fixture: COST,
     changes: { 'summary.passed': true, 'evalPayloads.3.passed': true },
+  },
+  {
+    // Each task's mean cost, 0.03, summed over the two tasks: 0.06, within maxCostUsd 0.1.
+    defect: 'cost-over-task-means',
+    fixture: COST_TRIALS,
+    changes: { 'summary.passed': true, 'evalPayloads.5.passed': true },
   },
   {
     // The mean latency 1750 is within maxP95LatencyMs 2000; the p95 3000 is not.
