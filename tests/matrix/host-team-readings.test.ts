@@ -65,6 +65,9 @@ const READINGS: readonly Reading[] = [
     reading: 'a gated aggregate of 0 is left out',
     defects: ['gated-aggregate-omitted-when-zero'],
   },
+  // A page marked terminal by the run's status alone is no defect: upstream's isTerminal says
+  // the run is terminal, so the log reader reads on to lastSequence, and the varied reference
+  // host takes that reading in every matrix row.
   {
     reading: "trials are counted from the script's length",
     defects: ['trials-from-script-length'],
