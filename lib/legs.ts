@@ -178,6 +178,33 @@ const LEG_TABLE = [
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
     ref: 'contract §4, RFC 0246 §A',
   },
+  {
+    id: `${REQUIREMENT_PREFIX}zero-pass-score`,
+    title:
+      "at passScore 0 without a trials block, a task's verdict is its one trial's: a wrong path with a golden output fails, a trial that failed closed fails, a matching path scoring 0 passes, and the suite passes on a gated aggregate of 0",
+    fixtureId: 'conformance-eval-trajectory-zero-pass-score',
+    needs: { taskCount: 3, trialCount: 1, matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'contract §4, RFC 0246 §B',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}readings-args`,
+    title:
+      'args match as deep-equal JSON: members sent in another order match, array items in another order do not',
+    fixtureId: 'conformance-eval-trajectory-readings-args',
+    needs: { taskCount: 2, trialCount: 1, matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'contract §4, RFC 0246 §A',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}cost-limit-over-trials`,
+    title:
+      "a gated aggregate that clears passScore still fails the suite when the sum of every trial's cost exceeds maxCostUsd though one figure per task does not",
+    fixtureId: 'conformance-eval-trajectory-gate-cost-trials',
+    needs: { taskCount: 2, trialCount: 2, passRule: 'mean', matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
+    ref: 'RFC 0246 §B',
+  },
 ] as const satisfies readonly LegDefinition[];
 
 export const LEGS: readonly LegDefinition[] = LEG_TABLE;

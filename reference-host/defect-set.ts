@@ -124,13 +124,19 @@ export const OVERRIDES: readonly Override[] = [
       'p95-over-task-sums',
       'limits-exclusive',
       'latency-reported-in-seconds',
+      'cost-over-task-means',
     ],
     because: 'no cost or latency is reported and neither limit condition is read',
   },
   {
     defect: 'cost-limit-dropped',
-    overrides: ['cost-limit-per-trial', 'cost-limit-dropped-on-odd-runs'],
+    overrides: ['cost-limit-per-trial', 'cost-limit-dropped-on-odd-runs', 'cost-over-task-means'],
     because: 'the cost condition is not read at all',
+  },
+  {
+    defect: 'cost-over-task-means',
+    overrides: ['cost-limit-per-trial'],
+    because: 'the cost condition reads one figure per task, not any trial',
   },
   {
     defect: 'latency-limit-dropped',
@@ -173,8 +179,23 @@ export const OVERRIDES: readonly Override[] = [
   },
   {
     defect: 'args-ignored',
-    overrides: ['absent-args-not-empty', 'args-case-insensitive'],
+    overrides: [
+      'absent-args-not-empty',
+      'args-case-insensitive',
+      'args-compared-as-text',
+      'args-arrays-unordered',
+    ],
     because: 'call args are never compared',
+  },
+  {
+    defect: 'args-compared-as-text',
+    overrides: ['args-subset', 'args-case-insensitive', 'args-arrays-unordered'],
+    because: 'args compare by their JSON text and by nothing else',
+  },
+  {
+    defect: 'args-arrays-unordered',
+    overrides: ['args-subset', 'args-case-insensitive'],
+    because: 'args compare as values with arrays unordered and by nothing else',
   },
   {
     defect: 'in-order-read-as-exact',
@@ -192,8 +213,10 @@ export const OVERRIDES: readonly Override[] = [
       'absent-responses-miss',
       'empty-responses-never-miss',
       'response-less-entry-misses',
+      'trial-passed-ignores-fail-closed',
     ],
-    because: 'no miss fails a trial, so which calls miss cannot show',
+    because:
+      'no miss fails a trial, so which calls miss, and how a failed-closed trial is decided, cannot show',
   },
   {
     defect: 'run-never-ends',

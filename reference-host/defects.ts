@@ -121,6 +121,35 @@ export const DEFECTS = [
       'a task without a trajectory carries gatedScore when one of its trials failed closed on a fixture miss',
   },
   {
+    name: 'single-trial-passed-by-gated-score',
+    clause: 'contract §4, RFC 0246 §B',
+    description:
+      'a task without a trials block passes when gatedScore >= passScore instead of by its one trial, so at passScore 0 a trajectory-failed trial carries its task',
+  },
+  {
+    name: 'trial-passed-ignores-fail-closed',
+    clause: 'contract §4, RFC 0244 §D',
+    description:
+      "a trial's verdict reads its score and path only, so a trial that failed closed passes where its score 0 clears passScore 0",
+  },
+  {
+    name: 'args-compared-as-text',
+    clause: 'contract §4 [0244-assumed]',
+    description:
+      'args match only when their JSON texts are equal, so the same members sent in another order do not match',
+  },
+  {
+    name: 'args-arrays-unordered',
+    clause: 'contract §4 [0244-assumed]',
+    description: 'an array in args matches the same items in any order',
+  },
+  {
+    name: 'cost-over-task-means',
+    clause: 'RFC 0246 §B',
+    description:
+      "the cost condition reads the sum of one figure per task, its trials' mean cost, instead of every trial's cost",
+  },
+  {
     name: 'protocol-v1-only',
     clause: 'contract §2',
     description: 'discovery lists protocolVersions ["1.11"], no 2.x, and answers 2.0 requests 406',

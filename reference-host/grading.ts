@@ -189,6 +189,9 @@ function callMatches(expected: HostCall, observed: HostCall, has: HasDefect): bo
   if (expected.tool !== observed.tool) return false;
   if (expected.args === undefined || has('args-ignored')) return true;
   const seen = has('absent-args-not-empty') ? observed.args : (observed.args ?? NO_ARGS);
+  if (has('args-compared-as-text')) return JSON.stringify(expected.args) === JSON.stringify(seen);
+  if (has('args-arrays-unordered'))
+    return seen !== undefined && unorderedEqual(expected.args, seen);
   if (has('args-subset')) return subsetOf(expected.args, seen);
   return has('args-case-insensitive')
     ? foldedEqual(expected.args, seen)
@@ -305,7 +308,9 @@ export function gradeTrial(
   const pathOk = !trajectoryFailed || has('trial-passed-ignores-trajectory');
   // Contract §4: a trial's score clears passScore inclusively; `trial-verdict-strict` uses `>`.
   const cleared = has('trial-verdict-strict') ? score > passScore : score >= passScore - EPSILON;
-  const passed = cleared && pathOk && !run.failedClosed;
+  // Contract §4: a trial that failed closed never passes, even where its score 0 clears passScore.
+  const closedOk = !run.failedClosed || has('trial-passed-ignores-fail-closed');
+  const passed = cleared && pathOk && closedOk;
   const gating = trajectoryFailed || run.failedClosed ? 0 : score;
   return {
     trial,
@@ -342,7 +347,11 @@ export function gradeTask(
   let passed: boolean;
   switch (suite.trials?.passRule) {
     case undefined:
-      passed = trials.every((t) => t.passed);
+      // Contract §4: without a trials block the task's verdict is its one trial's. Reading the
+      // gating score instead agrees above passScore 0 and differs at it, where a gating 0 clears.
+      passed = has('single-trial-passed-by-gated-score')
+        ? clears(gatedScore, suite.passScore, has)
+        : trials.every((t) => t.passed);
       break;
     case 'all':
       passed = trials.every(countsAsPassed);
@@ -386,7 +395,13 @@ function latenciesRead(tasks: readonly TaskVerdict[], has: HasDefect): number[] 
 }
 
 /** The figure the cost condition reads: the run's total, or under a defect its costliest trial. */
-function costFigure(trials: readonly TrialVerdict[], has: HasDefect): number {
+function costFigure(
+  tasks: readonly TaskVerdict[],
+  trials: readonly TrialVerdict[],
+  has: HasDefect,
+): number {
+  if (has('cost-over-task-means'))
+    return tasks.reduce((sum, t) => sum + mean(t.trials.map((r) => r.costUsd ?? 0)), 0);
   if (!has('cost-limit-per-trial')) return totalCost(trials);
   return trials.reduce((most, t) => Math.max(most, t.costUsd ?? 0), 0);
 }
@@ -419,7 +434,7 @@ export function gradeSuite(
     suite.maxCostUsd === undefined ||
     has('cost-limit-dropped') ||
     limitsIgnored ||
-    within(costFigure(trials, has), suite.maxCostUsd, has);
+    within(costFigure(tasks, trials, has), suite.maxCostUsd, has);
   const oldRule = has('unmigrated-0244') || has('gated-fields-but-old-passed');
   const passed =
     clears(oldRule ? aggregateScore : gatedAggregateScore, suite.passScore, has) &&

@@ -60,12 +60,14 @@ describe('shipped fixtures', () => {
 
   /**
    * The fixtures that mean to miss or to measure (contract §3): the miss fixtures call tools they
-   * record no answer for, and the measured one scripts outputs that differ from the golden value.
+   * record no answer for, and the measured and zero-pass-score ones script outputs that differ
+   * from the golden value.
    */
   const MEASURING: readonly string[] = [
     'conformance-eval-trajectory-gate-miss',
     'conformance-eval-trajectory-readings-miss',
     'conformance-eval-trajectory-measured',
+    'conformance-eval-trajectory-zero-pass-score',
   ];
 
   it.each(FIXTURE_IDS.filter((id) => !MEASURING.includes(id)))(
@@ -176,6 +178,16 @@ function derive(fixture: Fixture): Derived {
 
 describe('each fixture yields the numbers of contract §8', () => {
   it.each<[string, Derived]>([
+    [
+      'conformance-eval-trajectory-readings-args',
+      {
+        paths: { 'args-members-reordered': ['match'], 'args-array-reordered': ['wrong-path'] },
+        gated: { 'args-members-reordered': 1, 'args-array-reordered': 0 },
+        taskPassed: { 'args-members-reordered': true, 'args-array-reordered': false },
+        gatedAggregate: 0.5,
+        suitePassed: true,
+      },
+    ],
     [
       'conformance-eval-trajectory-gate-mean',
       {
@@ -635,6 +647,41 @@ describe('the measuring fixtures are built to tell each reading apart', () => {
     expect(tools('entry-without-response-records')).toEqual(['crm:lookup-customer']);
     for (const task of fixture.suite.tasks) {
       expect(only(fixture, task.taskId).output).toEqual(task.expected.match?.value);
+    }
+  });
+
+  it('zero-pass-score: at passScore 0 with one trial, a golden output on a wrong path, a missed output on a matching one, and a miss on a matching one', async () => {
+    const fixture = await load('conformance-eval-trajectory-zero-pass-score');
+    expect(fixture.suite.thresholds.passScore).toBe(0);
+    expect(fixture.suite.trials).toBeUndefined();
+    const path = (taskId: string) => {
+      const trajectory = taskOf(fixture, taskId).expected.trajectory;
+      if (trajectory === undefined) throw new Error(`${taskId} has no trajectory`);
+      return judgePath(trajectory, only(fixture, taskId).calls);
+    };
+    const golden = (taskId: string) => taskOf(fixture, taskId).expected.match;
+    // Score 1 on a path that fails: gated 0, which clears passScore 0, and the trial fails.
+    expect(path('wrong-path-golden')).toBe('wrong-path');
+    expect(golden('wrong-path-golden')?.strategy).toBe('exact');
+    expect(only(fixture, 'wrong-path-golden').output).toBe(golden('wrong-path-golden')?.value);
+    // Score 0 on a path that holds: 0 clears passScore 0, and the trial passes.
+    expect(path('matching-path-misses')).toBe('match');
+    expect(golden('matching-path-misses')?.strategy).toBe('exact');
+    expect(only(fixture, 'matching-path-misses').output).not.toBe(
+      golden('matching-path-misses')?.value,
+    );
+    // A path that holds and a call its task records no answer for: it fails closed, score 0.
+    expect(path('miss-on-matching-path')).toBe('match');
+    const recorded = (taskId: string) =>
+      (taskOf(fixture, taskId).fixtures?.toolResponses ?? [])
+        .filter((r) => r.response !== undefined)
+        .map((r) => r.tool);
+    const missed = only(fixture, 'miss-on-matching-path').calls.map((c) => c.tool);
+    expect(missed.filter((tool) => !recorded('miss-on-matching-path').includes(tool))).toEqual([
+      'crm:lookup-customer',
+    ]);
+    for (const taskId of ['wrong-path-golden', 'matching-path-misses']) {
+      for (const call of only(fixture, taskId).calls) expect(recorded(taskId)).toContain(call.tool);
     }
   });
 });

@@ -3,7 +3,7 @@
 // embedded reference host against another), strict mode or opt-outs change the rules a row is
 // decided by, so `diff` refuses them. A different host address, suite version, selection or
 // requirement set is named and worked around: only the requirements both runs ran are compared,
-// so a full run against `--only mean-gated` compares one requirement, not fifteen skips.
+// so a full run against `--only mean-gated` compares one requirement, not a skip for every other.
 
 import type { EvalGateReport } from './report.ts';
 

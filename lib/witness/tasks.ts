@@ -127,7 +127,7 @@ function passReason(expected: ExpectedRun, task: ExpectedTask): string {
   const passScore = num(expected.thresholds.passScore);
   switch (expected.trialsBlock?.passRule) {
     case undefined:
-      return `its one trial ${passedTrials === 1 ? 'passed' : 'did not pass'}`;
+      return `its one trial ${passedTrials === 1 ? 'passed' : 'did not pass'}${singleTrialNote(task, expected.thresholds.passScore)}`;
     case 'all':
     case 'any':
       return `rule ${expected.trialsBlock?.passRule}: ${passedTrials} of ${n} trials passed`;
@@ -140,6 +140,19 @@ function passReason(expected: ExpectedRun, task: ExpectedTask): string {
 }
 
 /** [0244-assumed] trial bookkeeping: each member the host carries must agree (SHOULD). */
+/**
+ * Without a trials block the task's verdict is its trial's (contract §4). Reading gatedScore ≥
+ * passScore instead agrees everywhere but at passScore 0, where a trial that failed its trajectory
+ * or failed closed gates to 0 and still clears it; the message names that reading where it differs.
+ */
+function singleTrialNote(task: ExpectedTask, passScore: number): string {
+  const trial = task.trials[0];
+  const byGate = task.gatedScore >= passScore;
+  if (trial === undefined || byGate === task.passed) return '';
+  const why = trial.failedClosed ? 'failed closed' : 'failed its trajectory';
+  return `, it ${why}; not gatedScore ${num(task.gatedScore)} ≥ passScore ${num(passScore)}`;
+}
+
 function judgeTrialStats(
   expected: ExpectedRun,
   task: ExpectedTask,

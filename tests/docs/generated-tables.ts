@@ -150,22 +150,23 @@ export async function regenerated(
   return format(text, { ...options, parser: 'markdown' });
 }
 
-/** The two legs docs/ci.md's worked example leaves failing, excused by its baseline. */
+/** The three legs docs/ci.md's worked example leaves failing, excused by its baseline. */
 const EXCUSED_LINES = [
   'executed-fail openwop.requirement.0246.cost-limit-kept: 1 MUST finding failed: suite.passed (RFC 0246 §B): suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, stated cost 0.06 > maxCostUsd 0.05: the maxCostUsd condition decides it); host reported true',
   'executed-fail openwop.requirement.0246.latency-limit-kept: 1 MUST finding failed: suite.passed (RFC 0246 §B): suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, stated p95 latency 3000 > maxP95LatencyMs 2000: the maxP95LatencyMs condition decides it); host reported true',
+  'executed-fail openwop.requirement.0246.cost-limit-over-trials: 1 MUST finding failed: suite.passed (RFC 0246 §B): suite passed MUST be false (gatedAggregateScore 1 ≥ passScore 0.6, stated cost 0.12 > maxCostUsd 0.1: the maxCostUsd condition decides it); host reported true',
 ];
 
 /**
  * docs/ci.md: the worked example's first run, strict, so it drives the requirement set's pack as
- * one more requirement; two legs and the pack fail and are excused. Its counts are the legs'.
+ * one more requirement; three legs and the pack fail and are excused. Its counts are the legs'.
  */
 export function halfwayOutput(legs: readonly LegDefinition[]): string {
   const n = legs.length + 1;
   return [
     '```text',
     ...EXCUSED_LINES,
-    `PASS; ${n - 3} passed, 3 failed, 0 blocked, 0 skipped; baseline: 3 failing requirements excused (3 rules), 0 stale; not certified: 3 of ${n} failed, baseline, not signed`,
+    `PASS; ${n - 4} passed, 4 failed, 0 blocked, 0 skipped; baseline: 4 failing requirements excused (4 rules), 0 stale; not certified: 4 of ${n} failed, baseline, not signed`,
     '```',
   ].join('\n');
 }
@@ -176,8 +177,9 @@ export function migratedOutput(legs: readonly LegDefinition[]): string {
     '```text',
     'stale baseline entry: openwop.requirement.0246.cost-limit-kept now holds; remove it from eval-gate/expected-failures.yml',
     'stale baseline entry: openwop.requirement.0246.latency-limit-kept now holds; remove it from eval-gate/expected-failures.yml',
+    'stale baseline entry: openwop.requirement.0246.cost-limit-over-trials now holds; remove it from eval-gate/expected-failures.yml',
     'stale baseline entry: openwop.requirement.0246.generated suite.passed now holds; remove it from eval-gate/expected-failures.yml',
-    `FAIL: 3 stale baseline entries, first cost-limit-kept: remove it from eval-gate/expected-failures.yml; ${legs.length + 1} passed, 0 failed, 0 blocked, 0 skipped; baseline: 0 failing requirements excused (0 rules), 3 stale; not certified: stale baseline, baseline, not signed`,
+    `FAIL: 4 stale baseline entries, first cost-limit-kept: remove it from eval-gate/expected-failures.yml; ${legs.length + 1} passed, 0 failed, 0 blocked, 0 skipped; baseline: 0 failing requirements excused (0 rules), 4 stale; not certified: stale baseline, baseline, not signed`,
     '```',
   ].join('\n');
 }

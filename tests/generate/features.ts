@@ -308,8 +308,21 @@ function gradedFeatures(f: Fixture, graded: ReturnType<Grader>, seen: Set<string
       seen.add('mean-task-on-pass-score');
     }
   });
+  // Without a trials block at passScore 0, a trial that failed its path or failed closed gates
+  // to 0, which clears 0, and still fails its task: only there does the task's verdict differ
+  // from gatedScore ≥ passScore. A trial scoring 0 on a sound path passes there.
+  const zeroNoTrials = f.suite.trials === undefined && f.suite.thresholds.passScore === 0;
   for (const task of inclusive.tasks) {
     for (const trial of task.trials) {
+      if (zeroNoTrials && trial.matched === false && !trial.failedClosed) {
+        seen.add('pass-score:0-no-trials-trajectory-failed');
+      }
+      if (zeroNoTrials && trial.failedClosed && trial.matched !== false) {
+        seen.add('pass-score:0-no-trials-failed-closed');
+      }
+      if (zeroNoTrials && trial.passed && trial.score === 0) {
+        seen.add('pass-score:0-no-trials-score-0-passed');
+      }
       if (trial.matched === false && !trial.failedClosed) seen.add('trajectory-failed');
       if (trial.matched === true) seen.add('trajectory-matched');
       if (trial.score === 1 && trial.matched === false) seen.add('good-answer-wrong-path');

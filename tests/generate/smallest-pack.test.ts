@@ -7,7 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generatePack } from '../../lib/generate/pack.ts';
-import { DEFECTS, isDefectName } from '../../reference-host/defects.ts';
+import { DEFECTS, isDefectName, type DefectName } from '../../reference-host/defects.ts';
+import type { LegSlug } from '../../lib/legs.ts';
+import { EXPECTED } from '../matrix/expected.ts';
 import { packDir } from './pack-drive.ts';
 import { hostCheckFailures } from '../matrix/host-checks-expected.ts';
 import {
@@ -19,6 +21,16 @@ import {
   PACK_SEED,
 } from './smallest-pack.ts';
 import { caughtBy, HOW_CAUGHT, OVER_HTTP, recordedRows } from './smallest-table.ts';
+
+/**
+ * Defects the pack of 200 does not reach yet, each with the hand-written leg that catches it:
+ * the generator draws expected args of one scalar member, so no case sends the expected members
+ * in another order or an array in args. An entry fails the test once the pack catches it.
+ */
+const GENERATOR_BIAS: Readonly<Partial<Record<DefectName, LegSlug>>> = {
+  'args-compared-as-text': 'readings-args',
+  'args-arrays-unordered': 'readings-args',
+};
 
 const page = readFileSync(new URL('../../docs/generated-suites.md', import.meta.url), 'utf8');
 const rows = recordedRows(page);
@@ -43,13 +55,33 @@ describe('the smallest-pack table', () => {
     }
   });
 
-  it('every defect is caught by a run of at most 200, and each row says by what', () => {
+  it('every defect is caught by a run of at most 200 but the listed biases, and each row says by what', () => {
     for (const row of rows) {
       const caught = row.n === null ? null : 'MUST';
       expect(row.caughtBy, row.defect).toBe(caughtBy({ caught, hostChecks: row.hostChecks }));
     }
-    expect(rows.filter((r) => r.caughtBy === 'nothing').map((r) => r.defect)).toEqual([]);
+    expect(rows.filter((r) => r.caughtBy === 'nothing').map((r) => r.defect)).toEqual(
+      Object.keys(GENERATOR_BIAS),
+    );
   });
+
+  it('each defect the pack misses is caught by the hand-written leg listed for it', () => {
+    for (const [defect, leg] of Object.entries(GENERATOR_BIAS)) {
+      if (!isDefectName(defect) || leg === undefined) throw new Error(`no defect ${defect}`);
+      expect(EXPECTED[defect][leg].disposition, defect).toBe('executed-fail');
+    }
+  });
+
+  it('the pack of 200 still misses each listed bias, so the list is not stale', async () => {
+    for (const defect of Object.keys(GENERATOR_BIAS)) {
+      if (!isDefectName(defect)) throw new Error(`no defect ${defect}`);
+      const shown = await Promise.all(pack.map(async (f) => (await caughtOn(f, defect)).caught));
+      expect(
+        shown.filter((c) => c !== null),
+        defect,
+      ).toEqual([]);
+    }
+  }, 120_000);
 
   it('records the host-check rules the defect matrix expects of each defect', () => {
     for (const row of rows) {

@@ -115,6 +115,21 @@ function misreading(
   };
 }
 
+/** As `misreading`, for a reading that needs the whole fixture, script included. */
+function misreadingFixture(read: (f: Fixture) => Fixture): Pick<Row, 'mutate' | 'mutateEvents'> {
+  const regrade = (f: Fixture) => grade(read(f));
+  return {
+    mutate: (_s, _id, f) => regrade(f).summary,
+    mutateEvents: mapEvents('eval.scored', (p, f) => {
+      const task = regrade(f).tasks.find((t) => t.taskId === p.taskId);
+      const trial = task?.trials[Number(p.trial ?? 1) - 1];
+      if (trial === undefined || trial.matched === null) return p;
+      const flag = 'trajectoryMatched' in p ? { trajectoryMatched: trial.matched } : {};
+      return { ...p, passed: trial.passed, ...flag };
+    }),
+  };
+}
+
 const asMode =
   (from: ExpectedTrajectory['match'], to: ExpectedTrajectory['match']) =>
   (t: ExpectedTrajectory): ExpectedTrajectory =>
@@ -127,7 +142,12 @@ const collapseRepeats = (t: ExpectedTrajectory): ExpectedTrajectory => ({
 });
 
 /** One trial per task, a matching task and a wrong-path task in each; any-order's suite passes. */
-const READING_LEGS = ['readings-exact', 'readings-in-order', 'readings-any-order'] as const;
+const READING_LEGS = [
+  'readings-exact',
+  'readings-in-order',
+  'readings-any-order',
+  'readings-args',
+] as const;
 /** The reading suites that fail while every score is 1. */
 const FAILING_READINGS = ['readings-exact', 'readings-in-order'] as const;
 const TRAJECTORY_LEGS = [
@@ -139,9 +159,15 @@ const TRAJECTORY_LEGS = [
   ...READING_LEGS,
 ] as const;
 /** The limit and miss legs: trajectories that all match, and gated scores equal to scores. */
-const LIMIT_LEGS = ['cost-limit-kept', 'latency-limit-kept', 'limits-hold', 'miss-gated'] as const;
-/** The measuring legs: no trials block, one in-order call a task, gated fields on every task. */
-const MEASURE_LEGS = ['outputs-measured', 'readings-miss'] as const;
+const LIMIT_LEGS = [
+  'cost-limit-kept',
+  'latency-limit-kept',
+  'limits-hold',
+  'miss-gated',
+  'cost-limit-over-trials',
+] as const;
+/** The measuring legs: no trials block, in-order paths, gated fields on every task. */
+const MEASURE_LEGS = ['outputs-measured', 'readings-miss', 'zero-pass-score'] as const;
 const every = (legs: readonly Slug[], rule: string): Partial<Record<Slug, string>> =>
   Object.fromEntries(legs.map((leg) => [leg, rule]));
 
@@ -192,8 +218,9 @@ const ROWS: readonly Row[] = [
       ...every(TRAJECTORY_LEGS, 'trial.score-unchanged'),
       'suite-gated': 'suite.aggregate-unchanged',
       'any-rule-unchanged': 'task.mean-score',
-      // args-differ-in-case scores 1 on a failed path.
+      // args-differ-in-case and wrong-path-golden score 1 on a failed path.
       'outputs-measured': 'trial.score-unchanged',
+      'zero-pass-score': 'trial.score-unchanged',
     },
   },
   {
@@ -216,8 +243,15 @@ const ROWS: readonly Row[] = [
   {
     defect: '> instead of ≥ in the gated comparisons',
     mutate: (_s, _id, f) => grade(f, above).summary,
-    // measured's two matching outputs score exactly passScore 1.
-    fails: { 'mean-partial-inclusive': 'task.passed', 'outputs-measured': 'task.passed' },
+    // measured's two matching outputs score exactly passScore 1, and zero-pass-score's
+    // matching-path-misses scores exactly passScore 0.
+    fails: {
+      'mean-partial-inclusive': 'task.passed',
+      'outputs-measured': 'task.passed',
+      'zero-pass-score': 'task.passed',
+      // readings-args's gated aggregate 0.5 sits exactly on its passScore.
+      'readings-args': 'suite.passed',
+    },
   },
   {
     defect: 'eval.completed.passed left on the old rule',
@@ -234,6 +268,7 @@ const ROWS: readonly Row[] = [
         ...FAILING_READINGS,
         'cost-limit-kept',
         'latency-limit-kept',
+        'cost-limit-over-trials',
       ],
       'completed.consistent',
     ),
@@ -269,7 +304,8 @@ const ROWS: readonly Row[] = [
         'all-rule-unchanged',
         ...READING_LEGS,
         ...LIMIT_LEGS,
-        ...MEASURE_LEGS,
+        'outputs-measured',
+        'readings-miss',
       ],
       'summary.schema',
     ),
@@ -295,6 +331,7 @@ const ROWS: readonly Row[] = [
         'latency-limit-kept',
         'limits-hold',
         'miss-gated',
+        'cost-limit-over-trials',
       ],
       'events.scored-count',
     ),
@@ -309,7 +346,7 @@ const ROWS: readonly Row[] = [
         f,
       ),
     fails: every(
-      ['suite-gated', 'any-rule-unchanged', ...READING_LEGS, ...MEASURE_LEGS],
+      ['suite-gated', 'any-rule-unchanged', ...READING_LEGS, 'outputs-measured', 'readings-miss'],
       'suite.gated-aggregate-value',
     ),
   },
@@ -395,18 +432,57 @@ const ROWS: readonly Row[] = [
     fails: { 'readings-exact': 'task.gated-score-present' },
   },
   {
+    defect: 'a task without a trials block decided on gatedScore ≥ passScore',
+    mutate: (s, _id, f) =>
+      ruleOf(f) !== undefined
+        ? s
+        : withTasks(s, (t) => ({ ...t, passed: atLeast(t.gatedScore ?? t.score, pass(f)) })),
+    fails: { 'zero-pass-score': 'task.passed' },
+  },
+  {
+    defect: 'a failed-closed trial passed on its score and path alone',
+    mutate: (s, _id, f) => {
+      const closedPasses = passesClosed(f);
+      return ruleOf(f) !== undefined
+        ? s
+        : withTasks(s, (t) => (closedPasses.has(t.taskId) ? { ...t, passed: true } : t));
+    },
+    mutateEvents: mapEvents('eval.scored', (p, f) =>
+      passesClosed(f).has(String(p.taskId)) && p.trial === undefined ? { ...p, passed: true } : p,
+    ),
+    // Its score 0 clears passScore only at 0.
+    fails: { 'zero-pass-score': 'trial.passed' },
+  },
+  {
     defect: 'eval.scored.passed decided on the score alone',
     mutateEvents: mapEvents('eval.scored', (p, f) => ({
       ...p,
       passed: atLeast(Number(p.score), pass(f)),
     })),
-    fails: every([...TRAJECTORY_LEGS, 'outputs-measured'], 'trial.passed'),
+    fails: every([...TRAJECTORY_LEGS, 'outputs-measured', 'zero-pass-score'], 'trial.passed'),
   },
   // The trajectory readings (docs/host-guide.md), each written as the fixture a host misreads.
   {
     defect: 'args of an expected call ignored',
     ...misreading((t) => ({ ...t, calls: t.calls.map((c) => ({ tool: c.tool })) })),
     fails: every([...READING_LEGS, 'outputs-measured'], 'task.gated-score-value'),
+  },
+  {
+    defect: 'args compared by their JSON text, so members in another order differ',
+    ...misreadingFixture((f) => {
+      const sent = Object.values(f.script).flatMap((trials) => trials.flatMap((t) => t.calls));
+      // An expected call only some call meets as a value and none as text cannot match as text.
+      const asText = (want: ToolCall): ToolCall =>
+        want.args !== undefined &&
+        sent.some((c) => c.tool === want.tool && deepEqual(c.args ?? {}, want.args)) &&
+        !sent.some(
+          (c) => c.tool === want.tool && JSON.stringify(c.args ?? {}) === JSON.stringify(want.args),
+        )
+          ? { ...want, args: { unmatched: true } }
+          : want;
+      return withTrajectories(f, (t) => ({ ...t, calls: t.calls.map(asText) }));
+    }),
+    fails: { 'readings-args': 'task.gated-score-value' },
   },
   {
     defect: 'exact read as in-order',
@@ -456,7 +532,23 @@ const ROWS: readonly Row[] = [
       ...s,
       passed: atLeast(s.gatedAggregateScore ?? s.aggregateScore, pass(f)),
     }),
-    fails: every(['cost-limit-kept', 'latency-limit-kept'], 'suite.passed'),
+    fails: every(
+      ['cost-limit-kept', 'latency-limit-kept', 'cost-limit-over-trials'],
+      'suite.passed',
+    ),
+  },
+  {
+    defect: "the cost limit read on the sum of each task's mean trial cost",
+    mutate: (s, _id, f) => {
+      const { maxCostUsd, maxP95LatencyMs } = f.suite.thresholds;
+      // Only a suite whose one limit is the cost: its passed then rests on the gate and the cost.
+      if (maxCostUsd === undefined || maxP95LatencyMs !== undefined) return s;
+      const means = grade(f).tasks.map((t) => mean(t.trials.map((r) => r.costUsd ?? 0)));
+      const total = means.reduce((a, b) => a + b, 0);
+      const gate = s.gatedAggregateScore ?? s.aggregateScore;
+      return { ...s, passed: atLeast(gate, pass(f)) && total <= maxCostUsd + 1e-9 };
+    },
+    fails: { 'cost-limit-over-trials': 'suite.passed' },
   },
   {
     defect: 'task costs reported at twice what the script states',
@@ -482,7 +574,10 @@ const ROWS: readonly Row[] = [
       ...task,
       expected: { ...task.expected, match: { strategy: 'contains', value: '' } },
     })),
-    fails: { 'outputs-measured': 'task.score-unchanged' },
+    fails: {
+      'outputs-measured': 'task.score-unchanged',
+      'zero-pass-score': 'task.score-unchanged',
+    },
   },
   {
     defect: 'json-match compared as JSON text',
@@ -540,6 +635,17 @@ function regrading(read: (task: EvalTask) => EvalTask): Pick<Row, 'mutate' | 'mu
       return { ...p, score: trial.score, passed: trial.passed, ...closed };
     }),
   };
+}
+
+/** Tasks of one trial that failed closed on a path that held, with a score that clears passScore. */
+function passesClosed(f: Fixture): ReadonlySet<string> {
+  return new Set(
+    grade(f)
+      .tasks.filter((task) =>
+        task.trials.some((t) => t.failedClosed && t.matched !== false && atLeast(t.score, pass(f))),
+      )
+      .map((task) => task.taskId),
+  );
 }
 
 /** The fixture as a host that ignores misses sees it: every called tool has a recorded answer. */

@@ -39,6 +39,11 @@
 //             trials, rule mean, one script entry played in both): 2 tasks whose trials cost
 //             0.125 and take 100 ms, exactly on maxCostUsd 0.5 and maxP95LatencyMs 100 while
 //             each task's sum of latencies, 200, is over it: suite true.
+//   cost-limit-over-trials
+//             2 tasks, 2 trials, rule mean, maxCostUsd 0.1: every trial matches and costs 0.03,
+//             so the total 0.12 is over the limit while each trial (0.03), each task's mean
+//             (0.03) and their sum (0.06), and each task's sum (0.06) are not: aggregate and
+//             gated 1 ≥ 0.6, suite false, passedCount 2.
 //   miss      2 tasks, 2 trials, rule mean: in each, trial 1 calls a tool with no recorded
 //             response and fails closed (score 0, gating 0), trial 2 is clean (1); task score
 //             0.5, passed false; miss-then-clean has a trajectory (gatedScore 0.5),
@@ -58,6 +63,24 @@
 //             3 tasks, no trials block, passScore 0.6, outputs golden: empty-list-misses fails
 //             closed (0, 0); no-list-never-misses and entry-without-response-records do not
 //             (1, 1). Aggregate and gated 2/3, suite true, passedCount 2.
+//   zero-pass-score
+//             3 tasks, no trials block, passScore 0, in-order paths: wrong-path-golden makes
+//             one of its two expected calls with a golden output (score 1, gated 0, passed
+//             false: its one trial failed its trajectory); matching-path-misses matches and
+//             misses its golden value (score 0, gated 0, passed true: 0 ≥ 0 and the path held);
+//             miss-on-matching-path matches but calls a tool its task does not record, so it
+//             fails closed (score 0, gated 0, passed false, though 0 ≥ 0).
+//             Without a trials block a task's verdict is its one trial's (contract §4), not
+//             gatedScore ≥ passScore, which at passScore 0 passes the failed ones too. The suite
+//             reads gatedAggregateScore ≥ passScore (RFC 0246 §B): aggregate 1/3, gated 0 ≥ 0,
+//             suite true, passedCount 1.
+//   readings-args
+//             2 tasks, no trials block, passScore 0.5, outputs golden, one in-order call each:
+//             args-members-reordered sends its two expected members in the other order (match,
+//             gated 1, passed); args-array-reordered sends its expected list in the other order
+//             (no match, gated 0, not passed). Aggregate 1, gated 0.5 ≥ 0.5, suite true,
+//             passedCount 1. Args read as text drop the first (gated 0, suite false); arrays read
+//             as sets lift the second (gated 1).
 
 import type { DefectName } from '../../reference-host/index.ts';
 import type { RuleId } from '../../lib/eval-gate-witness.ts';
@@ -139,6 +162,7 @@ const limitLegs = (leg: LegExpectation) =>
     'latency-limit-kept': leg,
     'limits-hold': leg,
     'miss-gated': leg,
+    'cost-limit-over-trials': leg,
   }) as const;
 /** The two columns that measure grading and misses: no trials block, one in-order call a task. */
 const measureLegs = (leg: LegExpectation) =>
@@ -156,6 +180,8 @@ const everyHostLeg = (leg: LegExpectation): Row => ({
   ...readingLegs(leg),
   ...limitLegs(leg),
   ...measureLegs(leg),
+  'zero-pass-score': leg,
+  'readings-args': leg,
 });
 
 /**
@@ -238,6 +264,11 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...limitLegs(fail('task.gated-score-present', 'suite.gated-aggregate-present')),
     // Raw and gated aggregates fall on the same side of passScore: 0.5 and 1/3 below 1, 2/3 twice.
     ...measureLegs(fail('task.gated-score-present', 'suite.gated-aggregate-present')),
+    // Without a trials block the old rule and the new decide each task alike, and the raw 0.5
+    // and the gated 0 both clear passScore 0.
+    'zero-pass-score': fail('task.gated-score-present', 'suite.gated-aggregate-present'),
+    // Raw 1 and gated 0.5 both clear passScore 0.5.
+    'readings-args': fail('task.gated-score-present', 'suite.gated-aggregate-present'),
   },
 
   // Right fields, old verdicts: wrong wherever the raw score (1) clears passScore and the gated
@@ -256,6 +287,9 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     // raw 0.5 fails its passScore 1 as its gated 1/3 does, and readings-miss has no path to gate.
     ...limitLegs(PASS),
     ...measureLegs(PASS),
+    // Raw 1/3 and gated 0 both clear passScore 0; raw 1 and gated 0.5 clear 0.5.
+    'zero-pass-score': PASS,
+    'readings-args': PASS,
   },
 
   // Every fixture but control has a trajectory-failed trial, whose zeroed score lowers the trial,
@@ -303,6 +337,18 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'suite.aggregate-unchanged',
     ),
     'readings-miss': PASS,
+    // wrong-path-golden's golden output on a failed path drops to 0, and the aggregate with it.
+    'zero-pass-score': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'suite.aggregate-unchanged',
+    ),
+    // args-array-reordered's golden output on a failed path drops to 0.
+    'readings-args': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'suite.aggregate-unchanged',
+    ),
   },
 
   // gatedScore equals score (1 = 1) on gate's matching task, the reading tasks whose path matched
@@ -314,12 +360,17 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(fail('task.gated-score-present')),
     ...limitLegs(fail('task.gated-score-present')),
     ...measureLegs(fail('task.gated-score-present')),
+    // matching-path-misses and miss-on-matching-path score 0 and gate to 0.
+    'zero-pass-score': fail('task.gated-score-present'),
+    // args-members-reordered scores and gates 1.
+    'readings-args': fail('task.gated-score-present'),
   },
 
-  // Only mean's gated aggregate is 0.
+  // Only mean's and zero-pass-score's gated aggregates are 0.
   'gated-aggregate-omitted-when-zero': {
     ...everyHostLeg(PASS),
     'mean-gated': fail('suite.gated-aggregate-present'),
+    'zero-pass-score': fail('suite.gated-aggregate-present'),
   },
   // Only limits-hold plays a one-entry script in each of its trials.
   'trials-from-script-length': {
@@ -350,11 +401,15 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // Only the any fixture has rule any; its gatedScore 0.5 < 0.6 turns a passing task to failed.
   'any-rule-gated-by-mean': { ...everyHostLeg(PASS), 'any-rule-unchanged': fail('task.passed') },
 
-  // Only boundary lands exactly on passScore (0.75 = 0.75); every other comparison is strict anyway,
-  // and rule all counts trial verdicts, which compare a score of 1 with 0.6.
+  // Only boundary lands exactly on passScore (0.75 = 0.75), and zero-pass-score's gated aggregate
+  // (0 = 0); every other comparison is strict anyway, and rule all counts trial verdicts, which
+  // compare a score of 1 with 0.6.
   'strict-greater-than': {
     ...everyHostLeg(PASS),
     'mean-partial-inclusive': fail('task.passed', 'suite.passed'),
+    'zero-pass-score': fail('suite.passed'),
+    // Its gated aggregate 0.5 sits exactly on passScore 0.5.
+    'readings-args': fail('suite.passed'),
   },
 
   // Control's tasks, and the miss fixture's no-path-miss-then-clean (its suite has a trajectory
@@ -377,8 +432,11 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'limits-hold': PASS,
     'miss-gated': PASS,
     // measured's aggregate 0.5 fails passScore 1 and readings-miss's 2/3 clears 0.6, both as
-    // their suites do.
+    // their suites do; zero-pass-score's 1/3 clears 0 as its suite does.
     ...measureLegs(PASS),
+    'zero-pass-score': PASS,
+    // Its aggregate 1 clears 0.5 as its suite does.
+    'readings-args': PASS,
   },
 
   'content-leak': everyHostLeg(fail('content-free')),
@@ -391,6 +449,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ),
     'mean-gated': PASS,
     'no-trajectory-ungated': PASS,
+    // Both of its gating scores are 0 as well.
+    'zero-pass-score': PASS,
   },
 
   // Without a trials block a task has one trial, so one event per task is one per trial; the
@@ -403,6 +463,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(PASS),
     'cost-limit-kept': PASS,
     ...measureLegs(PASS),
+    'zero-pass-score': PASS,
+    'readings-args': PASS,
   },
 
   // Min and mean differ only over two or more tasks with different gating scores: gate (0, 1),
@@ -415,6 +477,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(fail('suite.gated-aggregate-value')),
     // measured: min 0, mean 1/3; readings-miss: min 0, mean 2/3.
     ...measureLegs(fail('suite.gated-aggregate-value')),
+    // readings-args: min 0, mean 0.5.
+    'readings-args': fail('suite.gated-aggregate-value'),
   },
 
   // Every trajectory fixture has a failed trial whose event now says passed. Gate's wrong-path
@@ -433,6 +497,9 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...limitLegs(PASS),
     'outputs-measured': fail('trial.passed', 'task.passed'),
     'readings-miss': PASS,
+    // wrong-path-golden's trial scores 1 ≥ 0 on a failed path; no trials block, so its task too.
+    'zero-pass-score': fail('trial.passed', 'task.passed'),
+    'readings-args': fail('trial.passed', 'task.passed'),
   },
 
   // Every event verdict stays right; only a rule that counts trials can go wrong, and only where
@@ -459,6 +526,21 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...everyHostLeg(PASS),
     'miss-gated': fail('task.gated-score-absent'),
   },
+  // Above passScore 0 a single trial's verdict and its gating score ≥ passScore agree; only
+  // zero-pass-score's wrong-path-golden and miss-on-matching-path (gated 0 ≥ 0, trial not
+  // passed) tell them apart. Its passedCount, 3, agrees with the task verdicts it reports, so
+  // suite.counts holds.
+  'single-trial-passed-by-gated-score': {
+    ...everyHostLeg(PASS),
+    'zero-pass-score': fail('task.passed'),
+  },
+  // A failed-closed trial scores 0, which clears passScore only at 0: only zero-pass-score's
+  // miss-on-matching-path passes then, its event and (no trials block) its task. The miss
+  // fixture's trials score 0 against 0.6, and readings-miss's against 0.6.
+  'trial-passed-ignores-fail-closed': {
+    ...everyHostLeg(PASS),
+    'zero-pass-score': fail('trial.passed', 'task.passed'),
+  },
 
   'protocol-v1-only': everyHostLeg(NO_MAJOR_2),
   // The legs whose fixtures have a trials block (count 2 or 4); gate, control, the readings and
@@ -470,6 +552,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(PASS),
     'cost-limit-kept': PASS,
     ...measureLegs(PASS),
+    'zero-pass-score': PASS,
+    'readings-args': PASS,
   },
 
   'withhold-eval-suite': everyHostLeg(NO_EVAL_SUITE),
@@ -484,6 +568,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(PASS),
     'cost-limit-kept': PASS,
     ...measureLegs(PASS),
+    'zero-pass-score': PASS,
+    'readings-args': PASS,
   },
   'withhold-fixtures': everyHostLeg(NO_FIXTURE),
   'create-refused': everyHostLeg(REFUSED),
@@ -526,6 +612,10 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...readingLegs(fail('suite.counts')),
     // measured: args-differ-in-case scores 1 on a failed path, so 3 tasks clear passScore, 2 pass.
     'outputs-measured': fail('suite.counts'),
+    // zero-pass-score: every score (1, 0, 0) clears passScore 0, so 3 tasks, where 1 passed.
+    'zero-pass-score': fail('suite.counts'),
+    // readings-args: both score 1 ≥ 0.5, where 1 passed.
+    'readings-args': fail('suite.counts'),
   },
 
   // The trajectory readings (docs/host-guide.md). Each defect flips the tasks whose one trial
@@ -536,6 +626,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'readings-in-order': misread('suite.passed'),
     'readings-any-order': misread(),
     'outputs-measured': misread(),
+    // args-array-reordered matches: gated 1, passing either way.
+    'readings-args': misread(),
   },
   // Only exact-absent-args-are-empty expects `args: {}`; it drops to 0 (suite false either way).
   'absent-args-not-empty': { ...everyHostLeg(PASS), 'readings-exact': misread() },
@@ -599,15 +691,22 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'readings-any-order': PASS,
     'limits-hold': PASS,
     'readings-miss': PASS,
+    'zero-pass-score': PASS,
+    'readings-args': PASS,
   },
 
-  // Only the cost fixture exceeds a cost limit: its gated aggregate (1) then passes the suite.
-  'cost-limit-dropped': { ...everyHostLeg(PASS), 'cost-limit-kept': fail('suite.passed') },
+  // Only the two cost fixtures exceed a cost limit: their gated aggregate (1) then passes the suite.
+  'cost-limit-dropped': {
+    ...everyHostLeg(PASS),
+    'cost-limit-kept': fail('suite.passed'),
+    'cost-limit-over-trials': fail('suite.passed'),
+  },
   'latency-limit-dropped': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
-  // A fresh host's first run of each suite is an odd one: the cost fixture's fails as above.
+  // A fresh host's first run of each suite is an odd one: the cost fixtures' fail as above.
   'cost-limit-dropped-on-odd-runs': {
     ...everyHostLeg(PASS),
     'cost-limit-kept': fail('suite.passed'),
+    'cost-limit-over-trials': fail('suite.passed'),
   },
 
   // Only the miss fixture scripts a miss: answered, trial 1 scores 1 and gates 1, so the task and
@@ -635,12 +734,33 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'suite.aggregate-unchanged',
       'suite.gated-aggregate-value',
     ),
+    // miss-on-matching-path, answered, scores 1 on its matched path and passes; the suite passes
+    // either way (gated 1/3 or 0 against passScore 0).
+    'zero-pass-score': fail(
+      'trial.score-unchanged',
+      'trial.passed',
+      'task.score-unchanged',
+      'task.gated-score-value',
+      'task.passed',
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+    ),
   },
 
   // Each limit condition read another way: only the fixture built to tell that reading apart
   // sees it. No single cost trial exceeds the limit; the mean latency 1750 is within 2000; only
   // limits-hold sits exactly on its limits, and the broken ones fail either way.
-  'cost-limit-per-trial': { ...everyHostLeg(PASS), 'cost-limit-kept': fail('suite.passed') },
+  'cost-limit-per-trial': {
+    ...everyHostLeg(PASS),
+    'cost-limit-kept': fail('suite.passed'),
+    'cost-limit-over-trials': fail('suite.passed'),
+  },
+  // One figure per task: only cost-limit-over-trials runs a costed task more than once; its
+  // tasks' means (0.03 each) sum to 0.06, within its limit of 0.1.
+  'cost-over-task-means': {
+    ...everyHostLeg(PASS),
+    'cost-limit-over-trials': fail('suite.passed'),
+  },
   'p95-as-mean': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
   // One figure per task: latency-limit's tasks each take 500 and 3000 ms, a mean of 1750 under
   // its limit of 2000; limits-hold's take 100 twice, a sum of 200 over its limit of 100.
@@ -654,6 +774,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...everyHostLeg(PASS),
     'cost-limit-kept': fail('suite.passed'),
     'latency-limit-kept': fail('suite.passed'),
+    'cost-limit-over-trials': fail('suite.passed'),
   },
 
   // The fixtures that state a latency: latency-limit (3000 reads 3) and limits-hold (100 reads 0).
@@ -670,15 +791,25 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...everyHostLeg(PASS),
     // The three missing outputs score 1 and pass; gated 5/6 stays under passScore 1.
     'outputs-measured': MISGRADED,
+    // matching-path-misses scores 1 and gates to 1; it passes either way, and so does the suite.
+    'zero-pass-score': fail(
+      'trial.score-unchanged',
+      'task.score-unchanged',
+      'task.gated-score-value',
+      'suite.aggregate-unchanged',
+      'suite.gated-aggregate-value',
+    ),
   },
   'json-match-as-text': {
     ...everyHostLeg(PASS),
     'outputs-measured': MISGRADED,
   },
-  // Every other fixture's passing trials score 1 against a passScore below 1.
+  // Every other fixture's passing trials score 1 against a passScore below 1; zero-pass-score's
+  // matching-path-misses scores 0, exactly its passScore 0.
   'trial-verdict-strict': {
     ...everyHostLeg(PASS),
     'outputs-measured': fail('trial.passed', 'task.passed'),
+    'zero-pass-score': fail('trial.passed', 'task.passed'),
   },
   'args-case-insensitive': { ...everyHostLeg(PASS), 'outputs-measured': misread() },
 
@@ -706,6 +837,10 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // The reading fixtures tell args apart by value only; measured's args-superset calls with one
   // member more than expected, so a subset reading matches its path.
   'args-subset': { ...everyHostLeg(PASS), 'outputs-measured': misread() },
+  // Only readings-args sends expected args with their members in another order (every other
+  // fixture's args have one member) or expects an array in args.
+  'args-compared-as-text': { ...everyHostLeg(PASS), 'readings-args': misread('suite.passed') },
+  'args-arrays-unordered': { ...everyHostLeg(PASS), 'readings-args': misread() },
 
   // The miss readings: only readings-miss has an empty list, a response-less entry, and a task
   // without toolResponses that makes a call (control's makes none).

@@ -115,6 +115,7 @@ describe('the override table', () => {
         'latency-limit-dropped',
         'limits-exclusive',
         'rule-counts-trajectory-failed',
+        'single-trial-passed-by-gated-score',
         'strict-greater-than',
         'trial-passed-ignores-trajectory',
         'trial-verdict-strict',

@@ -30,6 +30,9 @@ const HOLD = 'conformance-eval-trajectory-gate-limits-hold';
 const MISS = 'conformance-eval-trajectory-gate-miss';
 const MEASURED = 'conformance-eval-trajectory-measured';
 const READINGS_MISS = 'conformance-eval-trajectory-readings-miss';
+const ZERO_PASS_SCORE = 'conformance-eval-trajectory-zero-pass-score';
+const ARGS = 'conformance-eval-trajectory-readings-args';
+const COST_TRIALS = 'conformance-eval-trajectory-gate-cost-trials';
 
 /** Everything a run would have shown, for a defect under which no run starts. */
 const NOTHING_RUN: Expected = {
@@ -218,6 +221,29 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     defect: 'miss-gates-ungated-task',
     fixture: MISS,
     changes: { 'summary.tasks.1.gatedScore': 0.5 },
+  },
+  {
+    // wrong-path-golden and miss-on-matching-path gate to 0, which clears passScore 0: their
+    // tasks pass though their one trial, and so its eval.scored, still says it did not.
+    defect: 'single-trial-passed-by-gated-score',
+    fixture: ZERO_PASS_SCORE,
+    changes: {
+      'summary.tasks.0.passed': true,
+      'summary.tasks.2.passed': true,
+      'summary.passedCount': 3,
+      'evalPayloads.4.passedCount': 3,
+    },
+  },
+  {
+    // miss-on-matching-path failed closed with a score of 0, which clears passScore 0.
+    defect: 'trial-passed-ignores-fail-closed',
+    fixture: ZERO_PASS_SCORE,
+    changes: {
+      'evalPayloads.3.passed': true,
+      'summary.tasks.2.passed': true,
+      'summary.passedCount': 2,
+      'evalPayloads.4.passedCount': 2,
+    },
   },
   {
     defect: 'strict-greater-than',
@@ -482,6 +508,12 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     changes: { 'summary.passed': true, 'evalPayloads.3.passed': true },
   },
   {
+    // Each task's mean cost, 0.03, summed over the two tasks: 0.06, within maxCostUsd 0.1.
+    defect: 'cost-over-task-means',
+    fixture: COST_TRIALS,
+    changes: { 'summary.passed': true, 'evalPayloads.5.passed': true },
+  },
+  {
     // The mean latency 1750 is within maxP95LatencyMs 2000; the p95 3000 is not.
     defect: 'p95-as-mean',
     fixture: LATENCY,
@@ -589,6 +621,18 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
       gatedAggregateScore: 5 / 15,
       passedCount: 5,
     }),
+  },
+  // args-members-reordered no longer matches: gated 0 < 0.5 fails the suite.
+  {
+    defect: 'args-compared-as-text',
+    fixture: ARGS,
+    changes: flipped([0], false, 3, { gatedAggregateScore: 0, passedCount: 0, passed: false }),
+  },
+  // args-array-reordered now matches: gated 1, the suite passing either way.
+  {
+    defect: 'args-arrays-unordered',
+    fixture: ARGS,
+    changes: flipped([1], true, 3, { gatedAggregateScore: 1, passedCount: 2 }),
   },
   { defect: 'exact-trims-whitespace', fixture: MEASURED, changes: regraded([6], 1) },
   { defect: 'golden-case-insensitive', fixture: MEASURED, changes: regraded([7, 8], 1) },

@@ -113,6 +113,25 @@ describe('task.passed under each rule', () => {
       'task "alpha": passed MUST be false (its one trial did not pass); host reported true',
     );
   });
+
+  it('no trials block at passScore 0: a trajectory-failed trial fails its task though gatedScore 0 clears 0', () => {
+    const [alpha, beta] = UNGATED.suite.tasks;
+    if (alpha === undefined || beta === undefined) throw new Error('UNGATED has two tasks');
+    const trajectory = { match: 'in-order' as const, calls: [{ tool: 'kb:fetch' }] };
+    const fixture: Fixture = {
+      ...UNGATED,
+      suite: {
+        ...UNGATED.suite,
+        thresholds: { passScore: 0 },
+        tasks: [{ ...alpha, expected: { ...alpha.expected, trajectory } }, beta],
+      },
+    };
+    // The ungated run reports alpha passed, as a host reading gatedScore ≥ passScore would.
+    expect(judge(fixture).said).toContain(
+      'task "alpha": passed MUST be false (its one trial did not pass, it failed its trajectory; not gatedScore 0 ≥ passScore 0); host reported true',
+    );
+    expect(judge(UNGATED).said.join('\n')).not.toMatch(/not gatedScore/);
+  });
 });
 
 describe('the gated score and the bookkeeping', () => {
