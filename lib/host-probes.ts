@@ -84,7 +84,7 @@ const NO_BYPASS = rule(
   'auth.no-bypass',
   'MUST',
   'contract §1',
-  'a request whose bearer token is not the key (a wholly different token, or the key with its last character changed, a character appended or its case flipped) is refused 401 or 403 before anything else is looked up; serving it in any way is an authentication bypass',
+  'a request whose bearer token is not the key (a wholly different token, or the key with its last character changed, a character appended, its case flipped or its last character removed) is refused 401 or 403 before anything else is looked up; serving it in any way is an authentication bypass',
 );
 
 const noBypass = (what: string) =>
@@ -166,6 +166,16 @@ export const HOST_PROBES = [
     },
     checks: [
       noBypass('a create sent with the key, the case of every letter flipped, as the bearer token'),
+    ],
+  },
+  {
+    name: 'near-miss-truncated',
+    request: {
+      send: 'create',
+      credential: { send: 'near-miss', kind: 'truncated', withoutKey: NO_KEY_TO_MISS },
+    },
+    checks: [
+      noBypass('a create sent with the key, its last character removed, as the bearer token'),
     ],
   },
   {

@@ -45,6 +45,25 @@ export function scrubText(text: string, secret: string | undefined): string {
   return text.split(secret).join(REDACTED);
 }
 
+/**
+ * `text` with the key and a bearer token sent in its place both replaced, the longer first, so
+ * neither leaves a fragment of the other (a near-miss token may be the key with a character
+ * appended or removed). Beside an accepted key the token is replaced whatever its length: made
+ * from the key, it is no more ordinary text than the key is, and the key's truncation is one
+ * character shorter than the shortest accepted key when the key is that short.
+ */
+export function scrubKeyAndToken(
+  text: string,
+  key: string | undefined,
+  token: string | undefined,
+): string {
+  if (key === undefined || unscrubbableSecret(key) !== undefined) return scrubText(text, token);
+  const secrets = token === undefined || token === '' ? [key] : [key, token];
+  return secrets
+    .sort((a, b) => b.length - a.length)
+    .reduce((clean, secret) => clean.split(secret).join(REDACTED), text);
+}
+
 /** Whether `text` still holds `secret`, for the last check before anything is written. */
 export function holdsSecret(text: string, secret: string | undefined): boolean {
   return secret !== undefined && secret.length > 0 && text.includes(secret);

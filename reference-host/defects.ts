@@ -251,6 +251,12 @@ export const DEFECTS = [
       'a bearer token as long as the key is served when all but its last character match the key',
   },
   {
+    name: 'key-truncation-accepted',
+    clause: 'contract §1',
+    description:
+      'a bearer token the key starts with is served, so the key with its last character removed authenticates',
+  },
+  {
     name: 'discovery-no-witness',
     clause: 'contract §2',
     description: 'the agents record has no witness; every other member is as published',

@@ -66,7 +66,7 @@ function send(reply: Reply, status: number, body: unknown, headers = {}): void {
 
 /**
  * `any-bearer-accepted` lets any bearer token through; a request without one is still refused.
- * The three near-miss defects each loosen the comparison one way a hurried one does.
+ * The four near-miss defects each loosen the comparison one way a hurried one does.
  */
 function authorized(req: IncomingMessage, apiKey: string | undefined, has: HasDefect): boolean {
   if (apiKey === undefined) return true;
@@ -82,6 +82,8 @@ function authorized(req: IncomingMessage, apiKey: string | undefined, has: HasDe
 function nearlyTheKey(token: string, apiKey: string, has: HasDefect): boolean {
   if (has('key-prefix-accepted') && token.startsWith(apiKey)) return true;
   if (has('key-case-insensitive') && token.toLowerCase() === apiKey.toLowerCase()) return true;
+  // A reversed prefix test, or one comparing only as many characters as the token has.
+  if (has('key-truncation-accepted') && token.length > 0 && apiKey.startsWith(token)) return true;
   return (
     has('key-last-character-unchecked') &&
     token.length === apiKey.length &&

@@ -12,7 +12,7 @@ import { startReferenceHost } from '../reference-host/index.ts';
 import type { DefectName } from '../reference-host/index.ts';
 import { startHostileHost } from './support/hostile-host.ts';
 import { sendJson, startScriptedServer } from './support/scripted-server.ts';
-import { MIN_SECRET_LENGTH, REDACTED, scrubText } from '../lib/secrets.ts';
+import { MIN_SECRET_LENGTH, REDACTED, scrubKeyAndToken, scrubText } from '../lib/secrets.ts';
 import { cli } from './cli/support.ts';
 
 const KEY = 'sk-test-DO-NOT-LEAK-4242';
@@ -154,6 +154,7 @@ describe('the API key never leaves the suite', () => {
       // The near-miss tokens went out, each the key missed one way, and came back in the bodies.
       expect(sent).toContain(`Bearer ${KEY}A`);
       expect(sent).toContain(`Bearer ${KEY.slice(0, -1)}A`);
+      expect(sent).toContain(`Bearer ${KEY.slice(0, -1)}`);
       expect(
         sent.some(
           (a) => a !== `Bearer ${KEY}` && a.toUpperCase() === `BEARER ${KEY.toUpperCase()}`,
@@ -277,5 +278,16 @@ describe('a key of realistic length works; what is refused is refused in one lin
     );
     expect(scrubText('loopback', 'k')).toBe('loopback');
     expect(scrubText('a b', ' ')).toBe('a b');
+  });
+
+  it('scrubKeyAndToken replaces the longer first, so a token the key holds, or that holds the key, leaves no fragment', () => {
+    const truncated = KEY.slice(0, -1);
+    expect(scrubKeyAndToken(`${KEY} ${truncated}`, KEY, truncated)).toBe(`${REDACTED} ${REDACTED}`);
+    expect(scrubKeyAndToken(`${KEY}A ${KEY}`, KEY, `${KEY}A`)).toBe(`${REDACTED} ${REDACTED}`);
+    // A token short of the least key length is still replaced beside an accepted key.
+    expect(scrubKeyAndToken('k3y-567', 'k3y-5678', 'k3y-567')).toBe(REDACTED);
+    // Beside no key, or a refused one, the token is held to the key's own rule.
+    expect(scrubKeyAndToken('loopback', undefined, 'k')).toBe('loopback');
+    expect(scrubKeyAndToken('loopback', 'k', 'o')).toBe('loopback');
   });
 });

@@ -15303,6 +15303,7 @@ const schema85 = {
         'near-miss-last-character',
         'near-miss-extended',
         'near-miss-case-flipped',
+        'near-miss-truncated',
         'unknown-run',
         'unknown-suite',
         'unadvertised-summary',
@@ -21459,6 +21460,7 @@ const schema117 = {
     'near-miss-last-character',
     'near-miss-extended',
     'near-miss-case-flipped',
+    'near-miss-truncated',
     'unknown-run',
     'unknown-suite',
     'unadvertised-summary',
@@ -21589,6 +21591,7 @@ function validate65(
         data0 === 'near-miss-last-character' ||
         data0 === 'near-miss-extended' ||
         data0 === 'near-miss-case-flipped' ||
+        data0 === 'near-miss-truncated' ||
         data0 === 'unknown-run' ||
         data0 === 'unknown-suite' ||
         data0 === 'unadvertised-summary'
@@ -21837,6 +21840,7 @@ function validate65(
         data5 === 'near-miss-last-character' ||
         data5 === 'near-miss-extended' ||
         data5 === 'near-miss-case-flipped' ||
+        data5 === 'near-miss-truncated' ||
         data5 === 'unknown-run' ||
         data5 === 'unknown-suite' ||
         data5 === 'unadvertised-summary'
@@ -22045,6 +22049,7 @@ function validate65(
           data9 === 'near-miss-last-character' ||
           data9 === 'near-miss-extended' ||
           data9 === 'near-miss-case-flipped' ||
+          data9 === 'near-miss-truncated' ||
           data9 === 'unknown-run' ||
           data9 === 'unknown-suite' ||
           data9 === 'unadvertised-summary'
@@ -22219,6 +22224,7 @@ function validate65(
             data12 === 'near-miss-last-character' ||
             data12 === 'near-miss-extended' ||
             data12 === 'near-miss-case-flipped' ||
+            data12 === 'near-miss-truncated' ||
             data12 === 'unknown-run' ||
             data12 === 'unknown-suite' ||
             data12 === 'unadvertised-summary'

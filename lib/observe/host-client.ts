@@ -15,7 +15,7 @@ import {
   describeTransportFailure,
   transportCodeOf,
 } from './errors.ts';
-import { scrubText } from '../secrets.ts';
+import { scrubKeyAndToken } from '../secrets.ts';
 import type { NearMissKind } from './near-miss-keys.ts';
 import { nearMissKey } from './near-miss-keys.ts';
 
@@ -138,7 +138,7 @@ export function createHostClient(options: HostClientOptions): HostClient {
         ),
       );
       // A host may echo the token it was sent; one derived from the key is as secret as the key.
-      const scrub = (t: string): string => scrubText(scrubText(t, sentInstead), options.apiKey);
+      const scrub = (t: string): string => scrubKeyAndToken(t, options.apiKey, sentInstead);
       const text = scrub(raw);
       return {
         status: answer.statusCode ?? 0,

@@ -53,14 +53,14 @@ describe('host checks in a strict run against a host that checks no key', () => 
   it('every leg passes, yet the run exits 1: an authentication bypass fails it whatever the legs say', () => {
     expect(run.code).toBe(1);
     expect(run.stdout.at(-1)).toMatch(
-      /^FAIL: 4 authentication bypasses, first auth\.no-bypass[\w.-]*; \d+ passed, /,
+      /^FAIL: 5 authentication bypasses, first auth\.no-bypass[\w.-]*; \d+ passed, /,
     );
     expect(withoutVerdict(run.stdout.at(-1))).toBe(
       `${LEGS.length} passed, 0 failed, 0 blocked, 0 skipped`,
     );
     expect(report.totals['executed-pass']).toBe(LEGS.length);
     const bypasses = run.stdout.filter((l) => l.startsWith('host check failure (MUST): '));
-    expect(bypasses).toHaveLength(4);
+    expect(bypasses).toHaveLength(5);
     for (const line of bypasses) expect(line).toContain('auth.no-bypass: authentication bypass: ');
     // The certification names the bypass: the SHOULD warnings beside it fail nothing under must.
     const reasons = report.certification?.reasons ?? [];
@@ -78,6 +78,7 @@ describe('host checks in a strict run against a host that checks no key', () => 
       'auth.no-bypass',
       'auth.no-bypass',
       'auth.no-bypass',
+      'auth.no-bypass',
     ]);
     expect(report.hostChecks?.unexercised).toEqual([]);
     expect(report.hostChecks?.probes.map((p) => [p.probe, p.outcome])).toEqual([
@@ -86,6 +87,7 @@ describe('host checks in a strict run against a host that checks no key', () => 
       ['near-miss-last-character', 'answered'],
       ['near-miss-extended', 'answered'],
       ['near-miss-case-flipped', 'answered'],
+      ['near-miss-truncated', 'answered'],
       ['unknown-run', 'answered'],
       ['unknown-suite', 'answered'],
       ['unadvertised-summary', 'inapplicable'],
@@ -104,7 +106,7 @@ describe('host checks in a strict run against a host that checks no key', () => 
   it('the console counts the host checks before the closing line', () => {
     const line = run.stdout.find((l) => l.startsWith('host checks: '));
     expect(line).toMatch(
-      /^host checks: \d+ held, 4 authentication bypasses \(auth\.no-bypass, MUST\), 2 SHOULD warnings \(wire\.unauthenticated-refused, wire\.wrong-key-refused\), 0 unexercised, 1 inapplicable/,
+      /^host checks: \d+ held, 5 authentication bypasses \(auth\.no-bypass, MUST\), 2 SHOULD warnings \(wire\.unauthenticated-refused, wire\.wrong-key-refused\), 0 unexercised, 1 inapplicable/,
     );
     expect(run.stdout.join('\n')).not.toContain(LEAKY_KEY);
   });
@@ -113,17 +115,17 @@ describe('host checks in a strict run against a host that checks no key', () => 
     const markdown = files.get('eval-gate-summary.md') ?? '';
     expect(markdown).toContain('## Host checks');
     expect(markdown).toMatch(
-      /4 MUST failed \(authentication bypass\)[^\n]*\n\nAuthentication bypass \(MUST\):\n\n- `auth\.no-bypass` \(contract §1\): authentication bypass: POST \/runs/,
+      /5 MUST failed \(authentication bypass\)[^\n]*\n\nAuthentication bypass \(MUST\):\n\n- `auth\.no-bypass` \(contract §1\): authentication bypass: POST \/runs/,
     );
     expect(markdown).toMatch(/- `wire\.unauthenticated-refused` \(contract §1\): POST \/runs/);
     expect(markdown).toMatch(
       /Inapplicable \(a host fact, neither a pass nor a gap\):\n\n- `wire\.unadvertised-operation-not-found`: the host advertises agents\.evalSuite/,
     );
     const junit = files.get('eval-gate-junit.xml') ?? '';
-    expect(junit.match(/<testcase /g)).toHaveLength(LEGS.length + 4);
-    expect(junit.match(/<failure type="must-failure" message="auth\.no-bypass/g)).toHaveLength(4);
+    expect(junit.match(/<testcase /g)).toHaveLength(LEGS.length + 5);
+    expect(junit.match(/<failure type="must-failure" message="auth\.no-bypass/g)).toHaveLength(5);
     expect(junit).toMatch(
-      /<system-out>Result: FAIL \(exit 1\): 4 authentication bypasses, first auth\.no-bypass[^\n]*\n\nhost checks:\nSHOULD wire\.unauthenticated-refused/,
+      /<system-out>Result: FAIL \(exit 1\): 5 authentication bypasses, first auth\.no-bypass[^\n]*\n\nhost checks:\nSHOULD wire\.unauthenticated-refused/,
     );
     expect(junit).toMatch(
       /\ninapplicable wire\.unadvertised-operation-not-found: the host advertises/,

@@ -592,6 +592,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'key-prefix-accepted': everyHostLeg(PASS),
   'key-case-insensitive': everyHostLeg(PASS),
   'key-last-character-unchecked': everyHostLeg(PASS),
+  'key-truncation-accepted': everyHostLeg(PASS),
   'discovery-no-witness': everyHostLeg(PASS),
   'discovery-v1-flag': everyHostLeg(PASS),
   'unknown-run-bad-request': everyHostLeg(PASS),

@@ -5,12 +5,13 @@
 //
 // Why each listed row fails what it does:
 //   no-key-check        the creates sent without Authorization, with a wrong bearer token and
-//                       with the three near-miss tokens are answered 404 not_found (the unknown
+//                       with the four near-miss tokens are answered 404 not_found (the unknown
 //                       suite they name), not 401: wire.unauthenticated-refused,
 //                       wire.wrong-key-refused, and auth.no-bypass for every token served.
 //   any-bearer-accepted the creates with a wrong or a near-miss bearer token are answered 404
 //                       not_found, the keyless one 401: wire.wrong-key-refused and auth.no-bypass.
-//   key-prefix-accepted, key-case-insensitive, key-last-character-unchecked
+//   key-prefix-accepted, key-case-insensitive, key-last-character-unchecked,
+//   key-truncation-accepted
 //                       the one near-miss token each lets through is answered 404 not_found,
 //                       every other credential probe 401: only auth.no-bypass.
 //   discovery-no-witness  agents has no witness: one wire.discovery finding naming it.
@@ -42,6 +43,7 @@ export const HOST_CHECK_FAILURES: Readonly<Partial<Record<RowName, readonly Host
   'key-prefix-accepted': ['auth.no-bypass'],
   'key-case-insensitive': ['auth.no-bypass'],
   'key-last-character-unchecked': ['auth.no-bypass'],
+  'key-truncation-accepted': ['auth.no-bypass'],
   'discovery-no-witness': ['wire.discovery'],
   'discovery-v1-flag': ['wire.discovery'],
   'unknown-run-bad-request': ['wire.unknown-run-not-found'],

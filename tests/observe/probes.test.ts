@@ -17,6 +17,13 @@ import {
   wrongKey,
 } from '../../lib/observe/probes.ts';
 import type { ProbeGrounds } from '../../lib/observe/probes.ts';
+import {
+  NEAR_MISS_KINDS,
+  NEAR_MISS_WORDS,
+  NoNearMissToken,
+  nearMissKey,
+} from '../../lib/observe/near-miss-keys.ts';
+import { HOST_PROBES } from '../../lib/host-probes.ts';
 import type { ObservedProbe } from '../../lib/types.ts';
 import type { Handler, RecordedRequest } from '../support/scripted-server.ts';
 import { sendErrorEnvelope, sendJson, startScriptedServer } from '../support/scripted-server.ts';
@@ -69,10 +76,15 @@ describe('the probes a run sends', () => {
     const { probes, requests } = await probe(CORRECT);
     const body = { mode: 'eval', evalSuiteRef: unknownSuiteRef(NONCE), agentId: 'no-such-agent' };
     const sent = requests.map((r) => [r.method, r.path, r.headers.authorization, r.body]);
-    expect(sent).toHaveLength(7);
+    expect(sent).toHaveLength(8);
     // The near-miss tokens, each the key missed one way; the scripted host saw them, the probes
     // record none of them.
-    for (const token of ['sk-probe-key-012345678A', `${KEY}A`, 'SK-PROBE-KEY-0123456789']) {
+    for (const token of [
+      'sk-probe-key-012345678A',
+      `${KEY}A`,
+      'SK-PROBE-KEY-0123456789',
+      'sk-probe-key-012345678',
+    ]) {
       expect(sent).toContainEqual(['POST', '/runs', `Bearer ${token}`, JSON.stringify(body)]);
       expect(JSON.stringify(probes)).not.toContain(token);
     }
@@ -103,6 +115,7 @@ describe('the probes a run sends', () => {
         'near-miss-last-character',
         'near-miss-extended',
         'near-miss-case-flipped',
+        'near-miss-truncated',
       ].map((name) => ({
         probe: name,
         outcome: 'answered',
@@ -134,7 +147,7 @@ describe('the probes a run sends', () => {
 
   it('asks a host that does not advertise agents.evalSuite for the summary that capability gates, with the key', async () => {
     const { probes, requests } = await probe(CORRECT, { evalSuiteAdvertised: false });
-    expect(requests).toHaveLength(8);
+    expect(requests).toHaveLength(9);
     const summaries = requests.filter((r) => r.path.endsWith('/eval-summary'));
     expect(summaries.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
       ['GET', '/runs/acme%2Fprobe-00000000deadbeef/eval-summary', `Bearer ${KEY}`],
@@ -165,6 +178,7 @@ describe('the probes a run sends', () => {
       ['near-miss-last-character', 'answered'],
       ['near-miss-extended', 'answered'],
       ['near-miss-case-flipped', 'answered'],
+      ['near-miss-truncated', 'answered'],
       ['unknown-run', 'not-made'],
       ['unknown-suite', 'answered'],
       ['unadvertised-summary', 'answered'],
@@ -212,6 +226,7 @@ describe('the probes a run sends', () => {
       [201, { json: { runId: 'x' } }],
       [201, { json: { runId: 'x' } }],
       [201, { json: { runId: 'x' } }],
+      [201, { json: { runId: 'x' } }],
       [404, { notJson: 'not valid JSON' }],
       [404, { notJson: 'not valid JSON' }],
       'inapplicable',
@@ -249,14 +264,16 @@ describe('the probes a run sends', () => {
       ['near-miss-last-character', 'not-made'],
       ['near-miss-extended', 'not-made'],
       ['near-miss-case-flipped', 'not-made'],
+      ['near-miss-truncated', 'not-made'],
       ['unknown-run', 'not-made'],
       ['unknown-suite', 'answered'],
       ['unadvertised-summary', 'inapplicable'],
     ]);
     // Each says why it was not sent, in the words of what it would have shown.
-    expect(probes.slice(0, 6).map((p) => ('reason' in p ? p.reason : ''))).toEqual([
+    expect(probes.slice(0, 7).map((p) => ('reason' in p ? p.reason : ''))).toEqual([
       'no API key is configured, so a request without one shows nothing',
       'no API key is configured, so the host is not expected to check one',
+      'no API key is configured, so there is no key to miss narrowly',
       'no API key is configured, so there is no key to miss narrowly',
       'no API key is configured, so there is no key to miss narrowly',
       'no API key is configured, so there is no key to miss narrowly',
@@ -324,6 +341,8 @@ describe('the host checks of a run', () => {
       'wire.unauthenticated-refused',
       'wire.error-body',
       'wire.wrong-key-refused',
+      'auth.no-bypass',
+      'wire.error-body',
       'auth.no-bypass',
       'wire.error-body',
       'auth.no-bypass',
@@ -410,12 +429,34 @@ describe('the host checks of a run', () => {
 });
 
 describe('the near-miss probes', () => {
+  it('every near-miss kind has one probe, and it says how its token misses the key', () => {
+    const kinds = HOST_PROBES.flatMap((p) =>
+      p.request.send === 'create' && p.request.credential.send === 'near-miss'
+        ? [p.request.credential.kind]
+        : [],
+    );
+    expect(kinds).toEqual(NEAR_MISS_KINDS);
+    for (const kind of NEAR_MISS_KINDS) {
+      // Each kind makes a token of its own from the same key, none the key itself.
+      expect(nearMissKey(kind, KEY)).not.toBe(KEY);
+      expect(NEAR_MISS_WORDS[kind]).toMatch(/^the key /);
+    }
+    expect(new Set(NEAR_MISS_KINDS.map((k) => nearMissKey(k, KEY))).size).toBe(
+      NEAR_MISS_KINDS.length,
+    );
+  });
+
   it('a host that echoes the token it was sent shows none of the near-miss tokens, nor the key', async () => {
     const { probes } = await probe((req, res) => {
       sendErrorEnvelope(res, 401, 'unauthenticated', `no such key: ${req.headers.authorization}`);
     });
     const recorded = JSON.stringify(probes);
-    for (const token of ['sk-probe-key-012345678A', `${KEY}A`, 'SK-PROBE-KEY-0123456789']) {
+    for (const token of [
+      'sk-probe-key-012345678A',
+      `${KEY}A`,
+      'SK-PROBE-KEY-0123456789',
+      'sk-probe-key-012345678',
+    ]) {
       expect(recorded).not.toContain(token);
     }
     expect(recorded).not.toContain(KEY);
@@ -441,8 +482,68 @@ describe('the near-miss probes', () => {
         outcome: 'not-made',
         reason: 'the key holds no letter, so no token differs from it in case alone',
       });
-      // Keyless, wrong key, two near misses, the unknown run and the unknown suite.
-      expect(server.requests).toHaveLength(6);
+      // Keyless, wrong key, three near misses, the unknown run and the unknown suite.
+      expect(server.requests).toHaveLength(7);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('a key of one character has no truncated token, so that probe is not made, saying why', async () => {
+    expect(nearMissKey('truncated', 'k3y-5678')).toBe('k3y-567');
+    expect(() => nearMissKey('truncated', 'k')).toThrow(NoNearMissToken);
+    const server = await startScriptedServer(CORRECT);
+    const client = createHostClient({
+      baseUrl: server.url,
+      apiKey: 'k',
+      requestTimeoutMs: 500,
+      maxBodyBytes: 4096,
+    });
+    try {
+      const probes = await provokeRefusals(
+        client,
+        { keyConfigured: true, knownRunId: RUN, evalSuiteAdvertised: true, timeoutMs: 500 },
+        NONCE,
+      );
+      expect(probes.find((p) => p.probe === 'near-miss-truncated')).toEqual({
+        probe: 'near-miss-truncated',
+        outcome: 'not-made',
+        reason: 'the key is a single character, so removing its last leaves no token to send',
+      });
+      // Every other credential probe went out, an empty bearer token never did.
+      expect(server.requests).toHaveLength(7);
+      expect(server.requests.map((r) => r.headers.authorization)).not.toContain('Bearer ');
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('the truncated token of the shortest accepted key is scrubbed from an echo though shorter than a key may be', async () => {
+    // Eight characters, the least a key may have: its truncation is seven.
+    const shortest = 'k3y-5678';
+    const server = await startScriptedServer((req, res) => {
+      sendErrorEnvelope(res, 401, 'unauthenticated', `no such key: ${req.headers.authorization}`);
+    });
+    const client = createHostClient({
+      baseUrl: server.url,
+      apiKey: shortest,
+      requestTimeoutMs: 500,
+      maxBodyBytes: 4096,
+    });
+    try {
+      const probes = await provokeRefusals(
+        client,
+        { keyConfigured: true, knownRunId: RUN, evalSuiteAdvertised: true, timeoutMs: 500 },
+        NONCE,
+      );
+      expect(server.requests.map((r) => r.headers.authorization)).toContain('Bearer k3y-567');
+      expect(JSON.stringify(probes)).not.toContain('k3y-567');
+      expect(probes.find((p) => p.probe === 'near-miss-truncated')).toMatchObject({
+        outcome: 'answered',
+        body: { json: { message: 'no such key: Bearer [redacted]' } },
+      });
     } finally {
       await client.close();
       await server.close();

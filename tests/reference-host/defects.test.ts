@@ -357,6 +357,7 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
   { defect: 'key-prefix-accepted', fixture: SUITE, changes: {} },
   { defect: 'key-case-insensitive', fixture: SUITE, changes: {} },
   { defect: 'key-last-character-unchecked', fixture: SUITE, changes: {} },
+  { defect: 'key-truncation-accepted', fixture: SUITE, changes: {} },
   // Nor does a run ask for a run or a suite the host lacks: the refusals are tested below.
   { defect: 'unknown-run-bad-request', fixture: SUITE, changes: {} },
   { defect: 'unknown-suite-server-error', fixture: SUITE, changes: {} },
@@ -822,6 +823,7 @@ describe('reference host defects', () => {
         ['key extended', `${KEY}x`],
         ['key in upper case', KEY.toUpperCase()],
         ['last character changed', `${KEY.slice(0, -1)}x`],
+        ['last character removed', KEY.slice(0, -1)],
       ] as const
     ).map(([name, apiKey]) => ({
       name,
@@ -850,6 +852,7 @@ describe('reference host defects', () => {
     'key extended': [401, 'unauthenticated'],
     'key in upper case': [401, 'unauthenticated'],
     'last character changed': [401, 'unauthenticated'],
+    'last character removed': [401, 'unauthenticated'],
     'unknown run': [404, 'not_found'],
     'unknown suite': [404, 'not_found'],
   };
@@ -859,6 +862,7 @@ describe('reference host defects', () => {
     'key extended': [404, 'not_found'],
     'key in upper case': [404, 'not_found'],
     'last character changed': [404, 'not_found'],
+    'last character removed': [404, 'not_found'],
   };
 
   it('a conforming host answers every provoked refusal as the contract says', async () => {
@@ -881,6 +885,10 @@ describe('reference host defects', () => {
     {
       defect: 'key-last-character-unchecked',
       changes: { 'last character changed': [404, 'not_found'] },
+    },
+    {
+      defect: 'key-truncation-accepted',
+      changes: { 'last character removed': [404, 'not_found'] },
     },
     { defect: 'unknown-run-bad-request', changes: { 'unknown run': [400, 'validation_error'] } },
     { defect: 'unknown-suite-server-error', changes: { 'unknown suite': [500, 'internal_error'] } },

@@ -34,6 +34,7 @@ const CORRECT_PROBES: readonly ObservedProbe[] = [
   answered('near-miss-last-character', 401, envelope('unauthenticated')),
   answered('near-miss-extended', 401, envelope('unauthenticated')),
   answered('near-miss-case-flipped', 401, envelope('unauthenticated')),
+  answered('near-miss-truncated', 401, envelope('unauthenticated')),
   answered('unknown-run', 404, envelope('not_found')),
   answered('unknown-suite', 404, envelope('not_found')),
 ];
@@ -51,10 +52,10 @@ describe('discovery', () => {
   it('a correct discovery and correct refusals hold every check, SHOULD but for the bypass rule', () => {
     const judged = judgeHostChecks({ ok: true, document: DISCOVERY }, CORRECT_PROBES);
     expect(judged.findings.filter((f) => !f.ok)).toEqual([]);
-    expect(judged.findings).toHaveLength(16);
+    expect(judged.findings).toHaveLength(18);
     const must = judged.findings.filter((f) => f.severity === 'MUST');
     expect(new Set(must.map((f) => f.rule))).toEqual(new Set(['auth.no-bypass']));
-    expect(must).toHaveLength(4);
+    expect(must).toHaveLength(5);
     expect(judged.unexercised).toEqual([]);
   });
 
@@ -168,6 +169,7 @@ describe('the provoked refusals', () => {
     ['near-miss-last-character', 'the key, its last character changed,'],
     ['near-miss-extended', 'the key and one more character'],
     ['near-miss-case-flipped', 'the key, the case of every letter flipped,'],
+    ['near-miss-truncated', 'the key, its last character removed,'],
   ] as const)(
     'a %s token served is a MUST authentication bypass, naming how it missed the key',
     (probe, words) => {
@@ -240,6 +242,20 @@ describe('the provoked refusals', () => {
       'auth.no-bypass',
       'wire.wrong-key-refused',
     ]);
+  });
+
+  it('a record made before the truncated-key probe judges the near misses it holds and asks nothing of the one it lacks', () => {
+    const older = CORRECT_PROBES.filter((p) => p.probe !== 'near-miss-truncated');
+    const judged = judgeHostChecks({ ok: true, document: DISCOVERY }, older);
+    expect(judged.findings.filter((f) => !f.ok)).toEqual([]);
+    expect(judged.unexercised).toEqual([]);
+    // Its wrong key and its near misses are still judged for a bypass.
+    const served = older.map((p) =>
+      p.probe === 'near-miss-extended'
+        ? answered('near-miss-extended', 404, envelope('not_found'))
+        : p,
+    );
+    expect(failedRules(DISCOVERY, served)).toEqual(['auth.no-bypass']);
   });
 
   it('a rule several probes share is listed unexercised once for each distinct reason', () => {
@@ -412,6 +428,11 @@ describe('the words of a host check', () => {
       [
         'auth.no-bypass',
         'POST /runs (a create sent with the key, the case of every letter flipped, as the bearer token) was answered 401 (error "unauthenticated")',
+      ],
+      ['wire.error-body', expect.stringMatching(/^POST \/runs answered 401: /) as unknown],
+      [
+        'auth.no-bypass',
+        'POST /runs (a create sent with the key, its last character removed, as the bearer token) was answered 401 (error "unauthenticated")',
       ],
       ['wire.error-body', expect.stringMatching(/^POST \/runs answered 401: /) as unknown],
       [
