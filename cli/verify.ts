@@ -52,12 +52,13 @@ export async function verifyReport(
     recordedFixtureLoader(report.digests.fixtures),
     sidecarReader(reportDir),
   );
-  // A suite with fewer legs wrote no row for a leg added since; this suite's own report must have all.
+  // A suite with fewer legs or probes wrote no record of one added since; this suite's own report
+  // must hold them all.
   const ours = differentReferee(report.suite, await thisReferee()) === undefined;
-  if (!ours) refereeDifferences.push(...replay.missingLegs);
+  if (!ours) refereeDifferences.push(...replay.missingLegs, ...replay.missingProbes);
   const problems = [
     ...fixtures.problems,
-    ...(ours ? replay.missingLegs : []),
+    ...(ours ? [...replay.missingLegs, ...replay.missingProbes] : []),
     ...replay.contradictions,
     ...jsonDifferences(report, replay.rebuilt).map(describeDifference),
   ];

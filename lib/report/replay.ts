@@ -6,6 +6,7 @@
 // the run writes is a member the replay checks, with no comparer written for it.
 
 import { LEGS } from '../legs.ts';
+import { PROBE_NAMES } from '../host-probes.ts';
 import type { FixtureLoad } from '../fixtures.ts';
 import type { LegOutcome } from '../types.ts';
 import { judgeHostChecks, type DiscoveryRead } from '../eval-gate-witness.ts';
@@ -35,6 +36,12 @@ export interface Replay {
    * a difference of referee for one an earlier suite with fewer legs wrote (the caller knows which).
    */
   readonly missingLegs: readonly string[];
+  /**
+   * Each probe this suite sends that the report does not record, or the host checks as a whole: a
+   * run with a host to drive records every probe, sent or not (each `not-made` with its reason).
+   * An edit for a report this suite wrote, a difference of referee for an earlier suite's.
+   */
+  readonly missingProbes: readonly string[];
   /** How each row was rebuilt, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
@@ -57,6 +64,7 @@ export async function replayReport(
   const missingLegs = LEGS.filter((leg) => !recordedIds.has(leg.id)).map(
     (leg) => `row ${leg.id}: missing from the report`,
   );
+  const missingProbes = probesMissing(report);
   let recomputed = 0;
   let consistencyOnly = 0;
   const outcomes: LegOutcome[] = [];
@@ -123,6 +131,7 @@ export async function replayReport(
     rebuilt: asItsTimeWrote(report, certified(report, built)),
     contradictions,
     missingLegs,
+    missingProbes,
     recomputed,
     consistencyOnly,
   };
@@ -277,6 +286,14 @@ function certified(recorded: EvalGateReport, built: EvalGateReport): EvalGateRep
   if (signature === undefined) return withVerdict;
   // What a signature signs is the report as it now is: an edit after signing shows here.
   return { ...withVerdict, signature: { ...signature, reportDigest: reportDigest(recorded) } };
+}
+
+function probesMissing(report: EvalGateReport): string[] {
+  if (report.hostChecks === undefined) return ['hostChecks: missing from the report'];
+  const recorded = new Set(report.hostChecks.probes.map((p) => p.probe));
+  return PROBE_NAMES.filter((name) => !recorded.has(name)).map(
+    (name) => `host check ${name}: missing from the report`,
+  );
 }
 
 /**

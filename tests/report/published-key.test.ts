@@ -127,6 +127,36 @@ describe('verify against the key a host publishes in discovery', () => {
     );
   });
 
+  it('refuses a re-signed report whose host checks lost a probe, or lost them all', async () => {
+    // A host signs its own reports, so dropping the probe that caught a bypass and signing again
+    // must not leave a report that verifies: every probe this suite sends is recorded.
+    const dropped = 'near-miss-truncated';
+    const withoutProbe = (r: EvalGateReport): EvalGateReport => {
+      if (!r.discovery.ok || r.hostChecks === undefined) throw new Error('no host checks');
+      const probes = r.hostChecks.probes.filter((p) => p.probe !== dropped);
+      const hostChecks = {
+        probes,
+        ...judgeHostChecks({ ok: true, document: JSON.parse(r.discovery.text) }, probes),
+      };
+      return {
+        ...r,
+        hostChecks,
+        digests: { ...r.digests, hostChecks: hostChecksDigest(hostChecks) },
+      };
+    };
+    const one = await verifyPublished([entry()], KEY_ID, withoutProbe);
+    expect(one.code).toBe(1);
+    expect(one.lines).toContain(`host check ${dropped}: missing from the report`);
+    const all = await verifyPublished([entry()], KEY_ID, (r) => {
+      const stripped: Record<string, unknown> = { ...r, digests: { ...r.digests } };
+      delete stripped.hostChecks;
+      delete (stripped.digests as Record<string, unknown>).hostChecks;
+      return stripped as unknown as EvalGateReport;
+    });
+    expect(all.code).toBe(1);
+    expect(all.lines).toContain('hostChecks: missing from the report');
+  });
+
   it('verifies the signature against the keyring key named by the key id', async () => {
     const { code, lines } = await verifyPublished([entry()]);
     expect(code).toBe(0);
