@@ -50,6 +50,29 @@ describe('inOrder', () => {
     expect(handed).toHaveLength(1000);
   });
 
+  it('asks an iterator that said it is done for nothing more, whichever worker heard it', async () => {
+    // An iterator need not stay done once done (a reader of a growing file, say); the pool ends
+    // its items at the first `done`, so every worker stops there.
+    let asked = 0;
+    const items: Iterator<number> = {
+      next: () => {
+        asked += 1;
+        return asked <= 3 ? { done: false, value: asked } : { done: true, value: undefined };
+      },
+    };
+    const handed: number[] = [];
+    await inOrder(
+      items,
+      (i) => after(i, 4 - i),
+      (result) => {
+        handed.push(result);
+      },
+      { concurrency: 2, window: 4 },
+    );
+    expect(handed).toEqual([1, 2, 3]);
+    expect(asked).toBe(4);
+  });
+
   it('a hand-on that fails fails the pool', async () => {
     const items = [1, 2, 3][Symbol.iterator]();
     const run = inOrder(

@@ -51,6 +51,26 @@ describe('jsonDifferences', () => {
     ]);
   });
 
+  it('names a row added to a list of named elements as one difference, not a change of order', () => {
+    const x = { id: 'x', v: 1 };
+    const y = { id: 'y', v: 2 };
+    const z = { id: 'z', v: 3 };
+    expect(lines({ rows: [x, z] }, { rows: [x, y, z] })).toEqual([
+      'rows[id=y]: recorded nothing, rebuilt {"id":"y","v":2}',
+    ]);
+  });
+
+  it('compares by position a list in which only some elements carry a name', () => {
+    expect(
+      lines({ r: [{ id: 'a', v: 1 }, { v: 2 }] }, { r: [{ id: 'a', v: 1 }, { v: 3 }] }),
+    ).toEqual(['r[1].v: recorded 2, rebuilt 3']);
+  });
+
+  it('reads null as a leaf: null beside an object is one difference there, and null equals null', () => {
+    expect(lines({ a: null }, { a: { b: 1 } })).toEqual(['a: recorded null, rebuilt {"b":1}']);
+    expect(lines({ a: null }, { a: null })).toEqual([]);
+  });
+
   it('names a list of named elements put in another order', () => {
     const reasons = [{ code: 'failed' }, { code: 'unsigned' }];
     expect(lines({ reasons }, { reasons: [...reasons].reverse() })).toEqual([
@@ -77,6 +97,11 @@ describe('jsonDifferences', () => {
   it('cuts a long value short so one difference stays one readable line', () => {
     const [line] = lines({ a: 'x'.repeat(500) }, { a: 'y' });
     expect(line).toBe(`a: recorded "${'x'.repeat(199)}…, rebuilt "y"`);
+  });
+
+  it('shows a value of 200 characters of JSON whole', () => {
+    const [line] = lines({ a: 'x'.repeat(198) }, { a: 'y' });
+    expect(line).toBe(`a: recorded "${'x'.repeat(198)}", rebuilt "y"`);
   });
 
   it('compares numbers as JSON writes them, as the recorded side was read', () => {

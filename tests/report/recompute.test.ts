@@ -11,9 +11,12 @@ import {
 } from '../../lib/report/recompute.ts';
 import type { Decision } from '../../lib/decide/decide.ts';
 import type { ReportRow } from '../../lib/report/report.ts';
-import type { Disposition, Finding } from '../../lib/types.ts';
+import type { Disposition, Finding, GeneratedCaseRecord } from '../../lib/types.ts';
 import { asObservation, GATED, gatedObservation } from '../witness/build.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
+import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
+import type { SidecarOpener } from '../../lib/decide/streamed-pack.ts';
+import { createHash } from 'node:crypto';
 import { oracle } from '../property/oracle.ts';
 
 const MEAN = 'openwop.requirement.0246.mean-gated';
@@ -267,5 +270,126 @@ describe('recompute with a declared limit the recorded run reports no figures fo
     const recorded = row({ id: COST, fixtureId: COST_FIXTURE, observation });
     const again = await recompute(recorded, DEFAULT, host, () => Promise.resolve(loaded));
     expect(again).toMatchObject({ disposition: 'executed-pass' });
+  });
+});
+
+describe('recompute of the generated row', () => {
+  const FILE = 'eval-gate-generated.jsonl.gz';
+  const UNREAD: Discovery = { ok: false };
+  const REASON = 'could not observe the run (create): connection reset';
+  // Two blocked cases of the pack of 2 at seed 1, each line the record its case decides to again.
+  const LINES = [
+    `{"fixtureId":"generated-s1-n0001","file":"generated-s1-n0001.json","disposition":"blocked","reason":"${REASON}"}`,
+    `{"fixtureId":"generated-s1-n0002","file":"generated-s1-n0002.json","disposition":"blocked","reason":"${REASON}"}`,
+  ];
+  const BLOCKED_REASON =
+    '2 of 2 generated fixtures were blocked: ' +
+    `generated-s1-n0001 (seed 1, generated-s1-n0001.json): ${REASON}; ` +
+    `generated-s1-n0002 (seed 1, generated-s1-n0002.json): ${REASON}`;
+  const TALLY = { 'executed-pass': 0, 'executed-fail': 0, inapplicable: 0, skipped: 0, blocked: 2 };
+
+  /** The bytes a sidecar holding `lines` is read from; not compressed, since only its digest is read. */
+  const fileOf = (lines: readonly string[]): Buffer => Buffer.from(`${lines.join('\n')}\n`);
+  const digestOf = (bytes: Buffer) => ({
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    bytes: bytes.length,
+  });
+
+  /** An in-memory sidecar: its lines one by one, then the digest of every byte. */
+  function opener(bytes: Buffer, opened: string[]): SidecarOpener {
+    return (file) => {
+      opened.push(file);
+      return {
+        lines: (async function* () {
+          yield* bytes
+            .toString('utf8')
+            .split('\n')
+            .filter((line) => line !== '');
+        })(),
+        digest: () => digestOf(bytes),
+      };
+    };
+  }
+
+  const streamedRow = (sidecar: { sha256: string; bytes: number }): ReportRow =>
+    row({
+      id: GENERATED_REQUIREMENT,
+      generated: {
+        seed: 1,
+        count: 2,
+        sidecar: { file: FILE, ...sidecar },
+        tally: TALLY,
+        smallest: [],
+      },
+    });
+
+  it('decides a streamed pack again from its sidecar and rebuilds its record', async () => {
+    const bytes = fileOf(LINES);
+    const opened: string[] = [];
+    const again = await recompute(
+      streamedRow(digestOf(bytes)),
+      DEFAULT,
+      UNREAD,
+      unreachable,
+      opener(bytes, opened),
+    );
+    expect(opened).toEqual([FILE]);
+    expect(again).toStrictEqual({
+      disposition: 'blocked',
+      assertions: 0,
+      reason: BLOCKED_REASON,
+      findings: [],
+      generated: {
+        seed: 1,
+        count: 2,
+        sidecar: { file: FILE, ...digestOf(bytes) },
+        tally: TALLY,
+        smallest: [],
+      },
+    });
+  });
+
+  it('names every contradiction of a streamed pack, one after another', async () => {
+    const bytes = fileOf(LINES.slice(0, 1));
+    const recorded = { sha256: '0'.repeat(64), bytes: bytes.length };
+    const again = await recompute(
+      streamedRow(recorded),
+      DEFAULT,
+      UNREAD,
+      unreachable,
+      opener(bytes, []),
+    );
+    expect(again).toBe(
+      `${FILE}: 1 lines, the pack of 2 at seed 1 has 2; ` +
+        `${FILE}: recorded sha256 ${'0'.repeat(64)} (${bytes.length} bytes), read ${digestOf(bytes).sha256} (${bytes.length} bytes)`,
+    );
+  });
+
+  it('handed no sidecar reader, says the streamed pack cannot be read', async () => {
+    const recorded = digestOf(fileOf(LINES));
+    const again = await recompute(streamedRow(recorded), DEFAULT, UNREAD, unreachable);
+    expect(again).toBe(
+      `${FILE}: could not be read to its end (no sidecar reader was given, so ${FILE} cannot be read); ` +
+        `${FILE}: 0 lines, the pack of 2 at seed 1 has 2; ` +
+        `${FILE}: recorded sha256 ${recorded.sha256} (${recorded.bytes} bytes), read  (0 bytes)`,
+    );
+  });
+
+  it('decides an inline pack again from the cases its row holds', async () => {
+    const cases = LINES.map((line) => JSON.parse(line) as GeneratedCaseRecord);
+    const inline = row({ id: GENERATED_REQUIREMENT, generated: { seed: 1, count: 2, cases } });
+    expect(await recompute(inline, DEFAULT, UNREAD, unreachable)).toStrictEqual({
+      disposition: 'blocked',
+      assertions: 0,
+      reason: BLOCKED_REASON,
+      findings: [],
+      generated: { seed: 1, count: 2, cases },
+    });
+  });
+
+  it('has nothing to recompute for a generated row that drove no pack', async () => {
+    expect(
+      await recompute(row({ id: GENERATED_REQUIREMENT }), DEFAULT, UNREAD, unreachable),
+    ).toBeUndefined();
   });
 });
