@@ -6,28 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Decision } from '../../lib/decide/decide.ts';
 import { caseSize, PackTally, type GeneratedCase } from '../../lib/decide/pack-tally.ts';
 import type { Finding, Fixture } from '../../lib/types.ts';
-
-/** A fixture of the given size: only the members caseSize reads. */
-function sized(tasks: number, trials: number, callsPerTrial: number): Fixture {
-  const ids = Array.from({ length: tasks }, (_, i) => `t${i}`);
-  const calls = Array.from({ length: callsPerTrial }, () => ({ name: 'lookup', arguments: {} }));
-  return {
-    suite: {
-      tasks: ids.map((taskId) => ({ taskId })),
-      ...(trials === 1 ? {} : { trials: { count: trials } }),
-    },
-    script: Object.fromEntries(ids.map((id) => [id, [{ calls, output: null }]])),
-  } as unknown as Fixture;
-}
-
-const failing = (rule: string, severity: 'MUST' | 'SHOULD' = 'MUST'): Finding => ({
-  rule,
-  ok: false,
-  severity,
-  ref: 'RFC 0246 §B',
-  message: `${rule} was broken`,
-});
-const passing = (rule: string): Finding => ({ ...failing(rule), ok: true, message: 'held' });
+import { failing, passing, sized } from './pack-tally-cases.ts';
 
 function decided(findings: Finding[]): Decision {
   const failed = findings.some((f) => !f.ok && f.severity === 'MUST');
