@@ -13,6 +13,7 @@ import type { EvalGateReport } from '../../lib/report/report.ts';
 import { reportShapeProblem, verifyReport } from '../../cli/verify.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { cli, LEAKY_KEY, removeDir, scratchDir } from './support.ts';
+import { withLeafChanged, type LeafPath } from './leaf-edit.ts';
 
 /**
  * What an unsigned report states that the replay takes as given: nothing decides these, and no
@@ -69,32 +70,9 @@ function leavesByShape(value: unknown): Map<string, readonly (string | number)[]
   return shapes;
 }
 
-/**
- * Another string of the same form, so the schema still accepts it: the last digit turned (a
- * digest stays hex, a time stays a time), or a character added to a string without digits.
- */
-function another(text: string): string {
-  const i = text.search(/\d(?=\D*$)/);
-  if (i < 0) return `${text}~`;
-  return `${text.slice(0, i)}${(Number(text[i]) + 1) % 10}${text.slice(i + 1)}`;
-}
-
 /** The report with the leaf at `at` changed to another value of the same type. */
-function edited(at: readonly (string | number)[]): unknown {
-  const copy = structuredClone(report) as unknown as Record<string | number, unknown>;
-  let parent = copy;
-  for (const key of at.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-  const last = at.at(-1) as string | number;
-  const value = parent[last];
-  parent[last] =
-    typeof value === 'number'
-      ? value + 1
-      : typeof value === 'boolean'
-        ? !value
-        : typeof value === 'string'
-          ? another(value)
-          : 0;
-  return copy;
+function edited(at: LeafPath): unknown {
+  return withLeafChanged(report, at);
 }
 
 async function noticed(changed: unknown): Promise<boolean> {

@@ -18,6 +18,7 @@ import { rowsDigest } from '../../lib/report/report.ts';
 import type { GeneratedSidecar, StreamedGeneratedRecord } from '../../lib/types.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { cli, LEAKY_KEY, removeDir, scratchDir, writeSidecar } from './support.ts';
+import { withLeafChanged, type LeafPath } from './leaf-edit.ts';
 
 const COUNT = 4;
 const SEED = 7;
@@ -83,20 +84,8 @@ function leavesByShape(): Map<string, readonly [number, readonly (string | numbe
 }
 
 /** The lines with the leaf at `at` of line `n` changed to another value of the same type. */
-function editedLines(n: number, at: readonly (string | number)[]): string[] {
-  const copy = JSON.parse(lines[n] ?? '') as Record<string | number, unknown>;
-  let parent = copy;
-  for (const key of at.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-  const last = at.at(-1) as string | number;
-  const value = parent[last];
-  parent[last] =
-    typeof value === 'number'
-      ? value + 1
-      : typeof value === 'boolean'
-        ? !value
-        : typeof value === 'string'
-          ? `${value}~`
-          : 0;
+function editedLines(n: number, at: LeafPath): string[] {
+  const copy = withLeafChanged(JSON.parse(lines[n] ?? '') as unknown, at, (text) => `${text}~`);
   return lines.map((line, i) => (i === n ? JSON.stringify(copy) : line));
 }
 
