@@ -86,8 +86,9 @@ export async function runConformance(
       ? await mkdtemp(join(tmpdir(), 'openwop-eval-gate-pack-'))
       : undefined;
   if (packDir !== undefined && options.pack !== undefined) {
-    const { packFixtures } = await import('../lib/generate/pack.ts');
-    await writePackFiles(packDir, packFixtures(options.pack)).catch(async (error: unknown) => {
+    // Only the case a --case run drives: the embedded host needs no other.
+    const { selectedFixtures } = await import('../lib/generate/pack.ts');
+    await writePackFiles(packDir, selectedFixtures(options.pack)).catch(async (error: unknown) => {
       await rm(packDir, { recursive: true, force: true });
       throw error;
     });

@@ -161,7 +161,8 @@ export class PackTally {
 
   /**
    * The requirement's disposition over every case: a failing case fails it, then a blocked one
-   * blocks it; it passes when every case passed, and is inapplicable when none could be driven.
+   * blocks it; it passes when at least one case passed and every other was inapplicable to this
+   * host or skipped, and is inapplicable (or skipped) when none could be driven.
    */
   decision(): Decision {
     const findings = this.#options.keepEveryFinding ? this.#findings : [...this.#byRule.values()];
