@@ -180,7 +180,7 @@ export async function runConformance(
     if (report.hostChecks !== undefined) {
       log(`${hostCheckSummary(report.hostChecks)} (see ${MARKDOWN_FILE})`);
     }
-    if (progress !== undefined && progress.tally().total > 0) {
+    if (progress !== undefined && progress.standing().total > 0) {
       log(packCostLine(progress, options.pack, embedded !== undefined));
     }
     for (const file of files) log(`wrote ${file}`);
@@ -208,7 +208,7 @@ function packCostLine(
   pack: PackRequest | undefined,
   embedded: boolean,
 ): string {
-  const cost = costLineOf(progress.tally(), embedded);
+  const cost = costLineOf(progress.standing(), embedded);
   if (pack?.case === undefined) return cost;
   return `${cost}; ${pack.case} of the pack of ${pack.count} at seed ${pack.seed}, driven alone`;
 }

@@ -6,7 +6,7 @@
 import type { GeneratedCase, PackWatch } from './generated-pack.ts';
 
 /** How the pack stands at one moment. */
-export interface PackTally {
+export interface PackStanding {
   readonly total: number;
   readonly done: number;
   readonly failed: number;
@@ -74,7 +74,7 @@ export class PackProgress {
     return this.total > 0 && this.endedAt === undefined;
   }
 
-  tally(): PackTally {
+  standing(): PackStanding {
     const now = this.endedAt ?? this.clock.now();
     const cpu = this.cpuAtEnd ?? this.clock.cpuMicros();
     return {
@@ -90,7 +90,7 @@ export class PackProgress {
 }
 
 /** `generated pack: 37 of 200 cases, 1 failed, 12.3 cases/s, about 13 s left`. */
-export function progressLineOf(t: PackTally): string {
+export function progressLineOf(t: PackStanding): string {
   const rate = t.elapsedMs > 0 ? (t.done * 1000) / t.elapsedMs : 0;
   const left =
     t.done === 0 || rate === 0
@@ -106,7 +106,7 @@ export function progressLineOf(t: PackTally): string {
  * host's time, mostly); this process used 9.4 ms of CPU a case`. With the embedded host the CPU is
  * the host's too, and the line says so.
  */
-export function costLineOf(t: PackTally, embedded: boolean): string {
+export function costLineOf(t: PackStanding, embedded: boolean): string {
   const rate = t.elapsedMs > 0 ? (t.done * 1000) / t.elapsedMs : 0;
   const per = (ms: number): string => {
     if (t.done === 0) return '—';
@@ -146,7 +146,7 @@ export function showPackProgress(progress: PackProgress, display: PackDisplay): 
   let last = '';
   const tick = (): void => {
     if (!progress.running) return;
-    const line = progressLineOf(progress.tally());
+    const line = progressLineOf(progress.standing());
     if (live === undefined) display.log(line);
     else if (line !== last) live(line);
     last = line;

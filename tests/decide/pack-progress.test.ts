@@ -47,7 +47,7 @@ describe('PackProgress', () => {
     progress.watch.decided?.(decided('blocked'), 200);
     progress.watch.decided?.(decided('executed-pass'), 200);
     at(3_000, 90);
-    expect(progressLineOf(progress.tally())).toBe(
+    expect(progressLineOf(progress.standing())).toBe(
       'generated pack: 4 of 200 cases, 1 failed, 2.0 cases/s, about 1 min 38 s left',
     );
     expect(progress.running).toBe(true);
@@ -57,7 +57,7 @@ describe('PackProgress', () => {
     const { progress, at } = held();
     progress.watch.started?.(10, 4);
     at(500, 0);
-    expect(progressLineOf(progress.tally())).toBe(
+    expect(progressLineOf(progress.standing())).toBe(
       'generated pack: 0 of 10 cases, 0 failed, 0.0 cases/s, time left unknown',
     );
   });
@@ -71,10 +71,10 @@ describe('PackProgress', () => {
     progress.watch.finished?.();
     at(9_000, 500);
     expect(progress.running).toBe(false);
-    expect(costLineOf(progress.tally(), false)).toBe(
+    expect(costLineOf(progress.standing(), false)).toBe(
       "generated pack: 4 cases in 2.0 s at concurrency 4 (2.0 cases/s); a case took 130 ms from its first request to its verdict (the host's time, mostly); the suite used 12 ms of CPU a case",
     );
-    expect(costLineOf(progress.tally(), true)).toMatch(
+    expect(costLineOf(progress.standing(), true)).toMatch(
       /; this process, which also runs the embedded reference host, used 12 ms of CPU a case$/,
     );
   });
