@@ -124,7 +124,9 @@ export function costLineOf(t: PackStanding, embedded: boolean): string {
 }
 
 function seconds(s: number): string {
-  if (s >= 60) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  // Rounded whole before it is split, so 119.6 s reads "2 min 0 s", never "1 min 60 s".
+  const whole = Math.round(s);
+  if (whole >= 60) return `${Math.floor(whole / 60)} min ${whole % 60} s`;
   return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
 }
 

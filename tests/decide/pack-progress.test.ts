@@ -80,6 +80,25 @@ describe('PackProgress', () => {
   });
 });
 
+describe('a pack that took minutes', () => {
+  it('reads its wall time in whole minutes and seconds, rounded before it is split', () => {
+    for (const [ms, words] of [
+      [119_600, '2 min 0 s'],
+      [59_600, '1 min 0 s'],
+      [61_400, '1 min 1 s'],
+      [9_940, '9.9 s'],
+    ] as const) {
+      const { progress, at } = held();
+      at(0, 0);
+      progress.watch.started?.(1, 1);
+      progress.watch.decided?.(decided('executed-pass'), 10);
+      at(ms, 0);
+      progress.watch.finished?.();
+      expect(costLineOf(progress.standing(), false)).toContain(`1 case in ${words} at`);
+    }
+  });
+});
+
 describe('showPackProgress', () => {
   afterEach(() => {
     vi.useRealTimers();
