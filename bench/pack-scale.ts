@@ -11,7 +11,7 @@ import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { childEnv } from './process-timer.ts';
+import { childEnv, runTimed } from './process-timer.ts';
 import type { Judgement, Section } from './report.ts';
 import { fmt } from './stats.ts';
 
@@ -40,33 +40,22 @@ interface PackSample extends Measured {
 }
 
 /** One fresh child: wall from spawn to exit, and its own peak RSS. */
-function measure(args: readonly string[], cwd: string, settings: Record<string, string>) {
+async function measure(
+  args: readonly string[],
+  cwd: string,
+  settings: Record<string, string>,
+): Promise<Measured & { exitCode: number }> {
   const rssFile = join(cwd, `rss-${randomBytes(4).toString('hex')}.txt`);
-  const started = performance.now();
-  return new Promise<Measured & { exitCode: number }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', PROBE, ...args], {
-      cwd,
-      env: { ...childEnv(settings), BENCH_RSS_FILE: rssFile },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-500)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_DEADLINE_MS);
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      const wallMs = performance.now() - started;
-      // Exit 1 is a verdict (a failing host), not a failed measurement; 2 and signals are.
-      if (code !== 0 && code !== 1) {
-        reject(new Error(`${args.join(' ')} exited ${code ?? signal}: ${stderr.trim()}`));
-        return;
-      }
-      readFile(rssFile, 'utf8').then(
-        (kb) => resolve({ wallMs, peakRssMb: Number(kb) / 1024, exitCode: code }),
-        reject,
-      );
-    });
+  const { elapsedMs, exitCode } = await runTimed({
+    args: ['--import', PROBE, ...args],
+    cwd,
+    settings: { ...settings, BENCH_RSS_FILE: rssFile },
+    // Exit 1 is a verdict (a failing host), not a failed measurement; 2 and signals are.
+    exits: [0, 1],
+    deadlineMs: CHILD_DEADLINE_MS,
   });
+  const kb = await readFile(rssFile, 'utf8');
+  return { wallMs: elapsedMs, peakRssMb: Number(kb) / 1024, exitCode };
 }
 
 /** The reference host as its own process, seeded with `fixturesDir`; resolves with its URL. */

@@ -9,8 +9,11 @@ const CHILD_DEADLINE_MS = 120_000;
 export interface TimedProcess {
   readonly args: readonly string[];
   readonly cwd: string;
-  /** OPENWOP_* settings for the child; every other OPENWOP_* variable is removed. */
+  /** Settings for the child; every OPENWOP_* variable not among them is removed. */
   readonly settings: Readonly<Record<string, string>>;
+  /** The exit codes that are a finished run rather than a failed one; only 0 unless given. */
+  readonly exits?: readonly number[];
+  readonly deadlineMs?: number;
 }
 
 export function childEnv(settings: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
@@ -21,8 +24,14 @@ export function childEnv(settings: Readonly<Record<string, string>>): NodeJS.Pro
   return { ...env, ...settings };
 }
 
-/** Wall milliseconds of one child, from spawn to exit. */
-export function timeProcess({ args, cwd, settings }: TimedProcess): Promise<number> {
+/** One child from spawn to exit: its wall milliseconds and the exit code it ended with. */
+export function runTimed({
+  args,
+  cwd,
+  settings,
+  exits = [0],
+  deadlineMs = CHILD_DEADLINE_MS,
+}: TimedProcess): Promise<{ readonly elapsedMs: number; readonly exitCode: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
@@ -32,15 +41,20 @@ export function timeProcess({ args, cwd, settings }: TimedProcess): Promise<numb
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-500)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_DEADLINE_MS);
+    const timer = setTimeout(() => child.kill('SIGKILL'), deadlineMs);
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      const elapsed = performance.now() - started;
-      if (code === 0) resolve(elapsed);
+      const elapsedMs = performance.now() - started;
+      if (code !== null && exits.includes(code)) resolve({ elapsedMs, exitCode: code });
       else reject(new Error(`${args.join(' ')} exited ${code ?? signal}: ${stderr.trim()}`));
     });
   });
+}
+
+/** Wall milliseconds of one child, from spawn to exit. */
+export async function timeProcess(run: TimedProcess): Promise<number> {
+  return (await runTimed(run)).elapsedMs;
 }
 
 /**

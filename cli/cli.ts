@@ -168,26 +168,33 @@ async function run(
   return result.exitCode;
 }
 
+/** A whole number from min to max, or the refusal; every bounded count flag reads this way. */
+function wholeNumberIn(given: string, min: number, max: number, refusal: string): number {
+  const value = Number(given);
+  if (!/^\d+$/.test(given) || value < min || value > max) throw new UsageError(refusal);
+  return value;
+}
+
 /** `--concurrency N`: a whole number of cases in flight, bounded so a run never floods a host. */
 function concurrencyOf(given: string | undefined): number | undefined {
   if (given === undefined) return undefined;
-  const count = Number(given);
-  if (!/^\d+$/.test(given) || count < 1 || count > MAX_PACK_CONCURRENCY) {
-    throw new UsageError(
-      `--concurrency takes how many generated cases are in flight at once, 1 to ${MAX_PACK_CONCURRENCY}, such as --concurrency ${PACK_CONCURRENCY}`,
-    );
-  }
-  return count;
+  return wholeNumberIn(
+    given,
+    1,
+    MAX_PACK_CONCURRENCY,
+    `--concurrency takes how many generated cases are in flight at once, 1 to ${MAX_PACK_CONCURRENCY}, such as --concurrency ${PACK_CONCURRENCY}`,
+  );
 }
 
 /** `--wait-for-host SECONDS`: a whole number of seconds, bounded so the wait always ends. */
 function waitSecondsOf(given: string | undefined): number | undefined {
   if (given === undefined) return undefined;
-  const seconds = Number(given);
-  if (!/^\d+$/.test(given) || seconds < 1 || seconds > 3600) {
-    throw new UsageError(`--wait-for-host takes whole seconds from 1 to 3600; got "${given}"`);
-  }
-  return seconds;
+  return wholeNumberIn(
+    given,
+    1,
+    3600,
+    `--wait-for-host takes whole seconds from 1 to 3600; got "${given}"`,
+  );
 }
 
 async function verify(args: ParsedArgs, out: (line: string) => void): Promise<number> {

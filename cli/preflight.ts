@@ -1,9 +1,8 @@
 // What must hold before any leg runs, so that a configuration error ends the run in one line with
 // exit 2 instead of coming back as a column of `blocked` rows: the report directory and the CI's
-// step files can be written, and a remote host has a key, answers discovery, publishes the public half of the --sign
-// key under the --key-id the report will be signed under, and accepts the key on one
-// authenticated request. Each failure names the URL
-// or the directory, never the key.
+// step files can be written, and a remote host has a key, answers discovery, publishes the public
+// half of the --sign key under the --key-id the report will be signed under, and accepts the key
+// on one authenticated request. Each failure names the URL or the directory, never the key.
 
 import { appendFile } from 'node:fs/promises';
 import { Refusal } from '../lib/refusal.ts';

@@ -38,8 +38,8 @@ export function reportShapeProblem(parsed: unknown): string | undefined {
  * Checks a report the schema has accepted: the files it names are the files this suite ships (or
  * archived), and the report is what a replay of its recorded facts rebuilds (lib/report/replay.ts),
  * compared member by member; a generated pack's sidecar is read from `reportDir`, the report's
- * folder. A signed report's digest is part of that comparison, so an edit shows
- * whatever key checks the signature itself (cli/verify-keys.ts anchors that).
+ * folder. A signed report's digest is part of that comparison, so an edit shows whatever key
+ * checks the signature itself (cli/verify-keys.ts anchors that).
  */
 export async function verifyReport(
   report: EvalGateReport,

@@ -6,6 +6,7 @@
 // sidecar hold every record inline, and are decided again as they were.
 
 import { selectedFixtures } from '../generate/pack.ts';
+import { packSelection } from './pack-request.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type {
   DriveResult,
@@ -61,25 +62,14 @@ export async function runGeneratedLeg(
   }
   if (openSink === undefined) {
     const cases = await driveGeneratedPack(request, target, watch);
-    const alone = request.case === undefined ? {} : { case: request.case };
     return {
       requirement: GENERATED_REQUIREMENT,
       ...decidePack(cases),
-      generated: {
-        seed: request.seed,
-        count: request.count,
-        ...alone,
-        cases: cases.map(caseRecord),
-      },
+      generated: { ...packSelection(request), cases: cases.map(caseRecord) },
       durationMs: Math.max(0, now() - started),
     };
   }
-  const tally = new PackTally({
-    count: request.count,
-    seed: request.seed,
-    ...(request.case === undefined ? {} : { case: request.case }),
-    keepEveryFinding: false,
-  });
+  const tally = new PackTally({ ...packSelection(request), keepEveryFinding: false });
   const sink = await openSink();
   let sidecar: GeneratedSidecar;
   try {
@@ -184,12 +174,7 @@ export function recomputeGeneratedRow(
   });
   return {
     decision: decidePack(cases),
-    record: {
-      seed: record.seed,
-      count: record.count,
-      ...(record.case === undefined ? {} : { case: record.case }),
-      cases: rebuilt,
-    },
+    record: { ...packSelection(record), cases: rebuilt },
     problems,
   };
 }

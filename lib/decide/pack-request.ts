@@ -1,6 +1,8 @@
 // What `run --generate` asks for, apart from the generator itself, so the legs file can plan the
 // generated leg without loading fast-check on a run that requests no pack.
 
+import type { PackSelection } from '../generate/pack.ts';
+
 export interface PackRequest {
   readonly count: number;
   readonly seed: number;
@@ -21,3 +23,12 @@ export const PACK_CONCURRENCY = 4;
 
 /** The most `--concurrency` accepts: beyond it a run opens more connections than it gains. */
 export const MAX_PACK_CONCURRENCY = 64;
+
+/** The selection alone, whatever else `of` carries (a run's concurrency, a record's sidecar). */
+export function packSelection(of: PackSelection): PackSelection {
+  return {
+    seed: of.seed,
+    count: of.count,
+    ...(of.case === undefined ? {} : { case: of.case }),
+  };
+}

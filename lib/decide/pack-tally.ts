@@ -12,6 +12,7 @@ import type {
   StreamedGeneratedRecord,
 } from '../types.ts';
 import type { Decision } from './decide.ts';
+import { packSelection } from './pack-request.ts';
 
 export interface GeneratedCase {
   readonly fixtureId: string;
@@ -150,9 +151,7 @@ export class PackTally {
   /** The record a streamed row carries beside its sidecar. */
   record(sidecar: StreamedGeneratedRecord['sidecar']): StreamedGeneratedRecord {
     return {
-      seed: this.#options.seed,
-      count: this.#options.count,
-      ...(this.#options.case === undefined ? {} : { case: this.#options.case }),
+      ...packSelection(this.#options),
       sidecar,
       tally: this.tally(),
       smallest: this.smallest(),

@@ -6,6 +6,7 @@
 // recorded one, is named.
 
 import { selectedFixtures } from '../generate/pack.ts';
+import { packSelection } from './pack-request.ts';
 import { describeError } from '../observe/errors.ts';
 import type { GeneratedCaseRecord, GeneratedSidecar, StreamedGeneratedRecord } from '../types.ts';
 import {
@@ -27,6 +28,19 @@ export interface SidecarRead {
 
 export type SidecarOpener = (file: string) => SidecarRead;
 
+/** An opener whose every read fails, saying `why`: where no sidecar can be read at all. */
+export function unreadableSidecars(why: string): SidecarOpener {
+  return (file) => ({
+    lines: {
+      // eslint-disable-next-line require-yield
+      async *[Symbol.asyncIterator]() {
+        throw new Error(`${why}, so ${file} cannot be read`);
+      },
+    },
+    digest: () => ({ sha256: '', bytes: 0 }),
+  });
+}
+
 /** How many contradicting lines a replay names before it counts the rest. */
 const NAMED_LINES = 5;
 
@@ -43,16 +57,9 @@ export async function recomputeStreamedRow(
     if (lineProblems.length < NAMED_LINES) lineProblems.push(problem);
     else unnamed += 1;
   };
-  const alone = record.case === undefined ? {} : { case: record.case };
-  const tally = new PackTally({
-    count: record.count,
-    seed: record.seed,
-    ...alone,
-    keepEveryFinding: false,
-  });
-  const fixtures = selectedFixtures({ count: record.count, seed: record.seed, ...alone })[
-    Symbol.iterator
-  ]();
+  const selection = packSelection(record);
+  const tally = new PackTally({ ...selection, keepEveryFinding: false });
+  const fixtures = selectedFixtures(selection)[Symbol.iterator]();
   const expected = record.case === undefined ? record.count : 1;
   const drove = record.case === undefined ? '' : `, of which this run drove ${record.case} alone`;
   const problems: string[] = [];

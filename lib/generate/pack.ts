@@ -39,14 +39,19 @@ export interface PackRequest extends GeneratorOptions {
   readonly seed: number;
 }
 
+/** Throws for a seed fast-check cannot take or a size that is no count. */
+function checkRequest({ seed, count }: Pick<PackRequest, 'seed' | 'count'>): void {
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0x7fffffff) {
+    throw new Error(`a pack seed is an integer in 0..${0x7fffffff}, not ${seed}`);
+  }
+  if (!Number.isInteger(count) || count < 0) {
+    throw new Error(`a pack size is a non-negative integer, not ${count}`);
+  }
+}
+
 /** The pack: fixtures 1..count drawn from the seed. */
 export function generatePack(request: PackRequest): Fixture[] {
-  if (!Number.isInteger(request.seed) || request.seed < 0 || request.seed > 0x7fffffff) {
-    throw new Error(`a pack seed is an integer in 0..${0x7fffffff}, not ${request.seed}`);
-  }
-  if (!Number.isInteger(request.count) || request.count < 0) {
-    throw new Error(`a pack size is a non-negative integer, not ${request.count}`);
-  }
+  checkRequest(request);
   if (request.count === 0) return [];
   const drawn = fc.sample(fixtureArb(request), { seed: request.seed, numRuns: request.count });
   return drawn.map((fixture, i) => named(fixture, request.seed, i + 1));
@@ -60,7 +65,7 @@ const DRAW_CHUNK = 32;
  * chunk is drawn from the seed with fast-check's replay path skipping the fixtures before it.
  */
 export function* packFixtures(request: PackRequest): Generator<Fixture> {
-  generatePack({ ...request, count: 0 });
+  checkRequest(request);
   const arb = fixtureArb(request);
   for (let start = 0; start < request.count; start += DRAW_CHUNK) {
     const numRuns = Math.min(DRAW_CHUNK, request.count - start);
@@ -71,7 +76,7 @@ export function* packFixtures(request: PackRequest): Generator<Fixture> {
 
 /** The fixture at `place` (1-based) of the seed's pack, drawn alone: packFixtures' and generatePack's. */
 export function packFixtureAt(seed: number, place: number): Fixture {
-  generatePack({ seed, count: 0 });
+  checkRequest({ seed, count: place });
   const [drawn] = fc.sample(fixtureArb({}), { seed, path: String(place - 1), numRuns: 1 });
   if (drawn === undefined) throw new Error(`the pack at seed ${seed} has no fixture ${place}`);
   return named(drawn, seed, place);

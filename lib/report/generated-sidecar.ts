@@ -11,7 +11,11 @@ import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { CaseSink } from '../decide/generated-leg.ts';
-import type { SidecarOpener, SidecarRead } from '../decide/streamed-pack.ts';
+import {
+  unreadableSidecars,
+  type SidecarOpener,
+  type SidecarRead,
+} from '../decide/streamed-pack.ts';
 import { makeDirectory } from '../make-directory.ts';
 import { holdsSecret } from '../secrets.ts';
 import type { GeneratedCaseRecord } from '../types.ts';
@@ -66,7 +70,8 @@ function openSidecar(dir: string, file: string, apiKey: string | undefined): Cas
 
 /** Reads the sidecars beside a report in `dir`; without a folder, every read fails and says why. */
 export function sidecarReader(dir: string | undefined): SidecarOpener {
-  return (file) => (dir === undefined ? unreadable(file) : readSidecar(join(dir, file)));
+  if (dir === undefined) return unreadableSidecars("the report's folder is not known here");
+  return (file) => readSidecar(join(dir, file));
 }
 
 function readSidecar(path: string): SidecarRead {
@@ -91,17 +96,5 @@ function readSidecar(path: string): SidecarRead {
       },
     },
     digest: () => ({ sha256: hash.copy().digest('hex'), bytes }),
-  };
-}
-
-function unreadable(file: string): SidecarRead {
-  return {
-    lines: {
-      // eslint-disable-next-line require-yield
-      async *[Symbol.asyncIterator]() {
-        throw new Error(`the report's folder is not known here, so ${file} cannot be read`);
-      },
-    },
-    digest: () => ({ sha256: '', bytes: 0 }),
   };
 }

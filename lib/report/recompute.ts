@@ -10,7 +10,11 @@ import { GENERATED_REQUIREMENT, LEGS } from '../legs.ts';
 import { blocked, decide, type Decision } from '../decide/decide.ts';
 import { decideLeg, type HostDiscovery, type LegFacts } from '../decide/decide-leg.ts';
 import { recomputeGeneratedRow, type RecordedDocument } from '../decide/generated-leg.ts';
-import { recomputeStreamedRow, type SidecarOpener } from '../decide/streamed-pack.ts';
+import {
+  recomputeStreamedRow,
+  unreadableSidecars,
+  type SidecarOpener,
+} from '../decide/streamed-pack.ts';
 import type { GeneratedRecord } from '../types.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
 import { isSelected } from './run-options.ts';
@@ -99,15 +103,7 @@ async function recomputeGenerated(
 }
 
 /** A recomputation handed no sidecar reader: a streamed pack's row is then not borne out. */
-const noSidecar: SidecarOpener = (file) => ({
-  lines: {
-    // eslint-disable-next-line require-yield
-    async *[Symbol.asyncIterator]() {
-      throw new Error(`no sidecar reader was given, so ${file} cannot be read`);
-    },
-  },
-  digest: () => ({ sha256: '', bytes: 0 }),
-});
+const noSidecar = unreadableSidecars('no sidecar reader was given');
 
 /**
  * What a row no recorded data can decide again comes to: what its own findings imply, or a string

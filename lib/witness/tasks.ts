@@ -139,7 +139,6 @@ function passReason(expected: ExpectedRun, task: ExpectedTask): string {
   }
 }
 
-/** [0244-assumed] trial bookkeeping: each member the host carries must agree (SHOULD). */
 /**
  * Without a trials block the task's verdict is its trial's (contract §4). Reading gatedScore ≥
  * passScore instead agrees everywhere but at passScore 0, where a trial that failed its trajectory
@@ -153,6 +152,7 @@ function singleTrialNote(task: ExpectedTask, passScore: number): string {
   return `, it ${why}; not gatedScore ${num(task.gatedScore)} ≥ passScore ${num(passScore)}`;
 }
 
+/** [0244-assumed] trial bookkeeping: each member the host carries must agree (SHOULD). */
 function judgeTrialStats(
   expected: ExpectedRun,
   task: ExpectedTask,

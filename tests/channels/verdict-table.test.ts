@@ -22,6 +22,7 @@ import {
 } from '../../lib/report/run-verdict.ts';
 import { certifiedReport } from '../../lib/report/signature.ts';
 import { EXIT } from '../../lib/report/verdict.ts';
+import type { InlineGeneratedRecord } from '../../lib/types.ts';
 import type { HostKey } from './support.ts';
 import {
   broken,
@@ -59,6 +60,17 @@ interface Case {
 
 function withRows(edit: (rows: ReportRow[]) => ReportRow[]): ReportRow[] {
   return edit(passingRows());
+}
+
+/** The passing rows with the pack's record edited; passingRows records its cases inline. */
+function withPack(edit: (pack: InlineGeneratedRecord) => InlineGeneratedRecord): ReportRow[] {
+  return withRows((rows) =>
+    rows.map((r) => {
+      if (r.generated === undefined) return r;
+      if (!('cases' in r.generated)) throw new Error('passingRows records its pack inline');
+      return { ...r, generated: edit(r.generated) };
+    }),
+  );
 }
 
 function replace(rows: ReportRow[], id: string, row: Partial<ReportRow>): ReportRow[] {
@@ -181,19 +193,7 @@ const CASES: readonly Case[] = [
     name: 'strict with a smaller pack than the set names',
     build: (key) =>
       reportWith(
-        withRows((rows) =>
-          rows.map((r) =>
-            r.generated === undefined
-              ? r
-              : {
-                  ...r,
-                  generated:
-                    'cases' in r.generated
-                      ? { ...r.generated, count: 2, cases: r.generated.cases.slice(0, 2) }
-                      : { ...r.generated, count: 2 },
-                },
-          ),
-        ),
+        withPack((pack) => ({ ...pack, count: 2, cases: pack.cases.slice(0, 2) })),
         key,
       ),
     signed: true,
@@ -207,23 +207,11 @@ const CASES: readonly Case[] = [
     name: 'strict with one case of the pack driven alone',
     build: (key) =>
       reportWith(
-        withRows((rows) =>
-          rows.map((r) =>
-            r.generated === undefined
-              ? r
-              : {
-                  ...r,
-                  generated:
-                    'cases' in r.generated
-                      ? {
-                          ...r.generated,
-                          case: r.generated.cases[0]?.fixtureId ?? '',
-                          cases: r.generated.cases.slice(0, 1),
-                        }
-                      : { ...r.generated, case: `generated-s${r.generated.seed}-n0001` },
-                },
-          ),
-        ),
+        withPack((pack) => ({
+          ...pack,
+          case: pack.cases[0]?.fixtureId ?? '',
+          cases: pack.cases.slice(0, 1),
+        })),
         key,
       ),
     signed: true,

@@ -5,7 +5,7 @@
 // short. The report comes from a real run of a small pack on a host with one defect, so the lines
 // hold passing and failing cases, observations and findings.
 
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,17 @@ import type { EvalGateReport } from '../../lib/report/report.ts';
 import { rowsDigest } from '../../lib/report/report.ts';
 import type { GeneratedSidecar, StreamedGeneratedRecord } from '../../lib/types.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
-import { cli, LEAKY_KEY, removeDir, scratchDir, writeSidecar } from './support.ts';
+import {
+  cli,
+  generatedRow,
+  LEAKY_KEY,
+  readReport,
+  readSidecarLines,
+  removeDir,
+  scratchDir,
+  streamedPack,
+  writeSidecar,
+} from './support.ts';
 import { withLeafChanged, type LeafPath } from './leaf-edit.ts';
 
 const COUNT = 4;
@@ -29,9 +39,7 @@ let report: EvalGateReport;
 let lines: string[] = [];
 
 function pack(r: EvalGateReport): StreamedGeneratedRecord {
-  const generated = r.requirements.find((row) => row.id === GENERATED_REQUIREMENT)?.generated;
-  if (generated === undefined || 'cases' in generated) throw new Error('no streamed pack');
-  return generated;
+  return streamedPack(generatedRow(r));
 }
 
 beforeAll(async () => {
@@ -54,15 +62,8 @@ beforeAll(async () => {
   } finally {
     await host.close();
   }
-  report = JSON.parse(
-    await readFile(join(reportDir, 'eval-gate-report.json'), 'utf8'),
-  ) as EvalGateReport;
-  const { gunzipSync } = await import('node:zlib');
-  const file = join(reportDir, pack(report).sidecar.file);
-  lines = gunzipSync(await readFile(file))
-    .toString('utf8')
-    .split('\n')
-    .filter((l) => l !== '');
+  report = await readReport(reportDir);
+  lines = await readSidecarLines(reportDir, pack(report).sidecar.file);
 }, 120_000);
 afterAll(async () => {
   await removeDir(dir);

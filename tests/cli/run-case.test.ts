@@ -11,14 +11,14 @@ import { writePackFiles } from '../../cli/fixture-set.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
 import { PACK_CONCURRENCY } from '../../lib/decide/pack-request.ts';
 import { GENERATED_REQUIREMENT, LEGS } from '../../lib/legs.ts';
-import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
+import type { ReportRow } from '../../lib/report/report.ts';
 import { startReferenceHost, type ReferenceHost } from '../../reference-host/index.ts';
-import type { GeneratedCaseRecord } from '../../lib/types.ts';
 import {
+  casesOf,
   cli,
+  generatedRow,
   LEAKY_KEY,
   readReport,
-  readSidecar,
   removeDir,
   scratchDir,
   verifyWritten,
@@ -31,19 +31,6 @@ const PACK = ['--generate', '12', '--seed', '1'];
 const ONLY = ['--only', LEGS.find((l) => l.fixtureId === undefined)?.id ?? ''];
 /** Fails `suite.passed` on a suite mean exactly at its threshold: some cases of the pack only. */
 const DEFECT = 'strict-greater-than';
-
-function generatedRow(report: EvalGateReport): ReportRow {
-  const row = report.requirements.find((r) => r.id === GENERATED_REQUIREMENT);
-  if (row === undefined) throw new Error('the report has no generated row');
-  return row;
-}
-
-/** The cases a row drove, from its sidecar in `reports` (or inline, as older reports hold them). */
-async function casesOf(row: ReportRow, reports: string): Promise<GeneratedCaseRecord[]> {
-  const pack = row.generated;
-  if (pack === undefined) return [];
-  return 'cases' in pack ? [...pack.cases] : readSidecar(reports, pack.sidecar.file);
-}
 
 function failingRules(row: ReportRow): string[] {
   const rules = row.findings.filter((f) => !f.ok && f.severity === 'MUST').map((f) => f.rule);

@@ -13,14 +13,15 @@ import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { rowsDigest } from '../../lib/report/report.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
-import type { StreamedGeneratedRecord } from '../../lib/types.ts';
 import {
   cli,
+  generatedRow,
   LEAKY_KEY,
   readReport,
   readSidecar,
   removeDir,
   scratchDir,
+  streamedPack,
   verifyWritten,
   writeSidecar,
 } from './support.ts';
@@ -28,19 +29,7 @@ import {
 /** A full run per test: the pack of 200 drives 200 runs on the embedded host. */
 const FULL_RUN_MS = 300_000;
 
-function generatedRow(report: EvalGateReport): ReportRow {
-  const row = report.requirements.find((r) => r.id === GENERATED_REQUIREMENT);
-  if (row === undefined) throw new Error('the report has no generated row');
-  return row;
-}
-
 const NONE = { 'executed-pass': 0, 'executed-fail': 0, inapplicable: 0, skipped: 0, blocked: 0 };
-
-function streamed(row: ReportRow): StreamedGeneratedRecord {
-  const pack = row.generated;
-  if (pack === undefined || 'cases' in pack) throw new Error('the row records no sidecar');
-  return pack;
-}
 
 /** The report pointing at `lines` written as a new sidecar, its digest recorded to match. */
 async function resealed(
@@ -50,7 +39,7 @@ async function resealed(
   lines: readonly string[],
 ): Promise<EvalGateReport> {
   const sidecar = await writeSidecar(dir, file, lines);
-  return edited(report, (r) => ({ ...r, generated: { ...streamed(r), sidecar } }));
+  return edited(report, (r) => ({ ...r, generated: { ...streamedPack(r), sidecar } }));
 }
 
 /** The report with `edit` applied to the generated row, its rows digest made to match again. */
@@ -87,7 +76,7 @@ describe('run --generate: a conformant host', () => {
         expect(run.stderr).toEqual([]);
         expect(run.code).toBe(0);
         expect(row.disposition).toBe('executed-pass');
-        const pack = streamed(row);
+        const pack = streamedPack(row);
         expect(pack.seed).toBe(1);
         expect(pack.tally).toEqual({ ...NONE, 'executed-pass': 200 });
         const cases = await readSidecar(dir, pack.sidecar.file);
@@ -136,7 +125,7 @@ describe('run --generate: a host with one defect', () => {
 
         expect(run.code).toBe(1);
         expect(row.disposition).toBe('executed-fail');
-        const pack = streamed(row);
+        const pack = streamedPack(row);
         const cases = await readSidecar(reportDir, pack.sidecar.file);
         const failing = cases.find((c) => c.disposition === 'executed-fail');
         expect(failing).toBeDefined();

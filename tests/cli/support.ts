@@ -8,8 +8,13 @@ import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { runCli } from '../../cli/cli.ts';
-import type { EvalGateReport } from '../../lib/report/report.ts';
-import type { GeneratedCaseRecord, GeneratedSidecar } from '../../lib/types.ts';
+import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
+import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
+import type {
+  GeneratedCaseRecord,
+  GeneratedSidecar,
+  StreamedGeneratedRecord,
+} from '../../lib/types.ts';
 
 /** Recognisable, so a leak anywhere is found by a plain substring search. */
 export const LEAKY_KEY = 'sk-test-DO-NOT-LEAK-4242';
@@ -126,13 +131,36 @@ export async function verifyWritten(
   return { code: run.code, lines: [...run.stdout, ...run.stderr] };
 }
 
+/** The report's generated row. */
+export function generatedRow(report: EvalGateReport): ReportRow {
+  const row = report.requirements.find((r) => r.id === GENERATED_REQUIREMENT);
+  if (row === undefined) throw new Error('the report has no generated row');
+  return row;
+}
+
+/** The row's pack record, which a run streams to a sidecar. */
+export function streamedPack(row: ReportRow): StreamedGeneratedRecord {
+  const pack = row.generated;
+  if (pack === undefined || 'cases' in pack) throw new Error('the row records no sidecar');
+  return pack;
+}
+
+/** The lines of a pack's sidecar in `dir`, as the run wrote them. */
+export async function readSidecarLines(dir: string, file: string): Promise<string[]> {
+  const text = gunzipSync(await readFile(join(dir, file))).toString('utf8');
+  return text.split('\n').filter((line) => line !== '');
+}
+
 /** The case records a run streamed to a pack's sidecar, a parsed line each. */
 export async function readSidecar(dir: string, file: string): Promise<GeneratedCaseRecord[]> {
-  const text = gunzipSync(await readFile(join(dir, file))).toString('utf8');
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as GeneratedCaseRecord);
+  return (await readSidecarLines(dir, file)).map((line) => JSON.parse(line) as GeneratedCaseRecord);
+}
+
+/** The cases a row drove, from its sidecar in `dir` (or inline, as older reports hold them). */
+export async function casesOf(row: ReportRow, dir: string): Promise<GeneratedCaseRecord[]> {
+  const pack = row.generated;
+  if (pack === undefined) return [];
+  return 'cases' in pack ? [...pack.cases] : readSidecar(dir, pack.sidecar.file);
 }
 
 /**

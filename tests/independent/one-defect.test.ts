@@ -102,20 +102,10 @@ function withTrajectories(
 function misreading(
   read: (t: ExpectedTrajectory) => ExpectedTrajectory,
 ): Pick<Row, 'mutate' | 'mutateEvents'> {
-  const regrade = (f: Fixture) => grade(withTrajectories(f, read));
-  return {
-    mutate: (_s, _id, f) => regrade(f).summary,
-    mutateEvents: mapEvents('eval.scored', (p, f) => {
-      const task = regrade(f).tasks.find((t) => t.taskId === p.taskId);
-      const trial = task?.trials[Number(p.trial ?? 1) - 1];
-      if (trial === undefined || trial.matched === null) return p;
-      const flag = 'trajectoryMatched' in p ? { trajectoryMatched: trial.matched } : {};
-      return { ...p, passed: trial.passed, ...flag };
-    }),
-  };
+  return misreadingFixture((f) => withTrajectories(f, read));
 }
 
-/** As `misreading`, for a reading that needs the whole fixture, script included. */
+/** As `misreading`, for a reading of the whole fixture, its script included. */
 function misreadingFixture(read: (f: Fixture) => Fixture): Pick<Row, 'mutate' | 'mutateEvents'> {
   const regrade = (f: Fixture) => grade(read(f));
   return {

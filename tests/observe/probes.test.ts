@@ -428,6 +428,28 @@ describe('the host checks of a run', () => {
   });
 });
 
+/** Every probe sent to a correct host with `apiKey` configured, and the requests it received. */
+async function probesWithKey(apiKey: string) {
+  const server = await startScriptedServer(CORRECT);
+  const client = createHostClient({
+    baseUrl: server.url,
+    apiKey,
+    requestTimeoutMs: 500,
+    maxBodyBytes: 4096,
+  });
+  try {
+    const probes = await provokeRefusals(
+      client,
+      { keyConfigured: true, knownRunId: RUN, evalSuiteAdvertised: true, timeoutMs: 500 },
+      NONCE,
+    );
+    return { probes, requests: server.requests };
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
 describe('the near-miss probes', () => {
   it('every near-miss kind has one probe, and it says how its token misses the key', () => {
     const kinds = HOST_PROBES.flatMap((p) =>
@@ -464,60 +486,28 @@ describe('the near-miss probes', () => {
   });
 
   it('a key without a letter has no case-flipped token, so that probe is not made, saying why', async () => {
-    const server = await startScriptedServer(CORRECT);
-    const client = createHostClient({
-      baseUrl: server.url,
-      apiKey: '0123456789-0123',
-      requestTimeoutMs: 500,
-      maxBodyBytes: 4096,
+    const { probes, requests } = await probesWithKey('0123456789-0123');
+    expect(probes.find((p) => p.probe === 'near-miss-case-flipped')).toEqual({
+      probe: 'near-miss-case-flipped',
+      outcome: 'not-made',
+      reason: 'the key holds no letter, so no token differs from it in case alone',
     });
-    try {
-      const probes = await provokeRefusals(
-        client,
-        { keyConfigured: true, knownRunId: RUN, evalSuiteAdvertised: true, timeoutMs: 500 },
-        NONCE,
-      );
-      expect(probes.find((p) => p.probe === 'near-miss-case-flipped')).toEqual({
-        probe: 'near-miss-case-flipped',
-        outcome: 'not-made',
-        reason: 'the key holds no letter, so no token differs from it in case alone',
-      });
-      // Keyless, wrong key, three near misses, the unknown run and the unknown suite.
-      expect(server.requests).toHaveLength(7);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    // Keyless, wrong key, three near misses, the unknown run and the unknown suite.
+    expect(requests).toHaveLength(7);
   });
 
   it('a key of one character has no truncated token, so that probe is not made, saying why', async () => {
     expect(nearMissKey('truncated', 'k3y-5678')).toBe('k3y-567');
     expect(() => nearMissKey('truncated', 'k')).toThrow(NoNearMissToken);
-    const server = await startScriptedServer(CORRECT);
-    const client = createHostClient({
-      baseUrl: server.url,
-      apiKey: 'k',
-      requestTimeoutMs: 500,
-      maxBodyBytes: 4096,
+    const { probes, requests } = await probesWithKey('k');
+    expect(probes.find((p) => p.probe === 'near-miss-truncated')).toEqual({
+      probe: 'near-miss-truncated',
+      outcome: 'not-made',
+      reason: 'the key is a single character, so removing its last leaves no token to send',
     });
-    try {
-      const probes = await provokeRefusals(
-        client,
-        { keyConfigured: true, knownRunId: RUN, evalSuiteAdvertised: true, timeoutMs: 500 },
-        NONCE,
-      );
-      expect(probes.find((p) => p.probe === 'near-miss-truncated')).toEqual({
-        probe: 'near-miss-truncated',
-        outcome: 'not-made',
-        reason: 'the key is a single character, so removing its last leaves no token to send',
-      });
-      // Every other credential probe went out, an empty bearer token never did.
-      expect(server.requests).toHaveLength(7);
-      expect(server.requests.map((r) => r.headers.authorization)).not.toContain('Bearer ');
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    // Every other credential probe went out, an empty bearer token never did.
+    expect(requests).toHaveLength(7);
+    expect(requests.map((r) => r.headers.authorization)).not.toContain('Bearer ');
   });
 
   it('the truncated token of the shortest accepted key is scrubbed from an echo though shorter than a key may be', async () => {
