@@ -32,6 +32,8 @@ export interface CliIo {
   readonly live?: (line: string) => void;
   /** The environment to read; absent: the process environment layered over ./.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The clock a verifier reads a report's date against; absent: the wall clock. */
+  readonly now?: () => number;
 }
 
 const PREFIX = 'openwop-eval-gate: ';
@@ -77,7 +79,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'run':
         return await run(args, io, raw, out);
       case 'verify':
-        return await verify(args, out);
+        return await verify(args, out, io.now);
       case 'judge':
         return await judge(args, out);
       case 'fixtures':
@@ -197,10 +199,14 @@ function waitSecondsOf(given: string | undefined): number | undefined {
   );
 }
 
-async function verify(args: ParsedArgs, out: (line: string) => void): Promise<number> {
+async function verify(
+  args: ParsedArgs,
+  out: (line: string) => void,
+  now?: () => number,
+): Promise<number> {
   const path = args.positionals[0] ?? '';
   const { TrustSources, trustOptionsOf } = await import('./trust-source.ts');
-  const sources = new TrustSources(trustOptionsOf(args.options));
+  const sources = new TrustSources(trustOptionsOf(args.options), now);
   // verify and judge load the whole witness, which `run` loads only beside its legs.
   const { anchoredClause, problemsOf, verifyAnchored, verifyHeadline } =
     await import('./verify-keys.ts');
@@ -211,7 +217,7 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
   for (const problem of problems) out(problem);
   if (result.kind === 'report') {
     const { integrity, anchored, report } = result;
-    out(`anchor: ${anchorLine(anchored.anchor)}`);
+    out(`anchor: ${anchorLine(anchored.anchor)}, ${anchored.time.asOf}`);
     out(
       `referee: ${anchored.referee ?? `this suite (${report.suite.name} ${report.suite.version}) judged it`}`,
     );
@@ -221,7 +227,7 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
     const found =
       problems.length === 0
         ? `${how}, every digest matches`
-        : `${problems.length} problem${problems.length === 1 ? '' : 's'} (${how})`;
+        : `${problems.length} problem${problems.length === 1 ? '' : 's'} (${how}), ${anchored.time.asOf}`;
     out(`${verifyHeadline(result)}: ${path}: ${found}`);
   } else {
     out(`certification: ${anchoredClause(result)}`);

@@ -198,6 +198,7 @@ const TRUST_FLAGS: Readonly<Record<string, FlagSpec>> = {
   'trusted-keys': { takesValue: true, example: 'trusted-keys.json' },
   host: { takesValue: true, example: 'https://host.example' },
   offline: { takesValue: false, example: '' },
+  'max-age': { takesValue: true, example: '30' },
 };
 
 /** The commands that take flags and arguments; help and version take nothing. */

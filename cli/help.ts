@@ -46,13 +46,17 @@ export const HELP = `openwop-eval-gate: the OpenWOP RFC 0246 eval-gate conforman
 
 Usage
   openwop-eval-gate [run] [flags]          run every leg against a host and write the report
-  openwop-eval-gate verify REPORT [--trusted-keys FILE | --key PUBKEY.pem | --host URL | --offline]
-                                           recompute every verdict and digest in a report, then
-                                           anchor its signature outside the report: the key its
-                                           --key-id names in the live discovery of the host it is
-                                           about (or at --host URL), a pinned keyring of
-                                           signingKeys, or a key file; never the key the report
-                                           captured. Only an anchored signature certifies
+  openwop-eval-gate verify REPORT [--host URL | --trusted-keys FILE | --key PUBKEY.pem | --offline]
+                  [--max-age DAYS]         recompute every verdict and digest in a report, then
+                                           anchor its signature outside the report. Only an
+                                           anchor the certifier names certifies: the live
+                                           discovery at --host URL (the certificate names the
+                                           URL), or a keyring entry bound to the implementation.
+                                           The address the report names, a key file and an
+                                           unbound entry give integrity only. A report dated
+                                           after now is refused; one older than --max-age is
+                                           stale. badge, diff, report and matrix take these
+                                           flags and decide the same way
   openwop-eval-gate judge SUMMARY.json --fixture ID|FILE.json [--events EVENTS.json]
                                            judge a recorded EvalSummary offline: the verdict and
                                            its cause first, then failures, warnings, holds; ID

@@ -1,8 +1,8 @@
 // What must hold before any leg runs, so that a configuration error ends the run in one line with
 // exit 2 instead of coming back as a column of `blocked` rows: the report directory and the CI's
 // step files can be written, and a remote host has a key, answers discovery, publishes the public
-// half of the --sign key under the --key-id the report will be signed under, and accepts the key
-// on one authenticated request. Each failure names the URL or the directory, never the key.
+// half of the --sign key under the --key-id the report will be signed under, advertises none of the
+// capabilities a strict run opts out of, and accepts the key on one authenticated request. Each failure names the URL or the directory, never the key.
 
 import { appendFile } from 'node:fs/promises';
 import { Refusal } from '../lib/refusal.ts';
@@ -16,6 +16,7 @@ import type { TransportErrorCode } from '../lib/observe/errors.ts';
 import { speaksTls } from '../lib/observe/scheme-probe.ts';
 import type { HostClient } from '../lib/observe/host-client.ts';
 import { createHostClient, encodeRunId } from '../lib/observe/host-client.ts';
+import { advertisedOptOuts, gateList } from '../lib/report/advertised-opt-outs.ts';
 import { lookUpKey, rawPublicKey, signingKeysOf } from '../lib/report/signature.ts';
 
 /** A run that cannot start; the CLI prints its message as one line and exits 2. */
@@ -101,6 +102,7 @@ export async function checkHost(
           `--key-id ${options.keyId}: ${missing} at ${url}${DISCOVERY_PATH}; publish the public half of --sign there under that id first, or sign with a key it publishes, so the report can verify as the host's`,
         );
     }
+    if (discovery.ok) refuseAdvertisedOptOuts(config, url, discovery.document);
     keyAccepted(url, await (early ?? probeKey(client)));
     return discovery;
   } finally {
@@ -139,6 +141,23 @@ async function discoveryAnswers(
     }
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
+}
+
+/**
+ * A strict run that opts out of a capability the host advertises would skip the legs that test
+ * it and still be certifiable; lib/report/advertised-opt-outs.ts says why that is refused.
+ */
+function refuseAdvertisedOptOuts(
+  config: Pick<SuiteConfig, 'requireBehavior' | 'optedOut'>,
+  url: string,
+  document: unknown,
+): void {
+  if (!config.requireBehavior) return;
+  const advertised = advertisedOptOuts(document, config.optedOut);
+  if (advertised.length === 0) return;
+  throw new PreflightError(
+    `--opt-out ${gateList(advertised)}: the host at ${url}${DISCOVERY_PATH} advertises ${advertised.length === 1 ? 'that capability' : 'those capabilities'}, and an opt-out excuses only a capability the host lacks; run without ${advertised.length === 1 ? 'that opt-out' : 'those opt-outs'}, or stop advertising what the host does not do`,
+  );
 }
 
 /** How long the one TLS handshake that tells an https port from a starting host may take. */

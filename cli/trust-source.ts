@@ -1,8 +1,9 @@
 // Reads the source a verifier anchors a report's signature in (lib/report/anchor.ts): a key file
-// (--key), a pinned keyring (--trusted-keys), or the live discovery of the host the report is
-// about (its target URL, or --host URL for another address of the same host), read with the
-// suite's bounded client. --offline reads nothing outside the report. A source that cannot be used
-// as given is a usage error (exit 2); a host that does not answer is an outcome, not an error.
+// (--key), a pinned keyring (--trusted-keys), or a live discovery read with the suite's bounded
+// client: at --host URL, an address the certifier gives, or else at the report's own target URL,
+// which the report's author chose and which therefore proves integrity only
+// (lib/report/voucher.ts). --offline reads nothing outside the report. A source that cannot be
+// used as given is a usage error (exit 2); a host that does not answer is an outcome, not an error.
 
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_BOUNDS } from '../lib/env.ts';
@@ -19,7 +20,12 @@ export interface TrustOptions {
   readonly trustedKeys?: string;
   readonly host?: string;
   readonly offline?: boolean;
+  /** `--max-age DAYS`: an older report is stale and certifies nothing. */
+  readonly maxAgeDays?: number;
 }
+
+/** The longest --max-age: a century, so the number stays a date's arithmetic. */
+const MAX_AGE_DAYS = 36_500;
 
 export function trustOptionsOf(options: Readonly<Record<string, string>>): TrustOptions {
   const { key, host } = options;
@@ -36,7 +42,18 @@ export function trustOptionsOf(options: Readonly<Record<string, string>>): Trust
   if (host !== undefined && !/^https?:\/\/[^/]/i.test(host)) {
     throw new UsageError(`--host takes an http(s) URL, such as --host https://host.example`);
   }
+  const maxAge = options['max-age'];
+  let maxAgeDays: number | undefined;
+  if (maxAge !== undefined) {
+    maxAgeDays = Number(maxAge);
+    if (!/^\d+$/.test(maxAge) || maxAgeDays < 1 || maxAgeDays > MAX_AGE_DAYS) {
+      throw new UsageError(
+        `--max-age takes whole days from 1 to ${MAX_AGE_DAYS}, such as --max-age 30; got "${maxAge}"`,
+      );
+    }
+  }
   return {
+    ...(maxAgeDays === undefined ? {} : { maxAgeDays }),
     ...(key === undefined ? {} : { key }),
     ...(trustedKeys === undefined ? {} : { trustedKeys }),
     ...(host === undefined ? {} : { host }),
@@ -50,8 +67,17 @@ export class TrustSources {
   readonly #live = new Map<string, Promise<TrustSource>>();
   #fixed: Promise<TrustSource | undefined> | undefined;
 
-  constructor(options: TrustOptions) {
+  /** The verifier's clock, injectable so a test of a report's age never reads the wall clock. */
+  readonly now: () => number;
+
+  constructor(options: TrustOptions, now: () => number = Date.now) {
     this.#options = options;
+    this.now = now;
+  }
+
+  /** `--max-age`, for the verdict's clock. */
+  get maxAgeDays(): number | undefined {
+    return this.#options.maxAgeDays;
   }
 
   /** The source for `report`: the file given, or the live discovery of its host. */
@@ -73,7 +99,7 @@ export class TrustSources {
     if (pending === undefined) {
       pending = liveSource(
         url,
-        this.#options.host !== undefined ? report.target.baseUrl : undefined,
+        this.#options.host === undefined ? undefined : report.target.baseUrl,
       );
       this.#live.set(url, pending);
     }
@@ -142,6 +168,7 @@ export async function readKeyring(path: string): Promise<readonly unknown[]> {
  * is an outcome of its own.
  */
 async function liveSource(url: string, aboutUrl: string | undefined): Promise<TrustSource> {
+  const namedBy: 'report' | 'certifier' = aboutUrl === undefined ? 'report' : 'certifier';
   const name =
     aboutUrl === undefined
       ? `the live discovery at ${url}`
@@ -157,6 +184,8 @@ async function liveSource(url: string, aboutUrl: string | undefined): Promise<Tr
     return {
       kind: 'live',
       name,
+      url,
+      namedBy,
       read: { ok: false, why: 'the URL is not one the client can reach' },
     };
   }
@@ -165,6 +194,8 @@ async function liveSource(url: string, aboutUrl: string | undefined): Promise<Tr
     return {
       kind: 'live',
       name,
+      url,
+      namedBy,
       read: read.ok ? { ok: true, document: read.document } : { ok: false, why: read.reason },
     };
   } finally {

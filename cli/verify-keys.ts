@@ -9,7 +9,8 @@ import { anchoredVerdict, anchorLine } from '../lib/report/anchor.ts';
 import { thisReferee } from '../lib/report/referee.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
-import { certificationClause, runVerdict, UNRECORDED } from '../lib/report/run-verdict.ts';
+import { runVerdict, UNRECORDED } from '../lib/report/run-verdict.ts';
+import { certificateClause } from '../lib/report/certificate.ts';
 import type { TrustSources } from './trust-source.ts';
 import type { Verification } from './verify.ts';
 import { reportShapeProblem, verifyReport } from './verify.ts';
@@ -26,41 +27,56 @@ export type AnchoredVerification =
       readonly verdict: RunVerdict;
     };
 
-/** Every problem that fails verification: integrity, and a signature its anchor refutes. */
+/**
+ * Every problem that fails verification: integrity, a signature its anchor refutes, and a date
+ * after the verifier's clock.
+ */
 export function problemsOf(result: AnchoredVerification): readonly string[] {
   if (result.kind === 'malformed') return result.problems;
-  const { anchor } = result.anchored;
-  return anchor.state === 'invalid'
-    ? [...result.integrity.problems, anchorLine(anchor)]
-    : result.integrity.problems;
+  const { anchor, time } = result.anchored;
+  return [
+    ...result.integrity.problems,
+    ...(anchor.state === 'invalid' ? [anchorLine(anchor)] : []),
+    ...(time.future === undefined ? [] : [time.future]),
+  ];
 }
 
 /**
  * The first words of verify's summary line: which outcome holds, so a reader who stops there
- * knows whether the report is certified, whole but vouched for by nobody, or refused.
+ * knows whether the report is certified (and by whom, for what, as of when), whole but vouched
+ * for by nobody who names an implementation, or refused.
  */
 export function verifyHeadline(result: AnchoredVerification): string {
   if (problemsOf(result).length > 0 || result.kind === 'malformed') return 'FAILED';
-  if (result.verdict.certification.certified) return 'certified';
-  switch (result.anchored.anchor.state) {
+  const { anchored } = result;
+  if (result.verdict.certification.certified) return anchoredClause(result);
+  const { voucher } = anchored;
+  switch (anchored.anchor.state) {
     case 'unsigned':
-      return 'unsigned: integrity only, nobody vouches for it';
+      return `unsigned: integrity only, nobody vouches for it, ${anchored.time.asOf}`;
     case 'unanchored':
-      return 'unanchored: integrity only, no key outside the report vouches for it';
+      return `unanchored: integrity only, no key outside the report vouches for it, ${anchored.time.asOf}`;
     case 'unattributed':
-      return 'unattributed: integrity only, the host does not publish the signing key';
+      return `unattributed: integrity only, the host does not publish the signing key, ${anchored.time.asOf}`;
     default:
-      return result.anchored.referee === undefined
-        ? 'verified, not certified'
-        : 'different referee: verified, not certified by this verifier';
+      if (voucher?.certifies === false) return `${voucher.headline}, ${anchored.time.asOf}`;
+      if (anchored.time.tooOld !== undefined) return `stale: ${anchored.time.tooOld}`;
+      return anchored.referee === undefined
+        ? `verified, not certified, ${anchored.time.asOf}`
+        : `different referee: verified, not certified by this verifier, ${anchored.time.asOf}`;
   }
 }
 
-/** The certification clause of the anchored verdict, or why a refused report certifies nothing. */
+/** The certificate this verifier states, or why a refused report certifies nothing. */
 export function anchoredClause(result: AnchoredVerification): string {
-  return problemsOf(result).length > 0 || result.kind === 'malformed'
-    ? 'not certified: the report does not verify'
-    : certificationClause(result.verdict);
+  if (problemsOf(result).length > 0 || result.kind === 'malformed') {
+    return 'not certified: the report does not verify';
+  }
+  const { voucher, time } = result.anchored;
+  return certificateClause(result.verdict, {
+    ...(voucher === undefined ? {} : { voucher }),
+    asOf: time.asOf,
+  });
 }
 
 /** Reads and parses a report file. Throws when it cannot be read or is not JSON. */
@@ -86,7 +102,12 @@ export async function verifyAnchored(
   // verifyReport has rebuilt the recorded certification and named any difference, so the
   // recorded one is the run's claim as the rows bear it out.
   const recorded = report.certification ?? UNRECORDED;
-  const anchored = anchoredVerdict(report, recorded, source, referee, integrity.refereeDifferences);
+  const anchored = anchoredVerdict(report, recorded, source, {
+    referee,
+    refereeDifferences: integrity.refereeDifferences,
+    now: sources.now(),
+    ...(sources.maxAgeDays === undefined ? {} : { maxAgeDays: sources.maxAgeDays }),
+  });
   return {
     kind: 'report',
     report,

@@ -15,7 +15,12 @@ import { certifiedImplementation, implementationLabel } from './certification.ts
 import type { Referee } from './referee.ts';
 import { differentReferee } from './referee.ts';
 import type { Certification, CertificationReason, EvalGateReport } from './report.ts';
+import { advertisedOptOuts, gateList } from './advertised-opt-outs.ts';
+import type { ReportTime, VerifierClock } from './report-time.ts';
+import { reportTime } from './report-time.ts';
 import { checkSignature, lookUpKey, signingKeysOf } from './signature.ts';
+import type { Voucher } from './voucher.ts';
+import { voucherOf } from './voucher.ts';
 
 /** Where a verifier looks for the key, as read; `name` says where in every line. */
 export type TrustSource =
@@ -24,6 +29,12 @@ export type TrustSource =
   | {
       readonly kind: 'live';
       readonly name: string;
+      readonly url: string;
+      /**
+       * Who named the address: the certifier (--host), or the report (its `target.baseUrl`),
+       * which whoever wrote the report chose and so cannot say whose host it is.
+       */
+      readonly namedBy: 'certifier' | 'report';
       readonly read:
         | { readonly ok: true; readonly document: unknown }
         | { readonly ok: false; readonly why: string };
@@ -33,7 +44,15 @@ export type TrustSource =
 
 export type Anchor =
   | { readonly state: 'unsigned'; readonly source: string }
-  | { readonly state: 'anchored'; readonly source: string; readonly keyId?: string }
+  | {
+      readonly state: 'anchored';
+      readonly source: string;
+      readonly keyId?: string;
+      /** The implementation a keyring entry binds the key to. */
+      readonly binding?: string;
+      /** When the source says the key retired (after the report's date). */
+      readonly retiredAt?: string;
+    }
   /** No source outside the report could be read: integrity only. */
   | { readonly state: 'unanchored'; readonly source: string; readonly why: string }
   /** The source was read and does not publish the key (or not for this report): integrity only. */
@@ -81,7 +100,14 @@ export function anchorSignature(report: EvalGateReport, source: TrustSource): An
       why: `${where} binds key ${keyId} to ${found.implementation}, but the report certifies ${named ?? 'no named implementation'}`,
     };
   }
-  return checked(report, found.key, where, keyId);
+  const anchor = checked(report, found.key, where, keyId);
+  return anchor.state === 'anchored'
+    ? {
+        ...anchor,
+        ...(found.implementation === undefined ? {} : { binding: found.implementation }),
+        ...(found.retiredAt === undefined ? {} : { retiredAt: found.retiredAt }),
+      }
+    : anchor;
 }
 
 function checked(
@@ -124,6 +150,10 @@ export function staleVersion(report: EvalGateReport, source: TrustSource): strin
 
 export interface AnchoredVerdict {
   readonly anchor: Anchor;
+  /** Who vouches and for what, when the anchor bears the signature out (lib/report/voucher.ts). */
+  readonly voucher?: Voucher;
+  /** The report's date and age, and whether its date refuses or withholds it. */
+  readonly time: ReportTime;
   /** Why another suite judged the report, or undefined when this one did. */
   readonly referee?: string;
   readonly stale?: string;
@@ -131,22 +161,38 @@ export interface AnchoredVerdict {
   readonly certification: Certification;
 }
 
+/** What the verifier brings besides the source: its referee and its clock. */
+export interface VerifierContext extends VerifierClock {
+  readonly referee: Referee;
+  /** The report's schema and fixture digests that are not this suite's (cli/verify.ts). */
+  readonly refereeDifferences?: readonly string[];
+}
+
 /**
  * The certification a verifier stands behind: the one the run recorded (already rebuilt and
- * matched by verify), withheld when no key outside the report vouches, when another suite judged
- * the report, or when the live host now advertises another implementation or version.
+ * matched by verify), withheld when no key outside the report vouches, when the key that does
+ * binds no implementation, when another suite judged the report, when the live host now
+ * advertises another implementation or version, when the report is older than --max-age, and
+ * when the run opted out of a capability its captured discovery advertises.
  */
 export function anchoredVerdict(
   report: EvalGateReport,
   recorded: Certification,
   source: TrustSource,
-  ours: Referee,
-  refereeDifferences: readonly string[] = [],
+  context: VerifierContext,
 ): AnchoredVerdict {
   const anchor = anchorSignature(report, source);
-  const referee = differentReferee(report.suite, ours) ?? otherFiles(refereeDifferences);
+  const voucher = voucherOf(anchor, source, context.now);
+  const time = reportTime(report.finishedAt, context);
+  const referee =
+    differentReferee(report.suite, context.referee) ?? otherFiles(context.refereeDifferences ?? []);
   const stale = staleVersion(report, source);
-  const reasons: CertificationReason[] = [...recorded.reasons, ...anchorReasons(anchor)];
+  const reasons: CertificationReason[] = [
+    ...recorded.reasons,
+    ...anchorReasons(anchor),
+    ...(voucher?.certifies === false ? [voucher.reason] : []),
+    ...claimReasons(report),
+  ];
   if (referee !== undefined) {
     reasons.push({
       code: 'different-referee',
@@ -161,12 +207,41 @@ export function anchoredVerdict(
       text: `stale: ${stale}; certify the version the host runs`,
     });
   }
+  if (time.tooOld !== undefined) {
+    reasons.push({
+      code: 'report-too-old',
+      short: 'report too old',
+      text: `stale: ${time.tooOld}; run the suite again`,
+    });
+  }
   return {
     anchor,
+    ...(voucher === undefined ? {} : { voucher }),
+    time,
     ...(referee === undefined ? {} : { referee }),
     ...(stale === undefined ? {} : { stale }),
     certification: { ...recorded, certified: reasons.length === 0, reasons },
   };
+}
+
+/** An opt-out the captured discovery contradicts: the signer wrote it, the host advertises the capability. */
+function claimReasons(report: EvalGateReport): CertificationReason[] {
+  if (!report.strict || !report.discovery.ok) return [];
+  let document: unknown;
+  try {
+    document = JSON.parse(report.discovery.text);
+  } catch {
+    return [];
+  }
+  const advertised = advertisedOptOuts(document, report.optedOut);
+  if (advertised.length === 0) return [];
+  return [
+    {
+      code: 'opted-out-advertised',
+      short: 'opted out of an advertised capability',
+      text: `opted out of an advertised capability: the run opted out of ${gateList(advertised)}, which the captured discovery advertises; an opt-out excuses only a capability the host lacks, so run without it`,
+    },
+  ];
 }
 
 function otherFiles(differences: readonly string[]): string | undefined {

@@ -96,7 +96,14 @@ export type ReasonCode =
   | 'unattributed'
   | 'signature-invalid'
   | 'different-referee'
-  | 'stale-version';
+  | 'stale-version'
+  /** Integrity under a key that binds no implementation (lib/report/voucher.ts). */
+  | 'report-address'
+  | 'key-file'
+  | 'unbound-key'
+  | 'retired-key'
+  | 'report-too-old'
+  | 'opted-out-advertised';
 
 export interface CertificationReason {
   readonly code: ReasonCode;

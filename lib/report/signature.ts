@@ -126,6 +126,8 @@ export type KeyLookup =
       readonly publicKey: string;
       /** A keyring's binding of the key to one implementation name; absent: any. */
       readonly implementation?: string;
+      /** When the entry says the key retired (after `signedAt`, or it would not be found). */
+      readonly retiredAt?: string;
     }
   | { readonly found: false; readonly why: string };
 
@@ -185,6 +187,7 @@ export function lookUpKey(
       key,
       publicKey: raw,
       ...(binding === undefined ? {} : { implementation: binding }),
+      ...(typeof retired === 'string' ? { retiredAt: retired } : {}),
     };
   } catch {
     return missing(`${where}: key ${keyId} is not a valid ed25519 public key`);

@@ -24,9 +24,11 @@ const signed = signReport(
   'host-1',
 );
 const entry = { keyId: 'host-1', alg: 'ed25519', publicKey: rawPublicKey(KEY.publicKey) };
-const live = (document: unknown): TrustSource => ({
+const live = (document: unknown, namedBy: 'certifier' | 'report' = 'certifier'): TrustSource => ({
   kind: 'live',
   name: 'the live discovery at http://h',
+  url: 'http://h',
+  namedBy,
   read: { ok: true, document },
 });
 const keyring = (keys: unknown[]): TrustSource => ({
@@ -34,6 +36,8 @@ const keyring = (keys: unknown[]): TrustSource => ({
   name: 'the keyring k',
   keys,
 });
+/** The verifier's clock: a day after the report's date. */
+const NOW = Date.parse('2026-06-02T00:00:00.000Z');
 const CERTIFIED: Certification = {
   certified: true,
   reasons: [],
@@ -58,6 +62,8 @@ describe('anchorSignature', () => {
     const down: TrustSource = {
       kind: 'live',
       name: 'the live discovery at http://h',
+      url: 'http://h',
+      namedBy: 'certifier',
       read: { ok: false, why: 'connection refused' },
     };
     expect(anchorSignature(signed, down)).toMatchObject({
@@ -111,9 +117,14 @@ describe('anchoredVerdict', () => {
       signingKeys: [entry],
       implementation: { name: 'acme-host', version: '1.2.0' },
     });
-    expect(anchoredVerdict(signed, CERTIFIED, source, REFEREE).certification.certified).toBe(true);
+    expect(
+      anchoredVerdict(signed, CERTIFIED, source, { referee: REFEREE, now: NOW }).certification
+        .certified,
+    ).toBe(true);
     const codes = (s: TrustSource, referee = REFEREE) =>
-      anchoredVerdict(signed, CERTIFIED, s, referee).certification.reasons.map((r) => r.code);
+      anchoredVerdict(signed, CERTIFIED, s, { referee, now: NOW }).certification.reasons.map(
+        (r) => r.code,
+      );
     expect(codes({ kind: 'none', name: 'n' })).toEqual(['unanchored']);
     expect(codes(live({}))).toEqual(['unattributed']);
     expect(
