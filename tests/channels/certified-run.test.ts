@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_REQUIREMENT, LEGS } from '../../lib/legs.ts';
 import { currentSet } from '../../lib/requirement-sets.ts';
-import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from '../cli/support.ts';
+import { cli, dateless, LEAKY_KEY, readReport, removeDir, scratchDir } from '../cli/support.ts';
 import { junitProblems } from './support.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
@@ -83,7 +83,8 @@ describe('a clean strict run, signed by the key the host publishes', () => {
     const junit = await readFile(join(reportDir, 'eval-gate-junit.xml'), 'utf8');
     expect(await junitProblems(junit)).toEqual([]);
     expect(junit).toContain('failures="0" errors="0"');
-    const badge = await cli(['badge', join(reportDir, 'eval-gate-report.json')]);
+    // The certifier names the host's address: the address the report names anchors nothing.
+    const badge = await cli(['badge', join(reportDir, 'eval-gate-report.json'), '--host', url]);
     expect(JSON.parse(badge.stdout[0] ?? '')).toMatchObject({
       label: `OpenWOP eval gate: ${IMPL}`,
       message: `RFC 0246 certified ${LEGS.length + 1}/${LEGS.length + 1}`,
@@ -92,13 +93,18 @@ describe('a clean strict run, signed by the key the host publishes', () => {
     expect(junit).toContain(
       `<property name="implementation.name" value="openwop-reference-host"/>`,
     );
-    const verify = await cli(['verify', join(reportDir, 'eval-gate-report.json')]);
+    const verify = await cli(['verify', join(reportDir, 'eval-gate-report.json'), '--host', url]);
     expect(verify.code).toBe(0);
-    expect(verify.stdout).toContain(
-      `anchor: vouched for by key ${KEY_ID} of the live discovery at ${url}`,
+    const shown = verify.stdout.map(dateless);
+    expect(shown).toContain(
+      `anchor: vouched for by key ${KEY_ID} of the live discovery at ${url} (given with --host for the report's ${url})`,
     );
-    expect(verify.stdout).toContain(`certification: certified: ${IMPL} (signed by key ${KEY_ID})`);
+    expect(shown).toContain(
+      `certification: certified: ${url} advertising ${IMPL} (signed by key ${KEY_ID})`,
+    );
     expect(verify.stdout.at(-1)).toMatch(/^certified: /);
+    const plain = await cli(['verify', join(reportDir, 'eval-gate-report.json')]);
+    expect(plain.stdout.at(-1)).toMatch(/^report-chosen address: integrity only, /);
     expect(verify.stdout.join('\n')).not.toContain(LEAKY_KEY);
   }, 60_000);
 

@@ -40,6 +40,14 @@ export async function cli(
   return { code, stdout, stderr };
 }
 
+/** A verify line without its `, as of DATE, AGE old` clause, for lines a test pins exactly. */
+export function dateless(line: string): string {
+  return line.replace(
+    /, as of \S+, (?:\d+ (?:days|h|min)|under a minute) (?:old|in the future)/g,
+    '',
+  );
+}
+
 export async function scratchDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'eval-gate-cli-'));
 }

@@ -12,7 +12,7 @@ import type { EvalGateReport } from '../../lib/report/report.ts';
 import { discoveryDigest, hostChecksDigest } from '../../lib/report/report.ts';
 import { judgeHostChecks } from '../../lib/eval-gate-witness.ts';
 import { certifiedReport } from '../../lib/report/signature.ts';
-import { cli, readReport, removeDir, scratchDir, verifyWritten } from '../cli/support.ts';
+import { cli, dateless, readReport, removeDir, scratchDir, verifyWritten } from '../cli/support.ts';
 
 const KEY_ID = 'host-2026-01';
 
@@ -122,7 +122,7 @@ describe('verify against the key a host publishes in discovery', () => {
     }));
     expect(code).toBe(1);
     expect(lines).toContain(`row ${report.requirements[0]?.id ?? ''}: missing from the report`);
-    expect(lines).toContain(
+    expect(lines.map(dateless)).toContain(
       `anchor: vouched for by key ${KEY_ID} of the keyring ${keyringOf(lines)}`,
     );
   });
@@ -160,17 +160,21 @@ describe('verify against the key a host publishes in discovery', () => {
   it('verifies the signature against the keyring key named by the key id', async () => {
     const { code, lines } = await verifyPublished([entry()]);
     expect(code).toBe(0);
-    expect(lines).toContain(
+    expect(lines.map(dateless)).toContain(
       `anchor: vouched for by key ${KEY_ID} of the keyring ${keyringOf(lines)}`,
     );
-    // The embedded host is never certified, however well its report is signed.
-    expect(lines.at(-1)).toMatch(/^verified, not certified: .*every digest matches$/);
+    // An entry that binds no implementation gives integrity under its key, never a certificate.
+    expect(lines.at(-1)).toMatch(
+      new RegExp(
+        `^integrity under key ${KEY_ID} of the keyring .*: the entry binds no implementation, so it certifies none; .*every digest matches$`,
+      ),
+    );
   });
 
   it('says unattributed when the key id is not in the keyring, naming those that are', async () => {
     const { code, lines } = await verifyPublished([entry({ keyId: 'host-2025-07' })]);
     expect(code).toBe(0);
-    expect(lines).toContain(
+    expect(lines.map(dateless)).toContain(
       `anchor: unattributed: key host-2026-01 is not among the keyring ${keyringOf(lines)}'s signingKeys (host-2025-07); the signature attests integrity only`,
     );
     expect(lines.at(-1)).toMatch(/^unattributed: integrity only/);
@@ -186,12 +190,18 @@ describe('verify against the key a host publishes in discovery', () => {
     expect(lines.at(-1)).toMatch(/^unattributed: integrity only/);
   });
 
-  it('still vouches with a key retired after the report was signed', async () => {
-    const retiredAt = new Date(Date.parse(report.finishedAt) + 60_000).toISOString();
+  it('a key retired after the report was signed bears its signature out, and certifies nothing', async () => {
+    // Retired a millisecond after the report, so retired by the time verify reads it.
+    const retiredAt = new Date(Date.parse(report.finishedAt) + 1).toISOString();
     const { code, lines } = await verifyPublished([entry({ retiredAt })]);
     expect(code).toBe(0);
-    expect(lines).toContain(
+    expect(lines.map(dateless)).toContain(
       `anchor: vouched for by key ${KEY_ID} of the keyring ${keyringOf(lines)}`,
+    );
+    expect(lines.at(-1)).toMatch(
+      new RegExp(
+        `^retired key: integrity only, key ${KEY_ID} of the keyring .* retired at ${retiredAt}; a retired key certifies nothing`,
+      ),
     );
   });
 
