@@ -2,7 +2,9 @@
 // with its reason named, beside the genuine path they imitate. A forger here follows
 // docs/report.md to the letter: edits a report, recomputes every digest and the certification,
 // and signs it again, with a key of its own published by a host of its own. Only a key found
-// outside the report (the named host's live discovery, a pinned keyring) tells the two apart.
+// outside the report that the certifier names (a live discovery at --host URL, a keyring entry
+// bound to the implementation) tells the two apart; tests/cli/certificate-forgeries.test.ts holds
+// what the report's own address, a key file and an unbound entry come to.
 
 import { generateKeyPairSync } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
@@ -19,7 +21,7 @@ import { certifiedReport, rawPublicKey } from '../../lib/report/signature.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { certificationFixtures } from '../support/certification-pack.ts';
 import type { ReferenceHost } from '../../reference-host/index.ts';
-import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
+import { cli, dateless, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
 
 const ENV = { OPENWOP_API_KEY: LEAKY_KEY };
 const IMPL = 'openwop-reference-host 0.2.0';
@@ -125,7 +127,9 @@ beforeAll(async () => {
   ]);
   await gone.close();
   genuinePath = join(dir, 'genuine', 'eval-gate-report.json');
-  await writeKeyring('victim-keyring.json', [{ keyId: 'host-1', publicKey: victimKey.raw }]);
+  await writeKeyring('victim-keyring.json', [
+    { keyId: 'host-1', publicKey: victimKey.raw, implementation: 'openwop-reference-host' },
+  ]);
   ({ server: upgraded, url: upgradedUrl } = await discoveryServer({
     implementation: { name: 'openwop-reference-host', version: '0.3.0' },
     signingKeys: [{ keyId: 'host-1', alg: 'ed25519', publicKey: victimKey.raw }],
@@ -214,7 +218,7 @@ const FORGERIES: readonly Forgery[] = [
     name: 'a re-signed report with its target rewritten, the named host down',
     report: () => forge(forgersOwn, retarget(offlineUrl), forgerKey, 'host-1'),
     refused: false,
-    headline: /^unanchored: integrity only, no key outside the report vouches for it: /,
+    headline: /^unanchored: integrity only, no key outside the report vouches for it, as of /,
     says: 'no discovery was read',
   },
   {
@@ -244,7 +248,7 @@ const FORGERIES: readonly Forgery[] = [
         'forger-1',
       ),
     refused: false,
-    headline: /^unattributed: integrity only, the host does not publish the signing key: /,
+    headline: /^unattributed: integrity only, the host does not publish the signing key, as of /,
     says: 'key forger-1 is not among the live discovery at',
   },
   {
@@ -295,7 +299,7 @@ const FORGERIES: readonly Forgery[] = [
     report: () => genuine,
     flags: () => ['--host', upgradedUrl],
     refused: false,
-    headline: /^verified, not certified: /,
+    headline: /^verified, not certified, as of /,
     says: () =>
       `stale: the report certifies ${IMPL}, and the live discovery at ${upgradedUrl} (given with --host for the report's ${victimUrl}) now advertises openwop-reference-host 0.3.0`,
   },
@@ -315,14 +319,19 @@ const FORGERIES: readonly Forgery[] = [
 ];
 
 describe('the genuine path', () => {
-  it('a signed strict run against a host that publishes its key verifies as certified, live', async () => {
-    const run = await cli(['verify', genuinePath]);
+  it('a signed strict run against a host that publishes its key verifies as certified, live at the address the certifier gives', async () => {
+    const run = await cli(['verify', genuinePath, '--host', victimUrl]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(
-      `anchor: vouched for by key host-1 of the live discovery at ${victimUrl}`,
+    expect(run.stdout.map(dateless)).toContain(
+      `anchor: vouched for by key host-1 of the live discovery at ${victimUrl} (given with --host for the report's ${victimUrl})`,
     );
-    expect(run.stdout.at(-1)).toMatch(/^certified: /);
-    const badge = await cli(['badge', genuinePath]);
+    expect(run.stdout.at(-1)).toMatch(
+      new RegExp(`^certified: ${victimUrl} advertising ${IMPL} \\(signed by key host-1\\), as of `),
+    );
+    // The same key at the address the report names vouches for the report's integrity only.
+    const plain = await cli(['verify', genuinePath]);
+    expect(plain.stdout.at(-1)).toMatch(/^report-chosen address: integrity only, /);
+    const badge = await cli(['badge', genuinePath, '--host', victimUrl]);
     expect(JSON.parse(badge.stdout[0] ?? '')).toEqual({
       schemaVersion: 1,
       label: `OpenWOP eval gate: ${IMPL}`,
@@ -339,12 +348,15 @@ describe('the genuine path', () => {
     const pinned = await cli(['verify', path, '--trusted-keys', join(dir, 'victim-keyring.json')]);
     expect(pinned.code).toBe(0);
     expect(pinned.stdout.at(-1)).toMatch(/^certified: /);
-    expect(pinned.stdout).toContain(`certification: certified: ${IMPL} (signed by key host-1)`);
+    expect(pinned.stdout.map(dateless)).toContain(
+      `certification: certified: ${IMPL} under key host-1 of the keyring ${join(dir, 'victim-keyring.json')}, bound to openwop-reference-host (signed by key host-1)`,
+    );
   });
 
-  it("the forger's own report certifies the forger's own host, and only it", async () => {
-    const run = await cli(['verify', await written('forgers-own', forgersOwn)]);
-    expect(run.stdout.at(-1)).toMatch(/^certified: /);
+  it("the forger's own report certifies the forger's own host, and names its address", async () => {
+    const path = await written('forgers-own', forgersOwn);
+    const run = await cli(['verify', path, '--host', forger?.url ?? '']);
+    expect(run.stdout.at(-1)).toMatch(new RegExp(`^certified: ${forger?.url ?? ''} advertising `));
   });
 });
 
@@ -377,14 +389,11 @@ describe('forgeries are refused by verify, badge and diff, the reason named', ()
     if (forgery.refused) {
       expect(diff.code).toBe(2);
       expect(diff.stderr[0]).toContain('does not verify, so diff refuses it');
-    } else if (flags.length === 0 || flags[0] === '--host') {
-      // The base is certified under the same source, so losing it is a regression.
-      expect(diff.code).toBe(flags[0] === '--host' ? 0 : 1);
-      if (flags.length === 0) {
-        expect(diff.stdout[0]).toMatch(/^CERTIFICATION LOST: certified → not certified: /);
-      }
+    } else if (flags[0] === '--host') {
+      expect(diff.code).toBe(0);
     } else {
-      // Under a keyring that does not vouch, the base is not certified either: nothing to lose.
+      // Under a source that does not certify the base either (the address the report names, a
+      // keyring that does not vouch), there is no certification to lose.
       expect(diff.stdout.join('\n')).not.toContain('CERTIFICATION LOST');
     }
   });
@@ -399,7 +408,7 @@ describe('diff compares certification', () => {
     );
     expect(run.code).toBe(0);
     const newer = join(unsignedDir, 'eval-gate-report.json');
-    const text = await cli(['diff', genuinePath, newer]);
+    const text = await cli(['diff', genuinePath, newer, '--host', victimUrl]);
     expect(text.code).toBe(1);
     expect(text.stdout[0]).toBe(
       'CERTIFICATION LOST: certified → not certified: unsigned: integrity only, nobody vouches for it; sign with --sign and --key-id naming a key your discovery publishes',
@@ -407,7 +416,10 @@ describe('diff compares certification', () => {
     expect(text.stdout.at(-1)).toMatch(
       /^1 regression: certification: certified → not certified \(not signed\)$/,
     );
-    const markdown = await cli(['diff', genuinePath, newer, '--format', 'markdown']);
+    const markdown = await cli([
+      ...['diff', genuinePath, newer, '--format', 'markdown'],
+      ...['--host', victimUrl],
+    ]);
     expect(markdown.stdout[0]).toBe('## RFC 0246 eval gate: certification lost');
     expect(markdown.stdout[2]).toMatch(/^\*\*Certification lost:\*\* the base was certified/);
   });
