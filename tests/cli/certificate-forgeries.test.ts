@@ -1,6 +1,6 @@
 // A certificate claims only what its anchor proves: who vouches, for which address, as of when.
 // Each row is a construction a security reviewer tried against docs/report.md's certifier
-// procedure (issue 41, constructions 1, 2, 3, 4 and 7), with the exact command a certifier runs
+// procedure, numbered as the review numbered them, with the exact command a certifier runs
 // and the first words of verify's last line. The forger builds everything here: its own keys, its
 // own conformant host and a tiny discovery server of its own on 127.0.0.1:0, and it edits and
 // re-signs reports with the suite's own signing and replay code, as docs/report.md lets anyone.
