@@ -47,6 +47,9 @@ let impostorUrl = '';
 /** The forger's genuine strict, signed report of its own conformant host, and its folder. */
 let own: EvalGateReport;
 let ownDir = '';
+/** The forger's strict, signed run of the embedded reference host: no host of its own at all. */
+let embedded: EvalGateReport;
+let embeddedDir = '';
 
 async function pair(name: string): Promise<Pair> {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -87,6 +90,16 @@ beforeAll(async () => {
   );
   expect(run.code, run.stderr.join('\n')).toBe(0);
   own = await readReport(ownDir);
+  embeddedDir = join(dir, 'embedded');
+  const alone = await cli(
+    [
+      ...['run', '--require-behavior', '--report-dir', embeddedDir],
+      ...['--sign', forgerKey.pem, '--key-id', 'host-1'],
+    ],
+    ENV,
+  );
+  expect(alone.code, alone.stderr.join('\n')).toBe(0);
+  embedded = await readReport(embeddedDir);
   ({ server: impostor, url: impostorUrl } = await discoveryServer({
     implementation: VICTIM,
     signingKeys: [{ keyId: 'host-1', alg: 'ed25519', publicKey: forgerKey.raw }],
@@ -110,8 +123,9 @@ function forge(
   edit: (unsigned: EvalGateReport) => EvalGateReport,
   key: Pair = forgerKey,
   keyId = 'host-1',
+  from: EvalGateReport = own,
 ): EvalGateReport {
-  const edited = edit(withoutSignature(own));
+  const edited = edit(withoutSignature(from));
   return certifiedReport(
     {
       ...edited,
@@ -167,6 +181,11 @@ function keyring(name: string, entries: readonly Record<string, unknown>[]): Pro
   return writeFile(path, JSON.stringify({ signingKeys: keys })).then(() => path);
 }
 
+function sidecarOf(report: EvalGateReport): string | undefined {
+  const pack = report.requirements.find((r) => r.generated !== undefined)?.generated;
+  return pack !== undefined && 'sidecar' in pack ? pack.sidecar.sha256 : undefined;
+}
+
 /** Writes the report beside its pack's sidecar, as a verifier receives both. */
 async function written(name: string, report: EvalGateReport): Promise<string> {
   const folder = join(dir, 'written', name);
@@ -175,7 +194,8 @@ async function written(name: string, report: EvalGateReport): Promise<string> {
   await writeFile(path, JSON.stringify(report));
   const pack = report.requirements.find((r) => r.generated !== undefined)?.generated;
   if (pack !== undefined && 'sidecar' in pack) {
-    await copyFile(join(ownDir, pack.sidecar.file), join(folder, pack.sidecar.file));
+    const from = sidecarOf(own) === pack.sidecar.sha256 ? ownDir : embeddedDir;
+    await copyFile(join(from, pack.sidecar.file), join(folder, pack.sidecar.file));
   }
   return path;
 }
@@ -214,6 +234,23 @@ const ROWS: readonly Row[] = [
   {
     name: '1: plain verify asks the address the forger wrote, its own server naming the victim',
     report: () => forge((r) => retargeted(impostorUrl)(named(VICTIM)(r))),
+    flags: () => [],
+    lastLine: () =>
+      `report-chosen address: integrity only, key host-1 is published at ${impostorUrl}, the address the report names`,
+    exit: 0,
+  },
+  {
+    name: '1: the same from an embedded run, with no host at all',
+    report: () =>
+      forge(
+        (r) => ({
+          ...retargeted(impostorUrl)(publishing('host-1')(named(VICTIM)(r))),
+          target: { baseUrl: impostorUrl, embedded: false, implementation: VICTIM },
+        }),
+        forgerKey,
+        'host-1',
+        embedded,
+      ),
     flags: () => [],
     lastLine: () =>
       `report-chosen address: integrity only, key host-1 is published at ${impostorUrl}, the address the report names`,
