@@ -7,8 +7,27 @@
 // (they bind no name), and a retired key (its retirement is dated, the report's date is the
 // signer's to write). Pure: lib/report/anchor.ts hands the anchor and the source in.
 
-import type { Anchor, TrustSource } from './anchor.ts';
 import type { CertificationReason, ReasonCode } from './report.ts';
+
+/** What lib/report/anchor.ts found: the state of the anchor, and for a vouched one its key. */
+export interface AnchorFacts {
+  readonly state: string;
+  readonly source: string;
+  readonly keyId?: string;
+  /** The implementation a keyring entry binds the key to. */
+  readonly binding?: string;
+  readonly retiredAt?: string;
+}
+
+/** The source a verifier read, as lib/report/anchor.ts's TrustSource describes it. */
+export type SourceFacts =
+  | { readonly kind: 'key-file' | 'keyring' | 'none'; readonly name: string }
+  | {
+      readonly kind: 'live';
+      readonly name: string;
+      readonly url: string;
+      readonly namedBy: 'certifier' | 'report';
+    };
 
 export type Voucher =
   /** A live discovery at an address the certifier gave. */
@@ -39,7 +58,11 @@ type VoucherCode = Extract<
  * What an anchored signature vouches for under `source` at `now`; undefined when the anchor
  * vouches for nothing (its own reasons say why).
  */
-export function voucherOf(anchor: Anchor, source: TrustSource, now: number): Voucher | undefined {
+export function voucherOf(
+  anchor: AnchorFacts,
+  source: SourceFacts,
+  now: number,
+): Voucher | undefined {
   if (anchor.state !== 'anchored') return undefined;
   const key = anchor.keyId === undefined ? 'the key' : `key ${anchor.keyId}`;
   const retiredAt = anchor.retiredAt;
