@@ -13,6 +13,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../cli/cli.ts';
 import { recordedFixtureLoader } from '../../cli/fixture-set.ts';
 import { sidecarReader } from '../../lib/report/generated-sidecar.ts';
 import { replayReport } from '../../lib/report/replay.ts';
@@ -350,6 +351,32 @@ describe('each construction, with the command a certifier runs', () => {
       const shown = JSON.parse(badge.stdout[0] ?? '{}') as { color?: string };
       expect(shown.color === 'brightgreen').toBe(row.green === true);
     }
+  });
+});
+
+describe("verify reads a report's date against the clock it is given", () => {
+  it('the same genuine report is current today and stale a hundred days on', async () => {
+    const path = await written('genuine', own);
+    const at = (now: number) => {
+      const lines: string[] = [];
+      return runCli(['verify', path, '--host', hostUrl, '--max-age', '30'], {
+        log: (line) => lines.push(line),
+        error: (line) => lines.push(line),
+        env: {},
+        now: () => now,
+      }).then(() => lines.at(-1) ?? '');
+    };
+    const finished = Date.parse(own.finishedAt);
+    expect(await at(finished + DAY / 2)).toMatch(
+      new RegExp(
+        `^certified: ${escaped(hostUrl)} advertising .*, as of ${escaped(own.finishedAt)}, 12 h old: `,
+      ),
+    );
+    expect(await at(finished + 100 * DAY)).toMatch(
+      new RegExp(
+        `^stale: the report is dated ${escaped(own.finishedAt)}, 100 days old, older than --max-age 30 days`,
+      ),
+    );
   });
 });
 

@@ -431,6 +431,11 @@ describe('a source that cannot be used as given is one line and exit 2, never a 
     [['--host', 'not-a-url'], '--host takes an http(s) URL, such as --host https://host.example'],
     [['--host', 'http://h', '--offline'], '--host names the live host to read the key from'],
     [['--trusted-keys', 'missing.json'], 'the keyring missing.json could not be read (ENOENT)'],
+    [
+      ['--max-age', '0'],
+      '--max-age takes whole days from 1 to 36500, such as --max-age 30; got "0"',
+    ],
+    [['--max-age', '1.5'], '--max-age takes whole days from 1 to 36500'],
   ])('%j', async (flags, message) => {
     const run = await cli(['verify', genuinePath, ...flags]);
     expect(run.code).toBe(2);
