@@ -201,12 +201,19 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
   const path = args.positionals[0] ?? '';
   const { TrustSources, trustOptionsOf } = await import('./trust-source.ts');
   const sources = new TrustSources(trustOptionsOf(args.options));
+  const { inputLimitsOf } = await import('./input-limits.ts');
+  const limits = inputLimitsOf(args.options);
   // verify and judge load the whole witness, which `run` loads only beside its legs.
   const { anchoredClause, problemsOf, verifyAnchored, verifyHeadline } =
     await import('./verify-keys.ts');
   const { anchorLine } = await import('../lib/report/anchor.ts');
   const { readReportJson } = await import('./verified-report.ts');
-  const result = await verifyAnchored(await readReportJson(path), sources, dirname(path));
+  const result = await verifyAnchored(
+    await readReportJson(path, limits),
+    sources,
+    dirname(path),
+    limits,
+  );
   const problems = problemsOf(result);
   for (const problem of problems) out(problem);
   if (result.kind === 'report') {

@@ -26,6 +26,7 @@ import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { UsageError } from './args.ts';
 import { anchoredVerifier } from './matrix-verifier.ts';
+import { inputLimitsOf } from './input-limits.ts';
 import { TrustSources, trustOptionsOf } from './trust-source.ts';
 
 /** A path as a link from the matrix's folder: relative, forward slashes, never a scheme. */
@@ -43,7 +44,10 @@ export async function matrixCommand(
   paths: readonly string[],
   options: Readonly<Record<string, string>>,
   out: (line: string) => void,
-  verifier: MatrixVerifier = anchoredVerifier(new TrustSources(trustOptionsOf(options))),
+  verifier: MatrixVerifier = anchoredVerifier(
+    new TrustSources(trustOptionsOf(options)),
+    inputLimitsOf(options),
+  ),
 ): Promise<number> {
   const outDir = options.out;
   if (outDir === undefined) throw new UsageError('matrix needs --out DIR, such as --out matrix');

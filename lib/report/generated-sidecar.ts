@@ -5,11 +5,11 @@
 
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
-import { createGunzip, createGzip } from 'node:zlib';
+import { createGzip } from 'node:zlib';
+import { boundedGzipLines, DEFAULT_INPUT_LIMITS, type InputLimits } from '../bounded-input.ts';
 import type { CaseSink } from '../decide/generated-leg.ts';
 import {
   unreadableSidecars,
@@ -69,32 +69,24 @@ function openSidecar(dir: string, file: string, apiKey: string | undefined): Cas
 }
 
 /** Reads the sidecars beside a report in `dir`; without a folder, every read fails and says why. */
-export function sidecarReader(dir: string | undefined): SidecarOpener {
+export function sidecarReader(
+  dir: string | undefined,
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+): SidecarOpener {
   if (dir === undefined) return unreadableSidecars("the report's folder is not known here");
-  return (file) => readSidecar(join(dir, file));
+  return (file) => readSidecar(join(dir, file), dir, limits);
 }
 
-function readSidecar(path: string): SidecarRead {
+/** Read within the input limits (lib/bounded-input.ts), hashing the compressed bytes read. */
+function readSidecar(path: string, dir: string, limits: InputLimits): SidecarRead {
   const hash = createHash('sha256');
   let bytes = 0;
-  const raw = createReadStream(path);
-  raw.on('data', (chunk: Buffer | string) => {
+  const seen = (chunk: Buffer): void => {
     hash.update(chunk);
     bytes += chunk.length;
-  });
-  const gunzip = createGunzip();
-  // A read error (a missing file) ends the lines with it instead of leaving them waiting.
-  raw.on('error', (error) => gunzip.destroy(error));
-  raw.pipe(gunzip);
-  const lines = createInterface({ input: gunzip, crlfDelay: Infinity });
+  };
   return {
-    lines: {
-      async *[Symbol.asyncIterator]() {
-        for await (const line of lines) yield line;
-        // readline ends quietly on a stream error; a truncated or missing file is named here.
-        if (gunzip.errored !== null) throw gunzip.errored;
-      },
-    },
+    lines: { [Symbol.asyncIterator]: () => boundedGzipLines(path, dir, seen, limits) },
     digest: () => ({ sha256: hash.copy().digest('hex'), bytes }),
   };
 }
