@@ -15,6 +15,7 @@ import { Refusal } from '../lib/refusal.ts';
 import { announceStartFailure } from './start-failure.ts';
 import type { ParsedArgs } from './args.ts';
 import { scrubText } from '../lib/secrets.ts';
+import { consoleBlock, consoleText } from '../lib/untrusted-text.ts';
 import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
 import { HELP } from './help.ts';
 import { FixtureInputError } from './fixture-set.ts';
@@ -39,9 +40,10 @@ const PREFIX = 'openwop-eval-gate: ';
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const raw = readSettings(io.env);
   const key = raw.OPENWOP_API_KEY?.trim();
-  const out = (line: string): void => io.log(scrubText(line, key));
+  // A host or a report may have written any part of a line: its controls are shown, never obeyed.
+  const out = (line: string): void => io.log(consoleBlock(scrubText(line, key)));
   const fail = async (line: string): Promise<number> => {
-    const cause = scrubText(line, key);
+    const cause = consoleText(scrubText(line, key));
     io.error(`${PREFIX}${cause}`);
     const command = commandWordOf(argv);
     await announceStartFailure(cause, {
@@ -197,7 +199,7 @@ function waitSecondsOf(given: string | undefined): number | undefined {
   );
 }
 
-async function verify(args: ParsedArgs, out: (line: string) => void): Promise<number> {
+async function verify(args: ParsedArgs, print: (line: string) => void): Promise<number> {
   const path = args.positionals[0] ?? '';
   const { TrustSources, trustOptionsOf } = await import('./trust-source.ts');
   const sources = new TrustSources(trustOptionsOf(args.options));
@@ -215,6 +217,8 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
     limits,
   );
   const problems = problemsOf(result);
+  // Every verify line is one line, whatever the report holds.
+  const out = (line: string): void => print(consoleText(line));
   for (const problem of problems) out(problem);
   if (result.kind === 'report') {
     const { integrity, anchored, report } = result;

@@ -25,6 +25,7 @@ import { runVerdict } from '../lib/report/run-verdict.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { UsageError } from './args.ts';
+import { consoleText, mixedScripts } from '../lib/untrusted-text.ts';
 import { anchoredVerifier } from './matrix-verifier.ts';
 import { inputLimitsOf } from './input-limits.ts';
 import { TrustSources, trustOptionsOf } from './trust-source.ts';
@@ -74,8 +75,12 @@ export async function matrixCommand(
   await writeMatrix(outDir, matrix, inputs);
   for (const column of matrix.columns) {
     const why = column.problems[0];
+    const mixed = mixedScripts(column.implementation);
+    // The label is the report's: one line, its controls shown, a look-alike name flagged.
     out(
-      `${column.verification}: ${column.label} (${column.file})${why === undefined ? '' : `: ${why}`}`,
+      consoleText(
+        `${column.verification}: ${column.label}${mixed === undefined ? '' : ` (mixed scripts: ${mixed})`} (${column.file})${why === undefined ? '' : `: ${why}`}`,
+      ),
     );
   }
   out(
