@@ -18,6 +18,7 @@ import {
 } from '../decide/streamed-pack.ts';
 import { makeDirectory } from '../make-directory.ts';
 import { holdsSecret } from '../secrets.ts';
+import { keyAndTokens, secretDetector } from '../secret-forms.ts';
 import type { GeneratedCaseRecord } from '../types.ts';
 import { redactContent } from './canonical.ts';
 
@@ -44,6 +45,8 @@ function openSidecar(dir: string, file: string, apiKey: string | undefined): Cas
   const out = createWriteStream(join(dir, file));
   const hash = createHash('sha256');
   let bytes = 0;
+  // Each line is checked as written, so the inflated sidecar is checked whole.
+  const leaks = secretDetector(keyAndTokens(apiKey));
   gzip.on('data', (chunk: Buffer) => {
     hash.update(chunk);
     bytes += chunk.length;
@@ -55,7 +58,7 @@ function openSidecar(dir: string, file: string, apiKey: string | undefined): Cas
   return {
     async write(record: GeneratedCaseRecord): Promise<void> {
       const line = JSON.stringify(redactContent(record));
-      if (holdsSecret(line, apiKey)) {
+      if (holdsSecret(line, apiKey) || leaks(line)) {
         throw new Error(`${record.fixtureId}'s record still holds the API key after scrubbing`);
       }
       if (!gzip.write(`${line}\n`)) await once(gzip, 'drain');
