@@ -84,7 +84,9 @@ export function mixedScripts(text: string): string | undefined {
     const script = SCRIPTS.find(([, pattern]) => pattern.test(char[0]));
     if (script !== undefined) found.add(script[0]);
   }
-  return found.size > 1 ? [...found].join('+') : undefined;
+  // In the table's order, so one mix always reads the same: `Latin+Cyrillic`.
+  const names = SCRIPTS.map(([name]) => name).filter((name) => found.has(name));
+  return names.length > 1 ? names.join('+') : undefined;
 }
 
 /** What a plain name or version is made of; anything else is shown quoted. */
@@ -96,7 +98,7 @@ const PLAIN = /^[\p{L}\p{N}](?:[\p{L}\p{N} ._+@/:()-]*[\p{L}\p{N}._+@/:()-])?$/u
  * own test: letters and digits with a few joining marks, no quote, no space at either end.
  */
 export function quotedUnlessPlain(text: string): string {
-  return PLAIN.test(text) ? text : `"${consoleText(text).replace(/["\\]/g, (c) => `\\${c}`)}"`;
+  return PLAIN.test(text) ? text : `"${consoleText(text.replace(/["\\]/g, (c) => `\\${c}`))}"`;
 }
 
 /** `acme-host 1.2.0` as any text the suite prints shows it, flagged when its name mixes scripts. */
