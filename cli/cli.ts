@@ -79,7 +79,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'run':
         return await run(args, io, raw, out);
       case 'verify':
-        return await verify(args, out);
+        return await verify(args, out, io.live);
       case 'judge':
         return await judge(args, out);
       case 'fixtures':
@@ -199,7 +199,11 @@ function waitSecondsOf(given: string | undefined): number | undefined {
   );
 }
 
-async function verify(args: ParsedArgs, print: (line: string) => void): Promise<number> {
+async function verify(
+  args: ParsedArgs,
+  print: (line: string) => void,
+  live?: (line: string) => void,
+): Promise<number> {
   const path = args.positionals[0] ?? '';
   const { TrustSources, trustOptionsOf } = await import('./trust-source.ts');
   const sources = new TrustSources(trustOptionsOf(args.options));
@@ -215,6 +219,11 @@ async function verify(args: ParsedArgs, print: (line: string) => void): Promise<
     sources,
     dirname(path),
     limits,
+    // A large pack's replay takes a while: on a terminal, a live line on stderr says how far it is.
+    live === undefined
+      ? undefined
+      : (file, lines, bytes) =>
+          live(consoleText(`verify: replaying ${file}: ${lines} lines, ${bytes} bytes read`)),
   );
   const problems = problemsOf(result);
   // Every verify line is one line, whatever the report holds.

@@ -4,6 +4,7 @@
 // other command that reads a certification take this verdict, never the one the report claims.
 
 import type { InputLimits } from '../lib/bounded-input.ts';
+import type { SidecarProgress } from '../lib/report/generated-sidecar.ts';
 import type { AnchoredVerdict } from '../lib/report/anchor.ts';
 import { anchoredVerdict, anchorLine } from '../lib/report/anchor.ts';
 import { thisReferee } from '../lib/report/referee.ts';
@@ -69,13 +70,14 @@ export async function verifyAnchored(
   /** The report's folder, where a generated pack's sidecar sits. */
   reportDir?: string,
   limits?: InputLimits,
+  progress?: SidecarProgress,
 ): Promise<AnchoredVerification> {
   const shape = reportShapeProblem(parsed);
   if (shape !== undefined) return { kind: 'malformed', problems: [shape] };
   // The schema has accepted it, so it has the report's shape.
   const report = parsed as EvalGateReport;
   const [integrity, source, referee] = await Promise.all([
-    verifyReport(report, reportDir, limits),
+    verifyReport(report, reportDir, limits, progress),
     sources.for(report),
     thisReferee(),
   ]);

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { boundedGzipLines, DEFAULT_INPUT_LIMITS, type InputLimits } from '../bounded-input.ts';
@@ -75,21 +75,42 @@ function openSidecar(dir: string, file: string, apiKey: string | undefined): Cas
 export function sidecarReader(
   dir: string | undefined,
   limits: InputLimits = DEFAULT_INPUT_LIMITS,
+  progress?: SidecarProgress,
 ): SidecarOpener {
   if (dir === undefined) return unreadableSidecars("the report's folder is not known here");
-  return (file) => readSidecar(join(dir, file), dir, limits);
+  return (file) => readSidecar(join(dir, file), dir, limits, progress);
 }
 
+/** Told how far a sidecar has been read, every PROGRESS_EVERY lines, for a live line. */
+export type SidecarProgress = (file: string, lines: number, compressedBytes: number) => void;
+
+const PROGRESS_EVERY = 500;
+
 /** Read within the input limits (lib/bounded-input.ts), hashing the compressed bytes read. */
-function readSidecar(path: string, dir: string, limits: InputLimits): SidecarRead {
+function readSidecar(
+  path: string,
+  dir: string,
+  limits: InputLimits,
+  progress: SidecarProgress | undefined,
+): SidecarRead {
   const hash = createHash('sha256');
   let bytes = 0;
   const seen = (chunk: Buffer): void => {
     hash.update(chunk);
     bytes += chunk.length;
   };
+  async function* lines(): AsyncGenerator<string> {
+    let count = 0;
+    for await (const line of boundedGzipLines(path, dir, seen, limits)) {
+      count += 1;
+      if (progress !== undefined && count % PROGRESS_EVERY === 0) {
+        progress(basename(path), count, bytes);
+      }
+      yield line;
+    }
+  }
   return {
-    lines: { [Symbol.asyncIterator]: () => boundedGzipLines(path, dir, seen, limits) },
+    lines: { [Symbol.asyncIterator]: lines },
     digest: () => ({ sha256: hash.copy().digest('hex'), bytes }),
   };
 }

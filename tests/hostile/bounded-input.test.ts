@@ -198,6 +198,22 @@ describe('a sidecar built to hurt the reader', () => {
     expect(await readAll(folder, 'long.jsonl.gz')).toEqual({ lines: 2 });
   });
 
+  it('a long sidecar reports its progress as it is read, for verify to show on a terminal', async () => {
+    await writeFile(join(folder, 'long-pack.jsonl.gz'), gzipSync('{}\n'.repeat(1200)));
+    const seen: [string, number][] = [];
+    const read = sidecarReader(folder, DEFAULT_INPUT_LIMITS, (file, lines, bytes) => {
+      expect(bytes).toBeGreaterThan(0);
+      seen.push([file, lines]);
+    })('long-pack.jsonl.gz');
+    let lines = 0;
+    for await (const line of read.lines) lines += line === '{}' ? 1 : 0;
+    expect(lines).toBe(1200);
+    expect(seen).toEqual([
+      ['long-pack.jsonl.gz', 500],
+      ['long-pack.jsonl.gz', 1000],
+    ]);
+  });
+
   it('a named pipe is refused at once, and the read does not hang', async () => {
     execFileSync('mkfifo', [join(folder, 'pipe.jsonl.gz')]);
     const { error } = await readAll(folder, 'pipe.jsonl.gz');
