@@ -50,7 +50,8 @@ function runAsGithub(step: Step, outputs: Readonly<Record<string, string>>, cwd:
   );
   spawnSync('bash', ['-e', '-c', expand(String(step.run))], {
     cwd,
-    env: { PATH: process.env.PATH, ...env },
+    // A fixed PATH: the step needs only echo and touch, and the test reads no environment.
+    env: { PATH: '/usr/local/bin:/usr/bin:/bin', ...env },
     timeout: 10_000,
   });
 }
