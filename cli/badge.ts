@@ -8,6 +8,7 @@ import { EXIT } from '../lib/report/verdict.ts';
 import { UsageError } from './args.ts';
 import { TrustSources, trustOptionsOf } from './trust-source.ts';
 import { readVerifiedReport } from './verified-report.ts';
+import { inputLimitsOf } from './input-limits.ts';
 
 export async function badgeCommand(
   path: string,
@@ -16,7 +17,7 @@ export async function badgeCommand(
 ): Promise<number> {
   const outFile = options.out;
   const sources = new TrustSources(trustOptionsOf(options));
-  const { verdict } = await readVerifiedReport(path, 'badge', sources);
+  const { verdict } = await readVerifiedReport(path, 'badge', sources, inputLimitsOf(options));
   const badge = badgeFor(verdict);
   const text = JSON.stringify(badge);
   if (outFile === undefined) {

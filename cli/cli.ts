@@ -15,6 +15,7 @@ import { Refusal } from '../lib/refusal.ts';
 import { announceStartFailure } from './start-failure.ts';
 import type { ParsedArgs } from './args.ts';
 import { scrubText } from '../lib/secrets.ts';
+import { consoleBlock, consoleText } from '../lib/untrusted-text.ts';
 import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
 import { HELP } from './help.ts';
 import { FixtureInputError } from './fixture-set.ts';
@@ -41,9 +42,10 @@ const PREFIX = 'openwop-eval-gate: ';
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const raw = readSettings(io.env);
   const key = raw.OPENWOP_API_KEY?.trim();
-  const out = (line: string): void => io.log(scrubText(line, key));
+  // A host or a report may have written any part of a line: its controls are shown, never obeyed.
+  const out = (line: string): void => io.log(consoleBlock(scrubText(line, key)));
   const fail = async (line: string): Promise<number> => {
-    const cause = scrubText(line, key);
+    const cause = consoleText(scrubText(line, key));
     io.error(`${PREFIX}${cause}`);
     const command = commandWordOf(argv);
     await announceStartFailure(cause, {
@@ -79,7 +81,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'run':
         return await run(args, io, raw, out);
       case 'verify':
-        return await verify(args, out, io.now);
+        return await verify(args, out, io.live, io.now);
       case 'judge':
         return await judge(args, out);
       case 'fixtures':
@@ -201,19 +203,34 @@ function waitSecondsOf(given: string | undefined): number | undefined {
 
 async function verify(
   args: ParsedArgs,
-  out: (line: string) => void,
+  print: (line: string) => void,
+  live?: (line: string) => void,
   now?: () => number,
 ): Promise<number> {
   const path = args.positionals[0] ?? '';
   const { TrustSources, trustOptionsOf } = await import('./trust-source.ts');
   const sources = new TrustSources(trustOptionsOf(args.options), now);
+  const { inputLimitsOf } = await import('./input-limits.ts');
+  const limits = inputLimitsOf(args.options);
   // verify and judge load the whole witness, which `run` loads only beside its legs.
   const { anchoredClause, problemsOf, verifyAnchored, verifyHeadline } =
     await import('./verify-keys.ts');
   const { anchorLine } = await import('../lib/report/anchor.ts');
   const { readReportJson } = await import('./verified-report.ts');
-  const result = await verifyAnchored(await readReportJson(path), sources, dirname(path));
+  const result = await verifyAnchored(
+    await readReportJson(path, limits),
+    sources,
+    dirname(path),
+    limits,
+    // A large pack's replay takes a while: on a terminal, a live line on stderr says how far it is.
+    live === undefined
+      ? undefined
+      : (file, lines, bytes) =>
+          live(consoleText(`verify: replaying ${file}: ${lines} lines, ${bytes} bytes read`)),
+  );
   const problems = problemsOf(result);
+  // Every verify line is one line, whatever the report holds.
+  const out = (line: string): void => print(consoleText(line));
   for (const problem of problems) out(problem);
   if (result.kind === 'report') {
     const { integrity, anchored, report } = result;

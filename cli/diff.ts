@@ -14,6 +14,7 @@ import { EXIT } from '../lib/report/verdict.ts';
 import { UsageError } from './args.ts';
 import { TrustSources, trustOptionsOf } from './trust-source.ts';
 import { readVerifiedReport } from './verified-report.ts';
+import { inputLimitsOf } from './input-limits.ts';
 
 type Format = 'text' | 'markdown' | 'json';
 
@@ -25,8 +26,9 @@ export async function diffCommand(
   const format = formatOf(options);
   const all = options.all !== undefined;
   const sources = new TrustSources(trustOptionsOf(options));
-  const old = await readVerifiedReport(paths[0] ?? '', 'diff', sources);
-  const now = await readVerifiedReport(paths[1] ?? '', 'diff', sources);
+  const limits = inputLimitsOf(options);
+  const old = await readVerifiedReport(paths[0] ?? '', 'diff', sources, limits);
+  const now = await readVerifiedReport(paths[1] ?? '', 'diff', sources, limits);
   const [before, after] = [old.report, now.report];
   const diff = diffReports(before, after, await expectationsOf([before, after]), {
     before: old.verdict.certification,

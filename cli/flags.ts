@@ -5,6 +5,7 @@ import type { EnvVar } from '../lib/env.ts';
 import { EXAMPLE_FIXTURE_ID, GENERATED_REQUIREMENT, REQUIREMENT_PREFIX } from '../lib/legs.ts';
 import { currentSet } from '../lib/requirement-sets.ts';
 import { MAX_PACK_CONCURRENCY, PACK_CONCURRENCY } from '../lib/decide/pack-request.ts';
+import { INPUT_FLAGS } from './input-limits.ts';
 
 export type Command =
   | 'run'
@@ -206,7 +207,7 @@ export type Working = Exclude<Command, 'help' | 'version'>;
 
 export const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>> = {
   run: RUN_FLAGS,
-  verify: TRUST_FLAGS,
+  verify: { ...TRUST_FLAGS, ...INPUT_FLAGS },
   judge: {
     fixture: { takesValue: true, example: EXAMPLE_FIXTURE_ID },
     events: { takesValue: true, example: 'events.json' },
@@ -224,11 +225,16 @@ export const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>
     all: { takesValue: false, example: '' },
     format: { takesValue: true, example: 'markdown' },
     ...TRUST_FLAGS,
+    ...INPUT_FLAGS,
   },
-  badge: { out: { takesValue: true, example: 'badge.json' }, ...TRUST_FLAGS },
+  badge: { out: { takesValue: true, example: 'badge.json' }, ...TRUST_FLAGS, ...INPUT_FLAGS },
   list: { json: { takesValue: false, example: '' } },
-  report: { html: { takesValue: true, example: 'eval-gate-report.html' }, ...TRUST_FLAGS },
-  matrix: { out: { takesValue: true, example: 'matrix' }, ...TRUST_FLAGS },
+  report: {
+    html: { takesValue: true, example: 'eval-gate-report.html' },
+    ...TRUST_FLAGS,
+    ...INPUT_FLAGS,
+  },
+  matrix: { out: { takesValue: true, example: 'matrix' }, ...TRUST_FLAGS, ...INPUT_FLAGS },
 };
 
 /** How many arguments a command takes; `some` is one or more. */

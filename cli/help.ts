@@ -2,6 +2,12 @@
 
 import { currentSet } from '../lib/requirement-sets.ts';
 import { FLAGS, type FlagSpec } from './flags.ts';
+import {
+  DEFAULT_INPUT_LIMITS,
+  INPUT_LIMIT_FLAGS,
+  INPUT_LIMIT_WORDS,
+  type InputLimits,
+} from '../lib/bounded-input.ts';
 
 const WIDTH = 100;
 const FLAG_COLUMN = 28;
@@ -20,6 +26,19 @@ function flagLines(section: NonNullable<FlagSpec['section']>): string {
       const indent = section === 'settings' ? FLAG_COLUMN + VARIABLE_COLUMN : FLAG_COLUMN;
       return wrapped(head, indent, spec.help ?? '');
     })
+    .join('\n');
+}
+
+/** The limits on what the report-reading commands read, each with its flag and default. */
+function limitLines(): string {
+  return (Object.keys(INPUT_LIMIT_FLAGS) as (keyof InputLimits)[])
+    .map((limit) =>
+      wrapped(
+        `  ${INPUT_LIMIT_FLAGS[limit]} N`,
+        FLAG_COLUMN,
+        `${INPUT_LIMIT_WORDS[limit]} (default ${DEFAULT_INPUT_LIMITS[limit]})`,
+      ),
+    )
     .join('\n');
 }
 
@@ -134,6 +153,9 @@ Outputs (in the report directory)
   RULE raised to MUST on IDS", "repeat N: F flaky (A allowed)", "fail-on should: N SHOULD warnings
   (E excused)", "fail-on none", "embedded reference host"; then "certified (...)" or "not
   certified: REASONS" (docs/report.md).
+
+Input limits for verify, diff, badge, report and matrix (docs/bounds.md); past one, exit 2
+${limitLines()}
 
 Exit codes
   run     0 no row executed-fail or blocked; 1 some row executed-fail; 3 rows blocked and none

@@ -8,12 +8,23 @@ import { dirname } from 'node:path';
 import type { MatrixVerifier, ReportVerification } from '../lib/report/matrix/model.ts';
 import type { TrustSources } from './trust-source.ts';
 import { readReportJson } from './verified-report.ts';
+import { DEFAULT_INPUT_LIMITS, InputRefusal, type InputLimits } from '../lib/bounded-input.ts';
 import { problemsOf, verifyAnchored } from './verify-keys.ts';
 
-export function anchoredVerifier(sources: TrustSources): MatrixVerifier {
+export function anchoredVerifier(
+  sources: TrustSources,
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+): MatrixVerifier {
   return async (path): Promise<ReportVerification> => {
-    const parsed = await readReportJson(path);
-    const result = await verifyAnchored(parsed, sources, dirname(path));
+    let parsed: unknown;
+    try {
+      parsed = await readReportJson(path, limits);
+    } catch (error) {
+      // A file that cannot be read is one column that says why; the other reports still show.
+      if (!(error instanceof InputRefusal)) throw error;
+      return { state: 'unverified', report: error.message, problems: [error.message] };
+    }
+    const result = await verifyAnchored(parsed, sources, dirname(path), limits);
     const problems = problemsOf(result);
     if (result.kind === 'malformed' || problems.length > 0) {
       return { state: 'unverified', report: parsed, problems: [...problems] };

@@ -25,7 +25,9 @@ import { runVerdict } from '../lib/report/run-verdict.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { UsageError } from './args.ts';
+import { consoleText, mixedScripts } from '../lib/untrusted-text.ts';
 import { anchoredVerifier } from './matrix-verifier.ts';
+import { inputLimitsOf } from './input-limits.ts';
 import { TrustSources, trustOptionsOf } from './trust-source.ts';
 
 /** A path as a link from the matrix's folder: relative, forward slashes, never a scheme. */
@@ -43,7 +45,10 @@ export async function matrixCommand(
   paths: readonly string[],
   options: Readonly<Record<string, string>>,
   out: (line: string) => void,
-  verifier: MatrixVerifier = anchoredVerifier(new TrustSources(trustOptionsOf(options))),
+  verifier: MatrixVerifier = anchoredVerifier(
+    new TrustSources(trustOptionsOf(options)),
+    inputLimitsOf(options),
+  ),
 ): Promise<number> {
   const outDir = options.out;
   if (outDir === undefined) throw new UsageError('matrix needs --out DIR, such as --out matrix');
@@ -70,8 +75,12 @@ export async function matrixCommand(
   await writeMatrix(outDir, matrix, inputs);
   for (const column of matrix.columns) {
     const why = column.problems[0];
+    const mixed = mixedScripts(column.implementation);
+    // The label is the report's: one line, its controls shown, a look-alike name flagged.
     out(
-      `${column.verification}: ${column.label} (${column.file})${why === undefined ? '' : `: ${why}`}`,
+      consoleText(
+        `${column.verification}: ${column.label}${mixed === undefined ? '' : ` (mixed scripts: ${mixed})`} (${column.file})${why === undefined ? '' : `: ${why}`}`,
+      ),
     );
   }
   out(

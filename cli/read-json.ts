@@ -1,23 +1,18 @@
-// A JSON file named on the command line. A file that cannot be read or parsed is the user's
-// input at fault, so each command turns the failure into its own input error, named by `what`.
+// A JSON file named on the command line. A file that cannot be read or parsed, or that is over
+// the input limits (lib/bounded-input.ts), is the user's input at fault, so each command turns
+// the failure into its own input error, named by `what`.
 
-import { readFile } from 'node:fs/promises';
+import { InputRefusal, readBoundedJson } from '../lib/bounded-input.ts';
 
 export async function readJsonInput(
   path: string,
   what: string,
   inputError: (message: string) => Error,
 ): Promise<unknown> {
-  let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    return await readBoundedJson(path, `${what} file`, undefined);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'read error';
-    throw inputError(`the ${what} file ${path} could not be read (${code})`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw inputError(`the ${what} file ${path} is not JSON`);
+    if (error instanceof InputRefusal) throw inputError(error.message);
+    throw error;
   }
 }

@@ -13,6 +13,7 @@ import { EXIT } from '../lib/report/verdict.ts';
 import { UsageError } from './args.ts';
 import { TrustSources, trustOptionsOf } from './trust-source.ts';
 import { readVerifiedReport } from './verified-report.ts';
+import { inputLimitsOf } from './input-limits.ts';
 
 export async function reportCommand(
   path: string,
@@ -24,10 +25,11 @@ export async function reportCommand(
     throw new UsageError('report needs --html OUT, such as --html eval-gate-report.html');
   }
   const sources = new TrustSources(trustOptionsOf(options));
-  const { report, verdict } = await readVerifiedReport(path, 'report', sources);
+  const limits = inputLimitsOf(options);
+  const { report, verdict } = await readVerifiedReport(path, 'report', sources, limits);
   const [expectations, views] = await Promise.all([
     expectationsFor(report),
-    pageViewsFor(report, sidecarReader(dirname(path))),
+    pageViewsFor(report, sidecarReader(dirname(path), limits)),
   ]);
   try {
     await writeFile(htmlPath, renderHtml(report, verdict, expectations, views));

@@ -8,20 +8,18 @@ import type { EvalGateReport } from '../lib/report/report.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
 import { UsageError } from './args.ts';
 import type { TrustSources } from './trust-source.ts';
-import { problemsOf, readReportFile, verifyAnchored } from './verify-keys.ts';
+import { problemsOf, verifyAnchored } from './verify-keys.ts';
+import { DEFAULT_INPUT_LIMITS, readBoundedJson, type InputLimits } from '../lib/bounded-input.ts';
 
-/** A report file's JSON; an unreadable or non-JSON file is a usage error naming the path. */
-export async function readReportJson(path: string): Promise<unknown> {
-  try {
-    return await readReportFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      code === undefined
-        ? `the report ${path} is not JSON`
-        : `the report ${path} could not be read (${code})`,
-    );
-  }
+/**
+ * A report file's JSON, read within the input limits; an unreadable, oversized, too deeply
+ * nested or non-JSON file is refused in one line naming the path (and the limit's flag).
+ */
+export async function readReportJson(
+  path: string,
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+): Promise<unknown> {
+  return readBoundedJson(path, 'report', limits);
 }
 
 export interface VerifiedReport {
@@ -34,8 +32,10 @@ export async function readVerifiedReport(
   path: string,
   command: string,
   sources: TrustSources,
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
 ): Promise<VerifiedReport> {
-  const result = await verifyAnchored(await readReportJson(path), sources, dirname(path));
+  const parsed = await readReportJson(path, limits);
+  const result = await verifyAnchored(parsed, sources, dirname(path), limits);
   const problems = problemsOf(result);
   const [first] = problems;
   if (first !== undefined || result.kind === 'malformed') {

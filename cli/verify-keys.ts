@@ -3,7 +3,8 @@
 // and the one verdict a verifier stands behind built from both. verify, badge, diff and every
 // other command that reads a certification take this verdict, never the one the report claims.
 
-import { readFile } from 'node:fs/promises';
+import type { InputLimits } from '../lib/bounded-input.ts';
+import type { SidecarProgress } from '../lib/report/generated-sidecar.ts';
 import type { AnchoredVerdict } from '../lib/report/anchor.ts';
 import { anchoredVerdict, anchorLine } from '../lib/report/anchor.ts';
 import { thisReferee } from '../lib/report/referee.ts';
@@ -79,23 +80,20 @@ export function anchoredClause(result: AnchoredVerification): string {
   });
 }
 
-/** Reads and parses a report file. Throws when it cannot be read or is not JSON. */
-export async function readReportFile(path: string): Promise<unknown> {
-  return JSON.parse(await readFile(path, 'utf8')) as unknown;
-}
-
 export async function verifyAnchored(
   parsed: unknown,
   sources: TrustSources,
   /** The report's folder, where a generated pack's sidecar sits. */
   reportDir?: string,
+  limits?: InputLimits,
+  progress?: SidecarProgress,
 ): Promise<AnchoredVerification> {
   const shape = reportShapeProblem(parsed);
   if (shape !== undefined) return { kind: 'malformed', problems: [shape] };
   // The schema has accepted it, so it has the report's shape.
   const report = parsed as EvalGateReport;
   const [integrity, source, referee] = await Promise.all([
-    verifyReport(report, reportDir),
+    verifyReport(report, reportDir, limits, progress),
     sources.for(report),
     thisReferee(),
   ]);

@@ -8,7 +8,8 @@ import { describeDifference, jsonDifferences } from '../lib/report/json-diff.ts'
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { schemaDigests } from '../lib/report/report.ts';
 import { replayReport } from '../lib/report/replay.ts';
-import { sidecarReader } from '../lib/report/generated-sidecar.ts';
+import { sidecarReader, type SidecarProgress } from '../lib/report/generated-sidecar.ts';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../lib/bounded-input.ts';
 import { differentReferee, thisReferee } from '../lib/report/referee.ts';
 import { checkFixtureDigests, recordedFixtureLoader } from './fixture-set.ts';
 
@@ -44,13 +45,15 @@ export function reportShapeProblem(parsed: unknown): string | undefined {
 export async function verifyReport(
   report: EvalGateReport,
   reportDir?: string,
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+  progress?: SidecarProgress,
 ): Promise<Verification> {
   const fixtures = await checkFixtureDigests(report.digests.fixtures);
   const refereeDifferences = [...fixtures.archived, ...(await checkSchemaDigests(report))];
   const replay = await replayReport(
     report,
     recordedFixtureLoader(report.digests.fixtures),
-    sidecarReader(reportDir),
+    sidecarReader(reportDir, limits, progress),
   );
   // A suite with fewer legs or probes wrote no record of one added since; this suite's own report
   // must hold them all.

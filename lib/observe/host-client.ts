@@ -16,6 +16,7 @@ import {
   transportCodeOf,
 } from './errors.ts';
 import { scrubKeyAndToken } from '../secrets.ts';
+import { keyAndTokens, secretScrubber } from '../secret-forms.ts';
 import type { NearMissKind } from './near-miss-keys.ts';
 import { nearMissKey } from './near-miss-keys.ts';
 
@@ -89,6 +90,7 @@ export function createHostClient(options: HostClientOptions): HostClient {
   /** Every request in flight, so that close() can end them. */
   const inFlight = new Set<AbortController>();
   let closed: Promise<void> | undefined;
+  const scrubForms = secretScrubber(keyAndTokens(options.apiKey));
 
   async function send(
     method: 'GET' | 'POST',
@@ -137,8 +139,10 @@ export function createHostClient(options: HostClientOptions): HostClient {
           `answer body of ${bytes} bytes exceeds the ${options.maxBodyBytes}-byte limit`,
         ),
       );
-      // A host may echo the token it was sent; one derived from the key is as secret as the key.
-      const scrub = (t: string): string => scrubKeyAndToken(t, options.apiKey, sentInstead);
+      // A host may echo the token it was sent; one derived from the key is as secret as the key,
+      // and either may come back escaped or encoded (lib/secret-forms.ts).
+      const scrub = (t: string): string =>
+        scrubForms(scrubKeyAndToken(t, options.apiKey, sentInstead));
       const text = scrub(raw);
       return {
         status: answer.statusCode ?? 0,

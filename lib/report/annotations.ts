@@ -3,19 +3,13 @@
 // names the cause without opening the log. Rendered from the run's one verdict; a failure the
 // baseline excuses fails nothing and is not annotated.
 
+import { annotationData, annotationProperty } from '../untrusted-text.ts';
 import type { EvalGateReport } from './report.ts';
 import type { RunVerdict } from './run-verdict.ts';
 import { EXIT } from './verdict.ts';
 
-/** A workflow command's message: `%`, CR and LF would end or garble the command. */
-function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/** A workflow command's property value, where `:` and `,` also delimit. */
-function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
+const escapeData = annotationData;
+const escapeProperty = annotationProperty;
 
 /**
  * `::error title=REQUIREMENT::REASON` for each failing requirement the baseline does not excuse,

@@ -4,6 +4,7 @@
 // nothing, the target is not the embedded host, and a key the host publishes signs the report.
 // Otherwise every reason that applies is listed, in the order a reader should fix them.
 
+import { shownImplementation } from '../untrusted-text.ts';
 import { GENERATED_REQUIREMENT, LEGS } from '../legs.ts';
 import { currentSet, requirementSetOf } from '../requirement-sets.ts';
 import { PACK_OPT_OUT, type GateName } from '../types.ts';
@@ -262,9 +263,8 @@ export function certifiedImplementation(
 
 /** `acme-host 1.2.0`, or `acme-host` without a version. */
 export function implementationLabel(implementation: Implementation): string {
-  return implementation.version === undefined
-    ? implementation.name
-    : `${implementation.name} ${implementation.version}`;
+  // The host chose both strings: shown quoted when not plain, and flagged when the name mixes scripts.
+  return shownImplementation(implementation.name, implementation.version);
 }
 
 /** What the certificate would name: nothing, or a declaration the host's discovery contradicts. */

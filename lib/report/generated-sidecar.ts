@@ -5,11 +5,11 @@
 
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { createWriteStream } from 'node:fs';
+import { basename, join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { createGunzip, createGzip } from 'node:zlib';
+import { createGzip } from 'node:zlib';
+import { boundedGzipLines, DEFAULT_INPUT_LIMITS, type InputLimits } from '../bounded-input.ts';
 import type { CaseSink } from '../decide/generated-leg.ts';
 import {
   unreadableSidecars,
@@ -18,6 +18,7 @@ import {
 } from '../decide/streamed-pack.ts';
 import { makeDirectory } from '../make-directory.ts';
 import { holdsSecret } from '../secrets.ts';
+import { keyAndTokens, secretDetector } from '../secret-forms.ts';
 import type { GeneratedCaseRecord } from '../types.ts';
 import { redactContent } from './canonical.ts';
 
@@ -44,6 +45,8 @@ function openSidecar(dir: string, file: string, apiKey: string | undefined): Cas
   const out = createWriteStream(join(dir, file));
   const hash = createHash('sha256');
   let bytes = 0;
+  // Each line is checked as written, so the inflated sidecar is checked whole.
+  const leaks = secretDetector(keyAndTokens(apiKey));
   gzip.on('data', (chunk: Buffer) => {
     hash.update(chunk);
     bytes += chunk.length;
@@ -55,7 +58,7 @@ function openSidecar(dir: string, file: string, apiKey: string | undefined): Cas
   return {
     async write(record: GeneratedCaseRecord): Promise<void> {
       const line = JSON.stringify(redactContent(record));
-      if (holdsSecret(line, apiKey)) {
+      if (holdsSecret(line, apiKey) || leaks(line)) {
         throw new Error(`${record.fixtureId}'s record still holds the API key after scrubbing`);
       }
       if (!gzip.write(`${line}\n`)) await once(gzip, 'drain');
@@ -69,32 +72,45 @@ function openSidecar(dir: string, file: string, apiKey: string | undefined): Cas
 }
 
 /** Reads the sidecars beside a report in `dir`; without a folder, every read fails and says why. */
-export function sidecarReader(dir: string | undefined): SidecarOpener {
+export function sidecarReader(
+  dir: string | undefined,
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+  progress?: SidecarProgress,
+): SidecarOpener {
   if (dir === undefined) return unreadableSidecars("the report's folder is not known here");
-  return (file) => readSidecar(join(dir, file));
+  return (file) => readSidecar(join(dir, file), dir, limits, progress);
 }
 
-function readSidecar(path: string): SidecarRead {
+/** Told how far a sidecar has been read, every PROGRESS_EVERY lines, for a live line. */
+export type SidecarProgress = (file: string, lines: number, compressedBytes: number) => void;
+
+const PROGRESS_EVERY = 500;
+
+/** Read within the input limits (lib/bounded-input.ts), hashing the compressed bytes read. */
+function readSidecar(
+  path: string,
+  dir: string,
+  limits: InputLimits,
+  progress: SidecarProgress | undefined,
+): SidecarRead {
   const hash = createHash('sha256');
   let bytes = 0;
-  const raw = createReadStream(path);
-  raw.on('data', (chunk: Buffer | string) => {
+  const seen = (chunk: Buffer): void => {
     hash.update(chunk);
     bytes += chunk.length;
-  });
-  const gunzip = createGunzip();
-  // A read error (a missing file) ends the lines with it instead of leaving them waiting.
-  raw.on('error', (error) => gunzip.destroy(error));
-  raw.pipe(gunzip);
-  const lines = createInterface({ input: gunzip, crlfDelay: Infinity });
+  };
+  async function* lines(): AsyncGenerator<string> {
+    let count = 0;
+    for await (const line of boundedGzipLines(path, dir, seen, limits)) {
+      count += 1;
+      if (progress !== undefined && count % PROGRESS_EVERY === 0) {
+        progress(basename(path), count, bytes);
+      }
+      yield line;
+    }
+  }
   return {
-    lines: {
-      async *[Symbol.asyncIterator]() {
-        for await (const line of lines) yield line;
-        // readline ends quietly on a stream error; a truncated or missing file is named here.
-        if (gunzip.errored !== null) throw gunzip.errored;
-      },
-    },
+    lines: { [Symbol.asyncIterator]: lines },
     digest: () => ({ sha256: hash.copy().digest('hex'), bytes }),
   };
 }

@@ -2,6 +2,7 @@
 // is withheld and every opt-out it rests on, the severity gate, a pinned requirement set and what
 // the current set adds to it, and the baseline's entries with who tracks each until when.
 
+import { consoleText } from '../untrusted-text.ts';
 import { faultName } from './baseline.ts';
 import { addedSince, currentSet } from '../requirement-sets.ts';
 import type { RequirementSet } from '../requirement-sets.ts';
@@ -132,10 +133,18 @@ export function repeatSection(report: CiFacts): string[] {
   ];
 }
 
-/** Text made safe for one Markdown table cell: backslashes and pipes escaped, lines joined. */
+/**
+ * Text made safe for one Markdown table cell: backslashes and pipes escaped, lines joined, markup
+ * shown as text (GitHub renders a tag in Markdown), other control characters shown escaped.
+ */
 export function cell(text: string): string {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ');
+  return consoleText(
+    text
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/[\r\n]+/g, ' '),
+  );
 }

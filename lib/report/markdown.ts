@@ -2,6 +2,8 @@
 // of its tasks with the two axes side by side (the scores the host reported, and the gate). The
 // rows that need something done come first; the passed ones are folded into a <details> block.
 
+import { markdownCode } from '../untrusted-text.ts';
+import { implementationLabel } from './certification.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
@@ -35,7 +37,10 @@ export function renderMarkdown(
   // The one cause leads; every cause follows, each with what to do.
   if (verdict.causes.length > 0) lines.push(...verdict.causes.map((c) => `- ${cell(c)}`), '');
   lines.push(`# RFC 0246 eval gate: ${cell(report.target.baseUrl)}`, '');
-  lines.push(`**${closingLineOf(verdict)}** · ${report.suite.name} ${report.suite.version}`, '');
+  lines.push(
+    `**${cell(closingLineOf(verdict))}** · ${cell(report.suite.name)} ${cell(report.suite.version)}`,
+    '',
+  );
   lines.push(`Not exercised: ${unexercisedLine(report)}.`, '');
   if (report.target.embedded) {
     lines.push(
@@ -46,7 +51,7 @@ export function renderMarkdown(
   lines.push(...certificationSection(verdict));
   const impl = report.target.implementation;
   lines.push(
-    `- implementation (advertised): ${impl === undefined ? 'none' : cell(`${impl.name} ${impl.version ?? ''}`.trim())}`,
+    `- implementation (advertised): ${impl === undefined ? 'none' : markdownCode(implementationLabel(impl))}`,
     `- strict mode: ${report.strict ? 'on' : 'off'}; opted out: ${report.optedOut.length === 0 ? 'none' : report.optedOut.join(', ')}`,
     ...gateBullets(report),
   );

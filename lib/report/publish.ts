@@ -6,7 +6,7 @@
 import type { KeyObject } from 'node:crypto';
 import { reportText } from './report-text.ts';
 import { appendFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { SuiteConfig } from '../env.ts';
 import { makeDirectory } from '../make-directory.ts';
 import type { SuiteRun } from '../decide/run-suite.ts';
@@ -14,6 +14,7 @@ import type { LegOutcome } from '../types.ts';
 import { describeError } from '../observe/errors.ts';
 import { formatSchemaErrors, validate } from '../schemas.ts';
 import { holdsSecret } from '../secrets.ts';
+import { holdsSecretForm, keyAndTokens, secretDetector } from '../secret-forms.ts';
 import { canonicalJson } from './canonical.ts';
 import { JUNIT_FILE, renderJunit } from './junit.ts';
 import { MARKDOWN_FILE, renderMarkdown } from './markdown.ts';
@@ -96,7 +97,9 @@ export async function publishRun(
     verdict,
     config.reportDir,
     options.stepSummaryPath,
+    secretDetector(keyAndTokens(options.apiKey)),
   );
+  if (typeof files === 'string') return { ok: false, problem: files };
   if (options.stepOutputPath !== undefined) {
     await appendFile(options.stepOutputPath, `${stepOutputs(verdict).join('\n')}\n`);
   }
@@ -135,6 +138,9 @@ function refuseToWrite(
   if (holdsSecret(text, apiKey)) {
     return 'the report still holds the API key after scrubbing';
   }
+  if (holdsSecretForm(text, keyAndTokens(apiKey))) {
+    return 'the report still holds the API key or a token made from it, escaped or encoded, after scrubbing';
+  }
   return undefined;
 }
 
@@ -159,7 +165,8 @@ async function writeOutputs(
   verdict: RunVerdict,
   dir: string,
   stepSummaryPath: string | undefined,
-): Promise<string[]> {
+  leaks: (text: string) => boolean,
+): Promise<string[] | string> {
   await makeDirectory(dir);
   const page = loadHtml().then(
     async ([html, inputs]) =>
@@ -176,6 +183,12 @@ async function writeOutputs(
     [join(dir, MARKDOWN_FILE), markdown],
     [join(dir, HTML_FILE), renderHtml(report, verdict, expectations, views)],
   ];
+  // Every file is searched for every form of the key before any is written: a page or a summary
+  // renders text from the report, and a rendering must not undo an escape.
+  const leaked = outputs.find(([, rendered]) => leaks(rendered));
+  if (leaked !== undefined) {
+    return `${basename(leaked[0])} would hold the API key or a token made from it; nothing was written`;
+  }
   await Promise.all(outputs.map(([path, text]) => writeFile(path, text)));
   // The pack sidecars were written as the cases finished; they are named here so a job keeps them.
   const files = [...outputs.map(([path]) => path), ...sidecarsOf(report).map((f) => join(dir, f))];

@@ -86,7 +86,7 @@ describe('parseArgs', () => {
     [['run', 'extra'], '"run" takes no arguments besides flags; see --help'],
     [
       ['verify', 'r.json', '--sign', 'k'],
-      'unknown flag --sign for "verify"; its flags are --key, --trusted-keys, --host, --offline, --max-age (see --help)',
+      'unknown flag --sign for "verify"; its flags are --key, --trusted-keys, --host, --offline, --max-age, --max-report-bytes, --max-depth, --max-sidecar-bytes, --max-inflated-bytes, --max-line-bytes (see --help)',
     ],
   ])('%j is refused: %s', (argv, message) => {
     expect(usageError(argv)).toBe(message);
@@ -151,7 +151,7 @@ describe('parseArgs: the CI options and commands', () => {
     });
     expect(usageError(['badge'])).toBe('"badge" takes exactly one REPORT; see --help');
     expect(usageError(['diff', 'a.json', '--out', 'x'])).toBe(
-      'unknown flag --out for "diff"; its flags are --json, --all, --format, --key, --trusted-keys, --host, --offline, --max-age (see --help)',
+      'unknown flag --out for "diff"; its flags are --json, --all, --format, --key, --trusted-keys, --host, --offline, --max-age, --max-report-bytes, --max-depth, --max-sidecar-bytes, --max-inflated-bytes, --max-line-bytes (see --help)',
     );
   });
 });

@@ -57,6 +57,8 @@ describe('the generated blocks of the docs match LEGS', () => {
       '| `added-later` | a leg another branch adds \\| with a pipe |',
     );
     for (const path of Object.keys(GENERATED)) {
+      // docs/bounds.md restates the input limits, not LEGS.
+      if (path === 'docs/bounds.md') continue;
       const text = await regenerated(path, more);
       expect(text, path).not.toBe(readRepoFile(path));
       // docs/ci.md restates only how many legs there are.

@@ -7,6 +7,12 @@ import { format, resolveConfig } from 'prettier';
 
 import { LEGS, REQUIREMENT_PREFIX, type FixtureNeeds, type LegDefinition } from '../../lib/legs.ts';
 import { cell } from '../../lib/report/markdown-ci.ts';
+import {
+  DEFAULT_INPUT_LIMITS,
+  INPUT_LIMIT_FLAGS,
+  INPUT_LIMIT_WORDS,
+  type InputLimits,
+} from '../../lib/bounded-input.ts';
 import { ROOT, readRepoFile } from './markdown.ts';
 
 export const REGENERATE_TABLES = 'npm run docs:generate';
@@ -19,6 +25,7 @@ export const GENERATED: Readonly<Record<string, Readonly<Record<string, Render>>
   'README.md': { requirements: requirementsTable },
   'docs/host-guide.md': { 'discovery-example': discoveryExample },
   'docs/ci.md': { 'halfway-output': halfwayOutput, 'migrated-output': migratedOutput },
+  'docs/bounds.md': { 'input-limits': inputLimitsTable },
 };
 
 export function beginMarker(name: string): string {
@@ -181,5 +188,17 @@ export function migratedOutput(legs: readonly LegDefinition[]): string {
     'stale baseline entry: openwop.requirement.0246.generated suite.passed now holds; remove it from eval-gate/expected-failures.yml',
     `FAIL: 4 stale baseline entries, first cost-limit-kept: remove it from eval-gate/expected-failures.yml; ${legs.length + 1} passed, 0 failed, 0 blocked, 0 skipped; baseline: 0 failing requirements excused (0 rules), 4 stale; not certified: stale baseline, baseline, not signed`,
     '```',
+  ].join('\n');
+}
+
+/** docs/bounds.md: each limit on a file a command reads, its default and the flag that raises it. */
+export function inputLimitsTable(): string {
+  return [
+    '| limit | default | flag |',
+    '| --- | --- | --- |',
+    ...(Object.keys(INPUT_LIMIT_FLAGS) as (keyof InputLimits)[]).map(
+      (limit) =>
+        `| ${cell(INPUT_LIMIT_WORDS[limit])} | ${DEFAULT_INPUT_LIMITS[limit]} | \`${INPUT_LIMIT_FLAGS[limit]} N\` |`,
+    ),
   ].join('\n');
 }

@@ -146,7 +146,7 @@ describe("docs/ci.md's publishing workflows", () => {
     expect(workflowProblems(broken)).toEqual([
       'schedule cron "17 4 * *" does not have five fields',
       'job matrix step 1: needs exactly one of uses and run',
-      'job matrix step 2: unknown flag --trusted-key for "matrix"; its flags are --out, --key, --trusted-keys, --host, --offline, --max-age (see --help)',
+      'job matrix step 2: unknown flag --trusted-key for "matrix"; its flags are --out, --key, --trusted-keys, --host, --offline, --max-age, --max-report-bytes, --max-depth, --max-sidecar-bytes, --max-inflated-bytes, --max-line-bytes (see --help)',
     ]);
   });
 });

@@ -2,6 +2,8 @@
 // values escaped, ids made of safe characters only. A host controls event text and summary
 // members, so nothing it sent may open a tag, close an attribute or start a script.
 
+import { consoleBlock } from '../../untrusted-text.ts';
+
 const ENTITIES: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -13,7 +15,8 @@ const ENTITIES: Readonly<Record<string, string>> = {
 /** Text for an element's content or a quoted attribute value. */
 export function esc(value: unknown): string {
   const text = typeof value === 'string' ? value : String(value);
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+  // Control characters (an escape sequence, say) are shown escaped rather than written raw.
+  return consoleBlock(text).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
 /** A value as JSON text for display: strings are quoted, and long values are cut. */

@@ -2,6 +2,7 @@
 // links to its report's page by digest, at the finding behind it; a report whose digests do not
 // recompute has no page, and its cells link to the file and say why.
 
+import { consoleText, mixedScripts } from '../../untrusted-text.ts';
 import { esc, tag } from '../html/escape.ts';
 import { page } from '../html/page.ts';
 import type { CellState, Matrix, MatrixCell, MatrixColumn } from './model.ts';
@@ -59,13 +60,17 @@ function href(column: MatrixColumn, cell: MatrixCell): string {
 }
 
 function columnHead(column: MatrixColumn): string {
-  return `${column.label}${column.verification === 'verified' ? '' : ` (${column.verification})`}`;
+  const mixed = mixedScripts(column.implementation);
+  return (
+    `${column.label}${mixed === undefined ? '' : ` (mixed scripts: ${mixed})`}` +
+    (column.verification === 'verified' ? '' : ` (${column.verification})`)
+  );
 }
 
 export function renderMatrixMarkdown(matrix: Matrix): string {
   // A host chose the names: no markup of theirs may render, and no pipe may split a cell.
   const mdCell = (text: string): string =>
-    text
+    consoleText(text)
       .replace(/&/g, '&amp;')
       .replace(/</g, '&lt;')
       .replace(/>/g, '&gt;')
