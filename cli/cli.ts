@@ -77,7 +77,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'run':
         return await run(args, io, raw, out);
       case 'verify':
-        return await verify(args, out);
+        return await verify(args, out, raw);
       case 'judge':
         return await judge(args, out);
       case 'fixtures':
@@ -197,18 +197,31 @@ function waitSecondsOf(given: string | undefined): number | undefined {
   );
 }
 
-async function verify(args: ParsedArgs, out: (line: string) => void): Promise<number> {
+async function verify(
+  args: ParsedArgs,
+  out: (line: string) => void,
+  raw: ReturnType<typeof readSettings>,
+): Promise<number> {
   const path = args.positionals[0] ?? '';
   const { TrustSources, trustOptionsOf } = await import('./trust-source.ts');
   const sources = new TrustSources(trustOptionsOf(args.options));
+  const recheck = await import('./recheck.ts');
+  const recheckOptions = recheck.recheckOptionsOf(args.options);
   // verify and judge load the whole witness, which `run` loads only beside its legs.
   const { anchoredClause, problemsOf, verifyAnchored, verifyHeadline } =
     await import('./verify-keys.ts');
   const { anchorLine } = await import('../lib/report/anchor.ts');
   const { readReportJson } = await import('./verified-report.ts');
-  const result = await verifyAnchored(await readReportJson(path), sources, dirname(path));
+  let result = await verifyAnchored(await readReportJson(path), sources, dirname(path));
   const problems = problemsOf(result);
   for (const problem of problems) out(problem);
+  // Only a report that verifies is held to the live host: one that does not is refused already.
+  const rechecked =
+    recheckOptions !== undefined && result.kind === 'report' && problems.length === 0
+      ? await recheck.recheckVerified(result, recheckOptions, raw, dirname(path))
+      : undefined;
+  if (rechecked !== undefined) result = rechecked.result;
+  const { evidenceClause, recheckLine } = await import('../lib/report/recheck.ts');
   if (result.kind === 'report') {
     const { integrity, anchored, report } = result;
     out(`anchor: ${anchorLine(anchored.anchor)}`);
@@ -216,18 +229,25 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
       `referee: ${anchored.referee ?? `this suite (${report.suite.name} ${report.suite.version}) judged it`}`,
     );
     if (anchored.stale !== undefined) out(`stale: ${anchored.stale}`);
+    if (rechecked !== undefined) {
+      if (rechecked.sampled.length > 0) out(`recheck sample: ${rechecked.sampled.join(', ')}`);
+      out(`recheck: ${recheckLine(rechecked.outcome)}`);
+    }
+    const certified = result.verdict.certification.certified && problems.length === 0;
+    const evidence = certified ? ` ${evidenceClause(rechecked?.outcome)}` : '';
     out(`certification: ${anchoredClause(result)}`);
     const how = `${integrity.recomputed} rows recomputed, ${integrity.consistencyOnly} checked for consistency only`;
     const found =
       problems.length === 0
         ? `${how}, every digest matches`
         : `${problems.length} problem${problems.length === 1 ? '' : 's'} (${how})`;
-    out(`${verifyHeadline(result)}: ${path}: ${found}`);
+    out(`${verifyHeadline(result)}: ${path}: ${found}${evidence}`);
   } else {
     out(`certification: ${anchoredClause(result)}`);
     out(`${verifyHeadline(result)}: ${path}: not a report`);
   }
-  return problems.length === 0 ? EXIT.ok : EXIT.failed;
+  const verified = problems.length === 0 ? EXIT.ok : EXIT.failed;
+  return rechecked === undefined ? verified : recheck.recheckExit(rechecked.outcome, verified);
 }
 
 async function fixtures(args: ParsedArgs, out: (line: string) => void): Promise<number> {

@@ -96,7 +96,10 @@ export type ReasonCode =
   | 'unattributed'
   | 'signature-invalid'
   | 'different-referee'
-  | 'stale-version';
+  | 'stale-version'
+  /** verify --recheck's (lib/report/recheck.ts): the live host answers otherwise, or not at all. */
+  | 'recheck-differs'
+  | 'recheck-unwitnessed';
 
 export interface CertificationReason {
   readonly code: ReasonCode;
