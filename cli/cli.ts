@@ -205,8 +205,10 @@ async function verify(
   const path = args.positionals[0] ?? '';
   const { TrustSources, trustOptionsOf } = await import('./trust-source.ts');
   const sources = new TrustSources(trustOptionsOf(args.options));
-  const recheck = await import('./recheck.ts');
-  const recheckOptions = recheck.recheckOptionsOf(args.options);
+  // The recheck drives a host and loads the generator; a plain verify loads neither.
+  const wantsRecheck = ['recheck', 'recheck-sample'].some((f) => args.options[f] !== undefined);
+  const recheck = wantsRecheck ? await import('./recheck.ts') : undefined;
+  const recheckOptions = recheck?.recheckOptionsOf(args.options);
   // verify and judge load the whole witness, which `run` loads only beside its legs.
   const { anchoredClause, problemsOf, verifyAnchored, verifyHeadline } =
     await import('./verify-keys.ts');
@@ -217,10 +219,14 @@ async function verify(
   for (const problem of problems) out(problem);
   // Only a report that verifies is held to the live host: one that does not is refused already.
   const rechecked =
-    recheckOptions !== undefined && result.kind === 'report' && problems.length === 0
+    recheck !== undefined &&
+    recheckOptions !== undefined &&
+    result.kind === 'report' &&
+    problems.length === 0
       ? await recheck.recheckVerified(result, recheckOptions, raw, dirname(path))
       : undefined;
   if (rechecked !== undefined) result = rechecked.result;
+  else if (recheckOptions !== undefined) out('recheck: not run: the report does not verify');
   const { evidenceClause, recheckLine } = await import('../lib/report/recheck.ts');
   if (result.kind === 'report') {
     const { integrity, anchored, report } = result;
@@ -247,7 +253,9 @@ async function verify(
     out(`${verifyHeadline(result)}: ${path}: not a report`);
   }
   const verified = problems.length === 0 ? EXIT.ok : EXIT.failed;
-  return rechecked === undefined ? verified : recheck.recheckExit(rechecked.outcome, verified);
+  return rechecked === undefined || recheck === undefined
+    ? verified
+    : recheck.recheckExit(rechecked.outcome, verified);
 }
 
 async function fixtures(args: ParsedArgs, out: (line: string) => void): Promise<number> {
