@@ -229,6 +229,30 @@ describe('verify --recheck', () => {
     expect(run.stdout.at(-1)).toMatch(/^verified, not certified: /);
   }, 120_000);
 
+  it('a host that does not answer is not re-witnessed (exit 3), never called false', async () => {
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(gone.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => gone.close(() => resolve()));
+    const run = await verify('genuine', genuine, ['--host', url, '--recheck']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toContainEqual(expect.stringMatching(/^recheck: not re-witnessed at /));
+    expect(run.stdout.at(-1)).not.toMatch(/^certified/);
+  }, 60_000);
+
+  it('does not recheck a report that does not verify, and says so', async () => {
+    const edited = {
+      ...genuine,
+      requirements: genuine.requirements.map((r, i) =>
+        i === 0 ? { ...r, durationMs: r.durationMs + 1 } : r,
+      ),
+    };
+    const run = await verify('genuine', edited, ['--host', clean.url, '--recheck']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('recheck: not run: the report does not verify');
+    expect(run.stdout.at(-1)).toMatch(/^FAILED: /);
+  });
+
   it('is one line and exit 2 without --host, or with a sample out of range', async () => {
     const path = join(dir, 'genuine', 'eval-gate-report.json');
     const noHost = await cli(['verify', path, '--recheck'], ENV);
