@@ -81,7 +81,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'run':
         return await run(args, io, raw, out);
       case 'verify':
-        return await verify(args, out, io.live, io.now);
+        return await verify(args, { print: out, raw, live: io.live, now: io.now });
       case 'judge':
         return await judge(args, out);
       case 'fixtures':
@@ -201,23 +201,31 @@ function waitSecondsOf(given: string | undefined): number | undefined {
   );
 }
 
-async function verify(
-  args: ParsedArgs,
-  print: (line: string) => void,
-  live?: (line: string) => void,
-  now?: () => number,
-): Promise<number> {
+/** What verify writes to and reads besides its arguments. */
+interface VerifyIo {
+  readonly print: (line: string) => void;
+  readonly raw: ReturnType<typeof readSettings>;
+  readonly live?: ((line: string) => void) | undefined;
+  readonly now?: (() => number) | undefined;
+}
+
+async function verify(args: ParsedArgs, io: VerifyIo): Promise<number> {
   const path = args.positionals[0] ?? '';
   const { TrustSources, trustOptionsOf } = await import('./trust-source.ts');
-  const sources = new TrustSources(trustOptionsOf(args.options), now);
+  const sources = new TrustSources(trustOptionsOf(args.options), io.now);
   const { inputLimitsOf } = await import('./input-limits.ts');
   const limits = inputLimitsOf(args.options);
+  // The recheck drives a host and loads the generator; a plain verify loads neither.
+  const wantsRecheck = ['recheck', 'recheck-sample'].some((f) => args.options[f] !== undefined);
+  const recheck = wantsRecheck ? await import('./recheck.ts') : undefined;
+  const recheckOptions = recheck?.recheckOptionsOf(args.options);
   // verify and judge load the whole witness, which `run` loads only beside its legs.
   const { anchoredClause, problemsOf, verifyAnchored, verifyHeadline } =
     await import('./verify-keys.ts');
   const { anchorLine } = await import('../lib/report/anchor.ts');
   const { readReportJson } = await import('./verified-report.ts');
-  const result = await verifyAnchored(
+  const live = io.live;
+  let result = await verifyAnchored(
     await readReportJson(path, limits),
     sources,
     dirname(path),
@@ -230,8 +238,19 @@ async function verify(
   );
   const problems = problemsOf(result);
   // Every verify line is one line, whatever the report holds.
-  const out = (line: string): void => print(consoleText(line));
+  const out = (line: string): void => io.print(consoleText(line));
   for (const problem of problems) out(problem);
+  // Only a report that verifies is held to the live host: one that does not is refused already.
+  const rechecked =
+    recheck !== undefined &&
+    recheckOptions !== undefined &&
+    result.kind === 'report' &&
+    problems.length === 0
+      ? await recheck.recheckVerified(result, recheckOptions, io.raw, dirname(path))
+      : undefined;
+  if (rechecked !== undefined) result = rechecked.result;
+  else if (recheckOptions !== undefined) out('recheck: not run: the report does not verify');
+  const { evidenceClause, recheckLine } = await import('../lib/report/recheck.ts');
   if (result.kind === 'report') {
     const { integrity, anchored, report } = result;
     out(`anchor: ${anchorLine(anchored.anchor)}, ${anchored.time.asOf}`);
@@ -239,18 +258,27 @@ async function verify(
       `referee: ${anchored.referee ?? `this suite (${report.suite.name} ${report.suite.version}) judged it`}`,
     );
     if (anchored.stale !== undefined) out(`stale: ${anchored.stale}`);
+    if (rechecked !== undefined) {
+      if (rechecked.sampled.length > 0) out(`recheck sample: ${rechecked.sampled.join(', ')}`);
+      out(`recheck: ${recheckLine(rechecked.outcome)}`);
+    }
+    const certified = result.verdict.certification.certified && problems.length === 0;
+    const evidence = certified ? ` ${evidenceClause(rechecked?.outcome)}` : '';
     out(`certification: ${anchoredClause(result)}`);
     const how = `${integrity.recomputed} rows recomputed, ${integrity.consistencyOnly} checked for consistency only`;
     const found =
       problems.length === 0
         ? `${how}, every digest matches`
         : `${problems.length} problem${problems.length === 1 ? '' : 's'} (${how}), ${anchored.time.asOf}`;
-    out(`${verifyHeadline(result)}: ${path}: ${found}`);
+    out(`${verifyHeadline(result)}: ${path}: ${found}${evidence}`);
   } else {
     out(`certification: ${anchoredClause(result)}`);
     out(`${verifyHeadline(result)}: ${path}: not a report`);
   }
-  return problems.length === 0 ? EXIT.ok : EXIT.failed;
+  const verified = problems.length === 0 ? EXIT.ok : EXIT.failed;
+  return rechecked === undefined || recheck === undefined
+    ? verified
+    : recheck.recheckExit(rechecked.outcome, verified);
 }
 
 async function fixtures(args: ParsedArgs, out: (line: string) => void): Promise<number> {

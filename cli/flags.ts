@@ -207,7 +207,12 @@ export type Working = Exclude<Command, 'help' | 'version'>;
 
 export const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>> = {
   run: RUN_FLAGS,
-  verify: { ...TRUST_FLAGS, ...INPUT_FLAGS },
+  verify: {
+    ...TRUST_FLAGS,
+    ...INPUT_FLAGS,
+    recheck: { takesValue: false, example: '' },
+    'recheck-sample': { takesValue: true, example: '8' },
+  },
   judge: {
     fixture: { takesValue: true, example: EXAMPLE_FIXTURE_ID },
     events: { takesValue: true, example: 'events.json' },

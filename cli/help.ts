@@ -76,6 +76,12 @@ Usage
                                            after now is refused; one older than --max-age is
                                            stale. badge, diff, report and matrix take these
                                            flags and decide the same way
+                  [--host URL --recheck [--recheck-sample N]]
+                                           re-witness: drive the live host at URL again (every
+                                           probe, every hand-fixture row, N sampled cases of the
+                                           pack, default 8) with the key from the environment,
+                                           and withhold the certificate at the first answer that
+                                           differs from the record (exit 1) or is not seen (exit 3)
   openwop-eval-gate judge SUMMARY.json --fixture ID|FILE.json [--events EVENTS.json]
                                            judge a recorded EvalSummary offline: the verdict and
                                            its cause first, then failures, warnings, holds; ID
@@ -145,6 +151,9 @@ Outputs (in the report directory)
   eval-gate-report.json     one row per requirement, observations and digests (docs/report.md)
   eval-gate-junit.xml       failed, errored (blocked) and skipped kept apart
   eval-gate-summary.md      per leg, per task: score, gatedScore, trajectory per trial, passed
+  eval-gate-report.intoto.json
+                            an in-toto Statement: the report's sha256, the certification, to
+                            attest from CI (docs/report.md)
   The last line printed is "RESULT[: CAUSE]; N passed, N failed, N blocked, N skipped[; LIMITS];
   CERTIFICATION": PASS, FAIL or BLOCKED and the one leading cause, together at most 160
   characters (the summary's first line states the same), then the counts, then what limits the
@@ -162,7 +171,8 @@ Exit codes
           failed; 2 the suite could not start (bad setting) or could not produce a valid report
   verify  0 every verdict and digest recomputes (the last line's first words say which holds:
           certified, verified not certified, unanchored, unattributed or unsigned); 1 something
-          changed or the signature is invalid under its anchor; 2 bad usage or unreadable
+          changed or the signature is invalid under its anchor, or under --recheck the host
+          answers otherwise; 3 under --recheck, an answer not seen now; 2 bad usage or unreadable
   judge   0 every MUST rule holds; 1 a MUST rule failed; 2 bad usage or unreadable input
   fixtures, expect  0 done; 2 unknown fixture, unreadable file or unwritable directory
   list, --version  0

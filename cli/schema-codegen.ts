@@ -75,6 +75,7 @@ export const VALIDATOR_SOURCES = {
   fixture: { file: 'fixture' },
   'eval-gate-report': { file: 'eval-gate-report' },
   matrix: { file: 'matrix' },
+  'eval-gate-statement': { file: 'eval-gate-statement' },
 } as const satisfies Readonly<Record<string, { file: string; pointer?: string }>>;
 
 /** The `$id` a schema file must carry: published structures keep theirs, the suite's own a urn. */

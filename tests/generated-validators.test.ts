@@ -71,6 +71,7 @@ describe('precompiled validators', () => {
         'run-completed',
         'fixture',
         'matrix',
+        'eval-gate-statement',
         'eval-gate-report',
       ].sort(),
     );

@@ -16,6 +16,9 @@ import {
 import type { SchemaError, SchemaName } from '../lib/schemas.ts';
 import { validReport } from './cli/report-example.ts';
 import { buildMatrix } from '../lib/report/matrix/build.ts';
+import { certificationStatement } from '../lib/report/statement.ts';
+import type { EvalGateReport } from '../lib/report/report.ts';
+import { UNRECORDED } from '../lib/report/run-verdict.ts';
 import {
   contractSuite,
   EVENT_ID,
@@ -99,6 +102,14 @@ const VALID: Readonly<Record<SchemaName, () => unknown>> = {
   'run-completed': () => ({ outputs: {} }),
   fixture: () => fixtureOf(contractSuite()),
   'eval-gate-report': validReport,
+  'eval-gate-statement': () => {
+    const report = validReport() as unknown as EvalGateReport;
+    return certificationStatement(
+      report,
+      JSON.stringify(report),
+      report.certification ?? UNRECORDED,
+    );
+  },
   matrix: () =>
     buildMatrix([
       {
@@ -123,6 +134,20 @@ interface Defect {
 }
 
 const INVALID: readonly Defect[] = [
+  {
+    schema: 'eval-gate-statement',
+    defect: 'a subject digest that is not a sha256',
+    set: '/subject/0/digest/sha256',
+    to: 'sha256:abc',
+    keyword: 'pattern',
+  },
+  {
+    schema: 'eval-gate-statement',
+    defect: 'a certification without its signer',
+    set: '/predicate/certification/signer',
+    keyword: 'required',
+    errorAt: '/predicate/certification',
+  },
   {
     schema: 'matrix',
     defect: 'a cell showing a verdict no verification stands behind',

@@ -57,7 +57,7 @@ export function generatedLeg(fixture: Fixture): LegDefinition & { readonly fixtu
 }
 
 /** A generated case is decided as a leg is: decideLeg, with its fixture already in hand. */
-function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
+export function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
   const facts: LegFacts = {
     leg: generatedLeg(fixture),
     selected: true,

@@ -25,6 +25,7 @@ export declare const SCHEMA_IDS: {
   readonly fixture: 'urn:openwop:v2:fixture';
   readonly 'eval-gate-report': 'urn:openwop:v2:eval-gate-report';
   readonly matrix: 'urn:openwop:v2:matrix';
+  readonly 'eval-gate-statement': 'urn:openwop:v2:eval-gate-statement';
 };
 export declare const SCHEMA_PATHS: {
   readonly 'agent-eval-suite': 'schemas/v2/agent-eval-suite.schema.json';
@@ -50,6 +51,7 @@ export declare const SCHEMA_PATHS: {
   readonly fixture: 'schemas/v2/fixture.schema.json';
   readonly 'eval-gate-report': 'schemas/v2/eval-gate-report.schema.json';
   readonly matrix: 'schemas/v2/matrix.schema.json';
+  readonly 'eval-gate-statement': 'schemas/v2/eval-gate-statement.schema.json';
 };
 export declare const VALIDATOR_MODULES: {
   readonly 'agent-eval-suite': 'lib/generated/validators.cjs';
@@ -75,4 +77,5 @@ export declare const VALIDATOR_MODULES: {
   readonly fixture: 'lib/generated/fixture-validator.cjs';
   readonly 'eval-gate-report': 'lib/generated/validators.cjs';
   readonly matrix: 'lib/generated/validators.cjs';
+  readonly 'eval-gate-statement': 'lib/generated/validators.cjs';
 };

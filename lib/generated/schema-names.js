@@ -30,6 +30,7 @@ export const SCHEMA_IDS = Object.freeze({
   fixture: 'urn:openwop:v2:fixture',
   'eval-gate-report': 'urn:openwop:v2:eval-gate-report',
   matrix: 'urn:openwop:v2:matrix',
+  'eval-gate-statement': 'urn:openwop:v2:eval-gate-statement',
 });
 export const SCHEMA_PATHS = Object.freeze({
   'agent-eval-suite': 'schemas/v2/agent-eval-suite.schema.json',
@@ -55,6 +56,7 @@ export const SCHEMA_PATHS = Object.freeze({
   fixture: 'schemas/v2/fixture.schema.json',
   'eval-gate-report': 'schemas/v2/eval-gate-report.schema.json',
   matrix: 'schemas/v2/matrix.schema.json',
+  'eval-gate-statement': 'schemas/v2/eval-gate-statement.schema.json',
 });
 /** The generated file that exports each validator, by name. */
 export const VALIDATOR_MODULES = Object.freeze({
@@ -81,4 +83,5 @@ export const VALIDATOR_MODULES = Object.freeze({
   fixture: 'lib/generated/fixture-validator.cjs',
   'eval-gate-report': 'lib/generated/validators.cjs',
   matrix: 'lib/generated/validators.cjs',
+  'eval-gate-statement': 'lib/generated/validators.cjs',
 });

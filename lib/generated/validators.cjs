@@ -29967,3 +29967,2697 @@ function validate74(
   return errors === 0;
 }
 validate74.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+exports['eval-gate-statement'] = validate81;
+const schema152 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'urn:openwop:v2:eval-gate-statement',
+  title: 'RFC 0246 eval-gate certification as an in-toto Statement',
+  description:
+    "eval-gate-report.intoto.json as `openwop-eval-gate run` writes it beside the report: an in-toto Statement v1 whose one subject is the report file and whose predicate is the run's certification. A CI job attests it (actions/attest, cosign attest-blob) so a third party can verify who ran the suite (docs/report.md#the-in-toto-statement).",
+  type: 'object',
+  required: ['_type', 'subject', 'predicateType', 'predicate'],
+  additionalProperties: false,
+  properties: {
+    _type: {
+      description: 'The in-toto Statement layer, version 1.',
+      const: 'https://in-toto.io/Statement/v1',
+    },
+    subject: {
+      description:
+        'The report file the statement is about: its name in the report directory and the sha256 of its bytes as written.',
+      type: 'array',
+      minItems: 1,
+      maxItems: 1,
+      items: {
+        type: 'object',
+        required: ['name', 'digest'],
+        additionalProperties: false,
+        properties: {
+          name: {
+            type: 'string',
+            minLength: 1,
+            description: "The report file's name in the report directory.",
+          },
+          digest: {
+            type: 'object',
+            required: ['sha256'],
+            additionalProperties: false,
+            properties: {
+              sha256: {
+                type: 'string',
+                pattern: '^[0-9a-f]{64}$',
+                description: 'Lowercase hex SHA-256 of the report file.',
+              },
+            },
+            description: "The digests of the file's bytes as written.",
+          },
+        },
+      },
+    },
+    predicateType: {
+      description: "This suite's certification predicate.",
+      const: 'https://github.com/openwop/openwop-eval-gate-conformance/certification/v1',
+    },
+    predicate: {
+      description: 'The certification the run decided, and what it was decided under.',
+      type: 'object',
+      required: ['certification', 'requirementSet', 'suite', 'target', 'startedAt', 'finishedAt'],
+      additionalProperties: false,
+      properties: {
+        certification: {
+          description: "The run's certification, as the report records it.",
+          $ref: 'urn:openwop:v2:eval-gate-report#/properties/certification',
+        },
+        requirementSet: {
+          description:
+            'The requirement set the run was judged under: the suite version that shipped it, its requirements and the generated pack it names.',
+          type: 'object',
+          required: ['version', 'requirements', 'pack'],
+          additionalProperties: false,
+          properties: {
+            version: {
+              type: 'string',
+              minLength: 1,
+              description: 'The suite version that shipped the set.',
+            },
+            requirements: {
+              type: 'array',
+              items: { type: 'string', minLength: 1 },
+              description: 'Full requirement ids, in the order of the legs.',
+            },
+            pack: {
+              type: 'object',
+              required: ['count', 'seed'],
+              additionalProperties: false,
+              properties: {
+                count: { type: 'integer', minimum: 1, description: 'How many generated cases.' },
+                seed: { type: 'integer', minimum: 0, description: 'The seed they are drawn from.' },
+              },
+              description: 'The generated pack a certification under the set drives.',
+            },
+          },
+        },
+        suite: {
+          description:
+            "The referee: the suite's name, version and the digest of the judging code it ships.",
+          $ref: 'urn:openwop:v2:eval-gate-report#/properties/suite',
+        },
+        target: {
+          description: 'The host the run drove, as the report records it.',
+          $ref: 'urn:openwop:v2:eval-gate-report#/properties/target',
+        },
+        startedAt: {
+          type: 'string',
+          format: 'date-time',
+          description: 'When the run started, as the report records it.',
+        },
+        finishedAt: {
+          type: 'string',
+          format: 'date-time',
+          description: 'When the run finished, as the report records it.',
+        },
+      },
+    },
+  },
+};
+const schema153 = {
+  description:
+    'The certification verdict (docs/report.md): certified only when strict mode is on, every requirement passed or was left out by a declared opt-out, nothing was selected out, no baseline applies, the run fails on nothing, the target is not the embedded host, and a key the host publishes signs the report. verify rebuilds it.',
+  type: 'object',
+  required: ['certified', 'reasons', 'optOuts', 'signer'],
+  properties: {
+    certified: {
+      description: 'True only when every condition holds; then reasons is empty.',
+      type: 'boolean',
+    },
+    reasons: {
+      description: 'Every reason the certification is withheld; empty exactly when certified.',
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['code', 'short', 'text'],
+        properties: {
+          code: {
+            description: 'Which condition is not met, as a stable id.',
+            enum: [
+              'embedded',
+              'failed',
+              'blocked',
+              'run-fails',
+              'partial',
+              'strict-off',
+              'inapplicable',
+              'nothing-driven',
+              'pack-not-driven',
+              'baseline',
+              'unsigned',
+              'unverified',
+              'implementation-mismatch',
+              'unnamed',
+              'flaky',
+              'severity-override',
+            ],
+          },
+          short: {
+            description: 'A few words for a badge or a closing line.',
+            type: 'string',
+            minLength: 1,
+          },
+          text: {
+            description: 'The reason in full, with what to do about it.',
+            type: 'string',
+            minLength: 1,
+          },
+        },
+        additionalProperties: false,
+      },
+    },
+    optOuts: {
+      description: 'Each opt-out the host declared, with the requirements it left out.',
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['gate', 'requirements'],
+        properties: {
+          gate: {
+            description: 'The opt-out name, as given in OPENWOP_OPTED_OUT_PROFILES.',
+            type: 'string',
+            minLength: 1,
+          },
+          requirements: {
+            description: 'The requirements strict mode skipped through it.',
+            type: 'array',
+            items: { type: 'string', minLength: 1 },
+          },
+        },
+        additionalProperties: false,
+      },
+    },
+    signer: {
+      description:
+        'Who vouches for the report: nobody, a signature no published key verifies, or a key the host publishes in discovery.',
+      oneOf: [
+        {
+          type: 'object',
+          required: ['state'],
+          properties: {
+            state: { description: 'Nobody signed the report: integrity only.', const: 'unsigned' },
+          },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['state', 'why'],
+          properties: {
+            state: {
+              description: 'Signed, but not verified by a key the host publishes.',
+              const: 'unverified',
+            },
+            why: {
+              description:
+                'The missing link: no key id, no published key, or a signature that does not verify.',
+              type: 'string',
+              minLength: 1,
+            },
+          },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['state', 'keyId'],
+          properties: {
+            state: {
+              description: 'Verified at write time by a key the captured discovery publishes.',
+              const: 'verified',
+            },
+            keyId: {
+              description: 'That key among the discovery signingKeys.',
+              type: 'string',
+              minLength: 1,
+            },
+          },
+          additionalProperties: false,
+        },
+      ],
+    },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+};
+const schema154 = {
+  description: 'The suite that produced the report.',
+  type: 'object',
+  required: ['name', 'version'],
+  properties: {
+    name: { description: "The suite's package name.", type: 'string', minLength: 1 },
+    version: { description: "The suite's package version.", type: 'string', minLength: 1 },
+    judgingDigest: {
+      description:
+        'sha256 over the paths and contents of the judging code the suite ships (every source file under lib/ and cli/), so a verifier can tell a report judged by a modified copy or another version.',
+      type: 'string',
+      pattern: '^[0-9a-f]{64}$',
+    },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+};
+const schema155 = {
+  description: 'The host the legs drove.',
+  type: 'object',
+  required: ['baseUrl', 'embedded'],
+  properties: {
+    baseUrl: {
+      description: 'The base URL, which never carries credentials, a query or a fragment.',
+      type: 'string',
+      pattern: '^https?://[^/@?#]+(/[^?#]*)?$',
+    },
+    embedded: {
+      description:
+        'True when no base URL was configured and the suite drove its own reference host; such a report is no evidence about any other host.',
+      type: 'boolean',
+    },
+    implementation: {
+      $ref: '#/$defs/implementation',
+      description: 'The implementation the host advertised in discovery.',
+    },
+    declared: {
+      $ref: '#/$defs/implementation',
+      description:
+        'The implementation the operator declared (OPENWOP_IMPLEMENTATION_NAME / _VERSION, --impl, --impl-version).',
+    },
+  },
+  additionalProperties: false,
+  patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+};
+function validate82(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate82.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.baseUrl === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'baseUrl' },
+        message: "must have required property '" + 'baseUrl' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.embedded === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'embedded' },
+        message: "must have required property '" + 'embedded' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'baseUrl' ||
+        key0 === 'embedded' ||
+        key0 === 'implementation' ||
+        key0 === 'declared' ||
+        pattern13.test(key0)
+      )) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.baseUrl !== undefined) {
+      let data0 = data.baseUrl;
+      if (typeof data0 === 'string') {
+        if (!pattern61.test(data0)) {
+          const err3 = {
+            instancePath: instancePath + '/baseUrl',
+            schemaPath: '#/properties/baseUrl/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^https?://[^/@?#]+(/[^?#]*)?$' },
+            message: 'must match pattern "' + '^https?://[^/@?#]+(/[^?#]*)?$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = {
+          instancePath: instancePath + '/baseUrl',
+          schemaPath: '#/properties/baseUrl/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.embedded !== undefined) {
+      if (typeof data.embedded !== 'boolean') {
+        const err5 = {
+          instancePath: instancePath + '/embedded',
+          schemaPath: '#/properties/embedded/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.implementation !== undefined) {
+      let data2 = data.implementation;
+      if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
+        if (data2.name === undefined) {
+          const err6 = {
+            instancePath: instancePath + '/implementation',
+            schemaPath: '#/$defs/implementation/required',
+            keyword: 'required',
+            params: { missingProperty: 'name' },
+            message: "must have required property '" + 'name' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        for (const key1 in data2) {
+          if (!(key1 === 'name' || key1 === 'version' || pattern13.test(key1))) {
+            const err7 = {
+              instancePath: instancePath + '/implementation',
+              schemaPath: '#/$defs/implementation/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key1 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+        if (data2.name !== undefined) {
+          let data3 = data2.name;
+          if (typeof data3 === 'string') {
+            if (func1(data3) < 1) {
+              const err8 = {
+                instancePath: instancePath + '/implementation/name',
+                schemaPath: '#/$defs/implementation/properties/name/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          } else {
+            const err9 = {
+              instancePath: instancePath + '/implementation/name',
+              schemaPath: '#/$defs/implementation/properties/name/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+        if (data2.version !== undefined) {
+          let data4 = data2.version;
+          if (typeof data4 === 'string') {
+            if (func1(data4) < 1) {
+              const err10 = {
+                instancePath: instancePath + '/implementation/version',
+                schemaPath: '#/$defs/implementation/properties/version/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          } else {
+            const err11 = {
+              instancePath: instancePath + '/implementation/version',
+              schemaPath: '#/$defs/implementation/properties/version/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err12 = {
+          instancePath: instancePath + '/implementation',
+          schemaPath: '#/$defs/implementation/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.declared !== undefined) {
+      let data5 = data.declared;
+      if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
+        if (data5.name === undefined) {
+          const err13 = {
+            instancePath: instancePath + '/declared',
+            schemaPath: '#/$defs/implementation/required',
+            keyword: 'required',
+            params: { missingProperty: 'name' },
+            message: "must have required property '" + 'name' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+        for (const key2 in data5) {
+          if (!(key2 === 'name' || key2 === 'version' || pattern13.test(key2))) {
+            const err14 = {
+              instancePath: instancePath + '/declared',
+              schemaPath: '#/$defs/implementation/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key2 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        if (data5.name !== undefined) {
+          let data6 = data5.name;
+          if (typeof data6 === 'string') {
+            if (func1(data6) < 1) {
+              const err15 = {
+                instancePath: instancePath + '/declared/name',
+                schemaPath: '#/$defs/implementation/properties/name/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+          } else {
+            const err16 = {
+              instancePath: instancePath + '/declared/name',
+              schemaPath: '#/$defs/implementation/properties/name/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+        }
+        if (data5.version !== undefined) {
+          let data7 = data5.version;
+          if (typeof data7 === 'string') {
+            if (func1(data7) < 1) {
+              const err17 = {
+                instancePath: instancePath + '/declared/version',
+                schemaPath: '#/$defs/implementation/properties/version/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+            }
+          } else {
+            const err18 = {
+              instancePath: instancePath + '/declared/version',
+              schemaPath: '#/$defs/implementation/properties/version/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err19 = {
+          instancePath: instancePath + '/declared',
+          schemaPath: '#/$defs/implementation/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err20 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err20];
+    } else {
+      vErrors.push(err20);
+    }
+    errors++;
+  }
+  validate82.errors = vErrors;
+  return errors === 0;
+}
+validate82.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate81(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="urn:openwop:v2:eval-gate-statement" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate81.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data._type === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: '_type' },
+        message: "must have required property '" + '_type' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.subject === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'subject' },
+        message: "must have required property '" + 'subject' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.predicateType === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'predicateType' },
+        message: "must have required property '" + 'predicateType' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.predicate === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'predicate' },
+        message: "must have required property '" + 'predicate' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === '_type' ||
+        key0 === 'subject' ||
+        key0 === 'predicateType' ||
+        key0 === 'predicate'
+      )) {
+        const err4 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data._type !== undefined) {
+      if ('https://in-toto.io/Statement/v1' !== data._type) {
+        const err5 = {
+          instancePath: instancePath + '/_type',
+          schemaPath: '#/properties/_type/const',
+          keyword: 'const',
+          params: { allowedValue: 'https://in-toto.io/Statement/v1' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.subject !== undefined) {
+      let data1 = data.subject;
+      if (Array.isArray(data1)) {
+        if (data1.length > 1) {
+          const err6 = {
+            instancePath: instancePath + '/subject',
+            schemaPath: '#/properties/subject/maxItems',
+            keyword: 'maxItems',
+            params: { limit: 1 },
+            message: 'must NOT have more than 1 items',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (data1.length < 1) {
+          const err7 = {
+            instancePath: instancePath + '/subject',
+            schemaPath: '#/properties/subject/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+          };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+        const len0 = data1.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data2 = data1[i0];
+          if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
+            if (data2.name === undefined) {
+              const err8 = {
+                instancePath: instancePath + '/subject/' + i0,
+                schemaPath: '#/properties/subject/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'name' },
+                message: "must have required property '" + 'name' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+            if (data2.digest === undefined) {
+              const err9 = {
+                instancePath: instancePath + '/subject/' + i0,
+                schemaPath: '#/properties/subject/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'digest' },
+                message: "must have required property '" + 'digest' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+            for (const key1 in data2) {
+              if (!(key1 === 'name' || key1 === 'digest')) {
+                const err10 = {
+                  instancePath: instancePath + '/subject/' + i0,
+                  schemaPath: '#/properties/subject/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key1 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                } else {
+                  vErrors.push(err10);
+                }
+                errors++;
+              }
+            }
+            if (data2.name !== undefined) {
+              let data3 = data2.name;
+              if (typeof data3 === 'string') {
+                if (func1(data3) < 1) {
+                  const err11 = {
+                    instancePath: instancePath + '/subject/' + i0 + '/name',
+                    schemaPath: '#/properties/subject/items/properties/name/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err11];
+                  } else {
+                    vErrors.push(err11);
+                  }
+                  errors++;
+                }
+              } else {
+                const err12 = {
+                  instancePath: instancePath + '/subject/' + i0 + '/name',
+                  schemaPath: '#/properties/subject/items/properties/name/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
+            }
+            if (data2.digest !== undefined) {
+              let data4 = data2.digest;
+              if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
+                if (data4.sha256 === undefined) {
+                  const err13 = {
+                    instancePath: instancePath + '/subject/' + i0 + '/digest',
+                    schemaPath: '#/properties/subject/items/properties/digest/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'sha256' },
+                    message: "must have required property '" + 'sha256' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err13];
+                  } else {
+                    vErrors.push(err13);
+                  }
+                  errors++;
+                }
+                for (const key2 in data4) {
+                  if (!(key2 === 'sha256')) {
+                    const err14 = {
+                      instancePath: instancePath + '/subject/' + i0 + '/digest',
+                      schemaPath:
+                        '#/properties/subject/items/properties/digest/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key2 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err14];
+                    } else {
+                      vErrors.push(err14);
+                    }
+                    errors++;
+                  }
+                }
+                if (data4.sha256 !== undefined) {
+                  let data5 = data4.sha256;
+                  if (typeof data5 === 'string') {
+                    if (!pattern59.test(data5)) {
+                      const err15 = {
+                        instancePath: instancePath + '/subject/' + i0 + '/digest/sha256',
+                        schemaPath:
+                          '#/properties/subject/items/properties/digest/properties/sha256/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^[0-9a-f]{64}$' },
+                        message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err15];
+                      } else {
+                        vErrors.push(err15);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err16 = {
+                      instancePath: instancePath + '/subject/' + i0 + '/digest/sha256',
+                      schemaPath:
+                        '#/properties/subject/items/properties/digest/properties/sha256/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err16];
+                    } else {
+                      vErrors.push(err16);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err17 = {
+                  instancePath: instancePath + '/subject/' + i0 + '/digest',
+                  schemaPath: '#/properties/subject/items/properties/digest/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err17];
+                } else {
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err18 = {
+              instancePath: instancePath + '/subject/' + i0,
+              schemaPath: '#/properties/subject/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err19 = {
+          instancePath: instancePath + '/subject',
+          schemaPath: '#/properties/subject/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.predicateType !== undefined) {
+      if (
+        'https://github.com/openwop/openwop-eval-gate-conformance/certification/v1' !==
+        data.predicateType
+      ) {
+        const err20 = {
+          instancePath: instancePath + '/predicateType',
+          schemaPath: '#/properties/predicateType/const',
+          keyword: 'const',
+          params: {
+            allowedValue:
+              'https://github.com/openwop/openwop-eval-gate-conformance/certification/v1',
+          },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.predicate !== undefined) {
+      let data7 = data.predicate;
+      if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
+        if (data7.certification === undefined) {
+          const err21 = {
+            instancePath: instancePath + '/predicate',
+            schemaPath: '#/properties/predicate/required',
+            keyword: 'required',
+            params: { missingProperty: 'certification' },
+            message: "must have required property '" + 'certification' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
+        }
+        if (data7.requirementSet === undefined) {
+          const err22 = {
+            instancePath: instancePath + '/predicate',
+            schemaPath: '#/properties/predicate/required',
+            keyword: 'required',
+            params: { missingProperty: 'requirementSet' },
+            message: "must have required property '" + 'requirementSet' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
+        }
+        if (data7.suite === undefined) {
+          const err23 = {
+            instancePath: instancePath + '/predicate',
+            schemaPath: '#/properties/predicate/required',
+            keyword: 'required',
+            params: { missingProperty: 'suite' },
+            message: "must have required property '" + 'suite' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
+        if (data7.target === undefined) {
+          const err24 = {
+            instancePath: instancePath + '/predicate',
+            schemaPath: '#/properties/predicate/required',
+            keyword: 'required',
+            params: { missingProperty: 'target' },
+            message: "must have required property '" + 'target' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+        if (data7.startedAt === undefined) {
+          const err25 = {
+            instancePath: instancePath + '/predicate',
+            schemaPath: '#/properties/predicate/required',
+            keyword: 'required',
+            params: { missingProperty: 'startedAt' },
+            message: "must have required property '" + 'startedAt' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+        if (data7.finishedAt === undefined) {
+          const err26 = {
+            instancePath: instancePath + '/predicate',
+            schemaPath: '#/properties/predicate/required',
+            keyword: 'required',
+            params: { missingProperty: 'finishedAt' },
+            message: "must have required property '" + 'finishedAt' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+        for (const key3 in data7) {
+          if (!(
+            key3 === 'certification' ||
+            key3 === 'requirementSet' ||
+            key3 === 'suite' ||
+            key3 === 'target' ||
+            key3 === 'startedAt' ||
+            key3 === 'finishedAt'
+          )) {
+            const err27 = {
+              instancePath: instancePath + '/predicate',
+              schemaPath: '#/properties/predicate/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key3 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err27];
+            } else {
+              vErrors.push(err27);
+            }
+            errors++;
+          }
+        }
+        if (data7.certification !== undefined) {
+          let data8 = data7.certification;
+          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+            if (data8.certified === undefined) {
+              const err28 = {
+                instancePath: instancePath + '/predicate/certification',
+                schemaPath: 'urn:openwop:v2:eval-gate-report#/properties/certification/required',
+                keyword: 'required',
+                params: { missingProperty: 'certified' },
+                message: "must have required property '" + 'certified' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+            }
+            if (data8.reasons === undefined) {
+              const err29 = {
+                instancePath: instancePath + '/predicate/certification',
+                schemaPath: 'urn:openwop:v2:eval-gate-report#/properties/certification/required',
+                keyword: 'required',
+                params: { missingProperty: 'reasons' },
+                message: "must have required property '" + 'reasons' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err29];
+              } else {
+                vErrors.push(err29);
+              }
+              errors++;
+            }
+            if (data8.optOuts === undefined) {
+              const err30 = {
+                instancePath: instancePath + '/predicate/certification',
+                schemaPath: 'urn:openwop:v2:eval-gate-report#/properties/certification/required',
+                keyword: 'required',
+                params: { missingProperty: 'optOuts' },
+                message: "must have required property '" + 'optOuts' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err30];
+              } else {
+                vErrors.push(err30);
+              }
+              errors++;
+            }
+            if (data8.signer === undefined) {
+              const err31 = {
+                instancePath: instancePath + '/predicate/certification',
+                schemaPath: 'urn:openwop:v2:eval-gate-report#/properties/certification/required',
+                keyword: 'required',
+                params: { missingProperty: 'signer' },
+                message: "must have required property '" + 'signer' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err31];
+              } else {
+                vErrors.push(err31);
+              }
+              errors++;
+            }
+            for (const key4 in data8) {
+              if (!(
+                key4 === 'certified' ||
+                key4 === 'reasons' ||
+                key4 === 'optOuts' ||
+                key4 === 'signer' ||
+                pattern13.test(key4)
+              )) {
+                const err32 = {
+                  instancePath: instancePath + '/predicate/certification',
+                  schemaPath:
+                    'urn:openwop:v2:eval-gate-report#/properties/certification/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key4 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+            if (data8.certified !== undefined) {
+              if (typeof data8.certified !== 'boolean') {
+                const err33 = {
+                  instancePath: instancePath + '/predicate/certification/certified',
+                  schemaPath:
+                    'urn:openwop:v2:eval-gate-report#/properties/certification/properties/certified/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err33];
+                } else {
+                  vErrors.push(err33);
+                }
+                errors++;
+              }
+            }
+            if (data8.reasons !== undefined) {
+              let data10 = data8.reasons;
+              if (Array.isArray(data10)) {
+                const len1 = data10.length;
+                for (let i1 = 0; i1 < len1; i1++) {
+                  let data11 = data10[i1];
+                  if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
+                    if (data11.code === undefined) {
+                      const err34 = {
+                        instancePath: instancePath + '/predicate/certification/reasons/' + i1,
+                        schemaPath:
+                          'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/items/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'code' },
+                        message: "must have required property '" + 'code' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err34];
+                      } else {
+                        vErrors.push(err34);
+                      }
+                      errors++;
+                    }
+                    if (data11.short === undefined) {
+                      const err35 = {
+                        instancePath: instancePath + '/predicate/certification/reasons/' + i1,
+                        schemaPath:
+                          'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/items/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'short' },
+                        message: "must have required property '" + 'short' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err35];
+                      } else {
+                        vErrors.push(err35);
+                      }
+                      errors++;
+                    }
+                    if (data11.text === undefined) {
+                      const err36 = {
+                        instancePath: instancePath + '/predicate/certification/reasons/' + i1,
+                        schemaPath:
+                          'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/items/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'text' },
+                        message: "must have required property '" + 'text' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err36];
+                      } else {
+                        vErrors.push(err36);
+                      }
+                      errors++;
+                    }
+                    for (const key5 in data11) {
+                      if (!(key5 === 'code' || key5 === 'short' || key5 === 'text')) {
+                        const err37 = {
+                          instancePath: instancePath + '/predicate/certification/reasons/' + i1,
+                          schemaPath:
+                            'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/items/additionalProperties',
+                          keyword: 'additionalProperties',
+                          params: { additionalProperty: key5 },
+                          message: 'must NOT have additional properties',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err37];
+                        } else {
+                          vErrors.push(err37);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data11.code !== undefined) {
+                      let data12 = data11.code;
+                      if (!(
+                        data12 === 'embedded' ||
+                        data12 === 'failed' ||
+                        data12 === 'blocked' ||
+                        data12 === 'run-fails' ||
+                        data12 === 'partial' ||
+                        data12 === 'strict-off' ||
+                        data12 === 'inapplicable' ||
+                        data12 === 'nothing-driven' ||
+                        data12 === 'pack-not-driven' ||
+                        data12 === 'baseline' ||
+                        data12 === 'unsigned' ||
+                        data12 === 'unverified' ||
+                        data12 === 'implementation-mismatch' ||
+                        data12 === 'unnamed' ||
+                        data12 === 'flaky' ||
+                        data12 === 'severity-override'
+                      )) {
+                        const err38 = {
+                          instancePath:
+                            instancePath + '/predicate/certification/reasons/' + i1 + '/code',
+                          schemaPath:
+                            'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/items/properties/code/enum',
+                          keyword: 'enum',
+                          params: {
+                            allowedValues: schema153.properties.reasons.items.properties.code.enum,
+                          },
+                          message: 'must be equal to one of the allowed values',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err38];
+                        } else {
+                          vErrors.push(err38);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data11.short !== undefined) {
+                      let data13 = data11.short;
+                      if (typeof data13 === 'string') {
+                        if (func1(data13) < 1) {
+                          const err39 = {
+                            instancePath:
+                              instancePath + '/predicate/certification/reasons/' + i1 + '/short',
+                            schemaPath:
+                              'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/items/properties/short/minLength',
+                            keyword: 'minLength',
+                            params: { limit: 1 },
+                            message: 'must NOT have fewer than 1 characters',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err39];
+                          } else {
+                            vErrors.push(err39);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err40 = {
+                          instancePath:
+                            instancePath + '/predicate/certification/reasons/' + i1 + '/short',
+                          schemaPath:
+                            'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/items/properties/short/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err40];
+                        } else {
+                          vErrors.push(err40);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data11.text !== undefined) {
+                      let data14 = data11.text;
+                      if (typeof data14 === 'string') {
+                        if (func1(data14) < 1) {
+                          const err41 = {
+                            instancePath:
+                              instancePath + '/predicate/certification/reasons/' + i1 + '/text',
+                            schemaPath:
+                              'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/items/properties/text/minLength',
+                            keyword: 'minLength',
+                            params: { limit: 1 },
+                            message: 'must NOT have fewer than 1 characters',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err41];
+                          } else {
+                            vErrors.push(err41);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err42 = {
+                          instancePath:
+                            instancePath + '/predicate/certification/reasons/' + i1 + '/text',
+                          schemaPath:
+                            'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/items/properties/text/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err42];
+                        } else {
+                          vErrors.push(err42);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err43 = {
+                      instancePath: instancePath + '/predicate/certification/reasons/' + i1,
+                      schemaPath:
+                        'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/items/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err43];
+                    } else {
+                      vErrors.push(err43);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err44 = {
+                  instancePath: instancePath + '/predicate/certification/reasons',
+                  schemaPath:
+                    'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+            }
+            if (data8.optOuts !== undefined) {
+              let data15 = data8.optOuts;
+              if (Array.isArray(data15)) {
+                const len2 = data15.length;
+                for (let i2 = 0; i2 < len2; i2++) {
+                  let data16 = data15[i2];
+                  if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
+                    if (data16.gate === undefined) {
+                      const err45 = {
+                        instancePath: instancePath + '/predicate/certification/optOuts/' + i2,
+                        schemaPath:
+                          'urn:openwop:v2:eval-gate-report#/properties/certification/properties/optOuts/items/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'gate' },
+                        message: "must have required property '" + 'gate' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err45];
+                      } else {
+                        vErrors.push(err45);
+                      }
+                      errors++;
+                    }
+                    if (data16.requirements === undefined) {
+                      const err46 = {
+                        instancePath: instancePath + '/predicate/certification/optOuts/' + i2,
+                        schemaPath:
+                          'urn:openwop:v2:eval-gate-report#/properties/certification/properties/optOuts/items/required',
+                        keyword: 'required',
+                        params: { missingProperty: 'requirements' },
+                        message: "must have required property '" + 'requirements' + "'",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err46];
+                      } else {
+                        vErrors.push(err46);
+                      }
+                      errors++;
+                    }
+                    for (const key6 in data16) {
+                      if (!(key6 === 'gate' || key6 === 'requirements')) {
+                        const err47 = {
+                          instancePath: instancePath + '/predicate/certification/optOuts/' + i2,
+                          schemaPath:
+                            'urn:openwop:v2:eval-gate-report#/properties/certification/properties/optOuts/items/additionalProperties',
+                          keyword: 'additionalProperties',
+                          params: { additionalProperty: key6 },
+                          message: 'must NOT have additional properties',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err47];
+                        } else {
+                          vErrors.push(err47);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data16.gate !== undefined) {
+                      let data17 = data16.gate;
+                      if (typeof data17 === 'string') {
+                        if (func1(data17) < 1) {
+                          const err48 = {
+                            instancePath:
+                              instancePath + '/predicate/certification/optOuts/' + i2 + '/gate',
+                            schemaPath:
+                              'urn:openwop:v2:eval-gate-report#/properties/certification/properties/optOuts/items/properties/gate/minLength',
+                            keyword: 'minLength',
+                            params: { limit: 1 },
+                            message: 'must NOT have fewer than 1 characters',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err48];
+                          } else {
+                            vErrors.push(err48);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err49 = {
+                          instancePath:
+                            instancePath + '/predicate/certification/optOuts/' + i2 + '/gate',
+                          schemaPath:
+                            'urn:openwop:v2:eval-gate-report#/properties/certification/properties/optOuts/items/properties/gate/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err49];
+                        } else {
+                          vErrors.push(err49);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data16.requirements !== undefined) {
+                      let data18 = data16.requirements;
+                      if (Array.isArray(data18)) {
+                        const len3 = data18.length;
+                        for (let i3 = 0; i3 < len3; i3++) {
+                          let data19 = data18[i3];
+                          if (typeof data19 === 'string') {
+                            if (func1(data19) < 1) {
+                              const err50 = {
+                                instancePath:
+                                  instancePath +
+                                  '/predicate/certification/optOuts/' +
+                                  i2 +
+                                  '/requirements/' +
+                                  i3,
+                                schemaPath:
+                                  'urn:openwop:v2:eval-gate-report#/properties/certification/properties/optOuts/items/properties/requirements/items/minLength',
+                                keyword: 'minLength',
+                                params: { limit: 1 },
+                                message: 'must NOT have fewer than 1 characters',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err50];
+                              } else {
+                                vErrors.push(err50);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err51 = {
+                              instancePath:
+                                instancePath +
+                                '/predicate/certification/optOuts/' +
+                                i2 +
+                                '/requirements/' +
+                                i3,
+                              schemaPath:
+                                'urn:openwop:v2:eval-gate-report#/properties/certification/properties/optOuts/items/properties/requirements/items/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err51];
+                            } else {
+                              vErrors.push(err51);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err52 = {
+                          instancePath:
+                            instancePath +
+                            '/predicate/certification/optOuts/' +
+                            i2 +
+                            '/requirements',
+                          schemaPath:
+                            'urn:openwop:v2:eval-gate-report#/properties/certification/properties/optOuts/items/properties/requirements/type',
+                          keyword: 'type',
+                          params: { type: 'array' },
+                          message: 'must be array',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err52];
+                        } else {
+                          vErrors.push(err52);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err53 = {
+                      instancePath: instancePath + '/predicate/certification/optOuts/' + i2,
+                      schemaPath:
+                        'urn:openwop:v2:eval-gate-report#/properties/certification/properties/optOuts/items/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err53];
+                    } else {
+                      vErrors.push(err53);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err54 = {
+                  instancePath: instancePath + '/predicate/certification/optOuts',
+                  schemaPath:
+                    'urn:openwop:v2:eval-gate-report#/properties/certification/properties/optOuts/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+            }
+            if (data8.signer !== undefined) {
+              let data20 = data8.signer;
+              const _errs47 = errors;
+              let valid16 = false;
+              let passing0 = null;
+              const _errs48 = errors;
+              if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+                if (data20.state === undefined) {
+                  const err55 = {
+                    instancePath: instancePath + '/predicate/certification/signer',
+                    schemaPath:
+                      'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/0/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'state' },
+                    message: "must have required property '" + 'state' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err55];
+                  } else {
+                    vErrors.push(err55);
+                  }
+                  errors++;
+                }
+                for (const key7 in data20) {
+                  if (!(key7 === 'state')) {
+                    const err56 = {
+                      instancePath: instancePath + '/predicate/certification/signer',
+                      schemaPath:
+                        'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/0/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key7 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err56];
+                    } else {
+                      vErrors.push(err56);
+                    }
+                    errors++;
+                  }
+                }
+                if (data20.state !== undefined) {
+                  if ('unsigned' !== data20.state) {
+                    const err57 = {
+                      instancePath: instancePath + '/predicate/certification/signer/state',
+                      schemaPath:
+                        'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/0/properties/state/const',
+                      keyword: 'const',
+                      params: { allowedValue: 'unsigned' },
+                      message: 'must be equal to constant',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err57];
+                    } else {
+                      vErrors.push(err57);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err58 = {
+                  instancePath: instancePath + '/predicate/certification/signer',
+                  schemaPath:
+                    'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/0/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err58];
+                } else {
+                  vErrors.push(err58);
+                }
+                errors++;
+              }
+              var _valid0 = _errs48 === errors;
+              if (_valid0) {
+                valid16 = true;
+                passing0 = 0;
+                var props0 = true;
+              }
+              const _errs52 = errors;
+              if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+                if (data20.state === undefined) {
+                  const err59 = {
+                    instancePath: instancePath + '/predicate/certification/signer',
+                    schemaPath:
+                      'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/1/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'state' },
+                    message: "must have required property '" + 'state' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err59];
+                  } else {
+                    vErrors.push(err59);
+                  }
+                  errors++;
+                }
+                if (data20.why === undefined) {
+                  const err60 = {
+                    instancePath: instancePath + '/predicate/certification/signer',
+                    schemaPath:
+                      'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/1/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'why' },
+                    message: "must have required property '" + 'why' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err60];
+                  } else {
+                    vErrors.push(err60);
+                  }
+                  errors++;
+                }
+                for (const key8 in data20) {
+                  if (!(key8 === 'state' || key8 === 'why')) {
+                    const err61 = {
+                      instancePath: instancePath + '/predicate/certification/signer',
+                      schemaPath:
+                        'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/1/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key8 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err61];
+                    } else {
+                      vErrors.push(err61);
+                    }
+                    errors++;
+                  }
+                }
+                if (data20.state !== undefined) {
+                  if ('unverified' !== data20.state) {
+                    const err62 = {
+                      instancePath: instancePath + '/predicate/certification/signer/state',
+                      schemaPath:
+                        'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/1/properties/state/const',
+                      keyword: 'const',
+                      params: { allowedValue: 'unverified' },
+                      message: 'must be equal to constant',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err62];
+                    } else {
+                      vErrors.push(err62);
+                    }
+                    errors++;
+                  }
+                }
+                if (data20.why !== undefined) {
+                  let data23 = data20.why;
+                  if (typeof data23 === 'string') {
+                    if (func1(data23) < 1) {
+                      const err63 = {
+                        instancePath: instancePath + '/predicate/certification/signer/why',
+                        schemaPath:
+                          'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err63];
+                      } else {
+                        vErrors.push(err63);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err64 = {
+                      instancePath: instancePath + '/predicate/certification/signer/why',
+                      schemaPath:
+                        'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/1/properties/why/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err64];
+                    } else {
+                      vErrors.push(err64);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err65 = {
+                  instancePath: instancePath + '/predicate/certification/signer',
+                  schemaPath:
+                    'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/1/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+              var _valid0 = _errs52 === errors;
+              if (_valid0 && valid16) {
+                valid16 = false;
+                passing0 = [passing0, 1];
+              } else {
+                if (_valid0) {
+                  valid16 = true;
+                  passing0 = 1;
+                  if (props0 !== true) {
+                    props0 = true;
+                  }
+                }
+                const _errs58 = errors;
+                if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+                  if (data20.state === undefined) {
+                    const err66 = {
+                      instancePath: instancePath + '/predicate/certification/signer',
+                      schemaPath:
+                        'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/2/required',
+                      keyword: 'required',
+                      params: { missingProperty: 'state' },
+                      message: "must have required property '" + 'state' + "'",
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err66];
+                    } else {
+                      vErrors.push(err66);
+                    }
+                    errors++;
+                  }
+                  if (data20.keyId === undefined) {
+                    const err67 = {
+                      instancePath: instancePath + '/predicate/certification/signer',
+                      schemaPath:
+                        'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/2/required',
+                      keyword: 'required',
+                      params: { missingProperty: 'keyId' },
+                      message: "must have required property '" + 'keyId' + "'",
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err67];
+                    } else {
+                      vErrors.push(err67);
+                    }
+                    errors++;
+                  }
+                  for (const key9 in data20) {
+                    if (!(key9 === 'state' || key9 === 'keyId')) {
+                      const err68 = {
+                        instancePath: instancePath + '/predicate/certification/signer',
+                        schemaPath:
+                          'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/2/additionalProperties',
+                        keyword: 'additionalProperties',
+                        params: { additionalProperty: key9 },
+                        message: 'must NOT have additional properties',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err68];
+                      } else {
+                        vErrors.push(err68);
+                      }
+                      errors++;
+                    }
+                  }
+                  if (data20.state !== undefined) {
+                    if ('verified' !== data20.state) {
+                      const err69 = {
+                        instancePath: instancePath + '/predicate/certification/signer/state',
+                        schemaPath:
+                          'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/2/properties/state/const',
+                        keyword: 'const',
+                        params: { allowedValue: 'verified' },
+                        message: 'must be equal to constant',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err69];
+                      } else {
+                        vErrors.push(err69);
+                      }
+                      errors++;
+                    }
+                  }
+                  if (data20.keyId !== undefined) {
+                    let data25 = data20.keyId;
+                    if (typeof data25 === 'string') {
+                      if (func1(data25) < 1) {
+                        const err70 = {
+                          instancePath: instancePath + '/predicate/certification/signer/keyId',
+                          schemaPath:
+                            'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
+                          keyword: 'minLength',
+                          params: { limit: 1 },
+                          message: 'must NOT have fewer than 1 characters',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err70];
+                        } else {
+                          vErrors.push(err70);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err71 = {
+                        instancePath: instancePath + '/predicate/certification/signer/keyId',
+                        schemaPath:
+                          'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err71];
+                      } else {
+                        vErrors.push(err71);
+                      }
+                      errors++;
+                    }
+                  }
+                } else {
+                  const err72 = {
+                    instancePath: instancePath + '/predicate/certification/signer',
+                    schemaPath:
+                      'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf/2/type',
+                    keyword: 'type',
+                    params: { type: 'object' },
+                    message: 'must be object',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err72];
+                  } else {
+                    vErrors.push(err72);
+                  }
+                  errors++;
+                }
+                var _valid0 = _errs58 === errors;
+                if (_valid0 && valid16) {
+                  valid16 = false;
+                  passing0 = [passing0, 2];
+                } else {
+                  if (_valid0) {
+                    valid16 = true;
+                    passing0 = 2;
+                    if (props0 !== true) {
+                      props0 = true;
+                    }
+                  }
+                }
+              }
+              if (!valid16) {
+                const err73 = {
+                  instancePath: instancePath + '/predicate/certification/signer',
+                  schemaPath:
+                    'urn:openwop:v2:eval-gate-report#/properties/certification/properties/signer/oneOf',
+                  keyword: 'oneOf',
+                  params: { passingSchemas: passing0 },
+                  message: 'must match exactly one schema in oneOf',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              } else {
+                errors = _errs47;
+                if (vErrors !== null) {
+                  if (_errs47) {
+                    vErrors.length = _errs47;
+                  } else {
+                    vErrors = null;
+                  }
+                }
+              }
+            }
+          } else {
+            const err74 = {
+              instancePath: instancePath + '/predicate/certification',
+              schemaPath: 'urn:openwop:v2:eval-gate-report#/properties/certification/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err74];
+            } else {
+              vErrors.push(err74);
+            }
+            errors++;
+          }
+        }
+        if (data7.requirementSet !== undefined) {
+          let data26 = data7.requirementSet;
+          if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
+            if (data26.version === undefined) {
+              const err75 = {
+                instancePath: instancePath + '/predicate/requirementSet',
+                schemaPath: '#/properties/predicate/properties/requirementSet/required',
+                keyword: 'required',
+                params: { missingProperty: 'version' },
+                message: "must have required property '" + 'version' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err75];
+              } else {
+                vErrors.push(err75);
+              }
+              errors++;
+            }
+            if (data26.requirements === undefined) {
+              const err76 = {
+                instancePath: instancePath + '/predicate/requirementSet',
+                schemaPath: '#/properties/predicate/properties/requirementSet/required',
+                keyword: 'required',
+                params: { missingProperty: 'requirements' },
+                message: "must have required property '" + 'requirements' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err76];
+              } else {
+                vErrors.push(err76);
+              }
+              errors++;
+            }
+            if (data26.pack === undefined) {
+              const err77 = {
+                instancePath: instancePath + '/predicate/requirementSet',
+                schemaPath: '#/properties/predicate/properties/requirementSet/required',
+                keyword: 'required',
+                params: { missingProperty: 'pack' },
+                message: "must have required property '" + 'pack' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err77];
+              } else {
+                vErrors.push(err77);
+              }
+              errors++;
+            }
+            for (const key10 in data26) {
+              if (!(key10 === 'version' || key10 === 'requirements' || key10 === 'pack')) {
+                const err78 = {
+                  instancePath: instancePath + '/predicate/requirementSet',
+                  schemaPath:
+                    '#/properties/predicate/properties/requirementSet/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key10 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+            }
+            if (data26.version !== undefined) {
+              let data27 = data26.version;
+              if (typeof data27 === 'string') {
+                if (func1(data27) < 1) {
+                  const err79 = {
+                    instancePath: instancePath + '/predicate/requirementSet/version',
+                    schemaPath:
+                      '#/properties/predicate/properties/requirementSet/properties/version/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err79];
+                  } else {
+                    vErrors.push(err79);
+                  }
+                  errors++;
+                }
+              } else {
+                const err80 = {
+                  instancePath: instancePath + '/predicate/requirementSet/version',
+                  schemaPath:
+                    '#/properties/predicate/properties/requirementSet/properties/version/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+            }
+            if (data26.requirements !== undefined) {
+              let data28 = data26.requirements;
+              if (Array.isArray(data28)) {
+                const len4 = data28.length;
+                for (let i4 = 0; i4 < len4; i4++) {
+                  let data29 = data28[i4];
+                  if (typeof data29 === 'string') {
+                    if (func1(data29) < 1) {
+                      const err81 = {
+                        instancePath: instancePath + '/predicate/requirementSet/requirements/' + i4,
+                        schemaPath:
+                          '#/properties/predicate/properties/requirementSet/properties/requirements/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err81];
+                      } else {
+                        vErrors.push(err81);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err82 = {
+                      instancePath: instancePath + '/predicate/requirementSet/requirements/' + i4,
+                      schemaPath:
+                        '#/properties/predicate/properties/requirementSet/properties/requirements/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err82];
+                    } else {
+                      vErrors.push(err82);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err83 = {
+                  instancePath: instancePath + '/predicate/requirementSet/requirements',
+                  schemaPath:
+                    '#/properties/predicate/properties/requirementSet/properties/requirements/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err83];
+                } else {
+                  vErrors.push(err83);
+                }
+                errors++;
+              }
+            }
+            if (data26.pack !== undefined) {
+              let data30 = data26.pack;
+              if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
+                if (data30.count === undefined) {
+                  const err84 = {
+                    instancePath: instancePath + '/predicate/requirementSet/pack',
+                    schemaPath:
+                      '#/properties/predicate/properties/requirementSet/properties/pack/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'count' },
+                    message: "must have required property '" + 'count' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err84];
+                  } else {
+                    vErrors.push(err84);
+                  }
+                  errors++;
+                }
+                if (data30.seed === undefined) {
+                  const err85 = {
+                    instancePath: instancePath + '/predicate/requirementSet/pack',
+                    schemaPath:
+                      '#/properties/predicate/properties/requirementSet/properties/pack/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'seed' },
+                    message: "must have required property '" + 'seed' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err85];
+                  } else {
+                    vErrors.push(err85);
+                  }
+                  errors++;
+                }
+                for (const key11 in data30) {
+                  if (!(key11 === 'count' || key11 === 'seed')) {
+                    const err86 = {
+                      instancePath: instancePath + '/predicate/requirementSet/pack',
+                      schemaPath:
+                        '#/properties/predicate/properties/requirementSet/properties/pack/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key11 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err86];
+                    } else {
+                      vErrors.push(err86);
+                    }
+                    errors++;
+                  }
+                }
+                if (data30.count !== undefined) {
+                  let data31 = data30.count;
+                  if (!(
+                    typeof data31 == 'number' &&
+                    !(data31 % 1) &&
+                    !isNaN(data31) &&
+                    isFinite(data31)
+                  )) {
+                    const err87 = {
+                      instancePath: instancePath + '/predicate/requirementSet/pack/count',
+                      schemaPath:
+                        '#/properties/predicate/properties/requirementSet/properties/pack/properties/count/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err87];
+                    } else {
+                      vErrors.push(err87);
+                    }
+                    errors++;
+                  }
+                  if (typeof data31 == 'number' && isFinite(data31)) {
+                    if (data31 < 1 || isNaN(data31)) {
+                      const err88 = {
+                        instancePath: instancePath + '/predicate/requirementSet/pack/count',
+                        schemaPath:
+                          '#/properties/predicate/properties/requirementSet/properties/pack/properties/count/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 1 },
+                        message: 'must be >= 1',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err88];
+                      } else {
+                        vErrors.push(err88);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data30.seed !== undefined) {
+                  let data32 = data30.seed;
+                  if (!(
+                    typeof data32 == 'number' &&
+                    !(data32 % 1) &&
+                    !isNaN(data32) &&
+                    isFinite(data32)
+                  )) {
+                    const err89 = {
+                      instancePath: instancePath + '/predicate/requirementSet/pack/seed',
+                      schemaPath:
+                        '#/properties/predicate/properties/requirementSet/properties/pack/properties/seed/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err89];
+                    } else {
+                      vErrors.push(err89);
+                    }
+                    errors++;
+                  }
+                  if (typeof data32 == 'number' && isFinite(data32)) {
+                    if (data32 < 0 || isNaN(data32)) {
+                      const err90 = {
+                        instancePath: instancePath + '/predicate/requirementSet/pack/seed',
+                        schemaPath:
+                          '#/properties/predicate/properties/requirementSet/properties/pack/properties/seed/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 0 },
+                        message: 'must be >= 0',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err90];
+                      } else {
+                        vErrors.push(err90);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err91 = {
+                  instancePath: instancePath + '/predicate/requirementSet/pack',
+                  schemaPath:
+                    '#/properties/predicate/properties/requirementSet/properties/pack/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err91];
+                } else {
+                  vErrors.push(err91);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err92 = {
+              instancePath: instancePath + '/predicate/requirementSet',
+              schemaPath: '#/properties/predicate/properties/requirementSet/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err92];
+            } else {
+              vErrors.push(err92);
+            }
+            errors++;
+          }
+        }
+        if (data7.suite !== undefined) {
+          let data33 = data7.suite;
+          if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
+            if (data33.name === undefined) {
+              const err93 = {
+                instancePath: instancePath + '/predicate/suite',
+                schemaPath: 'urn:openwop:v2:eval-gate-report#/properties/suite/required',
+                keyword: 'required',
+                params: { missingProperty: 'name' },
+                message: "must have required property '" + 'name' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err93];
+              } else {
+                vErrors.push(err93);
+              }
+              errors++;
+            }
+            if (data33.version === undefined) {
+              const err94 = {
+                instancePath: instancePath + '/predicate/suite',
+                schemaPath: 'urn:openwop:v2:eval-gate-report#/properties/suite/required',
+                keyword: 'required',
+                params: { missingProperty: 'version' },
+                message: "must have required property '" + 'version' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err94];
+              } else {
+                vErrors.push(err94);
+              }
+              errors++;
+            }
+            for (const key12 in data33) {
+              if (!(
+                key12 === 'name' ||
+                key12 === 'version' ||
+                key12 === 'judgingDigest' ||
+                pattern13.test(key12)
+              )) {
+                const err95 = {
+                  instancePath: instancePath + '/predicate/suite',
+                  schemaPath:
+                    'urn:openwop:v2:eval-gate-report#/properties/suite/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key12 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            }
+            if (data33.name !== undefined) {
+              let data34 = data33.name;
+              if (typeof data34 === 'string') {
+                if (func1(data34) < 1) {
+                  const err96 = {
+                    instancePath: instancePath + '/predicate/suite/name',
+                    schemaPath:
+                      'urn:openwop:v2:eval-gate-report#/properties/suite/properties/name/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err96];
+                  } else {
+                    vErrors.push(err96);
+                  }
+                  errors++;
+                }
+              } else {
+                const err97 = {
+                  instancePath: instancePath + '/predicate/suite/name',
+                  schemaPath:
+                    'urn:openwop:v2:eval-gate-report#/properties/suite/properties/name/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
+            }
+            if (data33.version !== undefined) {
+              let data35 = data33.version;
+              if (typeof data35 === 'string') {
+                if (func1(data35) < 1) {
+                  const err98 = {
+                    instancePath: instancePath + '/predicate/suite/version',
+                    schemaPath:
+                      'urn:openwop:v2:eval-gate-report#/properties/suite/properties/version/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err98];
+                  } else {
+                    vErrors.push(err98);
+                  }
+                  errors++;
+                }
+              } else {
+                const err99 = {
+                  instancePath: instancePath + '/predicate/suite/version',
+                  schemaPath:
+                    'urn:openwop:v2:eval-gate-report#/properties/suite/properties/version/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err99];
+                } else {
+                  vErrors.push(err99);
+                }
+                errors++;
+              }
+            }
+            if (data33.judgingDigest !== undefined) {
+              let data36 = data33.judgingDigest;
+              if (typeof data36 === 'string') {
+                if (!pattern59.test(data36)) {
+                  const err100 = {
+                    instancePath: instancePath + '/predicate/suite/judgingDigest',
+                    schemaPath:
+                      'urn:openwop:v2:eval-gate-report#/properties/suite/properties/judgingDigest/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[0-9a-f]{64}$' },
+                    message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err100];
+                  } else {
+                    vErrors.push(err100);
+                  }
+                  errors++;
+                }
+              } else {
+                const err101 = {
+                  instancePath: instancePath + '/predicate/suite/judgingDigest',
+                  schemaPath:
+                    'urn:openwop:v2:eval-gate-report#/properties/suite/properties/judgingDigest/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err101];
+                } else {
+                  vErrors.push(err101);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err102 = {
+              instancePath: instancePath + '/predicate/suite',
+              schemaPath: 'urn:openwop:v2:eval-gate-report#/properties/suite/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err102];
+            } else {
+              vErrors.push(err102);
+            }
+            errors++;
+          }
+        }
+        if (data7.target !== undefined) {
+          if (
+            !validate82(data7.target, {
+              instancePath: instancePath + '/predicate/target',
+              parentData: data7,
+              parentDataProperty: 'target',
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data7.startedAt !== undefined) {
+          let data38 = data7.startedAt;
+          if (typeof data38 === 'string') {
+            if (!formats0.validate(data38)) {
+              const err103 = {
+                instancePath: instancePath + '/predicate/startedAt',
+                schemaPath: '#/properties/predicate/properties/startedAt/format',
+                keyword: 'format',
+                params: { format: 'date-time' },
+                message: 'must match format "' + 'date-time' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err103];
+              } else {
+                vErrors.push(err103);
+              }
+              errors++;
+            }
+          } else {
+            const err104 = {
+              instancePath: instancePath + '/predicate/startedAt',
+              schemaPath: '#/properties/predicate/properties/startedAt/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err104];
+            } else {
+              vErrors.push(err104);
+            }
+            errors++;
+          }
+        }
+        if (data7.finishedAt !== undefined) {
+          let data39 = data7.finishedAt;
+          if (typeof data39 === 'string') {
+            if (!formats0.validate(data39)) {
+              const err105 = {
+                instancePath: instancePath + '/predicate/finishedAt',
+                schemaPath: '#/properties/predicate/properties/finishedAt/format',
+                keyword: 'format',
+                params: { format: 'date-time' },
+                message: 'must match format "' + 'date-time' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err105];
+              } else {
+                vErrors.push(err105);
+              }
+              errors++;
+            }
+          } else {
+            const err106 = {
+              instancePath: instancePath + '/predicate/finishedAt',
+              schemaPath: '#/properties/predicate/properties/finishedAt/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err106];
+            } else {
+              vErrors.push(err106);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err107 = {
+          instancePath: instancePath + '/predicate',
+          schemaPath: '#/properties/predicate/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err107];
+        } else {
+          vErrors.push(err107);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err108 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err108];
+    } else {
+      vErrors.push(err108);
+    }
+    errors++;
+  }
+  validate81.errors = vErrors;
+  return errors === 0;
+}
+validate81.evaluated = { props: true, dynamicProps: false, dynamicItems: false };

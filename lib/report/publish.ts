@@ -1,7 +1,7 @@
 // A SuiteRun made into the report and its renderings: build the report, certify (and sign) it,
 // refuse it if it fails its schema or still holds the key, take the one verdict, and write the
-// JSON, JUnit, Markdown and HTML files. The CLI and the legs file both publish a run through this, so
-// both write the same report for the same run.
+// JSON, JUnit, Markdown and HTML files and the in-toto statement about the JSON. The CLI and the
+// legs file both publish a run through this, so both write the same report for the same run.
 
 import type { KeyObject } from 'node:crypto';
 import { reportText } from './report-text.ts';
@@ -28,6 +28,7 @@ import { certifiedReport, signerOf } from './signature.ts';
 import { sidecarReader } from './generated-sidecar.ts';
 import { expectationsFor } from './side-by-side.ts';
 import { thisReferee } from './referee.ts';
+import { certificationStatement, STATEMENT_FILE } from './statement.ts';
 
 export interface PublishOptions {
   /** The base URL the legs drove, and whether it was the embedded reference host. */
@@ -92,8 +93,10 @@ export async function publishRun(
   if (refusal !== undefined) return { ok: false, problem: refusal };
   // The one verdict every channel below renders; nothing after this line decides again.
   const verdict = runVerdict(report, report.certification, gate);
+  const statement = statementText(report, text, verdict);
+  if (!statement.ok) return { ok: false, problem: statement.problem };
   const files = await writeOutputs(
-    { report, text },
+    { report, text, statement: statement.text },
     verdict,
     config.reportDir,
     options.stepSummaryPath,
@@ -160,8 +163,29 @@ export function preparePublishing(): void {
   void thisReferee();
 }
 
+/** The in-toto statement's text, checked against its schema before anything is written. */
+function statementText(
+  report: EvalGateReport,
+  text: string,
+  verdict: RunVerdict,
+): { readonly ok: true; readonly text: string } | { readonly ok: false; readonly problem: string } {
+  const statement = certificationStatement(report, text, verdict.certification);
+  const errors = validate('eval-gate-statement', statement);
+  if (errors.length > 0) {
+    return {
+      ok: false,
+      problem: `the in-toto statement does not match its schema (${formatSchemaErrors(errors).replace(/\n/g, '; ')})`,
+    };
+  }
+  return { ok: true, text: `${JSON.stringify(statement, null, 2)}\n` };
+}
+
 async function writeOutputs(
-  { report, text }: { readonly report: EvalGateReport; readonly text: string },
+  {
+    report,
+    text,
+    statement,
+  }: { readonly report: EvalGateReport; readonly text: string; readonly statement: string },
   verdict: RunVerdict,
   dir: string,
   stepSummaryPath: string | undefined,
@@ -182,6 +206,7 @@ async function writeOutputs(
     [join(dir, JUNIT_FILE), renderJunit(report, verdict, expectations)],
     [join(dir, MARKDOWN_FILE), markdown],
     [join(dir, HTML_FILE), renderHtml(report, verdict, expectations, views)],
+    [join(dir, STATEMENT_FILE), statement],
   ];
   // Every file is searched for every form of the key before any is written: a page or a summary
   // renders text from the report, and a rendering must not undo an escape.

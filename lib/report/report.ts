@@ -103,7 +103,10 @@ export type ReasonCode =
   | 'unbound-key'
   | 'retired-key'
   | 'report-too-old'
-  | 'opted-out-advertised';
+  | 'opted-out-advertised'
+  /** verify --recheck's (lib/report/recheck.ts): the live host answers otherwise, or not at all. */
+  | 'recheck-differs'
+  | 'recheck-unwitnessed';
 
 export interface CertificationReason {
   readonly code: ReasonCode;

@@ -86,7 +86,7 @@ describe('parseArgs', () => {
     [['run', 'extra'], '"run" takes no arguments besides flags; see --help'],
     [
       ['verify', 'r.json', '--sign', 'k'],
-      'unknown flag --sign for "verify"; its flags are --key, --trusted-keys, --host, --offline, --max-age, --max-report-bytes, --max-depth, --max-sidecar-bytes, --max-inflated-bytes, --max-line-bytes (see --help)',
+      'unknown flag --sign for "verify"; its flags are --key, --trusted-keys, --host, --offline, --max-age, --max-report-bytes, --max-depth, --max-sidecar-bytes, --max-inflated-bytes, --max-line-bytes, --recheck, --recheck-sample (see --help)',
     ],
   ])('%j is refused: %s', (argv, message) => {
     expect(usageError(argv)).toBe(message);

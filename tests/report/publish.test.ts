@@ -1,7 +1,8 @@
 // publishRun writes a report only when it may: the key is looked for in the very text the report
 // file would hold, and a report that holds it is refused with nothing written.
 
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,8 @@ import type { SuiteRun } from '../../lib/decide/run-suite.ts';
 import { readConfig, type SuiteConfig } from '../../lib/env.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { publishRun } from '../../lib/report/publish.ts';
+import { PREDICATE_TYPE, STATEMENT_FILE } from '../../lib/report/statement.ts';
+import { validate } from '../../lib/schemas.ts';
 
 const KEY = 'publish-test-key-0246-abcdef';
 
@@ -54,7 +57,7 @@ describe('publishRun', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  it('writes the report, its JUnit, its Markdown and its HTML when the key is nowhere in it', async () => {
+  it('writes the report, its JUnit, its Markdown, its HTML and its in-toto statement when the key is nowhere in it', async () => {
     const published = await publishRun(runQuoting('something else'), config, {
       baseUrl: 'http://127.0.0.1:9',
       embedded: false,
@@ -64,8 +67,36 @@ describe('publishRun', () => {
     expect((await readdir(dir)).sort()).toEqual([
       'eval-gate-junit.xml',
       'eval-gate-report.html',
+      'eval-gate-report.intoto.json',
       'eval-gate-report.json',
       'eval-gate-summary.md',
     ]);
+  });
+
+  it('writes an in-toto statement that is schema-valid, whose subject is the report file by its digest', async () => {
+    const published = await publishRun(runQuoting('nothing'), config, {
+      baseUrl: 'http://127.0.0.1:9',
+      embedded: false,
+      apiKey: KEY,
+    });
+    if (!published.ok) throw new Error(published.problem);
+    expect(published.files).toContain(join(dir, STATEMENT_FILE));
+    const statement = JSON.parse(await readFile(join(dir, STATEMENT_FILE), 'utf8')) as {
+      subject: { name: string; digest: { sha256: string } }[];
+      predicateType: string;
+      predicate: { certification: unknown; suite: unknown; target: unknown };
+    };
+    expect(validate('eval-gate-statement', statement)).toEqual([]);
+    const bytes = await readFile(join(dir, 'eval-gate-report.json'));
+    expect(statement.subject).toEqual([
+      {
+        name: 'eval-gate-report.json',
+        digest: { sha256: createHash('sha256').update(bytes).digest('hex') },
+      },
+    ]);
+    expect(statement.predicateType).toBe(PREDICATE_TYPE);
+    expect(statement.predicate.certification).toEqual(published.report.certification);
+    expect(statement.predicate.suite).toEqual(published.report.suite);
+    expect(statement.predicate.target).toEqual(published.report.target);
   });
 });
