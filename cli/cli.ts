@@ -2,13 +2,11 @@
 // the process shell around it; tests call it directly. Every line it prints has the API key
 // scrubbed, and a command that cannot start prints one line and exits 2.
 
-import { dirname } from 'node:path';
 import {
   readSettings,
   readGithubActions,
   readStepOutputPath,
   readStepSummaryPath,
-  resolveConfig,
 } from '../lib/env.ts';
 import { commandWordOf, nameFlags, parseArgs, UsageError } from './args.ts';
 import { Refusal } from '../lib/refusal.ts';
@@ -21,7 +19,6 @@ import { FixtureInputError } from './fixture-set.ts';
 import { KEY_ID, readSigningKey } from '../lib/report/signature.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { MAX_PACK_CONCURRENCY, PACK_CONCURRENCY } from '../lib/decide/pack-request.ts';
-import { caseOfPack } from './generated-case.ts';
 
 export interface CliIo {
   /** One line of standard output. */
@@ -75,7 +72,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return listCommand(args.options.json !== undefined, out);
       }
       case 'run':
-        return await run(args, io, raw, out);
+        return await run(args, io, out);
       case 'verify':
         return await verify(args, out);
       case 'judge':
@@ -107,13 +104,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-async function run(
-  args: ParsedArgs,
-  io: CliIo,
-  raw: ReturnType<typeof readSettings>,
-  out: (line: string) => void,
-): Promise<number> {
-  const config = resolveConfig({ ...raw, ...args.settings });
+async function run(args: ParsedArgs, io: CliIo, out: (line: string) => void): Promise<number> {
   const sign = args.options.sign;
   const keyId = args.options['key-id'];
   if (keyId !== undefined && sign === undefined) {
@@ -132,40 +123,47 @@ async function run(
   }
   const concurrency = concurrencyOf(args.options.concurrency);
   // Loaded on demand, since --help and a refused flag should not wait for them: the run options
-  // (they read the witness's rule catalogue), the run engine and the report. Both at once: one
+  // (they read the witness's rule catalogue) and the API with its run engine. Both at once: one
   // after the other, each load waits its own turn on a busy machine.
-  const modules = Promise.all([import('./run-options.ts'), import('./conformance.ts')]);
+  const modules = Promise.all([import('./run-options.ts'), import('./api.ts')]);
   // Awaited below; held so that a key file refused first is not an unhandled rejection as well.
   modules.catch(() => undefined);
   const signingKey = sign === undefined ? undefined : await readSigningKey(sign);
-  const [{ packToDrive, runOptionsFrom }, { runConformance }] = await modules;
+  const [{ runOptionsFrom }, api] = await modules;
   const runOptions = await runOptionsFrom(args.options);
-  const chosen = packToDrive(given, config, runOptions);
   const pack =
-    chosen === undefined
+    given === undefined
       ? undefined
       : {
-          ...chosen,
-          ...(caseId === undefined ? {} : { case: await caseOfPack('--case', caseId, chosen) }),
+          ...given,
+          ...(caseId === undefined ? {} : { case: caseId }),
           ...(concurrency === undefined ? {} : { concurrency }),
         };
   const stepSummaryPath = readStepSummaryPath(io.env);
   const stepOutputPath = readStepOutputPath(io.env);
   const annotate = readGithubActions(io.env);
-  const result = await runConformance(config, {
-    log: out,
-    ...(signingKey === undefined ? {} : { signingKey }),
-    ...(keyId === undefined ? {} : { keyId }),
-    ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
-    ...(stepOutputPath === undefined ? {} : { stepOutputPath }),
-    ...(annotate ? { annotate } : {}),
-    ...(waitForHostS === undefined ? {} : { waitForHostS }),
-    ...(pack === undefined ? {} : { pack }),
-    ...(args.options.silent === undefined ? {} : { silent: true }),
-    ...(io.live === undefined ? {} : { live: io.live }),
-    runOptions,
-  });
-  return result.exitCode;
+  try {
+    const { verdict } = await api.runConformance({
+      ...(io.env === undefined ? {} : { env: io.env }),
+      settings: args.settings,
+      log: out,
+      ...(signingKey === undefined ? {} : { signingKey }),
+      ...(keyId === undefined ? {} : { keyId }),
+      ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
+      ...(stepOutputPath === undefined ? {} : { stepOutputPath }),
+      ...(annotate ? { annotate } : {}),
+      ...(waitForHostS === undefined ? {} : { waitForHostS }),
+      ...(pack === undefined ? {} : { pack }),
+      ...(args.options.silent === undefined ? {} : { silent: true }),
+      ...(io.live === undefined ? {} : { live: io.live }),
+      runOptions,
+    });
+    return verdict.exitCode;
+  } catch (error) {
+    // The run has already printed why it wrote nothing.
+    if (error instanceof api.NoReportError) return EXIT.badConfiguration;
+    throw error;
+  }
 }
 
 /** A whole number from min to max, or the refusal; every bounded count flag reads this way. */
@@ -199,15 +197,14 @@ function waitSecondsOf(given: string | undefined): number | undefined {
 
 async function verify(args: ParsedArgs, out: (line: string) => void): Promise<number> {
   const path = args.positionals[0] ?? '';
-  const { TrustSources, trustOptionsOf } = await import('./trust-source.ts');
-  const sources = new TrustSources(trustOptionsOf(args.options));
-  // verify and judge load the whole witness, which `run` loads only beside its legs.
-  const { anchoredClause, problemsOf, verifyAnchored, verifyHeadline } =
-    await import('./verify-keys.ts');
-  const { anchorLine } = await import('../lib/report/anchor.ts');
-  const { readReportJson } = await import('./verified-report.ts');
-  const result = await verifyAnchored(await readReportJson(path), sources, dirname(path));
-  const problems = problemsOf(result);
+  const { trustOptionsOf } = await import('./trust-source.ts');
+  const trust = trustOptionsOf(args.options);
+  const [api, { anchoredClause }, { anchorLine }] = await Promise.all([
+    import('./api.ts'),
+    import('./verify-keys.ts'),
+    import('../lib/report/anchor.ts'),
+  ]);
+  const { problems, headline, result } = await api.verifyReport(path, trust);
   for (const problem of problems) out(problem);
   if (result.kind === 'report') {
     const { integrity, anchored, report } = result;
@@ -222,10 +219,10 @@ async function verify(args: ParsedArgs, out: (line: string) => void): Promise<nu
       problems.length === 0
         ? `${how}, every digest matches`
         : `${problems.length} problem${problems.length === 1 ? '' : 's'} (${how})`;
-    out(`${verifyHeadline(result)}: ${path}: ${found}`);
+    out(`${headline}: ${path}: ${found}`);
   } else {
     out(`certification: ${anchoredClause(result)}`);
-    out(`${verifyHeadline(result)}: ${path}: not a report`);
+    out(`${headline}: ${path}: not a report`);
   }
   return problems.length === 0 ? EXIT.ok : EXIT.failed;
 }
@@ -293,13 +290,13 @@ async function judge(args: ParsedArgs, out: (line: string) => void): Promise<num
   const events = args.options.events;
   // `--generate N --seed S`: the fixture is that pack's case, refused when it is not one.
   const pack = generatedPack(args);
-  if (pack !== undefined) await caseOfPack('--fixture', fixture, pack);
-  const { judgeRecorded } = await import('./judge.ts');
+  const api = await import('./api.ts');
   // Bad judge input is a Refusal: one line, exit 2.
-  const judgement = await judgeRecorded({
+  const judgement = await api.judge({
     summaryPath: args.positionals[0] ?? '',
     fixture,
     ...(events === undefined ? {} : { eventsPath: events }),
+    ...(pack === undefined ? {} : { pack }),
   });
   const { renderJudgement } = await import('./judge-output.ts');
   for (const line of renderJudgement(judgement)) out(line);
