@@ -1,5 +1,5 @@
-// The package's programmatic API (`import { runConformance } from 'openwop-eval-gate-conformance'`).
-// The command line, the legs file and a host team's own code call these same functions, so a run
+// The package's programmatic API, its main export (`runConformance` and the rest, typed). The
+// command line, the legs file and a host team's own code call these same functions, so a run
 // is decided, rendered and written by one code path whichever door it came in by.
 
 import type { KeyObject } from 'node:crypto';
@@ -62,8 +62,11 @@ export interface ConformanceRun {
   readonly files: readonly string[];
 }
 
-/** The run produced no report (a suite bug); the line saying why has already been logged. */
-export class NoReportError extends Error {
+/**
+ * The run produced no report (a suite bug): exit 2 like any refusal, though the line saying why
+ * has already been logged.
+ */
+export class NoReportError extends Refusal {
   override readonly name: string = 'NoReportError';
 }
 

@@ -1,10 +1,6 @@
-// `openwop-eval-gate-conformance/vitest`: the legs as a project of a host team's own vitest.
-//
-//   import { defineConfig } from 'vitest/config';
-//   import { evalGateProject } from 'openwop-eval-gate-conformance/vitest';
-//   export default defineConfig({
-//     test: { projects: [evalGateProject({ baseUrl: 'http://127.0.0.1:8080', strict: true })] },
-//   });
+// `openwop-eval-gate-conformance/vitest`: the legs as a project of a host team's own vitest. A
+// config names `evalGateProject({ baseUrl, strict: true })` among its `test.projects`, and the
+// README shows the five lines.
 //
 // The project runs the legs file the package ships, which drives the host through the same API
 // the CLI calls and writes the same report. Nothing here imports vitest: the object is plain data,
