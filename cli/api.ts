@@ -99,11 +99,13 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
     import('./run-options.ts'),
     import('./conformance.ts'),
   ]);
-  const runOptions = options.runOptions ?? {};
-  const chosen = packToDrive(options.pack, config, runOptions);
+  const given = options.runOptions ?? {};
+  const chosen = packToDrive(options.pack, config, given);
+  let runOptions = given;
   if (chosen?.case !== undefined) {
     const { caseOfPack } = await import('./generated-case.ts');
     await caseOfPack('--case', chosen.case, chosen);
+    runOptions = await caseAlone(given);
   }
   const result = await drive(config, {
     log: options.log ?? (() => undefined),
@@ -122,6 +124,21 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
     throw new NoReportError('the run produced no report; this is a suite bug');
   }
   return { verdict: result.verdict, report: result.report, files: result.files };
+}
+
+/**
+ * A case driven alone drives no hand leg: unless the caller selected legs, the selection is the
+ * one leg that talks to no host, as a report's reproduce command selects it.
+ */
+async function caseAlone(given: RunOptions): Promise<RunOptions> {
+  const selection = given.selection;
+  if (selection !== undefined && selection.only.length + selection.skip.length > 0) return given;
+  const [{ LEGS }, { resolveSelection }] = await Promise.all([
+    import('../lib/legs.ts'),
+    import('../lib/report/run-options.ts'),
+  ]);
+  const serverFree = LEGS.filter((leg) => leg.fixtureId === undefined).map((leg) => leg.id);
+  return { ...given, selection: resolveSelection(serverFree, [], selection?.requirementSet) };
 }
 
 export interface VerifyResult {

@@ -132,6 +132,34 @@ describe('one generated case, alone', () => {
   );
 
   it(
+    '--case without --only drives no hand leg: the case beside the one leg that talks to no host',
+    async () => {
+      const reports = join(dir, 'case-without-only');
+      const run = await cli(
+        [
+          '--base-url',
+          host?.url ?? '',
+          '--require-behavior',
+          ...PACK,
+          '--case',
+          'generated-s1-n0001',
+          '--report-dir',
+          reports,
+        ],
+        env,
+      );
+      const report = await readReport(reports);
+      const executed = report.requirements
+        .filter((r) => r.disposition.startsWith('executed'))
+        .map((r) => r.id);
+      expect(executed.sort()).toEqual([ONLY[1] ?? '', GENERATED_REQUIREMENT].sort());
+      expect(report.selection?.only).toEqual([ONLY[1]]);
+      expect(run.code, run.stdout.join('\n')).toBe(0);
+    },
+    RUN_MS,
+  );
+
+  it(
     'a passing case passes alone, and the report says it drove that case alone',
     async () => {
       const reports = join(dir, 'passing-alone');
