@@ -171,18 +171,32 @@ export async function verifyReport(path: string, trust: TrustOptions = {}): Prom
   return { ok: problems.length === 0, problems, headline: keys.verifyHeadline(result), result };
 }
 
-export interface JudgeInput {
-  /** A recorded EvalSummary file. */
-  readonly summaryPath: string;
-  /** A fixture id, a fixture or suite file, or a generated case id with `pack`. */
-  readonly fixture: string;
-  readonly eventsPath?: string;
-  /** The generated pack the fixture is a case of. */
-  readonly pack?: { readonly count: number; readonly seed: number };
-}
+export type JudgeInput =
+  | {
+      /** A recorded EvalSummary file. */
+      readonly summaryPath: string;
+      /** A fixture id, a fixture or suite file, or a generated case id with `pack`. */
+      readonly fixture: string;
+      readonly eventsPath?: string;
+      /** The generated pack the fixture is a case of. */
+      readonly pack?: { readonly count: number; readonly seed: number };
+    }
+  | {
+      /** A report whose generated pack recorded the case (its sidecar beside it). */
+      readonly reportPath: string;
+      /** The generated case's id, such as generated-s1-n0007. */
+      readonly case: string;
+    };
 
-/** Judges a recorded summary offline against its fixture, as a leg judges a live one. */
+/**
+ * Judges a recorded summary offline against its fixture, as a leg judges a live one: a summary
+ * file, or a generated case as a report recorded it.
+ */
 export async function judge(input: JudgeInput): Promise<Judgement> {
+  if ('reportPath' in input) {
+    const { judgeReportedCase } = await import('./judge-case.ts');
+    return judgeReportedCase(input.reportPath, input.case);
+  }
   if (input.pack !== undefined) {
     const { caseOfPack } = await import('./generated-case.ts');
     await caseOfPack('--fixture', input.fixture, input.pack);

@@ -12,6 +12,7 @@ import { commandWordOf, nameFlags, parseArgs, UsageError } from './args.ts';
 import { Refusal } from '../lib/refusal.ts';
 import { announceStartFailure } from './start-failure.ts';
 import type { ParsedArgs } from './args.ts';
+import type { Judgement } from './judge.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
 import { HELP } from './help.ts';
@@ -282,6 +283,8 @@ async function expectCommand(args: ParsedArgs, out: (line: string) => void): Pro
 
 async function judge(args: ParsedArgs, out: (line: string) => void): Promise<number> {
   const fixture = args.options.fixture;
+  const caseId = args.options.case;
+  if (caseId !== undefined) return await judgeCase(args, caseId, out);
   if (fixture === undefined) {
     throw new UsageError(
       `judge needs --fixture ID|FILE.json, such as --fixture ${EXAMPLE_FIXTURE_ID}`,
@@ -298,6 +301,32 @@ async function judge(args: ParsedArgs, out: (line: string) => void): Promise<num
     ...(events === undefined ? {} : { eventsPath: events }),
     ...(pack === undefined ? {} : { pack }),
   });
+  return await printJudgement(judgement, out);
+}
+
+/** `judge REPORT --case ID`: the case as the report's sidecar recorded it. */
+async function judgeCase(
+  args: ParsedArgs,
+  caseId: string,
+  out: (line: string) => void,
+): Promise<number> {
+  const extra = ['fixture', 'events', 'generate', 'seed'].filter(
+    (name) => args.options[name] !== undefined,
+  );
+  if (extra.length > 0) {
+    throw new UsageError(
+      `--case reads the case, its fixture and its events from the report: judge REPORT --case ID, without ${extra.map((n) => `--${n}`).join(', ')}`,
+    );
+  }
+  const api = await import('./api.ts');
+  const judgement = await api.judge({ reportPath: args.positionals[0] ?? '', case: caseId });
+  return await printJudgement(judgement, out);
+}
+
+async function printJudgement(
+  judgement: Judgement,
+  out: (line: string) => void,
+): Promise<number> {
   const { renderJudgement } = await import('./judge-output.ts');
   for (const line of renderJudgement(judgement)) out(line);
   return judgement.disposition === 'executed-pass' ? EXIT.ok : EXIT.failed;

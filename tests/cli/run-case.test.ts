@@ -132,6 +132,38 @@ describe('one generated case, alone', () => {
   );
 
   it(
+    'judge REPORT --case ID judges the case from the sidecar, failing and passing as the run did',
+    async () => {
+      const reports = join(dir, 'judge-case-reports');
+      await cli([...argv, ...PACK, '--report-dir', reports], env);
+      const report = join(reports, 'eval-gate-report.json');
+      const cases = await casesOf(generatedRow(await readReport(reports)), reports);
+      const failing = cases.find((c) => c.disposition === 'executed-fail');
+      const passing = cases.find((c) => c.disposition === 'executed-pass');
+      // Both were observed, so the sidecar holds a summary to judge for each.
+      expect(failing?.observation).toBeDefined();
+      expect(passing?.observation).toBeDefined();
+
+      const judged = await cli(['judge', report, '--case', failing?.fixtureId ?? '']);
+      expect(judged.code, judged.stdout.join('\n')).toBe(1);
+      expect(judged.stdout[0]).toMatch(/^executed-fail: /);
+      const held = await cli(['judge', report, '--case', passing?.fixtureId ?? '']);
+      expect(held.code, held.stdout.join('\n')).toBe(0);
+      expect(held.stdout[0]).toMatch(/^executed-pass: /);
+
+      const absent = await cli(['judge', report, '--case', 'generated-s1-n0099']);
+      expect(absent.code).toBe(2);
+      expect(absent.stderr).toEqual([
+        expect.stringMatching(/--case generated-s1-n0099 is not a case the report .* recorded/),
+      ]);
+      const mixed = await cli(['judge', report, '--case', 'generated-s1-n0001', '--fixture', 'x']);
+      expect(mixed.code).toBe(2);
+      expect(mixed.stderr[0]).toContain('without --fixture');
+    },
+    RUN_MS,
+  );
+
+  it(
     '--case without --only drives no hand leg: the case beside the one leg that talks to no host',
     async () => {
       const reports = join(dir, 'case-without-only');
