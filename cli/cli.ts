@@ -323,10 +323,7 @@ async function judgeCase(
   return await printJudgement(judgement, out);
 }
 
-async function printJudgement(
-  judgement: Judgement,
-  out: (line: string) => void,
-): Promise<number> {
+async function printJudgement(judgement: Judgement, out: (line: string) => void): Promise<number> {
   const { renderJudgement } = await import('./judge-output.ts');
   for (const line of renderJudgement(judgement)) out(line);
   return judgement.disposition === 'executed-pass' ? EXIT.ok : EXIT.failed;

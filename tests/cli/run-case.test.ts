@@ -4,7 +4,7 @@
 // judge fails its summary on the same rule; a passing case passes alone; a case or concurrency the
 // line cannot mean is one configuration line, exit 2.
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePackFiles } from '../../cli/fixture-set.ts';
@@ -135,7 +135,23 @@ describe('one generated case, alone', () => {
     'judge REPORT --case ID judges the case from the sidecar, failing and passing as the run did',
     async () => {
       const reports = join(dir, 'judge-case-reports');
-      await cli([...argv, ...PACK, '--report-dir', reports], env);
+      const run = await cli([...argv, ...PACK, '--report-dir', reports], env);
+      // Every channel prints the smallest case's command with this run's target and flags, so
+      // pasted as printed it drives this host, not the embedded one; the report keeps the
+      // command its decision recorded.
+      const full = new RegExp(
+        `openwop-eval-gate run --only \\S+ --base-url ${host?.url ?? ''} --require-behavior --generate 12 --seed 1 --case generated-s1-n\\d{4}`,
+      );
+      const rowLine = run.stdout.find((l) => l.includes(GENERATED_REQUIREMENT));
+      expect(rowLine).toMatch(full);
+      const [markdown, html, json] = await Promise.all(
+        ['eval-gate-summary.md', 'eval-gate-report.html', 'eval-gate-report.json'].map((f) =>
+          readFile(join(reports, f), 'utf8'),
+        ),
+      );
+      expect(markdown).toMatch(full);
+      expect(html).toMatch(full);
+      expect(json).not.toMatch(full);
       const report = join(reports, 'eval-gate-report.json');
       const cases = await casesOf(generatedRow(await readReport(reports)), reports);
       const failing = cases.find((c) => c.disposition === 'executed-fail');
