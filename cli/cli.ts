@@ -8,12 +8,12 @@ import {
   readGithubActions,
   readStepOutputPath,
   readStepSummaryPath,
-  resolveConfig,
 } from '../lib/env.ts';
 import { commandWordOf, nameFlags, parseArgs, UsageError } from './args.ts';
 import { Refusal } from '../lib/refusal.ts';
 import { announceStartFailure } from './start-failure.ts';
 import type { ParsedArgs } from './args.ts';
+import type { Judgement } from './judge.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { consoleBlock, consoleText } from '../lib/untrusted-text.ts';
 import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
@@ -22,7 +22,6 @@ import { FixtureInputError } from './fixture-set.ts';
 import { KEY_ID, readSigningKey } from '../lib/report/signature.ts';
 import { EXIT } from '../lib/report/verdict.ts';
 import { MAX_PACK_CONCURRENCY, PACK_CONCURRENCY } from '../lib/decide/pack-request.ts';
-import { caseOfPack } from './generated-case.ts';
 
 export interface CliIo {
   /** One line of standard output. */
@@ -79,7 +78,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return listCommand(args.options.json !== undefined, out);
       }
       case 'run':
-        return await run(args, io, raw, out);
+        return await run(args, io, out);
       case 'verify':
         return await verify(args, { print: out, raw, live: io.live, now: io.now });
       case 'judge':
@@ -111,13 +110,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-async function run(
-  args: ParsedArgs,
-  io: CliIo,
-  raw: ReturnType<typeof readSettings>,
-  out: (line: string) => void,
-): Promise<number> {
-  const config = resolveConfig({ ...raw, ...args.settings });
+async function run(args: ParsedArgs, io: CliIo, out: (line: string) => void): Promise<number> {
   const sign = args.options.sign;
   const keyId = args.options['key-id'];
   if (keyId !== undefined && sign === undefined) {
@@ -136,40 +129,47 @@ async function run(
   }
   const concurrency = concurrencyOf(args.options.concurrency);
   // Loaded on demand, since --help and a refused flag should not wait for them: the run options
-  // (they read the witness's rule catalogue), the run engine and the report. Both at once: one
+  // (they read the witness's rule catalogue) and the API with its run engine. Both at once: one
   // after the other, each load waits its own turn on a busy machine.
-  const modules = Promise.all([import('./run-options.ts'), import('./conformance.ts')]);
+  const modules = Promise.all([import('./run-options.ts'), import('./api.ts')]);
   // Awaited below; held so that a key file refused first is not an unhandled rejection as well.
   modules.catch(() => undefined);
   const signingKey = sign === undefined ? undefined : await readSigningKey(sign);
-  const [{ packToDrive, runOptionsFrom }, { runConformance }] = await modules;
+  const [{ runOptionsFrom }, api] = await modules;
   const runOptions = await runOptionsFrom(args.options);
-  const chosen = packToDrive(given, config, runOptions);
   const pack =
-    chosen === undefined
+    given === undefined
       ? undefined
       : {
-          ...chosen,
-          ...(caseId === undefined ? {} : { case: await caseOfPack('--case', caseId, chosen) }),
+          ...given,
+          ...(caseId === undefined ? {} : { case: caseId }),
           ...(concurrency === undefined ? {} : { concurrency }),
         };
   const stepSummaryPath = readStepSummaryPath(io.env);
   const stepOutputPath = readStepOutputPath(io.env);
   const annotate = readGithubActions(io.env);
-  const result = await runConformance(config, {
-    log: out,
-    ...(signingKey === undefined ? {} : { signingKey }),
-    ...(keyId === undefined ? {} : { keyId }),
-    ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
-    ...(stepOutputPath === undefined ? {} : { stepOutputPath }),
-    ...(annotate ? { annotate } : {}),
-    ...(waitForHostS === undefined ? {} : { waitForHostS }),
-    ...(pack === undefined ? {} : { pack }),
-    ...(args.options.silent === undefined ? {} : { silent: true }),
-    ...(io.live === undefined ? {} : { live: io.live }),
-    runOptions,
-  });
-  return result.exitCode;
+  try {
+    const { verdict } = await api.runConformance({
+      ...(io.env === undefined ? {} : { env: io.env }),
+      settings: args.settings,
+      log: out,
+      ...(signingKey === undefined ? {} : { signingKey }),
+      ...(keyId === undefined ? {} : { keyId }),
+      ...(stepSummaryPath === undefined ? {} : { stepSummaryPath }),
+      ...(stepOutputPath === undefined ? {} : { stepOutputPath }),
+      ...(annotate ? { annotate } : {}),
+      ...(waitForHostS === undefined ? {} : { waitForHostS }),
+      ...(pack === undefined ? {} : { pack }),
+      ...(args.options.silent === undefined ? {} : { silent: true }),
+      ...(io.live === undefined ? {} : { live: io.live }),
+      runOptions,
+    });
+    return verdict.exitCode;
+  } catch (error) {
+    // The run has already printed why it wrote nothing.
+    if (error instanceof api.NoReportError) return EXIT.badConfiguration;
+    throw error;
+  }
 }
 
 /** A whole number from min to max, or the refusal; every bounded count flag reads this way. */
@@ -211,32 +211,34 @@ interface VerifyIo {
 
 async function verify(args: ParsedArgs, io: VerifyIo): Promise<number> {
   const path = args.positionals[0] ?? '';
-  const { TrustSources, trustOptionsOf } = await import('./trust-source.ts');
-  const sources = new TrustSources(trustOptionsOf(args.options), io.now);
+  const { trustOptionsOf } = await import('./trust-source.ts');
   const { inputLimitsOf } = await import('./input-limits.ts');
+  const trust = trustOptionsOf(args.options);
   const limits = inputLimitsOf(args.options);
   // The recheck drives a host and loads the generator; a plain verify loads neither.
   const wantsRecheck = ['recheck', 'recheck-sample'].some((f) => args.options[f] !== undefined);
   const recheck = wantsRecheck ? await import('./recheck.ts') : undefined;
   const recheckOptions = recheck?.recheckOptionsOf(args.options);
-  // verify and judge load the whole witness, which `run` loads only beside its legs.
-  const { anchoredClause, problemsOf, verifyAnchored, verifyHeadline } =
-    await import('./verify-keys.ts');
-  const { anchorLine } = await import('../lib/report/anchor.ts');
-  const { readReportJson } = await import('./verified-report.ts');
+  const [api, { anchoredClause, verifyHeadline }, { anchorLine }] = await Promise.all([
+    import('./api.ts'),
+    import('./verify-keys.ts'),
+    import('../lib/report/anchor.ts'),
+  ]);
   const live = io.live;
-  let result = await verifyAnchored(
-    await readReportJson(path, limits),
-    sources,
-    dirname(path),
+  const verified = await api.verifyReport(path, {
+    ...trust,
     limits,
+    ...(io.now === undefined ? {} : { now: io.now }),
     // A large pack's replay takes a while: on a terminal, a live line on stderr says how far it is.
-    live === undefined
-      ? undefined
-      : (file, lines, bytes) =>
-          live(consoleText(`verify: replaying ${file}: ${lines} lines, ${bytes} bytes read`)),
-  );
-  const problems = problemsOf(result);
+    ...(live === undefined
+      ? {}
+      : {
+          progress: (file: string, lines: number, bytes: number) =>
+            live(consoleText(`verify: replaying ${file}: ${lines} lines, ${bytes} bytes read`)),
+        }),
+  });
+  const { problems } = verified;
+  let result = verified.result;
   // Every verify line is one line, whatever the report holds.
   const out = (line: string): void => io.print(consoleText(line));
   for (const problem of problems) out(problem);
@@ -275,10 +277,10 @@ async function verify(args: ParsedArgs, io: VerifyIo): Promise<number> {
     out(`certification: ${anchoredClause(result)}`);
     out(`${verifyHeadline(result)}: ${path}: not a report`);
   }
-  const verified = problems.length === 0 ? EXIT.ok : EXIT.failed;
+  const exit = problems.length === 0 ? EXIT.ok : EXIT.failed;
   return rechecked === undefined || recheck === undefined
-    ? verified
-    : recheck.recheckExit(rechecked.outcome, verified);
+    ? exit
+    : recheck.recheckExit(rechecked.outcome, exit);
 }
 
 async function fixtures(args: ParsedArgs, out: (line: string) => void): Promise<number> {
@@ -336,6 +338,8 @@ async function expectCommand(args: ParsedArgs, out: (line: string) => void): Pro
 
 async function judge(args: ParsedArgs, out: (line: string) => void): Promise<number> {
   const fixture = args.options.fixture;
+  const caseId = args.options.case;
+  if (caseId !== undefined) return await judgeCase(args, caseId, out);
   if (fixture === undefined) {
     throw new UsageError(
       `judge needs --fixture ID|FILE.json, such as --fixture ${EXAMPLE_FIXTURE_ID}`,
@@ -344,14 +348,37 @@ async function judge(args: ParsedArgs, out: (line: string) => void): Promise<num
   const events = args.options.events;
   // `--generate N --seed S`: the fixture is that pack's case, refused when it is not one.
   const pack = generatedPack(args);
-  if (pack !== undefined) await caseOfPack('--fixture', fixture, pack);
-  const { judgeRecorded } = await import('./judge.ts');
+  const api = await import('./api.ts');
   // Bad judge input is a Refusal: one line, exit 2.
-  const judgement = await judgeRecorded({
+  const judgement = await api.judge({
     summaryPath: args.positionals[0] ?? '',
     fixture,
     ...(events === undefined ? {} : { eventsPath: events }),
+    ...(pack === undefined ? {} : { pack }),
   });
+  return await printJudgement(judgement, out);
+}
+
+/** `judge REPORT --case ID`: the case as the report's sidecar recorded it. */
+async function judgeCase(
+  args: ParsedArgs,
+  caseId: string,
+  out: (line: string) => void,
+): Promise<number> {
+  const extra = ['fixture', 'events', 'generate', 'seed'].filter(
+    (name) => args.options[name] !== undefined,
+  );
+  if (extra.length > 0) {
+    throw new UsageError(
+      `--case reads the case, its fixture and its events from the report: judge REPORT --case ID, without ${extra.map((n) => `--${n}`).join(', ')}`,
+    );
+  }
+  const api = await import('./api.ts');
+  const judgement = await api.judge({ reportPath: args.positionals[0] ?? '', case: caseId });
+  return await printJudgement(judgement, out);
+}
+
+async function printJudgement(judgement: Judgement, out: (line: string) => void): Promise<number> {
   const { renderJudgement } = await import('./judge-output.ts');
   for (const line of renderJudgement(judgement)) out(line);
   return judgement.disposition === 'executed-pass' ? EXIT.ok : EXIT.failed;

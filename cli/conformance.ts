@@ -23,6 +23,7 @@ import { isSelected } from '../lib/report/run-options.ts';
 import { unexercisedLine, unexercisedTally } from '../lib/report/unexercised.ts';
 import { hostCheckSummary, warningSummary } from '../lib/report/warnings.ts';
 import { writePackFiles } from './fixture-set.ts';
+import { reproducibleReason } from '../lib/report/reproduce-case.ts';
 import { sidecarSinks } from '../lib/report/generated-sidecar.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { announceStartFailure } from './start-failure.ts';
@@ -167,12 +168,13 @@ export async function runConformance(
     }
     const { report, verdict, files } = published;
     for (const row of report.requirements) {
+      const reason = reproducibleReason(report, row);
       const warned = warningSummary(row);
       const flaky = report.repeat?.rows.find(
         (r) => r.requirement === row.id && r.stability === 'flaky',
       );
       log(
-        `${row.disposition.padEnd(13)} ${row.id}${row.reason === undefined ? '' : `: ${row.reason}`}` +
+        `${row.disposition.padEnd(13)} ${row.id}${reason === undefined ? '' : `: ${reason}`}` +
           (warned === undefined ? '' : ` (${warned}; see ${MARKDOWN_FILE})`) +
           (flaky === undefined ? '' : ` [flaky: ${flaky.outcomes.join(', ')}]`),
       );

@@ -215,6 +215,7 @@ export const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>
   },
   judge: {
     fixture: { takesValue: true, example: EXAMPLE_FIXTURE_ID },
+    case: { takesValue: true, example: 'generated-s1-n0001' },
     events: { takesValue: true, example: 'events.json' },
     generate: { takesValue: true, example: '200' },
     seed: { takesValue: true, example: '1' },
@@ -246,7 +247,7 @@ export const FLAGS: Readonly<Record<Working, Readonly<Record<string, FlagSpec>>>
 export const POSITIONALS: Readonly<Record<Working, { count: number | 'some'; name: string }>> = {
   run: { count: 0, name: '' },
   verify: { count: 1, name: 'REPORT' },
-  judge: { count: 1, name: 'SUMMARY.json' },
+  judge: { count: 1, name: 'SUMMARY.json (or REPORT, with --case)' },
   fixtures: { count: 0, name: '' },
   expect: { count: 1, name: 'FIXTURE (a shipped fixture id or a FILE.json)' },
   diff: { count: 2, name: 'OLD.json NEW.json' },

@@ -87,6 +87,8 @@ Usage
                                            its cause first, then failures, warnings, holds; ID
                                            may be a generated case's (generated-sS-nNNNN),
                   [--generate N --seed S]  held to be a case of that pack
+  openwop-eval-gate judge REPORT --case ID judge a generated case as the report recorded it: its
+                                           summary and events from the pack's sidecar beside it
   openwop-eval-gate fixtures [--out DIR]   list the fixtures a host seeds, or write them to DIR
                                            with fixtures.manifest.json (id, requirement, file,
                                            SHA-256 of the canonical JSON, as the report records)

@@ -61,7 +61,16 @@ export async function judgeRecorded(options: JudgeOptions): Promise<Judgement> {
     options.eventsPath === undefined
       ? undefined
       : eventsOf(await readJson(options.eventsPath, 'events'));
-  const basis = await loadBasis(options.fixture);
+  return judgeSummary(summary, events, options.fixture);
+}
+
+/** Judges a summary (and its events, when given) already read, against a fixture reference. */
+export async function judgeSummary(
+  summary: unknown,
+  events: readonly RunObservation['events'][number][] | undefined,
+  fixtureRef: string,
+): Promise<Judgement> {
+  const basis = await loadBasis(fixtureRef);
   let findings: readonly Finding[];
   const notJudged: string[] = [];
   if (basis.kind === 'fixture') {

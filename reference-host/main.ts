@@ -15,7 +15,9 @@ import {
 const USAGE = `usage: openwop-eval-gate-host [options]   (in a checkout: npm run host -- [options])
 
   --port N             listen on 127.0.0.1:N (default 0, any free port)
-  --api-key KEY        require "Authorization: Bearer KEY" (env OPENWOP_API_KEY)
+  --api-key KEY        require "Authorization: Bearer KEY" (env OPENWOP_API_KEY); one of the
+                       two, or --no-auth, is required
+  --no-auth            accept every request without a key (a host that checks nothing)
   --defect A[,B...]    break these clauses together (env OPENWOP_REFERENCE_DEFECT); given once,
                        each name once; a pair that would hide one another is refused;
                        see --list-defects
@@ -71,6 +73,7 @@ function options(): ReferenceHostOptions {
       options: {
         port: { type: 'string' },
         'api-key': { type: 'string' },
+        'no-auth': { type: 'boolean' },
         defect: { type: 'string', multiple: true },
         variant: { type: 'string' },
         pacing: { type: 'string' },
@@ -104,6 +107,16 @@ function options(): ReferenceHostOptions {
   const pacing = parsed.pacing ?? 'instant';
   if (pacing !== 'instant' && pacing !== 'slow') fail(`unknown pacing ${pacing}`);
   const apiKey = parsed['api-key'] ?? process.env['OPENWOP_API_KEY'] ?? '';
+  // A host that accepts anything is one the suite reports for authentication bypasses: it is
+  // started that way only when asked, never by a missing key.
+  if (parsed['no-auth'] === true && apiKey !== '') {
+    fail('--no-auth accepts every request; it goes with neither --api-key nor OPENWOP_API_KEY');
+  }
+  if (parsed['no-auth'] !== true && apiKey === '') {
+    fail(
+      'no API key: give --api-key KEY or set OPENWOP_API_KEY, or --no-auth for a host that accepts every request',
+    );
+  }
   const extraFixturesDirs = parsed['fixtures-dir'] ?? [];
   const signingKey =
     parsed['signing-key'] === undefined

@@ -4,6 +4,7 @@
 
 import { markdownCode } from '../untrusted-text.ts';
 import { implementationLabel } from './certification.ts';
+import { reproducibleReason } from './reproduce-case.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
 import type { Expectations } from './side-by-side.ts';
 import { sideBySide } from './side-by-side.ts';
@@ -56,7 +57,12 @@ export function renderMarkdown(
     ...gateBullets(report),
   );
   const { attention, settled } = focusRows(report.requirements, verdict);
-  if (attention.length > 0) lines.push('', ...requirementTable(attention));
+  // A pack's case commands as a reader pastes them: with this run's target and flags.
+  const pasteable = (r: ReportRow): ReportRow => {
+    const reason = reproducibleReason(report, r);
+    return reason === undefined ? r : { ...r, reason };
+  };
+  if (attention.length > 0) lines.push('', ...requirementTable(attention.map(pasteable)));
   lines.push(...baselineSection(report, verdict));
   lines.push(...repeatSection(report));
   lines.push(...hostCheckSection(report));

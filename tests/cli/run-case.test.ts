@@ -4,7 +4,7 @@
 // judge fails its summary on the same rule; a passing case passes alone; a case or concurrency the
 // line cannot mean is one configuration line, exit 2.
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePackFiles } from '../../cli/fixture-set.ts';
@@ -127,6 +127,82 @@ describe('one generated case, alone', () => {
       ]);
       expect(judgedHeld.stdout[0]).toMatch(/^executed-pass: .* 0 MUST failed/);
       expect(judgedHeld.code).toBe(0);
+    },
+    RUN_MS,
+  );
+
+  it(
+    'judge REPORT --case ID judges the case from the sidecar, failing and passing as the run did',
+    async () => {
+      const reports = join(dir, 'judge-case-reports');
+      const run = await cli([...argv, ...PACK, '--report-dir', reports], env);
+      // Every channel prints the smallest case's command with this run's target and flags, so
+      // pasted as printed it drives this host, not the embedded one; the report keeps the
+      // command its decision recorded.
+      const full = new RegExp(
+        `openwop-eval-gate run --only \\S+ --base-url ${host?.url ?? ''} --require-behavior --generate 12 --seed 1 --case generated-s1-n\\d{4}`,
+      );
+      const rowLine = run.stdout.find((l) => l.includes(GENERATED_REQUIREMENT));
+      expect(rowLine).toMatch(full);
+      const [markdown, html, json] = await Promise.all(
+        ['eval-gate-summary.md', 'eval-gate-report.html', 'eval-gate-report.json'].map((f) =>
+          readFile(join(reports, f), 'utf8'),
+        ),
+      );
+      expect(markdown).toMatch(full);
+      expect(html).toMatch(full);
+      expect(json).not.toMatch(full);
+      const report = join(reports, 'eval-gate-report.json');
+      const cases = await casesOf(generatedRow(await readReport(reports)), reports);
+      const failing = cases.find((c) => c.disposition === 'executed-fail');
+      const passing = cases.find((c) => c.disposition === 'executed-pass');
+      // Both were observed, so the sidecar holds a summary to judge for each.
+      expect(failing?.observation).toBeDefined();
+      expect(passing?.observation).toBeDefined();
+
+      const judged = await cli(['judge', report, '--case', failing?.fixtureId ?? '']);
+      expect(judged.code, judged.stdout.join('\n')).toBe(1);
+      expect(judged.stdout[0]).toMatch(/^executed-fail: /);
+      const held = await cli(['judge', report, '--case', passing?.fixtureId ?? '']);
+      expect(held.code, held.stdout.join('\n')).toBe(0);
+      expect(held.stdout[0]).toMatch(/^executed-pass: /);
+
+      const absent = await cli(['judge', report, '--case', 'generated-s1-n0099']);
+      expect(absent.code).toBe(2);
+      expect(absent.stderr).toEqual([
+        expect.stringMatching(/--case generated-s1-n0099 is not a case the report .* recorded/),
+      ]);
+      const mixed = await cli(['judge', report, '--case', 'generated-s1-n0001', '--fixture', 'x']);
+      expect(mixed.code).toBe(2);
+      expect(mixed.stderr[0]).toContain('without --fixture');
+    },
+    RUN_MS,
+  );
+
+  it(
+    '--case without --only drives no hand leg: the case beside the one leg that talks to no host',
+    async () => {
+      const reports = join(dir, 'case-without-only');
+      const run = await cli(
+        [
+          '--base-url',
+          host?.url ?? '',
+          '--require-behavior',
+          ...PACK,
+          '--case',
+          'generated-s1-n0001',
+          '--report-dir',
+          reports,
+        ],
+        env,
+      );
+      const report = await readReport(reports);
+      const executed = report.requirements
+        .filter((r) => r.disposition.startsWith('executed'))
+        .map((r) => r.id);
+      expect(executed.sort()).toEqual([ONLY[1] ?? '', GENERATED_REQUIREMENT].sort());
+      expect(report.selection?.only).toEqual([ONLY[1]]);
+      expect(run.code, run.stdout.join('\n')).toBe(0);
     },
     RUN_MS,
   );

@@ -25,6 +25,7 @@ import {
   verifyWritten,
   writeSidecar,
 } from './support.ts';
+import { caseReproduceCommand } from '../../lib/report/reproduce-case.ts';
 
 /** A full run per test: the pack of 200 drives 200 runs on the embedded host. */
 const FULL_RUN_MS = 300_000;
@@ -155,7 +156,12 @@ describe('run --generate: a host with one defect', () => {
             new RegExp(`${s.rule.replace(/\./g, '\\.')}[a-z.,\\s-]*: ${s.fixtureId} \\(`),
           );
         }
-        expect(summary).toContain(pack.smallest[0]?.command);
+        // The summary prints it with this run's target and flags, so pasted it drives this host.
+        const first = pack.smallest[0];
+        const pasteable = caseReproduceCommand(report, row, first?.fixtureId ?? '');
+        expect(pasteable).toContain(`--base-url ${host.url} --require-behavior`);
+        expect(pasteable).toMatch(/ --generate 3 --seed 7 --case generated-s7-n\d{4}$/);
+        expect(summary).toContain(pasteable);
 
         const verified = await verifyWritten(reportDir, report);
         expect(verified.lines).toEqual([

@@ -345,9 +345,13 @@ describe('runs and seeding', () => {
 describe('npm run host', () => {
   it('prints one listening line with its defect and pacing, serves, and exits 0 on SIGTERM', async () => {
     const bin = fileURLToPath(new URL('../../bin/openwop-eval-gate-host.mjs', import.meta.url));
-    const child = spawn(process.execPath, [bin, '--defect', 'score-zeroed', '--pacing', 'slow'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, '--no-auth', '--defect', 'score-zeroed', '--pacing', 'slow'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     cleanups.push(() => child.kill('SIGKILL'));
     const line = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no listening line within 10 s')), 10_000);

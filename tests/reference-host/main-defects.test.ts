@@ -8,10 +8,10 @@ import { DEFECTS } from '../../reference-host/defects.ts';
 import { isolatedEnv } from '../cli/support.ts';
 import { hostBin } from '../support/host-bin.ts';
 
-/** No OPENWOP_* setting of the caller's reaches the host. */
-const ENV = isolatedEnv();
+/** No OPENWOP_* setting of the caller's reaches the host; the key is this file's own. */
+const ENV = { ...isolatedEnv(), OPENWOP_API_KEY: 'main-defects-key-0246' };
 
-function refused(args: readonly string[], env: Readonly<Record<string, string>> = {}) {
+function refused(args: readonly string[], env: Readonly<Record<string, string>> = ENV) {
   const result = spawnSync(process.execPath, [hostBin(), ...args], {
     encoding: 'utf8',
     timeout: 30_000,
@@ -24,10 +24,11 @@ function refused(args: readonly string[], env: Readonly<Record<string, string>> 
 async function listeningLine(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
+  base: Readonly<Record<string, string | undefined>> = ENV,
 ): Promise<string> {
   const child = spawn(process.execPath, [hostBin(), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...ENV, ...env },
+    env: { ...base, ...env },
   });
   try {
     return await new Promise<string>((resolve, reject) => {
@@ -106,5 +107,40 @@ describe('reference host --defect', () => {
     const run = refused([], { OPENWOP_REFERENCE_DEFECT: 'nope' });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^reference host: unknown defect "nope"; valid defects: /);
+  });
+});
+
+describe('reference host authentication', () => {
+  const KEYLESS = isolatedEnv();
+
+  it('refuses to start without a key, in one line naming --api-key and OPENWOP_API_KEY, exit 2', () => {
+    const result = spawnSync(process.execPath, [hostBin()], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: KEYLESS,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('--api-key');
+    expect(lines[0]).toContain('OPENWOP_API_KEY');
+    expect(lines[0]).toContain('--no-auth');
+  });
+
+  it('starts with the key from OPENWOP_API_KEY alone', { timeout: 30_000 }, async () => {
+    const line = await listeningLine([], { OPENWOP_API_KEY: 'from-the-environment' }, KEYLESS);
+    expect(line).toMatch(/^reference host listening on http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('starts keyless only when --no-auth asks for it', { timeout: 30_000 }, async () => {
+    const line = await listeningLine(['--no-auth'], {}, KEYLESS);
+    expect(line).toMatch(/^reference host listening on http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('refuses --no-auth beside a key, which would leave it unclear which is meant', () => {
+    const run = refused(['--no-auth']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^reference host: --no-auth accepts every request; .*\n$/);
   });
 });

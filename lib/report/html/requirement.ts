@@ -17,6 +17,7 @@ import type { EvidenceLink } from './evidence.ts';
 import { evidenceOf, ids } from './evidence.ts';
 import { recordedEvidence } from './recorded.ts';
 import { generatedFixtureCommand, reproduceCommand } from './reproduce.ts';
+import { caseReproduceCommand, reproducibleReason } from '../reproduce-case.ts';
 import type { FixtureTrials } from './trajectory.ts';
 import { pictures } from './pictures.ts';
 import { trajectorySection } from './trajectory-html.ts';
@@ -44,7 +45,8 @@ export function requirementBlock(
     `<summary><span class="disp ${esc(row.disposition)}">${esc(row.disposition)}</span> ${esc(row.id)}` +
       `${row.fixtureId === undefined ? '' : ` <span class="muted">(fixture ${esc(row.fixtureId)})</span>`}</summary>`,
   );
-  if (row.reason !== undefined) parts.push(`<p><strong>Reason:</strong> ${esc(row.reason)}</p>`);
+  const reason = reproducibleReason(report, row);
+  if (reason !== undefined) parts.push(`<p><strong>Reason:</strong> ${esc(reason)}</p>`);
   if (open) {
     parts.push(
       '<p>Run this requirement again, alone:</p>',
@@ -247,7 +249,7 @@ function streamedSection(
         pack.smallest
           .map(
             (s) =>
-              `<tr><td><code>${esc(s.rule)}</code></td><td>${esc(s.fixtureId)}</td><td>${s.tasks}</td><td>${s.trials}</td><td>${s.calls}</td><td><code>${esc(s.command)}</code></td></tr>`,
+              `<tr><td><code>${esc(s.rule)}</code></td><td>${esc(s.fixtureId)}</td><td>${s.tasks}</td><td>${s.trials}</td><td>${s.calls}</td><td><code>${esc(caseReproduceCommand(report, row, s.fixtureId))}</code></td></tr>`,
           )
           .join('') +
         '</tbody></table>';
