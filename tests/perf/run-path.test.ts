@@ -2,9 +2,10 @@
 // (some 400 KB of modules, tens of milliseconds of a cold start), which only a `--generate` run
 // needs. Read from a real CLI process, the bundle the bins run, through a resolve hook that names
 // every module the process resolved (tests/support/module-graph-hook.mjs): a module graph, so the
-// verdict rests on what was loaded, not on how long it took.
+// verdict rests on what was loaded, not on how long it took. The embedded run's page is weighed
+// too: a passing run's page stays small because it carries no evidence of what held.
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,9 +63,12 @@ describe.concurrent('the run path of a run of hand-written legs', () => {
     expect(run.modules.filter((url) => url.includes(GENERATOR))).toEqual([]);
   });
 
-  it('against the embedded host (`npm run conformance`), fast-check does not load either', async () => {
+  it('against the embedded host (`npm run conformance`), fast-check does not load either, and the passing page is at most 150 KB', async () => {
     const run = await modulesOf('embedded', [], {});
     expect(run.status, run.output).toBe(0);
+    // A passing run's page names the rules that held; their evidence stays in the report.
+    const page = await stat(join(scratch, 'embedded', 'eval-gate-report.html'));
+    expect(page.size).toBeLessThanOrEqual(150 * 1024);
     expect(run.modules.some((url) => url.endsWith('/dist/bundle/main.js'))).toBe(true);
     expect(run.modules.filter((url) => url.includes(GENERATOR))).toEqual([]);
   });

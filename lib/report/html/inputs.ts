@@ -10,6 +10,7 @@ import type { EvalGateReport } from '../report.ts';
 import type { CaseViews, PageViews, SidecarCases, TrialsByFixture } from './views.ts';
 import type { FixtureTrials } from './trajectory.ts';
 import { alignFixture } from './trajectory.ts';
+import { showsEvidence } from './requirement.ts';
 
 /**
  * The pack generator, and fast-check with it, is loaded only for a report that holds a pack: the
@@ -18,8 +19,11 @@ import { alignFixture } from './trajectory.ts';
 type Generator = typeof PackGenerator;
 
 export async function trialsFor(report: EvalGateReport): Promise<TrialsByFixture> {
+  // Only a block shown with its evidence draws its trials.
   const fixtureIds = new Set(
-    report.requirements.flatMap((r) => (r.fixtureId === undefined ? [] : [r.fixtureId])),
+    report.requirements.flatMap((r) =>
+      r.fixtureId === undefined || !showsEvidence(r.disposition) ? [] : [r.fixtureId],
+    ),
   );
   const loaded = await Promise.all(
     [...fixtureIds].map(async (id): Promise<(readonly [string, FixtureTrials])[]> => {
