@@ -1,8 +1,9 @@
-// Figure 7: the targets of issue 46, each measured side by side with the suite as it stood at
-// commit 954060f, the last commit before the weight this issue takes back. The bench checks that
-// commit out into a temporary git worktree beside this one, sharing this checkout's node_modules,
-// builds it, and times both versions' bins in the same rounds, alternating which goes first, so a
-// change in the machine's load falls on both. Every process is fresh and cold, as a user starts
+// Figure 7: the cold run, the embedded run, `verify`, a passing run's page and `npm test`, each
+// against its target and measured side by side with the suite as it stood at commit 954060f,
+// before the weight these targets take back. The bench checks that commit out into a temporary
+// git worktree beside this one, sharing this checkout's node_modules, builds it, and times both
+// versions' bins in the same rounds, alternating which goes first, so a change in the machine's
+// load falls on both. Every process is fresh and cold, as a user starts
 // it; beside each wall time the process's own CPU time (bench/cpu-probe.mjs) is given, the figure
 // that holds still on a shared machine. `npm test` is each checkout's own, timed whole with
 // /usr/bin/time when it is there (its workers are child processes).
@@ -291,7 +292,7 @@ export function versusBaseSection(v: VersusSamples): Section {
     verdict: missed.length === 0 ? 'Every target met.' : `Missed: ${missed.join('; ')}.`,
   };
   return {
-    title: `7. The targets of issue 46, beside ${BASE_COMMIT}`,
+    title: `7. Cold run, embedded run, verify, page and npm test, beside ${BASE_COMMIT}`,
     method:
       `Commit ${BASE_COMMIT} is checked out into a temporary git worktree sharing this checkout's ` +
       `node_modules and built with its own \`npm run build\`; then ${v.rounds} rounds, alternating ` +
