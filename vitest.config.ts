@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './tests/support/sequencer.ts';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 const LEGS_FILE = 'tests/v2-eval-trajectory-trials.test.ts';
@@ -63,6 +64,8 @@ export default defineConfig({
     // deadlines as much as they compute, and a third worker keeps both cores busy meanwhile
     // (measured: `npm test` 101 s with three, 116 s with two).
     maxWorkers: 3,
+    // The defect matrix's small part files run longest; they start first (tests/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       { test: { name: 'unit', include: FILES.filter(isUnit), ...SHARED } },
       {

@@ -14,6 +14,7 @@ import { renderPage, spliceSection } from './report.ts';
 import { packScaleSection, samplePackScale } from './pack-scale.ts';
 import { measureVerdictLatency } from './verdict-latency.ts';
 import { measureWitnessScale } from './witness-scale.ts';
+import { sampleVersusBase, versusBaseSection } from './versus-base.ts';
 
 const PAGE = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 /**
@@ -29,16 +30,24 @@ const LOADED_ROUNDS = 9;
 /** The fixed-cost breakdown explains figures 2 and 4 and has no target of its own. */
 const COLD_ROUNDS = 3;
 
-/** `BENCH_ONLY=pack-scale npm run bench`: figure 6 alone, spliced into the page as it stands. */
+/** Rounds of figure 7, each version's every process once a round. */
+const VERSUS_ROUNDS = 5;
+/** `BENCH_NPM_TEST=0` leaves the two `npm test` runs out of figure 7. */
+const WITH_NPM_TEST = process.env.BENCH_NPM_TEST !== '0';
+
+/**
+ * `BENCH_ONLY=pack-scale npm run bench`: figure 6 alone; `BENCH_ONLY=versus`: figure 7 alone;
+ * either spliced into the page as it stands.
+ */
 const ONLY = process.env.BENCH_ONLY;
 
 async function main(): Promise<void> {
   const began = performance.now();
-  if (ONLY === 'pack-scale') {
-    await packScaleOnly(began);
+  if (ONLY === 'pack-scale' || ONLY === 'versus') {
+    await sectionOnly(ONLY, began);
     return;
   }
-  if (ONLY !== undefined) throw new Error(`BENCH_ONLY takes pack-scale, not ${ONLY}`);
+  if (ONLY !== undefined) throw new Error(`BENCH_ONLY takes pack-scale or versus, not ${ONLY}`);
   const [loadAverage = 0] = loadavg();
   const work = await mkdtemp(join(tmpdir(), 'openwop-bench-'));
   const say = (line: string): void => {
@@ -67,6 +76,10 @@ async function main(): Promise<void> {
         loadAverage: loadavg()[0] ?? 0,
       }),
     );
+    say(`7. the targets beside the base commit`);
+    sections.push(
+      versusBaseSection(await sampleVersusBase(VERSUS_ROUNDS, work, say, WITH_NPM_TEST)),
+    );
   } finally {
     await rm(work, { recursive: true, force: true });
   }
@@ -92,14 +105,17 @@ async function main(): Promise<void> {
   }
 }
 
-async function packScaleOnly(began: number): Promise<void> {
+async function sectionOnly(only: 'pack-scale' | 'versus', began: number): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'openwop-bench-'));
   const say = (line: string): void => {
     process.stdout.write(`bench: ${line} (${((performance.now() - began) / 1000).toFixed(1)} s)\n`);
   };
   try {
     const taken = { date: new Date().toISOString(), loadAverage: loadavg()[0] ?? 0 };
-    const section = packScaleSection(await samplePackScale(work, say), taken);
+    const section =
+      only === 'pack-scale'
+        ? packScaleSection(await samplePackScale(work, say), taken)
+        : versusBaseSection(await sampleVersusBase(VERSUS_ROUNDS, work, say, WITH_NPM_TEST));
     await writeFile(PAGE, spliceSection(await readFile(PAGE, 'utf8'), section));
     say(`wrote ${PAGE}: ${section.judged?.met === true ? 'met' : 'MISSED'} ${section.title}`);
   } finally {

@@ -3,15 +3,16 @@
 // deletes every compiled file whose source is gone, since tsc never removes an output and a
 // leftover module would still be packed and could still be imported. Then it bundles the CLI
 // into dist/bundle/, which `openwop-eval-gate` runs: a run starts by reading a dozen chunks
-// rather than some hundred modules, which on a busy machine costs a wait per file. Last it
-// stamps dist/.built with the time the build began, which the tests' globalSetup reads to skip a
-// second build of the same sources (`npm ci` has just built them through `prepare`).
+// rather than some hundred modules, which on a busy machine costs a wait per file. It records
+// the referee's digest of the judging sources in dist/lib/judging-digest.json. Last it stamps
+// dist/.built with the time the build began, which the tests' globalSetup reads to skip a second
+// build of the same sources (`npm ci` has just built them through `prepare`).
 import { build as bundle } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
-import { fileURLToPath, URL } from 'node:url';
+import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -60,6 +61,16 @@ await bundle({
   chunkNames: 'chunk-[hash]',
   logLevel: 'warning',
 });
+
+// The digest of the judging sources this build compiled, so a run reads it rather than hashing
+// them (lib/report/referee.ts), computed by the very function a run would use.
+const { BUILT_DIGEST_FILE, judgingDigestOf } = await import(
+  pathToFileURL(join(DIST, 'lib', 'report', 'referee.js')).href
+);
+writeFileSync(
+  BUILT_DIGEST_FILE,
+  `${JSON.stringify({ judgingDigest: await judgingDigestOf(ROOT) })}\n`,
+);
 
 const stamp = join(DIST, '.built');
 writeFileSync(stamp, `${began.toISOString()}\n`);

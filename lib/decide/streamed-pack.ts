@@ -8,7 +8,7 @@
 import { selectedFixtures } from '../generate/pack.ts';
 import { packSelection } from './pack-request.ts';
 import { describeError } from '../observe/errors.ts';
-import type { GeneratedCaseRecord, GeneratedSidecar, StreamedGeneratedRecord } from '../types.ts';
+import type { GeneratedCaseRecord, StreamedGeneratedRecord } from '../types.ts';
 import {
   caseRecord,
   recomputeCase,
@@ -17,29 +17,7 @@ import {
   type RecordedDocument,
 } from './generated-leg.ts';
 import { PackTally } from './pack-tally.ts';
-
-/** A sidecar being read: its decompressed lines, then what was read of the compressed file. */
-export interface SidecarRead {
-  /** Throws when the file is missing, not gzip, or ends inside a member. */
-  readonly lines: AsyncIterable<string>;
-  /** The digest and size of the compressed bytes read so far (all of them, once `lines` ends). */
-  readonly digest: () => Pick<GeneratedSidecar, 'sha256' | 'bytes'>;
-}
-
-export type SidecarOpener = (file: string) => SidecarRead;
-
-/** An opener whose every read fails, saying `why`: where no sidecar can be read at all. */
-export function unreadableSidecars(why: string): SidecarOpener {
-  return (file) => ({
-    lines: {
-      // eslint-disable-next-line require-yield
-      async *[Symbol.asyncIterator]() {
-        throw new Error(`${why}, so ${file} cannot be read`);
-      },
-    },
-    digest: () => ({ sha256: '', bytes: 0 }),
-  });
-}
+import type { SidecarOpener } from './sidecar-opener.ts';
 
 /** How many contradicting lines a replay names before it counts the rest. */
 const NAMED_LINES = 5;

@@ -15,7 +15,7 @@ import {
   unreadableSidecars,
   type SidecarOpener,
   type SidecarRead,
-} from '../decide/streamed-pack.ts';
+} from '../decide/sidecar-opener.ts';
 import { makeDirectory } from '../make-directory.ts';
 import { holdsSecret } from '../secrets.ts';
 import { keyAndTokens, secretDetector } from '../secret-forms.ts';

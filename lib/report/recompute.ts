@@ -10,11 +10,8 @@ import { GENERATED_REQUIREMENT, LEGS } from '../legs.ts';
 import { blocked, decide, type Decision } from '../decide/decide.ts';
 import { decideLeg, type HostDiscovery, type LegFacts } from '../decide/decide-leg.ts';
 import { recomputeGeneratedRow, type RecordedDocument } from '../decide/generated-leg.ts';
-import {
-  recomputeStreamedRow,
-  unreadableSidecars,
-  type SidecarOpener,
-} from '../decide/streamed-pack.ts';
+import { recomputeStreamedRow } from '../decide/streamed-pack.ts';
+import { unreadableSidecars, type SidecarOpener } from '../decide/sidecar-opener.ts';
 import type { GeneratedRecord } from '../types.ts';
 import type { EvalGateReport, ReportRow } from './report.ts';
 import { isSelected } from './run-options.ts';

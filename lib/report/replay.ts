@@ -17,7 +17,7 @@ import { withCertification } from './certification.ts';
 import type { Certification, DiscoveryRecord, EvalGateReport, ReportRow } from './report.ts';
 import { buildReport, fixtureDigests, reportDigest } from './report.ts';
 import { impliedDecision, recompute, type Discovery } from './recompute.ts';
-import type { SidecarOpener } from '../decide/streamed-pack.ts';
+import type { SidecarOpener } from '../decide/sidecar-opener.ts';
 import type { RunOptions } from './run-record.ts';
 import type { Selection } from './run-options.ts';
 import { signerOf } from './signature.ts';

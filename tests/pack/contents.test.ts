@@ -123,6 +123,11 @@ describe('the packed file list', () => {
     );
   });
 
+  it('ships the referee digest the build recorded, which the compiled code reports as its own', () => {
+    // lib/report/referee.ts reads it by path; without it a run would hash the sources instead.
+    expect(packed).toContain('dist/lib/judging-digest.json');
+  });
+
   it('ships no test of the suite itself, only the legs file and the sources it imports', () => {
     expect(packed.filter((p) => p.startsWith('tests/'))).toEqual([LEGS_FILE]);
     const sources = specifiersOf(LEGS_FILE)

@@ -62,6 +62,26 @@ describe('the HTML report', () => {
     expect(html.indexOf('id="req--1"')).toBeLessThan(html.indexOf('id="req--0"'));
   });
 
+  it('shows a passing requirement by the rules that held alone: its evidence stays in the report', async () => {
+    const report = failingReport();
+    const failed = report.requirements[1];
+    if (failed?.observation === undefined) throw new Error('no observed row');
+    // The same observed row, passing: only its disposition and findings differ.
+    const held = {
+      ...failed,
+      disposition: 'executed-pass' as const,
+      findings: failed.findings.map((f) => ({ ...f, ok: true })),
+    };
+    const html = await render({ ...report, requirements: [held, failed] });
+    const [passing = '', failing = ''] = html.split('<details id="req--').slice(1).sort();
+    expect(passing).toMatch(/^0" class="req executed-pass">/);
+    expect(passing).toContain('<th>rule that held</th>');
+    expect(passing).toContain('recorded evidence of a requirement that did not fail or block');
+    expect(passing).not.toMatch(/id="req--0--|href="#req--0--|<svg /);
+    expect(failing).toContain('<tr id="req--1--event--10">');
+    expect(failing).toMatch(/<svg /);
+  });
+
   it('links every finding to evidence that is on the page, and every id is unique', async () => {
     const html = await render(failingReport());
     const present = ids(html);

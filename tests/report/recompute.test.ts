@@ -15,7 +15,7 @@ import type { Disposition, Finding, GeneratedCaseRecord } from '../../lib/types.
 import { asObservation, GATED, gatedObservation } from '../witness/build.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
 import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
-import type { SidecarOpener } from '../../lib/decide/streamed-pack.ts';
+import type { SidecarOpener } from '../../lib/decide/sidecar-opener.ts';
 import { createHash } from 'node:crypto';
 import { oracle } from '../property/oracle.ts';
 

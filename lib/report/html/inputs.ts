@@ -3,17 +3,27 @@
 
 import { decideRun } from '../../decide/decide.ts';
 import { loadFixture } from '../../fixtures.ts';
-import type { SidecarOpener } from '../../decide/streamed-pack.ts';
-import { packFixtureAt, parseGeneratedId, selectedFixtures } from '../../generate/pack.ts';
+import type { SidecarOpener } from '../../decide/sidecar-opener.ts';
+import type * as PackGenerator from '../../generate/pack.ts';
 import type { Finding, GeneratedCaseRecord } from '../../types.ts';
 import type { EvalGateReport } from '../report.ts';
 import type { CaseViews, PageViews, SidecarCases, TrialsByFixture } from './views.ts';
 import type { FixtureTrials } from './trajectory.ts';
 import { alignFixture } from './trajectory.ts';
+import { showsEvidence } from './requirement.ts';
+
+/**
+ * The pack generator, and fast-check with it, is loaded only for a report that holds a pack: the
+ * page of a run of hand-written legs never needs it.
+ */
+type Generator = typeof PackGenerator;
 
 export async function trialsFor(report: EvalGateReport): Promise<TrialsByFixture> {
+  // Only a block shown with its evidence draws its trials.
   const fixtureIds = new Set(
-    report.requirements.flatMap((r) => (r.fixtureId === undefined ? [] : [r.fixtureId])),
+    report.requirements.flatMap((r) =>
+      r.fixtureId === undefined || !showsEvidence(r.disposition) ? [] : [r.fixtureId],
+    ),
   );
   const loaded = await Promise.all(
     [...fixtureIds].map(async (id): Promise<(readonly [string, FixtureTrials])[]> => {
@@ -35,7 +45,7 @@ export async function trialsFor(report: EvalGateReport): Promise<TrialsByFixture
  * for the page, each such case is judged again on its recorded observation, with the fixture the
  * seed regenerates, and its trials aligned. Keyed `ROW-ID#CASE-INDEX`.
  */
-export function caseViewsFor(report: EvalGateReport): CaseViews {
+function caseViewsFor(report: EvalGateReport, { selectedFixtures }: Generator): CaseViews {
   const views = new Map<string, { findings: readonly Finding[]; trials?: FixtureTrials }>();
   for (const row of report.requirements) {
     const pack = row.generated;
@@ -69,9 +79,10 @@ export function caseViewsFor(report: EvalGateReport): CaseViews {
  * parsing), each judged again with the fixture drawn alone from the seed. A sidecar that cannot
  * be read leaves the page with the report's table of smallest cases.
  */
-export async function sidecarCaseViewsFor(
+async function sidecarCaseViewsFor(
   report: EvalGateReport,
   open: SidecarOpener,
+  { packFixtureAt, parseGeneratedId }: Generator,
 ): Promise<{ readonly cases: CaseViews; readonly sidecarCases: SidecarCases }> {
   const views = new Map<string, { findings: readonly Finding[]; trials?: FixtureTrials }>();
   const records = new Map<string, { index: number; record: GeneratedCaseRecord }[]>();
@@ -110,10 +121,19 @@ export async function pageViewsFor(
   report: EvalGateReport,
   openSidecar?: SidecarOpener,
 ): Promise<PageViews> {
-  const trials = await trialsFor(report);
-  const inline = caseViewsFor(report);
+  const packed = report.requirements.some((r) => r.generated !== undefined);
+  const [trials, generator] = await Promise.all([
+    trialsFor(report),
+    packed ? import('../../generate/pack.ts') : undefined,
+  ]);
+  if (generator === undefined) {
+    return openSidecar === undefined
+      ? { trials, cases: new Map() }
+      : { trials, cases: new Map(), sidecarCases: new Map() };
+  }
+  const inline = caseViewsFor(report, generator);
   if (openSidecar === undefined) return { trials, cases: inline };
-  const streamed = await sidecarCaseViewsFor(report, openSidecar);
+  const streamed = await sidecarCaseViewsFor(report, openSidecar, generator);
   return {
     trials,
     cases: new Map([...inline, ...streamed.cases]),

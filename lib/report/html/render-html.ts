@@ -1,7 +1,8 @@
 // eval-gate-report.html: one self-contained page of a run, rendered from the report, the
 // expectations and the run's one verdict, deciding nothing again. The verdict comes first in the
 // closing line's words, then what to do; failing and blocked requirements are open, the rest
-// folded; every finding links to the recorded evidence it was judged on.
+// folded to the rules that held; every finding of an open block links to the recorded evidence it
+// was judged on.
 
 import type { EvalGateReport } from '../report.ts';
 import type { RunVerdict } from '../run-verdict.ts';

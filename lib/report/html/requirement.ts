@@ -1,7 +1,10 @@
 // One requirement as a folded block: its disposition and reason, the command that runs it again
 // alone, each finding with the evidence it was judged on, expected beside reported, the pictures,
 // each trial's trajectory aligned, generated cases, and the recorded evidence itself. Failing
-// and blocked blocks are open; the rest are folded.
+// and blocked blocks are open; the rest are folded and show their reason and findings alone: the
+// evidence of a requirement that held is what makes a page of a passing run some 800 KB and most
+// of a run's rendering time, and a reader comes to the page for what failed. That evidence stays
+// in eval-gate-report.json.
 
 import type {
   Finding,
@@ -29,6 +32,9 @@ export function rowAnchor(index: number): string {
 
 const OPEN: ReadonlySet<string> = new Set(['executed-fail', 'blocked']);
 
+/** Whether a requirement or case of this disposition is shown open, with its evidence. */
+export const showsEvidence = (disposition: string): boolean => OPEN.has(disposition);
+
 export function requirementBlock(
   report: EvalGateReport,
   row: ReportRow,
@@ -53,24 +59,29 @@ export function requirementBlock(
       `<pre class="command">${esc(reproduceCommand(report, row))}</pre>`,
     );
   }
-  parts.push(findingsTable(row.findings, row.observation, p));
-  parts.push(expectedTable(row, expectations, p));
-  if (row.observation !== undefined) {
-    parts.push(pictures(row.observation, row.findings, trials, p));
-    if (trials !== undefined) parts.push(trajectorySection(trials, row.observation, p));
+  const evidence = open ? row.observation : undefined;
+  parts.push(findingsTable(row.findings, evidence, p, open));
+  if (evidence !== undefined) {
+    parts.push(expectedTable(row, expectations, p));
+    parts.push(pictures(evidence, row.findings, trials, p));
+    if (trials !== undefined) parts.push(trajectorySection(trials, evidence, p));
   }
   parts.push(generatedSection(report, row, p, cases, sidecarCases));
-  if (row.observation !== undefined) {
+  if (row.observation !== undefined && !open) parts.push(EVIDENCE_IN_REPORT);
+  if (evidence !== undefined) {
     parts.push(
       tag(
         'details',
         { class: 'recorded', open },
-        `<summary>Recorded evidence (what the report holds of the run)</summary>${recordedEvidence(row.observation, p)}`,
+        `<summary>Recorded evidence (what the report holds of the run)</summary>${recordedEvidence(evidence, p)}`,
       ),
     );
   }
   return tag('details', { id: p, class: `req ${row.disposition}`, open }, parts.join('\n'));
 }
+
+const EVIDENCE_IN_REPORT =
+  '<p class="muted">The recorded evidence of a requirement that did not fail or block is in eval-gate-report.json; this page shows it under the failing and blocked ones.</p>';
 
 function linksHtml(links: readonly EvidenceLink[]): string {
   return links
@@ -78,11 +89,16 @@ function linksHtml(links: readonly EvidenceLink[]): string {
     .join(', ');
 }
 
-/** Failed MUST findings first, then SHOULD warnings, then what held (folded). */
+/**
+ * Failed MUST findings first, then SHOULD warnings, then what held (folded). A block shown without
+ * its evidence (`full` false) names each rule that held once, with its reference, and leaves the
+ * messages to the report.
+ */
 export function findingsTable(
   findings: readonly Finding[],
   obs: RunObservation | undefined,
   p: string,
+  full = true,
 ): string {
   if (findings.length === 0)
     return '<p class="muted">No findings: nothing was judged on this requirement.</p>';
@@ -104,7 +120,9 @@ export function findingsTable(
     failed.length === 0
       ? ''
       : `<table class="findings">${head}<tbody>${failed.map(row).join('')}</tbody></table>`;
-  const heldRows = `<table class="findings">${head}<tbody>${held.map(row).join('')}</tbody></table>`;
+  const heldRows = full
+    ? `<table class="findings">${head}<tbody>${held.map(row).join('')}</tbody></table>`
+    : heldRules(held);
   // Beside failures the rules that held are folded; alone they are what the block has to show.
   const heldTable =
     held.length === 0
@@ -113,6 +131,21 @@ export function findingsTable(
         ? heldRows
         : `<details><summary>${held.length} rule${held.length === 1 ? '' : 's'} held</summary>${heldRows}</details>`;
   return `<h4>Findings</h4>${failedTable}${heldTable}`;
+}
+
+/** Each rule that held, once, with its reference and how many of its findings held. */
+function heldRules(held: readonly Finding[]): string {
+  const rules = new Map<string, { ref: string; count: number }>();
+  for (const f of held) {
+    const seen = rules.get(f.rule);
+    if (seen === undefined) rules.set(f.rule, { ref: f.ref, count: 1 });
+    else seen.count += 1;
+  }
+  const rows = [...rules].map(
+    ([rule, { ref, count }]) =>
+      `<tr><td><code>${esc(rule)}</code></td><td>${esc(ref)}</td><td>${count}</td></tr>`,
+  );
+  return `<table class="findings"><thead><tr><th>rule that held</th><th>ref</th><th>findings</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function record(value: unknown): Readonly<Record<string, unknown>> | undefined {
@@ -213,20 +246,23 @@ function caseBlock(
   const open = OPEN.has(c.disposition);
   const view = views.get(`${rowId}#${j}`);
   const findings = c.findings ?? view?.findings ?? [];
+  const evidence = open ? c.observation : undefined;
   const body = [
     `<summary><span class="disp ${esc(c.disposition)}">${esc(c.disposition)}</span> ${esc(c.fixtureId)} <span class="muted">(${esc(c.file)})</span></summary>`,
     c.reason === undefined ? '' : `<p><strong>Reason:</strong> ${esc(c.reason)}</p>`,
-    findings.length === 0 ? '' : findingsTable(findings, c.observation, cp),
-    c.observation === undefined || view?.trials === undefined
+    findings.length === 0 ? '' : findingsTable(findings, evidence, cp, open),
+    evidence === undefined || view?.trials === undefined
       ? ''
-      : pictures(c.observation, findings, view.trials, cp) +
-        trajectorySection(view.trials, c.observation, cp),
-    c.observation === undefined
-      ? ''
+      : pictures(evidence, findings, view.trials, cp) +
+        trajectorySection(view.trials, evidence, cp),
+    evidence === undefined
+      ? c.observation === undefined
+        ? ''
+        : EVIDENCE_IN_REPORT
       : tag(
           'details',
           { class: 'recorded', open },
-          `<summary>Recorded evidence</summary>${recordedEvidence(c.observation, cp)}`,
+          `<summary>Recorded evidence</summary>${recordedEvidence(evidence, cp)}`,
         ),
   ];
   return tag('details', { id: cp, class: `req ${c.disposition}`, open }, body.join('\n'));

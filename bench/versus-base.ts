@@ -1,0 +1,314 @@
+// Figure 7: the cold run, the embedded run, `verify`, a passing run's page and `npm test`, each
+// against its target and measured side by side with the suite as it stood at commit 954060f,
+// before the weight these targets take back. The bench checks that commit out into a temporary
+// git worktree beside this one, sharing this checkout's node_modules, builds it, and times both
+// versions' bins in the same rounds, alternating which goes first, so a change in the machine's
+// load falls on both. Every process is fresh and cold, as a user starts
+// it; beside each wall time the process's own CPU time (bench/cpu-probe.mjs) is given, the figure
+// that holds still on a shared machine. `npm test` is each checkout's own, timed whole with
+// /usr/bin/time when it is there (its workers are child processes).
+
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, realpath, rm, stat, symlink } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ReferenceHost, ReferenceHostOptions } from '../reference-host/index.ts';
+import { childEnv, runTimed } from './process-timer.ts';
+import type { Judgement, Section } from './report.ts';
+import { fmt, fmtSummary, summarize } from './stats.ts';
+
+export const BASE_COMMIT = '954060f';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CPU_PROBE = fileURLToPath(new URL('./cpu-probe.mjs', import.meta.url));
+const SLOW_RUN_MS = 2_000;
+const TARGETS = { beyondT: 250, embedded: 300, verify: 400, pageKb: 150, npmTestS: 60 } as const;
+/** `verify` is timed on a report of this many rows: the hand legs and one generated pack. */
+const VERIFY_ARGS = ['--generate', '2', '--seed', '1'];
+
+interface Version {
+  readonly label: string;
+  readonly root: string;
+  readonly cli: string;
+}
+
+interface Timed {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+interface VersionSamples {
+  readonly beyondT: Timed[];
+  readonly embedded: Timed[];
+  readonly verify: Timed[];
+  pageBytes: number | undefined;
+  verifyRows: number;
+  npmTest?: { readonly wallS: number; readonly cpuS?: number; readonly status: number | null };
+}
+
+function git(args: readonly string[]): void {
+  const done = spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+  if (done.status !== 0) throw new Error(`git ${args.join(' ')}: ${done.stderr.trim()}`);
+}
+
+/** The base commit, checked out and built in `dir`; removed again by the returned function. */
+async function checkoutBase(dir: string): Promise<{ version: Version; remove: () => void }> {
+  git(['worktree', 'add', '--detach', dir, BASE_COMMIT]);
+  const remove = (): void => git(['worktree', 'remove', '--force', dir]);
+  try {
+    await symlink(await realpath(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+    const build = spawnSync(process.execPath, [join(dir, 'bin', 'build.mjs')], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    if (build.status !== 0) throw new Error(`building ${BASE_COMMIT}: ${build.stderr.trim()}`);
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  const cli = join(dir, 'bin', 'openwop-eval-gate.mjs');
+  return { version: { label: BASE_COMMIT, root: dir, cli }, remove };
+}
+
+/** One fresh CLI process with the CPU probe preloaded: its wall and CPU milliseconds. */
+async function timeCli(
+  version: Version,
+  args: readonly string[],
+  settings: Readonly<Record<string, string>>,
+  cwd: string,
+  exits: readonly number[] = [0],
+): Promise<Timed> {
+  const cpuFile = join(cwd, `cpu-${randomBytes(6).toString('hex')}`);
+  const { elapsedMs } = await runTimed({
+    args: ['--import', CPU_PROBE, version.cli, ...args],
+    cwd,
+    settings: { ...settings, BENCH_CPU_FILE: cpuFile },
+    exits,
+  });
+  const cpuMs = Number(await readFile(cpuFile, 'utf8'));
+  await rm(cpuFile, { force: true });
+  return { wallMs: elapsedMs, cpuMs };
+}
+
+/** `npm test` of a checkout, whole: wall seconds, and CPU seconds of it and its children. */
+function npmTest(version: Version): Promise<NonNullable<VersionSamples['npmTest']>> {
+  const timer = existsSync('/usr/bin/time');
+  const npm = ['npm', 'test', '--silent'];
+  const [command, ...args] = timer ? ['/usr/bin/time', '-f', 'cpu %U %S', ...npm] : npm;
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command ?? 'npm', args, {
+      cwd: version.root,
+      env: childEnv({}),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let tail = '';
+    child.stderr.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-400)));
+    child.on('error', reject);
+    child.on('exit', (status) => {
+      const wallS = (performance.now() - started) / 1000;
+      const cpu = /cpu (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)\s*$/.exec(tail);
+      resolve({
+        wallS,
+        status,
+        ...(cpu === null ? {} : { cpuS: Number(cpu[1]) + Number(cpu[2]) }),
+      });
+    });
+  });
+}
+
+export interface VersusSamples {
+  readonly rounds: number;
+  /** When the rounds began, and the machine's 1-minute load average then. */
+  readonly date: string;
+  readonly loadAverage: number;
+  readonly base: VersionSamples;
+  readonly head: VersionSamples;
+}
+
+export async function sampleVersusBase(
+  rounds: number,
+  work: string,
+  say: (line: string) => void,
+  withNpmTest: boolean,
+): Promise<VersusSamples> {
+  const { version: base, remove } = await checkoutBase(join(work, 'base'));
+  try {
+    return await sampleBoth(base, rounds, work, say, withNpmTest);
+  } finally {
+    remove();
+  }
+}
+
+/** A version's own reference host, from its dist/: each suite runs against the host it shipped. */
+async function startOwnHost(
+  version: Version,
+  options: ReferenceHostOptions,
+): Promise<ReferenceHost> {
+  const url = pathToFileURL(join(version.root, 'dist', 'reference-host', 'index.js')).href;
+  const { startReferenceHost } = (await import(url)) as {
+    startReferenceHost: (o: ReferenceHostOptions) => Promise<ReferenceHost>;
+  };
+  return startReferenceHost(options);
+}
+
+async function sampleBoth(
+  base: Version,
+  rounds: number,
+  work: string,
+  say: (line: string) => void,
+  withNpmTest: boolean,
+): Promise<VersusSamples> {
+  const head: Version = {
+    label: 'this checkout',
+    root: ROOT,
+    cli: join(ROOT, 'bin', 'openwop-eval-gate.mjs'),
+  };
+  const apiKey = randomBytes(24).toString('base64url');
+  const date = new Date().toISOString();
+  const loadAverage = loadavg()[0] ?? 0;
+  const hosts = new Map<Version, ReferenceHost>();
+  const samples = new Map<Version, VersionSamples>(
+    [base, head].map((v) => [
+      v,
+      { beyondT: [], embedded: [], verify: [], pageBytes: 0, verifyRows: 0 },
+    ]),
+  );
+  try {
+    for (const version of [base, head]) {
+      hosts.set(version, await startOwnHost(version, { apiKey, runDelayMs: SLOW_RUN_MS }));
+    }
+    for (let round = 0; round < rounds; round += 1) {
+      const order = round % 2 === 0 ? [base, head] : [head, base];
+      for (const version of order) {
+        const s = samples.get(version);
+        const host = hosts.get(version);
+        if (s === undefined || host === undefined) continue;
+        const dir = join(work, `${round}-${version === base ? 'base' : 'head'}`);
+        await mkdir(dir, { recursive: true });
+        const vsHost = await timeCli(
+          version,
+          ['run'],
+          {
+            OPENWOP_BASE_URL: host.url,
+            OPENWOP_API_KEY: apiKey,
+            OPENWOP_REPORT_DIR: join(dir, 'host'),
+          },
+          dir,
+        );
+        s.beyondT.push({ wallMs: vsHost.wallMs - SLOW_RUN_MS, cpuMs: vsHost.cpuMs });
+        s.embedded.push(
+          await timeCli(version, ['run'], { OPENWOP_REPORT_DIR: join(dir, 'embedded') }, dir),
+        );
+        // 954060f wrote no page; its cell says so.
+        s.pageBytes = await stat(join(dir, 'embedded', 'eval-gate-report.html')).then(
+          (page) => page.size,
+          () => undefined,
+        );
+        const packed = join(dir, 'packed');
+        await timeCli(version, ['run', ...VERIFY_ARGS], { OPENWOP_REPORT_DIR: packed }, dir);
+        const report = join(packed, 'eval-gate-report.json');
+        s.verifyRows = (
+          JSON.parse(await readFile(report, 'utf8')) as { requirements: unknown[] }
+        ).requirements.length;
+        // An embedded host's report verifies but certifies nothing; verify says so in its exit.
+        s.verify.push(await timeCli(version, ['verify', report], {}, dir, [0, 1]));
+      }
+      say(`figure 7: round ${round + 1} of ${rounds}`);
+    }
+  } finally {
+    await Promise.all([...hosts.values()].map((h) => h.close()));
+  }
+  if (withNpmTest) {
+    for (const version of [base, head]) {
+      say(`figure 7: npm test of ${version.label}`);
+      const s = samples.get(version);
+      if (s !== undefined) s.npmTest = await npmTest(version);
+    }
+  }
+  const of = (v: Version): VersionSamples => samples.get(v) as VersionSamples;
+  return { rounds, date, loadAverage, base: of(base), head: of(head) };
+}
+
+const wall = (t: readonly Timed[]) => summarize(t.map((x) => x.wallMs));
+const cpu = (t: readonly Timed[]) => summarize(t.map((x) => x.cpuMs));
+
+export function versusBaseSection(v: VersusSamples): Section {
+  const rows: string[][] = [];
+  const checks: { name: string; met: boolean }[] = [];
+  const timed = (name: string, key: 'beyondT' | 'embedded' | 'verify', target: number): void => {
+    const head = wall(v.head[key]);
+    rows.push([
+      `${name}, wall (ms)`,
+      fmtSummary(wall(v.base[key])),
+      fmtSummary(head),
+      `≤ ${target}`,
+    ]);
+    rows.push([
+      `${name}, CPU (ms)`,
+      fmtSummary(cpu(v.base[key])),
+      fmtSummary(cpu(v.head[key])),
+      '',
+    ]);
+    checks.push({ name, met: head.median <= target });
+  };
+  timed(
+    `cold run − T against a host whose runs take T = ${SLOW_RUN_MS / 1000} s`,
+    'beyondT',
+    TARGETS.beyondT,
+  );
+  timed('`npm run conformance` (embedded host)', 'embedded', TARGETS.embedded);
+  timed(
+    `\`verify\` of a ${v.head.verifyRows}-row report (${v.base.verifyRows} rows at ${BASE_COMMIT})`,
+    'verify',
+    TARGETS.verify,
+  );
+  const kb = (bytes: number | undefined): string =>
+    bytes === undefined ? 'no page written' : fmt(bytes / 1024);
+  rows.push([
+    `a passing run's HTML page (KB)`,
+    kb(v.base.pageBytes),
+    kb(v.head.pageBytes),
+    `≤ ${TARGETS.pageKb}`,
+  ]);
+  checks.push({
+    name: 'passing page',
+    met: v.head.pageBytes !== undefined && v.head.pageBytes <= TARGETS.pageKb * 1024,
+  });
+  const { base: b, head: h } = { base: v.base.npmTest, head: v.head.npmTest };
+  if (b !== undefined && h !== undefined) {
+    const cell = (t: typeof b): string =>
+      `${fmt(t.wallS)} s wall${t.cpuS === undefined ? '' : `, ${fmt(t.cpuS)} s CPU`}${t.status === 0 ? '' : `, exit ${t.status}`}`;
+    rows.push(['`npm test`', cell(b), cell(h), `≤ ${TARGETS.npmTestS} s wall`]);
+    checks.push({ name: 'npm test', met: h.status === 0 && h.wallS <= TARGETS.npmTestS });
+  }
+  const missed = checks.filter((c) => !c.met).map((c) => c.name);
+  const judged: Judgement = {
+    ratio: `${checks.length - missed.length} of ${checks.length} targets met`,
+    target: 'every target',
+    met: missed.length === 0,
+    verdict: missed.length === 0 ? 'Every target met.' : `Missed: ${missed.join('; ')}.`,
+  };
+  return {
+    title: `7. Cold run, embedded run, verify, page and npm test, beside ${BASE_COMMIT}`,
+    method:
+      `Commit ${BASE_COMMIT} is checked out into a temporary git worktree sharing this checkout's ` +
+      `node_modules and built with its own \`npm run build\`; then ${v.rounds} rounds, alternating ` +
+      `which version goes first, each a fresh cold \`node bin/openwop-eval-gate.mjs\` process: ` +
+      `\`run\` against its own reference host (from its dist/) with runDelayMs ${SLOW_RUN_MS}, \`run\` ` +
+      `with the embedded host (its HTML page weighed), \`run ${VERIFY_ARGS.join(' ')}\` and ` +
+      `\`verify\` of that report. CPU is user + system of the process itself ` +
+      `(bench/cpu-probe.mjs), the figure to read when the machine is shared. ` +
+      (b === undefined
+        ? '`npm test` was not run (BENCH_NPM_TEST=0). '
+        : "`npm test` is each checkout's own, once each, CPU from /usr/bin/time (its workers included). ") +
+      'Run this section alone with `BENCH_ONLY=versus npm run bench` (`BENCH_NPM_TEST=0` leaves ' +
+      `out the two \`npm test\` runs). Taken ${v.date}, load average (1 min) ` +
+      `${v.loadAverage.toFixed(2)} at its start.`,
+    headers: ['series (min / median / max)', BASE_COMMIT, 'this checkout', 'target'],
+    rows,
+    judged,
+  };
+}

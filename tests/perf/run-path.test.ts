@@ -1,0 +1,81 @@
+// What a run of the hand-written legs loads: never the pack generator's dependency fast-check
+// (some 400 KB of modules, tens of milliseconds of a cold start), which only a `--generate` run
+// needs. Read from a real CLI process, the bundle the bins run, through a resolve hook that names
+// every module the process resolved (tests/support/module-graph-hook.mjs): a module graph, so the
+// verdict rests on what was loaded, not on how long it took. The embedded run's page is weighed
+// too: a passing run's page stays small because it carries no evidence of what held.
+
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceHost, type ReferenceHost } from '../../reference-host/index.ts';
+import { isolatedEnv } from '../cli/support.ts';
+import { runProcess } from '../support/process.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/openwop-eval-gate.mjs', import.meta.url));
+const HOOK = fileURLToPath(new URL('../support/module-graph-hook.mjs', import.meta.url));
+const API_KEY = 'run-path-test-key-0246';
+const GENERATOR = '/node_modules/fast-check/';
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'run-path-'));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** The CLI run with `args` and `env`; its exit status and every module URL it resolved. */
+async function modulesOf(
+  name: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+): Promise<{ status: number | null; output: string; modules: string[] }> {
+  const run = await runProcess(process.execPath, ['--import', HOOK, BIN, 'run', ...args], {
+    env: { ...isolatedEnv(), OPENWOP_REPORT_DIR: join(scratch, name), ...env },
+    deadlineMs: 120_000,
+  });
+  const modules = run.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('module: '))
+    .map((line) => line.slice('module: '.length));
+  return { status: run.status, output: run.output, modules };
+}
+
+describe.concurrent('the run path of a run of hand-written legs', () => {
+  let host: ReferenceHost;
+  beforeAll(async () => {
+    host = await startReferenceHost({ apiKey: API_KEY });
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  it('against a host, the bundle loads and fast-check does not', async () => {
+    const run = await modulesOf('host', [], {
+      OPENWOP_BASE_URL: host.url,
+      OPENWOP_API_KEY: API_KEY,
+    });
+    expect(run.status, run.output).toBe(0);
+    expect(run.modules.some((url) => url.endsWith('/dist/bundle/main.js'))).toBe(true);
+    expect(run.modules.filter((url) => url.includes(GENERATOR))).toEqual([]);
+  });
+
+  it('against the embedded host (`npm run conformance`), fast-check does not load either, and the passing page is at most 150 KB', async () => {
+    const run = await modulesOf('embedded', [], {});
+    expect(run.status, run.output).toBe(0);
+    // A passing run's page names the rules that held; their evidence stays in the report.
+    const page = await stat(join(scratch, 'embedded', 'eval-gate-report.html'));
+    expect(page.size).toBeLessThanOrEqual(150 * 1024);
+    expect(run.modules.some((url) => url.endsWith('/dist/bundle/main.js'))).toBe(true);
+    expect(run.modules.filter((url) => url.includes(GENERATOR))).toEqual([]);
+  });
+
+  it('the hook sees fast-check where a run does load it: a generated pack', async () => {
+    const run = await modulesOf('generated', ['--generate', '2', '--seed', '1'], {});
+    expect(run.status, run.output).toBe(0);
+    expect(run.modules.some((url) => url.includes(GENERATOR))).toBe(true);
+  });
+});
