@@ -16,7 +16,7 @@ import { checkHost } from '../decide/host-checks.ts';
 import { runCase } from '../decide/generated-pack.ts';
 import { PACK_CONCURRENCY } from '../decide/pack-request.ts';
 import { decideWithHost, discoveryOf } from '../decide/run-leg.ts';
-import type { SidecarOpener } from '../decide/streamed-pack.ts';
+import type { SidecarOpener } from '../decide/sidecar-opener.ts';
 import { redactContent } from './canonical.ts';
 import type { Comparison, RecheckOutcome, WitnessedDrive } from './recheck.ts';
 import { compareDrive, compareProbe, recheckOutcome } from './recheck.ts';
