@@ -8,7 +8,7 @@ import { readSettings, resolveConfig } from '../lib/env.ts';
 import type { PackRequest } from '../lib/decide/pack-request.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
-import type { RunVerdict } from '../lib/report/run-verdict.ts';
+import type { RunVerdict } from '../lib/report/verdict/run-verdict.ts';
 import { Refusal } from '../lib/refusal.ts';
 import type { AnchoredVerification } from './verify-keys.ts';
 import type { Judgement } from './judge.ts';

@@ -3,8 +3,8 @@
 // outside the report vouches. A report that does not verify gets no badge (exit 2).
 
 import { writeFile } from 'node:fs/promises';
-import { badgeFor } from '../lib/report/badge.ts';
-import { EXIT } from '../lib/report/verdict.ts';
+import { badgeFor } from '../lib/report/render/badge.ts';
+import { EXIT } from '../lib/report/verdict/verdict.ts';
 import { UsageError } from './args.ts';
 import { TrustSources, trustOptionsOf } from './trust-source.ts';
 import { readVerifiedReport } from './verified-report.ts';

@@ -19,8 +19,8 @@ import { consoleBlock, consoleText } from '../lib/untrusted-text.ts';
 import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
 import { HELP } from './help.ts';
 import { FixtureInputError } from './fixture-set.ts';
-import { KEY_ID, readSigningKey } from '../lib/report/signature.ts';
-import { EXIT } from '../lib/report/verdict.ts';
+import { KEY_ID, readSigningKey } from '../lib/report/verify/signature.ts';
+import { EXIT } from '../lib/report/verdict/verdict.ts';
 import { MAX_PACK_CONCURRENCY, PACK_CONCURRENCY } from '../lib/decide/pack-request.ts';
 
 export interface CliIo {
@@ -222,7 +222,7 @@ async function verify(args: ParsedArgs, io: VerifyIo): Promise<number> {
   const [api, { anchoredClause, verifyHeadline }, { anchorLine }] = await Promise.all([
     import('./api.ts'),
     import('./verify-keys.ts'),
-    import('../lib/report/anchor.ts'),
+    import('../lib/report/verify/anchor.ts'),
   ]);
   const live = io.live;
   const verified = await api.verifyReport(path, {

@@ -6,11 +6,11 @@
 
 import type { ReportDiff } from '../lib/report/diff.ts';
 import { diffReports } from '../lib/report/diff.ts';
-import { renderDiffMarkdown } from '../lib/report/diff-markdown.ts';
+import { renderDiffMarkdown } from '../lib/report/render/diff-markdown.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { Expectations } from '../lib/report/side-by-side.ts';
 import { expectationsOfFixtures } from '../lib/report/side-by-side.ts';
-import { EXIT } from '../lib/report/verdict.ts';
+import { EXIT } from '../lib/report/verdict/verdict.ts';
 import { UsageError } from './args.ts';
 import { TrustSources, trustOptionsOf } from './trust-source.ts';
 import { readVerifiedReport } from './verified-report.ts';

@@ -4,7 +4,7 @@
 import { catalogue } from '../lib/report/catalogue.ts';
 import type { Catalogue } from '../lib/report/catalogue.ts';
 import { REQUIREMENT_PREFIX } from '../lib/legs.ts';
-import { EXIT } from '../lib/report/verdict.ts';
+import { EXIT } from '../lib/report/verdict/verdict.ts';
 
 export function listCommand(json: boolean, out: (line: string) => void): number {
   const found = catalogue();

@@ -5,7 +5,7 @@
 // referee; anything else, an invalid signature included, is unverified.
 
 import { dirname } from 'node:path';
-import type { MatrixVerifier, ReportVerification } from '../lib/report/matrix/model.ts';
+import type { MatrixVerifier, ReportVerification } from '../lib/report/render/matrix/model.ts';
 import type { TrustSources } from './trust-source.ts';
 import { readReportJson } from './verified-report.ts';
 import { DEFAULT_INPUT_LIMITS, InputRefusal, type InputLimits } from '../lib/bounded-input.ts';

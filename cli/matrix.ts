@@ -8,22 +8,22 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { makeDirectory, unwritableReason } from '../lib/make-directory.ts';
 import { Refusal } from '../lib/refusal.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
-import { pageViewsFor } from '../lib/report/html/inputs.ts';
-import { renderHtml } from '../lib/report/html/render-html.ts';
-import type { MatrixInput } from '../lib/report/matrix/build.ts';
-import { buildMatrix, recomputes } from '../lib/report/matrix/build.ts';
-import type { Matrix, MatrixVerifier } from '../lib/report/matrix/model.ts';
+import { pageViewsFor } from '../lib/report/render/html/inputs.ts';
+import { renderHtml } from '../lib/report/render/html/render-html.ts';
+import type { MatrixInput } from '../lib/report/render/matrix/build.ts';
+import { buildMatrix, recomputes } from '../lib/report/render/matrix/build.ts';
+import type { Matrix, MatrixVerifier } from '../lib/report/render/matrix/model.ts';
 import {
   MATRIX_HTML,
   MATRIX_JSON,
   MATRIX_MARKDOWN,
   renderMatrixHtml,
   renderMatrixMarkdown,
-} from '../lib/report/matrix/render.ts';
+} from '../lib/report/render/matrix/render.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import { runVerdict } from '../lib/report/run-verdict.ts';
+import { runVerdict } from '../lib/report/verdict/run-verdict.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
-import { EXIT } from '../lib/report/verdict.ts';
+import { EXIT } from '../lib/report/verdict/verdict.ts';
 import { UsageError } from './args.ts';
 import { consoleText, mixedScripts } from '../lib/untrusted-text.ts';
 import { anchoredVerifier } from './matrix-verifier.ts';

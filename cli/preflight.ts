@@ -17,7 +17,7 @@ import { speaksTls } from '../lib/observe/scheme-probe.ts';
 import type { HostClient } from '../lib/observe/host-client.ts';
 import { createHostClient, encodeRunId } from '../lib/observe/host-client.ts';
 import { advertisedOptOuts, gateList } from '../lib/report/advertised-opt-outs.ts';
-import { lookUpKey, rawPublicKey, signingKeysOf } from '../lib/report/signature.ts';
+import { lookUpKey, rawPublicKey, signingKeysOf } from '../lib/report/verify/signature.ts';
 
 /** A run that cannot start; the CLI prints its message as one line and exits 2. */
 export class PreflightError extends Refusal {

@@ -6,10 +6,10 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { sidecarReader } from '../lib/report/generated-sidecar.ts';
-import { pageViewsFor } from '../lib/report/html/inputs.ts';
-import { renderHtml } from '../lib/report/html/render-html.ts';
+import { pageViewsFor } from '../lib/report/render/html/inputs.ts';
+import { renderHtml } from '../lib/report/render/html/render-html.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
-import { EXIT } from '../lib/report/verdict.ts';
+import { EXIT } from '../lib/report/verdict/verdict.ts';
 import { UsageError } from './args.ts';
 import { TrustSources, trustOptionsOf } from './trust-source.ts';
 import { readVerifiedReport } from './verified-report.ts';

@@ -3,7 +3,7 @@
 // no verdict. The cause arrives with the API key already scrubbed.
 
 import { appendFile } from 'node:fs/promises';
-import { startFailureAnnotation, startFailureSummary } from '../lib/report/annotations.ts';
+import { startFailureAnnotation, startFailureSummary } from '../lib/report/render/annotations.ts';
 
 export interface StartFailureChannels {
   /** Standard output, where the runner reads workflow commands. */

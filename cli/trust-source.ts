@@ -1,4 +1,4 @@
-// Reads the source a verifier anchors a report's signature in (lib/report/anchor.ts): a key file
+// Reads the source a verifier anchors a report's signature in (lib/report/verify/anchor.ts): a key file
 // (--key), a pinned keyring (--trusted-keys), or a live discovery read with the suite's bounded
 // client: at --host URL, an address the certifier gives, or else at the report's own target URL,
 // which the report's author chose and which therefore proves integrity only
@@ -9,9 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { DEFAULT_BOUNDS } from '../lib/env.ts';
 import { readDiscovery } from '../lib/observe/discovery.ts';
 import { createHostClient } from '../lib/observe/host-client.ts';
-import type { TrustSource } from '../lib/report/anchor.ts';
+import type { TrustSource } from '../lib/report/verify/anchor.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import { readVerifyingKey } from '../lib/report/signature.ts';
+import { readVerifyingKey } from '../lib/report/verify/signature.ts';
 import { UsageError } from './args.ts';
 
 /** The flags of verify, badge, diff and matrix that choose where a key may come from. */

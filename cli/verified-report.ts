@@ -5,7 +5,7 @@
 
 import { dirname } from 'node:path';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import type { RunVerdict } from '../lib/report/run-verdict.ts';
+import type { RunVerdict } from '../lib/report/verdict/run-verdict.ts';
 import { UsageError } from './args.ts';
 import type { TrustSources } from './trust-source.ts';
 import { problemsOf, verifyAnchored } from './verify-keys.ts';

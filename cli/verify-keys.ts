@@ -1,16 +1,16 @@
 // A report verified and anchored: its digests and verdicts recomputed (cli/verify.ts), then its
-// signature resolved in a source outside the report (cli/trust-source.ts, lib/report/anchor.ts),
+// signature resolved in a source outside the report (cli/trust-source.ts, lib/report/verify/anchor.ts),
 // and the one verdict a verifier stands behind built from both. verify, badge, diff and every
 // other command that reads a certification take this verdict, never the one the report claims.
 
 import type { InputLimits } from '../lib/bounded-input.ts';
 import type { SidecarProgress } from '../lib/report/generated-sidecar.ts';
-import type { AnchoredVerdict } from '../lib/report/anchor.ts';
-import { anchoredVerdict, anchorLine } from '../lib/report/anchor.ts';
-import { thisReferee } from '../lib/report/referee.ts';
+import type { AnchoredVerdict } from '../lib/report/verify/anchor.ts';
+import { anchoredVerdict, anchorLine } from '../lib/report/verify/anchor.ts';
+import { thisReferee } from '../lib/report/verify/referee.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import type { RunVerdict } from '../lib/report/run-verdict.ts';
-import { runVerdict, UNRECORDED } from '../lib/report/run-verdict.ts';
+import type { RunVerdict } from '../lib/report/verdict/run-verdict.ts';
+import { runVerdict, UNRECORDED } from '../lib/report/verdict/run-verdict.ts';
 import { certificateClause } from '../lib/report/certificate.ts';
 import type { TrustSources } from './trust-source.ts';
 import type { Verification } from './verify.ts';

@@ -1,16 +1,16 @@
 // `openwop-eval-gate verify REPORT`: replay the report from what it recorded and name each member
-// the replay does not rebuild as recorded (lib/report/replay.ts decides, with the run's own code);
+// the replay does not rebuild as recorded (lib/report/verify/replay.ts decides, with the run's own code);
 // this file reads the files the report names and checks them against the ones this suite ships.
 // Nothing here grades a run on its own.
 
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
-import { describeDifference, jsonDifferences } from '../lib/report/json-diff.ts';
+import { describeDifference, jsonDifferences } from '../lib/report/verify/json-diff.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { schemaDigests } from '../lib/report/report.ts';
-import { replayReport } from '../lib/report/replay.ts';
+import { replayReport } from '../lib/report/verify/replay.ts';
 import { sidecarReader, type SidecarProgress } from '../lib/report/generated-sidecar.ts';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../lib/bounded-input.ts';
-import { differentReferee, thisReferee } from '../lib/report/referee.ts';
+import { differentReferee, thisReferee } from '../lib/report/verify/referee.ts';
 import { checkFixtureDigests, recordedFixtureLoader } from './fixture-set.ts';
 
 export interface Verification {
@@ -37,7 +37,7 @@ export function reportShapeProblem(parsed: unknown): string | undefined {
 
 /**
  * Checks a report the schema has accepted: the files it names are the files this suite ships (or
- * archived), and the report is what a replay of its recorded facts rebuilds (lib/report/replay.ts),
+ * archived), and the report is what a replay of its recorded facts rebuilds (lib/report/verify/replay.ts),
  * compared member by member; a generated pack's sidecar is read from `reportDir`, the report's
  * folder. A signed report's digest is part of that comparison, so an edit shows whatever key
  * checks the signature itself (cli/verify-keys.ts anchors that).

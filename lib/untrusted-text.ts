@@ -2,7 +2,7 @@
 // error body) is data wherever the suite shows it. One function per sink renders it: the console
 // (a line break would print a line the suite never wrote, an escape sequence would rewrite the
 // terminal), Markdown (a tag would render on GitHub), GitHub workflow commands. HTML has its own
-// (lib/report/html/escape.ts). A name that mixes writing systems is flagged wherever it is shown,
+// (lib/report/render/html/escape.ts). A name that mixes writing systems is flagged wherever it is shown,
 // since a Cyrillic `а` in a Latin name reads as the real name.
 
 /**

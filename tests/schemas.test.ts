@@ -15,10 +15,10 @@ import {
 } from '../lib/schemas.ts';
 import type { SchemaError, SchemaName } from '../lib/schemas.ts';
 import { validReport } from './cli/report-example.ts';
-import { buildMatrix } from '../lib/report/matrix/build.ts';
+import { buildMatrix } from '../lib/report/render/matrix/build.ts';
 import { certificationStatement } from '../lib/report/statement.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import { UNRECORDED } from '../lib/report/run-verdict.ts';
+import { UNRECORDED } from '../lib/report/verdict/run-verdict.ts';
 import {
   contractSuite,
   EVENT_ID,

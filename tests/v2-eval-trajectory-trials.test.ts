@@ -15,7 +15,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { runConformance } from '../cli/api.ts';
 import type { ProvidedSigning } from '../cli/vitest.ts';
-import { readSigningKey } from '../lib/report/signature.ts';
+import { readSigningKey } from '../lib/report/verify/signature.ts';
 import { PACK_CONCURRENCY } from '../lib/decide/pack-request.ts';
 import { readConfig } from '../lib/env.ts';
 import { GENERATED_REQUIREMENT, LEGS } from '../lib/legs.ts';

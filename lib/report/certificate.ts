@@ -3,9 +3,9 @@
 // the evidence is: the host's own record, or re-witnessed at an address) is added in one place
 // and reaches verify, badge, diff and matrix alike.
 
-import type { RunVerdict } from './run-verdict.ts';
-import { implementationLabel } from './certification.ts';
-import { optOutClauses } from './run-verdict.ts';
+import type { RunVerdict } from './verdict/run-verdict.ts';
+import { implementationLabel } from './verdict/certification.ts';
+import { optOutClauses } from './verdict/run-verdict.ts';
 import type { Voucher } from './voucher.ts';
 
 /** What a certificate rests on besides the verdict: its voucher and its date. */

@@ -77,7 +77,7 @@ export interface ReportDiff {
 export type RuleState = 'held' | 'failed' | 'not checked';
 
 /**
- * `certifications` are the anchored ones (lib/report/anchor.ts): a report's own claim is not what
+ * `certifications` are the anchored ones (lib/report/verify/anchor.ts): a report's own claim is not what
  * a pull request loses or keeps.
  */
 export function diffReports(

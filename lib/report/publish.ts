@@ -16,18 +16,18 @@ import { formatSchemaErrors, validate } from '../schemas.ts';
 import { holdsSecret } from '../secrets.ts';
 import { holdsSecretForm, keyAndTokens, secretDetector } from '../secret-forms.ts';
 import { canonicalJson } from './canonical.ts';
-import { JUNIT_FILE, renderJunit } from './junit.ts';
-import { MARKDOWN_FILE, renderMarkdown } from './markdown.ts';
+import { JUNIT_FILE, renderJunit } from './render/junit.ts';
+import { MARKDOWN_FILE, renderMarkdown } from './render/markdown.ts';
 import type { EvalGateReport } from './report.ts';
 import { buildReport, REPORT_FILE } from './report.ts';
 import type { RunOptions } from './run-record.ts';
-import { ciVerdict } from './ci-verdict.ts';
-import type { RunVerdict } from './run-verdict.ts';
-import { runVerdict, stepOutputs } from './run-verdict.ts';
-import { certifiedReport, signerOf } from './signature.ts';
+import { ciVerdict } from './verdict/ci-verdict.ts';
+import type { RunVerdict } from './verdict/run-verdict.ts';
+import { runVerdict, stepOutputs } from './verdict/run-verdict.ts';
+import { certifiedReport, signerOf } from './verify/signature.ts';
 import { sidecarReader } from './generated-sidecar.ts';
 import { expectationsFor } from './side-by-side.ts';
-import { thisReferee } from './referee.ts';
+import { thisReferee } from './verify/referee.ts';
 import { certificationStatement, STATEMENT_FILE } from './statement.ts';
 
 export interface PublishOptions {
@@ -148,7 +148,8 @@ function refuseToWrite(
 }
 
 /** The HTML page's modules, the largest of the renderers, loaded once and only by a run. */
-const importHtml = () => Promise.all([import('./html/render-html.ts'), import('./html/inputs.ts')]);
+const importHtml = () =>
+  Promise.all([import('./render/html/render-html.ts'), import('./render/html/inputs.ts')]);
 let htmlLoading: ReturnType<typeof importHtml> | undefined;
 const loadHtml = (): ReturnType<typeof importHtml> => (htmlLoading ??= importHtml());
 

@@ -20,9 +20,9 @@ import type {
 import { canonicalDigest, fixtureDigest, redactContent, sha256Hex } from './canonical.ts';
 import type { BaselineRecord, RunOptions, SelectionRecord } from './run-record.ts';
 import { runRecord } from './run-record.ts';
-import type { Referee } from './referee.ts';
-import type { RepeatRecord } from './repeat.ts';
-import { thisReferee } from './referee.ts';
+import type { Referee } from './verify/referee.ts';
+import type { RepeatRecord } from './verdict/repeat.ts';
+import { thisReferee } from './verify/referee.ts';
 import type { FailOn } from './run-options.ts';
 
 export const REPORT_FILE = 'eval-gate-report.json';
@@ -46,7 +46,7 @@ export interface ReportRow {
   readonly observation?: RunObservation;
   /** The generated requirement's cases, observations redacted like a row's. */
   readonly generated?: GeneratedRecord;
-  /** Under --repeat: the second and later repetitions, each decided as the row is (lib/report/repeat.ts). */
+  /** Under --repeat: the second and later repetitions, each decided as the row is (lib/report/verdict/repeat.ts). */
   readonly repetitions?: readonly Repetition[];
 }
 
@@ -91,7 +91,7 @@ export type ReasonCode =
   | 'unnamed'
   | 'flaky'
   | 'severity-override'
-  /** The verifier's own reasons (lib/report/anchor.ts); a run never records them. */
+  /** The verifier's own reasons (lib/report/verify/anchor.ts); a run never records them. */
   | 'unanchored'
   | 'unattributed'
   | 'signature-invalid'
@@ -122,7 +122,7 @@ export interface OptOut {
   readonly requirements: readonly string[];
 }
 
-/** The certification verdict of lib/report/certification.ts. */
+/** The certification verdict of lib/report/verdict/certification.ts. */
 export interface Certification {
   readonly certified: boolean;
   /** Empty exactly when certified. */
@@ -131,7 +131,7 @@ export interface Certification {
   readonly signer: Signer;
 }
 
-/** Who vouches for a report (lib/report/signature.ts). */
+/** Who vouches for a report (lib/report/verify/signature.ts). */
 export type Signer =
   | { readonly state: 'unsigned' }
   /** Signed, but no key the host publishes verifies it; `why` names the missing link. */
@@ -140,7 +140,7 @@ export type Signer =
 
 export interface EvalGateReport {
   readonly reportVersion: 1;
-  /** Which suite judged the report (lib/report/referee.ts). */
+  /** Which suite judged the report (lib/report/verify/referee.ts). */
   readonly suite: Referee;
   readonly target: {
     readonly baseUrl: string;
@@ -167,7 +167,7 @@ export interface EvalGateReport {
   readonly baseline?: BaselineRecord;
   /** Present when --repeat drove every requirement more than once: each row stable or flaky. */
   readonly repeat?: RepeatRecord;
-  /** The certification verdict (lib/report/certification.ts); absent in reports written before it. */
+  /** The certification verdict (lib/report/verdict/certification.ts); absent in reports written before it. */
   readonly certification?: Certification;
 }
 
@@ -212,7 +212,7 @@ const SHIPPED: ReportSources = {
 
 /**
  * Builds the unsigned report: observations redacted, then digested. Its certification is added by
- * lib/report/signature.ts, which knows who signs it. Nothing here scrubs the API
+ * lib/report/verify/signature.ts, which knows who signs it. Nothing here scrubs the API
  * key: host text was scrubbed where it entered (lib/observe/host-client.ts), configuration refuses the key
  * in any other setting, and cli/conformance.ts refuses to write a report that still holds it.
  */

@@ -5,7 +5,7 @@
 // them); the console, Markdown and HTML print them through this module.
 
 import type { EvalGateReport, ReportRow } from './report.ts';
-import { reproduceCommand } from './html/reproduce.ts';
+import { reproduceCommand } from './render/html/reproduce.ts';
 
 /** The command that drives one case of the row's pack alone, against the report's target. */
 export function caseReproduceCommand(

@@ -155,7 +155,7 @@ export function readExpectedFailures(document: unknown): ExpectedFailure[] {
   return readEntries(list);
 }
 
-/** The sections a baseline file may have (lib/report/baseline-file.ts reads `severity`). */
+/** The sections a baseline file may have (lib/report/verdict/baseline-file.ts reads `severity`). */
 export const BASELINE_SECTIONS: readonly string[] = ['expectedFailures', 'severity'];
 
 function readEntries(list: readonly unknown[]): ExpectedFailure[] {

@@ -3,11 +3,11 @@
 // rebuild it and compare.
 
 import { LEGS } from '../legs.ts';
-import type { BaselineContext, Fault, ResolvedEntry, RowFacts } from './baseline.ts';
-import { allowsOutcomes, isExpired, resolveBaseline } from './baseline.ts';
-import type { RepeatRecord } from './repeat.ts';
-import { repeatRecord } from './repeat.ts';
-import type { SeverityOverride } from './severity.ts';
+import type { BaselineContext, Fault, ResolvedEntry, RowFacts } from './verdict/baseline.ts';
+import { allowsOutcomes, isExpired, resolveBaseline } from './verdict/baseline.ts';
+import type { RepeatRecord } from './verdict/repeat.ts';
+import { repeatRecord } from './verdict/repeat.ts';
+import type { SeverityOverride } from './verdict/severity.ts';
 import type { ExpectedFailure, FailOn, Selection } from './run-options.ts';
 import { selectedIds } from './run-options.ts';
 

@@ -5,11 +5,11 @@
 // entry the certifier pinned with `implementation`. Everything else is integrity under that key:
 // the address the report names (its author chose it), a key file and an unbound keyring entry
 // (they bind no name), and a retired key (its retirement is dated, the report's date is the
-// signer's to write). Pure: lib/report/anchor.ts hands the anchor and the source in.
+// signer's to write). Pure: lib/report/verify/anchor.ts hands the anchor and the source in.
 
 import type { CertificationReason, ReasonCode } from './report.ts';
 
-/** What lib/report/anchor.ts found: the state of the anchor, and for a vouched one its key. */
+/** What lib/report/verify/anchor.ts found: the state of the anchor, and for a vouched one its key. */
 export interface AnchorFacts {
   readonly state: string;
   readonly source: string;
@@ -19,7 +19,7 @@ export interface AnchorFacts {
   readonly retiredAt?: string;
 }
 
-/** The source a verifier read, as lib/report/anchor.ts's TrustSource describes it. */
+/** The source a verifier read, as lib/report/verify/anchor.ts's TrustSource describes it. */
 export type SourceFacts =
   | { readonly kind: 'key-file' | 'keyring' | 'none'; readonly name: string }
   | {

@@ -7,7 +7,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Matrix } from '../../lib/report/matrix/model.ts';
+import type { Matrix } from '../../lib/report/render/matrix/model.ts';
 import { cli } from '../cli/support.ts';
 import {
   runAgainstReferenceHost,

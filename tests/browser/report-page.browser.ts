@@ -7,7 +7,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../lib/report/report.ts';
-import { headline, runVerdict } from '../../lib/report/run-verdict.ts';
+import { headline, runVerdict } from '../../lib/report/verdict/run-verdict.ts';
 import { backgroundOf, openPage, screenshot } from './browser.ts';
 import type { OpenedPage } from './browser.ts';
 import { runAgainstReferenceHost } from '../support/reference-run.ts';

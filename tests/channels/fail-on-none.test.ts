@@ -3,12 +3,17 @@
 // still exits 3, since a lost response is no verdict to waive.
 
 import { describe, expect, it } from 'vitest';
-import { badgeFor } from '../../lib/report/badge.ts';
+import { badgeFor } from '../../lib/report/render/badge.ts';
 import type { ReportRow } from '../../lib/report/report.ts';
 import { runRecord } from '../../lib/report/run-record.ts';
-import { closingLineOf, headline, runVerdict, stepOutputs } from '../../lib/report/run-verdict.ts';
-import { certifiedReport } from '../../lib/report/signature.ts';
-import { EXIT } from '../../lib/report/verdict.ts';
+import {
+  closingLineOf,
+  headline,
+  runVerdict,
+  stepOutputs,
+} from '../../lib/report/verdict/run-verdict.ts';
+import { certifiedReport } from '../../lib/report/verify/signature.ts';
+import { EXIT } from '../../lib/report/verdict/verdict.ts';
 import { broken, HOST_LEGS, hostKey, KEY_ID, passingRows, reportWith } from './support.ts';
 
 const KEY = hostKey();

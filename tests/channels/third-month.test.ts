@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { LEGS } from '../../lib/legs.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
-import { runVerdict } from '../../lib/report/run-verdict.ts';
+import { runVerdict } from '../../lib/report/verdict/run-verdict.ts';
 import type { ReferenceHost } from '../../reference-host/index.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from '../cli/support.ts';

@@ -5,10 +5,10 @@
 // must also validate against the JUnit XSD), the badge and the action's step outputs.
 
 import { describe, expect, it } from 'vitest';
-import { badgeFor } from '../../lib/report/badge.ts';
+import { badgeFor } from '../../lib/report/render/badge.ts';
 import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
-import { JUNIT_FILE, renderJunit } from '../../lib/report/junit.ts';
-import { renderMarkdown } from '../../lib/report/markdown.ts';
+import { JUNIT_FILE, renderJunit } from '../../lib/report/render/junit.ts';
+import { renderMarkdown } from '../../lib/report/render/markdown.ts';
 import type { EvalGateReport, ReasonCode, ReportRow } from '../../lib/report/report.ts';
 import { NOT_SELECTED } from '../../lib/report/run-options.ts';
 import type { RunOptions } from '../../lib/report/run-record.ts';
@@ -19,9 +19,9 @@ import {
   headline,
   runVerdict,
   stepOutputs,
-} from '../../lib/report/run-verdict.ts';
-import { certifiedReport } from '../../lib/report/signature.ts';
-import { EXIT } from '../../lib/report/verdict.ts';
+} from '../../lib/report/verdict/run-verdict.ts';
+import { certifiedReport } from '../../lib/report/verify/signature.ts';
+import { EXIT } from '../../lib/report/verdict/verdict.ts';
 import type { InlineGeneratedRecord } from '../../lib/types.ts';
 import type { HostKey } from './support.ts';
 import {

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { discoveryDigest, rowsDigest } from '../../lib/report/report.ts';
-import { certifiedReport, rawPublicKey } from '../../lib/report/signature.ts';
+import { certifiedReport, rawPublicKey } from '../../lib/report/verify/signature.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { certificationFixtures } from '../support/certification-pack.ts';
 import type { ReferenceHost } from '../../reference-host/index.ts';

@@ -9,7 +9,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matrixCommand } from '../../cli/matrix.ts';
-import type { Matrix, MatrixVerifier } from '../../lib/report/matrix/model.ts';
+import type { Matrix, MatrixVerifier } from '../../lib/report/render/matrix/model.ts';
 import { anchoredVerifier } from '../../cli/matrix-verifier.ts';
 import { TrustSources } from '../../cli/trust-source.ts';
 import { runAgainstReferenceHost, signingPair, writeKeyring } from '../support/reference-run.ts';

@@ -1,6 +1,6 @@
 // `verify` compares every member a run writes without a comparer written for it: the replay
-// rebuilds the whole report with the run's own code (lib/report/replay.ts) and one walker compares
-// the two (lib/report/json-diff.ts). So this test edits one leaf of each shape of member in a real
+// rebuilds the whole report with the run's own code (lib/report/verify/replay.ts) and one walker compares
+// the two (lib/report/verify/json-diff.ts). So this test edits one leaf of each shape of member in a real
 // report, one at a time, and asks that verify notice. The only members it may not notice are the
 // facts nothing derives and no digest of an unsigned report covers, listed below with the reason;
 // a member added to the report tomorrow is either rebuilt (and noticed, with no change here) or a
@@ -18,7 +18,7 @@ import { withLeafChanged, type LeafPath } from './leaf-edit.ts';
 /**
  * What an unsigned report states that the replay takes as given: nothing decides these, and no
  * digest covers them. A signature covers them (signature.reportDigest), and a certifier reads the
- * referee and the target against the live host, not against the report (lib/report/anchor.ts).
+ * referee and the target against the live host, not against the report (lib/report/verify/anchor.ts).
  */
 const FACTS: Readonly<Record<string, string>> = {
   'suite.name': 'the referee: anchored by verify against this suite, not replayed',

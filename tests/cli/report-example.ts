@@ -3,9 +3,9 @@
 
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { totalsOf } from '../../lib/report/report.ts';
-import { renderJunit } from '../../lib/report/junit.ts';
-import { renderMarkdown } from '../../lib/report/markdown.ts';
-import { runVerdict } from '../../lib/report/run-verdict.ts';
+import { renderJunit } from '../../lib/report/render/junit.ts';
+import { renderMarkdown } from '../../lib/report/render/markdown.ts';
+import { runVerdict } from '../../lib/report/verdict/run-verdict.ts';
 
 export function validReport(): Record<string, unknown> {
   return {

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { decide, decideRun } from '../../lib/decide/decide.ts';
-import { describeDifference, jsonDifferences } from '../../lib/report/json-diff.ts';
+import { describeDifference, jsonDifferences } from '../../lib/report/verify/json-diff.ts';
 import type { ReportRow } from '../../lib/report/report.ts';
 import type { Finding, RunObservation, UnexercisedRule } from '../../lib/types.ts';
 import { asObservation, GATED, gatedObservation } from '../witness/build.ts';

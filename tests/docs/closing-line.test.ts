@@ -6,7 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { HELP } from '../../cli/help.ts';
 import type { ReportRow } from '../../lib/report/report.ts';
-import { CLOSING_LINE_FORMAT, closingLineOf, runVerdict } from '../../lib/report/run-verdict.ts';
+import {
+  CLOSING_LINE_FORMAT,
+  closingLineOf,
+  runVerdict,
+} from '../../lib/report/verdict/run-verdict.ts';
 import { hostKey, passingRows, reportWith } from '../channels/support.ts';
 import { readRepoFile, trackedFiles } from './markdown.ts';
 

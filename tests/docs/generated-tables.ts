@@ -6,7 +6,7 @@
 import { format, resolveConfig } from 'prettier';
 
 import { LEGS, REQUIREMENT_PREFIX, type FixtureNeeds, type LegDefinition } from '../../lib/legs.ts';
-import { cell } from '../../lib/report/markdown-ci.ts';
+import { cell } from '../../lib/report/render/markdown-ci.ts';
 import {
   DEFAULT_INPUT_LIMITS,
   INPUT_LIMIT_FLAGS,

@@ -12,7 +12,7 @@ import {
 import { parseAction } from '@actions/workflow-parser/actions/index';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { readBaselineDocument } from '../../lib/report/baseline-file.ts';
+import { readBaselineDocument } from '../../lib/report/verdict/baseline-file.ts';
 import { readRepoFile } from './markdown.ts';
 
 const trace = new NoOperationTraceWriter();

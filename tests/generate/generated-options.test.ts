@@ -4,12 +4,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { GENERATED_REQUIREMENT, LEGS } from '../../lib/legs.ts';
-import { resolveBaseline } from '../../lib/report/baseline.ts';
+import { resolveBaseline } from '../../lib/report/verdict/baseline.ts';
 import type { ReportRow } from '../../lib/report/report.ts';
 import { NOT_SELECTED, readExpectedFailures } from '../../lib/report/run-options.ts';
 import { runRecord } from '../../lib/report/run-record.ts';
-import { closingLineOf, runVerdict } from '../../lib/report/run-verdict.ts';
-import { certifiedReport } from '../../lib/report/signature.ts';
+import { closingLineOf, runVerdict } from '../../lib/report/verdict/run-verdict.ts';
+import { certifiedReport } from '../../lib/report/verify/signature.ts';
 import {
   broken,
   HOST_LEGS,

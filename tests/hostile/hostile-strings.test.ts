@@ -6,10 +6,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { implementationLabel } from '../../lib/report/certification.ts';
-import { renderMarkdown } from '../../lib/report/markdown.ts';
+import { implementationLabel } from '../../lib/report/verdict/certification.ts';
+import { renderMarkdown } from '../../lib/report/render/markdown.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
-import { runVerdict } from '../../lib/report/run-verdict.ts';
+import { runVerdict } from '../../lib/report/verdict/run-verdict.ts';
 import { consoleText, markdownCode, mixedScripts } from '../../lib/untrusted-text.ts';
 import { cli, removeDir, scratchDir } from '../cli/support.ts';
 

@@ -124,7 +124,7 @@ describe('the packed file list', () => {
   });
 
   it('ships the referee digest the build recorded, which the compiled code reports as its own', () => {
-    // lib/report/referee.ts reads it by path; without it a run would hash the sources instead.
+    // lib/report/verify/referee.ts reads it by path; without it a run would hash the sources instead.
     expect(packed).toContain('dist/lib/judging-digest.json');
   });
 

@@ -13,7 +13,7 @@ import {
   judgingDigestOf,
   readBuiltDigest,
   type Referee,
-} from '../../lib/report/referee.ts';
+} from '../../lib/report/verify/referee.ts';
 
 describe('the judging digest recorded at build time', () => {
   it('equals the digest recomputed from the sources, and is the one the built code reports', async () => {

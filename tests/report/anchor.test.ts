@@ -3,11 +3,11 @@
 
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { TrustSource } from '../../lib/report/anchor.ts';
-import { anchoredVerdict, anchorSignature } from '../../lib/report/anchor.ts';
-import { differentReferee } from '../../lib/report/referee.ts';
+import type { TrustSource } from '../../lib/report/verify/anchor.ts';
+import { anchoredVerdict, anchorSignature } from '../../lib/report/verify/anchor.ts';
+import { differentReferee } from '../../lib/report/verify/referee.ts';
 import type { Certification, EvalGateReport } from '../../lib/report/report.ts';
-import { rawPublicKey, signReport } from '../../lib/report/signature.ts';
+import { rawPublicKey, signReport } from '../../lib/report/verify/signature.ts';
 import { reportOf } from '../cli/report-example.ts';
 
 const KEY = generateKeyPairSync('ed25519');

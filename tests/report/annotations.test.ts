@@ -10,9 +10,9 @@ import {
   errorAnnotations,
   startFailureAnnotation,
   startFailureSummary,
-} from '../../lib/report/annotations.ts';
+} from '../../lib/report/render/annotations.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
-import type { RunVerdict } from '../../lib/report/run-verdict.ts';
+import type { RunVerdict } from '../../lib/report/verdict/run-verdict.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import type { ReferenceHost } from '../../reference-host/index.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from '../cli/support.ts';

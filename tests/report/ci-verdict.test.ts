@@ -2,10 +2,10 @@
 // entry is stale or unobserved, and the exit status that follows. Milliseconds each.
 
 import { describe, expect, it } from 'vitest';
-import { resolveBaseline } from '../../lib/report/baseline.ts';
-import type { RowFacts } from '../../lib/report/baseline.ts';
-import { ciVerdict } from '../../lib/report/ci-verdict.ts';
-import type { CiFacts } from '../../lib/report/ci-verdict.ts';
+import { resolveBaseline } from '../../lib/report/verdict/baseline.ts';
+import type { RowFacts } from '../../lib/report/verdict/baseline.ts';
+import { ciVerdict } from '../../lib/report/verdict/ci-verdict.ts';
+import type { CiFacts } from '../../lib/report/verdict/ci-verdict.ts';
 import {
   knownRules,
   readExpectedFailures,

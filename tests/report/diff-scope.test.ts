@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { NEITHER_CERTIFIED } from '../support/certifications.ts';
 import { diffReports, moveOf } from '../../lib/report/diff.ts';
-import { renderDiffMarkdown } from '../../lib/report/diff-markdown.ts';
+import { renderDiffMarkdown } from '../../lib/report/render/diff-markdown.ts';
 import { diffScope } from '../../lib/report/diff-scope.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import type { Disposition } from '../../lib/types.ts';

@@ -3,11 +3,11 @@
 // trial's trajectory aligned with its faults marked, and host text escaped wherever it lands.
 
 import { describe, expect, it } from 'vitest';
-import { headline, runVerdict } from '../../lib/report/run-verdict.ts';
-import { renderHtml } from '../../lib/report/html/render-html.ts';
-import { alignCalls } from '../../lib/report/html/trajectory.ts';
-import { reproduceCommand, shellWord } from '../../lib/report/html/reproduce.ts';
-import { pageViewsFor } from '../../lib/report/html/inputs.ts';
+import { headline, runVerdict } from '../../lib/report/verdict/run-verdict.ts';
+import { renderHtml } from '../../lib/report/render/html/render-html.ts';
+import { alignCalls } from '../../lib/report/render/html/trajectory.ts';
+import { reproduceCommand, shellWord } from '../../lib/report/render/html/reproduce.ts';
+import { pageViewsFor } from '../../lib/report/render/html/inputs.ts';
 import { expectationsFor } from '../../lib/report/side-by-side.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { failingReport, HOSTILE } from './html-example.ts';

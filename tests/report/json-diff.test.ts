@@ -1,8 +1,8 @@
-// The one comparer of `verify` (lib/report/json-diff.ts) on literal values: every differing leaf
+// The one comparer of `verify` (lib/report/verify/json-diff.ts) on literal values: every differing leaf
 // named by its path, absent and undefined alike, lists of named elements compared by name.
 
 import { describe, expect, it } from 'vitest';
-import { describeDifference, jsonDifferences } from '../../lib/report/json-diff.ts';
+import { describeDifference, jsonDifferences } from '../../lib/report/verify/json-diff.ts';
 
 const lines = (a: unknown, b: unknown): string[] => jsonDifferences(a, b).map(describeDifference);
 

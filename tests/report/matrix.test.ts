@@ -4,10 +4,10 @@
 // same bytes.
 
 import { describe, expect, it } from 'vitest';
-import { buildMatrix } from '../../lib/report/matrix/build.ts';
-import type { MatrixInput } from '../../lib/report/matrix/build.ts';
-import type { CellState, Matrix } from '../../lib/report/matrix/model.ts';
-import { renderMatrixHtml, renderMatrixMarkdown } from '../../lib/report/matrix/render.ts';
+import { buildMatrix } from '../../lib/report/render/matrix/build.ts';
+import type { MatrixInput } from '../../lib/report/render/matrix/build.ts';
+import type { CellState, Matrix } from '../../lib/report/render/matrix/model.ts';
+import { renderMatrixHtml, renderMatrixMarkdown } from '../../lib/report/render/matrix/render.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { totalsOf } from '../../lib/report/report.ts';
 import { formatSchemaErrors, validate } from '../../lib/schemas.ts';

@@ -2,10 +2,10 @@
 // per-task table showing the scores and the gate side by side.
 
 import { describe, expect, it } from 'vitest';
-import { escapeXml } from '../../lib/report/junit.ts';
+import { escapeXml } from '../../lib/report/render/junit.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { junitOf, markdownOf, reportOf as reportOfRows } from '../cli/report-example.ts';
-import { warningsOf, warningSummary } from '../../lib/report/warnings.ts';
+import { warningsOf, warningSummary } from '../../lib/report/verdict/warnings.ts';
 import type { Finding } from '../../lib/types.ts';
 
 const row = (id: string, disposition: ReportRow['disposition'], reason?: string): ReportRow => ({

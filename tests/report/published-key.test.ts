@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { discoveryDigest, hostChecksDigest } from '../../lib/report/report.ts';
 import { judgeHostChecks } from '../../lib/eval-gate-witness.ts';
-import { certifiedReport } from '../../lib/report/signature.ts';
+import { certifiedReport } from '../../lib/report/verify/signature.ts';
 import { cli, dateless, readReport, removeDir, scratchDir, verifyWritten } from '../cli/support.ts';
 
 const KEY_ID = 'host-2026-01';

@@ -1,4 +1,4 @@
-// The verdict half of the replay (lib/report/recompute.ts) on literal rows: what a row recomputes
+// The verdict half of the replay (lib/report/verify/recompute.ts) on literal rows: what a row recomputes
 // to from its recorded discovery, settings and observation, and what a row with no observation
 // comes to from its own findings.
 
@@ -8,7 +8,7 @@ import {
   recompute,
   type Discovery,
   type FixtureLoader,
-} from '../../lib/report/recompute.ts';
+} from '../../lib/report/verify/recompute.ts';
 import type { Decision } from '../../lib/decide/decide.ts';
 import type { ReportRow } from '../../lib/report/report.ts';
 import type { Disposition, Finding, GeneratedCaseRecord } from '../../lib/types.ts';

@@ -4,21 +4,21 @@
 // withholds the certification; verify rebuilds it and refuses an edited one.
 
 import { describe, expect, it } from 'vitest';
-import { withCertification } from '../../lib/report/certification.ts';
-import { describeDifference, jsonDifferences } from '../../lib/report/json-diff.ts';
-import { signerOf } from '../../lib/report/signature.ts';
+import { withCertification } from '../../lib/report/verdict/certification.ts';
+import { describeDifference, jsonDifferences } from '../../lib/report/verify/json-diff.ts';
+import { signerOf } from '../../lib/report/verify/signature.ts';
 
-import { readBaselineDocument } from '../../lib/report/baseline-file.ts';
-import { badgeFor } from '../../lib/report/badge.ts';
-import { renderJunit } from '../../lib/report/junit.ts';
-import { renderMarkdown } from '../../lib/report/markdown.ts';
+import { readBaselineDocument } from '../../lib/report/verdict/baseline-file.ts';
+import { badgeFor } from '../../lib/report/render/badge.ts';
+import { renderJunit } from '../../lib/report/render/junit.ts';
+import { renderMarkdown } from '../../lib/report/render/markdown.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import type { RunOptions } from '../../lib/report/run-record.ts';
 import { runRecord } from '../../lib/report/run-record.ts';
-import { closingLineOf, runVerdict, stepOutputs } from '../../lib/report/run-verdict.ts';
-import type { SeverityOverride } from '../../lib/report/severity.ts';
-import { certifiedReport } from '../../lib/report/signature.ts';
-import { EXIT } from '../../lib/report/verdict.ts';
+import { closingLineOf, runVerdict, stepOutputs } from '../../lib/report/verdict/run-verdict.ts';
+import type { SeverityOverride } from '../../lib/report/verdict/severity.ts';
+import { certifiedReport } from '../../lib/report/verify/signature.ts';
+import { EXIT } from '../../lib/report/verdict/verdict.ts';
 import {
   broken,
   HOST_LEGS,

@@ -11,7 +11,7 @@ import {
   runWideGaps,
   unexercisedLine,
   unexercisedTally,
-} from '../../lib/report/unexercised.ts';
+} from '../../lib/report/verdict/unexercised.ts';
 import type { Finding, HostChecks, UnexercisedRule } from '../../lib/types.ts';
 
 const gap = (rule: string, reason: string): UnexercisedRule => ({ rule, reason });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EXIT } from '../../lib/report/verdict.ts';
-import { closingLineOf, runVerdict } from '../../lib/report/run-verdict.ts';
+import { EXIT } from '../../lib/report/verdict/verdict.ts';
+import { closingLineOf, runVerdict } from '../../lib/report/verdict/run-verdict.ts';
 import { reportOf } from '../cli/report-example.ts';
 import { decide } from '../../lib/decide/decide.ts';
 import type { Finding } from '../../lib/types.ts';

@@ -5,13 +5,13 @@
 
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { TrustSource, VerifierContext } from '../../lib/report/anchor.ts';
-import { anchoredVerdict } from '../../lib/report/anchor.ts';
+import type { TrustSource, VerifierContext } from '../../lib/report/verify/anchor.ts';
+import { anchoredVerdict } from '../../lib/report/verify/anchor.ts';
 import { certificateClause } from '../../lib/report/certificate.ts';
 import type { Certification, EvalGateReport } from '../../lib/report/report.ts';
 import { ageText, CLOCK_SKEW_MS, reportTime } from '../../lib/report/report-time.ts';
-import { runVerdict } from '../../lib/report/run-verdict.ts';
-import { rawPublicKey, signReport } from '../../lib/report/signature.ts';
+import { runVerdict } from '../../lib/report/verdict/run-verdict.ts';
+import { rawPublicKey, signReport } from '../../lib/report/verify/signature.ts';
 import { reportOf } from '../cli/report-example.ts';
 
 const KEY = generateKeyPairSync('ed25519');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { DefectName } from '../../reference-host/index.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { runCli } from '../../cli/cli.ts';
-import { rawPublicKey } from '../../lib/report/signature.ts';
+import { rawPublicKey } from '../../lib/report/verify/signature.ts';
 
 const KEY = 'browser-lane-key-0001';
 

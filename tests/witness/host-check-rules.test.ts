@@ -1,5 +1,5 @@
 // HOST_CHECK_RULES is every rule the host checks can judge, no more: the outputs count a leg's gap
-// in one of them once per run (lib/report/unexercised.ts), so a rule missing from it would be
+// in one of them once per run (lib/report/verdict/unexercised.ts), so a rule missing from it would be
 // listed on every leg again, and a rule wrongly in it would hide a leg's own gap.
 
 import { describe, expect, it } from 'vitest';
