@@ -252,7 +252,7 @@ async function verify(args: ParsedArgs, io: VerifyIo): Promise<number> {
       : undefined;
   if (rechecked !== undefined) result = rechecked.result;
   else if (recheckOptions !== undefined) out('recheck: not run: the report does not verify');
-  const { evidenceClause, recheckLine } = await import('../lib/report/recheck.ts');
+  const { evidenceClause, recheckLine } = await import('../lib/report/verify/recheck.ts');
   if (result.kind === 'report') {
     const { integrity, anchored, report } = result;
     out(`anchor: ${anchorLine(anchored.anchor)}, ${anchored.time.asOf}`);

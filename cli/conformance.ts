@@ -23,7 +23,7 @@ import { isSelected } from '../lib/report/run-options.ts';
 import { unexercisedLine, unexercisedTally } from '../lib/report/verdict/unexercised.ts';
 import { hostCheckSummary, warningSummary } from '../lib/report/verdict/warnings.ts';
 import { writePackFiles } from './fixture-set.ts';
-import { reproducibleReason } from '../lib/report/reproduce-case.ts';
+import { reproducibleReason } from '../lib/report/render/reproduce-case.ts';
 import { sidecarSinks } from '../lib/report/generated-sidecar.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { announceStartFailure } from './start-failure.ts';

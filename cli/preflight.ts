@@ -16,7 +16,7 @@ import type { TransportErrorCode } from '../lib/observe/errors.ts';
 import { speaksTls } from '../lib/observe/scheme-probe.ts';
 import type { HostClient } from '../lib/observe/host-client.ts';
 import { createHostClient, encodeRunId } from '../lib/observe/host-client.ts';
-import { advertisedOptOuts, gateList } from '../lib/report/advertised-opt-outs.ts';
+import { advertisedOptOuts, gateList } from '../lib/report/verify/advertised-opt-outs.ts';
 import { lookUpKey, rawPublicKey, signingKeysOf } from '../lib/report/verify/signature.ts';
 
 /** A run that cannot start; the CLI prints its message as one line and exits 2. */
@@ -145,7 +145,7 @@ async function discoveryAnswers(
 
 /**
  * A strict run that opts out of a capability the host advertises would skip the legs that test
- * it and still be certifiable; lib/report/advertised-opt-outs.ts says why that is refused.
+ * it and still be certifiable; lib/report/verify/advertised-opt-outs.ts says why that is refused.
  */
 function refuseAdvertisedOptOuts(
   config: Pick<SuiteConfig, 'requireBehavior' | 'optedOut'>,

@@ -1,15 +1,15 @@
 // `verify REPORT --host URL --recheck [--recheck-sample N]`: the report, once it verifies, held to
-// what the live host at URL answers now (lib/report/rewitness.ts drives, lib/report/recheck.ts
+// what the live host at URL answers now (lib/report/verify/rewitness.ts drives, lib/report/verify/recheck.ts
 // compares). The API key is read from the environment and .env as `run` reads it, so the probes
 // that need it are sent; the address is the certifier's (--host), never the report's.
 
 import { randomInt } from 'node:crypto';
 import { resolveConfig, type RawSettings } from '../lib/env.ts';
 import { openTarget } from '../lib/decide/target.ts';
-import type { RecheckOutcome } from '../lib/report/recheck.ts';
-import { recheckReason } from '../lib/report/recheck.ts';
+import type { RecheckOutcome } from '../lib/report/verify/recheck.ts';
+import { recheckReason } from '../lib/report/verify/recheck.ts';
 import { sidecarReader } from '../lib/report/generated-sidecar.ts';
-import { MAX_RECHECK_SAMPLE, RECHECK_SAMPLE, rewitness } from '../lib/report/rewitness.ts';
+import { MAX_RECHECK_SAMPLE, RECHECK_SAMPLE, rewitness } from '../lib/report/verify/rewitness.ts';
 import { runVerdict } from '../lib/report/verdict/run-verdict.ts';
 import { EXIT } from '../lib/report/verdict/verdict.ts';
 import { UsageError } from './args.ts';

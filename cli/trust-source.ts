@@ -2,7 +2,7 @@
 // (--key), a pinned keyring (--trusted-keys), or a live discovery read with the suite's bounded
 // client: at --host URL, an address the certifier gives, or else at the report's own target URL,
 // which the report's author chose and which therefore proves integrity only
-// (lib/report/voucher.ts). --offline reads nothing outside the report. A source that cannot be
+// (lib/report/verify/voucher.ts). --offline reads nothing outside the report. A source that cannot be
 // used as given is a usage error (exit 2); a host that does not answer is an outcome, not an error.
 
 import { readFile } from 'node:fs/promises';

@@ -11,7 +11,7 @@ import { thisReferee } from '../lib/report/verify/referee.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { RunVerdict } from '../lib/report/verdict/run-verdict.ts';
 import { runVerdict, UNRECORDED } from '../lib/report/verdict/run-verdict.ts';
-import { certificateClause } from '../lib/report/certificate.ts';
+import { certificateClause } from '../lib/report/verify/certificate.ts';
 import type { TrustSources } from './trust-source.ts';
 import type { Verification } from './verify.ts';
 import { reportShapeProblem, verifyReport } from './verify.ts';

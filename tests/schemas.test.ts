@@ -16,7 +16,7 @@ import {
 import type { SchemaError, SchemaName } from '../lib/schemas.ts';
 import { validReport } from './cli/report-example.ts';
 import { buildMatrix } from '../lib/report/render/matrix/build.ts';
-import { certificationStatement } from '../lib/report/statement.ts';
+import { certificationStatement } from '../lib/report/render/statement.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import { UNRECORDED } from '../lib/report/verdict/run-verdict.ts';
 import {

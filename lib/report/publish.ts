@@ -28,7 +28,7 @@ import { certifiedReport, signerOf } from './verify/signature.ts';
 import { sidecarReader } from './generated-sidecar.ts';
 import { expectationsFor } from './side-by-side.ts';
 import { thisReferee } from './verify/referee.ts';
-import { certificationStatement, STATEMENT_FILE } from './statement.ts';
+import { certificationStatement, STATEMENT_FILE } from './render/statement.ts';
 
 export interface PublishOptions {
   /** The base URL the legs drove, and whether it was the embedded reference host. */

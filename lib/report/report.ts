@@ -97,14 +97,14 @@ export type ReasonCode =
   | 'signature-invalid'
   | 'different-referee'
   | 'stale-version'
-  /** Integrity under a key that binds no implementation (lib/report/voucher.ts). */
+  /** Integrity under a key that binds no implementation (lib/report/verify/voucher.ts). */
   | 'report-address'
   | 'key-file'
   | 'unbound-key'
   | 'retired-key'
   | 'report-too-old'
   | 'opted-out-advertised'
-  /** verify --recheck's (lib/report/recheck.ts): the live host answers otherwise, or not at all. */
+  /** verify --recheck's (lib/report/verify/recheck.ts): the live host answers otherwise, or not at all. */
   | 'recheck-differs'
   | 'recheck-unwitnessed';
 

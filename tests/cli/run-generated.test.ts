@@ -25,7 +25,7 @@ import {
   verifyWritten,
   writeSidecar,
 } from './support.ts';
-import { caseReproduceCommand } from '../../lib/report/reproduce-case.ts';
+import { caseReproduceCommand } from '../../lib/report/render/reproduce-case.ts';
 
 /** A full run per test: the pack of 200 drives 200 runs on the embedded host. */
 const FULL_RUN_MS = 300_000;

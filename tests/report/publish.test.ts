@@ -10,7 +10,7 @@ import type { SuiteRun } from '../../lib/decide/run-suite.ts';
 import { readConfig, type SuiteConfig } from '../../lib/env.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { publishRun } from '../../lib/report/publish.ts';
-import { PREDICATE_TYPE, STATEMENT_FILE } from '../../lib/report/statement.ts';
+import { PREDICATE_TYPE, STATEMENT_FILE } from '../../lib/report/render/statement.ts';
 import { validate } from '../../lib/schemas.ts';
 
 const KEY = 'publish-test-key-0246-abcdef';

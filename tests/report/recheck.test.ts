@@ -11,7 +11,7 @@ import {
   recheckOutcome,
   recheckReason,
   type WitnessedDrive,
-} from '../../lib/report/recheck.ts';
+} from '../../lib/report/verify/recheck.ts';
 import type { ObservedProbe, RunObservation } from '../../lib/types.ts';
 
 const answered = (status: number): ObservedProbe => ({

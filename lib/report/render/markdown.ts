@@ -4,7 +4,7 @@
 
 import { markdownCode } from '../../untrusted-text.ts';
 import { implementationLabel } from '../verdict/certification.ts';
-import { reproducibleReason } from '../reproduce-case.ts';
+import { reproducibleReason } from './reproduce-case.ts';
 import type { EvalGateReport, ReportRow } from '../report.ts';
 import type { Expectations } from '../side-by-side.ts';
 import { sideBySide } from '../side-by-side.ts';

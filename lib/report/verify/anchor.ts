@@ -15,12 +15,12 @@ import { certifiedImplementation, implementationLabel } from '../verdict/certifi
 import type { Referee } from './referee.ts';
 import { differentReferee } from './referee.ts';
 import type { Certification, CertificationReason, EvalGateReport } from '../report.ts';
-import { advertisedOptOuts, gateList } from '../advertised-opt-outs.ts';
-import type { ReportTime, VerifierClock } from '../report-time.ts';
-import { reportTime } from '../report-time.ts';
+import { advertisedOptOuts, gateList } from './advertised-opt-outs.ts';
+import type { ReportTime, VerifierClock } from './report-time.ts';
+import { reportTime } from './report-time.ts';
 import { checkSignature, lookUpKey, signingKeysOf } from './signature.ts';
-import type { Voucher } from '../voucher.ts';
-import { voucherOf } from '../voucher.ts';
+import type { Voucher } from './voucher.ts';
+import { voucherOf } from './voucher.ts';
 
 /** Where a verifier looks for the key, as read; `name` says where in every line. */
 export type TrustSource =
@@ -150,7 +150,7 @@ export function staleVersion(report: EvalGateReport, source: TrustSource): strin
 
 export interface AnchoredVerdict {
   readonly anchor: Anchor;
-  /** Who vouches and for what, when the anchor bears the signature out (lib/report/voucher.ts). */
+  /** Who vouches and for what, when the anchor bears the signature out (lib/report/verify/voucher.ts). */
   readonly voucher?: Voucher;
   /** The report's date and age, and whether its date refuses or withholds it. */
   readonly time: ReportTime;

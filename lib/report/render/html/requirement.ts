@@ -20,7 +20,7 @@ import type { EvidenceLink } from './evidence.ts';
 import { evidenceOf, ids } from './evidence.ts';
 import { recordedEvidence } from './recorded.ts';
 import { generatedFixtureCommand, reproduceCommand } from './reproduce.ts';
-import { caseReproduceCommand, reproducibleReason } from '../../reproduce-case.ts';
+import { caseReproduceCommand, reproducibleReason } from '../reproduce-case.ts';
 import type { FixtureTrials } from './trajectory.ts';
 import { pictures } from './pictures.ts';
 import { trajectorySection } from './trajectory-html.ts';

@@ -4,8 +4,8 @@
 // The recorded reason and `smallest[].command` stay as the run decided them (verify rebuilds
 // them); the console, Markdown and HTML print them through this module.
 
-import type { EvalGateReport, ReportRow } from './report.ts';
-import { reproduceCommand } from './render/html/reproduce.ts';
+import type { EvalGateReport, ReportRow } from '../report.ts';
+import { reproduceCommand } from './html/reproduce.ts';
 
 /** The command that drives one case of the row's pack alone, against the report's target. */
 export function caseReproduceCommand(

@@ -4,8 +4,8 @@
 // and a verifier refuses to certify a report whose captured discovery shows one, since a signer
 // can write any opt-out into its own report.
 
-import { isAdvertised } from '../observe/discovery.ts';
-import { GATE_NAMES, type GateName, type OptOutName } from '../types.ts';
+import { isAdvertised } from '../../observe/discovery.ts';
+import { GATE_NAMES, type GateName, type OptOutName } from '../../types.ts';
 
 /** The opt-outs among `optedOut` that name a capability `document` advertises, in order. */
 export function advertisedOptOuts(

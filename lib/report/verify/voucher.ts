@@ -7,7 +7,7 @@
 // (they bind no name), and a retired key (its retirement is dated, the report's date is the
 // signer's to write). Pure: lib/report/verify/anchor.ts hands the anchor and the source in.
 
-import type { CertificationReason, ReasonCode } from './report.ts';
+import type { CertificationReason, ReasonCode } from '../report.ts';
 
 /** What lib/report/verify/anchor.ts found: the state of the anchor, and for a vouched one its key. */
 export interface AnchorFacts {

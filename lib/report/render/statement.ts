@@ -4,10 +4,10 @@
 // (actions/attest, cosign attest-blob) says who ran it, through an identity the report cannot
 // reach. Pure: lib/report/publish.ts validates it against its schema and writes it.
 
-import { currentSet, requirementSetOf, type RequirementSet } from '../requirement-sets.ts';
-import { sha256Hex } from './canonical.ts';
-import type { Certification, EvalGateReport } from './report.ts';
-import { REPORT_FILE } from './report.ts';
+import { currentSet, requirementSetOf, type RequirementSet } from '../../requirement-sets.ts';
+import { sha256Hex } from '../canonical.ts';
+import type { Certification, EvalGateReport } from '../report.ts';
+import { REPORT_FILE } from '../report.ts';
 
 export const STATEMENT_FILE = 'eval-gate-report.intoto.json';
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';

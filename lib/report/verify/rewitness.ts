@@ -2,25 +2,25 @@
 // report says it answered. Every hand-fixture row is driven again from the fixture the report
 // recorded (decideWithHost, as a run drives it), a seeded sample of the generated pack's cases the
 // same way (runCase), and every probe of the host checks is sent again (checkHost). What each
-// answer comes to beside the recorded one is decided by lib/report/recheck.ts, which is pure.
+// answer comes to beside the recorded one is decided by lib/report/verify/recheck.ts, which is pure.
 // Every request goes through the host client with the suite's deadlines and body limit.
 
 import fc from 'fast-check';
-import type { SuiteConfig } from '../env.ts';
-import type { FixtureLoad } from '../fixtures.ts';
-import { packFixtureAt, parseGeneratedId } from '../generate/pack.ts';
-import { GENERATED_REQUIREMENT, LEGS } from '../legs.ts';
-import type { GeneratedCaseRecord, GeneratedRecord, ObservedProbe } from '../types.ts';
-import type { LegTarget } from '../decide/leg-target.ts';
-import { checkHost } from '../decide/host-checks.ts';
-import { runCase } from '../decide/generated-pack.ts';
-import { PACK_CONCURRENCY } from '../decide/pack-request.ts';
-import { decideWithHost, discoveryOf } from '../decide/run-leg.ts';
-import type { SidecarOpener } from '../decide/sidecar-opener.ts';
-import { redactContent } from './canonical.ts';
+import type { SuiteConfig } from '../../env.ts';
+import type { FixtureLoad } from '../../fixtures.ts';
+import { packFixtureAt, parseGeneratedId } from '../../generate/pack.ts';
+import { GENERATED_REQUIREMENT, LEGS } from '../../legs.ts';
+import type { GeneratedCaseRecord, GeneratedRecord, ObservedProbe } from '../../types.ts';
+import type { LegTarget } from '../../decide/leg-target.ts';
+import { checkHost } from '../../decide/host-checks.ts';
+import { runCase } from '../../decide/generated-pack.ts';
+import { PACK_CONCURRENCY } from '../../decide/pack-request.ts';
+import { decideWithHost, discoveryOf } from '../../decide/run-leg.ts';
+import type { SidecarOpener } from '../../decide/sidecar-opener.ts';
+import { redactContent } from '../canonical.ts';
 import type { Comparison, RecheckOutcome, WitnessedDrive } from './recheck.ts';
 import { compareDrive, compareProbe, recheckOutcome } from './recheck.ts';
-import type { EvalGateReport } from './report.ts';
+import type { EvalGateReport } from '../report.ts';
 
 /** How many of a generated pack's cases a recheck drives again unless told otherwise. */
 export const RECHECK_SAMPLE = 8;

@@ -8,8 +8,8 @@
 // latencies and costs, bodies that carry a nonce, and the event log's envelope are left out, since
 // a correct host answers them differently on every run.
 
-import type { Disposition, ObservedProbe, RunObservation } from '../types.ts';
-import type { CertificationReason } from './report.ts';
+import type { Disposition, ObservedProbe, RunObservation } from '../../types.ts';
+import type { CertificationReason } from '../report.ts';
 
 /** The members compared, each with why a correct host answers it the same every time. */
 export const RECHECKED_MEMBERS: readonly { readonly member: string; readonly why: string }[] = [

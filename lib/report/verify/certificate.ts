@@ -3,15 +3,15 @@
 // the evidence is: the host's own record, or re-witnessed at an address) is added in one place
 // and reaches verify, badge, diff and matrix alike.
 
-import type { RunVerdict } from './verdict/run-verdict.ts';
-import { implementationLabel } from './verdict/certification.ts';
-import { optOutClauses } from './verdict/run-verdict.ts';
+import type { RunVerdict } from '../verdict/run-verdict.ts';
+import { implementationLabel } from '../verdict/certification.ts';
+import { optOutClauses } from '../verdict/run-verdict.ts';
 import type { Voucher } from './voucher.ts';
 
 /** What a certificate rests on besides the verdict: its voucher and its date. */
 export interface CertificateBasis {
   readonly voucher?: Voucher;
-  /** `as of 2026-12-07T01:02:03.000Z, 3 days old` (lib/report/report-time.ts). */
+  /** `as of 2026-12-07T01:02:03.000Z, 3 days old` (lib/report/verify/report-time.ts). */
   readonly asOf: string;
 }
 
