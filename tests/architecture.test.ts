@@ -247,3 +247,79 @@ describe('one error type for a refused command', () => {
     ]);
   });
 });
+
+/**
+ * The rooms of lib/report/: verdict/ decides (the one verdict the report records), verify/ replays
+ * and compares, render/ only renders. A room may not reach into the folders named here.
+ */
+const ROOM_WALLS: Readonly<Record<string, readonly string[]>> = {
+  'lib/report/render': [
+    'lib/report/verify',
+    'lib/witness',
+    'lib/eval-gate-witness.ts',
+    'lib/decide',
+  ],
+  'lib/report/verdict': ['lib/report/render', 'lib/report/verify'],
+};
+
+/**
+ * Crossings the page still makes: it aligns trajectories with the witness's expectRun and judges
+ * inline generated cases again. Each entry must still match an import (so it leaves when the
+ * import does); the list only shrinks.
+ */
+const KNOWN_CROSSINGS: readonly string[] = [
+  'lib/report/render/html/inputs.ts -> lib/decide/decide.ts',
+  'lib/report/render/html/inputs.ts -> lib/decide/streamed-pack.ts',
+  'lib/report/render/html/inputs.ts -> lib/decide/sidecar-opener.ts',
+  'lib/report/render/html/trajectory.ts -> lib/eval-gate-witness.ts',
+];
+
+/** Each `file -> target` edge of `edges` that crosses a wall of ROOM_WALLS. */
+function roomCrossings(edges: ReadonlyMap<string, readonly string[]>): string[] {
+  const inside = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+  return [...edges].flatMap(([file, targets]) =>
+    Object.entries(ROOM_WALLS)
+      .filter(([room]) => inside(file, room))
+      .flatMap(([, walls]) =>
+        targets.filter((t) => walls.some((w) => inside(t, w))).map((t) => `${file} -> ${t}`),
+      ),
+  );
+}
+
+describe('the rooms of lib/report', () => {
+  const edges = new Map(
+    sourceFiles('lib/report').map((f) => [
+      f,
+      importsOf(f)
+        .map((s) => resolved(f, s))
+        .filter((t): t is string => t !== undefined),
+    ]),
+  );
+
+  it('render/ decides nothing and verdict/ renders and replays nothing', () => {
+    const crossings = roomCrossings(edges);
+    expect(crossings.filter((c) => !KNOWN_CROSSINGS.includes(c))).toEqual([]);
+    expect(
+      KNOWN_CROSSINGS.filter((c) => !crossings.includes(c)),
+      'stale entries',
+    ).toEqual([]);
+  });
+
+  it('each room holds modules, and the wall check sees a crossing', () => {
+    for (const room of ['verdict', 'verify', 'render']) {
+      expect(sourceFiles(`lib/report/${room}`).length, room).toBeGreaterThan(1);
+    }
+    expect(
+      roomCrossings(
+        new Map([
+          ['lib/report/render/badge.ts', ['lib/report/verify/replay.ts', 'lib/report/report.ts']],
+          ['lib/report/verdict/lead.ts', ['lib/report/render/junit.ts']],
+          ['lib/report/verify/replay.ts', ['lib/decide/decide.ts']],
+        ]),
+      ),
+    ).toEqual([
+      'lib/report/render/badge.ts -> lib/report/verify/replay.ts',
+      'lib/report/verdict/lead.ts -> lib/report/render/junit.ts',
+    ]);
+  });
+});
