@@ -56,7 +56,14 @@ function everyState(name = 'acme-host', version = '1.2.0'): EvalGateReport {
     baseline: {
       file: 'expected-failures.yml',
       sha256: '0'.repeat(64),
-      entries: [],
+      entries: [
+        {
+          requirement: `${PREFIX}gated-fields-shape`,
+          rule: 'task.gated-score-value',
+          reason: 'known, tracked',
+          status: 'excusing',
+        },
+      ],
       excused: [{ requirement: `${PREFIX}gated-fields-shape`, rule: 'task.gated-score-value' }],
     },
     certification: {

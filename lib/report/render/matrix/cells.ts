@@ -2,12 +2,25 @@
 // disposition, told apart from an opt-out the host declared and a failure its baseline excused.
 
 import type { Certification, EvalGateReport } from '../../report.ts';
+import { ciVerdict, isExcusedRow, type CiVerdict } from '../../verdict/ci-verdict.ts';
 import type { MatrixCell } from './model.ts';
 
 const MAX_DETAIL = 240;
 
 function cut(text: string): string {
   return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text;
+}
+
+/** Each report's gate, taken once from the verdict module however many cells read it. */
+const gates = new WeakMap<EvalGateReport, CiVerdict>();
+
+function gateOf(report: EvalGateReport): CiVerdict {
+  let gate = gates.get(report);
+  if (gate === undefined) {
+    gate = ciVerdict(report);
+    gates.set(report, gate);
+  }
+  return gate;
 }
 
 export function requirementCell(report: EvalGateReport, id: string): MatrixCell {
@@ -24,11 +37,9 @@ export function requirementCell(report: EvalGateReport, id: string): MatrixCell 
         anchor,
       };
     case 'executed-fail': {
-      const excused = (report.baseline?.excused ?? []).filter((f) => f.requirement === id);
-      const covered = (rule: string): boolean =>
-        excused.some((f) => f.rule === undefined || f.rule === rule);
       const first = failed[0];
-      if (excused.length > 0 && failed.every((f) => covered(f.rule))) {
+      if (isExcusedRow(report, gateOf(report), row)) {
+        const excused = (report.baseline?.excused ?? []).filter((f) => f.requirement === id);
         return {
           state: 'excused',
           detail: cut(
