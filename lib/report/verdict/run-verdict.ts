@@ -2,11 +2,9 @@
 // certification the report records. Every channel (the closing line, the summary's first line,
 // JUnit, the badge, the action's outputs) renders this object and decides nothing again.
 
-import { faultName } from './baseline.ts';
 import { ciLimits, ciProblems, ciVerdict, gateCounts } from './ci-verdict.ts';
 import type { GateCounts } from './ci-verdict.ts';
-import { clip, failingFaults, LEAD_LIMIT, leadCause } from './lead.ts';
-import { bypassSummary, isBypass } from './warnings.ts';
+import { causesOf, clip, LEAD_LIMIT } from './lead.ts';
 import type { CiVerdict } from './ci-verdict.ts';
 import { certifiedImplementation, implementationLabel } from './certification.ts';
 import type { Certification, EvalGateReport, Implementation } from '../report.ts';
@@ -72,67 +70,6 @@ function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
 
-function causesOf(report: EvalGateReport, gate: CiVerdict): string[] {
-  const causes: string[] = [];
-  const { failing, warned, raised } = failingFaults(report, gate);
-  const failingRows = new Set(failing.map((f) => f.requirement));
-  if (failingRows.size > 0) {
-    causes.push(
-      `${plural(failingRows.size, 'requirement')} failed (${[...failingRows].join(', ')}); the summary shows each failing rule`,
-    );
-  }
-  if (gate.flaky.length > 0) {
-    causes.push(
-      `${plural(gate.flaky.length, 'requirement')} flaky across ${report.repeat?.count ?? 'the'} repetitions (${gate.flaky.map((f) => `${f.requirement}: ${f.outcomes.join(', ')}`).join('; ')}); fix the host, or list the outcomes in the baseline`,
-    );
-  }
-  if (raised.length > 0) {
-    causes.push(
-      `${plural(raised.length, 'SHOULD warning')} fail the run raised to MUST by the baseline's severity section (${raised.map(faultName).join(', ')})`,
-    );
-  }
-  if (warned.length > 0) {
-    causes.push(
-      `${plural(warned.length, 'SHOULD warning')} fail the run under --fail-on should (${warned.map(faultName).join(', ')})`,
-    );
-  }
-  const bypass = bypassSummary(gate.hostWarnings);
-  if (bypass !== undefined) {
-    const verb = gate.hostWarnings.filter(isBypass).length === 1 ? 'fails' : 'fail';
-    causes.push(`${bypass} ${verb} the run: a token that is not the key was served`);
-  }
-  const warnings = gate.hostWarnings.filter((f) => !isBypass(f));
-  if (warnings.length > 0) {
-    causes.push(
-      `${plural(warnings.length, 'host-check warning')} fail the run under --fail-on should (${warnings.map((f) => f.rule).join(', ')})`,
-    );
-  }
-  if (gate.stale.length > 0) {
-    const file = report.baseline?.file ?? 'the baseline';
-    causes.push(
-      `${plural(gate.stale.length, 'stale baseline entry', 'stale baseline entries')}: ${gate.stale.map(faultName).join(', ')} now hold; remove ${gate.stale.length === 1 ? 'it' : 'them'} from ${file}`,
-    );
-  }
-  if (gate.expired.length > 0) {
-    const file = report.baseline?.file ?? 'the baseline';
-    causes.push(
-      `${plural(gate.expired.length, 'baseline entry', 'baseline entries')} expired and excuse nothing (${gate.expired.map((e) => `${faultName(e)}, ${e.expires ?? ''}`).join('; ')}); fix or renew ${gate.expired.length === 1 ? 'it' : 'them'} in ${file}`,
-    );
-  }
-  if (report.failOn === 'none' && gate.failing) {
-    causes.push(
-      '--fail-on none: the exit code is 0 whatever failed, so this FAIL does not fail the build',
-    );
-  }
-  const blocked = report.requirements.filter((r) => r.disposition === 'blocked');
-  if (blocked.length > 0 && causes.length === 0) {
-    causes.push(
-      `${blocked.length} of ${report.requirements.length} blocked (${blocked[0]?.reason ?? 'no reason recorded'}); the suite could not observe, so check the host is reachable and run again`,
-    );
-  }
-  return causes;
-}
-
 /**
  * The verdict of `report`. A run renders the certification it recorded; a verifier passes the
  * certification it stands behind (lib/report/verify/anchor.ts), which may withhold what the run claimed.
@@ -145,12 +82,12 @@ export function runVerdict(
   const exitCode = gate.exitCode;
   const implementation = certifiedImplementation(report.target);
   const counts = countsOf(report, gate);
-  const lead = leadCause(report, gate);
+  const { lead, causes } = causesOf(report, gate);
   return {
     exitCode,
     // Under --fail-on none the exit code waives a failure; the result still names it.
     result: gate.failing ? 'FAIL' : exitCode === EXIT.blocked ? 'BLOCKED' : 'PASS',
-    causes: causesOf(report, gate),
+    causes: [...causes],
     ...(lead === undefined ? {} : { lead }),
     counts,
     embedded: report.target.embedded,
