@@ -27,6 +27,7 @@ import { HOST_PROBES } from '../../lib/host-probes.ts';
 import type { ObservedProbe } from '../../lib/types.ts';
 import type { Handler, RecordedRequest } from '../support/scripted-server.ts';
 import { sendErrorEnvelope, sendJson, startScriptedServer } from '../support/scripted-server.ts';
+import { expectedProbeOutcomes } from '../support/probe-outcomes.ts';
 
 const KEY = 'sk-probe-key-0123456789';
 const NONCE = '00000000deadbeef';
@@ -172,17 +173,9 @@ describe('the probes a run sends', () => {
     ]);
     expect(madeUpRunId(undefined, NONCE)).toBe('probe-00000000deadbeef');
     expect(madeUpRunId(RUN, NONCE)).toBe('acme/probe-00000000deadbeef');
-    expect(probes.map((p) => [p.probe, p.outcome])).toEqual([
-      ['no-credentials', 'answered'],
-      ['wrong-credentials', 'answered'],
-      ['near-miss-last-character', 'answered'],
-      ['near-miss-extended', 'answered'],
-      ['near-miss-case-flipped', 'answered'],
-      ['near-miss-truncated', 'answered'],
-      ['unknown-run', 'not-made'],
-      ['unknown-suite', 'answered'],
-      ['unadvertised-summary', 'answered'],
-    ]);
+    expect(probes.map((p) => [p.probe, p.outcome])).toEqual(
+      expectedProbeOutcomes({ keyConfigured: true, runIdKnown: false, evalSuiteAdvertised: false }),
+    );
   });
 
   it('the unknown suite has the published suite-id grammar, and the unknown run the tenant-bound one', () => {
@@ -257,18 +250,14 @@ describe('the probes a run sends', () => {
       keyConfigured: false,
       knownRunId: undefined,
     });
-    expect(requests).toHaveLength(1);
-    expect(probes.map((p) => [p.probe, p.outcome])).toEqual([
-      ['no-credentials', 'not-made'],
-      ['wrong-credentials', 'not-made'],
-      ['near-miss-last-character', 'not-made'],
-      ['near-miss-extended', 'not-made'],
-      ['near-miss-case-flipped', 'not-made'],
-      ['near-miss-truncated', 'not-made'],
-      ['unknown-run', 'not-made'],
-      ['unknown-suite', 'answered'],
-      ['unadvertised-summary', 'inapplicable'],
-    ]);
+    const expected = expectedProbeOutcomes({
+      keyConfigured: false,
+      runIdKnown: false,
+      evalSuiteAdvertised: true,
+    });
+    // Only the creates that carry the key are sent: today the unknown suite's alone.
+    expect(requests).toHaveLength(expected.filter(([, outcome]) => outcome === 'answered').length);
+    expect(probes.map((p) => [p.probe, p.outcome])).toEqual(expected);
     // Each says why it was not sent, in the words of what it would have shown.
     expect(probes.slice(0, 7).map((p) => ('reason' in p ? p.reason : ''))).toEqual([
       'no API key is configured, so a request without one shows nothing',
