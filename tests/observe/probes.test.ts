@@ -27,7 +27,27 @@ import { HOST_PROBES } from '../../lib/host-probes.ts';
 import type { ObservedProbe } from '../../lib/types.ts';
 import type { Handler, RecordedRequest } from '../support/scripted-server.ts';
 import { sendErrorEnvelope, sendJson, startScriptedServer } from '../support/scripted-server.ts';
-import { expectedProbeOutcomes } from '../support/probe-outcomes.ts';
+import {
+  expectedProbeOutcomes,
+  probeRequestCount,
+  probeRules,
+  rulesOfRefusals,
+} from '../support/probe-outcomes.ts';
+
+/** A key configured, a run id the host returned, and agents.evalSuite advertised. */
+const EVERY_GROUND = { keyConfigured: true, runIdKnown: true, evalSuiteAdvertised: true };
+/** The probes whose every answer the first test states; any other is held to its outcome. */
+const NAMED_PROBES: readonly string[] = [
+  'no-credentials',
+  'wrong-credentials',
+  'near-miss-last-character',
+  'near-miss-extended',
+  'near-miss-case-flipped',
+  'near-miss-truncated',
+  'unknown-run',
+  'unknown-suite',
+  'unadvertised-summary',
+];
 
 const KEY = 'sk-probe-key-0123456789';
 const NONCE = '00000000deadbeef';
@@ -77,7 +97,7 @@ describe('the probes a run sends', () => {
     const { probes, requests } = await probe(CORRECT);
     const body = { mode: 'eval', evalSuiteRef: unknownSuiteRef(NONCE), agentId: 'no-such-agent' };
     const sent = requests.map((r) => [r.method, r.path, r.headers.authorization, r.body]);
-    expect(sent).toHaveLength(8);
+    expect(sent).toHaveLength(probeRequestCount(EVERY_GROUND));
     // The near-miss tokens, each the key missed one way; the scripted host saw them, the probes
     // record none of them.
     for (const token of [
@@ -103,7 +123,8 @@ describe('the probes a run sends', () => {
       '',
     ]);
     expect(sent).toContainEqual(['POST', '/runs', `Bearer ${KEY}`, JSON.stringify(body)]);
-    expect(probes).toEqual([
+    expect(probes.map((p) => [p.probe, p.outcome])).toEqual(expectedProbeOutcomes(EVERY_GROUND));
+    expect(probes.filter((p) => NAMED_PROBES.includes(p.probe))).toEqual([
       {
         probe: 'no-credentials',
         outcome: 'answered',
@@ -148,13 +169,15 @@ describe('the probes a run sends', () => {
 
   it('asks a host that does not advertise agents.evalSuite for the summary that capability gates, with the key', async () => {
     const { probes, requests } = await probe(CORRECT, { evalSuiteAdvertised: false });
-    expect(requests).toHaveLength(9);
+    expect(requests).toHaveLength(
+      probeRequestCount({ ...EVERY_GROUND, evalSuiteAdvertised: false }),
+    );
     const summaries = requests.filter((r) => r.path.endsWith('/eval-summary'));
     expect(summaries.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
       ['GET', '/runs/acme%2Fprobe-00000000deadbeef/eval-summary', `Bearer ${KEY}`],
       ['GET', '/runs/acme%2Fprobe-00000000deadbeef/eval-summary', `Bearer ${KEY}`],
     ]);
-    expect(probes.at(-1)).toEqual({
+    expect(probes.find((p) => p.probe === 'unadvertised-summary')).toEqual({
       probe: 'unadvertised-summary',
       outcome: 'answered',
       request: 'GET /runs/acme%2Fprobe-00000000deadbeef/eval-summary',
@@ -213,17 +236,18 @@ describe('the probes a run sends', () => {
         res.end('<h1>no</h1>');
       }
     });
-    expect(probes.map((p) => (p.outcome === 'answered' ? [p.status, p.body] : p.outcome))).toEqual([
-      [201, { json: { runId: 'x' } }],
-      [201, { json: { runId: 'x' } }],
-      [201, { json: { runId: 'x' } }],
-      [201, { json: { runId: 'x' } }],
-      [201, { json: { runId: 'x' } }],
-      [201, { json: { runId: 'x' } }],
-      [404, { notJson: 'not valid JSON' }],
-      [404, { notJson: 'not valid JSON' }],
-      'inapplicable',
-    ]);
+    // Every request without the key is served; every one with it meets the HTML page.
+    const withKey = (p: (typeof HOST_PROBES)[number]): boolean =>
+      p.request.send !== 'create' || p.request.credential.send === 'key';
+    expect(probes.map((p) => (p.outcome === 'answered' ? [p.status, p.body] : p.outcome))).toEqual(
+      HOST_PROBES.map((p) =>
+        p.request.send === 'unadvertised-summary'
+          ? 'inapplicable'
+          : withKey(p)
+            ? [404, { notJson: 'not valid JSON' }]
+            : [201, { json: { runId: 'x' } }],
+      ),
+    );
   });
 
   it('keeps a lost answer as unobserved, within the probe deadline', async () => {
@@ -327,23 +351,7 @@ describe('the host checks of a run', () => {
     expect(checks.findings.filter((f) => !f.ok)).toEqual([]);
     expect(checks.findings.map((f) => f.rule)).toEqual([
       'wire.discovery',
-      'wire.unauthenticated-refused',
-      'wire.error-body',
-      'wire.wrong-key-refused',
-      'auth.no-bypass',
-      'wire.error-body',
-      'auth.no-bypass',
-      'wire.error-body',
-      'auth.no-bypass',
-      'wire.error-body',
-      'auth.no-bypass',
-      'wire.error-body',
-      'auth.no-bypass',
-      'wire.error-body',
-      'wire.unknown-run-not-found',
-      'wire.error-body',
-      'wire.unknown-suite-refused',
-      'wire.error-body',
+      ...rulesOfRefusals(EVERY_GROUND),
     ]);
     expect(checks.unexercised).toEqual([]);
     expect(checks.inapplicable).toEqual([
@@ -387,14 +395,7 @@ describe('the host checks of a run', () => {
     } as DiscoveryResult;
     const { checks, requests } = await check(v1);
     expect(requests).toBe(0);
-    expect(checks.unexercised.map((u) => u.rule)).toEqual([
-      'wire.unauthenticated-refused',
-      'wire.wrong-key-refused',
-      'auth.no-bypass',
-      'wire.unknown-run-not-found',
-      'wire.unknown-suite-refused',
-      'wire.unadvertised-operation-not-found',
-    ]);
+    expect(checks.unexercised.map((u) => u.rule)).toEqual(probeRules());
     expect(checks.unexercised[0]?.reason).toMatch(/^not sent: host does not serve OpenWOP major 2/);
   });
 
@@ -405,15 +406,7 @@ describe('the host checks of a run', () => {
     });
     expect(requests).toBe(0);
     expect(checks.findings).toEqual([]);
-    expect(checks.unexercised.map((u) => u.rule)).toEqual([
-      'wire.discovery',
-      'wire.unauthenticated-refused',
-      'wire.wrong-key-refused',
-      'auth.no-bypass',
-      'wire.unknown-run-not-found',
-      'wire.unknown-suite-refused',
-      'wire.unadvertised-operation-not-found',
-    ]);
+    expect(checks.unexercised.map((u) => u.rule)).toEqual(['wire.discovery', ...probeRules()]);
   });
 });
 
@@ -481,8 +474,8 @@ describe('the near-miss probes', () => {
       outcome: 'not-made',
       reason: 'the key holds no letter, so no token differs from it in case alone',
     });
-    // Keyless, wrong key, three near misses, the unknown run and the unknown suite.
-    expect(requests).toHaveLength(7);
+    // Every probe but that one.
+    expect(requests).toHaveLength(probeRequestCount(EVERY_GROUND) - 1);
   });
 
   it('a key of one character has no truncated token, so that probe is not made, saying why', async () => {
@@ -494,8 +487,8 @@ describe('the near-miss probes', () => {
       outcome: 'not-made',
       reason: 'the key is a single character, so removing its last leaves no token to send',
     });
-    // Every other credential probe went out, an empty bearer token never did.
-    expect(requests).toHaveLength(7);
+    // Every other probe went out, an empty bearer token never did.
+    expect(requests).toHaveLength(probeRequestCount(EVERY_GROUND) - 1);
     expect(requests.map((r) => r.headers.authorization)).not.toContain('Bearer ');
   });
 

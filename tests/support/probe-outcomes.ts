@@ -29,3 +29,29 @@ function outcomeOf(probe: HostProbe, on: ProbeConditions): ObservedProbe['outcom
 export function expectedProbeOutcomes(on: ProbeConditions): [string, string][] {
   return HOST_PROBES.map((p) => [p.name, outcomeOf(p, on)]);
 }
+
+/** How many requests the probes send under `on`: one for each probe answered. */
+export function probeRequestCount(on: ProbeConditions): number {
+  return expectedProbeOutcomes(on).filter(([, outcome]) => outcome === 'answered').length;
+}
+
+/** Every rule the probe table's checks judge, once each, in the table's order. */
+export function probeRules(): string[] {
+  return [...new Set(HOST_PROBES.flatMap((p) => p.checks.map((c) => c.rule.id)))];
+}
+
+/**
+ * The rules judged of a correct host's answers, probe by probe in the table's order: each
+ * answered probe's own rules, then the error body of its refusal.
+ */
+export function rulesOfRefusals(on: ProbeConditions): string[] {
+  const answered = new Set(
+    expectedProbeOutcomes(on)
+      .filter(([, outcome]) => outcome === 'answered')
+      .map(([name]) => name),
+  );
+  return HOST_PROBES.filter((p) => answered.has(p.name)).flatMap((p) => [
+    ...p.checks.map((c) => c.rule.id),
+    'wire.error-body',
+  ]);
+}
