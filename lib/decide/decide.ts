@@ -38,6 +38,16 @@ export function hostFaultFinding(stage: string, reason: string): Finding {
 }
 
 /**
+ * Whether recorded findings are what a host fault leaves and nothing else: one failing
+ * `run.served` (hostFaultFinding). The one test of it, for the run's cases and `verify`'s rows.
+ */
+export function isHostFault(findings: readonly Pick<Finding, 'rule' | 'ok'>[]): boolean {
+  const [only] = findings;
+  // Stryker disable next-line OptionalChaining: reached only when a first finding exists; the `?.` is for the types
+  return findings.length === 1 && only?.rule === 'run.served' && !only.ok;
+}
+
+/**
  * A run judged and decided: the witness's findings, the rules they left unexercised, and the
  * disposition of both. The one path from an observation to a decision, for the legs and `verify`.
  */

@@ -10,7 +10,6 @@ import { packSelection } from './pack-request.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type {
   DriveResult,
-  Finding,
   Fixture,
   GeneratedCaseRecord,
   GeneratedRecord,
@@ -19,7 +18,7 @@ import type {
   LegOutcome,
   OptOutName,
 } from '../types.ts';
-import { blocked, decide, type Decision } from './decide.ts';
+import { blocked, decide, isHostFault, type Decision } from './decide.ts';
 import {
   decidePack,
   driveGeneratedPack,
@@ -220,9 +219,4 @@ function decidedWith(facts: LegFacts, drive: DriveResult): Decision | string {
   return step.kind === 'decided'
     ? step.decision
     : `decideLeg asked for ${step.kind} after the drive`;
-}
-
-function isHostFault(findings: readonly Finding[]): boolean {
-  const [only] = findings;
-  return findings.length === 1 && only?.rule === 'run.served' && !only.ok;
 }

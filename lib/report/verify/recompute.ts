@@ -7,7 +7,7 @@
 
 import type { FixtureLoad } from '../../fixtures.ts';
 import { GENERATED_REQUIREMENT, LEGS } from '../../legs.ts';
-import { blocked, decide, type Decision } from '../../decide/decide.ts';
+import { blocked, decide, isHostFault, type Decision } from '../../decide/decide.ts';
 import { decideLeg, type HostDiscovery, type LegFacts } from '../../decide/decide-leg.ts';
 import { recomputeGeneratedRow, type RecordedDocument } from '../../decide/generated-leg.ts';
 import { recomputeStreamedRow } from '../../decide/streamed-pack.ts';
@@ -109,11 +109,7 @@ const noSidecar = unreadableSidecars('no sidecar reader was given');
  * (a pass above all) would be a verdict on host data that is not in the report.
  */
 export function impliedDecision(row: ReportRow): Decision | string {
-  const [only] = row.findings;
   if (row.findings.length === 0) return blocked(row.reason ?? '');
-  // Stryker disable next-line OptionalChaining: reached only when a first finding exists; the `?.` is for the types
-  if (row.findings.length === 1 && only?.rule === 'run.served' && !only.ok) {
-    return decide(row.findings);
-  }
+  if (isHostFault(row.findings)) return decide(row.findings);
   return `${row.findings.length} finding(s) but no observation; without one only a host fault (one failing run.served) can be recorded`;
 }
