@@ -269,7 +269,6 @@ const ROOM_WALLS: Readonly<Record<string, readonly string[]>> = {
  */
 const KNOWN_CROSSINGS: readonly string[] = [
   'lib/report/render/html/inputs.ts -> lib/decide/decide.ts',
-  'lib/report/render/html/inputs.ts -> lib/decide/streamed-pack.ts',
   'lib/report/render/html/inputs.ts -> lib/decide/sidecar-opener.ts',
   'lib/report/render/html/trajectory.ts -> lib/eval-gate-witness.ts',
 ];
