@@ -65,7 +65,7 @@ await bundle({
 // The digest of the judging sources this build compiled, so a run reads it rather than hashing
 // them (lib/report/verify/referee.ts), computed by the very function a run would use.
 const { BUILT_DIGEST_FILE, judgingDigestOf } = await import(
-  pathToFileURL(join(DIST, 'lib', 'report', 'referee.js')).href
+  pathToFileURL(join(DIST, 'lib', 'report', 'verify', 'referee.js')).href
 );
 writeFileSync(
   BUILT_DIGEST_FILE,

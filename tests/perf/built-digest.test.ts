@@ -20,7 +20,7 @@ describe('the judging digest recorded at build time', () => {
     const recomputed = await judgingDigestOf(PACKAGE_ROOT);
     expect(await readBuiltDigest(BUILT_DIGEST_FILE)).toBe(recomputed);
     const built = (await import(
-      pathToFileURL(join(PACKAGE_ROOT, 'dist', 'lib', 'report', 'referee.js')).href
+      pathToFileURL(join(PACKAGE_ROOT, 'dist', 'lib', 'report', 'verify', 'referee.js')).href
     )) as { thisReferee: () => Promise<Referee> };
     expect((await built.thisReferee()).judgingDigest).toBe(recomputed);
   });
