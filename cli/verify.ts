@@ -55,10 +55,11 @@ export async function verifyReport(
   // A suite with fewer legs or probes wrote no record of one added since; this suite's own report
   // must hold them all.
   const ours = differentReferee(report.suite, await thisReferee()) === undefined;
-  if (!ours) refereeDifferences.push(...replay.missingLegs, ...replay.missingProbes);
+  const earlier = [...replay.missingLegs, ...replay.missingProbes, ...replay.generatorDifferences];
+  if (!ours) refereeDifferences.push(...earlier);
   const problems = [
     ...fixtures.problems,
-    ...(ours ? [...replay.missingLegs, ...replay.missingProbes] : []),
+    ...(ours ? earlier : []),
     ...replay.contradictions,
     ...jsonDifferences(report, replay.rebuilt).map(describeDifference),
   ];

@@ -6,11 +6,14 @@
 // recorded one, is named.
 
 import { selectedFixtures } from '../generate/pack.ts';
+import { CURRENT_GENERATOR } from '../generate/versions.ts';
 import { packSelection } from './pack-request.ts';
 import { describeError } from '../observe/errors.ts';
 import type { GeneratedCaseRecord, GeneratedSidecar, StreamedGeneratedRecord } from '../types.ts';
 import {
   caseRecord,
+  otherDraw,
+  rebuiltDigest,
   recomputeCase,
   type GateSettings,
   type PackRecomputation,
@@ -49,6 +52,7 @@ export async function recomputeStreamedRow(
   discovery: RecordedDocument,
   settings: GateSettings,
   open: SidecarOpener,
+  generator: number = record.generator ?? CURRENT_GENERATOR,
 ): Promise<PackRecomputation<StreamedGeneratedRecord>> {
   const { file } = record.sidecar;
   const lineProblems: string[] = [];
@@ -59,7 +63,8 @@ export async function recomputeStreamedRow(
   };
   const selection = packSelection(record);
   const tally = new PackTally({ ...selection, keepEveryFinding: false });
-  const fixtures = selectedFixtures(selection)[Symbol.iterator]();
+  const fixtures = selectedFixtures({ ...selection, generator })[Symbol.iterator]();
+  const differentReferee: string[] = [];
   const expected = record.case === undefined ? record.count : 1;
   const drove = record.case === undefined ? '' : `, of which this run drove ${record.case} alone`;
   const problems: string[] = [];
@@ -84,6 +89,12 @@ export async function recomputeStreamedRow(
         named(`${at}: records ${recorded.fixtureId}, the pack places ${fixture.id} there`);
         continue;
       }
+      const digest = rebuiltDigest(record, fixture);
+      const other = otherDraw(recorded, digest, generator);
+      if (other !== undefined) {
+        differentReferee.push(`${at} (${fixture.id}): ${other}`);
+        continue;
+      }
       const again = decideAgain(fixture, recorded, discovery, settings);
       if (typeof again === 'string') {
         named(`${at} (${fixture.id}): ${again}`);
@@ -94,6 +105,7 @@ export async function recomputeStreamedRow(
         seed: record.seed,
         file: recorded.file,
         decision: again,
+        ...(digest === undefined ? {} : { fixtureDigest: digest }),
       };
       if (JSON.stringify(caseRecord(replayed)) !== line) {
         named(`${at} (${fixture.id}): the line is not the record its case decides to again`);
@@ -122,6 +134,7 @@ export async function recomputeStreamedRow(
     decision: tally.decision(),
     record: tally.record({ file, sha256, bytes }),
     problems,
+    differentReferee,
   };
 }
 

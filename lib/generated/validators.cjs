@@ -15467,6 +15467,12 @@ const schema85 = {
       minimum: 1,
       maximum: 10000,
     },
+    packGenerator: {
+      description:
+        'The version of the generator that drew the pack (lib/generate/versions.ts); a verifier draws the pack again with it. Absent in reports written before it was recorded.',
+      type: 'integer',
+      minimum: 1,
+    },
     packCase: {
       description:
         "Present when the run drove one case of the pack alone (run --case ID): that case's id; the run's record then holds that case alone.",
@@ -15483,6 +15489,10 @@ const schema85 = {
         case: {
           $ref: '#/$defs/packCase',
           description: 'The one case this run drove alone, when it drove one.',
+        },
+        generator: {
+          $ref: '#/$defs/packGenerator',
+          description: 'The generator version that drew the pack.',
         },
         cases: {
           description: 'One entry per generated fixture, in pack order.',
@@ -15503,6 +15513,10 @@ const schema85 = {
         case: {
           $ref: '#/$defs/packCase',
           description: 'The one case this run drove alone, when it drove one.',
+        },
+        generator: {
+          $ref: '#/$defs/packGenerator',
+          description: 'The generator version that drew the pack.',
         },
         sidecar: {
           description:
@@ -15615,6 +15629,12 @@ const schema85 = {
         observation: {
           $ref: '#/$defs/observation',
           description: 'What the case observed and judged, content redacted.',
+        },
+        fixtureDigest: {
+          description:
+            "Lowercase hex SHA-256 of the canonical JSON of the fixture the case drove, recorded beside the pack's generator version: a verifier whose draw differs there is another referee.",
+          type: 'string',
+          pattern: '^[0-9a-f]{64}$',
         },
       },
       additionalProperties: false,
@@ -15892,7 +15912,7 @@ const schema91 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-const schema123 = {
+const schema125 = {
   description:
     'A rule a host fact puts out of reach, and that fact: neither a pass nor unexercised.',
   type: 'object',
@@ -15905,23 +15925,23 @@ const schema123 = {
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
 const schema89 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema129 = {
+const schema131 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
-const schema135 = {
+const schema137 = {
   description: 'A requirement id.',
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
-const schema142 = {
+const schema144 = {
   description: 'Contract §9.',
   enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
 };
 const pattern59 = new RegExp('^[0-9a-f]{64}$', 'u');
 const pattern61 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern106 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern107 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const pattern54 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
 const formats10 = require('ajv-formats/dist/formats').fullFormats.date;
 const schema88 = {
@@ -18328,6 +18348,10 @@ const schema106 = {
       $ref: '#/$defs/packCase',
       description: 'The one case this run drove alone, when it drove one.',
     },
+    generator: {
+      $ref: '#/$defs/packGenerator',
+      description: 'The generator version that drew the pack.',
+    },
     cases: {
       description: 'One entry per generated fixture, in pack order.',
       type: 'array',
@@ -18354,8 +18378,14 @@ const schema109 = {
   type: 'string',
   pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
 };
-const pattern81 = new RegExp('^generated-s[0-9]+-n[0-9]{4,}$', 'u');
 const schema110 = {
+  description:
+    'The version of the generator that drew the pack (lib/generate/versions.ts); a verifier draws the pack again with it. Absent in reports written before it was recorded.',
+  type: 'integer',
+  minimum: 1,
+};
+const pattern81 = new RegExp('^generated-s[0-9]+-n[0-9]{4,}$', 'u');
+const schema111 = {
   description: 'One generated fixture as the generated requirement decided it.',
   type: 'object',
   required: ['fixtureId', 'file', 'disposition'],
@@ -18384,6 +18414,12 @@ const schema110 = {
     observation: {
       $ref: '#/$defs/observation',
       description: 'What the case observed and judged, content redacted.',
+    },
+    fixtureDigest: {
+      description:
+        "Lowercase hex SHA-256 of the canonical JSON of the fixture the case drove, recorded beside the pack's generator version: a verifier whose draw differs there is another referee.",
+      type: 'string',
+      pattern: '^[0-9a-f]{64}$',
     },
   },
   additionalProperties: false,
@@ -18454,7 +18490,8 @@ function validate58(
         key0 === 'disposition' ||
         key0 === 'reason' ||
         key0 === 'findings' ||
-        key0 === 'observation'
+        key0 === 'observation' ||
+        key0 === 'fixtureDigest'
       )) {
         const err3 = {
           instancePath,
@@ -18552,7 +18589,7 @@ function validate58(
           instancePath: instancePath + '/disposition',
           schemaPath: '#/properties/disposition/enum',
           keyword: 'enum',
-          params: { allowedValues: schema110.properties.disposition.enum },
+          params: { allowedValues: schema111.properties.disposition.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -18904,8 +18941,42 @@ function validate58(
         errors = vErrors.length;
       }
     }
+    if (data.fixtureDigest !== undefined) {
+      let data13 = data.fixtureDigest;
+      if (typeof data13 === 'string') {
+        if (!pattern59.test(data13)) {
+          const err28 = {
+            instancePath: instancePath + '/fixtureDigest',
+            schemaPath: '#/properties/fixtureDigest/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[0-9a-f]{64}$' },
+            message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
+        }
+      } else {
+        const err29 = {
+          instancePath: instancePath + '/fixtureDigest',
+          schemaPath: '#/properties/fixtureDigest/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err28 = {
+    const err30 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -18913,9 +18984,9 @@ function validate58(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err28];
+      vErrors = [err30];
     } else {
-      vErrors.push(err28);
+      vErrors.push(err30);
     }
     errors++;
   }
@@ -18983,7 +19054,13 @@ function validate57(
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === 'seed' || key0 === 'count' || key0 === 'case' || key0 === 'cases')) {
+      if (!(
+        key0 === 'seed' ||
+        key0 === 'count' ||
+        key0 === 'case' ||
+        key0 === 'generator' ||
+        key0 === 'cases'
+      )) {
         const err3 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -19133,15 +19210,50 @@ function validate57(
         errors++;
       }
     }
+    if (data.generator !== undefined) {
+      let data3 = data.generator;
+      if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
+        const err12 = {
+          instancePath: instancePath + '/generator',
+          schemaPath: '#/$defs/packGenerator/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 < 1 || isNaN(data3)) {
+          const err13 = {
+            instancePath: instancePath + '/generator',
+            schemaPath: '#/$defs/packGenerator/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.cases !== undefined) {
-      let data3 = data.cases;
-      if (Array.isArray(data3)) {
-        const len0 = data3.length;
+      let data4 = data.cases;
+      if (Array.isArray(data4)) {
+        const len0 = data4.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate58(data3[i0], {
+            !validate58(data4[i0], {
               instancePath: instancePath + '/cases/' + i0,
-              parentData: data3,
+              parentData: data4,
               parentDataProperty: i0,
               rootData,
               dynamicAnchors,
@@ -19152,7 +19264,7 @@ function validate57(
           }
         }
       } else {
-        const err12 = {
+        const err14 = {
           instancePath: instancePath + '/cases',
           schemaPath: '#/properties/cases/type',
           keyword: 'type',
@@ -19160,15 +19272,15 @@ function validate57(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err14];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
   } else {
-    const err13 = {
+    const err15 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -19176,9 +19288,9 @@ function validate57(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err15];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err15);
     }
     errors++;
   }
@@ -19186,7 +19298,7 @@ function validate57(
   return errors === 0;
 }
 validate57.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema112 = {
+const schema113 = {
   description:
     "A pack whose cases were written, a JSON line each (a generatedCase) in pack order, to a gzip-compressed sidecar in the report's folder as each finished.",
   type: 'object',
@@ -19197,6 +19309,10 @@ const schema112 = {
     case: {
       $ref: '#/$defs/packCase',
       description: 'The one case this run drove alone, when it drove one.',
+    },
+    generator: {
+      $ref: '#/$defs/packGenerator',
+      description: 'The generator version that drew the pack.',
     },
     sidecar: {
       description:
@@ -19276,7 +19392,7 @@ const schema112 = {
   },
   additionalProperties: false,
 };
-const pattern85 = new RegExp('^[A-Za-z0-9._-]+\\.jsonl\\.gz$', 'u');
+const pattern86 = new RegExp('^[A-Za-z0-9._-]+\\.jsonl\\.gz$', 'u');
 function validate62(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -19371,6 +19487,7 @@ function validate62(
         key0 === 'seed' ||
         key0 === 'count' ||
         key0 === 'case' ||
+        key0 === 'generator' ||
         key0 === 'sidecar' ||
         key0 === 'tally' ||
         key0 === 'smallest'
@@ -19524,31 +19641,31 @@ function validate62(
         errors++;
       }
     }
-    if (data.sidecar !== undefined) {
-      let data3 = data.sidecar;
-      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
-        if (data3.file === undefined) {
-          const err14 = {
-            instancePath: instancePath + '/sidecar',
-            schemaPath: '#/properties/sidecar/required',
-            keyword: 'required',
-            params: { missingProperty: 'file' },
-            message: "must have required property '" + 'file' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
+    if (data.generator !== undefined) {
+      let data3 = data.generator;
+      if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
+        const err14 = {
+          instancePath: instancePath + '/generator',
+          schemaPath: '#/$defs/packGenerator/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
         }
-        if (data3.sha256 === undefined) {
+        errors++;
+      }
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 < 1 || isNaN(data3)) {
           const err15 = {
-            instancePath: instancePath + '/sidecar',
-            schemaPath: '#/properties/sidecar/required',
-            keyword: 'required',
-            params: { missingProperty: 'sha256' },
-            message: "must have required property '" + 'sha256' + "'",
+            instancePath: instancePath + '/generator',
+            schemaPath: '#/$defs/packGenerator/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
           };
           if (vErrors === null) {
             vErrors = [err15];
@@ -19557,13 +19674,18 @@ function validate62(
           }
           errors++;
         }
-        if (data3.bytes === undefined) {
+      }
+    }
+    if (data.sidecar !== undefined) {
+      let data4 = data.sidecar;
+      if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
+        if (data4.file === undefined) {
           const err16 = {
             instancePath: instancePath + '/sidecar',
             schemaPath: '#/properties/sidecar/required',
             keyword: 'required',
-            params: { missingProperty: 'bytes' },
-            message: "must have required property '" + 'bytes' + "'",
+            params: { missingProperty: 'file' },
+            message: "must have required property '" + 'file' + "'",
           };
           if (vErrors === null) {
             vErrors = [err16];
@@ -19572,48 +19694,44 @@ function validate62(
           }
           errors++;
         }
-        for (const key1 in data3) {
+        if (data4.sha256 === undefined) {
+          const err17 = {
+            instancePath: instancePath + '/sidecar',
+            schemaPath: '#/properties/sidecar/required',
+            keyword: 'required',
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        if (data4.bytes === undefined) {
+          const err18 = {
+            instancePath: instancePath + '/sidecar',
+            schemaPath: '#/properties/sidecar/required',
+            keyword: 'required',
+            params: { missingProperty: 'bytes' },
+            message: "must have required property '" + 'bytes' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+        for (const key1 in data4) {
           if (!(key1 === 'file' || key1 === 'sha256' || key1 === 'bytes')) {
-            const err17 = {
+            const err19 = {
               instancePath: instancePath + '/sidecar',
               schemaPath: '#/properties/sidecar/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key1 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-        if (data3.file !== undefined) {
-          let data4 = data3.file;
-          if (typeof data4 === 'string') {
-            if (!pattern85.test(data4)) {
-              const err18 = {
-                instancePath: instancePath + '/sidecar/file',
-                schemaPath: '#/properties/sidecar/properties/file/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9._-]+\\.jsonl\\.gz$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9._-]+\\.jsonl\\.gz$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-          } else {
-            const err19 = {
-              instancePath: instancePath + '/sidecar/file',
-              schemaPath: '#/properties/sidecar/properties/file/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err19];
@@ -19623,16 +19741,16 @@ function validate62(
             errors++;
           }
         }
-        if (data3.sha256 !== undefined) {
-          let data5 = data3.sha256;
+        if (data4.file !== undefined) {
+          let data5 = data4.file;
           if (typeof data5 === 'string') {
-            if (!pattern59.test(data5)) {
+            if (!pattern86.test(data5)) {
               const err20 = {
-                instancePath: instancePath + '/sidecar/sha256',
-                schemaPath: '#/properties/sidecar/properties/sha256/pattern',
+                instancePath: instancePath + '/sidecar/file',
+                schemaPath: '#/properties/sidecar/properties/file/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                params: { pattern: '^[A-Za-z0-9._-]+\\.jsonl\\.gz$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9._-]+\\.jsonl\\.gz$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err20];
@@ -19643,8 +19761,8 @@ function validate62(
             }
           } else {
             const err21 = {
-              instancePath: instancePath + '/sidecar/sha256',
-              schemaPath: '#/properties/sidecar/properties/sha256/type',
+              instancePath: instancePath + '/sidecar/file',
+              schemaPath: '#/properties/sidecar/properties/file/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -19657,10 +19775,44 @@ function validate62(
             errors++;
           }
         }
-        if (data3.bytes !== undefined) {
-          let data6 = data3.bytes;
-          if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
-            const err22 = {
+        if (data4.sha256 !== undefined) {
+          let data6 = data4.sha256;
+          if (typeof data6 === 'string') {
+            if (!pattern59.test(data6)) {
+              const err22 = {
+                instancePath: instancePath + '/sidecar/sha256',
+                schemaPath: '#/properties/sidecar/properties/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err22];
+              } else {
+                vErrors.push(err22);
+              }
+              errors++;
+            }
+          } else {
+            const err23 = {
+              instancePath: instancePath + '/sidecar/sha256',
+              schemaPath: '#/properties/sidecar/properties/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err23];
+            } else {
+              vErrors.push(err23);
+            }
+            errors++;
+          }
+        }
+        if (data4.bytes !== undefined) {
+          let data7 = data4.bytes;
+          if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+            const err24 = {
               instancePath: instancePath + '/sidecar/bytes',
               schemaPath: '#/properties/sidecar/properties/bytes/type',
               keyword: 'type',
@@ -19668,15 +19820,15 @@ function validate62(
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err22];
+              vErrors = [err24];
             } else {
-              vErrors.push(err22);
+              vErrors.push(err24);
             }
             errors++;
           }
-          if (typeof data6 == 'number' && isFinite(data6)) {
-            if (data6 < 0 || isNaN(data6)) {
-              const err23 = {
+          if (typeof data7 == 'number' && isFinite(data7)) {
+            if (data7 < 0 || isNaN(data7)) {
+              const err25 = {
                 instancePath: instancePath + '/sidecar/bytes',
                 schemaPath: '#/properties/sidecar/properties/bytes/minimum',
                 keyword: 'minimum',
@@ -19684,16 +19836,16 @@ function validate62(
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err23];
+                vErrors = [err25];
               } else {
-                vErrors.push(err23);
+                vErrors.push(err25);
               }
               errors++;
             }
           }
         }
       } else {
-        const err24 = {
+        const err26 = {
           instancePath: instancePath + '/sidecar',
           schemaPath: '#/properties/sidecar/type',
           keyword: 'type',
@@ -19701,53 +19853,23 @@ function validate62(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err26];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err26);
         }
         errors++;
       }
     }
     if (data.tally !== undefined) {
-      let data7 = data.tally;
-      if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-        if (data7['executed-pass'] === undefined) {
-          const err25 = {
+      let data8 = data.tally;
+      if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+        if (data8['executed-pass'] === undefined) {
+          const err27 = {
             instancePath: instancePath + '/tally',
             schemaPath: '#/properties/tally/required',
             keyword: 'required',
             params: { missingProperty: 'executed-pass' },
             message: "must have required property '" + 'executed-pass' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err25];
-          } else {
-            vErrors.push(err25);
-          }
-          errors++;
-        }
-        if (data7['executed-fail'] === undefined) {
-          const err26 = {
-            instancePath: instancePath + '/tally',
-            schemaPath: '#/properties/tally/required',
-            keyword: 'required',
-            params: { missingProperty: 'executed-fail' },
-            message: "must have required property '" + 'executed-fail' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
-        }
-        if (data7.inapplicable === undefined) {
-          const err27 = {
-            instancePath: instancePath + '/tally',
-            schemaPath: '#/properties/tally/required',
-            keyword: 'required',
-            params: { missingProperty: 'inapplicable' },
-            message: "must have required property '" + 'inapplicable' + "'",
           };
           if (vErrors === null) {
             vErrors = [err27];
@@ -19756,13 +19878,13 @@ function validate62(
           }
           errors++;
         }
-        if (data7.skipped === undefined) {
+        if (data8['executed-fail'] === undefined) {
           const err28 = {
             instancePath: instancePath + '/tally',
             schemaPath: '#/properties/tally/required',
             keyword: 'required',
-            params: { missingProperty: 'skipped' },
-            message: "must have required property '" + 'skipped' + "'",
+            params: { missingProperty: 'executed-fail' },
+            message: "must have required property '" + 'executed-fail' + "'",
           };
           if (vErrors === null) {
             vErrors = [err28];
@@ -19771,13 +19893,13 @@ function validate62(
           }
           errors++;
         }
-        if (data7.blocked === undefined) {
+        if (data8.inapplicable === undefined) {
           const err29 = {
             instancePath: instancePath + '/tally',
             schemaPath: '#/properties/tally/required',
             keyword: 'required',
-            params: { missingProperty: 'blocked' },
-            message: "must have required property '" + 'blocked' + "'",
+            params: { missingProperty: 'inapplicable' },
+            message: "must have required property '" + 'inapplicable' + "'",
           };
           if (vErrors === null) {
             vErrors = [err29];
@@ -19786,7 +19908,37 @@ function validate62(
           }
           errors++;
         }
-        for (const key2 in data7) {
+        if (data8.skipped === undefined) {
+          const err30 = {
+            instancePath: instancePath + '/tally',
+            schemaPath: '#/properties/tally/required',
+            keyword: 'required',
+            params: { missingProperty: 'skipped' },
+            message: "must have required property '" + 'skipped' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+        if (data8.blocked === undefined) {
+          const err31 = {
+            instancePath: instancePath + '/tally',
+            schemaPath: '#/properties/tally/required',
+            keyword: 'required',
+            params: { missingProperty: 'blocked' },
+            message: "must have required property '" + 'blocked' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+        for (const key2 in data8) {
           if (!(
             key2 === 'executed-pass' ||
             key2 === 'executed-fail' ||
@@ -19794,7 +19946,7 @@ function validate62(
             key2 === 'skipped' ||
             key2 === 'blocked'
           )) {
-            const err30 = {
+            const err32 = {
               instancePath: instancePath + '/tally',
               schemaPath: '#/properties/tally/additionalProperties',
               keyword: 'additionalProperties',
@@ -19802,54 +19954,19 @@ function validate62(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err30];
+              vErrors = [err32];
             } else {
-              vErrors.push(err30);
+              vErrors.push(err32);
             }
             errors++;
           }
         }
-        if (data7['executed-pass'] !== undefined) {
-          let data8 = data7['executed-pass'];
-          if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
-            const err31 = {
-              instancePath: instancePath + '/tally/executed-pass',
-              schemaPath: '#/properties/tally/properties/executed-pass/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-          if (typeof data8 == 'number' && isFinite(data8)) {
-            if (data8 < 0 || isNaN(data8)) {
-              const err32 = {
-                instancePath: instancePath + '/tally/executed-pass',
-                schemaPath: '#/properties/tally/properties/executed-pass/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err32];
-              } else {
-                vErrors.push(err32);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data7['executed-fail'] !== undefined) {
-          let data9 = data7['executed-fail'];
+        if (data8['executed-pass'] !== undefined) {
+          let data9 = data8['executed-pass'];
           if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
             const err33 = {
-              instancePath: instancePath + '/tally/executed-fail',
-              schemaPath: '#/properties/tally/properties/executed-fail/type',
+              instancePath: instancePath + '/tally/executed-pass',
+              schemaPath: '#/properties/tally/properties/executed-pass/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -19864,8 +19981,8 @@ function validate62(
           if (typeof data9 == 'number' && isFinite(data9)) {
             if (data9 < 0 || isNaN(data9)) {
               const err34 = {
-                instancePath: instancePath + '/tally/executed-fail',
-                schemaPath: '#/properties/tally/properties/executed-fail/minimum',
+                instancePath: instancePath + '/tally/executed-pass',
+                schemaPath: '#/properties/tally/properties/executed-pass/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
@@ -19879,12 +19996,12 @@ function validate62(
             }
           }
         }
-        if (data7.inapplicable !== undefined) {
-          let data10 = data7.inapplicable;
+        if (data8['executed-fail'] !== undefined) {
+          let data10 = data8['executed-fail'];
           if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
             const err35 = {
-              instancePath: instancePath + '/tally/inapplicable',
-              schemaPath: '#/properties/tally/properties/inapplicable/type',
+              instancePath: instancePath + '/tally/executed-fail',
+              schemaPath: '#/properties/tally/properties/executed-fail/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -19899,8 +20016,8 @@ function validate62(
           if (typeof data10 == 'number' && isFinite(data10)) {
             if (data10 < 0 || isNaN(data10)) {
               const err36 = {
-                instancePath: instancePath + '/tally/inapplicable',
-                schemaPath: '#/properties/tally/properties/inapplicable/minimum',
+                instancePath: instancePath + '/tally/executed-fail',
+                schemaPath: '#/properties/tally/properties/executed-fail/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
@@ -19914,12 +20031,12 @@ function validate62(
             }
           }
         }
-        if (data7.skipped !== undefined) {
-          let data11 = data7.skipped;
+        if (data8.inapplicable !== undefined) {
+          let data11 = data8.inapplicable;
           if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
             const err37 = {
-              instancePath: instancePath + '/tally/skipped',
-              schemaPath: '#/properties/tally/properties/skipped/type',
+              instancePath: instancePath + '/tally/inapplicable',
+              schemaPath: '#/properties/tally/properties/inapplicable/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -19934,8 +20051,8 @@ function validate62(
           if (typeof data11 == 'number' && isFinite(data11)) {
             if (data11 < 0 || isNaN(data11)) {
               const err38 = {
-                instancePath: instancePath + '/tally/skipped',
-                schemaPath: '#/properties/tally/properties/skipped/minimum',
+                instancePath: instancePath + '/tally/inapplicable',
+                schemaPath: '#/properties/tally/properties/inapplicable/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
@@ -19949,12 +20066,12 @@ function validate62(
             }
           }
         }
-        if (data7.blocked !== undefined) {
-          let data12 = data7.blocked;
+        if (data8.skipped !== undefined) {
+          let data12 = data8.skipped;
           if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
             const err39 = {
-              instancePath: instancePath + '/tally/blocked',
-              schemaPath: '#/properties/tally/properties/blocked/type',
+              instancePath: instancePath + '/tally/skipped',
+              schemaPath: '#/properties/tally/properties/skipped/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -19969,8 +20086,8 @@ function validate62(
           if (typeof data12 == 'number' && isFinite(data12)) {
             if (data12 < 0 || isNaN(data12)) {
               const err40 = {
-                instancePath: instancePath + '/tally/blocked',
-                schemaPath: '#/properties/tally/properties/blocked/minimum',
+                instancePath: instancePath + '/tally/skipped',
+                schemaPath: '#/properties/tally/properties/skipped/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
@@ -19984,36 +20101,31 @@ function validate62(
             }
           }
         }
-      } else {
-        const err41 = {
-          instancePath: instancePath + '/tally',
-          schemaPath: '#/properties/tally/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-    }
-    if (data.smallest !== undefined) {
-      let data13 = data.smallest;
-      if (Array.isArray(data13)) {
-        const len0 = data13.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data14 = data13[i0];
-          if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
-            if (data14.rule === undefined) {
+        if (data8.blocked !== undefined) {
+          let data13 = data8.blocked;
+          if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
+            const err41 = {
+              instancePath: instancePath + '/tally/blocked',
+              schemaPath: '#/properties/tally/properties/blocked/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
+          }
+          if (typeof data13 == 'number' && isFinite(data13)) {
+            if (data13 < 0 || isNaN(data13)) {
               const err42 = {
-                instancePath: instancePath + '/smallest/' + i0,
-                schemaPath: '#/properties/smallest/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'rule' },
-                message: "must have required property '" + 'rule' + "'",
+                instancePath: instancePath + '/tally/blocked',
+                schemaPath: '#/properties/tally/properties/blocked/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
               };
               if (vErrors === null) {
                 vErrors = [err42];
@@ -20022,28 +20134,38 @@ function validate62(
               }
               errors++;
             }
-            if (data14.fixtureId === undefined) {
-              const err43 = {
-                instancePath: instancePath + '/smallest/' + i0,
-                schemaPath: '#/properties/smallest/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'fixtureId' },
-                message: "must have required property '" + 'fixtureId' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err43];
-              } else {
-                vErrors.push(err43);
-              }
-              errors++;
-            }
-            if (data14.tasks === undefined) {
+          }
+        }
+      } else {
+        const err43 = {
+          instancePath: instancePath + '/tally',
+          schemaPath: '#/properties/tally/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
+        }
+        errors++;
+      }
+    }
+    if (data.smallest !== undefined) {
+      let data14 = data.smallest;
+      if (Array.isArray(data14)) {
+        const len0 = data14.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data15 = data14[i0];
+          if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
+            if (data15.rule === undefined) {
               const err44 = {
                 instancePath: instancePath + '/smallest/' + i0,
                 schemaPath: '#/properties/smallest/items/required',
                 keyword: 'required',
-                params: { missingProperty: 'tasks' },
-                message: "must have required property '" + 'tasks' + "'",
+                params: { missingProperty: 'rule' },
+                message: "must have required property '" + 'rule' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err44];
@@ -20052,13 +20174,13 @@ function validate62(
               }
               errors++;
             }
-            if (data14.trials === undefined) {
+            if (data15.fixtureId === undefined) {
               const err45 = {
                 instancePath: instancePath + '/smallest/' + i0,
                 schemaPath: '#/properties/smallest/items/required',
                 keyword: 'required',
-                params: { missingProperty: 'trials' },
-                message: "must have required property '" + 'trials' + "'",
+                params: { missingProperty: 'fixtureId' },
+                message: "must have required property '" + 'fixtureId' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err45];
@@ -20067,13 +20189,13 @@ function validate62(
               }
               errors++;
             }
-            if (data14.calls === undefined) {
+            if (data15.tasks === undefined) {
               const err46 = {
                 instancePath: instancePath + '/smallest/' + i0,
                 schemaPath: '#/properties/smallest/items/required',
                 keyword: 'required',
-                params: { missingProperty: 'calls' },
-                message: "must have required property '" + 'calls' + "'",
+                params: { missingProperty: 'tasks' },
+                message: "must have required property '" + 'tasks' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err46];
@@ -20082,13 +20204,13 @@ function validate62(
               }
               errors++;
             }
-            if (data14.command === undefined) {
+            if (data15.trials === undefined) {
               const err47 = {
                 instancePath: instancePath + '/smallest/' + i0,
                 schemaPath: '#/properties/smallest/items/required',
                 keyword: 'required',
-                params: { missingProperty: 'command' },
-                message: "must have required property '" + 'command' + "'",
+                params: { missingProperty: 'trials' },
+                message: "must have required property '" + 'trials' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err47];
@@ -20097,7 +20219,37 @@ function validate62(
               }
               errors++;
             }
-            for (const key3 in data14) {
+            if (data15.calls === undefined) {
+              const err48 = {
+                instancePath: instancePath + '/smallest/' + i0,
+                schemaPath: '#/properties/smallest/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'calls' },
+                message: "must have required property '" + 'calls' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err48];
+              } else {
+                vErrors.push(err48);
+              }
+              errors++;
+            }
+            if (data15.command === undefined) {
+              const err49 = {
+                instancePath: instancePath + '/smallest/' + i0,
+                schemaPath: '#/properties/smallest/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'command' },
+                message: "must have required property '" + 'command' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err49];
+              } else {
+                vErrors.push(err49);
+              }
+              errors++;
+            }
+            for (const key3 in data15) {
               if (!(
                 key3 === 'rule' ||
                 key3 === 'fixtureId' ||
@@ -20106,46 +20258,12 @@ function validate62(
                 key3 === 'calls' ||
                 key3 === 'command'
               )) {
-                const err48 = {
+                const err50 = {
                   instancePath: instancePath + '/smallest/' + i0,
                   schemaPath: '#/properties/smallest/items/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key3 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err48];
-                } else {
-                  vErrors.push(err48);
-                }
-                errors++;
-              }
-            }
-            if (data14.rule !== undefined) {
-              let data15 = data14.rule;
-              if (typeof data15 === 'string') {
-                if (func1(data15) < 1) {
-                  const err49 = {
-                    instancePath: instancePath + '/smallest/' + i0 + '/rule',
-                    schemaPath: '#/properties/smallest/items/properties/rule/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err49];
-                  } else {
-                    vErrors.push(err49);
-                  }
-                  errors++;
-                }
-              } else {
-                const err50 = {
-                  instancePath: instancePath + '/smallest/' + i0 + '/rule',
-                  schemaPath: '#/properties/smallest/items/properties/rule/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err50];
@@ -20155,16 +20273,16 @@ function validate62(
                 errors++;
               }
             }
-            if (data14.fixtureId !== undefined) {
-              let data16 = data14.fixtureId;
+            if (data15.rule !== undefined) {
+              let data16 = data15.rule;
               if (typeof data16 === 'string') {
-                if (!pattern81.test(data16)) {
+                if (func1(data16) < 1) {
                   const err51 = {
-                    instancePath: instancePath + '/smallest/' + i0 + '/fixtureId',
-                    schemaPath: '#/properties/smallest/items/properties/fixtureId/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
-                    message: 'must match pattern "' + '^generated-s[0-9]+-n[0-9]{4,}$' + '"',
+                    instancePath: instancePath + '/smallest/' + i0 + '/rule',
+                    schemaPath: '#/properties/smallest/items/properties/rule/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err51];
@@ -20175,8 +20293,8 @@ function validate62(
                 }
               } else {
                 const err52 = {
-                  instancePath: instancePath + '/smallest/' + i0 + '/fixtureId',
-                  schemaPath: '#/properties/smallest/items/properties/fixtureId/type',
+                  instancePath: instancePath + '/smallest/' + i0 + '/rule',
+                  schemaPath: '#/properties/smallest/items/properties/rule/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
@@ -20189,48 +20307,42 @@ function validate62(
                 errors++;
               }
             }
-            if (data14.tasks !== undefined) {
-              let data17 = data14.tasks;
-              if (!(
-                typeof data17 == 'number' &&
-                !(data17 % 1) &&
-                !isNaN(data17) &&
-                isFinite(data17)
-              )) {
-                const err53 = {
-                  instancePath: instancePath + '/smallest/' + i0 + '/tasks',
-                  schemaPath: '#/properties/smallest/items/properties/tasks/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err53];
-                } else {
-                  vErrors.push(err53);
-                }
-                errors++;
-              }
-              if (typeof data17 == 'number' && isFinite(data17)) {
-                if (data17 < 1 || isNaN(data17)) {
-                  const err54 = {
-                    instancePath: instancePath + '/smallest/' + i0 + '/tasks',
-                    schemaPath: '#/properties/smallest/items/properties/tasks/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
+            if (data15.fixtureId !== undefined) {
+              let data17 = data15.fixtureId;
+              if (typeof data17 === 'string') {
+                if (!pattern81.test(data17)) {
+                  const err53 = {
+                    instancePath: instancePath + '/smallest/' + i0 + '/fixtureId',
+                    schemaPath: '#/properties/smallest/items/properties/fixtureId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
+                    message: 'must match pattern "' + '^generated-s[0-9]+-n[0-9]{4,}$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err54];
+                    vErrors = [err53];
                   } else {
-                    vErrors.push(err54);
+                    vErrors.push(err53);
                   }
                   errors++;
                 }
+              } else {
+                const err54 = {
+                  instancePath: instancePath + '/smallest/' + i0 + '/fixtureId',
+                  schemaPath: '#/properties/smallest/items/properties/fixtureId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
               }
             }
-            if (data14.trials !== undefined) {
-              let data18 = data14.trials;
+            if (data15.tasks !== undefined) {
+              let data18 = data15.tasks;
               if (!(
                 typeof data18 == 'number' &&
                 !(data18 % 1) &&
@@ -20238,8 +20350,8 @@ function validate62(
                 isFinite(data18)
               )) {
                 const err55 = {
-                  instancePath: instancePath + '/smallest/' + i0 + '/trials',
-                  schemaPath: '#/properties/smallest/items/properties/trials/type',
+                  instancePath: instancePath + '/smallest/' + i0 + '/tasks',
+                  schemaPath: '#/properties/smallest/items/properties/tasks/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
@@ -20254,8 +20366,8 @@ function validate62(
               if (typeof data18 == 'number' && isFinite(data18)) {
                 if (data18 < 1 || isNaN(data18)) {
                   const err56 = {
-                    instancePath: instancePath + '/smallest/' + i0 + '/trials',
-                    schemaPath: '#/properties/smallest/items/properties/trials/minimum',
+                    instancePath: instancePath + '/smallest/' + i0 + '/tasks',
+                    schemaPath: '#/properties/smallest/items/properties/tasks/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 1 },
                     message: 'must be >= 1',
@@ -20269,8 +20381,8 @@ function validate62(
                 }
               }
             }
-            if (data14.calls !== undefined) {
-              let data19 = data14.calls;
+            if (data15.trials !== undefined) {
+              let data19 = data15.trials;
               if (!(
                 typeof data19 == 'number' &&
                 !(data19 % 1) &&
@@ -20278,8 +20390,8 @@ function validate62(
                 isFinite(data19)
               )) {
                 const err57 = {
-                  instancePath: instancePath + '/smallest/' + i0 + '/calls',
-                  schemaPath: '#/properties/smallest/items/properties/calls/type',
+                  instancePath: instancePath + '/smallest/' + i0 + '/trials',
+                  schemaPath: '#/properties/smallest/items/properties/trials/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
@@ -20292,13 +20404,13 @@ function validate62(
                 errors++;
               }
               if (typeof data19 == 'number' && isFinite(data19)) {
-                if (data19 < 0 || isNaN(data19)) {
+                if (data19 < 1 || isNaN(data19)) {
                   const err58 = {
-                    instancePath: instancePath + '/smallest/' + i0 + '/calls',
-                    schemaPath: '#/properties/smallest/items/properties/calls/minimum',
+                    instancePath: instancePath + '/smallest/' + i0 + '/trials',
+                    schemaPath: '#/properties/smallest/items/properties/trials/minimum',
                     keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
                   };
                   if (vErrors === null) {
                     vErrors = [err58];
@@ -20309,11 +20421,51 @@ function validate62(
                 }
               }
             }
-            if (data14.command !== undefined) {
-              let data20 = data14.command;
-              if (typeof data20 === 'string') {
-                if (func1(data20) < 1) {
-                  const err59 = {
+            if (data15.calls !== undefined) {
+              let data20 = data15.calls;
+              if (!(
+                typeof data20 == 'number' &&
+                !(data20 % 1) &&
+                !isNaN(data20) &&
+                isFinite(data20)
+              )) {
+                const err59 = {
+                  instancePath: instancePath + '/smallest/' + i0 + '/calls',
+                  schemaPath: '#/properties/smallest/items/properties/calls/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+              if (typeof data20 == 'number' && isFinite(data20)) {
+                if (data20 < 0 || isNaN(data20)) {
+                  const err60 = {
+                    instancePath: instancePath + '/smallest/' + i0 + '/calls',
+                    schemaPath: '#/properties/smallest/items/properties/calls/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err60];
+                  } else {
+                    vErrors.push(err60);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data15.command !== undefined) {
+              let data21 = data15.command;
+              if (typeof data21 === 'string') {
+                if (func1(data21) < 1) {
+                  const err61 = {
                     instancePath: instancePath + '/smallest/' + i0 + '/command',
                     schemaPath: '#/properties/smallest/items/properties/command/minLength',
                     keyword: 'minLength',
@@ -20321,14 +20473,14 @@ function validate62(
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err59];
+                    vErrors = [err61];
                   } else {
-                    vErrors.push(err59);
+                    vErrors.push(err61);
                   }
                   errors++;
                 }
               } else {
-                const err60 = {
+                const err62 = {
                   instancePath: instancePath + '/smallest/' + i0 + '/command',
                   schemaPath: '#/properties/smallest/items/properties/command/type',
                   keyword: 'type',
@@ -20336,15 +20488,15 @@ function validate62(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err60];
+                  vErrors = [err62];
                 } else {
-                  vErrors.push(err60);
+                  vErrors.push(err62);
                 }
                 errors++;
               }
             }
           } else {
-            const err61 = {
+            const err63 = {
               instancePath: instancePath + '/smallest/' + i0,
               schemaPath: '#/properties/smallest/items/type',
               keyword: 'type',
@@ -20352,15 +20504,15 @@ function validate62(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err61];
+              vErrors = [err63];
             } else {
-              vErrors.push(err61);
+              vErrors.push(err63);
             }
             errors++;
           }
         }
       } else {
-        const err62 = {
+        const err64 = {
           instancePath: instancePath + '/smallest',
           schemaPath: '#/properties/smallest/type',
           keyword: 'type',
@@ -20368,15 +20520,15 @@ function validate62(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err62];
+          vErrors = [err64];
         } else {
-          vErrors.push(err62);
+          vErrors.push(err64);
         }
         errors++;
       }
     }
   } else {
-    const err63 = {
+    const err65 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -20384,9 +20536,9 @@ function validate62(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err63];
+      vErrors = [err65];
     } else {
-      vErrors.push(err63);
+      vErrors.push(err65);
     }
     errors++;
   }
@@ -21379,7 +21531,7 @@ function validate52(
   return errors === 0;
 }
 validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema116 = {
+const schema118 = {
   description: 'One refusal the suite provoked: the answer, or why there is none (docs/report.md).',
   oneOf: [
     {
@@ -21452,7 +21604,7 @@ const schema116 = {
     },
   ],
 };
-const schema117 = {
+const schema119 = {
   description: 'Which refusal was provoked.',
   enum: [
     'no-credentials',
@@ -21600,7 +21752,7 @@ function validate65(
           instancePath: instancePath + '/probe',
           schemaPath: '#/$defs/probeName/enum',
           keyword: 'enum',
-          params: { allowedValues: schema117.enum },
+          params: { allowedValues: schema119.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -21849,7 +22001,7 @@ function validate65(
           instancePath: instancePath + '/probe',
           schemaPath: '#/$defs/probeName/enum',
           keyword: 'enum',
-          params: { allowedValues: schema117.enum },
+          params: { allowedValues: schema119.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -22058,7 +22210,7 @@ function validate65(
             instancePath: instancePath + '/probe',
             schemaPath: '#/$defs/probeName/enum',
             keyword: 'enum',
-            params: { allowedValues: schema117.enum },
+            params: { allowedValues: schema119.enum },
             message: 'must be equal to one of the allowed values',
           };
           if (vErrors === null) {
@@ -22233,7 +22385,7 @@ function validate65(
               instancePath: instancePath + '/probe',
               schemaPath: '#/$defs/probeName/enum',
               keyword: 'enum',
-              params: { allowedValues: schema117.enum },
+              params: { allowedValues: schema119.enum },
               message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
@@ -22354,7 +22506,7 @@ function validate65(
   return errors === 0;
 }
 validate65.evaluated = { dynamicProps: true, dynamicItems: false };
-const schema140 = {
+const schema142 = {
   description:
     'A requirement id, "*" (every requirement) or "host-checks" (the checks made once per run).',
   anyOf: [{ $ref: '#/$defs/requirementId' }, { const: '*' }, { const: 'host-checks' }],
@@ -22472,7 +22624,7 @@ function validate68(
   return errors === 0;
 }
 validate68.evaluated = { dynamicProps: false, dynamicItems: false };
-const schema143 = {
+const schema145 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
@@ -25408,7 +25560,7 @@ function validate51(
         if (data60.value !== undefined) {
           let data64 = data60.value;
           if (typeof data64 === 'string') {
-            if (!pattern106.test(data64)) {
+            if (!pattern107.test(data64)) {
               const err157 = {
                 instancePath: instancePath + '/signature/value',
                 schemaPath: '#/properties/signature/properties/value/pattern',
@@ -26515,7 +26667,7 @@ function validate51(
                             instancePath + '/baseline/entries/' + i15 + '/outcomes/' + i16,
                           schemaPath: '#/$defs/disposition/enum',
                           keyword: 'enum',
-                          params: { allowedValues: schema142.enum },
+                          params: { allowedValues: schema144.enum },
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
@@ -27442,7 +27594,7 @@ function validate51(
                           instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes/' + i22,
                           schemaPath: '#/$defs/disposition/enum',
                           keyword: 'enum',
-                          params: { allowedValues: schema142.enum },
+                          params: { allowedValues: schema144.enum },
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
@@ -28444,7 +28596,7 @@ function validate51(
 }
 validate51.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 exports.matrix = validate74;
-const schema145 = {
+const schema147 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:matrix',
   title: 'RFC 0246 eval-gate results matrix',
@@ -28616,7 +28768,7 @@ const schema145 = {
     },
   },
 };
-const schema146 = {
+const schema148 = {
   type: 'object',
   additionalProperties: false,
   required: [
@@ -28686,7 +28838,7 @@ const schema146 = {
     },
   },
 };
-const schema147 = {
+const schema149 = {
   description: 'What verifying the report came to.',
   enum: ['verified', 'unverified', 'unanchored', 'different-referee'],
 };
@@ -28870,7 +29022,7 @@ function validate75(
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema146.properties, key0)) {
+      if (!func5.call(schema148.properties, key0)) {
         const err11 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -28961,7 +29113,7 @@ function validate75(
           instancePath: instancePath + '/version',
           schemaPath: '#/properties/version/type',
           keyword: 'type',
-          params: { type: schema146.properties.version.type },
+          params: { type: schema148.properties.version.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29001,7 +29153,7 @@ function validate75(
           instancePath: instancePath + '/verification',
           schemaPath: '#/$defs/reportState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema147.enum },
+          params: { allowedValues: schema149.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -29056,7 +29208,7 @@ function validate75(
           instancePath: instancePath + '/anchor',
           schemaPath: '#/properties/anchor/type',
           keyword: 'type',
-          params: { type: schema146.properties.anchor.type },
+          params: { type: schema148.properties.anchor.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29142,7 +29294,7 @@ function validate75(
           instancePath: instancePath + '/page',
           schemaPath: '#/properties/page/type',
           keyword: 'type',
-          params: { type: schema146.properties.page.type },
+          params: { type: schema148.properties.page.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29160,7 +29312,7 @@ function validate75(
           instancePath: instancePath + '/suiteVersion',
           schemaPath: '#/properties/suiteVersion/type',
           keyword: 'type',
-          params: { type: schema146.properties.suiteVersion.type },
+          params: { type: schema148.properties.suiteVersion.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29190,7 +29342,7 @@ function validate75(
   return errors === 0;
 }
 validate75.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema148 = {
+const schema150 = {
   type: 'object',
   additionalProperties: false,
   required: ['kind', 'id', 'cells'],
@@ -29211,7 +29363,7 @@ const schema148 = {
     },
   },
 };
-const schema149 = {
+const schema151 = {
   type: 'object',
   additionalProperties: false,
   required: ['state', 'detail'],
@@ -29232,7 +29384,7 @@ const schema149 = {
     },
   },
 };
-const schema150 = {
+const schema152 = {
   description: 'What one cell shows; see docs/ci.md.',
   enum: [
     'pass',
@@ -29252,7 +29404,7 @@ const schema150 = {
     'different-referee',
   ],
 };
-const pattern120 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
+const pattern121 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
 function validate78(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -29337,7 +29489,7 @@ function validate78(
           instancePath: instancePath + '/state',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema150.enum },
+          params: { allowedValues: schema152.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -29368,7 +29520,7 @@ function validate78(
     if (data.anchor !== undefined) {
       let data2 = data.anchor;
       if (typeof data2 === 'string') {
-        if (!pattern120.test(data2)) {
+        if (!pattern121.test(data2)) {
           const err5 = {
             instancePath: instancePath + '/anchor',
             schemaPath: '#/properties/anchor/pattern',
@@ -29422,7 +29574,7 @@ function validate78(
           instancePath: instancePath + '/recomputed',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema150.enum },
+          params: { allowedValues: schema152.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -29535,7 +29687,7 @@ function validate77(
           instancePath: instancePath + '/kind',
           schemaPath: '#/properties/kind/enum',
           keyword: 'enum',
-          params: { allowedValues: schema148.properties.kind.enum },
+          params: { allowedValues: schema150.properties.kind.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
