@@ -54,7 +54,8 @@ export async function packDrawnBy(
     }
     const again = await replayWith(recorded);
     const other = again.differentReferee;
-    if (other.length === 0) return { again };
+    // A record that contradicts itself (a line or file edited) says so before any draw is judged.
+    if (other.length === 0 || again.problems.length > 0) return { again };
     const more = other.length > NAMED_CASES ? `; and ${other.length - NAMED_CASES} more` : '';
     return {
       differentReferee: `generated: ${other.length} case(s) recorded another fixture than generator v${recorded} draws, so another referee drew them: ${other.slice(0, NAMED_CASES).join('; ')}${more}`,
@@ -69,7 +70,7 @@ export async function packDrawnBy(
     if (off === 0) {
       return {
         again,
-        drawnBy: `generated: the report names no generator version; its cases are those generator v${version} draws`,
+        drawnBy: `generated: the report names no generator version; its cases decide again as recorded with generator v${version}'s draw, the newest that does`,
       };
     }
     if (closest === undefined || off < closest.off) closest = { again, version, off };

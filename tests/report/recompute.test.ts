@@ -326,7 +326,7 @@ describe('recompute of the generated row', () => {
 
   // Records that name no generator version, as reports before versions were recorded: every
   // version decides these blocked cases alike, so the newest is the one named.
-  const UNVERSIONED = `generated: the report names no generator version; its cases are those generator v${CURRENT_GENERATOR} draws`;
+  const UNVERSIONED = `generated: the report names no generator version; its cases decide again as recorded with generator v${CURRENT_GENERATOR}'s draw, the newest that does`;
 
   it('decides a streamed pack again from its sidecar and rebuilds its record', async () => {
     const bytes = fileOf(LINES);
