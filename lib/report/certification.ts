@@ -28,6 +28,8 @@ export type CertificationFacts = CiFacts &
     /** What the host's discovery advertises and what the run declared (--impl, --impl-version). */
     readonly implementation?: Implementation;
     readonly declared?: Implementation;
+    /** The suite that judged the run: its version's set is the one an unpinned run certifies by. */
+    readonly suite?: Pick<EvalGateReport['suite'], 'version'>;
   };
 
 type Row = EvalGateReport['requirements'][number];
@@ -195,7 +197,7 @@ function packOf(facts: CertificationFacts): {
   seed: number;
   generator?: number;
 } {
-  const pinned = facts.selection?.requirementSet?.version;
+  const pinned = facts.selection?.requirementSet?.version ?? facts.suite?.version;
   const set = (pinned === undefined ? undefined : requirementSetOf(pinned)) ?? currentSet();
   return { version: set.version, ...set.pack };
 }
