@@ -14921,6 +14921,11 @@ const schema85 = {
                   minimum: 0,
                   maximum: 2147483647,
                 },
+                generator: {
+                  $ref: '#/$defs/packGenerator',
+                  description:
+                    'The generator version that draws the pack; absent in sets that named none (0.1.0).',
+                },
               },
               additionalProperties: false,
             },
@@ -15935,7 +15940,13 @@ const schema137 = {
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
-const schema144 = {
+const schema110 = {
+  description:
+    'The version of the generator that drew the pack (lib/generate/versions.ts); a verifier draws the pack again with it. Absent in reports written before it was recorded.',
+  type: 'integer',
+  minimum: 1,
+};
+const schema145 = {
   description: 'Contract §9.',
   enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
 };
@@ -18377,12 +18388,6 @@ const schema109 = {
     "Present when the run drove one case of the pack alone (run --case ID): that case's id; the run's record then holds that case alone.",
   type: 'string',
   pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
-};
-const schema110 = {
-  description:
-    'The version of the generator that drew the pack (lib/generate/versions.ts); a verifier draws the pack again with it. Absent in reports written before it was recorded.',
-  type: 'integer',
-  minimum: 1,
 };
 const pattern81 = new RegExp('^generated-s[0-9]+-n[0-9]{4,}$', 'u');
 const schema111 = {
@@ -22506,7 +22511,7 @@ function validate65(
   return errors === 0;
 }
 validate65.evaluated = { dynamicProps: true, dynamicItems: false };
-const schema142 = {
+const schema143 = {
   description:
     'A requirement id, "*" (every requirement) or "host-checks" (the checks made once per run).',
   anyOf: [{ $ref: '#/$defs/requirementId' }, { const: '*' }, { const: 'host-checks' }],
@@ -22624,7 +22629,7 @@ function validate68(
   return errors === 0;
 }
 validate68.evaluated = { dynamicProps: false, dynamicItems: false };
-const schema145 = {
+const schema146 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
@@ -26165,7 +26170,7 @@ function validate51(
                   errors++;
                 }
                 for (const key18 in data77) {
-                  if (!(key18 === 'count' || key18 === 'seed')) {
+                  if (!(key18 === 'count' || key18 === 'seed' || key18 === 'generator')) {
                     const err188 = {
                       instancePath: instancePath + '/selection/requirementSet/pack',
                       schemaPath:
@@ -26298,8 +26303,48 @@ function validate51(
                     }
                   }
                 }
+                if (data77.generator !== undefined) {
+                  let data80 = data77.generator;
+                  if (!(
+                    typeof data80 == 'number' &&
+                    !(data80 % 1) &&
+                    !isNaN(data80) &&
+                    isFinite(data80)
+                  )) {
+                    const err195 = {
+                      instancePath: instancePath + '/selection/requirementSet/pack/generator',
+                      schemaPath: '#/$defs/packGenerator/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err195];
+                    } else {
+                      vErrors.push(err195);
+                    }
+                    errors++;
+                  }
+                  if (typeof data80 == 'number' && isFinite(data80)) {
+                    if (data80 < 1 || isNaN(data80)) {
+                      const err196 = {
+                        instancePath: instancePath + '/selection/requirementSet/pack/generator',
+                        schemaPath: '#/$defs/packGenerator/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 1 },
+                        message: 'must be >= 1',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err196];
+                      } else {
+                        vErrors.push(err196);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err195 = {
+                const err197 = {
                   instancePath: instancePath + '/selection/requirementSet/pack',
                   schemaPath:
                     '#/properties/selection/properties/requirementSet/properties/pack/type',
@@ -26308,15 +26353,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err195];
+                  vErrors = [err197];
                 } else {
-                  vErrors.push(err195);
+                  vErrors.push(err197);
                 }
                 errors++;
               }
             }
           } else {
-            const err196 = {
+            const err198 = {
               instancePath: instancePath + '/selection/requirementSet',
               schemaPath: '#/properties/selection/properties/requirementSet/type',
               keyword: 'type',
@@ -26324,15 +26369,15 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err196];
+              vErrors = [err198];
             } else {
-              vErrors.push(err196);
+              vErrors.push(err198);
             }
             errors++;
           }
         }
       } else {
-        const err197 = {
+        const err199 = {
           instancePath: instancePath + '/selection',
           schemaPath: '#/properties/selection/type',
           keyword: 'type',
@@ -26340,53 +26385,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err197];
+          vErrors = [err199];
         } else {
-          vErrors.push(err197);
+          vErrors.push(err199);
         }
         errors++;
       }
     }
     if (data.baseline !== undefined) {
-      let data80 = data.baseline;
-      if (data80 && typeof data80 == 'object' && !Array.isArray(data80)) {
-        if (data80.file === undefined) {
-          const err198 = {
+      let data81 = data.baseline;
+      if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
+        if (data81.file === undefined) {
+          const err200 = {
             instancePath: instancePath + '/baseline',
             schemaPath: '#/properties/baseline/required',
             keyword: 'required',
             params: { missingProperty: 'file' },
             message: "must have required property '" + 'file' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err198];
-          } else {
-            vErrors.push(err198);
-          }
-          errors++;
-        }
-        if (data80.sha256 === undefined) {
-          const err199 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'sha256' },
-            message: "must have required property '" + 'sha256' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err199];
-          } else {
-            vErrors.push(err199);
-          }
-          errors++;
-        }
-        if (data80.entries === undefined) {
-          const err200 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'entries' },
-            message: "must have required property '" + 'entries' + "'",
           };
           if (vErrors === null) {
             vErrors = [err200];
@@ -26395,13 +26410,13 @@ function validate51(
           }
           errors++;
         }
-        if (data80.excused === undefined) {
+        if (data81.sha256 === undefined) {
           const err201 = {
             instancePath: instancePath + '/baseline',
             schemaPath: '#/properties/baseline/required',
             keyword: 'required',
-            params: { missingProperty: 'excused' },
-            message: "must have required property '" + 'excused' + "'",
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
           };
           if (vErrors === null) {
             vErrors = [err201];
@@ -26410,7 +26425,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key19 in data80) {
+        if (data81.entries === undefined) {
+          const err202 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'entries' },
+            message: "must have required property '" + 'entries' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err202];
+          } else {
+            vErrors.push(err202);
+          }
+          errors++;
+        }
+        if (data81.excused === undefined) {
+          const err203 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'excused' },
+            message: "must have required property '" + 'excused' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err203];
+          } else {
+            vErrors.push(err203);
+          }
+          errors++;
+        }
+        for (const key19 in data81) {
           if (!(
             key19 === 'file' ||
             key19 === 'sha256' ||
@@ -26419,46 +26464,12 @@ function validate51(
             key19 === 'severity' ||
             pattern13.test(key19)
           )) {
-            const err202 = {
+            const err204 = {
               instancePath: instancePath + '/baseline',
               schemaPath: '#/properties/baseline/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key19 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err202];
-            } else {
-              vErrors.push(err202);
-            }
-            errors++;
-          }
-        }
-        if (data80.file !== undefined) {
-          let data81 = data80.file;
-          if (typeof data81 === 'string') {
-            if (func1(data81) < 1) {
-              const err203 = {
-                instancePath: instancePath + '/baseline/file',
-                schemaPath: '#/properties/baseline/properties/file/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err203];
-              } else {
-                vErrors.push(err203);
-              }
-              errors++;
-            }
-          } else {
-            const err204 = {
-              instancePath: instancePath + '/baseline/file',
-              schemaPath: '#/properties/baseline/properties/file/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err204];
@@ -26468,16 +26479,16 @@ function validate51(
             errors++;
           }
         }
-        if (data80.sha256 !== undefined) {
-          let data82 = data80.sha256;
+        if (data81.file !== undefined) {
+          let data82 = data81.file;
           if (typeof data82 === 'string') {
-            if (!pattern59.test(data82)) {
+            if (func1(data82) < 1) {
               const err205 = {
-                instancePath: instancePath + '/baseline/sha256',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                instancePath: instancePath + '/baseline/file',
+                schemaPath: '#/properties/baseline/properties/file/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
                 vErrors = [err205];
@@ -26488,8 +26499,8 @@ function validate51(
             }
           } else {
             const err206 = {
-              instancePath: instancePath + '/baseline/sha256',
-              schemaPath: '#/$defs/sha256/type',
+              instancePath: instancePath + '/baseline/file',
+              schemaPath: '#/properties/baseline/properties/file/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -26502,50 +26513,54 @@ function validate51(
             errors++;
           }
         }
-        if (data80.entries !== undefined) {
-          let data83 = data80.entries;
-          if (Array.isArray(data83)) {
-            const len10 = data83.length;
+        if (data81.sha256 !== undefined) {
+          let data83 = data81.sha256;
+          if (typeof data83 === 'string') {
+            if (!pattern59.test(data83)) {
+              const err207 = {
+                instancePath: instancePath + '/baseline/sha256',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err207];
+              } else {
+                vErrors.push(err207);
+              }
+              errors++;
+            }
+          } else {
+            const err208 = {
+              instancePath: instancePath + '/baseline/sha256',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err208];
+            } else {
+              vErrors.push(err208);
+            }
+            errors++;
+          }
+        }
+        if (data81.entries !== undefined) {
+          let data84 = data81.entries;
+          if (Array.isArray(data84)) {
+            const len10 = data84.length;
             for (let i15 = 0; i15 < len10; i15++) {
-              let data84 = data83[i15];
-              if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
-                if (data84.requirement === undefined) {
-                  const err207 = {
+              let data85 = data84[i15];
+              if (data85 && typeof data85 == 'object' && !Array.isArray(data85)) {
+                if (data85.requirement === undefined) {
+                  const err209 = {
                     instancePath: instancePath + '/baseline/entries/' + i15,
                     schemaPath: '#/properties/baseline/properties/entries/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'requirement' },
                     message: "must have required property '" + 'requirement' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err207];
-                  } else {
-                    vErrors.push(err207);
-                  }
-                  errors++;
-                }
-                if (data84.reason === undefined) {
-                  const err208 = {
-                    instancePath: instancePath + '/baseline/entries/' + i15,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'reason' },
-                    message: "must have required property '" + 'reason' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err208];
-                  } else {
-                    vErrors.push(err208);
-                  }
-                  errors++;
-                }
-                if (data84.status === undefined) {
-                  const err209 = {
-                    instancePath: instancePath + '/baseline/entries/' + i15,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'status' },
-                    message: "must have required property '" + 'status' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err209];
@@ -26554,7 +26569,37 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key20 in data84) {
+                if (data85.reason === undefined) {
+                  const err210 = {
+                    instancePath: instancePath + '/baseline/entries/' + i15,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err210];
+                  } else {
+                    vErrors.push(err210);
+                  }
+                  errors++;
+                }
+                if (data85.status === undefined) {
+                  const err211 = {
+                    instancePath: instancePath + '/baseline/entries/' + i15,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'status' },
+                    message: "must have required property '" + 'status' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err211];
+                  } else {
+                    vErrors.push(err211);
+                  }
+                  errors++;
+                }
+                for (const key20 in data85) {
                   if (!(
                     key20 === 'requirement' ||
                     key20 === 'rule' ||
@@ -26566,7 +26611,7 @@ function validate51(
                     key20 === 'status' ||
                     pattern13.test(key20)
                   )) {
-                    const err210 = {
+                    const err212 = {
                       instancePath: instancePath + '/baseline/entries/' + i15,
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/additionalProperties',
@@ -26575,18 +26620,18 @@ function validate51(
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err210];
+                      vErrors = [err212];
                     } else {
-                      vErrors.push(err210);
+                      vErrors.push(err212);
                     }
                     errors++;
                   }
                 }
-                if (data84.requirement !== undefined) {
+                if (data85.requirement !== undefined) {
                   if (
-                    !validate68(data84.requirement, {
+                    !validate68(data85.requirement, {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/requirement',
-                      parentData: data84,
+                      parentData: data85,
                       parentDataProperty: 'requirement',
                       rootData,
                       dynamicAnchors,
@@ -26597,11 +26642,11 @@ function validate51(
                     errors = vErrors.length;
                   }
                 }
-                if (data84.rule !== undefined) {
-                  let data86 = data84.rule;
-                  if (typeof data86 === 'string') {
-                    if (func1(data86) < 1) {
-                      const err211 = {
+                if (data85.rule !== undefined) {
+                  let data87 = data85.rule;
+                  if (typeof data87 === 'string') {
+                    if (func1(data87) < 1) {
+                      const err213 = {
                         instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/rule/minLength',
@@ -26610,14 +26655,14 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err211];
+                        vErrors = [err213];
                       } else {
-                        vErrors.push(err211);
+                        vErrors.push(err213);
                       }
                       errors++;
                     }
                   } else {
-                    const err212 = {
+                    const err214 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/rule/type',
@@ -26626,18 +26671,18 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err212];
+                      vErrors = [err214];
                     } else {
-                      vErrors.push(err212);
+                      vErrors.push(err214);
                     }
                     errors++;
                   }
                 }
-                if (data84.outcomes !== undefined) {
-                  let data87 = data84.outcomes;
-                  if (Array.isArray(data87)) {
-                    if (data87.length < 2) {
-                      const err213 = {
+                if (data85.outcomes !== undefined) {
+                  let data88 = data85.outcomes;
+                  if (Array.isArray(data88)) {
+                    if (data88.length < 2) {
+                      const err215 = {
                         instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/outcomes/minItems',
@@ -26646,45 +26691,45 @@ function validate51(
                         message: 'must NOT have fewer than 2 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err213];
+                        vErrors = [err215];
                       } else {
-                        vErrors.push(err213);
+                        vErrors.push(err215);
                       }
                       errors++;
                     }
-                    const len11 = data87.length;
+                    const len11 = data88.length;
                     for (let i16 = 0; i16 < len11; i16++) {
-                      let data88 = data87[i16];
+                      let data89 = data88[i16];
                       if (!(
-                        data88 === 'executed-pass' ||
-                        data88 === 'executed-fail' ||
-                        data88 === 'inapplicable' ||
-                        data88 === 'skipped' ||
-                        data88 === 'blocked'
+                        data89 === 'executed-pass' ||
+                        data89 === 'executed-fail' ||
+                        data89 === 'inapplicable' ||
+                        data89 === 'skipped' ||
+                        data89 === 'blocked'
                       )) {
-                        const err214 = {
+                        const err216 = {
                           instancePath:
                             instancePath + '/baseline/entries/' + i15 + '/outcomes/' + i16,
                           schemaPath: '#/$defs/disposition/enum',
                           keyword: 'enum',
-                          params: { allowedValues: schema144.enum },
+                          params: { allowedValues: schema145.enum },
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err214];
+                          vErrors = [err216];
                         } else {
-                          vErrors.push(err214);
+                          vErrors.push(err216);
                         }
                         errors++;
                       }
                     }
-                    let i17 = data87.length;
+                    let i17 = data88.length;
                     let j5;
                     if (i17 > 1) {
                       outer5: for (; i17--;) {
                         for (j5 = i17; j5--;) {
-                          if (func0(data87[i17], data87[j5])) {
-                            const err215 = {
+                          if (func0(data88[i17], data88[j5])) {
+                            const err217 = {
                               instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
                               schemaPath:
                                 '#/properties/baseline/properties/entries/items/properties/outcomes/uniqueItems',
@@ -26698,9 +26743,9 @@ function validate51(
                                 ' are identical)',
                             };
                             if (vErrors === null) {
-                              vErrors = [err215];
+                              vErrors = [err217];
                             } else {
-                              vErrors.push(err215);
+                              vErrors.push(err217);
                             }
                             errors++;
                             break outer5;
@@ -26709,49 +26754,13 @@ function validate51(
                       }
                     }
                   } else {
-                    const err216 = {
+                    const err218 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/outcomes/type',
                       keyword: 'type',
                       params: { type: 'array' },
                       message: 'must be array',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err216];
-                    } else {
-                      vErrors.push(err216);
-                    }
-                    errors++;
-                  }
-                }
-                if (data84.reason !== undefined) {
-                  let data89 = data84.reason;
-                  if (typeof data89 === 'string') {
-                    if (func1(data89) < 1) {
-                      const err217 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
-                        schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err217];
-                      } else {
-                        vErrors.push(err217);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err218 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/reason/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err218];
@@ -26761,14 +26770,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data84.ticket !== undefined) {
-                  let data90 = data84.ticket;
+                if (data85.reason !== undefined) {
+                  let data90 = data85.reason;
                   if (typeof data90 === 'string') {
                     if (func1(data90) < 1) {
                       const err219 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
+                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -26782,9 +26791,9 @@ function validate51(
                     }
                   } else {
                     const err220 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
+                        '#/properties/baseline/properties/entries/items/properties/reason/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -26797,14 +26806,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data84.owner !== undefined) {
-                  let data91 = data84.owner;
+                if (data85.ticket !== undefined) {
+                  let data91 = data85.ticket;
                   if (typeof data91 === 'string') {
                     if (func1(data91) < 1) {
                       const err221 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -26818,9 +26827,9 @@ function validate51(
                     }
                   } else {
                     const err222 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/owner/type',
+                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -26833,17 +26842,17 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data84.expires !== undefined) {
-                  let data92 = data84.expires;
+                if (data85.owner !== undefined) {
+                  let data92 = data85.owner;
                   if (typeof data92 === 'string') {
-                    if (!formats10.validate(data92)) {
+                    if (func1(data92) < 1) {
                       const err223 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/expires/format',
-                        keyword: 'format',
-                        params: { format: 'date' },
-                        message: 'must match format "' + 'date' + '"',
+                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
                         vErrors = [err223];
@@ -26854,9 +26863,9 @@ function validate51(
                     }
                   } else {
                     const err224 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                        '#/properties/baseline/properties/entries/items/properties/owner/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -26869,15 +26878,51 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data84.status !== undefined) {
-                  let data93 = data84.status;
+                if (data85.expires !== undefined) {
+                  let data93 = data85.expires;
+                  if (typeof data93 === 'string') {
+                    if (!formats10.validate(data93)) {
+                      const err225 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/expires/format',
+                        keyword: 'format',
+                        params: { format: 'date' },
+                        message: 'must match format "' + 'date' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err225];
+                      } else {
+                        vErrors.push(err225);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err226 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err226];
+                    } else {
+                      vErrors.push(err226);
+                    }
+                    errors++;
+                  }
+                }
+                if (data85.status !== undefined) {
+                  let data94 = data85.status;
                   if (!(
-                    data93 === 'excusing' ||
-                    data93 === 'stale' ||
-                    data93 === 'unobserved' ||
-                    data93 === 'expired'
+                    data94 === 'excusing' ||
+                    data94 === 'stale' ||
+                    data94 === 'unobserved' ||
+                    data94 === 'expired'
                   )) {
-                    const err225 = {
+                    const err227 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/status',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/status/enum',
@@ -26890,15 +26935,15 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err225];
+                      vErrors = [err227];
                     } else {
-                      vErrors.push(err225);
+                      vErrors.push(err227);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err226 = {
+                const err228 = {
                   instancePath: instancePath + '/baseline/entries/' + i15,
                   schemaPath: '#/properties/baseline/properties/entries/items/type',
                   keyword: 'type',
@@ -26906,15 +26951,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err226];
+                  vErrors = [err228];
                 } else {
-                  vErrors.push(err226);
+                  vErrors.push(err228);
                 }
                 errors++;
               }
             }
           } else {
-            const err227 = {
+            const err229 = {
               instancePath: instancePath + '/baseline/entries',
               schemaPath: '#/properties/baseline/properties/entries/type',
               keyword: 'type',
@@ -26922,22 +26967,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err227];
+              vErrors = [err229];
             } else {
-              vErrors.push(err227);
+              vErrors.push(err229);
             }
             errors++;
           }
         }
-        if (data80.excused !== undefined) {
-          let data94 = data80.excused;
-          if (Array.isArray(data94)) {
-            const len12 = data94.length;
+        if (data81.excused !== undefined) {
+          let data95 = data81.excused;
+          if (Array.isArray(data95)) {
+            const len12 = data95.length;
             for (let i18 = 0; i18 < len12; i18++) {
               if (
-                !validate70(data94[i18], {
+                !validate70(data95[i18], {
                   instancePath: instancePath + '/baseline/excused/' + i18,
-                  parentData: data94,
+                  parentData: data95,
                   parentDataProperty: i18,
                   rootData,
                   dynamicAnchors,
@@ -26948,7 +26993,7 @@ function validate51(
               }
             }
           } else {
-            const err228 = {
+            const err230 = {
               instancePath: instancePath + '/baseline/excused',
               schemaPath: '#/properties/baseline/properties/excused/type',
               keyword: 'type',
@@ -26956,18 +27001,18 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err228];
+              vErrors = [err230];
             } else {
-              vErrors.push(err228);
+              vErrors.push(err230);
             }
             errors++;
           }
         }
-        if (data80.severity !== undefined) {
-          let data96 = data80.severity;
-          if (Array.isArray(data96)) {
-            if (data96.length < 1) {
-              const err229 = {
+        if (data81.severity !== undefined) {
+          let data97 = data81.severity;
+          if (Array.isArray(data97)) {
+            if (data97.length < 1) {
+              const err231 = {
                 instancePath: instancePath + '/baseline/severity',
                 schemaPath: '#/properties/baseline/properties/severity/minItems',
                 keyword: 'minItems',
@@ -26975,53 +27020,23 @@ function validate51(
                 message: 'must NOT have fewer than 1 items',
               };
               if (vErrors === null) {
-                vErrors = [err229];
+                vErrors = [err231];
               } else {
-                vErrors.push(err229);
+                vErrors.push(err231);
               }
               errors++;
             }
-            const len13 = data96.length;
+            const len13 = data97.length;
             for (let i19 = 0; i19 < len13; i19++) {
-              let data97 = data96[i19];
-              if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
-                if (data97.rule === undefined) {
-                  const err230 = {
+              let data98 = data97[i19];
+              if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
+                if (data98.rule === undefined) {
+                  const err232 = {
                     instancePath: instancePath + '/baseline/severity/' + i19,
                     schemaPath: '#/properties/baseline/properties/severity/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'rule' },
                     message: "must have required property '" + 'rule' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err230];
-                  } else {
-                    vErrors.push(err230);
-                  }
-                  errors++;
-                }
-                if (data97.requirements === undefined) {
-                  const err231 = {
-                    instancePath: instancePath + '/baseline/severity/' + i19,
-                    schemaPath: '#/properties/baseline/properties/severity/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'requirements' },
-                    message: "must have required property '" + 'requirements' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err231];
-                  } else {
-                    vErrors.push(err231);
-                  }
-                  errors++;
-                }
-                if (data97.severity === undefined) {
-                  const err232 = {
-                    instancePath: instancePath + '/baseline/severity/' + i19,
-                    schemaPath: '#/properties/baseline/properties/severity/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'severity' },
-                    message: "must have required property '" + 'severity' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err232];
@@ -27030,13 +27045,13 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data97.reason === undefined) {
+                if (data98.requirements === undefined) {
                   const err233 = {
                     instancePath: instancePath + '/baseline/severity/' + i19,
                     schemaPath: '#/properties/baseline/properties/severity/items/required',
                     keyword: 'required',
-                    params: { missingProperty: 'reason' },
-                    message: "must have required property '" + 'reason' + "'",
+                    params: { missingProperty: 'requirements' },
+                    message: "must have required property '" + 'requirements' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err233];
@@ -27045,7 +27060,37 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key21 in data97) {
+                if (data98.severity === undefined) {
+                  const err234 = {
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'severity' },
+                    message: "must have required property '" + 'severity' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err234];
+                  } else {
+                    vErrors.push(err234);
+                  }
+                  errors++;
+                }
+                if (data98.reason === undefined) {
+                  const err235 = {
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err235];
+                  } else {
+                    vErrors.push(err235);
+                  }
+                  errors++;
+                }
+                for (const key21 in data98) {
                   if (!(
                     key21 === 'rule' ||
                     key21 === 'requirements' ||
@@ -27054,49 +27099,13 @@ function validate51(
                     key21 === 'ticket' ||
                     key21 === 'owner'
                   )) {
-                    const err234 = {
+                    const err236 = {
                       instancePath: instancePath + '/baseline/severity/' + i19,
                       schemaPath:
                         '#/properties/baseline/properties/severity/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key21 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err234];
-                    } else {
-                      vErrors.push(err234);
-                    }
-                    errors++;
-                  }
-                }
-                if (data97.rule !== undefined) {
-                  let data98 = data97.rule;
-                  if (typeof data98 === 'string') {
-                    if (func1(data98) < 1) {
-                      const err235 = {
-                        instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
-                        schemaPath:
-                          '#/properties/baseline/properties/severity/items/properties/rule/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err235];
-                      } else {
-                        vErrors.push(err235);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err236 = {
-                      instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
-                      schemaPath:
-                        '#/properties/baseline/properties/severity/items/properties/rule/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err236];
@@ -27106,17 +27115,17 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data97.requirements !== undefined) {
-                  let data99 = data97.requirements;
-                  if (Array.isArray(data99)) {
-                    if (data99.length < 1) {
+                if (data98.rule !== undefined) {
+                  let data99 = data98.rule;
+                  if (typeof data99 === 'string') {
+                    if (func1(data99) < 1) {
                       const err237 = {
-                        instancePath: instancePath + '/baseline/severity/' + i19 + '/requirements',
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
                         schemaPath:
-                          '#/properties/baseline/properties/severity/items/properties/requirements/minItems',
-                        keyword: 'minItems',
+                          '#/properties/baseline/properties/severity/items/properties/rule/minLength',
+                        keyword: 'minLength',
                         params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 items',
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
                         vErrors = [err237];
@@ -27125,13 +27134,49 @@ function validate51(
                       }
                       errors++;
                     }
-                    const len14 = data99.length;
+                  } else {
+                    const err238 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err238];
+                    } else {
+                      vErrors.push(err238);
+                    }
+                    errors++;
+                  }
+                }
+                if (data98.requirements !== undefined) {
+                  let data100 = data98.requirements;
+                  if (Array.isArray(data100)) {
+                    if (data100.length < 1) {
+                      const err239 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/requirements',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/requirements/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 items',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err239];
+                      } else {
+                        vErrors.push(err239);
+                      }
+                      errors++;
+                    }
+                    const len14 = data100.length;
                     for (let i20 = 0; i20 < len14; i20++) {
                       if (
-                        !validate68(data99[i20], {
+                        !validate68(data100[i20], {
                           instancePath:
                             instancePath + '/baseline/severity/' + i19 + '/requirements/' + i20,
-                          parentData: data99,
+                          parentData: data100,
                           parentDataProperty: i20,
                           rootData,
                           dynamicAnchors,
@@ -27143,7 +27188,7 @@ function validate51(
                       }
                     }
                   } else {
-                    const err238 = {
+                    const err240 = {
                       instancePath: instancePath + '/baseline/severity/' + i19 + '/requirements',
                       schemaPath:
                         '#/properties/baseline/properties/severity/items/properties/requirements/type',
@@ -27152,17 +27197,17 @@ function validate51(
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err238];
+                      vErrors = [err240];
                     } else {
-                      vErrors.push(err238);
+                      vErrors.push(err240);
                     }
                     errors++;
                   }
                 }
-                if (data97.severity !== undefined) {
-                  let data101 = data97.severity;
-                  if (!(data101 === 'MUST' || data101 === 'SHOULD')) {
-                    const err239 = {
+                if (data98.severity !== undefined) {
+                  let data102 = data98.severity;
+                  if (!(data102 === 'MUST' || data102 === 'SHOULD')) {
+                    const err241 = {
                       instancePath: instancePath + '/baseline/severity/' + i19 + '/severity',
                       schemaPath:
                         '#/properties/baseline/properties/severity/items/properties/severity/enum',
@@ -27175,42 +27220,6 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err239];
-                    } else {
-                      vErrors.push(err239);
-                    }
-                    errors++;
-                  }
-                }
-                if (data97.reason !== undefined) {
-                  let data102 = data97.reason;
-                  if (typeof data102 === 'string') {
-                    if (func1(data102) < 1) {
-                      const err240 = {
-                        instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
-                        schemaPath:
-                          '#/properties/baseline/properties/severity/items/properties/reason/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err240];
-                      } else {
-                        vErrors.push(err240);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err241 = {
-                      instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
-                      schemaPath:
-                        '#/properties/baseline/properties/severity/items/properties/reason/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
                       vErrors = [err241];
                     } else {
                       vErrors.push(err241);
@@ -27218,14 +27227,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data97.ticket !== undefined) {
-                  let data103 = data97.ticket;
+                if (data98.reason !== undefined) {
+                  let data103 = data98.reason;
                   if (typeof data103 === 'string') {
                     if (func1(data103) < 1) {
                       const err242 = {
-                        instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
                         schemaPath:
-                          '#/properties/baseline/properties/severity/items/properties/ticket/minLength',
+                          '#/properties/baseline/properties/severity/items/properties/reason/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -27239,9 +27248,9 @@ function validate51(
                     }
                   } else {
                     const err243 = {
-                      instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
                       schemaPath:
-                        '#/properties/baseline/properties/severity/items/properties/ticket/type',
+                        '#/properties/baseline/properties/severity/items/properties/reason/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -27254,14 +27263,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data97.owner !== undefined) {
-                  let data104 = data97.owner;
+                if (data98.ticket !== undefined) {
+                  let data104 = data98.ticket;
                   if (typeof data104 === 'string') {
                     if (func1(data104) < 1) {
                       const err244 = {
-                        instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
                         schemaPath:
-                          '#/properties/baseline/properties/severity/items/properties/owner/minLength',
+                          '#/properties/baseline/properties/severity/items/properties/ticket/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -27275,9 +27284,9 @@ function validate51(
                     }
                   } else {
                     const err245 = {
-                      instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
                       schemaPath:
-                        '#/properties/baseline/properties/severity/items/properties/owner/type',
+                        '#/properties/baseline/properties/severity/items/properties/ticket/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -27290,8 +27299,44 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data98.owner !== undefined) {
+                  let data105 = data98.owner;
+                  if (typeof data105 === 'string') {
+                    if (func1(data105) < 1) {
+                      const err246 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/owner/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err246];
+                      } else {
+                        vErrors.push(err246);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err247 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/owner/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err247];
+                    } else {
+                      vErrors.push(err247);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err246 = {
+                const err248 = {
                   instancePath: instancePath + '/baseline/severity/' + i19,
                   schemaPath: '#/properties/baseline/properties/severity/items/type',
                   keyword: 'type',
@@ -27299,15 +27344,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err246];
+                  vErrors = [err248];
                 } else {
-                  vErrors.push(err246);
+                  vErrors.push(err248);
                 }
                 errors++;
               }
             }
           } else {
-            const err247 = {
+            const err249 = {
               instancePath: instancePath + '/baseline/severity',
               schemaPath: '#/properties/baseline/properties/severity/type',
               keyword: 'type',
@@ -27315,15 +27360,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err247];
+              vErrors = [err249];
             } else {
-              vErrors.push(err247);
+              vErrors.push(err249);
             }
             errors++;
           }
         }
       } else {
-        const err248 = {
+        const err250 = {
           instancePath: instancePath + '/baseline',
           schemaPath: '#/properties/baseline/type',
           keyword: 'type',
@@ -27331,18 +27376,18 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err248];
+          vErrors = [err250];
         } else {
-          vErrors.push(err248);
+          vErrors.push(err250);
         }
         errors++;
       }
     }
     if (data.repeat !== undefined) {
-      let data105 = data.repeat;
-      if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
-        if (data105.count === undefined) {
-          const err249 = {
+      let data106 = data.repeat;
+      if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
+        if (data106.count === undefined) {
+          const err251 = {
             instancePath: instancePath + '/repeat',
             schemaPath: '#/properties/repeat/required',
             keyword: 'required',
@@ -27350,14 +27395,14 @@ function validate51(
             message: "must have required property '" + 'count' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err249];
+            vErrors = [err251];
           } else {
-            vErrors.push(err249);
+            vErrors.push(err251);
           }
           errors++;
         }
-        if (data105.rows === undefined) {
-          const err250 = {
+        if (data106.rows === undefined) {
+          const err252 = {
             instancePath: instancePath + '/repeat',
             schemaPath: '#/properties/repeat/required',
             keyword: 'required',
@@ -27365,15 +27410,15 @@ function validate51(
             message: "must have required property '" + 'rows' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err250];
+            vErrors = [err252];
           } else {
-            vErrors.push(err250);
+            vErrors.push(err252);
           }
           errors++;
         }
-        for (const key22 in data105) {
+        for (const key22 in data106) {
           if (!(key22 === 'count' || key22 === 'rows')) {
-            const err251 = {
+            const err253 = {
               instancePath: instancePath + '/repeat',
               schemaPath: '#/properties/repeat/additionalProperties',
               keyword: 'additionalProperties',
@@ -27381,22 +27426,22 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err251];
+              vErrors = [err253];
             } else {
-              vErrors.push(err251);
+              vErrors.push(err253);
             }
             errors++;
           }
         }
-        if (data105.count !== undefined) {
-          let data106 = data105.count;
+        if (data106.count !== undefined) {
+          let data107 = data106.count;
           if (!(
-            typeof data106 == 'number' &&
-            !(data106 % 1) &&
-            !isNaN(data106) &&
-            isFinite(data106)
+            typeof data107 == 'number' &&
+            !(data107 % 1) &&
+            !isNaN(data107) &&
+            isFinite(data107)
           )) {
-            const err252 = {
+            const err254 = {
               instancePath: instancePath + '/repeat/count',
               schemaPath: '#/properties/repeat/properties/count/type',
               keyword: 'type',
@@ -27404,15 +27449,15 @@ function validate51(
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err252];
+              vErrors = [err254];
             } else {
-              vErrors.push(err252);
+              vErrors.push(err254);
             }
             errors++;
           }
-          if (typeof data106 == 'number' && isFinite(data106)) {
-            if (data106 < 2 || isNaN(data106)) {
-              const err253 = {
+          if (typeof data107 == 'number' && isFinite(data107)) {
+            if (data107 < 2 || isNaN(data107)) {
+              const err255 = {
                 instancePath: instancePath + '/repeat/count',
                 schemaPath: '#/properties/repeat/properties/count/minimum',
                 keyword: 'minimum',
@@ -27420,58 +27465,28 @@ function validate51(
                 message: 'must be >= 2',
               };
               if (vErrors === null) {
-                vErrors = [err253];
+                vErrors = [err255];
               } else {
-                vErrors.push(err253);
+                vErrors.push(err255);
               }
               errors++;
             }
           }
         }
-        if (data105.rows !== undefined) {
-          let data107 = data105.rows;
-          if (Array.isArray(data107)) {
-            const len15 = data107.length;
+        if (data106.rows !== undefined) {
+          let data108 = data106.rows;
+          if (Array.isArray(data108)) {
+            const len15 = data108.length;
             for (let i21 = 0; i21 < len15; i21++) {
-              let data108 = data107[i21];
-              if (data108 && typeof data108 == 'object' && !Array.isArray(data108)) {
-                if (data108.requirement === undefined) {
-                  const err254 = {
+              let data109 = data108[i21];
+              if (data109 && typeof data109 == 'object' && !Array.isArray(data109)) {
+                if (data109.requirement === undefined) {
+                  const err256 = {
                     instancePath: instancePath + '/repeat/rows/' + i21,
                     schemaPath: '#/properties/repeat/properties/rows/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'requirement' },
                     message: "must have required property '" + 'requirement' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err254];
-                  } else {
-                    vErrors.push(err254);
-                  }
-                  errors++;
-                }
-                if (data108.stability === undefined) {
-                  const err255 = {
-                    instancePath: instancePath + '/repeat/rows/' + i21,
-                    schemaPath: '#/properties/repeat/properties/rows/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'stability' },
-                    message: "must have required property '" + 'stability' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err255];
-                  } else {
-                    vErrors.push(err255);
-                  }
-                  errors++;
-                }
-                if (data108.outcomes === undefined) {
-                  const err256 = {
-                    instancePath: instancePath + '/repeat/rows/' + i21,
-                    schemaPath: '#/properties/repeat/properties/rows/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'outcomes' },
-                    message: "must have required property '" + 'outcomes' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err256];
@@ -27480,55 +27495,49 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key23 in data108) {
+                if (data109.stability === undefined) {
+                  const err257 = {
+                    instancePath: instancePath + '/repeat/rows/' + i21,
+                    schemaPath: '#/properties/repeat/properties/rows/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'stability' },
+                    message: "must have required property '" + 'stability' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err257];
+                  } else {
+                    vErrors.push(err257);
+                  }
+                  errors++;
+                }
+                if (data109.outcomes === undefined) {
+                  const err258 = {
+                    instancePath: instancePath + '/repeat/rows/' + i21,
+                    schemaPath: '#/properties/repeat/properties/rows/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'outcomes' },
+                    message: "must have required property '" + 'outcomes' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err258];
+                  } else {
+                    vErrors.push(err258);
+                  }
+                  errors++;
+                }
+                for (const key23 in data109) {
                   if (!(
                     key23 === 'requirement' ||
                     key23 === 'stability' ||
                     key23 === 'outcomes' ||
                     key23 === 'allowed'
                   )) {
-                    const err257 = {
+                    const err259 = {
                       instancePath: instancePath + '/repeat/rows/' + i21,
                       schemaPath: '#/properties/repeat/properties/rows/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key23 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err257];
-                    } else {
-                      vErrors.push(err257);
-                    }
-                    errors++;
-                  }
-                }
-                if (data108.requirement !== undefined) {
-                  let data109 = data108.requirement;
-                  if (typeof data109 === 'string') {
-                    if (func1(data109) < 1) {
-                      const err258 = {
-                        instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
-                        schemaPath:
-                          '#/properties/repeat/properties/rows/items/properties/requirement/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err258];
-                      } else {
-                        vErrors.push(err258);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err259 = {
-                      instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
-                      schemaPath:
-                        '#/properties/repeat/properties/rows/items/properties/requirement/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err259];
@@ -27538,10 +27547,46 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data108.stability !== undefined) {
-                  let data110 = data108.stability;
-                  if (!(data110 === 'stable' || data110 === 'flaky')) {
-                    const err260 = {
+                if (data109.requirement !== undefined) {
+                  let data110 = data109.requirement;
+                  if (typeof data110 === 'string') {
+                    if (func1(data110) < 1) {
+                      const err260 = {
+                        instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
+                        schemaPath:
+                          '#/properties/repeat/properties/rows/items/properties/requirement/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err260];
+                      } else {
+                        vErrors.push(err260);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err261 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
+                      schemaPath:
+                        '#/properties/repeat/properties/rows/items/properties/requirement/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err261];
+                    } else {
+                      vErrors.push(err261);
+                    }
+                    errors++;
+                  }
+                }
+                if (data109.stability !== undefined) {
+                  let data111 = data109.stability;
+                  if (!(data111 === 'stable' || data111 === 'flaky')) {
+                    const err262 = {
                       instancePath: instancePath + '/repeat/rows/' + i21 + '/stability',
                       schemaPath:
                         '#/properties/repeat/properties/rows/items/properties/stability/enum',
@@ -27554,18 +27599,18 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err260];
+                      vErrors = [err262];
                     } else {
-                      vErrors.push(err260);
+                      vErrors.push(err262);
                     }
                     errors++;
                   }
                 }
-                if (data108.outcomes !== undefined) {
-                  let data111 = data108.outcomes;
-                  if (Array.isArray(data111)) {
-                    if (data111.length < 1) {
-                      const err261 = {
+                if (data109.outcomes !== undefined) {
+                  let data112 = data109.outcomes;
+                  if (Array.isArray(data112)) {
+                    if (data112.length < 1) {
+                      const err263 = {
                         instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes',
                         schemaPath:
                           '#/properties/repeat/properties/rows/items/properties/outcomes/minItems',
@@ -27574,39 +27619,39 @@ function validate51(
                         message: 'must NOT have fewer than 1 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err261];
+                        vErrors = [err263];
                       } else {
-                        vErrors.push(err261);
+                        vErrors.push(err263);
                       }
                       errors++;
                     }
-                    const len16 = data111.length;
+                    const len16 = data112.length;
                     for (let i22 = 0; i22 < len16; i22++) {
-                      let data112 = data111[i22];
+                      let data113 = data112[i22];
                       if (!(
-                        data112 === 'executed-pass' ||
-                        data112 === 'executed-fail' ||
-                        data112 === 'inapplicable' ||
-                        data112 === 'skipped' ||
-                        data112 === 'blocked'
+                        data113 === 'executed-pass' ||
+                        data113 === 'executed-fail' ||
+                        data113 === 'inapplicable' ||
+                        data113 === 'skipped' ||
+                        data113 === 'blocked'
                       )) {
-                        const err262 = {
+                        const err264 = {
                           instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes/' + i22,
                           schemaPath: '#/$defs/disposition/enum',
                           keyword: 'enum',
-                          params: { allowedValues: schema144.enum },
+                          params: { allowedValues: schema145.enum },
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err262];
+                          vErrors = [err264];
                         } else {
-                          vErrors.push(err262);
+                          vErrors.push(err264);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err263 = {
+                    const err265 = {
                       instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes',
                       schemaPath:
                         '#/properties/repeat/properties/rows/items/properties/outcomes/type',
@@ -27615,16 +27660,16 @@ function validate51(
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err263];
+                      vErrors = [err265];
                     } else {
-                      vErrors.push(err263);
+                      vErrors.push(err265);
                     }
                     errors++;
                   }
                 }
-                if (data108.allowed !== undefined) {
-                  if (typeof data108.allowed !== 'boolean') {
-                    const err264 = {
+                if (data109.allowed !== undefined) {
+                  if (typeof data109.allowed !== 'boolean') {
+                    const err266 = {
                       instancePath: instancePath + '/repeat/rows/' + i21 + '/allowed',
                       schemaPath:
                         '#/properties/repeat/properties/rows/items/properties/allowed/type',
@@ -27633,15 +27678,15 @@ function validate51(
                       message: 'must be boolean',
                     };
                     if (vErrors === null) {
-                      vErrors = [err264];
+                      vErrors = [err266];
                     } else {
-                      vErrors.push(err264);
+                      vErrors.push(err266);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err265 = {
+                const err267 = {
                   instancePath: instancePath + '/repeat/rows/' + i21,
                   schemaPath: '#/properties/repeat/properties/rows/items/type',
                   keyword: 'type',
@@ -27649,15 +27694,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err265];
+                  vErrors = [err267];
                 } else {
-                  vErrors.push(err265);
+                  vErrors.push(err267);
                 }
                 errors++;
               }
             }
           } else {
-            const err266 = {
+            const err268 = {
               instancePath: instancePath + '/repeat/rows',
               schemaPath: '#/properties/repeat/properties/rows/type',
               keyword: 'type',
@@ -27665,15 +27710,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err266];
+              vErrors = [err268];
             } else {
-              vErrors.push(err266);
+              vErrors.push(err268);
             }
             errors++;
           }
         }
       } else {
-        const err267 = {
+        const err269 = {
           instancePath: instancePath + '/repeat',
           schemaPath: '#/properties/repeat/type',
           keyword: 'type',
@@ -27681,53 +27726,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err267];
+          vErrors = [err269];
         } else {
-          vErrors.push(err267);
+          vErrors.push(err269);
         }
         errors++;
       }
     }
     if (data.certification !== undefined) {
-      let data114 = data.certification;
-      if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
-        if (data114.certified === undefined) {
-          const err268 = {
+      let data115 = data.certification;
+      if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
+        if (data115.certified === undefined) {
+          const err270 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
             params: { missingProperty: 'certified' },
             message: "must have required property '" + 'certified' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err268];
-          } else {
-            vErrors.push(err268);
-          }
-          errors++;
-        }
-        if (data114.reasons === undefined) {
-          const err269 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'reasons' },
-            message: "must have required property '" + 'reasons' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err269];
-          } else {
-            vErrors.push(err269);
-          }
-          errors++;
-        }
-        if (data114.optOuts === undefined) {
-          const err270 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'optOuts' },
-            message: "must have required property '" + 'optOuts' + "'",
           };
           if (vErrors === null) {
             vErrors = [err270];
@@ -27736,13 +27751,13 @@ function validate51(
           }
           errors++;
         }
-        if (data114.signer === undefined) {
+        if (data115.reasons === undefined) {
           const err271 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
-            params: { missingProperty: 'signer' },
-            message: "must have required property '" + 'signer' + "'",
+            params: { missingProperty: 'reasons' },
+            message: "must have required property '" + 'reasons' + "'",
           };
           if (vErrors === null) {
             vErrors = [err271];
@@ -27751,7 +27766,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key24 in data114) {
+        if (data115.optOuts === undefined) {
+          const err272 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'optOuts' },
+            message: "must have required property '" + 'optOuts' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err272];
+          } else {
+            vErrors.push(err272);
+          }
+          errors++;
+        }
+        if (data115.signer === undefined) {
+          const err273 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'signer' },
+            message: "must have required property '" + 'signer' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err273];
+          } else {
+            vErrors.push(err273);
+          }
+          errors++;
+        }
+        for (const key24 in data115) {
           if (!(
             key24 === 'certified' ||
             key24 === 'reasons' ||
@@ -27759,7 +27804,7 @@ function validate51(
             key24 === 'signer' ||
             pattern13.test(key24)
           )) {
-            const err272 = {
+            const err274 = {
               instancePath: instancePath + '/certification',
               schemaPath: '#/properties/certification/additionalProperties',
               keyword: 'additionalProperties',
@@ -27767,16 +27812,16 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err272];
+              vErrors = [err274];
             } else {
-              vErrors.push(err272);
+              vErrors.push(err274);
             }
             errors++;
           }
         }
-        if (data114.certified !== undefined) {
-          if (typeof data114.certified !== 'boolean') {
-            const err273 = {
+        if (data115.certified !== undefined) {
+          if (typeof data115.certified !== 'boolean') {
+            const err275 = {
               instancePath: instancePath + '/certification/certified',
               schemaPath: '#/properties/certification/properties/certified/type',
               keyword: 'type',
@@ -27784,57 +27829,27 @@ function validate51(
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err273];
+              vErrors = [err275];
             } else {
-              vErrors.push(err273);
+              vErrors.push(err275);
             }
             errors++;
           }
         }
-        if (data114.reasons !== undefined) {
-          let data116 = data114.reasons;
-          if (Array.isArray(data116)) {
-            const len17 = data116.length;
+        if (data115.reasons !== undefined) {
+          let data117 = data115.reasons;
+          if (Array.isArray(data117)) {
+            const len17 = data117.length;
             for (let i23 = 0; i23 < len17; i23++) {
-              let data117 = data116[i23];
-              if (data117 && typeof data117 == 'object' && !Array.isArray(data117)) {
-                if (data117.code === undefined) {
-                  const err274 = {
+              let data118 = data117[i23];
+              if (data118 && typeof data118 == 'object' && !Array.isArray(data118)) {
+                if (data118.code === undefined) {
+                  const err276 = {
                     instancePath: instancePath + '/certification/reasons/' + i23,
                     schemaPath: '#/properties/certification/properties/reasons/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'code' },
                     message: "must have required property '" + 'code' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err274];
-                  } else {
-                    vErrors.push(err274);
-                  }
-                  errors++;
-                }
-                if (data117.short === undefined) {
-                  const err275 = {
-                    instancePath: instancePath + '/certification/reasons/' + i23,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'short' },
-                    message: "must have required property '" + 'short' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err275];
-                  } else {
-                    vErrors.push(err275);
-                  }
-                  errors++;
-                }
-                if (data117.text === undefined) {
-                  const err276 = {
-                    instancePath: instancePath + '/certification/reasons/' + i23,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'text' },
-                    message: "must have required property '" + 'text' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err276];
@@ -27843,9 +27858,39 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key25 in data117) {
+                if (data118.short === undefined) {
+                  const err277 = {
+                    instancePath: instancePath + '/certification/reasons/' + i23,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'short' },
+                    message: "must have required property '" + 'short' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err277];
+                  } else {
+                    vErrors.push(err277);
+                  }
+                  errors++;
+                }
+                if (data118.text === undefined) {
+                  const err278 = {
+                    instancePath: instancePath + '/certification/reasons/' + i23,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'text' },
+                    message: "must have required property '" + 'text' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err278];
+                  } else {
+                    vErrors.push(err278);
+                  }
+                  errors++;
+                }
+                for (const key25 in data118) {
                   if (!(key25 === 'code' || key25 === 'short' || key25 === 'text')) {
-                    const err277 = {
+                    const err279 = {
                       instancePath: instancePath + '/certification/reasons/' + i23,
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/additionalProperties',
@@ -27854,34 +27899,34 @@ function validate51(
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err277];
+                      vErrors = [err279];
                     } else {
-                      vErrors.push(err277);
+                      vErrors.push(err279);
                     }
                     errors++;
                   }
                 }
-                if (data117.code !== undefined) {
-                  let data118 = data117.code;
+                if (data118.code !== undefined) {
+                  let data119 = data118.code;
                   if (!(
-                    data118 === 'embedded' ||
-                    data118 === 'failed' ||
-                    data118 === 'blocked' ||
-                    data118 === 'run-fails' ||
-                    data118 === 'partial' ||
-                    data118 === 'strict-off' ||
-                    data118 === 'inapplicable' ||
-                    data118 === 'nothing-driven' ||
-                    data118 === 'pack-not-driven' ||
-                    data118 === 'baseline' ||
-                    data118 === 'unsigned' ||
-                    data118 === 'unverified' ||
-                    data118 === 'implementation-mismatch' ||
-                    data118 === 'unnamed' ||
-                    data118 === 'flaky' ||
-                    data118 === 'severity-override'
+                    data119 === 'embedded' ||
+                    data119 === 'failed' ||
+                    data119 === 'blocked' ||
+                    data119 === 'run-fails' ||
+                    data119 === 'partial' ||
+                    data119 === 'strict-off' ||
+                    data119 === 'inapplicable' ||
+                    data119 === 'nothing-driven' ||
+                    data119 === 'pack-not-driven' ||
+                    data119 === 'baseline' ||
+                    data119 === 'unsigned' ||
+                    data119 === 'unverified' ||
+                    data119 === 'implementation-mismatch' ||
+                    data119 === 'unnamed' ||
+                    data119 === 'flaky' ||
+                    data119 === 'severity-override'
                   )) {
-                    const err278 = {
+                    const err280 = {
                       instancePath: instancePath + '/certification/reasons/' + i23 + '/code',
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/properties/code/enum',
@@ -27894,42 +27939,6 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err278];
-                    } else {
-                      vErrors.push(err278);
-                    }
-                    errors++;
-                  }
-                }
-                if (data117.short !== undefined) {
-                  let data119 = data117.short;
-                  if (typeof data119 === 'string') {
-                    if (func1(data119) < 1) {
-                      const err279 = {
-                        instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
-                        schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err279];
-                      } else {
-                        vErrors.push(err279);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err280 = {
-                      instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/short/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
                       vErrors = [err280];
                     } else {
                       vErrors.push(err280);
@@ -27937,14 +27946,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data117.text !== undefined) {
-                  let data120 = data117.text;
+                if (data118.short !== undefined) {
+                  let data120 = data118.short;
                   if (typeof data120 === 'string') {
                     if (func1(data120) < 1) {
                       const err281 = {
-                        instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
+                        instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
                         schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
+                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -27958,9 +27967,9 @@ function validate51(
                     }
                   } else {
                     const err282 = {
-                      instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
+                      instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
                       schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/text/type',
+                        '#/properties/certification/properties/reasons/items/properties/short/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -27973,8 +27982,44 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data118.text !== undefined) {
+                  let data121 = data118.text;
+                  if (typeof data121 === 'string') {
+                    if (func1(data121) < 1) {
+                      const err283 = {
+                        instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
+                        schemaPath:
+                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err283];
+                      } else {
+                        vErrors.push(err283);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err284 = {
+                      instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/text/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err284];
+                    } else {
+                      vErrors.push(err284);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err283 = {
+                const err285 = {
                   instancePath: instancePath + '/certification/reasons/' + i23,
                   schemaPath: '#/properties/certification/properties/reasons/items/type',
                   keyword: 'type',
@@ -27982,15 +28027,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err283];
+                  vErrors = [err285];
                 } else {
-                  vErrors.push(err283);
+                  vErrors.push(err285);
                 }
                 errors++;
               }
             }
           } else {
-            const err284 = {
+            const err286 = {
               instancePath: instancePath + '/certification/reasons',
               schemaPath: '#/properties/certification/properties/reasons/type',
               keyword: 'type',
@@ -27998,22 +28043,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err284];
+              vErrors = [err286];
             } else {
-              vErrors.push(err284);
+              vErrors.push(err286);
             }
             errors++;
           }
         }
-        if (data114.optOuts !== undefined) {
-          let data121 = data114.optOuts;
-          if (Array.isArray(data121)) {
-            const len18 = data121.length;
+        if (data115.optOuts !== undefined) {
+          let data122 = data115.optOuts;
+          if (Array.isArray(data122)) {
+            const len18 = data122.length;
             for (let i24 = 0; i24 < len18; i24++) {
-              let data122 = data121[i24];
-              if (data122 && typeof data122 == 'object' && !Array.isArray(data122)) {
-                if (data122.gate === undefined) {
-                  const err285 = {
+              let data123 = data122[i24];
+              if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
+                if (data123.gate === undefined) {
+                  const err287 = {
                     instancePath: instancePath + '/certification/optOuts/' + i24,
                     schemaPath: '#/properties/certification/properties/optOuts/items/required',
                     keyword: 'required',
@@ -28021,14 +28066,14 @@ function validate51(
                     message: "must have required property '" + 'gate' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err285];
+                    vErrors = [err287];
                   } else {
-                    vErrors.push(err285);
+                    vErrors.push(err287);
                   }
                   errors++;
                 }
-                if (data122.requirements === undefined) {
-                  const err286 = {
+                if (data123.requirements === undefined) {
+                  const err288 = {
                     instancePath: instancePath + '/certification/optOuts/' + i24,
                     schemaPath: '#/properties/certification/properties/optOuts/items/required',
                     keyword: 'required',
@@ -28036,57 +28081,21 @@ function validate51(
                     message: "must have required property '" + 'requirements' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err286];
+                    vErrors = [err288];
                   } else {
-                    vErrors.push(err286);
+                    vErrors.push(err288);
                   }
                   errors++;
                 }
-                for (const key26 in data122) {
+                for (const key26 in data123) {
                   if (!(key26 === 'gate' || key26 === 'requirements')) {
-                    const err287 = {
+                    const err289 = {
                       instancePath: instancePath + '/certification/optOuts/' + i24,
                       schemaPath:
                         '#/properties/certification/properties/optOuts/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key26 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err287];
-                    } else {
-                      vErrors.push(err287);
-                    }
-                    errors++;
-                  }
-                }
-                if (data122.gate !== undefined) {
-                  let data123 = data122.gate;
-                  if (typeof data123 === 'string') {
-                    if (func1(data123) < 1) {
-                      const err288 = {
-                        instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
-                        schemaPath:
-                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err288];
-                      } else {
-                        vErrors.push(err288);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err289 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
-                      schemaPath:
-                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err289];
@@ -28096,15 +28105,51 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data122.requirements !== undefined) {
-                  let data124 = data122.requirements;
-                  if (Array.isArray(data124)) {
-                    const len19 = data124.length;
+                if (data123.gate !== undefined) {
+                  let data124 = data123.gate;
+                  if (typeof data124 === 'string') {
+                    if (func1(data124) < 1) {
+                      const err290 = {
+                        instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
+                        schemaPath:
+                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err290];
+                      } else {
+                        vErrors.push(err290);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err291 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err291];
+                    } else {
+                      vErrors.push(err291);
+                    }
+                    errors++;
+                  }
+                }
+                if (data123.requirements !== undefined) {
+                  let data125 = data123.requirements;
+                  if (Array.isArray(data125)) {
+                    const len19 = data125.length;
                     for (let i25 = 0; i25 < len19; i25++) {
-                      let data125 = data124[i25];
-                      if (typeof data125 === 'string') {
-                        if (func1(data125) < 1) {
-                          const err290 = {
+                      let data126 = data125[i25];
+                      if (typeof data126 === 'string') {
+                        if (func1(data126) < 1) {
+                          const err292 = {
                             instancePath:
                               instancePath +
                               '/certification/optOuts/' +
@@ -28118,14 +28163,14 @@ function validate51(
                             message: 'must NOT have fewer than 1 characters',
                           };
                           if (vErrors === null) {
-                            vErrors = [err290];
+                            vErrors = [err292];
                           } else {
-                            vErrors.push(err290);
+                            vErrors.push(err292);
                           }
                           errors++;
                         }
                       } else {
-                        const err291 = {
+                        const err293 = {
                           instancePath:
                             instancePath + '/certification/optOuts/' + i24 + '/requirements/' + i25,
                           schemaPath:
@@ -28135,15 +28180,15 @@ function validate51(
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err291];
+                          vErrors = [err293];
                         } else {
-                          vErrors.push(err291);
+                          vErrors.push(err293);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err292 = {
+                    const err294 = {
                       instancePath:
                         instancePath + '/certification/optOuts/' + i24 + '/requirements',
                       schemaPath:
@@ -28153,15 +28198,15 @@ function validate51(
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err292];
+                      vErrors = [err294];
                     } else {
-                      vErrors.push(err292);
+                      vErrors.push(err294);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err293 = {
+                const err295 = {
                   instancePath: instancePath + '/certification/optOuts/' + i24,
                   schemaPath: '#/properties/certification/properties/optOuts/items/type',
                   keyword: 'type',
@@ -28169,15 +28214,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err293];
+                  vErrors = [err295];
                 } else {
-                  vErrors.push(err293);
+                  vErrors.push(err295);
                 }
                 errors++;
               }
             }
           } else {
-            const err294 = {
+            const err296 = {
               instancePath: instancePath + '/certification/optOuts',
               schemaPath: '#/properties/certification/properties/optOuts/type',
               keyword: 'type',
@@ -28185,22 +28230,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err294];
+              vErrors = [err296];
             } else {
-              vErrors.push(err294);
+              vErrors.push(err296);
             }
             errors++;
           }
         }
-        if (data114.signer !== undefined) {
-          let data126 = data114.signer;
-          const _errs293 = errors;
-          let valid98 = false;
+        if (data115.signer !== undefined) {
+          let data127 = data115.signer;
+          const _errs296 = errors;
+          let valid99 = false;
           let passing2 = null;
-          const _errs294 = errors;
-          if (data126 && typeof data126 == 'object' && !Array.isArray(data126)) {
-            if (data126.state === undefined) {
-              const err295 = {
+          const _errs297 = errors;
+          if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
+            if (data127.state === undefined) {
+              const err297 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
                 keyword: 'required',
@@ -28208,15 +28253,15 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err295];
+                vErrors = [err297];
               } else {
-                vErrors.push(err295);
+                vErrors.push(err297);
               }
               errors++;
             }
-            for (const key27 in data126) {
+            for (const key27 in data127) {
               if (!(key27 === 'state')) {
-                const err296 = {
+                const err298 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
@@ -28225,16 +28270,16 @@ function validate51(
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err296];
+                  vErrors = [err298];
                 } else {
-                  vErrors.push(err296);
+                  vErrors.push(err298);
                 }
                 errors++;
               }
             }
-            if (data126.state !== undefined) {
-              if ('unsigned' !== data126.state) {
-                const err297 = {
+            if (data127.state !== undefined) {
+              if ('unsigned' !== data127.state) {
+                const err299 = {
                   instancePath: instancePath + '/certification/signer/state',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
@@ -28243,15 +28288,15 @@ function validate51(
                   message: 'must be equal to constant',
                 };
                 if (vErrors === null) {
-                  vErrors = [err297];
+                  vErrors = [err299];
                 } else {
-                  vErrors.push(err297);
+                  vErrors.push(err299);
                 }
                 errors++;
               }
             }
           } else {
-            const err298 = {
+            const err300 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
               keyword: 'type',
@@ -28259,22 +28304,22 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err298];
+              vErrors = [err300];
             } else {
-              vErrors.push(err298);
+              vErrors.push(err300);
             }
             errors++;
           }
-          var _valid2 = _errs294 === errors;
+          var _valid2 = _errs297 === errors;
           if (_valid2) {
-            valid98 = true;
+            valid99 = true;
             passing2 = 0;
             var props2 = true;
           }
-          const _errs298 = errors;
-          if (data126 && typeof data126 == 'object' && !Array.isArray(data126)) {
-            if (data126.state === undefined) {
-              const err299 = {
+          const _errs301 = errors;
+          if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
+            if (data127.state === undefined) {
+              const err301 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
                 keyword: 'required',
@@ -28282,14 +28327,14 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err299];
+                vErrors = [err301];
               } else {
-                vErrors.push(err299);
+                vErrors.push(err301);
               }
               errors++;
             }
-            if (data126.why === undefined) {
-              const err300 = {
+            if (data127.why === undefined) {
+              const err302 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
                 keyword: 'required',
@@ -28297,15 +28342,15 @@ function validate51(
                 message: "must have required property '" + 'why' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err300];
+                vErrors = [err302];
               } else {
-                vErrors.push(err300);
+                vErrors.push(err302);
               }
               errors++;
             }
-            for (const key28 in data126) {
+            for (const key28 in data127) {
               if (!(key28 === 'state' || key28 === 'why')) {
-                const err301 = {
+                const err303 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
@@ -28314,58 +28359,22 @@ function validate51(
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err301];
+                  vErrors = [err303];
                 } else {
-                  vErrors.push(err301);
+                  vErrors.push(err303);
                 }
                 errors++;
               }
             }
-            if (data126.state !== undefined) {
-              if ('unverified' !== data126.state) {
-                const err302 = {
+            if (data127.state !== undefined) {
+              if ('unverified' !== data127.state) {
+                const err304 = {
                   instancePath: instancePath + '/certification/signer/state',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
                   keyword: 'const',
                   params: { allowedValue: 'unverified' },
                   message: 'must be equal to constant',
-                };
-                if (vErrors === null) {
-                  vErrors = [err302];
-                } else {
-                  vErrors.push(err302);
-                }
-                errors++;
-              }
-            }
-            if (data126.why !== undefined) {
-              let data129 = data126.why;
-              if (typeof data129 === 'string') {
-                if (func1(data129) < 1) {
-                  const err303 = {
-                    instancePath: instancePath + '/certification/signer/why',
-                    schemaPath:
-                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err303];
-                  } else {
-                    vErrors.push(err303);
-                  }
-                  errors++;
-                }
-              } else {
-                const err304 = {
-                  instancePath: instancePath + '/certification/signer/why',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err304];
@@ -28375,42 +28384,33 @@ function validate51(
                 errors++;
               }
             }
-          } else {
-            const err305 = {
-              instancePath: instancePath + '/certification/signer',
-              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err305];
-            } else {
-              vErrors.push(err305);
-            }
-            errors++;
-          }
-          var _valid2 = _errs298 === errors;
-          if (_valid2 && valid98) {
-            valid98 = false;
-            passing2 = [passing2, 1];
-          } else {
-            if (_valid2) {
-              valid98 = true;
-              passing2 = 1;
-              if (props2 !== true) {
-                props2 = true;
-              }
-            }
-            const _errs304 = errors;
-            if (data126 && typeof data126 == 'object' && !Array.isArray(data126)) {
-              if (data126.state === undefined) {
+            if (data127.why !== undefined) {
+              let data130 = data127.why;
+              if (typeof data130 === 'string') {
+                if (func1(data130) < 1) {
+                  const err305 = {
+                    instancePath: instancePath + '/certification/signer/why',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err305];
+                  } else {
+                    vErrors.push(err305);
+                  }
+                  errors++;
+                }
+              } else {
                 const err306 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'state' },
-                  message: "must have required property '" + 'state' + "'",
+                  instancePath: instancePath + '/certification/signer/why',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err306];
@@ -28419,8 +28419,53 @@ function validate51(
                 }
                 errors++;
               }
-              if (data126.keyId === undefined) {
-                const err307 = {
+            }
+          } else {
+            const err307 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err307];
+            } else {
+              vErrors.push(err307);
+            }
+            errors++;
+          }
+          var _valid2 = _errs301 === errors;
+          if (_valid2 && valid99) {
+            valid99 = false;
+            passing2 = [passing2, 1];
+          } else {
+            if (_valid2) {
+              valid99 = true;
+              passing2 = 1;
+              if (props2 !== true) {
+                props2 = true;
+              }
+            }
+            const _errs307 = errors;
+            if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
+              if (data127.state === undefined) {
+                const err308 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'state' },
+                  message: "must have required property '" + 'state' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err308];
+                } else {
+                  vErrors.push(err308);
+                }
+                errors++;
+              }
+              if (data127.keyId === undefined) {
+                const err309 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
                   keyword: 'required',
@@ -28428,15 +28473,15 @@ function validate51(
                   message: "must have required property '" + 'keyId' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err307];
+                  vErrors = [err309];
                 } else {
-                  vErrors.push(err307);
+                  vErrors.push(err309);
                 }
                 errors++;
               }
-              for (const key29 in data126) {
+              for (const key29 in data127) {
                 if (!(key29 === 'state' || key29 === 'keyId')) {
-                  const err308 = {
+                  const err310 = {
                     instancePath: instancePath + '/certification/signer',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/additionalProperties',
@@ -28445,58 +28490,22 @@ function validate51(
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err308];
+                    vErrors = [err310];
                   } else {
-                    vErrors.push(err308);
+                    vErrors.push(err310);
                   }
                   errors++;
                 }
               }
-              if (data126.state !== undefined) {
-                if ('verified' !== data126.state) {
-                  const err309 = {
+              if (data127.state !== undefined) {
+                if ('verified' !== data127.state) {
+                  const err311 = {
                     instancePath: instancePath + '/certification/signer/state',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/state/const',
                     keyword: 'const',
                     params: { allowedValue: 'verified' },
                     message: 'must be equal to constant',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err309];
-                  } else {
-                    vErrors.push(err309);
-                  }
-                  errors++;
-                }
-              }
-              if (data126.keyId !== undefined) {
-                let data131 = data126.keyId;
-                if (typeof data131 === 'string') {
-                  if (func1(data131) < 1) {
-                    const err310 = {
-                      instancePath: instancePath + '/certification/signer/keyId',
-                      schemaPath:
-                        '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err310];
-                    } else {
-                      vErrors.push(err310);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err311 = {
-                    instancePath: instancePath + '/certification/signer/keyId',
-                    schemaPath:
-                      '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err311];
@@ -28506,8 +28515,44 @@ function validate51(
                   errors++;
                 }
               }
+              if (data127.keyId !== undefined) {
+                let data132 = data127.keyId;
+                if (typeof data132 === 'string') {
+                  if (func1(data132) < 1) {
+                    const err312 = {
+                      instancePath: instancePath + '/certification/signer/keyId',
+                      schemaPath:
+                        '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err312];
+                    } else {
+                      vErrors.push(err312);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err313 = {
+                    instancePath: instancePath + '/certification/signer/keyId',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err313];
+                  } else {
+                    vErrors.push(err313);
+                  }
+                  errors++;
+                }
+              }
             } else {
-              const err312 = {
+              const err314 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/2/type',
                 keyword: 'type',
@@ -28515,19 +28560,19 @@ function validate51(
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err312];
+                vErrors = [err314];
               } else {
-                vErrors.push(err312);
+                vErrors.push(err314);
               }
               errors++;
             }
-            var _valid2 = _errs304 === errors;
-            if (_valid2 && valid98) {
-              valid98 = false;
+            var _valid2 = _errs307 === errors;
+            if (_valid2 && valid99) {
+              valid99 = false;
               passing2 = [passing2, 2];
             } else {
               if (_valid2) {
-                valid98 = true;
+                valid99 = true;
                 passing2 = 2;
                 if (props2 !== true) {
                   props2 = true;
@@ -28535,8 +28580,8 @@ function validate51(
               }
             }
           }
-          if (!valid98) {
-            const err313 = {
+          if (!valid99) {
+            const err315 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf',
               keyword: 'oneOf',
@@ -28544,16 +28589,16 @@ function validate51(
               message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
-              vErrors = [err313];
+              vErrors = [err315];
             } else {
-              vErrors.push(err313);
+              vErrors.push(err315);
             }
             errors++;
           } else {
-            errors = _errs293;
+            errors = _errs296;
             if (vErrors !== null) {
-              if (_errs293) {
-                vErrors.length = _errs293;
+              if (_errs296) {
+                vErrors.length = _errs296;
               } else {
                 vErrors = null;
               }
@@ -28561,7 +28606,7 @@ function validate51(
           }
         }
       } else {
-        const err314 = {
+        const err316 = {
           instancePath: instancePath + '/certification',
           schemaPath: '#/properties/certification/type',
           keyword: 'type',
@@ -28569,15 +28614,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err314];
+          vErrors = [err316];
         } else {
-          vErrors.push(err314);
+          vErrors.push(err316);
         }
         errors++;
       }
     }
   } else {
-    const err315 = {
+    const err317 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -28585,9 +28630,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err315];
+      vErrors = [err317];
     } else {
-      vErrors.push(err315);
+      vErrors.push(err317);
     }
     errors++;
   }
@@ -28596,7 +28641,7 @@ function validate51(
 }
 validate51.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 exports.matrix = validate74;
-const schema147 = {
+const schema148 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:matrix',
   title: 'RFC 0246 eval-gate results matrix',
@@ -28768,7 +28813,7 @@ const schema147 = {
     },
   },
 };
-const schema148 = {
+const schema149 = {
   type: 'object',
   additionalProperties: false,
   required: [
@@ -28838,7 +28883,7 @@ const schema148 = {
     },
   },
 };
-const schema149 = {
+const schema150 = {
   description: 'What verifying the report came to.',
   enum: ['verified', 'unverified', 'unanchored', 'different-referee'],
 };
@@ -29022,7 +29067,7 @@ function validate75(
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema148.properties, key0)) {
+      if (!func5.call(schema149.properties, key0)) {
         const err11 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -29113,7 +29158,7 @@ function validate75(
           instancePath: instancePath + '/version',
           schemaPath: '#/properties/version/type',
           keyword: 'type',
-          params: { type: schema148.properties.version.type },
+          params: { type: schema149.properties.version.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29153,7 +29198,7 @@ function validate75(
           instancePath: instancePath + '/verification',
           schemaPath: '#/$defs/reportState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema149.enum },
+          params: { allowedValues: schema150.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -29208,7 +29253,7 @@ function validate75(
           instancePath: instancePath + '/anchor',
           schemaPath: '#/properties/anchor/type',
           keyword: 'type',
-          params: { type: schema148.properties.anchor.type },
+          params: { type: schema149.properties.anchor.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29294,7 +29339,7 @@ function validate75(
           instancePath: instancePath + '/page',
           schemaPath: '#/properties/page/type',
           keyword: 'type',
-          params: { type: schema148.properties.page.type },
+          params: { type: schema149.properties.page.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29312,7 +29357,7 @@ function validate75(
           instancePath: instancePath + '/suiteVersion',
           schemaPath: '#/properties/suiteVersion/type',
           keyword: 'type',
-          params: { type: schema148.properties.suiteVersion.type },
+          params: { type: schema149.properties.suiteVersion.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29342,7 +29387,7 @@ function validate75(
   return errors === 0;
 }
 validate75.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema150 = {
+const schema151 = {
   type: 'object',
   additionalProperties: false,
   required: ['kind', 'id', 'cells'],
@@ -29363,7 +29408,7 @@ const schema150 = {
     },
   },
 };
-const schema151 = {
+const schema152 = {
   type: 'object',
   additionalProperties: false,
   required: ['state', 'detail'],
@@ -29384,7 +29429,7 @@ const schema151 = {
     },
   },
 };
-const schema152 = {
+const schema153 = {
   description: 'What one cell shows; see docs/ci.md.',
   enum: [
     'pass',
@@ -29489,7 +29534,7 @@ function validate78(
           instancePath: instancePath + '/state',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema152.enum },
+          params: { allowedValues: schema153.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -29574,7 +29619,7 @@ function validate78(
           instancePath: instancePath + '/recomputed',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema152.enum },
+          params: { allowedValues: schema153.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -29687,7 +29732,7 @@ function validate77(
           instancePath: instancePath + '/kind',
           schemaPath: '#/properties/kind/enum',
           keyword: 'enum',
-          params: { allowedValues: schema150.properties.kind.enum },
+          params: { allowedValues: schema151.properties.kind.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { generatePack, packFixtures } from '../../lib/generate/pack.ts';
 import { CURRENT_GENERATOR, GENERATOR_VERSIONS, generatorOf } from '../../lib/generate/versions.ts';
+import { currentSet } from '../../lib/requirement-sets.ts';
 
 /** Version, the commit whose generator it is, and its packs of 20 at seed 11 and 40 at seed 1. */
 const RELEASED = [
@@ -30,6 +31,10 @@ describe('generator versions', () => {
     // Drawn lazily, a chunk at a time, it is the same pack.
     const lazy = [...packFixtures({ count: 40, seed: 1, generator: version })];
     expect(digest(lazy)).toBe(s1);
+  });
+
+  it("this version's requirement set names the current generator for its pack", () => {
+    expect(currentSet().pack.generator).toBe(CURRENT_GENERATOR);
   });
 
   it('a pack that names no version is drawn by the current one', () => {
