@@ -52,8 +52,8 @@ export async function verifyReport(
     recordedFixtureLoader(report.digests.fixtures),
     sidecarReader(reportDir),
   );
-  // A suite with fewer legs or probes wrote no record of one added since; this suite's own report
-  // must hold them all.
+  // A suite with fewer legs or probes wrote no record of one added since, and an earlier generator
+  // drew its pack; this suite's own report must hold them all, drawn by a generator it has.
   const ours = differentReferee(report.suite, await thisReferee()) === undefined;
   const earlier = [...replay.missingLegs, ...replay.missingProbes, ...replay.generatorDifferences];
   if (!ours) refereeDifferences.push(...earlier);
