@@ -10,6 +10,7 @@ import { schemaDigests } from '../lib/report/report.ts';
 import { replayReport } from '../lib/report/replay.ts';
 import { sidecarReader } from '../lib/report/generated-sidecar.ts';
 import { differentReferee, thisReferee } from '../lib/report/referee.ts';
+import { inCurrentShape, splitEarlierDifferences } from '../lib/report/earlier-referee.ts';
 import { checkFixtureDigests, recordedFixtureLoader } from './fixture-set.ts';
 
 export interface Verification {
@@ -27,10 +28,16 @@ export interface Verification {
   readonly consistencyOnly: number;
 }
 
-/** Why a parsed file is not a report, or undefined when its schema accepts it. */
+/**
+ * Why a parsed file is not a report, or undefined when its schema accepts it, or accepts it with
+ * the members an earlier report schema did not require (lib/report/earlier-referee.ts; whether
+ * their absence is allowed depends on who judged the report, which verifyReport decides).
+ */
 export function reportShapeProblem(parsed: unknown): string | undefined {
   const errors = validate('eval-gate-report', parsed);
   if (errors.length === 0) return undefined;
+  const shaped = inCurrentShape(parsed);
+  if (shaped !== parsed && validate('eval-gate-report', shaped).length === 0) return undefined;
   return `the report does not match its schema: ${formatSchemaErrors(errors).replace(/\n/g, '; ')}`;
 }
 
@@ -57,11 +64,17 @@ export async function verifyReport(
   const ours = differentReferee(report.suite, await thisReferee()) === undefined;
   const earlier = [...replay.missingLegs, ...replay.missingProbes, ...replay.generatorDifferences];
   if (!ours) refereeDifferences.push(...earlier);
+  // Another referee's wording and report shape are its own; this suite's report gets no leniency.
+  const differences = jsonDifferences(report, replay.rebuilt);
+  const split = ours
+    ? { problems: differences.map(describeDifference), refereeDifferences: [] }
+    : splitEarlierDifferences(report, differences);
+  refereeDifferences.push(...split.refereeDifferences);
   const problems = [
     ...fixtures.problems,
     ...(ours ? earlier : []),
     ...replay.contradictions,
-    ...jsonDifferences(report, replay.rebuilt).map(describeDifference),
+    ...split.problems,
   ];
   return {
     problems,
