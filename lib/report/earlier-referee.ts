@@ -37,7 +37,8 @@ export const EARLIER_SHAPES: readonly EarlierShape[] = [
     holder: (report) => objectAt(report.hostChecks),
     member: 'inapplicable',
     absentMeans: [],
-    since: 'host checks record an inapplicable list since 0.2.0 (commit 6230871)',
+    since:
+      'host checks record an inapplicable list since commit 6230871; builds numbered 0.1.0 before it wrote none',
   },
 ];
 

@@ -103,7 +103,7 @@ describe('a generated pack written before the generator version was recorded', (
       expect(shape).toEqual(
         beforeInapplicable
           ? [
-              'hostChecks.inapplicable: absent, as the report schema of an earlier referee allowed (host checks record an inapplicable list since 0.2.0 (commit 6230871)); read as []',
+              'hostChecks.inapplicable: absent, as the report schema of an earlier referee allowed (host checks record an inapplicable list since commit 6230871; builds numbered 0.1.0 before it wrote none); read as []',
             ]
           : [],
       );
