@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { AnchoredVerdict } from '../lib/report/anchor.ts';
 import { anchoredVerdict, anchorLine } from '../lib/report/anchor.ts';
+import { inCurrentShape } from '../lib/report/earlier-referee.ts';
 import { thisReferee } from '../lib/report/referee.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { RunVerdict } from '../lib/report/run-verdict.ts';
@@ -89,7 +90,10 @@ export async function verifyAnchored(
   const anchored = anchoredVerdict(report, recorded, source, referee, integrity.refereeDifferences);
   return {
     kind: 'report',
-    report,
+    // Readers downstream take the current shape: a member an earlier schema did not require reads
+    // as its absence meant (lib/report/earlier-referee.ts); integrity and the anchor judged the
+    // report as written.
+    report: inCurrentShape(report) as EvalGateReport,
     integrity,
     anchored,
     verdict: runVerdict(report, anchored.certification),

@@ -111,6 +111,22 @@ describe('a generated pack written before the generator version was recorded', (
   );
 });
 
+describe('the commands that read a verified report', () => {
+  // A report from before the inapplicable list reaches the matrix, badge and diff in the current
+  // shape; before it did, the matrix stopped on the missing list.
+  it("the matrix shows the two oldest packs as another referee's", async () => {
+    const paths = [
+      (await legacyPack('637f719-signed')).path,
+      (await legacyPack('d9dcc67-signed')).path,
+    ];
+    const run = await cli(['matrix', ...paths, '--offline', '--out', join(dir, 'matrix')]);
+    expect(run.stderr).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.filter((l) => l.startsWith('different-referee: '))).toHaveLength(2);
+    expect(run.stdout.at(-1)).toMatch(/: 2 reports, \d+ rows$/);
+  });
+});
+
 describe('what an earlier referee may not explain', () => {
   // The finding a later release reworded, found by what verify names, so an edit lands on it.
   const reworded = async (report: EvalGateReport) => {
