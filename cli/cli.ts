@@ -68,9 +68,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         for (const line of HELP.trimEnd().split('\n')) out(line);
         return EXIT.ok;
       case 'version': {
-        // The package file alone, so --version answers without loading the suite.
+        // The package file and the judging files' digest, so --version answers without loading
+        // the suite; the digest is the one a report records as its referee's.
         const { PACKAGE_MANIFEST } = await import('../lib/package-root.ts');
+        const { thisReferee } = await import('../lib/report/verify/referee.ts');
+        const { judgingDigest } = await thisReferee();
         out(`${PACKAGE_MANIFEST.name} ${PACKAGE_MANIFEST.version}`);
+        out(`judging digest ${String(judgingDigest)}`);
         return EXIT.ok;
       }
       case 'list': {

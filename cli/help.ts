@@ -127,7 +127,8 @@ Usage
                                            (severity, reference, which requirements record it;
                                            host-check rules are judged once per run)
   openwop-eval-gate --help                 this text
-  openwop-eval-gate --version              the suite's name and version (on any command)
+  openwop-eval-gate --version              the suite's name and version, then the digest of its
+                                           judging code a report records (on any command)
 
 Settings for run (a flag wins over its variable; variables also come from ./.env)
 ${flagLines('settings')}

@@ -7,6 +7,7 @@
 import { dirname } from 'node:path';
 import type { MatrixVerifier, ReportVerification } from '../lib/report/render/matrix/model.ts';
 import type { TrustSources } from './trust-source.ts';
+import { inCurrentShape } from '../lib/report/verify/earlier-referee.ts';
 import { readReportJson } from './verified-report.ts';
 import { DEFAULT_INPUT_LIMITS, InputRefusal, type InputLimits } from '../lib/bounded-input.ts';
 import { problemsOf, verifyAnchored } from './verify-keys.ts';
@@ -26,19 +27,22 @@ export function anchoredVerifier(
     }
     const result = await verifyAnchored(parsed, sources, dirname(path), limits);
     const problems = problemsOf(result);
+    // The matrix reads the current shape: a member an earlier schema did not require reads as its
+    // absence meant (lib/report/verify/earlier-referee.ts); the verification judged the file as written.
+    const report = inCurrentShape(parsed);
     if (result.kind === 'malformed' || problems.length > 0) {
-      return { state: 'unverified', report: parsed, problems: [...problems] };
+      return { state: 'unverified', report, problems: [...problems] };
     }
     const { anchor, referee } = result.anchored;
     const certification = result.verdict.certification;
     if (referee !== undefined) {
-      return { state: 'different-referee', report: parsed, problems: [referee], certification };
+      return { state: 'different-referee', report, problems: [referee], certification };
     }
     switch (anchor.state) {
       case 'anchored':
         return {
           state: 'verified',
-          report: parsed,
+          report,
           problems: [],
           anchor:
             anchor.keyId === undefined ? anchor.source : `key ${anchor.keyId} at ${anchor.source}`,
@@ -47,14 +51,14 @@ export function anchoredVerifier(
       case 'unsigned':
         return {
           state: 'unanchored',
-          report: parsed,
+          report,
           problems: ['unsigned: nobody vouches for it'],
           certification,
         };
       default:
         return {
           state: 'unanchored',
-          report: parsed,
+          report,
           problems: [`${anchor.state}: ${anchor.why}`],
           certification,
         };

@@ -8,6 +8,7 @@ import type { SidecarProgress } from '../lib/report/generated-sidecar.ts';
 import type { AnchoredVerdict } from '../lib/report/verify/anchor.ts';
 import { anchoredVerdict, anchorLine } from '../lib/report/verify/anchor.ts';
 import { thisReferee } from '../lib/report/verify/referee.ts';
+import { inCurrentShape } from '../lib/report/verify/earlier-referee.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { RunVerdict } from '../lib/report/verdict/run-verdict.ts';
 import { runVerdict, UNRECORDED } from '../lib/report/verdict/run-verdict.ts';
@@ -108,7 +109,10 @@ export async function verifyAnchored(
   });
   return {
     kind: 'report',
-    report,
+    // Readers downstream take the current shape: a member an earlier schema did not require reads
+    // as its absence meant (lib/report/verify/earlier-referee.ts); integrity and the anchor judged the
+    // report as written.
+    report: inCurrentShape(report) as EvalGateReport,
     integrity,
     anchored,
     verdict: runVerdict(report, anchored.certification),

@@ -11,6 +11,7 @@ import { replayReport } from '../lib/report/verify/replay.ts';
 import { sidecarReader, type SidecarProgress } from '../lib/report/generated-sidecar.ts';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../lib/bounded-input.ts';
 import { differentReferee, thisReferee } from '../lib/report/verify/referee.ts';
+import { inCurrentShape, splitEarlierDifferences } from '../lib/report/verify/earlier-referee.ts';
 import { checkFixtureDigests, recordedFixtureLoader } from './fixture-set.ts';
 
 export interface Verification {
@@ -28,10 +29,16 @@ export interface Verification {
   readonly consistencyOnly: number;
 }
 
-/** Why a parsed file is not a report, or undefined when its schema accepts it. */
+/**
+ * Why a parsed file is not a report, or undefined when its schema accepts it, or accepts it with
+ * the members an earlier report schema did not require (lib/report/verify/earlier-referee.ts; whether
+ * their absence is allowed depends on who judged the report, which verifyReport decides).
+ */
 export function reportShapeProblem(parsed: unknown): string | undefined {
   const errors = validate('eval-gate-report', parsed);
   if (errors.length === 0) return undefined;
+  const shaped = inCurrentShape(parsed);
+  if (shaped !== parsed && validate('eval-gate-report', shaped).length === 0) return undefined;
   return `the report does not match its schema: ${formatSchemaErrors(errors).replace(/\n/g, '; ')}`;
 }
 
@@ -55,15 +62,22 @@ export async function verifyReport(
     recordedFixtureLoader(report.digests.fixtures),
     sidecarReader(reportDir, limits, progress),
   );
-  // A suite with fewer legs or probes wrote no record of one added since; this suite's own report
-  // must hold them all.
+  // A suite with fewer legs or probes wrote no record of one added since, and an earlier generator
+  // drew its pack; this suite's own report must hold them all, drawn by a generator it has.
   const ours = differentReferee(report.suite, await thisReferee()) === undefined;
-  if (!ours) refereeDifferences.push(...replay.missingLegs, ...replay.missingProbes);
+  const earlier = [...replay.missingLegs, ...replay.missingProbes, ...replay.generatorDifferences];
+  if (!ours) refereeDifferences.push(...earlier);
+  // Another referee's wording and report shape are its own; this suite's report gets no leniency.
+  const differences = jsonDifferences(report, replay.rebuilt);
+  const split = ours
+    ? { problems: differences.map(describeDifference), refereeDifferences: [] }
+    : splitEarlierDifferences(report, differences);
+  refereeDifferences.push(...split.refereeDifferences);
   const problems = [
     ...fixtures.problems,
-    ...(ours ? [...replay.missingLegs, ...replay.missingProbes] : []),
+    ...(ours ? earlier : []),
     ...replay.contradictions,
-    ...jsonDifferences(report, replay.rebuilt).map(describeDifference),
+    ...split.problems,
   ];
   return {
     problems,

@@ -1,9 +1,9 @@
 // The requirement set each suite version shipped, frozen once released, so a host that pins a
 // version (`run --requirements VERSION`) runs exactly the legs it was green on and an upgrade
-// never adds a red leg by surprise. The newest set is the unreleased one, every leg of `LEGS`;
-// tests/cli/requirement-sets.test.ts holds it to the package version.
+// never adds a red leg by surprise. The newest set is the one this version ships, every leg of
+// `LEGS`; tests/cli/requirement-sets.test.ts holds it to the package version.
 
-import { LEGS } from './legs.ts';
+import { LEGS, REQUIREMENT_PREFIX } from './legs.ts';
 
 export interface RequirementSet {
   /** The suite version that shipped the set. */
@@ -12,31 +12,64 @@ export interface RequirementSet {
   readonly requirements: readonly string[];
   /**
    * The generated pack a certification under this set drives as the `generated` requirement:
-   * `run --generate COUNT --seed SEED`, the same cases for every host of the version.
+   * `run --generate COUNT --seed SEED`, the same cases for every host of the version. A set that
+   * names its generator version (lib/generate/versions.ts) has it drawn by that generator in every
+   * later release; 0.1.0 named none, and its pack is drawn by the current generator.
    */
-  readonly pack: { readonly count: number; readonly seed: number };
+  readonly pack: { readonly count: number; readonly seed: number; readonly generator?: number };
 }
+
+const full = (ids: readonly string[]): readonly string[] =>
+  ids.map((id) => REQUIREMENT_PREFIX + id);
 
 /**
  * The sets released versions shipped, oldest first, each written out and never edited again.
- * None yet: CHANGELOG.md records no release, so 0.1.0, the first, is the unreleased set below.
+ * 0.1.0 is the set as the last 0.1.0 ran it, so a report pinned to it then still replays.
  */
-const RELEASED: readonly RequirementSet[] = [];
+const RELEASED: readonly RequirementSet[] = [
+  {
+    version: '0.1.0',
+    requirements: full([
+      'mean-gated',
+      'suite-gated',
+      'gated-fields-shape',
+      'no-trajectory-ungated',
+      'mean-partial-inclusive',
+      'any-rule-unchanged',
+      'all-rule-unchanged',
+      'readings-exact',
+      'readings-in-order',
+      'readings-any-order',
+      'cost-limit-kept',
+      'latency-limit-kept',
+      'limits-hold',
+      'miss-gated',
+      'outputs-measured',
+      'readings-miss',
+      'zero-pass-score',
+      'readings-args',
+      'cost-limit-over-trials',
+    ]),
+    pack: { count: 40, seed: 1 },
+  },
+];
 
 /**
- * The set the next release ships: every leg, derived, so a leg added before the release is in it
- * without a second list. Releasing writes it out into `RELEASED` under its version.
+ * The set this version ships: every leg, derived, so a leg added before the release is in it
+ * without a second list. The next release writes it out into `RELEASED` under its version.
  */
 const UNRELEASED: RequirementSet = {
-  version: '0.1.0',
+  version: '0.2.0',
   requirements: LEGS.map((leg) => leg.id),
   // Forty cases cost about a second against the embedded host, and at seed 1 show every
   // reference-host defect a pack of 200 shows but one (p95-over-task-means, first seen in case
   // 114), which the hand fixtures' latency-limit-kept catches (docs/generated-suites.md).
-  pack: { count: 40, seed: 1 },
+  // The generator is named by number, so a run that drives no pack never loads fast-check; a
+  // test holds it to the current generator.
+  pack: { count: 40, seed: 1, generator: 4 },
 };
 
-/** Oldest first; the last is the unreleased set. */
+/** Oldest first; the last is the set this version ships. */
 export const REQUIREMENT_SETS: readonly RequirementSet[] = [...RELEASED, UNRELEASED];
 
 /** The set a version shipped, or undefined for a version that shipped none. */

@@ -396,12 +396,19 @@ export interface GeneratedCaseRecord {
   /** Present only on a case without an observation that still judged something. */
   readonly findings?: readonly Finding[];
   readonly observation?: RunObservation;
+  /**
+   * SHA-256 of the canonical JSON of the fixture the case drove; recorded with the pack's
+   * generator version, so a verifier that draws another fixture there knows it is another referee.
+   */
+  readonly fixtureDigest?: string;
 }
 
 /** The generated pack a run drove, its cases inline: what reports before the sidecar wrote. */
 export interface InlineGeneratedRecord {
   readonly seed: number;
   readonly count: number;
+  /** The generator version that drew the pack; absent in reports written before it was recorded. */
+  readonly generator?: number;
   /** `run --case ID`: the one case of the pack this run drove alone; `cases` holds it alone. */
   readonly case?: string;
   readonly cases: readonly GeneratedCaseRecord[];
@@ -435,6 +442,8 @@ export interface SmallestFailingCase {
 export interface StreamedGeneratedRecord {
   readonly seed: number;
   readonly count: number;
+  /** The generator version that drew the pack; absent in reports written before it was recorded. */
+  readonly generator?: number;
   /** `run --case ID`: the one case of the pack this run drove alone; the sidecar holds it alone. */
   readonly case?: string;
   readonly sidecar: GeneratedSidecar;

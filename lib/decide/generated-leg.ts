@@ -5,7 +5,9 @@
 // beside the report) as the case finishes and keeps only the pack's tally; reports before the
 // sidecar hold every record inline, and are decided again as they were.
 
-import { selectedFixtures } from '../generate/pack.ts';
+import { selectedFixtures, type PackSelection } from '../generate/pack.ts';
+import { CURRENT_GENERATOR } from '../generate/versions.ts';
+import { fixtureDigest } from '../canonical-json.ts';
 import { packSelection } from './pack-request.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type {
@@ -45,13 +47,15 @@ export interface CaseSink {
  * without one (a caller that writes no files), the records are held and recorded inline.
  */
 export async function runGeneratedLeg(
-  request: PackRequest,
+  asked: PackRequest,
   target: LegTarget | undefined,
   openSink?: () => Promise<CaseSink>,
   now: () => number = Date.now,
   watch: PackWatch = {},
 ): Promise<LegOutcome> {
   const started = now();
+  // The record names the generator that drew the pack, so a later release draws the same one.
+  const request = { ...asked, generator: asked.generator ?? CURRENT_GENERATOR };
   if (target === undefined) {
     return {
       requirement: GENERATED_REQUIREMENT,
@@ -103,6 +107,7 @@ export function caseRecord(c: GeneratedCase): GeneratedCaseRecord {
     ...(decision.reason === undefined ? {} : { reason: decision.reason }),
     ...(judgedWithout ? { findings: decision.findings } : {}),
     ...(decision.observation === undefined ? {} : { observation: decision.observation }),
+    ...(c.fixtureDigest === undefined ? {} : { fixtureDigest: c.fixtureDigest }),
   };
 }
 
@@ -124,6 +129,30 @@ export interface PackRecomputation<R extends GeneratedRecord = GeneratedRecord> 
   readonly record: R;
   /** What the record contradicts that no rebuilt case can show: a case missing, or misplaced. */
   readonly problems: readonly string[];
+  /**
+   * Each case whose recorded fixture digest is not that of the fixture the recorded generator
+   * version draws here: a case another referee drew, which this verifier cannot decide again.
+   */
+  readonly differentReferee: readonly string[];
+}
+
+/**
+ * The digest a rebuilt case records: the regenerated fixture's, for a record that names its
+ * generator version (reports before versions recorded none).
+ */
+export function rebuiltDigest(record: PackSelection, fixture: Fixture): string | undefined {
+  return record.generator === undefined ? undefined : fixtureDigest(fixture);
+}
+
+/** Why a recorded case is another referee's draw, or undefined when its digest is the one drawn. */
+export function otherDraw(
+  recorded: GeneratedCaseRecord,
+  digest: string | undefined,
+  generator: number,
+): string | undefined {
+  if (recorded.fixtureDigest === undefined || digest === undefined) return undefined;
+  if (recorded.fixtureDigest === digest) return undefined;
+  return `records fixture digest ${recorded.fixtureDigest.slice(0, 12)}…, generator v${generator} draws ${digest.slice(0, 12)}… there`;
 }
 
 /**
@@ -135,9 +164,11 @@ export function recomputeGeneratedRow(
   record: InlineGeneratedRecord,
   discovery: RecordedDocument,
   settings: GateSettings,
+  generator: number = record.generator ?? CURRENT_GENERATOR,
 ): PackRecomputation<InlineGeneratedRecord> {
-  const pack = [...selectedFixtures(record)];
+  const pack = [...selectedFixtures({ ...packSelection(record), generator })];
   const problems: string[] = [];
+  const differentReferee: string[] = [];
   if (record.case !== undefined && pack.length === 0) {
     problems.push(
       `generated: case ${record.case} is not in the pack of ${record.count} at seed ${record.seed}`,
@@ -153,6 +184,13 @@ export function recomputeGeneratedRow(
     const recorded = record.cases[i];
     if (recorded === undefined) return;
     const at = `generated case ${i + 1} (${recorded.fixtureId})`;
+    const digest = rebuiltDigest(record, fixture);
+    const other = otherDraw(recorded, digest, generator);
+    if (other !== undefined) {
+      differentReferee.push(`${at}: ${other}`);
+      rebuilt.push(recorded);
+      return;
+    }
     const again =
       recorded.fixtureId !== fixture.id || recorded.file !== `${fixture.id}.json`
         ? `recorded as ${recorded.file}, the pack places ${fixture.id} there`
@@ -167,6 +205,7 @@ export function recomputeGeneratedRow(
       seed: record.seed,
       file: recorded.file,
       decision: again,
+      ...(digest === undefined ? {} : { fixtureDigest: digest }),
     };
     cases.push(replayed);
     rebuilt.push(caseRecord(replayed));
@@ -175,6 +214,7 @@ export function recomputeGeneratedRow(
     decision: decidePack(cases),
     record: { ...packSelection(record), cases: rebuilt },
     problems,
+    differentReferee,
   };
 }
 

@@ -4,6 +4,7 @@
 
 import type { LegDefinition } from '../legs.ts';
 import { selectedFixtures } from '../generate/pack.ts';
+import { fixtureDigest } from '../canonical-json.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type { Fixture, GateName, MatchMode } from '../types.ts';
 import type { Decision } from './decide.ts';
@@ -96,6 +97,7 @@ export async function streamGeneratedPack(
         seed: request.seed,
         file: `${fixture.id}.json`,
         decision: await runCase(fixture, target),
+        fixtureDigest: fixtureDigest(fixture),
       };
       watch.decided?.(decided, performance.now() - began);
       return decided;

@@ -10,6 +10,8 @@ export interface PackRequest {
   readonly case?: string;
   /** `--concurrency N`: how many cases are in flight at once; absent: PACK_CONCURRENCY. */
   readonly concurrency?: number;
+  /** The generator version that draws the pack; absent: the current one. */
+  readonly generator?: number;
 }
 
 /**
@@ -24,11 +26,15 @@ export const PACK_CONCURRENCY = 4;
 /** The most `--concurrency` accepts: beyond it a run opens more connections than it gains. */
 export const MAX_PACK_CONCURRENCY = 64;
 
-/** The selection alone, whatever else `of` carries (a run's concurrency, a record's sidecar). */
+/**
+ * The selection alone, whatever else `of` carries (a run's concurrency, a record's sidecar), with
+ * the generator version when `of` names one.
+ */
 export function packSelection(of: PackSelection): PackSelection {
   return {
     seed: of.seed,
     count: of.count,
     ...(of.case === undefined ? {} : { case: of.case }),
+    ...(of.generator === undefined ? {} : { generator: of.generator }),
   };
 }

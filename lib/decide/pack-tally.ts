@@ -20,6 +20,8 @@ export interface GeneratedCase {
   /** The fixture's file name in a pack `openwop-eval-gate fixtures --generate` writes. */
   readonly file: string;
   readonly decision: Decision;
+  /** The fixture's canonical digest, recorded by a pack whose generator version is recorded. */
+  readonly fixtureDigest?: string;
 }
 
 /** How many cases of one disposition a reason quotes before it says how many more there are. */
@@ -77,6 +79,8 @@ export interface PackTallyOptions {
   readonly seed: number;
   /** `run --case ID`: the one case driven alone, recorded beside the seed and size. */
   readonly case?: string;
+  /** The generator version recorded beside the seed and size, when the record names one. */
+  readonly generator?: number;
   /** Every case's findings on the row, as an inline record's row holds them. */
   readonly keepEveryFinding: boolean;
 }

@@ -6,11 +6,14 @@
 // recorded one, is named.
 
 import { selectedFixtures } from '../generate/pack.ts';
+import { CURRENT_GENERATOR } from '../generate/versions.ts';
 import { packSelection } from './pack-request.ts';
 import { describeError } from '../observe/errors.ts';
 import type { GeneratedCaseRecord, StreamedGeneratedRecord } from '../types.ts';
 import {
   caseRecord,
+  otherDraw,
+  rebuiltDigest,
   recomputeCase,
   type GateSettings,
   type PackRecomputation,
@@ -27,6 +30,7 @@ export async function recomputeStreamedRow(
   discovery: RecordedDocument,
   settings: GateSettings,
   open: SidecarOpener,
+  generator: number = record.generator ?? CURRENT_GENERATOR,
 ): Promise<PackRecomputation<StreamedGeneratedRecord>> {
   const { file } = record.sidecar;
   const lineProblems: string[] = [];
@@ -37,7 +41,8 @@ export async function recomputeStreamedRow(
   };
   const selection = packSelection(record);
   const tally = new PackTally({ ...selection, keepEveryFinding: false });
-  const fixtures = selectedFixtures(selection)[Symbol.iterator]();
+  const fixtures = selectedFixtures({ ...selection, generator })[Symbol.iterator]();
+  const differentReferee: string[] = [];
   const expected = record.case === undefined ? record.count : 1;
   const drove = record.case === undefined ? '' : `, of which this run drove ${record.case} alone`;
   const problems: string[] = [];
@@ -62,6 +67,12 @@ export async function recomputeStreamedRow(
         named(`${at}: records ${recorded.fixtureId}, the pack places ${fixture.id} there`);
         continue;
       }
+      const digest = rebuiltDigest(record, fixture);
+      const other = otherDraw(recorded, digest, generator);
+      if (other !== undefined) {
+        differentReferee.push(`${at} (${fixture.id}): ${other}`);
+        continue;
+      }
       const again = decideAgain(fixture, recorded, discovery, settings);
       if (typeof again === 'string') {
         named(`${at} (${fixture.id}): ${again}`);
@@ -72,6 +83,7 @@ export async function recomputeStreamedRow(
         seed: record.seed,
         file: recorded.file,
         decision: again,
+        ...(digest === undefined ? {} : { fixtureDigest: digest }),
       };
       if (JSON.stringify(caseRecord(replayed)) !== line) {
         named(`${at} (${fixture.id}): the line is not the record its case decides to again`);
@@ -100,6 +112,7 @@ export async function recomputeStreamedRow(
     decision: tally.decision(),
     record: tally.record({ file, sha256, bytes }),
     problems,
+    differentReferee,
   };
 }
 

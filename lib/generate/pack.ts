@@ -1,10 +1,12 @@
 // A generated pack: the first N fixtures fast-check draws from a seed, each named by seed and
 // place so that a file name alone replays it. Drawing is prefix-stable: the pack of 10 at a seed
-// is the first 10 of the pack of 200 at that seed.
+// is the first 10 of the pack of 200 at that seed. Every draw is by a generator version
+// (lib/generate/versions.ts): the current one unless the request names an earlier release.
 
 import fc from 'fast-check';
 import type { Fixture } from '../types.ts';
-import { fixtureArb, type GeneratorOptions } from './suite.ts';
+import type { GeneratorOptions } from './suite.ts';
+import { CURRENT_GENERATOR, generatorOf, GENERATOR_VERSIONS } from './versions.ts';
 
 export const GENERATED_ID_PREFIX = 'generated';
 
@@ -37,6 +39,20 @@ export interface PackRequest extends GeneratorOptions {
   readonly count: number;
   /** A non-negative 31-bit integer: fast-check's seeds are 32-bit. */
   readonly seed: number;
+  /** The generator version that draws the pack; absent: the current one. */
+  readonly generator?: number;
+}
+
+/** The arbitrary of the version a request names; throws for a version this suite never released. */
+function arbitraryOf(request: GeneratorOptions & { readonly generator?: number }) {
+  const version = request.generator ?? CURRENT_GENERATOR;
+  const arb = generatorOf(version);
+  if (arb === undefined) {
+    throw new Error(
+      `generator version ${version} is not one this suite has (${GENERATOR_VERSIONS.join(', ')})`,
+    );
+  }
+  return arb(request);
 }
 
 /** Throws for a seed fast-check cannot take or a size that is no count. */
@@ -53,7 +69,7 @@ function checkRequest({ seed, count }: Pick<PackRequest, 'seed' | 'count'>): voi
 export function generatePack(request: PackRequest): Fixture[] {
   checkRequest(request);
   if (request.count === 0) return [];
-  const drawn = fc.sample(fixtureArb(request), { seed: request.seed, numRuns: request.count });
+  const drawn = fc.sample(arbitraryOf(request), { seed: request.seed, numRuns: request.count });
   return drawn.map((fixture, i) => named(fixture, request.seed, i + 1));
 }
 
@@ -66,7 +82,7 @@ const DRAW_CHUNK = 32;
  */
 export function* packFixtures(request: PackRequest): Generator<Fixture> {
   checkRequest(request);
-  const arb = fixtureArb(request);
+  const arb = arbitraryOf(request);
   for (let start = 0; start < request.count; start += DRAW_CHUNK) {
     const numRuns = Math.min(DRAW_CHUNK, request.count - start);
     const drawn = fc.sample(arb, { seed: request.seed, path: String(start), numRuns });
@@ -75,9 +91,10 @@ export function* packFixtures(request: PackRequest): Generator<Fixture> {
 }
 
 /** The fixture at `place` (1-based) of the seed's pack, drawn alone: packFixtures' and generatePack's. */
-export function packFixtureAt(seed: number, place: number): Fixture {
+export function packFixtureAt(seed: number, place: number, generator?: number): Fixture {
   checkRequest({ seed, count: place });
-  const [drawn] = fc.sample(fixtureArb({}), { seed, path: String(place - 1), numRuns: 1 });
+  const arb = arbitraryOf(generator === undefined ? {} : { generator });
+  const [drawn] = fc.sample(arb, { seed, path: String(place - 1), numRuns: 1 });
   if (drawn === undefined) throw new Error(`the pack at seed ${seed} has no fixture ${place}`);
   return named(drawn, seed, place);
 }
@@ -87,6 +104,8 @@ export interface PackSelection {
   readonly count: number;
   readonly seed: number;
   readonly case?: string;
+  /** The generator version that draws it; absent: the current one. */
+  readonly generator?: number;
 }
 
 /**
@@ -94,10 +113,11 @@ export interface PackSelection {
  * fixture the whole pack holds at that place. Empty when the named case is not in the pack.
  */
 export function selectedFixtures(selection: PackSelection): Iterable<Fixture> {
+  const version = selection.generator === undefined ? {} : { generator: selection.generator };
   if (selection.case === undefined)
-    return packFixtures({ count: selection.count, seed: selection.seed });
+    return packFixtures({ count: selection.count, seed: selection.seed, ...version });
   const place = parseGeneratedId(selection.case);
   if (place === null || generatedId(place.seed, place.index) !== selection.case) return [];
   if (place.seed !== selection.seed || place.index < 1 || place.index > selection.count) return [];
-  return [packFixtureAt(selection.seed, place.index)];
+  return [packFixtureAt(selection.seed, place.index, selection.generator)];
 }

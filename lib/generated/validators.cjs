@@ -14921,6 +14921,11 @@ const schema85 = {
                   minimum: 0,
                   maximum: 2147483647,
                 },
+                generator: {
+                  $ref: '#/$defs/packGenerator',
+                  description:
+                    'The generator version that draws the pack; absent in sets that named none (0.1.0).',
+                },
               },
               additionalProperties: false,
             },
@@ -15467,6 +15472,12 @@ const schema85 = {
       minimum: 1,
       maximum: 10000,
     },
+    packGenerator: {
+      description:
+        'The version of the generator that drew the pack (lib/generate/versions.ts); a verifier draws the pack again with it. Absent in reports written before it was recorded.',
+      type: 'integer',
+      minimum: 1,
+    },
     packCase: {
       description:
         "Present when the run drove one case of the pack alone (run --case ID): that case's id; the run's record then holds that case alone.",
@@ -15483,6 +15494,10 @@ const schema85 = {
         case: {
           $ref: '#/$defs/packCase',
           description: 'The one case this run drove alone, when it drove one.',
+        },
+        generator: {
+          $ref: '#/$defs/packGenerator',
+          description: 'The generator version that drew the pack.',
         },
         cases: {
           description: 'One entry per generated fixture, in pack order.',
@@ -15503,6 +15518,10 @@ const schema85 = {
         case: {
           $ref: '#/$defs/packCase',
           description: 'The one case this run drove alone, when it drove one.',
+        },
+        generator: {
+          $ref: '#/$defs/packGenerator',
+          description: 'The generator version that drew the pack.',
         },
         sidecar: {
           description:
@@ -15615,6 +15634,12 @@ const schema85 = {
         observation: {
           $ref: '#/$defs/observation',
           description: 'What the case observed and judged, content redacted.',
+        },
+        fixtureDigest: {
+          description:
+            "Lowercase hex SHA-256 of the canonical JSON of the fixture the case drove, recorded beside the pack's generator version: a verifier whose draw differs there is another referee.",
+          type: 'string',
+          pattern: '^[0-9a-f]{64}$',
         },
       },
       additionalProperties: false,
@@ -15892,7 +15917,7 @@ const schema91 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-const schema123 = {
+const schema125 = {
   description:
     'A rule a host fact puts out of reach, and that fact: neither a pass nor unexercised.',
   type: 'object',
@@ -15905,23 +15930,29 @@ const schema123 = {
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
 const schema89 = { description: 'A count.', type: 'integer', minimum: 0 };
-const schema129 = {
+const schema131 = {
   description: 'A SHA-256 digest, lowercase hex.',
   type: 'string',
   pattern: '^[0-9a-f]{64}$',
 };
-const schema135 = {
+const schema137 = {
   description: 'A requirement id.',
   type: 'string',
   pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
 };
-const schema142 = {
+const schema110 = {
+  description:
+    'The version of the generator that drew the pack (lib/generate/versions.ts); a verifier draws the pack again with it. Absent in reports written before it was recorded.',
+  type: 'integer',
+  minimum: 1,
+};
+const schema145 = {
   description: 'Contract §9.',
   enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
 };
 const pattern59 = new RegExp('^[0-9a-f]{64}$', 'u');
 const pattern61 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
-const pattern106 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
+const pattern107 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const pattern54 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
 const formats10 = require('ajv-formats/dist/formats').fullFormats.date;
 const schema88 = {
@@ -18328,6 +18359,10 @@ const schema106 = {
       $ref: '#/$defs/packCase',
       description: 'The one case this run drove alone, when it drove one.',
     },
+    generator: {
+      $ref: '#/$defs/packGenerator',
+      description: 'The generator version that drew the pack.',
+    },
     cases: {
       description: 'One entry per generated fixture, in pack order.',
       type: 'array',
@@ -18355,7 +18390,7 @@ const schema109 = {
   pattern: '^generated-s[0-9]+-n[0-9]{4,}$',
 };
 const pattern81 = new RegExp('^generated-s[0-9]+-n[0-9]{4,}$', 'u');
-const schema110 = {
+const schema111 = {
   description: 'One generated fixture as the generated requirement decided it.',
   type: 'object',
   required: ['fixtureId', 'file', 'disposition'],
@@ -18384,6 +18419,12 @@ const schema110 = {
     observation: {
       $ref: '#/$defs/observation',
       description: 'What the case observed and judged, content redacted.',
+    },
+    fixtureDigest: {
+      description:
+        "Lowercase hex SHA-256 of the canonical JSON of the fixture the case drove, recorded beside the pack's generator version: a verifier whose draw differs there is another referee.",
+      type: 'string',
+      pattern: '^[0-9a-f]{64}$',
     },
   },
   additionalProperties: false,
@@ -18454,7 +18495,8 @@ function validate58(
         key0 === 'disposition' ||
         key0 === 'reason' ||
         key0 === 'findings' ||
-        key0 === 'observation'
+        key0 === 'observation' ||
+        key0 === 'fixtureDigest'
       )) {
         const err3 = {
           instancePath,
@@ -18552,7 +18594,7 @@ function validate58(
           instancePath: instancePath + '/disposition',
           schemaPath: '#/properties/disposition/enum',
           keyword: 'enum',
-          params: { allowedValues: schema110.properties.disposition.enum },
+          params: { allowedValues: schema111.properties.disposition.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -18904,8 +18946,42 @@ function validate58(
         errors = vErrors.length;
       }
     }
+    if (data.fixtureDigest !== undefined) {
+      let data13 = data.fixtureDigest;
+      if (typeof data13 === 'string') {
+        if (!pattern59.test(data13)) {
+          const err28 = {
+            instancePath: instancePath + '/fixtureDigest',
+            schemaPath: '#/properties/fixtureDigest/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[0-9a-f]{64}$' },
+            message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
+        }
+      } else {
+        const err29 = {
+          instancePath: instancePath + '/fixtureDigest',
+          schemaPath: '#/properties/fixtureDigest/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err28 = {
+    const err30 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -18913,9 +18989,9 @@ function validate58(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err28];
+      vErrors = [err30];
     } else {
-      vErrors.push(err28);
+      vErrors.push(err30);
     }
     errors++;
   }
@@ -18983,7 +19059,13 @@ function validate57(
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === 'seed' || key0 === 'count' || key0 === 'case' || key0 === 'cases')) {
+      if (!(
+        key0 === 'seed' ||
+        key0 === 'count' ||
+        key0 === 'case' ||
+        key0 === 'generator' ||
+        key0 === 'cases'
+      )) {
         const err3 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -19133,15 +19215,50 @@ function validate57(
         errors++;
       }
     }
+    if (data.generator !== undefined) {
+      let data3 = data.generator;
+      if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
+        const err12 = {
+          instancePath: instancePath + '/generator',
+          schemaPath: '#/$defs/packGenerator/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 < 1 || isNaN(data3)) {
+          const err13 = {
+            instancePath: instancePath + '/generator',
+            schemaPath: '#/$defs/packGenerator/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+          };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.cases !== undefined) {
-      let data3 = data.cases;
-      if (Array.isArray(data3)) {
-        const len0 = data3.length;
+      let data4 = data.cases;
+      if (Array.isArray(data4)) {
+        const len0 = data4.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate58(data3[i0], {
+            !validate58(data4[i0], {
               instancePath: instancePath + '/cases/' + i0,
-              parentData: data3,
+              parentData: data4,
               parentDataProperty: i0,
               rootData,
               dynamicAnchors,
@@ -19152,7 +19269,7 @@ function validate57(
           }
         }
       } else {
-        const err12 = {
+        const err14 = {
           instancePath: instancePath + '/cases',
           schemaPath: '#/properties/cases/type',
           keyword: 'type',
@@ -19160,15 +19277,15 @@ function validate57(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err14];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err14);
         }
         errors++;
       }
     }
   } else {
-    const err13 = {
+    const err15 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -19176,9 +19293,9 @@ function validate57(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err15];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err15);
     }
     errors++;
   }
@@ -19186,7 +19303,7 @@ function validate57(
   return errors === 0;
 }
 validate57.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema112 = {
+const schema113 = {
   description:
     "A pack whose cases were written, a JSON line each (a generatedCase) in pack order, to a gzip-compressed sidecar in the report's folder as each finished.",
   type: 'object',
@@ -19197,6 +19314,10 @@ const schema112 = {
     case: {
       $ref: '#/$defs/packCase',
       description: 'The one case this run drove alone, when it drove one.',
+    },
+    generator: {
+      $ref: '#/$defs/packGenerator',
+      description: 'The generator version that drew the pack.',
     },
     sidecar: {
       description:
@@ -19276,7 +19397,7 @@ const schema112 = {
   },
   additionalProperties: false,
 };
-const pattern85 = new RegExp('^[A-Za-z0-9._-]+\\.jsonl\\.gz$', 'u');
+const pattern86 = new RegExp('^[A-Za-z0-9._-]+\\.jsonl\\.gz$', 'u');
 function validate62(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -19371,6 +19492,7 @@ function validate62(
         key0 === 'seed' ||
         key0 === 'count' ||
         key0 === 'case' ||
+        key0 === 'generator' ||
         key0 === 'sidecar' ||
         key0 === 'tally' ||
         key0 === 'smallest'
@@ -19524,31 +19646,31 @@ function validate62(
         errors++;
       }
     }
-    if (data.sidecar !== undefined) {
-      let data3 = data.sidecar;
-      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
-        if (data3.file === undefined) {
-          const err14 = {
-            instancePath: instancePath + '/sidecar',
-            schemaPath: '#/properties/sidecar/required',
-            keyword: 'required',
-            params: { missingProperty: 'file' },
-            message: "must have required property '" + 'file' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
+    if (data.generator !== undefined) {
+      let data3 = data.generator;
+      if (!(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
+        const err14 = {
+          instancePath: instancePath + '/generator',
+          schemaPath: '#/$defs/packGenerator/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
         }
-        if (data3.sha256 === undefined) {
+        errors++;
+      }
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 < 1 || isNaN(data3)) {
           const err15 = {
-            instancePath: instancePath + '/sidecar',
-            schemaPath: '#/properties/sidecar/required',
-            keyword: 'required',
-            params: { missingProperty: 'sha256' },
-            message: "must have required property '" + 'sha256' + "'",
+            instancePath: instancePath + '/generator',
+            schemaPath: '#/$defs/packGenerator/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
           };
           if (vErrors === null) {
             vErrors = [err15];
@@ -19557,13 +19679,18 @@ function validate62(
           }
           errors++;
         }
-        if (data3.bytes === undefined) {
+      }
+    }
+    if (data.sidecar !== undefined) {
+      let data4 = data.sidecar;
+      if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
+        if (data4.file === undefined) {
           const err16 = {
             instancePath: instancePath + '/sidecar',
             schemaPath: '#/properties/sidecar/required',
             keyword: 'required',
-            params: { missingProperty: 'bytes' },
-            message: "must have required property '" + 'bytes' + "'",
+            params: { missingProperty: 'file' },
+            message: "must have required property '" + 'file' + "'",
           };
           if (vErrors === null) {
             vErrors = [err16];
@@ -19572,48 +19699,44 @@ function validate62(
           }
           errors++;
         }
-        for (const key1 in data3) {
+        if (data4.sha256 === undefined) {
+          const err17 = {
+            instancePath: instancePath + '/sidecar',
+            schemaPath: '#/properties/sidecar/required',
+            keyword: 'required',
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        if (data4.bytes === undefined) {
+          const err18 = {
+            instancePath: instancePath + '/sidecar',
+            schemaPath: '#/properties/sidecar/required',
+            keyword: 'required',
+            params: { missingProperty: 'bytes' },
+            message: "must have required property '" + 'bytes' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+        for (const key1 in data4) {
           if (!(key1 === 'file' || key1 === 'sha256' || key1 === 'bytes')) {
-            const err17 = {
+            const err19 = {
               instancePath: instancePath + '/sidecar',
               schemaPath: '#/properties/sidecar/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key1 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-        if (data3.file !== undefined) {
-          let data4 = data3.file;
-          if (typeof data4 === 'string') {
-            if (!pattern85.test(data4)) {
-              const err18 = {
-                instancePath: instancePath + '/sidecar/file',
-                schemaPath: '#/properties/sidecar/properties/file/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[A-Za-z0-9._-]+\\.jsonl\\.gz$' },
-                message: 'must match pattern "' + '^[A-Za-z0-9._-]+\\.jsonl\\.gz$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-          } else {
-            const err19 = {
-              instancePath: instancePath + '/sidecar/file',
-              schemaPath: '#/properties/sidecar/properties/file/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err19];
@@ -19623,16 +19746,16 @@ function validate62(
             errors++;
           }
         }
-        if (data3.sha256 !== undefined) {
-          let data5 = data3.sha256;
+        if (data4.file !== undefined) {
+          let data5 = data4.file;
           if (typeof data5 === 'string') {
-            if (!pattern59.test(data5)) {
+            if (!pattern86.test(data5)) {
               const err20 = {
-                instancePath: instancePath + '/sidecar/sha256',
-                schemaPath: '#/properties/sidecar/properties/sha256/pattern',
+                instancePath: instancePath + '/sidecar/file',
+                schemaPath: '#/properties/sidecar/properties/file/pattern',
                 keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                params: { pattern: '^[A-Za-z0-9._-]+\\.jsonl\\.gz$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9._-]+\\.jsonl\\.gz$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err20];
@@ -19643,8 +19766,8 @@ function validate62(
             }
           } else {
             const err21 = {
-              instancePath: instancePath + '/sidecar/sha256',
-              schemaPath: '#/properties/sidecar/properties/sha256/type',
+              instancePath: instancePath + '/sidecar/file',
+              schemaPath: '#/properties/sidecar/properties/file/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -19657,10 +19780,44 @@ function validate62(
             errors++;
           }
         }
-        if (data3.bytes !== undefined) {
-          let data6 = data3.bytes;
-          if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
-            const err22 = {
+        if (data4.sha256 !== undefined) {
+          let data6 = data4.sha256;
+          if (typeof data6 === 'string') {
+            if (!pattern59.test(data6)) {
+              const err22 = {
+                instancePath: instancePath + '/sidecar/sha256',
+                schemaPath: '#/properties/sidecar/properties/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err22];
+              } else {
+                vErrors.push(err22);
+              }
+              errors++;
+            }
+          } else {
+            const err23 = {
+              instancePath: instancePath + '/sidecar/sha256',
+              schemaPath: '#/properties/sidecar/properties/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err23];
+            } else {
+              vErrors.push(err23);
+            }
+            errors++;
+          }
+        }
+        if (data4.bytes !== undefined) {
+          let data7 = data4.bytes;
+          if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+            const err24 = {
               instancePath: instancePath + '/sidecar/bytes',
               schemaPath: '#/properties/sidecar/properties/bytes/type',
               keyword: 'type',
@@ -19668,15 +19825,15 @@ function validate62(
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err22];
+              vErrors = [err24];
             } else {
-              vErrors.push(err22);
+              vErrors.push(err24);
             }
             errors++;
           }
-          if (typeof data6 == 'number' && isFinite(data6)) {
-            if (data6 < 0 || isNaN(data6)) {
-              const err23 = {
+          if (typeof data7 == 'number' && isFinite(data7)) {
+            if (data7 < 0 || isNaN(data7)) {
+              const err25 = {
                 instancePath: instancePath + '/sidecar/bytes',
                 schemaPath: '#/properties/sidecar/properties/bytes/minimum',
                 keyword: 'minimum',
@@ -19684,16 +19841,16 @@ function validate62(
                 message: 'must be >= 0',
               };
               if (vErrors === null) {
-                vErrors = [err23];
+                vErrors = [err25];
               } else {
-                vErrors.push(err23);
+                vErrors.push(err25);
               }
               errors++;
             }
           }
         }
       } else {
-        const err24 = {
+        const err26 = {
           instancePath: instancePath + '/sidecar',
           schemaPath: '#/properties/sidecar/type',
           keyword: 'type',
@@ -19701,53 +19858,23 @@ function validate62(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err26];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err26);
         }
         errors++;
       }
     }
     if (data.tally !== undefined) {
-      let data7 = data.tally;
-      if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
-        if (data7['executed-pass'] === undefined) {
-          const err25 = {
+      let data8 = data.tally;
+      if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+        if (data8['executed-pass'] === undefined) {
+          const err27 = {
             instancePath: instancePath + '/tally',
             schemaPath: '#/properties/tally/required',
             keyword: 'required',
             params: { missingProperty: 'executed-pass' },
             message: "must have required property '" + 'executed-pass' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err25];
-          } else {
-            vErrors.push(err25);
-          }
-          errors++;
-        }
-        if (data7['executed-fail'] === undefined) {
-          const err26 = {
-            instancePath: instancePath + '/tally',
-            schemaPath: '#/properties/tally/required',
-            keyword: 'required',
-            params: { missingProperty: 'executed-fail' },
-            message: "must have required property '" + 'executed-fail' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
-        }
-        if (data7.inapplicable === undefined) {
-          const err27 = {
-            instancePath: instancePath + '/tally',
-            schemaPath: '#/properties/tally/required',
-            keyword: 'required',
-            params: { missingProperty: 'inapplicable' },
-            message: "must have required property '" + 'inapplicable' + "'",
           };
           if (vErrors === null) {
             vErrors = [err27];
@@ -19756,13 +19883,13 @@ function validate62(
           }
           errors++;
         }
-        if (data7.skipped === undefined) {
+        if (data8['executed-fail'] === undefined) {
           const err28 = {
             instancePath: instancePath + '/tally',
             schemaPath: '#/properties/tally/required',
             keyword: 'required',
-            params: { missingProperty: 'skipped' },
-            message: "must have required property '" + 'skipped' + "'",
+            params: { missingProperty: 'executed-fail' },
+            message: "must have required property '" + 'executed-fail' + "'",
           };
           if (vErrors === null) {
             vErrors = [err28];
@@ -19771,13 +19898,13 @@ function validate62(
           }
           errors++;
         }
-        if (data7.blocked === undefined) {
+        if (data8.inapplicable === undefined) {
           const err29 = {
             instancePath: instancePath + '/tally',
             schemaPath: '#/properties/tally/required',
             keyword: 'required',
-            params: { missingProperty: 'blocked' },
-            message: "must have required property '" + 'blocked' + "'",
+            params: { missingProperty: 'inapplicable' },
+            message: "must have required property '" + 'inapplicable' + "'",
           };
           if (vErrors === null) {
             vErrors = [err29];
@@ -19786,7 +19913,37 @@ function validate62(
           }
           errors++;
         }
-        for (const key2 in data7) {
+        if (data8.skipped === undefined) {
+          const err30 = {
+            instancePath: instancePath + '/tally',
+            schemaPath: '#/properties/tally/required',
+            keyword: 'required',
+            params: { missingProperty: 'skipped' },
+            message: "must have required property '" + 'skipped' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+        if (data8.blocked === undefined) {
+          const err31 = {
+            instancePath: instancePath + '/tally',
+            schemaPath: '#/properties/tally/required',
+            keyword: 'required',
+            params: { missingProperty: 'blocked' },
+            message: "must have required property '" + 'blocked' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
+        }
+        for (const key2 in data8) {
           if (!(
             key2 === 'executed-pass' ||
             key2 === 'executed-fail' ||
@@ -19794,7 +19951,7 @@ function validate62(
             key2 === 'skipped' ||
             key2 === 'blocked'
           )) {
-            const err30 = {
+            const err32 = {
               instancePath: instancePath + '/tally',
               schemaPath: '#/properties/tally/additionalProperties',
               keyword: 'additionalProperties',
@@ -19802,54 +19959,19 @@ function validate62(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err30];
+              vErrors = [err32];
             } else {
-              vErrors.push(err30);
+              vErrors.push(err32);
             }
             errors++;
           }
         }
-        if (data7['executed-pass'] !== undefined) {
-          let data8 = data7['executed-pass'];
-          if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
-            const err31 = {
-              instancePath: instancePath + '/tally/executed-pass',
-              schemaPath: '#/properties/tally/properties/executed-pass/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-          if (typeof data8 == 'number' && isFinite(data8)) {
-            if (data8 < 0 || isNaN(data8)) {
-              const err32 = {
-                instancePath: instancePath + '/tally/executed-pass',
-                schemaPath: '#/properties/tally/properties/executed-pass/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-              };
-              if (vErrors === null) {
-                vErrors = [err32];
-              } else {
-                vErrors.push(err32);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data7['executed-fail'] !== undefined) {
-          let data9 = data7['executed-fail'];
+        if (data8['executed-pass'] !== undefined) {
+          let data9 = data8['executed-pass'];
           if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
             const err33 = {
-              instancePath: instancePath + '/tally/executed-fail',
-              schemaPath: '#/properties/tally/properties/executed-fail/type',
+              instancePath: instancePath + '/tally/executed-pass',
+              schemaPath: '#/properties/tally/properties/executed-pass/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -19864,8 +19986,8 @@ function validate62(
           if (typeof data9 == 'number' && isFinite(data9)) {
             if (data9 < 0 || isNaN(data9)) {
               const err34 = {
-                instancePath: instancePath + '/tally/executed-fail',
-                schemaPath: '#/properties/tally/properties/executed-fail/minimum',
+                instancePath: instancePath + '/tally/executed-pass',
+                schemaPath: '#/properties/tally/properties/executed-pass/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
@@ -19879,12 +20001,12 @@ function validate62(
             }
           }
         }
-        if (data7.inapplicable !== undefined) {
-          let data10 = data7.inapplicable;
+        if (data8['executed-fail'] !== undefined) {
+          let data10 = data8['executed-fail'];
           if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
             const err35 = {
-              instancePath: instancePath + '/tally/inapplicable',
-              schemaPath: '#/properties/tally/properties/inapplicable/type',
+              instancePath: instancePath + '/tally/executed-fail',
+              schemaPath: '#/properties/tally/properties/executed-fail/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -19899,8 +20021,8 @@ function validate62(
           if (typeof data10 == 'number' && isFinite(data10)) {
             if (data10 < 0 || isNaN(data10)) {
               const err36 = {
-                instancePath: instancePath + '/tally/inapplicable',
-                schemaPath: '#/properties/tally/properties/inapplicable/minimum',
+                instancePath: instancePath + '/tally/executed-fail',
+                schemaPath: '#/properties/tally/properties/executed-fail/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
@@ -19914,12 +20036,12 @@ function validate62(
             }
           }
         }
-        if (data7.skipped !== undefined) {
-          let data11 = data7.skipped;
+        if (data8.inapplicable !== undefined) {
+          let data11 = data8.inapplicable;
           if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
             const err37 = {
-              instancePath: instancePath + '/tally/skipped',
-              schemaPath: '#/properties/tally/properties/skipped/type',
+              instancePath: instancePath + '/tally/inapplicable',
+              schemaPath: '#/properties/tally/properties/inapplicable/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -19934,8 +20056,8 @@ function validate62(
           if (typeof data11 == 'number' && isFinite(data11)) {
             if (data11 < 0 || isNaN(data11)) {
               const err38 = {
-                instancePath: instancePath + '/tally/skipped',
-                schemaPath: '#/properties/tally/properties/skipped/minimum',
+                instancePath: instancePath + '/tally/inapplicable',
+                schemaPath: '#/properties/tally/properties/inapplicable/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
@@ -19949,12 +20071,12 @@ function validate62(
             }
           }
         }
-        if (data7.blocked !== undefined) {
-          let data12 = data7.blocked;
+        if (data8.skipped !== undefined) {
+          let data12 = data8.skipped;
           if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
             const err39 = {
-              instancePath: instancePath + '/tally/blocked',
-              schemaPath: '#/properties/tally/properties/blocked/type',
+              instancePath: instancePath + '/tally/skipped',
+              schemaPath: '#/properties/tally/properties/skipped/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -19969,8 +20091,8 @@ function validate62(
           if (typeof data12 == 'number' && isFinite(data12)) {
             if (data12 < 0 || isNaN(data12)) {
               const err40 = {
-                instancePath: instancePath + '/tally/blocked',
-                schemaPath: '#/properties/tally/properties/blocked/minimum',
+                instancePath: instancePath + '/tally/skipped',
+                schemaPath: '#/properties/tally/properties/skipped/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
@@ -19984,36 +20106,31 @@ function validate62(
             }
           }
         }
-      } else {
-        const err41 = {
-          instancePath: instancePath + '/tally',
-          schemaPath: '#/properties/tally/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-    }
-    if (data.smallest !== undefined) {
-      let data13 = data.smallest;
-      if (Array.isArray(data13)) {
-        const len0 = data13.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data14 = data13[i0];
-          if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
-            if (data14.rule === undefined) {
+        if (data8.blocked !== undefined) {
+          let data13 = data8.blocked;
+          if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
+            const err41 = {
+              instancePath: instancePath + '/tally/blocked',
+              schemaPath: '#/properties/tally/properties/blocked/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
+          }
+          if (typeof data13 == 'number' && isFinite(data13)) {
+            if (data13 < 0 || isNaN(data13)) {
               const err42 = {
-                instancePath: instancePath + '/smallest/' + i0,
-                schemaPath: '#/properties/smallest/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'rule' },
-                message: "must have required property '" + 'rule' + "'",
+                instancePath: instancePath + '/tally/blocked',
+                schemaPath: '#/properties/tally/properties/blocked/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
               };
               if (vErrors === null) {
                 vErrors = [err42];
@@ -20022,28 +20139,38 @@ function validate62(
               }
               errors++;
             }
-            if (data14.fixtureId === undefined) {
-              const err43 = {
-                instancePath: instancePath + '/smallest/' + i0,
-                schemaPath: '#/properties/smallest/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'fixtureId' },
-                message: "must have required property '" + 'fixtureId' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err43];
-              } else {
-                vErrors.push(err43);
-              }
-              errors++;
-            }
-            if (data14.tasks === undefined) {
+          }
+        }
+      } else {
+        const err43 = {
+          instancePath: instancePath + '/tally',
+          schemaPath: '#/properties/tally/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
+        }
+        errors++;
+      }
+    }
+    if (data.smallest !== undefined) {
+      let data14 = data.smallest;
+      if (Array.isArray(data14)) {
+        const len0 = data14.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data15 = data14[i0];
+          if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
+            if (data15.rule === undefined) {
               const err44 = {
                 instancePath: instancePath + '/smallest/' + i0,
                 schemaPath: '#/properties/smallest/items/required',
                 keyword: 'required',
-                params: { missingProperty: 'tasks' },
-                message: "must have required property '" + 'tasks' + "'",
+                params: { missingProperty: 'rule' },
+                message: "must have required property '" + 'rule' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err44];
@@ -20052,13 +20179,13 @@ function validate62(
               }
               errors++;
             }
-            if (data14.trials === undefined) {
+            if (data15.fixtureId === undefined) {
               const err45 = {
                 instancePath: instancePath + '/smallest/' + i0,
                 schemaPath: '#/properties/smallest/items/required',
                 keyword: 'required',
-                params: { missingProperty: 'trials' },
-                message: "must have required property '" + 'trials' + "'",
+                params: { missingProperty: 'fixtureId' },
+                message: "must have required property '" + 'fixtureId' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err45];
@@ -20067,13 +20194,13 @@ function validate62(
               }
               errors++;
             }
-            if (data14.calls === undefined) {
+            if (data15.tasks === undefined) {
               const err46 = {
                 instancePath: instancePath + '/smallest/' + i0,
                 schemaPath: '#/properties/smallest/items/required',
                 keyword: 'required',
-                params: { missingProperty: 'calls' },
-                message: "must have required property '" + 'calls' + "'",
+                params: { missingProperty: 'tasks' },
+                message: "must have required property '" + 'tasks' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err46];
@@ -20082,13 +20209,13 @@ function validate62(
               }
               errors++;
             }
-            if (data14.command === undefined) {
+            if (data15.trials === undefined) {
               const err47 = {
                 instancePath: instancePath + '/smallest/' + i0,
                 schemaPath: '#/properties/smallest/items/required',
                 keyword: 'required',
-                params: { missingProperty: 'command' },
-                message: "must have required property '" + 'command' + "'",
+                params: { missingProperty: 'trials' },
+                message: "must have required property '" + 'trials' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err47];
@@ -20097,7 +20224,37 @@ function validate62(
               }
               errors++;
             }
-            for (const key3 in data14) {
+            if (data15.calls === undefined) {
+              const err48 = {
+                instancePath: instancePath + '/smallest/' + i0,
+                schemaPath: '#/properties/smallest/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'calls' },
+                message: "must have required property '" + 'calls' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err48];
+              } else {
+                vErrors.push(err48);
+              }
+              errors++;
+            }
+            if (data15.command === undefined) {
+              const err49 = {
+                instancePath: instancePath + '/smallest/' + i0,
+                schemaPath: '#/properties/smallest/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'command' },
+                message: "must have required property '" + 'command' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err49];
+              } else {
+                vErrors.push(err49);
+              }
+              errors++;
+            }
+            for (const key3 in data15) {
               if (!(
                 key3 === 'rule' ||
                 key3 === 'fixtureId' ||
@@ -20106,46 +20263,12 @@ function validate62(
                 key3 === 'calls' ||
                 key3 === 'command'
               )) {
-                const err48 = {
+                const err50 = {
                   instancePath: instancePath + '/smallest/' + i0,
                   schemaPath: '#/properties/smallest/items/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key3 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err48];
-                } else {
-                  vErrors.push(err48);
-                }
-                errors++;
-              }
-            }
-            if (data14.rule !== undefined) {
-              let data15 = data14.rule;
-              if (typeof data15 === 'string') {
-                if (func1(data15) < 1) {
-                  const err49 = {
-                    instancePath: instancePath + '/smallest/' + i0 + '/rule',
-                    schemaPath: '#/properties/smallest/items/properties/rule/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err49];
-                  } else {
-                    vErrors.push(err49);
-                  }
-                  errors++;
-                }
-              } else {
-                const err50 = {
-                  instancePath: instancePath + '/smallest/' + i0 + '/rule',
-                  schemaPath: '#/properties/smallest/items/properties/rule/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err50];
@@ -20155,16 +20278,16 @@ function validate62(
                 errors++;
               }
             }
-            if (data14.fixtureId !== undefined) {
-              let data16 = data14.fixtureId;
+            if (data15.rule !== undefined) {
+              let data16 = data15.rule;
               if (typeof data16 === 'string') {
-                if (!pattern81.test(data16)) {
+                if (func1(data16) < 1) {
                   const err51 = {
-                    instancePath: instancePath + '/smallest/' + i0 + '/fixtureId',
-                    schemaPath: '#/properties/smallest/items/properties/fixtureId/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
-                    message: 'must match pattern "' + '^generated-s[0-9]+-n[0-9]{4,}$' + '"',
+                    instancePath: instancePath + '/smallest/' + i0 + '/rule',
+                    schemaPath: '#/properties/smallest/items/properties/rule/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err51];
@@ -20175,8 +20298,8 @@ function validate62(
                 }
               } else {
                 const err52 = {
-                  instancePath: instancePath + '/smallest/' + i0 + '/fixtureId',
-                  schemaPath: '#/properties/smallest/items/properties/fixtureId/type',
+                  instancePath: instancePath + '/smallest/' + i0 + '/rule',
+                  schemaPath: '#/properties/smallest/items/properties/rule/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
@@ -20189,48 +20312,42 @@ function validate62(
                 errors++;
               }
             }
-            if (data14.tasks !== undefined) {
-              let data17 = data14.tasks;
-              if (!(
-                typeof data17 == 'number' &&
-                !(data17 % 1) &&
-                !isNaN(data17) &&
-                isFinite(data17)
-              )) {
-                const err53 = {
-                  instancePath: instancePath + '/smallest/' + i0 + '/tasks',
-                  schemaPath: '#/properties/smallest/items/properties/tasks/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err53];
-                } else {
-                  vErrors.push(err53);
-                }
-                errors++;
-              }
-              if (typeof data17 == 'number' && isFinite(data17)) {
-                if (data17 < 1 || isNaN(data17)) {
-                  const err54 = {
-                    instancePath: instancePath + '/smallest/' + i0 + '/tasks',
-                    schemaPath: '#/properties/smallest/items/properties/tasks/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
+            if (data15.fixtureId !== undefined) {
+              let data17 = data15.fixtureId;
+              if (typeof data17 === 'string') {
+                if (!pattern81.test(data17)) {
+                  const err53 = {
+                    instancePath: instancePath + '/smallest/' + i0 + '/fixtureId',
+                    schemaPath: '#/properties/smallest/items/properties/fixtureId/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^generated-s[0-9]+-n[0-9]{4,}$' },
+                    message: 'must match pattern "' + '^generated-s[0-9]+-n[0-9]{4,}$' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err54];
+                    vErrors = [err53];
                   } else {
-                    vErrors.push(err54);
+                    vErrors.push(err53);
                   }
                   errors++;
                 }
+              } else {
+                const err54 = {
+                  instancePath: instancePath + '/smallest/' + i0 + '/fixtureId',
+                  schemaPath: '#/properties/smallest/items/properties/fixtureId/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
               }
             }
-            if (data14.trials !== undefined) {
-              let data18 = data14.trials;
+            if (data15.tasks !== undefined) {
+              let data18 = data15.tasks;
               if (!(
                 typeof data18 == 'number' &&
                 !(data18 % 1) &&
@@ -20238,8 +20355,8 @@ function validate62(
                 isFinite(data18)
               )) {
                 const err55 = {
-                  instancePath: instancePath + '/smallest/' + i0 + '/trials',
-                  schemaPath: '#/properties/smallest/items/properties/trials/type',
+                  instancePath: instancePath + '/smallest/' + i0 + '/tasks',
+                  schemaPath: '#/properties/smallest/items/properties/tasks/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
@@ -20254,8 +20371,8 @@ function validate62(
               if (typeof data18 == 'number' && isFinite(data18)) {
                 if (data18 < 1 || isNaN(data18)) {
                   const err56 = {
-                    instancePath: instancePath + '/smallest/' + i0 + '/trials',
-                    schemaPath: '#/properties/smallest/items/properties/trials/minimum',
+                    instancePath: instancePath + '/smallest/' + i0 + '/tasks',
+                    schemaPath: '#/properties/smallest/items/properties/tasks/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 1 },
                     message: 'must be >= 1',
@@ -20269,8 +20386,8 @@ function validate62(
                 }
               }
             }
-            if (data14.calls !== undefined) {
-              let data19 = data14.calls;
+            if (data15.trials !== undefined) {
+              let data19 = data15.trials;
               if (!(
                 typeof data19 == 'number' &&
                 !(data19 % 1) &&
@@ -20278,8 +20395,8 @@ function validate62(
                 isFinite(data19)
               )) {
                 const err57 = {
-                  instancePath: instancePath + '/smallest/' + i0 + '/calls',
-                  schemaPath: '#/properties/smallest/items/properties/calls/type',
+                  instancePath: instancePath + '/smallest/' + i0 + '/trials',
+                  schemaPath: '#/properties/smallest/items/properties/trials/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
@@ -20292,13 +20409,13 @@ function validate62(
                 errors++;
               }
               if (typeof data19 == 'number' && isFinite(data19)) {
-                if (data19 < 0 || isNaN(data19)) {
+                if (data19 < 1 || isNaN(data19)) {
                   const err58 = {
-                    instancePath: instancePath + '/smallest/' + i0 + '/calls',
-                    schemaPath: '#/properties/smallest/items/properties/calls/minimum',
+                    instancePath: instancePath + '/smallest/' + i0 + '/trials',
+                    schemaPath: '#/properties/smallest/items/properties/trials/minimum',
                     keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
                   };
                   if (vErrors === null) {
                     vErrors = [err58];
@@ -20309,11 +20426,51 @@ function validate62(
                 }
               }
             }
-            if (data14.command !== undefined) {
-              let data20 = data14.command;
-              if (typeof data20 === 'string') {
-                if (func1(data20) < 1) {
-                  const err59 = {
+            if (data15.calls !== undefined) {
+              let data20 = data15.calls;
+              if (!(
+                typeof data20 == 'number' &&
+                !(data20 % 1) &&
+                !isNaN(data20) &&
+                isFinite(data20)
+              )) {
+                const err59 = {
+                  instancePath: instancePath + '/smallest/' + i0 + '/calls',
+                  schemaPath: '#/properties/smallest/items/properties/calls/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+              if (typeof data20 == 'number' && isFinite(data20)) {
+                if (data20 < 0 || isNaN(data20)) {
+                  const err60 = {
+                    instancePath: instancePath + '/smallest/' + i0 + '/calls',
+                    schemaPath: '#/properties/smallest/items/properties/calls/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err60];
+                  } else {
+                    vErrors.push(err60);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data15.command !== undefined) {
+              let data21 = data15.command;
+              if (typeof data21 === 'string') {
+                if (func1(data21) < 1) {
+                  const err61 = {
                     instancePath: instancePath + '/smallest/' + i0 + '/command',
                     schemaPath: '#/properties/smallest/items/properties/command/minLength',
                     keyword: 'minLength',
@@ -20321,14 +20478,14 @@ function validate62(
                     message: 'must NOT have fewer than 1 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err59];
+                    vErrors = [err61];
                   } else {
-                    vErrors.push(err59);
+                    vErrors.push(err61);
                   }
                   errors++;
                 }
               } else {
-                const err60 = {
+                const err62 = {
                   instancePath: instancePath + '/smallest/' + i0 + '/command',
                   schemaPath: '#/properties/smallest/items/properties/command/type',
                   keyword: 'type',
@@ -20336,15 +20493,15 @@ function validate62(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err60];
+                  vErrors = [err62];
                 } else {
-                  vErrors.push(err60);
+                  vErrors.push(err62);
                 }
                 errors++;
               }
             }
           } else {
-            const err61 = {
+            const err63 = {
               instancePath: instancePath + '/smallest/' + i0,
               schemaPath: '#/properties/smallest/items/type',
               keyword: 'type',
@@ -20352,15 +20509,15 @@ function validate62(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err61];
+              vErrors = [err63];
             } else {
-              vErrors.push(err61);
+              vErrors.push(err63);
             }
             errors++;
           }
         }
       } else {
-        const err62 = {
+        const err64 = {
           instancePath: instancePath + '/smallest',
           schemaPath: '#/properties/smallest/type',
           keyword: 'type',
@@ -20368,15 +20525,15 @@ function validate62(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err62];
+          vErrors = [err64];
         } else {
-          vErrors.push(err62);
+          vErrors.push(err64);
         }
         errors++;
       }
     }
   } else {
-    const err63 = {
+    const err65 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -20384,9 +20541,9 @@ function validate62(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err63];
+      vErrors = [err65];
     } else {
-      vErrors.push(err63);
+      vErrors.push(err65);
     }
     errors++;
   }
@@ -21379,7 +21536,7 @@ function validate52(
   return errors === 0;
 }
 validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema116 = {
+const schema118 = {
   description: 'One refusal the suite provoked: the answer, or why there is none (docs/report.md).',
   oneOf: [
     {
@@ -21452,7 +21609,7 @@ const schema116 = {
     },
   ],
 };
-const schema117 = {
+const schema119 = {
   description: 'Which refusal was provoked.',
   enum: [
     'no-credentials',
@@ -21600,7 +21757,7 @@ function validate65(
           instancePath: instancePath + '/probe',
           schemaPath: '#/$defs/probeName/enum',
           keyword: 'enum',
-          params: { allowedValues: schema117.enum },
+          params: { allowedValues: schema119.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -21849,7 +22006,7 @@ function validate65(
           instancePath: instancePath + '/probe',
           schemaPath: '#/$defs/probeName/enum',
           keyword: 'enum',
-          params: { allowedValues: schema117.enum },
+          params: { allowedValues: schema119.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -22058,7 +22215,7 @@ function validate65(
             instancePath: instancePath + '/probe',
             schemaPath: '#/$defs/probeName/enum',
             keyword: 'enum',
-            params: { allowedValues: schema117.enum },
+            params: { allowedValues: schema119.enum },
             message: 'must be equal to one of the allowed values',
           };
           if (vErrors === null) {
@@ -22233,7 +22390,7 @@ function validate65(
               instancePath: instancePath + '/probe',
               schemaPath: '#/$defs/probeName/enum',
               keyword: 'enum',
-              params: { allowedValues: schema117.enum },
+              params: { allowedValues: schema119.enum },
               message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
@@ -22354,7 +22511,7 @@ function validate65(
   return errors === 0;
 }
 validate65.evaluated = { dynamicProps: true, dynamicItems: false };
-const schema140 = {
+const schema143 = {
   description:
     'A requirement id, "*" (every requirement) or "host-checks" (the checks made once per run).',
   anyOf: [{ $ref: '#/$defs/requirementId' }, { const: '*' }, { const: 'host-checks' }],
@@ -22472,7 +22629,7 @@ function validate68(
   return errors === 0;
 }
 validate68.evaluated = { dynamicProps: false, dynamicItems: false };
-const schema143 = {
+const schema146 = {
   description: 'A failure that fails the exit code.',
   type: 'object',
   required: ['requirement'],
@@ -25408,7 +25565,7 @@ function validate51(
         if (data60.value !== undefined) {
           let data64 = data60.value;
           if (typeof data64 === 'string') {
-            if (!pattern106.test(data64)) {
+            if (!pattern107.test(data64)) {
               const err157 = {
                 instancePath: instancePath + '/signature/value',
                 schemaPath: '#/properties/signature/properties/value/pattern',
@@ -26013,7 +26170,7 @@ function validate51(
                   errors++;
                 }
                 for (const key18 in data77) {
-                  if (!(key18 === 'count' || key18 === 'seed')) {
+                  if (!(key18 === 'count' || key18 === 'seed' || key18 === 'generator')) {
                     const err188 = {
                       instancePath: instancePath + '/selection/requirementSet/pack',
                       schemaPath:
@@ -26146,8 +26303,48 @@ function validate51(
                     }
                   }
                 }
+                if (data77.generator !== undefined) {
+                  let data80 = data77.generator;
+                  if (!(
+                    typeof data80 == 'number' &&
+                    !(data80 % 1) &&
+                    !isNaN(data80) &&
+                    isFinite(data80)
+                  )) {
+                    const err195 = {
+                      instancePath: instancePath + '/selection/requirementSet/pack/generator',
+                      schemaPath: '#/$defs/packGenerator/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err195];
+                    } else {
+                      vErrors.push(err195);
+                    }
+                    errors++;
+                  }
+                  if (typeof data80 == 'number' && isFinite(data80)) {
+                    if (data80 < 1 || isNaN(data80)) {
+                      const err196 = {
+                        instancePath: instancePath + '/selection/requirementSet/pack/generator',
+                        schemaPath: '#/$defs/packGenerator/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 1 },
+                        message: 'must be >= 1',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err196];
+                      } else {
+                        vErrors.push(err196);
+                      }
+                      errors++;
+                    }
+                  }
+                }
               } else {
-                const err195 = {
+                const err197 = {
                   instancePath: instancePath + '/selection/requirementSet/pack',
                   schemaPath:
                     '#/properties/selection/properties/requirementSet/properties/pack/type',
@@ -26156,15 +26353,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err195];
+                  vErrors = [err197];
                 } else {
-                  vErrors.push(err195);
+                  vErrors.push(err197);
                 }
                 errors++;
               }
             }
           } else {
-            const err196 = {
+            const err198 = {
               instancePath: instancePath + '/selection/requirementSet',
               schemaPath: '#/properties/selection/properties/requirementSet/type',
               keyword: 'type',
@@ -26172,15 +26369,15 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err196];
+              vErrors = [err198];
             } else {
-              vErrors.push(err196);
+              vErrors.push(err198);
             }
             errors++;
           }
         }
       } else {
-        const err197 = {
+        const err199 = {
           instancePath: instancePath + '/selection',
           schemaPath: '#/properties/selection/type',
           keyword: 'type',
@@ -26188,53 +26385,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err197];
+          vErrors = [err199];
         } else {
-          vErrors.push(err197);
+          vErrors.push(err199);
         }
         errors++;
       }
     }
     if (data.baseline !== undefined) {
-      let data80 = data.baseline;
-      if (data80 && typeof data80 == 'object' && !Array.isArray(data80)) {
-        if (data80.file === undefined) {
-          const err198 = {
+      let data81 = data.baseline;
+      if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
+        if (data81.file === undefined) {
+          const err200 = {
             instancePath: instancePath + '/baseline',
             schemaPath: '#/properties/baseline/required',
             keyword: 'required',
             params: { missingProperty: 'file' },
             message: "must have required property '" + 'file' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err198];
-          } else {
-            vErrors.push(err198);
-          }
-          errors++;
-        }
-        if (data80.sha256 === undefined) {
-          const err199 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'sha256' },
-            message: "must have required property '" + 'sha256' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err199];
-          } else {
-            vErrors.push(err199);
-          }
-          errors++;
-        }
-        if (data80.entries === undefined) {
-          const err200 = {
-            instancePath: instancePath + '/baseline',
-            schemaPath: '#/properties/baseline/required',
-            keyword: 'required',
-            params: { missingProperty: 'entries' },
-            message: "must have required property '" + 'entries' + "'",
           };
           if (vErrors === null) {
             vErrors = [err200];
@@ -26243,13 +26410,13 @@ function validate51(
           }
           errors++;
         }
-        if (data80.excused === undefined) {
+        if (data81.sha256 === undefined) {
           const err201 = {
             instancePath: instancePath + '/baseline',
             schemaPath: '#/properties/baseline/required',
             keyword: 'required',
-            params: { missingProperty: 'excused' },
-            message: "must have required property '" + 'excused' + "'",
+            params: { missingProperty: 'sha256' },
+            message: "must have required property '" + 'sha256' + "'",
           };
           if (vErrors === null) {
             vErrors = [err201];
@@ -26258,7 +26425,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key19 in data80) {
+        if (data81.entries === undefined) {
+          const err202 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'entries' },
+            message: "must have required property '" + 'entries' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err202];
+          } else {
+            vErrors.push(err202);
+          }
+          errors++;
+        }
+        if (data81.excused === undefined) {
+          const err203 = {
+            instancePath: instancePath + '/baseline',
+            schemaPath: '#/properties/baseline/required',
+            keyword: 'required',
+            params: { missingProperty: 'excused' },
+            message: "must have required property '" + 'excused' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err203];
+          } else {
+            vErrors.push(err203);
+          }
+          errors++;
+        }
+        for (const key19 in data81) {
           if (!(
             key19 === 'file' ||
             key19 === 'sha256' ||
@@ -26267,46 +26464,12 @@ function validate51(
             key19 === 'severity' ||
             pattern13.test(key19)
           )) {
-            const err202 = {
+            const err204 = {
               instancePath: instancePath + '/baseline',
               schemaPath: '#/properties/baseline/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key19 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err202];
-            } else {
-              vErrors.push(err202);
-            }
-            errors++;
-          }
-        }
-        if (data80.file !== undefined) {
-          let data81 = data80.file;
-          if (typeof data81 === 'string') {
-            if (func1(data81) < 1) {
-              const err203 = {
-                instancePath: instancePath + '/baseline/file',
-                schemaPath: '#/properties/baseline/properties/file/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err203];
-              } else {
-                vErrors.push(err203);
-              }
-              errors++;
-            }
-          } else {
-            const err204 = {
-              instancePath: instancePath + '/baseline/file',
-              schemaPath: '#/properties/baseline/properties/file/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err204];
@@ -26316,16 +26479,16 @@ function validate51(
             errors++;
           }
         }
-        if (data80.sha256 !== undefined) {
-          let data82 = data80.sha256;
+        if (data81.file !== undefined) {
+          let data82 = data81.file;
           if (typeof data82 === 'string') {
-            if (!pattern59.test(data82)) {
+            if (func1(data82) < 1) {
               const err205 = {
-                instancePath: instancePath + '/baseline/sha256',
-                schemaPath: '#/$defs/sha256/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[0-9a-f]{64}$' },
-                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+                instancePath: instancePath + '/baseline/file',
+                schemaPath: '#/properties/baseline/properties/file/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
                 vErrors = [err205];
@@ -26336,8 +26499,8 @@ function validate51(
             }
           } else {
             const err206 = {
-              instancePath: instancePath + '/baseline/sha256',
-              schemaPath: '#/$defs/sha256/type',
+              instancePath: instancePath + '/baseline/file',
+              schemaPath: '#/properties/baseline/properties/file/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
@@ -26350,50 +26513,54 @@ function validate51(
             errors++;
           }
         }
-        if (data80.entries !== undefined) {
-          let data83 = data80.entries;
-          if (Array.isArray(data83)) {
-            const len10 = data83.length;
+        if (data81.sha256 !== undefined) {
+          let data83 = data81.sha256;
+          if (typeof data83 === 'string') {
+            if (!pattern59.test(data83)) {
+              const err207 = {
+                instancePath: instancePath + '/baseline/sha256',
+                schemaPath: '#/$defs/sha256/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[0-9a-f]{64}$' },
+                message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err207];
+              } else {
+                vErrors.push(err207);
+              }
+              errors++;
+            }
+          } else {
+            const err208 = {
+              instancePath: instancePath + '/baseline/sha256',
+              schemaPath: '#/$defs/sha256/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err208];
+            } else {
+              vErrors.push(err208);
+            }
+            errors++;
+          }
+        }
+        if (data81.entries !== undefined) {
+          let data84 = data81.entries;
+          if (Array.isArray(data84)) {
+            const len10 = data84.length;
             for (let i15 = 0; i15 < len10; i15++) {
-              let data84 = data83[i15];
-              if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
-                if (data84.requirement === undefined) {
-                  const err207 = {
+              let data85 = data84[i15];
+              if (data85 && typeof data85 == 'object' && !Array.isArray(data85)) {
+                if (data85.requirement === undefined) {
+                  const err209 = {
                     instancePath: instancePath + '/baseline/entries/' + i15,
                     schemaPath: '#/properties/baseline/properties/entries/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'requirement' },
                     message: "must have required property '" + 'requirement' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err207];
-                  } else {
-                    vErrors.push(err207);
-                  }
-                  errors++;
-                }
-                if (data84.reason === undefined) {
-                  const err208 = {
-                    instancePath: instancePath + '/baseline/entries/' + i15,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'reason' },
-                    message: "must have required property '" + 'reason' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err208];
-                  } else {
-                    vErrors.push(err208);
-                  }
-                  errors++;
-                }
-                if (data84.status === undefined) {
-                  const err209 = {
-                    instancePath: instancePath + '/baseline/entries/' + i15,
-                    schemaPath: '#/properties/baseline/properties/entries/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'status' },
-                    message: "must have required property '" + 'status' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err209];
@@ -26402,7 +26569,37 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key20 in data84) {
+                if (data85.reason === undefined) {
+                  const err210 = {
+                    instancePath: instancePath + '/baseline/entries/' + i15,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err210];
+                  } else {
+                    vErrors.push(err210);
+                  }
+                  errors++;
+                }
+                if (data85.status === undefined) {
+                  const err211 = {
+                    instancePath: instancePath + '/baseline/entries/' + i15,
+                    schemaPath: '#/properties/baseline/properties/entries/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'status' },
+                    message: "must have required property '" + 'status' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err211];
+                  } else {
+                    vErrors.push(err211);
+                  }
+                  errors++;
+                }
+                for (const key20 in data85) {
                   if (!(
                     key20 === 'requirement' ||
                     key20 === 'rule' ||
@@ -26414,7 +26611,7 @@ function validate51(
                     key20 === 'status' ||
                     pattern13.test(key20)
                   )) {
-                    const err210 = {
+                    const err212 = {
                       instancePath: instancePath + '/baseline/entries/' + i15,
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/additionalProperties',
@@ -26423,18 +26620,18 @@ function validate51(
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err210];
+                      vErrors = [err212];
                     } else {
-                      vErrors.push(err210);
+                      vErrors.push(err212);
                     }
                     errors++;
                   }
                 }
-                if (data84.requirement !== undefined) {
+                if (data85.requirement !== undefined) {
                   if (
-                    !validate68(data84.requirement, {
+                    !validate68(data85.requirement, {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/requirement',
-                      parentData: data84,
+                      parentData: data85,
                       parentDataProperty: 'requirement',
                       rootData,
                       dynamicAnchors,
@@ -26445,11 +26642,11 @@ function validate51(
                     errors = vErrors.length;
                   }
                 }
-                if (data84.rule !== undefined) {
-                  let data86 = data84.rule;
-                  if (typeof data86 === 'string') {
-                    if (func1(data86) < 1) {
-                      const err211 = {
+                if (data85.rule !== undefined) {
+                  let data87 = data85.rule;
+                  if (typeof data87 === 'string') {
+                    if (func1(data87) < 1) {
+                      const err213 = {
                         instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/rule/minLength',
@@ -26458,14 +26655,14 @@ function validate51(
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err211];
+                        vErrors = [err213];
                       } else {
-                        vErrors.push(err211);
+                        vErrors.push(err213);
                       }
                       errors++;
                     }
                   } else {
-                    const err212 = {
+                    const err214 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/rule',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/rule/type',
@@ -26474,18 +26671,18 @@ function validate51(
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err212];
+                      vErrors = [err214];
                     } else {
-                      vErrors.push(err212);
+                      vErrors.push(err214);
                     }
                     errors++;
                   }
                 }
-                if (data84.outcomes !== undefined) {
-                  let data87 = data84.outcomes;
-                  if (Array.isArray(data87)) {
-                    if (data87.length < 2) {
-                      const err213 = {
+                if (data85.outcomes !== undefined) {
+                  let data88 = data85.outcomes;
+                  if (Array.isArray(data88)) {
+                    if (data88.length < 2) {
+                      const err215 = {
                         instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
                         schemaPath:
                           '#/properties/baseline/properties/entries/items/properties/outcomes/minItems',
@@ -26494,45 +26691,45 @@ function validate51(
                         message: 'must NOT have fewer than 2 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err213];
+                        vErrors = [err215];
                       } else {
-                        vErrors.push(err213);
+                        vErrors.push(err215);
                       }
                       errors++;
                     }
-                    const len11 = data87.length;
+                    const len11 = data88.length;
                     for (let i16 = 0; i16 < len11; i16++) {
-                      let data88 = data87[i16];
+                      let data89 = data88[i16];
                       if (!(
-                        data88 === 'executed-pass' ||
-                        data88 === 'executed-fail' ||
-                        data88 === 'inapplicable' ||
-                        data88 === 'skipped' ||
-                        data88 === 'blocked'
+                        data89 === 'executed-pass' ||
+                        data89 === 'executed-fail' ||
+                        data89 === 'inapplicable' ||
+                        data89 === 'skipped' ||
+                        data89 === 'blocked'
                       )) {
-                        const err214 = {
+                        const err216 = {
                           instancePath:
                             instancePath + '/baseline/entries/' + i15 + '/outcomes/' + i16,
                           schemaPath: '#/$defs/disposition/enum',
                           keyword: 'enum',
-                          params: { allowedValues: schema142.enum },
+                          params: { allowedValues: schema145.enum },
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err214];
+                          vErrors = [err216];
                         } else {
-                          vErrors.push(err214);
+                          vErrors.push(err216);
                         }
                         errors++;
                       }
                     }
-                    let i17 = data87.length;
+                    let i17 = data88.length;
                     let j5;
                     if (i17 > 1) {
                       outer5: for (; i17--;) {
                         for (j5 = i17; j5--;) {
-                          if (func0(data87[i17], data87[j5])) {
-                            const err215 = {
+                          if (func0(data88[i17], data88[j5])) {
+                            const err217 = {
                               instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
                               schemaPath:
                                 '#/properties/baseline/properties/entries/items/properties/outcomes/uniqueItems',
@@ -26546,9 +26743,9 @@ function validate51(
                                 ' are identical)',
                             };
                             if (vErrors === null) {
-                              vErrors = [err215];
+                              vErrors = [err217];
                             } else {
-                              vErrors.push(err215);
+                              vErrors.push(err217);
                             }
                             errors++;
                             break outer5;
@@ -26557,49 +26754,13 @@ function validate51(
                       }
                     }
                   } else {
-                    const err216 = {
+                    const err218 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/outcomes',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/outcomes/type',
                       keyword: 'type',
                       params: { type: 'array' },
                       message: 'must be array',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err216];
-                    } else {
-                      vErrors.push(err216);
-                    }
-                    errors++;
-                  }
-                }
-                if (data84.reason !== undefined) {
-                  let data89 = data84.reason;
-                  if (typeof data89 === 'string') {
-                    if (func1(data89) < 1) {
-                      const err217 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
-                        schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err217];
-                      } else {
-                        vErrors.push(err217);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err218 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
-                      schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/reason/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err218];
@@ -26609,14 +26770,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data84.ticket !== undefined) {
-                  let data90 = data84.ticket;
+                if (data85.reason !== undefined) {
+                  let data90 = data85.reason;
                   if (typeof data90 === 'string') {
                     if (func1(data90) < 1) {
                       const err219 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
+                          '#/properties/baseline/properties/entries/items/properties/reason/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -26630,9 +26791,9 @@ function validate51(
                     }
                   } else {
                     const err220 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/reason',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
+                        '#/properties/baseline/properties/entries/items/properties/reason/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -26645,14 +26806,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data84.owner !== undefined) {
-                  let data91 = data84.owner;
+                if (data85.ticket !== undefined) {
+                  let data91 = data85.ticket;
                   if (typeof data91 === 'string') {
                     if (func1(data91) < 1) {
                       const err221 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                          '#/properties/baseline/properties/entries/items/properties/ticket/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -26666,9 +26827,9 @@ function validate51(
                     }
                   } else {
                     const err222 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/ticket',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/owner/type',
+                        '#/properties/baseline/properties/entries/items/properties/ticket/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -26681,17 +26842,17 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data84.expires !== undefined) {
-                  let data92 = data84.expires;
+                if (data85.owner !== undefined) {
+                  let data92 = data85.owner;
                   if (typeof data92 === 'string') {
-                    if (!formats10.validate(data92)) {
+                    if (func1(data92) < 1) {
                       const err223 = {
-                        instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
                         schemaPath:
-                          '#/properties/baseline/properties/entries/items/properties/expires/format',
-                        keyword: 'format',
-                        params: { format: 'date' },
-                        message: 'must match format "' + 'date' + '"',
+                          '#/properties/baseline/properties/entries/items/properties/owner/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
                         vErrors = [err223];
@@ -26702,9 +26863,9 @@ function validate51(
                     }
                   } else {
                     const err224 = {
-                      instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/owner',
                       schemaPath:
-                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                        '#/properties/baseline/properties/entries/items/properties/owner/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -26717,15 +26878,51 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data84.status !== undefined) {
-                  let data93 = data84.status;
+                if (data85.expires !== undefined) {
+                  let data93 = data85.expires;
+                  if (typeof data93 === 'string') {
+                    if (!formats10.validate(data93)) {
+                      const err225 = {
+                        instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                        schemaPath:
+                          '#/properties/baseline/properties/entries/items/properties/expires/format',
+                        keyword: 'format',
+                        params: { format: 'date' },
+                        message: 'must match format "' + 'date' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err225];
+                      } else {
+                        vErrors.push(err225);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err226 = {
+                      instancePath: instancePath + '/baseline/entries/' + i15 + '/expires',
+                      schemaPath:
+                        '#/properties/baseline/properties/entries/items/properties/expires/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err226];
+                    } else {
+                      vErrors.push(err226);
+                    }
+                    errors++;
+                  }
+                }
+                if (data85.status !== undefined) {
+                  let data94 = data85.status;
                   if (!(
-                    data93 === 'excusing' ||
-                    data93 === 'stale' ||
-                    data93 === 'unobserved' ||
-                    data93 === 'expired'
+                    data94 === 'excusing' ||
+                    data94 === 'stale' ||
+                    data94 === 'unobserved' ||
+                    data94 === 'expired'
                   )) {
-                    const err225 = {
+                    const err227 = {
                       instancePath: instancePath + '/baseline/entries/' + i15 + '/status',
                       schemaPath:
                         '#/properties/baseline/properties/entries/items/properties/status/enum',
@@ -26738,15 +26935,15 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err225];
+                      vErrors = [err227];
                     } else {
-                      vErrors.push(err225);
+                      vErrors.push(err227);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err226 = {
+                const err228 = {
                   instancePath: instancePath + '/baseline/entries/' + i15,
                   schemaPath: '#/properties/baseline/properties/entries/items/type',
                   keyword: 'type',
@@ -26754,15 +26951,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err226];
+                  vErrors = [err228];
                 } else {
-                  vErrors.push(err226);
+                  vErrors.push(err228);
                 }
                 errors++;
               }
             }
           } else {
-            const err227 = {
+            const err229 = {
               instancePath: instancePath + '/baseline/entries',
               schemaPath: '#/properties/baseline/properties/entries/type',
               keyword: 'type',
@@ -26770,22 +26967,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err227];
+              vErrors = [err229];
             } else {
-              vErrors.push(err227);
+              vErrors.push(err229);
             }
             errors++;
           }
         }
-        if (data80.excused !== undefined) {
-          let data94 = data80.excused;
-          if (Array.isArray(data94)) {
-            const len12 = data94.length;
+        if (data81.excused !== undefined) {
+          let data95 = data81.excused;
+          if (Array.isArray(data95)) {
+            const len12 = data95.length;
             for (let i18 = 0; i18 < len12; i18++) {
               if (
-                !validate70(data94[i18], {
+                !validate70(data95[i18], {
                   instancePath: instancePath + '/baseline/excused/' + i18,
-                  parentData: data94,
+                  parentData: data95,
                   parentDataProperty: i18,
                   rootData,
                   dynamicAnchors,
@@ -26796,7 +26993,7 @@ function validate51(
               }
             }
           } else {
-            const err228 = {
+            const err230 = {
               instancePath: instancePath + '/baseline/excused',
               schemaPath: '#/properties/baseline/properties/excused/type',
               keyword: 'type',
@@ -26804,18 +27001,18 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err228];
+              vErrors = [err230];
             } else {
-              vErrors.push(err228);
+              vErrors.push(err230);
             }
             errors++;
           }
         }
-        if (data80.severity !== undefined) {
-          let data96 = data80.severity;
-          if (Array.isArray(data96)) {
-            if (data96.length < 1) {
-              const err229 = {
+        if (data81.severity !== undefined) {
+          let data97 = data81.severity;
+          if (Array.isArray(data97)) {
+            if (data97.length < 1) {
+              const err231 = {
                 instancePath: instancePath + '/baseline/severity',
                 schemaPath: '#/properties/baseline/properties/severity/minItems',
                 keyword: 'minItems',
@@ -26823,53 +27020,23 @@ function validate51(
                 message: 'must NOT have fewer than 1 items',
               };
               if (vErrors === null) {
-                vErrors = [err229];
+                vErrors = [err231];
               } else {
-                vErrors.push(err229);
+                vErrors.push(err231);
               }
               errors++;
             }
-            const len13 = data96.length;
+            const len13 = data97.length;
             for (let i19 = 0; i19 < len13; i19++) {
-              let data97 = data96[i19];
-              if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
-                if (data97.rule === undefined) {
-                  const err230 = {
+              let data98 = data97[i19];
+              if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
+                if (data98.rule === undefined) {
+                  const err232 = {
                     instancePath: instancePath + '/baseline/severity/' + i19,
                     schemaPath: '#/properties/baseline/properties/severity/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'rule' },
                     message: "must have required property '" + 'rule' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err230];
-                  } else {
-                    vErrors.push(err230);
-                  }
-                  errors++;
-                }
-                if (data97.requirements === undefined) {
-                  const err231 = {
-                    instancePath: instancePath + '/baseline/severity/' + i19,
-                    schemaPath: '#/properties/baseline/properties/severity/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'requirements' },
-                    message: "must have required property '" + 'requirements' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err231];
-                  } else {
-                    vErrors.push(err231);
-                  }
-                  errors++;
-                }
-                if (data97.severity === undefined) {
-                  const err232 = {
-                    instancePath: instancePath + '/baseline/severity/' + i19,
-                    schemaPath: '#/properties/baseline/properties/severity/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'severity' },
-                    message: "must have required property '" + 'severity' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err232];
@@ -26878,13 +27045,13 @@ function validate51(
                   }
                   errors++;
                 }
-                if (data97.reason === undefined) {
+                if (data98.requirements === undefined) {
                   const err233 = {
                     instancePath: instancePath + '/baseline/severity/' + i19,
                     schemaPath: '#/properties/baseline/properties/severity/items/required',
                     keyword: 'required',
-                    params: { missingProperty: 'reason' },
-                    message: "must have required property '" + 'reason' + "'",
+                    params: { missingProperty: 'requirements' },
+                    message: "must have required property '" + 'requirements' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err233];
@@ -26893,7 +27060,37 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key21 in data97) {
+                if (data98.severity === undefined) {
+                  const err234 = {
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'severity' },
+                    message: "must have required property '" + 'severity' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err234];
+                  } else {
+                    vErrors.push(err234);
+                  }
+                  errors++;
+                }
+                if (data98.reason === undefined) {
+                  const err235 = {
+                    instancePath: instancePath + '/baseline/severity/' + i19,
+                    schemaPath: '#/properties/baseline/properties/severity/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'reason' },
+                    message: "must have required property '" + 'reason' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err235];
+                  } else {
+                    vErrors.push(err235);
+                  }
+                  errors++;
+                }
+                for (const key21 in data98) {
                   if (!(
                     key21 === 'rule' ||
                     key21 === 'requirements' ||
@@ -26902,49 +27099,13 @@ function validate51(
                     key21 === 'ticket' ||
                     key21 === 'owner'
                   )) {
-                    const err234 = {
+                    const err236 = {
                       instancePath: instancePath + '/baseline/severity/' + i19,
                       schemaPath:
                         '#/properties/baseline/properties/severity/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key21 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err234];
-                    } else {
-                      vErrors.push(err234);
-                    }
-                    errors++;
-                  }
-                }
-                if (data97.rule !== undefined) {
-                  let data98 = data97.rule;
-                  if (typeof data98 === 'string') {
-                    if (func1(data98) < 1) {
-                      const err235 = {
-                        instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
-                        schemaPath:
-                          '#/properties/baseline/properties/severity/items/properties/rule/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err235];
-                      } else {
-                        vErrors.push(err235);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err236 = {
-                      instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
-                      schemaPath:
-                        '#/properties/baseline/properties/severity/items/properties/rule/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err236];
@@ -26954,17 +27115,17 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data97.requirements !== undefined) {
-                  let data99 = data97.requirements;
-                  if (Array.isArray(data99)) {
-                    if (data99.length < 1) {
+                if (data98.rule !== undefined) {
+                  let data99 = data98.rule;
+                  if (typeof data99 === 'string') {
+                    if (func1(data99) < 1) {
                       const err237 = {
-                        instancePath: instancePath + '/baseline/severity/' + i19 + '/requirements',
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
                         schemaPath:
-                          '#/properties/baseline/properties/severity/items/properties/requirements/minItems',
-                        keyword: 'minItems',
+                          '#/properties/baseline/properties/severity/items/properties/rule/minLength',
+                        keyword: 'minLength',
                         params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 items',
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
                         vErrors = [err237];
@@ -26973,13 +27134,49 @@ function validate51(
                       }
                       errors++;
                     }
-                    const len14 = data99.length;
+                  } else {
+                    const err238 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/rule',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/rule/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err238];
+                    } else {
+                      vErrors.push(err238);
+                    }
+                    errors++;
+                  }
+                }
+                if (data98.requirements !== undefined) {
+                  let data100 = data98.requirements;
+                  if (Array.isArray(data100)) {
+                    if (data100.length < 1) {
+                      const err239 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/requirements',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/requirements/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 items',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err239];
+                      } else {
+                        vErrors.push(err239);
+                      }
+                      errors++;
+                    }
+                    const len14 = data100.length;
                     for (let i20 = 0; i20 < len14; i20++) {
                       if (
-                        !validate68(data99[i20], {
+                        !validate68(data100[i20], {
                           instancePath:
                             instancePath + '/baseline/severity/' + i19 + '/requirements/' + i20,
-                          parentData: data99,
+                          parentData: data100,
                           parentDataProperty: i20,
                           rootData,
                           dynamicAnchors,
@@ -26991,7 +27188,7 @@ function validate51(
                       }
                     }
                   } else {
-                    const err238 = {
+                    const err240 = {
                       instancePath: instancePath + '/baseline/severity/' + i19 + '/requirements',
                       schemaPath:
                         '#/properties/baseline/properties/severity/items/properties/requirements/type',
@@ -27000,17 +27197,17 @@ function validate51(
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err238];
+                      vErrors = [err240];
                     } else {
-                      vErrors.push(err238);
+                      vErrors.push(err240);
                     }
                     errors++;
                   }
                 }
-                if (data97.severity !== undefined) {
-                  let data101 = data97.severity;
-                  if (!(data101 === 'MUST' || data101 === 'SHOULD')) {
-                    const err239 = {
+                if (data98.severity !== undefined) {
+                  let data102 = data98.severity;
+                  if (!(data102 === 'MUST' || data102 === 'SHOULD')) {
+                    const err241 = {
                       instancePath: instancePath + '/baseline/severity/' + i19 + '/severity',
                       schemaPath:
                         '#/properties/baseline/properties/severity/items/properties/severity/enum',
@@ -27023,42 +27220,6 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err239];
-                    } else {
-                      vErrors.push(err239);
-                    }
-                    errors++;
-                  }
-                }
-                if (data97.reason !== undefined) {
-                  let data102 = data97.reason;
-                  if (typeof data102 === 'string') {
-                    if (func1(data102) < 1) {
-                      const err240 = {
-                        instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
-                        schemaPath:
-                          '#/properties/baseline/properties/severity/items/properties/reason/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err240];
-                      } else {
-                        vErrors.push(err240);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err241 = {
-                      instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
-                      schemaPath:
-                        '#/properties/baseline/properties/severity/items/properties/reason/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
                       vErrors = [err241];
                     } else {
                       vErrors.push(err241);
@@ -27066,14 +27227,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data97.ticket !== undefined) {
-                  let data103 = data97.ticket;
+                if (data98.reason !== undefined) {
+                  let data103 = data98.reason;
                   if (typeof data103 === 'string') {
                     if (func1(data103) < 1) {
                       const err242 = {
-                        instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
                         schemaPath:
-                          '#/properties/baseline/properties/severity/items/properties/ticket/minLength',
+                          '#/properties/baseline/properties/severity/items/properties/reason/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -27087,9 +27248,9 @@ function validate51(
                     }
                   } else {
                     const err243 = {
-                      instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/reason',
                       schemaPath:
-                        '#/properties/baseline/properties/severity/items/properties/ticket/type',
+                        '#/properties/baseline/properties/severity/items/properties/reason/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -27102,14 +27263,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data97.owner !== undefined) {
-                  let data104 = data97.owner;
+                if (data98.ticket !== undefined) {
+                  let data104 = data98.ticket;
                   if (typeof data104 === 'string') {
                     if (func1(data104) < 1) {
                       const err244 = {
-                        instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
                         schemaPath:
-                          '#/properties/baseline/properties/severity/items/properties/owner/minLength',
+                          '#/properties/baseline/properties/severity/items/properties/ticket/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -27123,9 +27284,9 @@ function validate51(
                     }
                   } else {
                     const err245 = {
-                      instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/ticket',
                       schemaPath:
-                        '#/properties/baseline/properties/severity/items/properties/owner/type',
+                        '#/properties/baseline/properties/severity/items/properties/ticket/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -27138,8 +27299,44 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data98.owner !== undefined) {
+                  let data105 = data98.owner;
+                  if (typeof data105 === 'string') {
+                    if (func1(data105) < 1) {
+                      const err246 = {
+                        instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                        schemaPath:
+                          '#/properties/baseline/properties/severity/items/properties/owner/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err246];
+                      } else {
+                        vErrors.push(err246);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err247 = {
+                      instancePath: instancePath + '/baseline/severity/' + i19 + '/owner',
+                      schemaPath:
+                        '#/properties/baseline/properties/severity/items/properties/owner/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err247];
+                    } else {
+                      vErrors.push(err247);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err246 = {
+                const err248 = {
                   instancePath: instancePath + '/baseline/severity/' + i19,
                   schemaPath: '#/properties/baseline/properties/severity/items/type',
                   keyword: 'type',
@@ -27147,15 +27344,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err246];
+                  vErrors = [err248];
                 } else {
-                  vErrors.push(err246);
+                  vErrors.push(err248);
                 }
                 errors++;
               }
             }
           } else {
-            const err247 = {
+            const err249 = {
               instancePath: instancePath + '/baseline/severity',
               schemaPath: '#/properties/baseline/properties/severity/type',
               keyword: 'type',
@@ -27163,15 +27360,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err247];
+              vErrors = [err249];
             } else {
-              vErrors.push(err247);
+              vErrors.push(err249);
             }
             errors++;
           }
         }
       } else {
-        const err248 = {
+        const err250 = {
           instancePath: instancePath + '/baseline',
           schemaPath: '#/properties/baseline/type',
           keyword: 'type',
@@ -27179,18 +27376,18 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err248];
+          vErrors = [err250];
         } else {
-          vErrors.push(err248);
+          vErrors.push(err250);
         }
         errors++;
       }
     }
     if (data.repeat !== undefined) {
-      let data105 = data.repeat;
-      if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
-        if (data105.count === undefined) {
-          const err249 = {
+      let data106 = data.repeat;
+      if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
+        if (data106.count === undefined) {
+          const err251 = {
             instancePath: instancePath + '/repeat',
             schemaPath: '#/properties/repeat/required',
             keyword: 'required',
@@ -27198,14 +27395,14 @@ function validate51(
             message: "must have required property '" + 'count' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err249];
+            vErrors = [err251];
           } else {
-            vErrors.push(err249);
+            vErrors.push(err251);
           }
           errors++;
         }
-        if (data105.rows === undefined) {
-          const err250 = {
+        if (data106.rows === undefined) {
+          const err252 = {
             instancePath: instancePath + '/repeat',
             schemaPath: '#/properties/repeat/required',
             keyword: 'required',
@@ -27213,15 +27410,15 @@ function validate51(
             message: "must have required property '" + 'rows' + "'",
           };
           if (vErrors === null) {
-            vErrors = [err250];
+            vErrors = [err252];
           } else {
-            vErrors.push(err250);
+            vErrors.push(err252);
           }
           errors++;
         }
-        for (const key22 in data105) {
+        for (const key22 in data106) {
           if (!(key22 === 'count' || key22 === 'rows')) {
-            const err251 = {
+            const err253 = {
               instancePath: instancePath + '/repeat',
               schemaPath: '#/properties/repeat/additionalProperties',
               keyword: 'additionalProperties',
@@ -27229,22 +27426,22 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err251];
+              vErrors = [err253];
             } else {
-              vErrors.push(err251);
+              vErrors.push(err253);
             }
             errors++;
           }
         }
-        if (data105.count !== undefined) {
-          let data106 = data105.count;
+        if (data106.count !== undefined) {
+          let data107 = data106.count;
           if (!(
-            typeof data106 == 'number' &&
-            !(data106 % 1) &&
-            !isNaN(data106) &&
-            isFinite(data106)
+            typeof data107 == 'number' &&
+            !(data107 % 1) &&
+            !isNaN(data107) &&
+            isFinite(data107)
           )) {
-            const err252 = {
+            const err254 = {
               instancePath: instancePath + '/repeat/count',
               schemaPath: '#/properties/repeat/properties/count/type',
               keyword: 'type',
@@ -27252,15 +27449,15 @@ function validate51(
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err252];
+              vErrors = [err254];
             } else {
-              vErrors.push(err252);
+              vErrors.push(err254);
             }
             errors++;
           }
-          if (typeof data106 == 'number' && isFinite(data106)) {
-            if (data106 < 2 || isNaN(data106)) {
-              const err253 = {
+          if (typeof data107 == 'number' && isFinite(data107)) {
+            if (data107 < 2 || isNaN(data107)) {
+              const err255 = {
                 instancePath: instancePath + '/repeat/count',
                 schemaPath: '#/properties/repeat/properties/count/minimum',
                 keyword: 'minimum',
@@ -27268,58 +27465,28 @@ function validate51(
                 message: 'must be >= 2',
               };
               if (vErrors === null) {
-                vErrors = [err253];
+                vErrors = [err255];
               } else {
-                vErrors.push(err253);
+                vErrors.push(err255);
               }
               errors++;
             }
           }
         }
-        if (data105.rows !== undefined) {
-          let data107 = data105.rows;
-          if (Array.isArray(data107)) {
-            const len15 = data107.length;
+        if (data106.rows !== undefined) {
+          let data108 = data106.rows;
+          if (Array.isArray(data108)) {
+            const len15 = data108.length;
             for (let i21 = 0; i21 < len15; i21++) {
-              let data108 = data107[i21];
-              if (data108 && typeof data108 == 'object' && !Array.isArray(data108)) {
-                if (data108.requirement === undefined) {
-                  const err254 = {
+              let data109 = data108[i21];
+              if (data109 && typeof data109 == 'object' && !Array.isArray(data109)) {
+                if (data109.requirement === undefined) {
+                  const err256 = {
                     instancePath: instancePath + '/repeat/rows/' + i21,
                     schemaPath: '#/properties/repeat/properties/rows/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'requirement' },
                     message: "must have required property '" + 'requirement' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err254];
-                  } else {
-                    vErrors.push(err254);
-                  }
-                  errors++;
-                }
-                if (data108.stability === undefined) {
-                  const err255 = {
-                    instancePath: instancePath + '/repeat/rows/' + i21,
-                    schemaPath: '#/properties/repeat/properties/rows/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'stability' },
-                    message: "must have required property '" + 'stability' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err255];
-                  } else {
-                    vErrors.push(err255);
-                  }
-                  errors++;
-                }
-                if (data108.outcomes === undefined) {
-                  const err256 = {
-                    instancePath: instancePath + '/repeat/rows/' + i21,
-                    schemaPath: '#/properties/repeat/properties/rows/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'outcomes' },
-                    message: "must have required property '" + 'outcomes' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err256];
@@ -27328,55 +27495,49 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key23 in data108) {
+                if (data109.stability === undefined) {
+                  const err257 = {
+                    instancePath: instancePath + '/repeat/rows/' + i21,
+                    schemaPath: '#/properties/repeat/properties/rows/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'stability' },
+                    message: "must have required property '" + 'stability' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err257];
+                  } else {
+                    vErrors.push(err257);
+                  }
+                  errors++;
+                }
+                if (data109.outcomes === undefined) {
+                  const err258 = {
+                    instancePath: instancePath + '/repeat/rows/' + i21,
+                    schemaPath: '#/properties/repeat/properties/rows/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'outcomes' },
+                    message: "must have required property '" + 'outcomes' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err258];
+                  } else {
+                    vErrors.push(err258);
+                  }
+                  errors++;
+                }
+                for (const key23 in data109) {
                   if (!(
                     key23 === 'requirement' ||
                     key23 === 'stability' ||
                     key23 === 'outcomes' ||
                     key23 === 'allowed'
                   )) {
-                    const err257 = {
+                    const err259 = {
                       instancePath: instancePath + '/repeat/rows/' + i21,
                       schemaPath: '#/properties/repeat/properties/rows/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key23 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err257];
-                    } else {
-                      vErrors.push(err257);
-                    }
-                    errors++;
-                  }
-                }
-                if (data108.requirement !== undefined) {
-                  let data109 = data108.requirement;
-                  if (typeof data109 === 'string') {
-                    if (func1(data109) < 1) {
-                      const err258 = {
-                        instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
-                        schemaPath:
-                          '#/properties/repeat/properties/rows/items/properties/requirement/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err258];
-                      } else {
-                        vErrors.push(err258);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err259 = {
-                      instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
-                      schemaPath:
-                        '#/properties/repeat/properties/rows/items/properties/requirement/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err259];
@@ -27386,10 +27547,46 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data108.stability !== undefined) {
-                  let data110 = data108.stability;
-                  if (!(data110 === 'stable' || data110 === 'flaky')) {
-                    const err260 = {
+                if (data109.requirement !== undefined) {
+                  let data110 = data109.requirement;
+                  if (typeof data110 === 'string') {
+                    if (func1(data110) < 1) {
+                      const err260 = {
+                        instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
+                        schemaPath:
+                          '#/properties/repeat/properties/rows/items/properties/requirement/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err260];
+                      } else {
+                        vErrors.push(err260);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err261 = {
+                      instancePath: instancePath + '/repeat/rows/' + i21 + '/requirement',
+                      schemaPath:
+                        '#/properties/repeat/properties/rows/items/properties/requirement/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err261];
+                    } else {
+                      vErrors.push(err261);
+                    }
+                    errors++;
+                  }
+                }
+                if (data109.stability !== undefined) {
+                  let data111 = data109.stability;
+                  if (!(data111 === 'stable' || data111 === 'flaky')) {
+                    const err262 = {
                       instancePath: instancePath + '/repeat/rows/' + i21 + '/stability',
                       schemaPath:
                         '#/properties/repeat/properties/rows/items/properties/stability/enum',
@@ -27402,18 +27599,18 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err260];
+                      vErrors = [err262];
                     } else {
-                      vErrors.push(err260);
+                      vErrors.push(err262);
                     }
                     errors++;
                   }
                 }
-                if (data108.outcomes !== undefined) {
-                  let data111 = data108.outcomes;
-                  if (Array.isArray(data111)) {
-                    if (data111.length < 1) {
-                      const err261 = {
+                if (data109.outcomes !== undefined) {
+                  let data112 = data109.outcomes;
+                  if (Array.isArray(data112)) {
+                    if (data112.length < 1) {
+                      const err263 = {
                         instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes',
                         schemaPath:
                           '#/properties/repeat/properties/rows/items/properties/outcomes/minItems',
@@ -27422,39 +27619,39 @@ function validate51(
                         message: 'must NOT have fewer than 1 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err261];
+                        vErrors = [err263];
                       } else {
-                        vErrors.push(err261);
+                        vErrors.push(err263);
                       }
                       errors++;
                     }
-                    const len16 = data111.length;
+                    const len16 = data112.length;
                     for (let i22 = 0; i22 < len16; i22++) {
-                      let data112 = data111[i22];
+                      let data113 = data112[i22];
                       if (!(
-                        data112 === 'executed-pass' ||
-                        data112 === 'executed-fail' ||
-                        data112 === 'inapplicable' ||
-                        data112 === 'skipped' ||
-                        data112 === 'blocked'
+                        data113 === 'executed-pass' ||
+                        data113 === 'executed-fail' ||
+                        data113 === 'inapplicable' ||
+                        data113 === 'skipped' ||
+                        data113 === 'blocked'
                       )) {
-                        const err262 = {
+                        const err264 = {
                           instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes/' + i22,
                           schemaPath: '#/$defs/disposition/enum',
                           keyword: 'enum',
-                          params: { allowedValues: schema142.enum },
+                          params: { allowedValues: schema145.enum },
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err262];
+                          vErrors = [err264];
                         } else {
-                          vErrors.push(err262);
+                          vErrors.push(err264);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err263 = {
+                    const err265 = {
                       instancePath: instancePath + '/repeat/rows/' + i21 + '/outcomes',
                       schemaPath:
                         '#/properties/repeat/properties/rows/items/properties/outcomes/type',
@@ -27463,16 +27660,16 @@ function validate51(
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err263];
+                      vErrors = [err265];
                     } else {
-                      vErrors.push(err263);
+                      vErrors.push(err265);
                     }
                     errors++;
                   }
                 }
-                if (data108.allowed !== undefined) {
-                  if (typeof data108.allowed !== 'boolean') {
-                    const err264 = {
+                if (data109.allowed !== undefined) {
+                  if (typeof data109.allowed !== 'boolean') {
+                    const err266 = {
                       instancePath: instancePath + '/repeat/rows/' + i21 + '/allowed',
                       schemaPath:
                         '#/properties/repeat/properties/rows/items/properties/allowed/type',
@@ -27481,15 +27678,15 @@ function validate51(
                       message: 'must be boolean',
                     };
                     if (vErrors === null) {
-                      vErrors = [err264];
+                      vErrors = [err266];
                     } else {
-                      vErrors.push(err264);
+                      vErrors.push(err266);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err265 = {
+                const err267 = {
                   instancePath: instancePath + '/repeat/rows/' + i21,
                   schemaPath: '#/properties/repeat/properties/rows/items/type',
                   keyword: 'type',
@@ -27497,15 +27694,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err265];
+                  vErrors = [err267];
                 } else {
-                  vErrors.push(err265);
+                  vErrors.push(err267);
                 }
                 errors++;
               }
             }
           } else {
-            const err266 = {
+            const err268 = {
               instancePath: instancePath + '/repeat/rows',
               schemaPath: '#/properties/repeat/properties/rows/type',
               keyword: 'type',
@@ -27513,15 +27710,15 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err266];
+              vErrors = [err268];
             } else {
-              vErrors.push(err266);
+              vErrors.push(err268);
             }
             errors++;
           }
         }
       } else {
-        const err267 = {
+        const err269 = {
           instancePath: instancePath + '/repeat',
           schemaPath: '#/properties/repeat/type',
           keyword: 'type',
@@ -27529,53 +27726,23 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err267];
+          vErrors = [err269];
         } else {
-          vErrors.push(err267);
+          vErrors.push(err269);
         }
         errors++;
       }
     }
     if (data.certification !== undefined) {
-      let data114 = data.certification;
-      if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
-        if (data114.certified === undefined) {
-          const err268 = {
+      let data115 = data.certification;
+      if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
+        if (data115.certified === undefined) {
+          const err270 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
             params: { missingProperty: 'certified' },
             message: "must have required property '" + 'certified' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err268];
-          } else {
-            vErrors.push(err268);
-          }
-          errors++;
-        }
-        if (data114.reasons === undefined) {
-          const err269 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'reasons' },
-            message: "must have required property '" + 'reasons' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err269];
-          } else {
-            vErrors.push(err269);
-          }
-          errors++;
-        }
-        if (data114.optOuts === undefined) {
-          const err270 = {
-            instancePath: instancePath + '/certification',
-            schemaPath: '#/properties/certification/required',
-            keyword: 'required',
-            params: { missingProperty: 'optOuts' },
-            message: "must have required property '" + 'optOuts' + "'",
           };
           if (vErrors === null) {
             vErrors = [err270];
@@ -27584,13 +27751,13 @@ function validate51(
           }
           errors++;
         }
-        if (data114.signer === undefined) {
+        if (data115.reasons === undefined) {
           const err271 = {
             instancePath: instancePath + '/certification',
             schemaPath: '#/properties/certification/required',
             keyword: 'required',
-            params: { missingProperty: 'signer' },
-            message: "must have required property '" + 'signer' + "'",
+            params: { missingProperty: 'reasons' },
+            message: "must have required property '" + 'reasons' + "'",
           };
           if (vErrors === null) {
             vErrors = [err271];
@@ -27599,7 +27766,37 @@ function validate51(
           }
           errors++;
         }
-        for (const key24 in data114) {
+        if (data115.optOuts === undefined) {
+          const err272 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'optOuts' },
+            message: "must have required property '" + 'optOuts' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err272];
+          } else {
+            vErrors.push(err272);
+          }
+          errors++;
+        }
+        if (data115.signer === undefined) {
+          const err273 = {
+            instancePath: instancePath + '/certification',
+            schemaPath: '#/properties/certification/required',
+            keyword: 'required',
+            params: { missingProperty: 'signer' },
+            message: "must have required property '" + 'signer' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err273];
+          } else {
+            vErrors.push(err273);
+          }
+          errors++;
+        }
+        for (const key24 in data115) {
           if (!(
             key24 === 'certified' ||
             key24 === 'reasons' ||
@@ -27607,7 +27804,7 @@ function validate51(
             key24 === 'signer' ||
             pattern13.test(key24)
           )) {
-            const err272 = {
+            const err274 = {
               instancePath: instancePath + '/certification',
               schemaPath: '#/properties/certification/additionalProperties',
               keyword: 'additionalProperties',
@@ -27615,16 +27812,16 @@ function validate51(
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err272];
+              vErrors = [err274];
             } else {
-              vErrors.push(err272);
+              vErrors.push(err274);
             }
             errors++;
           }
         }
-        if (data114.certified !== undefined) {
-          if (typeof data114.certified !== 'boolean') {
-            const err273 = {
+        if (data115.certified !== undefined) {
+          if (typeof data115.certified !== 'boolean') {
+            const err275 = {
               instancePath: instancePath + '/certification/certified',
               schemaPath: '#/properties/certification/properties/certified/type',
               keyword: 'type',
@@ -27632,57 +27829,27 @@ function validate51(
               message: 'must be boolean',
             };
             if (vErrors === null) {
-              vErrors = [err273];
+              vErrors = [err275];
             } else {
-              vErrors.push(err273);
+              vErrors.push(err275);
             }
             errors++;
           }
         }
-        if (data114.reasons !== undefined) {
-          let data116 = data114.reasons;
-          if (Array.isArray(data116)) {
-            const len17 = data116.length;
+        if (data115.reasons !== undefined) {
+          let data117 = data115.reasons;
+          if (Array.isArray(data117)) {
+            const len17 = data117.length;
             for (let i23 = 0; i23 < len17; i23++) {
-              let data117 = data116[i23];
-              if (data117 && typeof data117 == 'object' && !Array.isArray(data117)) {
-                if (data117.code === undefined) {
-                  const err274 = {
+              let data118 = data117[i23];
+              if (data118 && typeof data118 == 'object' && !Array.isArray(data118)) {
+                if (data118.code === undefined) {
+                  const err276 = {
                     instancePath: instancePath + '/certification/reasons/' + i23,
                     schemaPath: '#/properties/certification/properties/reasons/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'code' },
                     message: "must have required property '" + 'code' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err274];
-                  } else {
-                    vErrors.push(err274);
-                  }
-                  errors++;
-                }
-                if (data117.short === undefined) {
-                  const err275 = {
-                    instancePath: instancePath + '/certification/reasons/' + i23,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'short' },
-                    message: "must have required property '" + 'short' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err275];
-                  } else {
-                    vErrors.push(err275);
-                  }
-                  errors++;
-                }
-                if (data117.text === undefined) {
-                  const err276 = {
-                    instancePath: instancePath + '/certification/reasons/' + i23,
-                    schemaPath: '#/properties/certification/properties/reasons/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'text' },
-                    message: "must have required property '" + 'text' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err276];
@@ -27691,9 +27858,39 @@ function validate51(
                   }
                   errors++;
                 }
-                for (const key25 in data117) {
+                if (data118.short === undefined) {
+                  const err277 = {
+                    instancePath: instancePath + '/certification/reasons/' + i23,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'short' },
+                    message: "must have required property '" + 'short' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err277];
+                  } else {
+                    vErrors.push(err277);
+                  }
+                  errors++;
+                }
+                if (data118.text === undefined) {
+                  const err278 = {
+                    instancePath: instancePath + '/certification/reasons/' + i23,
+                    schemaPath: '#/properties/certification/properties/reasons/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'text' },
+                    message: "must have required property '" + 'text' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err278];
+                  } else {
+                    vErrors.push(err278);
+                  }
+                  errors++;
+                }
+                for (const key25 in data118) {
                   if (!(key25 === 'code' || key25 === 'short' || key25 === 'text')) {
-                    const err277 = {
+                    const err279 = {
                       instancePath: instancePath + '/certification/reasons/' + i23,
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/additionalProperties',
@@ -27702,34 +27899,34 @@ function validate51(
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err277];
+                      vErrors = [err279];
                     } else {
-                      vErrors.push(err277);
+                      vErrors.push(err279);
                     }
                     errors++;
                   }
                 }
-                if (data117.code !== undefined) {
-                  let data118 = data117.code;
+                if (data118.code !== undefined) {
+                  let data119 = data118.code;
                   if (!(
-                    data118 === 'embedded' ||
-                    data118 === 'failed' ||
-                    data118 === 'blocked' ||
-                    data118 === 'run-fails' ||
-                    data118 === 'partial' ||
-                    data118 === 'strict-off' ||
-                    data118 === 'inapplicable' ||
-                    data118 === 'nothing-driven' ||
-                    data118 === 'pack-not-driven' ||
-                    data118 === 'baseline' ||
-                    data118 === 'unsigned' ||
-                    data118 === 'unverified' ||
-                    data118 === 'implementation-mismatch' ||
-                    data118 === 'unnamed' ||
-                    data118 === 'flaky' ||
-                    data118 === 'severity-override'
+                    data119 === 'embedded' ||
+                    data119 === 'failed' ||
+                    data119 === 'blocked' ||
+                    data119 === 'run-fails' ||
+                    data119 === 'partial' ||
+                    data119 === 'strict-off' ||
+                    data119 === 'inapplicable' ||
+                    data119 === 'nothing-driven' ||
+                    data119 === 'pack-not-driven' ||
+                    data119 === 'baseline' ||
+                    data119 === 'unsigned' ||
+                    data119 === 'unverified' ||
+                    data119 === 'implementation-mismatch' ||
+                    data119 === 'unnamed' ||
+                    data119 === 'flaky' ||
+                    data119 === 'severity-override'
                   )) {
-                    const err278 = {
+                    const err280 = {
                       instancePath: instancePath + '/certification/reasons/' + i23 + '/code',
                       schemaPath:
                         '#/properties/certification/properties/reasons/items/properties/code/enum',
@@ -27742,42 +27939,6 @@ function validate51(
                       message: 'must be equal to one of the allowed values',
                     };
                     if (vErrors === null) {
-                      vErrors = [err278];
-                    } else {
-                      vErrors.push(err278);
-                    }
-                    errors++;
-                  }
-                }
-                if (data117.short !== undefined) {
-                  let data119 = data117.short;
-                  if (typeof data119 === 'string') {
-                    if (func1(data119) < 1) {
-                      const err279 = {
-                        instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
-                        schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err279];
-                      } else {
-                        vErrors.push(err279);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err280 = {
-                      instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
-                      schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/short/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
                       vErrors = [err280];
                     } else {
                       vErrors.push(err280);
@@ -27785,14 +27946,14 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data117.text !== undefined) {
-                  let data120 = data117.text;
+                if (data118.short !== undefined) {
+                  let data120 = data118.short;
                   if (typeof data120 === 'string') {
                     if (func1(data120) < 1) {
                       const err281 = {
-                        instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
+                        instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
                         schemaPath:
-                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
+                          '#/properties/certification/properties/reasons/items/properties/short/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -27806,9 +27967,9 @@ function validate51(
                     }
                   } else {
                     const err282 = {
-                      instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
+                      instancePath: instancePath + '/certification/reasons/' + i23 + '/short',
                       schemaPath:
-                        '#/properties/certification/properties/reasons/items/properties/text/type',
+                        '#/properties/certification/properties/reasons/items/properties/short/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -27821,8 +27982,44 @@ function validate51(
                     errors++;
                   }
                 }
+                if (data118.text !== undefined) {
+                  let data121 = data118.text;
+                  if (typeof data121 === 'string') {
+                    if (func1(data121) < 1) {
+                      const err283 = {
+                        instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
+                        schemaPath:
+                          '#/properties/certification/properties/reasons/items/properties/text/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err283];
+                      } else {
+                        vErrors.push(err283);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err284 = {
+                      instancePath: instancePath + '/certification/reasons/' + i23 + '/text',
+                      schemaPath:
+                        '#/properties/certification/properties/reasons/items/properties/text/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err284];
+                    } else {
+                      vErrors.push(err284);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err283 = {
+                const err285 = {
                   instancePath: instancePath + '/certification/reasons/' + i23,
                   schemaPath: '#/properties/certification/properties/reasons/items/type',
                   keyword: 'type',
@@ -27830,15 +28027,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err283];
+                  vErrors = [err285];
                 } else {
-                  vErrors.push(err283);
+                  vErrors.push(err285);
                 }
                 errors++;
               }
             }
           } else {
-            const err284 = {
+            const err286 = {
               instancePath: instancePath + '/certification/reasons',
               schemaPath: '#/properties/certification/properties/reasons/type',
               keyword: 'type',
@@ -27846,22 +28043,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err284];
+              vErrors = [err286];
             } else {
-              vErrors.push(err284);
+              vErrors.push(err286);
             }
             errors++;
           }
         }
-        if (data114.optOuts !== undefined) {
-          let data121 = data114.optOuts;
-          if (Array.isArray(data121)) {
-            const len18 = data121.length;
+        if (data115.optOuts !== undefined) {
+          let data122 = data115.optOuts;
+          if (Array.isArray(data122)) {
+            const len18 = data122.length;
             for (let i24 = 0; i24 < len18; i24++) {
-              let data122 = data121[i24];
-              if (data122 && typeof data122 == 'object' && !Array.isArray(data122)) {
-                if (data122.gate === undefined) {
-                  const err285 = {
+              let data123 = data122[i24];
+              if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
+                if (data123.gate === undefined) {
+                  const err287 = {
                     instancePath: instancePath + '/certification/optOuts/' + i24,
                     schemaPath: '#/properties/certification/properties/optOuts/items/required',
                     keyword: 'required',
@@ -27869,14 +28066,14 @@ function validate51(
                     message: "must have required property '" + 'gate' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err285];
+                    vErrors = [err287];
                   } else {
-                    vErrors.push(err285);
+                    vErrors.push(err287);
                   }
                   errors++;
                 }
-                if (data122.requirements === undefined) {
-                  const err286 = {
+                if (data123.requirements === undefined) {
+                  const err288 = {
                     instancePath: instancePath + '/certification/optOuts/' + i24,
                     schemaPath: '#/properties/certification/properties/optOuts/items/required',
                     keyword: 'required',
@@ -27884,57 +28081,21 @@ function validate51(
                     message: "must have required property '" + 'requirements' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err286];
+                    vErrors = [err288];
                   } else {
-                    vErrors.push(err286);
+                    vErrors.push(err288);
                   }
                   errors++;
                 }
-                for (const key26 in data122) {
+                for (const key26 in data123) {
                   if (!(key26 === 'gate' || key26 === 'requirements')) {
-                    const err287 = {
+                    const err289 = {
                       instancePath: instancePath + '/certification/optOuts/' + i24,
                       schemaPath:
                         '#/properties/certification/properties/optOuts/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key26 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err287];
-                    } else {
-                      vErrors.push(err287);
-                    }
-                    errors++;
-                  }
-                }
-                if (data122.gate !== undefined) {
-                  let data123 = data122.gate;
-                  if (typeof data123 === 'string') {
-                    if (func1(data123) < 1) {
-                      const err288 = {
-                        instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
-                        schemaPath:
-                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err288];
-                      } else {
-                        vErrors.push(err288);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err289 = {
-                      instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
-                      schemaPath:
-                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err289];
@@ -27944,15 +28105,51 @@ function validate51(
                     errors++;
                   }
                 }
-                if (data122.requirements !== undefined) {
-                  let data124 = data122.requirements;
-                  if (Array.isArray(data124)) {
-                    const len19 = data124.length;
+                if (data123.gate !== undefined) {
+                  let data124 = data123.gate;
+                  if (typeof data124 === 'string') {
+                    if (func1(data124) < 1) {
+                      const err290 = {
+                        instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
+                        schemaPath:
+                          '#/properties/certification/properties/optOuts/items/properties/gate/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err290];
+                      } else {
+                        vErrors.push(err290);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err291 = {
+                      instancePath: instancePath + '/certification/optOuts/' + i24 + '/gate',
+                      schemaPath:
+                        '#/properties/certification/properties/optOuts/items/properties/gate/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err291];
+                    } else {
+                      vErrors.push(err291);
+                    }
+                    errors++;
+                  }
+                }
+                if (data123.requirements !== undefined) {
+                  let data125 = data123.requirements;
+                  if (Array.isArray(data125)) {
+                    const len19 = data125.length;
                     for (let i25 = 0; i25 < len19; i25++) {
-                      let data125 = data124[i25];
-                      if (typeof data125 === 'string') {
-                        if (func1(data125) < 1) {
-                          const err290 = {
+                      let data126 = data125[i25];
+                      if (typeof data126 === 'string') {
+                        if (func1(data126) < 1) {
+                          const err292 = {
                             instancePath:
                               instancePath +
                               '/certification/optOuts/' +
@@ -27966,14 +28163,14 @@ function validate51(
                             message: 'must NOT have fewer than 1 characters',
                           };
                           if (vErrors === null) {
-                            vErrors = [err290];
+                            vErrors = [err292];
                           } else {
-                            vErrors.push(err290);
+                            vErrors.push(err292);
                           }
                           errors++;
                         }
                       } else {
-                        const err291 = {
+                        const err293 = {
                           instancePath:
                             instancePath + '/certification/optOuts/' + i24 + '/requirements/' + i25,
                           schemaPath:
@@ -27983,15 +28180,15 @@ function validate51(
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err291];
+                          vErrors = [err293];
                         } else {
-                          vErrors.push(err291);
+                          vErrors.push(err293);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err292 = {
+                    const err294 = {
                       instancePath:
                         instancePath + '/certification/optOuts/' + i24 + '/requirements',
                       schemaPath:
@@ -28001,15 +28198,15 @@ function validate51(
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err292];
+                      vErrors = [err294];
                     } else {
-                      vErrors.push(err292);
+                      vErrors.push(err294);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err293 = {
+                const err295 = {
                   instancePath: instancePath + '/certification/optOuts/' + i24,
                   schemaPath: '#/properties/certification/properties/optOuts/items/type',
                   keyword: 'type',
@@ -28017,15 +28214,15 @@ function validate51(
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err293];
+                  vErrors = [err295];
                 } else {
-                  vErrors.push(err293);
+                  vErrors.push(err295);
                 }
                 errors++;
               }
             }
           } else {
-            const err294 = {
+            const err296 = {
               instancePath: instancePath + '/certification/optOuts',
               schemaPath: '#/properties/certification/properties/optOuts/type',
               keyword: 'type',
@@ -28033,22 +28230,22 @@ function validate51(
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err294];
+              vErrors = [err296];
             } else {
-              vErrors.push(err294);
+              vErrors.push(err296);
             }
             errors++;
           }
         }
-        if (data114.signer !== undefined) {
-          let data126 = data114.signer;
-          const _errs293 = errors;
-          let valid98 = false;
+        if (data115.signer !== undefined) {
+          let data127 = data115.signer;
+          const _errs296 = errors;
+          let valid99 = false;
           let passing2 = null;
-          const _errs294 = errors;
-          if (data126 && typeof data126 == 'object' && !Array.isArray(data126)) {
-            if (data126.state === undefined) {
-              const err295 = {
+          const _errs297 = errors;
+          if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
+            if (data127.state === undefined) {
+              const err297 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/0/required',
                 keyword: 'required',
@@ -28056,15 +28253,15 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err295];
+                vErrors = [err297];
               } else {
-                vErrors.push(err295);
+                vErrors.push(err297);
               }
               errors++;
             }
-            for (const key27 in data126) {
+            for (const key27 in data127) {
               if (!(key27 === 'state')) {
-                const err296 = {
+                const err298 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/additionalProperties',
@@ -28073,16 +28270,16 @@ function validate51(
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err296];
+                  vErrors = [err298];
                 } else {
-                  vErrors.push(err296);
+                  vErrors.push(err298);
                 }
                 errors++;
               }
             }
-            if (data126.state !== undefined) {
-              if ('unsigned' !== data126.state) {
-                const err297 = {
+            if (data127.state !== undefined) {
+              if ('unsigned' !== data127.state) {
+                const err299 = {
                   instancePath: instancePath + '/certification/signer/state',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/0/properties/state/const',
@@ -28091,15 +28288,15 @@ function validate51(
                   message: 'must be equal to constant',
                 };
                 if (vErrors === null) {
-                  vErrors = [err297];
+                  vErrors = [err299];
                 } else {
-                  vErrors.push(err297);
+                  vErrors.push(err299);
                 }
                 errors++;
               }
             }
           } else {
-            const err298 = {
+            const err300 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf/0/type',
               keyword: 'type',
@@ -28107,22 +28304,22 @@ function validate51(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err298];
+              vErrors = [err300];
             } else {
-              vErrors.push(err298);
+              vErrors.push(err300);
             }
             errors++;
           }
-          var _valid2 = _errs294 === errors;
+          var _valid2 = _errs297 === errors;
           if (_valid2) {
-            valid98 = true;
+            valid99 = true;
             passing2 = 0;
             var props2 = true;
           }
-          const _errs298 = errors;
-          if (data126 && typeof data126 == 'object' && !Array.isArray(data126)) {
-            if (data126.state === undefined) {
-              const err299 = {
+          const _errs301 = errors;
+          if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
+            if (data127.state === undefined) {
+              const err301 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
                 keyword: 'required',
@@ -28130,14 +28327,14 @@ function validate51(
                 message: "must have required property '" + 'state' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err299];
+                vErrors = [err301];
               } else {
-                vErrors.push(err299);
+                vErrors.push(err301);
               }
               errors++;
             }
-            if (data126.why === undefined) {
-              const err300 = {
+            if (data127.why === undefined) {
+              const err302 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/1/required',
                 keyword: 'required',
@@ -28145,15 +28342,15 @@ function validate51(
                 message: "must have required property '" + 'why' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err300];
+                vErrors = [err302];
               } else {
-                vErrors.push(err300);
+                vErrors.push(err302);
               }
               errors++;
             }
-            for (const key28 in data126) {
+            for (const key28 in data127) {
               if (!(key28 === 'state' || key28 === 'why')) {
-                const err301 = {
+                const err303 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/additionalProperties',
@@ -28162,58 +28359,22 @@ function validate51(
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err301];
+                  vErrors = [err303];
                 } else {
-                  vErrors.push(err301);
+                  vErrors.push(err303);
                 }
                 errors++;
               }
             }
-            if (data126.state !== undefined) {
-              if ('unverified' !== data126.state) {
-                const err302 = {
+            if (data127.state !== undefined) {
+              if ('unverified' !== data127.state) {
+                const err304 = {
                   instancePath: instancePath + '/certification/signer/state',
                   schemaPath:
                     '#/properties/certification/properties/signer/oneOf/1/properties/state/const',
                   keyword: 'const',
                   params: { allowedValue: 'unverified' },
                   message: 'must be equal to constant',
-                };
-                if (vErrors === null) {
-                  vErrors = [err302];
-                } else {
-                  vErrors.push(err302);
-                }
-                errors++;
-              }
-            }
-            if (data126.why !== undefined) {
-              let data129 = data126.why;
-              if (typeof data129 === 'string') {
-                if (func1(data129) < 1) {
-                  const err303 = {
-                    instancePath: instancePath + '/certification/signer/why',
-                    schemaPath:
-                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err303];
-                  } else {
-                    vErrors.push(err303);
-                  }
-                  errors++;
-                }
-              } else {
-                const err304 = {
-                  instancePath: instancePath + '/certification/signer/why',
-                  schemaPath:
-                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err304];
@@ -28223,42 +28384,33 @@ function validate51(
                 errors++;
               }
             }
-          } else {
-            const err305 = {
-              instancePath: instancePath + '/certification/signer',
-              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err305];
-            } else {
-              vErrors.push(err305);
-            }
-            errors++;
-          }
-          var _valid2 = _errs298 === errors;
-          if (_valid2 && valid98) {
-            valid98 = false;
-            passing2 = [passing2, 1];
-          } else {
-            if (_valid2) {
-              valid98 = true;
-              passing2 = 1;
-              if (props2 !== true) {
-                props2 = true;
-              }
-            }
-            const _errs304 = errors;
-            if (data126 && typeof data126 == 'object' && !Array.isArray(data126)) {
-              if (data126.state === undefined) {
+            if (data127.why !== undefined) {
+              let data130 = data127.why;
+              if (typeof data130 === 'string') {
+                if (func1(data130) < 1) {
+                  const err305 = {
+                    instancePath: instancePath + '/certification/signer/why',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/1/properties/why/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err305];
+                  } else {
+                    vErrors.push(err305);
+                  }
+                  errors++;
+                }
+              } else {
                 const err306 = {
-                  instancePath: instancePath + '/certification/signer',
-                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'state' },
-                  message: "must have required property '" + 'state' + "'",
+                  instancePath: instancePath + '/certification/signer/why',
+                  schemaPath:
+                    '#/properties/certification/properties/signer/oneOf/1/properties/why/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
                 };
                 if (vErrors === null) {
                   vErrors = [err306];
@@ -28267,8 +28419,53 @@ function validate51(
                 }
                 errors++;
               }
-              if (data126.keyId === undefined) {
-                const err307 = {
+            }
+          } else {
+            const err307 = {
+              instancePath: instancePath + '/certification/signer',
+              schemaPath: '#/properties/certification/properties/signer/oneOf/1/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err307];
+            } else {
+              vErrors.push(err307);
+            }
+            errors++;
+          }
+          var _valid2 = _errs301 === errors;
+          if (_valid2 && valid99) {
+            valid99 = false;
+            passing2 = [passing2, 1];
+          } else {
+            if (_valid2) {
+              valid99 = true;
+              passing2 = 1;
+              if (props2 !== true) {
+                props2 = true;
+              }
+            }
+            const _errs307 = errors;
+            if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
+              if (data127.state === undefined) {
+                const err308 = {
+                  instancePath: instancePath + '/certification/signer',
+                  schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'state' },
+                  message: "must have required property '" + 'state' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err308];
+                } else {
+                  vErrors.push(err308);
+                }
+                errors++;
+              }
+              if (data127.keyId === undefined) {
+                const err309 = {
                   instancePath: instancePath + '/certification/signer',
                   schemaPath: '#/properties/certification/properties/signer/oneOf/2/required',
                   keyword: 'required',
@@ -28276,15 +28473,15 @@ function validate51(
                   message: "must have required property '" + 'keyId' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err307];
+                  vErrors = [err309];
                 } else {
-                  vErrors.push(err307);
+                  vErrors.push(err309);
                 }
                 errors++;
               }
-              for (const key29 in data126) {
+              for (const key29 in data127) {
                 if (!(key29 === 'state' || key29 === 'keyId')) {
-                  const err308 = {
+                  const err310 = {
                     instancePath: instancePath + '/certification/signer',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/additionalProperties',
@@ -28293,58 +28490,22 @@ function validate51(
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err308];
+                    vErrors = [err310];
                   } else {
-                    vErrors.push(err308);
+                    vErrors.push(err310);
                   }
                   errors++;
                 }
               }
-              if (data126.state !== undefined) {
-                if ('verified' !== data126.state) {
-                  const err309 = {
+              if (data127.state !== undefined) {
+                if ('verified' !== data127.state) {
+                  const err311 = {
                     instancePath: instancePath + '/certification/signer/state',
                     schemaPath:
                       '#/properties/certification/properties/signer/oneOf/2/properties/state/const',
                     keyword: 'const',
                     params: { allowedValue: 'verified' },
                     message: 'must be equal to constant',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err309];
-                  } else {
-                    vErrors.push(err309);
-                  }
-                  errors++;
-                }
-              }
-              if (data126.keyId !== undefined) {
-                let data131 = data126.keyId;
-                if (typeof data131 === 'string') {
-                  if (func1(data131) < 1) {
-                    const err310 = {
-                      instancePath: instancePath + '/certification/signer/keyId',
-                      schemaPath:
-                        '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err310];
-                    } else {
-                      vErrors.push(err310);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err311 = {
-                    instancePath: instancePath + '/certification/signer/keyId',
-                    schemaPath:
-                      '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err311];
@@ -28354,8 +28515,44 @@ function validate51(
                   errors++;
                 }
               }
+              if (data127.keyId !== undefined) {
+                let data132 = data127.keyId;
+                if (typeof data132 === 'string') {
+                  if (func1(data132) < 1) {
+                    const err312 = {
+                      instancePath: instancePath + '/certification/signer/keyId',
+                      schemaPath:
+                        '#/properties/certification/properties/signer/oneOf/2/properties/keyId/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err312];
+                    } else {
+                      vErrors.push(err312);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err313 = {
+                    instancePath: instancePath + '/certification/signer/keyId',
+                    schemaPath:
+                      '#/properties/certification/properties/signer/oneOf/2/properties/keyId/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err313];
+                  } else {
+                    vErrors.push(err313);
+                  }
+                  errors++;
+                }
+              }
             } else {
-              const err312 = {
+              const err314 = {
                 instancePath: instancePath + '/certification/signer',
                 schemaPath: '#/properties/certification/properties/signer/oneOf/2/type',
                 keyword: 'type',
@@ -28363,19 +28560,19 @@ function validate51(
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err312];
+                vErrors = [err314];
               } else {
-                vErrors.push(err312);
+                vErrors.push(err314);
               }
               errors++;
             }
-            var _valid2 = _errs304 === errors;
-            if (_valid2 && valid98) {
-              valid98 = false;
+            var _valid2 = _errs307 === errors;
+            if (_valid2 && valid99) {
+              valid99 = false;
               passing2 = [passing2, 2];
             } else {
               if (_valid2) {
-                valid98 = true;
+                valid99 = true;
                 passing2 = 2;
                 if (props2 !== true) {
                   props2 = true;
@@ -28383,8 +28580,8 @@ function validate51(
               }
             }
           }
-          if (!valid98) {
-            const err313 = {
+          if (!valid99) {
+            const err315 = {
               instancePath: instancePath + '/certification/signer',
               schemaPath: '#/properties/certification/properties/signer/oneOf',
               keyword: 'oneOf',
@@ -28392,16 +28589,16 @@ function validate51(
               message: 'must match exactly one schema in oneOf',
             };
             if (vErrors === null) {
-              vErrors = [err313];
+              vErrors = [err315];
             } else {
-              vErrors.push(err313);
+              vErrors.push(err315);
             }
             errors++;
           } else {
-            errors = _errs293;
+            errors = _errs296;
             if (vErrors !== null) {
-              if (_errs293) {
-                vErrors.length = _errs293;
+              if (_errs296) {
+                vErrors.length = _errs296;
               } else {
                 vErrors = null;
               }
@@ -28409,7 +28606,7 @@ function validate51(
           }
         }
       } else {
-        const err314 = {
+        const err316 = {
           instancePath: instancePath + '/certification',
           schemaPath: '#/properties/certification/type',
           keyword: 'type',
@@ -28417,15 +28614,15 @@ function validate51(
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err314];
+          vErrors = [err316];
         } else {
-          vErrors.push(err314);
+          vErrors.push(err316);
         }
         errors++;
       }
     }
   } else {
-    const err315 = {
+    const err317 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -28433,9 +28630,9 @@ function validate51(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err315];
+      vErrors = [err317];
     } else {
-      vErrors.push(err315);
+      vErrors.push(err317);
     }
     errors++;
   }
@@ -28444,7 +28641,7 @@ function validate51(
 }
 validate51.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 exports.matrix = validate74;
-const schema145 = {
+const schema148 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:matrix',
   title: 'RFC 0246 eval-gate results matrix',
@@ -28616,7 +28813,7 @@ const schema145 = {
     },
   },
 };
-const schema146 = {
+const schema149 = {
   type: 'object',
   additionalProperties: false,
   required: [
@@ -28686,7 +28883,7 @@ const schema146 = {
     },
   },
 };
-const schema147 = {
+const schema150 = {
   description: 'What verifying the report came to.',
   enum: ['verified', 'unverified', 'unanchored', 'different-referee'],
 };
@@ -28870,7 +29067,7 @@ function validate75(
       errors++;
     }
     for (const key0 in data) {
-      if (!func5.call(schema146.properties, key0)) {
+      if (!func5.call(schema149.properties, key0)) {
         const err11 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -28961,7 +29158,7 @@ function validate75(
           instancePath: instancePath + '/version',
           schemaPath: '#/properties/version/type',
           keyword: 'type',
-          params: { type: schema146.properties.version.type },
+          params: { type: schema149.properties.version.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29001,7 +29198,7 @@ function validate75(
           instancePath: instancePath + '/verification',
           schemaPath: '#/$defs/reportState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema147.enum },
+          params: { allowedValues: schema150.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -29056,7 +29253,7 @@ function validate75(
           instancePath: instancePath + '/anchor',
           schemaPath: '#/properties/anchor/type',
           keyword: 'type',
-          params: { type: schema146.properties.anchor.type },
+          params: { type: schema149.properties.anchor.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29142,7 +29339,7 @@ function validate75(
           instancePath: instancePath + '/page',
           schemaPath: '#/properties/page/type',
           keyword: 'type',
-          params: { type: schema146.properties.page.type },
+          params: { type: schema149.properties.page.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29160,7 +29357,7 @@ function validate75(
           instancePath: instancePath + '/suiteVersion',
           schemaPath: '#/properties/suiteVersion/type',
           keyword: 'type',
-          params: { type: schema146.properties.suiteVersion.type },
+          params: { type: schema149.properties.suiteVersion.type },
           message: 'must be string,null',
         };
         if (vErrors === null) {
@@ -29190,7 +29387,7 @@ function validate75(
   return errors === 0;
 }
 validate75.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const schema148 = {
+const schema151 = {
   type: 'object',
   additionalProperties: false,
   required: ['kind', 'id', 'cells'],
@@ -29211,7 +29408,7 @@ const schema148 = {
     },
   },
 };
-const schema149 = {
+const schema152 = {
   type: 'object',
   additionalProperties: false,
   required: ['state', 'detail'],
@@ -29232,7 +29429,7 @@ const schema149 = {
     },
   },
 };
-const schema150 = {
+const schema153 = {
   description: 'What one cell shows; see docs/ci.md.',
   enum: [
     'pass',
@@ -29252,7 +29449,7 @@ const schema150 = {
     'different-referee',
   ],
 };
-const pattern120 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
+const pattern121 = new RegExp('^[A-Za-z0-9._-]+$', 'u');
 function validate78(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -29337,7 +29534,7 @@ function validate78(
           instancePath: instancePath + '/state',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema150.enum },
+          params: { allowedValues: schema153.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -29368,7 +29565,7 @@ function validate78(
     if (data.anchor !== undefined) {
       let data2 = data.anchor;
       if (typeof data2 === 'string') {
-        if (!pattern120.test(data2)) {
+        if (!pattern121.test(data2)) {
           const err5 = {
             instancePath: instancePath + '/anchor',
             schemaPath: '#/properties/anchor/pattern',
@@ -29422,7 +29619,7 @@ function validate78(
           instancePath: instancePath + '/recomputed',
           schemaPath: '#/$defs/cellState/enum',
           keyword: 'enum',
-          params: { allowedValues: schema150.enum },
+          params: { allowedValues: schema153.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
@@ -29535,7 +29732,7 @@ function validate77(
           instancePath: instancePath + '/kind',
           schemaPath: '#/properties/kind/enum',
           keyword: 'enum',
-          params: { allowedValues: schema148.properties.kind.enum },
+          params: { allowedValues: schema151.properties.kind.enum },
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {

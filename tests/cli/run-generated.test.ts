@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePackFiles } from '../../cli/fixture-set.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
+import { CURRENT_GENERATOR } from '../../lib/generate/versions.ts';
 import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
+import { PACKAGE_MANIFEST } from '../../lib/package-root.ts';
+import { fixtureDigest } from '../../lib/report/canonical.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { rowsDigest } from '../../lib/report/report.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
@@ -109,7 +112,8 @@ describe('run --generate: a host with one defect', () => {
       const dir = await scratchDir();
       const packDir = join(dir, 'pack');
       await mkdir(packDir);
-      await writePackFiles(packDir, generatePack({ count: 3, seed: 7 }));
+      const drawn = generatePack({ count: 3, seed: 7 });
+      await writePackFiles(packDir, drawn);
       const host = await startReferenceHost({
         apiKey: LEAKY_KEY,
         defect: 'score-zeroed',
@@ -166,13 +170,38 @@ describe('run --generate: a host with one defect', () => {
         const verified = await verifyWritten(reportDir, report);
         expect(verified.lines).toEqual([
           'anchor: unsigned: nobody vouches for the report',
-          'referee: this suite (openwop-eval-gate-conformance 0.1.0) judged it',
+          `referee: this suite (${PACKAGE_MANIFEST.name} ${PACKAGE_MANIFEST.version}) judged it`,
           expect.stringMatching(/^certification: not certified: /),
           expect.stringMatching(
             /^unsigned: integrity only, nobody vouches for it: .*every digest matches/,
           ),
         ]);
         expect(verified.code).toBe(0);
+
+        // The pack names the generator that drew it, and each case the fixture it drove.
+        expect(pack.generator).toBe(CURRENT_GENERATOR);
+        expect(cases.map((c) => c.fixtureDigest)).toEqual(drawn.map(fixtureDigest));
+
+        // Another fixture recorded for a case, or a generator this verifier lacks: in a report
+        // this suite wrote, an edit; in an earlier suite's, another referee's draw.
+        const redrawnLines = cases.map((c) =>
+          JSON.stringify(c.fixtureId === id ? { ...c, fixtureDigest: '0'.repeat(64) } : c),
+        );
+        const redrawn = await resealed(report, reportDir, 'redrawn.jsonl.gz', redrawnLines);
+        const redrawnChecked = await verifyWritten(reportDir, redrawn);
+        expect(redrawnChecked.code).toBe(1);
+        expect(redrawnChecked.lines.join('\n')).toContain(
+          `generated: 1 case(s) recorded another fixture than generator v${CURRENT_GENERATOR} draws, so another referee drew them: redrawn.jsonl.gz line ${cases.findIndex((c) => c.fixtureId === id) + 1} (${id}): records fixture digest 000000000000…`,
+        );
+        const unknown = edited(report, (r) => ({
+          ...r,
+          generated: { ...streamedPack(r), generator: CURRENT_GENERATOR + 1 },
+        }));
+        const unknownChecked = await verifyWritten(reportDir, unknown);
+        expect(unknownChecked.code).toBe(1);
+        expect(unknownChecked.lines.join('\n')).toContain(
+          `generated: drawn by generator v${CURRENT_GENERATOR + 1}, which this verifier does not have`,
+        );
 
         // A sidecar edited and its digest recorded again: the line no longer decides as written.
         const relabelledLines = cases.map((c) =>

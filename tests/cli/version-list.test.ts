@@ -4,10 +4,12 @@
 // the README names every command the CLI has.
 
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../cli/args.ts';
 import { LEGS } from '../../lib/legs.ts';
 import type { Catalogue } from '../../lib/report/catalogue.ts';
+import { judgingDigestOf } from '../../lib/report/verify/referee.ts';
 import { HOST_CHECK_RULES } from '../../lib/witness/host-checks.ts';
 import { RULES } from '../../lib/witness/rules.ts';
 import { judgeGatedFieldsShape } from '../../lib/witness/shape-leg.ts';
@@ -22,10 +24,15 @@ const PACKAGE = JSON.parse(
 
 describe('--version', () => {
   it.each([[['--version']], [['version']], [['run', '--version']], [['verify', 'x.json', '-V']]])(
-    '%j prints the package name and version and exits 0',
+    '%j prints the package name and version, then the judging digest a report records, and exits 0',
     async (argv) => {
       const run = await cli(argv);
-      expect(run).toEqual({ code: 0, stdout: [`${PACKAGE.name} ${PACKAGE.version}`], stderr: [] });
+      const digest = await judgingDigestOf(fileURLToPath(new URL('../..', import.meta.url)));
+      expect(run).toEqual({
+        code: 0,
+        stdout: [`${PACKAGE.name} ${PACKAGE.version}`, `judging digest ${digest}`],
+        stderr: [],
+      });
     },
   );
 });

@@ -10,6 +10,12 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, removeDir, scratchDir } from '../cli/support.ts';
 
+const VERSION = (
+  JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
+
 const LEGACY = join(import.meta.dirname, 'legacy');
 let dir = '';
 
@@ -34,7 +40,7 @@ describe('a report written before the referee was recorded', () => {
     const lines = run.stdout.join('\n');
     expect(lines).toContain(`anchor: vouched for by the key file ${key}, as of `);
     expect(run.stdout).toContain(
-      'referee: the report records no judging digest, so which code judged it is unknown (written by a 0.1.0 that did not record one)',
+      `referee: judged by openwop-eval-gate-conformance 0.1.0; this verifier is ${VERSION}`,
     );
     // A key file binds no implementation, so it would certify none even for this referee.
     expect(lines).toContain(

@@ -15,6 +15,7 @@ import type { Disposition, Finding, GeneratedCaseRecord } from '../../lib/types.
 import { asObservation, GATED, gatedObservation } from '../witness/build.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
 import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
+import { CURRENT_GENERATOR } from '../../lib/generate/versions.ts';
 import type { SidecarOpener } from '../../lib/decide/sidecar-opener.ts';
 import { createHash } from 'node:crypto';
 import { oracle } from '../property/oracle.ts';
@@ -323,6 +324,10 @@ describe('recompute of the generated row', () => {
       },
     });
 
+  // Records that name no generator version, as reports before versions were recorded: every
+  // version decides these blocked cases alike, so the newest is the one named.
+  const UNVERSIONED = `generated: the report names no generator version; its cases decide again as recorded with generator v${CURRENT_GENERATOR}'s draw, the newest that does`;
+
   it('decides a streamed pack again from its sidecar and rebuilds its record', async () => {
     const bytes = fileOf(LINES);
     const opened: string[] = [];
@@ -346,6 +351,7 @@ describe('recompute of the generated row', () => {
         tally: TALLY,
         smallest: [],
       },
+      drawnBy: UNVERSIONED,
     });
   });
 
@@ -384,6 +390,7 @@ describe('recompute of the generated row', () => {
       reason: BLOCKED_REASON,
       findings: [],
       generated: { seed: 1, count: 2, cases },
+      drawnBy: UNVERSIONED,
     });
   });
 

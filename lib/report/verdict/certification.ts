@@ -29,6 +29,8 @@ export type CertificationFacts = CiFacts &
     /** What the host's discovery advertises and what the run declared (--impl, --impl-version). */
     readonly implementation?: Implementation;
     readonly declared?: Implementation;
+    /** The suite that judged the run: its version's set is the one an unpinned run certifies by. */
+    readonly suite?: Pick<EvalGateReport['suite'], 'version'>;
   };
 
 type Row = EvalGateReport['requirements'][number];
@@ -190,8 +192,13 @@ function scopeReasons(facts: CertificationFacts, gate: CiVerdict): Certification
 }
 
 /** The pack the run's requirement set names: the pinned set's, else the current one's. */
-function packOf(facts: CertificationFacts): { version: string; count: number; seed: number } {
-  const pinned = facts.selection?.requirementSet?.version;
+function packOf(facts: CertificationFacts): {
+  version: string;
+  count: number;
+  seed: number;
+  generator?: number;
+} {
+  const pinned = facts.selection?.requirementSet?.version ?? facts.suite?.version;
   const set = (pinned === undefined ? undefined : requirementSetOf(pinned)) ?? currentSet();
   return { version: set.version, ...set.pack };
 }
@@ -201,13 +208,15 @@ function packOf(facts: CertificationFacts): { version: string; count: number; se
  * driven alone (--case) is not the pack.
  */
 function drovePack(facts: CertificationFacts): boolean {
-  const { count, seed } = packOf(facts);
+  const { count, seed, generator } = packOf(facts);
   const driven = facts.requirements.find((r) => r.id === GENERATED_REQUIREMENT)?.generated;
   return (
     driven !== undefined &&
     driven.case === undefined &&
     driven.seed === seed &&
-    driven.count >= count
+    driven.count >= count &&
+    // Another generator draws other cases at the same seed; a record or set naming none is older.
+    (generator === undefined || driven.generator === undefined || driven.generator === generator)
   );
 }
 

@@ -15,6 +15,7 @@ import { unreadableSidecars, type SidecarOpener } from '../../decide/sidecar-ope
 import type { GeneratedRecord } from '../../types.ts';
 import type { EvalGateReport, ReportRow } from '../report.ts';
 import { isSelected } from '../run-options.ts';
+import { packDrawnBy, type DifferentReferee } from './generator-version.ts';
 
 /** The recorded discovery document, when it was served and parses; the generated row reads the same. */
 export type Discovery = RecordedDocument;
@@ -24,13 +25,20 @@ export type RunSettings = Pick<EvalGateReport, 'strict' | 'optedOut' | 'selectio
 
 export type FixtureLoader = (id: string) => Promise<FixtureLoad>;
 
-/** A row decided again; the generated row carries its pack's record rebuilt case by case. */
-export type RowDecision = Decision & { readonly generated?: GeneratedRecord };
+/**
+ * A row decided again; the generated row carries its pack's record rebuilt case by case, and,
+ * when the report did not name the generator that drew it, which one did.
+ */
+export type RowDecision = Decision & {
+  readonly generated?: GeneratedRecord;
+  readonly drawnBy?: string;
+};
 
 /**
  * The row as the suite's own code decides it from the recorded data; a string when the recorded
  * data contradicts itself; undefined when nothing recorded lets it be recomputed (a transport
- * loss or a host fault carries no observation), so only its consistency can be checked.
+ * loss or a host fault carries no observation), so only its consistency can be checked; a
+ * DifferentReferee for a generated pack this verifier cannot draw again.
  */
 export async function recompute(
   row: ReportRow,
@@ -38,7 +46,7 @@ export async function recompute(
   discovery: Discovery,
   load: FixtureLoader,
   openSidecar: SidecarOpener = noSidecar,
-): Promise<RowDecision | string | undefined> {
+): Promise<RowDecision | DifferentReferee | string | undefined> {
   if (row.id === GENERATED_REQUIREMENT) {
     return recomputeGenerated(row, settings, discovery, openSidecar);
   }
@@ -88,15 +96,22 @@ async function recomputeGenerated(
   settings: RunSettings,
   discovery: Discovery,
   openSidecar: SidecarOpener,
-): Promise<RowDecision | string | undefined> {
+): Promise<RowDecision | DifferentReferee | string | undefined> {
   const pack = row.generated;
   if (pack === undefined) return undefined;
-  const again =
+  const drawn = await packDrawnBy(pack, (generator) =>
     'cases' in pack
-      ? recomputeGeneratedRow(pack, discovery, settings)
-      : await recomputeStreamedRow(pack, discovery, settings, openSidecar);
+      ? recomputeGeneratedRow(pack, discovery, settings, generator)
+      : recomputeStreamedRow(pack, discovery, settings, openSidecar, generator),
+  );
+  if ('differentReferee' in drawn) return drawn;
+  const { again, drawnBy } = drawn;
   if (again.problems.length > 0) return again.problems.join('; ');
-  return { ...again.decision, generated: again.record };
+  return {
+    ...again.decision,
+    generated: again.record,
+    ...(drawnBy === undefined ? {} : { drawnBy }),
+  };
 }
 
 /** A recomputation handed no sidecar reader: a streamed pack's row is then not borne out. */

@@ -42,6 +42,12 @@ export interface Replay {
    * An edit for a report this suite wrote, a difference of referee for an earlier suite's.
    */
   readonly missingProbes: readonly string[];
+  /**
+   * What says another referee drew the generated pack: a generator version this verifier lacks, a
+   * case whose fixture digest is not the one drawn, or the version identified for a report that
+   * named none. An edit for a report this suite wrote, a difference of referee for an earlier one's.
+   */
+  readonly generatorDifferences: readonly string[];
   /** How each row was rebuilt, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
@@ -65,12 +71,14 @@ export async function replayReport(
     (leg) => `row ${leg.id}: missing from the report`,
   );
   const missingProbes = probesMissing(report);
+  const generatorDifferences: string[] = [];
   let recomputed = 0;
   let consistencyOnly = 0;
   const outcomes: LegOutcome[] = [];
   for (const row of report.requirements) {
     const again = await replayRow(row, report, discovery.document, load, openSidecar);
     if (again.contradiction !== undefined) contradictions.push(again.contradiction);
+    if (again.drawnBy !== undefined) generatorDifferences.push(again.drawnBy);
     if (again.how === 'recomputed') recomputed += 1;
     if (again.how === 'consistency') consistencyOnly += 1;
     outcomes.push(again.outcome);
@@ -93,6 +101,9 @@ export async function replayReport(
         contradictions.push(
           again.contradiction.replace(`row ${row.id}`, `row ${row.id} repetitions[${k}]`),
         );
+      }
+      if (again.drawnBy !== undefined) {
+        generatorDifferences.push(`${again.drawnBy} (repetitions[${k}])`);
       }
       later.push(again.outcome);
     }
@@ -132,6 +143,7 @@ export async function replayReport(
     contradictions,
     missingLegs,
     missingProbes,
+    generatorDifferences,
     recomputed,
     consistencyOnly,
   };
@@ -190,8 +202,13 @@ async function replayRow(
   readonly outcome: LegOutcome;
   readonly how: 'recomputed' | 'consistency' | 'contradicted';
   readonly contradiction?: string;
+  readonly drawnBy?: string;
 }> {
   const again = await recompute(row, report, discovery, load, openSidecar);
+  // Another referee's draw is kept as recorded; only its consistency with the row can be checked.
+  if (typeof again === 'object' && 'differentReferee' in again) {
+    return { outcome: recordedOutcome(row), how: 'consistency', drawnBy: again.differentReferee };
+  }
   if (typeof again === 'string') {
     return {
       outcome: recordedOutcome(row),
@@ -199,7 +216,10 @@ async function replayRow(
       contradiction: `row ${row.id}: ${again}`,
     };
   }
-  if (again !== undefined) return { outcome: outcomeOf(row, again), how: 'recomputed' };
+  if (again !== undefined) {
+    const drawnBy = again.drawnBy === undefined ? {} : { drawnBy: again.drawnBy };
+    return { outcome: outcomeOf(row, again), how: 'recomputed', ...drawnBy };
+  }
   const implied = impliedDecision(row);
   return typeof implied === 'string'
     ? {

@@ -100,7 +100,7 @@ async function sidecarCaseViewsFor(
         const place = parseGeneratedId(id)?.index ?? 0;
         found.push({ index: place - 1, record });
         if (record.observation !== undefined) {
-          const fixture = packFixtureAt(pack.seed, place);
+          const fixture = packFixtureAt(pack.seed, place, pack.generator);
           views.set(`${row.id}#${place - 1}`, {
             findings: decideRun(fixture, record.observation).findings,
             trials: alignFixture(fixture),
