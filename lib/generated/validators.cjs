@@ -30165,7 +30165,7 @@ function validate74(
 }
 validate74.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 exports['eval-gate-statement'] = validate81;
-const schema152 = {
+const schema155 = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:openwop:v2:eval-gate-statement',
   title: 'RFC 0246 eval-gate certification as an in-toto Statement',
@@ -30277,7 +30277,7 @@ const schema152 = {
     },
   },
 };
-const schema153 = {
+const schema156 = {
   description:
     'The certification verdict (docs/report.md): certified only when strict mode is on, every requirement passed or was left out by a declared opt-out, nothing was selected out, no baseline applies, the run fails on nothing, the target is not the embedded host, and a key the host publishes signs the report. verify rebuilds it.',
   type: 'object',
@@ -30401,7 +30401,7 @@ const schema153 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-const schema154 = {
+const schema157 = {
   description: 'The suite that produced the report.',
   type: 'object',
   required: ['name', 'version'],
@@ -30418,7 +30418,7 @@ const schema154 = {
   additionalProperties: false,
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
 };
-const schema155 = {
+const schema158 = {
   description: 'The host the legs drove.',
   type: 'object',
   required: ['baseUrl', 'embedded'],
@@ -31517,7 +31517,7 @@ function validate81(
                             'urn:openwop:v2:eval-gate-report#/properties/certification/properties/reasons/items/properties/code/enum',
                           keyword: 'enum',
                           params: {
-                            allowedValues: schema153.properties.reasons.items.properties.code.enum,
+                            allowedValues: schema156.properties.reasons.items.properties.code.enum,
                           },
                           message: 'must be equal to one of the allowed values',
                         };
