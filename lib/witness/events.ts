@@ -171,13 +171,16 @@ function judgeStarted(index: EventIndex, expected: ExpectedRun): Finding[] {
   // `modes` is not compared with the suite: the published payload says only "the evaluation
   // modes in use; may be empty", so its shape is judged by events.payload-schema and nothing more.
 
+  // Contract §7 [0244-assumed]: the block is carried exactly when the suite has one, so an
+  // absent block holds only on a suite without one.
   const trials = member(p, 'trials');
   const block = expected.trialsBlock;
   const trialsOk =
-    trials === undefined ||
-    (block !== null &&
-      member(trials, 'count') === block.count &&
-      member(trials, 'passRule') === block.passRule);
+    trials === undefined
+      ? block === null
+      : block !== null &&
+        member(trials, 'count') === block.count &&
+        member(trials, 'passRule') === block.passRule;
   const want = block === null ? 'absent' : `{count ${block.count}, passRule ${block.passRule}}`;
   return [
     finding(
@@ -191,7 +194,9 @@ function judgeStarted(index: EventIndex, expected: ExpectedRun): Finding[] {
       'events.started-trials',
       trialsOk,
       trials === undefined
-        ? 'eval.started carries no trials block'
+        ? trialsOk
+          ? 'eval.started carries no trials block, as the suite has none'
+          : `eval.started.trials SHOULD be ${want}; eval.started carries no trials block`
         : trialsOk
           ? `eval.started.trials is ${want}`
           : `eval.started.trials SHOULD be ${want}; host reported count ${describe(member(trials, 'count'))}, passRule ${describe(member(trials, 'passRule'))}`,

@@ -100,7 +100,7 @@ export const RULES = [
     'events.started-trials',
     'SHOULD',
     'contract §7 [0244-assumed]',
-    'eval.started.trials, when present, equals the suite trials block',
+    'eval.started carries trials exactly when the suite has a trials block, equal to it',
   ),
   rule(
     'content-free',
