@@ -205,6 +205,15 @@ const LEG_TABLE = [
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §B',
   },
+  {
+    id: `${REQUIREMENT_PREFIX}latency-limit-over-trials`,
+    title:
+      "a gated aggregate that clears passScore passes the suite when the p95 of every trial's latency is within the limit though one task's slowest trial, its sum and its mean are not",
+    fixtureId: 'conformance-eval-trajectory-gate-latency-outlier',
+    needs: { taskCount: 2, trialCount: 20, passRule: 'mean', matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
+    ref: 'RFC 0246 §B',
+  },
 ] as const satisfies readonly LegDefinition[];
 
 export const LEGS: readonly LegDefinition[] = LEG_TABLE;

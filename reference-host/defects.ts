@@ -422,6 +422,12 @@ export const DEFECTS = [
       'the p95 latency is taken over one figure per task, the sum of its trial latencies, not over every trial latency',
   },
   {
+    name: 'p95-over-task-maxima',
+    clause: 'RFC 0246 §B',
+    description:
+      'the p95 latency is taken over one figure per task, its slowest trial latency (the figure a task entry reports), not over every trial latency',
+  },
+  {
     name: 'limits-exclusive',
     clause: 'RFC 0246 §B, contract §4',
     description:

@@ -44,6 +44,12 @@
 //             so the total 0.12 is over the limit while each trial (0.03), each task's mean
 //             (0.03) and their sum (0.06), and each task's sum (0.06) are not: aggregate and
 //             gated 1 ≥ 0.6, suite false, passedCount 2.
+//   latency-limit-over-trials
+//             2 tasks, 20 trials, rule mean, maxP95LatencyMs 2000: every trial matches; one task
+//             takes 500 ms in nineteen trials and 40000 in its tenth, the other 500 in all, so
+//             the p95 of the forty trial latencies is 500 (nearest rank, interpolated either
+//             way) and suite true, while one figure per task (slowest 40000, sum 49500, mean
+//             2475) is over the limit.
 //   miss      2 tasks, 2 trials, rule mean: in each, trial 1 calls a tool with no recorded
 //             response and fails closed (score 0, gating 0), trial 2 is clean (1); task score
 //             0.5, passed false; miss-then-clean has a trajectory (gatedScore 0.5),
@@ -163,6 +169,7 @@ const limitLegs = (leg: LegExpectation) =>
     'limits-hold': leg,
     'miss-gated': leg,
     'cost-limit-over-trials': leg,
+    'latency-limit-over-trials': leg,
   }) as const;
 /** The two columns that measure grading and misses: no trials block, one in-order call a task. */
 const measureLegs = (leg: LegExpectation) =>
@@ -376,6 +383,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'trials-from-script-length': {
     ...everyHostLeg(PASS),
     'limits-hold': fail('events.scored-count'),
+    // latency-outlier's quick task scripts one entry for its twenty trials.
+    'latency-limit-over-trials': fail('events.scored-count'),
   },
 
   'gated-aggregate-omitted': {
@@ -764,9 +773,24 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
   'p95-as-mean': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
   // One figure per task: latency-limit's tasks each take 500 and 3000 ms, a mean of 1750 under
-  // its limit of 2000; limits-hold's take 100 twice, a sum of 200 over its limit of 100.
-  'p95-over-task-means': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
-  'p95-over-task-sums': { ...everyHostLeg(PASS), 'limits-hold': fail('suite.passed') },
+  // its limit of 2000, and a slowest trial of 3000 over it as every trial p95 is; limits-hold's
+  // take 100 twice, a sum of 200 over its limit of 100. latency-outlier's slow task takes 500 ms
+  // in nineteen trials and 40000 in one: its mean 2475, its sum and its slowest are over 2000,
+  // while the p95 of all forty trials is 500.
+  'p95-over-task-means': {
+    ...everyHostLeg(PASS),
+    'latency-limit-kept': fail('suite.passed'),
+    'latency-limit-over-trials': fail('suite.passed'),
+  },
+  'p95-over-task-sums': {
+    ...everyHostLeg(PASS),
+    'limits-hold': fail('suite.passed'),
+    'latency-limit-over-trials': fail('suite.passed'),
+  },
+  'p95-over-task-maxima': {
+    ...everyHostLeg(PASS),
+    'latency-limit-over-trials': fail('suite.passed'),
+  },
   'limits-exclusive': { ...everyHostLeg(PASS), 'limits-hold': fail('suite.passed') },
 
   // Reported bare and decided without the limits: passed is still judged on the stated figures,
@@ -778,11 +802,13 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'cost-limit-over-trials': fail('suite.passed'),
   },
 
-  // The fixtures that state a latency: latency-limit (3000 reads 3) and limits-hold (100 reads 0).
+  // The fixtures that state a latency: latency-limit (3000 reads 3), limits-hold (100 reads 0)
+  // and latency-outlier (500 reads 1).
   'latency-reported-in-seconds': {
     ...everyHostLeg(PASS),
     'latency-limit-kept': fail('limits.figures'),
     'limits-hold': fail('limits.figures'),
+    'latency-limit-over-trials': fail('limits.figures'),
   },
 
   // Grading read another way: only the measured fixture scripts outputs that miss their golden

@@ -33,6 +33,7 @@ const READINGS_MISS = 'conformance-eval-trajectory-readings-miss';
 const ZERO_PASS_SCORE = 'conformance-eval-trajectory-zero-pass-score';
 const ARGS = 'conformance-eval-trajectory-readings-args';
 const COST_TRIALS = 'conformance-eval-trajectory-gate-cost-trials';
+const LATENCY_OUTLIER = 'conformance-eval-trajectory-gate-latency-outlier';
 
 /** Everything a run would have shown, for a defect under which no run starts. */
 const NOTHING_RUN: Expected = {
@@ -531,6 +532,13 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     defect: 'p95-over-task-sums',
     fixture: HOLD,
     changes: { 'summary.passed': false, 'evalPayloads.5.passed': false },
+  },
+  {
+    // One task's slowest trial, 40000 ms, is over the limit of 2000, though the p95 of all forty
+    // trial latencies, 500, is not.
+    defect: 'p95-over-task-maxima',
+    fixture: LATENCY_OUTLIER,
+    changes: { 'summary.passed': false, 'evalPayloads.41.passed': false },
   },
   {
     // The total cost and the p95 sit exactly on their limits, which an exclusive reading breaks.
