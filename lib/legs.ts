@@ -214,6 +214,15 @@ const LEG_TABLE = [
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §B',
   },
+  {
+    id: `${REQUIREMENT_PREFIX}readings-exact-empty`,
+    title:
+      'an exact trajectory that lists no calls matches only a trial that makes none: a trial that calls a tool fails its path',
+    fixtureId: 'conformance-eval-trajectory-readings-exact-empty',
+    needs: { taskCount: 2, trialCount: 1, matchModes: ['exact'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'contract §4, RFC 0246 §A, §B',
+  },
 ] as const satisfies readonly LegDefinition[];
 
 export const LEGS: readonly LegDefinition[] = LEG_TABLE;

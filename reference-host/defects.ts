@@ -109,6 +109,12 @@ export const DEFECTS = [
       'rule any counts a trial as passed when its score clears passScore, trajectory or not; rule all and eval.scored.passed stay right',
   },
   {
+    name: 'empty-exact-matches-any',
+    clause: 'contract §4',
+    description:
+      'an exact trajectory that lists no calls matches every trial, whatever calls it makes',
+  },
+  {
     name: 'empty-trajectory-ungated',
     clause: 'RFC 0246 §D, contract §4',
     description:

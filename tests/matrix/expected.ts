@@ -29,6 +29,10 @@
 //                       forbidden-inside 0, repeat-once 0; gated 0.5 ≥ 0.45, suite true.
 //             A defect that accepts one more path lifts exact to 0.75 and in-order to 0.4, so
 //             both suites pass; one that rejects one more drops any-order to 1/3, which fails.
+//             exact-empty (passScore 0.6): exact-empty-call-made calls a tool where its
+//                       exact path lists none 0, exact-empty-no-call 1; gated 0.5 < 0.6,
+//                       suite false. It reads as readings-exact wherever a row treats
+//                       the reading legs alike.
 //   cost-limit, latency-limit, limits-hold
 //             every trial matches (score 1, gated 1, passed); aggregate and gated 1 ≥ 0.6.
 //             cost-limit (no trials block): 2 tasks at cost 0.03, each within maxCostUsd 0.05
@@ -153,8 +157,12 @@ const TRIALS_LIMIT = gateFail(TRIALS_LIMIT_REASON);
 /** The three reading legs alike; a row spreads it where they agree. */
 const readingLegs = (
   leg: LegExpectation,
-): Pick<Row, 'readings-exact' | 'readings-in-order' | 'readings-any-order'> => ({
+): Pick<
+  Row,
+  'readings-exact' | 'readings-in-order' | 'readings-any-order' | 'readings-exact-empty'
+> => ({
   'readings-exact': leg,
+  'readings-exact-empty': leg,
   'readings-in-order': leg,
   'readings-any-order': leg,
 });
@@ -529,6 +537,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'empty-trajectory-ungated': {
     ...everyHostLeg(PASS),
     'readings-exact': fail('task.gated-score-present'),
+    'readings-exact-empty': fail('task.gated-score-present'),
   },
   // Only the miss fixture has a task without a trajectory whose trial fails closed.
   'miss-gates-ungated-task': {
@@ -642,7 +651,18 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // Only exact-absent-args-are-empty expects `args: {}`; it drops to 0 (suite false either way).
   'absent-args-not-empty': { ...everyHostLeg(PASS), 'readings-exact': misread() },
   // exact-extra-call matches; every other exact path (gate, any) has no extra call.
-  'exact-read-as-in-order': { ...everyHostLeg(PASS), 'readings-exact': misread('suite.passed') },
+  // exact-empty-call-made matches too: in order, no expected call is met by any path.
+  'exact-read-as-in-order': {
+    ...everyHostLeg(PASS),
+    'readings-exact': misread('suite.passed'),
+    'readings-exact-empty': misread('suite.passed'),
+  },
+  // Only exact-empty-call-made calls a tool where an empty exact path expects none: it matches,
+  // lifting the gated aggregate from 0.5 to 1 over passScore 0.6.
+  'empty-exact-matches-any': {
+    ...everyHostLeg(PASS),
+    'readings-exact-empty': misread('suite.passed'),
+  },
   // in-order-extra-call fails; all's matching trial has no extra call, mean's trials a forbidden hit.
   'in-order-read-as-exact': { ...everyHostLeg(PASS), 'readings-in-order': misread() },
   // in-order-swapped matches, and so does gate's wrong-path task (its two calls swapped), which

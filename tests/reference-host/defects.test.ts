@@ -34,6 +34,7 @@ const ZERO_PASS_SCORE = 'conformance-eval-trajectory-zero-pass-score';
 const ARGS = 'conformance-eval-trajectory-readings-args';
 const COST_TRIALS = 'conformance-eval-trajectory-gate-cost-trials';
 const LATENCY_OUTLIER = 'conformance-eval-trajectory-gate-latency-outlier';
+const EXACT_EMPTY = 'conformance-eval-trajectory-readings-exact-empty';
 
 /** Everything a run would have shown, for a defect under which no run starts. */
 const NOTHING_RUN: Expected = {
@@ -392,6 +393,12 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     defect: 'exact-read-as-in-order',
     fixture: EXACT,
     changes: flipped([1], true, 5, { gatedAggregateScore: 3 / 4, passedCount: 3, passed: true }),
+  },
+  {
+    // exact-empty-call-made's call meets an exact path that lists none.
+    defect: 'empty-exact-matches-any',
+    fixture: EXACT_EMPTY,
+    changes: flipped([0], true, 3, { gatedAggregateScore: 1, passedCount: 2, passed: true }),
   },
   {
     defect: 'in-order-read-as-exact',
