@@ -371,6 +371,12 @@ export const DEFECTS = [
     description: 'run.completed is appended before eval.completed, which ends the log',
   },
   {
+    name: 'summary-tasks-sorted',
+    clause: 'contract §5',
+    description:
+      "the summary lists its task entries sorted by taskId instead of in the suite's order",
+  },
+  {
     name: 'summary-409-forever',
     clause: 'contract §6',
     description: 'GET /runs/{runId}/eval-summary answers 409 even after the run is terminal',

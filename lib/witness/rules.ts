@@ -259,6 +259,12 @@ export const RULES = [
     'every response carries an OpenWOP-Version: 2.<minor> header',
   ),
   rule(
+    'wire.summary-task-order',
+    'SHOULD',
+    'contract §5, openwop/openwop-sdks schemas/v2/eval-summary.schema.json',
+    "the summary lists the suite's tasks in the suite's order",
+  ),
+  rule(
     'wire.discovery',
     'SHOULD',
     'contract §2',

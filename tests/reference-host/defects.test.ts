@@ -401,6 +401,12 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     changes: flipped([0], true, 3, { gatedAggregateScore: 1, passedCount: 2, passed: true }),
   },
   {
+    // Control's two task ids sort the other way round from the suite's order.
+    defect: 'summary-tasks-sorted',
+    fixture: CONTROL,
+    changes: { 'summary.tasks': DIFFERS },
+  },
+  {
     defect: 'in-order-read-as-exact',
     fixture: IN_ORDER,
     changes: flipped([0], false, 6, { gatedAggregateScore: 0, passedCount: 0 }),
