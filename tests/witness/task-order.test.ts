@@ -1,7 +1,8 @@
 // wire.summary-task-order: the published EvalSummary lists its tasks in suite order, a SHOULD.
 
 import { describe, expect, it } from 'vitest';
-import { GATED } from './build.ts';
+import { judgeEvalRun } from '../../lib/eval-gate-witness.ts';
+import { GATED, gatedObservation } from './build.ts';
 import { judgedBy } from './mutate.ts';
 import type { Draft } from './build.ts';
 
@@ -34,9 +35,7 @@ describe('wire.summary-task-order', () => {
 });
 
 describe('a record written before the current record version', () => {
-  it('is judged as it was: no task order, and a missing trials block is not a failure', async () => {
-    const { judgeEvalRun } = await import('../../lib/eval-gate-witness.ts');
-    const { gatedObservation } = await import('./build.ts');
+  it('is judged as it was: no task order, and a missing trials block is not a failure', () => {
     const draft = gatedObservation();
     (draft.summary as { tasks: unknown[] }).tasks.reverse();
     delete (draft.events.find((e) => e.type === 'eval.started')?.payload as Record<string, unknown>)
