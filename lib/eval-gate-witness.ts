@@ -4,6 +4,7 @@
 // the host sent: a malformed answer yields failing findings.
 
 import type { Finding, Fixture, RunObservation } from './types.ts';
+import { recordedSince } from './types.ts';
 import { expectRun } from './witness/expected.ts';
 import { indexEvents } from './witness/event-index.ts';
 import { judgeLog } from './witness/log.ts';
@@ -13,6 +14,7 @@ import { judgeSummary } from './witness/summary.ts';
 import { indexSummaryTasks, judgeTasks } from './witness/tasks.ts';
 import { judgeTrials } from './witness/trials.ts';
 import { judgeWire } from './witness/wire.ts';
+import { judgeTaskOrder } from './witness/task-order.ts';
 
 export { expectRun } from './witness/expected.ts';
 export type {
@@ -57,12 +59,13 @@ export function judgeEvalRun(fixture: Fixture, observation: RunObservation): rea
   const tasks = indexSummaryTasks(summary);
   return [
     ...judgeLog(observation, index.events),
-    ...judgeEvalEvents(index, expected),
+    ...judgeEvalEvents(index, expected, recordedSince(observation, 2)),
     ...judgeContent(index, summary),
     ...judgeSummary(expected, summary, tasks, index),
     ...judgeTasks(expected, tasks),
     ...judgeTrials(expected, index),
     ...judgeWire(observation),
+    ...(recordedSince(observation, 2) ? judgeTaskOrder(expected, tasks) : []),
   ];
 }
 

@@ -205,6 +205,24 @@ const LEG_TABLE = [
     gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
     ref: 'RFC 0246 §B',
   },
+  {
+    id: `${REQUIREMENT_PREFIX}latency-limit-over-trials`,
+    title:
+      "a gated aggregate that clears passScore passes the suite when the p95 of every trial's latency is within the limit though one task's slowest trial, its sum and its mean are not",
+    fixtureId: 'conformance-eval-trajectory-gate-latency-outlier',
+    needs: { taskCount: 2, trialCount: 20, passRule: 'mean', matchModes: ['in-order'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory', 'agents.evalSuite.trials'],
+    ref: 'RFC 0246 §B',
+  },
+  {
+    id: `${REQUIREMENT_PREFIX}readings-exact-empty`,
+    title:
+      'an exact trajectory that lists no calls matches only a trial that makes none: a trial that calls a tool fails its path',
+    fixtureId: 'conformance-eval-trajectory-readings-exact-empty',
+    needs: { taskCount: 2, trialCount: 1, matchModes: ['exact'] },
+    gates: ['agents.evalSuite', 'agents.evalSuite.trajectory'],
+    ref: 'contract §4, RFC 0246 §A, §B',
+  },
 ] as const satisfies readonly LegDefinition[];
 
 export const LEGS: readonly LegDefinition[] = LEG_TABLE;

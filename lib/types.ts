@@ -298,6 +298,24 @@ export interface RunObservation {
    * first read held no sequence to resume from.
    */
   readonly replays?: readonly ObservedReplay[];
+  /**
+   * The rules the record is judged under, so a report an earlier release wrote still replays as
+   * it was judged. Absent on such a record (1); from 2 a missing eval.started trials block is a
+   * failed events.started-trials on a suite that has one, and the summary's task order is judged.
+   */
+  readonly recordVersion?: number;
+}
+
+/** The record version the observer writes (RunObservation.recordVersion). */
+export const OBSERVATION_RECORD_VERSION = 2;
+
+/** Whether a record is judged by the rules of its version `v` or later. */
+export function recordedSince(
+  observation: { readonly recordVersion?: unknown },
+  v: number,
+): boolean {
+  const recorded = observation.recordVersion;
+  return typeof recorded === 'number' && recorded >= v;
 }
 
 /**

@@ -122,6 +122,7 @@ export const OVERRIDES: readonly Override[] = [
       'p95-as-mean',
       'p95-over-task-means',
       'p95-over-task-sums',
+      'p95-over-task-maxima',
       'limits-exclusive',
       'latency-reported-in-seconds',
       'cost-over-task-means',
@@ -140,8 +141,18 @@ export const OVERRIDES: readonly Override[] = [
   },
   {
     defect: 'latency-limit-dropped',
-    overrides: ['p95-as-mean', 'p95-over-task-means', 'p95-over-task-sums'],
+    overrides: ['p95-as-mean', 'p95-over-task-means', 'p95-over-task-sums', 'p95-over-task-maxima'],
     because: 'the latency condition is not read at all',
+  },
+  {
+    defect: 'p95-over-task-means',
+    overrides: ['p95-over-task-sums', 'p95-over-task-maxima'],
+    because: "the latency condition already reads one figure per task, its trials' mean",
+  },
+  {
+    defect: 'p95-over-task-sums',
+    overrides: ['p95-over-task-maxima'],
+    because: "the latency condition already reads one figure per task, its trials' sum",
   },
   {
     defect: 'score-zeroed',

@@ -109,6 +109,12 @@ export const DEFECTS = [
       'rule any counts a trial as passed when its score clears passScore, trajectory or not; rule all and eval.scored.passed stay right',
   },
   {
+    name: 'empty-exact-matches-any',
+    clause: 'contract §4',
+    description:
+      'an exact trajectory that lists no calls matches every trial, whatever calls it makes',
+  },
+  {
     name: 'empty-trajectory-ungated',
     clause: 'RFC 0246 §D, contract §4',
     description:
@@ -365,6 +371,12 @@ export const DEFECTS = [
     description: 'run.completed is appended before eval.completed, which ends the log',
   },
   {
+    name: 'summary-tasks-sorted',
+    clause: 'contract §5',
+    description:
+      "the summary lists its task entries sorted by taskId instead of in the suite's order",
+  },
+  {
     name: 'summary-409-forever',
     clause: 'contract §6',
     description: 'GET /runs/{runId}/eval-summary answers 409 even after the run is terminal',
@@ -420,6 +432,12 @@ export const DEFECTS = [
     clause: 'RFC 0246 §B',
     description:
       'the p95 latency is taken over one figure per task, the sum of its trial latencies, not over every trial latency',
+  },
+  {
+    name: 'p95-over-task-maxima',
+    clause: 'RFC 0246 §B',
+    description:
+      'the p95 latency is taken over one figure per task, its slowest trial latency (the figure a task entry reports), not over every trial latency',
   },
   {
     name: 'limits-exclusive',

@@ -212,6 +212,7 @@ function exactSequence(
   observed: readonly HostCall[],
   has: HasDefect,
 ): boolean {
+  if (calls.length === 0 && has('empty-exact-matches-any')) return true;
   return (
     observed.length === calls.length &&
     calls.every((e, i) => {
@@ -385,12 +386,13 @@ function p95(values: readonly number[], has: HasDefect): number {
 
 /**
  * The latencies the p95 is taken over: every trial's (RFC 0246 §B keeps RFC 0081's per-trial
- * figure), or under a defect one per task, its trials' mean or sum.
+ * figure), or under a defect one per task, its trials' mean, sum or slowest.
  */
 function latenciesRead(tasks: readonly TaskVerdict[], has: HasDefect): number[] {
   const per = (t: TaskVerdict): number[] => t.trials.map((r) => r.latencyMs);
   if (has('p95-over-task-means')) return tasks.map((t) => mean(per(t)));
   if (has('p95-over-task-sums')) return tasks.map((t) => per(t).reduce((a, b) => a + b, 0));
+  if (has('p95-over-task-maxima')) return tasks.map((t) => Math.max(...per(t)));
   return tasks.flatMap(per);
 }
 

@@ -172,8 +172,14 @@ export function evalSummary(suite: HostSuite, verdict: SuiteVerdict, style: Repo
     taskCount: suite.tasks.length,
     passedCount: verdict.passedCount,
     ...suiteCost(verdict, style),
-    tasks,
+    tasks: style.has('summary-tasks-sorted') ? sortedById(tasks) : tasks,
   };
+}
+
+/** The task entries by taskId, where the published summary lists them in suite order. */
+function sortedById(tasks: readonly Doc[]): Doc[] {
+  const id = (t: Doc): string => String(t['taskId']);
+  return [...tasks].sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
 }
 
 /**

@@ -15788,6 +15788,12 @@ const schema85 = {
           additionalProperties: false,
           patternProperties: { '^(openwop-|x-|vendor\\.)': true },
         },
+        recordVersion: {
+          description:
+            "The rules the record is judged under: absent (1) on a record written before it; from 2 a missing eval.started trials block on a suite that has one fails events.started-trials and the summary's task order is judged (wire.summary-task-order).",
+          type: 'integer',
+          minimum: 2,
+        },
         replays: {
           description:
             'The re-reads of the finished log through the cursor, in the order made; absent in reports recorded before them.',
@@ -16143,6 +16149,12 @@ const schema92 = {
       },
       additionalProperties: false,
       patternProperties: { '^(openwop-|x-|vendor\\.)': true },
+    },
+    recordVersion: {
+      description:
+        "The rules the record is judged under: absent (1) on a record written before it; from 2 a missing eval.started trials block on a suite that has one fails events.started-trials and the summary's task order is judged (wire.summary-task-order).",
+      type: 'integer',
+      minimum: 2,
     },
     replays: {
       description:
@@ -17924,50 +17936,55 @@ function validate53(
         errors++;
       }
     }
+    if (data.recordVersion !== undefined) {
+      let data31 = data.recordVersion;
+      if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
+        const err70 = {
+          instancePath: instancePath + '/recordVersion',
+          schemaPath: '#/properties/recordVersion/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err70];
+        } else {
+          vErrors.push(err70);
+        }
+        errors++;
+      }
+      if (typeof data31 == 'number' && isFinite(data31)) {
+        if (data31 < 2 || isNaN(data31)) {
+          const err71 = {
+            instancePath: instancePath + '/recordVersion',
+            schemaPath: '#/properties/recordVersion/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 2 },
+            message: 'must be >= 2',
+          };
+          if (vErrors === null) {
+            vErrors = [err71];
+          } else {
+            vErrors.push(err71);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.replays !== undefined) {
-      let data31 = data.replays;
-      if (Array.isArray(data31)) {
-        const len5 = data31.length;
+      let data32 = data.replays;
+      if (Array.isArray(data32)) {
+        const len5 = data32.length;
         for (let i5 = 0; i5 < len5; i5++) {
-          let data32 = data31[i5];
-          if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
-            if (data32.cursor === undefined) {
-              const err70 = {
+          let data33 = data32[i5];
+          if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
+            if (data33.cursor === undefined) {
+              const err72 = {
                 instancePath: instancePath + '/replays/' + i5,
                 schemaPath: '#/properties/replays/items/required',
                 keyword: 'required',
                 params: { missingProperty: 'cursor' },
                 message: "must have required property '" + 'cursor' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err70];
-              } else {
-                vErrors.push(err70);
-              }
-              errors++;
-            }
-            if (data32.afterSequence === undefined) {
-              const err71 = {
-                instancePath: instancePath + '/replays/' + i5,
-                schemaPath: '#/properties/replays/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'afterSequence' },
-                message: "must have required property '" + 'afterSequence' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err71];
-              } else {
-                vErrors.push(err71);
-              }
-              errors++;
-            }
-            if (data32.pages === undefined) {
-              const err72 = {
-                instancePath: instancePath + '/replays/' + i5,
-                schemaPath: '#/properties/replays/items/required',
-                keyword: 'required',
-                params: { missingProperty: 'pages' },
-                message: "must have required property '" + 'pages' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err72];
@@ -17976,13 +17993,13 @@ function validate53(
               }
               errors++;
             }
-            if (data32.events === undefined) {
+            if (data33.afterSequence === undefined) {
               const err73 = {
                 instancePath: instancePath + '/replays/' + i5,
                 schemaPath: '#/properties/replays/items/required',
                 keyword: 'required',
-                params: { missingProperty: 'events' },
-                message: "must have required property '" + 'events' + "'",
+                params: { missingProperty: 'afterSequence' },
+                message: "must have required property '" + 'afterSequence' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err73];
@@ -17991,7 +18008,37 @@ function validate53(
               }
               errors++;
             }
-            for (const key8 in data32) {
+            if (data33.pages === undefined) {
+              const err74 = {
+                instancePath: instancePath + '/replays/' + i5,
+                schemaPath: '#/properties/replays/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'pages' },
+                message: "must have required property '" + 'pages' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err74];
+              } else {
+                vErrors.push(err74);
+              }
+              errors++;
+            }
+            if (data33.events === undefined) {
+              const err75 = {
+                instancePath: instancePath + '/replays/' + i5,
+                schemaPath: '#/properties/replays/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'events' },
+                message: "must have required property '" + 'events' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err75];
+              } else {
+                vErrors.push(err75);
+              }
+              errors++;
+            }
+            for (const key8 in data33) {
               if (!(
                 key8 === 'cursor' ||
                 key8 === 'afterSequence' ||
@@ -18000,55 +18047,12 @@ function validate53(
                 key8 === 'refusal' ||
                 pattern13.test(key8)
               )) {
-                const err74 = {
+                const err76 = {
                   instancePath: instancePath + '/replays/' + i5,
                   schemaPath: '#/properties/replays/items/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key8 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err74];
-                } else {
-                  vErrors.push(err74);
-                }
-                errors++;
-              }
-            }
-            if (data32.cursor !== undefined) {
-              let data33 = data32.cursor;
-              if (!(data33 === 'mid-log' || data33 === 'last-sequence' || data33 === 'past-end')) {
-                const err75 = {
-                  instancePath: instancePath + '/replays/' + i5 + '/cursor',
-                  schemaPath: '#/properties/replays/items/properties/cursor/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema92.properties.replays.items.properties.cursor.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err75];
-                } else {
-                  vErrors.push(err75);
-                }
-                errors++;
-              }
-            }
-            if (data32.afterSequence !== undefined) {
-              let data34 = data32.afterSequence;
-              if (!(
-                typeof data34 == 'number' &&
-                !(data34 % 1) &&
-                !isNaN(data34) &&
-                isFinite(data34)
-              )) {
-                const err76 = {
-                  instancePath: instancePath + '/replays/' + i5 + '/afterSequence',
-                  schemaPath: '#/properties/replays/items/properties/afterSequence/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err76];
@@ -18058,15 +18062,58 @@ function validate53(
                 errors++;
               }
             }
-            if (data32.pages !== undefined) {
-              let data35 = data32.pages;
-              if (Array.isArray(data35)) {
-                const len6 = data35.length;
+            if (data33.cursor !== undefined) {
+              let data34 = data33.cursor;
+              if (!(data34 === 'mid-log' || data34 === 'last-sequence' || data34 === 'past-end')) {
+                const err77 = {
+                  instancePath: instancePath + '/replays/' + i5 + '/cursor',
+                  schemaPath: '#/properties/replays/items/properties/cursor/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema92.properties.replays.items.properties.cursor.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
+            if (data33.afterSequence !== undefined) {
+              let data35 = data33.afterSequence;
+              if (!(
+                typeof data35 == 'number' &&
+                !(data35 % 1) &&
+                !isNaN(data35) &&
+                isFinite(data35)
+              )) {
+                const err78 = {
+                  instancePath: instancePath + '/replays/' + i5 + '/afterSequence',
+                  schemaPath: '#/properties/replays/items/properties/afterSequence/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+            }
+            if (data33.pages !== undefined) {
+              let data36 = data33.pages;
+              if (Array.isArray(data36)) {
+                const len6 = data36.length;
                 for (let i6 = 0; i6 < len6; i6++) {
-                  let data36 = data35[i6];
-                  if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
-                    if (data36.afterSequence === undefined) {
-                      const err77 = {
+                  let data37 = data36[i6];
+                  if (data37 && typeof data37 == 'object' && !Array.isArray(data37)) {
+                    if (data37.afterSequence === undefined) {
+                      const err79 = {
                         instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
                         schemaPath: '#/properties/replays/items/properties/pages/items/required',
                         keyword: 'required',
@@ -18074,14 +18121,14 @@ function validate53(
                         message: "must have required property '" + 'afterSequence' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err77];
+                        vErrors = [err79];
                       } else {
-                        vErrors.push(err77);
+                        vErrors.push(err79);
                       }
                       errors++;
                     }
-                    if (data36.eventCount === undefined) {
-                      const err78 = {
+                    if (data37.eventCount === undefined) {
+                      const err80 = {
                         instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
                         schemaPath: '#/properties/replays/items/properties/pages/items/required',
                         keyword: 'required',
@@ -18089,13 +18136,13 @@ function validate53(
                         message: "must have required property '" + 'eventCount' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err78];
+                        vErrors = [err80];
                       } else {
-                        vErrors.push(err78);
+                        vErrors.push(err80);
                       }
                       errors++;
                     }
-                    for (const key9 in data36) {
+                    for (const key9 in data37) {
                       if (!(
                         key9 === 'afterSequence' ||
                         key9 === 'lastSequence' ||
@@ -18103,7 +18150,7 @@ function validate53(
                         key9 === 'eventCount' ||
                         pattern13.test(key9)
                       )) {
-                        const err79 = {
+                        const err81 = {
                           instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
                           schemaPath:
                             '#/properties/replays/items/properties/pages/items/additionalProperties',
@@ -18112,22 +18159,22 @@ function validate53(
                           message: 'must NOT have additional properties',
                         };
                         if (vErrors === null) {
-                          vErrors = [err79];
+                          vErrors = [err81];
                         } else {
-                          vErrors.push(err79);
+                          vErrors.push(err81);
                         }
                         errors++;
                       }
                     }
-                    if (data36.afterSequence !== undefined) {
-                      let data37 = data36.afterSequence;
+                    if (data37.afterSequence !== undefined) {
+                      let data38 = data37.afterSequence;
                       if (!(
-                        typeof data37 == 'number' &&
-                        !(data37 % 1) &&
-                        !isNaN(data37) &&
-                        isFinite(data37)
+                        typeof data38 == 'number' &&
+                        !(data38 % 1) &&
+                        !isNaN(data38) &&
+                        isFinite(data38)
                       )) {
-                        const err80 = {
+                        const err82 = {
                           instancePath:
                             instancePath + '/replays/' + i5 + '/pages/' + i6 + '/afterSequence',
                           schemaPath:
@@ -18137,22 +18184,22 @@ function validate53(
                           message: 'must be integer',
                         };
                         if (vErrors === null) {
-                          vErrors = [err80];
+                          vErrors = [err82];
                         } else {
-                          vErrors.push(err80);
+                          vErrors.push(err82);
                         }
                         errors++;
                       }
                     }
-                    if (data36.eventCount !== undefined) {
-                      let data38 = data36.eventCount;
+                    if (data37.eventCount !== undefined) {
+                      let data39 = data37.eventCount;
                       if (!(
-                        typeof data38 == 'number' &&
-                        !(data38 % 1) &&
-                        !isNaN(data38) &&
-                        isFinite(data38)
+                        typeof data39 == 'number' &&
+                        !(data39 % 1) &&
+                        !isNaN(data39) &&
+                        isFinite(data39)
                       )) {
-                        const err81 = {
+                        const err83 = {
                           instancePath:
                             instancePath + '/replays/' + i5 + '/pages/' + i6 + '/eventCount',
                           schemaPath: '#/$defs/count/type',
@@ -18161,15 +18208,15 @@ function validate53(
                           message: 'must be integer',
                         };
                         if (vErrors === null) {
-                          vErrors = [err81];
+                          vErrors = [err83];
                         } else {
-                          vErrors.push(err81);
+                          vErrors.push(err83);
                         }
                         errors++;
                       }
-                      if (typeof data38 == 'number' && isFinite(data38)) {
-                        if (data38 < 0 || isNaN(data38)) {
-                          const err82 = {
+                      if (typeof data39 == 'number' && isFinite(data39)) {
+                        if (data39 < 0 || isNaN(data39)) {
+                          const err84 = {
                             instancePath:
                               instancePath + '/replays/' + i5 + '/pages/' + i6 + '/eventCount',
                             schemaPath: '#/$defs/count/minimum',
@@ -18178,16 +18225,16 @@ function validate53(
                             message: 'must be >= 0',
                           };
                           if (vErrors === null) {
-                            vErrors = [err82];
+                            vErrors = [err84];
                           } else {
-                            vErrors.push(err82);
+                            vErrors.push(err84);
                           }
                           errors++;
                         }
                       }
                     }
                   } else {
-                    const err83 = {
+                    const err85 = {
                       instancePath: instancePath + '/replays/' + i5 + '/pages/' + i6,
                       schemaPath: '#/properties/replays/items/properties/pages/items/type',
                       keyword: 'type',
@@ -18195,15 +18242,15 @@ function validate53(
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err83];
+                      vErrors = [err85];
                     } else {
-                      vErrors.push(err83);
+                      vErrors.push(err85);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err84 = {
+                const err86 = {
                   instancePath: instancePath + '/replays/' + i5 + '/pages',
                   schemaPath: '#/properties/replays/items/properties/pages/type',
                   keyword: 'type',
@@ -18211,28 +18258,28 @@ function validate53(
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err84];
+                  vErrors = [err86];
                 } else {
-                  vErrors.push(err84);
+                  vErrors.push(err86);
                 }
                 errors++;
               }
             }
-            if (data32.events !== undefined) {
-              let data39 = data32.events;
-              if (Array.isArray(data39)) {
-                const len7 = data39.length;
+            if (data33.events !== undefined) {
+              let data40 = data33.events;
+              if (Array.isArray(data40)) {
+                const len7 = data40.length;
                 for (let i7 = 0; i7 < len7; i7++) {
-                  let data40 = data39[i7];
-                  if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
-                    for (const key10 in data40) {
+                  let data41 = data40[i7];
+                  if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
+                    for (const key10 in data41) {
                       if (!(
                         key10 === 'sequence' ||
                         key10 === 'eventId' ||
                         key10 === 'type' ||
                         pattern13.test(key10)
                       )) {
-                        const err85 = {
+                        const err87 = {
                           instancePath: instancePath + '/replays/' + i5 + '/events/' + i7,
                           schemaPath:
                             '#/properties/replays/items/properties/events/items/additionalProperties',
@@ -18241,15 +18288,15 @@ function validate53(
                           message: 'must NOT have additional properties',
                         };
                         if (vErrors === null) {
-                          vErrors = [err85];
+                          vErrors = [err87];
                         } else {
-                          vErrors.push(err85);
+                          vErrors.push(err87);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err86 = {
+                    const err88 = {
                       instancePath: instancePath + '/replays/' + i5 + '/events/' + i7,
                       schemaPath: '#/properties/replays/items/properties/events/items/type',
                       keyword: 'type',
@@ -18257,15 +18304,15 @@ function validate53(
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err86];
+                      vErrors = [err88];
                     } else {
-                      vErrors.push(err86);
+                      vErrors.push(err88);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err87 = {
+                const err89 = {
                   instancePath: instancePath + '/replays/' + i5 + '/events',
                   schemaPath: '#/properties/replays/items/properties/events/type',
                   keyword: 'type',
@@ -18273,16 +18320,16 @@ function validate53(
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err87];
+                  vErrors = [err89];
                 } else {
-                  vErrors.push(err87);
+                  vErrors.push(err89);
                 }
                 errors++;
               }
             }
-            if (data32.refusal !== undefined) {
-              if (typeof data32.refusal !== 'string') {
-                const err88 = {
+            if (data33.refusal !== undefined) {
+              if (typeof data33.refusal !== 'string') {
+                const err90 = {
                   instancePath: instancePath + '/replays/' + i5 + '/refusal',
                   schemaPath: '#/properties/replays/items/properties/refusal/type',
                   keyword: 'type',
@@ -18290,15 +18337,15 @@ function validate53(
                   message: 'must be string',
                 };
                 if (vErrors === null) {
-                  vErrors = [err88];
+                  vErrors = [err90];
                 } else {
-                  vErrors.push(err88);
+                  vErrors.push(err90);
                 }
                 errors++;
               }
             }
           } else {
-            const err89 = {
+            const err91 = {
               instancePath: instancePath + '/replays/' + i5,
               schemaPath: '#/properties/replays/items/type',
               keyword: 'type',
@@ -18306,15 +18353,15 @@ function validate53(
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err89];
+              vErrors = [err91];
             } else {
-              vErrors.push(err89);
+              vErrors.push(err91);
             }
             errors++;
           }
         }
       } else {
-        const err90 = {
+        const err92 = {
           instancePath: instancePath + '/replays',
           schemaPath: '#/properties/replays/type',
           keyword: 'type',
@@ -18322,15 +18369,15 @@ function validate53(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err90];
+          vErrors = [err92];
         } else {
-          vErrors.push(err90);
+          vErrors.push(err92);
         }
         errors++;
       }
     }
   } else {
-    const err91 = {
+    const err93 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -18338,9 +18385,9 @@ function validate53(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err91];
+      vErrors = [err93];
     } else {
-      vErrors.push(err91);
+      vErrors.push(err93);
     }
     errors++;
   }

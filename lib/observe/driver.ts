@@ -6,6 +6,7 @@
 import type { Bounds } from '../env.ts';
 import type { HostClient } from './host-client.ts';
 import type { DriveResult, RunObservation } from '../types.ts';
+import { OBSERVATION_RECORD_VERSION } from '../types.ts';
 import { ask, describeAnswer, hostFault, asRecord, type Run } from './ask.ts';
 import { encodeRunId } from './host-client.ts';
 import { readLog, replayLog } from './log-reader.ts';
@@ -105,6 +106,7 @@ export async function driveEvalRun(
     errors: run.wire.errors(),
     versions: run.wire.versions(),
     replays: replays.value,
+    recordVersion: OBSERVATION_RECORD_VERSION,
   };
   return { kind: 'observed', observation };
 }

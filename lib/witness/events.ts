@@ -11,14 +11,19 @@ import { describe, doesNot, eventAt, finding, member, plural, whereIs } from './
 import { schemaProblems } from './schema-words.ts';
 import { judgeRunCompleted } from './run-completed.ts';
 
-export function judgeEvalEvents(index: EventIndex, expected: ExpectedRun): Finding[] {
+/** `startedTrialsOwed`: a record that judges a missing trials block (RunObservation.recordVersion). */
+export function judgeEvalEvents(
+  index: EventIndex,
+  expected: ExpectedRun,
+  startedTrialsOwed = true,
+): Finding[] {
   return [
     judgeStartedFirst(index),
     judgeCompletedOnce(index),
     judgeRunCompleted(index),
     ...judgePayloadSchemas(index),
     judgeScoredCount(index, expected),
-    ...judgeStarted(index, expected),
+    ...judgeStarted(index, expected, startedTrialsOwed),
   ];
 }
 
@@ -155,7 +160,7 @@ function judgeScoredCount(index: EventIndex, expected: ExpectedRun): Finding {
   );
 }
 
-function judgeStarted(index: EventIndex, expected: ExpectedRun): Finding[] {
+function judgeStarted(index: EventIndex, expected: ExpectedRun, owed: boolean): Finding[] {
   const started = index.started[0];
   if (started === undefined) return [];
   const p = started.payload;
@@ -171,13 +176,16 @@ function judgeStarted(index: EventIndex, expected: ExpectedRun): Finding[] {
   // `modes` is not compared with the suite: the published payload says only "the evaluation
   // modes in use; may be empty", so its shape is judged by events.payload-schema and nothing more.
 
+  // Contract §7 [0244-assumed]: the block is carried exactly when the suite has one, so an
+  // absent block holds only on a suite without one.
   const trials = member(p, 'trials');
   const block = expected.trialsBlock;
   const trialsOk =
-    trials === undefined ||
-    (block !== null &&
-      member(trials, 'count') === block.count &&
-      member(trials, 'passRule') === block.passRule);
+    trials === undefined
+      ? block === null || !owed
+      : block !== null &&
+        member(trials, 'count') === block.count &&
+        member(trials, 'passRule') === block.passRule;
   const want = block === null ? 'absent' : `{count ${block.count}, passRule ${block.passRule}}`;
   return [
     finding(
@@ -191,7 +199,9 @@ function judgeStarted(index: EventIndex, expected: ExpectedRun): Finding[] {
       'events.started-trials',
       trialsOk,
       trials === undefined
-        ? 'eval.started carries no trials block'
+        ? trialsOk
+          ? 'eval.started carries no trials block'
+          : `eval.started.trials SHOULD be ${want}; eval.started carries no trials block`
         : trialsOk
           ? `eval.started.trials is ${want}`
           : `eval.started.trials SHOULD be ${want}; host reported count ${describe(member(trials, 'count'))}, passRule ${describe(member(trials, 'passRule'))}`,

@@ -7,6 +7,7 @@
 
 import { cursorWasDriven } from './replays.ts';
 import type { Finding, Fixture, RunObservation, UnexercisedRule } from '../types.ts';
+import { recordedSince } from '../types.ts';
 import { expectRun, type ExpectedRun } from './expected.ts';
 import { member } from './finding.ts';
 import { PROBE_RULES } from '../host-probes.ts';
@@ -198,6 +199,11 @@ const LEG_COVERAGE: { readonly [R in Exclude<RuleId, ProbeRuleId>]: Coverage } =
   // and list their own unexercised rules there: a leg owes them nothing. The probes' rules are
   // added below from the probe table; discovery's is judged there too.
   'wire.discovery': ONCE_PER_RUN,
+  // An order needs two tasks; a summary listing fewer of the suite's tasks has none to show.
+  'wire.summary-task-order': {
+    owed: (f) => (f.expected.taskCount >= 2 && recordedSince(f.observation, 2) ? 1 : 0),
+    why: nothing('the summary listed fewer than two of the suite tasks, so it showed no order'),
+  },
   'wire.version-header': {
     owed: once,
     why: nothing('no response header was recorded, so wire.version-header had nothing to judge'),

@@ -100,7 +100,7 @@ export const RULES = [
     'events.started-trials',
     'SHOULD',
     'contract §7 [0244-assumed]',
-    'eval.started.trials, when present, equals the suite trials block',
+    'eval.started carries trials exactly when the suite has a trials block, equal to it',
   ),
   rule(
     'content-free',
@@ -257,6 +257,12 @@ export const RULES = [
     'SHOULD',
     'contract §1',
     'every response carries an OpenWOP-Version: 2.<minor> header',
+  ),
+  rule(
+    'wire.summary-task-order',
+    'SHOULD',
+    'contract §5, openwop/openwop-sdks schemas/v2/eval-summary.schema.json',
+    "the summary lists the suite's tasks in the suite's order",
   ),
   rule(
     'wire.discovery',

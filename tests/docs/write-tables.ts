@@ -10,6 +10,7 @@ import { generateValidators } from '../../cli/schema-codegen.ts';
 import { REPORT_SCHEMA, regeneratedSchema } from './generated-schema.ts';
 import { GENERATED, regenerated } from './generated-tables.ts';
 import { ROOT, readRepoFile } from './markdown.ts';
+import { formattedTraceability } from './traceability.ts';
 
 for (const path of Object.keys(GENERATED)) {
   const text = await regenerated(path);
@@ -17,6 +18,13 @@ for (const path of Object.keys(GENERATED)) {
   if (changed) writeFileSync(`${ROOT}${path}`, text);
   process.stdout.write(`${path}: ${changed ? 'rewritten' : 'already current'}\n`);
 }
+
+// The traceability table reads the three documents above as they now stand, so it comes after.
+const TRACEABILITY = 'docs/traceability.md';
+const trace = await formattedTraceability();
+const traceChanged = trace !== readRepoFile(TRACEABILITY);
+if (traceChanged) writeFileSync(`${ROOT}${TRACEABILITY}`, trace);
+process.stdout.write(`${TRACEABILITY}: ${traceChanged ? 'rewritten' : 'already current'}\n`);
 
 const schema = await regeneratedSchema();
 if (schema === readRepoFile(REPORT_SCHEMA)) {

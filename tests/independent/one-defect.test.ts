@@ -139,7 +139,7 @@ const READING_LEGS = [
   'readings-args',
 ] as const;
 /** The reading suites that fail while every score is 1. */
-const FAILING_READINGS = ['readings-exact', 'readings-in-order'] as const;
+const FAILING_READINGS = ['readings-exact', 'readings-in-order', 'readings-exact-empty'] as const;
 const TRAJECTORY_LEGS = [
   'mean-gated',
   'suite-gated',
@@ -147,6 +147,8 @@ const TRAJECTORY_LEGS = [
   'any-rule-unchanged',
   'all-rule-unchanged',
   ...READING_LEGS,
+  // Its expected paths list no calls, so a defect in reading args or a call's order leaves it be.
+  'readings-exact-empty',
 ] as const;
 /** The limit and miss legs: trajectories that all match, and gated scores equal to scores. */
 const LIMIT_LEGS = [
@@ -155,6 +157,7 @@ const LIMIT_LEGS = [
   'limits-hold',
   'miss-gated',
   'cost-limit-over-trials',
+  'latency-limit-over-trials',
 ] as const;
 /** The measuring legs: no trials block, in-order paths, gated fields on every task. */
 const MEASURE_LEGS = ['outputs-measured', 'readings-miss', 'zero-pass-score'] as const;
@@ -217,7 +220,10 @@ const ROWS: readonly Row[] = [
     defect: 'gatedScore omitted where it equals the score',
     mutate: (s) => withTasks(s, (t) => (t.gatedScore === t.score ? omit(t, 'gatedScore') : t)),
     fails: {
-      ...every(['suite-gated', ...READING_LEGS], 'task.gated-score-present'),
+      ...every(
+        ['suite-gated', ...READING_LEGS, 'readings-exact-empty'],
+        'task.gated-score-present',
+      ),
       ...every(LIMIT_LEGS, 'task.gated-score-present'),
       ...every(MEASURE_LEGS, 'task.gated-score-present'),
     },
@@ -293,6 +299,7 @@ const ROWS: readonly Row[] = [
         'any-rule-unchanged',
         'all-rule-unchanged',
         ...READING_LEGS,
+        'readings-exact-empty',
         ...LIMIT_LEGS,
         'outputs-measured',
         'readings-miss',
@@ -322,6 +329,7 @@ const ROWS: readonly Row[] = [
         'limits-hold',
         'miss-gated',
         'cost-limit-over-trials',
+        'latency-limit-over-trials',
       ],
       'events.scored-count',
     ),
@@ -336,7 +344,14 @@ const ROWS: readonly Row[] = [
         f,
       ),
     fails: every(
-      ['suite-gated', 'any-rule-unchanged', ...READING_LEGS, 'outputs-measured', 'readings-miss'],
+      [
+        'suite-gated',
+        'any-rule-unchanged',
+        ...READING_LEGS,
+        'readings-exact-empty',
+        'outputs-measured',
+        'readings-miss',
+      ],
       'suite.gated-aggregate-value',
     ),
   },
@@ -419,7 +434,10 @@ const ROWS: readonly Row[] = [
       );
       return withTasks(s, (t) => (empty.has(t.taskId) ? omit(t, 'gatedScore') : t));
     },
-    fails: { 'readings-exact': 'task.gated-score-present' },
+    fails: {
+      'readings-exact': 'task.gated-score-present',
+      'readings-exact-empty': 'task.gated-score-present',
+    },
   },
   {
     defect: 'a task without a trials block decided on gatedScore ≥ passScore',
@@ -477,7 +495,10 @@ const ROWS: readonly Row[] = [
   {
     defect: 'exact read as in-order',
     ...misreading(asMode('exact', 'in-order')),
-    fails: { 'readings-exact': 'task.gated-score-value' },
+    fails: {
+      'readings-exact': 'task.gated-score-value',
+      'readings-exact-empty': 'task.gated-score-value',
+    },
   },
   {
     defect: 'in-order read as exact',

@@ -29,6 +29,10 @@
 //                       forbidden-inside 0, repeat-once 0; gated 0.5 ≥ 0.45, suite true.
 //             A defect that accepts one more path lifts exact to 0.75 and in-order to 0.4, so
 //             both suites pass; one that rejects one more drops any-order to 1/3, which fails.
+//             exact-empty (passScore 0.6): exact-empty-call-made calls a tool where its
+//                       exact path lists none 0, exact-empty-no-call 1; gated 0.5 < 0.6,
+//                       suite false. It reads as readings-exact wherever a row treats
+//                       the reading legs alike.
 //   cost-limit, latency-limit, limits-hold
 //             every trial matches (score 1, gated 1, passed); aggregate and gated 1 ≥ 0.6.
 //             cost-limit (no trials block): 2 tasks at cost 0.03, each within maxCostUsd 0.05
@@ -44,6 +48,12 @@
 //             so the total 0.12 is over the limit while each trial (0.03), each task's mean
 //             (0.03) and their sum (0.06), and each task's sum (0.06) are not: aggregate and
 //             gated 1 ≥ 0.6, suite false, passedCount 2.
+//   latency-limit-over-trials
+//             2 tasks, 20 trials, rule mean, maxP95LatencyMs 2000: every trial matches; one task
+//             takes 500 ms in nineteen trials and 40000 in its tenth, the other 500 in all, so
+//             the p95 of the forty trial latencies is 500 (nearest rank, interpolated either
+//             way) and suite true, while one figure per task (slowest 40000, sum 49500, mean
+//             2475) is over the limit.
 //   miss      2 tasks, 2 trials, rule mean: in each, trial 1 calls a tool with no recorded
 //             response and fails closed (score 0, gating 0), trial 2 is clean (1); task score
 //             0.5, passed false; miss-then-clean has a trajectory (gatedScore 0.5),
@@ -147,8 +157,12 @@ const TRIALS_LIMIT = gateFail(TRIALS_LIMIT_REASON);
 /** The three reading legs alike; a row spreads it where they agree. */
 const readingLegs = (
   leg: LegExpectation,
-): Pick<Row, 'readings-exact' | 'readings-in-order' | 'readings-any-order'> => ({
+): Pick<
+  Row,
+  'readings-exact' | 'readings-in-order' | 'readings-any-order' | 'readings-exact-empty'
+> => ({
   'readings-exact': leg,
+  'readings-exact-empty': leg,
   'readings-in-order': leg,
   'readings-any-order': leg,
 });
@@ -163,6 +177,7 @@ const limitLegs = (leg: LegExpectation) =>
     'limits-hold': leg,
     'miss-gated': leg,
     'cost-limit-over-trials': leg,
+    'latency-limit-over-trials': leg,
   }) as const;
 /** The two columns that measure grading and misses: no trials block, one in-order call a task. */
 const measureLegs = (leg: LegExpectation) =>
@@ -376,6 +391,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'trials-from-script-length': {
     ...everyHostLeg(PASS),
     'limits-hold': fail('events.scored-count'),
+    // latency-outlier's quick task scripts one entry for its twenty trials.
+    'latency-limit-over-trials': fail('events.scored-count'),
   },
 
   'gated-aggregate-omitted': {
@@ -437,6 +454,8 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'zero-pass-score': PASS,
     // Its aggregate 1 clears 0.5 as its suite does.
     'readings-args': PASS,
+    // latency-outlier's aggregate 1 clears 0.6 and its p95 holds, as its suite does.
+    'latency-limit-over-trials': PASS,
   },
 
   'content-leak': everyHostLeg(fail('content-free')),
@@ -520,6 +539,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'empty-trajectory-ungated': {
     ...everyHostLeg(PASS),
     'readings-exact': fail('task.gated-score-present'),
+    'readings-exact-empty': fail('task.gated-score-present'),
   },
   // Only the miss fixture has a task without a trajectory whose trial fails closed.
   'miss-gates-ungated-task': {
@@ -633,7 +653,18 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   // Only exact-absent-args-are-empty expects `args: {}`; it drops to 0 (suite false either way).
   'absent-args-not-empty': { ...everyHostLeg(PASS), 'readings-exact': misread() },
   // exact-extra-call matches; every other exact path (gate, any) has no extra call.
-  'exact-read-as-in-order': { ...everyHostLeg(PASS), 'readings-exact': misread('suite.passed') },
+  // exact-empty-call-made matches too: in order, no expected call is met by any path.
+  'exact-read-as-in-order': {
+    ...everyHostLeg(PASS),
+    'readings-exact': misread('suite.passed'),
+    'readings-exact-empty': misread('suite.passed'),
+  },
+  // Only exact-empty-call-made calls a tool where an empty exact path expects none: it matches,
+  // lifting the gated aggregate from 0.5 to 1 over passScore 0.6.
+  'empty-exact-matches-any': {
+    ...everyHostLeg(PASS),
+    'readings-exact-empty': misread('suite.passed'),
+  },
   // in-order-extra-call fails; all's matching trial has no extra call, mean's trials a forbidden hit.
   'in-order-read-as-exact': { ...everyHostLeg(PASS), 'readings-in-order': misread() },
   // in-order-swapped matches, and so does gate's wrong-path task (its two calls swapped), which
@@ -694,6 +725,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'readings-miss': PASS,
     'zero-pass-score': PASS,
     'readings-args': PASS,
+    'latency-limit-over-trials': PASS,
   },
 
   // Only the two cost fixtures exceed a cost limit: their gated aggregate (1) then passes the suite.
@@ -764,9 +796,24 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   },
   'p95-as-mean': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
   // One figure per task: latency-limit's tasks each take 500 and 3000 ms, a mean of 1750 under
-  // its limit of 2000; limits-hold's take 100 twice, a sum of 200 over its limit of 100.
-  'p95-over-task-means': { ...everyHostLeg(PASS), 'latency-limit-kept': fail('suite.passed') },
-  'p95-over-task-sums': { ...everyHostLeg(PASS), 'limits-hold': fail('suite.passed') },
+  // its limit of 2000, and a slowest trial of 3000 over it as every trial p95 is; limits-hold's
+  // take 100 twice, a sum of 200 over its limit of 100. latency-outlier's slow task takes 500 ms
+  // in nineteen trials and 40000 in one: its mean 2475, its sum and its slowest are over 2000,
+  // while the p95 of all forty trials is 500.
+  'p95-over-task-means': {
+    ...everyHostLeg(PASS),
+    'latency-limit-kept': fail('suite.passed'),
+    'latency-limit-over-trials': fail('suite.passed'),
+  },
+  'p95-over-task-sums': {
+    ...everyHostLeg(PASS),
+    'limits-hold': fail('suite.passed'),
+    'latency-limit-over-trials': fail('suite.passed'),
+  },
+  'p95-over-task-maxima': {
+    ...everyHostLeg(PASS),
+    'latency-limit-over-trials': fail('suite.passed'),
+  },
   'limits-exclusive': { ...everyHostLeg(PASS), 'limits-hold': fail('suite.passed') },
 
   // Reported bare and decided without the limits: passed is still judged on the stated figures,
@@ -778,11 +825,13 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     'cost-limit-over-trials': fail('suite.passed'),
   },
 
-  // The fixtures that state a latency: latency-limit (3000 reads 3) and limits-hold (100 reads 0).
+  // The fixtures that state a latency: latency-limit (3000 reads 3), limits-hold (100 reads 0)
+  // and latency-outlier (500 reads 1).
   'latency-reported-in-seconds': {
     ...everyHostLeg(PASS),
     'latency-limit-kept': fail('limits.figures'),
     'limits-hold': fail('limits.figures'),
+    'latency-limit-over-trials': fail('limits.figures'),
   },
 
   // Grading read another way: only the measured fixture scripts outputs that miss their golden
@@ -873,6 +922,19 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
   'create-answer-no-events-url': everyHostLeg(warn('wire.create-answer')),
   'poll-page-extra-member': everyHostLeg(warn('wire.poll-page')),
   'version-header-missing': everyHostLeg(warn('wire.version-header')),
+  // Sorted by taskId, the summary keeps its order only where the suite's task ids already sort:
+  // one-task fixtures, and gate, any, cost-limit, cost-trials, limits-hold, miss and exact-empty.
+  'summary-tasks-sorted': {
+    ...everyHostLeg(PASS),
+    'no-trajectory-ungated': warn('wire.summary-task-order'),
+    ...readingLegs(warn('wire.summary-task-order')),
+    'readings-exact-empty': PASS,
+    'latency-limit-kept': warn('wire.summary-task-order'),
+    'latency-limit-over-trials': warn('wire.summary-task-order'),
+    ...measureLegs(warn('wire.summary-task-order')),
+    'zero-pass-score': warn('wire.summary-task-order'),
+    'readings-args': warn('wire.summary-task-order'),
+  },
 };
 
 /** Rows whose legs fail a host gate in strict mode, with the reason the relaxed gate gives. */

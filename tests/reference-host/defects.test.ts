@@ -33,6 +33,8 @@ const READINGS_MISS = 'conformance-eval-trajectory-readings-miss';
 const ZERO_PASS_SCORE = 'conformance-eval-trajectory-zero-pass-score';
 const ARGS = 'conformance-eval-trajectory-readings-args';
 const COST_TRIALS = 'conformance-eval-trajectory-gate-cost-trials';
+const LATENCY_OUTLIER = 'conformance-eval-trajectory-gate-latency-outlier';
+const EXACT_EMPTY = 'conformance-eval-trajectory-readings-exact-empty';
 
 /** Everything a run would have shown, for a defect under which no run starts. */
 const NOTHING_RUN: Expected = {
@@ -393,6 +395,18 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     changes: flipped([1], true, 5, { gatedAggregateScore: 3 / 4, passedCount: 3, passed: true }),
   },
   {
+    // exact-empty-call-made's call meets an exact path that lists none.
+    defect: 'empty-exact-matches-any',
+    fixture: EXACT_EMPTY,
+    changes: flipped([0], true, 3, { gatedAggregateScore: 1, passedCount: 2, passed: true }),
+  },
+  {
+    // Control's two task ids sort the other way round from the suite's order.
+    defect: 'summary-tasks-sorted',
+    fixture: CONTROL,
+    changes: { 'summary.tasks': DIFFERS },
+  },
+  {
     defect: 'in-order-read-as-exact',
     fixture: IN_ORDER,
     changes: flipped([0], false, 6, { gatedAggregateScore: 0, passedCount: 0 }),
@@ -531,6 +545,13 @@ const TABLE: readonly { defect: DefectName; fixture: FixtureId; changes: Expecte
     defect: 'p95-over-task-sums',
     fixture: HOLD,
     changes: { 'summary.passed': false, 'evalPayloads.5.passed': false },
+  },
+  {
+    // One task's slowest trial, 40000 ms, is over the limit of 2000, though the p95 of all forty
+    // trial latencies, 500, is not.
+    defect: 'p95-over-task-maxima',
+    fixture: LATENCY_OUTLIER,
+    changes: { 'summary.passed': false, 'evalPayloads.41.passed': false },
   },
   {
     // The total cost and the p95 sit exactly on their limits, which an exclusive reading breaks.

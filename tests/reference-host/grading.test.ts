@@ -688,7 +688,7 @@ describe('the varied reference host', () => {
     expect(discovery['extensions']).toEqual({ 'ref-host.build': { variant: 'varied' } });
     expect(JSON.stringify(discovery)).not.toContain('supported');
     for (const id of FIXTURE_IDS) {
-      const d = await drive(host.url, id, { deadlineMs: 3000 });
+      const d = await drive(host.url, id, { deadlineMs: 30_000 });
       expect(d.runId, id).toMatch(/^anon:guest-7\/run-\d{12}$/);
       expect(d.terminal, id).toBe(true);
       expect(

@@ -3,6 +3,7 @@
 // tests change one thing in these observations and name every rule that must then fail.
 
 import type { Fixture, Json, RunObservation } from '../../lib/types.ts';
+import { OBSERVATION_RECORD_VERSION } from '../../lib/types.ts';
 import { GATED, UNGATED } from './fixtures.ts';
 
 export { GATED, UNGATED };
@@ -219,8 +220,9 @@ function observation(
 }
 
 /** Reads a draft as the observation type the witness takes. */
+/** The draft as the observer records it now, judged by the rules of the current record version. */
 export function asObservation(draft: Draft): RunObservation {
-  return draft;
+  return { ...draft, recordVersion: OBSERVATION_RECORD_VERSION };
 }
 
 /** The nth event (0-based among events of `type`), for a mutation to edit. */

@@ -203,7 +203,7 @@ describe('events.started-consistent and events.started-trials compare with the s
     ]);
   });
 
-  it('another pass rule fails events.started-trials; an absent block does not', () => {
+  it('another pass rule fails events.started-trials', () => {
     const { failing, said } = gated(
       (d) => ((startedPayload(d).trials as Record<string, unknown>).passRule = 'all'),
     );
@@ -211,6 +211,21 @@ describe('events.started-consistent and events.started-trials compare with the s
     expect(said).toEqual([
       'eval.started.trials SHOULD be {count 2, passRule mean}; host reported count 2, passRule the string "all"',
     ]);
-    expect(gated((d) => delete startedPayload(d).trials).failing).toEqual([]);
+  });
+
+  // The finding's verdict and its message say the same thing: a missing block is a failed SHOULD
+  // on a suite with a trials block, and a held one on a suite without.
+  it('an absent block fails events.started-trials on a suite with a trials block', () => {
+    const { failing, said } = gated((d) => delete startedPayload(d).trials);
+    expect(failing).toEqual(['events.started-trials']);
+    expect(said).toEqual([
+      'eval.started.trials SHOULD be {count 2, passRule mean}; eval.started carries no trials block',
+    ]);
+  });
+
+  it('an absent block holds on a suite without a trials block', () => {
+    const { failing, own } = ungated(() => undefined);
+    expect(failing).toEqual([]);
+    expect(own).toContain('eval.started carries no trials block');
   });
 });

@@ -288,6 +288,10 @@ describe('every reason, pinned', () => {
         'wire.version-header',
         'no response header was recorded, so wire.version-header had nothing to judge',
       ],
+      [
+        'wire.summary-task-order',
+        'the summary listed fewer than two of the suite tasks, so it showed no order',
+      ],
     ]);
   });
 

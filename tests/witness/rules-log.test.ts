@@ -27,10 +27,13 @@ describe('a correct host', () => {
     const checked = new Set(findings.map((f) => f.rule));
     // The gated fixture states no cost or latency, so no figure is compared (limits.test.ts).
     const notApplicable = ['suite.gated-aggregate-absent', 'limits.figures'];
-    // The draft carries no wire record, so the wire rules (tests/witness/wire.test.ts) judge none,
-    // and the host checks are judged once per run, on no leg (tests/witness/host-checks.test.ts).
+    // The draft carries no wire record, so the wire rules (tests/witness/wire.test.ts) judge none
+    // but the task order, which reads the summary; the host checks are judged once per run, on
+    // no leg (tests/witness/host-checks.test.ts).
+    const fromRecord = (id: string): boolean =>
+      id.startsWith('wire.') && id !== 'wire.summary-task-order';
     const applicable = RULES.map((r) => r.id).filter(
-      (id) => !notApplicable.includes(id) && !id.startsWith('wire.') && !HOST_CHECK_RULES.has(id),
+      (id) => !notApplicable.includes(id) && !fromRecord(id) && !HOST_CHECK_RULES.has(id),
     );
     expect([...checked].sort()).toEqual([...applicable].sort());
   });

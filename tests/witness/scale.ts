@@ -58,6 +58,7 @@ export function largeRun(taskCount: number, trials: number): { fixture: Fixture;
     suiteVersion: '1.0.0',
     taskCount,
     modes: ['golden'],
+    trials: { count: trials, passRule: 'mean' },
   });
   ids.forEach((taskId, i) => {
     for (let trial = 1; trial <= trials; trial += 1) {
