@@ -123,6 +123,8 @@ describe('driveEvalRun', () => {
       observation: {
         runId: 'acme/run-1',
         ...REQUEST,
+        // The record's version says which rules read it (lib/types.ts); the driver writes the newest.
+        recordVersion: 2,
         pages: [
           {
             afterSequence: null,
