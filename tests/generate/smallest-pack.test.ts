@@ -25,11 +25,15 @@ import { caughtBy, HOW_CAUGHT, OVER_HTTP, recordedRows } from './smallest-table.
 /**
  * Defects the pack of 200 does not reach yet, each with the hand-written leg that catches it:
  * the generator draws expected args of one scalar member, so no case sends the expected members
- * in another order or an array in args. An entry fails the test once the pack catches it.
+ * in another order or an array in args; it draws no task whose one slow trial makes a per-task
+ * p95 differ from the p95 over every trial; and a task order is a SHOULD, which fails no case.
+ * An entry fails the test once the pack catches it.
  */
 const GENERATOR_BIAS: Readonly<Partial<Record<DefectName, LegSlug>>> = {
   'args-compared-as-text': 'readings-args',
   'args-arrays-unordered': 'readings-args',
+  'summary-tasks-sorted': 'readings-args',
+  'p95-over-task-maxima': 'latency-limit-over-trials',
 };
 
 const page = readFileSync(new URL('../../docs/generated-suites.md', import.meta.url), 'utf8');
@@ -68,7 +72,11 @@ describe('the smallest-pack table', () => {
   it('each defect the pack misses is caught by the hand-written leg listed for it', () => {
     for (const [defect, leg] of Object.entries(GENERATOR_BIAS)) {
       if (!isDefectName(defect) || leg === undefined) throw new Error(`no defect ${defect}`);
-      expect(EXPECTED[defect][leg].disposition, defect).toBe('executed-fail');
+      const expected = EXPECTED[defect][leg];
+      // A SHOULD clause is caught by its warning, which fails no leg.
+      const caught =
+        expected.disposition === 'executed-fail' || (expected.warnings ?? []).length > 0;
+      expect(caught, defect).toBe(true);
     }
   });
 
