@@ -1,19 +1,10 @@
-// The flags that raise the limits on what the report-reading commands read (lib/bounded-input.ts):
-// one table for the parser and the docs, and one reader that turns them into limits.
+// The reader that turns the flags raising the limits on what the report-reading commands read
+// (lib/bounded-input.ts; the flags themselves are in cli/flags.ts) into limits.
 
 import { DEFAULT_INPUT_LIMITS, INPUT_LIMIT_FLAGS, type InputLimits } from '../lib/bounded-input.ts';
 import { UsageError } from './args.ts';
-import type { FlagSpec } from './flags.ts';
 
 const LIMITS = Object.keys(INPUT_LIMIT_FLAGS) as (keyof InputLimits)[];
-
-/** `--max-report-bytes N` and its kin, for every command that reads a report. */
-export const INPUT_FLAGS: Readonly<Record<string, FlagSpec>> = Object.fromEntries(
-  LIMITS.map((limit) => [
-    INPUT_LIMIT_FLAGS[limit].slice(2),
-    { takesValue: true, example: String(DEFAULT_INPUT_LIMITS[limit]), value: 'N' },
-  ]),
-);
 
 /** The limits the flags set, each a whole number of at least 1; a flag not given keeps its default. */
 export function inputLimitsOf(options: Readonly<Record<string, string>>): InputLimits {

@@ -29,6 +29,13 @@ function importsOf(file: string): string[] {
   return specifiers;
 }
 
+/** The specifiers a file imports or re-exports as values at load time: no type, no import(). */
+function staticValueImportsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const pattern = /^(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s+['"]([^'"]+)['"]/gms;
+  return [...text.matchAll(pattern)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
+}
+
 function resolvesInto(file: string, specifier: string, folder: string): boolean {
   if (!specifier.startsWith('.')) return false;
   const target = relative(ROOT, join(ROOT, file, '..', specifier));
@@ -123,6 +130,23 @@ function cycleIn(edges: ReadonlyMap<string, readonly string[]>): string[] | unde
 describe('architecture walls', () => {
   it('each stage of lib/ imports only from the stages before it', () => {
     expect(backwardImports(sourceFiles('lib'))).toEqual([]);
+  });
+
+  it('cli/ and lib/ hold no cycle of static value imports', () => {
+    // Test files share one module cache (isolate: false), so a cycle would leave a binding
+    // undefined or not depending on which file imported first: a verdict racing load order.
+    const files = [...sourceFiles('cli'), ...sourceFiles('lib')].filter(
+      (f) => !f.startsWith('lib/generated/'),
+    );
+    const edges = new Map(
+      files.map((f) => [
+        f,
+        staticValueImportsOf(f)
+          .map((s) => resolved(f, s))
+          .filter((t): t is string => t !== undefined && files.includes(t)),
+      ]),
+    );
+    expect(cycleIn(edges)).toBe(undefined);
   });
 
   it('lib/ has no import cycle', () => {
