@@ -2,7 +2,9 @@
 // seed and size: the same three draw the same fixtures in every later release, because a released
 // generator is never edited again. A change that alters what any seed draws is a new version: the
 // current files in this folder are copied into `vN/` (N the version they were) and the new draw
-// takes the next number. v1 is the generator of the first release with packs; v2 placed a cost
+// takes the next number. An archived module identical to an older archive's is not copied again:
+// the later version imports the older archive (never the current files, which keep changing).
+// v1 is the generator of the first release with packs; v2 placed a cost
 // limit between the costliest trial and the total; v3 drew the golden-table readings, argument
 // supersets and per-task latencies; v4 sends no args on odd match picks where `args: {}` is
 // expected (docs/generated-suites.md#generator-versions).

@@ -21,7 +21,7 @@ import {
   FORBIDDEN_TOOLS,
   PATH_KINDS,
   scriptedCalls,
-} from './calls.ts';
+} from '../v1/calls.ts';
 import {
   entryFiguresArb,
   limitsFor,
@@ -29,8 +29,8 @@ import {
   suiteFiguresArb,
   type SuiteFigures,
 } from './figures.ts';
-import { ANSWERS, GOLDEN_MATCHES, goldenArb, scriptedOutput } from './outputs.ts';
-import { passScoreOf, passScorePlanArb } from './pass-score.ts';
+import { ANSWERS, GOLDEN_MATCHES, goldenArb, scriptedOutput } from '../v1/outputs.ts';
+import { passScoreOf, passScorePlanArb } from '../v1/pass-score.ts';
 
 /** The requirement every generated fixture drives. */
 export const GENERATED_REQUIREMENT = 'openwop.requirement.0246.generated';

@@ -28,9 +28,9 @@ import {
   statedFigures,
   suiteFiguresArb,
   type SuiteFigures,
-} from './figures.ts';
+} from '../v2/figures.ts';
 import { ANSWERS, GOLDEN_MATCHES, goldenArb, scriptedOutput } from './outputs.ts';
-import { passScoreOf, passScorePlanArb } from './pass-score.ts';
+import { passScoreOf, passScorePlanArb } from '../v1/pass-score.ts';
 import { GENERATED_REQUIREMENT } from '../../legs.ts';
 
 export const SCRIPTED_AGENT = 'core.conformance.eval-scripted-agent';
