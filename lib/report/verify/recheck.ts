@@ -1,7 +1,8 @@
 // `verify --recheck` as a comparison: what the live host answers now beside what the report
 // recorded it answering. A replay proves a report consistent with itself; a host that signs its own
 // report can edit what it recorded and let the replay rebuild the rest. Asking the host again is
-// what shows the record true. Pure: lib/decide/recheck.ts drives the host and hands both sides here.
+// what shows the record true. Pure: lib/report/verify/rewitness.ts drives the host and hands both
+// sides here.
 //
 // Only what a correct host answers identically every time is compared (RECHECKED_MEMBERS): the
 // status of each probe and the summary members the rows were judged on. Run ids, timestamps,
