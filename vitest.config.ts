@@ -6,6 +6,13 @@ import { LongestFirst } from './tests/support/sequencer.ts';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 const LEGS_FILE = 'tests/v2-eval-trajectory-trials.test.ts';
+/**
+ * The contributing guide's own check (`npm run test:contributing`): it copies the repository, adds
+ * a leg and a probe, and runs both lanes of the copy, which is a minute and a half of work for one
+ * promise. It is a project of its own, outside `npm test`; tests/docs/contributing-lists.test.ts
+ * keeps the guide's lists and that check from drifting apart in `npm test`.
+ */
+const CONTRIBUTING_CHECK = 'tests/contributing/new-leg.check.ts';
 
 /** Folders whose tests start no process and no server: the witness, the decisions, the docs. */
 const UNIT_FOLDERS = [
@@ -78,6 +85,13 @@ export default defineConfig({
         },
       },
       { test: { name: 'legs', include: [LEGS_FILE], ...SHARED } },
+      {
+        test: {
+          name: 'contributing',
+          include: [CONTRIBUTING_CHECK],
+          ...SHARED,
+        },
+      },
     ],
   },
 });

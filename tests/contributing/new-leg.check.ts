@@ -3,8 +3,10 @@
 // added to `LEGS` and `HOST_PROBES` and the compiler must ask for the leg's column in the matrix and
 // nothing else; then its fixture and its column are written, `npm run docs:generate` runs, the
 // column compiles, and the tests the guide names pass, in both lanes, with exactly the files the
-// guide lists changed. The rest of the suite derives from the same two tables and runs in
-// `npm test`; this check runs only what the guide tells a contributor to run, on one worker.
+// guide lists changed. It is `npm run test:contributing`, outside `npm test` for its cost (about a
+// minute and a half); tests/docs/contributing-lists.test.ts holds the lists cheaply there. The rest
+// of the suite derives from the same two tables and runs in `npm test`; this check runs only what
+// the guide tells a contributor to run, on one worker.
 
 import { spawnSync } from 'node:child_process';
 import {
