@@ -198,8 +198,14 @@ describe('ticket, owner and expiry', () => {
 });
 
 describe('reading a baseline file', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await Promise.all(dirs.map((dir) => removeDir(dir)));
+  });
+
   async function fileWith(name: string, text: string): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'eval-gate-baseline-'));
+    dirs.push(dir);
     const file = join(dir, name);
     await writeFile(file, text);
     return file;
