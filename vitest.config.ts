@@ -79,8 +79,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: FILES.filter((f) => !isUnit(f)),
-          // The bins run dist/; tests that spawn them need it built from these sources.
-          globalSetup: ['tests/support/build-dist.ts'],
+          // The bins run dist/; tests that spawn them need it built from these sources. The run's
+          // scratch folder holds what workers share across files, and goes when the run ends.
+          globalSetup: ['tests/support/build-dist.ts', 'tests/support/scratch.ts'],
           ...SHARED,
         },
       },
