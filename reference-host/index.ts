@@ -11,11 +11,12 @@ import { defectPredicate, type DefectName } from './defects.ts';
 import { PACKAGE_ROOT } from './package-root.ts';
 import type { PublishedSigningKey } from './discovery.ts';
 import { seedFixtures, type SeededFixture } from './fixtures.ts';
-import { handler, versionHeader, type HostState } from './server.ts';
+import { handler, versionHeader, type HangWatch, type HostState } from './server.ts';
 import { errorBody, HttpError, preferredVersion } from './wire.ts';
 
 export { DEFECTS, isDefectName, type DefectName, type DefectRecord } from './defects.ts';
 export { conflictOf, defectSet, parseDefectList } from './defect-set.ts';
+export type { HangWatch } from './server.ts';
 
 export interface ReferenceHostOptions {
   /** Default 0: the system picks a free port. */
@@ -42,6 +43,12 @@ export interface ReferenceHostOptions {
   readonly pacing?: Pacing;
   /** The public half of a report-signing key, published in discovery `signingKeys`. */
   readonly signingKey?: PublishedSigningKey | readonly PublishedSigningKey[];
+  /**
+   * For tests: told a run's id when that run has entered a hang that a defect makes endless, once
+   * its client has been served everything the host will ever serve for it (see `HangWatch`). A
+   * test can then end the client's wait by event rather than by racing a deadline.
+   */
+  readonly onHang?: HangWatch;
 }
 
 export type Pacing = 'instant' | 'slow';
@@ -95,6 +102,7 @@ export async function startReferenceHost(
     fixtures,
     suites,
     runs: new Map(),
+    ...(options.onHang === undefined ? {} : { onHang: options.onHang }),
     runSettings: {
       has: defectPredicate(defects),
       varied: options.variant === 'varied',

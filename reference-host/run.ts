@@ -76,6 +76,8 @@ export class EvalRun {
   summary: Payload | undefined;
   /** Set by the first summary read, which a finalising host answers 409 (see server.ts). */
   summaryPublished = false;
+  /** Set when `run-never-ends` stops the run after its last event: nothing more is appended. */
+  stalled = false;
   readonly events: HostEvent[] = [];
   private readonly waiters = new Set<() => void>();
   private nextSequence: number;
@@ -261,7 +263,11 @@ export class EvalRun {
     const verdict = gradeSuite(suite, verdicts, has);
     const rest = this.settings.runDelayMs - (Date.now() - began);
     await sleep(Math.max(rest, this.settings.stepDelayMs), signal);
-    if (signal.aborted || has('run-never-ends')) return;
+    if (signal.aborted) return;
+    if (has('run-never-ends')) {
+      this.stalled = true;
+      return;
+    }
     this.summary = evalSummary(suite, verdict, this.style);
     this.status = !verdict.passed && has('status-failed-on-gate') ? 'failed' : 'completed';
     const runCompleted = runCompletedPayload(this.summary, this.style);

@@ -39,7 +39,16 @@ export interface HostState {
   readonly runs: Map<string, EvalRun>;
   readonly runSettings: RunSettings;
   runCounter: number;
+  readonly onHang?: HangWatch;
 }
+
+/**
+ * Called with a run's id each time the host answers a request of that run from inside an endless
+ * hang: a poll that finds the log at its end when `run-never-ends` has stopped the run, or a
+ * summary refused 409 by `summary-409-forever` when the run has finished. From then on nothing
+ * the client asks for changes.
+ */
+export type HangWatch = (runId: string) => void;
 
 /** One request's answer channel, with the protocol version it was negotiated at. */
 interface Reply {
@@ -225,6 +234,7 @@ async function poll(state: HostState, run: EvalRun, url: URL): Promise<JsonValue
   // One event a page, so even a finished log is read through the cursor.
   const page = state.varied ? events.slice(0, 1) : events;
   const more = run.eventsAfter(page.at(-1)?.sequence ?? after).length > 0;
+  if (run.stalled && !more) state.onHang?.(run.runId);
   return {
     runId: run.runId,
     events: page as unknown as JsonValue,
@@ -250,6 +260,7 @@ function findRun(state: HostState, segment: string): EvalRun {
 }
 
 function summaryOf(state: HostState, run: EvalRun): JsonValue {
+  if (run.terminal && state.has('summary-409-forever')) state.onHang?.(run.runId);
   if (!run.terminal || run.summary === undefined || state.has('summary-409-forever')) {
     throw new HttpError('run_state_conflict', 'the run has not finished', {
       runStatus: run.status,

@@ -16,6 +16,7 @@ export interface LegRun {
   readonly selected?: boolean;
   /** Told what the leg's drive sees as it runs (progress, the first run id). */
   readonly watch?: DriveWatch;
+  /** The clock the leg is timed and its run deadline read on; Date.now unless a test drives it. */
   readonly now?: () => number;
 }
 
@@ -46,6 +47,7 @@ export async function runLeg(
     },
     target,
     how.watch,
+    now,
   );
   return { requirement: leg.id, ...decision, durationMs: Math.max(0, now() - started) };
 }
@@ -55,6 +57,7 @@ export async function decideWithHost(
   known: LegFacts,
   target: LegTarget | undefined,
   watch?: DriveWatch,
+  now: () => number = Date.now,
 ): Promise<Decision> {
   let facts = known;
   for (;;) {
@@ -73,7 +76,7 @@ export async function decideWithHost(
       host.client,
       step.request,
       host.config.bounds,
-      Date.now,
+      now,
       wire,
       watch,
     );

@@ -82,6 +82,11 @@ export function assemble(table: readonly TableRow[], rows: ReadonlyMap<RowName, 
     'log is read while it grows), so no verdict depends on how fast the host runs. A cell names each mode',
     '(`variant/pacing`) with its mark when the modes disagree.',
     '',
+    'This page is every cell of one run of the whole table. `npm test` runs the conformant row whole',
+    'and, of each defect row, the legs the table expects to catch the defect (those it does not',
+    'expect to read `pass`; `tests/matrix/checked-legs.ts`), in every mode, and checks that this',
+    "page holds those cells and reads `pass` in each of the row's other cells.",
+    '',
     `**${caughtCount} of the reference host's ${defects.length} listed defects caught (${percent}%).**`,
     'The percentage counts the one-clause defects in `reference-host/defects.ts`, each a row below;',
     'it is not a share of every way a host can break RFC 0246 or the contract. A clause that no',
@@ -192,6 +197,31 @@ export function matrixTable(
       description: name === 'conformant' ? 'nothing' : (record?.description ?? 'no such defect'),
       expected: expected[name],
     };
+  });
+}
+
+/** The cells of a matrix line: the row's name, its clause, one per leg, its host checks, caught. */
+const cellsOf = (line: string): string[] => line.split(' | ');
+
+/**
+ * Whether a committed row's lines agree with a run of only the row's `checked` legs: the same
+ * failed-rules line (a leg left out reads `pass`, which that line leaves out), the same cell for
+ * every checked leg and the same host checks and caught cells, and `pass` on the page in every
+ * cell left out.
+ */
+export function agreesWhereRun(
+  page: RowLines | undefined,
+  run: RowLines,
+  checked: readonly LegSlug[],
+): boolean {
+  if (page === undefined || page.failed !== run.failed) return false;
+  const onPage = cellsOf(page.matrix);
+  const fresh = cellsOf(run.matrix);
+  if (onPage.length !== fresh.length) return false;
+  const legAt = (i: number): LegSlug | undefined => (i >= 2 ? LEG_SLUGS[i - 2] : undefined);
+  return onPage.every((cell, i) => {
+    const slug = legAt(i);
+    return slug === undefined || checked.includes(slug) ? cell === fresh[i] : cell === 'pass';
   });
 }
 

@@ -7,7 +7,8 @@ import type { DefectName, Pacing } from '../../reference-host/index.ts';
 import type { GateName, LegOutcome } from '../../lib/types.ts';
 import { PACINGS, startReferenceHost } from '../../reference-host/index.ts';
 import { resolveConfig } from '../../lib/env.ts';
-import { LEGS, REQUIREMENT_PREFIX } from '../../lib/legs.ts';
+import { LEGS, REQUIREMENT_PREFIX, slugOfLeg } from '../../lib/legs.ts';
+import type { DriveWatch } from '../../lib/observe/drive-watch.ts';
 import { runLeg } from '../../lib/decide/run-leg.ts';
 import { openTarget } from '../../lib/decide/target.ts';
 import {
@@ -53,22 +54,47 @@ export interface RowOptions {
   /** Default true: the matrix's table is written for strict mode. */
   readonly requireBehavior?: boolean;
   readonly optedOut?: readonly GateName[];
+  /** The legs to run; default every leg. A leg left out is absent from the result. */
+  readonly legs?: readonly LegSlug[];
 }
 
 /**
- * Run deadline for a defect whose run never ends. The healthy part of such a run (the create and
- * the log, some forty round trips in the varied variant) must end well inside it, or the blocked
- * reason names the wrong stage: those rows run after the busy ones, or in a file of their own,
- * where that part takes under 2 s quiet and about 5 s on a 2-core machine beside other work.
+ * Every run's deadline and every request's: only a guard against a suite or host that hangs, never
+ * a verdict the table expects. A run the table expects to be blocked because it never ends is
+ * ended by event, not by racing this: the host says when the run has entered its hang
+ * (`onHang`), and the leg's clock then jumps past its deadline, so lib's own deadline path names
+ * the stage the run hangs in. Nothing in a healthy run waits on a deadline, so no verdict depends
+ * on how busy the machine is.
  */
-export const HANGING_RUN_TIMEOUT_MS = 15_000;
-/** Run deadline for every other row: generous, because all rows share the machine at once. */
-const RUN_TIMEOUT_MS = 60_000;
+export const RUN_TIMEOUT_MS = 600_000;
+
 /**
- * Each request's deadline, for the same reason: every leg of every row starts at once on one
- * thread, and under that load a create can wait past the 10 s default behind the other rows.
+ * The clocks of one row's legs: each reads the real time until the host reports its run hung, and
+ * from then on the real time plus RUN_TIMEOUT_MS, which is past the deadline the run began with.
  */
-const REQUEST_TIMEOUT_MS = 30_000;
+class HangClocks {
+  private readonly hung = new Set<string>();
+  private readonly byRun = new Map<string, { jumped: boolean }>();
+
+  readonly onHang = (runId: string): void => {
+    this.hung.add(runId);
+    const clock = this.byRun.get(runId);
+    if (clock !== undefined) clock.jumped = true;
+  };
+
+  forLeg(): { readonly now: () => number; readonly watch: DriveWatch } {
+    const clock = { jumped: false };
+    return {
+      now: () => Date.now() + (clock.jumped ? RUN_TIMEOUT_MS : 0),
+      watch: {
+        created: (runId) => {
+          this.byRun.set(runId, clock);
+          if (this.hung.has(runId)) clock.jumped = true;
+        },
+      },
+    };
+  }
+}
 
 export function slugOf(requirement: string): LegSlug {
   const slug = LEG_SLUGS.find((s) => requirement === `${REQUIREMENT_PREFIX}${s}`);
@@ -79,29 +105,33 @@ export function slugOf(requirement: string): LegSlug {
 export async function runRow(options: RowOptions): Promise<readonly LegResult[]> {
   const apiKey = randomBytes(24).toString('base64url');
   const defect: DefectName | undefined = options.row === 'conformant' ? undefined : options.row;
+  const clocks = new HangClocks();
   const host = await startReferenceHost({
     apiKey,
     variant: options.variant,
     pacing: options.pacing ?? 'instant',
+    onHang: clocks.onHang,
     ...(defect === undefined ? {} : { defect }),
   });
+  const legs =
+    options.legs === undefined
+      ? LEGS
+      : LEGS.filter((leg) => options.legs?.includes(slugOfLeg(leg)));
   try {
     const config = resolveConfig({
       OPENWOP_BASE_URL: host.url,
       OPENWOP_API_KEY: apiKey,
       OPENWOP_REQUIRE_BEHAVIOR: String(options.requireBehavior ?? true),
       OPENWOP_OPTED_OUT_PROFILES: (options.optedOut ?? []).join(','),
-      OPENWOP_RUN_TIMEOUT_MS: String(
-        HANGING.has(options.row) ? HANGING_RUN_TIMEOUT_MS : RUN_TIMEOUT_MS,
-      ),
+      OPENWOP_RUN_TIMEOUT_MS: String(RUN_TIMEOUT_MS),
       OPENWOP_POLL_TIMEOUT_S: '1',
-      OPENWOP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      OPENWOP_REQUEST_TIMEOUT_MS: String(RUN_TIMEOUT_MS),
     });
     // Discovery is memoized per base URL, and a closed host's port can be handed to a later one.
     // Forgetting and fetching happen in one synchronous step, so no other row's entry is lost.
     const target = await openTarget(config);
     try {
-      const outcomes = await Promise.all(LEGS.map((leg) => runLeg(leg, target)));
+      const outcomes = await Promise.all(legs.map((leg) => runLeg(leg, target, clocks.forLeg())));
       return outcomes.map(reduce);
     } finally {
       await target?.client.close();
@@ -138,7 +168,7 @@ export const ROW_NAMES = Object.keys(EXPECTED) as readonly RowName[];
 /** How many files the busy rows are dealt into: matrix-N-of-BUSY_PARTS.test.ts. */
 export const BUSY_PARTS = 2;
 
-/** The rows whose runs never end, which mostly wait out their deadline. */
+/** The rows whose runs never end: their legs are blocked once the host reports the hang. */
 export const HANGING_ROWS: readonly RowName[] = ROW_NAMES.filter((row) => HANGING.has(row));
 
 /**
@@ -150,19 +180,17 @@ export function rowsOfPart(index: number, of: number): readonly RowName[] {
 }
 
 /**
- * The strict table's `rows` (by default all) in every mode: both variants, each at both pacings.
- * Suite and hosts share one thread. The busy rows run one mode after another, each mode's rows
- * all at once: every run waits behind a quarter of the load rather than all of it, so a healthy
- * run ends well inside its deadline on a shared machine. Then the few rows whose runs never end,
- * every mode at once and nothing beside them, since behind the busy rows' thousands of requests
- * each of their round trips would queue and the healthy part of their runs could outlast the
- * deadline; they mostly wait it out, and waiting costs nothing.
+ * The table's `rows` (by default all) in every mode: both variants, each at both pacings, with
+ * the legs `legsOf` names for each row (by default every leg; a row given none is not run). Suite
+ * and hosts share one thread, so the modes run one after another, each mode's rows in `shares`
+ * one after another: that bounds how many runs are in flight at once, and with them the memory
+ * and the sockets a run holds. No deadline depends on it (RUN_TIMEOUT_MS).
  */
 export async function runMatrix(
   rows: readonly RowName[] = ROW_NAMES,
   run: (options: RowOptions) => Promise<readonly LegResult[]> = runRow,
-  /** Each mode's busy rows run in this many shares, one after another (the whole table: BUSY_PARTS). */
   shares = 1,
+  legsOf: (row: RowName) => readonly LegSlug[] = () => LEG_SLUGS,
 ): Promise<MatrixResults> {
   const results = Object.fromEntries(MODE_NAMES.map((m) => [m, {}])) as Record<
     ModeName,
@@ -173,25 +201,25 @@ export async function runMatrix(
       rows.map(async (row) => {
         // A row that cannot run (a table row naming no defect) shows as legs not run, so the
         // other rows still report; the cause goes to stderr.
-        results[modeName(mode)][row] = await run({ row, ...mode }).catch((error: unknown) => {
-          process.stderr.write(
-            `matrix row ${row} (${modeName(mode)}) did not run: ${String(error)}\n`,
-          );
-          return [];
-        });
+        results[modeName(mode)][row] = await run({ row, ...mode, legs: legsOf(row) }).catch(
+          (error: unknown) => {
+            process.stderr.write(
+              `matrix row ${row} (${modeName(mode)}) did not run: ${String(error)}\n`,
+            );
+            return [];
+          },
+        );
       }),
     );
-  const busy = rows.filter((row) => !HANGING.has(row));
+  const running = rows.filter((row) => legsOf(row).length > 0);
   for (const mode of MODES) {
     for (let share = 0; share < shares; share += 1) {
       await runMode(
         mode,
-        busy.filter((_, i) => i % shares === share),
+        running.filter((_, i) => i % shares === share),
       );
     }
   }
-  const hanging = rows.filter((row) => HANGING.has(row));
-  await Promise.all(MODES.map((mode) => runMode(mode, hanging)));
   return results as MatrixResults;
 }
 
