@@ -4,6 +4,7 @@
 // id. The sidecar is read only when its bytes are the ones the report's digest names.
 
 import { dirname } from 'node:path';
+import { sidecarRecordsById } from '../lib/decide/sidecar-records.ts';
 import { sidecarReader } from '../lib/report/generated-sidecar.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
 import type { GeneratedCaseRecord } from '../lib/types.ts';
@@ -27,10 +28,7 @@ async function recordedCase(
   } else {
     const read = sidecarReader(dirname(path))(pack.sidecar.file);
     try {
-      for await (const line of read.lines) {
-        const record = JSON.parse(line) as GeneratedCaseRecord;
-        if (record.fixtureId === id) found ??= record;
-      }
+      found = (await sidecarRecordsById(read, new Set([id]), true)).get(id)?.record;
     } catch (error) {
       throw new JudgeInputError(
         `the pack's sidecar ${pack.sidecar.file} beside ${path} cannot be read: ${(error as Error).message}`,

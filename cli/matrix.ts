@@ -8,7 +8,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { makeDirectory, unwritableReason } from '../lib/make-directory.ts';
 import { Refusal } from '../lib/refusal.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
-import { pageViewsFor } from '../lib/report/render/html/inputs.ts';
+import { pageViewsFor } from '../lib/report/page-inputs.ts';
 import { renderHtml } from '../lib/report/render/html/render-html.ts';
 import type { MatrixInput } from '../lib/report/render/matrix/build.ts';
 import { buildMatrix, recomputes } from '../lib/report/render/matrix/build.ts';

@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { sidecarReader } from '../lib/report/generated-sidecar.ts';
-import { pageViewsFor } from '../lib/report/render/html/inputs.ts';
+import { pageViewsFor } from '../lib/report/page-inputs.ts';
 import { renderHtml } from '../lib/report/render/html/render-html.ts';
 import { expectationsFor } from '../lib/report/side-by-side.ts';
 import { EXIT } from '../lib/report/verdict/verdict.ts';

@@ -39,12 +39,21 @@ export function hostFaultFinding(stage: string, reason: string): Finding {
 
 /**
  * Whether recorded findings are what a host fault leaves and nothing else: one failing
- * `run.served` (hostFaultFinding). The one test of it, for the run's cases and `verify`'s rows.
+ * `run.served` (hostFaultFinding). The one test of it, read by hostFaultDecision.
  */
-export function isHostFault(findings: readonly Pick<Finding, 'rule' | 'ok'>[]): boolean {
+function isHostFault(findings: readonly Pick<Finding, 'rule' | 'ok'>[]): boolean {
   const [only] = findings;
   // Stryker disable next-line OptionalChaining: reached only when a first finding exists; the `?.` is for the types
   return findings.length === 1 && only?.rule === 'run.served' && !only.ok;
+}
+
+/**
+ * What findings recorded without an observation decide to, the one rule for the run's rows and
+ * cases and for `verify`: a host fault fails as it failed in the run; any other set of findings
+ * cannot have been recorded without the observation they were judged on (undefined).
+ */
+export function hostFaultDecision(findings: readonly Finding[]): Decision | undefined {
+  return isHostFault(findings) ? decide(findings) : undefined;
 }
 
 /**

@@ -20,7 +20,7 @@ import type {
   LegOutcome,
   OptOutName,
 } from '../types.ts';
-import { blocked, decide, isHostFault, type Decision } from './decide.ts';
+import { blocked, hostFaultDecision, type Decision } from './decide.ts';
 import {
   decidePack,
   driveGeneratedPack,
@@ -243,9 +243,10 @@ export function recomputeCase(
     return decidedWith(facts, { kind: 'observed', observation: recorded.observation });
   }
   if (recorded.findings !== undefined) {
-    return isHostFault(recorded.findings)
-      ? decide(recorded.findings)
-      : 'findings without an observation; only a host fault (one failing run.served) is recorded so';
+    return (
+      hostFaultDecision(recorded.findings) ??
+      'findings without an observation; only a host fault (one failing run.served) is recorded so'
+    );
   }
   if (recorded.disposition === 'blocked' && recorded.reason !== undefined) {
     return blocked(recorded.reason);

@@ -9,7 +9,7 @@ import { selectedFixtures } from '../generate/pack.ts';
 import { CURRENT_GENERATOR } from '../generate/versions.ts';
 import { packSelection } from './pack-request.ts';
 import { describeError } from '../observe/errors.ts';
-import type { GeneratedCaseRecord, StreamedGeneratedRecord } from '../types.ts';
+import type { StreamedGeneratedRecord } from '../types.ts';
 import {
   caseRecord,
   otherDraw,
@@ -21,6 +21,7 @@ import {
 } from './generated-leg.ts';
 import { PackTally } from './pack-tally.ts';
 import type { SidecarOpener } from './sidecar-opener.ts';
+import { sidecarLines } from './sidecar-records.ts';
 
 /** How many contradicting lines a replay names before it counts the rest. */
 const NAMED_LINES = 5;
@@ -49,8 +50,8 @@ export async function recomputeStreamedRow(
   let lines = 0;
   const read = open(file);
   try {
-    for await (const line of read.lines) {
-      lines += 1;
+    for await (const line of sidecarLines(read)) {
+      lines = line.number;
       const at = `${file} line ${lines}`;
       const drawn = fixtures.next();
       if (drawn.done === true) {
@@ -58,11 +59,11 @@ export async function recomputeStreamedRow(
         continue;
       }
       const fixture = drawn.value;
-      const recorded = parseLine(line);
-      if (typeof recorded === 'string') {
-        named(`${at}: ${recorded}`);
+      if (!line.ok) {
+        named(`${at}: ${line.problem}`);
         continue;
       }
+      const recorded = line.record;
       if (recorded.fixtureId !== fixture.id || recorded.file !== `${fixture.id}.json`) {
         named(`${at}: records ${recorded.fixtureId}, the pack places ${fixture.id} there`);
         continue;
@@ -85,7 +86,7 @@ export async function recomputeStreamedRow(
         decision: again,
         ...(digest === undefined ? {} : { fixtureDigest: digest }),
       };
-      if (JSON.stringify(caseRecord(replayed)) !== line) {
+      if (JSON.stringify(caseRecord(replayed)) !== line.text) {
         named(`${at} (${fixture.id}): the line is not the record its case decides to again`);
       }
       tally.add(replayed, fixture);
@@ -114,19 +115,6 @@ export async function recomputeStreamedRow(
     problems,
     differentReferee,
   };
-}
-
-/** A line as a case record, or why it is not one; the schema of a line is its replay. */
-function parseLine(line: string): GeneratedCaseRecord | string {
-  try {
-    const value = JSON.parse(line) as unknown;
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return value as GeneratedCaseRecord;
-    }
-    return 'not a JSON object';
-  } catch {
-    return 'not JSON';
-  }
 }
 
 /** A line whose members have the wrong types is a contradiction of its own, not a read failure. */

@@ -149,7 +149,7 @@ function refuseToWrite(
 
 /** The HTML page's modules, the largest of the renderers, loaded once and only by a run. */
 const importHtml = () =>
-  Promise.all([import('./render/html/render-html.ts'), import('./render/html/inputs.ts')]);
+  Promise.all([import('./render/html/render-html.ts'), import('./page-inputs.ts')]);
 let htmlLoading: ReturnType<typeof importHtml> | undefined;
 const loadHtml = (): ReturnType<typeof importHtml> => (htmlLoading ??= importHtml());
 

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { headline, runVerdict } from '../../lib/report/verdict/run-verdict.ts';
 import { renderHtml } from '../../lib/report/render/html/render-html.ts';
-import { alignCalls } from '../../lib/report/render/html/trajectory.ts';
+import { alignCalls } from '../../lib/report/trajectory-alignment.ts';
 import { reproduceCommand, shellWord } from '../../lib/report/render/html/reproduce.ts';
-import { pageViewsFor } from '../../lib/report/render/html/inputs.ts';
+import { pageViewsFor } from '../../lib/report/page-inputs.ts';
 import { expectationsFor } from '../../lib/report/side-by-side.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { failingReport, HOSTILE } from './html-example.ts';

@@ -7,7 +7,7 @@
 
 import type { FixtureLoad } from '../../fixtures.ts';
 import { GENERATED_REQUIREMENT, LEGS } from '../../legs.ts';
-import { blocked, decide, isHostFault, type Decision } from '../../decide/decide.ts';
+import { blocked, hostFaultDecision, type Decision } from '../../decide/decide.ts';
 import { decideLeg, type HostDiscovery, type LegFacts } from '../../decide/decide-leg.ts';
 import { recomputeGeneratedRow, type RecordedDocument } from '../../decide/generated-leg.ts';
 import { recomputeStreamedRow } from '../../decide/streamed-pack.ts';
@@ -125,6 +125,8 @@ const noSidecar = unreadableSidecars('no sidecar reader was given');
  */
 export function impliedDecision(row: ReportRow): Decision | string {
   if (row.findings.length === 0) return blocked(row.reason ?? '');
-  if (isHostFault(row.findings)) return decide(row.findings);
-  return `${row.findings.length} finding(s) but no observation; without one only a host fault (one failing run.served) can be recorded`;
+  return (
+    hostFaultDecision(row.findings) ??
+    `${row.findings.length} finding(s) but no observation; without one only a host fault (one failing run.served) can be recorded`
+  );
 }

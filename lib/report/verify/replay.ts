@@ -150,7 +150,7 @@ export async function replayReport(
 }
 
 /** The discovery as the report recorded it, in the three forms its readers take. */
-function discoveryOf(report: EvalGateReport): {
+export function discoveryOf(report: EvalGateReport): {
   readonly record: DiscoveryRecord;
   readonly document: Discovery;
   readonly read: DiscoveryRead;

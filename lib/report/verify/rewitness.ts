@@ -17,6 +17,7 @@ import { runCase } from '../../decide/generated-pack.ts';
 import { PACK_CONCURRENCY } from '../../decide/pack-request.ts';
 import { decideWithHost, discoveryOf } from '../../decide/run-leg.ts';
 import type { SidecarOpener } from '../../decide/sidecar-opener.ts';
+import { sidecarRecordsById } from '../../decide/sidecar-records.ts';
 import { redactContent } from '../canonical.ts';
 import type { Comparison, RecheckOutcome, WitnessedDrive } from './recheck.ts';
 import { compareDrive, compareProbe, recheckOutcome } from './recheck.ts';
@@ -217,10 +218,8 @@ async function recordedCases(
     return out;
   }
   try {
-    for await (const line of openSidecar(pack.sidecar.file).lines) {
-      const record = JSON.parse(line) as GeneratedCaseRecord;
-      if (wanted.has(record.fixtureId)) out.set(record.fixtureId, record);
-      if (out.size === wanted.size) break;
+    for (const [id, found] of await sidecarRecordsById(openSidecar(pack.sidecar.file), wanted)) {
+      out.set(id, found.record);
     }
   } catch {
     // verify has named a sidecar it cannot read; the cases it holds are then not compared.

@@ -1,13 +1,13 @@
-// What the page shows beyond the report, prepared before rendering (inputs.ts) so the renderer
+// What the page shows beyond the report, prepared before rendering (lib/report/page-inputs.ts) so the renderer
 // stays a pure function of its inputs.
 
 import type { Finding, GeneratedCaseRecord } from '../../../types.ts';
 import type { FixtureTrials } from './trajectory.ts';
 
-/** The aligned trials of each fixture the rows drove, by fixture id (lib/report/render/html/inputs.ts). */
+/** The aligned trials of each fixture the rows drove, by fixture id (lib/report/page-inputs.ts). */
 export type TrialsByFixture = ReadonlyMap<string, FixtureTrials>;
 
-/** A failing generated case judged again for the page, keyed `ROW-ID#CASE-INDEX` (inputs.ts). */
+/** A failing generated case decided as verify decides it, keyed `ROW-ID#CASE-INDEX` (lib/report/page-inputs.ts). */
 export type CaseViews = ReadonlyMap<
   string,
   { readonly findings: readonly Finding[]; readonly trials?: FixtureTrials }
