@@ -117,25 +117,37 @@ export async function readBoundedJson(
 }
 
 /**
- * Whether `text`, read as JSON, opens more than `max` arrays and objects inside one another. One
- * pass with a counter, skipping strings, so any depth is measured in constant stack; text that
- * is not JSON is left for JSON.parse to refuse.
+ * Whether `text`, read as JSON, opens more than `max` arrays and objects inside one another,
+ * measured with a counter in constant stack. Native searches jump from one quote or bracket to the
+ * next and over each string to its closing quote, many times faster over a report than a loop over
+ * every character; a string left open runs to the end. Text that is not JSON is left for
+ * JSON.parse to refuse.
  */
 export function nestingBeyond(text: string, max: number): boolean {
+  const next = /["[\]{}]/g;
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i += 1;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
+  for (let found = next.exec(text); found !== null; found = next.exec(text)) {
+    const c = text.charCodeAt(found.index);
+    if (c === 0x22) next.lastIndex = afterString(text, found.index + 1);
     else if (c === 0x7b || c === 0x5b) {
       depth += 1;
       if (depth > max) return true;
-    } else if (c === 0x7d || c === 0x5d) depth -= 1;
+    } else depth -= 1;
   }
   return false;
+}
+
+/**
+ * Where the string whose content starts at `from` ends: past its closing quote, the first quote
+ * after an even run of backslashes (each backslash escapes the character after it), or the end.
+ */
+function afterString(text: string, from: number): number {
+  for (let at = text.indexOf('"', from); at !== -1; at = text.indexOf('"', at + 1)) {
+    let slashes = 0;
+    while (at - slashes - 1 >= from && text.charCodeAt(at - slashes - 1) === 0x5c) slashes += 1;
+    if (slashes % 2 === 0) return at + 1;
+  }
+  return text.length;
 }
 
 function codeOf(error: unknown): string {

@@ -8,8 +8,63 @@ import type { Fixture } from './types.ts';
  * Canonical JSON: object keys sorted by UTF-16 code unit (JavaScript's default sort), no
  * whitespace, strings and numbers exactly as JSON.stringify writes them, members whose value is
  * undefined left out. Non-finite numbers cannot be written as JSON, so they are refused.
+ *
+ * A report's canonical form is taken on every run and several times by `verify`, and most of its
+ * objects arrive in the key order a host chose, so the native serializer does the writing, handed
+ * a copy whose objects hold their keys in sorted order. Where it would write something else (an
+ * integer-like key, which an object always enumerates first; anything but a plain object, an
+ * array or a JSON value), the value is written by the definition itself.
  */
 export function canonicalJson(value: unknown): string {
+  const sorted = sortedCopy(value);
+  return sorted === NOT_PLAIN ? canonicalByDefinition(value) : JSON.stringify(sorted);
+}
+
+const INTEGER_KEY = /^(?:0|[1-9]\d*)$/;
+const NOT_PLAIN = Symbol('not plain JSON');
+
+/** `value` with every object's keys in sorted order and undefined members left out. */
+function sortedCopy(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : NOT_PLAIN;
+    case 'object': {
+      if (value === null) return null;
+      if (Array.isArray(value)) {
+        const copy: unknown[] = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i += 1) {
+          // A hole: the definition's map leaves it empty where the serializer writes null.
+          if (!(i in value)) return NOT_PLAIN;
+          const item: unknown = value[i];
+          const sorted = item === undefined ? null : sortedCopy(item);
+          if (sorted === NOT_PLAIN) return NOT_PLAIN;
+          copy[i] = sorted;
+        }
+        return copy;
+      }
+      const prototype = Object.getPrototypeOf(value) as unknown;
+      if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+      const record = value as Readonly<Record<string, unknown>>;
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(record).sort()) {
+        const member = record[key];
+        if (member === undefined) continue;
+        if (INTEGER_KEY.test(key)) return NOT_PLAIN;
+        const sorted = sortedCopy(member);
+        if (sorted === NOT_PLAIN) return NOT_PLAIN;
+        copy[key] = sorted;
+      }
+      return copy;
+    }
+    default:
+      return NOT_PLAIN;
+  }
+}
+
+function canonicalByDefinition(value: unknown): string {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') {
     return JSON.stringify(value);
   }
@@ -18,14 +73,14 @@ export function canonicalJson(value: unknown): string {
     return JSON.stringify(value);
   }
   if (Array.isArray(value)) {
-    return `[${value.map((item: unknown) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+    return `[${value.map((item: unknown) => (item === undefined ? 'null' : canonicalByDefinition(item))).join(',')}]`;
   }
   if (typeof value === 'object') {
     const record = value as Readonly<Record<string, unknown>>;
     const members = Object.keys(record)
       .sort()
       .filter((key) => record[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+      .map((key) => `${JSON.stringify(key)}:${canonicalByDefinition(record[key])}`);
     return `{${members.join(',')}}`;
   }
   throw new TypeError(`canonical JSON cannot hold a ${typeof value}`);

@@ -90,13 +90,48 @@ export function secretScrubber(secrets: readonly string[]): (text: string) => st
 }
 
 /**
- * Whether `text` may hold a form of a secret, far faster than the pattern: without a `\` or a
- * `%`, only the raw secret or its base64 can be there, and a plain search finds those.
+ * Whether `text` may hold a form of a secret, far faster than the pattern. Every form but the raw
+ * secret and its base64 writes at least one of the secret's characters escaped: as `%XX` or
+ * `\uXXXX` of that very character, or, for `"`, `\` and `/`, as its JSON escape. A text holding
+ * none of those escapes and neither literal cannot match, and most texts hold none: a JSON answer's
+ * `\"` and `\n` and a URL's `%2F` escape characters a generated key does not hold.
  */
 function quickTest(secrets: readonly string[]): (text: string) => boolean {
   const literals = [...secrets, ...secrets.flatMap(base64Cores).filter((c) => c.length >= 8)];
+  const characters = new Set(secrets.join(''));
+  const jsonEscaped = [...characters].some((c) => JSON_ESCAPES[c] !== undefined);
+  const percent = escapesOf(characters, '%', 2);
+  const unicode = escapesOf(characters, '\\u', 4);
   return (text) =>
-    text.includes('\\') || text.includes('%') || literals.some((l) => text.includes(l));
+    (jsonEscaped && text.includes('\\')) ||
+    holdsEscape(text, percent) ||
+    holdsEscape(text, unicode) ||
+    literals.some((l) => text.includes(l));
+}
+
+interface Escapes {
+  readonly lead: string;
+  /** Each escape as it follows the lead, its hex in lower case. */
+  readonly forms: ReadonlySet<string>;
+  readonly widths: readonly number[];
+}
+
+/** The escapes of `characters` written as `lead` and their hex code, at least `width` digits. */
+function escapesOf(characters: ReadonlySet<string>, lead: string, width: number): Escapes {
+  const forms = new Set(
+    [...characters].map((c) => c.charCodeAt(0).toString(16).padStart(width, '0')),
+  );
+  return { lead, forms, widths: [...new Set([...forms].map((f) => f.length))] };
+}
+
+/** Whether `text` holds one of `escapes`, in either case of hex. */
+function holdsEscape(text: string, escapes: Escapes): boolean {
+  const { lead, forms, widths } = escapes;
+  for (let at = text.indexOf(lead); at !== -1; at = text.indexOf(lead, at + 1)) {
+    const start = at + lead.length;
+    if (widths.some((w) => forms.has(text.slice(start, start + w).toLowerCase()))) return true;
+  }
+  return false;
 }
 
 /** Whether `text` holds any form of any secret: the last check before anything is written. */

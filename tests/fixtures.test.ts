@@ -355,6 +355,16 @@ describe('each fixture yields the numbers of contract §8', () => {
   });
 });
 
+describe('loadFixture loads a shipped fixture again as it loaded it first', () => {
+  it('each load hands back its own copy of the same document', async () => {
+    const id = FIXTURE_IDS[0] ?? '';
+    const [first, again] = [await load(id), await load(id)];
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(JSON.parse(readFileSync(join(FIXTURES_DIR, `${id}.json`), 'utf8')));
+  });
+});
+
 describe('loadFixture refuses a broken fixture with a reason', () => {
   let dir: string;
   const mean = (): Record<string, unknown> =>

@@ -24,14 +24,16 @@ export function redactContent<T>(value: T): T {
  * builder turns into a refusal to write.
  */
 function mapJson(value: unknown, onMember: (key: string, item: unknown) => unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((item: unknown) => mapJson(item, onMember));
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      const replaced = onMember(key, item);
-      out[key] = replaced === item ? mapJson(item, onMember) : replaced;
-    }
-    return out;
+  // Keys, not entries: a report's observations hold tens of thousands of members, and an entry
+  // is an array made for each.
+  const record = value as Readonly<Record<string, unknown>>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    const replaced = onMember(key, item);
+    out[key] = replaced === item ? mapJson(item, onMember) : replaced;
   }
-  return value;
+  return out;
 }

@@ -71,6 +71,21 @@ describe('the key and its near-miss tokens in every form', () => {
     const ordinary = 'loopback 127.0.0.1: 401 "unauthenticated" (Bearer token refused) %41 \\u0041';
     expect(scrubSecretForms(ordinary, TOKENS)).toBe(ordinary);
   });
+
+  it('a key with no character JSON escapes is still found in each form beside JSON escapes', () => {
+    // Such a key can only be escaped as `\u` or `%`: the scrubber's plain search skips texts with
+    // neither, which is most host answers, so each form is tried inside an escaped JSON string.
+    const plain = ['sk-plain-DO-NOT-LEAK-4242', 'sk-plain-DO-NOT-LEAK-424'];
+    for (const token of plain) {
+      for (const form of formsOf(token)) {
+        const text = `{"echo":"said \\"${form}\\"\\n"}`;
+        expect(holdsSecretForm(text, plain), form).toBe(true);
+        expect(holdsSecretForm(scrubSecretForms(text, plain), plain), form).toBe(false);
+      }
+    }
+    const ordinary = '{"echo":"said \\"sk-plain\\" and \\\\ and \\/"}';
+    expect(scrubSecretForms(ordinary, plain)).toBe(ordinary);
+  });
 });
 
 let reportDir = '';

@@ -1,9 +1,24 @@
 // Canonical JSON, digests and redaction: the definitions docs/report.md gives, pinned.
 
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalDigest, canonicalJson, redactContent } from '../../lib/report/canonical.ts';
 import { REDACTED } from '../../lib/secrets.ts';
 import { findContentKey } from '../../lib/witness/content.ts';
+
+/** The definition docs/report.md gives, written out plainly: the oracle for the fast path. */
+function byDefinition(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map((item: unknown) => (item === undefined ? 'null' : byDefinition(item))).join(',')}]`;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    const members = keys.filter((key) => record[key] !== undefined);
+    return `{${members.map((key) => `${JSON.stringify(key)}:${byDefinition(record[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth, drops undefined members and writes no whitespace', () => {
@@ -22,6 +37,32 @@ describe('canonicalJson', () => {
 
   it('refuses a number JSON cannot hold', () => {
     expect(() => canonicalJson({ x: Number.NaN })).toThrow(/cannot hold NaN/);
+  });
+
+  it('writes what the definition writes for any JSON value, whatever its key order', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalJson(value)).toBe(byDefinition(value));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes an integer-like key in sorted order, not the order an object enumerates it', () => {
+    expect(canonicalJson({ b: { 10: 'x', 2: 'y', $k: 0 }, a: 1 })).toBe(
+      '{"a":1,"b":{"$k":0,"10":"x","2":"y"}}',
+    );
+  });
+
+  it('writes what the definition writes where JSON.stringify alone would differ', () => {
+    const dated = { at: new Date(0), boxed: [Object('s') as unknown, Object(1) as unknown] };
+    expect(canonicalJson(dated)).toBe(byDefinition(dated));
+    expect(canonicalJson({ list: [1, undefined, 2] })).toBe('{"list":[1,null,2]}');
+    expect(() => canonicalJson({ deep: [{ n: Number.POSITIVE_INFINITY }] })).toThrow(
+      /cannot hold Infinity/,
+    );
+    expect(() => canonicalJson({ f: () => 1 })).toThrow(/cannot hold a function/);
+    expect(() => canonicalJson([10n])).toThrow(/cannot hold a bigint/);
   });
 });
 
