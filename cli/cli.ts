@@ -52,6 +52,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       annotate: readGithubActions(io.env),
       command,
       stepSummaryPath: command === 'run' ? readStepSummaryPath(io.env) : undefined,
+      stepOutputPath: command === 'run' ? readStepOutputPath(io.env) : undefined,
     });
     return EXIT.badConfiguration;
   };
@@ -119,6 +120,13 @@ async function run(args: ParsedArgs, io: CliIo, out: (line: string) => void): Pr
   const keyId = args.options['key-id'];
   if (keyId !== undefined && sign === undefined) {
     throw new UsageError('--key-id names the key of --sign; give --sign KEY.pem as well');
+  }
+  // A signature without a key id can be matched to no key the host publishes, so the run could
+  // never be certified: refused now, as every other key problem is, not after every leg.
+  if (sign !== undefined && keyId === undefined) {
+    throw new UsageError(
+      '--sign needs --key-id ID, the id under which your discovery signingKeys publishes its public half; without it the report can never be certified',
+    );
   }
   if (keyId !== undefined && !KEY_ID.test(keyId)) {
     throw new UsageError(`--key-id must match ${KEY_ID.source} (a discovery signingKeys keyId)`);

@@ -163,6 +163,7 @@ export async function runConformance(
         annotate: options.annotate === true,
         command: 'run',
         stepSummaryPath: options.stepSummaryPath,
+        stepOutputPath: options.stepOutputPath,
       });
       return { exitCode: EXIT.badConfiguration, files: [] };
     }
