@@ -13,6 +13,7 @@ import { commandWordOf, nameFlags, parseArgs, UsageError } from './args.ts';
 import { Refusal } from '../lib/refusal.ts';
 import { announceStartFailure } from './start-failure.ts';
 import type { ParsedArgs } from './args.ts';
+import type { Working } from './flags.ts';
 import type { Judgement } from './judge.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { consoleBlock, consoleText } from '../lib/untrusted-text.ts';
@@ -65,9 +66,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   try {
     switch (args.command) {
-      case 'help':
-        for (const line of HELP.trimEnd().split('\n')) out(line);
+      case 'help': {
+        const about = args.positionals[0] as Working | undefined;
+        const text =
+          about === undefined ? HELP : (await import('./command-help.ts')).commandHelp(about);
+        for (const line of text.trimEnd().split('\n')) out(line);
         return EXIT.ok;
+      }
       case 'version': {
         // The package file and the judging files' digest, so --version answers without loading
         // the suite; the digest is the one a report records as its referee's.
