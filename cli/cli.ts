@@ -35,6 +35,8 @@ export interface CliIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The clock a verifier reads a report's date against; absent: the wall clock. */
   readonly now?: () => number;
+  /** The clock verify's progress lines are spaced by; absent: the wall clock. */
+  readonly progressClock?: () => number;
 }
 
 const PREFIX = 'openwop-eval-gate: ';
@@ -90,7 +92,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'run':
         return await run(args, io, out);
       case 'verify':
-        return await verify(args, { print: out, raw, live: io.live, now: io.now });
+        return await verify(args, {
+          print: out,
+          raw,
+          live: io.live,
+          now: io.now,
+          progressLine: (line) => io.error(consoleText(scrubText(line, key))),
+          progressClock: io.progressClock,
+        });
       case 'judge':
         return await judge(args, out);
       case 'fixtures':
@@ -224,6 +233,9 @@ interface VerifyIo {
   readonly raw: ReturnType<typeof readSettings>;
   readonly live?: ((line: string) => void) | undefined;
   readonly now?: (() => number) | undefined;
+  /** Standard error, for progress off a terminal. */
+  readonly progressLine: (line: string) => void;
+  readonly progressClock?: (() => number) | undefined;
 }
 
 async function verify(args: ParsedArgs, io: VerifyIo): Promise<number> {
@@ -242,17 +254,18 @@ async function verify(args: ParsedArgs, io: VerifyIo): Promise<number> {
     import('../lib/report/verify/anchor.ts'),
   ]);
   const live = io.live;
+  const { throttledProgress } = await import('./verify-progress.ts');
   const verified = await api.verifyReport(path, {
     ...trust,
     limits,
     ...(io.now === undefined ? {} : { now: io.now }),
-    // A large pack's replay takes a while: on a terminal, a live line on stderr says how far it is.
-    ...(live === undefined
-      ? {}
-      : {
-          progress: (file: string, lines: number, bytes: number) =>
+    // A large pack's replay takes a while: on a terminal, a live line on stderr says how far it
+    // is; elsewhere (a CI log) a line on stderr every few seconds.
+    progress:
+      live === undefined
+        ? throttledProgress(io.progressLine, io.progressClock ?? Date.now)
+        : (file: string, lines: number, bytes: number) =>
             live(consoleText(`verify: replaying ${file}: ${lines} lines, ${bytes} bytes read`)),
-        }),
   });
   const { problems } = verified;
   let result = verified.result;

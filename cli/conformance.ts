@@ -25,7 +25,7 @@ import { unexercisedLine, unexercisedTally } from '../lib/report/verdict/unexerc
 import { hostCheckSummary, warningSummary } from '../lib/report/verdict/warnings.ts';
 import { writePackFiles } from './fixture-set.ts';
 import { reproducibleReason } from '../lib/report/render/reproduce-case.ts';
-import { sidecarSinks } from '../lib/report/generated-sidecar.ts';
+import { removeEarlierSidecars, sidecarSinks } from '../lib/report/generated-sidecar.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { announceStartFailure } from './start-failure.ts';
 import { checkHost, checkReportDir, checkStepFiles } from './preflight.ts';
@@ -82,6 +82,8 @@ export async function runConformance(
     ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
     ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
   });
+  // The run goes ahead: what an earlier run's packs left in the folder is not this run's.
+  await removeEarlierSidecars(config.reportDir);
   // The embedded host seeds the pack the way any host would: from the files `fixtures --out` writes.
   const packDir =
     config.baseUrl === undefined && options.pack !== undefined

@@ -163,9 +163,9 @@ Outputs (in the report directory)
   characters (the summary's first line states the same), then the counts, then what limits the
   run when there is something: "partial: N of M selected", "requirement set V (the current set
   adds N)", "baseline: N failing requirements excused (R rules), S stale, E expired", "severity:
-  RULE raised to MUST on IDS", "repeat N: F flaky (A allowed)", "fail-on should: N SHOULD warnings
-  (E excused)", "fail-on none", "embedded reference host"; then "certified (...)" or "not
-  certified: REASONS" (docs/report.md).
+  RULE raised to MUST on IDS (N passed requirements failing the run)", "repeat N: F flaky (A
+  allowed)", "fail-on should: N SHOULD warnings (E excused)", "fail-on none", "embedded reference
+  host"; then "certified (...)" or "not certified: REASONS" (docs/report.md).
 
 Input limits for verify, diff, badge, report and matrix (docs/bounds.md); past one, exit 2
 ${limitLines()}
