@@ -43,7 +43,10 @@ export function commandWordOf(argv: readonly string[]): string {
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
-    return { command: 'help', positionals: [], settings: {}, flagFor: {}, options: {} };
+    // `verify --help` and `help verify` are that command's help; `--help` alone the overview.
+    const named = argv[0] === 'help' ? argv[1] : argv[0];
+    const about = named !== undefined && named in FLAGS ? [named] : [];
+    return { command: 'help', positionals: about, settings: {}, flagFor: {}, options: {} };
   }
   // Asked of any command, as a bug report asks it: the rest of the line is not checked.
   if (argv.includes('--version') || argv.includes('-V') || argv[0] === 'version') {

@@ -13,6 +13,7 @@ import { commandWordOf, nameFlags, parseArgs, UsageError } from './args.ts';
 import { Refusal } from '../lib/refusal.ts';
 import { announceStartFailure } from './start-failure.ts';
 import type { ParsedArgs } from './args.ts';
+import type { Working } from './flags.ts';
 import type { Judgement } from './judge.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { consoleBlock, consoleText } from '../lib/untrusted-text.ts';
@@ -34,6 +35,8 @@ export interface CliIo {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The clock a verifier reads a report's date against; absent: the wall clock. */
   readonly now?: () => number;
+  /** The clock verify's progress lines are spaced by; absent: the wall clock. */
+  readonly progressClock?: () => number;
 }
 
 const PREFIX = 'openwop-eval-gate: ';
@@ -52,6 +55,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       annotate: readGithubActions(io.env),
       command,
       stepSummaryPath: command === 'run' ? readStepSummaryPath(io.env) : undefined,
+      stepOutputPath: command === 'run' ? readStepOutputPath(io.env) : undefined,
     });
     return EXIT.badConfiguration;
   };
@@ -64,9 +68,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   try {
     switch (args.command) {
-      case 'help':
-        for (const line of HELP.trimEnd().split('\n')) out(line);
+      case 'help': {
+        const about = args.positionals[0] as Working | undefined;
+        const text =
+          about === undefined ? HELP : (await import('./command-help.ts')).commandHelp(about);
+        for (const line of text.trimEnd().split('\n')) out(line);
         return EXIT.ok;
+      }
       case 'version': {
         // The package file and the judging files' digest, so --version answers without loading
         // the suite; the digest is the one a report records as its referee's.
@@ -84,7 +92,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'run':
         return await run(args, io, out);
       case 'verify':
-        return await verify(args, { print: out, raw, live: io.live, now: io.now });
+        return await verify(args, {
+          print: out,
+          raw,
+          live: io.live,
+          now: io.now,
+          progressLine: (line) => io.error(consoleText(scrubText(line, key))),
+          progressClock: io.progressClock,
+        });
       case 'judge':
         return await judge(args, out);
       case 'fixtures':
@@ -119,6 +134,13 @@ async function run(args: ParsedArgs, io: CliIo, out: (line: string) => void): Pr
   const keyId = args.options['key-id'];
   if (keyId !== undefined && sign === undefined) {
     throw new UsageError('--key-id names the key of --sign; give --sign KEY.pem as well');
+  }
+  // A signature without a key id can be matched to no key the host publishes, so the run could
+  // never be certified: refused now, as every other key problem is, not after every leg.
+  if (sign !== undefined && keyId === undefined) {
+    throw new UsageError(
+      '--sign needs --key-id ID, the id under which your discovery signingKeys publishes its public half; without it the report can never be certified',
+    );
   }
   if (keyId !== undefined && !KEY_ID.test(keyId)) {
     throw new UsageError(`--key-id must match ${KEY_ID.source} (a discovery signingKeys keyId)`);
@@ -211,6 +233,9 @@ interface VerifyIo {
   readonly raw: ReturnType<typeof readSettings>;
   readonly live?: ((line: string) => void) | undefined;
   readonly now?: (() => number) | undefined;
+  /** Standard error, for progress off a terminal. */
+  readonly progressLine: (line: string) => void;
+  readonly progressClock?: (() => number) | undefined;
 }
 
 async function verify(args: ParsedArgs, io: VerifyIo): Promise<number> {
@@ -229,17 +254,18 @@ async function verify(args: ParsedArgs, io: VerifyIo): Promise<number> {
     import('../lib/report/verify/anchor.ts'),
   ]);
   const live = io.live;
+  const { throttledProgress } = await import('./verify-progress.ts');
   const verified = await api.verifyReport(path, {
     ...trust,
     limits,
     ...(io.now === undefined ? {} : { now: io.now }),
-    // A large pack's replay takes a while: on a terminal, a live line on stderr says how far it is.
-    ...(live === undefined
-      ? {}
-      : {
-          progress: (file: string, lines: number, bytes: number) =>
+    // A large pack's replay takes a while: on a terminal, a live line on stderr says how far it
+    // is; elsewhere (a CI log) a line on stderr every few seconds.
+    progress:
+      live === undefined
+        ? throttledProgress(io.progressLine, io.progressClock ?? Date.now)
+        : (file: string, lines: number, bytes: number) =>
             live(consoleText(`verify: replaying ${file}: ${lines} lines, ${bytes} bytes read`)),
-        }),
   });
   const { problems } = verified;
   let result = verified.result;

@@ -12,19 +12,20 @@ import { runSuite } from '../lib/decide/run-suite.ts';
 import type { SuiteConfig } from '../lib/env.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { MARKDOWN_FILE } from '../lib/report/render/markdown.ts';
-import type { EvalGateReport } from '../lib/report/report.ts';
+import type { EvalGateReport, ReportRow } from '../lib/report/report.ts';
 import { preparePublishing, publishRun } from '../lib/report/publish.ts';
 import { EXIT } from '../lib/report/verdict/verdict.ts';
 import { errorAnnotations } from '../lib/report/render/annotations.ts';
 import type { RunVerdict } from '../lib/report/verdict/run-verdict.ts';
 import { closingLineOf } from '../lib/report/verdict/run-verdict.ts';
 import type { RunOptions } from '../lib/report/run-record.ts';
-import { isSelected } from '../lib/report/run-options.ts';
+import { isSelected, NOT_SELECTED } from '../lib/report/run-options.ts';
+import { shortId } from '../lib/report/verdict/lead.ts';
 import { unexercisedLine, unexercisedTally } from '../lib/report/verdict/unexercised.ts';
 import { hostCheckSummary, warningSummary } from '../lib/report/verdict/warnings.ts';
 import { writePackFiles } from './fixture-set.ts';
 import { reproducibleReason } from '../lib/report/render/reproduce-case.ts';
-import { sidecarSinks } from '../lib/report/generated-sidecar.ts';
+import { removeEarlierSidecars, sidecarSinks } from '../lib/report/generated-sidecar.ts';
 import { startEmbeddedHost } from './embedded-host.ts';
 import { announceStartFailure } from './start-failure.ts';
 import { checkHost, checkReportDir, checkStepFiles } from './preflight.ts';
@@ -81,6 +82,8 @@ export async function runConformance(
     ...(options.keyId === undefined ? {} : { keyId: options.keyId }),
     ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
   });
+  // The run goes ahead: what an earlier run's packs left in the folder is not this run's.
+  await removeEarlierSidecars(config.reportDir);
   // The embedded host seeds the pack the way any host would: from the files `fixtures --out` writes.
   const packDir =
     config.baseUrl === undefined && options.pack !== undefined
@@ -163,11 +166,14 @@ export async function runConformance(
         annotate: options.annotate === true,
         command: 'run',
         stepSummaryPath: options.stepSummaryPath,
+        stepOutputPath: options.stepOutputPath,
       });
       return { exitCode: EXIT.badConfiguration, files: [] };
     }
     const { report, verdict, files } = published;
-    for (const row of report.requirements) {
+    // Rows a selection left out say nothing about the host: one line names them all.
+    const unselected = report.requirements.filter(isUnselected);
+    for (const row of report.requirements.filter((r) => !isUnselected(r))) {
       const reason = reproducibleReason(report, row);
       const warned = warningSummary(row);
       const flaky = report.repeat?.rows.find(
@@ -179,6 +185,7 @@ export async function runConformance(
           (flaky === undefined ? '' : ` [flaky: ${flaky.outcomes.join(', ')}]`),
       );
     }
+    if (unselected.length > 0) log(unselectedLine(unselected));
     if (report.hostChecks !== undefined) {
       log(`${hostCheckSummary(report.hostChecks)} (see ${MARKDOWN_FILE})`);
     }
@@ -202,6 +209,16 @@ export async function runConformance(
     await embedded?.close();
     if (packDir !== undefined) await rm(packDir, { recursive: true, force: true });
   }
+}
+
+function isUnselected(row: ReportRow): boolean {
+  return row.disposition === 'skipped' && row.reason === NOT_SELECTED;
+}
+
+/** `18 requirements not selected: mean-gated, suite-gated, …`, ids without their shared prefix. */
+export function unselectedLine(rows: readonly ReportRow[]): string {
+  const n = rows.length;
+  return `${n} requirement${n === 1 ? '' : 's'} not selected: ${rows.map((r) => shortId(r.id)).join(', ')}`;
 }
 
 /** The pack's cost for the closing part; a case driven alone says which case of which pack. */

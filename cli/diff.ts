@@ -73,6 +73,9 @@ export function renderDiff(diff: ReportDiff, all: boolean): string[] {
     ...(diff.certification.regressed
       ? [`CERTIFICATION LOST: certified → not certified: ${diff.certification.reasons.join('; ')}`]
       : []),
+    ...(diff.certification.notCompared === undefined
+      ? []
+      : [`notice: ${diff.certification.notCompared}`]),
     ...diff.scope.warnings.map((w) => `warning: ${w}`),
   ];
   for (const r of diff.requirements) {

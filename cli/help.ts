@@ -126,7 +126,8 @@ Usage
                                            the suite versions whose set holds it) and every rule
                                            (severity, reference, which requirements record it;
                                            host-check rules are judged once per run)
-  openwop-eval-gate --help                 this text
+  openwop-eval-gate --help                 this text; COMMAND --help (or help COMMAND) that
+                                           command's part of it
   openwop-eval-gate --version              the suite's name and version, then the digest of its
                                            judging code a report records (on any command)
 
@@ -162,9 +163,9 @@ Outputs (in the report directory)
   characters (the summary's first line states the same), then the counts, then what limits the
   run when there is something: "partial: N of M selected", "requirement set V (the current set
   adds N)", "baseline: N failing requirements excused (R rules), S stale, E expired", "severity:
-  RULE raised to MUST on IDS", "repeat N: F flaky (A allowed)", "fail-on should: N SHOULD warnings
-  (E excused)", "fail-on none", "embedded reference host"; then "certified (...)" or "not
-  certified: REASONS" (docs/report.md).
+  RULE raised to MUST on IDS (N passed requirements failing the run)", "repeat N: F flaky (A
+  allowed)", "fail-on should: N SHOULD warnings (E excused)", "fail-on none", "embedded reference
+  host"; then "certified (...)" or "not certified: REASONS" (docs/report.md).
 
 Input limits for verify, diff, badge, report and matrix (docs/bounds.md); past one, exit 2
 ${limitLines()}
@@ -183,6 +184,8 @@ Exit codes
           rule fails; 2 bad usage, a
           report that is unreadable or does not verify, or two runs it refuses to compare
   badge   0 written; 2 bad usage, or a report that is unreadable or does not verify
+  report  0 written; 2 bad usage, or a report that is unreadable or does not verify
+  matrix  0 written, a report that does not verify shown as unverified; 2 bad usage
   run with CI options: a failure the baseline excuses does not count, a stale entry counts as a
   failure (1), with --fail-on should so does a SHOULD warning, and with --fail-on none nothing
   does; discovery must publish the public half of --sign under --key-id, not retired, checked

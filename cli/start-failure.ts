@@ -3,7 +3,11 @@
 // no verdict. The cause arrives with the API key already scrubbed.
 
 import { appendFile } from 'node:fs/promises';
-import { startFailureAnnotation, startFailureSummary } from '../lib/report/render/annotations.ts';
+import {
+  startFailureAnnotation,
+  startFailureOutputs,
+  startFailureSummary,
+} from '../lib/report/render/annotations.ts';
 
 export interface StartFailureChannels {
   /** Standard output, where the runner reads workflow commands. */
@@ -14,14 +18,20 @@ export interface StartFailureChannels {
   readonly command: string;
   /** GITHUB_STEP_SUMMARY, for `run` only: other commands write no step summary. */
   readonly stepSummaryPath: string | undefined;
+  /** GITHUB_OUTPUT, for `run` only: `result`, `certified` and `verdict`, as a finished run sets. */
+  readonly stepOutputPath?: string | undefined;
 }
 
 export async function announceStartFailure(
   cause: string,
-  { log, annotate, command, stepSummaryPath }: StartFailureChannels,
+  { log, annotate, command, stepSummaryPath, stepOutputPath }: StartFailureChannels,
 ): Promise<void> {
   if (annotate) log(startFailureAnnotation(cause, command));
+  // The cause is the line already printed; a file that cannot be written adds nothing to it.
+  if (stepOutputPath !== undefined) {
+    const lines = startFailureOutputs(cause).join('\n');
+    await appendFile(stepOutputPath, `${lines}\n`).catch(() => undefined);
+  }
   if (stepSummaryPath === undefined) return;
-  // The cause is the line already printed; a summary file that cannot be written adds nothing.
   await appendFile(stepSummaryPath, `${startFailureSummary(cause)}\n`).catch(() => undefined);
 }

@@ -59,7 +59,9 @@ export function verifyHeadline(result: AnchoredVerification): string {
     case 'unanchored':
       return `unanchored: integrity only, no key outside the report vouches for it, ${anchored.time.asOf}`;
     case 'unattributed':
-      return `unattributed: integrity only, the host does not publish the signing key, ${anchored.time.asOf}`;
+      // The anchor's own why, as the anchor line states it: a key bound to another
+      // implementation is published, and a keyring is not the host.
+      return `unattributed: integrity only, ${anchored.anchor.why}, ${anchored.time.asOf}`;
     default:
       if (voucher?.certifies === false) return `${voucher.headline}, ${anchored.time.asOf}`;
       if (anchored.time.tooOld !== undefined) return `stale: ${anchored.time.tooOld}`;

@@ -57,9 +57,19 @@ export interface CertificationChange {
   readonly after: boolean;
   /** Why NEW is not certified, in full; empty when it is. */
   readonly reasons: readonly string[];
-  /** Certified before and not now: a regression whatever the rows did. */
+  /** Certified before and not now, NEW could have been signed: a regression whatever the rows did. */
   readonly regressed: boolean;
+  /**
+   * Why the two certifications were not compared: OLD is certified, but NEW carries no signature
+   * at all, so the run had no signing key (a fork's pull request gets no secrets) and could not
+   * have been certified whatever the host did. Absent when they were compared.
+   */
+  readonly notCompared?: string;
 }
+
+/** The notice of a comparison that left certification out. */
+export const NO_SIGNING_KEY =
+  'certification not compared: this run had no signing key (the base is certified; an unsigned run cannot be)';
 
 export interface ReportDiff {
   /** What was compared, what was left out, and what differs between the two runs' settings. */
@@ -97,12 +107,7 @@ export function diffReports(
   const numbers = ids.flatMap((id) =>
     numberChanges(id, rowOf(before, id), rowOf(after, id), expectations),
   );
-  const certification: CertificationChange = {
-    before: certifications.before.certified,
-    after: certifications.after.certified,
-    reasons: certifications.after.reasons.map((r) => r.text),
-    regressed: certifications.before.certified && !certifications.after.certified,
-  };
+  const certification = certificationChange(after, certifications);
   const regressions = [
     ...(certification.regressed
       ? [
@@ -122,6 +127,26 @@ export function diffReports(
     numbers,
     provenance: provenance(before, after),
     regressions,
+  };
+}
+
+/**
+ * A report with no signature member was written by a run given no key (`--sign` always signs, or
+ * the run stops at exit 2), which is a fact about the CI job, not the host. A signature that is
+ * there and does not verify is compared: that run could have been certified.
+ */
+function certificationChange(
+  after: EvalGateReport,
+  certifications: { readonly before: Certification; readonly after: Certification },
+): CertificationChange {
+  const { before: was, after: now } = certifications;
+  const unsignable = was.certified && !now.certified && after.signature === undefined;
+  return {
+    before: was.certified,
+    after: now.certified,
+    reasons: now.reasons.map((r) => r.text),
+    regressed: was.certified && !now.certified && !unsignable,
+    ...(unsignable ? { notCompared: NO_SIGNING_KEY } : {}),
   };
 }
 

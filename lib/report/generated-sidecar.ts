@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -28,6 +29,21 @@ export const SIDECAR_FILE = 'eval-gate-generated.jsonl.gz';
 /** The name of the `k`-th pack a job writes (1-based), so repetitions never share a file. */
 export function sidecarName(k: number): string {
   return k === 1 ? SIDECAR_FILE : SIDECAR_FILE.replace('.jsonl.gz', `-${k}.jsonl.gz`);
+}
+
+/** Every name sidecarName gives, and no other file. */
+const SIDECAR_NAME = /^eval-gate-generated(?:-\d+)?\.jsonl\.gz$/;
+
+/**
+ * Removes the sidecars an earlier run left in `dir`: a run that drives fewer packs (no --repeat,
+ * or none at all) would leave them beside its report, where a job's upload of the folder would
+ * carry them as if they were this run's. Only files named as sidecars are touched.
+ */
+export async function removeEarlierSidecars(dir: string): Promise<readonly string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const stale = names.filter((name) => SIDECAR_NAME.test(name));
+  await Promise.all(stale.map((name) => rm(join(dir, name), { force: true })));
+  return stale;
 }
 
 /** Opens a new sidecar in `dir` for each pack a job drives, each under its own name. */

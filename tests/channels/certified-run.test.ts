@@ -108,6 +108,25 @@ describe('a clean strict run, signed by the key the host publishes', () => {
     expect(verify.stdout.join('\n')).not.toContain(LEAKY_KEY);
   }, 60_000);
 
+  it('a run with no signing key (a fork pull request) compared with the certified base: certification not compared, a notice, no regression', async () => {
+    const env = { OPENWOP_API_KEY: LEAKY_KEY };
+    const strict = ['run', '--base-url', url, '--require-behavior', '--report-dir'];
+    const sign = ['--sign', join(dir, 'host.pem'), '--key-id', KEY_ID];
+    expect((await cli([...strict, join(dir, 'main'), ...sign], env)).code).toBe(0);
+    expect((await cli([...strict, join(dir, 'fork')], env)).code).toBe(0);
+    const paths = ['main', 'fork'].map((d) => join(dir, d, 'eval-gate-report.json'));
+    const diff = await cli(['diff', ...paths, '--host', url]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout[0]).toBe(
+      'notice: certification not compared: this run had no signing key (the base is certified; an unsigned run cannot be)',
+    );
+    expect(diff.stdout.at(-1)).toMatch(/^no regression: /);
+    const markdown = await cli(['diff', ...paths, '--host', url, '--format', 'markdown']);
+    expect(markdown.stdout[0]).toBe(
+      '## RFC 0246 eval gate: no regression (certification not compared: no signing key)',
+    );
+  }, 120_000);
+
   it('signed with a key the host does not publish under that id, the run is refused before any leg', async () => {
     const reportDir = join(dir, 'foreign-key');
     const other = generateKeyPairSync('ed25519').privateKey;

@@ -5,7 +5,7 @@
 // must also validate against the JUnit XSD), the badge and the action's step outputs.
 
 import { describe, expect, it } from 'vitest';
-import { badgeFor } from '../../lib/report/render/badge.ts';
+import { BADGE_MESSAGE_LIMIT, badgeFor } from '../../lib/report/render/badge.ts';
 import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
 import { JUNIT_FILE, renderJunit } from '../../lib/report/render/junit.ts';
 import { renderMarkdown } from '../../lib/report/render/markdown.ts';
@@ -144,7 +144,7 @@ const CASES: readonly Case[] = [
     exit: EXIT.ok,
     certified: false,
     reasons: ['strict-off', 'inapplicable', 'nothing-driven'],
-    badge: `${HOST_LEGS.length} of ${TOTAL} inapplicable`,
+    badge: 'not strict +2',
     color: 'yellow',
   },
   {
@@ -172,7 +172,7 @@ const CASES: readonly Case[] = [
     exit: EXIT.ok,
     certified: false,
     reasons: ['unsigned'],
-    badge: 'opted out: agents.evalSuite.trials',
+    badge: 'not signed',
     color: 'yellow',
   },
   {
@@ -186,7 +186,7 @@ const CASES: readonly Case[] = [
     exit: EXIT.ok,
     certified: false,
     reasons: ['pack-not-driven'],
-    badge: 'generated pack not driven',
+    badge: 'no pack',
     color: 'yellow',
   },
   {
@@ -200,7 +200,7 @@ const CASES: readonly Case[] = [
     exit: EXIT.ok,
     certified: false,
     reasons: ['pack-not-driven'],
-    badge: 'generated pack not driven',
+    badge: 'no pack',
     color: 'yellow',
   },
   {
@@ -218,7 +218,7 @@ const CASES: readonly Case[] = [
     exit: EXIT.ok,
     certified: false,
     reasons: ['pack-not-driven'],
-    badge: 'generated pack not driven',
+    badge: 'no pack',
     color: 'yellow',
   },
   {
@@ -233,7 +233,7 @@ const CASES: readonly Case[] = [
     exit: EXIT.ok,
     certified: false,
     reasons: ['unsigned'],
-    badge: 'opted out: generated-pack',
+    badge: 'not signed',
     color: 'yellow',
   },
   {
@@ -329,7 +329,7 @@ const CASES: readonly Case[] = [
     exit: EXIT.ok,
     certified: false,
     reasons: ['partial'],
-    badge: `partial 1 of ${TOTAL}`,
+    badge: 'partial',
     color: 'yellow',
   },
   {
@@ -372,7 +372,7 @@ const CASES: readonly Case[] = [
     exit: EXIT.blocked,
     certified: false,
     reasons: ['blocked', 'nothing-driven'],
-    badge: `${HOST_LEGS.length} of ${TOTAL} blocked`,
+    badge: `${HOST_LEGS.length} blocked`,
     color: 'orange',
     lead: new RegExp(
       `^${HOST_LEGS.length} of ${TOTAL} blocked \\(POST /v1/runs: connection reset\\)$`,
@@ -389,7 +389,7 @@ const CASES: readonly Case[] = [
     exit: EXIT.failed,
     certified: false,
     reasons: ['failed'],
-    badge: `1 of ${TOTAL} failed`,
+    badge: '1 failed',
     color: 'red',
     lead: new RegExp(`^1 requirement failed, first [\\w.-]+ in ${SHORT_HOST}$`),
   },
@@ -456,6 +456,7 @@ describe.each(CASES)('$name', (c) => {
     expect(badge.color).toBe(c.color);
     expect(badge.message).toContain(c.badge);
     expect(badge.message.includes('not certified')).toBe(!c.certified);
+    expect(badge.message.length).toBeLessThanOrEqual(BADGE_MESSAGE_LIMIT);
   });
 
   it("gives the action's outputs the same result, certification and counts", () => {
@@ -531,7 +532,9 @@ describe('what the table rests on', () => {
     expect(verdict.certification.optOuts).toEqual([
       { gate: 'agents.evalSuite.trials', requirements: TRIAL_LEGS.map((l) => l.id) },
     ]);
-    expect(badgeFor(verdict).message).toContain('(opted out: agents.evalSuite.trials)');
+    expect(badgeFor(verdict).message).toBe(
+      `RFC 0246 certified ${verdict.counts.passed}/${TOTAL}, 1 opt-out`,
+    );
     expect(renderMarkdown(report, verdict)).toContain(
       '- opt-out claimed by the host: `agents.evalSuite.trials`',
     );

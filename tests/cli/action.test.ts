@@ -151,6 +151,9 @@ const STEP_TIMEOUT_MS = 240_000;
 
 /** The outputs of a run the suite refused to start: exit 2 and no file to point at. */
 const NOTHING_WRITTEN = {
+  result: 'NOT RUN',
+  certified: 'false',
+  verdict: expect.stringMatching(/^Result: NOT RUN \(exit 2\): /) as unknown as string,
   'report-path': '',
   'junit-path': '',
   'summary-path': '',
@@ -571,6 +574,11 @@ describe.concurrent('action.yml', () => {
             expect(comment.split('\n')[0]).toMatch(/^## RFC 0246 eval gate: /);
             expect(comment).toContain('cost-limit-kept');
             expect(comment).toContain('REGRESSED');
+            // The comparison's verdict is one annotation, and the comment reaches the step summary.
+            expect(worse.stdout).toMatch(
+              /^::error title=eval gate comparison::1 requirement regressed/m,
+            );
+            expect(worse.summary).toContain(comment.trimEnd());
             // The base report's file, and the comment in the report folder by default.
             const same = await runAction(
               workspace,
@@ -588,8 +596,11 @@ describe.concurrent('action.yml', () => {
               'comment-path': 'again/eval-gate-comment.md',
             });
             expect(existsSync(join(workspace, 'again', 'eval-gate-comment.md'))).toBe(true);
-            // A base that is not there: no comparison, said in the log and the annotations, and
-            // the step's exit code is still the run's.
+            expect(same.stdout).toMatch(/^::notice title=eval gate comparison::no regression$/m);
+            expect(same.summary).toContain('## RFC 0246 eval gate: no regression');
+            // A base that is not there (the first pull request, before main has a report): no
+            // comparison, one notice and a line in the summary, never an ::error; the step's exit
+            // code is still the run's.
             const missing = await runAction(
               workspace,
               {
@@ -607,8 +618,10 @@ describe.concurrent('action.yml', () => {
               'comment-path': '',
             });
             expect(missing.stdout).toMatch(
-              /^::error title=openwop-eval-gate diff \(exit 2\)::.*nowhere/m,
+              /^::notice title=eval gate comparison::no base report at nowhere\/eval-gate-report\.json, so nothing was compared$/m,
             );
+            expect(missing.stdout).not.toMatch(/^::error/m);
+            expect(missing.summary).toContain('no base report at nowhere/eval-gate-report.json');
             expect(existsSync(join(workspace, 'lost', 'eval-gate-comment.md'))).toBe(false);
           });
         } finally {

@@ -46,6 +46,11 @@ describe('run --only / --skip', () => {
     for (const row of unselected) {
       expect(row).toMatchObject({ disposition: 'skipped', reason: 'not selected', assertions: 0 });
     }
+    // One line names every row the selection left out, not a line each.
+    const P = 'openwop.requirement.0246.';
+    expect(run.stdout.filter((l) => l.includes('not selected'))).toEqual([
+      `${unselected.length} requirements not selected: ${unselected.map((r) => r.id.slice(P.length)).join(', ')}`,
+    ]);
     expect(report.selection).toEqual({ only: [MEAN, SHAPE], skip: [], selected: [MEAN, SHAPE] });
     expect(report.certification?.reasons.map((r) => r.short)).toContain(
       `partial 2 of ${LEGS.length}`,

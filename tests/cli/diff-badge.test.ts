@@ -115,7 +115,7 @@ describe('badge', () => {
     const run = await cli(['badge', hosted, '--out', out]);
     expect(run.code).toBe(0);
     const badge = JSON.parse(await readFile(out, 'utf8')) as unknown;
-    const message = `RFC 0246 ${LEGS.length}/${LEGS.length} not certified: strict mode off, not signed`;
+    const message = `${LEGS.length}/${LEGS.length} not certified: not strict +1`;
     expect(badge).toEqual({
       schemaVersion: 1,
       label: 'OpenWOP eval gate: openwop-reference-host 0.2.0',

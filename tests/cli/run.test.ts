@@ -209,8 +209,13 @@ describe('run: exit 2', () => {
       /unknown command "certify"; the commands are run, verify, judge, fixtures, expect, diff, badge, list, report, matrix, help and version/,
     ],
     [
-      'a signing key file that does not exist',
+      '--sign without --key-id, which no published key could be matched to',
       ['--sign', '/nonexistent/key.pem'],
+      /^openwop-eval-gate: --sign needs --key-id ID, the id under which your discovery signingKeys publishes its public half; without it the report can never be certified$/,
+    ],
+    [
+      'a signing key file that does not exist',
+      ['--sign', '/nonexistent/key.pem', '--key-id', 'host-1'],
       /key file \/nonexistent\/key.pem could not be read \(ENOENT\); give a PEM ed25519 private key/,
     ],
   ];

@@ -96,7 +96,20 @@ describe("docs/ci.md's severity section, run", () => {
         /^FAIL: \d+ failures? raised to MUST, first wire\.version-header in mean-gated; /,
       );
       expect(closing).toContain(
-        '; severity: wire.version-header raised to MUST on mean-gated, suite-gated, suite.passed lowered to SHOULD on cost-limit-kept;',
+        '; severity: wire.version-header raised to MUST on mean-gated, suite-gated, suite.passed lowered to SHOULD on cost-limit-kept (2 passed requirements failing the run, 1 failed requirement failing nothing);',
+      );
+      // The counts and the overrides' parenthesis add up to what JUnit says failed and skipped.
+      const counted = (word: string): number =>
+        Number(new RegExp(`(\\d+) ${word}`).exec(closing)?.[1] ?? NaN);
+      const attr = (a: string): number =>
+        Number(new RegExp(`<testsuite [^>]*${a}="(\\d+)"`).exec(junit)?.[1]);
+      expect(attr('failures')).toBe(
+        counted('failed,') -
+          counted('failed requirements? failing nothing') +
+          counted('passed requirements? failing the run'),
+      );
+      expect(attr('skipped')).toBe(
+        counted('skipped') + counted('failed requirements? failing nothing'),
       );
       expect(report.certification?.reasons.map((r) => r.code)).toContain('severity-override');
       expect(junit).toMatch(new RegExp(`name="[^"]*cost-limit-kept"[^>]*>\\s*<skipped `));
@@ -118,6 +131,10 @@ describe("docs/ci.md's severity section, run", () => {
         'executed-fail',
       );
       expect(must.result.stdout.at(-1)).toMatch(/^PASS; \d+ passed, 1 failed, /);
+      // The one failed row fails nothing, and the closing line says so beside its count.
+      expect(must.result.stdout.at(-1)).toContain(
+        'lowered to SHOULD on cost-limit-kept (1 failed requirement failing nothing)',
+      );
       const should = await run('lowered-should', lowered, 'should');
       expect(should.result.code).toBe(1);
       expect(should.verify.code).toBe(0);

@@ -53,6 +53,8 @@ beforeAll(async () => {
     join(dir, 'signed'),
     '--sign',
     join(dir, 'host.pem'),
+    '--key-id',
+    'host-1',
   ]);
   expect(signedRun.code).toBe(0);
   signed = await readReport(join(dir, 'signed'));

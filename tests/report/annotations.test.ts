@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   errorAnnotations,
   startFailureAnnotation,
+  startFailureOutputs,
   startFailureSummary,
 } from '../../lib/report/render/annotations.ts';
+import { LEAD_LIMIT } from '../../lib/report/verdict/lead.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import type { RunVerdict } from '../../lib/report/verdict/run-verdict.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
@@ -122,6 +124,56 @@ describe('a blocked run and a run without a report', () => {
     expect(startFailureSummary('no API key').split('\n')[0]).toBe(
       'Result: NOT RUN (exit 2): no API key',
     );
+  });
+});
+
+describe('a cause many requirements share', () => {
+  const failing = (ids: readonly string[], reason: string) =>
+    ids.map((id) => ({ id: `${PREFIX}${id}`, disposition: 'executed-fail', reason }));
+  const verdictOf = (report: EvalGateReport): RunVerdict =>
+    ({
+      exitCode: 1,
+      gate: { unexcused: report.requirements.map((r) => ({ requirement: r.id })) },
+    }) as unknown as RunVerdict;
+
+  it('is one ::error counting them, naming five and how many more; a cause of one keeps its id as title', () => {
+    const ids = Array.from({ length: 19 }, (_, i) => `leg-${i + 1}`);
+    const gate = 'the host does not advertise agents.evalSuite';
+    const report = {
+      requirements: [...failing(ids, gate), ...failing(['mean-gated'], 'gatedScore MUST be 0')],
+    } as unknown as EvalGateReport;
+    expect(errorAnnotations(report, verdictOf(report))).toEqual([
+      `::error title=eval gate FAIL%3A 19 requirements::19 requirements: ${gate} (leg-1, leg-2, leg-3, leg-4, leg-5, and 14 more)`,
+      `::error title=${PREFIX}mean-gated::gatedScore MUST be 0`,
+    ]);
+  });
+
+  it('two requirements with one cause are one annotation naming both', () => {
+    const report = {
+      requirements: failing(['cost-limit-kept', 'latency-limit-kept'], 'same'),
+    } as unknown as EvalGateReport;
+    expect(errorAnnotations(report, verdictOf(report))).toEqual([
+      '::error title=eval gate FAIL%3A 2 requirements::2 requirements: same (cost-limit-kept, latency-limit-kept)',
+    ]);
+  });
+});
+
+describe('a run without a report in the step outputs', () => {
+  it('sets result NOT RUN, certified false and a verdict of at most 160 characters; the summary keeps the whole cause', () => {
+    const long = `the host at https://${'h'.repeat(200)}.example did not answer discovery within 30 s`;
+    expect(startFailureOutputs('no API key')).toEqual([
+      'result=NOT RUN',
+      'certified=false',
+      'verdict=Result: NOT RUN (exit 2): no API key',
+    ]);
+    const verdict = startFailureOutputs(long)
+      .find((l) => l.startsWith('verdict='))
+      ?.slice(8);
+    expect(verdict).toHaveLength(LEAD_LIMIT);
+    expect(verdict).toMatch(/^Result: NOT RUN \(exit 2\): the host at https:\/\/h+…$/);
+    const summary = startFailureSummary(long).split('\n');
+    expect(summary[0]).toBe(verdict);
+    expect(summary).toContain(`Cause: ${long}`);
   });
 });
 

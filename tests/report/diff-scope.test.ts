@@ -4,10 +4,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { NEITHER_CERTIFIED } from '../support/certifications.ts';
-import { diffReports, moveOf } from '../../lib/report/diff.ts';
+import { diffReports, moveOf, NO_SIGNING_KEY } from '../../lib/report/diff.ts';
 import { renderDiffMarkdown } from '../../lib/report/render/diff-markdown.ts';
 import { diffScope } from '../../lib/report/diff-scope.ts';
-import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
+import type { Certification, EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import type { Disposition } from '../../lib/types.ts';
 import { renderDiff } from '../../cli/diff.ts';
 import { reportOf } from '../cli/report-example.ts';
@@ -255,6 +255,69 @@ describe('the Markdown comment', () => {
     );
     expect(renderDiffMarkdown(diff, false).split('\n')[0]).toBe(
       '## RFC 0246 eval gate: no regression, 1 improved',
+    );
+  });
+});
+
+describe('certification on a run that had no signing key', () => {
+  const certified: Certification = {
+    certified: true,
+    reasons: [],
+    optOuts: [],
+    signer: { state: 'verified', keyId: 'k1' },
+  };
+  const unsigned: Certification = {
+    certified: false,
+    reasons: [{ code: 'unsigned', short: 'not signed', text: 'unsigned: nobody vouches' }],
+    optOuts: [],
+    signer: { state: 'unsigned' },
+  };
+  const signature = {
+    algorithm: 'ed25519',
+    keyId: 'k1',
+    reportDigest: 'sha256:00',
+    value: 'AA',
+  } as const;
+
+  it('is not compared when NEW carries no signature: a notice, and no regression while every requirement held', () => {
+    const diff = diffReports(report(), report(), new Map(), {
+      before: certified,
+      after: unsigned,
+    });
+    expect(diff.certification).toMatchObject({ regressed: false, notCompared: NO_SIGNING_KEY });
+    expect(diff.regressions).toEqual([]);
+    expect(renderDiff(diff, false)[0]).toBe(`notice: ${NO_SIGNING_KEY}`);
+    const markdown = renderDiffMarkdown(diff, false).split('\n');
+    expect(markdown[0]).toBe(
+      '## RFC 0246 eval gate: no regression (certification not compared: no signing key)',
+    );
+    expect(markdown).toContain(`> **Notice:** ${NO_SIGNING_KEY}`);
+  });
+
+  it('still regresses a requirement that no longer passes', () => {
+    const diff = diffReports(report(), report({ 'mean-gated': 'executed-fail' }), new Map(), {
+      before: certified,
+      after: unsigned,
+    });
+    expect(diff.certification.regressed).toBe(false);
+    expect(diff.regressions).toEqual([`${P}mean-gated: executed-pass → executed-fail`]);
+  });
+
+  it('is compared when NEW is signed and its signature does not verify: the certification is lost', () => {
+    const diff = diffReports(report(), report({}, { signature }), new Map(), {
+      before: certified,
+      after: { ...unsigned, signer: { state: 'unverified', why: 'key k1 not published' } },
+    });
+    expect(diff.certification.notCompared).toBeUndefined();
+    expect(diff.certification.regressed).toBe(true);
+    expect(diff.regressions[0]).toMatch(/^certification: certified → not certified/);
+  });
+
+  it('says nothing when the base was not certified either', () => {
+    const diff = diffReports(report(), report(), new Map(), { before: unsigned, after: unsigned });
+    expect(diff.certification.notCompared).toBeUndefined();
+    expect(renderDiffMarkdown(diff, false).split('\n')[0]).toBe(
+      '## RFC 0246 eval gate: no regression',
     );
   });
 });

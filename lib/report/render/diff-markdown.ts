@@ -18,6 +18,9 @@ export function renderDiffMarkdown(diff: ReportDiff, all: boolean): string {
       '',
     );
   }
+  if (diff.certification.notCompared !== undefined) {
+    lines.push(`> **Notice:** ${cell(diff.certification.notCompared)}`, '');
+  }
   if (diff.scope.warnings.length > 0) {
     lines.push(...diff.scope.warnings.map((w) => `> **Note:** ${cell(w)}`), '');
   }
@@ -83,5 +86,9 @@ function headingOf(diff: ReportDiff): string {
   ];
   if (parts.length > 0) return parts.join(', ');
   const improved = diff.requirements.filter((x) => x.move === 'IMPROVED').length;
-  return improved === 0 ? 'no regression' : `no regression, ${improved} improved`;
+  const verdict = improved === 0 ? 'no regression' : `no regression, ${improved} improved`;
+  // The heading is the action's annotation too: a comparison that left certification out says so.
+  return diff.certification.notCompared === undefined
+    ? verdict
+    : `${verdict} (certification not compared: no signing key)`;
 }

@@ -2,11 +2,12 @@
 // apart: an unexcused `executed-fail` is a <failure> (the host is wrong), `blocked` an <error>
 // (the suite could not observe), `inapplicable` / `skipped` and a failure the baseline excuses
 // are <skipped> with their reason. What fails the run beyond the rows (a stale baseline entry, a
-// SHOULD warning under --fail-on should) is a failing test case of its own.
+// SHOULD warning under --fail-on should) is a failing test case of its own. A flaky row under
+// --repeat carries Maven Surefire's <flakyFailure> / <flakyError> on its own test case.
 
 import { REQUIREMENT_PREFIX } from '../../legs.ts';
 import type { Finding } from '../../types.ts';
-import type { FlakyRow, ResolvedEntry } from '../verdict/baseline.ts';
+import type { ResolvedEntry } from '../verdict/baseline.ts';
 import { faultName } from '../verdict/baseline.ts';
 import type { EvalGateReport, ReportRow } from '../report.ts';
 import type { RunVerdict } from '../verdict/run-verdict.ts';
@@ -30,11 +31,11 @@ export function renderJunit(
   expectations: Expectations = new Map(),
 ): string {
   const cases = [
-    ...report.requirements.map((row) => testcase(row, report, verdict, expectations)),
+    ...report.requirements.map((row) =>
+      withFlakiness(testcase(row, report, verdict, expectations), row, report, verdict),
+    ),
     ...verdict.gate.stale.map((entry) => staleCase(entry, report)),
     ...verdict.gate.hostWarnings.map(hostWarningCase),
-    ...verdict.gate.flaky.map((f) => flakyCase(f, report, false)),
-    ...verdict.gate.allowedFlaky.map((f) => flakyCase(f, report, true)),
   ];
   const counts = {
     tests: cases.length,
@@ -198,21 +199,46 @@ function staleCase(entry: ResolvedEntry, report: EvalGateReport): Case {
 }
 
 /**
- * A flaky row under --repeat: a failing case naming the outcomes, or a skipped one when a
- * baseline entry allows them (which still withholds the certification).
+ * A flaky row under --repeat, as Maven Surefire writes a test that passed on a rerun: the row's
+ * own test case, with a `<flakyFailure>` (or `<flakyError>`, for a blocked attempt) for each
+ * attempt that did not pass. A flaky row the baseline allows fails nothing, so its case passes;
+ * one it does not allow fails the run, so its case keeps one `<failure type="flaky">` and CI shows
+ * the colour the exit code has. No case is added: the counts stay one case per requirement.
  */
-function flakyCase(flaky: FlakyRow, report: EvalGateReport, allowed: boolean): Case {
-  const seen = `${flaky.requirement} came to ${flaky.outcomes.join(', ')} across ${report.repeat?.count ?? 'its'} repetitions`;
-  const head = open('openwop.repeat', `flaky: ${flaky.requirement}`, 0);
-  if (allowed) {
-    const message = escapeXml(`flaky, allowed by the baseline: ${seen}`);
-    return { kind: 'skipped', xml: withChild(head, `<skipped message="${message}"/>`) };
+function withFlakiness(
+  base: Case,
+  row: ReportRow,
+  report: EvalGateReport,
+  verdict: RunVerdict,
+): Case {
+  const allowed = verdict.gate.allowedFlaky.find((f) => f.requirement === row.id);
+  const flaky = allowed ?? verdict.gate.flaky.find((f) => f.requirement === row.id);
+  if (flaky === undefined) return base;
+  const attempts = [row, ...(row.repetitions ?? [])];
+  const attemptLines = attempts.flatMap((attempt, i) => {
+    if (attempt.disposition === 'executed-pass') return [];
+    const tag = attempt.disposition === 'blocked' ? 'flakyError' : 'flakyFailure';
+    const message = escapeXml(
+      `repetition ${i + 1} of ${attempts.length}: ${attempt.disposition}${attempt.reason === undefined ? '' : `: ${attempt.reason}`}`,
+    );
+    return [`<${tag} type="${attempt.disposition}" message="${message}"/>`];
+  });
+  const head = open(CLASSNAME, row.id, row.durationMs);
+  // A case that already fails or errs on its own faults keeps them; the attempts follow.
+  const own = base.xml.endsWith('/>')
+    ? []
+    : [base.xml.slice(head.length + 2, -'\n    </testcase>'.length)];
+  const failing = base.kind === 'failure' || base.kind === 'error';
+  let kind: Case['kind'] = failing ? base.kind : 'pass';
+  let first = failing ? own : [];
+  if (!failing && allowed === undefined) {
+    const seen = `${flaky.requirement} came to ${flaky.outcomes.join(', ')} across ${report.repeat?.count ?? attempts.length} repetitions`;
+    const message = escapeXml(`flaky: ${flaky.outcomes.join(', ')}`);
+    kind = 'failure';
+    first = [`      <failure type="flaky" message="${message}">${escapeXml(seen)}</failure>`];
   }
-  const message = escapeXml(`flaky: ${flaky.outcomes.join(', ')}`);
-  return {
-    kind: 'failure',
-    xml: withChild(head, `<failure type="flaky" message="${message}">${escapeXml(seen)}</failure>`),
-  };
+  const children = [...first, ...attemptLines.map((line) => `      ${line}`)];
+  return { kind, xml: `${head}>\n${children.join('\n')}\n    </testcase>` };
 }
 
 function hostWarningCase(finding: Finding): Case {

@@ -109,6 +109,10 @@ export interface GateCounts {
   readonly excusedWarnings: number;
   readonly stale: number;
   readonly expired: number;
+  /** Passed rows that fail the run: a rule the baseline's severity section raised to MUST failed. */
+  readonly raisedPassed: number;
+  /** Failed rows that fail nothing: every failing rule was lowered to SHOULD (under must). */
+  readonly loweredFailed: number;
 }
 
 /**
@@ -147,7 +151,27 @@ export function gateCounts(report: CiFacts, verdict: CiVerdict): GateCounts {
       ),
     ].map((rule) => ({ requirement: HOST_CHECKS, rule })),
   ];
+  const failOn = report.failOn ?? 'must';
+  const loweredFailed = report.requirements.filter(
+    (row) =>
+      overrides.length > 0 &&
+      row.disposition === 'executed-fail' &&
+      faultsOf([row], failOn, overrides).length === 0,
+  ).length;
+  const raisedPassed = report.requirements.filter(
+    (row) =>
+      row.disposition === 'executed-pass' &&
+      verdict.unexcused.some(
+        (f) =>
+          f.requirement === row.id &&
+          row.findings.some(
+            (x) => !x.ok && x.rule === f.rule && effectiveSeverity(x, row.id, overrides) === 'MUST',
+          ),
+      ),
+  ).length;
   return {
+    raisedPassed,
+    loweredFailed,
     excusedFailed,
     excusedRules: verdict.excused.length,
     shouldWarnings: warnings.length,
@@ -198,7 +222,17 @@ export function ciLimits(
   }
   const overrides = report.baseline?.severity ?? [];
   if (overrides.length > 0) {
-    parts.push(`severity: ${overrides.map(overrideName).join(', ')}`);
+    // What the overrides did to the counts before them, so they add up to what failed the run.
+    const moved = [
+      ...(counts.raisedPassed === 0
+        ? []
+        : [`${plural(counts.raisedPassed, 'passed requirement')} failing the run`]),
+      ...(counts.loweredFailed === 0
+        ? []
+        : [`${plural(counts.loweredFailed, 'failed requirement')} failing nothing`]),
+    ];
+    const effect = moved.length === 0 ? '' : ` (${moved.join(', ')})`;
+    parts.push(`severity: ${overrides.map(overrideName).join(', ')}${effect}`);
   }
   if (report.repeat !== undefined) {
     const all = verdict.flaky.length + verdict.allowedFlaky.length;
