@@ -31,6 +31,7 @@ import { announceStartFailure } from './start-failure.ts';
 import { checkHost, checkReportDir, checkStepFiles } from './preflight.ts';
 import { costLineOf, PackProgress, showPackProgress } from '../lib/decide/pack-progress.ts';
 import { PROGRESS_INTERVAL_MS } from '../lib/decide/progress.ts';
+import { budgetSpent, startBudget } from '../lib/decide/run-budget.ts';
 
 export interface ConformanceResult {
   /** Absent when the suite failed to produce a valid report (exit 2, nothing written). */
@@ -111,6 +112,11 @@ export async function runConformance(
           log,
           intervalMs: PROGRESS_INTERVAL_MS,
         });
+  // One budget for the whole run, every --repeat included.
+  const timed = startBudget(config.budgetMs);
+  const sayBudgetSpent = (): void =>
+    log(`${budgetSpent(timed.budget)}: every leg and case not yet decided is blocked`);
+  timed.budget.signal.addEventListener('abort', sayBudgetSpent, { once: true });
   try {
     const effective: SuiteConfig =
       embedded === undefined
@@ -132,6 +138,7 @@ export async function runConformance(
       onProgress: log,
       ...(progress === undefined ? {} : { packWatch: progress.watch }),
       whileHostWorks: preparePublishing,
+      budget: timed.budget,
     };
     const run = await runSuite(effective, suiteOptions);
     // --repeat: every requirement driven again, one whole suite run after another, so a
@@ -205,6 +212,8 @@ export async function runConformance(
     closing(closingLineOf(verdict));
     return { report, verdict, exitCode: verdict.exitCode, files };
   } finally {
+    timed.stop();
+    timed.budget.signal.removeEventListener('abort', sayBudgetSpent);
     stopProgress();
     await embedded?.close();
     if (packDir !== undefined) await rm(packDir, { recursive: true, force: true });

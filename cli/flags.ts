@@ -1,7 +1,7 @@
 // Every flag of every command, in one table: the parser reads it (cli/args.ts) and the help renders
 // its settings and CI options from it (cli/help.ts), so a flag is added in one place.
 
-import type { EnvVar } from '../lib/env.ts';
+import { DEFAULT_BUDGET_MS, formatDuration, type EnvVar } from '../lib/env.ts';
 import { EXAMPLE_FIXTURE_ID, GENERATED_REQUIREMENT, REQUIREMENT_PREFIX } from '../lib/legs.ts';
 import { currentSet } from '../lib/requirement-sets.ts';
 import { MAX_PACK_CONCURRENCY, PACK_CONCURRENCY } from '../lib/decide/pack-request.ts';
@@ -156,6 +156,14 @@ const RUN_FLAGS: Readonly<Record<string, FlagSpec>> = {
     value: 'SECONDS',
     section: 'settings',
     help: 'wait up to SECONDS for discovery to answer first; a TLS or protocol mismatch stops it at once',
+  },
+  budget: {
+    takesValue: true,
+    variable: 'OPENWOP_BUDGET',
+    example: '10m',
+    value: 'DURATION',
+    section: 'settings',
+    help: `how long the whole run may take, as 90s, 10m or 1h30m (1s-24h, default ${formatDuration(DEFAULT_BUDGET_MS)}); once spent, every leg and generated case not yet decided is blocked, naming the budget, and the cases not started are not run`,
   },
   generate: {
     takesValue: true,

@@ -40,7 +40,20 @@ export interface SuiteConfig {
   readonly reportDir: string;
   readonly allowInsecureKey: boolean;
   readonly bounds: Bounds;
+  /** The run budget: how long a whole run may take before what is unfinished is blocked. */
+  readonly budgetMs: number;
 }
+
+/**
+ * The default run budget. A strict run against a healthy host takes its hand legs' run time plus
+ * the pack's; a pack of a thousand cases at five seconds a case, four at once, needs about 21
+ * minutes. Thirty minutes bounds a host that finishes some runs and hangs others well inside a
+ * CI job's limit; a larger pack is given `--budget` of its own.
+ */
+export const DEFAULT_BUDGET_MS = 30 * 60_000;
+
+/** The largest budget accepted: a day, far below the largest delay a timer can hold. */
+export const MAX_BUDGET_MS = 24 * 3_600_000;
 
 export class ConfigError extends Refusal {
   override readonly name: string = 'ConfigError';
@@ -61,6 +74,7 @@ export const ENV_VARS = [
   'OPENWOP_POLL_TIMEOUT_S',
   'OPENWOP_MAX_BODY_BYTES',
   'OPENWOP_RETRY_AFTER_CAP_MS',
+  'OPENWOP_BUDGET',
 ] as const;
 export type EnvVar = (typeof ENV_VARS)[number];
 
@@ -164,7 +178,47 @@ export function resolveConfig(raw: RawSettings): SuiteConfig {
       maxBodyBytes: parseInteger(raw, 'OPENWOP_MAX_BODY_BYTES', 1, MAX_TIMER_MS, fail),
       retryAfterCapMs: parseInteger(raw, 'OPENWOP_RETRY_AFTER_CAP_MS', 1, MAX_TIMER_MS, fail),
     },
+    budgetMs: parseBudget(present(raw.OPENWOP_BUDGET), fail),
   };
+}
+
+/**
+ * A duration written as hours, minutes and seconds, each at most once and in that order: `90s`,
+ * `5m`, `1h30m`. Nothing else is read as one (no bare number, no fraction, no spaces), so a typo
+ * is refused rather than read as some other length of time.
+ */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(?:(\d{1,5})h)?(?:(\d{1,5})m)?(?:(\d{1,7})s)?$/.exec(text);
+  if (match === null || text === '') return undefined;
+  const [, h = '0', m = '0', s = '0'] = match;
+  return ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1_000;
+}
+
+/** A duration as the fewest units that write it: `30m`, `1h30m`, `45s`, `0s`. */
+export function formatDuration(ms: number): string {
+  let left = Math.round(ms / 1000);
+  let out = '';
+  for (const [unit, size] of [
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
+    const n = Math.floor(left / size);
+    left -= n * size;
+    if (n > 0) out += `${n}${unit}`;
+  }
+  return out === '' ? '0s' : out;
+}
+
+function parseBudget(value: string | undefined, fail: Fail): number {
+  if (value === undefined) return DEFAULT_BUDGET_MS;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms < 1_000 || ms > MAX_BUDGET_MS) {
+    return fail(
+      `OPENWOP_BUDGET (--budget) must be a duration from 1s to 24h written as hours, minutes and seconds, such as 90s, 10m or 1h30m; got "${value}"`,
+    );
+  }
+  return ms;
 }
 
 type Fail = (message: string) => never;

@@ -1,7 +1,6 @@
 // `openwop-eval-gate-host` (`npm run host --` in a checkout): the reference host as a process.
 // Flags win over the environment.
 
-import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
@@ -11,6 +10,7 @@ import {
   type DefectName,
   type ReferenceHostOptions,
 } from './index.ts';
+import { DEFAULT_KEY_ID, publishedKeys } from './signing-keys.ts';
 
 const USAGE = `usage: openwop-eval-gate-host [options]   (in a checkout: npm run host -- [options])
 
@@ -26,8 +26,12 @@ const USAGE = `usage: openwop-eval-gate-host [options]   (in a checkout: npm run
   --fixtures-dir DIR   also seed and list every fixture file in DIR (repeatable), such as a
                        pack from openwop-eval-gate fixtures --generate
   --signing-key PEM    publish this ed25519 public key in discovery signingKeys, so a report
-                       signed with its private half can be certified
-  --key-id ID          the published key's id (default reference-host-key)
+                       signed with its private half can be certified; repeat it to publish
+                       several, as a host does while it rotates its key
+  --key-id ID          the published key's id (default ${DEFAULT_KEY_ID}); with several keys,
+                       one --key-id per --signing-key, in the same order
+  --retire ID=TIME     publish key ID with retiredAt TIME (UTC, 2026-06-01T00:00:00Z): it still
+                       bears out reports signed before TIME, and certifies none (repeatable)
   --list-defects       print every defect and the clause it breaks
   --help               print this text
 `;
@@ -52,20 +56,6 @@ function defectsOf(flags: readonly string[] | undefined): readonly DefectName[] 
   }
 }
 
-/** The raw public key of a PEM file (public, or private whose public half is taken). */
-function publishedKey(path: string, keyId: string): { keyId: string; publicKey: string } {
-  let key;
-  try {
-    key = createPublicKey(readFileSync(path, 'utf8'));
-  } catch (err) {
-    fail(`--signing-key ${path}: ${(err as NodeJS.ErrnoException).code ?? 'not a PEM key'}`);
-  }
-  if (key.asymmetricKeyType !== 'ed25519') fail(`--signing-key ${path}: not an ed25519 key`);
-  const x = key.export({ format: 'jwk' }).x;
-  if (typeof x !== 'string') fail(`--signing-key ${path}: no public key`);
-  return { keyId, publicKey: x };
-}
-
 function options(): ReferenceHostOptions {
   let parsed;
   try {
@@ -78,8 +68,9 @@ function options(): ReferenceHostOptions {
         variant: { type: 'string' },
         pacing: { type: 'string' },
         'fixtures-dir': { type: 'string', multiple: true },
-        'signing-key': { type: 'string' },
-        'key-id': { type: 'string' },
+        'signing-key': { type: 'string', multiple: true },
+        'key-id': { type: 'string', multiple: true },
+        retire: { type: 'string', multiple: true },
         'list-defects': { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -118,16 +109,25 @@ function options(): ReferenceHostOptions {
     );
   }
   const extraFixturesDirs = parsed['fixtures-dir'] ?? [];
-  const signingKey =
-    parsed['signing-key'] === undefined
-      ? undefined
-      : publishedKey(parsed['signing-key'], parsed['key-id'] ?? 'reference-host-key');
+  let signingKeys;
+  try {
+    signingKeys = publishedKeys(
+      {
+        files: parsed['signing-key'] ?? [],
+        ids: parsed['key-id'] ?? [],
+        retirements: parsed.retire ?? [],
+      },
+      (path) => readFileSync(path, 'utf8'),
+    );
+  } catch (err) {
+    fail((err as Error).message);
+  }
   return {
     port,
     ...(extraFixturesDirs.length === 0 ? {} : { extraFixturesDirs }),
     variant,
     pacing,
-    ...(signingKey === undefined ? {} : { signingKey }),
+    ...(signingKeys.length === 0 ? {} : { signingKey: signingKeys }),
     ...(apiKey === '' ? {} : { apiKey }),
     ...(defects.length === 0 ? {} : { defects }),
   };

@@ -5,7 +5,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_BOUNDS, readConfig, resolveConfig } from '../lib/env.ts';
+import {
+  ConfigError,
+  DEFAULT_BOUNDS,
+  formatDuration,
+  readConfig,
+  resolveConfig,
+} from '../lib/env.ts';
 
 const KEY = 'sk-test-7f3a9c-do-not-echo';
 
@@ -30,6 +36,7 @@ describe('readConfig', () => {
       reportDir: 'reports',
       allowInsecureKey: false,
       bounds: DEFAULT_BOUNDS,
+      budgetMs: 30 * 60_000,
     });
     expect(DEFAULT_BOUNDS).toEqual({
       requestTimeoutMs: 10_000,
@@ -57,6 +64,7 @@ describe('readConfig', () => {
         OPENWOP_POLL_TIMEOUT_S: '60',
         OPENWOP_MAX_BODY_BYTES: '1024',
         OPENWOP_RETRY_AFTER_CAP_MS: '750',
+        OPENWOP_BUDGET: '1h2m3s',
       },
       { envFile: false },
     );
@@ -76,6 +84,7 @@ describe('readConfig', () => {
         maxBodyBytes: 1024,
         retryAfterCapMs: 750,
       },
+      budgetMs: 3_723_000,
     });
   });
 
@@ -178,6 +187,13 @@ describe('readConfig', () => {
       '2147483648',
       'OPENWOP_REQUEST_TIMEOUT_MS must be an integer from 1 to 2147483647, such as 10000; got "2147483648"',
     ],
+    ...['90', '1.5m', '5 m', '30s1m', '1m1m', '0s', '500ms', '25h', '-1m', 'PT5M'].map(
+      (value): [string, string, string] => [
+        'OPENWOP_BUDGET',
+        value,
+        `OPENWOP_BUDGET (--budget) must be a duration from 1s to 24h written as hours, minutes and seconds, such as 90s, 10m or 1h30m; got "${value}"`,
+      ],
+    ),
   ])('%s=%j is refused with a one-line message', (name, value, message) => {
     const error = configError({ [name]: value, OPENWOP_API_KEY: KEY });
     expect(error.message).toBe(message);
@@ -190,6 +206,24 @@ describe('readConfig', () => {
     expect(error.message).toContain('[redacted]');
     const profiles = configError({ OPENWOP_API_KEY: KEY, OPENWOP_OPTED_OUT_PROFILES: KEY });
     expect(profiles.message).not.toContain(KEY);
+  });
+});
+
+describe('the run budget', () => {
+  it('reads hours, minutes and seconds in that order, and writes them back the same way', () => {
+    const budget = (value: string): number =>
+      readConfig({ OPENWOP_BUDGET: value }, { envFile: false }).budgetMs;
+    expect(['1s', '90s', '5m', '1h30m', '2h5s', '24h'].map(budget)).toEqual([
+      1_000, 90_000, 300_000, 5_400_000, 7_205_000, 86_400_000,
+    ]);
+    expect([1_000, 90_000, 300_000, 5_400_000, 7_205_000, 0].map(formatDuration)).toEqual([
+      '1s',
+      '1m30s',
+      '5m',
+      '1h30m',
+      '2h5s',
+      '0s',
+    ]);
   });
 });
 

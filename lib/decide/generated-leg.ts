@@ -31,6 +31,7 @@ import {
   type PackWatch,
 } from './generated-pack.ts';
 import { PackTally } from './pack-tally.ts';
+import type { RunBudget } from './run-budget.ts';
 import { decideLeg, type LegFacts } from './decide-leg.ts';
 import type { LegTarget } from './leg-target.ts';
 
@@ -52,6 +53,7 @@ export async function runGeneratedLeg(
   openSink?: () => Promise<CaseSink>,
   now: () => number = Date.now,
   watch: PackWatch = {},
+  budget?: RunBudget,
 ): Promise<LegOutcome> {
   const started = now();
   // The record names the generator that drew the pack, so a later release draws the same one.
@@ -64,7 +66,7 @@ export async function runGeneratedLeg(
     };
   }
   if (openSink === undefined) {
-    const cases = await driveGeneratedPack(request, target, watch);
+    const cases = await driveGeneratedPack(request, target, watch, budget);
     return {
       requirement: GENERATED_REQUIREMENT,
       ...decidePack(cases),
@@ -84,6 +86,7 @@ export async function runGeneratedLeg(
         await sink.write(caseRecord(c));
       },
       watch,
+      budget,
     );
   } finally {
     sidecar = await sink.close();

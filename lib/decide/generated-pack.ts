@@ -8,11 +8,13 @@ import { fixtureDigest } from '../canonical-json.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type { Fixture, GateName, MatchMode } from '../types.ts';
 import type { Decision } from './decide.ts';
-import type { LegFacts } from './decide-leg.ts';
+import { decideLeg, type LegFacts } from './decide-leg.ts';
 import type { LegTarget } from './leg-target.ts';
 import { decideWithHost, discoveryOf } from './run-leg.ts';
 import { inOrder, type PoolStats } from './ordered-pool.ts';
 import { PackTally, type GeneratedCase } from './pack-tally.ts';
+import { FaultStreak } from './fault-streak.ts';
+import { budgetSpent, cutByBudget, notRun, withinBudget, type RunBudget } from './run-budget.ts';
 
 export { caseLine, type GeneratedCase } from './pack-tally.ts';
 
@@ -57,16 +59,47 @@ export function generatedLeg(fixture: Fixture): LegDefinition & { readonly fixtu
   };
 }
 
-/** A generated case is decided as a leg is: decideLeg, with its fixture already in hand. */
-export function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
-  const facts: LegFacts = {
+/** What a generated case's decision starts from: its leg, this host, the fixture in hand. */
+function caseFacts(fixture: Fixture, target: LegTarget): LegFacts {
+  return {
     leg: generatedLeg(fixture),
     selected: true,
     settings: target.config,
     discovery: discoveryOf(target),
     fixture: { ok: true, fixture, path: `${fixture.id}.json` },
   };
-  return decideWithHost(facts, target);
+}
+
+/** A generated case is decided as a leg is: decideLeg, with its fixture already in hand. */
+export function runCase(fixture: Fixture, target: LegTarget): Promise<Decision> {
+  return decideWithHost(caseFacts(fixture, target), target);
+}
+
+/**
+ * A case decided within the pack's limits: decided by its gates alone, else not run once the
+ * budget is spent or a repeated host fault stopped the pack, cut short when the budget is spent
+ * while it runs, else decided.
+ */
+async function limitedCase(
+  fixture: Fixture,
+  target: LegTarget,
+  streak: FaultStreak,
+  budget: RunBudget | undefined,
+): Promise<Decision> {
+  const facts = caseFacts(fixture, target);
+  // A case its gates decide never reaches the host, so it is decided whatever the pack's limits
+  // (and `verify` decides it the same way from the discovery recorded).
+  const gated = decideLeg(facts);
+  if (gated.kind === 'decided') return gated.decision;
+  const spent = (): string | undefined =>
+    budget?.signal.aborted === true ? budgetSpent(budget) : undefined;
+  const admitted = await streak.admit(spent);
+  if (!admitted.start) return notRun(admitted.why);
+  const decision = await withinBudget(decideWithHost(facts, target), budget, (spentBudget) =>
+    cutByBudget(spentBudget, 'case'),
+  );
+  streak.decided(decision);
+  return decision;
 }
 
 /** How many cases may be driven or waiting for an earlier one, per case in flight. */
@@ -84,10 +117,15 @@ export async function streamGeneratedPack(
   target: LegTarget,
   onCase: (c: GeneratedCase, fixture: Fixture) => void | Promise<void>,
   watch: PackWatch = {},
+  budget?: RunBudget,
 ): Promise<PoolStats> {
   const total = request.case === undefined ? request.count : 1;
   const concurrency = Math.max(1, Math.min(request.concurrency ?? PACK_CONCURRENCY, total));
   watch.started?.(total, concurrency);
+  const streak = new FaultStreak();
+  // A case waiting for the streak to be decided looks again once the budget is spent.
+  const wake = (): void => streak.wake();
+  budget?.signal.addEventListener('abort', wake, { once: true });
   const stats = await inOrder(
     selectedFixtures(request)[Symbol.iterator](),
     async (fixture): Promise<GeneratedCase> => {
@@ -96,7 +134,7 @@ export async function streamGeneratedPack(
         fixtureId: fixture.id,
         seed: request.seed,
         file: `${fixture.id}.json`,
-        decision: await runCase(fixture, target),
+        decision: await limitedCase(fixture, target, streak, budget),
         fixtureDigest: fixtureDigest(fixture),
       };
       watch.decided?.(decided, performance.now() - began);
@@ -104,7 +142,7 @@ export async function streamGeneratedPack(
     },
     onCase,
     { concurrency, window: concurrency * WINDOW_PER_WORKER },
-  );
+  ).finally(() => budget?.signal.removeEventListener('abort', wake));
   watch.finished?.();
   return stats;
 }
@@ -114,9 +152,10 @@ export async function driveGeneratedPack(
   request: PackRequest,
   target: LegTarget,
   watch: PackWatch = {},
+  budget?: RunBudget,
 ): Promise<GeneratedCase[]> {
   const cases: GeneratedCase[] = [];
-  await streamGeneratedPack(request, target, (c) => void cases.push(c), watch);
+  await streamGeneratedPack(request, target, (c) => void cases.push(c), watch, budget);
   return cases;
 }
 

@@ -13,6 +13,7 @@ import type {
 } from '../types.ts';
 import type { Decision } from './decide.ts';
 import { packSelection } from './pack-request.ts';
+import { notRunWhy } from './run-budget.ts';
 
 export interface GeneratedCase {
   readonly fixtureId: string;
@@ -96,6 +97,9 @@ export class PackTally {
   readonly #smallest = new Map<string, SmallestFailingCase & { readonly size: CaseSize }>();
   #assertions = 0;
   #cases = 0;
+  /** Cases the pack never started, and why the first of them was not. */
+  #notRun = 0;
+  #notRunWhy: string | undefined;
 
   constructor(options: PackTallyOptions) {
     this.#options = options;
@@ -111,6 +115,11 @@ export class PackTally {
     this.#cases += 1;
     this.#assertions += assertions;
     this.#counts.set(disposition, (this.#counts.get(disposition) ?? 0) + 1);
+    const why = disposition === 'blocked' ? notRunWhy(c.decision.reason) : undefined;
+    if (why !== undefined) {
+      this.#notRun += 1;
+      this.#notRunWhy ??= why;
+    }
     const lines = this.#lines.get(disposition) ?? [];
     if (lines.length < FIRST_FAILURES) lines.push(caseLine(c));
     this.#lines.set(disposition, lines);
@@ -186,15 +195,21 @@ export class PackTally {
         findings,
       };
     }
+    // The cases the pack never started are said once, with why, not case by case.
+    const notRun =
+      this.#notRunWhy === undefined
+        ? ''
+        : `${this.#notRunWhy}; ${this.#notRun} of ${this.#cases} generated fixtures not run`;
     if (count('executed-fail') > 0) {
       return {
         disposition: 'executed-fail',
         assertions,
         // Only a failing pack names its smallest cases; an inline pack's tally keeps none.
-        reason: `${summary('executed-fail', 'failed')}${this.#smallestText()}`,
+        reason: `${summary('executed-fail', 'failed')}${this.#smallestText()}${notRun === '' ? '' : `. ${notRun}`}`,
         findings,
       };
     }
+    if (notRun !== '') return { disposition: 'blocked', assertions, reason: notRun, findings };
     if (count('blocked') > 0) {
       return {
         disposition: 'blocked',

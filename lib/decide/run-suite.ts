@@ -4,6 +4,7 @@
 // CLI and the legs file both call it, so a run decides each leg the same way however it was
 // started.
 
+import { setMaxListeners } from 'node:events';
 import type { DiscoveryResult } from '../observe/discovery.ts';
 import type { SuiteConfig } from '../env.ts';
 import type { HostChecks, LegOutcome } from '../types.ts';
@@ -20,6 +21,7 @@ import { checkHost } from './host-checks.ts';
 import { PROGRESS_INTERVAL_MS, ProgressBoard, reportProgress } from './progress.ts';
 import { runLeg } from './run-leg.ts';
 import { openTarget } from './target.ts';
+import { cutByBudget, startBudget, withinBudget, type RunBudget } from './run-budget.ts';
 
 export interface SuiteRun {
   readonly outcomes: readonly LegOutcome[];
@@ -50,6 +52,11 @@ export interface RunSuiteOptions {
    * will need at the end (the report's renderers, say) is done while the host works.
    */
   readonly whileHostWorks?: () => void;
+  /**
+   * The run budget; absent: one of `config.budgetMs` started with the run. When it is spent, the
+   * legs and cases not yet decided are blocked and the host client is closed.
+   */
+  readonly budget?: RunBudget;
 }
 
 export async function runSuite(
@@ -57,7 +64,19 @@ export async function runSuite(
   options: RunSuiteOptions = {},
 ): Promise<SuiteRun> {
   const startedAt = new Date().toISOString();
+  const timed =
+    options.budget === undefined
+      ? startBudget(config.budgetMs)
+      : { budget: options.budget, stop: () => undefined };
+  const { budget } = timed;
+  // Every leg and case in flight listens on the one signal, far more than Node's default of 10;
+  // each removes its listener when it ends.
+  setMaxListeners(Infinity, budget.signal);
   const target = await openTarget(config, options.discovery);
+  // Closing the client ends every request in flight, so the drives the budget cut short stop
+  // asking the host; their endings are dropped (withinBudget).
+  const closeClient = (): void => void target?.client.close();
+  budget.signal.addEventListener('abort', closeClient, { once: true });
   const board = new ProgressBoard(config.bounds.runTimeoutMs);
   const stopProgress =
     options.onProgress === undefined
@@ -88,16 +107,24 @@ export async function runSuite(
     const legs = Promise.all(
       LEGS.map((leg) => {
         const selected = options.selected?.(leg.id) ?? true;
+        const started = Date.now();
+        const cut = (spent: RunBudget): LegOutcome => ({
+          requirement: leg.id,
+          ...cutByBudget(spent, 'leg'),
+          durationMs: Date.now() - started,
+        });
         if (leg.fixtureId === undefined) {
-          return validatorsLoaded.then(() => settled(leg.id, runLeg(leg, target, { selected })));
+          const judged = validatorsLoaded.then(() => runLeg(leg, target, { selected }));
+          return settled(leg.id, withinBudget(judged, budget, cut));
         }
         const watch = board.watch(shortName(leg), {
           created: (runId) => runSent(leg.id, runId),
         });
-        return settled(leg.id, runLeg(leg, target, { selected, watch })).finally(() => {
+        const driven = runLeg(leg, target, { selected, watch }).finally(() => {
           watch.done();
           runSent(leg.id);
         });
+        return settled(leg.id, withinBudget(driven, budget, cut));
       }),
     );
     const pack =
@@ -105,7 +132,7 @@ export async function runSuite(
         ? undefined
         : settled(
             GENERATED_REQUIREMENT,
-            runPack(options.pack, target, options.packSink, options.packWatch),
+            runPack(options.pack, target, options.packSink, options.packWatch, budget),
           );
     const checks =
       target === undefined
@@ -124,6 +151,8 @@ export async function runSuite(
       finishedAt: new Date().toISOString(),
     };
   } finally {
+    timed.stop();
+    budget.signal.removeEventListener('abort', closeClient);
     stopProgress();
     await target?.client.close();
   }
@@ -163,9 +192,10 @@ async function runPack(
   target: LegTarget | undefined,
   sink: (() => Promise<CaseSink>) | undefined,
   watch: PackWatch | undefined,
+  budget: RunBudget,
 ): Promise<LegOutcome> {
   const { runGeneratedLeg } = await import('./generated-leg.ts');
-  return runGeneratedLeg(request, target, sink, Date.now, watch);
+  return runGeneratedLeg(request, target, sink, Date.now, watch, budget);
 }
 
 /**
