@@ -90,7 +90,7 @@ describe('the page at a glance', () => {
     ]);
     // The fixture's one task, with a forbidden call in both trials: gating mean 0 below passScore.
     expect(chart).toMatch(
-      /class="mean-label">[^<]+ mean<\/text><rect [^>]*width="2"[^>]*class="mean"\/><text [^>]*class="value">0 &lt; 0\.\d+</,
+      /class="mean-label">mean [^<]+<\/text><rect [^>]*width="2"[^>]*class="mean"\/><text [^>]*class="value">0 &lt; 0\.\d+</,
     );
   });
 

@@ -25,6 +25,10 @@ function svg(height: number, title: string, body: string): string {
   );
 }
 
+/** A label cut to fit left of the bars; the whole label stays in the bar's title. */
+const short = (label: string, max = 22): string =>
+  label.length > max ? `${label.slice(0, max - 1)}…` : label;
+
 const clamp01 = (v: number): number => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0);
 const fixed = (v: number): string => String(Math.round(v * 10) / 10);
 
@@ -85,7 +89,7 @@ export function trialScoreChart(
         ? `<text x="${left + 2}" y="${y + 6}" class="absent">absent</text>`
         : scoreBar(b.reported, left, y, span, 'reported');
     const body =
-      `<text x="4" y="${y + 14}">${esc(b.label)}</text>` +
+      `<text x="4" y="${y + 14}">${esc(short(b.label))}</text>` +
       reported +
       scoreBar(b.score, left, y + 8, span, 'score') +
       scoreBar(b.gating, left, y + 16, span, 'gating') +
@@ -97,7 +101,7 @@ export function trialScoreChart(
     const verdict = m.mean >= passScore ? 'clears' : 'below';
     const note = ` ${m.mean >= passScore ? '≥' : '<'} ${num(passScore)}`;
     return (
-      `<g><text x="4" y="${y + 8}" class="mean-label">${esc(m.label)}</text>` +
+      `<g><text x="4" y="${y + 8}" class="mean-label">${esc(short(m.label, 20))}</text>` +
       scoreBar(m.mean, left, y, span, 'mean', note) +
       `<title>${esc(`${m.label}: mean gating score ${num(m.mean)}, ${verdict} passScore ${num(passScore)}`)}</title></g>`
     );

@@ -13,7 +13,7 @@ body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
 .closing { margin: .2rem 0 1rem; color: #333; }
 code, pre { font: 13px/1.35 ui-monospace, SFMono-Regular, Menlo, monospace; }
 pre.command { background: #f6f8fa; padding: .5rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
-table { border-collapse: collapse; margin: .4rem 0 .8rem; }
+table { border-collapse: collapse; margin: .4rem 0 .8rem; display: block; max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid #ddd; padding: .2rem .45rem; text-align: left; vertical-align: top; }
 td code { word-break: break-all; }
 table.events td:nth-child(-n+4), table.findings td:first-child, table.findings td:first-child code { white-space: nowrap; word-break: normal; }

@@ -63,7 +63,7 @@ export function pictures(
         bars,
         trials.passScore,
         trials.tasks.map((task) => ({
-          label: `${task.taskId} mean`,
+          label: `mean ${task.taskId}`,
           mean: meanOf(task.trials.map((t) => t.gatingScore)),
         })),
       ),

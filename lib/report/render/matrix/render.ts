@@ -165,10 +165,11 @@ export function anchorMark(
 }
 
 const STYLE = `
+body { max-width: 96rem; }
 .matrix-scroll { overflow-x: auto; max-width: 100%; border: 1px solid #ddd; }
-table.matrix { margin: 0; border-collapse: separate; border-spacing: 0; }
+table.matrix { margin: 0; border-collapse: separate; border-spacing: 0; display: table; max-width: none; overflow: visible; }
 table.matrix th, table.matrix td { border: 0; border-right: 1px solid #ddd; border-bottom: 1px solid #ddd; }
-table.matrix th.row-head { position: sticky; left: 0; z-index: 2; background: #fff; max-width: 18rem; white-space: normal; word-break: break-all; }
+table.matrix th.row-head { position: sticky; left: 0; z-index: 2; background: #fff; min-width: 13rem; max-width: 18rem; white-space: normal; overflow-wrap: anywhere; }
 table.matrix thead th.row-head { z-index: 3; }
 table.matrix th.column { min-width: 8.5rem; max-width: 11rem; font-weight: 400; font-size: .8rem; vertical-align: bottom; word-break: break-all; }
 table.matrix th.column .name { font-weight: 700; font-size: .9rem; word-break: normal; }
