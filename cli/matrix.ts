@@ -3,7 +3,7 @@
 // schema, and writes matrix.json, matrix.md, index.html and a page per recomputing report. The
 // output depends on the reports alone: the same reports in any order give the same bytes.
 
-import { writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { makeDirectory, unwritableReason } from '../lib/make-directory.ts';
 import { Refusal } from '../lib/refusal.ts';
@@ -61,9 +61,12 @@ export async function matrixCommand(
   }
   const unique = [...new Set(paths.map((p) => resolve(p)))];
   const inputs: MatrixInput[] = [];
+  const read = new Map<string, string>();
   // One at a time: verification recomputes every row, and the machine may be busy.
   for (const path of unique) {
-    inputs.push({ verification: await verifier(path), file: linkPath(outDir, path) });
+    const source = linkPath(outDir, path);
+    read.set(source, path);
+    inputs.push({ verification: await verifier(path), file: source });
   }
   const matrix = buildMatrix(inputs);
   const errors = validate('matrix', matrix);
@@ -73,19 +76,32 @@ export async function matrixCommand(
     );
   }
   await writeMatrix(outDir, matrix, inputs);
+  // A published folder keeps its links: each report is copied in beside its page.
+  await Promise.all(
+    matrix.columns.map(async (c) => {
+      const from = read.get(c.source);
+      if (from !== undefined) await copyFile(from, join(outDir, c.file));
+    }),
+  );
   for (const column of matrix.columns) {
     const why = column.problems[0];
     const mixed = mixedScripts(column.implementation);
     // The label is the report's: one line, its controls shown, a look-alike name flagged.
     out(
       consoleText(
-        `${column.verification}: ${column.label}${mixed === undefined ? '' : ` (mixed scripts: ${mixed})`} (${column.file})${why === undefined ? '' : `: ${why}`}`,
+        `${column.verification}: ${column.label}${mixed === undefined ? '' : ` (mixed scripts: ${mixed})`} (${column.source})${why === undefined ? '' : `: ${why}`}`,
       ),
     );
   }
   out(
     `wrote ${join(outDir, MATRIX_JSON)}, ${MATRIX_MARKDOWN} and ${MATRIX_HTML}: ${matrix.columns.length} reports, ${matrix.rows.length} rows`,
   );
+  // A matrix of reports none of which verifies shows nothing a reader may rely on: as `verify`
+  // exits 1 on a report that does not verify, so does the matrix when none does.
+  if (matrix.columns.every((c) => c.verification === 'unverified')) {
+    out(`no report verifies: the matrix shows no result (${matrix.columns.length} unverified)`);
+    return EXIT.failed;
+  }
   return EXIT.ok;
 }
 
@@ -98,7 +114,7 @@ async function writeMatrix(
   const pages = await Promise.all(
     inputs.filter(recomputes).map(async (input) => {
       const report = input.verification.report as EvalGateReport;
-      const column = matrix.columns.find((c) => c.file === input.file);
+      const column = matrix.columns.find((c) => c.source === input.file);
       if (column?.page === null || column === undefined) return [];
       const [expectations, views] = await Promise.all([
         expectationsFor(report),

@@ -28735,6 +28735,7 @@ const schema148 = {
         'inapplicable',
         'opted-out',
         'excused',
+        'flaky',
         'skipped',
         'warning',
         'not-judged',
@@ -28759,6 +28760,9 @@ const schema148 = {
         'anchor',
         'digest',
         'file',
+        'source',
+        'baseUrl',
+        'startedAt',
         'page',
         'suiteVersion',
       ],
@@ -28803,7 +28807,22 @@ const schema148 = {
         file: {
           type: 'string',
           minLength: 1,
-          description: "The report file, relative to the matrix's folder.",
+          description:
+            "The report's copy inside the matrix's folder (`reports/DIGEST.json`), so every link stays inside it.",
+        },
+        source: {
+          type: 'string',
+          minLength: 1,
+          description:
+            "Where the report was read from, relative to the matrix's folder: text, never a link.",
+        },
+        baseUrl: {
+          type: ['string', 'null'],
+          description: 'The host address the report names, or null when it names none.',
+        },
+        startedAt: {
+          type: ['string', 'null'],
+          description: 'When the run the report records started, or null when it names no date.',
         },
         page: {
           description:
@@ -28873,6 +28892,9 @@ const schema149 = {
     'anchor',
     'digest',
     'file',
+    'source',
+    'baseUrl',
+    'startedAt',
     'page',
     'suiteVersion',
   ],
@@ -28917,7 +28939,22 @@ const schema149 = {
     file: {
       type: 'string',
       minLength: 1,
-      description: "The report file, relative to the matrix's folder.",
+      description:
+        "The report's copy inside the matrix's folder (`reports/DIGEST.json`), so every link stays inside it.",
+    },
+    source: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "Where the report was read from, relative to the matrix's folder: text, never a link.",
+    },
+    baseUrl: {
+      type: ['string', 'null'],
+      description: 'The host address the report names, or null when it names none.',
+    },
+    startedAt: {
+      type: ['string', 'null'],
+      description: 'When the run the report records started, or null when it names no date.',
     },
     page: {
       description:
@@ -29083,13 +29120,13 @@ function validate75(
       }
       errors++;
     }
-    if (data.page === undefined) {
+    if (data.source === undefined) {
       const err9 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'page' },
-        message: "must have required property '" + 'page' + "'",
+        params: { missingProperty: 'source' },
+        message: "must have required property '" + 'source' + "'",
       };
       if (vErrors === null) {
         vErrors = [err9];
@@ -29098,13 +29135,13 @@ function validate75(
       }
       errors++;
     }
-    if (data.suiteVersion === undefined) {
+    if (data.baseUrl === undefined) {
       const err10 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
-        params: { missingProperty: 'suiteVersion' },
-        message: "must have required property '" + 'suiteVersion' + "'",
+        params: { missingProperty: 'baseUrl' },
+        message: "must have required property '" + 'baseUrl' + "'",
       };
       if (vErrors === null) {
         vErrors = [err10];
@@ -29113,9 +29150,54 @@ function validate75(
       }
       errors++;
     }
+    if (data.startedAt === undefined) {
+      const err11 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'startedAt' },
+        message: "must have required property '" + 'startedAt' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err11];
+      } else {
+        vErrors.push(err11);
+      }
+      errors++;
+    }
+    if (data.page === undefined) {
+      const err12 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'page' },
+        message: "must have required property '" + 'page' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err12];
+      } else {
+        vErrors.push(err12);
+      }
+      errors++;
+    }
+    if (data.suiteVersion === undefined) {
+      const err13 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'suiteVersion' },
+        message: "must have required property '" + 'suiteVersion' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err13];
+      } else {
+        vErrors.push(err13);
+      }
+      errors++;
+    }
     for (const key0 in data) {
       if (!func5.call(schema149.properties, key0)) {
-        const err11 = {
+        const err14 = {
           instancePath,
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
@@ -29123,9 +29205,9 @@ function validate75(
           message: 'must NOT have additional properties',
         };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err14];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err14);
         }
         errors++;
       }
@@ -29134,7 +29216,7 @@ function validate75(
       let data0 = data.label;
       if (typeof data0 === 'string') {
         if (func1(data0) < 1) {
-          const err12 = {
+          const err15 = {
             instancePath: instancePath + '/label',
             schemaPath: '#/properties/label/minLength',
             keyword: 'minLength',
@@ -29142,71 +29224,19 @@ function validate75(
             message: 'must NOT have fewer than 1 characters',
           };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err15];
           } else {
-            vErrors.push(err12);
+            vErrors.push(err15);
           }
           errors++;
         }
       } else {
-        const err13 = {
+        const err16 = {
           instancePath: instancePath + '/label',
           schemaPath: '#/properties/label/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.implementation !== undefined) {
-      let data1 = data.implementation;
-      if (typeof data1 === 'string') {
-        if (func1(data1) < 1) {
-          const err14 = {
-            instancePath: instancePath + '/implementation',
-            schemaPath: '#/properties/implementation/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-      } else {
-        const err15 = {
-          instancePath: instancePath + '/implementation',
-          schemaPath: '#/properties/implementation/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.version !== undefined) {
-      let data2 = data.version;
-      if (typeof data2 !== 'string' && data2 !== null) {
-        const err16 = {
-          instancePath: instancePath + '/version',
-          schemaPath: '#/properties/version/type',
-          keyword: 'type',
-          params: { type: schema149.properties.version.type },
-          message: 'must be string,null',
         };
         if (vErrors === null) {
           vErrors = [err16];
@@ -29216,9 +29246,61 @@ function validate75(
         errors++;
       }
     }
+    if (data.implementation !== undefined) {
+      let data1 = data.implementation;
+      if (typeof data1 === 'string') {
+        if (func1(data1) < 1) {
+          const err17 = {
+            instancePath: instancePath + '/implementation',
+            schemaPath: '#/properties/implementation/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+      } else {
+        const err18 = {
+          instancePath: instancePath + '/implementation',
+          schemaPath: '#/properties/implementation/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.version !== undefined) {
+      let data2 = data.version;
+      if (typeof data2 !== 'string' && data2 !== null) {
+        const err19 = {
+          instancePath: instancePath + '/version',
+          schemaPath: '#/properties/version/type',
+          keyword: 'type',
+          params: { type: schema149.properties.version.type },
+          message: 'must be string,null',
+        };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
     if (data.embedded !== undefined) {
       if (typeof data.embedded !== 'boolean') {
-        const err17 = {
+        const err20 = {
           instancePath: instancePath + '/embedded',
           schemaPath: '#/properties/embedded/type',
           keyword: 'type',
@@ -29226,9 +29308,9 @@ function validate75(
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err17];
+          vErrors = [err20];
         } else {
-          vErrors.push(err17);
+          vErrors.push(err20);
         }
         errors++;
       }
@@ -29241,7 +29323,7 @@ function validate75(
         data4 === 'unanchored' ||
         data4 === 'different-referee'
       )) {
-        const err18 = {
+        const err21 = {
           instancePath: instancePath + '/verification',
           schemaPath: '#/$defs/reportState/enum',
           keyword: 'enum',
@@ -29249,9 +29331,9 @@ function validate75(
           message: 'must be equal to one of the allowed values',
         };
         if (vErrors === null) {
-          vErrors = [err18];
+          vErrors = [err21];
         } else {
-          vErrors.push(err18);
+          vErrors.push(err21);
         }
         errors++;
       }
@@ -29262,7 +29344,7 @@ function validate75(
         const len0 = data5.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (typeof data5[i0] !== 'string') {
-            const err19 = {
+            const err22 = {
               instancePath: instancePath + '/problems/' + i0,
               schemaPath: '#/properties/problems/items/type',
               keyword: 'type',
@@ -29270,72 +29352,20 @@ function validate75(
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err19];
+              vErrors = [err22];
             } else {
-              vErrors.push(err19);
+              vErrors.push(err22);
             }
             errors++;
           }
         }
       } else {
-        const err20 = {
+        const err23 = {
           instancePath: instancePath + '/problems',
           schemaPath: '#/properties/problems/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-    }
-    if (data.anchor !== undefined) {
-      let data7 = data.anchor;
-      if (typeof data7 !== 'string' && data7 !== null) {
-        const err21 = {
-          instancePath: instancePath + '/anchor',
-          schemaPath: '#/properties/anchor/type',
-          keyword: 'type',
-          params: { type: schema149.properties.anchor.type },
-          message: 'must be string,null',
-        };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-    if (data.digest !== undefined) {
-      let data8 = data.digest;
-      if (typeof data8 === 'string') {
-        if (!pattern59.test(data8)) {
-          const err22 = {
-            instancePath: instancePath + '/digest',
-            schemaPath: '#/properties/digest/pattern',
-            keyword: 'pattern',
-            params: { pattern: '^[0-9a-f]{64}$' },
-            message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
-          };
-          if (vErrors === null) {
-            vErrors = [err22];
-          } else {
-            vErrors.push(err22);
-          }
-          errors++;
-        }
-      } else {
-        const err23 = {
-          instancePath: instancePath + '/digest',
-          schemaPath: '#/properties/digest/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
         };
         if (vErrors === null) {
           vErrors = [err23];
@@ -29345,49 +29375,49 @@ function validate75(
         errors++;
       }
     }
-    if (data.file !== undefined) {
-      let data9 = data.file;
-      if (typeof data9 === 'string') {
-        if (func1(data9) < 1) {
-          const err24 = {
-            instancePath: instancePath + '/file',
-            schemaPath: '#/properties/file/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          };
-          if (vErrors === null) {
-            vErrors = [err24];
-          } else {
-            vErrors.push(err24);
-          }
-          errors++;
-        }
-      } else {
-        const err25 = {
-          instancePath: instancePath + '/file',
-          schemaPath: '#/properties/file/type',
+    if (data.anchor !== undefined) {
+      let data7 = data.anchor;
+      if (typeof data7 !== 'string' && data7 !== null) {
+        const err24 = {
+          instancePath: instancePath + '/anchor',
+          schemaPath: '#/properties/anchor/type',
           keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
+          params: { type: schema149.properties.anchor.type },
+          message: 'must be string,null',
         };
         if (vErrors === null) {
-          vErrors = [err25];
+          vErrors = [err24];
         } else {
-          vErrors.push(err25);
+          vErrors.push(err24);
         }
         errors++;
       }
     }
-    if (data.page !== undefined) {
-      let data10 = data.page;
-      if (typeof data10 !== 'string' && data10 !== null) {
+    if (data.digest !== undefined) {
+      let data8 = data.digest;
+      if (typeof data8 === 'string') {
+        if (!pattern59.test(data8)) {
+          const err25 = {
+            instancePath: instancePath + '/digest',
+            schemaPath: '#/properties/digest/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[0-9a-f]{64}$' },
+            message: 'must match pattern "' + '^[0-9a-f]{64}$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+      } else {
         const err26 = {
-          instancePath: instancePath + '/page',
-          schemaPath: '#/properties/page/type',
+          instancePath: instancePath + '/digest',
+          schemaPath: '#/properties/digest/type',
           keyword: 'type',
-          params: { type: schema149.properties.page.type },
-          message: 'must be string,null',
+          params: { type: 'string' },
+          message: 'must be string',
         };
         if (vErrors === null) {
           vErrors = [err26];
@@ -29397,10 +29427,132 @@ function validate75(
         errors++;
       }
     }
-    if (data.suiteVersion !== undefined) {
-      let data11 = data.suiteVersion;
+    if (data.file !== undefined) {
+      let data9 = data.file;
+      if (typeof data9 === 'string') {
+        if (func1(data9) < 1) {
+          const err27 = {
+            instancePath: instancePath + '/file',
+            schemaPath: '#/properties/file/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+      } else {
+        const err28 = {
+          instancePath: instancePath + '/file',
+          schemaPath: '#/properties/file/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+    }
+    if (data.source !== undefined) {
+      let data10 = data.source;
+      if (typeof data10 === 'string') {
+        if (func1(data10) < 1) {
+          const err29 = {
+            instancePath: instancePath + '/source',
+            schemaPath: '#/properties/source/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
+      } else {
+        const err30 = {
+          instancePath: instancePath + '/source',
+          schemaPath: '#/properties/source/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.baseUrl !== undefined) {
+      let data11 = data.baseUrl;
       if (typeof data11 !== 'string' && data11 !== null) {
-        const err27 = {
+        const err31 = {
+          instancePath: instancePath + '/baseUrl',
+          schemaPath: '#/properties/baseUrl/type',
+          keyword: 'type',
+          params: { type: schema149.properties.baseUrl.type },
+          message: 'must be string,null',
+        };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+    }
+    if (data.startedAt !== undefined) {
+      let data12 = data.startedAt;
+      if (typeof data12 !== 'string' && data12 !== null) {
+        const err32 = {
+          instancePath: instancePath + '/startedAt',
+          schemaPath: '#/properties/startedAt/type',
+          keyword: 'type',
+          params: { type: schema149.properties.startedAt.type },
+          message: 'must be string,null',
+        };
+        if (vErrors === null) {
+          vErrors = [err32];
+        } else {
+          vErrors.push(err32);
+        }
+        errors++;
+      }
+    }
+    if (data.page !== undefined) {
+      let data13 = data.page;
+      if (typeof data13 !== 'string' && data13 !== null) {
+        const err33 = {
+          instancePath: instancePath + '/page',
+          schemaPath: '#/properties/page/type',
+          keyword: 'type',
+          params: { type: schema149.properties.page.type },
+          message: 'must be string,null',
+        };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
+        }
+        errors++;
+      }
+    }
+    if (data.suiteVersion !== undefined) {
+      let data14 = data.suiteVersion;
+      if (typeof data14 !== 'string' && data14 !== null) {
+        const err34 = {
           instancePath: instancePath + '/suiteVersion',
           schemaPath: '#/properties/suiteVersion/type',
           keyword: 'type',
@@ -29408,15 +29560,15 @@ function validate75(
           message: 'must be string,null',
         };
         if (vErrors === null) {
-          vErrors = [err27];
+          vErrors = [err34];
         } else {
-          vErrors.push(err27);
+          vErrors.push(err34);
         }
         errors++;
       }
     }
   } else {
-    const err28 = {
+    const err35 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -29424,9 +29576,9 @@ function validate75(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err28];
+      vErrors = [err35];
     } else {
-      vErrors.push(err28);
+      vErrors.push(err35);
     }
     errors++;
   }
@@ -29485,6 +29637,7 @@ const schema153 = {
     'inapplicable',
     'opted-out',
     'excused',
+    'flaky',
     'skipped',
     'warning',
     'not-judged',
@@ -29567,6 +29720,7 @@ function validate78(
         data0 === 'inapplicable' ||
         data0 === 'opted-out' ||
         data0 === 'excused' ||
+        data0 === 'flaky' ||
         data0 === 'skipped' ||
         data0 === 'warning' ||
         data0 === 'not-judged' ||
@@ -29652,6 +29806,7 @@ function validate78(
         data3 === 'inapplicable' ||
         data3 === 'opted-out' ||
         data3 === 'excused' ||
+        data3 === 'flaky' ||
         data3 === 'skipped' ||
         data3 === 'warning' ||
         data3 === 'not-judged' ||

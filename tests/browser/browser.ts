@@ -38,7 +38,12 @@ export interface OpenedPage {
 
 export async function openPage(
   file: string,
-  options: { readonly javaScript?: boolean; readonly hash?: string } = {},
+  options: {
+    readonly javaScript?: boolean;
+    readonly hash?: string;
+    /** The viewport's width in CSS pixels; 1200 unless given. */
+    readonly width?: number;
+  } = {},
 ): Promise<OpenedPage> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
@@ -53,7 +58,7 @@ export async function openPage(
       headless: true,
       args: ARGS,
       javaScriptEnabled: options.javaScript ?? true,
-      viewport: { width: 1200, height: 900 },
+      viewport: { width: options.width ?? 1200, height: 900 },
       timeout: 60_000,
     });
   } catch (error) {

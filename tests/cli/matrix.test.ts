@@ -78,9 +78,20 @@ describe('matrix', () => {
     );
     const first = await outputs(a);
     const second = await outputs(b);
-    expect(Object.keys(first)).toHaveLength(5);
-    // The report files are linked from the output folder, which is one level deeper in both.
+    // matrix.json, matrix.md, index.html, a page per verifying report and a copy of each report.
+    expect(Object.keys(first)).toHaveLength(8);
     expect(second).toEqual(first);
+    // Every link stays inside --out and lands on a file there, so the folder can be published.
+    const links = [
+      ...[...(first['index.html'] ?? '').matchAll(/href="([^"#]+)/g)].map((m) => m[1] ?? ''),
+      ...[...(first['matrix.md'] ?? '').matchAll(/\]\(([^)#]+)/g)].map((m) => m[1] ?? ''),
+    ];
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) {
+      expect(link).toMatch(/^reports\/[0-9a-f]{64}\.(html|json)$/);
+      expect(Object.keys(first)).toContain(link);
+    }
+    expect(first['index.html']).not.toContain('href="../');
 
     const matrix = JSON.parse(first['matrix.json'] ?? '') as Matrix;
     const byVerification = matrix.columns.map((c) => c.verification).sort();
@@ -130,6 +141,28 @@ describe('matrix', () => {
       new Set(['different-referee']),
     );
     expect(lines[0]).toMatch(/^different-referee: .*: judged by suite 0\.0\.1$/);
+  });
+
+  it('exits 1 when no report verifies, and writes the matrix that says so', async () => {
+    const out = join(dir, 'none-verifies');
+    const edited = reports[2] ?? '';
+    const run = await cli(['matrix', edited, '--out', out, '--trusted-keys', keyring]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('no report verifies: the matrix shows no result (1 unverified)');
+    const matrix = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8')) as Matrix;
+    expect(matrix.columns.map((c) => c.verification)).toEqual(['unverified']);
+    // One verifying report beside it is enough for a matrix worth reading.
+    const some = join(dir, 'one-verifies');
+    const mixed = await cli([
+      'matrix',
+      edited,
+      reports[0] ?? '',
+      '--out',
+      some,
+      '--trusted-keys',
+      keyring,
+    ]);
+    expect(mixed.code).toBe(0);
   });
 
   it('needs --out and at least one report', async () => {

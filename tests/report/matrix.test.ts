@@ -131,7 +131,10 @@ describe('the results matrix', () => {
     });
     expect(matrix.columns[0]).toMatchObject({
       label: 'acme-host 1.2.0',
-      file: './acme.json',
+      file: `reports/${matrix.columns[0]?.digest ?? ''}.json`,
+      source: './acme.json',
+      baseUrl: 'http://127.0.0.1:1',
+      startedAt: '2026-10-16T09:00:00Z',
       verification: 'verified',
     });
     expect(renderMatrixMarkdown(matrix)).toContain(
@@ -217,5 +220,103 @@ describe('the results matrix', () => {
     expect(html.match(/<script>/g)?.length).toBe(1);
     expect(html).not.toContain('<img');
     expect(renderMatrixMarkdown(matrix)).not.toContain('<img');
+  });
+});
+
+describe('the matrix page at a glance', () => {
+  /** Each cell of a row on the page: its outcome class, its text, and its anchor mark if any. */
+  function shownRow(html: string, id: string): { outcome: string; text: string }[] {
+    const tr =
+      html.match(new RegExp(`<tr data-row="${id.replace(/\./g, '\\.')}"[^>]*>(.*?)</tr>`))?.[1] ??
+      '';
+    return [...tr.matchAll(/<td class="cell o-([\w-]+)"[^>]*>(.*?)<\/td>/g)].map((m) => ({
+      outcome: m[1] ?? '',
+      text: (m[2] ?? '').replace(/<[^>]+>/g, ''),
+    }));
+  }
+
+  it('colours cells by outcome and shows the anchor as a mark, never as the colour', () => {
+    const report = everyState();
+    const matrix = buildMatrix([
+      verified(report, './v.json'),
+      {
+        verification: { state: 'unanchored', report: everyState('b'), problems: ['no key'] },
+        file: './u.json',
+      },
+    ]);
+    const html = renderMatrixHtml(matrix);
+    // Sorted by label: acme-host (verified) first, then b (unanchored).
+    expect(shownRow(html, `${PREFIX}suite-gated`)).toEqual([
+      { outcome: 'fail', text: '✗ fail' },
+      { outcome: 'fail', text: '✗ fail⚓' },
+    ]);
+    expect(shownRow(html, `${PREFIX}mean-gated`)).toEqual([
+      { outcome: 'pass', text: '✓ pass' },
+      { outcome: 'pass', text: '✓ pass⚓' },
+    ]);
+    const heads = [...html.matchAll(/<th class="column"[^>]*>(.*?)<\/th>/g)].map((m) =>
+      (m[1] ?? '')
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
+    expect(heads).toEqual([
+      'acme-host 1.2.0 http://127.0.0.1:1 2026-10-16 09:00 ◇ integrity only',
+      'b 1.2.0 http://127.0.0.1:1 2026-10-16 09:00 ⚓ unanchored',
+    ]);
+    // A legend of the four outcomes, each swatch coloured by its own class.
+    for (const o of ['pass', 'fail', 'flaky', 'not-run'])
+      expect(html).toMatch(new RegExp(`\\.swatch\\.o-${o} \\{ background: #[0-9a-f]{6}; \\}`));
+  });
+
+  it('says "not run" for a row a report did not drive, never an empty cell', () => {
+    const short = { ...everyState('short'), requirements: everyState().requirements.slice(0, 2) };
+    const matrix = buildMatrix([verified(everyState(), './a.json'), verified(short, './s.json')]);
+    expect(formatSchemaErrors(validate('matrix', matrix))).toBe('');
+    expect(shownRow(renderMatrixHtml(matrix), `${PREFIX}no-trajectory-ungated`)).toEqual([
+      { outcome: 'blocked', text: '⊘ blocked' },
+      { outcome: 'not-run', text: '· not run' },
+    ]);
+    expect(renderMatrixMarkdown(matrix)).toMatch(
+      /\| `openwop\.requirement\.0246\.no-trajectory-ungated` \| \[⊘ blocked\]\([^)]+\) \| · not run \|/,
+    );
+  });
+
+  it('shows a flaky row as flaky, allowed or not, never as excused', () => {
+    const base = everyState();
+    const id = `${PREFIX}gated-fields-shape`;
+    const report: EvalGateReport = {
+      ...base,
+      repeat: {
+        count: 3,
+        rows: [
+          {
+            requirement: id,
+            stability: 'flaky',
+            outcomes: ['executed-fail', 'executed-pass'],
+            allowed: true,
+          },
+        ],
+      },
+    };
+    const matrix = buildMatrix([verified(report, './f.json')]);
+    expect(formatSchemaErrors(validate('matrix', matrix))).toBe('');
+    expect(states(matrix, 0)['gated-fields-shape']).toBe('flaky');
+    expect(matrix.rows.find((r) => r.id === id)?.cells[0]?.detail).toBe(
+      'flaky across 3 repetitions: executed-fail, executed-pass; the baseline allows it',
+    );
+    expect(shownRow(renderMatrixHtml(matrix), id)).toEqual([{ outcome: 'flaky', text: '~ flaky' }]);
+    // Without --repeat the same row is the failure its baseline excuses.
+    expect(states(buildMatrix([verified(base, './f.json')]), 0)['gated-fields-shape']).toBe(
+      'excused',
+    );
+  });
+
+  it('keeps the first column sticky and the table inside a box that scrolls', () => {
+    const html = renderMatrixHtml(buildMatrix([verified(everyState(), './a.json')]));
+    expect(html).toMatch(/\.matrix-scroll \{ overflow-x: auto;/);
+    expect(html).toMatch(/table\.matrix th\.row-head \{ position: sticky; left: 0;/);
+    expect(html).toContain('<div class="matrix-scroll"><table class="matrix">');
+    expect(html).toMatch(/<th scope="row" class="row-head"/);
   });
 });

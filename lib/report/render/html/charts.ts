@@ -25,38 +25,95 @@ function svg(height: number, title: string, body: string): string {
   );
 }
 
+/** A label cut to fit left of the bars; the whole label stays in the bar's title. */
+const short = (label: string, max = 22): string =>
+  label.length > max ? `${label.slice(0, max - 1)}…` : label;
+
 const clamp01 = (v: number): number => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0);
 const fixed = (v: number): string => String(Math.round(v * 10) / 10);
 
-/** Per trial: the reported score, the expected score and the expected gating score, against passScore. */
-export function trialScoreChart(bars: readonly TrialBar[], passScore: number): string {
-  const rowH = 26;
+/** A task's decisive figure: the mean of its trials' gating scores, which RFC 0246 §A compares to passScore. */
+export interface MeanBar {
+  readonly label: string;
+  readonly mean: number;
+}
+
+/** A score bar on the 0-1 scale with its value beside it; a 0 is a thin bar, not a missing one. */
+function scoreBar(
+  value: number,
+  x0: number,
+  y: number,
+  span: number,
+  cls: string,
+  note = '',
+): string {
+  const width = Math.max(clamp01(value) * span, 2);
+  return (
+    `<rect x="${x0}" y="${y}" width="${fixed(width)}" height="7" class="${cls}"/>` +
+    `<text x="${fixed(x0 + width + 3)}" y="${y + 7}" class="value">${esc(num(value) + note)}</text>`
+  );
+}
+
+/** The 0-1 axis under the bars, a tick and a label every quarter. */
+function scoreAxis(x0: number, span: number, y: number): string {
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => {
+    const x = fixed(x0 + t * span);
+    return (
+      `<line x1="${x}" y1="${y}" x2="${x}" y2="${y + 4}" class="axis"/>` +
+      `<text x="${x}" y="${y + 14}" text-anchor="middle" class="tick-label">${t}</text>`
+    );
+  });
+  return `<line x1="${x0}" y1="${y}" x2="${x0 + span}" y2="${y}" class="axis"/>${ticks.join('')}`;
+}
+
+/**
+ * Per trial: the reported score, the expected score and the expected gating score; per task, the
+ * mean of its gating scores, the figure that decides it, against the passScore line.
+ */
+export function trialScoreChart(
+  bars: readonly TrialBar[],
+  passScore: number,
+  means: readonly MeanBar[] = [],
+): string {
+  const rowH = 28;
+  const meanH = 16;
   const left = 150;
-  const span = W - left - 20;
-  const height = bars.length * rowH + 30;
+  const span = W - left - 50;
+  const top = 8;
+  const axisY = top + bars.length * rowH + means.length * meanH + 4;
+  const height = axisY + 34;
   const parts = bars.map((b, i) => {
-    const y = 10 + i * rowH;
-    const bar = (value: number | undefined, dy: number, cls: string): string =>
-      value === undefined
-        ? `<text x="${left + 2}" y="${y + dy + 6}" class="absent">absent</text>`
-        : `<rect x="${left}" y="${y + dy}" width="${fixed(clamp01(value) * span)}" height="7" class="${cls}"/>`;
-    const label = `<text x="4" y="${y + 14}">${esc(b.label)}</text>`;
+    const y = top + i * rowH;
+    const reported =
+      b.reported === undefined
+        ? `<text x="${left + 2}" y="${y + 6}" class="absent">absent</text>`
+        : scoreBar(b.reported, left, y, span, 'reported');
     const body =
-      label +
-      bar(b.reported, 0, 'reported') +
-      bar(b.score, 8, 'score') +
-      bar(b.gating, 16, 'gating') +
+      `<text x="4" y="${y + 14}">${esc(short(b.label))}</text>` +
+      reported +
+      scoreBar(b.score, left, y + 8, span, 'score') +
+      scoreBar(b.gating, left, y + 16, span, 'gating') +
       `<title>${esc(`${b.label}: reported ${b.reported === undefined ? 'absent' : num(b.reported)}, expected score ${num(b.score)}, gating score ${num(b.gating)}`)}</title>`;
     return b.href === undefined ? `<g>${body}</g>` : `<a href="#${esc(b.href)}">${body}</a>`;
   });
+  const meanRows = means.map((m, i) => {
+    const y = top + bars.length * rowH + i * meanH;
+    const verdict = m.mean >= passScore ? 'clears' : 'below';
+    const note = ` ${m.mean >= passScore ? '≥' : '<'} ${num(passScore)}`;
+    return (
+      `<g><text x="4" y="${y + 8}" class="mean-label">${esc(short(m.label, 20))}</text>` +
+      scoreBar(m.mean, left, y, span, 'mean', note) +
+      `<title>${esc(`${m.label}: mean gating score ${num(m.mean)}, ${verdict} passScore ${num(passScore)}`)}</title></g>`
+    );
+  });
   const px = left + clamp01(passScore) * span;
   const line =
-    `<line x1="${fixed(px)}" y1="4" x2="${fixed(px)}" y2="${height - 16}" class="limit"/>` +
-    `<text x="${fixed(px + 3)}" y="${height - 4}" class="limit-label">passScore ${esc(num(passScore))}</text>`;
+    `<line x1="${fixed(px)}" y1="2" x2="${fixed(px)}" y2="${axisY}" class="limit"/>` +
+    `<text x="${fixed(px + 3)}" y="${height - 2}" class="limit-label">passScore ${esc(num(passScore))}</text>`;
   return svg(
     height,
-    'Each trial: reported score, expected score, expected gating score',
-    parts.join('') + line,
+    `Each trial: reported score, expected score, expected gating score; each task's mean gating score against passScore ${num(passScore)}`,
+    parts.join('') + meanRows.join('') + scoreAxis(left, span, axisY) + line,
   );
 }
 

@@ -13,7 +13,7 @@ body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
 .closing { margin: .2rem 0 1rem; color: #333; }
 code, pre { font: 13px/1.35 ui-monospace, SFMono-Regular, Menlo, monospace; }
 pre.command { background: #f6f8fa; padding: .5rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
-table { border-collapse: collapse; margin: .4rem 0 .8rem; }
+table { border-collapse: collapse; margin: .4rem 0 .8rem; display: block; max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid #ddd; padding: .2rem .45rem; text-align: left; vertical-align: top; }
 td code { word-break: break-all; }
 table.events td:nth-child(-n+4), table.findings td:first-child, table.findings td:first-child code { white-space: nowrap; word-break: normal; }
@@ -32,7 +32,10 @@ svg .reported { fill: #4a6fa5; } svg .score { fill: #9db4d3; } svg .gating { fil
 svg .limit { stroke: var(--fail); stroke-width: 2; stroke-dasharray: 4 3; } svg .p95 { stroke: #4a6fa5; stroke-width: 2; }
 svg .limit-label { fill: var(--fail); } svg .p95-label { fill: #4a6fa5; } svg .axis { stroke: #999; } svg .dot { fill: #4a6fa5; }
 svg .tick { fill: #9db4d3; } svg .tick.failed { fill: var(--fail); } svg .page { fill: #c9d6e8; stroke: #4a6fa5; } svg .absent { fill: var(--fail); }
-.legend span { margin-right: 1rem; } .muted { color: var(--muted); }
+.legend span { margin-right: 1rem; white-space: nowrap; } .swatch { display: inline-block; width: .8em; height: .8em; margin-right: .3em; vertical-align: -.05em; border-radius: 2px; }
+.swatch.reported { background: #4a6fa5; } .swatch.score { background: #9db4d3; } .swatch.gating { background: #e0a000; } .swatch.mean { background: #6b3fa0; }
+.swatch.limit { background: transparent; border-left: 3px dashed var(--fail); width: 0; height: 1em; }
+svg .mean { fill: #6b3fa0; } svg .value, svg .tick-label { fill: #444; font-size: 9px; } svg .mean-label { font-weight: 600; } .muted { color: var(--muted); }
 `;
 
 /**

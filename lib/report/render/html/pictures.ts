@@ -24,6 +24,21 @@ function reportedScore(obs: RunObservation, taskId: string, trial: number): numb
   return undefined;
 }
 
+const swatch = (cls: string, text: string): string =>
+  `<span><i class="swatch ${cls}"></i>${text}</span>`;
+
+const LEGEND =
+  '<p class="legend">' +
+  swatch('reported', 'reported score (eval.scored)') +
+  swatch('score', 'expected score') +
+  swatch('gating', 'expected gating score') +
+  swatch('mean', "task's mean gating score (decides the task)") +
+  swatch('limit', 'passScore') +
+  '</p>';
+
+const meanOf = (values: readonly number[]): number =>
+  values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+
 export function pictures(
   obs: RunObservation,
   findings: readonly Finding[],
@@ -43,8 +58,15 @@ export function pictures(
     );
     parts.push(
       '<h4>Scores by trial</h4>',
-      '<p class="legend"><span>■ reported score (eval.scored)</span><span>■ expected score</span><span>■ expected gating score</span><span>┆ passScore</span></p>',
-      trialScoreChart(bars, trials.passScore),
+      LEGEND,
+      trialScoreChart(
+        bars,
+        trials.passScore,
+        trials.tasks.map((task) => ({
+          label: `mean ${task.taskId}`,
+          mean: meanOf(task.trials.map((t) => t.gatingScore)),
+        })),
+      ),
     );
     for (const limit of trials.limits) {
       if (limit.threshold === 'maxP95LatencyMs') {

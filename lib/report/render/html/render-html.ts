@@ -12,6 +12,7 @@ import { esc, tag } from './escape.ts';
 import { hostChecksSection } from './host-checks-html.ts';
 import { page } from './page.ts';
 import { requirementBlock, rowAnchor } from './requirement.ts';
+import { gateFailures, todoSection } from './todo.ts';
 import type { PageViews } from './views.ts';
 import { NO_VIEWS } from './views.ts';
 
@@ -39,15 +40,12 @@ export function renderHtml(
       (a, b) =>
         (ORDER[a.row.disposition] ?? 9) - (ORDER[b.row.disposition] ?? 9) || a.index - b.index,
     );
-  const todo =
-    verdict.causes.length === 0
-      ? '<p>Nothing to do: the run passed.</p>'
-      : `<ul>${verdict.causes.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>`;
+  const todo = todoSection(report, verdict);
   const impl = report.target.implementation;
   const declared = report.target.declared;
   const index = rows.map(
     ({ row, index: i }) =>
-      `<tr><td><span class="disp ${esc(row.disposition)}">${esc(row.disposition)}</span>${flakyNote(report, row.id)}</td><td><a href="#${esc(rowAnchor(i))}">${esc(row.id)}</a></td><td>${row.findings.filter((f) => !f.ok && f.severity === 'MUST').length}</td></tr>`,
+      `<tr><td><span class="disp ${esc(row.disposition)}">${esc(row.disposition)}</span>${flakyNote(report, row.id)}</td><td><a href="#${esc(rowAnchor(i))}">${esc(row.id)}</a></td><td>${gateFailures(report, row)}</td></tr>`,
   );
   const certification = verdict.certification;
   const body = [
@@ -69,7 +67,7 @@ export function renderHtml(
     `<li>run: ${esc(report.startedAt)} to ${esc(report.finishedAt)}; ${esc(report.suite.name)} ${esc(report.suite.version)}</li>`,
     '</ul></section>',
     '<section id="requirements"><h2>Requirements</h2>',
-    `<table class="index"><thead><tr><th>disposition</th><th>requirement</th><th>MUST failures</th></tr></thead><tbody>${index.join('')}</tbody></table>`,
+    `<table class="index"><thead><tr><th>disposition</th><th>requirement</th><th title="the rules that fail the gate at its --fail-on, after the baseline's severities">failures</th></tr></thead><tbody>${index.join('')}</tbody></table>`,
     ...rows.map(({ row, index: i }) =>
       requirementBlock(
         report,

@@ -29,6 +29,13 @@ export function reproduceCommand(report: EvalGateReport, row: ReportRow): string
     words.push('--generate', String(row.generated.count), '--seed', String(row.generated.seed));
     if (row.generated.case !== undefined) words.push('--case', row.generated.case);
   }
+  // A flaky row is seen flaky only across repetitions: driven once, it may well pass.
+  const repeat = report.repeat;
+  if (
+    repeat !== undefined &&
+    repeat.rows.some((r) => r.requirement === row.id && r.stability === 'flaky')
+  )
+    words.push('--repeat', String(repeat.count));
   return words.map(shellWord).join(' ');
 }
 

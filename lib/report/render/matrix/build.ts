@@ -11,7 +11,7 @@ import type { Matrix, MatrixCell, MatrixColumn, ReportVerification } from './mod
 
 export interface MatrixInput {
   readonly verification: ReportVerification;
-  /** The report file, relative to the matrix's folder. */
+  /** Where the report was read from, relative to the matrix's folder: its `source`. */
   readonly file: string;
 }
 
@@ -52,6 +52,8 @@ function prepare(input: MatrixInput): Prepared {
   const { name, version, embedded } = nameOf(parsed);
   const digest = digestOf(parsed);
   const suite = record(record(parsed)?.suite);
+  const baseUrl = record(record(parsed)?.target)?.baseUrl;
+  const startedAt = record(parsed)?.startedAt;
   return {
     input,
     column: {
@@ -63,7 +65,10 @@ function prepare(input: MatrixInput): Prepared {
       problems: [...input.verification.problems],
       anchor: input.verification.anchor ?? null,
       digest,
-      file: input.file,
+      file: `reports/${digest}.json`,
+      source: input.file,
+      baseUrl: typeof baseUrl === 'string' ? baseUrl : null,
+      startedAt: typeof startedAt === 'string' ? startedAt : null,
       page: recomputes(input) ? `reports/${digest}.html` : null,
       suiteVersion: typeof suite?.version === 'string' ? suite.version : null,
     },
@@ -102,7 +107,7 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
       (a, b) =>
         a.column.base.localeCompare(b.column.base, 'en') ||
         order(a.column.digest, b.column.digest) ||
-        order(a.column.file, b.column.file),
+        order(a.column.source, b.column.source),
     );
   // One report copied to two places is one column: the first file in order stands for it.
   const prepared = sorted.filter((p, i) => sorted[i - 1]?.column.digest !== p.column.digest);

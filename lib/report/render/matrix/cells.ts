@@ -29,6 +29,17 @@ export function requirementCell(report: EvalGateReport, id: string): MatrixCell 
   if (row === undefined) return { state: 'absent', detail: 'the report has no such requirement' };
   const anchor = `req--${index}`;
   const failed = row.findings.filter((f) => !f.ok && f.severity === 'MUST');
+  // Flaky before excused: an allowed flaky row fails nothing, yet no single outcome describes it.
+  const flaky = report.repeat?.rows.find((r) => r.requirement === id && r.stability === 'flaky');
+  if (flaky !== undefined) {
+    return {
+      state: 'flaky',
+      detail: cut(
+        `flaky across ${report.repeat?.count ?? 'its'} repetitions: ${flaky.outcomes.join(', ')}${flaky.allowed === true ? '; the baseline allows it' : ''}`,
+      ),
+      anchor,
+    };
+  }
   switch (row.disposition) {
     case 'executed-pass':
       return {

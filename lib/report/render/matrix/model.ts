@@ -31,6 +31,7 @@ export type CellState =
   | 'inapplicable'
   | 'opted-out'
   | 'excused'
+  | 'flaky'
   | 'skipped'
   | 'warning'
   | 'not-judged'
@@ -62,8 +63,14 @@ export interface MatrixColumn {
   readonly anchor: string | null;
   /** The canonical digest of the report without its signature: what a signature covers. */
   readonly digest: string;
-  /** The report file, relative to the matrix's folder. */
+  /** The report's copy inside the matrix's folder (`reports/DIGEST.json`): links never leave it. */
   readonly file: string;
+  /** Where the report was read from, relative to the matrix's folder; shown, never linked. */
+  readonly source: string;
+  /** The host address the report names. */
+  readonly baseUrl: string | null;
+  /** When the run started, as the report records it. */
+  readonly startedAt: string | null;
   /** Its HTML page in the matrix's folder, for a report whose digests recompute. */
   readonly page: string | null;
   readonly suiteVersion: string | null;
