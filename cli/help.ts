@@ -147,9 +147,11 @@ ${flagLines('ci')}
   Bounds: OPENWOP_REQUEST_TIMEOUT_MS, OPENWOP_RUN_TIMEOUT_MS, OPENWOP_POLL_TIMEOUT_S,
   OPENWOP_MAX_BODY_BYTES, OPENWOP_RETRY_AFTER_CAP_MS. GITHUB_STEP_SUMMARY, when set, receives the
   Markdown summary; GITHUB_OUTPUT, when set, the outputs result, certified, verdict, passed,
-  failed, blocked and skipped; GITHUB_ACTIONS=true prints an "::error title=ID::REASON" line for
-  each failing requirement no baseline entry excuses, and one with the cause for a blocked run
-  (exit 3) or a run that could not start (exit 2), whose cause also goes to the step summary.
+  failed, blocked and skipped (result NOT RUN, certified and verdict at exit 2);
+  GITHUB_ACTIONS=true prints an "::error title=ID::REASON" line for each failing requirement no
+  baseline entry excuses ("N requirements: REASON (IDS)" once for a reason several share), and one
+  with the cause for a blocked run (exit 3) or a run that could not start (exit 2), whose cause
+  also goes to the step summary.
 
 Outputs (in the report directory)
   eval-gate-report.json     one row per requirement, observations and digests (docs/report.md)

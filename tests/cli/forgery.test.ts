@@ -248,7 +248,8 @@ const FORGERIES: readonly Forgery[] = [
         'forger-1',
       ),
     refused: false,
-    headline: /^unattributed: integrity only, key forger-1 is not among the live discovery at .*, as of /,
+    headline:
+      /^unattributed: integrity only, key forger-1 is not among the live discovery at .*, as of /,
     says: 'key forger-1 is not among the live discovery at',
   },
   {
