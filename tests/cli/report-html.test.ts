@@ -95,6 +95,55 @@ describe('report --html', () => {
     );
   });
 
+  it('a run whose baseline allows a flaky row says what is left to do, with the --repeat to check it', async () => {
+    const host = await startReferenceHost({
+      apiKey: LEAKY_KEY,
+      defect: 'cost-limit-dropped-on-odd-runs',
+    });
+    const reportDir = join(dir, 'flaky');
+    const baseline = join(dir, 'baseline.json');
+    await writeFile(
+      baseline,
+      JSON.stringify({
+        expectedFailures: [
+          {
+            requirement: 'cost-limit-kept',
+            outcomes: ['executed-pass', 'executed-fail'],
+            reason: 'the cost check races the summary',
+          },
+        ],
+      }),
+    );
+    try {
+      const run = await cli(
+        [
+          'run',
+          '--base-url',
+          host.url,
+          '--repeat',
+          '2',
+          '--only',
+          'cost-limit-kept,mean-gated',
+          '--expected-failures',
+          baseline,
+          '--report-dir',
+          reportDir,
+        ],
+        { OPENWOP_API_KEY: LEAKY_KEY },
+      );
+      expect(run.code, run.stdout.join('\n')).toBe(0);
+    } finally {
+      await host.close();
+    }
+    const html = await readFile(join(reportDir, 'eval-gate-report.html'), 'utf8');
+    const todo = html.slice(html.indexOf('<section id="todo">'), html.indexOf('</section>'));
+    expect(todo).not.toContain('Nothing to do');
+    expect(todo).toContain('the baseline allows 1 flaky requirement');
+    expect(todo).toMatch(
+      /<pre class="command">openwop-eval-gate run --only openwop\.requirement\.0246\.cost-limit-kept --base-url \S+ --repeat 2<\/pre>/,
+    );
+  });
+
   it('needs --html', async () => {
     const run = await cli(['report', join(dir, 'x.json')]);
     expect(run.code).toBe(2);

@@ -124,10 +124,10 @@ describe('a report built to hurt the reader', () => {
     expect(run.stderr).toEqual([]);
     expect(run.code).toBe(0);
     const matrix = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8')) as {
-      columns: { verification: string; problems: string[]; file: string }[];
+      columns: { verification: string; problems: string[]; source: string }[];
     };
     expect(matrix.columns).toHaveLength(3);
-    const byFile = (name: string) => matrix.columns.find((c) => c.file.endsWith(name));
+    const byFile = (name: string) => matrix.columns.find((c) => c.source.endsWith(name));
     expect(byFile('matrix-deep.json')?.verification).toBe('unverified');
     expect(byFile('matrix-deep.json')?.problems[0]).toContain('--max-depth');
     expect(byFile('matrix-garbage.json')?.problems[0]).toContain('is not JSON');

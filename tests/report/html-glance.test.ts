@@ -185,3 +185,20 @@ describe('the page at a glance', () => {
     expect(commands(await render(base)).some((c) => c.includes('--repeat'))).toBe(false);
   });
 });
+
+describe('the score chart with long task ids', () => {
+  it("cuts a label in its middle, keeping the trial's number, with the whole label in its title", () => {
+    const chart = trialScoreChart(
+      [1, 2].map((n) => ({
+        label: `forbidden-in-every-trial #${n}`,
+        reported: 1,
+        score: 1,
+        gating: 0,
+      })),
+      0.6,
+    );
+    const labels = [...chart.matchAll(/<text x="4" y="\d+">([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(labels).toEqual(['forbidden-in-…trial #1', 'forbidden-in-…trial #2']);
+    expect(chart).toContain('<title>forbidden-in-every-trial #2: reported 1');
+  });
+});

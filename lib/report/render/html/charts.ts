@@ -25,9 +25,12 @@ function svg(height: number, title: string, body: string): string {
   );
 }
 
-/** A label cut to fit left of the bars; the whole label stays in the bar's title. */
+/**
+ * A label cut in its middle to fit left of the bars, so both a task's start and a trial's number
+ * stay; the whole label is in the bar's title.
+ */
 const short = (label: string, max = 22): string =>
-  label.length > max ? `${label.slice(0, max - 1)}…` : label;
+  label.length > max ? `${label.slice(0, max - 9)}…${label.slice(-8)}` : label;
 
 const clamp01 = (v: number): number => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0);
 const fixed = (v: number): string => String(Math.round(v * 10) / 10);
