@@ -189,6 +189,11 @@ export const OVERRIDES: readonly Override[] = [
     because: 'every output scores 1 before any match strategy is read',
   },
   {
+    defect: 'exact-compared-as-values',
+    overrides: ['exact-non-string-as-value'],
+    because: 'every exact value, a string too, compares as a JSON value already',
+  },
+  {
     defect: 'args-ignored',
     overrides: [
       'absent-args-not-empty',

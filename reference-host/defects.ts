@@ -371,6 +371,12 @@ export const DEFECTS = [
     description: 'run.completed is appended before eval.completed, which ends the log',
   },
   {
+    name: 'started-without-trials',
+    clause: 'contract §7 [0244-assumed]',
+    description:
+      'eval.started carries no trials block even when the suite has one; everything else, the trials run included, is as the suite says',
+  },
+  {
     name: 'summary-tasks-sorted',
     clause: 'contract §5',
     description:
@@ -483,6 +489,12 @@ export const DEFECTS = [
     clause: 'contract §4',
     description:
       'exact compares the two JSON values, so an object output never equals a string value spelling its JSON text',
+  },
+  {
+    name: 'exact-non-string-as-value',
+    clause: 'contract §4',
+    description:
+      'exact compares a non-string golden value with the output as JSON values (a string value still by text), so the string "42" misses the value 42 and an object with its members in another order matches',
   },
   {
     name: 'contains-strings-only',

@@ -155,6 +155,9 @@ export function goldenScore(
   switch (match) {
     case 'exact': {
       if (has('exact-compared-as-values')) return jsonEqual(output, value) ? 1 : 0;
+      if (has('exact-non-string-as-value') && typeof value !== 'string') {
+        return jsonEqual(output, value) ? 1 : 0;
+      }
       const trim = (t: string): string => (has('exact-trims-whitespace') ? t.trim() : t);
       return trim(textOf(output, has)) === trim(textOf(value, has)) ? 1 : 0;
     }

@@ -86,7 +86,9 @@ export function startedPayload(suite: HostSuite, style: ReportStyle): Doc {
       suiteVersion: suite.version,
       taskCount: suite.tasks.length,
       modes: [...suite.modes],
-      ...(suite.trials === undefined ? {} : { trials: { ...suite.trials } }),
+      ...(suite.trials === undefined || style.has('started-without-trials')
+        ? {}
+        : { trials: { ...suite.trials } }),
     },
     style,
   );

@@ -21,7 +21,10 @@ const ARG_VALUES = ['A', 'B', 'Acct-7'] as const;
  * argument's value (to another value, or to the same letters in another case); `superset` adds an
  * argument to one call's args (deep equality refuses it where args are expected, a subset reading
  * would not); `collapse` makes a repeated expected call once; `repeat` makes one expected call
- * twice.
+ * twice. `members-reordered` sends every call's args with their members, at every depth, in the
+ * other order: deep JSON equality still matches, a comparison of JSON texts does not.
+ * `array-reordered` sends every array in every call's args with its items in the other order:
+ * deep JSON equality keeps array order, so it is a miss wherever an expected call has an array.
  */
 export const PATH_KINDS = [
   'match',
@@ -35,22 +38,42 @@ export const PATH_KINDS = [
   'superset',
   'collapse',
   'repeat',
+  'members-reordered',
+  'array-reordered',
 ] as const;
 export type PathKind = (typeof PATH_KINDS)[number];
 
+type ArgsShape = 'none' | 'empty' | 'value' | 'several' | 'nested';
+
+/**
+ * The args of an expected call. `several` holds members of every JSON type but an object;
+ * `nested` an object and an array of two different items; every number is an integer, so its
+ * JSON text is the same in every language.
+ */
+function argsOf(shape: Exclude<ArgsShape, 'none'>, id: string): { readonly [k: string]: Json } {
+  switch (shape) {
+    case 'empty':
+      return {};
+    case 'value':
+      return { id };
+    case 'several':
+      return { id, limit: 2, notify: true, note: null };
+    case 'nested':
+      return { id, filter: { tier: 'gold', since: 2024 }, tags: [id, 'vip'] };
+  }
+}
+
 /**
  * An expected call: without args (any args match), with `args: {}` (only a call without args or
- * with `{}` matches), or with one argument.
+ * with `{}` matches), with one argument, with several, or with an object and an array in them.
  */
 export const callArb: fc.Arbitrary<ToolCall> = fc
   .record({
     tool: fc.constantFrom(...ANSWERED_TOOLS),
-    args: fc.constantFrom<'none' | 'empty' | 'value'>('none', 'none', 'empty', 'value', 'value'),
+    args: fc.constantFrom<ArgsShape>('none', 'none', 'empty', 'value', 'several', 'nested'),
     id: fc.constantFrom(...ARG_VALUES),
   })
-  .map(({ tool, args, id }) =>
-    args === 'none' ? { tool } : args === 'empty' ? { tool, args: {} } : { tool, args: { id } },
-  );
+  .map(({ tool, args, id }) => (args === 'none' ? { tool } : { tool, args: argsOf(args, id) }));
 
 /**
  * Expected calls, some with a repeated call: a repeat is what `collapse` and `repeat` bend, and
@@ -76,6 +99,26 @@ function withChangedArg(call: ToolCall, kind: 'wrong-value' | 'wrong-case'): Too
 }
 
 const sameCall = (a: ToolCall, b: ToolCall): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The value with the members of every object in it in the other order, or its arrays' items. */
+function reordered(value: Json, what: 'members' | 'items'): Json {
+  if (Array.isArray(value)) {
+    const items = value.map((v: Json) => reordered(v, what));
+    return what === 'items' ? items.reverse() : items;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.entries(value).map(([k, v]): [string, Json] => [k, reordered(v, what)]);
+  return Object.fromEntries(what === 'members' ? entries.reverse() : entries);
+}
+
+/** Every call with its args reordered as `what` says; a call without args is kept. */
+function withArgsReordered(base: readonly ToolCall[], what: 'members' | 'items'): ToolCall[] {
+  return base.map((call) =>
+    call.args === undefined
+      ? call
+      : { ...call, args: reordered(call.args, what) as { readonly [k: string]: Json } },
+  );
+}
 
 /** The calls a scripted trial makes: `base` bent the way `kind` says, at a place `pick` chooses. */
 export function scriptedCalls(kind: PathKind, base: readonly ToolCall[], pick: number): ToolCall[] {
@@ -117,6 +160,10 @@ export function scriptedCalls(kind: PathKind, base: readonly ToolCall[], pick: n
       const call = base[one];
       return call === undefined ? [] : [...base.slice(0, one + 1), call, ...base.slice(one + 1)];
     }
+    case 'members-reordered':
+      return withArgsReordered(base, 'members');
+    case 'array-reordered':
+      return withArgsReordered(base, 'items');
   }
 }
 

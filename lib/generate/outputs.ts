@@ -4,7 +4,9 @@
 // is never parsed. So besides plain matches and misses the outputs reach the readings hosts got
 // wrong: trailing whitespace and letter case under `exact`, an object against the JSON text it
 // spells or reorders under `exact` and `contains`, a string spelling the value and an array in
-// another order under `json-match`.
+// another order under `json-match`. Under `exact` the golden value may also be a number, a
+// boolean, null, an object or an array: its text is its JSON text, so the string spelling it
+// matches and the same members in another order miss.
 
 import fc from 'fast-check';
 import type { GoldenMatch, Json } from '../types.ts';
@@ -42,9 +44,24 @@ const objectArb: fc.Arbitrary<{ readonly [k: string]: Json }> = fc.record({
   steps: fc.constantFrom(['lookup', 'refund'], ['search']),
 });
 
-/** A golden value for the strategy: a string, or an object for `json-match`. */
+/**
+ * Non-string `exact` values: each has one JSON text in every language (integers only), and the
+ * object's members are not in key order, so a reading that sorts them is seen.
+ */
+const nonStringArb: fc.Arbitrary<Json> = fc.constantFrom<Json>(
+  42,
+  0,
+  true,
+  false,
+  null,
+  { tier: 'gold', answer: 3 },
+  ['lookup', 'refund'],
+);
+
+/** A golden value for the strategy: a string or, under `exact`, another JSON value; an object for `json-match`. */
 export function goldenArb(strategy: GoldenMatch): fc.Arbitrary<Json> {
-  return strategy === 'json-match' ? objectArb : textArb;
+  if (strategy === 'json-match') return objectArb;
+  return strategy === 'exact' ? fc.oneof(textArb, nonStringArb) : textArb;
 }
 
 /** Flips the case of the first letter; every generated value has one. */
@@ -109,9 +126,44 @@ function objectOutput(golden: { readonly [k: string]: Json }, answer: Answer): J
   }
 }
 
+/**
+ * An output for a non-string `exact` value, compared by its JSON text: `right` is the value
+ * itself, `written` the string of its JSON text (both match); `shuffled` reorders an object's
+ * members or an array's items, `case` writes a literal with a capital letter, `spaced` adds a
+ * space to its text, `near` changes it (all miss).
+ */
+function exactValueOutput(golden: Json, answer: Answer): Json {
+  const text = JSON.stringify(golden);
+  switch (answer) {
+    case 'right':
+      return golden;
+    case 'written':
+      return text;
+    case 'spaced':
+      return `${text} `;
+    case 'case':
+      return /^[a-z]/.test(text) ? recased(text) : exactValueOutput(golden, 'near');
+    case 'shuffled':
+      if (Array.isArray(golden) && golden.length > 1) return [...golden].reverse();
+      if (typeof golden === 'object' && golden !== null && !Array.isArray(golden)) {
+        return Object.fromEntries(Object.entries(golden).reverse());
+      }
+      return exactValueOutput(golden, 'near');
+    case 'near':
+      if (typeof golden === 'number') return golden + 1;
+      if (typeof golden === 'boolean') return !golden;
+      if (golden === null) return 0;
+      if (Array.isArray(golden)) return [...golden, 'extra'];
+      return typeof golden === 'object' ? { ...golden, extra: true } : `${text}!`;
+    case 'wrong':
+      return 'no answer';
+  }
+}
+
 /** What the scripted agent answers, standing to `golden` as `answer` says. */
 export function scriptedOutput(strategy: GoldenMatch, golden: Json, answer: Answer): Json {
   if (typeof golden === 'string') return stringOutput(strategy, golden, answer);
+  if (strategy === 'exact') return exactValueOutput(golden, answer);
   if (typeof golden === 'object' && golden !== null && !Array.isArray(golden)) {
     return objectOutput(golden as { readonly [k: string]: Json }, answer);
   }

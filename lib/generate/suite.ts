@@ -1,6 +1,6 @@
 // Generated fixtures: a suite and its script, of the same shape as fixtures/*.json. Tasks with
-// and without trajectories (every match mode, calls with and without args, forbidden tools,
-// repeats), trials blocks with every pass rule, outputs that match and miss under every golden
+// and without trajectories (every match mode, calls with no, one, several or nested args,
+// forbidden tools, one of them sometimes also expected, repeats), trials blocks with every pass rule, outputs that match and miss under every golden
 // strategy, every way of recording tool answers, and stated costs and latencies with limits
 // above, on and below them. Every choice is a fast-check arbitrary, so a seed replays a suite
 // and a failing suite shrinks. What each one scores is the graders' business, not this file's.
@@ -68,15 +68,23 @@ function recorded(recording: Recording): Pick<EvalTask, 'fixtures'> {
   }
 }
 
+/**
+ * A trajectory, its forbidden list sometimes naming one of its own expected tools: every mode
+ * fails a trial that calls a forbidden tool, a call that meets an expected one included (host
+ * guide section 6), so such a path never matches, whichever calls it makes.
+ */
 const trajectoryArb: fc.Arbitrary<ExpectedTrajectory> = fc
   .record({
     match: fc.constantFrom<MatchMode>('exact', 'in-order', 'any-order'),
     calls: expectedCallsArb,
     forbidden: fc.option(fc.subarray([...FORBIDDEN_TOOLS], { minLength: 1 }), { nil: undefined }),
+    forbidExpected: fc.boolean(),
   })
-  .map(({ match, calls, forbidden }) =>
-    forbidden === undefined ? { match, calls } : { match, calls, forbidden },
-  );
+  .map(({ match, calls, forbidden, forbidExpected }) => {
+    const own = forbidExpected ? calls[0]?.tool : undefined;
+    const listed = own === undefined ? forbidden : [...(forbidden ?? []), own];
+    return listed === undefined ? { match, calls } : { match, calls, forbidden: listed };
+  });
 
 /** One scripted entry, before the task it belongs to gives it calls and an output. */
 const entryPlanArb = fc.record({
@@ -95,7 +103,8 @@ type EntryPlan = typeof entryPlanArb extends fc.Arbitrary<infer T> ? T : never;
 function taskPlanArb(maxTrials: number) {
   return fc.record({
     strategy: fc.constantFrom(...GOLDEN_MATCHES),
-    text: goldenArb('exact'),
+    value: goldenArb('exact'),
+    text: goldenArb('contains'),
     object: goldenArb('json-match'),
     trajectory: trajectoryArb,
     withTrajectory: fc.boolean(),
@@ -124,7 +133,12 @@ function buildTask(
   figures: SuiteFigures,
 ): GeneratedTask {
   const trajectory = hasTrajectory(plan, mix) ? plan.trajectory : undefined;
-  const golden = plan.strategy === 'json-match' ? plan.object : plan.text;
+  const golden =
+    plan.strategy === 'json-match'
+      ? plan.object
+      : plan.strategy === 'exact'
+        ? plan.value
+        : plan.text;
   const base = trajectory?.calls ?? plan.freeCalls;
   const match = { strategy: plan.strategy, value: golden };
   const expected =

@@ -7,7 +7,9 @@
 // v1 is the generator of the first release with packs; v2 placed a cost
 // limit between the costliest trial and the total; v3 drew the golden-table readings, argument
 // supersets and per-task latencies; v4 sends no args on odd match picks where `args: {}` is
-// expected (docs/generated-suites.md#generator-versions).
+// expected; v5 draws non-string `exact` goldens, several and nested arguments with paths that
+// reorder their members or their arrays, and a tool both expected and forbidden
+// (docs/generated-suites.md#generator-versions).
 
 import type fc from 'fast-check';
 import type { Fixture } from '../types.ts';
@@ -15,11 +17,12 @@ import { fixtureArb, type GeneratorOptions } from './suite.ts';
 import { fixtureArb as v1 } from './v1/suite.ts';
 import { fixtureArb as v2 } from './v2/suite.ts';
 import { fixtureArb as v3 } from './v3/suite.ts';
+import { fixtureArb as v4 } from './v4/suite.ts';
 
 export type FixtureArbitrary = (options?: GeneratorOptions) => fc.Arbitrary<Fixture>;
 
 /** Oldest first; the last is the generator a run draws with. */
-const GENERATORS: readonly FixtureArbitrary[] = [v1, v2, v3, fixtureArb];
+const GENERATORS: readonly FixtureArbitrary[] = [v1, v2, v3, v4, fixtureArb];
 
 /** The version of the generator a run draws with. */
 export const CURRENT_GENERATOR = GENERATORS.length;

@@ -32,9 +32,17 @@ function documentFeatures(f: Fixture, task: EvalTask, seen: Set<string>): void {
       if (call.args === undefined) seen.add('expected-call-without-args');
       else if (Object.keys(call.args).length === 0) seen.add('expected-call-with-empty-args');
       else seen.add('expected-call-with-args');
+      const values = Object.values(call.args ?? {});
+      if (values.length > 1) seen.add('expected-call-with-several-args');
+      if (values.some((v) => typeof v === 'object' && v !== null)) {
+        seen.add('expected-call-with-nested-args');
+      }
     }
     const forbidden = trajectory.forbidden ?? [];
     if (forbidden.length > 0) seen.add('forbidden-listed');
+    if (trajectory.calls.some((c) => forbidden.includes(c.tool))) {
+      seen.add('tool-expected-and-forbidden');
+    }
     if (calls.some((c) => forbidden.includes(c.tool))) seen.add('forbidden-hit');
     const texts = trajectory.calls.map((c) => JSON.stringify(c));
     const repeated = texts.find((t, i) => texts.indexOf(t) !== i);
@@ -53,6 +61,8 @@ function documentFeatures(f: Fixture, task: EvalTask, seen: Set<string>): void {
         for (const call of e.calls) {
           const differ = argsDiffer(want, call);
           if (differ !== null) seen.add(`args-differ-by-${differ}`);
+          const reading = argsReordered(want, call);
+          if (reading !== null) seen.add(`args-${reading}-reordered`);
         }
       }
     }
@@ -107,6 +117,27 @@ function documentFeatures(f: Fixture, task: EvalTask, seen: Set<string>): void {
   if (trials > 1 && entries.length === trials) seen.add('script-entry-per-trial');
 }
 
+/**
+ * Observed args equal to the expected ones as JSON values but with their members in another
+ * order (`members`), or equal but for an array's order (`array`); null when neither.
+ */
+function argsReordered(want: ToolCall, seen: ToolCall): 'members' | 'array' | null {
+  if (want.tool !== seen.tool || want.args === undefined || seen.args === undefined) return null;
+  const a = JSON.stringify(want.args);
+  const b = JSON.stringify(seen.args);
+  if (a === b) return null;
+  if (sameMembers(want.args, seen.args)) return 'members';
+  const itemsSorted = (v: Json): Json =>
+    Array.isArray(v)
+      ? v.map(itemsSorted).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)))
+      : isObject(v)
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, itemsSorted(x as Json)]))
+        : v;
+  return JSON.stringify(itemsSorted(want.args)) === JSON.stringify(itemsSorted(seen.args))
+    ? 'array'
+    : null;
+}
+
 /** Observed args that hold every expected member, and more. */
 function argsSuperset(want: ToolCall, seen: ToolCall): boolean {
   if (want.tool !== seen.tool || want.args === undefined || seen.args === undefined) return false;
@@ -140,6 +171,13 @@ function goldenReadings(strategy: string, golden: Json, output: Json, hit: boole
     const spelled = parse(golden);
     if (isObject(output) && !hit && spelled !== undefined && sameMembers(spelled, output)) {
       out.push('exact:object-members-reordered');
+    }
+  }
+  if (strategy === 'exact' && typeof golden !== 'string') {
+    out.push('exact:non-string-value');
+    if (typeof output === 'string' && hit) out.push('exact:string-spells-non-string-value');
+    if (isObject(output) && !hit && sameMembers(golden, output)) {
+      out.push('exact:value-members-reordered');
     }
   }
   if (strategy === 'contains' && typeof output !== 'string' && hit) {

@@ -55,18 +55,26 @@ describe('the generator of scripted eval suites', () => {
     expect(Math.max(...counts)).toBe(3);
   });
 
-  it('bends a four-call path ten different ways', () => {
+  it('bends a four-call path a different way for every path kind', () => {
     const base: ToolCall[] = [
       { tool: 'crm:lookup', args: { id: 'A' } },
       { tool: 'crm:update' },
       { tool: 'crm:lookup', args: { id: 'A' } },
-      { tool: 'kb:search', args: { id: 'B' } },
+      { tool: 'kb:search', args: { id: 'B', tags: ['B', 'vip'] } },
     ];
     const paths = PATH_KINDS.map((kind) => JSON.stringify(scriptedCalls(kind, base, 3)));
     expect(new Set(paths).size).toBe(PATH_KINDS.length);
     expect(scriptedCalls('wrong-case', base, 3)[3]).toEqual({
       tool: 'kb:search',
-      args: { id: 'b' },
+      args: { id: 'b', tags: ['B', 'vip'] },
+    });
+    // The same members in the other order, and the same items in the other order.
+    expect(JSON.stringify(scriptedCalls('members-reordered', base, 3)[3])).toBe(
+      '{"tool":"kb:search","args":{"tags":["B","vip"],"id":"B"}}',
+    );
+    expect(scriptedCalls('array-reordered', base, 3)[3]).toEqual({
+      tool: 'kb:search',
+      args: { id: 'B', tags: ['vip', 'B'] },
     });
   });
 
@@ -127,6 +135,14 @@ describe('the pack of 200 at seed 1 reaches every feature', () => {
     'args-differ-by-value',
     'args-differ-by-case',
     'args-superset',
+    'expected-call-with-several-args',
+    'expected-call-with-nested-args',
+    'args-members-reordered',
+    'args-array-reordered',
+    'tool-expected-and-forbidden',
+    'exact:non-string-value',
+    'exact:string-spells-non-string-value',
+    'exact:value-members-reordered',
     'empty-expected-trajectory',
     'call-where-no-fixtures',
     'pass-score:0',

@@ -15,6 +15,7 @@ const RELEASED = [
   { version: 2, commit: 'd9dcc67', s11: '275e7e9a7737', s1: 'df2b64774e1a' },
   { version: 3, commit: 'f9e8dc1', s11: 'ac84089e6906', s1: '07a004fc7e50' },
   { version: 4, commit: 'f338663', s11: 'e64452162e74', s1: 'd6f27f28c9cc' },
+  { version: 5, commit: '009dd1a', s11: '36b9e4295061', s1: '98c6aea2d220' },
 ] as const;
 
 const digest = (value: unknown): string =>
@@ -47,7 +48,7 @@ describe('generator versions', () => {
     expect(generatorOf(0)).toBeUndefined();
     expect(generatorOf(CURRENT_GENERATOR + 1)).toBeUndefined();
     expect(() => generatePack({ count: 1, seed: 1, generator: CURRENT_GENERATOR + 1 })).toThrow(
-      `generator version ${CURRENT_GENERATOR + 1} is not one this suite has (1, 2, 3, 4)`,
+      `generator version ${CURRENT_GENERATOR + 1} is not one this suite has (1, 2, 3, 4, 5)`,
     );
   });
 });

@@ -112,6 +112,16 @@ export type WireRule = Extract<RuleId, `wire.${string}`>;
 
 export const isWireRule = (rule: string): boolean => rule.startsWith('wire.');
 
+/**
+ * The SHOULD rules a row may name: the wire rules, and `events.started-trials`, whose one clause
+ * (eval.started's trials block) a defect breaks without touching any MUST. The other SHOULD rules
+ * (`task.trial-stats`, `trial.flags`) follow from a MUST defect and are not compared.
+ */
+export type WarnedRule = WireRule | 'events.started-trials';
+
+export const isWarnedRule = (rule: string): boolean =>
+  isWireRule(rule) || rule === 'events.started-trials';
+
 export interface LegExpectation {
   readonly disposition: Disposition;
   /** MUST rules that must be among the leg's failed findings (a subset, not the whole set). */
@@ -119,10 +129,11 @@ export interface LegExpectation {
   /** What the leg's reason must say: which gate failed, or what could not be observed. */
   readonly reason?: RegExp;
   /**
-   * SHOULD wire rules that must be among the leg's failed findings. Absent: the leg must show no
-   * failed wire finding at all, so a defect in one clause cannot hide behind another.
+   * SHOULD rules (`WarnedRule`) that must be among the leg's failed findings. Absent: the leg must
+   * show no failed finding of those rules at all, so a defect in one clause cannot hide behind
+   * another.
    */
-  readonly warnings?: readonly WireRule[];
+  readonly warnings?: readonly WarnedRule[];
 }
 
 export type Row = Readonly<Record<LegSlug, LegExpectation>>;
@@ -134,7 +145,7 @@ const fail = (...rules: FailingRule[]): LegExpectation => ({ disposition: 'execu
 const gateFail = (reason: RegExp): LegExpectation => ({ disposition: 'executed-fail', reason });
 const blocked = (reason: RegExp): LegExpectation => ({ disposition: 'blocked', reason });
 /** A wire defect: the leg still passes, and the named SHOULD rules fail. */
-const warn = (...warnings: WireRule[]): LegExpectation => ({
+const warn = (...warnings: WarnedRule[]): LegExpectation => ({
   disposition: 'executed-pass',
   warnings,
 });
@@ -881,6 +892,7 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
       'task.passed',
     ),
   },
+  'exact-non-string-as-value': { ...everyHostLeg(PASS), 'outputs-measured': MISGRADED },
   'contains-strings-only': { ...everyHostLeg(PASS), 'outputs-measured': MISGRADED },
   'json-match-parses-string': { ...everyHostLeg(PASS), 'outputs-measured': MISGRADED },
   'json-match-arrays-unordered': { ...everyHostLeg(PASS), 'outputs-measured': MISGRADED },
@@ -934,6 +946,17 @@ export const EXPECTED: Readonly<Record<RowName, Row>> = {
     ...measureLegs(warn('wire.summary-task-order')),
     'zero-pass-score': warn('wire.summary-task-order'),
     'readings-args': warn('wire.summary-task-order'),
+  },
+  // Only the suites with a trials block owe it in eval.started: mean, boundary, any, all,
+  // latency-limit, limits-hold, miss, cost-trials and latency-outlier.
+  'started-without-trials': {
+    ...everyHostLeg(PASS),
+    'mean-gated': warn('events.started-trials'),
+    'mean-partial-inclusive': warn('events.started-trials'),
+    'any-rule-unchanged': warn('events.started-trials'),
+    'all-rule-unchanged': warn('events.started-trials'),
+    ...limitLegs(warn('events.started-trials')),
+    'cost-limit-kept': PASS,
   },
 };
 

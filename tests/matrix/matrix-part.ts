@@ -16,7 +16,7 @@ import {
   EXPECTED,
   GATE_ROWS,
   isGateFailure,
-  isWireRule,
+  isWarnedRule,
   LEG_SLUGS,
   type LegExpectation,
   type LegSlug,
@@ -70,7 +70,7 @@ function disagreements(
     }
     const missing = (want.rules ?? []).filter((r) => !got.failed.includes(r));
     if (missing.length > 0) problems.push(`rules ${missing.join(', ')} did not fail`);
-    const wire = got.warned.filter(isWireRule);
+    const wire = got.warned.filter(isWarnedRule);
     const unwarned = (want.warnings ?? []).filter((r) => !wire.includes(r));
     if (unwarned.length > 0) problems.push(`SHOULD rules ${unwarned.join(', ')} did not fail`);
     if (want.warnings === undefined && wire.length > 0) {

@@ -7,7 +7,7 @@
 import { hostCheckFailures } from './host-checks-expected.ts';
 import type { Disposition } from '../../lib/types.ts';
 import {
-  isWireRule,
+  isWarnedRule,
   LEG_SLUGS,
   type LegExpectation,
   type LegSlug,
@@ -92,12 +92,12 @@ export function assemble(table: readonly TableRow[], rows: ReadonlyMap<RowName, 
     'it is not a share of every way a host can break RFC 0246 or the contract. A clause that no',
     'defect breaks is not in it: `docs/rfc-0246.md` maps each clause to what drives it.',
     'A defect is caught when at least one leg on it is anything but `executed-pass`, or passes with',
-    'a failed SHOULD wire finding (a wire rule never fails a leg), in every mode; or, for a defect in',
-    'what the host checks judge once per run (discovery, the provoked refusals), when the host-check',
-    'rules in its `host checks` cell fail, which `tests/matrix/host-checks.test.ts` shows on both',
-    'variants.',
+    'a failed SHOULD wire finding or `events.started-trials` (no SHOULD rule fails a leg), in every',
+    'mode; or, for a defect in what the host checks judge once per run (discovery, the provoked',
+    'refusals), when the host-check rules in its `host checks` cell fail, which',
+    '`tests/matrix/host-checks.test.ts` shows on both variants.',
     '',
-    `Marks: pass = executed-pass, warn = executed-pass with a failed SHOULD wire finding, FAIL =`,
+    `Marks: pass = executed-pass, warn = executed-pass with such a failed SHOULD finding, FAIL =`,
     'executed-fail, blocked, n/a = inapplicable, skip = skipped. A mark followed by `(table: ...)`',
     'disagrees with the expected table.',
     '',
@@ -108,8 +108,8 @@ export function assemble(table: readonly TableRow[], rows: ReadonlyMap<RowName, 
     '## What each defect breaks, and the rules that failed',
     '',
     'Rules are the failed MUST findings of every leg, over every mode, and for a leg that passed',
-    'its failed SHOULD wire findings. A leg that failed without a finding failed a gate in strict',
-    'mode; a blocked leg could not observe the run.',
+    'its failed SHOULD wire and `events.started-trials` findings. A leg that failed without a',
+    'finding failed a gate in strict mode; a blocked leg could not observe the run.',
     '',
     '| defect | what it breaks | failed |',
     '| --- | --- | --- |',
@@ -127,9 +127,9 @@ function cellOf(results: MatrixResults, name: RowName, slug: LegSlug): (LegResul
   return MODE_NAMES.map((m) => rowOf(results, m, name).find((l) => l.slug === slug));
 }
 
-/** A passing leg with a failed wire finding reads `warn`: the finding is what caught it. */
+/** A passing leg with a failed SHOULD finding a row may name reads `warn`: it is what caught it. */
 function markOf(leg: LegResult): string {
-  return leg.disposition === 'executed-pass' && leg.warned.some(isWireRule)
+  return leg.disposition === 'executed-pass' && leg.warned.some(isWarnedRule)
     ? 'warn'
     : MARK[leg.disposition];
 }
@@ -171,7 +171,7 @@ function failures(name: RowName, results: MatrixResults): string {
     const legs = cellOf(results, name, slug).filter((l): l is LegResult => l !== undefined);
     if (legs.every((l) => markOf(l) === 'pass')) continue;
     const rules = [
-      ...new Set(legs.flatMap((l) => [...l.failed, ...l.warned.filter(isWireRule)])),
+      ...new Set(legs.flatMap((l) => [...l.failed, ...l.warned.filter(isWarnedRule)])),
     ].sort();
     const blocked = legs.some((l) => l.disposition === 'blocked');
     const detail = rules.length > 0 ? rules.join(', ') : blocked ? 'not observed' : 'gate';

@@ -14,7 +14,7 @@ import { openTarget } from '../../lib/decide/target.ts';
 import {
   EXPECTED,
   HANGING,
-  isWireRule,
+  isWarnedRule,
   LEG_SLUGS,
   type LegSlug,
   type RowName,
@@ -225,8 +225,9 @@ export async function runMatrix(
 
 /**
  * A defect is caught when at least one leg on it is anything but executed-pass, or passes with a
- * failed SHOULD wire finding: a wire rule never fails a leg, so its finding is the catch.
+ * failed SHOULD finding a row may name (a wire rule, or events.started-trials): no SHOULD rule
+ * fails a leg, so its finding is the catch.
  */
 export function caught(results: readonly LegResult[]): boolean {
-  return results.some((r) => r.disposition !== 'executed-pass' || r.warned.some(isWireRule));
+  return results.some((r) => r.disposition !== 'executed-pass' || r.warned.some(isWarnedRule));
 }
