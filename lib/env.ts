@@ -215,7 +215,7 @@ function parseBudget(value: string | undefined, fail: Fail): number {
   const ms = parseDuration(value);
   if (ms === undefined || ms < 1_000 || ms > MAX_BUDGET_MS) {
     return fail(
-      `OPENWOP_BUDGET (--budget) must be a duration from 1s to 24h written as hours, minutes and seconds, such as 90s, 10m or 1h30m; got "${value}"`,
+      `OPENWOP_BUDGET must be a duration from 1s to 24h written as hours, minutes and seconds, such as 90s, 10m or 1h30m; got "${value}"`,
     );
   }
   return ms;

@@ -191,7 +191,7 @@ describe('readConfig', () => {
       (value): [string, string, string] => [
         'OPENWOP_BUDGET',
         value,
-        `OPENWOP_BUDGET (--budget) must be a duration from 1s to 24h written as hours, minutes and seconds, such as 90s, 10m or 1h30m; got "${value}"`,
+        `OPENWOP_BUDGET must be a duration from 1s to 24h written as hours, minutes and seconds, such as 90s, 10m or 1h30m; got "${value}"`,
       ],
     ),
   ])('%s=%j is refused with a one-line message', (name, value, message) => {

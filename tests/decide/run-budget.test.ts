@@ -8,10 +8,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig, type SuiteConfig } from '../../lib/env.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { runSuite } from '../../lib/decide/run-suite.ts';
-import { runGeneratedLeg } from '../../lib/decide/generated-leg.ts';
+import { recomputeGeneratedRow, runGeneratedLeg } from '../../lib/decide/generated-leg.ts';
 import { openTarget } from '../../lib/decide/target.ts';
 import { FAULT_STREAK_CASES, FaultStreak } from '../../lib/decide/fault-streak.ts';
-import type { RunBudget } from '../../lib/decide/run-budget.ts';
+import { notRun, type RunBudget } from '../../lib/decide/run-budget.ts';
+import { PackTally } from '../../lib/decide/pack-tally.ts';
 import { blocked, type Decision } from '../../lib/decide/decide.ts';
 import type { GeneratedCaseRecord, LegOutcome } from '../../lib/types.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
@@ -189,8 +190,49 @@ describe('a host fault that repeats', () => {
         ...Array.from({ length: PACK.count - FAULT_STREAK_CASES }, () => `not run: ${stopped}`),
       ]);
       expect(suitesAsked(host)).toHaveLength(FAULT_STREAK_CASES);
+
+      // verify decides the stopped pack again from its records alone, to the same row.
+      const record = outcome.generated;
+      if (record === undefined || !('cases' in record)) throw new Error('no inline record');
+      const again = recomputeGeneratedRow(
+        record,
+        { ok: true, document: discovery },
+        { strict: true, optedOut: [] },
+      );
+      expect(again.problems).toEqual([]);
+      expect(again.decision.disposition).toBe(outcome.disposition);
+      expect(again.decision.reason).toBe(outcome.reason);
+      expect(again.record).toEqual(record);
     },
   );
+});
+
+describe('a pack with cases not run', () => {
+  it('fails on a failing case that ran and still says once why the rest did not', () => {
+    const tally = new PackTally({ count: 3, seed: 1, keepEveryFinding: true });
+    const failed = {
+      disposition: 'executed-fail',
+      assertions: 1,
+      reason: 'bad',
+      findings: [
+        { rule: 'suite.passed', ok: false, severity: 'MUST', ref: 'RFC 0246 §B', message: 'bad' },
+      ],
+    } as const;
+    const at = (n: number, decision: Decision) => ({
+      fixtureId: `generated-s1-n000${n}`,
+      seed: 1,
+      file: `generated-s1-n000${n}.json`,
+      decision,
+    });
+    tally.add(at(1, failed));
+    tally.add(at(2, notRun('the run budget of 1m was spent')));
+    tally.add(at(3, notRun('the run budget of 1m was spent')));
+    const decision = tally.decision();
+    expect(decision.disposition).toBe('executed-fail');
+    expect(decision.reason).toMatch(
+      /^1 of 3 generated fixtures failed: .*\. the run budget of 1m was spent; 2 of 3 generated fixtures not run$/,
+    );
+  });
 });
 
 describe('the fault streak', () => {
