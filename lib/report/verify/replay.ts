@@ -15,7 +15,7 @@ import { plain } from '../verdict/baseline.ts';
 import { plainOverride } from '../verdict/severity.ts';
 import { withCertification } from '../verdict/certification.ts';
 import type { Certification, DiscoveryRecord, EvalGateReport, ReportRow } from '../report.ts';
-import { buildReport, fixtureDigests, reportDigest } from '../report.ts';
+import { buildReport, fixtureDigests, reportDigest, type ReportInput } from '../report.ts';
 import { impliedDecision, recompute, type Discovery } from './recompute.ts';
 import type { SidecarOpener } from '../../decide/sidecar-opener.ts';
 import type { RunOptions } from '../run-record.ts';
@@ -83,7 +83,42 @@ export async function replayReport(
     if (again.how === 'consistency') consistencyOnly += 1;
     outcomes.push(again.outcome);
   }
-  // Under --repeat each row holds the later drives of its requirement, decided as the row is.
+  const repetitions = await replayRepetitions(report, discovery.document, load, openSidecar);
+  contradictions.push(...repetitions.contradictions);
+  generatorDifferences.push(...repetitions.generatorDifferences);
+  const built = await buildReport(reportInput(report, discovery, outcomes, repetitions.outcomes), {
+    fixtureDigests: (ids) => fixtureDigests(ids, load),
+    // Checked against the files this suite ships by the caller, as a difference of referee.
+    schemaDigests: () => Promise.resolve({ ...report.digests.schemas }),
+    referee: () => Promise.resolve(report.suite),
+  });
+  return {
+    rebuilt: asItsTimeWrote(report, certified(report, built)),
+    contradictions,
+    missingLegs,
+    missingProbes,
+    generatorDifferences,
+    recomputed,
+    consistencyOnly,
+  };
+}
+
+/**
+ * Under --repeat each row holds the later drives of its requirement, decided as the row is: the
+ * k-th drive of every row is the k-th later run, as the run recorded it.
+ */
+async function replayRepetitions(
+  report: EvalGateReport,
+  discovery: Discovery,
+  load: FixtureLoader,
+  openSidecar: SidecarOpener | undefined,
+): Promise<{
+  readonly outcomes: LegOutcome[][];
+  readonly contradictions: readonly string[];
+  readonly generatorDifferences: readonly string[];
+}> {
+  const contradictions: string[] = [];
+  const generatorDifferences: string[] = [];
   const drives = report.requirements.map((r) => r.repetitions?.length ?? 0);
   const repeated = drives.length === 0 ? 0 : Math.min(...drives);
   if (drives.some((n) => n !== repeated)) {
@@ -91,12 +126,12 @@ export async function replayReport(
       `requirements: the rows hold ${[...new Set(drives)].join(', ')} repetitions; every row of one run holds the same number`,
     );
   }
-  const repetitions: LegOutcome[][] = [];
+  const outcomes: LegOutcome[][] = [];
   for (let k = 0; k < repeated; k += 1) {
     const later: LegOutcome[] = [];
     for (const row of report.requirements) {
       const drive = { ...(row.repetitions?.[k] as ReportRow), id: row.id };
-      const again = await replayRow(drive, report, discovery.document, load, openSidecar);
+      const again = await replayRow(drive, report, discovery, load, openSidecar);
       if (again.contradiction !== undefined) {
         contradictions.push(
           again.contradiction.replace(`row ${row.id}`, `row ${row.id} repetitions[${k}]`),
@@ -107,45 +142,38 @@ export async function replayReport(
       }
       later.push(again.outcome);
     }
-    repetitions.push(later);
+    outcomes.push(later);
   }
-  const built = await buildReport(
-    {
-      outcomes,
-      startedAt: report.startedAt,
-      finishedAt: report.finishedAt,
-      baseUrl: report.target.baseUrl,
-      embedded: report.target.embedded,
-      strict: report.strict,
-      optedOut: report.optedOut,
-      ...(report.target.declared === undefined ? {} : { declared: report.target.declared }),
-      discovery: discovery.record,
-      runOptions: runOptionsOf(report),
-      ...(repetitions.length === 0 ? {} : { repetitions }),
-      ...(report.hostChecks === undefined
-        ? {}
-        : {
-            hostChecks: {
-              probes: report.hostChecks.probes,
-              ...judgeHostChecks(discovery.read, report.hostChecks.probes),
-            },
-          }),
-    },
-    {
-      fixtureDigests: (ids) => fixtureDigests(ids, load),
-      // Checked against the files this suite ships by the caller, as a difference of referee.
-      schemaDigests: () => Promise.resolve({ ...report.digests.schemas }),
-      referee: () => Promise.resolve(report.suite),
-    },
-  );
+  return { outcomes, contradictions, generatorDifferences };
+}
+
+/** What the run would have handed buildReport: the recorded facts, with the rows decided again. */
+function reportInput(
+  report: EvalGateReport,
+  discovery: ReturnType<typeof discoveryOf>,
+  outcomes: readonly LegOutcome[],
+  repetitions: readonly (readonly LegOutcome[])[],
+): ReportInput {
   return {
-    rebuilt: asItsTimeWrote(report, certified(report, built)),
-    contradictions,
-    missingLegs,
-    missingProbes,
-    generatorDifferences,
-    recomputed,
-    consistencyOnly,
+    outcomes,
+    startedAt: report.startedAt,
+    finishedAt: report.finishedAt,
+    baseUrl: report.target.baseUrl,
+    embedded: report.target.embedded,
+    strict: report.strict,
+    optedOut: report.optedOut,
+    ...(report.target.declared === undefined ? {} : { declared: report.target.declared }),
+    discovery: discovery.record,
+    runOptions: runOptionsOf(report),
+    ...(repetitions.length === 0 ? {} : { repetitions }),
+    ...(report.hostChecks === undefined
+      ? {}
+      : {
+          hostChecks: {
+            probes: report.hostChecks.probes,
+            ...judgeHostChecks(discovery.read, report.hostChecks.probes),
+          },
+        }),
   };
 }
 
