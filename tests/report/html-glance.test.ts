@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runVerdict } from '../../lib/report/verdict/run-verdict.ts';
 import { renderHtml } from '../../lib/report/render/html/render-html.ts';
 import { trialScoreChart } from '../../lib/report/render/html/charts.ts';
-import { pageViewsFor } from '../../lib/report/render/html/inputs.ts';
+import { pageViewsFor } from '../../lib/report/page-inputs.ts';
 import { expectationsFor } from '../../lib/report/side-by-side.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { totalsOf } from '../../lib/report/report.ts';

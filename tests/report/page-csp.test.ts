@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../lib/report/render/html/render-html.ts';
-import { pageViewsFor } from '../../lib/report/render/html/inputs.ts';
+import { pageViewsFor } from '../../lib/report/page-inputs.ts';
 import { buildMatrix } from '../../lib/report/render/matrix/build.ts';
 import { renderMatrixHtml } from '../../lib/report/render/matrix/render.ts';
 import { expectationsFor } from '../../lib/report/side-by-side.ts';
