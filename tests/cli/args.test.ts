@@ -79,7 +79,7 @@ describe('parseArgs', () => {
     ],
     [
       ['run', '-x'],
-      'unknown flag -x for "run"; its flags are --base-url, --require-behavior, --opt-out, --report-dir, --impl, --impl-version, --allow-insecure-key, --sign, --key-id, --expected-failures, --only, --skip, --requirements, --fail-on, --repeat, --wait-for-host, --generate, --seed, --case, --concurrency, --silent (see --help)',
+      'unknown flag -x for "run"; its flags are --base-url, --require-behavior, --opt-out, --report-dir, --impl, --impl-version, --allow-insecure-key, --sign, --key-id, --expected-failures, --only, --skip, --requirements, --fail-on, --repeat, --wait-for-host, --budget, --generate, --seed, --case, --concurrency, --silent (see --help)',
     ],
     [['--impl', 'a', '--impl', 'b'], '--impl was given twice; give it once'],
     [['verify'], '"verify" takes exactly one REPORT; see --help'],

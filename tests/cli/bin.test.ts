@@ -50,7 +50,7 @@ describe('bin/openwop-eval-gate.mjs', () => {
       expect(status).toBe(2);
       expect(stdout).toBe('');
       expect(stderr.trimEnd().split('\n')).toEqual([
-        'openwop-eval-gate: unknown flag --bogus for "run"; its flags are --base-url, --require-behavior, --opt-out, --report-dir, --impl, --impl-version, --allow-insecure-key, --sign, --key-id, --expected-failures, --only, --skip, --requirements, --fail-on, --repeat, --wait-for-host, --generate, --seed, --case, --concurrency, --silent (see --help)',
+        'openwop-eval-gate: unknown flag --bogus for "run"; its flags are --base-url, --require-behavior, --opt-out, --report-dir, --impl, --impl-version, --allow-insecure-key, --sign, --key-id, --expected-failures, --only, --skip, --requirements, --fail-on, --repeat, --wait-for-host, --budget, --generate, --seed, --case, --concurrency, --silent (see --help)',
       ]);
     },
   );
