@@ -5,7 +5,7 @@
 // decided again by recomputeCase, the one step of the replay, from the recorded discovery and
 // settings, never judged by the page on its own.
 
-import { recomputeCase, type GateSettings } from '../decide/generated-leg.ts';
+import type * as GeneratedLeg from '../decide/generated-leg.ts';
 import type { SidecarOpener } from '../decide/sidecar-opener.ts';
 import { sidecarRecordsById } from '../decide/sidecar-records.ts';
 import { loadFixture } from '../fixtures.ts';
@@ -16,13 +16,14 @@ import { showsEvidence } from './render/html/requirement.ts';
 import type { FixtureTrials } from './render/html/trajectory.ts';
 import type { CaseViews, PageViews, SidecarCases, TrialsByFixture } from './render/html/views.ts';
 import { alignFixture } from './trajectory-alignment.ts';
-import { discoveryOf } from './verify/replay.ts';
+import type * as Replay from './verify/replay.ts';
 
 /**
  * The pack generator, and fast-check with it, is loaded only for a report that holds a pack: the
- * page of a run of hand-written legs never needs it.
+ * page of a run of hand-written legs never needs it, nor the replay that decides a case again.
  */
 type Generator = typeof PackGenerator;
+type PackModules = readonly [Generator, typeof GeneratedLeg, typeof Replay];
 
 type CaseView = { findings: readonly Finding[]; trials?: FixtureTrials };
 
@@ -51,9 +52,13 @@ export async function trialsFor(report: EvalGateReport): Promise<TrialsByFixture
 /** How a failing case is shown: as verify decides it, with its trials; undefined where it cannot be decided. */
 type CaseViewer = (fixture: Fixture, recorded: GeneratedCaseRecord) => CaseView | undefined;
 
-function caseViewer(report: EvalGateReport): CaseViewer {
+function caseViewer(
+  report: EvalGateReport,
+  { recomputeCase }: typeof GeneratedLeg,
+  { discoveryOf }: typeof Replay,
+): CaseViewer {
   const discovery = discoveryOf(report).document;
-  const settings: GateSettings = { strict: report.strict, optedOut: report.optedOut };
+  const settings: GeneratedLeg.GateSettings = { strict: report.strict, optedOut: report.optedOut };
   return (fixture, recorded) => {
     try {
       const decision = recomputeCase(fixture, recorded, discovery, settings);
@@ -132,16 +137,17 @@ export async function pageViewsFor(
   openSidecar?: SidecarOpener,
 ): Promise<PageViews> {
   const packed = report.requirements.some((r) => r.generated !== undefined);
-  const [trials, generator] = await Promise.all([
+  const [trials, modules] = await Promise.all([
     trialsFor(report),
-    packed ? import('../generate/pack.ts') : undefined,
+    packed ? packModules() : undefined,
   ]);
-  if (generator === undefined) {
+  if (modules === undefined) {
     return openSidecar === undefined
       ? { trials, cases: new Map() }
       : { trials, cases: new Map(), sidecarCases: new Map() };
   }
-  const view = caseViewer(report);
+  const [generator, generatedLeg, replay] = modules;
+  const view = caseViewer(report, generatedLeg, replay);
   const inline = caseViewsFor(report, view, generator);
   if (openSidecar === undefined) return { trials, cases: inline };
   const streamed = await sidecarCaseViewsFor(report, view, openSidecar, generator);
@@ -150,4 +156,12 @@ export async function pageViewsFor(
     cases: new Map([...inline, ...streamed.cases]),
     sidecarCases: streamed.sidecarCases,
   };
+}
+
+function packModules(): Promise<PackModules> {
+  return Promise.all([
+    import('../generate/pack.ts'),
+    import('../decide/generated-leg.ts'),
+    import('./verify/replay.ts'),
+  ]);
 }
