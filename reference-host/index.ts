@@ -36,6 +36,11 @@ export interface ReferenceHostOptions {
   /** Minimum duration of a whole run, from its first event to its last. */
   readonly runDelayMs?: number;
   /**
+   * Called as each run is ready to end (after `runDelayMs`); the run ends when the promise
+   * settles, or when the host closes. A test holds runs open until the events it waits for.
+   */
+  readonly runGate?: () => Promise<void>;
+  /**
    * `instant` (default) runs a fixture at once and pages the log as far as it goes; `slow` pauses
    * {@link SLOW_STEP_MS} before every trial and before the end, so a client reads a log that is
    * still growing, a page per step. (The `varied` variant pages one event at a time.)
@@ -110,6 +115,7 @@ export async function startReferenceHost(
       runDelayMs: options.runDelayMs ?? 0,
       stepDelayMs: slow ? SLOW_STEP_MS : 0,
       signal: lifetime.signal,
+      ...(options.runGate === undefined ? {} : { runGate: options.runGate }),
     },
     runCounter: 0,
   };

@@ -46,6 +46,8 @@ export interface RunSettings {
   readonly stepDelayMs: number;
   /** Aborted when the host closes: the run stops and every held request is released. */
   readonly signal: AbortSignal;
+  /** Awaited before a run ends, after its delay: a test ends runs on an event, not a clock. */
+  readonly runGate?: () => Promise<void>;
 }
 
 type Payload = { readonly [k: string]: JsonValue };
@@ -55,6 +57,19 @@ const EVENT_SCHEMA_VERSION = 1;
 const ENGINE_VERSION = 1;
 /** An eval run has no workflow; the varied variant names the node that grades as `eval`. */
 const EVAL_NODE_ID = 'eval';
+
+/** `gate`, or the host closing, whichever comes first. */
+function gated(gate: () => Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    gate().then(done, done);
+  });
+}
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0 || signal.aborted) return Promise.resolve();
@@ -263,6 +278,7 @@ export class EvalRun {
     const verdict = gradeSuite(suite, verdicts, has);
     const rest = this.settings.runDelayMs - (Date.now() - began);
     await sleep(Math.max(rest, this.settings.stepDelayMs), signal);
+    if (this.settings.runGate !== undefined) await gated(this.settings.runGate, signal);
     if (signal.aborted) return;
     if (has('run-never-ends')) {
       this.stalled = true;

@@ -24,8 +24,14 @@ import type { ReferenceHost } from '../../reference-host/index.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { certificationFixtures } from '../support/certification-pack.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
+import { paced } from '../support/machine-pace.ts';
 
-const ENV = { OPENWOP_API_KEY: LEAKY_KEY };
+/**
+ * The runs side by side share this process with their hosts, so on a busy machine a host can be
+ * slow to answer; the request deadline is a hang guard here, far above the 10 s default, and no
+ * verdict these tests expect depends on it.
+ */
+const ENV = { OPENWOP_API_KEY: LEAKY_KEY, OPENWOP_REQUEST_TIMEOUT_MS: '60000' };
 const DAY = 24 * 60 * 60 * 1000;
 /** The victim the forger impersonates: a name the forger's own host does not carry. */
 const VICTIM = { name: 'acme-host', version: '1.2.0' };
@@ -105,7 +111,8 @@ beforeAll(async () => {
     implementation: VICTIM,
     signingKeys: [{ keyId: 'host-1', alg: 'ed25519', publicKey: forgerKey.raw }],
   }));
-}, 120_000);
+  // Several signed runs side by side: a hang guard, stretched by the pace of a busy machine.
+}, paced(120_000));
 
 afterAll(async () => {
   impostor?.close();

@@ -22,8 +22,14 @@ import { startReferenceHost } from '../../reference-host/index.ts';
 import { certificationFixtures } from '../support/certification-pack.ts';
 import type { ReferenceHost } from '../../reference-host/index.ts';
 import { cli, dateless, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
+import { paced } from '../support/machine-pace.ts';
 
-const ENV = { OPENWOP_API_KEY: LEAKY_KEY };
+/**
+ * The runs side by side share this process with their hosts, so on a busy machine a host can be
+ * slow to answer; the request deadline is a hang guard here, far above the 10 s default, and no
+ * verdict these tests expect depends on it.
+ */
+const ENV = { OPENWOP_API_KEY: LEAKY_KEY, OPENWOP_REQUEST_TIMEOUT_MS: '60000' };
 const IMPL = 'openwop-reference-host 0.2.0';
 
 interface Pair {
@@ -134,7 +140,8 @@ beforeAll(async () => {
     implementation: { name: 'openwop-reference-host', version: '0.3.0' },
     signingKeys: [{ keyId: 'host-1', alg: 'ed25519', publicKey: victimKey.raw }],
   }));
-}, 120_000);
+  // Several signed runs side by side: a hang guard, stretched by the pace of a busy machine.
+}, paced(120_000));
 
 afterAll(async () => {
   await Promise.all([victim?.close(), forger?.close()]);

@@ -11,10 +11,13 @@ import type { HostClient, HostResponse } from '../../lib/observe/host-client.ts'
 import type { DriveResult } from '../../lib/types.ts';
 import { driveRouted, type Drive, type Route, type Routes } from '../support/routed-drive.ts';
 import { sendJson } from '../support/scripted-server.ts';
+import { paced } from '../support/machine-pace.ts';
 
+// Deadlines no case here expects to fire, stretched by the pace this process runs at
+// (tests/support/machine-pace.ts) so a busy machine does not turn a late answer into a lost one.
 const BOUNDS: Bounds = {
-  requestTimeoutMs: 500,
-  runTimeoutMs: 3_000,
+  requestTimeoutMs: paced(500),
+  runTimeoutMs: paced(3_000),
   pollTimeoutS: 0,
   maxBodyBytes: 2_048,
   retryAfterCapMs: 200,
@@ -397,8 +400,14 @@ describe('retries and the run deadline', () => {
   });
 
   it('waits out a long poll the host holds for its whole timeout, beyond the request deadline', async () => {
-    // The host holds each poll 1 s (pollTimeoutS); the request deadline alone (500 ms) would cut it.
-    const bounds = { ...BOUNDS, pollTimeoutS: 1, runTimeoutMs: 8_000 };
+    // The host holds each poll 1 s (pollTimeoutS); the request deadline alone would cut it, were it
+    // not stretched past 1 s by a busy machine's pace: the case keeps it at 500 ms.
+    const bounds = {
+      ...BOUNDS,
+      requestTimeoutMs: 500,
+      pollTimeoutS: 1,
+      runTimeoutMs: paced(8_000),
+    };
     const d = await drive(
       {
         ...RUN_OK,

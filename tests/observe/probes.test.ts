@@ -26,6 +26,7 @@ import {
 import { HOST_PROBES } from '../../lib/host-probes.ts';
 import type { ObservedProbe } from '../../lib/types.ts';
 import type { Handler, RecordedRequest } from '../support/scripted-server.ts';
+import { paced } from '../support/machine-pace.ts';
 import { sendErrorEnvelope, sendJson, startScriptedServer } from '../support/scripted-server.ts';
 import {
   expectedProbeOutcomes,
@@ -62,6 +63,14 @@ const CORRECT: Handler = (req, res) => {
   }
 };
 
+/**
+ * The probe and request deadline, which every answer the host does give must beat, and the one a
+ * lost answer runs into: both stretched by the pace this process runs at, so a busy machine does
+ * not turn a slow answer into a lost one.
+ */
+const PROBE_MS = paced(500);
+const LOST_MS = paced(300);
+
 async function probe(
   handler: Handler,
   grounds: Partial<ProbeGrounds> = {},
@@ -70,7 +79,7 @@ async function probe(
   const client = createHostClient({
     baseUrl: server.url,
     apiKey: KEY,
-    requestTimeoutMs: 500,
+    requestTimeoutMs: PROBE_MS,
     maxBodyBytes: 64 * 1024,
   });
   try {
@@ -80,7 +89,7 @@ async function probe(
         keyConfigured: true,
         knownRunId: RUN,
         evalSuiteAdvertised: true,
-        timeoutMs: 500,
+        timeoutMs: PROBE_MS,
         ...grounds,
       },
       NONCE,
@@ -220,7 +229,7 @@ describe('the probes a run sends', () => {
     const client = createHostClient({
       baseUrl: 'http://127.0.0.1:9',
       apiKey: KEY,
-      requestTimeoutMs: 500,
+      requestTimeoutMs: PROBE_MS,
       maxBodyBytes: 1024,
     });
     return expect(client.post('/runs', {}, { wrongBearer: KEY })).rejects.toThrow(
@@ -257,15 +266,15 @@ describe('the probes a run sends', () => {
         if (req.path === '/runs' && req.headers.authorization === `Bearer ${KEY}`) return; // never answers
         CORRECT(req, res);
       },
-      { timeoutMs: 300 },
+      { timeoutMs: LOST_MS },
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(paced(5_000));
     const lost = probes.find((p) => p.probe === 'unknown-suite');
     expect(lost).toEqual({
       probe: 'unknown-suite',
       outcome: 'unobserved',
       request: 'POST /runs',
-      reason: 'POST /runs: timed out after 300 ms',
+      reason: `POST /runs: timed out after ${LOST_MS} ms`,
     });
   });
 
@@ -328,7 +337,7 @@ describe('the host checks of a run', () => {
     const client = createHostClient({
       baseUrl: server.url,
       apiKey: KEY,
-      requestTimeoutMs: 500,
+      requestTimeoutMs: PROBE_MS,
       maxBodyBytes: 4096,
     });
     try {
@@ -337,7 +346,7 @@ describe('the host checks of a run', () => {
         discovery,
         keyConfigured: true,
         knownRunId: known ?? undefined,
-        timeoutMs: 500,
+        timeoutMs: PROBE_MS,
       });
       return { checks, requests: server.requests.length };
     } finally {
@@ -416,13 +425,13 @@ async function probesWithKey(apiKey: string) {
   const client = createHostClient({
     baseUrl: server.url,
     apiKey,
-    requestTimeoutMs: 500,
+    requestTimeoutMs: PROBE_MS,
     maxBodyBytes: 4096,
   });
   try {
     const probes = await provokeRefusals(
       client,
-      { keyConfigured: true, knownRunId: RUN, evalSuiteAdvertised: true, timeoutMs: 500 },
+      { keyConfigured: true, knownRunId: RUN, evalSuiteAdvertised: true, timeoutMs: PROBE_MS },
       NONCE,
     );
     return { probes, requests: server.requests };
@@ -501,13 +510,13 @@ describe('the near-miss probes', () => {
     const client = createHostClient({
       baseUrl: server.url,
       apiKey: shortest,
-      requestTimeoutMs: 500,
+      requestTimeoutMs: PROBE_MS,
       maxBodyBytes: 4096,
     });
     try {
       const probes = await provokeRefusals(
         client,
-        { keyConfigured: true, knownRunId: RUN, evalSuiteAdvertised: true, timeoutMs: 500 },
+        { keyConfigured: true, knownRunId: RUN, evalSuiteAdvertised: true, timeoutMs: PROBE_MS },
         NONCE,
       );
       expect(server.requests.map((r) => r.headers.authorization)).toContain('Bearer k3y-567');

@@ -9,11 +9,15 @@ import type { Bounds } from '../../lib/env.ts';
 import { DEFAULT_BOUNDS } from '../../lib/env.ts';
 import { BACKOFF, driveEvalRun } from '../../lib/observe/driver.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
+import { paced } from '../support/machine-pace.ts';
 
 const REQUEST = { evalSuiteRef: 'bench.evals.timed@1.0.0', agentId: 'bench.agent' };
 const BOUNDS: Bounds = { ...DEFAULT_BOUNDS, runTimeoutMs: 10_000 };
-/** Several loopback round trips on a busy machine, far below the 250 ms a fixed poller sleeps. */
-const ONE_ROUND_TRIP_MS = 150;
+/**
+ * Several loopback round trips, far below the 250 ms a fixed poller sleeps on an idle machine;
+ * stretched by the pace this process runs at, so a busy machine does not turn a round trip late.
+ */
+const ONE_ROUND_TRIP_MS = paced(150);
 
 async function driveTimed(honourTimeout: boolean, runMs: number) {
   const host = await startTimedHost({ honourTimeout, runMs: () => runMs });

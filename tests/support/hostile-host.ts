@@ -15,6 +15,7 @@ import { runLeg } from '../../lib/decide/run-leg.ts';
 import type { RecordedRequest } from './scripted-server.ts';
 import { V2_HEADERS, sendErrorEnvelope, sendV2, startScriptedServer } from './scripted-server.ts';
 import { meanGatedSummary } from './contract-summaries.ts';
+import { paced } from './machine-pace.ts';
 
 export const MEAN_LEG = legById('openwop.requirement.0246.mean-gated');
 const SUITE_ID = 'conformance.evals.trajectory-gate-mean';
@@ -23,18 +24,19 @@ const TASK_ID = 'forbidden-in-every-trial';
 /**
  * Small, because the blocked cases run into these deadlines and the suite must stay fast; not
  * smaller, because a correct answer must still arrive in time on a machine running several
- * CPU-bound processes beside the tests (300 ms did not).
+ * CPU-bound processes beside the tests (300 ms did not). The deadlines are stretched by the pace
+ * this process runs at (tests/support/machine-pace.ts), so a busy machine gets the same verdicts.
  */
 export const HOSTILE_BOUNDS: Bounds = {
-  requestTimeoutMs: 1_000,
-  runTimeoutMs: 3_000,
+  requestTimeoutMs: paced(1_000),
+  runTimeoutMs: paced(3_000),
   pollTimeoutS: 1,
   maxBodyBytes: 64 * 1024,
   retryAfterCapMs: 400,
 };
 
 /** What a loaded machine may add to a deadline before the timer that enforces it runs. */
-const SCHEDULING_SLACK_MS = 1_500;
+const SCHEDULING_SLACK_MS = paced(1_500);
 
 /**
  * The longest a leg may take once discovery is in hand: the run deadline, plus one request
