@@ -41,7 +41,9 @@ async function legacyPack(name: string): Promise<{ path: string; report: EvalGat
 
 /** Why the report is not certified, judged again as if unsigned, so only the run's facts count. */
 const codes = (report: EvalGateReport): readonly string[] =>
-  withCertification(report, { state: 'unsigned' }).certification.reasons.map((r) => r.code);
+  (withCertification(report, { state: 'unsigned' }).certification?.reasons ?? []).map(
+    (r) => r.code,
+  );
 
 describe.each([
   ['signed', ['failed', 'unsigned']],
