@@ -52,6 +52,34 @@ const RELEASED: readonly RequirementSet[] = [
     ]),
     pack: { count: 40, seed: 1 },
   },
+  {
+    version: '0.2.0',
+    requirements: full([
+      'mean-gated',
+      'suite-gated',
+      'gated-fields-shape',
+      'no-trajectory-ungated',
+      'mean-partial-inclusive',
+      'any-rule-unchanged',
+      'all-rule-unchanged',
+      'readings-exact',
+      'readings-in-order',
+      'readings-any-order',
+      'cost-limit-kept',
+      'latency-limit-kept',
+      'limits-hold',
+      'miss-gated',
+      'outputs-measured',
+      'readings-miss',
+      'zero-pass-score',
+      'readings-args',
+      'cost-limit-over-trials',
+      'latency-limit-over-trials',
+      'readings-exact-empty',
+    ]),
+    // Drawn by v4, the generator 0.2.0 shipped, so its pack holds the cases its hosts ran.
+    pack: { count: 40, seed: 1, generator: 4 },
+  },
 ];
 
 /**
@@ -59,7 +87,7 @@ const RELEASED: readonly RequirementSet[] = [
  * without a second list. The next release writes it out into `RELEASED` under its version.
  */
 const UNRELEASED: RequirementSet = {
-  version: '0.2.0',
+  version: '0.3.0',
   requirements: LEGS.map((leg) => leg.id),
   // Forty cases cost about a second against the embedded host. Drawn by v5 at seed 1 they show
   // every reference-host defect a pack of 200 shows but four, each first seen later and each
