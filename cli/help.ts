@@ -183,11 +183,12 @@ Exit codes
   fixtures, expect  0 done; 2 unknown fixture, unreadable file or unwritable directory
   list, --version  0
   diff    0 nothing regressed; 1 a certification lost, a pass no longer passes or a held MUST
-          rule fails; 2 bad usage, a
-          report that is unreadable or does not verify, or two runs it refuses to compare
+          rule fails; 2 bad usage, a report that is unreadable or does not verify, or two runs
+          it refuses to compare
   badge   0 written; 2 bad usage, or a report that is unreadable or does not verify
   report  0 written; 2 bad usage, or a report that is unreadable or does not verify
-  matrix  0 written, a report that does not verify shown as unverified; 2 bad usage
+  matrix  0 written, a report that does not verify shown as unverified; 1 written, but no
+          report verifies; 2 bad usage
   run with CI options: a failure the baseline excuses does not count, a stale entry counts as a
   failure (1), with --fail-on should so does a SHOULD warning, and with --fail-on none nothing
   does; discovery must publish the public half of --sign under --key-id, not retired, checked
