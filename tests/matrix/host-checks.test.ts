@@ -22,6 +22,9 @@ import { HOST_CHECK_FAILURES, hostCheckFailures } from './host-checks-expected.t
 import { ROW_NAMES, VARIANTS, type Variant } from './run-matrix.ts';
 import type { RowName } from './expected.ts';
 
+/** Ten minutes, for every request and every test: far past any answer of a host in process. */
+const HANG_GUARD_MS = 600_000;
+
 /** The fixture whose run is created: the one every host that seeds any fixture seeds. */
 const CREATING_FIXTURE = LEGS.find((l) => l.id.endsWith('.suite-gated'))?.fixtureId;
 
@@ -47,7 +50,12 @@ async function hostChecksOf(row: RowName, variant: Variant): Promise<HostChecks>
     ...(defect === undefined ? {} : { defect }),
   });
   try {
-    const config = resolveConfig({ OPENWOP_BASE_URL: host.url, OPENWOP_API_KEY: apiKey });
+    // Every probe's deadline only guards against a hang: a busy machine must not block a probe.
+    const config = resolveConfig({
+      OPENWOP_BASE_URL: host.url,
+      OPENWOP_API_KEY: apiKey,
+      OPENWOP_REQUEST_TIMEOUT_MS: String(HANG_GUARD_MS),
+    });
     // As in run-matrix.ts: forgetting and fetching happen in one synchronous step.
     const target = await openTarget(config);
     if (target === undefined) throw new Error('no target for a configured base URL');
@@ -89,7 +97,7 @@ describe('the host checks of the falsifiability matrix', () => {
   for (const variant of VARIANTS) {
     describe.concurrent(`${variant} host`, () => {
       for (const row of ROW_NAMES) {
-        it(verdict(row), async () => {
+        it(verdict(row), { timeout: HANG_GUARD_MS }, async () => {
           const checks = await hostChecksOf(row, variant);
           expect(failedRules(checks), JSON.stringify(checks.findings)).toEqual(
             hostCheckFailures(row),
@@ -105,23 +113,29 @@ describe('the host checks of the falsifiability matrix', () => {
     });
   }
 
-  it('the conformant host is judged on every host-check rule its advertisements leave open, on both variants', async () => {
-    for (const variant of VARIANTS) {
-      const checks = await hostChecksOf('conformant', variant);
-      expect(checks.unexercised, variant).toEqual([]);
-      expect(checks.probes.map((p) => p.outcome)).toEqual(
-        HOST_PROBES.map((p) => (UNADVERTISED.includes(p) ? 'inapplicable' : 'answered')),
-      );
-      // It advertises agents.evalSuite, so no gated operation is unadvertised: inapplicable.
-      const inapplicable = UNADVERTISED.flatMap((p) => p.checks.map((c) => c.rule.id as string));
-      expect(inapplicable.length).toBeGreaterThan(0);
-      expect(checks.inapplicable.map((i) => i.rule)).toEqual(inapplicable);
-      expect(checks.inapplicable[0]?.reason).toMatch(/advertises agents\.evalSuite/);
-      expect(new Set(checks.findings.map((f) => f.rule))).toEqual(
-        new Set([...HOST_CHECK_RULES, 'wire.error-body'].filter((r) => !inapplicable.includes(r))),
-      );
-    }
-  });
+  it(
+    'the conformant host is judged on every host-check rule its advertisements leave open, on both variants',
+    { timeout: HANG_GUARD_MS },
+    async () => {
+      for (const variant of VARIANTS) {
+        const checks = await hostChecksOf('conformant', variant);
+        expect(checks.unexercised, variant).toEqual([]);
+        expect(checks.probes.map((p) => p.outcome)).toEqual(
+          HOST_PROBES.map((p) => (UNADVERTISED.includes(p) ? 'inapplicable' : 'answered')),
+        );
+        // It advertises agents.evalSuite, so no gated operation is unadvertised: inapplicable.
+        const inapplicable = UNADVERTISED.flatMap((p) => p.checks.map((c) => c.rule.id as string));
+        expect(inapplicable.length).toBeGreaterThan(0);
+        expect(checks.inapplicable.map((i) => i.rule)).toEqual(inapplicable);
+        expect(checks.inapplicable[0]?.reason).toMatch(/advertises agents\.evalSuite/);
+        expect(new Set(checks.findings.map((f) => f.rule))).toEqual(
+          new Set(
+            [...HOST_CHECK_RULES, 'wire.error-body'].filter((r) => !inapplicable.includes(r)),
+          ),
+        );
+      }
+    },
+  );
 
   it('every host-check rule is shown failing by a defect that breaks exactly its clause', () => {
     const shown: ReadonlySet<string> = new Set(Object.values(HOST_CHECK_FAILURES).flat());
@@ -130,18 +144,22 @@ describe('the host checks of the falsifiability matrix', () => {
     expect(hostRules.filter((id) => !shown.has(id))).toEqual([]);
   });
 
-  it('a host that withholds agents.evalSuite and answers its summary 404 is judged on that rule and holds it', async () => {
-    for (const variant of VARIANTS) {
-      const checks = await hostChecksOf('withhold-eval-suite', variant);
-      expect(checks.inapplicable, variant).toEqual([]);
-      const judged = checks.findings.filter(
-        (f) => f.rule === 'wire.unadvertised-operation-not-found',
-      );
-      expect(
-        judged.map((f) => f.ok),
-        variant,
-      ).toEqual([true]);
-      expect(judged[0]?.message).toMatch(/was answered 404/);
-    }
-  });
+  it(
+    'a host that withholds agents.evalSuite and answers its summary 404 is judged on that rule and holds it',
+    { timeout: HANG_GUARD_MS },
+    async () => {
+      for (const variant of VARIANTS) {
+        const checks = await hostChecksOf('withhold-eval-suite', variant);
+        expect(checks.inapplicable, variant).toEqual([]);
+        const judged = checks.findings.filter(
+          (f) => f.rule === 'wire.unadvertised-operation-not-found',
+        );
+        expect(
+          judged.map((f) => f.ok),
+          variant,
+        ).toEqual([true]);
+        expect(judged[0]?.message).toMatch(/was answered 404/);
+      }
+    },
+  );
 });

@@ -14,6 +14,9 @@ import type { LegTarget } from '../../lib/decide/leg-target.ts';
 import { recordingClient } from './served-documents.ts';
 import type { Exchange } from './served-documents.ts';
 
+/** Ten minutes: far past any run these hosts serve, however busy the machine. */
+const HANG_GUARD_MS = 600_000;
+
 export async function runEveryLeg(
   baseUrl: string,
   apiKey: string,
@@ -26,8 +29,10 @@ export async function runEveryLeg(
     OPENWOP_API_KEY: apiKey,
     OPENWOP_REQUIRE_BEHAVIOR: 'true',
     OPENWOP_POLL_TIMEOUT_S: String(pollTimeoutS),
-    // Wide: the one-defect rows run every leg of dozens of hosts at once on two shared cores.
-    OPENWOP_RUN_TIMEOUT_MS: '30000',
+    // Only guards against a hang: every caller expects its legs to end by themselves, so no verdict
+    // may wait on a deadline that a busy machine can reach first.
+    OPENWOP_RUN_TIMEOUT_MS: String(HANG_GUARD_MS),
+    OPENWOP_REQUEST_TIMEOUT_MS: String(HANG_GUARD_MS),
   });
   const direct = createHostClient({
     baseUrl,
