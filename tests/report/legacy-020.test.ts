@@ -57,11 +57,17 @@ describe.each([
     expect(generated).toMatchObject({ count: 40, seed: 1, generator: 4 });
   });
 
-  it('replays every row with v4 and verifies with no problem and no difference to explain', async () => {
+  it('replays every row with v4 and verifies with no problem; what differs is only the schemas a later release changed', async () => {
     const { report } = await legacyPack(name);
     const verified = await verifyReport(report, dir);
     expect(verified.problems).toEqual([]);
-    expect(verified.refereeDifferences).toEqual([]);
+    // A later release's schema is not the one that ran (0.3.0 changed the matrix's): the earlier
+    // referee's, named. Nothing about the rows differs.
+    expect(
+      verified.refereeDifferences.filter(
+        (d) => !/^digests\.schemas\.\S+: .*is not the schema that ran\)$/.test(d),
+      ),
+    ).toEqual([]);
     expect(verified.recomputed).toBe(report.requirements.length);
     expect(verified.consistencyOnly).toBe(0);
   });
