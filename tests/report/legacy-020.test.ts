@@ -5,17 +5,15 @@
 // writes, and one against the embedded host. A later release must replay them with v4 and judge
 // them against the set they ran under, not the set it ships.
 
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReport } from '../../cli/verify.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { withCertification } from '../../lib/report/verdict/certification.ts';
 import { currentSet, requirementSetOf } from '../../lib/requirement-sets.ts';
 import { cli, removeDir, scratchDir } from '../cli/support.ts';
+import { LEGACY, unpackLegacyPack } from './legacy-pack.ts';
 
-const LEGACY = join(import.meta.dirname, 'legacy');
 let dir = '';
 
 beforeAll(async () => {
@@ -25,18 +23,14 @@ afterAll(async () => {
   await removeDir(dir);
 });
 
-/** The report unpacked into the scratch folder, with its sidecar beside it under its own name. */
+/** The report 0.2.0 wrote, unpacked into the scratch folder with its streamed pack's sidecar. */
 async function legacyPack(name: string): Promise<{ path: string; report: EvalGateReport }> {
-  const text = gunzipSync(await readFile(join(LEGACY, `pack-123b8b9-${name}.json.gz`)));
-  const report = JSON.parse(text.toString('utf8')) as EvalGateReport;
-  const path = join(dir, `${name}.json`);
-  await writeFile(path, text);
-  const generated = report.requirements.find((r) => r.generated !== undefined)?.generated;
+  const unpacked = await unpackLegacyPack(dir, `123b8b9-${name}`);
+  const generated = unpacked.report.requirements.find((r) => r.generated !== undefined)?.generated;
   if (generated === undefined || !('sidecar' in generated)) {
     throw new Error(`the ${name} report streamed no pack`);
   }
-  await copyFile(join(LEGACY, `pack-123b8b9-${name}.jsonl.gz`), join(dir, generated.sidecar.file));
-  return { path, report };
+  return unpacked;
 }
 
 /** Why the report is not certified, judged again as if unsigned, so only the run's facts count. */

@@ -7,17 +7,15 @@
 // replayed with v4's draw and failed verify with 3,619 problems; before an earlier referee's wording
 // and report shape were read as its own, every pack but 6fe5c46's failed with two to four.
 
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReport } from '../../cli/verify.ts';
 import { thisReferee } from '../../lib/report/verify/referee.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import type { Finding } from '../../lib/types.ts';
 import { cli, removeDir, scratchDir } from '../cli/support.ts';
+import { LEGACY, unpackLegacyPack } from './legacy-pack.ts';
 
-const LEGACY = join(import.meta.dirname, 'legacy');
 let dir = '';
 
 beforeAll(async () => {
@@ -28,17 +26,7 @@ afterAll(async () => {
 });
 
 /** The report unpacked into the scratch folder, with its sidecar beside it under its own name. */
-async function legacyPack(name: string): Promise<{ path: string; report: EvalGateReport }> {
-  const text = gunzipSync(await readFile(join(LEGACY, `pack-${name}.json.gz`)));
-  const report = JSON.parse(text.toString('utf8')) as EvalGateReport;
-  const path = join(dir, `${name}.json`);
-  await writeFile(path, text);
-  const generated = report.requirements.find((r) => r.generated !== undefined)?.generated;
-  if (generated !== undefined && 'sidecar' in generated) {
-    await copyFile(join(LEGACY, `pack-${name}.jsonl.gz`), join(dir, generated.sidecar.file));
-  }
-  return { path, report };
-}
+const legacyPack = (name: string) => unpackLegacyPack(dir, name);
 
 const drawnWith = (version: number): string =>
   `generated: the report names no generator version; its cases decide again as recorded with generator v${version}'s draw, the newest that does`;
