@@ -5,12 +5,8 @@
 // own conformant host and a tiny discovery server of its own on 127.0.0.1:0, and it edits and
 // re-signs reports with the suite's own signing and replay code, as docs/report.md lets anyone.
 
-import { generateKeyPairSync } from 'node:crypto';
-import type { KeyObject } from 'node:crypto';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../cli/cli.ts';
@@ -19,7 +15,8 @@ import { sidecarReader } from '../../lib/report/generated-sidecar.ts';
 import { replayReport } from '../../lib/report/verify/replay.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { discoveryDigest, rowsDigest } from '../../lib/report/report.ts';
-import { certifiedReport, rawPublicKey } from '../../lib/report/verify/signature.ts';
+import { certifiedReport } from '../../lib/report/verify/signature.ts';
+import { discoveryServer, writeKeyPair, type KeyPair } from '../support/forger-kit.ts';
 import type { ReferenceHost } from '../../reference-host/index.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { certificationFixtures } from '../support/certification-pack.ts';
@@ -36,16 +33,9 @@ const DAY = 24 * 60 * 60 * 1000;
 /** The victim the forger impersonates: a name the forger's own host does not carry. */
 const VICTIM = { name: 'acme-host', version: '1.2.0' };
 
-interface Pair {
-  readonly privateKey: KeyObject;
-  readonly pem: string;
-  readonly publicPem: string;
-  readonly raw: string;
-}
-
 let dir = '';
-let forgerKey: Pair;
-let victimKey: Pair;
+let forgerKey: KeyPair;
+let victimKey: KeyPair;
 let host: ReferenceHost | undefined;
 let hostUrl = '';
 /** The forger's own discovery server: the victim's name, the forger's key. */
@@ -58,25 +48,7 @@ let ownDir = '';
 let embedded: EvalGateReport;
 let embeddedDir = '';
 
-async function pair(name: string): Promise<Pair> {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const pem = join(dir, `${name}.pem`);
-  const publicPem = join(dir, `${name}.pub.pem`);
-  await writeFile(pem, privateKey.export({ type: 'pkcs8', format: 'pem' }));
-  await writeFile(publicPem, publicKey.export({ type: 'spki', format: 'pem' }));
-  return { privateKey, pem, publicPem, raw: rawPublicKey(publicKey) };
-}
-
-async function discoveryServer(document: unknown): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    response.writeHead(request.url === '/.well-known/openwop' ? 200 : 404, {
-      'content-type': 'application/json',
-    });
-    response.end(JSON.stringify(document));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
+const pair = (name: string): Promise<KeyPair> => writeKeyPair(dir, name);
 
 beforeAll(async () => {
   dir = await scratchDir();
@@ -129,7 +101,7 @@ function withoutSignature(report: EvalGateReport): EvalGateReport {
 /** Edit, recompute every digest and the certification, sign again: what docs/report.md allows. */
 function forge(
   edit: (unsigned: EvalGateReport) => EvalGateReport,
-  key: Pair = forgerKey,
+  key: KeyPair = forgerKey,
   keyId = 'host-1',
   from: EvalGateReport = own,
 ): EvalGateReport {

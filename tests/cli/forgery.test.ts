@@ -6,18 +6,15 @@
 // bound to the implementation) tells the two apart; tests/cli/certificate-forgeries.test.ts holds
 // what the report's own address, a key file and an unbound entry come to.
 
-import { generateKeyPairSync } from 'node:crypto';
-import type { KeyObject } from 'node:crypto';
-import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { discoveryDigest, rowsDigest } from '../../lib/report/report.ts';
-import { certifiedReport, rawPublicKey } from '../../lib/report/verify/signature.ts';
+import { certifiedReport } from '../../lib/report/verify/signature.ts';
+import { discoveryServer, writeKeyPair, type KeyPair } from '../support/forger-kit.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { certificationFixtures } from '../support/certification-pack.ts';
 import type { ReferenceHost } from '../../reference-host/index.ts';
@@ -32,16 +29,10 @@ import { paced } from '../support/machine-pace.ts';
 const ENV = { OPENWOP_API_KEY: LEAKY_KEY, OPENWOP_REQUEST_TIMEOUT_MS: '60000' };
 const IMPL = 'openwop-reference-host 0.2.0';
 
-interface Pair {
-  readonly privateKey: KeyObject;
-  readonly pem: string;
-  readonly raw: string;
-}
-
 let dir = '';
-let victimKey: Pair;
-let forgerKey: Pair;
-let secondKey: Pair;
+let victimKey: KeyPair;
+let forgerKey: KeyPair;
+let secondKey: KeyPair;
 let victim: ReferenceHost | undefined;
 let forger: ReferenceHost | undefined;
 /** The victim's address, kept apart so the table can name it before the host starts. */
@@ -58,14 +49,9 @@ let embedded: EvalGateReport;
 let upgraded: Server | undefined;
 let upgradedUrl = '';
 
-async function pair(name: string): Promise<Pair> {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const pem = join(dir, `${name}.pem`);
-  await writeFile(pem, privateKey.export({ type: 'pkcs8', format: 'pem' }));
-  return { privateKey, pem, raw: rawPublicKey(publicKey) };
-}
+const pair = (name: string): Promise<KeyPair> => writeKeyPair(dir, name);
 
-async function signedRun(url: string | undefined, key: Pair, keyId: string, name: string) {
+async function signedRun(url: string | undefined, key: KeyPair, keyId: string, name: string) {
   const reportDir = join(dir, name);
   const target = url === undefined ? [] : ['--base-url', url, '--require-behavior'];
   const run = await cli(
@@ -83,18 +69,6 @@ async function signedRun(url: string | undefined, key: Pair, keyId: string, name
 
 /** The pack sidecars the runs wrote, by digest: a report written elsewhere takes its own along. */
 const sidecars = new Map<string, string>();
-
-/** A discovery server that answers with `document` and nothing else. */
-async function discoveryServer(document: unknown): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    response.writeHead(request.url === '/.well-known/openwop' ? 200 : 404, {
-      'content-type': 'application/json',
-    });
-    response.end(JSON.stringify(document));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 beforeAll(async () => {
   dir = await scratchDir();
@@ -168,7 +142,7 @@ function withoutSignature(report: EvalGateReport): EvalGateReport {
 function forge(
   report: EvalGateReport,
   edit: (unsigned: EvalGateReport) => EvalGateReport,
-  key: Pair,
+  key: KeyPair,
   keyId: string,
 ): EvalGateReport {
   const edited = edit(withoutSignature(report));
