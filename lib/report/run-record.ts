@@ -3,8 +3,14 @@
 // rebuild it and compare.
 
 import { LEGS } from '../legs.ts';
-import type { BaselineContext, Fault, ResolvedEntry, RowFacts } from './verdict/baseline.ts';
-import { allowsOutcomes, isExpired, resolveBaseline } from './verdict/baseline.ts';
+import type {
+  BaselineContext,
+  Fault,
+  Resolution,
+  ResolvedEntry,
+  RowFacts,
+} from './verdict/baseline.ts';
+import { resolveBaseline } from './verdict/baseline.ts';
 import type { RepeatRecord } from './verdict/repeat.ts';
 import { repeatRecord } from './verdict/repeat.ts';
 import type { SeverityOverride } from './verdict/severity.ts';
@@ -59,18 +65,20 @@ export function runRecord(
     options.selection === undefined
       ? undefined
       : { ...options.selection, selected: selectedIds(options.selection) };
-  const severity = options.baseline?.severity ?? [];
-  const judged: BaselineContext =
-    severity.length === 0 ? context : { ...context, overrides: severity };
+  // The run's one resolution of its baseline: the record below is all any reader takes from it.
+  const resolved = resolveBaseline(
+    options.baseline?.entries ?? [],
+    rows,
+    failOn,
+    judgedContext(options, context),
+  );
   const baseline =
-    options.baseline === undefined
-      ? undefined
-      : baselineRecord(options.baseline, rows, failOn, judged);
-  const live = (options.baseline?.entries ?? []).filter((e) => !isExpired(e, context.day));
+    options.baseline === undefined ? undefined : baselineRecord(options.baseline, resolved);
+  const allowed = new Set(resolved.allowedFlaky.map((f) => f.requirement));
   const repeat =
     options.repeat === undefined || options.repeat < 2
       ? undefined
-      : repeatRecord(options.repeat, rows, (row) => live.some((e) => allowsOutcomes(e, row)));
+      : repeatRecord(options.repeat, rows, (row) => allowed.has(row.id));
   return {
     failOn,
     ...(selection === undefined ? {} : { selection }),
@@ -79,19 +87,23 @@ export function runRecord(
   };
 }
 
+/** The context a baseline is judged in: the run's, with the file's scoped severities. */
+function judgedContext(options: RunOptions, context: BaselineContext): BaselineContext {
+  const severity = options.baseline?.severity ?? [];
+  return severity.length === 0 ? context : { ...context, overrides: severity };
+}
+
 function baselineRecord(
   given: NonNullable<RunOptions['baseline']>,
-  rows: readonly RowFacts[],
-  failOn: FailOn,
-  context: BaselineContext,
+  resolved: Resolution,
 ): BaselineRecord {
-  const resolved = resolveBaseline(given.entries, rows, failOn, context);
+  const severity = given.severity ?? [];
   return {
     file: given.file,
     sha256: given.sha256,
     entries: resolved.entries,
     excused: resolved.excused,
-    ...(context.overrides === undefined ? {} : { severity: context.overrides }),
+    ...(severity.length === 0 ? {} : { severity }),
   };
 }
 

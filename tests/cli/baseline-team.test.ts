@@ -10,6 +10,7 @@ import { runOptionsFrom } from '../../cli/run-options.ts';
 import { LEGS, REQUIREMENT_PREFIX } from '../../lib/legs.ts';
 import type { RowFacts } from '../../lib/report/verdict/baseline.ts';
 import { resolveBaseline } from '../../lib/report/verdict/baseline.ts';
+import { runRecord } from '../../lib/report/run-record.ts';
 import type { CiFacts } from '../../lib/report/verdict/ci-verdict.ts';
 import { ciProblems, ciVerdict } from '../../lib/report/verdict/ci-verdict.ts';
 import type { ExpectedFailure, FailOn } from '../../lib/report/run-options.ts';
@@ -42,13 +43,16 @@ function facts(
   failOn: FailOn,
   extra: Partial<CiFacts> = {},
 ): CiFacts {
-  // The verdict resolves the entries itself; only their own members matter here.
-  return {
-    requirements: rows,
-    failOn,
-    baseline: { file: 'b.yml', sha256: '0'.repeat(64), entries, excused: [] },
-    ...extra,
-  } as unknown as CiFacts;
+  // Recorded as a run records it: the verdict reads the baseline's resolution from the record.
+  const record = runRecord(
+    { failOn, baseline: { file: 'b.yml', sha256: '0'.repeat(64), entries } },
+    rows,
+    {
+      ...(extra.startedAt === undefined ? {} : { day: extra.startedAt.slice(0, 10) }),
+      ...(extra.hostChecks === undefined ? {} : { hostFindings: extra.hostChecks.findings }),
+    },
+  );
+  return { requirements: rows, ...record, ...extra } as unknown as CiFacts;
 }
 
 const load = (entries: readonly Record<string, unknown>[]): ExpectedFailure[] =>

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { resolveBaseline } from '../../lib/report/verdict/baseline.ts';
 import type { RowFacts } from '../../lib/report/verdict/baseline.ts';
 import { ciVerdict } from '../../lib/report/verdict/ci-verdict.ts';
+import type { RunOptions } from '../../lib/report/run-record.ts';
+import { runRecord } from '../../lib/report/run-record.ts';
 import type { CiFacts } from '../../lib/report/verdict/ci-verdict.ts';
 import {
   knownRules,
@@ -46,18 +48,16 @@ function gate(
   entries: readonly ExpectedFailure[],
   failOn: 'must' | 'should' = 'must',
 ) {
-  const resolved = resolveBaseline(entries, rows, failOn);
-  const report = {
-    requirements: rows,
-    failOn,
-    baseline: {
-      file: 'b.yml',
-      sha256: '0'.repeat(64),
-      entries: resolved.entries,
-      excused: resolved.excused,
-    },
-  } as unknown as CiFacts;
-  return ciVerdict(report);
+  return ciVerdict(recorded(rows, { failOn, baseline: baselineOf(entries) }));
+}
+
+function baselineOf(entries: readonly ExpectedFailure[]) {
+  return { file: 'b.yml', sha256: '0'.repeat(64), entries };
+}
+
+/** The rows with the record a run writes of its options: the one resolution of its baseline. */
+function recorded(rows: readonly RowFacts[], options: RunOptions): CiFacts {
+  return { requirements: rows, ...runRecord(options, rows) } as unknown as CiFacts;
 }
 
 describe('a baseline on literal rows', () => {
@@ -101,6 +101,60 @@ describe('a baseline on literal rows', () => {
   it('a blocked row still exits 3 once every failure is excused', () => {
     const rows: RowFacts[] = [...ROWS.slice(0, 2), { id: C, disposition: 'blocked', findings: [] }];
     expect(gate(rows, [entry(A), entry(B)]).exitCode).toBe(3);
+  });
+});
+
+describe('the verdict reads the resolution the report records', () => {
+  it('a failure the record does not list as excused fails the run, whatever the entries would excuse', () => {
+    const report = recorded(ROWS, { baseline: baselineOf([entry(A), entry(B)]) });
+    expect(ciVerdict(report).exitCode).toBe(0);
+    const withdrawn = { ...report, baseline: { ...report.baseline, excused: [] } } as CiFacts;
+    const verdict = ciVerdict(withdrawn);
+    expect(verdict.exitCode).toBe(1);
+    expect(verdict.excused).toEqual([]);
+    expect(verdict.unexcused).toEqual([
+      { requirement: A, rule: 'task.passed' },
+      { requirement: B },
+    ]);
+  });
+
+  it("an entry's recorded status is the one the gate reads: recorded stale, it fails the run", () => {
+    const report = recorded(ROWS, { baseline: baselineOf([entry(A), entry(B)]) });
+    const entries = report.baseline?.entries ?? [];
+    const marked = {
+      ...report,
+      baseline: { ...report.baseline, entries: entries.map((e) => ({ ...e, status: 'stale' })) },
+    } as CiFacts;
+    expect(ciVerdict(marked).stale.map((e) => e.requirement)).toEqual([A, B]);
+    expect(ciVerdict(marked).exitCode).toBe(1);
+  });
+
+  const flakyRow: RowFacts = {
+    id: A,
+    disposition: 'executed-pass',
+    findings: [must('task.passed', true)],
+    repetitions: [{ disposition: 'executed-fail' }],
+  };
+  const allowing: ExpectedFailure = {
+    requirement: A,
+    outcomes: ['executed-pass', 'executed-fail'],
+    reason: 'intermittent',
+  };
+
+  it("a flaky row is allowed as the repeat record says, and flaky by its rows' repetitions", () => {
+    const report = recorded([flakyRow], { repeat: 2, baseline: baselineOf([allowing]) });
+    const allowed = ciVerdict(report);
+    expect([allowed.flaky, allowed.allowedFlaky.map((f) => f.requirement)]).toEqual([[], [A]]);
+    expect(allowed.exitCode).toBe(0);
+    const rows = report.repeat?.rows.map((r) => ({ ...r, allowed: false })) ?? [];
+    const refused = ciVerdict({ ...report, repeat: { count: 2, rows } } as CiFacts);
+    expect(refused.flaky).toEqual([
+      { requirement: A, outcomes: ['executed-pass', 'executed-fail'] },
+    ]);
+    expect(refused.exitCode).toBe(1);
+    // Without a repeat record the row is still flaky, and nothing allows it.
+    const bare = recorded([flakyRow], { baseline: baselineOf([allowing]) });
+    expect(ciVerdict(bare).flaky.map((f) => f.requirement)).toEqual([A]);
   });
 });
 

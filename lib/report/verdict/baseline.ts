@@ -199,17 +199,31 @@ function outcomesStatus(
   return matched ? 'excusing' : 'unobserved';
 }
 
+/** Every fault of a run, the rows' then the host checks': what a baseline may excuse. */
+export function runFaults(
+  rows: readonly RowFacts[],
+  failOn: FailOn,
+  context: Pick<BaselineContext, 'hostFindings' | 'overrides'> = {},
+): Fault[] {
+  const overrides = context.overrides ?? [];
+  return [
+    ...faultsOf(rows, failOn, overrides),
+    ...hostFaults(context.hostFindings, failOn, overrides),
+  ];
+}
+
+/**
+ * The one resolution of a baseline. A run makes it once, when it records the report
+ * (lib/report/run-record.ts); every reader takes it from that record (recordedResolution in
+ * lib/report/verdict/ci-verdict.ts), and `verify` rebuilds the record to check it.
+ */
 export function resolveBaseline(
   entries: readonly ExpectedFailure[],
   rows: readonly RowFacts[],
   failOn: FailOn,
   context: BaselineContext = {},
 ): Resolution {
-  const overrides = context.overrides ?? [];
-  const faults = [
-    ...faultsOf(rows, failOn, overrides),
-    ...hostFaults(context.hostFindings, failOn, overrides),
-  ];
+  const faults = runFaults(rows, failOn, context);
   const live = entries.filter((e) => !isExpired(e, context.day));
   const excused = (f: Fault): boolean => live.some((e) => excuses(e, f, rows));
   const flaky = rows

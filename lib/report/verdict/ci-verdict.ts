@@ -2,10 +2,13 @@
 // excuses listed failures, a stale entry fails the run, an expired one excuses nothing,
 // `--fail-on should` makes SHOULD warnings fail it, `--fail-on none` keeps any of them from
 // failing the exit code while the verdict still says FAIL, and a partial, pinned or baselined run
-// says so on its last line (lib/report/verdict/run-verdict.ts).
+// says so on its last line (lib/report/verdict/run-verdict.ts). The baseline's resolution is read
+// from the report's record, never made again here, so the run, `verify` of a recorded report and
+// every channel decide the gate from the same facts.
 
-import { faultName, faultsOf, resolveBaseline, trackingNote } from './baseline.ts';
-import type { BaselineContext, Fault, FlakyRow, ResolvedEntry } from './baseline.ts';
+import { faultName, faultsOf, runFaults, trackingNote } from './baseline.ts';
+import type { Fault, FlakyRow, ResolvedEntry, Resolution } from './baseline.ts';
+import { isFlaky, outcomesOf } from './repeat.ts';
 import type { Finding } from '../../types.ts';
 import type { EvalGateReport } from '../report.ts';
 import { NOT_SELECTED } from '../run-options.ts';
@@ -44,23 +47,40 @@ export interface CiVerdict {
   readonly allowedFlaky: readonly FlakyRow[];
 }
 
-/** The run's day and host checks, which an entry's expiry and a host-check entry are judged on. */
-export function baselineContext(report: CiFacts): BaselineContext {
-  return {
-    ...(report.startedAt === undefined ? {} : { day: report.startedAt.slice(0, 10) }),
+/**
+ * The baseline's resolution as the report records it, which the run resolved once
+ * (lib/report/run-record.ts) and `verify` rebuilds and compares member by member: the entries with
+ * their statuses, the faults they excused, and on a repeated run whether each flaky row is allowed.
+ * What it does not excuse is every other fault of the rows and host checks. Every report release
+ * has recorded those members (entries and excused since the baseline came, `allowed` since
+ * --repeat did), so no earlier shape needs filling in.
+ */
+export function recordedResolution(report: CiFacts): Resolution {
+  const overrides = report.baseline?.severity;
+  const faults = runFaults(report.requirements, report.failOn ?? 'must', {
     ...(report.hostChecks === undefined ? {} : { hostFindings: report.hostChecks.findings }),
-    ...(report.baseline?.severity === undefined ? {} : { overrides: report.baseline.severity }),
+    ...(overrides === undefined ? {} : { overrides }),
+  });
+  const excused = report.baseline?.excused ?? [];
+  const allowed = new Set(
+    (report.repeat?.rows ?? []).filter((r) => r.allowed === true).map((r) => r.requirement),
+  );
+  // Flakiness is a fact of the rows' repetitions; only whether a row is allowed is resolved.
+  const flaky = report.requirements
+    .filter(isFlaky)
+    .map((row) => ({ requirement: row.id, outcomes: outcomesOf(row) }));
+  return {
+    entries: report.baseline?.entries ?? [],
+    excused,
+    unexcused: faults.filter((f) => !excused.some((e) => sameFault(e, f))),
+    flaky: flaky.filter((f) => !allowed.has(f.requirement)),
+    allowedFlaky: flaky.filter((f) => allowed.has(f.requirement)),
   };
 }
 
 export function ciVerdict(report: CiFacts): CiVerdict {
   const failOn = report.failOn ?? 'must';
-  const resolution = resolveBaseline(
-    report.baseline?.entries ?? [],
-    report.requirements,
-    failOn,
-    baselineContext(report),
-  );
+  const resolution = recordedResolution(report);
   const stale = resolution.entries.filter((e) => e.status === 'stale');
   const expired = resolution.entries.filter((e) => e.status === 'expired');
   const blocked = report.requirements.some((r) => r.disposition === 'blocked');
