@@ -12,7 +12,9 @@ import type { RowFacts } from '../../lib/report/verdict/baseline.ts';
 import { resolveBaseline } from '../../lib/report/verdict/baseline.ts';
 import { runRecord } from '../../lib/report/run-record.ts';
 import type { CiFacts } from '../../lib/report/verdict/ci-verdict.ts';
-import { ciProblems, ciVerdict } from '../../lib/report/verdict/ci-verdict.ts';
+import { ciVerdict } from '../../lib/report/verdict/ci-verdict.ts';
+import { causesOf } from '../../lib/report/verdict/lead.ts';
+import type { EvalGateReport } from '../../lib/report/report.ts';
 import type { ExpectedFailure, FailOn } from '../../lib/report/run-options.ts';
 import { readExpectedFailures } from '../../lib/report/run-options.ts';
 import { validate } from '../../lib/schemas.ts';
@@ -179,7 +181,8 @@ describe('ticket, owner and expiry', () => {
     const after = ciVerdict(on('2026-03-02'));
     expect(after.exitCode).toBe(1);
     expect(after.expired.map((e) => e.status)).toEqual(['expired']);
-    expect(ciProblems(on('2026-03-02'), ciVerdict(on('2026-03-02')))).toContain(
+    const report = on('2026-03-02') as EvalGateReport;
+    expect(causesOf(report, ciVerdict(report)).problems).toContain(
       `expired baseline entry: ${MEAN} task.passed (ticket HOST-7, owner evals-team, expires 2026-03-01) excuses nothing since 2026-03-01; fix the failure or renew the entry in b.yml`,
     );
   });

@@ -1,6 +1,7 @@
 // The leading cause and the list of causes come from one ordered table (lib/report/verdict/lead.ts):
 // whatever leads the line is the first cause listed, so the summary's first line and its list
-// never disagree on what to fix first.
+// never disagree on what to fix first, and the problem lines printed above the closing line follow
+// the same order.
 
 import { describe, expect, it } from 'vitest';
 import type { ReportRow } from '../../lib/report/report.ts';
@@ -33,8 +34,15 @@ describe('the causes of a verdict, in one order', () => {
     expect(verdict.causes[1]).toMatch(/^1 SHOULD warning fail the run under --fail-on should/);
   });
 
+  it('the problem lines above the closing line follow the same order: the bypass first', () => {
+    const verdict = runVerdict(bypassedAndWarned());
+    expect(verdict.problems).toHaveLength(2);
+    expect(verdict.problems[0]).toMatch(/^host check failure \(MUST\): auth\.no-bypass: /);
+    expect(verdict.problems[1]).toMatch(/^not excused: \S+ wire\.error-body$/);
+  });
+
   it('a run with nothing to fix has no lead and no cause', () => {
     const verdict = runVerdict(reportWith(passingRows(), hostKey()));
-    expect([verdict.lead, verdict.causes]).toEqual([undefined, []]);
+    expect([verdict.lead, verdict.causes, verdict.problems]).toEqual([undefined, [], []]);
   });
 });

@@ -6,7 +6,7 @@
 // from the report's record, never made again here, so the run, `verify` of a recorded report and
 // every channel decide the gate from the same facts.
 
-import { faultName, faultsOf, runFaults, trackingNote } from './baseline.ts';
+import { faultsOf, runFaults } from './baseline.ts';
 import type { Fault, FlakyRow, ResolvedEntry, Resolution } from './baseline.ts';
 import { isFlaky, outcomesOf } from './repeat.ts';
 import type { Finding } from '../../types.ts';
@@ -16,7 +16,6 @@ import { HOST_CHECKS } from '../run-options.ts';
 import { isPartial } from '../run-record.ts';
 import { addedSince } from '../../requirement-sets.ts';
 import { EXIT } from './verdict.ts';
-import { isBypass } from './warnings.ts';
 import { effectiveSeverity } from './severity.ts';
 import { overrideName } from './severity.ts';
 
@@ -270,34 +269,4 @@ export function ciLimits(
     );
   }
   return parts;
-}
-
-/** One line per reason the run fails that the dispositions alone do not show. */
-export function ciProblems(report: CiFacts, verdict: CiVerdict): string[] {
-  const lines: string[] = [];
-  if (report.baseline !== undefined || report.failOn === 'should' || report.failOn === 'none') {
-    for (const f of verdict.unexcused) lines.push(`not excused: ${faultName(f)}`);
-  }
-  for (const f of verdict.hostWarnings) {
-    lines.push(`host check ${isBypass(f) ? 'failure (MUST)' : 'warning'}: ${f.rule}: ${f.message}`);
-  }
-  for (const f of verdict.flaky) {
-    lines.push(`flaky: ${f.requirement} came to ${f.outcomes.join(', ')} across the repetitions`);
-  }
-  for (const f of verdict.allowedFlaky) {
-    lines.push(
-      `flaky (allowed by the baseline): ${f.requirement} came to ${f.outcomes.join(', ')} across the repetitions`,
-    );
-  }
-  for (const e of verdict.expired) {
-    lines.push(
-      `expired baseline entry: ${faultName(e)}${trackingNote(e)} excuses nothing since ${e.expires ?? ''}; fix the failure or renew the entry in ${report.baseline?.file ?? 'the baseline'}`,
-    );
-  }
-  for (const e of verdict.stale) {
-    lines.push(
-      `stale baseline entry: ${faultName(e)} now holds; remove it from ${report.baseline?.file ?? 'the baseline'}`,
-    );
-  }
-  return lines;
 }

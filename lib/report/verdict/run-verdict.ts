@@ -2,7 +2,7 @@
 // certification the report records. Every channel (the closing line, the summary's first line,
 // JUnit, the badge, the action's outputs) renders this object and decides nothing again.
 
-import { ciLimits, ciProblems, ciVerdict, gateCounts } from './ci-verdict.ts';
+import { ciLimits, ciVerdict, gateCounts } from './ci-verdict.ts';
 import type { GateCounts } from './ci-verdict.ts';
 import { causesOf, clip, LEAD_LIMIT } from './lead.ts';
 import type { CiVerdict } from './ci-verdict.ts';
@@ -82,7 +82,7 @@ export function runVerdict(
   const exitCode = gate.exitCode;
   const implementation = certifiedImplementation(report.target);
   const counts = countsOf(report, gate);
-  const { lead, causes } = causesOf(report, gate);
+  const { lead, causes, problems } = causesOf(report, gate);
   return {
     exitCode,
     // Under --fail-on none the exit code waives a failure; the result still names it.
@@ -95,7 +95,7 @@ export function runVerdict(
     certification,
     ...(implementation === undefined ? {} : { implementation }),
     limits: ciLimits(report, gate, counts),
-    problems: ciProblems(report, gate),
+    problems: [...problems],
   };
 }
 
