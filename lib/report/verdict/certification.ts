@@ -121,12 +121,15 @@ function outcomeReasons(facts: CertificationFacts, gate: CiVerdict): Certificati
 }
 
 /**
- * What the run left untested or judged otherwise: a selection, strict mode off, rows neither
- * passed nor opted out, a baseline, a flaky row (allowed or not), a scoped severity.
+ * What the run left untested or judged otherwise: what it left out or untested, then what it
+ * judged by the baseline rather than by the RFC alone.
  */
 function scopeReasons(facts: CertificationFacts, gate: CiVerdict): CertificationReason[] {
-  const flaky = [...gate.flaky, ...gate.allowedFlaky];
-  const overrides = facts.baseline?.severity ?? [];
+  return [...untestedReasons(facts), ...baselineReasons(facts, gate)];
+}
+
+/** A selection, strict mode off, rows neither passed nor opted out, no host leg passed. */
+function untestedReasons(facts: CertificationFacts): CertificationReason[] {
   const rows = facts.requirements;
   const total = rows.length;
   const ran = total - rows.filter(notSelected).length;
@@ -167,6 +170,15 @@ function scopeReasons(facts: CertificationFacts, gate: CiVerdict): Certification
       () =>
         'nothing tested: no requirement that drives the host passed, so the run shows nothing about it',
     ),
+  ];
+}
+
+/** A baseline, a flaky row (allowed or not), a scoped severity. */
+function baselineReasons(facts: CertificationFacts, gate: CiVerdict): CertificationReason[] {
+  const flaky = [...gate.flaky, ...gate.allowedFlaky];
+  const overrides = facts.baseline?.severity ?? [];
+  const total = facts.requirements.length;
+  return [
     ...reasonIf(
       facts.baseline !== undefined,
       'baseline',
