@@ -7,7 +7,7 @@
 
 import { REQUIREMENT_PREFIX } from '../../legs.ts';
 import type { Finding } from '../../types.ts';
-import type { ResolvedEntry } from '../verdict/baseline.ts';
+import type { Fault, ResolvedEntry } from '../verdict/baseline.ts';
 import { faultName } from '../verdict/baseline.ts';
 import type { EvalGateReport, ReportRow } from '../report.ts';
 import type { RunVerdict } from '../verdict/run-verdict.ts';
@@ -109,57 +109,25 @@ function testcase(
   expectations: Expectations,
 ): Case {
   const head = open(CLASSNAME, row.id, row.durationMs);
-  const reason = escapeXml(row.reason ?? '');
   const unexcused = verdict.gate.unexcused.filter((f) => f.requirement === row.id);
   switch (row.disposition) {
-    case 'executed-pass': {
-      if (unexcused.length === 0) return { kind: 'pass', xml: `${head}/>` };
-      // A passed row fails the run on SHOULD findings: under --fail-on should, or raised to MUST.
-      const why =
-        report.failOn === 'should'
-          ? 'under --fail-on should'
-          : "raised to MUST by the baseline's severity section";
-      const text = escapeXml(
-        unexcused.map((f) => `${faultName(f)} fails the run ${why}`).join('\n'),
-      );
-      const message = escapeXml(
-        `${unexcused.length} SHOULD warning${unexcused.length === 1 ? '' : 's'} ${why}`,
-      );
-      return {
-        kind: 'failure',
-        xml: withChild(
-          head,
-          `<failure type="should-warning" message="${message}">${text}</failure>`,
-        ),
-      };
-    }
-    case 'executed-fail': {
-      if (unexcused.length === 0) {
-        const why = excuseOf(row, report);
-        return {
-          kind: 'skipped',
-          xml: withChild(head, `<skipped message="${escapeXml(`expected failure: ${why}`)}"/>`),
-        };
-      }
-      const failed = row.findings
-        .filter((f) => !f.ok && f.severity === 'MUST')
-        .map(
-          (f) =>
-            `${f.rule} (${f.ref})${f.consequenceOf === undefined ? '' : `, following from ${f.consequenceOf}`}: ${f.message}`,
-        );
-      const numbers = sideBySideLines(sideBySide(row, expectations));
-      const text = [
-        ...(failed.length > 0 ? failed : [row.reason ?? '']),
-        ...(numbers.length > 0 ? ['', 'expected next to reported:', ...numbers] : []),
-      ];
-      const body = escapeXml(text.join('\n'));
-      return {
-        kind: 'failure',
-        xml: withChild(head, `<failure type="executed-fail" message="${reason}">${body}</failure>`),
-      };
-    }
+    case 'executed-pass':
+      return passedCase(head, unexcused, report);
+    case 'executed-fail':
+      return unexcused.length === 0
+        ? {
+            kind: 'skipped',
+            xml: withChild(
+              head,
+              `<skipped message="${escapeXml(`expected failure: ${excuseOf(row, report)}`)}"/>`,
+            ),
+          }
+        : failedCase(head, row, expectations);
     case 'blocked':
-      return { kind: 'error', xml: withChild(head, `<error type="blocked" message="${reason}"/>`) };
+      return {
+        kind: 'error',
+        xml: withChild(head, `<error type="blocked" message="${escapeXml(row.reason ?? '')}"/>`),
+      };
     case 'inapplicable':
     case 'skipped':
       return {
@@ -170,6 +138,44 @@ function testcase(
         ),
       };
   }
+}
+
+/** A passed row fails the run only on SHOULD findings: under --fail-on should, or raised to MUST. */
+function passedCase(head: string, unexcused: readonly Fault[], report: EvalGateReport): Case {
+  if (unexcused.length === 0) return { kind: 'pass', xml: `${head}/>` };
+  const why =
+    report.failOn === 'should'
+      ? 'under --fail-on should'
+      : "raised to MUST by the baseline's severity section";
+  const text = escapeXml(unexcused.map((f) => `${faultName(f)} fails the run ${why}`).join('\n'));
+  const message = escapeXml(
+    `${unexcused.length} SHOULD warning${unexcused.length === 1 ? '' : 's'} ${why}`,
+  );
+  return {
+    kind: 'failure',
+    xml: withChild(head, `<failure type="should-warning" message="${message}">${text}</failure>`),
+  };
+}
+
+/** A failed row no baseline entry excuses: its failed MUST findings and the numbers beside them. */
+function failedCase(head: string, row: ReportRow, expectations: Expectations): Case {
+  const failed = row.findings
+    .filter((f) => !f.ok && f.severity === 'MUST')
+    .map(
+      (f) =>
+        `${f.rule} (${f.ref})${f.consequenceOf === undefined ? '' : `, following from ${f.consequenceOf}`}: ${f.message}`,
+    );
+  const numbers = sideBySideLines(sideBySide(row, expectations));
+  const text = [
+    ...(failed.length > 0 ? failed : [row.reason ?? '']),
+    ...(numbers.length > 0 ? ['', 'expected next to reported:', ...numbers] : []),
+  ];
+  const body = escapeXml(text.join('\n'));
+  const reason = escapeXml(row.reason ?? '');
+  return {
+    kind: 'failure',
+    xml: withChild(head, `<failure type="executed-fail" message="${reason}">${body}</failure>`),
+  };
 }
 
 /** The baseline reasons that excuse every failure of a row. */
