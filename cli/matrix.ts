@@ -59,15 +59,7 @@ export async function matrixCommand(
       `--out ${outDir} could not be written (${unwritable}); give --out a writable folder`,
     );
   }
-  const unique = [...new Set(paths.map((p) => resolve(p)))];
-  const inputs: MatrixInput[] = [];
-  const read = new Map<string, string>();
-  // One at a time: verification recomputes every row, and the machine may be busy.
-  for (const path of unique) {
-    const source = linkPath(outDir, path);
-    read.set(source, path);
-    inputs.push({ verification: await verifier(path), file: source });
-  }
+  const { inputs, read } = await verifyEach(paths, outDir, verifier);
   const matrix = buildMatrix(inputs);
   const errors = validate('matrix', matrix);
   if (errors.length > 0) {
@@ -83,16 +75,7 @@ export async function matrixCommand(
       if (from !== undefined) await copyFile(from, join(outDir, c.file));
     }),
   );
-  for (const column of matrix.columns) {
-    const why = column.problems[0];
-    const mixed = mixedScripts(column.implementation);
-    // The label is the report's: one line, its controls shown, a look-alike name flagged.
-    out(
-      consoleText(
-        `${column.verification}: ${column.label}${mixed === undefined ? '' : ` (mixed scripts: ${mixed})`} (${column.source})${why === undefined ? '' : `: ${why}`}`,
-      ),
-    );
-  }
+  for (const column of matrix.columns) out(columnLine(column));
   out(
     `wrote ${join(outDir, MATRIX_JSON)}, ${MATRIX_MARKDOWN} and ${MATRIX_HTML}: ${matrix.columns.length} reports, ${matrix.rows.length} rows`,
   );
@@ -103,6 +86,36 @@ export async function matrixCommand(
     return EXIT.failed;
   }
   return EXIT.ok;
+}
+
+/**
+ * Each report once, verified, with where the matrix links it; `read` maps that link back to the
+ * file, so the report can be copied in beside its page.
+ */
+async function verifyEach(
+  paths: readonly string[],
+  outDir: string,
+  verifier: MatrixVerifier,
+): Promise<{ inputs: MatrixInput[]; read: Map<string, string> }> {
+  const unique = [...new Set(paths.map((p) => resolve(p)))];
+  const inputs: MatrixInput[] = [];
+  const read = new Map<string, string>();
+  // One at a time: verification recomputes every row, and the machine may be busy.
+  for (const path of unique) {
+    const source = linkPath(outDir, path);
+    read.set(source, path);
+    inputs.push({ verification: await verifier(path), file: source });
+  }
+  return { inputs, read };
+}
+
+/** The label is the report's: one line, its controls shown, a look-alike name flagged. */
+function columnLine(column: Matrix['columns'][number]): string {
+  const why = column.problems[0];
+  const mixed = mixedScripts(column.implementation);
+  return consoleText(
+    `${column.verification}: ${column.label}${mixed === undefined ? '' : ` (mixed scripts: ${mixed})`} (${column.source})${why === undefined ? '' : `: ${why}`}`,
+  );
 }
 
 async function writeMatrix(
