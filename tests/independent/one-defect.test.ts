@@ -705,9 +705,15 @@ const FIXTURES = loadFixtures();
 function touches(row: Row, leg: LegDefinition): boolean {
   const fixture = leg.fixtureId === undefined ? undefined : FIXTURES.get(leg.fixtureId);
   if (fixture === undefined) return false;
-  const served = (breaks: Pick<OracleHostOptions, 'mutate' | 'mutateEvents'>): string =>
-    JSON.stringify(servedRun(fixture, breaks));
-  return served(breaksOf(row)) !== served({});
+  return JSON.stringify(servedRun(fixture, breaksOf(row))) !== plainServed(fixture);
+}
+
+/** What the plain host serves a run of each fixture, as JSON text, by fixture id. */
+const PLAIN_SERVED = new Map<string, string>();
+function plainServed(fixture: Fixture): string {
+  const text = PLAIN_SERVED.get(fixture.id) ?? JSON.stringify(servedRun(fixture, {}));
+  PLAIN_SERVED.set(fixture.id, text);
+  return text;
 }
 
 /**
