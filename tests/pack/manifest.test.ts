@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../cli/support.ts';
 import { runProcess } from '../support/process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -38,7 +39,7 @@ async function withCopy(use: (dir: string, original: string) => Promise<void>): 
 async function packManifest(dir: string, action: string): Promise<number | null> {
   const run = await runProcess(process.execPath, [SCRIPT, action], {
     cwd: dir,
-    env: { PATH: process.env['PATH'] ?? '' },
+    env: isolatedEnv(),
     deadlineMs: 60_000,
   });
   return run.status;
