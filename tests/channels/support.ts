@@ -101,6 +101,40 @@ export async function junitProblems(xml: string): Promise<string[]> {
   return result.errors.map((e) => e.rawMessage);
 }
 
+/**
+ * junitProblems for many documents in one xmllint run, by the key each is given: every run starts
+ * a thread and instantiates libxml2, which costs far more than validating a document. xmllint
+ * names the file in each complaint and says `<file> validates` of each one that does. Should the
+ * run fail outright (a document that is not XML), each document is validated on its own, so its
+ * own complaint is the one it is given.
+ */
+export async function junitProblemsOfEach<K>(
+  docs: ReadonlyMap<K, string>,
+): Promise<ReadonlyMap<K, readonly string[]>> {
+  const named = [...docs].map(([key, xml], i) => ({ key, fileName: `junit-${i}.xml`, xml }));
+  let output: string;
+  try {
+    const result = await validateXML({
+      xml: named.map((d) => ({ fileName: d.fileName, contents: d.xml })),
+      schema: { fileName: 'junit.xsd', contents: XSD },
+    });
+    output = result.rawOutput;
+  } catch {
+    const each = await Promise.all(
+      named.map(async (d) => [d.key, await junitProblems(d.xml)] as const),
+    );
+    return new Map(each);
+  }
+  const lines = output.split('\n');
+  return new Map(
+    named.map((d) => {
+      if (lines.includes(`${d.fileName} validates`)) return [d.key, []];
+      const own = lines.filter((l) => l.startsWith(`${d.fileName}:`));
+      return [d.key, own.length > 0 ? own : [`${d.fileName} did not validate`]];
+    }),
+  );
+}
+
 /** Counts of the rendered test cases' outcomes, read back from the XML. */
 export function junitCounts(xml: string): { failures: number; errors: number; skipped: number } {
   const count = (tag: string): number => (xml.match(new RegExp(`<${tag}[ >/]`, 'g')) ?? []).length;

@@ -5,7 +5,6 @@
 // it, its dependencies beside it (this checkout's, linked, so nothing comes from the network),
 // with no lockfile and no node_modules of its own.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import {
   mkdir,
@@ -26,6 +25,7 @@ import { certificationFixtures } from '../support/certification-pack.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
 import { resetMidBody, startHostileHost } from '../support/hostile-host.ts';
+import { packedPackage } from '../support/packed-package.ts';
 import { runProcess } from '../support/process.ts';
 import { readActionYaml } from './action-yaml.ts';
 import type { Node } from './action-yaml.ts';
@@ -60,25 +60,16 @@ let asInstalled = { lockfile: true, nodeModules: true };
 let installStatus: number | null = null;
 beforeAll(async () => {
   packed = await mkdtemp(join(tmpdir(), 'eval-gate-action-'));
-  // The globalSetup built dist/ from these sources; `prepare` would only build it again.
-  const pack = spawnSync(
-    'npm',
-    ['pack', '--json', '--ignore-scripts', '--pack-destination', packed],
-    {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: isolatedEnv(),
-      timeout: 120_000,
-    },
-  );
-  expect(pack.status, pack.stderr).toBe(0);
-  const [result] = JSON.parse(pack.stdout) as { filename: string; name: string }[];
-  if (result === undefined) throw new Error('npm pack reported no package');
+  // Packed once a test run, scripts off: the globalSetup built dist/ from these sources.
+  const { tarball, name } = await packedPackage();
   const modules = join(packed, 'project', 'node_modules');
   await mkdir(modules, { recursive: true });
-  const untar = spawnSync('tar', ['-xzf', join(packed, result.filename), '-C', modules]);
-  expect(untar.status, String(untar.stderr)).toBe(0);
-  packageDir = join(modules, result.name);
+  const untar = await runProcess('tar', ['-xzf', tarball, '-C', modules], {
+    env: isolatedEnv(),
+    deadlineMs: 120_000,
+  });
+  expect(untar.status, untar.stderr).toBe(0);
+  packageDir = join(modules, name);
   await rename(join(modules, 'package'), packageDir);
   asInstalled = {
     lockfile: existsSync(join(packageDir, 'package-lock.json')),
@@ -92,11 +83,13 @@ beforeAll(async () => {
     await readFile(join(packageDir, 'action.yml'), 'utf8'),
   ) as Node as unknown as Action;
   const install = action.runs.steps.find((step) => step.name?.startsWith('Install'));
-  installStatus = spawnSync('bash', ['-e', '-c', install?.run ?? 'exit 99'], {
-    cwd: packed,
-    env: { ...isolatedEnv(), GITHUB_ACTION_PATH: packageDir },
-    timeout: 60_000,
-  }).status;
+  installStatus = (
+    await runProcess('bash', ['-e', '-c', install?.run ?? 'exit 99'], {
+      cwd: packed,
+      env: { ...isolatedEnv(), GITHUB_ACTION_PATH: packageDir },
+      deadlineMs: 60_000,
+    })
+  ).status;
 }, 150_000);
 afterAll(async () => {
   await rm(packed, { recursive: true, force: true });
@@ -678,10 +671,10 @@ describe.concurrent('action.yml', () => {
     () =>
       inWorkspace(async (workspace) => {
         const cli = join(packageDir, 'bin', 'openwop-eval-gate.mjs');
-        const seeded = spawnSync(
+        const seeded = await runProcess(
           process.execPath,
           [cli, 'fixtures', '--out', join(workspace, 'pack'), '--generate', '3', '--seed', '5'],
-          { encoding: 'utf8', env: isolatedEnv(), timeout: 120_000 },
+          { env: isolatedEnv(), deadlineMs: 120_000 },
         );
         expect(seeded.status, seeded.stderr).toBe(0);
         const packHost = await startHostProcess([

@@ -3,13 +3,13 @@
 // resolved to this package's bins (package.json "bin"), and what the page shows must be what the
 // run prints and how it exits. Only the port differs: a free one stands in for 8080.
 
-import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST_COMMAND, hostBin } from '../support/host-bin.ts';
+import { runProcess } from '../support/process.ts';
 import { isolatedEnv, LEAKY_KEY, removeDir, scratchDir } from './support.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -110,7 +110,8 @@ describe('docs/ci.md worked example', () => {
     expect(statedExits()).toHaveLength(2);
   });
 
-  it.each([0, 1])(
+  // Each run has its own folder and port, and waits on its processes: side by side, not in turn.
+  it.concurrent.each([0, 1])(
     'host run %i prints the lines the page shows, the last one last, and exits as the page says',
     { timeout: 360_000 },
     async (index) => {
@@ -131,10 +132,9 @@ describe('docs/ci.md worked example', () => {
         'exit "$code"',
       ].join('\n');
       const env = isolatedEnv();
-      const result = spawnSync('bash', ['-c', script], {
+      const result = await runProcess('bash', ['-c', script], {
         cwd,
-        encoding: 'utf8',
-        timeout: 300_000,
+        deadlineMs: 300_000,
         env: {
           ...env,
           PATH: `${join(work, 'shims')}:${env['PATH'] ?? ''}`,

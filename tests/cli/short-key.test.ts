@@ -2,13 +2,13 @@
 // 12-character key, as upstream's example hosts are run, leaves no trace of the key in stdout,
 // stderr or any file it writes, and redacts nothing that was not the key.
 
-import { spawnSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmbeddedHost } from '../../cli/embedded-host.ts';
 import { REDACTED } from '../../lib/secrets.ts';
+import { runProcess } from '../support/process.ts';
 import { isolatedEnv, removeDir, scratchDir } from './support.ts';
 
 const KEY = 'sample-token';
@@ -44,15 +44,10 @@ describe('a 12-character key', () => {
     { timeout: 150_000 },
     async () => {
       const reportDir = join(dir, 'reports');
-      const result = spawnSync(
+      const result = await runProcess(
         'npm',
         ['run', '--silent', 'conformance', '--', '--report-dir', reportDir],
-        {
-          cwd: ROOT,
-          encoding: 'utf8',
-          timeout: 140_000,
-          env: { ...isolatedEnv(), OPENWOP_API_KEY: KEY },
-        },
+        { cwd: ROOT, deadlineMs: 140_000, env: { ...isolatedEnv(), OPENWOP_API_KEY: KEY } },
       );
       expect(result.status, result.stderr).toBe(0);
       expect(result.stdout.trimEnd().split('\n').at(-1)).toMatch(

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LegOutcome } from '../../lib/types.ts';
 import { startOracleHost } from '../support/oracle-host.ts';
 import type { OracleHost, OracleHostOptions } from '../support/oracle-host.ts';
-import { expectEveryLegPassed, runEveryLeg } from '../support/run-every-leg.ts';
+import { expectEveryLegPassed, HANG_GUARD_MS, runEveryLeg } from '../support/run-every-leg.ts';
 
 const MEAN_REF = 'conformance.evals.trajectory-gate-mean@1.0.0';
 
@@ -75,6 +75,7 @@ const SETTINGS: readonly (readonly [string, Omit<OracleHostOptions, 'apiKey'>, n
 describe('the suite against an independent conformant host', () => {
   it.each(SETTINGS)(
     'every leg passes in strict mode on host data (%s)',
+    { timeout: HANG_GUARD_MS },
     async (_, options, poll) => {
       await host.close();
       host = await startOracleHost({ apiKey, ...options });

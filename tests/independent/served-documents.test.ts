@@ -15,7 +15,7 @@ import {
 import type { Exchange } from '../support/served-documents.ts';
 import { ORACLE_MODES, startOracleHost } from '../support/oracle-host.ts';
 import type { OracleHostOptions, OracleMode } from '../support/oracle-host.ts';
-import { runEveryLeg } from '../support/run-every-leg.ts';
+import { HANG_GUARD_MS, runEveryLeg } from '../support/run-every-leg.ts';
 
 const MEAN_REF = 'conformance.evals.trajectory-gate-mean@1.0.0';
 const AGENT = 'core.conformance.eval-scripted-agent';
@@ -68,48 +68,56 @@ const MODE_SETS: readonly (readonly [string, readonly OracleMode[]])[] = [
 ];
 
 describe.concurrent('what the independent host serves is published v2', () => {
-  it.each(MODE_SETS)('every document served holds (%s)', async (_, modes) => {
-    const { outcomes, exchanges } = await serve({ seed: 0x9d0c + modes.length, modes });
-    expect(outcomes.map((o) => o.disposition)).toEqual(outcomes.map(() => 'executed-pass'));
-    const check = checkServedDocuments(exchanges);
-    expect(check.problems).toEqual([]);
-    expect(SERVED_BY_EVERY_RUN.filter((name) => (check.counts[name] ?? 0) === 0)).toEqual([]);
-    // The one event the suite holds no payload structure for is the host's vendor type.
-    expect(check.unclassified.filter((u) => !/type acme\.usage\.metered$/.test(u))).toEqual([]);
-    const codes = exchanges
-      .filter((x) => x.status >= 400)
-      .map((x) => `${x.status} ${(JSON.parse(x.text) as { error: Json }).error as string}`);
-    expect(new Set(codes)).toEqual(
-      new Set([
-        '429 rate_limited',
-        '404 not_found',
-        '400 validation_error',
-        '401 unauthenticated',
-        '406 protocol_version_unsupported',
-        '409 run_state_conflict',
-      ]),
-    );
-  });
+  it.each(MODE_SETS)(
+    'every document served holds (%s)',
+    { timeout: HANG_GUARD_MS },
+    async (_, modes) => {
+      const { outcomes, exchanges } = await serve({ seed: 0x9d0c + modes.length, modes });
+      expect(outcomes.map((o) => o.disposition)).toEqual(outcomes.map(() => 'executed-pass'));
+      const check = checkServedDocuments(exchanges);
+      expect(check.problems).toEqual([]);
+      expect(SERVED_BY_EVERY_RUN.filter((name) => (check.counts[name] ?? 0) === 0)).toEqual([]);
+      // The one event the suite holds no payload structure for is the host's vendor type.
+      expect(check.unclassified.filter((u) => !/type acme\.usage\.metered$/.test(u))).toEqual([]);
+      const codes = exchanges
+        .filter((x) => x.status >= 400)
+        .map((x) => `${x.status} ${(JSON.parse(x.text) as { error: Json }).error as string}`);
+      expect(new Set(codes)).toEqual(
+        new Set([
+          '429 rate_limited',
+          '404 not_found',
+          '400 validation_error',
+          '401 unauthenticated',
+          '406 protocol_version_unsupported',
+          '409 run_state_conflict',
+        ]),
+      );
+    },
+  );
 
-  it('a payload the host breaks is named with its structure and the member at fault', async () => {
-    const { exchanges } = await serve({
-      seed: 7,
-      mutateEvents: (events) =>
-        events.map((e) =>
-          e.type !== 'agent.decided'
-            ? e
-            : {
-                ...e,
-                payload: Object.fromEntries(
-                  Object.entries(e.payload).filter(([k]) => k !== 'agentId'),
-                ),
-              },
-        ),
-    });
-    const { problems } = checkServedDocuments(exchanges);
-    expect(problems.length).toBeGreaterThan(0);
-    for (const line of problems) {
-      expect(line).toMatch(/events\[\d+\]\.payload: agent-decided# required: .*agentId/);
-    }
-  });
+  it(
+    'a payload the host breaks is named with its structure and the member at fault',
+    { timeout: HANG_GUARD_MS },
+    async () => {
+      const { exchanges } = await serve({
+        seed: 7,
+        mutateEvents: (events) =>
+          events.map((e) =>
+            e.type !== 'agent.decided'
+              ? e
+              : {
+                  ...e,
+                  payload: Object.fromEntries(
+                    Object.entries(e.payload).filter(([k]) => k !== 'agentId'),
+                  ),
+                },
+          ),
+      });
+      const { problems } = checkServedDocuments(exchanges);
+      expect(problems.length).toBeGreaterThan(0);
+      for (const line of problems) {
+        expect(line).toMatch(/events\[\d+\]\.payload: agent-decided# required: .*agentId/);
+      }
+    },
+  );
 });

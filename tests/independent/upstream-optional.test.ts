@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunObservation } from '../../lib/types.ts';
 import { ORACLE_MODES, startOracleHost } from '../support/oracle-host.ts';
 import type { OracleHost, OracleHostOptions, OracleMode } from '../support/oracle-host.ts';
-import { expectEveryLegPassed, runEveryLeg } from '../support/run-every-leg.ts';
+import { expectEveryLegPassed, HANG_GUARD_MS, runEveryLeg } from '../support/run-every-leg.ts';
 
 type Check = (observation: RunObservation, host: OracleHost) => void;
 
@@ -83,18 +83,22 @@ const CASES: readonly (readonly [string, Omit<OracleHostOptions, 'apiKey'>, numb
 describe.concurrent(
   'every leg passes the independent host whatever upstream leaves optional',
   () => {
-    it.each(CASES)('strict mode, every leg executed-pass (%s)', async (_, options, pollS) => {
-      const apiKey = randomBytes(18).toString('base64url');
-      const host = await startOracleHost({ apiKey, ...options });
-      try {
-        const observed = expectEveryLegPassed(await runEveryLeg(host.url, apiKey, pollS));
-        for (const mode of options.modes ?? []) {
-          for (const observation of observed) SEEN[mode](observation, host);
+    it.each(CASES)(
+      'strict mode, every leg executed-pass (%s)',
+      { timeout: HANG_GUARD_MS },
+      async (_, options, pollS) => {
+        const apiKey = randomBytes(18).toString('base64url');
+        const host = await startOracleHost({ apiKey, ...options });
+        try {
+          const observed = expectEveryLegPassed(await runEveryLeg(host.url, apiKey, pollS));
+          for (const mode of options.modes ?? []) {
+            for (const observation of observed) SEEN[mode](observation, host);
+          }
+        } finally {
+          await host.close();
         }
-      } finally {
-        await host.close();
-      }
-    });
+      },
+    );
   },
 );
 

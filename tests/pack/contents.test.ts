@@ -1,15 +1,15 @@
-// What `npm pack` would put in the tarball, read without the network (`--dry-run`, scripts off:
-// the globalSetup has already built dist/ from these sources). The bins must find everything
-// they load inside the package, the only test file shipped is the legs file, and no shipped file
-// reaches into a dependency past what that dependency publishes.
+// What `npm pack` puts in the tarball, packed without the network and without scripts (the
+// globalSetup has already built dist/ from these sources), once per test run for every file that
+// reads it (tests/support/packed-package.ts). The bins must find everything they load inside the
+// package, the only test file shipped is the legs file, and no shipped file reaches into a
+// dependency past what that dependency publishes.
 
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv } from '../cli/support.ts';
+import { packedPackage } from '../support/packed-package.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CODE = /\.(?:js|mjs|cjs|ts|mts)$/;
@@ -71,17 +71,9 @@ function internalReach(specifier: string): string | undefined {
 
 let packed: readonly string[] = [];
 
-beforeAll(() => {
-  const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: isolatedEnv(),
-    timeout: 60_000,
-  });
-  expect(result.status, result.stderr).toBe(0);
-  const [pack] = JSON.parse(result.stdout) as { files: { path: string }[] }[];
-  packed = pack?.files.map((f) => f.path) ?? [];
-}, 90_000);
+beforeAll(async () => {
+  packed = (await packedPackage()).files;
+}, 300_000);
 
 describe('the packed file list', () => {
   it('carries every bin and the compiled module each bin starts', () => {

@@ -1,12 +1,12 @@
 // The packed package as a host team uses it, offline: `npm pack` (scripts off; the globalSetup has
-// built dist/ from these sources), the tarball unpacked into an empty project's node_modules and
-// its five runtime dependencies linked from this checkout's, so nothing comes from the network.
+// built dist/ from these sources; tests/support/packed-package.ts packs once a test run), the
+// tarball unpacked into an empty project's node_modules and its five runtime dependencies linked
+// from this checkout's, so nothing comes from the network.
 // There the CLI runs with no vitest anywhere it could be resolved, the typed API runs and its types
 // resolve under tsc, and a vitest config whose one project is `evalGateProject` runs the legs
 // against a reference host, drives the strict pack and certifies a signed run.
 
 import { generateKeyPairSync } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../cli/support.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
+import { packedPackage } from '../support/packed-package.ts';
 import { runProcess } from '../support/process.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { currentSet } from '../../lib/requirement-sets.ts';
@@ -44,21 +45,14 @@ function inProject(args: readonly string[], env: Readonly<Record<string, string>
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'eval-gate-installed-'));
-  const packed = spawnSync(
-    'npm',
-    ['pack', '--json', '--ignore-scripts', '--pack-destination', work],
-    { cwd: ROOT, encoding: 'utf8', env: isolatedEnv(), timeout: STEP_MS },
-  );
-  expect(packed.status, packed.stderr).toBe(0);
-  const [entry] = JSON.parse(packed.stdout) as { filename: string }[];
+  const { tarball } = await packedPackage();
   project = join(work, 'project');
   installed = join(project, 'node_modules', manifest.name);
   await mkdir(installed, { recursive: true });
-  const tar = spawnSync(
-    'tar',
-    ['-xzf', join(work, entry?.filename ?? ''), '-C', installed, '--strip-components=1'],
-    { encoding: 'utf8', timeout: STEP_MS },
-  );
+  const tar = await runProcess('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], {
+    env: isolatedEnv(),
+    deadlineMs: STEP_MS,
+  });
   expect(tar.status, tar.stderr).toBe(0);
   // The runtime dependencies as npm would install them; vitest only where a test links it.
   for (const dependency of Object.keys(manifest.dependencies)) {

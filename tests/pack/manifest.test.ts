@@ -3,12 +3,13 @@
 // builds dist/ with bin/build.mjs and TypeScript, neither of which ships), and `postpack` puts the
 // original back byte for byte. Run here on a copy of the manifest, in a scratch folder.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { isolatedEnv } from '../cli/support.ts';
+import { runProcess } from '../support/process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPT = join(ROOT, 'bin', 'pack-manifest.mjs');
@@ -20,26 +21,35 @@ interface Manifest {
   readonly scripts: Readonly<Record<string, string>>;
 }
 
-let dir = '';
-let original = '';
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'eval-gate-manifest-'));
-  original = await readFile(join(ROOT, 'package.json'), 'utf8');
-  await writeFile(join(dir, 'package.json'), original);
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+/**
+ * A scratch folder holding a copy of the checkout's manifest, for one test: each test has its own,
+ * so the tests, which wait on the script's processes, run side by side.
+ */
+async function withCopy(use: (dir: string, original: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'eval-gate-manifest-'));
+  try {
+    const original = await readFile(join(ROOT, 'package.json'), 'utf8');
+    await writeFile(join(dir, 'package.json'), original);
+    await use(dir, original);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
-function packManifest(action: string): number | null {
-  return spawnSync(process.execPath, [SCRIPT, action], { cwd: dir, encoding: 'utf8' }).status;
+async function packManifest(dir: string, action: string): Promise<number | null> {
+  const run = await runProcess(process.execPath, [SCRIPT, action], {
+    cwd: dir,
+    env: isolatedEnv(),
+    deadlineMs: 60_000,
+  });
+  return run.status;
 }
 
 async function manifestIn(folder: string): Promise<Manifest> {
   return JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as Manifest;
 }
 
-describe('the packed manifest', () => {
+describe.concurrent('the packed manifest', () => {
   it('the checkout builds on npm ci and around a pack, through its own lifecycle scripts', async () => {
     const { scripts } = await manifestIn(ROOT);
     expect(scripts.prepare).toBe('npm run build');
@@ -47,32 +57,35 @@ describe('the packed manifest', () => {
     expect(scripts.postpack).toBe('node bin/pack-manifest.mjs restore');
   });
 
-  it('carries no lifecycle script, and every other member as the checkout has it', async () => {
-    const checkout = await manifestIn(ROOT);
-    expect(packManifest('strip')).toBe(0);
-    const packed = await manifestIn(dir);
-    expect(Object.keys(packed.scripts).filter((name) => LIFECYCLE.test(name))).toEqual([]);
-    const kept = Object.fromEntries(
-      Object.entries(checkout.scripts).filter(([name]) => !LIFECYCLE.test(name)),
-    );
-    expect(packed).toEqual({ ...checkout, scripts: kept });
-    // What the lifecycle scripts ran is not shipped, which is why they must not be.
-    expect(packed.files).not.toContain('bin/build.mjs');
-    expect(packed.files).not.toContain('bin/pack-manifest.mjs');
-  });
+  it('carries no lifecycle script, and every other member as the checkout has it', () =>
+    withCopy(async (dir) => {
+      const checkout = await manifestIn(ROOT);
+      expect(await packManifest(dir, 'strip')).toBe(0);
+      const packed = await manifestIn(dir);
+      expect(Object.keys(packed.scripts).filter((name) => LIFECYCLE.test(name))).toEqual([]);
+      const kept = Object.fromEntries(
+        Object.entries(checkout.scripts).filter(([name]) => !LIFECYCLE.test(name)),
+      );
+      expect(packed).toEqual({ ...checkout, scripts: kept });
+      // What the lifecycle scripts ran is not shipped, which is why they must not be.
+      expect(packed.files).not.toContain('bin/build.mjs');
+      expect(packed.files).not.toContain('bin/pack-manifest.mjs');
+    }));
 
-  it('is undone byte for byte after the pack, even after a strip a failed pack left behind', async () => {
-    expect(packManifest('strip')).toBe(0);
-    expect(packManifest('strip')).toBe(0);
-    expect(await readFile(join(dir, 'package.json'), 'utf8')).not.toBe(original);
-    expect(packManifest('restore')).toBe(0);
-    expect(await readFile(join(dir, 'package.json'), 'utf8')).toBe(original);
-    // A second restore with nothing set aside changes nothing.
-    expect(packManifest('restore')).toBe(0);
-    expect(await readFile(join(dir, 'package.json'), 'utf8')).toBe(original);
-  });
+  it('is undone byte for byte after the pack, even after a strip a failed pack left behind', () =>
+    withCopy(async (dir, original) => {
+      expect(await packManifest(dir, 'strip')).toBe(0);
+      expect(await packManifest(dir, 'strip')).toBe(0);
+      expect(await readFile(join(dir, 'package.json'), 'utf8')).not.toBe(original);
+      expect(await packManifest(dir, 'restore')).toBe(0);
+      expect(await readFile(join(dir, 'package.json'), 'utf8')).toBe(original);
+      // A second restore with nothing set aside changes nothing.
+      expect(await packManifest(dir, 'restore')).toBe(0);
+      expect(await readFile(join(dir, 'package.json'), 'utf8')).toBe(original);
+    }));
 
-  it('refuses an action it does not know', () => {
-    expect(packManifest('publish')).toBe(2);
-  });
+  it('refuses an action it does not know', () =>
+    withCopy(async (dir) => {
+      expect(await packManifest(dir, 'publish')).toBe(2);
+    }));
 });

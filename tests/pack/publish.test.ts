@@ -5,12 +5,12 @@
 // logged in, is the only one allowed. Scripts are off: the build that `prepare` would run has
 // already been done from these sources by the tests' globalSetup.
 
-import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../cli/support.ts';
+import { runProcess } from '../support/process.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DEAD_REGISTRY = 'http://127.0.0.1:9/';
@@ -38,8 +38,8 @@ describe('publishing', () => {
   it(
     'npm publish --dry-run packs it offline with no error and no warning about the package',
     { timeout: 60_000 },
-    () => {
-      const result = spawnSync(
+    async () => {
+      const result = await runProcess(
         'npm',
         [
           'publish',
@@ -50,7 +50,7 @@ describe('publishing', () => {
           '--registry',
           DEAD_REGISTRY,
         ],
-        { cwd: ROOT, encoding: 'utf8', env: isolatedEnv(), timeout: 50_000 },
+        { cwd: ROOT, env: isolatedEnv(), deadlineMs: 50_000 },
       );
       expect(result.status, result.stderr).toBe(0);
       const problems = result.stderr

@@ -43,9 +43,15 @@ export interface Rereads {
   readonly lastSequences: readonly unknown[];
 }
 
-export async function view(base: string, id: FixtureId, deadlineMs: number): Promise<View> {
+/** The view of a run of `id`, driven until it ends or `hung` says it never will (see `drive`). */
+export async function view(
+  base: string,
+  id: FixtureId,
+  deadlineMs: number,
+  hung?: () => boolean,
+): Promise<View> {
   const discovery = await call(base, 'GET', '/.well-known/openwop');
-  const d = await drive(base, id, { deadlineMs });
+  const d = await drive(base, id, { deadlineMs, ...(hung === undefined ? {} : { hung }) });
   const keys = (docs: readonly unknown[]): string[] =>
     [...new Set(docs.flatMap((o) => Object.keys(o as object)))].sort();
   return {

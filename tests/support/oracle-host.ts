@@ -96,7 +96,7 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
   const byRef = new Map([...fixtures.values()].map((f) => [refOf(f), f]));
   const prefix = (options.prefix ?? '/acme/v2').replace(/\/+$/, '');
   const modes: ReadonlySet<OracleMode> = new Set(options.modes ?? []);
-  const tenant = modes.has('anon-tenant') ? 'anon:acme-visitor-7f3a' : 'acme-tenant-7';
+  const tenant = tenantOf(modes);
   const seed = options.seed ?? 0x0ac3e7;
   const hostRand = random(seed);
   const gapMs = options.eventGapMs ?? 3;
@@ -125,14 +125,8 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
     }
     created += 1;
     const runId = `${tenant}/${randomUUID()}`;
-    const graded = grade(fixture);
-    const summary = options.mutate?.(graded.summary, fixture.id, fixture) ?? graded.summary;
-    let drafts: readonly DraftEvent[] = draftLog({ fixture, graded, summary, modes, tenant });
-    if (options.mutateEvents !== undefined)
-      drafts = options.mutateEvents(drafts, fixture.id, fixture);
-    const trials = fixture.suite.trials?.count ?? 1;
-    const presented = presentSummary(summary, modes, tenant, trials);
-    const run = new Run(runId, evalSuiteRef, presented, random(seed + created * 7919), modes);
+    const { summary, drafts } = servedRun(fixture, options);
+    const run = new Run(runId, evalSuiteRef, summary, random(seed + created * 7919), modes);
     runs.set(runId, run);
     run.start([...drafts], gapMs, () => closed);
     const runUrl = `${origin}${prefix}/runs/${projectId(runId)}`;
@@ -318,6 +312,36 @@ export async function startOracleHost(options: OracleHostOptions): Promise<Oracl
 }
 
 const refOf = (fixture: Fixture): string => `${fixture.suite.suiteId}@${fixture.suite.version}`;
+
+const tenantOf = (modes: ReadonlySet<OracleMode>): string =>
+  modes.has('anon-tenant') ? 'anon:acme-visitor-7f3a' : 'acme-tenant-7';
+
+/** What a host with these options serves for every run of one fixture, before it is timed. */
+export interface ServedRun {
+  /** The summary as `GET .../eval-summary` answers it. */
+  readonly summary: JsonObject;
+  /** The log in order, before each event gets its sequence, id, time and envelope members. */
+  readonly drafts: readonly DraftEvent[];
+}
+
+/**
+ * The documents of a run of `fixture`, a pure function of the fixture and the options: every run
+ * of it the host creates serves exactly these, so a test can tell whether a `mutate` or a
+ * `mutateEvents` changes anything a fixture's run serves without driving one.
+ */
+export function servedRun(
+  fixture: Fixture,
+  options: Pick<OracleHostOptions, 'modes' | 'mutate' | 'mutateEvents'>,
+): ServedRun {
+  const modes: ReadonlySet<OracleMode> = new Set(options.modes ?? []);
+  const tenant = tenantOf(modes);
+  const graded = grade(fixture);
+  const summary = options.mutate?.(graded.summary, fixture.id, fixture) ?? graded.summary;
+  const drafted = draftLog({ fixture, graded, summary, modes, tenant });
+  const drafts = options.mutateEvents?.(drafted, fixture.id, fixture) ?? drafted;
+  const trials = fixture.suite.trials?.count ?? 1;
+  return { summary: presentSummary(summary, modes, tenant, trials), drafts };
+}
 
 function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
