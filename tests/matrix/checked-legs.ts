@@ -35,7 +35,7 @@ export function legsCheckedInTests(name: RowName, row: Row = EXPECTED[name]): re
  * The two ways of pairing the four modes so that each pair holds both variants and both pacings.
  * Defect rows take them in turn down the table, so each mode carries about half the rows.
  */
-const CROSSED: readonly (readonly ModeName[])[] = [
+export const CROSSED: readonly (readonly ModeName[])[] = [
   ['plain/instant', 'varied/slow'],
   ['varied/instant', 'plain/slow'],
 ];

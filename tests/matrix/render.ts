@@ -4,6 +4,7 @@
 // the matrix can be checked in parts: each part checks its rows' lines, and one check that the
 // page is the assembly of its own lines covers the rest.
 
+import { CROSSED } from './checked-legs.ts';
 import { hostCheckFailures } from './host-checks-expected.ts';
 import type { Disposition } from '../../lib/types.ts';
 import {
@@ -83,10 +84,14 @@ export function assemble(table: readonly TableRow[], rows: ReadonlyMap<RowName, 
     'log is read while it grows), so no verdict depends on how fast the host runs. A cell names each mode',
     '(`variant/pacing`) with its mark when the modes disagree.',
     '',
-    'This page is every cell of one run of the whole table. `npm test` runs the conformant row whole',
-    'and, of each defect row, the legs the table expects to catch the defect (those it does not',
-    'expect to read `pass`; `tests/matrix/checked-legs.ts`), in every mode, and checks that this',
-    "page holds those cells and reads `pass` in each of the row's other cells.",
+    'This page is every cell of one run of the whole table; the full lane',
+    '(`npm run test:matrix-full`, which CI runs after `npm test`) runs them all again and fails',
+    'unless each row here reads exactly as they do. `npm test` runs the conformant row whole in',
+    'every mode and, of each defect row, the legs the table expects to catch the defect (those it',
+    'does not expect to read `pass`) in two modes that hold both variants and both pacings:',
+    `${CROSSED.map((pair) => pair.map((m) => `\`${m}\``).join(' and ')).join(', or ')}, by turns`,
+    'down the table (`tests/matrix/checked-legs.ts`). It checks that this page agrees with each',
+    "cell it ran and reads `pass` in each of the row's other cells.",
     '',
     `**${caughtCount} of the reference host's ${defects.length} listed defects caught (${percent}%).**`,
     'The percentage counts the one-clause defects in `reference-host/defects.ts`, each a row below;',
