@@ -85,8 +85,9 @@ const legsOfRow = (lane: MatrixLane, row: RowName): readonly LegSlug[] => [
 ];
 
 /**
- * Only a hang guard. Every test of a part waits on one run of its rows in all four modes, about a
- * minute of CPU; beside other suites and busy processes that took over ten minutes of wall time.
+ * Only a hang guard. Every test of a part waits on one run of its rows in the cells its lane
+ * names, up to a minute and a half of CPU in the full lane; beside other suites and busy processes
+ * that took over ten minutes of wall time.
  */
 const MATRIX_TIMEOUT_MS = 1_800_000;
 

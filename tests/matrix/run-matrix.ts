@@ -23,7 +23,7 @@ import {
 export type Variant = 'plain' | 'varied';
 export const VARIANTS: readonly Variant[] = ['plain', 'varied'];
 
-/** One way of serving: a wire variant at a pacing. The whole matrix runs in every one. */
+/** One way of serving: a wire variant at a pacing. The full lane runs every row in every one. */
 export interface HostMode {
   readonly variant: Variant;
   readonly pacing: Pacing;
