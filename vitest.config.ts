@@ -13,6 +13,13 @@ const LEGS_FILE = 'tests/v2-eval-trajectory-trials.test.ts';
  * keeps the guide's lists and that check from drifting apart in `npm test`.
  */
 const CONTRIBUTING_CHECK = 'tests/contributing/new-leg.check.ts';
+/**
+ * The defect matrix's full lane (`npm run test:matrix-full`): every leg of every row in every
+ * mode, about three times what `npm test` runs of the table (tests/matrix/checked-legs.ts says
+ * which cells that is), held exactly to tests/matrix/expected.ts and docs/falsifiability.md.
+ * CI runs it after `npm test`.
+ */
+const MATRIX_FULL = 'tests/matrix/full-table-*.check.ts';
 
 /** Folders whose tests start no process and no server: the witness, the decisions, the docs. */
 const UNIT_FOLDERS = [
@@ -86,6 +93,7 @@ export default defineConfig({
         },
       },
       { test: { name: 'legs', include: [LEGS_FILE], ...SHARED } },
+      { test: { name: 'matrix-full', include: [MATRIX_FULL], ...SHARED } },
       {
         test: {
           name: 'contributing',

@@ -6,7 +6,12 @@
 // redirect and stops on an abort signal, which is all the suite asks. undici's package root would
 // load its fetch, WebSocket, cookie and cache modules too: 0.13 s of every run's start on the
 // 2-core machine, for nothing the suite calls (docs/benchmarks.md).
-import type { Agent, IncomingMessage, RequestOptions as NodeRequestOptions } from 'node:http';
+import type {
+  Agent,
+  ClientRequest,
+  IncomingMessage,
+  RequestOptions as NodeRequestOptions,
+} from 'node:http';
 import * as http from 'node:http';
 import type { TransportErrorCode } from './errors.ts';
 import {
@@ -65,6 +70,9 @@ export interface HostClient {
   close(): Promise<void>;
 }
 
+/** Why the client ended a request before its answer was whole. */
+type Ending = 'timeout' | 'aborted';
+
 /** The request function and keep-alive agent of `http:` or, loaded only when asked, `https:`. */
 interface Transport {
   readonly request: typeof http.request;
@@ -86,9 +94,11 @@ async function transportFor(protocol: string): Promise<Transport> {
 export function createHostClient(options: HostClientOptions): HostClient {
   const base = new URL(options.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
+  // A bracketed IPv6 literal is the URL's spelling; the socket wants the bare address.
+  const hostname = base.hostname.replace(/^\[(.*)\]$/, '$1');
   const transport = transportFor(base.protocol);
-  /** Every request in flight, so that close() can end them. */
-  const inFlight = new Set<AbortController>();
+  /** How to end each request in flight, so that close() can end them. */
+  const inFlight = new Set<(why: Ending) => void>();
   let closed: Promise<void> | undefined;
   const scrubForms = secretScrubber(keyAndTokens(options.apiKey));
 
@@ -107,29 +117,35 @@ export function createHostClient(options: HostClientOptions): HostClient {
     const failure = (code: TransportErrorCode, detail?: string): TransportError =>
       new TransportError(code, method, path, detail ?? describeTransportCode(code));
     if (closed !== undefined) throw failure('aborted');
-    const controller = new AbortController();
-    inFlight.add(controller);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+    // The request is ended by destroying it, which fails its answer and its body with it. An
+    // AbortSignal would do the same at the cost of listeners on the request, its socket and its
+    // body, added and removed on every request: a tenth of the matrix's CPU.
+    let ended: Ending | undefined;
+    let outgoing: ClientRequest | undefined;
+    const end = (why: Ending): void => {
+      ended ??= why;
+      outgoing?.destroy();
+    };
+    inFlight.add(end);
+    const timer = setTimeout(() => end('timeout'), timeoutMs);
 
     try {
       const { request: ask, agent } = await transport;
       const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+        if (ended !== undefined) {
+          reject(new Error('ended before it was sent'));
+          return;
+        }
         const target: NodeRequestOptions = {
           protocol: base.protocol,
-          // A bracketed IPv6 literal is the URL's spelling; the socket wants the bare address.
-          hostname: base.hostname.replace(/^\[(.*)\]$/, '$1'),
+          hostname,
           port: base.port,
           method,
           path: `${prefix}${path}${queryString(request.query)}`,
           headers,
           agent,
-          signal: controller.signal,
         };
-        const outgoing = ask(target, resolve);
+        outgoing = ask(target, resolve);
         outgoing.on('error', reject);
         outgoing.end(payload);
       });
@@ -152,18 +168,18 @@ export function createHostClient(options: HostClientOptions): HostClient {
       };
     } catch (error) {
       if (error instanceof TransportError) throw error;
-      if (timedOut) throw failure('timeout', `timed out after ${timeoutMs} ms`);
-      if (controller.signal.aborted) throw failure('aborted');
+      if (ended === 'timeout') throw failure('timeout', `timed out after ${timeoutMs} ms`);
+      if (ended === 'aborted') throw failure('aborted');
       const code = transportCodeOf(error);
       throw failure(code, describeTransportFailure(error, code));
     } finally {
       clearTimeout(timer);
-      inFlight.delete(controller);
+      inFlight.delete(end);
     }
   }
 
   async function close(): Promise<void> {
-    for (const controller of inFlight) controller.abort();
+    for (const end of inFlight) end('aborted');
     (await transport).agent.destroy();
   }
 
@@ -214,16 +230,36 @@ async function boundedBody(
     answer.destroy();
     throw tooLarge(String(declared));
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer) {
-    const bytes = chunk as Buffer;
-    size += bytes.length;
-    // Leaving the loop by throwing destroys the body and with it the connection.
-    if (size > limit) throw tooLarge(`more than ${limit}`);
-    chunks.push(bytes);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  // Read by its events rather than an async iterator, which costs a promise and a stream
+  // cleanup per chunk and per request.
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (finish: () => void): void => {
+      if (settled) return;
+      settled = true;
+      finish();
+    };
+    answer.on('data', (bytes: Buffer) => {
+      size += bytes.length;
+      if (size <= limit) {
+        chunks.push(bytes);
+        return;
+      }
+      // Destroying the body ends the connection, which no later request then reuses.
+      answer.destroy();
+      settle(() => reject(tooLarge(`more than ${limit}`)));
+    });
+    answer.on('end', () => settle(() => resolve(Buffer.concat(chunks).toString('utf8'))));
+    answer.on('error', (error) => settle(() => reject(error)));
+    // A body closed short without an error is cut off all the same.
+    answer.on('close', () =>
+      settle(() =>
+        reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })),
+      ),
+    );
+  });
 }
 
 /**
@@ -248,7 +284,11 @@ function queryString(query: RequestOptions['query']): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** Header values scrubbed like the body: this is where host text enters the suite. */
+/**
+ * Header values scrubbed like the body: this is where host text enters the suite. The values are
+ * scrubbed one by one only when their lines together hold something to scrub: a form of a secret
+ * in one value is in the lines too, and almost no answer's headers hold one.
+ */
 function flatten(
   headers: Readonly<Record<string, string | string[] | undefined>>,
   scrub: (text: string) => string,
@@ -256,8 +296,11 @@ function flatten(
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined)
-      out[name.toLowerCase()] = scrub(Array.isArray(value) ? value.join(', ') : value);
+      out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
+  const lines = Object.values(out).join('\n');
+  if (scrub(lines) === lines) return out;
+  for (const [name, value] of Object.entries(out)) out[name] = scrub(value);
   return out;
 }
 

@@ -23,7 +23,7 @@ import {
 export type Variant = 'plain' | 'varied';
 export const VARIANTS: readonly Variant[] = ['plain', 'varied'];
 
-/** One way of serving: a wire variant at a pacing. The whole matrix runs in every one. */
+/** One way of serving: a wire variant at a pacing. The full lane runs every row in every one. */
 export interface HostMode {
   readonly variant: Variant;
   readonly pacing: Pacing;
@@ -181,18 +181,20 @@ export function rowsOfPart(index: number, of: number): readonly RowName[] {
   return ROW_NAMES.filter((row) => !HANGING.has(row)).filter((_, i) => i % of === index - 1);
 }
 
+/** Which legs of a row run in a mode; a row given none there is not run in that mode. */
+export type MatrixPlan = (row: RowName, mode: ModeName) => readonly LegSlug[];
+
 /**
- * The table's `rows` (by default all) in every mode: both variants, each at both pacings, with
- * the legs `legsOf` names for each row (by default every leg; a row given none is not run). Suite
- * and hosts share one thread, so the modes run one after another, each mode's rows in `shares`
- * one after another: that bounds how many runs are in flight at once, and with them the memory
- * and the sockets a run holds. No deadline depends on it (RUN_TIMEOUT_MS).
+ * The table's `rows` (by default all) in the cells `plan` names (by default every leg of every
+ * row in every mode). Suite and hosts share one thread, so the modes run one after another, each
+ * mode's rows in `shares` one after another: that bounds how many runs are in flight at once, and
+ * with them the memory and the sockets a run holds. No deadline depends on it (RUN_TIMEOUT_MS).
  */
 export async function runMatrix(
   rows: readonly RowName[] = ROW_NAMES,
   run: (options: RowOptions) => Promise<readonly LegResult[]> = runRow,
   shares = 1,
-  legsOf: (row: RowName) => readonly LegSlug[] = () => LEG_SLUGS,
+  plan: MatrixPlan = () => LEG_SLUGS,
 ): Promise<MatrixResults> {
   const results = Object.fromEntries(MODE_NAMES.map((m) => [m, {}])) as Record<
     ModeName,
@@ -203,18 +205,17 @@ export async function runMatrix(
       rows.map(async (row) => {
         // A row that cannot run (a table row naming no defect) shows as legs not run, so the
         // other rows still report; the cause goes to stderr.
-        results[modeName(mode)][row] = await run({ row, ...mode, legs: legsOf(row) }).catch(
-          (error: unknown) => {
-            process.stderr.write(
-              `matrix row ${row} (${modeName(mode)}) did not run: ${String(error)}\n`,
-            );
-            return [];
-          },
-        );
+        const legs = plan(row, modeName(mode));
+        results[modeName(mode)][row] = await run({ row, ...mode, legs }).catch((error: unknown) => {
+          process.stderr.write(
+            `matrix row ${row} (${modeName(mode)}) did not run: ${String(error)}\n`,
+          );
+          return [];
+        });
       }),
     );
-  const running = rows.filter((row) => legsOf(row).length > 0);
   for (const mode of MODES) {
+    const running = rows.filter((row) => plan(row, modeName(mode)).length > 0);
     for (let share = 0; share < shares; share += 1) {
       await runMode(
         mode,
@@ -223,6 +224,11 @@ export async function runMatrix(
     }
   }
   return results as MatrixResults;
+}
+
+/** The modes `row` ran in: those whose results hold it. */
+export function modesRun(results: MatrixResults, row: RowName): readonly ModeName[] {
+  return MODE_NAMES.filter((m) => results[m][row] !== undefined);
 }
 
 /**

@@ -153,6 +153,28 @@ describe('createHostClient', () => {
     );
   });
 
+  it('removes the key from the header values that echo it, raw or percent-encoded, and leaves the others', async () => {
+    const encoded = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    await withHost(
+      (_req, res) =>
+        res
+          .writeHead(401, {
+            'www-authenticate': `Bearer realm="x", error="${KEY} was refused"`,
+            'x-echo': `/login?key=${encoded}`,
+            'x-trace': 'abc',
+          })
+          .end(),
+      async (client) => {
+        const { headers } = await client.get('/runs/r1');
+        expect(headers['www-authenticate']).toBe(
+          'Bearer realm="x", error="[redacted] was refused"',
+        );
+        expect(headers['x-echo']).toBe('/login?key=[redacted]');
+        expect(headers['x-trace']).toBe('abc');
+      },
+    );
+  });
+
   it('does not follow a redirect, so the key never reaches the redirect target', async () => {
     const elsewhere = await startScriptedServer((_req, res) => sendJson(res, 200, {}));
     try {
