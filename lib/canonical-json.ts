@@ -52,7 +52,9 @@ function sortedCopy(value: unknown): unknown {
       for (const key of Object.keys(record).sort()) {
         const member = record[key];
         if (member === undefined) continue;
-        if (INTEGER_KEY.test(key)) return NOT_PLAIN;
+        // Only a key that starts with a digit can be integer-like; most keys are words.
+        const first = key.charCodeAt(0);
+        if (first >= 0x30 && first <= 0x39 && INTEGER_KEY.test(key)) return NOT_PLAIN;
         const sorted = sortedCopy(member);
         if (sorted === NOT_PLAIN) return NOT_PLAIN;
         copy[key] = sorted;
