@@ -7,7 +7,13 @@ import { REDACTED } from '../secrets.ts';
 
 // Canonical JSON and the digests over it are shared ground: a generated case records its fixture's
 // digest where the pack is decided, before any report is built.
-export { canonicalDigest, canonicalJson, fixtureDigest, sha256Hex } from '../canonical-json.ts';
+export {
+  canonicalDigest,
+  canonicalJson,
+  fixtureDigest,
+  sameCanonicalJson,
+  sha256Hex,
+} from '../canonical-json.ts';
 
 /**
  * The value with the value of every content deny-list key (contract §5), at any depth, replaced by
