@@ -59,8 +59,12 @@ export async function verifyReport(
 ): Promise<Verification> {
   // One shelf: the digest check, the replay and the rebuilt digests read each fixture once.
   const shelf = new FixtureShelf();
-  const fixtures = await checkFixtureDigests(report.digests.fixtures, shelf);
-  const refereeDifferences = [...fixtures.archived, ...(await checkSchemaDigests(report))];
+  // Read side by side: each waits on its files while the other reads or hashes.
+  const [fixtures, schemas] = await Promise.all([
+    checkFixtureDigests(report.digests.fixtures, shelf),
+    checkSchemaDigests(report),
+  ]);
+  const refereeDifferences = [...fixtures.archived, ...schemas];
   const replay = await replayReport(
     report,
     recordedFixtureLoader(report.digests.fixtures, shelf),
