@@ -48,25 +48,54 @@ interface Shipped {
   readonly path: string;
 }
 
-/** Every fixture a leg drives, in leg order. A shipped fixture that will not load is a suite bug. */
-async function shippedFixtures(): Promise<readonly Shipped[]> {
-  const out: Shipped[] = [];
-  for (const leg of LEGS) {
-    if (leg.fixtureId === undefined) continue;
-    const loaded = await loadFixture(leg.fixtureId);
-    if (!loaded.ok)
-      throw new Error(`the shipped fixture ${leg.fixtureId} does not load: ${loaded.reason}`);
-    out.push({
-      path: loaded.path,
-      entry: {
-        id: leg.fixtureId,
-        requirement: leg.id,
-        file: `${leg.fixtureId}.json`,
-        sha256: fixtureDigest(loaded.fixture),
-      },
-    });
+/** A fixture as a shelf loaded it: with the digest of its canonical JSON when it loaded. */
+export type ShelvedFixture =
+  | (Extract<FixtureLoad, { ok: true }> & { readonly sha256: string })
+  | Extract<FixtureLoad, { ok: false }>;
+
+/**
+ * Each fixture file a command asks for, read, checked and digested once however often it is asked
+ * for: `verify` wants every shipped fixture for the digest check, then each again for its row and
+ * for the rebuilt report's digests, and each of those was a file read and a canonical form.
+ */
+export class FixtureShelf {
+  readonly #loads = new Map<string, Promise<ShelvedFixture>>();
+
+  /** Fixture `id` from `dir` (the shipped folder unless given). */
+  load(id: string, dir?: string): Promise<ShelvedFixture> {
+    const key = JSON.stringify([dir ?? null, id]);
+    let pending = this.#loads.get(key);
+    if (pending === undefined) {
+      pending = loadDigested(id, dir);
+      this.#loads.set(key, pending);
+    }
+    return pending;
   }
-  return out;
+}
+
+async function loadDigested(id: string, dir: string | undefined): Promise<ShelvedFixture> {
+  const loaded = await loadFixture(id, dir);
+  return loaded.ok ? { ...loaded, sha256: fixtureDigest(loaded.fixture) } : loaded;
+}
+
+/** Every fixture a leg drives, in leg order. A shipped fixture that will not load is a suite bug. */
+async function shippedFixtures(
+  shelf: FixtureShelf = new FixtureShelf(),
+): Promise<readonly Shipped[]> {
+  const legs = LEGS.flatMap((leg) =>
+    leg.fixtureId === undefined ? [] : [{ requirement: leg.id, id: leg.fixtureId }],
+  );
+  // Read at once; a failure is still named for the first leg, in leg order, that has one.
+  const loads = await Promise.all(
+    legs.map(async (leg) => ({ ...leg, loaded: await shelf.load(leg.id) })),
+  );
+  return loads.map(({ id, requirement, loaded }) => {
+    if (!loaded.ok) throw new Error(`the shipped fixture ${id} does not load: ${loaded.reason}`);
+    return {
+      path: loaded.path,
+      entry: { id, requirement, file: `${id}.json`, sha256: loaded.sha256 },
+    };
+  });
 }
 
 export async function fixtureManifest(): Promise<FixtureManifest> {
@@ -127,26 +156,23 @@ export async function writeFixtureSet(
 }
 
 /**
- * Problems with a report's recorded fixture digests against the shipped set: a digest the set
- * does not have is named with the id, both digests, and what the set holds for that id.
- */
-/**
  * The recorded fixture digests against the shipped set: `problems` for a digest no version of the
  * suite shipped under that id (the host ran a fixture of its own), `archived` for one an earlier
  * version shipped and this one changed (the report verifies against that file, judged by another
- * referee).
+ * referee). `shelf` keeps what it reads for the replay that follows.
  */
 export async function checkFixtureDigests(
   recorded: Readonly<Record<string, string>>,
+  shelf: FixtureShelf = new FixtureShelf(),
 ): Promise<{ problems: string[]; archived: string[] }> {
-  const shipped = new Map((await shippedFixtures()).map((s) => [s.entry.id, s.entry.sha256]));
+  const shipped = new Map((await shippedFixtures(shelf)).map((s) => [s.entry.id, s.entry.sha256]));
   const known = new Set(shipped.values());
   const problems: string[] = [];
   const archived: string[] = [];
   for (const [id, digest] of Object.entries(recorded)) {
     const ours = shipped.get(id);
     if (ours === digest) continue;
-    if (await isArchived(id, digest)) {
+    if (await isArchived(id, digest, shelf)) {
       archived.push(
         `digests.fixtures.${id}: the fixture an earlier version of this suite shipped (archived), not the one it ships now`,
       );
@@ -163,29 +189,28 @@ export async function checkFixtureDigests(
 }
 
 /** Whether the archive holds fixture `id` exactly as `digest` names it. */
-async function isArchived(id: string, digest: string): Promise<boolean> {
-  const loaded = await loadFixture(id, archivedFixtureDir(digest));
-  return loaded.ok && fixtureDigest(loaded.fixture) === digest;
+async function isArchived(id: string, digest: string, shelf: FixtureShelf): Promise<boolean> {
+  const loaded = await shelf.load(id, archivedFixtureDir(digest));
+  return loaded.ok && loaded.sha256 === digest;
 }
 
 /**
  * The loader `verify` recomputes a report's rows with: the fixture the report recorded, from the
  * archive when an earlier version shipped it, else the shipped one (whose digest check names any
- * difference).
+ * difference). Each load carries its digest, which the rebuilt report records.
  */
 export function recordedFixtureLoader(
   recorded: Readonly<Record<string, string>>,
-): (id: string) => Promise<FixtureLoad> {
+  shelf: FixtureShelf = new FixtureShelf(),
+): (id: string) => Promise<ShelvedFixture> {
   return async (id) => {
     const digest = recorded[id];
-    const shipped = await loadFixture(id);
+    const shipped = await shelf.load(id);
     // A fixture is archived under its own digest, so when the shipped one has the recorded digest
     // the archive could only hold the same fixture: one file read, not a probe of the archive.
-    if (digest === undefined || (shipped.ok && fixtureDigest(shipped.fixture) === digest)) {
-      return shipped;
-    }
-    const archived = await loadFixture(id, archivedFixtureDir(digest));
-    return archived.ok && fixtureDigest(archived.fixture) === digest ? archived : shipped;
+    if (digest === undefined || (shipped.ok && shipped.sha256 === digest)) return shipped;
+    const archived = await shelf.load(id, archivedFixtureDir(digest));
+    return archived.ok && archived.sha256 === digest ? archived : shipped;
   };
 }
 

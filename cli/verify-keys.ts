@@ -106,6 +106,7 @@ export async function verifyAnchored(
   const anchored = anchoredVerdict(report, recorded, source, {
     referee,
     refereeDifferences: integrity.refereeDifferences,
+    ...(integrity.reportDigest === undefined ? {} : { reportDigest: integrity.reportDigest }),
     now: sources.now(),
     ...(sources.maxAgeDays === undefined ? {} : { maxAgeDays: sources.maxAgeDays }),
   });

@@ -12,7 +12,7 @@ import { sidecarReader, type SidecarProgress } from '../lib/report/generated-sid
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../lib/bounded-input.ts';
 import { differentReferee, thisReferee } from '../lib/report/verify/referee.ts';
 import { inCurrentShape, splitEarlierDifferences } from '../lib/report/verify/earlier-referee.ts';
-import { checkFixtureDigests, recordedFixtureLoader } from './fixture-set.ts';
+import { checkFixtureDigests, FixtureShelf, recordedFixtureLoader } from './fixture-set.ts';
 
 export interface Verification {
   /** Each mismatch, naming the row or digest and the field; empty when the report verifies. */
@@ -27,6 +27,8 @@ export interface Verification {
   /** How each row was checked, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
+  /** The report's digest, taken by the replay of a signed report, for the signature's check. */
+  readonly reportDigest?: string;
 }
 
 /**
@@ -55,11 +57,17 @@ export async function verifyReport(
   limits: InputLimits = DEFAULT_INPUT_LIMITS,
   progress?: SidecarProgress,
 ): Promise<Verification> {
-  const fixtures = await checkFixtureDigests(report.digests.fixtures);
-  const refereeDifferences = [...fixtures.archived, ...(await checkSchemaDigests(report))];
+  // One shelf: the digest check, the replay and the rebuilt digests read each fixture once.
+  const shelf = new FixtureShelf();
+  // Read side by side: each waits on its files while the other reads or hashes.
+  const [fixtures, schemas] = await Promise.all([
+    checkFixtureDigests(report.digests.fixtures, shelf),
+    checkSchemaDigests(report),
+  ]);
+  const refereeDifferences = [...fixtures.archived, ...schemas];
   const replay = await replayReport(
     report,
-    recordedFixtureLoader(report.digests.fixtures),
+    recordedFixtureLoader(report.digests.fixtures, shelf),
     sidecarReader(reportDir, limits, progress),
   );
   // A suite with fewer legs or probes wrote no record of one added since, and an earlier generator
@@ -84,6 +92,7 @@ export async function verifyReport(
     refereeDifferences,
     recomputed: replay.recomputed,
     consistencyOnly: replay.consistencyOnly,
+    ...(replay.reportDigest === undefined ? {} : { reportDigest: replay.reportDigest }),
   };
 }
 

@@ -52,7 +52,9 @@ function sortedCopy(value: unknown): unknown {
       for (const key of Object.keys(record).sort()) {
         const member = record[key];
         if (member === undefined) continue;
-        if (INTEGER_KEY.test(key)) return NOT_PLAIN;
+        // Only a key that starts with a digit can be integer-like; most keys are words.
+        const first = key.charCodeAt(0);
+        if (first >= 0x30 && first <= 0x39 && INTEGER_KEY.test(key)) return NOT_PLAIN;
         const sorted = sortedCopy(member);
         if (sorted === NOT_PLAIN) return NOT_PLAIN;
         copy[key] = sorted;
@@ -84,6 +86,89 @@ function canonicalByDefinition(value: unknown): string {
     return `{${members.join(',')}}`;
   }
   throw new TypeError(`canonical JSON cannot hold a ${typeof value}`);
+}
+
+/**
+ * Whether `a` and `b` have the same canonical JSON, found by walking the two side by side: the
+ * walk writes nothing, stops at the first difference, and takes a value both share as the same.
+ * It answers for values JSON can hold, as a parsed document does; where the walk meets anything
+ * else first (a non-finite number, a class instance, an integer-like or `__proto__` key, a hole),
+ * the two are written out and compared, so the answer, or the refusal, is canonicalJson's own.
+ */
+export function sameCanonicalJson(a: unknown, b: unknown): boolean {
+  const same = plainlySame(a, b);
+  return same === NOT_PLAIN ? canonicalJson(a) === canonicalJson(b) : same;
+}
+
+type Kind = 'leaf' | 'array' | 'object';
+
+/** How the fast path writes a value: a leaf as JSON.stringify does, or a container member by member. */
+function kindOf(value: unknown): Kind | typeof NOT_PLAIN {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return 'leaf';
+    case 'number':
+      return Number.isFinite(value) ? 'leaf' : NOT_PLAIN;
+    case 'object': {
+      if (value === null) return 'leaf';
+      if (Array.isArray(value)) return 'array';
+      const prototype = Object.getPrototypeOf(value) as unknown;
+      return prototype === Object.prototype || prototype === null ? 'object' : NOT_PLAIN;
+    }
+    default:
+      return NOT_PLAIN;
+  }
+}
+
+function plainlySame(a: unknown, b: unknown): boolean | typeof NOT_PLAIN {
+  const kind = kindOf(a);
+  const other = kindOf(b);
+  if (kind === NOT_PLAIN || other === NOT_PLAIN) return NOT_PLAIN;
+  if (a === b) return true;
+  // Two leaves JSON.stringify writes alike are the same value (0 and -0 are, by ===).
+  if (kind !== other || kind === 'leaf') return false;
+  return kind === 'array'
+    ? sameItems(a as readonly unknown[], b as readonly unknown[])
+    : sameMembers(a as Readonly<Record<string, unknown>>, b as Readonly<Record<string, unknown>>);
+}
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean | typeof NOT_PLAIN {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    if (!(i in a) || !(i in b)) return NOT_PLAIN;
+    // An undefined item is written as null.
+    const same = plainlySame(a[i] ?? null, b[i] ?? null);
+    if (same !== true) return same;
+  }
+  return true;
+}
+
+/** A key the fast path does not write as a plain member. */
+const unplainKey = (key: string): boolean => key === '__proto__' || INTEGER_KEY.test(key);
+
+function sameMembers(
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>>,
+): boolean | typeof NOT_PLAIN {
+  // A member whose value is undefined is not written, so only the others are counted.
+  let unmatched = 0;
+  for (const key of Object.keys(a)) {
+    const item = a[key];
+    if (item === undefined) continue;
+    if (unplainKey(key)) return NOT_PLAIN;
+    unmatched += 1;
+    const counterpart = Object.hasOwn(b, key) ? b[key] : undefined;
+    if (counterpart === undefined) return false;
+    const same = plainlySame(item, counterpart);
+    if (same !== true) return same;
+  }
+  for (const key of Object.keys(b)) {
+    if (b[key] === undefined) continue;
+    if (unplainKey(key)) return NOT_PLAIN;
+    unmatched -= 1;
+  }
+  return unmatched === 0;
 }
 
 export function sha256Hex(data: string | Uint8Array): string {

@@ -7,7 +7,13 @@ import { REDACTED } from '../secrets.ts';
 
 // Canonical JSON and the digests over it are shared ground: a generated case records its fixture's
 // digest where the pack is decided, before any report is built.
-export { canonicalDigest, canonicalJson, fixtureDigest, sha256Hex } from '../canonical-json.ts';
+export {
+  canonicalDigest,
+  canonicalJson,
+  fixtureDigest,
+  sameCanonicalJson,
+  sha256Hex,
+} from '../canonical-json.ts';
 
 /**
  * The value with the value of every content deny-list key (contract §5), at any depth, replaced by
@@ -24,27 +30,51 @@ export function redactContent<T>(value: T): T {
  * Rebuilds a JSON value. `onMember` may replace an object member's value before it is walked. A
  * plain object or array none of whose members changed is returned as it is, which JSON writes as
  * it would write a copy; anything else is copied as JSON sees it: its own enumerable members, and
- * an own `__proto__` member set as the copy's prototype, which JSON does not write.
+ * an own `__proto__` member set as the copy's prototype, which JSON does not write. A plain object
+ * or array is copied only from its first changed member on, since almost none has one: a report's
+ * observations hold tens of thousands of members and content in none of them.
  * Recursive: a document nested deeper than the call stack throws a RangeError, which the report
  * builder turns into a refusal to write.
  */
 function mapJson(value: unknown, onMember: (key: string, item: unknown) => unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    const out = value.map((item: unknown) => mapJson(item, onMember));
-    return out.every((item, i) => item === value[i]) ? value : out;
-  }
-  // Keys, not entries: a report's observations hold tens of thousands of members, and an entry
-  // is an array made for each.
+  if (Array.isArray(value)) return mapItems(value as readonly unknown[], onMember);
+  // Keys, not entries: an entry is an array made for each member.
   const record = value as Readonly<Record<string, unknown>>;
-  const out: Record<string, unknown> = {};
-  let same = Object.getPrototypeOf(value) === Object.prototype;
-  for (const key of Object.keys(record)) {
+  const keys = Object.keys(record);
+  let out: Record<string, unknown> | undefined =
+    Object.getPrototypeOf(value) === Object.prototype ? undefined : {};
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i] as string;
     const item = record[key];
     const replaced = onMember(key, item);
     const mapped = replaced === item ? mapJson(item, onMember) : replaced;
-    if (mapped !== item || key === '__proto__') same = false;
+    if (out === undefined) {
+      if (mapped === item && key !== '__proto__') continue;
+      // Every member before this one was kept as it is.
+      out = {};
+      for (const kept of keys.slice(0, i)) out[kept] = record[kept];
+    }
     out[key] = mapped;
   }
-  return same ? value : out;
+  return out ?? value;
+}
+
+/** An array rebuilt item by item, copied only from its first changed item on; a hole stays one. */
+function mapItems(
+  items: readonly unknown[],
+  onMember: (key: string, item: unknown) => unknown,
+): unknown {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < items.length; i += 1) {
+    if (!(i in items)) continue;
+    const item = items[i];
+    const mapped = mapJson(item, onMember);
+    if (out === undefined) {
+      if (mapped === item) continue;
+      out = items.slice();
+    }
+    out[i] = mapped;
+  }
+  return out ?? items;
 }

@@ -340,15 +340,18 @@ export function reportDigest(report: EvalGateReport): string {
   return canonicalDigest({ ...report, signature: undefined });
 }
 
+/** A fixture loaded, with its digest when the loader has already taken it. */
+export type DigestedLoad = FixtureLoad & { readonly sha256?: string };
+
 /** The canonical-JSON digest of each fixture; a fixture that will not load has none. */
 export async function fixtureDigests(
   ids: readonly string[],
-  load: (id: string) => Promise<FixtureLoad> = loadFixture,
+  load: (id: string) => Promise<DigestedLoad> = loadFixture,
 ): Promise<Record<string, string>> {
   const digests = await Promise.all(
     [...ids].sort().map(async (id) => {
       const loaded = await load(id);
-      return loaded.ok ? [[id, fixtureDigest(loaded.fixture)] as const] : [];
+      return loaded.ok ? [[id, loaded.sha256 ?? fixtureDigest(loaded.fixture)] as const] : [];
     }),
   );
   return Object.fromEntries(digests.flat());

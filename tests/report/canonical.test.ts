@@ -2,7 +2,12 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalDigest, canonicalJson, redactContent } from '../../lib/report/canonical.ts';
+import {
+  canonicalDigest,
+  canonicalJson,
+  redactContent,
+  sameCanonicalJson,
+} from '../../lib/report/canonical.ts';
 import { REDACTED } from '../../lib/secrets.ts';
 import { findContentKey } from '../../lib/witness/content.ts';
 
@@ -63,6 +68,64 @@ describe('canonicalJson', () => {
     );
     expect(() => canonicalJson({ f: () => 1 })).toThrow(/cannot hold a function/);
     expect(() => canonicalJson([10n])).toThrow(/cannot hold a bigint/);
+  });
+});
+
+/** `value` with every object's keys in reverse order: the same canonical JSON, other objects. */
+function reordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reordered);
+  if (typeof value !== 'object' || value === null) return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(record)
+      .reverse()
+      .map((key) => [key, reordered(record[key])]),
+  );
+}
+
+describe('sameCanonicalJson', () => {
+  const same = (a: unknown, b: unknown): void => {
+    expect(sameCanonicalJson(a, b)).toBe(canonicalJson(a) === canonicalJson(b));
+  };
+
+  it('answers as comparing the canonical JSON of any two JSON values does', () => {
+    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), same), { numRuns: 300 });
+  });
+
+  it('finds a value the same as its copy in another key order, and not once one leaf differs', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(sameCanonicalJson(value, reordered(value))).toBe(true);
+        const changed = { wrapped: reordered(value), extra: 0 };
+        expect(sameCanonicalJson({ wrapped: value }, changed)).toBe(false);
+        expect(sameCanonicalJson([value, 1], [reordered(value), 2])).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads undefined as canonical JSON does: a member left out, an item written as null', () => {
+    expect(sameCanonicalJson({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(sameCanonicalJson({ a: 1 }, { a: 1, b: undefined })).toBe(true);
+    expect(sameCanonicalJson({ a: 1 }, { a: 1, b: null })).toBe(false);
+    expect(sameCanonicalJson([undefined], [null])).toBe(true);
+    expect(sameCanonicalJson({ a: 0 }, { a: -0 })).toBe(true);
+    expect(sameCanonicalJson({ a: 1 }, { a: '1' })).toBe(false);
+    expect(sameCanonicalJson([1, 2], [1, 2, 3])).toBe(false);
+    expect(sameCanonicalJson({ a: [] }, { a: {} })).toBe(false);
+  });
+
+  it('leaves what the fast path does not write to canonicalJson itself, refusals included', () => {
+    same({ at: new Date(0) }, {});
+    same({ 10: 'x', 2: 'y' }, { 2: 'y', 10: 'x' });
+    same({ k: { 10: 'x' } }, { k: { 10: 'y' } });
+    same(JSON.parse('{"__proto__": {"p": 1}, "b": 2}'), { b: 2 });
+    same(Object.assign(Object.create(null) as object, { n: 1 }), { n: 1 });
+    // eslint-disable-next-line no-sparse-arrays
+    same([1, , 2], [1, null, 2]);
+    expect(() => sameCanonicalJson({ n: Number.NaN }, { n: 1 })).toThrow(/cannot hold NaN/);
+    expect(() => sameCanonicalJson([1], [() => 1])).toThrow(/cannot hold a function/);
+    expect(() => sameCanonicalJson(undefined, undefined)).toThrow(/cannot hold a undefined/);
   });
 });
 

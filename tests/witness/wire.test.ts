@@ -153,6 +153,30 @@ describe('wire.event-envelope', () => {
     );
   });
 
+  it('judges an own "__proto__" member of a parsed envelope as the extra member it is', () => {
+    const members = JSON.parse(
+      '{"eventId": "evt-0000000000000001", "timestamp": "2026-10-16T12:00:00.000Z", "schemaVersion": 1, "__proto__": {"runId": "x"}}',
+    ) as Record<string, unknown>;
+    const f = only(
+      judgeWire({
+        ...BARE,
+        events: [{ ...envelopeEvent(0), envelope: { json: 'object', members, payload: 'object' } }],
+      }),
+      'wire.event-envelope',
+    );
+    expect(f.ok).toBe(false);
+    expect(f.message).toContain('additionalProperties');
+    expect(f.message).toContain('__proto__');
+  });
+
+  it('judges an object envelope recorded without its members as missing every one of them', () => {
+    const envelope = { json: 'object', payload: 'object' } as const;
+    const event: ObservedEvent = { ...envelopeEvent(0), envelope };
+    const f = only(judgeWire({ ...BARE, events: [event] }), 'wire.event-envelope');
+    expect(f.ok).toBe(false);
+    expect(f.message).toMatch(/required.*eventId/);
+  });
+
   it('fails when a log read from its start begins at sequence 1', () => {
     const pages = [page({ runId: RUN_ID, status: 'completed' })];
     const f = only(

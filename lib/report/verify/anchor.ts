@@ -60,8 +60,15 @@ export type Anchor =
   /** The source publishes the key and the signature does not verify under it. */
   | { readonly state: 'invalid'; readonly source: string; readonly why: string };
 
-/** What the signature of `report` comes to against `source`. Never throws. */
-export function anchorSignature(report: EvalGateReport, source: TrustSource): Anchor {
+/**
+ * What the signature of `report` comes to against `source`; `digest` is the report's when the
+ * caller has taken it. Never throws.
+ */
+export function anchorSignature(
+  report: EvalGateReport,
+  source: TrustSource,
+  digest?: string,
+): Anchor {
   const where = source.name;
   const signature = report.signature;
   if (signature === undefined) {
@@ -71,7 +78,7 @@ export function anchorSignature(report: EvalGateReport, source: TrustSource): An
       : { state: 'unsigned', source: where };
   }
   if (source.kind === 'none') return { state: 'unanchored', source: where, why: where };
-  if (source.kind === 'key-file') return checked(report, source.key, where, undefined);
+  if (source.kind === 'key-file') return checked(report, source.key, where, undefined, digest);
   if (source.kind === 'live' && !source.read.ok) {
     return {
       state: 'unanchored',
@@ -100,7 +107,7 @@ export function anchorSignature(report: EvalGateReport, source: TrustSource): An
       why: `${where} binds key ${keyId} to ${found.implementation}, but the report certifies ${named ?? 'no named implementation'}`,
     };
   }
-  const anchor = checked(report, found.key, where, keyId);
+  const anchor = checked(report, found.key, where, keyId, digest);
   return anchor.state === 'anchored'
     ? {
         ...anchor,
@@ -115,9 +122,10 @@ function checked(
   key: KeyObject,
   where: string,
   keyId: string | undefined,
+  digest: string | undefined,
 ): Anchor {
   const name = keyId === undefined ? where : `key ${keyId} of ${where}`;
-  const problems = checkSignature(report, key, name);
+  const problems = checkSignature(report, key, name, digest);
   if (problems.length > 0) return { state: 'invalid', source: where, why: problems.join('; ') };
   return { state: 'anchored', source: where, ...(keyId === undefined ? {} : { keyId }) };
 }
@@ -166,6 +174,8 @@ export interface VerifierContext extends VerifierClock {
   readonly referee: Referee;
   /** The report's schema and fixture digests that are not this suite's (cli/verify.ts). */
   readonly refereeDifferences?: readonly string[];
+  /** The report's digest when verify has already taken it, so the signature check does not again. */
+  readonly reportDigest?: string;
 }
 
 /**
@@ -181,7 +191,7 @@ export function anchoredVerdict(
   source: TrustSource,
   context: VerifierContext,
 ): AnchoredVerdict {
-  const anchor = anchorSignature(report, source);
+  const anchor = anchorSignature(report, source, context.reportDigest);
   const voucher = voucherOf(anchor, source, context.now);
   const time = reportTime(report.finishedAt, context);
   const referee =

@@ -9,7 +9,7 @@
 import type { PackRecomputation } from '../../decide/generated-leg.ts';
 import { CURRENT_GENERATOR, generatorOf, GENERATOR_VERSIONS } from '../../generate/versions.ts';
 import type { GeneratedRecord } from '../../types.ts';
-import { canonicalJson } from '../canonical.ts';
+import { sameCanonicalJson } from '../canonical.ts';
 
 /** A row this verifier cannot decide again because another referee drew what it recorded. */
 export interface DifferentReferee {
@@ -36,8 +36,8 @@ function distance(record: GeneratedRecord, again: PackRecomputation): number {
   const rebuilt = again.record;
   const cases =
     'cases' in record && 'cases' in rebuilt
-      ? record.cases.filter((c, i) => canonicalJson(c) !== canonicalJson(rebuilt.cases[i])).length
-      : Number(canonicalJson(record) !== canonicalJson(rebuilt));
+      ? record.cases.filter((c, i) => !sameCanonicalJson(c, rebuilt.cases[i])).length
+      : Number(!sameCanonicalJson(record, rebuilt));
   return again.problems.length + cases;
 }
 

@@ -7,14 +7,19 @@
 
 import { LEGS } from '../../legs.ts';
 import { PROBE_NAMES } from '../../host-probes.ts';
-import type { FixtureLoad } from '../../fixtures.ts';
 import type { LegOutcome } from '../../types.ts';
 import { judgeHostChecks, type DiscoveryRead } from '../../eval-gate-witness.ts';
 import type { Decision } from '../../decide/decide.ts';
 import { plain } from '../verdict/baseline.ts';
 import { plainOverride } from '../verdict/severity.ts';
 import { withCertification } from '../verdict/certification.ts';
-import type { Certification, DiscoveryRecord, EvalGateReport, ReportRow } from '../report.ts';
+import type {
+  Certification,
+  DigestedLoad,
+  DiscoveryRecord,
+  EvalGateReport,
+  ReportRow,
+} from '../report.ts';
 import { buildReport, fixtureDigests, reportDigest, type ReportInput } from '../report.ts';
 import { impliedDecision, recompute, type Discovery } from './recompute.ts';
 import type { SidecarOpener } from '../../decide/sidecar-opener.ts';
@@ -51,13 +56,16 @@ export interface Replay {
   /** How each row was rebuilt, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
+  /** The digest of the recorded report (lib/report/report.ts reportDigest), when it is signed. */
+  readonly reportDigest?: string;
 }
 
-type FixtureLoader = (id: string) => Promise<FixtureLoad>;
+type FixtureLoader = (id: string) => Promise<DigestedLoad>;
 
 /**
  * Replays a report its schema has accepted. `load` reads the fixture each row drove, as the
- * report's recorded digest names it (an archived fixture for a report an earlier version wrote).
+ * report's recorded digest names it (an archived fixture for a report an earlier version wrote),
+ * with its digest when the loader has taken it.
  */
 export async function replayReport(
   report: EvalGateReport,
@@ -92,8 +100,10 @@ export async function replayReport(
     schemaDigests: () => Promise.resolve({ ...report.digests.schemas }),
     referee: () => Promise.resolve(report.suite),
   });
+  const signed = certified(report, built);
   return {
-    rebuilt: asItsTimeWrote(report, certified(report, built)),
+    rebuilt: asItsTimeWrote(report, signed.report),
+    ...(signed.reportDigest === undefined ? {} : { reportDigest: signed.reportDigest }),
     contradictions,
     missingLegs,
     missingProbes,
@@ -327,13 +337,23 @@ function selectionOf(selection: NonNullable<EvalGateReport['selection']>): Selec
   };
 }
 
-/** The rebuilt report certified as the run certifies it, bearing the recorded signature. */
-function certified(recorded: EvalGateReport, built: EvalGateReport): EvalGateReport {
-  const withVerdict = withCertification(built, signerOf(recorded));
+/**
+ * The rebuilt report certified as the run certifies it, bearing the recorded signature, and the
+ * digest of the recorded report when it is signed, taken once for the signer and the signature.
+ */
+function certified(
+  recorded: EvalGateReport,
+  built: EvalGateReport,
+): { readonly report: EvalGateReport; readonly reportDigest?: string } {
   const signature = recorded.signature;
-  if (signature === undefined) return withVerdict;
+  if (signature === undefined) return { report: withCertification(built, signerOf(recorded)) };
+  const digest = reportDigest(recorded);
+  const withVerdict = withCertification(built, signerOf(recorded, digest));
   // What a signature signs is the report as it now is: an edit after signing shows here.
-  return { ...withVerdict, signature: { ...signature, reportDigest: reportDigest(recorded) } };
+  return {
+    report: { ...withVerdict, signature: { ...signature, reportDigest: digest } },
+    reportDigest: digest,
+  };
 }
 
 function probesMissing(report: EvalGateReport): string[] {

@@ -87,16 +87,20 @@ export function signReport(report: EvalGateReport, key: KeyObject, keyId?: strin
   return { ...report, signature };
 }
 
-/** Problems with the report's signature against `key`; an empty list means it verifies. */
+/**
+ * Problems with the report's signature against `key`; an empty list means it verifies. `digest`
+ * is the report's digest when the caller has already taken it.
+ */
 export function checkSignature(
   report: EvalGateReport,
   key: KeyObject,
   keyName = 'the given public key',
+  digest?: string,
 ): string[] {
   const signature = report.signature;
   if (signature === undefined) return ['signature: the report is unsigned but a key was given'];
   const problems: string[] = [];
-  const digest = reportDigest(report);
+  digest ??= reportDigest(report);
   if (digest !== signature.reportDigest) {
     problems.push(
       `signature.reportDigest: recorded ${signature.reportDigest}, the report now digests to ${digest}`,
@@ -230,13 +234,14 @@ export const UNSIGNED: Signer = { state: 'unsigned' };
 /**
  * What the report's signature comes to against the key the discovery it captured publishes: the
  * run's own record of who signed. It is evidence of integrity only; a verifier anchors it outside
- * the report (lib/report/verify/anchor.ts).
+ * the report (lib/report/verify/anchor.ts). `digest` is the report's when the caller has taken it.
  */
-export function signerOf(report: EvalGateReport): Signer {
+export function signerOf(report: EvalGateReport, digest?: string): Signer {
   if (report.signature === undefined) return UNSIGNED;
   const published = capturedKeyFor(report);
   if (!published.found) return { state: 'unverified', why: published.why };
-  const problems = checkSignature(report, published.key, `published key ${published.keyId}`);
+  const name = `published key ${published.keyId}`;
+  const problems = checkSignature(report, published.key, name, digest);
   if (problems.length > 0) return { state: 'unverified', why: problems.join('; ') };
   return { state: 'verified', keyId: published.keyId };
 }
