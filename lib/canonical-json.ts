@@ -55,6 +55,9 @@ function sortedCopy(value: unknown): unknown {
         // Only a key that starts with a digit can be integer-like; most keys are words.
         const first = key.charCodeAt(0);
         if (first >= 0x30 && first <= 0x39 && INTEGER_KEY.test(key)) return NOT_PLAIN;
+        // JSON.parse makes "__proto__" an own member, but assigning it to the copy would set the
+        // copy's prototype instead and drop the member from the output: the definition writes it.
+        if (key === '__proto__') return NOT_PLAIN;
         const sorted = sortedCopy(member);
         if (sorted === NOT_PLAIN) return NOT_PLAIN;
         copy[key] = sorted;

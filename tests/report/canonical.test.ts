@@ -53,6 +53,13 @@ describe('canonicalJson', () => {
     );
   });
 
+  it('writes an own "__proto__" member as the definition does, never as a prototype', () => {
+    const parsed: unknown = JSON.parse('{"b":1,"__proto__":{"x":[1]}}');
+    expect(canonicalJson(parsed)).toBe('{"__proto__":{"x":[1]},"b":1}');
+    expect(canonicalJson(parsed)).toBe(byDefinition(parsed));
+    expect(canonicalJson({ list: [parsed] })).toBe('{"list":[{"__proto__":{"x":[1]},"b":1}]}');
+  });
+
   it('writes an integer-like key in sorted order, not the order an object enumerates it', () => {
     expect(canonicalJson({ b: { 10: 'x', 2: 'y', $k: 0 }, a: 1 })).toBe(
       '{"a":1,"b":{"$k":0,"10":"x","2":"y"}}',
