@@ -2,8 +2,8 @@
 // `npm run build`: compiles cli/, lib/ and reference-host/ into dist/ (tsconfig.build.json), then
 // deletes every compiled file whose source is gone, since tsc never removes an output and a
 // leftover module would still be packed and could still be imported. Then it bundles the CLI
-// into dist/bundle/, which `openwop-eval-gate` runs: a run starts by reading a dozen chunks
-// rather than some hundred modules, which on a busy machine costs a wait per file. It records
+// into one file, dist/bundle/main.js, which `openwop-eval-gate` runs: Node's ES module loader
+// pays for every file it reads, resolves and links, far more than for the bytes in it. It records
 // the referee's digest of the judging sources in dist/lib/judging-digest.json. Last it stamps
 // dist/.built with the time the build began, which the tests' globalSetup reads to skip a second
 // build of the same sources (`npm ci` has just built them through `prepare`).
@@ -46,20 +46,21 @@ for (const file of compiledFiles(DIST)) {
 }
 
 // Our code only: every dependency stays an import, resolved from the consumer's node_modules as
-// before. Each dynamic import stays a chunk loaded on demand (the generator and fast-check load
-// only for `--generate`). Every module finds the package's files by walking up to package.json,
-// so it works from any folder under dist/.
+// before. No splitting: a module that only a dynamic import reaches is still evaluated only when
+// that import runs (esbuild defers its body), so one file costs a command no work it did not ask
+// for, while a chunk per shared group of modules cost a run some fifty files. Every module finds
+// the package's files by walking up to package.json, so it works from any folder under dist/.
 await bundle({
   entryPoints: { main: join(DIST, 'cli', 'main.js') },
   outdir: BUNDLE,
   bundle: true,
-  splitting: true,
+  splitting: false,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  chunkNames: 'chunk-[hash]',
   logLevel: 'warning',
+  plugins: [lazyFastCheck()],
 });
 
 // The digest of the judging sources this build compiled, so a run reads it rather than hashing
@@ -75,3 +76,30 @@ writeFileSync(
 const stamp = join(DIST, '.built');
 writeFileSync(stamp, `${began.toISOString()}\n`);
 utimesSync(stamp, began, began);
+
+/**
+ * fast-check, the generator's dependency, loaded the first time one of its members is read. In a
+ * file without splitting, esbuild hoists every import of a package to the top, so a run of the
+ * hand-written legs would load its 400 KB though only `--generate` and `verify` of a generated
+ * pack draw with it. Every use is a member of its default export (`fc.integer(...)`), which this
+ * stand-in forwards to the package's CommonJS build, required synchronously on first use and
+ * resolved from the bundle's own location as the import would be.
+ */
+function lazyFastCheck() {
+  const contents = [
+    "import { createRequire } from 'node:module';",
+    'let loaded;',
+    "const load = () => (loaded ??= createRequire(import.meta.url)('fast-check'));",
+    'export default new Proxy({}, { get: (_target, member) => load()[member] });',
+  ].join('\n');
+  return {
+    name: 'lazy-fast-check',
+    setup(build) {
+      build.onResolve({ filter: /^fast-check$/ }, () => ({
+        path: 'fast-check',
+        namespace: 'lazy',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents, resolveDir: BUNDLE }));
+    },
+  };
+}

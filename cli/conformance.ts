@@ -26,7 +26,6 @@ import { hostCheckSummary, warningSummary } from '../lib/report/verdict/warnings
 import { writePackFiles } from './fixture-set.ts';
 import { reproducibleReason } from '../lib/report/render/reproduce-case.ts';
 import { removeEarlierSidecars, sidecarSinks } from '../lib/report/generated-sidecar.ts';
-import { startEmbeddedHost } from './embedded-host.ts';
 import { announceStartFailure } from './start-failure.ts';
 import { checkHost, checkReportDir, checkStepFiles } from './preflight.ts';
 import { costLineOf, PackProgress, showPackProgress } from '../lib/decide/pack-progress.ts';
@@ -213,10 +212,13 @@ async function startTarget(config: SuiteConfig, pack: PackRequest | undefined): 
       throw error;
     });
   }
-  const host = await startEmbeddedHost(config.apiKey, packDir).catch(async (error: unknown) => {
-    await removePack();
-    throw error;
-  });
+  // Loaded only here: a run against a host of its own never needs the reference host's code.
+  const host = await import('./embedded-host.ts')
+    .then(({ startEmbeddedHost }) => startEmbeddedHost(config.apiKey, packDir))
+    .catch(async (error: unknown) => {
+      await removePack();
+      throw error;
+    });
   return {
     config: { ...config, baseUrl: host.url, apiKey: host.apiKey },
     embedded: true,
