@@ -126,9 +126,12 @@ export async function readBoundedJson(
 export function nestingBeyond(text: string, max: number): boolean {
   const next = /["[\]{}]/g;
   let depth = 0;
-  for (let found = next.exec(text); found !== null; found = next.exec(text)) {
-    const c = text.charCodeAt(found.index);
-    if (c === 0x22) next.lastIndex = afterString(text, found.index + 1);
+  // test, not exec: each match is one character, found at lastIndex - 1, so no match array is
+  // built for each of a report's many thousand quotes and brackets.
+  while (next.test(text)) {
+    const at = next.lastIndex - 1;
+    const c = text.charCodeAt(at);
+    if (c === 0x22) next.lastIndex = afterString(text, at + 1);
     else if (c === 0x7b || c === 0x5b) {
       depth += 1;
       if (depth > max) return true;
