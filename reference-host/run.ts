@@ -282,6 +282,9 @@ export class EvalRun {
     if (signal.aborted) return;
     if (has('run-never-ends')) {
       this.stalled = true;
+      // A waiter in process (tests/generate/reference-run.ts) learns at once that nothing more
+      // will come; a poll that wakes finds no event and waits on, as it would have.
+      this.wake();
       return;
     }
     this.summary = evalSummary(suite, verdict, this.style);

@@ -9,8 +9,11 @@ import { EvalRun } from '../../reference-host/run.ts';
 import { mintRunId } from '../../reference-host/wire.ts';
 import type { Fixture, RunObservation } from '../../lib/types.ts';
 
-/** Long enough for any generated run on a loaded machine; a run that never ends stops here. */
-const RUN_WAIT_MS = 5_000;
+/**
+ * A bound only: a run ends, or stalls for good (`run-never-ends`, which wakes its waiters), long
+ * before this on any machine, so no observation depends on how busy the machine is.
+ */
+const RUN_WAIT_MS = 60_000;
 
 export async function referenceObservation(
   fixture: Fixture,
@@ -32,7 +35,9 @@ export async function referenceObservation(
   });
   run.start();
   const deadline = Date.now() + RUN_WAIT_MS;
-  while (!run.terminal && Date.now() < deadline) await run.waitForChange(deadline - Date.now());
+  while (!run.terminal && !run.stalled && Date.now() < deadline) {
+    await run.waitForChange(deadline - Date.now());
+  }
   lifetime.abort();
   const events = run.events;
   return {

@@ -5,6 +5,7 @@
 // discovery unreadable (`blocked`). The bearer key must never reach another origin.
 
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BACKOFF } from '../../lib/observe/driver.ts';
 import type { HostileOptions, Override } from '../support/hostile-host.ts';
 import {
   correctSummary,
@@ -20,7 +21,8 @@ beforeAll(warmUp);
 
 const KEY = 'sk-test-DO-NOT-LEAK-4242';
 
-const against = (options: HostileOptions) => runOnHostileHost(options, { apiKey: KEY });
+const against = (options: HostileOptions, now?: () => number) =>
+  runOnHostileHost(options, now === undefined ? { apiKey: KEY } : { apiKey: KEY, now });
 
 const refusal = (status: number, retryAfter: string | undefined) => {
   const headers: Record<string, string> =
@@ -37,8 +39,6 @@ const refusal = (status: number, retryAfter: string | undefined) => {
   };
 };
 
-// The hostile run deadline leaves a refusing route room to be answered several times after
-// discovery, create and three poll pages, on a loaded machine too; every answer here is immediate.
 const within = `within ${HOSTILE_BOUNDS.runTimeoutMs} ms`;
 const DEADLINE = {
   create: new RegExp(`\\(create\\): POST /runs not accepted ${within}`),
@@ -47,6 +47,19 @@ const DEADLINE = {
 } as const;
 
 const inOneHour = () => new Date(Date.now() + 3_600_000).toUTCString();
+
+/**
+ * Refusals a route answers before the leg's clock passes the run deadline: two waits between
+ * retries to measure. The leg reads the real time until then, so every wait is the suite's own,
+ * and the deadline is then reached by the suite's own path at once, however busy the machine.
+ */
+const REFUSALS = 3;
+
+/** Timers may fire a millisecond before their delay as performance.now reads it. */
+const TIMER_SLACK_MS = 2;
+
+const gaps = (times: readonly number[]): number[] =>
+  times.slice(1).map((t, i) => t - (times[i] as number));
 
 describe.concurrent('errors that never stop block the leg at the run deadline', () => {
   // Every status appears with and without Retry-After, and every route is hit.
@@ -66,11 +79,26 @@ describe.concurrent('errors that never stop block the leg at the run deadline', 
     async (route, status, hint) => {
       const retryAfter = hint === 'date' ? inOneHour() : hint === 'none' ? undefined : hint;
       const { body, headers } = refusal(status, retryAfter);
-      const refuse: Override = ({ response }) => sendJson(response, status, body, headers);
-      const { run, host } = await against({ routes: { [route]: refuse } });
+      const answered: number[] = [];
+      let late = false;
+      const refuse: Override = ({ call, response }) => {
+        answered.push(performance.now());
+        if (call >= REFUSALS) late = true;
+        return sendJson(response, status, body, headers);
+      };
+      const now = () => Date.now() + (late ? HOSTILE_BOUNDS.runTimeoutMs : 0);
+      const { run, host } = await against({ routes: { [route]: refuse } }, now);
       expectOutcome(run, 'blocked', DEADLINE[route], new RegExp(`last answer ${status}$`));
       const calls = host.calls(route);
-      // Retried, but never faster than the first backoff step, even when told `Retry-After: 0`.
+      expect(calls).toBe(REFUSALS);
+      // Retried, but never faster than the first backoff step, even when told `Retry-After: 0`;
+      // a long hint is capped, not obeyed (uncapped, the deadline would come before a retry), yet
+      // waited out up to its cap.
+      const least =
+        retryAfter === undefined || retryAfter === '0'
+          ? BACKOFF.initialMs
+          : HOSTILE_BOUNDS.retryAfterCapMs;
+      for (const gap of gaps(answered)) expect(gap).toBeGreaterThanOrEqual(least - TIMER_SLACK_MS);
       expect(calls).toBeGreaterThanOrEqual(2);
       expect(calls).toBeLessThanOrEqual(HOSTILE_BOUNDS.runTimeoutMs / 50 + 2);
       if (retryAfter !== undefined && retryAfter !== '0') {

@@ -23,8 +23,8 @@ const REQUEST = { evalSuiteRef: 'conformance.evals.gate@1.0.0', agentId: 'core.c
 const RUN = '/runs/acme%2Frun-1';
 const SUMMARY = { suiteId: 'conformance.evals.gate', passed: false, tasks: [] };
 
-const drive = (routes: Routes, bounds: Bounds = BOUNDS): Promise<Drive> =>
-  driveRouted(routes, REQUEST, bounds, 'sk-driver');
+const drive = (routes: Routes, bounds: Bounds = BOUNDS, now?: () => number): Promise<Drive> =>
+  driveRouted(routes, REQUEST, bounds, 'sk-driver', now);
 
 const created: Route = (_q, res) => sendJson(res, 201, { runId: 'acme/run-1', status: 'running' });
 const completed: Route = (_q, res) =>
@@ -516,20 +516,28 @@ describe('driveEvalRun', () => {
   it('a summary that stays 409 ends unobserved at the run deadline', async () => {
     const runMs = paced(500);
     const bounds = { ...BOUNDS, runTimeoutMs: runMs };
+    // The drive's clock passes the run deadline once the host has said 409 three times, so the
+    // driver's own deadline path ends the retries without the test waiting on wall time.
+    let late = false;
     const d = await drive(
       {
         'POST /runs': created,
         [`GET ${RUN}/events/poll`]: (_q, res) => page(res, [event(1, 'eval.completed')], true),
         [`GET ${RUN}`]: completed,
-        [`GET ${RUN}/eval-summary`]: (_q, res) => sendJson(res, 409, {}),
+        [`GET ${RUN}/eval-summary`]: (_q, res, n) => {
+          if (n >= 3) late = true;
+          sendJson(res, 409, {});
+        },
       },
       bounds,
+      () => Date.now() + (late ? runMs : 0),
     );
     expect(d.result).toEqual({
       kind: 'unobserved',
       stage: 'summary',
       reason: `summary not served within ${runMs} ms; last answer 409`,
     });
+    expect(d.requests.filter((r) => r.path === `${RUN}/eval-summary`)).toHaveLength(3);
   });
 
   it('a status request that gets no answer ends unobserved with the transport message', async () => {

@@ -335,7 +335,12 @@ export interface LegRun {
 /** Reads discovery afresh and runs the mean-gated leg against `baseUrl` with the given bounds. */
 export async function runMeanLeg(
   baseUrl: string,
-  options: { readonly apiKey?: string; readonly bounds?: Bounds } = {},
+  options: {
+    readonly apiKey?: string;
+    readonly bounds?: Bounds;
+    /** The leg's clock, read for its run deadline; Date.now unless a test drives it. */
+    readonly now?: () => number;
+  } = {},
 ): Promise<LegRun> {
   const bounds = options.bounds ?? HOSTILE_BOUNDS;
   const client = createHostClient({
@@ -351,7 +356,11 @@ export async function runMeanLeg(
     const discoveryMs = Date.now() - discoveryStarted;
     const legStarted = Date.now();
     const config = { requireBehavior: false, optedOut: [], bounds };
-    const outcome = await runLeg(MEAN_LEG, { client, discovery, config });
+    const outcome = await runLeg(
+      MEAN_LEG,
+      { client, discovery, config },
+      options.now === undefined ? {} : { now: options.now },
+    );
     return { outcome, legMs: Date.now() - legStarted, discoveryMs };
   } finally {
     await client.close();

@@ -25,6 +25,8 @@ export async function driveRouted(
   request: EvalRunRequest,
   bounds: Bounds,
   apiKey: string,
+  /** The drive's clock, read for its run deadline; Date.now unless a test drives it. */
+  now: () => number = Date.now,
 ): Promise<Drive> {
   const counts = new Map<string, number>();
   const server = await startScriptedServer((req, res) => {
@@ -38,7 +40,7 @@ export async function driveRouted(
   const client = createHostClient({ baseUrl: server.url, apiKey, ...bounds });
   try {
     const started = Date.now();
-    const result = await driveEvalRun(client, request, bounds);
+    const result = await driveEvalRun(client, request, bounds, now);
     return { result, requests: server.requests, elapsedMs: Date.now() - started };
   } finally {
     await client.close();
