@@ -26,13 +26,13 @@ const CPU_PROBE = fileURLToPath(new URL('./cpu-probe.mjs', import.meta.url));
 const SLOW_RUN_MS = 2_000;
 const TARGETS = { beyondT: 250, embedded: 300, verify: 400, pageKb: 150, npmTestS: 60 } as const;
 /**
- * Issue 46's own figures for 954060f, taken on the machine the targets were set on. A target
- * over its base there, times the base measured here beside this checkout, is the same target on
- * this machine: the `scaled` column. `verify` and the page were given no base, so they have none.
+ * The figures 954060f took on the machine the targets were set on. A target over its base there,
+ * times the base measured here beside this checkout, is the same target on this machine: the
+ * `scaled` column. `verify` and the page were given no base, so they have none.
  */
-const ISSUE_BASE = { beyondT: 223, embedded: 270, npmTestS: 46 } as const;
-const scaledTarget = (key: keyof typeof ISSUE_BASE, hereBase: number): number =>
-  (TARGETS[key] / ISSUE_BASE[key]) * hereBase;
+const TARGETS_BASE = { beyondT: 223, embedded: 270, npmTestS: 46 } as const;
+const scaledTarget = (key: keyof typeof TARGETS_BASE, hereBase: number): number =>
+  (TARGETS[key] / TARGETS_BASE[key]) * hereBase;
 /** `verify` is timed on a report of this many rows: the hand legs and one generated pack. */
 const VERIFY_ARGS = ['--generate', '2', '--seed', '1'];
 
@@ -337,9 +337,9 @@ export function versusBaseSection(v: VersusSamples): Section {
         : "`npm test` is each checkout's own, once each, CPU from /usr/bin/time (its workers included). ") +
       'Run this section alone with `BENCH_ONLY=versus npm run bench` (`BENCH_NPM_TEST=0` leaves ' +
       `out the two \`npm test\` runs). Taken ${v.date}, load average (1 min) ` +
-      `${v.loadAverage.toFixed(2)} at its start. The targets are issue 46's, set on a machine ` +
-      `where ${BASE_COMMIT} measured ${ISSUE_BASE.beyondT} ms, ${ISSUE_BASE.embedded} ms and ` +
-      `${ISSUE_BASE.npmTestS} s; the scaled column is each target in the same ratio to ` +
+      `${v.loadAverage.toFixed(2)} at its start. The targets were set on a machine ` +
+      `where ${BASE_COMMIT} measured ${TARGETS_BASE.beyondT} ms, ${TARGETS_BASE.embedded} ms and ` +
+      `${TARGETS_BASE.npmTestS} s; the scaled column is each target in the same ratio to ` +
       `${BASE_COMMIT}'s median measured here, the same target on this machine.`,
     headers: [
       'series (min / median / max)',
