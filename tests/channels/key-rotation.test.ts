@@ -81,6 +81,14 @@ function strictRun(url: string, reportDir: string, keyName: string, keyId: strin
 const verifyAt = (reportDir: string, url: string) =>
   cli(['verify', join(reportDir, 'eval-gate-report.json'), '--host', url]);
 
+/** Verifies the report at `url` and expects it certified under `keyId`; returns the result. */
+async function expectCertifiedBy(reportDir: string, url: string, keyId: string) {
+  const verified = await verifyAt(reportDir, url);
+  expect(verified.code).toBe(0);
+  expect(verified.stdout.at(-1)).toMatch(new RegExp(`^certified: .*\\(signed by key ${keyId}\\)`));
+  return verified;
+}
+
 beforeAll(async () => {
   dir = await scratchDir();
   await writeKey('old');
@@ -101,11 +109,7 @@ describe('a signing key rotated on the reference host', () => {
     const before = join(dir, 'signed-old');
     const oldRun = await strictRun(url, before, 'old', OLD);
     expect(oldRun.code, oldRun.stdout.join('\n')).toBe(0);
-    const certifiedBefore = await verifyAt(before, url);
-    expect(certifiedBefore.code).toBe(0);
-    expect(certifiedBefore.stdout.at(-1)).toMatch(
-      new RegExp(`^certified: .*\\(signed by key ${OLD}\\)`),
-    );
+    const certifiedBefore = await expectCertifiedBy(before, url, OLD);
 
     // Retired after the report was signed and before it is read again.
     const finishedAt = Date.parse((await readReport(before)).finishedAt);
@@ -130,11 +134,7 @@ describe('a signing key rotated on the reference host', () => {
     const rotated = join(dir, 'signed-new');
     const newRun = await strictRun(url, rotated, 'new', NEW);
     expect(newRun.code, newRun.stdout.join('\n')).toBe(0);
-    const certifiedAfter = await verifyAt(rotated, url);
-    expect(certifiedAfter.code).toBe(0);
-    expect(certifiedAfter.stdout.at(-1)).toMatch(
-      new RegExp(`^certified: .*\\(signed by key ${NEW}\\)`),
-    );
+    const certifiedAfter = await expectCertifiedBy(rotated, url, NEW);
     for (const run of [oldRun, stillOld, newRun, certifiedBefore, after, certifiedAfter]) {
       expect([...run.stdout, ...run.stderr].join('\n')).not.toContain(LEAKY_KEY);
     }
