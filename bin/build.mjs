@@ -4,12 +4,14 @@
 // leftover module would still be packed and could still be imported. Then it bundles the CLI
 // into one file, dist/bundle/main.js, which `openwop-eval-gate` runs: Node's ES module loader
 // pays for every file it reads, resolves and links, far more than for the bytes in it. It records
-// the referee's digest of the judging sources in dist/lib/judging-digest.json. Last it stamps
+// the referee's digest of the judging sources in dist/lib/judging-digest.json, and writes the V8
+// code cache of the schema validators to dist/code-cache/ (lib/code-cache.ts). Last it stamps
 // dist/.built with the time the build began, which the tests' globalSetup reads to skip a second
 // build of the same sources (`npm ci` has just built them through `prepare`).
 import { build as bundle } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
@@ -73,9 +75,33 @@ writeFileSync(
   `${JSON.stringify({ judgingDigest: await judgingDigestOf(ROOT) })}\n`,
 );
 
+await writeValidatorCodeCache();
+
 const stamp = join(DIST, '.built');
 writeFileSync(stamp, `${began.toISOString()}\n`);
 utimesSync(stamp, began, began);
+
+/**
+ * The code cache of the schema validators (lib/code-cache.ts), made after an embedded run and a
+ * `verify` of its report, so it holds the validators those compile and not only the file's top
+ * level. The run reads no setting from the environment or .env, and writes to a folder of its own.
+ */
+async function writeValidatorCodeCache() {
+  const dist = (...parts) => pathToFileURL(join(DIST, ...parts)).href;
+  const { CODE_CACHE_DIR, writeCodeCaches } = await import(dist('lib', 'code-cache.js'));
+  rmSync(CODE_CACHE_DIR, { recursive: true, force: true });
+  const { runConformance, verifyReport } = await import(dist('cli', 'api.js'));
+  const reportDir = mkdtempSync(join(tmpdir(), 'openwop-build-'));
+  try {
+    await runConformance({ env: false, reportDir });
+    await verifyReport(join(reportDir, 'eval-gate-report.json'));
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+  for (const file of writeCodeCaches()) {
+    process.stdout.write(`code cache ${relative(ROOT, file)}\n`);
+  }
+}
 
 /**
  * fast-check, the generator's dependency, loaded the first time one of its members is read. In a

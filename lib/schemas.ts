@@ -4,7 +4,7 @@
 // compile to. Errors come back as plain data that names the schema, the failing keyword, where in
 // the instance it failed and Ajv's parameters, so a finding can name the member at fault.
 
-import { createRequire } from 'node:module';
+import { requireWithCodeCache } from './code-cache.ts';
 import { SCHEMA_IDS, SCHEMA_PATHS, VALIDATOR_MODULES } from './generated/schema-names.js';
 import { packagePath } from './package-root.ts';
 
@@ -51,9 +51,9 @@ interface CompiledValidator {
 // runs, and the file holding the others (about a megabyte, a wait of its own on a busy machine)
 // then loads while the host works (preloadValidators). Both are CommonJS, loaded synchronously the
 // first time a check needs them, so `validate` stays a plain function wherever it is called. They
-// are read from the package's lib/generated/, where the sources and dist/ both find them; the
-// generated VALIDATOR_MODULES says which file holds which validator.
-const requireFile = createRequire(import.meta.url);
+// are read from the package's lib/generated/, where the sources and dist/ both find them, with the
+// code cache the build made of them (lib/code-cache.ts); the generated VALIDATOR_MODULES says
+// which file holds which validator.
 // One lookup per check once a validator is found: a run checks every event it reads.
 const found: Partial<Record<SchemaName, CompiledValidator>> = {};
 
@@ -63,8 +63,8 @@ function compiled(name: SchemaName): CompiledValidator {
 
 function find(name: SchemaName): CompiledValidator {
   const file = VALIDATOR_MODULES[name];
-  // require keeps a file once loaded, so the next validator of the same file is only a lookup.
-  const validators = requireFile(packagePath(file)) as Readonly<
+  // A file is evaluated once, so the next validator of the same file is only a lookup.
+  const validators = requireWithCodeCache(packagePath(file)) as Readonly<
     Record<string, CompiledValidator | undefined>
   >;
   const fn = validators[name];
@@ -78,7 +78,8 @@ function find(name: SchemaName): CompiledValidator {
  * have created their runs, when the process would otherwise sit idle until the host finishes.
  */
 export function preloadValidators(): void {
-  for (const file of new Set(Object.values(VALIDATOR_MODULES))) requireFile(packagePath(file));
+  for (const file of new Set(Object.values(VALIDATOR_MODULES)))
+    requireWithCodeCache(packagePath(file));
 }
 
 /** Checks `instance` against the named schema; an empty list means it is valid. */
