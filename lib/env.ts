@@ -3,8 +3,9 @@
 
 import { Refusal } from './refusal.ts';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { parse } from 'dotenv';
+import type { parse as parseDotenv } from 'dotenv';
 import { holdsSecret, scrubText, unscrubbableSecret } from './secrets.ts';
 import type { OptOutName } from './types.ts';
 import { OPT_OUT_NAMES } from './types.ts';
@@ -108,6 +109,9 @@ export function readSettings(env?: Env, options: { envFile?: string | false } = 
 function readEnvFile(path: string): Readonly<Record<string, string>> {
   const full = resolve(path);
   if (!existsSync(full)) return {};
+  // Required, and only when there is a file to parse: an ES import of this CommonJS package has
+  // Node scan its source for exports on every start, a cost of every command, .env or not.
+  const { parse } = createRequire(import.meta.url)('dotenv') as { parse: typeof parseDotenv };
   return parse(readFileSync(full));
 }
 
