@@ -10,7 +10,7 @@
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { Module, createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { packagePath } from './package-root.ts';
@@ -29,6 +29,8 @@ interface Loaded {
 }
 
 const loaded = new Map<string, Loaded>();
+/** The process's CommonJS module cache: a file is evaluated once, by `require` or by this module. */
+const required = createRequire(import.meta.url).cache;
 
 /** The cache file for a source: its name, the digest of its text and the V8 that compiles it. */
 function cacheFileOf(path: string, source: string, dir: string): string {
@@ -55,7 +57,7 @@ function readCache(file: string): Buffer | undefined {
  * `dir` when there is one for this very text.
  */
 export function requireWithCodeCache(path: string, dir: string = CODE_CACHE_DIR): unknown {
-  const known = loaded.get(path);
+  const known = loaded.get(path) ?? required[path];
   if (known !== undefined) return known.exports;
   const source = readFileSync(path, 'utf8');
   const cacheFile = cacheFileOf(path, source, dir);
@@ -65,9 +67,13 @@ export function requireWithCodeCache(path: string, dir: string = CODE_CACHE_DIR)
     `(function (exports, require, module, __filename, __dirname) { ${source}\n})`,
     { filename: path, ...(cachedData === undefined ? {} : { cachedData }) },
   );
-  const module = { exports: {} as unknown };
+  const module = new Module(path);
+  module.filename = path;
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(module.exports, module.exports, createRequire(path), module, path, dirname(path));
+  // Recorded where `require` records what it loaded, so a later require of the file is this one.
+  module.loaded = true;
+  required[path] = module;
   const use = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
   loaded.set(path, { exports: module.exports, script, cacheFile, use });
   return module.exports;

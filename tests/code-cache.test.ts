@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,9 +35,28 @@ describe('a generated CommonJS file loaded with its code cache', () => {
     );
     const loaded = requireWithCodeCache(path, cacheDir);
     expect(loaded).toEqual({ same: true, names: [path, dir], beside: 'beside', strict: true });
-    expect(loaded).toEqual(createRequire(import.meta.url)(path));
     expect(requireWithCodeCache(path, cacheDir)).toBe(loaded);
     expect(codeCacheUse(path)).toBe('none');
+    // The same text required as require does it, from a folder of its own, gives the same.
+    const twin = commonJs('loaded.cjs', readFileSync(path, 'utf8'));
+    expect(createRequire(import.meta.url)(twin.path)).toEqual({
+      ...(loaded as object),
+      names: [twin.path, twin.dir],
+    });
+  });
+
+  it('is evaluated once a process, whether require or the cache loader comes first', () => {
+    const counter = '__codeCacheTestEvaluations';
+    const text = `globalThis.${counter} = (globalThis.${counter} ?? 0) + 1; module.exports = {};`;
+    const g = globalThis as Record<string, unknown>;
+    const byLoader = commonJs('once.cjs', text);
+    const first = requireWithCodeCache(byLoader.path, byLoader.cacheDir);
+    expect(createRequire(import.meta.url)(byLoader.path)).toBe(first);
+    const byRequire = commonJs('once.cjs', text);
+    const second = createRequire(import.meta.url)(byRequire.path) as unknown;
+    expect(requireWithCodeCache(byRequire.path, byRequire.cacheDir)).toBe(second);
+    expect(g[counter]).toBe(2);
+    delete g[counter];
   });
 
   it('is compiled from the cache the build wrote for the very same text', () => {
