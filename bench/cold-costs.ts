@@ -52,7 +52,9 @@ export async function measureColdCosts(rounds: number): Promise<Section> {
         '(`npm run schemas:compile`; a test fails while it is stale), so no process loads Ajv or ' +
         "compiles a schema. The fixture's validator is a file of its own: a run needs it before " +
         'it creates its runs, and the file holding the others (about a megabyte) loads once ' +
-        "they are created, while the host works. The host client uses Node's own " +
+        'they are created, while the host works; both load with the V8 code cache the build ' +
+        'writes for their very text (lib/code-cache.ts), so neither is parsed nor compiled ' +
+        "again. The host client uses Node's own " +
         "`node:http` (the second row). It used undici's package root before, whose import took " +
         '130 to 140 ms in a fresh process on the 2-core machine, loading fetch, WebSocket, ' +
         "cookie and cache modules the suite never calls; before that, two of undici's internal " +
