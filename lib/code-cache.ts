@@ -33,7 +33,7 @@ const loaded = new Map<string, Loaded>();
 const required = createRequire(import.meta.url).cache;
 
 /** The cache file for a source: its name, the digest of its text and the V8 that compiles it. */
-function cacheFileOf(path: string, source: string, dir: string): string {
+function cacheFileOf(path: string, source: Buffer, dir: string): string {
   const digest = createHash('sha256')
     .update(process.versions.v8)
     .update('\0')
@@ -59,8 +59,10 @@ function readCache(file: string): Buffer | undefined {
 export function requireWithCodeCache(path: string, dir: string = CODE_CACHE_DIR): unknown {
   const known = loaded.get(path) ?? required[path];
   if (known !== undefined) return known.exports;
-  const source = readFileSync(path, 'utf8');
-  const cacheFile = cacheFileOf(path, source, dir);
+  // The bytes are digested as read: a digest of the decoded text would encode it all again.
+  const bytes = readFileSync(path);
+  const source = bytes.toString('utf8');
+  const cacheFile = cacheFileOf(path, bytes, dir);
   const cachedData = readCache(cacheFile);
   // Node's own CommonJS wrapper, so the file sees exactly what `require` would give it.
   const script = new Script(
