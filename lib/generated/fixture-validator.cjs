@@ -151,7 +151,7 @@ const schema31 = {
       properties: {
         passScore: {
           description:
-            'Lowest score, in 0–1, that passes; compared inclusively (a score equal to it passes).',
+            'Lowest score, in 0\u20131, that passes; compared inclusively (a score equal to it passes).',
           type: 'number',
           minimum: 0,
           maximum: 1,
@@ -184,7 +184,7 @@ const schema31 = {
         },
         passRule: {
           description:
-            "How a task's trials decide the task. `all`: every trial passed. `any`: at least one trial passed. `mean`: the task's gating score (the mean of its trials' gating scores, where a trial that failed its trajectory or failed closed counts 0, RFC 0246 §A) is at least thresholds.passScore (RFC 0246 §B); the reported mean score does not decide it.",
+            "How a task's trials decide the task. `all`: every trial passed. `any`: at least one trial passed. `mean`: the task's gating score (the mean of its trials' gating scores, where a trial that failed its trajectory or failed closed counts 0, RFC 0246 \u00a7A) is at least thresholds.passScore (RFC 0246 \u00a7B); the reported mean score does not decide it.",
           type: 'string',
           enum: ['all', 'any', 'mean'],
         },
@@ -250,7 +250,7 @@ const schema31 = {
                       minLength: 1,
                     },
                     weight: {
-                      description: "The criterion's share of the score, in 0–1.",
+                      description: "The criterion's share of the score, in 0\u20131.",
                       type: 'number',
                       minimum: 0,
                       maximum: 1,
@@ -261,7 +261,7 @@ const schema31 = {
               },
               trajectory: {
                 description:
-                  '[RFC 0244, assumed] The tool path a trial must take; a trial whose calls do not match it cannot pass, and counts 0 towards the pass decisions (RFC 0246 §A).',
+                  '[RFC 0244, assumed] The tool path a trial must take; a trial whose calls do not match it cannot pass, and counts 0 towards the pass decisions (RFC 0246 \u00a7A).',
                 type: 'object',
                 required: ['match', 'calls'],
                 properties: {

@@ -54,7 +54,7 @@ const schema31 = {
       properties: {
         passScore: {
           description:
-            'Lowest score, in 0–1, that passes; compared inclusively (a score equal to it passes).',
+            'Lowest score, in 0\u20131, that passes; compared inclusively (a score equal to it passes).',
           type: 'number',
           minimum: 0,
           maximum: 1,
@@ -87,7 +87,7 @@ const schema31 = {
         },
         passRule: {
           description:
-            "How a task's trials decide the task. `all`: every trial passed. `any`: at least one trial passed. `mean`: the task's gating score (the mean of its trials' gating scores, where a trial that failed its trajectory or failed closed counts 0, RFC 0246 §A) is at least thresholds.passScore (RFC 0246 §B); the reported mean score does not decide it.",
+            "How a task's trials decide the task. `all`: every trial passed. `any`: at least one trial passed. `mean`: the task's gating score (the mean of its trials' gating scores, where a trial that failed its trajectory or failed closed counts 0, RFC 0246 \u00a7A) is at least thresholds.passScore (RFC 0246 \u00a7B); the reported mean score does not decide it.",
           type: 'string',
           enum: ['all', 'any', 'mean'],
         },
@@ -153,7 +153,7 @@ const schema31 = {
                       minLength: 1,
                     },
                     weight: {
-                      description: "The criterion's share of the score, in 0–1.",
+                      description: "The criterion's share of the score, in 0\u20131.",
                       type: 'number',
                       minimum: 0,
                       maximum: 1,
@@ -164,7 +164,7 @@ const schema31 = {
               },
               trajectory: {
                 description:
-                  '[RFC 0244, assumed] The tool path a trial must take; a trial whose calls do not match it cannot pass, and counts 0 towards the pass decisions (RFC 0246 §A).',
+                  '[RFC 0244, assumed] The tool path a trial must take; a trial whose calls do not match it cannot pass, and counts 0 towards the pass decisions (RFC 0246 \u00a7A).',
                 type: 'object',
                 required: ['match', 'calls'],
                 properties: {
@@ -2172,7 +2172,7 @@ const schema34 = {
   $id: 'https://openwop.dev/spec/v2/eval-summary.schema.json',
   title: 'EvalSummary',
   description:
-    "The outcome of one eval run: per-task scores and verdicts and the suite's pass decision. Closed everywhere, with no vendor hatch; carries no task output, prompt or rubric text. Beyond the published v2 structure this copy adds only `gatedAggregateScore` and `tasks[].gatedScore` (RFC 0246 §D) and `tasks[].trials` (RFC 0244, as this suite assumes it).",
+    "The outcome of one eval run: per-task scores and verdicts and the suite's pass decision. Closed everywhere, with no vendor hatch; carries no task output, prompt or rubric text. Beyond the published v2 structure this copy adds only `gatedAggregateScore` and `tasks[].gatedScore` (RFC 0246 \u00a7D) and `tasks[].trials` (RFC 0244, as this suite assumes it).",
   type: 'object',
   required: [
     'suiteId',
@@ -2201,19 +2201,19 @@ const schema34 = {
     },
     aggregateScore: {
       description:
-        "The host's aggregation (normally the mean) of the task scores, in 0–1. A measurement: trajectory failures do not lower it (RFC 0246 §C).",
+        "The host's aggregation (normally the mean) of the task scores, in 0\u20131. A measurement: trajectory failures do not lower it (RFC 0246 \u00a7C).",
       type: 'number',
       minimum: 0,
       maximum: 1,
     },
     gatedAggregateScore: {
       description:
-        "The gating aggregate (RFC 0246 §A): the aggregation used for aggregateScore, applied to the tasks' gating scores. Present whenever any task has an expected trajectory (RFC 0246 §D).",
+        "The gating aggregate (RFC 0246 \u00a7A): the aggregation used for aggregateScore, applied to the tasks' gating scores. Present whenever any task has an expected trajectory (RFC 0246 \u00a7D).",
       $ref: '#/$defs/unitScore',
     },
     passed: {
       description:
-        "The suite's verdict, read by deployment gates: the gating aggregate (gatedAggregateScore, RFC 0246 §A) is at least thresholds.passScore, and the cost and p95 latency limits hold (RFC 0246 §B). aggregateScore alone does not decide it.",
+        "The suite's verdict, read by deployment gates: the gating aggregate (gatedAggregateScore, RFC 0246 \u00a7A) is at least thresholds.passScore, and the cost and p95 latency limits hold (RFC 0246 \u00a7B). aggregateScore alone does not decide it.",
       type: 'boolean',
     },
     taskCount: { description: 'How many tasks the suite has.', type: 'integer', minimum: 0 },
@@ -2244,7 +2244,7 @@ const schema34 = {
           $ref: 'https://openwop.dev/spec/v2/ids.schema.json#/$defs/runId',
         },
         scoreDelta: {
-          description: "This run's aggregate score minus the baseline's, in −1..1.",
+          description: "This run's aggregate score minus the baseline's, in \u22121..1.",
           type: 'number',
           minimum: -1,
           maximum: 1,
@@ -2268,19 +2268,19 @@ const schema34 = {
         },
         score: {
           description:
-            "The task's score: the mean of its trials' output scores, in 0–1. Unchanged by trajectory failures (RFC 0246 §C).",
+            "The task's score: the mean of its trials' output scores, in 0\u20131. Unchanged by trajectory failures (RFC 0246 \u00a7C).",
           type: 'number',
           minimum: 0,
           maximum: 1,
         },
         gatedScore: {
           description:
-            "The task's gating score (RFC 0246 §A): the mean of its trials' scores with every trial that failed its trajectory or failed closed counted as 0. Required on a task with an expected trajectory, equal to score or not; otherwise present only when it differs from score (RFC 0246 §D).",
+            "The task's gating score (RFC 0246 \u00a7A): the mean of its trials' scores with every trial that failed its trajectory or failed closed counted as 0. Required on a task with an expected trajectory, equal to score or not; otherwise present only when it differs from score (RFC 0246 \u00a7D).",
           $ref: '#/$defs/unitScore',
         },
         passed: {
           description:
-            "The task's verdict under the suite's passRule; under `mean` it is gatedScore at least thresholds.passScore (RFC 0246 §B).",
+            "The task's verdict under the suite's passRule; under `mean` it is gatedScore at least thresholds.passScore (RFC 0246 \u00a7B).",
           type: 'boolean',
         },
         trials: {
@@ -2337,7 +2337,7 @@ const schema34 = {
         },
         meanScore: {
           description:
-            "The mean of the trials' output scores; a measurement, not the gate (RFC 0246 §C).",
+            "The mean of the trials' output scores; a measurement, not the gate (RFC 0246 \u00a7C).",
           $ref: '#/$defs/unitScore',
         },
         passAtK: {
@@ -2370,7 +2370,7 @@ const schema34 = {
       additionalProperties: false,
     },
     unitScore: {
-      description: '[suite-side] A score in 0–1, for the keys RFC 0244 and RFC 0246 add.',
+      description: '[suite-side] A score in 0\u20131, for the keys RFC 0244 and RFC 0246 add.',
       type: 'number',
       minimum: 0,
       maximum: 1,
@@ -2378,7 +2378,7 @@ const schema34 = {
   },
 };
 const schema35 = {
-  description: '[suite-side] A score in 0–1, for the keys RFC 0244 and RFC 0246 add.',
+  description: '[suite-side] A score in 0\u20131, for the keys RFC 0244 and RFC 0246 add.',
   type: 'number',
   minimum: 0,
   maximum: 1,
@@ -2409,19 +2409,19 @@ const schema36 = {
     },
     score: {
       description:
-        "The task's score: the mean of its trials' output scores, in 0–1. Unchanged by trajectory failures (RFC 0246 §C).",
+        "The task's score: the mean of its trials' output scores, in 0\u20131. Unchanged by trajectory failures (RFC 0246 \u00a7C).",
       type: 'number',
       minimum: 0,
       maximum: 1,
     },
     gatedScore: {
       description:
-        "The task's gating score (RFC 0246 §A): the mean of its trials' scores with every trial that failed its trajectory or failed closed counted as 0. Required on a task with an expected trajectory, equal to score or not; otherwise present only when it differs from score (RFC 0246 §D).",
+        "The task's gating score (RFC 0246 \u00a7A): the mean of its trials' scores with every trial that failed its trajectory or failed closed counted as 0. Required on a task with an expected trajectory, equal to score or not; otherwise present only when it differs from score (RFC 0246 \u00a7D).",
       $ref: '#/$defs/unitScore',
     },
     passed: {
       description:
-        "The task's verdict under the suite's passRule; under `mean` it is gatedScore at least thresholds.passScore (RFC 0246 §B).",
+        "The task's verdict under the suite's passRule; under `mean` it is gatedScore at least thresholds.passScore (RFC 0246 \u00a7B).",
       type: 'boolean',
     },
     trials: {
@@ -2473,7 +2473,7 @@ const schema38 = {
     },
     meanScore: {
       description:
-        "The mean of the trials' output scores; a measurement, not the gate (RFC 0246 §C).",
+        "The mean of the trials' output scores; a measurement, not the gate (RFC 0246 \u00a7C).",
       $ref: '#/$defs/unitScore',
     },
     passAtK: {
@@ -4999,7 +4999,8 @@ const schema49 = {
   properties: {
     taskId: { description: 'The task graded.', type: 'string', minLength: 1 },
     score: {
-      description: 'The output score in 0–1; a wrong tool path does not lower it (RFC 0246 §C).',
+      description:
+        'The output score in 0\u20131; a wrong tool path does not lower it (RFC 0246 \u00a7C).',
       type: 'number',
       minimum: 0,
       maximum: 1,
@@ -5441,7 +5442,7 @@ const schema50 = {
   required: ['aggregateScore', 'passed', 'taskCount', 'passedCount'],
   properties: {
     aggregateScore: {
-      description: 'The aggregate of the task scores, in 0–1, as in the summary.',
+      description: 'The aggregate of the task scores, in 0\u20131, as in the summary.',
       type: 'number',
       minimum: 0,
       maximum: 1,
@@ -5453,7 +5454,7 @@ const schema50 = {
     taskCount: { description: 'How many tasks were graded.', type: 'integer', minimum: 0 },
     passedCount: { description: 'How many tasks passed.', type: 'integer', minimum: 0 },
     regressionVsBaseline: {
-      description: "This run's aggregate minus the baseline run's, in −1..1.",
+      description: "This run's aggregate minus the baseline run's, in \u22121..1.",
       type: 'number',
       minimum: -1,
       maximum: 1,
@@ -6655,7 +6656,7 @@ const schema56 = {
       items: { $ref: 'https://openwop.dev/spec/v2/run-event.schema.json' },
     },
     lastSequence: {
-      description: 'The sequence of the last event in the log, or −1 when the log is empty.',
+      description: 'The sequence of the last event in the log, or \u22121 when the log is empty.',
       type: 'integer',
       minimum: -1,
     },
@@ -8578,7 +8579,7 @@ const schema62 = {
         subRunAttestation: { description: 'Whether the host attests sub-runs.', type: 'boolean' },
         modelClasses: {
           description:
-            'The model classes the host offers (a different enum from the suite’s allowedModels).',
+            'The model classes the host offers (a different enum from the suite\u2019s allowedModels).',
           type: 'array',
           uniqueItems: true,
           items: {
@@ -13031,7 +13032,7 @@ const schema70 = {
       type: 'boolean',
     },
     confidence: {
-      description: "The agent's confidence, in 0–1.",
+      description: "The agent's confidence, in 0\u20131.",
       type: 'number',
       minimum: 0,
       maximum: 1,
@@ -14266,7 +14267,7 @@ const schema78 = {
     },
     decision: { description: 'The decision, any JSON value.' },
     confidence: {
-      description: "The agent's confidence, in 0–1.",
+      description: "The agent's confidence, in 0\u20131.",
       type: 'number',
       minimum: 0,
       maximum: 1,
@@ -15219,7 +15220,7 @@ const schema85 = {
   patternProperties: { '^(openwop-|x-|vendor\\.)': true },
   $defs: {
     disposition: {
-      description: 'Contract §9.',
+      description: 'Contract \u00a79.',
       enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
     },
     probe: {
@@ -15420,7 +15421,7 @@ const schema85 = {
           pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
         },
         disposition: {
-          description: 'Contract §9.',
+          description: 'Contract \u00a79.',
           enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
         },
         assertions: { description: 'Findings judged on host data.', $ref: '#/$defs/count' },
@@ -15622,7 +15623,7 @@ const schema85 = {
           minLength: 1,
         },
         disposition: {
-          description: 'Contract §9, for this case alone.',
+          description: 'Contract \u00a79, for this case alone.',
           enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
         },
         reason: { description: 'Why the case is not executed-pass.', type: 'string', minLength: 1 },
@@ -15953,7 +15954,7 @@ const schema110 = {
   minimum: 1,
 };
 const schema145 = {
-  description: 'Contract §9.',
+  description: 'Contract \u00a79.',
   enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
 };
 const pattern59 = new RegExp('^[0-9a-f]{64}$', 'u');
@@ -15972,7 +15973,7 @@ const schema88 = {
       pattern: '^openwop\\.requirement\\.0246\\.[a-z0-9-]+$',
     },
     disposition: {
-      description: 'Contract §9.',
+      description: 'Contract \u00a79.',
       enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
     },
     assertions: { description: 'Findings judged on host data.', $ref: '#/$defs/count' },
@@ -18454,7 +18455,7 @@ const schema111 = {
       minLength: 1,
     },
     disposition: {
-      description: 'Contract §9, for this case alone.',
+      description: 'Contract \u00a79, for this case alone.',
       enum: ['executed-pass', 'executed-fail', 'inapplicable', 'skipped', 'blocked'],
     },
     reason: { description: 'Why the case is not executed-pass.', type: 'string', minLength: 1 },
