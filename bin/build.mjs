@@ -85,6 +85,9 @@ utimesSync(stamp, began, began);
  * The code cache of the schema validators (lib/code-cache.ts), made after an embedded run and a
  * `verify` of its report, so it holds the validators those compile and not only the file's top
  * level. The run reads no setting from the environment or .env, and writes to a folder of its own.
+ * A cache only spares a process some compiling, and any part of one is as sound as the whole, so
+ * a warm-up that fails (a machine where nothing may listen on 127.0.0.1) fails no build: the
+ * cache then holds what compiled before it stopped, and the line says so.
  */
 async function writeValidatorCodeCache() {
   const dist = (...parts) => pathToFileURL(join(DIST, ...parts)).href;
@@ -95,6 +98,9 @@ async function writeValidatorCodeCache() {
   try {
     await runConformance({ env: false, reportDir });
     await verifyReport(join(reportDir, 'eval-gate-report.json'));
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    process.stdout.write(`code cache: the warm-up stopped (${why.split('\n')[0]})\n`);
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
   }
