@@ -331,7 +331,9 @@ export function versusBaseSection(v: VersusSamples): Section {
       `\`run\` against its own reference host (from its dist/) with runDelayMs ${SLOW_RUN_MS}, \`run\` ` +
       `with the embedded host (its HTML page weighed), \`run ${VERIFY_ARGS.join(' ')}\` and ` +
       `\`verify\` of that report. CPU is user + system of the process itself ` +
-      `(bench/cpu-probe.mjs), the figure to read when the machine is shared. ` +
+      `(bench/cpu-probe.mjs), the figure to read when the machine is shared. This checkout runs ` +
+      'as `npm run build` leaves it, with the V8 code cache of its validator files ' +
+      '(lib/code-cache.ts), which a package installed from the registry does not carry. ' +
       (b === undefined
         ? '`npm test` was not run (BENCH_NPM_TEST=0). '
         : "`npm test` is each checkout's own, once each, CPU from /usr/bin/time (its workers included). ") +
