@@ -25,6 +25,7 @@ export default defineConfig({
       'tests/report/verdict-lines.test.ts',
       'tests/report/certification-reasons.test.ts',
       'tests/report/baseline-resolution.test.ts',
+      'tests/report/gate-counts.test.ts',
       'tests/report/ci-verdict.test.ts',
       'tests/report/severity.test.ts',
       'tests/report/causes-order.test.ts',

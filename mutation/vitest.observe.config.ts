@@ -19,6 +19,7 @@ export default defineConfig({
       'tests/observe/host-client.test.ts',
       'tests/observe/host-client-edges.test.ts',
       'tests/observe/host-client-transport.test.ts',
+      'tests/observe/host-client-json.test.ts',
     ],
     exclude: ['node_modules/**'],
     // Modules shared across a run's files, as `npm test` shares them (vitest.config.ts): these
