@@ -40,9 +40,6 @@ export default defineConfig({
       'tests/decide/run-suite.test.ts',
       'tests/decide/legs-file.test.ts',
     ],
-    // Modules shared across a run's files, as `npm test` shares them (vitest.config.ts): these
-    // tests leave no module state behind, and a mutant run then sees them as `npm test` does.
-    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -22,9 +22,6 @@ export default defineConfig({
       'tests/observe/host-client-json.test.ts',
     ],
     exclude: ['node_modules/**'],
-    // Modules shared across a run's files, as `npm test` shares them (vitest.config.ts): these
-    // tests leave no module state behind, and a mutant run then sees them as `npm test` does.
-    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
