@@ -4,67 +4,26 @@
 
 import { describe, expect, it } from 'vitest';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
-import type { ExpectedFailure } from '../../lib/report/run-options.ts';
 import type { RunOptions } from '../../lib/report/run-record.ts';
 import { runRecord } from '../../lib/report/run-record.ts';
 import type { BaselineContext } from '../../lib/report/verdict/baseline.ts';
 import { ciVerdict } from '../../lib/report/verdict/ci-verdict.ts';
 import { causesOf, clip, LEAD_LIMIT, shortId } from '../../lib/report/verdict/lead.ts';
-import type { Finding, HostChecks } from '../../lib/types.ts';
 import { reportOf } from '../cli/report-example.ts';
+import {
+  A,
+  B,
+  BASELINE_FILE,
+  C,
+  baseline,
+  checks,
+  entry,
+  finding,
+  pass,
+  row,
+} from './literal-rows.ts';
 
-const A = 'openwop.requirement.0246.mean-gated';
-const B = 'openwop.requirement.0246.suite-gated';
-const C = 'openwop.requirement.0246.any-rule-unchanged';
-const FILE = 'team/baseline.yml';
-
-const finding = (rule: string, ok: boolean, severity: Finding['severity'] = 'MUST'): Finding => ({
-  rule,
-  ok,
-  severity,
-  ref: 'RFC 0246 §B',
-  message: `${rule} ${ok ? 'held' : 'broke'}`,
-});
-
-const row = (
-  id: string,
-  disposition: ReportRow['disposition'],
-  findings: readonly Finding[] = [],
-  extra: Partial<ReportRow> = {},
-): ReportRow => ({
-  id,
-  disposition,
-  assertions: findings.length,
-  durationMs: 1,
-  findings,
-  ...extra,
-});
-
-const pass = (id: string, ...findings: Finding[]) =>
-  row(id, 'executed-pass', [finding('task.passed', true), ...findings]);
-
-const checks = (...findings: Finding[]): HostChecks => ({
-  probes: [],
-  findings,
-  unexercised: [],
-  inapplicable: [],
-});
-
-const entry = (requirement: string, more: Partial<ExpectedFailure> = {}): ExpectedFailure => ({
-  requirement,
-  reason: 'known',
-  ...more,
-});
-
-const baseline = (
-  entries: readonly ExpectedFailure[],
-  more: Partial<NonNullable<RunOptions['baseline']>> = {},
-) => ({
-  file: FILE,
-  sha256: '0'.repeat(64),
-  entries,
-  ...more,
-});
+const FILE = BASELINE_FILE;
 
 /** The report a run records of `rows` under `options`, and its causes. */
 function causes(

@@ -4,7 +4,6 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Certification, EvalGateReport, ReportRow } from '../../lib/report/report.ts';
-import type { ExpectedFailure } from '../../lib/report/run-options.ts';
 import { NOT_SELECTED } from '../../lib/report/run-options.ts';
 import type { RunOptions } from '../../lib/report/run-record.ts';
 import { runRecord } from '../../lib/report/run-record.ts';
@@ -26,51 +25,12 @@ import {
   UNRECORDED,
   verdictClause,
 } from '../../lib/report/verdict/run-verdict.ts';
-import type { Finding } from '../../lib/types.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { reportOf } from '../cli/report-example.ts';
+import { A, B, C, baseline, entry, finding, pass, row } from './literal-rows.ts';
 
-const A = 'openwop.requirement.0246.mean-gated';
-const B = 'openwop.requirement.0246.suite-gated';
-const C = 'openwop.requirement.0246.any-rule-unchanged';
-
-const finding = (rule: string, ok: boolean, severity: Finding['severity'] = 'MUST'): Finding => ({
-  rule,
-  ok,
-  severity,
-  ref: 'RFC 0246 §B',
-  message: `${rule} ${ok ? 'held' : 'broke'}`,
-});
-
-const row = (
-  id: string,
-  disposition: ReportRow['disposition'],
-  findings: readonly Finding[] = [],
-  extra: Partial<ReportRow> = {},
-): ReportRow => ({
-  id,
-  disposition,
-  assertions: findings.length,
-  durationMs: 1,
-  findings,
-  ...extra,
-});
-
-const pass = (id: string, ...findings: Finding[]) =>
-  row(id, 'executed-pass', [finding('task.passed', true), ...findings]);
 const fail = (id: string, rule = 'task.passed') => row(id, 'executed-fail', [finding(rule, false)]);
 const warned = (id: string) => pass(id, finding('wire.version-header', false, 'SHOULD'));
-
-const entry = (requirement: string, more: Partial<ExpectedFailure> = {}): ExpectedFailure => ({
-  requirement,
-  reason: 'known',
-  ...more,
-});
-
-const baseline = (
-  entries: readonly ExpectedFailure[],
-  more: Partial<NonNullable<RunOptions['baseline']>> = {},
-) => ({ file: 'b.yml', sha256: '0'.repeat(64), entries, ...more });
 
 function reportFor(
   rows: readonly ReportRow[],
