@@ -1,7 +1,7 @@
 // The JUnit and Markdown renderings of a report: failed, errored and skipped kept apart, and the
 // per-task table showing the scores and the gate side by side.
 
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { escapeXml } from '../../lib/report/render/junit.ts';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { junitOf, markdownOf, reportOf as reportOfRows } from '../cli/report-example.ts';
@@ -35,19 +35,23 @@ const reportOf = (rows: readonly ReportRow[]): EvalGateReport =>
   });
 
 describe('renderJunit', () => {
-  const junit = junitOf(
-    reportOf([
-      row('mean-gated', 'executed-pass'),
-      row('suite-gated', 'executed-fail', '1 MUST finding failed'),
-      row('no-trajectory-ungated', 'blocked', 'discovery unreadable: timed out'),
-      row(
-        'mean-partial-inclusive',
-        'inapplicable',
-        'host does not advertise agents.evalSuite.trials',
-      ),
-      row('any-rule-unchanged', 'skipped', 'opted out'),
-    ]),
-  );
+  // Rendered before each test rather than once: a mutation run credits what a test ran only to it.
+  let junit = '';
+  beforeEach(() => {
+    junit = junitOf(
+      reportOf([
+        row('mean-gated', 'executed-pass'),
+        row('suite-gated', 'executed-fail', '1 MUST finding failed'),
+        row('no-trajectory-ungated', 'blocked', 'discovery unreadable: timed out'),
+        row(
+          'mean-partial-inclusive',
+          'inapplicable',
+          'host does not advertise agents.evalSuite.trials',
+        ),
+        row('any-rule-unchanged', 'skipped', 'opted out'),
+      ]),
+    );
+  });
 
   it('counts a failure, an error and two skips apart, over the wall-clock time', () => {
     expect(junit).toContain('tests="5" failures="1" errors="1" skipped="2" time="2.500"');

@@ -3,7 +3,7 @@
 // closing line. A rule the host checks also judge (`wire.error-body`) is owed once per run: it is
 // counted and listed once, and not at all when any leg or host check judged it.
 
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { EvalGateReport, ReportRow } from '../../lib/report/report.ts';
 import { junitOf, markdownOf, reportOf } from '../cli/report-example.ts';
 import {
@@ -125,7 +125,11 @@ describe('the unexercised count', () => {
 });
 
 describe('renderMarkdown', () => {
-  const markdown = markdownOf(reportOf(ROWS));
+  // Rendered before each test rather than once: a mutation run credits what a test ran only to it.
+  let markdown = '';
+  beforeEach(() => {
+    markdown = markdownOf(reportOf(ROWS));
+  });
 
   it("gives the count under the closing line, and each leg's own count in the table", () => {
     expect(markdown).toMatch(
