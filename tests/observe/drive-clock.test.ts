@@ -72,9 +72,15 @@ function page(res: ServerResponse, isTerminal: boolean): void {
  * `unobserved` at `stage` by the deadline, having waited the backoff schedule between as many
  * requests to `path` as it took waits.
  */
-async function endsByTheClock(routes: Routes, stage: string, reason: string, path: string) {
+async function endsByTheClock(
+  routes: Routes,
+  stage: string,
+  reason: string,
+  path: string,
+  bounds: Bounds = BOUNDS,
+) {
   const clock = drivenClock();
-  const d = await driveRouted(routes, REQUEST, BOUNDS, 'sk-clock', clock);
+  const d = await driveRouted(routes, REQUEST, bounds, 'sk-clock', clock);
   expect(d.result).toEqual({ kind: 'unobserved', stage, reason });
   expect(clock.waits).toEqual(scheduleTo(DEADLINE_MS));
   expect(d.requests.filter((r) => r.path === path)).toHaveLength(clock.waits.length);
@@ -95,12 +101,19 @@ describe("a drive's waits are its clock's", () => {
     );
   });
 
-  it('a log whose pages come back empty at once is paced on the clock until the deadline', async () => {
-    await endsByTheClock(
-      { 'POST /runs': created, [`GET ${RUN}/events/poll`]: (_q, res) => page(res, false) },
-      'events',
-      `run not terminal within ${DEADLINE_MS} ms`,
-      `${RUN}/events/poll`,
-    );
-  });
+  it.each([
+    { held: 'not asked to hold its polls', pollTimeoutS: 0 },
+    { held: 'asked to hold its polls for a second', pollTimeoutS: 1 },
+  ])(
+    'a log $held whose pages come back empty at once is paced on the clock until the deadline',
+    async ({ pollTimeoutS }) => {
+      await endsByTheClock(
+        { 'POST /runs': created, [`GET ${RUN}/events/poll`]: (_q, res) => page(res, false) },
+        'events',
+        `run not terminal within ${DEADLINE_MS} ms`,
+        `${RUN}/events/poll`,
+        { ...BOUNDS, pollTimeoutS },
+      );
+    },
+  );
 });
