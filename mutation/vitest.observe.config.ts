@@ -13,6 +13,7 @@ export default defineConfig({
     include: [
       'tests/observe/driver.test.ts',
       'tests/observe/driver-endings.test.ts',
+      'tests/observe/drive-clock.test.ts',
       'tests/observe/discovery.test.ts',
       'tests/observe/discovery-edges.test.ts',
       'tests/observe/probes.test.ts',

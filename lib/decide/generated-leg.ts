@@ -5,35 +5,32 @@
 // beside the report) as the case finishes and keeps only the pack's tally; reports before the
 // sidecar hold every record inline, and are decided again as they were.
 
-import { selectedFixtures, type PackSelection } from '../generate/pack.ts';
 import { CURRENT_GENERATOR } from '../generate/versions.ts';
-import { fixtureDigest } from '../canonical-json.ts';
 import { packSelection } from './pack-request.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type {
-  DriveResult,
-  Fixture,
   GeneratedCaseRecord,
   GeneratedRecord,
   GeneratedSidecar,
   InlineGeneratedRecord,
   LegOutcome,
-  OptOutName,
 } from '../types.ts';
-import { blocked, hostFaultDecision, type Decision } from './decide.ts';
+import { blocked, type Decision } from './decide.ts';
 import {
   decidePack,
   driveGeneratedPack,
-  generatedLeg,
-  type GeneratedCase,
   streamGeneratedPack,
   type PackRequest,
   type PackWatch,
 } from './generated-pack.ts';
 import { PackTally } from './pack-tally.ts';
 import type { RunBudget } from './run-budget.ts';
-import { decideLeg, type LegFacts } from './decide-leg.ts';
 import type { LegTarget } from './leg-target.ts';
+import { caseRecord, replayPack, type GateSettings, type RecordedDocument } from './pack-replay.ts';
+
+// The case decided again, and what it is decided from, are the replay's; the page and `verify`
+// reach them through this module, which the page loads only for a report that holds a pack.
+export { recomputeCase, type GateSettings, type RecordedDocument } from './pack-replay.ts';
 
 /** Where a run writes each case's record as it finishes, in pack order. */
 export interface CaseSink {
@@ -99,30 +96,6 @@ export async function runGeneratedLeg(
   };
 }
 
-/** What a case records of itself: enough to decide it again without the host. */
-export function caseRecord(c: GeneratedCase): GeneratedCaseRecord {
-  const { decision } = c;
-  const judgedWithout = decision.observation === undefined && decision.findings.length > 0;
-  return {
-    fixtureId: c.fixtureId,
-    file: c.file,
-    disposition: decision.disposition,
-    ...(decision.reason === undefined ? {} : { reason: decision.reason }),
-    ...(judgedWithout ? { findings: decision.findings } : {}),
-    ...(decision.observation === undefined ? {} : { observation: decision.observation }),
-    ...(c.fixtureDigest === undefined ? {} : { fixtureDigest: c.fixtureDigest }),
-  };
-}
-
-/** The recorded discovery document, when it was served and parses. */
-export type RecordedDocument =
-  { readonly ok: true; readonly document: unknown } | { readonly ok: false };
-
-export interface GateSettings {
-  readonly strict: boolean;
-  readonly optedOut: readonly OptOutName[];
-}
-
 export interface PackRecomputation<R extends GeneratedRecord = GeneratedRecord> {
   readonly decision: Decision;
   /**
@@ -140,127 +113,51 @@ export interface PackRecomputation<R extends GeneratedRecord = GeneratedRecord> 
 }
 
 /**
- * The digest a rebuilt case records: the regenerated fixture's, for a record that names its
- * generator version (reports before versions recorded none).
+ * The row again from its inline records: the pack regenerated from the seed, and each case decided
+ * as the run decides it, then the pack decided as a run decides it (replayPack). `verify` compares
+ * the rebuilt record with the recorded one, so a case past the pack's end is passed over here and
+ * shows there, and every case that contradicts the pack is named.
  */
-export function rebuiltDigest(record: PackSelection, fixture: Fixture): string | undefined {
-  return record.generator === undefined ? undefined : fixtureDigest(fixture);
-}
-
-/** Why a recorded case is another referee's draw, or undefined when its digest is the one drawn. */
-export function otherDraw(
-  recorded: GeneratedCaseRecord,
-  digest: string | undefined,
-  generator: number,
-): string | undefined {
-  if (recorded.fixtureDigest === undefined || digest === undefined) return undefined;
-  if (recorded.fixtureDigest === digest) return undefined;
-  return `records fixture digest ${recorded.fixtureDigest.slice(0, 12)}…, generator v${generator} draws ${digest.slice(0, 12)}… there`;
-}
-
-/**
- * The row again from its records: the pack regenerated from the seed, and each case decided as
- * the run decides it (decideLeg, with the fixture in hand and the recorded drive), then the pack
- * decided as a run decides it. `verify` compares the rebuilt record with the recorded one.
- */
-export function recomputeGeneratedRow(
+export async function recomputeGeneratedRow(
   record: InlineGeneratedRecord,
   discovery: RecordedDocument,
   settings: GateSettings,
   generator: number = record.generator ?? CURRENT_GENERATOR,
-): PackRecomputation<InlineGeneratedRecord> {
-  const pack = [...selectedFixtures({ ...packSelection(record), generator })];
+): Promise<PackRecomputation<InlineGeneratedRecord>> {
+  const selection = packSelection(record);
+  const rebuilt: GeneratedCaseRecord[] = [];
+  const replay = await replayPack(
+    selection,
+    generator,
+    record.cases.map((recorded) => ({ ok: true, record: recorded })),
+    { discovery, settings },
+    {
+      at: (place) => `generated case ${place}`,
+      misplaced: (at, recorded, fixture) =>
+        `${at} (${recorded.fixtureId}): recorded as ${recorded.file}, the pack places ${fixture.id} there`,
+      drawBeforePlace: true,
+      named: Infinity,
+      keepEveryFinding: true,
+      rebuilt: (c) => void rebuilt.push(c),
+    },
+  );
+  // An inline record was read whole with the report, so only the draw can stop the replay.
+  if (replay.stopped !== undefined) throw replay.stopped.error;
   const problems: string[] = [];
-  const differentReferee: string[] = [];
-  if (record.case !== undefined && pack.length === 0) {
+  if (record.case !== undefined && replay.drawn === 0 && !replay.packGoesOn()) {
     problems.push(
       `generated: case ${record.case} is not in the pack of ${record.count} at seed ${record.seed}`,
     );
-  } else if (record.cases.length < pack.length) {
+  } else if (replay.packGoesOn()) {
+    const size = record.case === undefined ? record.count : 1;
     problems.push(
-      `generated: ${record.cases.length} cases recorded, the pack of ${record.count} at seed ${record.seed} has ${pack.length}`,
+      `generated: ${record.cases.length} cases recorded, the pack of ${record.count} at seed ${record.seed} has ${size}`,
     );
   }
-  const cases: GeneratedCase[] = [];
-  const rebuilt: GeneratedCaseRecord[] = [];
-  pack.forEach((fixture, i) => {
-    const recorded = record.cases[i];
-    if (recorded === undefined) return;
-    const at = `generated case ${i + 1} (${recorded.fixtureId})`;
-    const digest = rebuiltDigest(record, fixture);
-    const other = otherDraw(recorded, digest, generator);
-    if (other !== undefined) {
-      differentReferee.push(`${at}: ${other}`);
-      rebuilt.push(recorded);
-      return;
-    }
-    const again =
-      recorded.fixtureId !== fixture.id || recorded.file !== `${fixture.id}.json`
-        ? `recorded as ${recorded.file}, the pack places ${fixture.id} there`
-        : recomputeCase(fixture, recorded, discovery, settings);
-    if (typeof again === 'string') {
-      problems.push(`${at}: ${again}`);
-      rebuilt.push(recorded);
-      return;
-    }
-    const replayed = {
-      fixtureId: fixture.id,
-      seed: record.seed,
-      file: recorded.file,
-      decision: again,
-      ...(digest === undefined ? {} : { fixtureDigest: digest }),
-    };
-    cases.push(replayed);
-    rebuilt.push(caseRecord(replayed));
-  });
   return {
-    decision: decidePack(cases),
-    record: { ...packSelection(record), cases: rebuilt },
-    problems,
-    differentReferee,
+    decision: replay.tally.decision(),
+    record: { ...selection, cases: rebuilt },
+    problems: [...problems, ...replay.problems],
+    differentReferee: replay.differentReferee,
   };
-}
-
-/**
- * One case decided again with decideLeg, from the drive it recorded: its observation, or its host
- * fault (one failing run.served finding), or, for a case that never drove, its recorded reason.
- */
-export function recomputeCase(
-  fixture: Fixture,
-  recorded: GeneratedCaseRecord,
-  discovery: RecordedDocument,
-  settings: GateSettings,
-): Decision | string {
-  const facts: LegFacts = {
-    leg: generatedLeg(fixture),
-    selected: true,
-    settings: { requireBehavior: settings.strict, optedOut: settings.optedOut },
-    discovery: discovery.ok
-      ? { kind: 'read', document: discovery.document }
-      : { kind: 'unrecorded' },
-    fixture: { ok: true, fixture, path: recorded.file },
-  };
-  const gated = decideLeg(facts);
-  if (gated.kind === 'decided') return gated.decision;
-  if (recorded.observation !== undefined) {
-    return decidedWith(facts, { kind: 'observed', observation: recorded.observation });
-  }
-  if (recorded.findings !== undefined) {
-    return (
-      hostFaultDecision(recorded.findings) ??
-      'findings without an observation; only a host fault (one failing run.served) is recorded so'
-    );
-  }
-  if (recorded.disposition === 'blocked' && recorded.reason !== undefined) {
-    return blocked(recorded.reason);
-  }
-  return `disposition ${recorded.disposition} with no observation, finding or gate that explains it`;
-}
-
-function decidedWith(facts: LegFacts, drive: DriveResult): Decision | string {
-  const step = decideLeg({ ...facts, drive });
-  // Stryker disable next-line ConditionalExpression: with a fixture and a drive, decideLeg decides
-  return step.kind === 'decided'
-    ? step.decision
-    : `decideLeg asked for ${step.kind} after the drive`;
 }

@@ -10,6 +10,7 @@ import type { Fixture, GateName, MatchMode } from '../types.ts';
 import type { Decision } from './decide.ts';
 import { decideLeg, type LegFacts } from './decide-leg.ts';
 import type { LegTarget } from './leg-target.ts';
+import { SYSTEM_CLOCK, type DriveClock } from '../observe/driver.ts';
 import { decideWithHost, discoveryOf } from './run-leg.ts';
 import { inOrder, type PoolStats } from './ordered-pool.ts';
 import { PackTally, type GeneratedCase } from './pack-tally.ts';
@@ -85,6 +86,7 @@ async function limitedCase(
   target: LegTarget,
   streak: FaultStreak,
   budget: RunBudget | undefined,
+  clock: DriveClock,
 ): Promise<Decision> {
   const facts = caseFacts(fixture, target);
   // A case its gates decide never reaches the host, so it is decided whatever the pack's limits
@@ -95,8 +97,10 @@ async function limitedCase(
     budget?.signal.aborted === true ? budgetSpent(budget) : undefined;
   const admitted = await streak.admit(spent);
   if (!admitted.start) return notRun(admitted.why);
-  const decision = await withinBudget(decideWithHost(facts, target), budget, (spentBudget) =>
-    cutByBudget(spentBudget, 'case'),
+  const decision = await withinBudget(
+    decideWithHost(facts, target, {}, clock),
+    budget,
+    (spentBudget) => cutByBudget(spentBudget, 'case'),
   );
   streak.decided(decision);
   return decision;
@@ -110,7 +114,8 @@ const WINDOW_PER_WORKER = 4;
  * once, and hands each case with its fixture to `onCase` in pack order once every case before it
  * has been handed on. Each worker judges its case as soon as the case's run ends, while the other
  * workers' runs are still being played; only the cases in the pool's window are held at once,
- * never the pack (lib/decide/ordered-pool.ts).
+ * never the pack (lib/decide/ordered-pool.ts). Each case's drive reads its deadline on `clock` and
+ * waits on it between requests.
  */
 export async function streamGeneratedPack(
   request: PackRequest,
@@ -118,6 +123,7 @@ export async function streamGeneratedPack(
   onCase: (c: GeneratedCase, fixture: Fixture) => void | Promise<void>,
   watch: PackWatch = {},
   budget?: RunBudget,
+  clock: DriveClock = SYSTEM_CLOCK,
 ): Promise<PoolStats> {
   const total = request.case === undefined ? request.count : 1;
   const concurrency = Math.max(1, Math.min(request.concurrency ?? PACK_CONCURRENCY, total));
@@ -134,7 +140,7 @@ export async function streamGeneratedPack(
         fixtureId: fixture.id,
         seed: request.seed,
         file: `${fixture.id}.json`,
-        decision: await limitedCase(fixture, target, streak, budget),
+        decision: await limitedCase(fixture, target, streak, budget, clock),
         fixtureDigest: fixtureDigest(fixture),
       };
       watch.decided?.(decided, performance.now() - began);
@@ -153,9 +159,10 @@ export async function driveGeneratedPack(
   target: LegTarget,
   watch: PackWatch = {},
   budget?: RunBudget,
+  clock: DriveClock = SYSTEM_CLOCK,
 ): Promise<GeneratedCase[]> {
   const cases: GeneratedCase[] = [];
-  await streamGeneratedPack(request, target, (c) => void cases.push(c), watch, budget);
+  await streamGeneratedPack(request, target, (c) => void cases.push(c), watch, budget, clock);
   return cases;
 }
 

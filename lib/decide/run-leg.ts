@@ -8,7 +8,7 @@ import type { DriveWatch } from '../observe/drive-watch.ts';
 import { loadFixture } from '../fixtures.ts';
 import type { Decision } from './decide.ts';
 import { decideLeg, type HostDiscovery, type LegFacts } from './decide-leg.ts';
-import { driveEvalRun } from '../observe/driver.ts';
+import { driveEvalRun, SYSTEM_CLOCK, type DriveClock } from '../observe/driver.ts';
 import { WireRecord } from '../observe/wire-record.ts';
 
 export interface LegRun {
@@ -47,7 +47,7 @@ export async function runLeg(
     },
     target,
     how.watch,
-    now,
+    { ...SYSTEM_CLOCK, now },
   );
   return { requirement: leg.id, ...decision, durationMs: Math.max(0, now() - started) };
 }
@@ -57,7 +57,7 @@ export async function decideWithHost(
   known: LegFacts,
   target: LegTarget | undefined,
   watch?: DriveWatch,
-  now: () => number = Date.now,
+  clock: DriveClock = SYSTEM_CLOCK,
 ): Promise<Decision> {
   let facts = known;
   for (;;) {
@@ -76,7 +76,7 @@ export async function decideWithHost(
       host.client,
       step.request,
       host.config.bounds,
-      now,
+      clock,
       wire,
       watch,
     );

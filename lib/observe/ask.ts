@@ -20,10 +20,20 @@ export const BACKOFF = { initialMs: 50, factor: 2, maxMs: 1_000 } as const;
 /** Host error text quoted in a reason is cut to this many characters. */
 const REASON_LIMIT = 200;
 
+/**
+ * The time a drive reads its deadline on and the waits it takes between requests: the process's
+ * (SYSTEM_CLOCK) unless a test drives time, so a host that never answers ends by the clock.
+ */
+export interface DriveClock {
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
 export interface Run {
   readonly client: HostClient;
   readonly bounds: Bounds;
   readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
   readonly deadline: number;
   readonly wire: WireRecord;
   /** Told what the drive has seen and waits for; it decides nothing. */
@@ -76,7 +86,7 @@ export async function ask(
     last = status;
     const hinted = retryAfterMs(answer.headers['retry-after'], run.bounds.retryAfterCapMs);
     const delay = hinted === undefined ? wait.take() : Math.max(hinted, BACKOFF.initialMs);
-    await sleep(Math.min(delay, remaining(run)));
+    await run.sleep(Math.min(delay, remaining(run)));
   }
 }
 
@@ -118,6 +128,8 @@ export function remaining(run: Run): number {
 export function sleep(ms: number): Promise<void> {
   return ms <= 0 ? Promise.resolve() : new Promise((done) => setTimeout(done, ms));
 }
+
+export const SYSTEM_CLOCK: DriveClock = { now: Date.now, sleep };
 
 export function asRecord(value: unknown): Readonly<Record<string, unknown>> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

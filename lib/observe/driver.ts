@@ -7,13 +7,21 @@ import type { Bounds } from '../env.ts';
 import type { HostClient } from './host-client.ts';
 import type { DriveResult, RunObservation } from '../types.ts';
 import { OBSERVATION_RECORD_VERSION } from '../types.ts';
-import { ask, describeAnswer, hostFault, asRecord, type Run } from './ask.ts';
+import {
+  ask,
+  describeAnswer,
+  hostFault,
+  asRecord,
+  SYSTEM_CLOCK,
+  type DriveClock,
+  type Run,
+} from './ask.ts';
 import { encodeRunId } from './host-client.ts';
 import { readLog, replayLog } from './log-reader.ts';
 import { WireRecord } from './wire-record.ts';
 import type { DriveWatch } from './drive-watch.ts';
 
-export { BACKOFF, retryAfterMs } from './ask.ts';
+export { BACKOFF, retryAfterMs, SYSTEM_CLOCK, type DriveClock } from './ask.ts';
 export { LOG_LIMIT_IN_BODIES } from './log-reader.ts';
 
 export interface EvalRunRequest {
@@ -25,13 +33,14 @@ export async function driveEvalRun(
   client: HostClient,
   request: EvalRunRequest,
   bounds: Bounds,
-  now: () => number = Date.now,
+  { now, sleep }: DriveClock = SYSTEM_CLOCK,
   /** Where the wire is recorded; a caller passes one that already holds discovery's header. */
   wire: WireRecord = new WireRecord(),
   /** Told the run id, the events seen and what the drive waits for, as they happen. */
   watch: DriveWatch = {},
 ): Promise<DriveResult> {
-  const run: Run = { client, bounds, now, deadline: now() + bounds.runTimeoutMs, wire, watch };
+  const deadline = now() + bounds.runTimeoutMs;
+  const run: Run = { client, bounds, now, sleep, deadline, wire, watch };
   watch.waiting?.('create');
 
   const created = await ask(

@@ -16,7 +16,6 @@ import {
   hostFault,
   asRecord,
   remaining,
-  sleep,
   unobserved,
   type Run,
   type Step,
@@ -138,7 +137,7 @@ async function follow<T>(run: Run, path: string, how: Reading<T>): Promise<Step<
     } else if (pollMs === 0 || run.now() - sent < pollMs) {
       // Nothing came back before the long-poll timeout could have run out: the host does not
       // hold the request, so the suite paces it instead.
-      await sleep(Math.min(emptyWait.take(), remaining(run)));
+      await run.sleep(Math.min(emptyWait.take(), remaining(run)));
     }
   }
 }

@@ -28,9 +28,9 @@ const blockedCase = (fixtureId: string): GeneratedCaseRecord => ({
 });
 
 describe('recomputeGeneratedRow without observations', () => {
-  it('a host fault recorded as its one failing run.served fails the row and names the case', () => {
+  it('a host fault recorded as its one failing run.served fails the row and names the case', async () => {
     const fault = hostFaultFinding('create', 'HTTP 500');
-    const again = recomputeGeneratedRow(
+    const again = await recomputeGeneratedRow(
       record(
         {
           fixtureId: FIRST,
@@ -51,8 +51,8 @@ describe('recomputeGeneratedRow without observations', () => {
     );
   });
 
-  it('blocked cases block the row, quoting why', () => {
-    const again = recomputeGeneratedRow(
+  it('blocked cases block the row, quoting why', async () => {
+    const again = await recomputeGeneratedRow(
       record(blockedCase(FIRST), blockedCase(SECOND)),
       UNREAD,
       LENIENT,
@@ -62,9 +62,9 @@ describe('recomputeGeneratedRow without observations', () => {
     expect(again.decision.reason).toContain('connection reset');
   });
 
-  it('findings other than a host fault, without an observation, are refused', () => {
+  it('findings other than a host fault, without an observation, are refused', async () => {
     const held = { ...hostFaultFinding('create', 'x'), rule: 'task.passed', ok: true };
-    const again = recomputeGeneratedRow(
+    const again = await recomputeGeneratedRow(
       record(
         {
           fixtureId: FIRST,
@@ -82,8 +82,8 @@ describe('recomputeGeneratedRow without observations', () => {
     ]);
   });
 
-  it('a pass with nothing behind it is refused', () => {
-    const again = recomputeGeneratedRow(
+  it('a pass with nothing behind it is refused', async () => {
+    const again = await recomputeGeneratedRow(
       record({ fixtureId: FIRST, file: `${FIRST}.json`, disposition: 'executed-pass' }),
       UNREAD,
       LENIENT,
@@ -94,8 +94,8 @@ describe('recomputeGeneratedRow without observations', () => {
     ]);
   });
 
-  it('a case recorded in another place than the pack puts it is refused', () => {
-    const again = recomputeGeneratedRow(
+  it('a case recorded in another place than the pack puts it is refused', async () => {
+    const again = await recomputeGeneratedRow(
       record(blockedCase(SECOND), blockedCase(FIRST)),
       UNREAD,
       LENIENT,
@@ -122,8 +122,8 @@ describe('recomputeGeneratedRow gates each case against the recorded discovery',
   it('a fixture the host does not list is inapplicable by default and fails in strict mode', async () => {
     const unlisting = await unlistingDiscovery();
     const cases = record(blockedCase(FIRST), blockedCase(SECOND));
-    const lenient = recomputeGeneratedRow(cases, unlisting, LENIENT);
-    const strict = recomputeGeneratedRow(cases, unlisting, STRICT);
+    const lenient = await recomputeGeneratedRow(cases, unlisting, LENIENT);
+    const strict = await recomputeGeneratedRow(cases, unlisting, STRICT);
     expect(lenient.decision.disposition).toBe('inapplicable');
     expect(strict.decision.disposition).toBe('executed-fail');
     expect(strict.decision.reason).toContain(`host does not list fixture ${FIRST}`);

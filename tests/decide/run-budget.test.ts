@@ -194,7 +194,7 @@ describe('a host fault that repeats', () => {
       // verify decides the stopped pack again from its records alone, to the same row.
       const record = outcome.generated;
       if (record === undefined || !('cases' in record)) throw new Error('no inline record');
-      const again = recomputeGeneratedRow(
+      const again = await recomputeGeneratedRow(
         record,
         { ok: true, document: discovery },
         { strict: true, optedOut: [] },

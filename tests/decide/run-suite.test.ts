@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { readConfig, type SuiteConfig } from '../../lib/env.ts';
-import { driveEvalRun } from '../../lib/observe/driver.ts';
+import { driveEvalRun, SYSTEM_CLOCK } from '../../lib/observe/driver.ts';
 import type { HostClient, HostResponse } from '../../lib/observe/host-client.ts';
 import { encodeRunId } from '../../lib/observe/host-client.ts';
 import type { LegDefinition } from '../../lib/legs.ts';
@@ -209,7 +209,7 @@ describe('the first poll of a run', () => {
         target.client,
         { evalSuiteRef: 's@1', agentId: 'a' },
         config.bounds,
-        Date.now,
+        SYSTEM_CLOCK,
         undefined,
         {
           created: () => (createdAt = performance.now()),

@@ -11,6 +11,7 @@ import { checkHost } from '../../lib/decide/host-checks.ts';
 import { resolveConfig } from '../../lib/env.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
 import { readDiscovery } from '../../lib/observe/discovery.ts';
+import type { DriveClock } from '../../lib/observe/driver.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
 import type { HostChecks } from '../../lib/types.ts';
 import { startReferenceHost, type DefectName } from '../../reference-host/index.ts';
@@ -39,6 +40,8 @@ export interface PackRunOptions {
   readonly defect?: DefectName;
   /** The run deadline: short for a defect whose run never ends, so its case blocks in time. */
   readonly runTimeoutMs?: number;
+  /** The clock each case's drive waits on; the process's unless the test skips its waits. */
+  readonly clock?: DriveClock;
 }
 
 /**
@@ -91,7 +94,8 @@ async function runPack(
   });
   try {
     const discovery = await readDiscovery(client);
-    const cases = await driveGeneratedPack(request, { client, discovery, config });
+    const target = { client, discovery, config };
+    const cases = await driveGeneratedPack(request, target, {}, undefined, options.clock);
     if (!withHostChecks) return { cases, hostChecks: undefined };
     const hostChecks = await checkHost({
       client,

@@ -5,7 +5,12 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Bounds } from '../../lib/env.ts';
-import { BACKOFF, driveEvalRun, LOG_LIMIT_IN_BODIES } from '../../lib/observe/driver.ts';
+import {
+  BACKOFF,
+  driveEvalRun,
+  LOG_LIMIT_IN_BODIES,
+  SYSTEM_CLOCK,
+} from '../../lib/observe/driver.ts';
 import { TransportError } from '../../lib/observe/errors.ts';
 import type { HostClient, HostResponse } from '../../lib/observe/host-client.ts';
 import type { DriveResult } from '../../lib/types.ts';
@@ -346,7 +351,15 @@ const answer = (status: number, json: unknown, headers: Record<string, string> =
 describe('retries and the run deadline', () => {
   it('sends nothing once the run deadline has passed', async () => {
     const { client, calls } = scriptedClient(() => answer(201, { runId: 'r' }));
-    const result = await driveEvalRun(client, REQUEST, { ...BOUNDS, runTimeoutMs: 0 }, () => 1_000);
+    const result = await driveEvalRun(
+      client,
+      REQUEST,
+      { ...BOUNDS, runTimeoutMs: 0 },
+      {
+        ...SYSTEM_CLOCK,
+        now: () => 1_000,
+      },
+    );
     expect(result).toEqual({
       kind: 'unobserved',
       stage: 'create',

@@ -4,7 +4,12 @@
 
 import type { ServerResponse } from 'node:http';
 import type { Bounds } from '../../lib/env.ts';
-import { driveEvalRun, type EvalRunRequest } from '../../lib/observe/driver.ts';
+import {
+  driveEvalRun,
+  SYSTEM_CLOCK,
+  type DriveClock,
+  type EvalRunRequest,
+} from '../../lib/observe/driver.ts';
 import { createHostClient } from '../../lib/observe/host-client.ts';
 import type { DriveResult } from '../../lib/types.ts';
 import type { RecordedRequest } from './scripted-server.ts';
@@ -25,8 +30,11 @@ export async function driveRouted(
   request: EvalRunRequest,
   bounds: Bounds,
   apiKey: string,
-  /** The drive's clock, read for its run deadline; Date.now unless a test drives it. */
-  now: () => number = Date.now,
+  /**
+   * The drive's clock: its time alone (read for the run deadline, waits taken for real), or its
+   * time and its waits; the process's unless a test drives it.
+   */
+  clock: DriveClock | (() => number) = SYSTEM_CLOCK,
 ): Promise<Drive> {
   const counts = new Map<string, number>();
   const server = await startScriptedServer((req, res) => {
@@ -40,7 +48,8 @@ export async function driveRouted(
   const client = createHostClient({ baseUrl: server.url, apiKey, ...bounds });
   try {
     const started = Date.now();
-    const result = await driveEvalRun(client, request, bounds, now);
+    const driven = typeof clock === 'function' ? { ...SYSTEM_CLOCK, now: clock } : clock;
+    const result = await driveEvalRun(client, request, bounds, driven);
     return { result, requests: server.requests, elapsedMs: Date.now() - started };
   } finally {
     await client.close();
