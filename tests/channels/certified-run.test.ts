@@ -132,11 +132,13 @@ describe('a clean strict run, signed by the key the host publishes', () => {
     expect(diff.stdout[0]).toBe(
       'notice: certification not compared: this run had no signing key (the base is certified; an unsigned run cannot be)',
     );
+    expect(diff.stdout.join('\n')).not.toContain('CERTIFICATION LOST');
     expect(diff.stdout.at(-1)).toMatch(/^no regression: /);
     const markdown = await cli(['diff', ...paths, '--host', url, '--format', 'markdown']);
     expect(markdown.stdout[0]).toBe(
       '## RFC 0246 eval gate: no regression (certification not compared: no signing key)',
     );
+    expect(markdown.stdout[2]).toMatch(/^> \*\*Notice:\*\* certification not compared/);
   }, 120_000);
 
   it('signed with a key the host does not publish under that id, the run is refused before any leg', async () => {

@@ -383,33 +383,6 @@ describe('forgeries are refused by verify, badge and diff, the reason named', ()
   });
 });
 
-describe('diff compares certification', () => {
-  it('a certified base against a run given no signing key (a fork pull request) is no regression: certification not compared, a notice leads', async () => {
-    const unsignedDir = join(dir, 'unsigned');
-    const run = await cli(
-      ['run', '--base-url', victimUrl, '--require-behavior', '--report-dir', unsignedDir],
-      ENV,
-    );
-    expect(run.code).toBe(0);
-    const newer = join(unsignedDir, 'eval-gate-report.json');
-    const text = await cli(['diff', genuinePath, newer, '--host', victimUrl]);
-    expect(text.code).toBe(0);
-    expect(text.stdout[0]).toBe(
-      'notice: certification not compared: this run had no signing key (the base is certified; an unsigned run cannot be)',
-    );
-    expect(text.stdout.join('\n')).not.toContain('CERTIFICATION LOST');
-    expect(text.stdout.at(-1)).toMatch(/^no regression: /);
-    const markdown = await cli([
-      ...['diff', genuinePath, newer, '--format', 'markdown'],
-      ...['--host', victimUrl],
-    ]);
-    expect(markdown.stdout[0]).toBe(
-      '## RFC 0246 eval gate: no regression (certification not compared: no signing key)',
-    );
-    expect(markdown.stdout[2]).toMatch(/^> \*\*Notice:\*\* certification not compared/);
-  });
-});
-
 describe('a source that cannot be used as given is one line and exit 2, never a verdict', () => {
   it.each([
     [['--key', 'k.pem', '--trusted-keys', 'k.json'], 'give --key or --trusted-keys, not both'],

@@ -13,24 +13,31 @@ export function another(text: string): string {
   return `${text.slice(0, i)}${(Number(text[i]) + 1) % 10}${text.slice(i + 1)}`;
 }
 
-/** A copy of `value` with the leaf at `at` changed: a number raised, a boolean flipped. */
+/**
+ * A copy of `value` with the leaf at `at` changed: a number raised, a boolean flipped. Only the
+ * arrays and objects on the path are copied, so an edit costs the path's depth rather than the
+ * size of a whole report; every member off the path is shared with `value`, so neither `value`
+ * nor what is returned may be changed in place.
+ */
 export function withLeafChanged(
   value: unknown,
   at: LeafPath,
   changeString: (text: string) => string = another,
 ): unknown {
-  const copy = structuredClone(value) as Record<string | number, unknown>;
-  let parent = copy;
-  for (const key of at.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-  const last = at.at(-1) as string | number;
-  const leaf = parent[last];
-  parent[last] =
-    typeof leaf === 'number'
-      ? leaf + 1
-      : typeof leaf === 'boolean'
-        ? !leaf
-        : typeof leaf === 'string'
-          ? changeString(leaf)
+  const [key, ...rest] = at;
+  if (key === undefined) {
+    return typeof value === 'number'
+      ? value + 1
+      : typeof value === 'boolean'
+        ? !value
+        : typeof value === 'string'
+          ? changeString(value)
           : 0;
+  }
+  const container = value as Record<string | number, unknown>;
+  const copy: Record<string | number, unknown> = Array.isArray(value)
+    ? [...(value as unknown[])]
+    : { ...container };
+  copy[key] = withLeafChanged(container[key], rest, changeString);
   return copy;
 }

@@ -6,6 +6,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { LEGS, type LegDefinition } from '../../lib/legs.ts';
 import type { Json } from '../../lib/types.ts';
 import {
   checkServedDocuments,
@@ -48,12 +49,15 @@ async function probeRefusals(url: string, apiKey: string, exchanges: Exchange[])
   }
 }
 
-async function serve(options: Omit<OracleHostOptions, 'apiKey'>) {
+async function serve(
+  options: Omit<OracleHostOptions, 'apiKey'>,
+  legs: readonly LegDefinition[] = LEGS,
+) {
   const apiKey = randomBytes(18).toString('base64url');
   const host = await startOracleHost({ apiKey, ...options });
   const exchanges: Exchange[] = [];
   try {
-    const outcomes = await runEveryLeg(host.url, apiKey, 2, exchanges);
+    const outcomes = await runEveryLeg(host.url, apiKey, 2, exchanges, legs);
     await probeRefusals(host.url, apiKey, exchanges);
     return { outcomes, exchanges };
   } finally {
@@ -99,20 +103,27 @@ describe.concurrent('what the independent host serves is published v2', () => {
     'a payload the host breaks is named with its structure and the member at fault',
     { timeout: HANG_GUARD_MS },
     async () => {
-      const { exchanges } = await serve({
-        seed: 7,
-        mutateEvents: (events) =>
-          events.map((e) =>
-            e.type !== 'agent.decided'
-              ? e
-              : {
-                  ...e,
-                  payload: Object.fromEntries(
-                    Object.entries(e.payload).filter(([k]) => k !== 'agentId'),
-                  ),
-                },
-          ),
-      });
+      // What is asked is that the checker names the broken member, not that every leg serves
+      // it: the suite-gated fixture's legs serve agent.decided, and more legs add only more of it.
+      const agentLegs = LEGS.filter((leg) => leg.fixtureId === 'conformance-eval-trajectory-gate');
+      expect(agentLegs).not.toEqual([]);
+      const { exchanges } = await serve(
+        {
+          seed: 7,
+          mutateEvents: (events) =>
+            events.map((e) =>
+              e.type !== 'agent.decided'
+                ? e
+                : {
+                    ...e,
+                    payload: Object.fromEntries(
+                      Object.entries(e.payload).filter(([k]) => k !== 'agentId'),
+                    ),
+                  },
+            ),
+        },
+        agentLegs,
+      );
       const { problems } = checkServedDocuments(exchanges);
       expect(problems.length).toBeGreaterThan(0);
       for (const line of problems) {

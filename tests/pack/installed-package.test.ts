@@ -25,10 +25,12 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   readonly name: string;
   readonly dependencies: Readonly<Record<string, string>>;
+  readonly exports: Readonly<Record<string, string | { readonly types: string }>>;
 };
 const KEY = 'installed-package-key-0246';
 const KEY_ID = 'installed-project-key';
 const STEP_MS = 120_000;
+const DECLARATION_CHECK = join(ROOT, 'tests', 'support', 'declaration-check.mjs');
 
 let work = '';
 let project = '';
@@ -140,8 +142,10 @@ describe('the packed package, installed', () => {
         files: ['consumer.ts'],
       }),
     );
-    // One tsc run shows both: a clean file compiles, and the directive fails the build (TS2578)
-    // unless the misuse below it is an error, which it is only when the types were resolved.
+    // One check shows both: a clean file compiles, and the directive fails the check (TS2578)
+    // unless the misuse below it is an error, which it is only when the types were resolved. The
+    // check is tsc's, reporting the consumer's and the package's files only
+    // (tests/support/declaration-check.mjs).
     await writeFile(
       join(project, 'consumer.ts'),
       [
@@ -157,9 +161,17 @@ describe('the packed package, installed', () => {
         '',
       ].join('\n'),
     );
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const checked = await inProject([tsc, '-p', '.']);
+    const checked = await inProject([DECLARATION_CHECK, manifest.name]);
     expect(checked.status, checked.output).toBe(0);
+    const { files } = JSON.parse(checked.output.trimEnd().split('\n').at(-1) ?? '') as {
+      files: string[];
+    };
+    // The consumer and the declarations both exports name were among the files checked.
+    const declarations = Object.values(manifest.exports).flatMap((entry) =>
+      typeof entry === 'string' ? [] : [join('node_modules', manifest.name, entry.types)],
+    );
+    expect(declarations).not.toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['consumer.ts', ...declarations]));
   });
 });
 
