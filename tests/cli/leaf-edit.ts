@@ -35,9 +35,11 @@ export function withLeafChanged(
           : 0;
   }
   const container = value as Record<string | number, unknown>;
-  const copy: Record<string | number, unknown> = Array.isArray(value)
-    ? [...(value as unknown[])]
-    : { ...container };
+  // An array is copied as an array, so the edited report keeps its shape; indexed the same way.
+  const copy = (Array.isArray(value) ? [...(value as unknown[])] : { ...container }) as Record<
+    string | number,
+    unknown
+  >;
   copy[key] = withLeafChanged(container[key], rest, changeString);
   return copy;
 }
