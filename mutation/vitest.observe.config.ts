@@ -18,6 +18,7 @@ export default defineConfig({
       'tests/observe/log-terminal-page.test.ts',
       'tests/observe/log-pacing.test.ts',
       'tests/observe/replay-cursors.test.ts',
+      'tests/observe/log-events.test.ts',
       'tests/observe/discovery.test.ts',
       'tests/observe/discovery-edges.test.ts',
       'tests/observe/probes.test.ts',
