@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../../lib/observe/errors.ts';
-import { createHostClient } from '../../lib/observe/host-client.ts';
+import { createHostClient, type HostClient } from '../../lib/observe/host-client.ts';
 
 /** A server on `host` that answers `{}` and records the client port of each request. */
 async function portRecorder(host: string): Promise<{ server: Server; ports: number[] }> {
@@ -29,6 +29,16 @@ async function stop(server: Server): Promise<void> {
 
 const clientFor = (baseUrl: string) =>
   createHostClient({ baseUrl, requestTimeoutMs: 5_000, maxBodyBytes: 1024 });
+
+/** The TransportError a GET through `client` fails with; the test fails when it gets an answer. */
+async function transportFailure(client: HostClient): Promise<TransportError> {
+  const error = await client.get('/x').then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TransportError);
+  return error as TransportError;
+}
 
 describe('the connection to a host', () => {
   it('keeps one connection alive across requests one after another', async () => {
@@ -73,12 +83,7 @@ describe('the connection to a host', () => {
     await stop(server);
     const client = clientFor(`https://127.0.0.1:${port}`);
     try {
-      const error = await client.get('/x').then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(TransportError);
-      expect((error as TransportError).code).toBe('connection-refused');
+      expect((await transportFailure(client)).code).toBe('connection-refused');
     } finally {
       await client.close();
     }
@@ -89,11 +94,7 @@ describe('the connection to a host', () => {
     const { port } = server.address() as AddressInfo;
     const client = clientFor(`https://127.0.0.1:${port}`);
     try {
-      const error = await client.get('/x').then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(TransportError);
+      await transportFailure(client);
       expect(ports).toEqual([]);
     } finally {
       await client.close();
