@@ -4,32 +4,26 @@
 
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../../lib/observe/errors.ts';
-import { createHostClient, encodeRunId } from '../../lib/observe/host-client.ts';
+import { encodeRunId } from '../../lib/observe/host-client.ts';
 import type { HostClient } from '../../lib/observe/host-client.ts';
 import { nearMissKey } from '../../lib/observe/near-miss-keys.ts';
 import type { Handler, ScriptedServer } from '../support/scripted-server.ts';
-import { sendJson, startScriptedServer } from '../support/scripted-server.ts';
+import { sendJson } from '../support/scripted-server.ts';
+import { withScriptedClient } from '../support/scripted-client.ts';
 
 const KEY = 'sk-edges-host-client-secret';
 
-async function withHost(
+function withHost(
   handler: Handler,
   test: (client: HostClient, server: ScriptedServer) => Promise<void>,
   options: { keyless?: boolean; maxBodyBytes?: number; prefix?: string } = {},
 ): Promise<void> {
-  const server = await startScriptedServer(handler);
-  const client = createHostClient({
-    baseUrl: `${server.url}${options.prefix ?? ''}`,
+  return withScriptedClient(handler, test, {
     ...(options.keyless === true ? {} : { apiKey: KEY }),
+    ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     requestTimeoutMs: 5_000,
-    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
   });
-  try {
-    await test(client, server);
-  } finally {
-    await client.close();
-    await server.close();
-  }
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<Error> {

@@ -7,27 +7,20 @@ import { createHostClient, encodeRunId } from '../../lib/observe/host-client.ts'
 import type { HostClient } from '../../lib/observe/host-client.ts';
 import type { Handler, ScriptedServer } from '../support/scripted-server.ts';
 import { sendJson, startScriptedServer } from '../support/scripted-server.ts';
+import { withScriptedClient } from '../support/scripted-client.ts';
 
 const KEY = 'sk-test-host-client-secret';
 
-async function withHost(
+function withHost(
   handler: Handler,
   test: (client: HostClient, server: ScriptedServer) => Promise<void>,
   limits: { requestTimeoutMs?: number; maxBodyBytes?: number } = {},
 ): Promise<void> {
-  const server = await startScriptedServer(handler);
-  const client = createHostClient({
-    baseUrl: server.url,
+  return withScriptedClient(handler, test, {
     apiKey: KEY,
     requestTimeoutMs: limits.requestTimeoutMs ?? 2_000,
-    maxBodyBytes: limits.maxBodyBytes ?? 1024 * 1024,
+    ...(limits.maxBodyBytes === undefined ? {} : { maxBodyBytes: limits.maxBodyBytes }),
   });
-  try {
-    await test(client, server);
-  } finally {
-    await client.close();
-    await server.close();
-  }
 }
 
 async function transportError(promise: Promise<unknown>): Promise<TransportError> {

@@ -18,10 +18,7 @@ import {
   trackingNote,
 } from '../../lib/report/verdict/baseline.ts';
 import { readBaselineDocument } from '../../lib/report/verdict/baseline-file.ts';
-
-const A = 'openwop.requirement.0246.mean-gated';
-const B = 'openwop.requirement.0246.suite-gated';
-const C = 'openwop.requirement.0246.any-rule-unchanged';
+import { A, B, C } from './literal-rows.ts';
 
 const must = (rule: string, ok: boolean) => ({ rule, ok, severity: 'MUST' as const });
 const should = (rule: string, ok: boolean) => ({ rule, ok, severity: 'SHOULD' as const });
