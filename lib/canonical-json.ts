@@ -25,48 +25,33 @@ const NOT_PLAIN = Symbol('not plain JSON');
 
 /** `value` with every object's keys in sorted order and undefined members left out. */
 function sortedCopy(value: unknown): unknown {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return value;
-    case 'number':
-      return Number.isFinite(value) ? value : NOT_PLAIN;
-    case 'object': {
-      if (value === null) return null;
-      if (Array.isArray(value)) {
-        const copy: unknown[] = new Array<unknown>(value.length);
-        for (let i = 0; i < value.length; i += 1) {
-          // A hole: the definition's map leaves it empty where the serializer writes null.
-          if (!(i in value)) return NOT_PLAIN;
-          const item: unknown = value[i];
-          const sorted = item === undefined ? null : sortedCopy(item);
-          if (sorted === NOT_PLAIN) return NOT_PLAIN;
-          copy[i] = sorted;
-        }
-        return copy;
-      }
-      const prototype = Object.getPrototypeOf(value) as unknown;
-      if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
-      const record = value as Readonly<Record<string, unknown>>;
-      const copy: Record<string, unknown> = {};
-      for (const key of Object.keys(record).sort()) {
-        const member = record[key];
-        if (member === undefined) continue;
-        // Only a key that starts with a digit can be integer-like; most keys are words.
-        const first = key.charCodeAt(0);
-        if (first >= 0x30 && first <= 0x39 && INTEGER_KEY.test(key)) return NOT_PLAIN;
-        // JSON.parse makes "__proto__" an own member, but assigning it to the copy would set the
-        // copy's prototype instead and drop the member from the output: the definition writes it.
-        if (key === '__proto__') return NOT_PLAIN;
-        const sorted = sortedCopy(member);
-        if (sorted === NOT_PLAIN) return NOT_PLAIN;
-        copy[key] = sorted;
-      }
-      return copy;
+  const kind = kindOf(value);
+  if (kind === NOT_PLAIN) return NOT_PLAIN;
+  if (kind === 'leaf') return value;
+  if (kind === 'array') {
+    const items = value as readonly unknown[];
+    const copy: unknown[] = new Array<unknown>(items.length);
+    for (let i = 0; i < items.length; i += 1) {
+      // A hole: the definition's map leaves it empty where the serializer writes null.
+      if (!(i in items)) return NOT_PLAIN;
+      const item = items[i];
+      const sorted = item === undefined ? null : sortedCopy(item);
+      if (sorted === NOT_PLAIN) return NOT_PLAIN;
+      copy[i] = sorted;
     }
-    default:
-      return NOT_PLAIN;
+    return copy;
   }
+  const record = value as Readonly<Record<string, unknown>>;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort()) {
+    const member = record[key];
+    if (member === undefined) continue;
+    if (unplainKey(key)) return NOT_PLAIN;
+    const sorted = sortedCopy(member);
+    if (sorted === NOT_PLAIN) return NOT_PLAIN;
+    copy[key] = sorted;
+  }
+  return copy;
 }
 
 function canonicalByDefinition(value: unknown): string {
@@ -105,7 +90,7 @@ export function sameCanonicalJson(a: unknown, b: unknown): boolean {
 
 type Kind = 'leaf' | 'array' | 'object';
 
-/** How the fast path writes a value: a leaf as JSON.stringify does, or a container member by member. */
+/** How the fast paths write a value: a leaf as JSON.stringify does, or a container member by member. */
 function kindOf(value: unknown): Kind | typeof NOT_PLAIN {
   switch (typeof value) {
     case 'string':
@@ -147,8 +132,17 @@ function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean | type
   return true;
 }
 
-/** A key the fast path does not write as a plain member. */
-const unplainKey = (key: string): boolean => key === '__proto__' || INTEGER_KEY.test(key);
+/**
+ * A key the fast paths do not write as a plain member: an integer-like key, which an object always
+ * enumerates first, and `__proto__`, which JSON.parse makes an own member but which, assigned to a
+ * copy, would set the copy's prototype instead and drop the member from the output.
+ */
+function unplainKey(key: string): boolean {
+  if (key === '__proto__') return true;
+  // Only a key that starts with a digit can be integer-like; most keys are words.
+  const first = key.charCodeAt(0);
+  return first >= 0x30 && first <= 0x39 && INTEGER_KEY.test(key);
+}
 
 function sameMembers(
   a: Readonly<Record<string, unknown>>,
