@@ -4,7 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { Bounds } from '../../lib/env.ts';
-import { BACKOFF, retryAfterMs } from '../../lib/observe/driver.ts';
+import { BACKOFF, retryAfterMs, SYSTEM_CLOCK } from '../../lib/observe/driver.ts';
 import { driveRouted, type Drive, type Route, type Routes } from '../support/routed-drive.ts';
 import { sendJson, sendV2, V2_HEADERS } from '../support/scripted-server.ts';
 import { paced } from '../support/machine-pace.ts';
@@ -23,8 +23,15 @@ const REQUEST = { evalSuiteRef: 'conformance.evals.gate@1.0.0', agentId: 'core.c
 const RUN = '/runs/acme%2Frun-1';
 const SUMMARY = { suiteId: 'conformance.evals.gate', passed: false, tasks: [] };
 
+// A test that moves time passes its own `now`; the waits between requests stay real.
 const drive = (routes: Routes, bounds: Bounds = BOUNDS, now?: () => number): Promise<Drive> =>
-  driveRouted(routes, REQUEST, bounds, 'sk-driver', now);
+  driveRouted(
+    routes,
+    REQUEST,
+    bounds,
+    'sk-driver',
+    now === undefined ? SYSTEM_CLOCK : { ...SYSTEM_CLOCK, now },
+  );
 
 const created: Route = (_q, res) => sendJson(res, 201, { runId: 'acme/run-1', status: 'running' });
 const completed: Route = (_q, res) =>

@@ -30,11 +30,8 @@ export async function driveRouted(
   request: EvalRunRequest,
   bounds: Bounds,
   apiKey: string,
-  /**
-   * The drive's clock: its time alone (read for the run deadline, waits taken for real), or its
-   * time and its waits; the process's unless a test drives it.
-   */
-  clock: DriveClock | (() => number) = SYSTEM_CLOCK,
+  /** The drive's time and waits: the process's unless a test drives them. */
+  clock: DriveClock = SYSTEM_CLOCK,
 ): Promise<Drive> {
   const counts = new Map<string, number>();
   const server = await startScriptedServer((req, res) => {
@@ -48,8 +45,7 @@ export async function driveRouted(
   const client = createHostClient({ baseUrl: server.url, apiKey, ...bounds });
   try {
     const started = Date.now();
-    const driven = typeof clock === 'function' ? { ...SYSTEM_CLOCK, now: clock } : clock;
-    const result = await driveEvalRun(client, request, bounds, driven);
+    const result = await driveEvalRun(client, request, bounds, clock);
     return { result, requests: server.requests, elapsedMs: Date.now() - started };
   } finally {
     await client.close();
