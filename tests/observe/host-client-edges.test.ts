@@ -4,7 +4,6 @@
 
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../../lib/observe/errors.ts';
-import { encodeRunId } from '../../lib/observe/host-client.ts';
 import type { HostClient } from '../../lib/observe/host-client.ts';
 import { nearMissKey } from '../../lib/observe/near-miss-keys.ts';
 import type { Handler, ScriptedServer } from '../support/scripted-server.ts';
@@ -276,18 +275,5 @@ describe('what a request carries', () => {
       },
       { keyless: true },
     );
-  });
-});
-
-describe('encodeRunId at its edges', () => {
-  it.each([
-    ['\uD800x', '%EF%BF%BDx'],
-    ['x\uDC00', 'x%EF%BF%BD'],
-    ['\uD83D\uDE00', '%F0%9F%98%80'],
-    ['...', '%2E%2E%2E'],
-    ['a.', 'a.'],
-    ['.a', '.a'],
-  ])('encodes %j as %j', (runId, encoded) => {
-    expect(encodeRunId(runId)).toBe(encoded);
   });
 });

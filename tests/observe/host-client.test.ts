@@ -328,6 +328,14 @@ describe('encodeRunId', () => {
     ['.', '%2E'],
     ['a/../b', 'a%2F..%2Fb'],
     ['q?x#y', 'q%3Fx%23y'],
+    // A lone surrogate is written as the replacement character; a pair as its one code point.
+    ['\uD800x', '%EF%BF%BDx'],
+    ['x\uDC00', 'x%EF%BF%BD'],
+    ['\uD83D\uDE00', '%F0%9F%98%80'],
+    // A segment of dots alone is encoded, which a path could read as a step; other dots stay.
+    ['...', '%2E%2E%2E'],
+    ['a.', 'a.'],
+    ['.a', '.a'],
   ])('encodes %j as one path segment %j', (runId, encoded) => {
     expect(encodeRunId(runId)).toBe(encoded);
   });
