@@ -35,8 +35,15 @@ export function anchoredVerifier(
     }
     const { anchor, referee } = result.anchored;
     const certification = result.verdict.certification;
+    const { decidedCases } = result.integrity;
     if (referee !== undefined) {
-      return { state: 'different-referee', report, problems: [referee], certification };
+      return {
+        state: 'different-referee',
+        report,
+        problems: [referee],
+        certification,
+        decidedCases,
+      };
     }
     switch (anchor.state) {
       case 'anchored':
@@ -47,6 +54,7 @@ export function anchoredVerifier(
           anchor:
             anchor.keyId === undefined ? anchor.source : `key ${anchor.keyId} at ${anchor.source}`,
           certification,
+          decidedCases,
         };
       case 'unsigned':
         return {
@@ -54,6 +62,7 @@ export function anchoredVerifier(
           report,
           problems: ['unsigned: nobody vouches for it'],
           certification,
+          decidedCases,
         };
       default:
         return {
@@ -61,6 +70,7 @@ export function anchoredVerifier(
           report,
           problems: [`${anchor.state}: ${anchor.why}`],
           certification,
+          decidedCases,
         };
     }
   };

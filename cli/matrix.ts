@@ -131,7 +131,7 @@ async function writeMatrix(
       if (column?.page === null || column === undefined) return [];
       const [expectations, views] = await Promise.all([
         expectationsFor(report),
-        pageViewsFor(report),
+        pageViewsFor(report, input.verification.decidedCases ?? new Map()),
       ]);
       return [
         [

@@ -26,10 +26,15 @@ export async function reportCommand(
   }
   const sources = new TrustSources(trustOptionsOf(options));
   const limits = inputLimitsOf(options);
-  const { report, verdict } = await readVerifiedReport(path, 'report', sources, limits);
+  const { report, verdict, decidedCases } = await readVerifiedReport(
+    path,
+    'report',
+    sources,
+    limits,
+  );
   const [expectations, views] = await Promise.all([
     expectationsFor(report),
-    pageViewsFor(report, sidecarReader(dirname(path), limits)),
+    pageViewsFor(report, decidedCases, sidecarReader(dirname(path), limits)),
   ]);
   try {
     await writeFile(htmlPath, renderHtml(report, verdict, expectations, views));

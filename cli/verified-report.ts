@@ -5,6 +5,7 @@
 
 import { dirname } from 'node:path';
 import type { EvalGateReport } from '../lib/report/report.ts';
+import type { DecidedCases } from '../lib/types.ts';
 import type { RunVerdict } from '../lib/report/verdict/run-verdict.ts';
 import { UsageError } from './args.ts';
 import type { TrustSources } from './trust-source.ts';
@@ -26,6 +27,8 @@ export interface VerifiedReport {
   readonly report: EvalGateReport;
   /** The anchored verdict: its certification holds only where a key outside the report vouches. */
   readonly verdict: RunVerdict;
+  /** The failing generated cases a page opens, as the verification decided them again. */
+  readonly decidedCases: ReadonlyMap<string, DecidedCases>;
 }
 
 export async function readVerifiedReport(
@@ -45,5 +48,9 @@ export async function readVerifiedReport(
         (more > 0 ? ` (and ${more} more; openwop-eval-gate verify ${path} lists them)` : ''),
     );
   }
-  return { report: result.report, verdict: result.verdict };
+  return {
+    report: result.report,
+    verdict: result.verdict,
+    decidedCases: result.integrity.decidedCases,
+  };
 }

@@ -6,6 +6,7 @@
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import { describeDifference, jsonDifferences } from '../lib/report/verify/json-diff.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
+import type { DecidedCases } from '../lib/types.ts';
 import { schemaDigests } from '../lib/report/report.ts';
 import { replayReport } from '../lib/report/verify/replay.ts';
 import { sidecarReader, type SidecarProgress } from '../lib/report/generated-sidecar.ts';
@@ -27,6 +28,11 @@ export interface Verification {
   /** How each row was checked, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
+  /**
+   * The failing generated cases a page of the report opens, by row, with the findings the replay
+   * decided them to: `report --html` and the matrix's pages show these and decide nothing.
+   */
+  readonly decidedCases: ReadonlyMap<string, DecidedCases>;
   /** The report's digest, taken by the replay of a signed report, for the signature's check. */
   readonly reportDigest?: string;
 }
@@ -92,6 +98,7 @@ export async function verifyReport(
     refereeDifferences,
     recomputed: replay.recomputed,
     consistencyOnly: replay.consistencyOnly,
+    decidedCases: replay.decidedCases,
     ...(replay.reportDigest === undefined ? {} : { reportDigest: replay.reportDigest }),
   };
 }

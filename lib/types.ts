@@ -398,8 +398,25 @@ export interface LegOutcome {
   readonly observation?: RunObservation;
   /** The generated requirement's cases, each with what it observed, so `verify` can recompute. */
   readonly generated?: GeneratedRecord;
+  /**
+   * The generated cases a report's page opens, as the pack's decider decided them, by place
+   * (lib/decide/pack-tally.ts decidedCases). Held in memory for the page; never written.
+   */
+  readonly decidedCases?: DecidedCases;
   readonly durationMs: number;
 }
+
+/** A failing generated case the page opens: the fixture it drove and its decision's findings. */
+export interface DecidedCase {
+  readonly fixture: Fixture;
+  readonly findings: readonly Finding[];
+}
+
+/**
+ * Decided cases by their 0-based place: among the recorded cases of an inline pack, in the pack
+ * for a streamed one (where a run of one case records it on the sidecar's first line).
+ */
+export type DecidedCases = ReadonlyMap<number, DecidedCase>;
 
 /**
  * One generated fixture as the pack's requirement decided it. The observation is what a verifier

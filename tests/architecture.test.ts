@@ -284,6 +284,16 @@ const ROOM_WALLS: Readonly<Record<string, readonly string[]>> = {
     'lib/decide',
   ],
   'lib/report/verdict': ['lib/report/render', 'lib/report/verify'],
+  // What the page shows beyond the report is read, never decided: a generated case's findings
+  // are the ones its run or verify's replay decided (DecidedCases), and no fixture is drawn.
+  'lib/report/page-inputs.ts': [
+    'lib/report/verify',
+    'lib/decide/pack-replay.ts',
+    'lib/decide/generated-leg.ts',
+    'lib/decide/decide-leg.ts',
+    'lib/decide/decide.ts',
+    'lib/generate/pack.ts',
+  ],
 };
 
 /** Each `file -> target` edge of `edges` that crosses a wall of ROOM_WALLS. */
@@ -308,7 +318,7 @@ describe('the rooms of lib/report', () => {
     ]),
   );
 
-  it('render/ decides nothing and verdict/ renders and replays nothing', () => {
+  it("render/ and the page's inputs decide nothing, and verdict/ renders and replays nothing", () => {
     expect(roomCrossings(edges)).toEqual([]);
   });
 
@@ -322,11 +332,16 @@ describe('the rooms of lib/report', () => {
           ['lib/report/render/badge.ts', ['lib/report/verify/replay.ts', 'lib/report/report.ts']],
           ['lib/report/verdict/lead.ts', ['lib/report/render/junit.ts']],
           ['lib/report/verify/replay.ts', ['lib/decide/decide.ts']],
+          [
+            'lib/report/page-inputs.ts',
+            ['lib/decide/pack-replay.ts', 'lib/decide/sidecar-records.ts'],
+          ],
         ]),
       ),
     ).toEqual([
       'lib/report/render/badge.ts -> lib/report/verify/replay.ts',
       'lib/report/verdict/lead.ts -> lib/report/render/junit.ts',
+      'lib/report/page-inputs.ts -> lib/decide/pack-replay.ts',
     ]);
   });
 });

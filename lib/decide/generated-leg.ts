@@ -5,10 +5,12 @@
 // beside the report) as the case finishes and keeps only the pack's tally; reports before the
 // sidecar hold every record inline, and are decided again as they were.
 
+import { placeInPack } from '../generate/generated-id.ts';
 import { CURRENT_GENERATOR } from '../generate/versions.ts';
 import { packSelection } from './pack-request.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type {
+  DecidedCases,
   GeneratedCaseRecord,
   GeneratedRecord,
   GeneratedSidecar,
@@ -28,9 +30,8 @@ import type { RunBudget } from './run-budget.ts';
 import type { LegTarget } from './leg-target.ts';
 import { caseRecord, replayPack, type GateSettings, type RecordedDocument } from './pack-replay.ts';
 
-// The case decided again, and what it is decided from, are the replay's; the page and `verify`
-// reach them through this module, which the page loads only for a report that holds a pack.
-export { recomputeCase, type GateSettings, type RecordedDocument } from './pack-replay.ts';
+// What a recorded pack is decided again from is the replay's; `verify` reaches it through here.
+export type { GateSettings, RecordedDocument } from './pack-replay.ts';
 
 /** Where a run writes each case's record as it finishes, in pack order. */
 export interface CaseSink {
@@ -79,7 +80,7 @@ export async function runGeneratedLeg(
       request,
       target,
       async (c, fixture) => {
-        tally.add(c, fixture);
+        tally.add(c, fixture, placeInPack(fixture.id));
         await sink.write(caseRecord(c));
       },
       watch,
@@ -92,6 +93,7 @@ export async function runGeneratedLeg(
     requirement: GENERATED_REQUIREMENT,
     ...tally.decision(),
     generated: tally.record(sidecar),
+    decidedCases: tally.decidedCases(),
     durationMs: Math.max(0, now() - started),
   };
 }
@@ -110,6 +112,8 @@ export interface PackRecomputation<R extends GeneratedRecord = GeneratedRecord> 
    * version draws here: a case another referee drew, which this verifier cannot decide again.
    */
   readonly differentReferee: readonly string[];
+  /** The failing cases a page opens, as decided again here (PackTally decidedCases). */
+  readonly decidedCases: DecidedCases;
 }
 
 /**
@@ -133,6 +137,8 @@ export async function recomputeGeneratedRow(
     { discovery, settings },
     {
       at: (place) => `generated case ${place}`,
+      // The page lists an inline pack's records in order, each at its index.
+      pageKey: (read) => read - 1,
       misplaced: (at, recorded, fixture) =>
         `${at} (${recorded.fixtureId}): recorded as ${recorded.file}, the pack places ${fixture.id} there`,
       drawBeforePlace: true,
@@ -159,5 +165,6 @@ export async function recomputeGeneratedRow(
     record: { ...selection, cases: rebuilt },
     problems: [...problems, ...replay.problems],
     differentReferee: replay.differentReferee,
+    decidedCases: replay.tally.decidedCases(),
   };
 }

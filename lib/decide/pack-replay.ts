@@ -114,6 +114,11 @@ export type RecordedCase =
 export interface RecordShape {
   /** A 1-based place of the recorded cases as a problem names it: `generated case 3`, `F line 3`. */
   readonly at: (place: number) => string;
+  /**
+   * Where a page finds a case (DecidedCases): from the 1-based place it was read at and the
+   * fixture the pack holds there.
+   */
+  readonly pageKey: (read: number, fixture: Fixture) => number;
   /** A case recorded where the pack places another fixture, named at its place. */
   readonly misplaced: (at: string, recorded: GeneratedCaseRecord, fixture: Fixture) => string;
   /**
@@ -220,7 +225,7 @@ export async function replayPack(
         name(`${caseAt}: the line is not the record its case decides to again`);
       }
       keep(rebuilt);
-      tally.add(replayed, fixture);
+      tally.add(replayed, fixture, shape.pageKey(read, fixture));
     }
   } catch (error) {
     stopped = { error };

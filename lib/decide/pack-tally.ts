@@ -5,6 +5,8 @@
 // row did then, so it replays to what it recorded.
 
 import type {
+  DecidedCase,
+  DecidedCases,
   Disposition,
   Finding,
   Fixture,
@@ -95,6 +97,10 @@ export class PackTally {
   /** One finding a rule: a failing rule's from its smallest case, else the first seen. */
   readonly #byRule = new Map<string, Finding>();
   readonly #smallest = new Map<string, SmallestFailingCase & { readonly size: CaseSize }>();
+  /** The cases a page opens, by place: every failing one of an inline pack (see decidedCases). */
+  readonly #opened = new Map<number, DecidedCase>();
+  /** The smallest failing case of each rule, with its place, when a page opens it. */
+  readonly #openedSmallest = new Map<string, { place: number; opened: DecidedCase }>();
   #assertions = 0;
   #cases = 0;
   /** Cases the pack never started, and why the first of them was not. */
@@ -109,8 +115,11 @@ export class PackTally {
     return this.#cases;
   }
 
-  /** `fixture` sizes the case; an inline record's tally, which keeps no smallest, goes without. */
-  add(c: GeneratedCase, fixture?: Fixture): void {
+  /**
+   * `fixture` sizes the case; an inline record's tally, which keeps no smallest, goes without.
+   * `place` is where a page finds the case (DecidedCases); without it the case is opened nowhere.
+   */
+  add(c: GeneratedCase, fixture?: Fixture, place?: number): void {
     const { disposition, findings, assertions } = c.decision;
     this.#cases += 1;
     this.#assertions += assertions;
@@ -123,8 +132,10 @@ export class PackTally {
     const lines = this.#lines.get(disposition) ?? [];
     if (lines.length < FIRST_FAILURES) lines.push(caseLine(c));
     this.#lines.set(disposition, lines);
+    const opened = place === undefined || fixture === undefined ? undefined : openedBy(c, fixture);
     if (this.#options.keepEveryFinding || fixture === undefined) {
       this.#findings.push(...findings);
+      if (opened !== undefined) this.#opened.set(place as number, opened);
       return;
     }
     const size = caseSize(fixture);
@@ -144,7 +155,20 @@ export class PackTally {
         command: caseCommand(this.#options.count, this.#options.seed, c.fixtureId),
         size,
       });
+      if (opened === undefined) this.#openedSmallest.delete(f.rule);
+      else this.#openedSmallest.set(f.rule, { place: place as number, opened });
     }
+  }
+
+  /**
+   * The failing cases a report's page opens, each with the findings this tally's decider gave it,
+   * so the page shows decisions and never makes one: every failing case that recorded its
+   * observation, for an inline pack (whose page lists every case); the smallest failing case of
+   * each rule that recorded its observation, for a streamed one (whose page shows those alone).
+   */
+  decidedCases(): DecidedCases {
+    if (this.#options.keepEveryFinding) return new Map(this.#opened);
+    return new Map([...this.#openedSmallest.values()].map((s) => [s.place, s.opened]));
   }
 
   tally(): Record<Disposition, number> {
@@ -240,6 +264,15 @@ export class PackTally {
     );
     return `. Smallest failing case per rule: ${each.join('; ')}`;
   }
+}
+
+/** What a page opens of a case: a failing one that recorded the run it judged, else nothing. */
+function openedBy(c: GeneratedCase, fixture: Fixture): DecidedCase | undefined {
+  const { decision } = c;
+  if (decision.disposition !== 'executed-fail' || decision.observation === undefined) {
+    return undefined;
+  }
+  return { fixture, findings: decision.findings };
 }
 
 function counted(n: number, noun: string): string {

@@ -3,6 +3,7 @@
 // line and the tally, so a pack of any size replays in the memory of a small one. A line missing,
 // added, moved or edited, or a file whose digest is not the recorded one, is named.
 
+import { placeInPack } from '../generate/generated-id.ts';
 import { CURRENT_GENERATOR } from '../generate/versions.ts';
 import { packSelection } from './pack-request.ts';
 import { describeError } from '../observe/errors.ts';
@@ -32,6 +33,7 @@ export async function recomputeStreamedRow(
     { discovery, settings },
     {
       at: (place) => `${file} line ${place}`,
+      pageKey: (_read, fixture) => placeInPack(fixture.id),
       misplaced: (at, recorded, fixture) =>
         `${at}: records ${recorded.fixtureId}, the pack places ${fixture.id} there`,
       drawBeforePlace: false,
@@ -66,5 +68,6 @@ export async function recomputeStreamedRow(
     record: replay.tally.record({ file, sha256, bytes }),
     problems,
     differentReferee: replay.differentReferee,
+    decidedCases: replay.tally.decidedCases(),
   };
 }

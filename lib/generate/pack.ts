@@ -5,22 +5,12 @@
 
 import fc from 'fast-check';
 import type { Fixture } from '../types.ts';
+import { GENERATED_ID_PREFIX, generatedId, parseGeneratedId } from './generated-id.ts';
 import type { GeneratorOptions } from './suite.ts';
 import { CURRENT_GENERATOR, generatorOf, GENERATOR_VERSIONS } from './versions.ts';
 
-export const GENERATED_ID_PREFIX = 'generated';
-
-/** `generated-s7-n0042`: the 42nd fixture of seed 7. */
-export function generatedId(seed: number, index: number): string {
-  return `${GENERATED_ID_PREFIX}-s${seed}-n${String(index).padStart(4, '0')}`;
-}
-
-/** Reads a generated id back into its seed and place; null for any other id. */
-export function parseGeneratedId(id: string): { seed: number; index: number } | null {
-  const match = /^generated-s(\d+)-n(\d{4,})$/.exec(id);
-  if (match === null) return null;
-  return { seed: Number(match[1]), index: Number(match[2]) };
-}
+// The ids are a light module of their own, for readers that load no generator (the page).
+export { GENERATED_ID_PREFIX, generatedId, parseGeneratedId, placeInPack } from './generated-id.ts';
 
 /** Names a drawn fixture: its id, and a suite id of its own so a host can register every one. */
 export function named(fixture: Fixture, seed: number, index: number): Fixture {

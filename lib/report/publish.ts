@@ -10,7 +10,8 @@ import { basename, join } from 'node:path';
 import type { SuiteConfig } from '../env.ts';
 import { makeDirectory } from '../make-directory.ts';
 import type { SuiteRun } from '../decide/run-suite.ts';
-import type { LegOutcome } from '../types.ts';
+import type { DecidedCases, LegOutcome } from '../types.ts';
+import { decidedCasesByRow } from '../decide/decided-cases.ts';
 import { describeError } from '../observe/errors.ts';
 import { formatSchemaErrors, validate } from '../schemas.ts';
 import { holdsSecret } from '../secrets.ts';
@@ -96,7 +97,7 @@ export async function publishRun(
   const statement = statementText(report, text, verdict);
   if (!statement.ok) return { ok: false, problem: statement.problem };
   const files = await writeOutputs(
-    { report, text, statement: statement.text },
+    { report, text, statement: statement.text, decidedCases: decidedCasesByRow(run.outcomes) },
     verdict,
     config.reportDir,
     options.stepSummaryPath,
@@ -186,7 +187,14 @@ async function writeOutputs(
     report,
     text,
     statement,
-  }: { readonly report: EvalGateReport; readonly text: string; readonly statement: string },
+    decidedCases,
+  }: {
+    readonly report: EvalGateReport;
+    readonly text: string;
+    readonly statement: string;
+    /** The failing generated cases the page opens, as the run decided them. */
+    readonly decidedCases: ReadonlyMap<string, DecidedCases>;
+  },
   verdict: RunVerdict,
   dir: string,
   stepSummaryPath: string | undefined,
@@ -195,7 +203,7 @@ async function writeOutputs(
   await makeDirectory(dir);
   const page = loadHtml().then(
     async ([html, inputs]) =>
-      [html, await inputs.pageViewsFor(report, sidecarReader(dir))] as const,
+      [html, await inputs.pageViewsFor(report, decidedCases, sidecarReader(dir))] as const,
   );
   const [expectations, [{ HTML_FILE, renderHtml }, views]] = await Promise.all([
     expectationsFor(report),

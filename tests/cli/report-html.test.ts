@@ -54,7 +54,7 @@ describe('report --html', () => {
     });
   });
 
-  it('shows a failing generated case judged again: its findings, its trajectory, its evidence', async () => {
+  it('shows a failing generated case as the run decided it, and report --html shows it as verify decides it again, byte for byte', async () => {
     const packDir = join(dir, 'pack');
     await mkdir(packDir);
     await writePackFiles(packDir, generatePack({ count: 3, seed: 7 }));
@@ -75,6 +75,21 @@ describe('report --html', () => {
       await host.close();
     }
     const html = await readFile(join(reportDir, 'eval-gate-report.html'), 'utf8');
+    // The run's page shows the findings the run decided; report --html shows the ones verify's
+    // replay decides again from the sidecar. Neither page judges a case itself, so the two agree.
+    const again = join(dir, 'again.html');
+    const rendered = await cli([
+      'report',
+      join(reportDir, 'eval-gate-report.json'),
+      '--html',
+      again,
+    ]);
+    expect(rendered, rendered.stderr.join('\n')).toEqual({
+      code: 0,
+      stdout: [`wrote ${again}`],
+      stderr: [],
+    });
+    expect(await readFile(again, 'utf8')).toBe(html);
     // The first failing case's block: from its opening tag to the next case's.
     const start = html.search(/<details id="req--\d+--case--\d+" class="req executed-fail" open>/);
     expect(start).toBeGreaterThan(0);

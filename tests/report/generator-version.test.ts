@@ -34,6 +34,7 @@ function recomputation(
     record: { seed: 1, count: 1, cases },
     problems,
     differentReferee,
+    decidedCases: new Map(),
   };
 }
 

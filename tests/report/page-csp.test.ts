@@ -49,7 +49,7 @@ describe('the pages under their Content-Security-Policy', () => {
     const report = failingReport({ task: HOSTILE, baseUrl: `http://h.test/${HOSTILE}` });
     const [expectations, views] = await Promise.all([
       expectationsFor(report),
-      pageViewsFor(report),
+      pageViewsFor(report, new Map()),
     ]);
     const html = renderHtml(report, runVerdict(report), expectations, views);
     expect(html.match(/<style>/g)).toHaveLength(1);

@@ -351,6 +351,8 @@ describe('recompute of the generated row', () => {
         tally: TALLY,
         smallest: [],
       },
+      // Blocked cases fail nothing, so a page opens none of them.
+      decidedCases: new Map(),
       drawnBy: UNVERSIONED,
     });
   });
@@ -390,6 +392,7 @@ describe('recompute of the generated row', () => {
       reason: BLOCKED_REASON,
       findings: [],
       generated: { seed: 1, count: 2, cases },
+      decidedCases: new Map(),
       drawnBy: UNVERSIONED,
     });
   });

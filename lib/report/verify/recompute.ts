@@ -12,7 +12,7 @@ import { decideLeg, type HostDiscovery, type LegFacts } from '../../decide/decid
 import { recomputeGeneratedRow, type RecordedDocument } from '../../decide/generated-leg.ts';
 import { recomputeStreamedRow } from '../../decide/streamed-pack.ts';
 import { unreadableSidecars, type SidecarOpener } from '../../decide/sidecar-opener.ts';
-import type { GeneratedRecord } from '../../types.ts';
+import type { DecidedCases, GeneratedRecord } from '../../types.ts';
 import type { EvalGateReport, ReportRow } from '../report.ts';
 import { isSelected } from '../run-options.ts';
 import { packDrawnBy, type DifferentReferee } from './generator-version.ts';
@@ -31,6 +31,8 @@ export type FixtureLoader = (id: string) => Promise<FixtureLoad>;
  */
 export type RowDecision = Decision & {
   readonly generated?: GeneratedRecord;
+  /** The generated row's failing cases a page opens, as decided again here. */
+  readonly decidedCases?: DecidedCases;
   readonly drawnBy?: string;
 };
 
@@ -110,6 +112,7 @@ async function recomputeGenerated(
   return {
     ...again.decision,
     generated: again.record,
+    decidedCases: again.decidedCases,
     ...(drawnBy === undefined ? {} : { drawnBy }),
   };
 }

@@ -7,7 +7,8 @@
 
 import { LEGS } from '../../legs.ts';
 import { PROBE_NAMES } from '../../host-probes.ts';
-import type { LegOutcome } from '../../types.ts';
+import type { DecidedCases, LegOutcome } from '../../types.ts';
+import { decidedCasesByRow } from '../../decide/decided-cases.ts';
 import { judgeHostChecks, type DiscoveryRead } from '../../eval-gate-witness.ts';
 import type { Decision } from '../../decide/decide.ts';
 import { plain } from '../verdict/baseline.ts';
@@ -53,6 +54,11 @@ export interface Replay {
    * named none. An edit for a report this suite wrote, a difference of referee for an earlier one's.
    */
   readonly generatorDifferences: readonly string[];
+  /**
+   * The failing generated cases a page of the report opens, by row, as this replay decided them
+   * again: the page shows them and decides nothing (lib/report/page-inputs.ts).
+   */
+  readonly decidedCases: ReadonlyMap<string, DecidedCases>;
   /** How each row was rebuilt, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;
@@ -108,6 +114,7 @@ export async function replayReport(
     missingLegs,
     missingProbes,
     generatorDifferences,
+    decidedCases: decidedCasesByRow(outcomes),
     recomputed,
     consistencyOnly,
   };
@@ -271,7 +278,7 @@ async function replayRow(
 /** A row decided again: the decision's members, and the facts the run recorded beside it. */
 function outcomeOf(
   row: ReportRow,
-  decision: Decision & { generated?: ReportRow['generated'] },
+  decision: Decision & { generated?: ReportRow['generated']; decidedCases?: DecidedCases },
 ): LegOutcome {
   return {
     requirement: row.id,
@@ -282,6 +289,7 @@ function outcomeOf(
     ...(decision.unexercised === undefined ? {} : { unexercised: decision.unexercised }),
     ...facts(row),
     ...(decision.generated === undefined ? {} : { generated: decision.generated }),
+    ...(decision.decidedCases === undefined ? {} : { decidedCases: decision.decidedCases }),
   };
 }
 

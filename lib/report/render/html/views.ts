@@ -7,7 +7,7 @@ import type { FixtureTrials } from './trajectory.ts';
 /** The aligned trials of each fixture the rows drove, by fixture id (lib/report/page-inputs.ts). */
 export type TrialsByFixture = ReadonlyMap<string, FixtureTrials>;
 
-/** A failing generated case decided as verify decides it, keyed `ROW-ID#CASE-INDEX` (lib/report/page-inputs.ts). */
+/** A failing generated case as its run or verify decided it, keyed `ROW-ID#CASE-INDEX` (lib/report/page-inputs.ts). */
 export type CaseViews = ReadonlyMap<
   string,
   { readonly findings: readonly Finding[]; readonly trials?: FixtureTrials }
