@@ -13,7 +13,13 @@ import type { DecidedCases, Fixture, GeneratedCaseRecord } from '../types.ts';
 import type { EvalGateReport } from './report.ts';
 import { showsEvidence } from './render/html/requirement.ts';
 import type { FixtureTrials } from './render/html/trajectory.ts';
-import type { CaseViews, PageViews, SidecarCases, TrialsByFixture } from './render/html/views.ts';
+import type {
+  CaseView,
+  CaseViews,
+  PageViews,
+  SidecarCases,
+  TrialsByFixture,
+} from './render/html/views.ts';
 import { alignFixture } from './trajectory-alignment.ts';
 
 /** The decided cases of each row that holds a pack, by requirement id. */
@@ -29,19 +35,17 @@ export async function trialsFor(report: EvalGateReport): Promise<TrialsByFixture
   const loaded = await Promise.all(
     [...fixtureIds].map(async (id): Promise<(readonly [string, FixtureTrials])[]> => {
       const fixture = await loadFixture(id);
-      if (!fixture.ok) return [];
-      try {
-        return [[id, alignFixture(fixture.fixture)]];
-      } catch {
-        // A fixture the witness cannot grade has no trials to show; its leg says why.
-        return [];
-      }
+      const trials = fixture.ok ? trialsOf(fixture.fixture) : undefined;
+      return trials === undefined ? [] : [[id, trials]];
     }),
   );
   return new Map(loaded.flat());
 }
 
-/** A fixture's trials as the page draws them; none for a fixture the witness cannot grade. */
+/**
+ * A fixture's trials as the page draws them; none for a fixture the witness cannot grade, whose
+ * row says why.
+ */
 function trialsOf(fixture: Fixture): FixtureTrials | undefined {
   try {
     return alignFixture(fixture);
@@ -52,7 +56,7 @@ function trialsOf(fixture: Fixture): FixtureTrials | undefined {
 
 /** Each decided case of each row, keyed `ROW-ID#PLACE` as the renderer finds it. */
 function caseViewsOf(decided: DecidedCasesByRow): CaseViews {
-  const views = new Map<string, CaseViews extends ReadonlyMap<string, infer V> ? V : never>();
+  const views = new Map<string, CaseView>();
   for (const [rowId, cases] of decided) {
     for (const [place, { fixture, findings }] of cases) {
       const trials = trialsOf(fixture);

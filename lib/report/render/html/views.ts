@@ -7,11 +7,14 @@ import type { FixtureTrials } from './trajectory.ts';
 /** The aligned trials of each fixture the rows drove, by fixture id (lib/report/page-inputs.ts). */
 export type TrialsByFixture = ReadonlyMap<string, FixtureTrials>;
 
-/** A failing generated case as its run or verify decided it, keyed `ROW-ID#CASE-INDEX` (lib/report/page-inputs.ts). */
-export type CaseViews = ReadonlyMap<
-  string,
-  { readonly findings: readonly Finding[]; readonly trials?: FixtureTrials }
->;
+/** A failing generated case as its run or verify decided it, with its fixture's trials. */
+export interface CaseView {
+  readonly findings: readonly Finding[];
+  readonly trials?: FixtureTrials;
+}
+
+/** Each case's view keyed `ROW-ID#CASE-INDEX` (lib/report/page-inputs.ts). */
+export type CaseViews = ReadonlyMap<string, CaseView>;
 
 /**
  * The records of a streamed pack's smallest failing cases, read from its sidecar, keyed by row id;
