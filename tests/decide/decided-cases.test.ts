@@ -4,29 +4,22 @@
 // page finds it. The page shows these and decides nothing (tests/report/page-inputs.test.ts).
 
 import { describe, expect, it } from 'vitest';
-import type { Decision } from '../../lib/decide/decide.ts';
 import { decidedCasesByRow } from '../../lib/decide/decided-cases.ts';
 import { PackTally, type GeneratedCase } from '../../lib/decide/pack-tally.ts';
 import type { Finding, LegOutcome, RunObservation } from '../../lib/types.ts';
-import { failing, passing, sized } from './pack-tally-cases.ts';
+import { decided, failing, passing, sized } from './pack-tally-cases.ts';
 
 /** Only its presence matters here: a case without one is a host fault, shown as recorded. */
 const OBSERVED = { recordVersion: 1 } as unknown as RunObservation;
 
-function decided(findings: Finding[], observed = true): Decision {
-  const failed = findings.some((f) => !f.ok && f.severity === 'MUST');
-  return {
-    disposition: failed ? 'executed-fail' : 'executed-pass',
-    assertions: findings.length,
-    ...(failed ? { reason: 'failed' } : {}),
-    findings,
-    ...(observed ? { observation: OBSERVED } : {}),
-  };
-}
-
 function generatedCase(n: number, findings: Finding[], observed = true): GeneratedCase {
   const fixtureId = `generated-s3-n${String(n).padStart(4, '0')}`;
-  return { fixtureId, seed: 3, file: `${fixtureId}.json`, decision: decided(findings, observed) };
+  return {
+    fixtureId,
+    seed: 3,
+    file: `${fixtureId}.json`,
+    decision: decided(findings, observed ? OBSERVED : undefined),
+  };
 }
 
 describe('PackTally decidedCases, inline', () => {

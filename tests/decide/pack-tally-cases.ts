@@ -1,7 +1,8 @@
 // What the pack tally's tests build cases from: a fixture of a given size (only the members
-// caseSize reads) and findings that pass or fail one rule.
+// caseSize reads), findings that pass or fail one rule, and the decision they come to.
 
-import type { Finding, Fixture } from '../../lib/types.ts';
+import type { Decision } from '../../lib/decide/decide.ts';
+import type { Finding, Fixture, RunObservation } from '../../lib/types.ts';
 
 /** A fixture of the given size: only the members caseSize reads. */
 export function sized(tasks: number, trials: number, callsPerTrial: number): Fixture {
@@ -29,3 +30,15 @@ export const passing = (rule: string, severity: 'MUST' | 'SHOULD' = 'MUST'): Fin
   ok: true,
   message: `${rule} held`,
 });
+
+/** The decision `findings` come to: failed by a failing MUST finding, else passed. */
+export function decided(findings: Finding[], observation?: RunObservation): Decision {
+  const failed = findings.some((f) => !f.ok && f.severity === 'MUST');
+  return {
+    disposition: failed ? 'executed-fail' : 'executed-pass',
+    assertions: findings.length,
+    ...(failed ? { reason: 'failed' } : {}),
+    findings,
+    ...(observation === undefined ? {} : { observation }),
+  };
+}

@@ -3,20 +3,9 @@
 // in pack order among equals) with the command that drives it alone.
 
 import { describe, expect, it } from 'vitest';
-import type { Decision } from '../../lib/decide/decide.ts';
 import { caseSize, PackTally, type GeneratedCase } from '../../lib/decide/pack-tally.ts';
 import type { Finding, Fixture } from '../../lib/types.ts';
-import { failing, passing, sized } from './pack-tally-cases.ts';
-
-function decided(findings: Finding[]): Decision {
-  const failed = findings.some((f) => !f.ok && f.severity === 'MUST');
-  return {
-    disposition: failed ? 'executed-fail' : 'executed-pass',
-    assertions: findings.length,
-    ...(failed ? { reason: 'failed' } : {}),
-    findings,
-  };
-}
+import { decided, failing, passing, sized } from './pack-tally-cases.ts';
 
 function generatedCase(n: number, findings: Finding[]): GeneratedCase {
   const fixtureId = `generated-s3-n${String(n).padStart(4, '0')}`;
