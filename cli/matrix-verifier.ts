@@ -34,44 +34,33 @@ export function anchoredVerifier(
       return { state: 'unverified', report, problems: [...problems] };
     }
     const { anchor, referee } = result.anchored;
-    const certification = result.verdict.certification;
-    const { decidedCases } = result.integrity;
+    // What every verification that recomputed stands behind: the report, the certification, and
+    // the generated cases its page shows as verify decided them again.
+    const recomputed = {
+      report,
+      certification: result.verdict.certification,
+      decidedCases: result.integrity.decidedCases,
+    };
     if (referee !== undefined) {
-      return {
-        state: 'different-referee',
-        report,
-        problems: [referee],
-        certification,
-        decidedCases,
-      };
+      return { state: 'different-referee', problems: [referee], ...recomputed };
     }
     switch (anchor.state) {
       case 'anchored':
         return {
           state: 'verified',
-          report,
           problems: [],
           anchor:
             anchor.keyId === undefined ? anchor.source : `key ${anchor.keyId} at ${anchor.source}`,
-          certification,
-          decidedCases,
+          ...recomputed,
         };
       case 'unsigned':
         return {
           state: 'unanchored',
-          report,
           problems: ['unsigned: nobody vouches for it'],
-          certification,
-          decidedCases,
+          ...recomputed,
         };
       default:
-        return {
-          state: 'unanchored',
-          report,
-          problems: [`${anchor.state}: ${anchor.why}`],
-          certification,
-          decidedCases,
-        };
+        return { state: 'unanchored', problems: [`${anchor.state}: ${anchor.why}`], ...recomputed };
     }
   };
 }

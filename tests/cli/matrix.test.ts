@@ -14,6 +14,9 @@ import { anchoredVerifier } from '../../cli/matrix-verifier.ts';
 import { TrustSources } from '../../cli/trust-source.ts';
 import { runAgainstReferenceHost, signingPair, writeKeyring } from '../support/reference-run.ts';
 import { cli, readReport, removeDir, scratchDir } from './support.ts';
+import { generatePack } from '../../lib/generate/pack.ts';
+import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
+import { failingReport, failingRow } from '../report/html-example.ts';
 
 async function outputs(dir: string): Promise<Record<string, string>> {
   const top = (await readdir(dir)).filter((f) => f !== 'reports');
@@ -141,6 +144,46 @@ describe('matrix', () => {
       new Set(['different-referee']),
     );
     expect(lines[0]).toMatch(/^different-referee: .*: judged by suite 0\.0\.1$/);
+  });
+
+  it("shows on a report's page the generated cases the verifier decided, with the findings it handed over", async () => {
+    const [fixture] = generatePack({ count: 1, seed: 7 });
+    if (fixture === undefined) throw new Error('the pack drew no fixture');
+    const literal = failingReport();
+    const failingCase = {
+      fixtureId: fixture.id,
+      file: `${fixture.id}.json`,
+      disposition: 'executed-fail' as const,
+      observation: failingRow().observation,
+    };
+    const packRow = {
+      ...failingRow(),
+      id: GENERATED_REQUIREMENT,
+      generated: { seed: 7, count: 1, cases: [failingCase] },
+    };
+    const report = { ...literal, requirements: [...literal.requirements, packRow] };
+    const handed = {
+      rule: 'handed.in',
+      ok: false,
+      severity: 'MUST' as const,
+      ref: 'RFC 0246 §B',
+      message: 'decided by the verifier, shown by the page',
+    };
+    const verifier: MatrixVerifier = () =>
+      Promise.resolve({
+        state: 'verified',
+        report,
+        problems: [],
+        decidedCases: new Map([
+          [GENERATED_REQUIREMENT, new Map([[0, { fixture, findings: [handed] }]])],
+        ]),
+      });
+    const out = join(dir, 'decided');
+    expect(await matrixCommand([reports[0] ?? ''], { out }, () => undefined, verifier)).toBe(0);
+    const pages = (await readdir(join(out, 'reports'))).filter((f) => f.endsWith('.html'));
+    expect(pages).toHaveLength(1);
+    const page = await readFile(join(out, 'reports', pages[0] ?? ''), 'utf8');
+    expect(page).toContain(handed.message);
   });
 
   it('exits 1 when no report verifies, and writes the matrix that says so', async () => {
