@@ -161,7 +161,7 @@ export async function replayPack(
   record: PackSelection,
   generator: number,
   cases: Iterable<RecordedCase> | AsyncIterable<RecordedCase>,
-  judged: { readonly discovery: RecordedDocument; readonly settings: GateSettings },
+  judged: Judged,
   shape: RecordShape,
 ): Promise<PackReplay> {
   const tally = new PackTally({ ...record, keepEveryFinding: shape.keepEveryFinding });
@@ -175,57 +175,28 @@ export async function replayPack(
     if (problems.length < shape.named) problems.push(problem);
     else unnamed += 1;
   };
-  const keep = (rebuilt: GeneratedCaseRecord): void => shape.rebuilt?.(rebuilt);
   let stopped: PackReplay['stopped'];
   try {
     for await (const recordedCase of cases) {
       read += 1;
-      const at = shape.at(read);
       const next = fixtures.next();
       if (next.done === true) {
-        if (shape.beyond !== undefined) name(shape.beyond(at));
+        if (shape.beyond !== undefined) name(shape.beyond(shape.at(read)));
         continue;
       }
       drawn += 1;
-      const fixture = next.value;
-      if (!recordedCase.ok) {
-        name(`${at}: ${recordedCase.problem}`);
-        continue;
+      const found = replayCase(
+        { record, generator, judged, shape },
+        read,
+        next.value,
+        recordedCase,
+      );
+      if (found.rebuilt !== undefined) shape.rebuilt?.(found.rebuilt);
+      if (found.problem !== undefined) name(found.problem);
+      if (found.otherDraw !== undefined) differentReferee.push(found.otherDraw);
+      if (found.replayed !== undefined) {
+        tally.add(found.replayed, next.value, shape.pageKey(read, next.value));
       }
-      const recorded = recordedCase.record;
-      const caseAt = `${at} (${recorded.fixtureId})`;
-      const digest = rebuiltDigest(record, fixture);
-      const other = otherDraw(recorded, digest, generator);
-      const placed = recorded.fixtureId === fixture.id && recorded.file === `${fixture.id}.json`;
-      if (other !== undefined && (placed || shape.drawBeforePlace)) {
-        differentReferee.push(`${caseAt}: ${other}`);
-        keep(recorded);
-        continue;
-      }
-      if (!placed) {
-        name(shape.misplaced(at, recorded, fixture));
-        keep(recorded);
-        continue;
-      }
-      const again = decideAgain(fixture, recorded, judged.discovery, judged.settings);
-      if (typeof again === 'string') {
-        name(`${caseAt}: ${again}`);
-        keep(recorded);
-        continue;
-      }
-      const replayed: GeneratedCase = {
-        fixtureId: fixture.id,
-        seed: record.seed,
-        file: recorded.file,
-        decision: again,
-        ...(digest === undefined ? {} : { fixtureDigest: digest }),
-      };
-      const rebuilt = caseRecord(replayed);
-      if (recordedCase.text !== undefined && JSON.stringify(rebuilt) !== recordedCase.text) {
-        name(`${caseAt}: the line is not the record its case decides to again`);
-      }
-      keep(rebuilt);
-      tally.add(replayed, fixture, shape.pageKey(read, fixture));
     }
   } catch (error) {
     stopped = { error };
@@ -240,6 +211,68 @@ export async function replayPack(
     unnamed,
     differentReferee,
     ...(stopped === undefined ? {} : { stopped }),
+  };
+}
+
+/** What a replay decides a case from: the recorded discovery and the gates' settings. */
+type Judged = { readonly discovery: RecordedDocument; readonly settings: GateSettings };
+
+/** What one recorded case comes to, each part absent where the case has none. */
+interface CaseReplay {
+  /** The record kept for the pack's rebuilt record: rebuilt, or as recorded where it cannot be. */
+  readonly rebuilt?: GeneratedCaseRecord;
+  /** The case decided again, for the tally. */
+  readonly replayed?: GeneratedCase;
+  /** A contradiction, named at the case's place. */
+  readonly problem?: string;
+  /** Why the case is another referee's draw. */
+  readonly otherDraw?: string;
+}
+
+/**
+ * The recorded case read at `read` (1-based) beside the fixture the pack holds there: placed,
+ * digest-checked and decided again, or what it contradicts.
+ */
+function replayCase(
+  pack: {
+    readonly record: PackSelection;
+    readonly generator: number;
+    readonly judged: Judged;
+    readonly shape: RecordShape;
+  },
+  read: number,
+  fixture: Fixture,
+  recordedCase: RecordedCase,
+): CaseReplay {
+  const { record, generator, judged, shape } = pack;
+  const at = shape.at(read);
+  if (!recordedCase.ok) return { problem: `${at}: ${recordedCase.problem}` };
+  const recorded = recordedCase.record;
+  const caseAt = `${at} (${recorded.fixtureId})`;
+  const digest = rebuiltDigest(record, fixture);
+  const other = otherDraw(recorded, digest, generator);
+  const placed = recorded.fixtureId === fixture.id && recorded.file === `${fixture.id}.json`;
+  if (other !== undefined && (placed || shape.drawBeforePlace)) {
+    return { rebuilt: recorded, otherDraw: `${caseAt}: ${other}` };
+  }
+  if (!placed) return { rebuilt: recorded, problem: shape.misplaced(at, recorded, fixture) };
+  const again = decideAgain(fixture, recorded, judged.discovery, judged.settings);
+  if (typeof again === 'string') return { rebuilt: recorded, problem: `${caseAt}: ${again}` };
+  const replayed: GeneratedCase = {
+    fixtureId: fixture.id,
+    seed: record.seed,
+    file: recorded.file,
+    decision: again,
+    ...(digest === undefined ? {} : { fixtureDigest: digest }),
+  };
+  const rebuilt = caseRecord(replayed);
+  const unlike = recordedCase.text !== undefined && JSON.stringify(rebuilt) !== recordedCase.text;
+  return {
+    rebuilt,
+    replayed,
+    ...(unlike
+      ? { problem: `${caseAt}: the line is not the record its case decides to again` }
+      : {}),
   };
 }
 
