@@ -85,11 +85,7 @@ export async function runConformance(
   timed.budget.signal.addEventListener('abort', sayBudgetSpent, { once: true });
   try {
     const baseUrl = target.config.baseUrl ?? '';
-    log(
-      target.embedded
-        ? `target: the embedded reference host at ${baseUrl} (no OPENWOP_BASE_URL given; this is not evidence about any other host)`
-        : `target: ${baseUrl}`,
-    );
+    log(targetLine(target.embedded, baseUrl));
     const selection = options.runOptions?.selection;
     const { run, later } = await driveRuns(target.config, options.runOptions?.repeat ?? 1, log, {
       ...(selection === undefined ? {} : { selected: (id: string) => isSelected(selection, id) }),
@@ -125,6 +121,13 @@ export async function runConformance(
     stopProgress();
     await target.close();
   }
+}
+
+/** The run's first line: what it is evidence about. */
+function targetLine(embedded: boolean, baseUrl: string): string {
+  return embedded
+    ? `target: the embedded reference host at ${baseUrl} (no OPENWOP_BASE_URL given; this is not evidence about any other host)`
+    : `target: ${baseUrl}`;
 }
 
 /** A pack's progress, shown every interval on a live line unless the run is silent. */
