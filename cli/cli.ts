@@ -15,6 +15,11 @@ import { announceStartFailure } from './start-failure.ts';
 import type { ParsedArgs } from './args.ts';
 import type { Working } from './flags.ts';
 import type { Judgement } from './judge.ts';
+import type { Rechecked } from './recheck.ts';
+import type * as VerifyKeys from './verify-keys.ts';
+import type { AnchoredVerification } from './verify-keys.ts';
+import type * as Anchor from '../lib/report/verify/anchor.ts';
+import type * as RecheckWords from '../lib/report/verify/recheck.ts';
 import { scrubText } from '../lib/secrets.ts';
 import { consoleBlock, consoleText } from '../lib/untrusted-text.ts';
 import { EXAMPLE_FIXTURE_ID } from '../lib/legs.ts';
@@ -129,7 +134,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-async function run(args: ParsedArgs, io: CliIo, out: (line: string) => void): Promise<number> {
+/** `--sign KEY.pem --key-id ID`: both or neither, the id one a discovery can publish. */
+function signingFlags(args: ParsedArgs): { sign?: string; keyId?: string } {
   const sign = args.options.sign;
   const keyId = args.options['key-id'];
   if (keyId !== undefined && sign === undefined) {
@@ -145,6 +151,11 @@ async function run(args: ParsedArgs, io: CliIo, out: (line: string) => void): Pr
   if (keyId !== undefined && !KEY_ID.test(keyId)) {
     throw new UsageError(`--key-id must match ${KEY_ID.source} (a discovery signingKeys keyId)`);
   }
+  return { ...(sign === undefined ? {} : { sign }), ...(keyId === undefined ? {} : { keyId }) };
+}
+
+async function run(args: ParsedArgs, io: CliIo, out: (line: string) => void): Promise<number> {
+  const { sign, keyId } = signingFlags(args);
   const waitForHostS = waitSecondsOf(args.options['wait-for-host']);
   const given = generatedPack(args);
   const caseId = args.options.case;
@@ -248,11 +259,7 @@ async function verify(args: ParsedArgs, io: VerifyIo): Promise<number> {
   const wantsRecheck = ['recheck', 'recheck-sample'].some((f) => args.options[f] !== undefined);
   const recheck = wantsRecheck ? await import('./recheck.ts') : undefined;
   const recheckOptions = recheck?.recheckOptionsOf(args.options);
-  const [api, { anchoredClause, verifyHeadline }, { anchorLine }] = await Promise.all([
-    import('./api.ts'),
-    import('./verify-keys.ts'),
-    import('../lib/report/verify/anchor.ts'),
-  ]);
+  const api = await import('./api.ts');
   const live = io.live;
   const { throttledProgress } = await import('./verify-progress.ts');
   const verified = await api.verifyReport(path, {
@@ -282,35 +289,62 @@ async function verify(args: ParsedArgs, io: VerifyIo): Promise<number> {
       : undefined;
   if (rechecked !== undefined) result = rechecked.result;
   else if (recheckOptions !== undefined) out('recheck: not run: the report does not verify');
-  const { evidenceClause, recheckLine } = await import('../lib/report/verify/recheck.ts');
-  if (result.kind === 'report') {
-    const { integrity, anchored, report } = result;
-    out(`anchor: ${anchorLine(anchored.anchor)}, ${anchored.time.asOf}`);
-    out(
-      `referee: ${anchored.referee ?? `this suite (${report.suite.name} ${report.suite.version}) judged it`}`,
-    );
-    if (anchored.stale !== undefined) out(`stale: ${anchored.stale}`);
-    if (rechecked !== undefined) {
-      if (rechecked.sampled.length > 0) out(`recheck sample: ${rechecked.sampled.join(', ')}`);
-      out(`recheck: ${recheckLine(rechecked.outcome)}`);
-    }
-    const certified = result.verdict.certification.certified && problems.length === 0;
-    const evidence = certified ? ` ${evidenceClause(rechecked?.outcome)}` : '';
-    out(`certification: ${anchoredClause(result)}`);
-    const how = `${integrity.recomputed} rows recomputed, ${integrity.consistencyOnly} checked for consistency only`;
-    const found =
-      problems.length === 0
-        ? `${how}, every digest matches`
-        : `${problems.length} problem${problems.length === 1 ? '' : 's'} (${how}), ${anchored.time.asOf}`;
-    out(`${verifyHeadline(result)}: ${path}: ${found}${evidence}`);
-  } else {
-    out(`certification: ${anchoredClause(result)}`);
-    out(`${verifyHeadline(result)}: ${path}: not a report`);
-  }
+  const [keys, recheckWords, { anchorLine }] = await Promise.all([
+    import('./verify-keys.ts'),
+    import('../lib/report/verify/recheck.ts'),
+    import('../lib/report/verify/anchor.ts'),
+  ]);
+  const lines = { ...keys, ...recheckWords, anchorLine };
+  for (const line of verifiedLines(path, result, problems, rechecked, lines)) out(line);
   const exit = problems.length === 0 ? EXIT.ok : EXIT.failed;
   return rechecked === undefined || recheck === undefined
     ? exit
     : recheck.recheckExit(rechecked.outcome, exit);
+}
+
+/** The words verify's closing lines are made of, loaded with the verification. */
+interface VerifyWords {
+  readonly anchorLine: typeof Anchor.anchorLine;
+  readonly anchoredClause: typeof VerifyKeys.anchoredClause;
+  readonly verifyHeadline: typeof VerifyKeys.verifyHeadline;
+  readonly evidenceClause: typeof RecheckWords.evidenceClause;
+  readonly recheckLine: typeof RecheckWords.recheckLine;
+}
+
+/** Verify's lines after its problems: anchor, referee, recheck, certification, headline. */
+function verifiedLines(
+  path: string,
+  result: AnchoredVerification,
+  problems: readonly string[],
+  rechecked: Rechecked | undefined,
+  words: VerifyWords,
+): string[] {
+  if (result.kind !== 'report') {
+    return [
+      `certification: ${words.anchoredClause(result)}`,
+      `${words.verifyHeadline(result)}: ${path}: not a report`,
+    ];
+  }
+  const { integrity, anchored, report } = result;
+  const lines = [
+    `anchor: ${words.anchorLine(anchored.anchor)}, ${anchored.time.asOf}`,
+    `referee: ${anchored.referee ?? `this suite (${report.suite.name} ${report.suite.version}) judged it`}`,
+  ];
+  if (anchored.stale !== undefined) lines.push(`stale: ${anchored.stale}`);
+  if (rechecked !== undefined) {
+    if (rechecked.sampled.length > 0) lines.push(`recheck sample: ${rechecked.sampled.join(', ')}`);
+    lines.push(`recheck: ${words.recheckLine(rechecked.outcome)}`);
+  }
+  const certified = result.verdict.certification.certified && problems.length === 0;
+  const evidence = certified ? ` ${words.evidenceClause(rechecked?.outcome)}` : '';
+  lines.push(`certification: ${words.anchoredClause(result)}`);
+  const how = `${integrity.recomputed} rows recomputed, ${integrity.consistencyOnly} checked for consistency only`;
+  const found =
+    problems.length === 0
+      ? `${how}, every digest matches`
+      : `${problems.length} problem${problems.length === 1 ? '' : 's'} (${how}), ${anchored.time.asOf}`;
+  lines.push(`${words.verifyHeadline(result)}: ${path}: ${found}${evidence}`);
+  return lines;
 }
 
 async function fixtures(args: ParsedArgs, out: (line: string) => void): Promise<number> {
