@@ -1,7 +1,7 @@
 // A diff as Markdown, for a pull-request comment: a heading that is the verdict, a lost
-// certification first, what differs
-// between the two runs' settings, a table of the requirements that moved (every compared one with
-// `all`), then the rules and numbers that moved. An unchanged diff says so in one line.
+// certification first, what differs between the two runs' settings, a table of the requirements
+// that moved (every compared one with `all`), then the rules and numbers that moved. An unchanged
+// diff says so in one line.
 
 import type { ReportDiff } from '../diff.ts';
 import { shortId } from '../diff-scope.ts';
