@@ -5,7 +5,7 @@
 
 import { dirname } from 'node:path';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import type { DecidedCases } from '../lib/types.ts';
+import type { DecidedCasesByRow } from '../lib/types.ts';
 import type { RunVerdict } from '../lib/report/verdict/run-verdict.ts';
 import { UsageError } from './args.ts';
 import type { TrustSources } from './trust-source.ts';
@@ -28,7 +28,7 @@ export interface VerifiedReport {
   /** The anchored verdict: its certification holds only where a key outside the report vouches. */
   readonly verdict: RunVerdict;
   /** The failing generated cases a page opens, as the verification decided them again. */
-  readonly decidedCases: ReadonlyMap<string, DecidedCases>;
+  readonly decidedCases: DecidedCasesByRow;
 }
 
 export async function readVerifiedReport(

@@ -6,7 +6,7 @@
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import { describeDifference, jsonDifferences } from '../lib/report/verify/json-diff.ts';
 import type { EvalGateReport } from '../lib/report/report.ts';
-import type { DecidedCases } from '../lib/types.ts';
+import type { DecidedCasesByRow } from '../lib/types.ts';
 import { schemaDigests } from '../lib/report/report.ts';
 import { replayReport } from '../lib/report/verify/replay.ts';
 import { sidecarReader, type SidecarProgress } from '../lib/report/generated-sidecar.ts';
@@ -32,7 +32,7 @@ export interface Verification {
    * The failing generated cases a page of the report opens, by row, with the findings the replay
    * decided them to: `report --html` and the matrix's pages show these and decide nothing.
    */
-  readonly decidedCases: ReadonlyMap<string, DecidedCases>;
+  readonly decidedCases: DecidedCasesByRow;
   /** The report's digest, taken by the replay of a signed report, for the signature's check. */
   readonly reportDigest?: string;
 }

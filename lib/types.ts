@@ -418,6 +418,9 @@ export interface DecidedCase {
  */
 export type DecidedCases = ReadonlyMap<number, DecidedCase>;
 
+/** The decided cases of each row that holds a pack, by requirement id. */
+export type DecidedCasesByRow = ReadonlyMap<string, DecidedCases>;
+
 /**
  * One generated fixture as the pack's requirement decided it. The observation is what a verifier
  * recomputes from; a case without one records its findings (a host fault) or only its reason.

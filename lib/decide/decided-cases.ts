@@ -3,12 +3,10 @@
 // were decided and decides nothing itself. A module of its own, with no import but types, because
 // every run publishes through it while the pack's modules load only for a run that drives one.
 
-import type { DecidedCases, LegOutcome } from '../types.ts';
+import type { DecidedCasesByRow, LegOutcome } from '../types.ts';
 
 /** The decided cases of each row that holds a pack, by requirement id. */
-export function decidedCasesByRow(
-  outcomes: readonly LegOutcome[],
-): ReadonlyMap<string, DecidedCases> {
+export function decidedCasesByRow(outcomes: readonly LegOutcome[]): DecidedCasesByRow {
   return new Map(
     outcomes.flatMap((o) =>
       o.decidedCases === undefined ? [] : [[o.requirement, o.decidedCases]],

@@ -9,7 +9,7 @@ import type { SidecarOpener } from '../decide/sidecar-opener.ts';
 import { sidecarRecordsById } from '../decide/sidecar-records.ts';
 import { loadFixture } from '../fixtures.ts';
 import { placeInPack } from '../generate/generated-id.ts';
-import type { DecidedCases, Fixture, GeneratedCaseRecord } from '../types.ts';
+import type { DecidedCasesByRow, Fixture, GeneratedCaseRecord } from '../types.ts';
 import type { EvalGateReport } from './report.ts';
 import { showsEvidence } from './render/html/requirement.ts';
 import type { FixtureTrials } from './render/html/trajectory.ts';
@@ -21,9 +21,6 @@ import type {
   TrialsByFixture,
 } from './render/html/views.ts';
 import { alignFixture } from './trajectory-alignment.ts';
-
-/** The decided cases of each row that holds a pack, by requirement id. */
-export type DecidedCasesByRow = ReadonlyMap<string, DecidedCases>;
 
 export async function trialsFor(report: EvalGateReport): Promise<TrialsByFixture> {
   // Only a block shown with its evidence draws its trials.

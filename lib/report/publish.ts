@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import type { SuiteConfig } from '../env.ts';
 import { makeDirectory } from '../make-directory.ts';
 import type { SuiteRun } from '../decide/run-suite.ts';
-import type { DecidedCases, LegOutcome } from '../types.ts';
+import type { DecidedCasesByRow, LegOutcome } from '../types.ts';
 import { decidedCasesByRow } from '../decide/decided-cases.ts';
 import { describeError } from '../observe/errors.ts';
 import { formatSchemaErrors, validate } from '../schemas.ts';
@@ -193,7 +193,7 @@ async function writeOutputs(
     readonly text: string;
     readonly statement: string;
     /** The failing generated cases the page opens, as the run decided them. */
-    readonly decidedCases: ReadonlyMap<string, DecidedCases>;
+    readonly decidedCases: DecidedCasesByRow;
   },
   verdict: RunVerdict,
   dir: string,

@@ -7,7 +7,7 @@
 
 import { LEGS } from '../../legs.ts';
 import { PROBE_NAMES } from '../../host-probes.ts';
-import type { DecidedCases, LegOutcome } from '../../types.ts';
+import type { DecidedCases, DecidedCasesByRow, LegOutcome } from '../../types.ts';
 import { decidedCasesByRow } from '../../decide/decided-cases.ts';
 import { judgeHostChecks, type DiscoveryRead } from '../../eval-gate-witness.ts';
 import type { Decision } from '../../decide/decide.ts';
@@ -58,7 +58,7 @@ export interface Replay {
    * The failing generated cases a page of the report opens, by row, as this replay decided them
    * again: the page shows them and decides nothing (lib/report/page-inputs.ts).
    */
-  readonly decidedCases: ReadonlyMap<string, DecidedCases>;
+  readonly decidedCases: DecidedCasesByRow;
   /** How each row was rebuilt, for the summary line. */
   readonly recomputed: number;
   readonly consistencyOnly: number;

@@ -5,7 +5,7 @@
 // order make the same matrix.
 
 import type { Certification } from '../../report.ts';
-import type { DecidedCases } from '../../../types.ts';
+import type { DecidedCasesByRow } from '../../../types.ts';
 
 /** What verifying one report came to; the matrix command's one injected function decides it. */
 export type ReportState = 'verified' | 'unverified' | 'unanchored' | 'different-referee';
@@ -21,7 +21,7 @@ export interface ReportVerification {
   /** The certification the verifier stands behind; absent: the one the report records. */
   readonly certification?: Certification;
   /** The failing generated cases the report's page opens, as the verification decided them. */
-  readonly decidedCases?: ReadonlyMap<string, DecidedCases>;
+  readonly decidedCases?: DecidedCasesByRow;
 }
 
 /** Verifies the report at a path; the matrix never reads a verdict this did not stand behind. */
