@@ -6,7 +6,8 @@
 // load falls on both. Every process is fresh and cold, as a user starts
 // it; beside each wall time the process's own CPU time (bench/cpu-probe.mjs) is given, the figure
 // that holds still on a shared machine. `npm test` is each checkout's own, timed whole with
-// /usr/bin/time when it is there (its workers are child processes).
+// /usr/bin/time when it is there (its workers are child processes), each once the machine's load
+// has settled from whatever ran before it.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -53,7 +54,13 @@ interface VersionSamples {
   readonly verify: Timed[];
   pageBytes: number | undefined;
   verifyRows: number;
-  npmTest?: { readonly wallS: number; readonly cpuS?: number; readonly status: number | null };
+  npmTest?: {
+    readonly wallS: number;
+    readonly cpuS?: number;
+    readonly status: number | null;
+    /** The 1-minute load average when it started, after the wait for the machine to settle. */
+    readonly startLoad: number;
+  };
 }
 
 function git(args: readonly string[]): void {
@@ -100,8 +107,26 @@ async function timeCli(
   return { wallMs: elapsedMs, cpuMs };
 }
 
+/**
+ * The load a `npm test` may start under: each one saturates both cores for minutes, so the one
+ * timed second would otherwise start under the load the first left (about 4 on 2 cores).
+ */
+const SETTLED_LOAD = 1;
+/** How long to wait for the load to settle before timing anyway; the start load is reported. */
+const SETTLE_MAX_MS = 180_000;
+
+/** Waits, bounded, until the 1-minute load average is at most SETTLED_LOAD; returns it. */
+async function settled(): Promise<number> {
+  const until = Date.now() + SETTLE_MAX_MS;
+  while ((loadavg()[0] ?? 0) > SETTLED_LOAD && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  }
+  return loadavg()[0] ?? 0;
+}
+
 /** `npm test` of a checkout, whole: wall seconds, and CPU seconds of it and its children. */
-function npmTest(version: Version): Promise<NonNullable<VersionSamples['npmTest']>> {
+async function npmTest(version: Version): Promise<NonNullable<VersionSamples['npmTest']>> {
+  const startLoad = await settled();
   const timer = existsSync('/usr/bin/time');
   const npm = ['npm', 'test', '--silent'];
   const [command, ...args] = timer ? ['/usr/bin/time', '-f', 'cpu %U %S', ...npm] : npm;
@@ -121,6 +146,7 @@ function npmTest(version: Version): Promise<NonNullable<VersionSamples['npmTest'
       resolve({
         wallS,
         status,
+        startLoad,
         ...(cpu === null ? {} : { cpuS: Number(cpu[1]) + Number(cpu[2]) }),
       });
     });
@@ -295,7 +321,7 @@ export function versusBaseSection(v: VersusSamples): Section {
   const { base: b, head: h } = { base: v.base.npmTest, head: v.head.npmTest };
   if (b !== undefined && h !== undefined) {
     const cell = (t: typeof b): string =>
-      `${fmt(t.wallS)} s wall${t.cpuS === undefined ? '' : `, ${fmt(t.cpuS)} s CPU`}${t.status === 0 ? '' : `, exit ${t.status}`}`;
+      `${fmt(t.wallS)} s wall${t.cpuS === undefined ? '' : `, ${fmt(t.cpuS)} s CPU`}, load ${t.startLoad.toFixed(2)} at its start${t.status === 0 ? '' : `, exit ${t.status}`}`;
     const scaled = scaledTarget('npmTestS', b.wallS);
     rows.push([
       '`npm test`',
@@ -336,7 +362,9 @@ export function versusBaseSection(v: VersusSamples): Section {
       '(lib/code-cache.ts), which a package installed from the registry does not carry. ' +
       (b === undefined
         ? '`npm test` was not run (BENCH_NPM_TEST=0). '
-        : "`npm test` is each checkout's own, once each, CPU from /usr/bin/time (its workers included). ") +
+        : "`npm test` is each checkout's own, once each, CPU from /usr/bin/time (its workers included), " +
+          `each started once the 1-minute load average is at most ${SETTLED_LOAD} (or after ${SETTLE_MAX_MS / 60_000} min): ` +
+          'one saturates both cores for minutes, so the second timed would otherwise start under the load the first left. ') +
       'Run this section alone with `BENCH_ONLY=versus npm run bench` (`BENCH_NPM_TEST=0` leaves ' +
       `out the two \`npm test\` runs). Taken ${v.date}, load average (1 min) ` +
       `${v.loadAverage.toFixed(2)} at its start. The targets were set on a machine ` +
