@@ -13,7 +13,10 @@ import type { EvalGateReport } from '../../lib/report/report.ts';
 import { failingReport, HOSTILE } from './html-example.ts';
 
 async function render(report: EvalGateReport): Promise<string> {
-  const [expectations, views] = await Promise.all([expectationsFor(report), pageViewsFor(report, new Map())]);
+  const [expectations, views] = await Promise.all([
+    expectationsFor(report),
+    pageViewsFor(report, new Map()),
+  ]);
   return renderHtml(report, runVerdict(report), expectations, views);
 }
 
