@@ -29,11 +29,10 @@ export interface DriveClock {
   readonly sleep: (ms: number) => Promise<void>;
 }
 
-export interface Run {
+/** One drive: its host and bounds, the clock it reads its deadline on and waits on, its record. */
+export interface Run extends DriveClock {
   readonly client: HostClient;
   readonly bounds: Bounds;
-  readonly now: () => number;
-  readonly sleep: (ms: number) => Promise<void>;
   readonly deadline: number;
   readonly wire: WireRecord;
   /** Told what the drive has seen and waits for; it decides nothing. */

@@ -8,6 +8,8 @@ import { pageViewsFor } from '../../lib/report/page-inputs.ts';
 import type { EvalGateReport } from '../../lib/report/report.ts';
 import { alignFixture } from '../../lib/report/trajectory-alignment.ts';
 import type { DecidedCase, Finding } from '../../lib/types.ts';
+import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
+import { failingReport, failingRow } from './html-example.ts';
 
 /** No row drives a hand-written fixture, so the page's only views are the cases handed to it. */
 const NO_ROWS = { requirements: [] } as unknown as EvalGateReport;
@@ -35,8 +37,32 @@ describe('pageViewsFor', () => {
     expect(views.sidecarCases).toBeUndefined();
   });
 
-  it('shows no case it was not handed', async () => {
-    const views = await pageViewsFor(NO_ROWS, new Map([['r.pack', new Map()]]), () => {
+  it('shows no view of a failing case it was not handed, though the report records the case', async () => {
+    const [fixture] = generatePack({ count: 1, seed: 7 });
+    if (fixture === undefined) throw new Error('the pack drew no fixture');
+    const { observation } = failingRow();
+    if (observation === undefined) throw new Error('the failing row recorded no run');
+    const literal = failingReport();
+    // A failing case with the run it judged, at the place the pack draws it: all the page would
+    // need to judge it itself.
+    const packRow = {
+      ...failingRow(),
+      id: GENERATED_REQUIREMENT,
+      generated: {
+        seed: 7,
+        count: 1,
+        cases: [
+          {
+            fixtureId: fixture.id,
+            file: `${fixture.id}.json`,
+            disposition: 'executed-fail' as const,
+            observation,
+          },
+        ],
+      },
+    };
+    const report = { ...literal, requirements: [...literal.requirements, packRow] };
+    const views = await pageViewsFor(report, new Map(), () => {
       throw new Error('no sidecar is read for a report with no streamed pack');
     });
     expect(views.cases.size).toBe(0);
