@@ -2,16 +2,16 @@
 // `npm run build`: compiles cli/, lib/ and reference-host/ into dist/ (tsconfig.build.json), then
 // deletes every compiled file whose source is gone, since tsc never removes an output and a
 // leftover module would still be packed and could still be imported. Then it bundles the CLI
-// into one file, dist/bundle/main.js, which `openwop-eval-gate` runs: Node's ES module loader
-// pays for every file it reads, resolves and links, far more than for the bytes in it. It records
+// into one CommonJS file, dist/bundle/main.cjs, which `openwop-eval-gate` runs: Node's ES module
+// loader pays for every file it reads, resolves and links, far more than for the bytes in it, and
+// only a script compiled through node:vm can be handed a V8 code cache on Node 20. It records
 // the referee's digest of the judging sources in dist/lib/judging-digest.json, and writes the V8
-// code cache of the schema validators to dist/code-cache/ (lib/code-cache.ts). Last it stamps
-// dist/.built with the time the build began, which the tests' globalSetup reads to skip a second
-// build of the same sources (`npm ci` has just built them through `prepare`).
+// code caches of the bundle and of the schema validators to dist/code-cache/ (lib/code-cache.ts).
+// Last it stamps dist/.built with the time the build began, which the tests' globalSetup reads
+// to skip a second build of the same sources (`npm ci` has just built them through `prepare`).
 import { build as bundle } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
@@ -47,22 +47,38 @@ for (const file of compiledFiles(DIST)) {
   }
 }
 
-// Our code only: every dependency stays an import, resolved from the consumer's node_modules as
+// Our code only: every dependency stays a require, resolved from the consumer's node_modules as
 // before. No splitting: a module that only a dynamic import reaches is still evaluated only when
 // that import runs (esbuild defers its body), so one file costs a command no work it did not ask
 // for, while a chunk per shared group of modules cost a run some fifty files. Every module finds
-// the package's files by walking up to package.json, so it works from any folder under dist/.
-await bundle({
-  entryPoints: { main: join(DIST, 'cli', 'main.js') },
-  outdir: BUNDLE,
+// the package's files by walking up to package.json from `import.meta.url`, which in a CommonJS
+// file is the bundle's own URL, so it works from any folder under dist/.
+const commonJs = {
   bundle: true,
-  splitting: false,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   packages: 'external',
   logLevel: 'warning',
-  plugins: [lazyFastCheck()],
+  outExtension: { '.js': '.cjs' },
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // A dynamic import() in a script compiled through node:vm needs a callback Node 20 only has
+  // as an experiment; as a require behind a promise it loads the same module at the same moment.
+  supported: { 'dynamic-import': false },
+};
+// The loader first, alone, so the bin and the bundle share one: the bundle requires it rather
+// than carrying a copy of its own, and its record of what it compiled is then the process's.
+await bundle({
+  ...commonJs,
+  entryPoints: { 'code-cache': join(DIST, 'lib', 'code-cache.js') },
+  outdir: BUNDLE,
+});
+await bundle({
+  ...commonJs,
+  entryPoints: { main: join(DIST, 'cli', 'bundle.js') },
+  outdir: BUNDLE,
+  plugins: [lazyFastCheck(), sharedCodeCache()],
 });
 
 // The digest of the judging sources this build compiled, so a run reads it rather than hashing
@@ -75,34 +91,32 @@ writeFileSync(
   `${JSON.stringify({ judgingDigest: await judgingDigestOf(ROOT) })}\n`,
 );
 
-await writeValidatorCodeCache();
+await writeCodeCache();
 
 const stamp = join(DIST, '.built');
 writeFileSync(stamp, `${began.toISOString()}\n`);
 utimesSync(stamp, began, began);
 
 /**
- * The code cache of the schema validators (lib/code-cache.ts), made after an embedded run and a
- * `verify` of its report, so it holds the validators those compile and not only the file's top
- * level. The run reads no setting from the environment or .env, and writes to a folder of its own.
- * A cache only spares a process some compiling, and any part of one is as sound as the whole, so
- * a warm-up that fails (a machine where nothing may listen on 127.0.0.1) fails no build: the
- * cache then holds what compiled before it stopped, and the line says so.
+ * The code caches of the bundle and of the schema validators (lib/code-cache.ts), made after the
+ * bundle's own warm-up (an embedded run, a small generated pack and `verify` of each, cli/bundle.ts),
+ * so they hold the functions those compile and not only each file's top level. The bundle is
+ * loaded as the bin loads it, through the loader it requires. A cache only spares a process some
+ * compiling, and any part of one is as sound as the whole, so a warm-up that fails (a machine
+ * where nothing may listen on 127.0.0.1) fails no build: the cache then holds what compiled
+ * before it stopped, and the line says so.
  */
-async function writeValidatorCodeCache() {
-  const dist = (...parts) => pathToFileURL(join(DIST, ...parts)).href;
-  const { CODE_CACHE_DIR, writeCodeCaches } = await import(dist('lib', 'code-cache.js'));
+async function writeCodeCache() {
+  const require = createRequire(import.meta.url);
+  const { CODE_CACHE_DIR, requireWithCodeCache, writeCodeCaches } = require(
+    join(BUNDLE, 'code-cache.cjs'),
+  );
   rmSync(CODE_CACHE_DIR, { recursive: true, force: true });
-  const { runConformance, verifyReport } = await import(dist('cli', 'api.js'));
-  const reportDir = mkdtempSync(join(tmpdir(), 'openwop-build-'));
   try {
-    await runConformance({ env: false, reportDir });
-    await verifyReport(join(reportDir, 'eval-gate-report.json'));
+    await requireWithCodeCache(join(BUNDLE, 'main.cjs')).warmUp();
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     process.stdout.write(`code cache: the warm-up stopped (${why.split('\n')[0]})\n`);
-  } finally {
-    rmSync(reportDir, { recursive: true, force: true });
   }
   for (const file of writeCodeCaches()) {
     process.stdout.write(`code cache ${relative(ROOT, file)}\n`);
@@ -132,6 +146,19 @@ function lazyFastCheck() {
         namespace: 'lazy',
       }));
       build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents, resolveDir: BUNDLE }));
+    },
+  };
+}
+
+/** The bundle's imports of the code-cache loader, left as a require of the loader beside it. */
+function sharedCodeCache() {
+  return {
+    name: 'shared-code-cache',
+    setup(build) {
+      build.onResolve({ filter: /\/code-cache\.js$/ }, () => ({
+        path: './code-cache.cjs',
+        external: true,
+      }));
     },
   };
 }

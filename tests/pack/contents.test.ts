@@ -30,7 +30,8 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 /** Every module specifier in a file: static and dynamic imports, re-exports and require calls. */
 function specifiersOf(path: string): string[] {
   const text = readFileSync(join(ROOT, path), 'utf8');
-  const pattern = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"\n]+)['"]/g;
+  const pattern =
+    /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire(?:\.resolve)?\s*\(\s*)['"]([^'"\n]+)['"]/g;
   return [...text.matchAll(pattern)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
 }
 
@@ -86,7 +87,7 @@ describe('the packed file list', () => {
       const entries = specifiersOf(bin).filter((s) => s.startsWith('.'));
       expect(entries.length, `${bin} starts no module`).toBeGreaterThan(0);
       for (const entry of entries) {
-        expect(entry, `${bin} must run compiled code`).toMatch(/^\.\.\/dist\/.+\.js$/);
+        expect(entry, `${bin} must run compiled code`).toMatch(/^\.\.\/dist\/.+\.c?js$/);
         expect(packed).toContain(normalize(join(dirname(bin), entry)));
       }
     }
