@@ -358,7 +358,7 @@ export function versusBaseSection(v: VersusSamples): Section {
       `with the embedded host (its HTML page weighed), \`run ${VERIFY_ARGS.join(' ')}\` and ` +
       `\`verify\` of that report. CPU is user + system of the process itself ` +
       `(bench/cpu-probe.mjs), the figure to read when the machine is shared. This checkout runs ` +
-      'as `npm run build` leaves it, with the V8 code cache of its validator files ' +
+      'as `npm run build` leaves it, with the V8 code caches of its bundle and validator files ' +
       '(lib/code-cache.ts), which a package installed from the registry does not carry. ' +
       (b === undefined
         ? '`npm test` was not run (BENCH_NPM_TEST=0). '

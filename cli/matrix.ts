@@ -4,10 +4,12 @@
 // output depends on the reports alone: the same reports in any order give the same bytes.
 
 import { copyFile, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { makeDirectory, unwritableReason } from '../lib/make-directory.ts';
 import { Refusal } from '../lib/refusal.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
+import type { InputLimits } from '../lib/bounded-input.ts';
+import { sidecarReader } from '../lib/report/generated-sidecar.ts';
 import { pageViewsFor } from '../lib/report/page-inputs.ts';
 import { renderHtml } from '../lib/report/render/html/render-html.ts';
 import type { MatrixInput } from '../lib/report/render/matrix/build.ts';
@@ -36,6 +38,9 @@ function linkPath(outDir: string, path: string): string {
   return isAbsolute(rel) || rel.startsWith('.') ? rel : `./${rel}`;
 }
 
+const dirOf = (path: string | undefined): string | undefined =>
+  path === undefined ? undefined : dirname(path);
+
 /** An --out folder the matrix cannot be written to. */
 export class MatrixOutError extends Refusal {
   override readonly name: string = 'MatrixOutError';
@@ -50,6 +55,7 @@ export async function matrixCommand(
     inputLimitsOf(options),
   ),
 ): Promise<number> {
+  const limits = inputLimitsOf(options);
   const outDir = options.out;
   if (outDir === undefined) throw new UsageError('matrix needs --out DIR, such as --out matrix');
   // Proved writable, in steps bounded by the path's depth, before any report is verified.
@@ -67,7 +73,7 @@ export async function matrixCommand(
       `the matrix does not match its schema (${formatSchemaErrors(errors).replace(/\n/g, '; ')})`,
     );
   }
-  await writeMatrix(outDir, matrix, inputs);
+  await writeMatrix(outDir, matrix, inputs, read, limits);
   // A published folder keeps its links: each report is copied in beside its page.
   await Promise.all(
     matrix.columns.map(async (c) => {
@@ -122,6 +128,8 @@ async function writeMatrix(
   outDir: string,
   matrix: Matrix,
   inputs: readonly MatrixInput[],
+  read: ReadonlyMap<string, string>,
+  limits: InputLimits,
 ): Promise<void> {
   await makeDirectory(join(outDir, 'reports'));
   const pages = await Promise.all(
@@ -131,7 +139,13 @@ async function writeMatrix(
       if (column?.page === null || column === undefined) return [];
       const [expectations, views] = await Promise.all([
         expectationsFor(report),
-        pageViewsFor(report, input.verification.decidedCases ?? new Map()),
+        // The smallest failing cases of a streamed pack are read from the sidecar beside the
+        // report, as `report --html` reads them.
+        pageViewsFor(
+          report,
+          input.verification.decidedCases ?? new Map(),
+          sidecarReader(dirOf(read.get(input.file)), limits),
+        ),
       ]);
       return [
         [
