@@ -5,7 +5,7 @@
 // files are the same bytes for the reports in any order, and the verification is the one
 // injected function.
 
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matrixCommand } from '../../cli/matrix.ts';
@@ -13,9 +13,8 @@ import type { Matrix, MatrixVerifier } from '../../lib/report/render/matrix/mode
 import { anchoredVerifier } from '../../cli/matrix-verifier.ts';
 import { TrustSources } from '../../cli/trust-source.ts';
 import { runAgainstReferenceHost, signingPair, writeKeyring } from '../support/reference-run.ts';
-import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
-import { writePackFiles } from '../../cli/fixture-set.ts';
-import { startReferenceHost } from '../../reference-host/index.ts';
+import { cli, readReport, removeDir, scratchDir } from './support.ts';
+import { firstFailingCase, runFailingPack } from './failing-pack.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
 import { failingReport, failingRow } from '../report/html-example.ts';
@@ -27,14 +26,6 @@ async function outputs(dir: string): Promise<Record<string, string>> {
   return Object.fromEntries(
     await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), 'utf8')])),
   );
-}
-
-/** A page's first failing generated case: from its opening tag to the next block's. */
-function failingCaseBlock(html: string): string {
-  const start = html.search(/<details id="req--\d+--case--\d+" class="req executed-fail" open>/);
-  expect(start).toBeGreaterThan(0);
-  const next = html.indexOf('<details id="', start + 1);
-  return html.slice(start, next < 0 ? undefined : next);
 }
 
 describe('matrix', () => {
@@ -197,24 +188,8 @@ describe('matrix', () => {
   });
 
   it("shows on a report's page a streamed pack's failing case, read from the sidecar beside the report, as the run's own page shows it", async () => {
-    const packDir = join(dir, 'streamed-pack');
-    await mkdir(packDir);
-    await writePackFiles(packDir, generatePack({ count: 3, seed: 7 }));
-    const host = await startReferenceHost({
-      apiKey: LEAKY_KEY,
-      defect: 'score-zeroed',
-      extraFixturesDirs: [packDir],
-    });
     const reportDir = join(dir, 'streamed');
-    try {
-      const argv = ['--base-url', host.url, '--report-dir', reportDir, '--require-behavior'];
-      const run = await cli(['run', ...argv, '--generate', '3', '--seed', '7'], {
-        OPENWOP_API_KEY: LEAKY_KEY,
-      });
-      expect(run.code, run.stderr.join('\n')).toBe(1);
-    } finally {
-      await host.close();
-    }
+    await runFailingPack(dir, reportDir);
     const out = join(dir, 'streamed-matrix');
     const report = join(reportDir, 'eval-gate-report.json');
     expect(await matrixCommand([report], { out }, () => undefined)).toBe(0);
@@ -223,9 +198,9 @@ describe('matrix', () => {
     const page = await readFile(join(out, 'reports', pages[0] ?? ''), 'utf8');
     const runPage = await readFile(join(reportDir, 'eval-gate-report.html'), 'utf8');
     // The verdict lines differ (the matrix's verifier anchors nothing here); the case does not.
-    const shown = failingCaseBlock(page);
+    const shown = firstFailingCase(page);
     expect(shown).toContain('Trajectories, trial by trial');
-    expect(shown).toBe(failingCaseBlock(runPage));
+    expect(shown).toBe(firstFailingCase(runPage));
   });
 
   it('exits 1 when no report verifies, and writes the matrix that says so', async () => {

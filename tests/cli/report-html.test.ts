@@ -1,13 +1,12 @@
 // `openwop-eval-gate report REPORT --html OUT`: the page a run writes beside its report, rebuilt
 // from a report that verifies, and refused for one that does not.
 
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writePackFiles } from '../../cli/fixture-set.ts';
-import { generatePack } from '../../lib/generate/pack.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
+import { firstFailingCase, runFailingPack } from './failing-pack.ts';
 
 describe('report --html', () => {
   let dir = '';
@@ -55,25 +54,8 @@ describe('report --html', () => {
   });
 
   it('shows a failing generated case as the run decided it, and report --html shows it as verify decides it again, byte for byte', async () => {
-    const packDir = join(dir, 'pack');
-    await mkdir(packDir);
-    await writePackFiles(packDir, generatePack({ count: 3, seed: 7 }));
-    const host = await startReferenceHost({
-      apiKey: LEAKY_KEY,
-      defect: 'score-zeroed',
-      extraFixturesDirs: [packDir],
-    });
-    const url = host.url;
     const reportDir = join(dir, 'reports');
-    try {
-      const argv = ['--base-url', host.url, '--report-dir', reportDir, '--require-behavior'];
-      const run = await cli([...argv, '--generate', '3', '--seed', '7'], {
-        OPENWOP_API_KEY: LEAKY_KEY,
-      });
-      expect(run.code, run.stderr.join('\n')).toBe(1);
-    } finally {
-      await host.close();
-    }
+    const url = await runFailingPack(dir, reportDir);
     const html = await readFile(join(reportDir, 'eval-gate-report.html'), 'utf8');
     // The run's page shows the findings the run decided; report --html shows the ones verify's
     // replay decides again from the sidecar. Neither page judges a case itself, so the two agree.
@@ -90,11 +72,7 @@ describe('report --html', () => {
       stderr: [],
     });
     expect(await readFile(again, 'utf8')).toBe(html);
-    // The first failing case's block: from its opening tag to the next case's.
-    const start = html.search(/<details id="req--\d+--case--\d+" class="req executed-fail" open>/);
-    expect(start).toBeGreaterThan(0);
-    const next = html.indexOf('<details id="', start + 1);
-    const block = html.slice(start, next < 0 ? undefined : next);
+    const block = firstFailingCase(html);
     expect(block).toMatch(
       /<tr class="finding failed"><td><code>[a-z]+\.[a-z-]*score[a-z-]*<\/code>/,
     );

@@ -1,4 +1,4 @@
-// What a run of the hand-written legs loads: the suite's code from one file, the bundle, and the
+// What a run of the hand-written legs loads: the suite's code from two files, the bundle and the
 // small loader that hands V8 the bundle's code cache (Node's module loader pays for every file it
 // reads and links, a cost of its own on a cold start; the cache spares it compiling the bundle), and
 // never the pack generator's dependency fast-check (some 400 KB, tens of milliseconds), which
