@@ -4,7 +4,7 @@
 // output depends on the reports alone: the same reports in any order give the same bytes.
 
 import { copyFile, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { makeDirectory, unwritableReason } from '../lib/make-directory.ts';
 import { Refusal } from '../lib/refusal.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
@@ -41,6 +41,20 @@ function linkPath(outDir: string, path: string): string {
 const dirOf = (path: string | undefined): string | undefined =>
   path === undefined ? undefined : dirname(path);
 
+/**
+ * The sidecars a report that recomputes names for its generated packs: file names in its own
+ * folder, which verify has just read there. A name that would leave the folder is never copied.
+ */
+function sidecarsOf(input: MatrixInput): string[] {
+  if (!recomputes(input)) return [];
+  const report = input.verification.report as EvalGateReport;
+  return report.requirements.flatMap((row) => {
+    const pack = row.generated;
+    if (pack === undefined || !('sidecar' in pack)) return [];
+    return basename(pack.sidecar.file) === pack.sidecar.file ? [pack.sidecar.file] : [];
+  });
+}
+
 /** An --out folder the matrix cannot be written to. */
 export class MatrixOutError extends Refusal {
   override readonly name: string = 'MatrixOutError';
@@ -74,11 +88,19 @@ export async function matrixCommand(
     );
   }
   await writeMatrix(outDir, matrix, inputs, read, limits);
-  // A published folder keeps its links: each report is copied in beside its page.
+  // A published folder keeps its links, and its copies verify: each report is copied into a
+  // folder of its own beside its page, with the sidecars its generated pack names.
   await Promise.all(
     matrix.columns.map(async (c) => {
       const from = read.get(c.source);
-      if (from !== undefined) await copyFile(from, join(outDir, c.file));
+      const input = inputs.find((i) => i.file === c.source);
+      if (from === undefined || input === undefined) return;
+      const to = join(outDir, c.file);
+      await makeDirectory(dirname(to));
+      await copyFile(from, to);
+      for (const sidecar of sidecarsOf(input)) {
+        await copyFile(join(dirname(from), sidecar), join(dirname(to), sidecar));
+      }
     }),
   );
   for (const column of matrix.columns) out(columnLine(column));

@@ -28809,7 +28809,7 @@ const schema148 = {
           type: 'string',
           minLength: 1,
           description:
-            "The report's copy inside the matrix's folder (`reports/DIGEST.json`), so every link stays inside it.",
+            "The report's copy inside the matrix's folder (`reports/DIGEST/eval-gate-report.json`, the sidecar of its generated pack beside it), so every link stays inside it and the copy verifies there.",
         },
         source: {
           type: 'string',
@@ -28941,7 +28941,7 @@ const schema149 = {
       type: 'string',
       minLength: 1,
       description:
-        "The report's copy inside the matrix's folder (`reports/DIGEST.json`), so every link stays inside it.",
+        "The report's copy inside the matrix's folder (`reports/DIGEST/eval-gate-report.json`, the sidecar of its generated pack beside it), so every link stays inside it and the copy verifies there.",
     },
     source: {
       type: 'string',

@@ -6,25 +6,28 @@
 // injected function.
 
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matrixCommand } from '../../cli/matrix.ts';
 import type { Matrix, MatrixVerifier } from '../../lib/report/render/matrix/model.ts';
 import { anchoredVerifier } from '../../cli/matrix-verifier.ts';
 import { TrustSources } from '../../cli/trust-source.ts';
 import { runAgainstReferenceHost, signingPair, writeKeyring } from '../support/reference-run.ts';
-import { cli, readReport, removeDir, scratchDir } from './support.ts';
+import { cli, dateless, readReport, removeDir, scratchDir } from './support.ts';
 import { firstFailingCase, runFailingPack } from './failing-pack.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
 import { failingReport, failingRow } from '../report/html-example.ts';
 
+/** Every file under `dir`, by its path there, with its bytes (a sidecar's as latin1 text). */
 async function outputs(dir: string): Promise<Record<string, string>> {
-  const top = (await readdir(dir)).filter((f) => f !== 'reports');
-  const pages = (await readdir(join(dir, 'reports'))).map((f) => `reports/${f}`);
-  const files = [...top, ...pages].sort();
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort();
   return Object.fromEntries(
-    await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), 'utf8')])),
+    await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), 'latin1')])),
   );
 }
 
@@ -92,7 +95,7 @@ describe('matrix', () => {
     ];
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) {
-      expect(link).toMatch(/^reports\/[0-9a-f]{64}\.(html|json)$/);
+      expect(link).toMatch(/^reports\/[0-9a-f]{64}(?:\.html|\/eval-gate-report\.json)$/);
       expect(Object.keys(first)).toContain(link);
     }
     expect(first['index.html']).not.toContain('href="../');
@@ -187,7 +190,7 @@ describe('matrix', () => {
     expect(page).toContain(handed.message);
   });
 
-  it("shows on a report's page a streamed pack's failing case, read from the sidecar beside the report, as the run's own page shows it", async () => {
+  it("shows on a report's page a streamed pack's failing case, read from the sidecar beside the report, as the run's own page shows it, and its published copy verifies as the report given does", async () => {
     const reportDir = join(dir, 'streamed');
     await runFailingPack(dir, reportDir);
     const out = join(dir, 'streamed-matrix');
@@ -201,6 +204,17 @@ describe('matrix', () => {
     const shown = firstFailingCase(page);
     expect(shown).toContain('Trajectories, trial by trial');
     expect(shown).toBe(firstFailingCase(runPage));
+    // The published copy verifies where it is, its sidecar beside it, as the report given does.
+    const matrix = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8')) as Matrix;
+    const copy = join(out, matrix.columns[0]?.file ?? '');
+    const [given, published] = [await cli(['verify', report]), await cli(['verify', copy])];
+    expect(given.stdout.at(-1)).toContain('22 rows recomputed');
+    const where = (lines: readonly string[], path: string) =>
+      lines.map((line) => dateless(line).replace(path, 'REPORT'));
+    expect({ ...published, stdout: where(published.stdout, copy) }).toEqual({
+      ...given,
+      stdout: where(given.stdout, report),
+    });
   });
 
   it('exits 1 when no report verifies, and writes the matrix that says so', async () => {

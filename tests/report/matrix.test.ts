@@ -131,7 +131,7 @@ describe('the results matrix', () => {
     });
     expect(matrix.columns[0]).toMatchObject({
       label: 'acme-host 1.2.0',
-      file: `reports/${matrix.columns[0]?.digest ?? ''}.json`,
+      file: `reports/${matrix.columns[0]?.digest ?? ''}/eval-gate-report.json`,
       source: './acme.json',
       baseUrl: 'http://127.0.0.1:1',
       startedAt: '2026-10-16T09:00:00Z',

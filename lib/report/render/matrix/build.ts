@@ -5,7 +5,7 @@
 import { LEGS } from '../../../legs.ts';
 import { canonicalDigest } from '../../canonical.ts';
 import type { EvalGateReport } from '../../report.ts';
-import { SUITE_NAME, SUITE_VERSION } from '../../report.ts';
+import { REPORT_FILE, SUITE_NAME, SUITE_VERSION } from '../../report.ts';
 import { certificationCell, hostCheckCell, hostCheckRules, requirementCell } from './cells.ts';
 import type { Matrix, MatrixCell, MatrixColumn, ReportVerification } from './model.ts';
 
@@ -65,7 +65,8 @@ function prepare(input: MatrixInput): Prepared {
       problems: [...input.verification.problems],
       anchor: input.verification.anchor ?? null,
       digest,
-      file: `reports/${digest}.json`,
+      // A folder of its own, where the sidecar of its generated pack is copied beside it.
+      file: `reports/${digest}/${REPORT_FILE}`,
       source: input.file,
       baseUrl: typeof baseUrl === 'string' ? baseUrl : null,
       startedAt: typeof startedAt === 'string' ? startedAt : null,

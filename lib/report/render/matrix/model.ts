@@ -66,7 +66,11 @@ export interface MatrixColumn {
   readonly anchor: string | null;
   /** The canonical digest of the report without its signature: what a signature covers. */
   readonly digest: string;
-  /** The report's copy inside the matrix's folder (`reports/DIGEST.json`): links never leave it. */
+  /**
+   * The report's copy inside the matrix's folder (`reports/DIGEST/eval-gate-report.json`), with
+   * the sidecar of its generated pack beside it, so the copy verifies where it is published;
+   * links never leave the folder.
+   */
   readonly file: string;
   /** Where the report was read from, relative to the matrix's folder; shown, never linked. */
   readonly source: string;
