@@ -4,16 +4,17 @@
 // configuration errors end a run in one line with exit 2, before any leg.
 
 import { generateKeyPairSync } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_REQUIREMENT, LEGS } from '../../lib/legs.ts';
 import { currentSet } from '../../lib/requirement-sets.ts';
 import { cli, dateless, LEAKY_KEY, readReport, removeDir, scratchDir } from '../cli/support.ts';
 import type { CliRun } from '../cli/support.ts';
 import { junitProblems } from './support.ts';
+import { releaseAttachments } from '../docs/publishing-section.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
 
@@ -119,6 +120,27 @@ describe('a clean strict run, signed by the key the host publishes', () => {
     const plain = await cli(['verify', join(reportDir, 'eval-gate-report.json')]);
     expect(plain.stdout.at(-1)).toMatch(/^report-chosen address: integrity only, /);
     expect(verify.stdout.join('\n')).not.toContain(LEAKY_KEY);
+  }, 60_000);
+
+  it("the files docs/ci.md's release workflow attaches verify where they are published, as the report does where it was written", async () => {
+    expect((await certifiedRun()).code).toBe(0);
+    // The workflow runs with --report-dir reports in the job's folder; here that is CERTIFIED().
+    const published = join(dir, 'release-assets');
+    await mkdir(published);
+    for (const file of releaseAttachments()) {
+      expect(file, 'an attachment from outside --report-dir reports').toMatch(/^reports\/[^/]+$/);
+      await copyFile(join(CERTIFIED(), basename(file)), join(published, basename(file)));
+    }
+    const verified = async (folder: string) => {
+      const run = await cli(['verify', join(folder, 'eval-gate-report.json'), '--host', url]);
+      return {
+        code: run.code,
+        lines: run.stdout.map((l) => dateless(l.replaceAll(folder, 'DIR'))),
+      };
+    };
+    const there = await verified(published);
+    expect(there).toEqual(await verified(CERTIFIED()));
+    expect(there.lines.at(-1)).toMatch(/^certified: /);
   }, 60_000);
 
   it('a run with no signing key (a fork pull request) compared with the certified base: certification not compared, a notice, no regression', async () => {

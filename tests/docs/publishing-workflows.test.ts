@@ -8,31 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseArgs } from '../../cli/args.ts';
-import { readRepoFile } from './markdown.ts';
-
-const HEADING = '## Publishing reports, and a results matrix anyone can rebuild';
-
-function section(): string {
-  const page = readRepoFile('docs/ci.md');
-  const start = page.indexOf(HEADING);
-  if (start < 0) throw new Error(`docs/ci.md has no "${HEADING}"`);
-  const rest = page.slice(start + HEADING.length);
-  const next = rest.search(/\n## /);
-  return next < 0 ? rest : rest.slice(0, next);
-}
-
-function blocks(text: string, lang: string): string[] {
-  return [...text.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)]
-    .filter((m) => m[1] === lang)
-    .map((m) => m[2] ?? '');
-}
-
-/** A shell line's words, quotes removed; `${{ ... }}` and `$VAR` stay as written. */
-function words(line: string): string[] {
-  const out: string[] = [];
-  for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
-  return out;
-}
+import { blocks, publishingSection, releaseAttachments, words } from './publishing-section.ts';
 
 /** Every `openwop-eval-gate ...` command in a script, as the argv the CLI would get. */
 function suiteCommands(script: string): string[][] {
@@ -103,7 +79,7 @@ function workflowProblems(text: string): string[] {
 }
 
 describe("docs/ci.md's publishing workflows", () => {
-  const text = section();
+  const text = publishingSection();
   const workflows = blocks(text, 'yaml');
 
   it('are two workflows GitHub would run: a release that publishes, a schedule that rebuilds', () => {
@@ -129,6 +105,17 @@ describe("docs/ci.md's publishing workflows", () => {
     expect(scripts.join('\n')).toContain('gh release download');
   });
 
+  it('download into the matrix every file a release attaches that verify reads: the report and its sidecar', () => {
+    const download = workflows[1]?.split('\n').find((l) => l.includes('gh release download'));
+    const w = words(download ?? '');
+    const patterns = w.flatMap((word, i) => (w[i - 1] === '--pattern' ? [globRegExp(word)] : []));
+    const read = releaseAttachments()
+      .map((file) => file.slice(file.lastIndexOf('/') + 1))
+      .filter((name) => !name.endsWith('.html'));
+    expect(read).toEqual(['eval-gate-report.json', 'eval-gate-generated.jsonl.gz']);
+    expect(read.filter((name) => !patterns.some((p) => p.test(name)))).toEqual([]);
+  });
+
   it('are checked for real: a mistyped flag and a step that both runs and uses are named', () => {
     const broken = [
       'name: broken',
@@ -150,3 +137,9 @@ describe("docs/ci.md's publishing workflows", () => {
     ]);
   });
 });
+
+/** A `gh release download --pattern` glob as a regular expression: `*` is any run of characters. */
+function globRegExp(glob: string): RegExp {
+  const parts = glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.*')}$`);
+}
