@@ -2,8 +2,8 @@
 // the docs show (tests/docs/workflows.test.ts); this file checks what they run. Each YAML block is
 // a workflow of the kind the text says (a release that publishes, a schedule whose cron has five
 // fields), and every `openwop-eval-gate` command in its steps and in the section's shell blocks is
-// one the CLI accepts, flag for flag. A literal workflow with a mistyped flag shows the check can
-// fail.
+// one the CLI accepts, flag for flag; the matrix job downloads every file a release attaches that
+// `verify` reads. A literal workflow with a mistyped flag shows the check can fail.
 
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
