@@ -9,7 +9,7 @@ import { makeDirectory, unwritableReason } from '../lib/make-directory.ts';
 import { Refusal } from '../lib/refusal.ts';
 import { formatSchemaErrors, validate } from '../lib/schemas.ts';
 import type { InputLimits } from '../lib/bounded-input.ts';
-import { sidecarReader } from '../lib/report/generated-sidecar.ts';
+import { sidecarFilesOf, sidecarReader } from '../lib/report/generated-sidecar.ts';
 import { pageViewsFor } from '../lib/report/page-inputs.ts';
 import { renderHtml } from '../lib/report/render/html/render-html.ts';
 import type { MatrixInput } from '../lib/report/render/matrix/build.ts';
@@ -42,17 +42,15 @@ const dirOf = (path: string | undefined): string | undefined =>
   path === undefined ? undefined : dirname(path);
 
 /**
- * The sidecars a report that recomputes names for its generated packs: file names in its own
- * folder, which verify has just read there. A name that would leave the folder is never copied.
+ * The sidecars a report that recomputes names for its generated packs, its repetitions' included:
+ * file names in its own folder, which verify has just read there. A name that would leave the
+ * folder is never copied.
  */
 function sidecarsOf(input: MatrixInput): string[] {
   if (!recomputes(input)) return [];
-  const report = input.verification.report as EvalGateReport;
-  return report.requirements.flatMap((row) => {
-    const pack = row.generated;
-    if (pack === undefined || !('sidecar' in pack)) return [];
-    return basename(pack.sidecar.file) === pack.sidecar.file ? [pack.sidecar.file] : [];
-  });
+  return sidecarFilesOf(input.verification.report as EvalGateReport).filter(
+    (file) => basename(file) === file,
+  );
 }
 
 /** An --out folder the matrix cannot be written to. */

@@ -22,6 +22,7 @@ import { holdsSecret } from '../secrets.ts';
 import { keyAndTokens, secretDetector } from '../secret-forms.ts';
 import type { GeneratedCaseRecord } from '../types.ts';
 import { redactContent } from './canonical.ts';
+import type { EvalGateReport } from './report.ts';
 
 /** The first run's sidecar; a later run under --repeat writes `eval-gate-generated-K.jsonl.gz`. */
 export const SIDECAR_FILE = 'eval-gate-generated.jsonl.gz';
@@ -29,6 +30,14 @@ export const SIDECAR_FILE = 'eval-gate-generated.jsonl.gz';
 /** The name of the `k`-th pack a job writes (1-based), so repetitions never share a file. */
 export function sidecarName(k: number): string {
   return k === 1 ? SIDECAR_FILE : SIDECAR_FILE.replace('.jsonl.gz', `-${k}.jsonl.gz`);
+}
+
+/** The sidecar files the report's streamed packs name, its repetitions' included. */
+export function sidecarFilesOf(report: EvalGateReport): string[] {
+  const rows = report.requirements.flatMap((r) => [r, ...(r.repetitions ?? [])]);
+  return rows.flatMap((r) =>
+    r.generated !== undefined && 'sidecar' in r.generated ? [r.generated.sidecar.file] : [],
+  );
 }
 
 /** Every name sidecarName gives, and no other file. */

@@ -26,7 +26,7 @@ import { ciVerdict } from './verdict/ci-verdict.ts';
 import type { RunVerdict } from './verdict/run-verdict.ts';
 import { runVerdict, stepOutputs } from './verdict/run-verdict.ts';
 import { certifiedReport, signerOf } from './verify/signature.ts';
-import { sidecarReader } from './generated-sidecar.ts';
+import { sidecarFilesOf, sidecarReader } from './generated-sidecar.ts';
 import { expectationsFor } from './side-by-side.ts';
 import { thisReferee } from './verify/referee.ts';
 import { certificationStatement, STATEMENT_FILE } from './render/statement.ts';
@@ -225,18 +225,13 @@ async function writeOutputs(
   }
   await Promise.all(outputs.map(([path, text]) => writeFile(path, text)));
   // The pack sidecars were written as the cases finished; they are named here so a job keeps them.
-  const files = [...outputs.map(([path]) => path), ...sidecarsOf(report).map((f) => join(dir, f))];
+  const files = [
+    ...outputs.map(([path]) => path),
+    ...sidecarFilesOf(report).map((f) => join(dir, f)),
+  ];
   if (stepSummaryPath !== undefined) {
     await appendFile(stepSummaryPath, `${markdown}\n`);
     files.push(stepSummaryPath);
   }
   return files;
-}
-
-/** The sidecar files the report's streamed packs name, its repetitions' included. */
-function sidecarsOf(report: EvalGateReport): string[] {
-  const rows = report.requirements.flatMap((r) => [r, ...(r.repetitions ?? [])]);
-  return rows.flatMap((r) =>
-    r.generated !== undefined && 'sidecar' in r.generated ? [r.generated.sidecar.file] : [],
-  );
 }

@@ -11,7 +11,15 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_REQUIREMENT, LEGS } from '../../lib/legs.ts';
 import { currentSet } from '../../lib/requirement-sets.ts';
-import { cli, dateless, LEAKY_KEY, readReport, removeDir, scratchDir } from '../cli/support.ts';
+import {
+  cli,
+  dateless,
+  LEAKY_KEY,
+  readReport,
+  removeDir,
+  scratchDir,
+  verifiedAt,
+} from '../cli/support.ts';
 import type { CliRun } from '../cli/support.ts';
 import { junitProblems } from './support.ts';
 import { releaseAttachments } from '../docs/publishing-section.ts';
@@ -131,16 +139,11 @@ describe('a clean strict run, signed by the key the host publishes', () => {
       expect(file, 'an attachment from outside --report-dir reports').toMatch(/^reports\/[^/]+$/);
       await copyFile(join(CERTIFIED(), basename(file)), join(published, basename(file)));
     }
-    const verified = async (folder: string) => {
-      const run = await cli(['verify', join(folder, 'eval-gate-report.json'), '--host', url]);
-      return {
-        code: run.code,
-        lines: run.stdout.map((l) => dateless(l.replaceAll(folder, 'DIR'))),
-      };
-    };
+    const verified = (folder: string) =>
+      verifiedAt(join(folder, 'eval-gate-report.json'), ['--host', url]);
     const there = await verified(published);
     expect(there).toEqual(await verified(CERTIFIED()));
-    expect(there.lines.at(-1)).toMatch(/^certified: /);
+    expect(there.stdout.at(-1)).toMatch(/^certified: /);
   }, 60_000);
 
   it('a run with no signing key (a fork pull request) compared with the certified base: certification not compared, a notice, no regression', async () => {

@@ -13,7 +13,7 @@ import type { Matrix, MatrixVerifier } from '../../lib/report/render/matrix/mode
 import { anchoredVerifier } from '../../cli/matrix-verifier.ts';
 import { TrustSources } from '../../cli/trust-source.ts';
 import { runAgainstReferenceHost, signingPair, writeKeyring } from '../support/reference-run.ts';
-import { cli, dateless, readReport, removeDir, scratchDir } from './support.ts';
+import { cli, readReport, removeDir, scratchDir, verifiedAt } from './support.ts';
 import { firstFailingCase, runFailingPack } from './failing-pack.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
@@ -207,14 +207,23 @@ describe('matrix', () => {
     // The published copy verifies where it is, its sidecar beside it, as the report given does.
     const matrix = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8')) as Matrix;
     const copy = join(out, matrix.columns[0]?.file ?? '');
-    const [given, published] = [await cli(['verify', report]), await cli(['verify', copy])];
+    const given = await verifiedAt(report);
     expect(given.stdout.at(-1)).toContain('22 rows recomputed');
-    const where = (lines: readonly string[], path: string) =>
-      lines.map((line) => dateless(line).replace(path, 'REPORT'));
-    expect({ ...published, stdout: where(published.stdout, copy) }).toEqual({
-      ...given,
-      stdout: where(given.stdout, report),
-    });
+    expect(await verifiedAt(copy)).toEqual(given);
+  });
+
+  it("copies the sidecar of every repetition's pack beside a --repeat report, so its published copy verifies as the report given does", async () => {
+    const reportDir = join(dir, 'repeated');
+    const args = ['--generate', '2', '--seed', '1', '--repeat', '2', '--report-dir', reportDir];
+    expect((await cli(['run', ...args])).code).toBe(0);
+    const out = join(dir, 'repeated-matrix');
+    const report = join(reportDir, 'eval-gate-report.json');
+    expect(await matrixCommand([report], { out }, () => undefined)).toBe(0);
+    const matrix = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8')) as Matrix;
+    const copy = join(out, matrix.columns[0]?.file ?? '');
+    const given = await verifiedAt(report);
+    expect(given.code).toBe(0);
+    expect(await verifiedAt(copy)).toEqual(given);
   });
 
   it('exits 1 when no report verifies, and writes the matrix that says so', async () => {

@@ -142,6 +142,15 @@ export async function verifyWritten(
   return { code: run.code, lines: [...run.stdout, ...run.stderr] };
 }
 
+/**
+ * `verify` of the report at `path`, its stdout without the date clause and with the path read as
+ * REPORT: what a copy of a report published elsewhere must say alike to the report it copies.
+ */
+export async function verifiedAt(path: string, extra: readonly string[] = []): Promise<CliRun> {
+  const run = await cli(['verify', path, ...extra]);
+  return { ...run, stdout: run.stdout.map((line) => dateless(line).replace(path, 'REPORT')) };
+}
+
 /** The report's generated row. */
 export function generatedRow(report: EvalGateReport): ReportRow {
   const row = report.requirements.find((r) => r.id === GENERATED_REQUIREMENT);
