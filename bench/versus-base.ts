@@ -20,6 +20,7 @@ import type { ReferenceHost, ReferenceHostOptions } from '../reference-host/inde
 import { childEnv, runTimed } from './process-timer.ts';
 import type { Judgement, Section } from './report.ts';
 import { fmt, fmtSummary, summarize } from './stats.ts';
+import { testTime, type TestTime, type VitestJson } from './test-time.ts';
 
 export const BASE_COMMIT = '954060f';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -68,6 +69,8 @@ interface VersionSamples {
     readonly status: number | null;
     /** The 1-minute load average when it started, after the wait for the machine to settle. */
     readonly startLoad: number;
+    /** Where its time went, from vitest's JSON report; absent when the run wrote none. */
+    readonly time?: TestTime;
   };
 }
 
@@ -132,11 +135,18 @@ async function settled(): Promise<number> {
   return loadavg()[0] ?? 0;
 }
 
-/** `npm test` of a checkout, whole: wall seconds, and CPU seconds of it and its children. */
-async function npmTest(version: Version): Promise<NonNullable<VersionSamples['npmTest']>> {
+/**
+ * `npm test` of a checkout, whole: wall seconds, CPU seconds of it and its children, and where the
+ * time went. Its vitest writes a JSON report to `reportFile` in place of its console lines, which
+ * go nowhere here anyway.
+ */
+async function npmTest(
+  version: Version,
+  reportFile: string,
+): Promise<NonNullable<VersionSamples['npmTest']>> {
   const startLoad = await settled();
   const timer = existsSync('/usr/bin/time');
-  const npm = ['npm', 'test', '--silent'];
+  const npm = ['npm', 'test', '--silent', '--', '--reporter=json', `--outputFile=${reportFile}`];
   const [command, ...args] = timer ? ['/usr/bin/time', '-f', 'cpu %U %S', ...npm] : npm;
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -151,12 +161,18 @@ async function npmTest(version: Version): Promise<NonNullable<VersionSamples['np
     child.on('exit', (status) => {
       const wallS = (performance.now() - started) / 1000;
       const cpu = /cpu (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)\s*$/.exec(tail);
-      resolve({
-        wallS,
-        status,
-        startLoad,
-        ...(cpu === null ? {} : { cpuS: Number(cpu[1]) + Number(cpu[2]) }),
-      });
+      void readFile(reportFile, 'utf8')
+        .then((text) => testTime(JSON.parse(text) as VitestJson, version.root))
+        .catch(() => undefined)
+        .then((time) =>
+          resolve({
+            wallS,
+            status,
+            startLoad,
+            ...(cpu === null ? {} : { cpuS: Number(cpu[1]) + Number(cpu[2]) }),
+            ...(time === undefined ? {} : { time }),
+          }),
+        );
     });
   });
 }
@@ -267,7 +283,8 @@ async function sampleBoth(
     for (const version of [base, head]) {
       say(`figure 7: npm test of ${version.label}`);
       const s = samples.get(version);
-      if (s !== undefined) s.npmTest = await npmTest(version);
+      const reportFile = join(work, `npm-test-${version === base ? 'base' : 'head'}.json`);
+      if (s !== undefined) s.npmTest = await npmTest(version, reportFile);
     }
   }
   const of = (v: Version): VersionSamples => samples.get(v) as VersionSamples;
@@ -394,5 +411,47 @@ export function versusBaseSection(v: VersusSamples): Section {
     ],
     rows,
     judged,
+    notes: timeNotes(b?.time, h?.time),
   };
+}
+
+/** How many of this checkout's longest files the notes name. */
+const LONGEST_FILES = 12;
+
+/**
+ * Where each checkout's `npm test` spent its time, folder by folder, and this checkout's longest
+ * files beside the same files at the base: the profile the figure's `npm test` row sums up.
+ */
+function timeNotes(base: TestTime | undefined, head: TestTime | undefined): string[] {
+  if (base === undefined || head === undefined) return [];
+  const seconds = (t: number | undefined): string => (t === undefined ? '—' : fmt(t));
+  const total = (t: TestTime): number => t.byFolder.reduce((sum, f) => sum + f.seconds, 0);
+  const files = (t: TestTime): number => t.byFolder.reduce((sum, f) => sum + f.files, 0);
+  const folders = [...new Set([...head.byFolder, ...base.byFolder].map((f) => f.folder))];
+  const at = (t: TestTime, folder: string) => t.byFolder.find((f) => f.folder === folder);
+  const folderRows = folders.map((folder) => {
+    const [b, h] = [at(base, folder), at(head, folder)];
+    return `| ${folder} | ${b?.files ?? 0} | ${seconds(b?.seconds)} | ${h?.files ?? 0} | ${seconds(h?.seconds)} |`;
+  });
+  const longest = [...head.byFile].sort((a, b) => b[1] - a[1]).slice(0, LONGEST_FILES);
+  return [
+    `Where each \`npm test\` above spent its time (bench/test-time.ts, from vitest's JSON report ` +
+      `of that run): each test file's seconds from its start to its end, summed by folder. A ` +
+      `file's time counts its waits as well as its work, and several files run at once, so the ` +
+      `sums exceed the wall time; they say where the time goes. ${BASE_COMMIT} ran ` +
+      `${base.tests} tests in ${files(base)} files, ${fmt(total(base))} s of file time; this ` +
+      `checkout ${head.tests} tests in ${files(head)} files, ${fmt(total(head))} s.`,
+    [
+      `| folder | ${BASE_COMMIT} files | ${BASE_COMMIT} s | this checkout files | this checkout s |`,
+      '| --- | --- | --- | --- | --- |',
+      ...folderRows,
+    ].join('\n'),
+    `This checkout's ${LONGEST_FILES} longest files, beside the same file at ${BASE_COMMIT} ` +
+      '(— where it had none):',
+    [
+      `| file | ${BASE_COMMIT} s | this checkout s |`,
+      '| --- | --- | --- |',
+      ...longest.map(([file, t]) => `| ${file} | ${seconds(base.byFile.get(file))} | ${fmt(t)} |`),
+    ].join('\n'),
+  ];
 }
