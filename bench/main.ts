@@ -32,7 +32,7 @@ const COLD_ROUNDS = 3;
 
 /** Rounds of figure 7, each version's every process once a round. */
 const VERSUS_ROUNDS = 5;
-/** `BENCH_NPM_TEST=0` leaves the two `npm test` runs out of figure 7. */
+/** `BENCH_NPM_TEST=0` leaves the `npm test` runs out of figure 7. */
 const WITH_NPM_TEST = process.env.BENCH_NPM_TEST !== '0';
 
 /**

@@ -43,13 +43,34 @@ export function testTime(report: VitestJson, root: string): TestTime {
     const path = relative(root, file.name).split(sep).join('/');
     byFile.set(path, (file.endTime - file.startTime) / 1000);
   }
+  return { tests: report.numTotalTests, byFolder: byFolderOf(byFile), byFile };
+}
+
+/**
+ * Several runs of one checkout as one: each file's mean seconds over the runs that ran it, and the
+ * first run's test count (every run of a checkout runs the same tests).
+ */
+export function meanTestTime(runs: readonly TestTime[]): TestTime | undefined {
+  const first = runs[0];
+  if (first === undefined) return undefined;
+  const seen = new Map<string, { total: number; runs: number }>();
+  for (const run of runs) {
+    for (const [path, seconds] of run.byFile) {
+      const sum = seen.get(path) ?? { total: 0, runs: 0 };
+      seen.set(path, { total: sum.total + seconds, runs: sum.runs + 1 });
+    }
+  }
+  const byFile = new Map([...seen].map(([path, sum]) => [path, sum.total / sum.runs]));
+  return { tests: first.tests, byFolder: byFolderOf(byFile), byFile };
+}
+
+function byFolderOf(byFile: ReadonlyMap<string, number>): FolderTime[] {
   const folders = new Map<string, { files: number; seconds: number }>();
   for (const [path, seconds] of byFile) {
     const folder = folders.get(folderOf(path)) ?? { files: 0, seconds: 0 };
     folders.set(folderOf(path), { files: folder.files + 1, seconds: folder.seconds + seconds });
   }
-  const byFolder = [...folders]
+  return [...folders]
     .map(([folder, t]) => ({ folder, ...t }))
     .sort((a, b) => b.seconds - a.seconds || a.folder.localeCompare(b.folder));
-  return { tests: report.numTotalTests, byFolder, byFile };
 }

@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { folderOf, testTime } from '../../bench/test-time.ts';
+import { folderOf, meanTestTime, testTime } from '../../bench/test-time.ts';
 
 const ROOT = join('/', 'checkout');
 const file = (path: string, startTime: number, endTime: number) => ({
@@ -51,5 +51,34 @@ describe('where an npm test spent its time', () => {
       ROOT,
     );
     expect(time.byFolder.map((f) => f.folder)).toEqual(['tests/a/', 'tests/b/']);
+  });
+});
+
+describe('several runs of one checkout', () => {
+  const run = (tests: number, seconds: Readonly<Record<string, number>>) =>
+    testTime(
+      {
+        numTotalTests: tests,
+        testResults: Object.entries(seconds).map(([path, s]) => file(path, 0, s * 1000)),
+      },
+      ROOT,
+    );
+
+  it('each file takes its mean over the runs that ran it, and the folders are summed again', () => {
+    const mean = meanTestTime([
+      run(10, { 'tests/cli/a.test.ts': 4, 'tests/cli/b.test.ts': 1, 'tests/x.test.ts': 3 }),
+      run(10, { 'tests/cli/a.test.ts': 6, 'tests/x.test.ts': 5 }),
+    ]);
+    expect(mean?.tests).toBe(10);
+    expect(mean?.byFile.get('tests/cli/a.test.ts')).toBe(5);
+    expect(mean?.byFile.get('tests/cli/b.test.ts')).toBe(1);
+    expect(mean?.byFolder).toEqual([
+      { folder: 'tests/cli/', files: 2, seconds: 6 },
+      { folder: 'tests/', files: 1, seconds: 4 },
+    ]);
+  });
+
+  it('no runs come to nothing', () => {
+    expect(meanTestTime([])).toBeUndefined();
   });
 });
