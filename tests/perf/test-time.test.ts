@@ -1,5 +1,6 @@
 // The bench's profile of an `npm test` (bench/test-time.ts): vitest's JSON report read as each
-// file's seconds, summed by folder of tests/, the longest folder first.
+// file's seconds, summed by folder of tests/, the longest folder first; and a checkout's several
+// runs taken as one, each file at its mean.
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
