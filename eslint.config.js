@@ -13,6 +13,15 @@ export default tseslint.config(
     },
   },
   {
+    // lib/schema-formats.cjs is CommonJS because the generated validators `require` it.
+    files: ['lib/**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['bin/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

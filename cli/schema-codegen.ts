@@ -11,7 +11,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { _, Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 import { format, resolveConfig } from 'prettier';
@@ -23,6 +23,8 @@ export const GENERATED_NAMES = 'lib/generated/schema-names.js';
 export const GENERATED_NAMES_DTS = 'lib/generated/schema-names.d.ts';
 export const GENERATED_FIXTURE_VALIDATOR = 'lib/generated/fixture-validator.cjs';
 export const GENERATED_VALIDATORS = 'lib/generated/validators.cjs';
+/** The module the generated files take their string formats from, relative to them. */
+export const RUNTIME_FORMATS = '../schema-formats.cjs';
 /** The validator a run needs before the others, in a file of its own. */
 const FIRST_NEEDED = 'fixture';
 
@@ -97,7 +99,13 @@ export async function generateValidators(root: string = ROOT): Promise<Generated
   const schemas = await readSchemas(root);
   // The options lib/schemas.ts promises: 2020-12, strict, every error, formats. CommonJS output,
   // so each file loads with a synchronous require.
-  const ajv = new Ajv2020({ strict: true, allErrors: true, code: { source: true, esm: false } });
+  // At run time the validators take their formats from lib/schema-formats.cjs, which hands out
+  // ajv-formats' own (addFormats keeps a formats module already named, compiles against its own).
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    code: { source: true, esm: false, formats: _`require(${RUNTIME_FORMATS})` },
+  });
   addFormats(ajv);
   // Registering every schema before any compiles lets them `$ref` each other by `$id`.
   for (const { schema } of schemas) ajv.addSchema(schema);

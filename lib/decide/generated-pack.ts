@@ -3,8 +3,7 @@
 // the seed that replays it and the file a host team can add to its own tests.
 
 import type { LegDefinition } from '../legs.ts';
-import { selectedFixtures } from '../generate/pack.ts';
-import { fixtureDigest } from '../canonical-json.ts';
+import { drawnFixtureDigest, selectedFixtures } from '../generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../legs.ts';
 import type { Fixture, GateName, MatchMode } from '../types.ts';
 import type { Decision } from './decide.ts';
@@ -141,7 +140,7 @@ export async function streamGeneratedPack(
         seed: request.seed,
         file: `${fixture.id}.json`,
         decision: await limitedCase(fixture, target, streak, budget, clock),
-        fixtureDigest: fixtureDigest(fixture),
+        fixtureDigest: drawnFixtureDigest(fixture),
       };
       watch.decided?.(decided, performance.now() - began);
       return decided;

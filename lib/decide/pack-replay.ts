@@ -6,8 +6,7 @@
 // sidecar, read line by line). Only the current case, the tally and a bounded number of named
 // problems are held here, so a streamed pack of any size replays in the memory of a small one.
 
-import { selectedFixtures, type PackSelection } from '../generate/pack.ts';
-import { fixtureDigest } from '../canonical-json.ts';
+import { drawnFixtureDigest, selectedFixtures, type PackSelection } from '../generate/pack.ts';
 import { describeError } from '../observe/errors.ts';
 import type { DriveResult, Fixture, GeneratedCaseRecord, OptOutName } from '../types.ts';
 import { blocked, hostFaultDecision, type Decision } from './decide.ts';
@@ -44,7 +43,7 @@ export function caseRecord(c: GeneratedCase): GeneratedCaseRecord {
  * generator version (reports before versions recorded none).
  */
 export function rebuiltDigest(record: PackSelection, fixture: Fixture): string | undefined {
-  return record.generator === undefined ? undefined : fixtureDigest(fixture);
+  return record.generator === undefined ? undefined : drawnFixtureDigest(fixture);
 }
 
 /** Why a recorded case is another referee's draw, or undefined when its digest is the one drawn. */

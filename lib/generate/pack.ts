@@ -4,6 +4,7 @@
 // (lib/generate/versions.ts): the current one unless the request names an earlier release.
 
 import fc from 'fast-check';
+import { fixtureDigest } from '../canonical-json.ts';
 import type { Fixture } from '../types.ts';
 import { GENERATED_ID_PREFIX, generatedId, parseGeneratedId } from './generated-id.ts';
 import type { GeneratorOptions } from './suite.ts';
@@ -75,9 +76,68 @@ export function* packFixtures(request: PackRequest): Generator<Fixture> {
   const arb = arbitraryOf(request);
   for (let start = 0; start < request.count; start += DRAW_CHUNK) {
     const numRuns = Math.min(DRAW_CHUNK, request.count - start);
-    const drawn = fc.sample(arb, { seed: request.seed, path: String(start), numRuns });
-    for (const [i, fixture] of drawn.entries()) yield named(fixture, request.seed, start + i + 1);
+    yield* drawnChunk(request, arb, start, numRuns);
   }
+}
+
+/**
+ * The chunks drawn last, by what draws them. One process often draws the same pack again: `diff`
+ * verifies two reports of the certification pack, and a program that calls the API verifies one
+ * report after another. Drawing is a pure function of the generator version, its options, the
+ * seed and the place, so a chunk drawn once is the chunk; each is frozen whole, so no reader can
+ * change what the next one is handed. At most DRAWN_KEPT chunks are held, the oldest let go first.
+ */
+const drawn = new Map<string, readonly Fixture[]>();
+const DRAWN_KEPT = 8;
+
+function drawnChunk(
+  request: PackRequest,
+  arb: fc.Arbitrary<Fixture>,
+  start: number,
+  numRuns: number,
+): readonly Fixture[] {
+  const { seed } = request;
+  // Every member of the request but its size (the version and its options among them) names the
+  // arbitrary and the seed; the place and the number drawn name the chunk.
+  const key = JSON.stringify([{ ...request, count: undefined }, start, numRuns]);
+  let chunk = drawn.get(key);
+  if (chunk === undefined) {
+    const fixtures = fc.sample(arb, { seed, path: String(start), numRuns });
+    chunk = fixtures.map((fixture, i) => frozen(named(fixture, seed, start + i + 1)));
+    for (const fixture of chunk) digests.set(fixture, null);
+    const oldest = drawn.size >= DRAWN_KEPT ? drawn.keys().next() : undefined;
+    if (oldest?.done === false) drawn.delete(oldest.value);
+  } else drawn.delete(key);
+  // Set again on every use, so the chunk used last is the one let go last.
+  drawn.set(key, chunk);
+  return chunk;
+}
+
+/**
+ * Each fixture a chunk holds, with its digest once something asked for it (null until then): a
+ * replay checks every case's recorded fixture digest against the fixture drawn at its place.
+ */
+const digests = new WeakMap<Fixture, string | null>();
+
+/**
+ * fixtureDigest of `fixture`, taken once for a fixture packFixtures drew (frozen, so its digest
+ * cannot change) and every time for any other.
+ */
+export function drawnFixtureDigest(fixture: Fixture): string {
+  const known = digests.get(fixture);
+  if (typeof known === 'string') return known;
+  const digest = fixtureDigest(fixture);
+  if (known === null) digests.set(fixture, digest);
+  return digest;
+}
+
+/** `value` frozen at every depth: a drawn fixture is plain JSON data. */
+function frozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) frozen(member);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** The fixture at `place` (1-based) of the seed's pack, drawn alone: packFixtures' and generatePack's. */

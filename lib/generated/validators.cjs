@@ -5968,7 +5968,7 @@ const pattern20 = new RegExp(
   '^(?!openwop\\.)(?!(?:agent|approval|artifact|authorization|budget|cap|channel|clarification|commitment|compensation|connector|context|conversation|deployment|dispatch|egress|envelope|eval|goal|import|interrupt|lease|log|memory|model|negotiation|node|orchestrator|output|prompt|proposal|provider|replay|roster|run|tool|trigger|variable|version|voice|workflow|workflow-chain|workspace)\\.)[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z][a-z0-9]*(-[a-z0-9]+)*(\\.[a-z][a-z0-9]*(-[a-z0-9]+)*)?$',
   'u',
 );
-const formats0 = require('ajv-formats/dist/formats').fullFormats['date-time'];
+const formats0 = require('../schema-formats.cjs')['date-time'];
 function validate31(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -8913,7 +8913,7 @@ const schema63 = {
 const pattern32 = new RegExp('^((0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)|\\d{4}-\\d{2}-\\d{2})$', 'u');
 const pattern33 = new RegExp('^[A-Za-z0-9._~-]{1,128}$', 'u');
 const pattern34 = new RegExp('^[A-Za-z0-9_-]{43}$', 'u');
-const formats2 = require('ajv-formats/dist/formats').fullFormats.uri;
+const formats2 = require('../schema-formats.cjs').uri;
 function validate36(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -15961,7 +15961,7 @@ const pattern59 = new RegExp('^[0-9a-f]{64}$', 'u');
 const pattern61 = new RegExp('^https?://[^/@?#]+(/[^?#]*)?$', 'u');
 const pattern107 = new RegExp('^[A-Za-z0-9+/]+={0,2}$', 'u');
 const pattern54 = new RegExp('^openwop\\.requirement\\.0246\\.[a-z0-9-]+$', 'u');
-const formats10 = require('ajv-formats/dist/formats').fullFormats.date;
+const formats10 = require('../schema-formats.cjs').date;
 const schema88 = {
   description: 'The decision on one requirement.',
   type: 'object',
