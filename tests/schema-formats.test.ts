@@ -18,7 +18,7 @@ const remembered = (text: string): boolean =>
 const asAjvFormats = (text: string): boolean =>
   (fullFormats['date-time'] as { validate: (t: string) => boolean }).validate(text);
 
-/** Texts near a timestamp: each valid, each broken in one place a calendar or a pattern catches. */
+/** Texts near a timestamp: valid, and broken in one place a calendar or a pattern catches. */
 const NEAR = [
   '2026-12-07T20:57:01Z',
   '2026-12-07T20:57:01.123+01:00',
