@@ -87,13 +87,15 @@ export function codeCacheUse(path: string): CodeCacheUse | undefined {
 }
 
 /**
- * Writes the code cache of every file this process loaded, with all it has compiled by now: the
- * build calls it after a run and a `verify`, so the cache holds what those compile. Returns the
- * files written.
+ * Writes the code cache of every file this process loaded with its caches in `dir`, with all it
+ * has compiled by now: the build calls it after a run and a `verify`, so the cache holds what
+ * those compile. Only `dir`'s: a process that loaded the package's validators as well (a test
+ * worker) must leave the build's caches as the build wrote them. Returns the files written.
  */
-export function writeCodeCaches(): string[] {
-  return [...loaded.values()].map(({ script, cacheFile }) => {
-    mkdirSync(dirname(cacheFile), { recursive: true });
+export function writeCodeCaches(dir: string = CODE_CACHE_DIR): string[] {
+  const ours = [...loaded.values()].filter(({ cacheFile }) => dirname(cacheFile) === dir);
+  return ours.map(({ script, cacheFile }) => {
+    mkdirSync(dir, { recursive: true });
     writeFileSync(cacheFile, script.createCachedData());
     return cacheFile;
   });

@@ -63,8 +63,8 @@ describe('a generated CommonJS file loaded with its code cache', () => {
     const text = 'exports.answer = function answer(n) { return n * 6; }; exports.answer(7);';
     const first = commonJs('same.cjs', text);
     requireWithCodeCache(first.path, first.cacheDir);
-    const written = writeCodeCaches().filter((f) => f.startsWith(first.cacheDir));
-    expect(written).toHaveLength(1);
+    const written = writeCodeCaches(first.cacheDir);
+    expect(written).toEqual([join(first.cacheDir, readdirSync(first.cacheDir)[0] ?? '')]);
     expect(readdirSync(first.cacheDir)).toHaveLength(1);
     const again = commonJs('same.cjs', text, first.cacheDir);
     const loaded = requireWithCodeCache(again.path, again.cacheDir) as {
@@ -77,7 +77,7 @@ describe('a generated CommonJS file loaded with its code cache', () => {
   it('finds no cache for an edited text of the same length, which V8 alone would accept', () => {
     const before = commonJs('edited.cjs', 'module.exports = 1;');
     requireWithCodeCache(before.path, before.cacheDir);
-    writeCodeCaches();
+    writeCodeCaches(before.cacheDir);
     const after = commonJs('edited.cjs', 'module.exports = 2;', before.cacheDir);
     expect(requireWithCodeCache(after.path, after.cacheDir)).toBe(2);
     expect(codeCacheUse(after.path)).toBe('none');
@@ -87,11 +87,22 @@ describe('a generated CommonJS file loaded with its code cache', () => {
     const text = 'module.exports = "compiled";';
     const good = commonJs('refused.cjs', text);
     requireWithCodeCache(good.path, good.cacheDir);
-    const [file] = writeCodeCaches().filter((f) => f.startsWith(good.cacheDir));
+    const [file] = writeCodeCaches(good.cacheDir);
     expect(file).toBeDefined();
     writeFileSync(file as string, Buffer.from('not a code cache'));
     const again = commonJs('refused.cjs', text, good.cacheDir);
     expect(requireWithCodeCache(again.path, again.cacheDir)).toBe('compiled');
     expect(codeCacheUse(again.path)).toBe('rejected');
+  });
+
+  it('writes only the caches of the folder it is given, never another folder’s', () => {
+    const mine = commonJs('mine.cjs', 'module.exports = "mine";');
+    const theirs = commonJs('theirs.cjs', 'module.exports = "theirs";');
+    requireWithCodeCache(mine.path, mine.cacheDir);
+    requireWithCodeCache(theirs.path, theirs.cacheDir);
+    const written = writeCodeCaches(mine.cacheDir);
+    expect(written).toHaveLength(1);
+    expect(readdirSync(mine.cacheDir)).toHaveLength(1);
+    expect(() => readdirSync(theirs.cacheDir)).toThrow(/ENOENT/);
   });
 });
