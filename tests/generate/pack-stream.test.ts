@@ -56,7 +56,9 @@ describe('the chunks packFixtures keeps', () => {
 
   it('keep only the last few chunks: a chunk drawn long ago is drawn afresh', () => {
     const first = [...packFixtures({ count: 2, seed: 40 })];
-    for (let seed = 41; seed < 60; seed += 1) [...packFixtures({ count: 2, seed })];
+    for (let seed = 41; seed < 60; seed += 1) {
+      expect([...packFixtures({ count: 2, seed })]).toHaveLength(2);
+    }
     const again = [...packFixtures({ count: 2, seed: 40 })];
     expect(again).toEqual(first);
     expect(again[0]).not.toBe(first[0]);
