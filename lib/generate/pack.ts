@@ -87,7 +87,7 @@ export function* packFixtures(request: PackRequest): Generator<Fixture> {
  * seed and the place, so a chunk drawn once is the chunk; each is frozen whole, so no reader can
  * change what the next one is handed. At most DRAWN_KEPT chunks are held, the oldest let go first.
  */
-const drawn = new Map<string, readonly Fixture[]>();
+const kept = new Map<string, readonly Fixture[]>();
 const DRAWN_KEPT = 8;
 
 function drawnChunk(
@@ -100,16 +100,16 @@ function drawnChunk(
   // Every member of the request but its size (the version and its options among them) names the
   // arbitrary and the seed; the place and the number drawn name the chunk.
   const key = JSON.stringify([{ ...request, count: undefined }, start, numRuns]);
-  let chunk = drawn.get(key);
+  let chunk = kept.get(key);
   if (chunk === undefined) {
     const fixtures = fc.sample(arb, { seed, path: String(start), numRuns });
     chunk = fixtures.map((fixture, i) => frozen(named(fixture, seed, start + i + 1)));
     for (const fixture of chunk) digests.set(fixture, null);
-    const oldest = drawn.size >= DRAWN_KEPT ? drawn.keys().next() : undefined;
-    if (oldest?.done === false) drawn.delete(oldest.value);
-  } else drawn.delete(key);
+    const oldest = kept.size >= DRAWN_KEPT ? kept.keys().next() : undefined;
+    if (oldest?.done === false) kept.delete(oldest.value);
+  } else kept.delete(key);
   // Set again on every use, so the chunk used last is the one let go last.
-  drawn.set(key, chunk);
+  kept.set(key, chunk);
   return chunk;
 }
 
