@@ -94,8 +94,8 @@ export function codeCacheUse(path: string): CodeCacheUse | undefined {
  */
 export function writeCodeCaches(dir: string = CODE_CACHE_DIR): string[] {
   const ours = [...loaded.values()].filter(({ cacheFile }) => dirname(cacheFile) === dir);
+  if (ours.length > 0) mkdirSync(dir, { recursive: true });
   return ours.map(({ script, cacheFile }) => {
-    mkdirSync(dir, { recursive: true });
     writeFileSync(cacheFile, script.createCachedData());
     return cacheFile;
   });

@@ -13,9 +13,9 @@ const { fullFormats } = require('ajv-formats/dist/formats') as {
   readonly fullFormats: Readonly<Record<string, Format>>;
 };
 
-const remembered = (text: string): boolean =>
+const runTimeAnswer = (text: string): boolean =>
   (runtime['date-time'] as { validate: (t: string) => boolean }).validate(text);
-const asAjvFormats = (text: string): boolean =>
+const ajvFormatsAnswer = (text: string): boolean =>
   (fullFormats['date-time'] as { validate: (t: string) => boolean }).validate(text);
 
 /** Texts near a timestamp: valid, and broken in one place a calendar or a pattern catches. */
@@ -45,9 +45,10 @@ describe('the run-time formats', () => {
   });
 
   it('date-time answers as ajv-formats does, asked once and asked again', () => {
-    for (const text of [...NEAR, ...NEAR]) expect(remembered(text), text).toBe(asAjvFormats(text));
+    for (const text of [...NEAR, ...NEAR])
+      expect(runTimeAnswer(text), text).toBe(ajvFormatsAnswer(text));
     // Both answers occur, so neither a constant nor a memory of one answer passes.
-    expect(new Set(NEAR.map(asAjvFormats))).toEqual(new Set([true, false]));
+    expect(new Set(NEAR.map(ajvFormatsAnswer))).toEqual(new Set([true, false]));
   });
 
   it('date-time answers as ajv-formats does for any text, past the size of its memory', () => {
@@ -61,7 +62,7 @@ describe('the run-time formats', () => {
     );
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 3000 }), (texts) => {
-        for (const t of texts) expect(remembered(t), t).toBe(asAjvFormats(t));
+        for (const t of texts) expect(runTimeAnswer(t), t).toBe(ajvFormatsAnswer(t));
       }),
       { numRuns: 20 },
     );
@@ -71,13 +72,13 @@ describe('the run-time formats', () => {
     const held = (runtime['date-time'] as unknown as { remembered: () => number }).remembered;
     for (let i = 0; i < 3000; i += 1) {
       const text = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
-      expect(remembered(text)).toBe(true);
+      expect(runTimeAnswer(text)).toBe(true);
     }
     expect(held()).toBeGreaterThan(0);
     expect(held()).toBeLessThanOrEqual(1024);
     // A text longer than any timestamp is answered, never held.
     const before = held();
-    expect(remembered(`2026-12-07T20:57:01.${'1'.repeat(80)}Z`)).toBe(true);
+    expect(runTimeAnswer(`2026-12-07T20:57:01.${'1'.repeat(80)}Z`)).toBe(true);
     expect(held()).toBe(before);
   });
 });

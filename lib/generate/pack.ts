@@ -105,8 +105,8 @@ function drawnChunk(
     const fixtures = fc.sample(arb, { seed, path: String(start), numRuns });
     chunk = fixtures.map((fixture, i) => frozen(named(fixture, seed, start + i + 1)));
     for (const fixture of chunk) digests.set(fixture, null);
-    const oldest = kept.size >= DRAWN_KEPT ? kept.keys().next() : undefined;
-    if (oldest?.done === false) kept.delete(oldest.value);
+    const [oldest] = kept.keys();
+    if (kept.size >= DRAWN_KEPT && oldest !== undefined) kept.delete(oldest);
   } else kept.delete(key);
   // Set again on every use, so the chunk used last is the one let go last.
   kept.set(key, chunk);
