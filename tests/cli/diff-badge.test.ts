@@ -7,26 +7,24 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGS } from '../../lib/legs.ts';
-import { startReferenceHost } from '../../reference-host/index.ts';
+import { keepAddresses } from '../support/kept-addresses.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
 
+const kept = keepAddresses();
 let dir = '';
 let embedded = '';
 let hosted = '';
+let hostUrl = '';
 let tampered = '';
 beforeAll(async () => {
   dir = await scratchDir();
   expect((await cli(['run', '--report-dir', join(dir, 'embedded')])).code).toBe(0);
   embedded = join(dir, 'embedded', 'eval-gate-report.json');
-  const host = await startReferenceHost({ apiKey: LEAKY_KEY });
-  try {
-    const env = { OPENWOP_API_KEY: LEAKY_KEY };
-    expect(
-      (await cli(['run', '--base-url', host.url, '--report-dir', join(dir, 'host')], env)).code,
-    ).toBe(0);
-  } finally {
-    await host.close();
-  }
+  hostUrl = (await kept.host({ apiKey: LEAKY_KEY })).url;
+  const env = { OPENWOP_API_KEY: LEAKY_KEY };
+  expect(
+    (await cli(['run', '--base-url', hostUrl, '--report-dir', join(dir, 'host')], env)).code,
+  ).toBe(0);
   hosted = join(dir, 'host', 'eval-gate-report.json');
   const report = await readReport(join(dir, 'host'));
   // A failing row rewritten as a pass: the recomputation catches it.
@@ -149,7 +147,8 @@ describe('badge', () => {
       upgraded,
       JSON.stringify({
         ...original,
-        target: { ...original.target, baseUrl: 'https://host.example', embedded: false },
+        // A host that answers, on loopback: no name to resolve, and the claim fails all the same.
+        target: { ...original.target, baseUrl: hostUrl, embedded: false },
         certification: {
           certified: true,
           reasons: [],

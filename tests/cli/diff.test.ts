@@ -6,11 +6,12 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvalGateReport } from '../../lib/report/report.ts';
-import { startReferenceHost } from '../../reference-host/index.ts';
+import { keepAddresses } from '../support/kept-addresses.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
 
 const ENV = { OPENWOP_API_KEY: LEAKY_KEY };
 const MEAN = 'openwop.requirement.0246.mean-gated';
+const kept = keepAddresses();
 
 let dir = '';
 let full = '';
@@ -31,19 +32,11 @@ async function runAgainst(
 
 beforeAll(async () => {
   dir = await scratchDir();
-  const host = await startReferenceHost({ apiKey: LEAKY_KEY });
-  try {
-    full = await runAgainst(host.url, 'full');
-    only = await runAgainst(host.url, 'only', ['--only', 'mean-gated']);
-  } finally {
-    await host.close();
-  }
-  const broken = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'strict-greater-than' });
-  try {
-    defective = await runAgainst(broken.url, 'defective');
-  } finally {
-    await broken.close();
-  }
+  const host = await kept.host({ apiKey: LEAKY_KEY });
+  full = await runAgainst(host.url, 'full');
+  only = await runAgainst(host.url, 'only', ['--only', 'mean-gated']);
+  const broken = await kept.host({ apiKey: LEAKY_KEY, defect: 'strict-greater-than' });
+  defective = await runAgainst(broken.url, 'defective');
   const report: EvalGateReport = await readReport(join(dir, 'defective'));
   failedByDefect = report.requirements
     .filter((r) => r.disposition === 'executed-fail')

@@ -17,6 +17,7 @@ import { certifiedReport } from '../../lib/report/verify/signature.ts';
 import { discoveryServer, writeKeyPair, type KeyPair } from '../support/forger-kit.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { certificationFixtures } from '../support/certification-pack.ts';
+import { keepAddresses } from '../support/kept-addresses.ts';
 import type { ReferenceHost } from '../../reference-host/index.ts';
 import { cli, dateless, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
 import { paced } from '../support/machine-pace.ts';
@@ -50,6 +51,8 @@ let upgraded: Server | undefined;
 let upgradedUrl = '';
 
 const pair = (name: string): Promise<KeyPair> => writeKeyPair(dir, name);
+// The down host's address stays this file's, so "down" never turns into another file's host.
+const kept = keepAddresses();
 
 async function signedRun(url: string | undefined, key: KeyPair, keyId: string, name: string) {
   const reportDir = join(dir, name);
@@ -93,7 +96,7 @@ beforeAll(async () => {
     extraFixturesDirs: seeded,
     signingKey: { keyId: 'host-1', publicKey: forgerKey.raw },
   });
-  const gone = await startReferenceHost({
+  const gone = await kept.goingDown({
     apiKey: LEAKY_KEY,
     extraFixturesDirs: seeded,
     signingKey: { keyId: 'host-1', publicKey: victimKey.raw },
@@ -105,7 +108,7 @@ beforeAll(async () => {
     signedRun(undefined, forgerKey, 'host-1', 'embedded'),
     signedRun(gone.url, victimKey, 'host-1', 'offline'),
   ]);
-  await gone.close();
+  await gone.down();
   genuinePath = join(dir, 'genuine', 'eval-gate-report.json');
   await writeKeyring('victim-keyring.json', [
     { keyId: 'host-1', publicKey: victimKey.raw, implementation: 'openwop-reference-host' },

@@ -8,7 +8,7 @@ import type { EvalGateReport } from '../../lib/report/report.ts';
 import { hostChecksDigest } from '../../lib/report/report.ts';
 import { LEGS } from '../../lib/legs.ts';
 import { validate } from '../../lib/schemas.ts';
-import { startReferenceHost } from '../../reference-host/index.ts';
+import { keepAddresses } from '../support/kept-addresses.ts';
 import type { CliRun } from './support.ts';
 import {
   cli,
@@ -22,6 +22,7 @@ import {
 } from './support.ts';
 import { expectedProbeOutcomes } from '../support/probe-outcomes.ts';
 
+const kept = keepAddresses();
 let dir = '';
 let run: CliRun;
 let report: EvalGateReport;
@@ -29,16 +30,12 @@ let files: ReadonlyMap<string, string>;
 
 beforeAll(async () => {
   dir = await scratchDir();
-  const host = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'no-key-check' });
-  try {
-    // The host seeds no generated pack, which is not what this run is about.
-    const argv = ['--base-url', host.url, '--report-dir', dir, '--require-behavior'];
-    run = await cli(['run', ...argv, '--opt-out', 'generated-pack'], {
-      OPENWOP_API_KEY: LEAKY_KEY,
-    });
-  } finally {
-    await host.close();
-  }
+  const host = await kept.host({ apiKey: LEAKY_KEY, defect: 'no-key-check' });
+  // The host seeds no generated pack, which is not what this run is about.
+  const argv = ['--base-url', host.url, '--report-dir', dir, '--require-behavior'];
+  run = await cli(['run', ...argv, '--opt-out', 'generated-pack'], {
+    OPENWOP_API_KEY: LEAKY_KEY,
+  });
   report = await readReport(dir);
   files = await filesIn(dir);
 }, 120_000);

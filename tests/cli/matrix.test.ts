@@ -15,6 +15,7 @@ import { TrustSources } from '../../cli/trust-source.ts';
 import { runAgainstReferenceHost, signingPair, writeKeyring } from '../support/reference-run.ts';
 import { cli, readReport, removeDir, scratchDir, verifiedAt } from './support.ts';
 import { firstFailingCase, runFailingPack } from './failing-pack.ts';
+import { keepAddresses } from '../support/kept-addresses.ts';
 import { generatePack } from '../../lib/generate/pack.ts';
 import { GENERATED_REQUIREMENT } from '../../lib/legs.ts';
 import { failingReport, failingRow } from '../report/html-example.ts';
@@ -30,6 +31,8 @@ async function outputs(dir: string): Promise<Record<string, string>> {
     await Promise.all(files.map(async (f) => [f, await readFile(join(dir, f), 'latin1')])),
   );
 }
+
+const kept = keepAddresses();
 
 describe('matrix', () => {
   let dir = '';
@@ -192,7 +195,7 @@ describe('matrix', () => {
 
   it("shows on a report's page a streamed pack's failing case, read from the sidecar beside the report, as the run's own page shows it, and its published copy verifies as the report given does", async () => {
     const reportDir = join(dir, 'streamed');
-    await runFailingPack(dir, reportDir);
+    await runFailingPack(dir, reportDir, kept);
     const out = join(dir, 'streamed-matrix');
     const report = join(reportDir, 'eval-gate-report.json');
     expect(await matrixCommand([report], { out }, () => undefined)).toBe(0);

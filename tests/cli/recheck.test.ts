@@ -18,6 +18,7 @@ import { replayReport } from '../../lib/report/verify/replay.ts';
 import { certifiedReport } from '../../lib/report/verify/signature.ts';
 import type { HostProcess } from '../support/host-process.ts';
 import { startHostProcess } from '../support/host-process.ts';
+import { keepAddresses } from '../support/kept-addresses.ts';
 import { certificationFixtures } from '../support/certification-pack.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
 
@@ -25,6 +26,7 @@ const ENV = { OPENWOP_API_KEY: LEAKY_KEY };
 const KEY_ID = 'host-1';
 const NEAR_MISS = 'near-miss-last-character';
 
+const kept = keepAddresses();
 let dir = '';
 let key: KeyObject;
 let pem = '';
@@ -230,10 +232,7 @@ describe('verify --recheck', () => {
   }, 120_000);
 
   it('a host that does not answer is not re-witnessed (exit 3), never called false', async () => {
-    const gone = createServer();
-    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(gone.address() as AddressInfo).port}`;
-    await new Promise<void>((resolve) => gone.close(() => resolve()));
+    const url = await kept.dropping();
     const run = await verify('genuine', genuine, ['--host', url, '--recheck']);
     expect(run.code).toBe(3);
     expect(run.stdout).toContainEqual(expect.stringMatching(/^recheck: not re-witnessed at /));

@@ -7,6 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReferenceHost } from '../../reference-host/index.ts';
 import { cli, LEAKY_KEY, readReport, removeDir, scratchDir } from './support.ts';
 import { firstFailingCase, runFailingPack } from './failing-pack.ts';
+import { keepAddresses } from '../support/kept-addresses.ts';
+
+const kept = keepAddresses();
 
 describe('report --html', () => {
   let dir = '';
@@ -55,7 +58,7 @@ describe('report --html', () => {
 
   it('shows a failing generated case as the run decided it, and report --html shows it as verify decides it again, byte for byte', async () => {
     const reportDir = join(dir, 'reports');
-    const url = await runFailingPack(dir, reportDir);
+    const url = await runFailingPack(dir, reportDir, kept);
     const html = await readFile(join(reportDir, 'eval-gate-report.html'), 'utf8');
     // The run's page shows the findings the run decided; report --html shows the ones verify's
     // replay decides again from the sidecar. Neither page judges a case itself, so the two agree.

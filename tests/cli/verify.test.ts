@@ -10,7 +10,7 @@ import { fixtureDigest } from '../../lib/report/canonical.ts';
 import { rowsDigest, totalsOf } from '../../lib/report/report.ts';
 import { loadFixture } from '../../lib/fixtures.ts';
 import { LEGS } from '../../lib/legs.ts';
-import { startReferenceHost } from '../../reference-host/index.ts';
+import { keepAddresses } from '../support/kept-addresses.ts';
 import {
   cli,
   dateless,
@@ -24,6 +24,7 @@ import {
 const MEAN = 'openwop.requirement.0246.mean-gated';
 const MEAN_FIXTURE = 'conformance-eval-trajectory-gate-mean';
 
+const kept = keepAddresses();
 let dir = '';
 let signed: EvalGateReport;
 let leaky: EvalGateReport;
@@ -59,18 +60,11 @@ beforeAll(async () => {
   expect(signedRun.code).toBe(0);
   signed = await readReport(join(dir, 'signed'));
 
-  const host = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'content-leak' });
-  try {
-    const leakyRun = await cli(
-      ['run', '--base-url', host.url, '--report-dir', join(dir, 'leaky')],
-      {
-        OPENWOP_API_KEY: LEAKY_KEY,
-      },
-    );
-    expect(leakyRun.code).toBe(1);
-  } finally {
-    await host.close();
-  }
+  const host = await kept.host({ apiKey: LEAKY_KEY, defect: 'content-leak' });
+  const leakyRun = await cli(['run', '--base-url', host.url, '--report-dir', join(dir, 'leaky')], {
+    OPENWOP_API_KEY: LEAKY_KEY,
+  });
+  expect(leakyRun.code).toBe(1);
   leakyText = await readFile(join(dir, 'leaky', 'eval-gate-report.json'), 'utf8');
   leaky = JSON.parse(leakyText) as EvalGateReport;
 });
@@ -282,17 +276,12 @@ describe('verify', () => {
   it('rejects a pass forged on a row with no observation, even with its digests and totals recomputed', async () => {
     // A host that refuses every create leaves rows with one failing run.served and nothing
     // observed; a pass there would be a verdict on host data the report does not hold.
-    const host = await startReferenceHost({ apiKey: LEAKY_KEY, defect: 'create-refused' });
-    let refused: EvalGateReport;
-    try {
-      const run = await cli(['run', '--base-url', host.url, '--report-dir', join(dir, 'refused')], {
-        OPENWOP_API_KEY: LEAKY_KEY,
-      });
-      expect(run.code).toBe(1);
-      refused = await readReport(join(dir, 'refused'));
-    } finally {
-      await host.close();
-    }
+    const host = await kept.host({ apiKey: LEAKY_KEY, defect: 'create-refused' });
+    const run = await cli(['run', '--base-url', host.url, '--report-dir', join(dir, 'refused')], {
+      OPENWOP_API_KEY: LEAKY_KEY,
+    });
+    expect(run.code).toBe(1);
+    const refused = await readReport(join(dir, 'refused'));
     const { code, lines } = await verifyEdited(refused, (copy) => {
       const row = copy.requirements.find((r) => r.id === MEAN) as unknown as Mutable;
       expect(row.observation).toBeUndefined();
