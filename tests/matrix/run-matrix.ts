@@ -129,8 +129,7 @@ export async function runRow(options: RowOptions): Promise<readonly LegResult[]>
       OPENWOP_POLL_TIMEOUT_S: '1',
       OPENWOP_REQUEST_TIMEOUT_MS: String(RUN_TIMEOUT_MS),
     });
-    // Discovery is memoized per base URL, and a closed host's port can be handed to a later one.
-    // Forgetting and fetching happen in one synchronous step, so no other row's entry is lost.
+    // Discovery is read afresh for each row: a closed host's port can be handed to a later one.
     const target = await openTarget(config);
     try {
       const outcomes = await Promise.all(legs.map((leg) => runLeg(leg, target, clocks.forLeg())));
