@@ -5,26 +5,24 @@
 
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BOUNDS } from '../../lib/env.ts';
-import { advertisedImplementation, readDiscovery } from '../../lib/observe/discovery.ts';
-import { createHostClient } from '../../lib/observe/host-client.ts';
+import { TrustSources } from '../../cli/trust-source.ts';
+import { advertisedImplementation } from '../../lib/observe/discovery.ts';
+import type { EvalGateReport } from '../../lib/report/report.ts';
 import { keepAddresses } from '../support/kept-addresses.ts';
 import { LEAKY_KEY } from './support.ts';
 
 const kept = keepAddresses();
 
-/** The discovery at `url`, read as verify reads a live source: no key, bounded. */
-async function discoveryAt(url: string): Promise<Awaited<ReturnType<typeof readDiscovery>>> {
-  const client = createHostClient({
-    baseUrl: url,
-    requestTimeoutMs: DEFAULT_BOUNDS.requestTimeoutMs,
-    maxBodyBytes: DEFAULT_BOUNDS.maxBodyBytes,
-  });
-  try {
-    return await readDiscovery(client);
-  } finally {
-    await client.close();
-  }
+/**
+ * The discovery verify reads at `url` for a report of that host (cli/trust-source.ts): the
+ * implementation it advertises, or `no answer`. Sources read each host once, so a fresh one a read.
+ */
+async function discoveryAt(url: string): Promise<string> {
+  const report = { target: { baseUrl: url, embedded: false } } as EvalGateReport;
+  const source = await new TrustSources({}).for(report);
+  if (source.kind !== 'live') throw new Error(`not a live source: ${source.kind}`);
+  if (!source.read.ok) return 'no answer';
+  return advertisedImplementation(source.read.document)?.name ?? 'no implementation';
 }
 
 /** The error another server meets listening on `url`'s port, or `listened` when it could. */
@@ -41,22 +39,21 @@ async function anotherListener(url: string): Promise<string> {
 describe('an address a test file keeps', () => {
   it('serves its host until the host goes down, then answers nothing, and no other server can take it', async () => {
     const host = await kept.goingDown({ apiKey: LEAKY_KEY });
-    const up = await discoveryAt(host.url);
-    expect(up.ok && advertisedImplementation(up.document)?.name).toBe('openwop-reference-host');
+    expect(await discoveryAt(host.url)).toBe('openwop-reference-host');
     await host.down();
-    expect(await discoveryAt(host.url)).toMatchObject({ ok: false });
+    expect(await discoveryAt(host.url)).toBe('no answer');
     expect(await anotherListener(host.url)).toBe('EADDRINUSE');
   });
 
   it('a dropping address answers nothing, and no other server can take it', async () => {
     const url = await kept.dropping();
-    expect(await discoveryAt(url)).toMatchObject({ ok: false });
+    expect(await discoveryAt(url)).toBe('no answer');
     expect(await anotherListener(url)).toBe('EADDRINUSE');
   });
 
   it('a kept host is up for every test of the file', async () => {
     const host = await kept.host({ apiKey: LEAKY_KEY });
-    expect((await discoveryAt(host.url)).ok).toBe(true);
+    expect(await discoveryAt(host.url)).toBe('openwop-reference-host');
     expect(await anotherListener(host.url)).toBe('EADDRINUSE');
   });
 });

@@ -6,9 +6,8 @@
 // file's: a host stays up to the end, and a host meant to be down sits behind an address that
 // drops each connection, held just as long.
 
-import type { Server, Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { connect, createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll } from 'vitest';
 import type { ReferenceHost, ReferenceHostOptions } from '../../reference-host/index.ts';
 import { startReferenceHost } from '../../reference-host/index.ts';
@@ -49,38 +48,40 @@ export function keepAddresses(): AddressKeeper {
     host,
     dropping: async () => (await door()).url,
     goingDown: async (options) => {
-      const [started, opened] = await Promise.all([host(options), door()]);
-      opened.forwardTo(new URL(started.url).port);
-      return {
-        url: opened.url,
-        down: async () => {
-          opened.forwardTo(undefined);
-          await started.close();
-        },
+      const [started, opened] = await Promise.all([startReferenceHost(options), door()]);
+      opened.forwardTo(Number(new URL(started.url).port));
+      // The host is stopped once: by the test, or when the file ends if the test never did.
+      let stopping: Promise<void> | undefined;
+      const down = (): Promise<void> => {
+        opened.forwardTo(undefined);
+        stopping ??= started.close();
+        return stopping;
       };
+      closing.push(down);
+      return { url: opened.url, down };
     },
   };
 }
 
 interface Door {
   readonly url: string;
-  /** Where connections go from now on; none drops them. */
-  forwardTo(port: string | undefined): void;
+  /** The loopback port connections go to from now on; none drops them. */
+  forwardTo(port: number | undefined): void;
   close(): Promise<void>;
 }
 
 /** A loopback listener that forwards each connection to a port, or drops it. */
 async function openDoor(): Promise<Door> {
-  let target: string | undefined;
+  let target: number | undefined;
   const open = new Set<Socket>();
-  const server: Server = createServer((client) => {
+  const server = createServer((client) => {
     open.add(client);
     client.on('close', () => open.delete(client));
     if (target === undefined) {
       client.destroy();
       return;
     }
-    const upstream = connect(Number(target), '127.0.0.1');
+    const upstream = connect(target, '127.0.0.1');
     open.add(upstream);
     upstream.on('close', () => open.delete(upstream));
     client.on('error', () => upstream.destroy());
